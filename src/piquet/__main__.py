@@ -1,0 +1,5 @@
+import sys
+
+from piquet.cli import main
+
+sys.exit(main())

@@ -1,0 +1,58 @@
+"""The ``piquet`` command: one sub-command per module in this package.
+
+Each module has ``register(subparsers)`` adding its parser, whose ``run``
+default takes the parsed arguments and returns the exit status.  Errors of
+the :class:`~piquet.errors.PiquetError` tree become one line on standard
+error and exit status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from importlib import import_module
+
+from piquet import __version__
+from piquet.errors import PiquetError
+
+__all__ = ["main", "build_parser"]
+
+COMMANDS = ("rules", "score", "play", "replay")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="piquet",
+        description="Piquet, the two-player card game, under every period and modern rule set.",
+        epilog="Run 'piquet COMMAND --help' for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"piquet {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMANDS:
+        module = import_module(f"piquet.cli.{name}_cmd")
+        module.register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
+    if run is None:
+        parser.print_help()
+        return 0
+    try:
+        return run(args)
+    except PiquetError as exc:
+        print(f"piquet: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\npiquet: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,7 @@
+"""placeholder"""
+
+from typing import Any
+
+
+def register(sub: Any) -> None:
+    pass

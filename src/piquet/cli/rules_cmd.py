@@ -1,0 +1,106 @@
+"""``piquet rules [NAME]``: list the presets, or print every knob of one with its source."""
+
+from __future__ import annotations
+
+import argparse
+import enum
+import json
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from piquet.rules import DEFAULT_PRESET, KNOB_DOCS, PRESETS, Rules, get_rules
+from piquet.sources import SOURCE_FILES, citation
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "rules",
+        help="list the rule sets, or show one rule set's knobs and sources",
+        description="With no NAME, list the presets. With NAME (a preset, an alias or a "
+        ".toml house-rule file), print every knob with its value and the source it rests on.",
+    )
+    p.add_argument("name", nargs="?", help="preset name, alias, or house-rule .toml file")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run)
+
+
+def knob_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, enum.IntEnum):
+        return getattr(value, "letter", str(int(value)))
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    if isinstance(value, tuple):
+        return ", ".join(knob_text(v) for v in value)
+    return str(value)
+
+
+def _source_of(rules: Rules, knob: str) -> str:
+    base = rules.name if rules.name in PRESETS else None
+    if base is None:
+        # a house rule: cite the preset value it departs from, if any
+        for name, preset in PRESETS.items():
+            if getattr(preset, knob) == getattr(rules, knob):
+                return f"house rule (same as {name}: {citation(name, knob)})"
+        return "house rule"
+    return citation(base, knob)
+
+
+def run(args: argparse.Namespace) -> int:
+    console = Console(highlight=False, soft_wrap=False)
+    if args.name is None:
+        if args.json:
+            print(json.dumps({"presets": list(PRESETS), "default": DEFAULT_PRESET}))
+            return 0
+        table = Table(title="Piquet rule sets", show_lines=False)
+        table.add_column("preset")
+        table.add_column("source")
+        table.add_column("pack")
+        table.add_column("point")
+        table.add_column("game")
+        for name, r in PRESETS.items():
+            src = SOURCE_FILES.get(name) or "David Parlett's Rubicon Piquet"
+            mark = " (default)" if name == DEFAULT_PRESET else ""
+            game = f"{r.target} up" if r.default_format.value == "game" else (
+                f"partie of {r.partie_deals}"
+            )
+            table.add_row(name + mark, src, f"{r.deck_size} cards",
+                          r.point_measure.value, game)
+        console.print(table)
+        console.print("Show one with: piquet rules NAME")
+        return 0
+    rules = get_rules(args.name)
+    if args.json:
+        print(json.dumps({
+            "name": rules.name,
+            "knobs": {
+                k: {"value": _jsonable(v), "meaning": KNOB_DOCS.get(k, ""),
+                    "source": _source_of(rules, k)}
+                for k, v in rules.knobs().items() if k != "name"
+            },
+        }, indent=2))
+        return 0
+    table = Table(title=f"Rule set {rules.name}", show_lines=True)
+    table.add_column("knob", no_wrap=True)
+    table.add_column("value")
+    table.add_column("meaning and source", overflow="fold")
+    for knob, value in rules.knobs().items():
+        if knob == "name":
+            continue
+        table.add_row(knob, knob_text(value),
+                      f"{KNOB_DOCS.get(knob, '')}\n[dim]{_source_of(rules, knob)}[/dim]")
+    console.print(table)
+    return 0
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, enum.IntEnum):
+        return int(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value

@@ -1,0 +1,1143 @@
+"""One deal of Piquet as an immutable state machine.
+
+A :class:`Deal` is created from a rule set and a shuffled, cut pack
+(:meth:`Deal.new`), and moves on by actions (:mod:`piquet.actions`): the deal
+itself (packet size), carte blanche, the exchange, the leftovers of the stock,
+the declarations dialog, the twelve tricks.  Seats inside a deal are roles:
+``ELDER`` (0, the non-dealer, who exchanges, declares and leads first) and
+``YOUNGER`` (1, the dealer).
+
+Every action has ``verify`` (raises :class:`IllegalActionError` saying what is
+wrong and what is allowed), ``can`` (bool) and ``apply`` (returns the new
+deal; ``self`` is never changed).  :meth:`Deal.legal_actions` lists what the
+seat to act may do, from what that seat may know.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+from collections.abc import Sequence
+from math import comb
+from typing import Any, Final, NamedTuple
+
+from piquet.actions import (
+    PLAY,
+    Action,
+    AnnounceBlanche,
+    Answer,
+    Appoint,
+    DealBy,
+    Declare,
+    Discard,
+    Leftover,
+    LeftoverChoice,
+    NameLead,
+    Pass,
+    Play,
+    Question,
+    Reply,
+)
+from piquet.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards
+from piquet.declarations import (
+    Claim,
+    DeclClass,
+    claims,
+    counted,
+    is_blanche,
+    statement,
+)
+from piquet.errors import IllegalActionError
+from piquet.rules import Leftovers, PlayScoring, PointMeasure, Rules
+from piquet.scoring import Event, Kind, Tally
+
+__all__ = ["ELDER", "YOUNGER", "ClassResult", "Deal", "Phase", "Trick", "Utterance"]
+
+ELDER: Final = 0
+YOUNGER: Final = 1
+ROLE_NAMES: Final = ("elder", "younger")
+_TENTH: Final = frozenset(i for i in range(36) if i % 9 + 6 >= 10)
+
+
+class Phase(enum.Enum):
+    DEAL = "deal"
+    BLANCHE = "blanche"
+    EXCHANGE = "exchange"
+    LEFTOVERS = "leftovers"
+    APPOINT = "appoint"
+    DECLARE = "declare"
+    PLAY = "play"
+    OVER = "over"
+
+
+class Step(enum.Enum):
+    """Where the declarations dialog stands within a class."""
+
+    ELDER = "elder speaks"
+    ANSWER = "younger answers"
+    YOUNGER = "younger declares"
+    QUESTION = "question"
+
+
+class Utterance(NamedTuple):
+    """One public line of the dialog: who said what, and any cards shown."""
+
+    seat: int
+    cls: DeclClass | None
+    text: str
+    shown: int = 0
+
+
+class Trick(NamedTuple):
+    leader: int
+    lead: int  # card index
+    follow: int  # card index
+    winner: int
+
+
+class ClassResult(NamedTuple):
+    """How a class of declaration ended: ``winner`` (None: equal or nobody) counts ``points``."""
+
+    winner: int | None
+    holdings: tuple[Claim, ...]
+    points: int
+    equal: bool = False
+
+
+def _card_text(idx: int) -> str:
+    return str(Card.from_index(idx))
+
+
+class Deal:
+    """The state of one deal.  Immutable: every action returns a new ``Deal``."""
+
+    rules: Rules
+    phase: Phase
+    to_act: int | None
+    hands: tuple[int, int]
+    dealt: tuple[int, int]
+    discards: tuple[int, int]
+    taken: tuple[int, int]
+    stock: tuple[int, ...]
+    deck: tuple[int, ...]
+    packet: int | None
+    start: tuple[int, int]
+    target: int | None
+    blanche: tuple[int, int]
+    elder_unused: int
+    leftovers: int
+    leftover_look: tuple[bool, bool]
+    lead_rule: tuple[str, int] | None
+    exchange_steps: tuple[tuple[str, int, int], ...]
+    pending_take: int
+    cls: int
+    step: Step
+    elder_claim: Claim | None
+    revealed: bool
+    asker: int
+    deferred: tuple[tuple[int, tuple[int, int] | None, bool], ...]
+    results: tuple[ClassResult | None, ClassResult | None, ClassResult | None]
+    committed: int
+    dialog: tuple[Utterance, ...]
+    shown: tuple[int, int]
+    tally: Tally
+    held_play: tuple[tuple[int, Kind, int, str], ...]
+    tricks: tuple[Trick, ...]
+    trick_lead: int | None
+    leader: int
+    won: tuple[int, int]
+    history: tuple[tuple[int, Action], ...]
+    pending_blanche: tuple[int, ...]
+    question_late: bool
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError("Deal is immutable; actions return a new Deal")
+
+    # ------------------------------------------------------------------ create
+    @classmethod
+    def new(
+        cls,
+        rules: Rules,
+        deck: Sequence[int],
+        *,
+        start: tuple[int, int] = (0, 0),
+        target: int | None = None,
+    ) -> Deal:
+        """A deal about to be dealt from ``deck`` (card indices, top first).
+
+        ``start`` is the game score of (elder, younger) before the deal and
+        ``target`` the game's target (None: nothing ends the deal early).
+        """
+        deck_t = tuple(deck)
+        expected = [i for i in range(36) if rules.deck_size == 36 or i % 9 != 0]
+        if sorted(deck_t) != expected:
+            raise IllegalActionError(
+                f"a {rules.deck_size}-card pack must hold each of its cards exactly once"
+            )
+        self = object.__new__(cls)
+        d = self.__dict__
+        d.update(
+            rules=rules,
+            phase=Phase.DEAL,
+            to_act=YOUNGER,
+            hands=(0, 0),
+            dealt=(0, 0),
+            discards=(0, 0),
+            taken=(0, 0),
+            stock=(),
+            deck=deck_t,
+            packet=None,
+            start=start,
+            target=target if rules.game_ends_mid_deal else None,
+            blanche=(-1, -1),
+            elder_unused=0,
+            leftovers=0,
+            leftover_look=(False, False),
+            lead_rule=None,
+            exchange_steps=(),
+            pending_take=0,
+            cls=0,
+            step=Step.ELDER,
+            elder_claim=None,
+            revealed=False,
+            asker=YOUNGER,
+            deferred=(),
+            results=(None, None, None),
+            committed=0,
+            dialog=(),
+            shown=(0, 0),
+            tally=Tally(),
+            held_play=(),
+            tricks=(),
+            trick_lead=None,
+            leader=ELDER,
+            won=(0, 0),
+            history=(),
+            pending_blanche=(),
+            question_late=False,
+        )
+        if len(rules.packet_sizes) == 1:
+            return self._deal_by(rules.packet_sizes[0])
+        return self
+
+    def _successor(self) -> tuple[Deal, dict[str, Any]]:
+        new = object.__new__(Deal)
+        nd = new.__dict__
+        nd.update(self.__dict__)
+        return new, nd
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Points each role has counted in this deal so far (bonuses included)."""
+        return self.tally.totals
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        return self.tally.events
+
+    @property
+    def game_reached_by(self) -> int | None:
+        """The role that reached the game's target during this deal, if any."""
+        return self.tally.reached
+
+    @property
+    def declarations_done(self) -> bool:
+        return self.committed == 3
+
+    def hand(self, seat: int) -> CardSet:
+        return CardSet(self.hands[seat])
+
+    # ------------------------------------------------------------------ legal actions
+    def legal_actions(self) -> list[Action]:
+        """Everything the seat to act may do now (empty when the deal is over)."""
+        phase = self.phase
+        if phase is Phase.PLAY:
+            return [PLAY[i] for i in self._playable()]
+        if phase is Phase.OVER:
+            return []
+        if phase is Phase.DEAL:
+            return [DealBy(n) for n in self.rules.packet_sizes]
+        if phase is Phase.BLANCHE:
+            lo, hi = self._blanche_range(self.to_act or 0)
+            return [AnnounceBlanche(n) for n in range(lo, hi + 1)]
+        if phase is Phase.EXCHANGE:
+            lo, hi, fixed = self._discard_range()
+            hand = mask_cards(self.hands[self.to_act or 0])
+            out: list[Action] = []
+            from itertools import combinations
+
+            sizes = [fixed] if fixed is not None else range(lo, hi + 1)
+            for k in sizes:
+                for combo in combinations(hand, k):
+                    out.append(Discard(CardSet(sum(1 << i for i in combo))))
+            return out
+        if phase is Phase.LEFTOVERS:
+            return self._leftover_actions()
+        if phase is Phase.APPOINT:
+            return self._appoint_actions()
+        return self._declare_actions()
+
+    def random_action(self, rng: random.Random) -> Action:
+        """One legal action drawn uniformly at random (without listing discards)."""
+        if self.phase is Phase.EXCHANGE:
+            lo, hi, fixed = self._discard_range()
+            hand = mask_cards(self.hands[self.to_act or 0])
+            if fixed is not None:
+                k = fixed
+            else:
+                sizes = list(range(lo, hi + 1))
+                k = rng.choices(sizes, weights=[comb(len(hand), s) for s in sizes])[0]
+            return Discard(CardSet(sum(1 << i for i in rng.sample(hand, k))))
+        actions = self.legal_actions()
+        if not actions:
+            raise IllegalActionError("the deal is over: there is nothing to do")
+        return actions[rng.randrange(len(actions))]
+
+    def discard_range(self) -> tuple[int, int]:
+        """(fewest, most) cards the seat to act may discard now (exchange phase)."""
+        lo, hi, fixed = self._discard_range()
+        return (fixed, fixed) if fixed is not None else (lo, hi)
+
+    def _blanche_range(self, seat: int) -> tuple[int, int]:
+        r = self.rules
+        if seat == ELDER:
+            return r.elder_min, r.elder_max
+        lo = r.younger_min
+        hi = r.stock_size - r.elder_max
+        if r.younger_max:
+            hi = min(hi, r.younger_max)
+        return lo, hi
+
+    def _discard_range(self) -> tuple[int, int, int | None]:
+        r = self.rules
+        seat = self.to_act or 0
+        fixed = self.blanche[seat] if self.blanche[seat] >= 0 else None
+        if seat == ELDER:
+            return r.elder_min, r.elder_max, fixed
+        available = len(self.stock) - (self.blanche[ELDER] if self._younger_first() else 0)
+        hi = min(available, r.younger_max) if r.younger_max else available
+        return min(r.younger_min, hi), hi, fixed
+
+    def _younger_first(self) -> bool:
+        """Younger discards before elder (elder holds carte blanche)."""
+        return self.blanche[ELDER] >= 0 and self.discards == (0, 0) and self.taken == (0, 0)
+
+    def _leftover_actions(self) -> list[Action]:
+        mode = self.rules.younger_leftovers
+        decline = Leftover(LeftoverChoice.DECLINE)
+        if mode is Leftovers.ELDER_NAMES_SUIT:
+            return [NameLead(suit=s) for s in Suit] + [decline]
+        if mode is Leftovers.ELDER_NAMES_CARD:
+            deck = [i for i in range(36) if self.rules.deck_size == 36 or i % 9]
+            return [NameLead(card=Card.from_index(i)) for i in deck] + [decline]
+        return [Leftover(LeftoverChoice.LOOK), decline]
+
+    def _appoint_actions(self) -> list[Action]:
+        if self.rules.younger_leftovers is Leftovers.ELDER_NAMES_SUIT:
+            return [Appoint(suit=s) for s in Suit]
+        own = self.hands[YOUNGER]
+        deck = [i for i in range(36) if (self.rules.deck_size == 36 or i % 9) and not own >> i & 1]
+        return [Appoint(card=Card.from_index(i)) for i in deck]
+
+    def _declare_actions(self) -> list[Action]:
+        step = self.step
+        cls = DeclClass(self.cls)
+        if step is Step.QUESTION:
+            return [Question(True), Question(False)]
+        if step is Step.ELDER:
+            mine = claims(self.hands[ELDER], cls, self.rules)
+            return [Declare(cls, CardSet(c.cards)) for c in mine] + [Pass()]
+        if step is Step.ANSWER:
+            return [Answer(r) for r in self._replies()]
+        # younger declares
+        beat, partial, may_pass = self._younger_terms()
+        mine = claims(self.hands[YOUNGER], cls, self.rules)
+        out: list[Action] = [
+            Declare(cls, CardSet(c.cards)) for c in mine if _beats(c.key, beat, partial)
+        ]
+        if may_pass:
+            out.append(Pass())
+        return out
+
+    def _younger_terms(self) -> tuple[tuple[int, int] | None, bool, bool]:
+        """What younger's declaration in the current class must beat, and if he may pass."""
+        if self.phase is Phase.DECLARE and self.deferred and self._late():
+            _, beat, partial = self.deferred[0]
+            return beat, partial, beat is None
+        claim = self.elder_claim
+        if claim is None:
+            return None, False, True
+        return claim.key, self._partial(), False
+
+    def _late(self) -> bool:
+        """Younger is declaring after elder's first lead (deferred classes)."""
+        return self.rules.younger_declares_after_lead and self.trick_lead is not None
+
+    def _partial(self) -> bool:
+        """Only the number of cards of elder's point is known (no "making" yet)."""
+        return (
+            self.cls == DeclClass.POINT
+            and self.rules.point_measure is PointMeasure.CARDS
+            and not self.revealed
+        )
+
+    def _replies(self) -> list[Reply]:
+        claim = self.elder_claim
+        assert claim is not None
+        mine = claims(self.hands[YOUNGER], DeclClass(self.cls), self.rules)
+        out = [Reply.GOOD]
+        if self._partial():
+            if any(c.key[0] > claim.key[0] for c in mine):
+                out.append(Reply.NOT_GOOD)
+            if any(c.key[0] == claim.key[0] for c in mine):
+                out.append(Reply.MAKING)
+            return out
+        if any(c.key > claim.key for c in mine):
+            out.append(Reply.NOT_GOOD)
+        if any(c.key == claim.key for c in mine):
+            out.append(Reply.EQUAL)
+        return out
+
+    def _playable(self) -> list[int]:
+        seat = self.to_act
+        if seat is None:
+            return []
+        hand = self.hands[seat]
+        if self.trick_lead is not None:
+            suit = SUIT_MASKS[self.trick_lead // 9]
+            if hand & suit:
+                hand &= suit
+            return mask_cards(hand)
+        if not self.tricks and self.lead_rule is not None:
+            kind, value = self.lead_rule
+            if kind == "suit" and hand & SUIT_MASKS[value]:
+                return mask_cards(hand & SUIT_MASKS[value])
+            if kind == "card" and hand >> value & 1:
+                return [value]
+        return mask_cards(hand)
+
+    # ------------------------------------------------------------------ verify / can / apply
+    def verify(self, action: Action) -> None:
+        """Raise :class:`IllegalActionError` if ``action`` is not allowed now."""
+        self._check(action)
+
+    def can(self, action: Action) -> bool:
+        try:
+            self._check(action)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action) -> Deal:
+        """The deal after ``action`` by the seat to act (``self`` is unchanged)."""
+        self._check(action)
+        new, d = self._successor()
+        d["history"] = (*self.history, (self.to_act, action))
+        _HANDLERS[type(action)](self, d, action)
+        return new
+
+    # convenience, PokerKit style ------------------------------------------------
+    def verify_play(self, card: Card) -> None:
+        self.verify(PLAY[card.index])
+
+    def can_play(self, card: Card) -> bool:
+        return self.can(PLAY[card.index])
+
+    def play(self, card: Card) -> Deal:
+        return self.apply(PLAY[card.index])
+
+    def verify_discard(self, cards: CardSet) -> None:
+        self.verify(Discard(cards))
+
+    def can_discard(self, cards: CardSet) -> bool:
+        return self.can(Discard(cards))
+
+    def discard(self, cards: CardSet) -> Deal:
+        return self.apply(Discard(cards))
+
+    def verify_declare(self, cls: DeclClass, cards: CardSet) -> None:
+        self.verify(Declare(cls, cards))
+
+    def can_declare(self, cls: DeclClass, cards: CardSet) -> bool:
+        return self.can(Declare(cls, cards))
+
+    def declare(self, cls: DeclClass, cards: CardSet) -> Deal:
+        return self.apply(Declare(cls, cards))
+
+    # ------------------------------------------------------------------ checking
+    def _who(self) -> str:
+        return ROLE_NAMES[self.to_act or 0]
+
+    def _check(self, action: Action) -> None:
+        phase = self.phase
+        if phase is Phase.OVER:
+            raise IllegalActionError("the deal is over: no more actions")
+        if isinstance(action, Play):
+            if phase is not Phase.PLAY:
+                raise IllegalActionError(
+                    f"{action.card}: cards are not played yet; now {self._doing()}"
+                )
+            playable = self._playable()
+            if action.card.index not in playable:
+                raise IllegalActionError(self._why_not_playable(action.card, playable))
+            return
+        if isinstance(action, Discard):
+            if phase is not Phase.EXCHANGE:
+                raise IllegalActionError(f"no discarding now; now {self._doing()}")
+            lo, hi, fixed = self._discard_range()
+            hand = self.hands[self.to_act or 0]
+            cards = action.cards.mask
+            if cards & ~hand:
+                missing = CardSet(cards & ~hand)
+                raise IllegalActionError(
+                    f"{self._who()} does not hold {missing}; the hand is {CardSet(hand)}"
+                )
+            n = cards.bit_count()
+            if fixed is not None and n != fixed:
+                raise IllegalActionError(
+                    f"{self._who()} announced carte blanche with {fixed} to discard and is "
+                    f"bound to that number, not {n}"
+                )
+            if not lo <= n <= hi:
+                raise IllegalActionError(f"{self._who()} must discard {lo} to {hi} cards, not {n}")
+            return
+        legal = self.legal_actions()
+        if action in legal:
+            return
+        raise IllegalActionError(self._why_not(action, legal))
+
+    def _doing(self) -> str:
+        if self.phase is Phase.OVER:
+            return "the deal is over"
+        who = self._who()
+        return {
+            Phase.DEAL: f"{who} (the dealer) chooses the packet size",
+            Phase.BLANCHE: f"{who} announces how many he will discard with carte blanche",
+            Phase.EXCHANGE: f"{who} discards",
+            Phase.LEFTOVERS: f"{who} decides about the stock cards younger left",
+            Phase.APPOINT: f"{who} appoints the lead",
+            Phase.DECLARE: f"{who} declares ({DeclClass(min(self.cls, 2)).label})",
+            Phase.PLAY: f"{who} plays a card",
+        }[self.phase]
+
+    def _why_not_playable(self, card: Card, playable: list[int]) -> str:
+        seat = self.to_act or 0
+        hand = self.hands[seat]
+        allowed = " ".join(_card_text(i) for i in playable)
+        if not hand >> card.index & 1:
+            return f"{card}: {ROLE_NAMES[seat]} does not hold it; playable: {allowed}"
+        if self.trick_lead is not None:
+            suit = Suit(self.trick_lead // 9)
+            held = CardSet(hand & SUIT_MASKS[suit])
+            return f"{card}: you must follow {suit.plural}: you hold {held}"
+        assert self.lead_rule is not None
+        kind, value = self.lead_rule
+        named = Suit(value).plural if kind == "suit" else _card_text(value)
+        return f"{card}: elder is bound to lead {named}; playable: {allowed}"
+
+    def _why_not(self, action: Action, legal: list[Action]) -> str:
+        listed = ", ".join(str(a) for a in legal[:40])
+        if len(legal) > 40:
+            listed += f", ... ({len(legal)} in all)"
+        if isinstance(action, Declare) and self.phase is Phase.DECLARE:
+            cls = DeclClass(self.cls)
+            if action.cls is not cls:
+                return f"{action}: now the {cls.label} is declared, not the {action.cls.label}"
+            seat = self.to_act or 0
+            held = self.hands[seat]
+            if action.cards.mask & ~held:
+                return (
+                    f"{action}: {ROLE_NAMES[seat]} cannot show {action.cards}; a claim the hand "
+                    f"cannot show is refused. Allowed: {listed}"
+                )
+            return f"{action}: that is not a {cls.label} this hand may claim now. Allowed: {listed}"
+        return f"{action}: not allowed now ({self._doing()}). Allowed: {listed}"
+
+    # ------------------------------------------------------------------ dealing
+    def _deal_by(self, size: int) -> Deal:
+        new, d = self._successor()
+        _do_deal(self, d, size)
+        return new
+
+
+# ====================================================================== handlers
+# Each handler takes the old deal and the new deal's attribute dict, and fills it.
+
+
+def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
+    deck = old.deck
+    hands = [0, 0]
+    pos = 0
+    # the dealer (younger) deals to elder first, packet by packet
+    while pos < 24:
+        for seat in (ELDER, YOUNGER):
+            for _ in range(size):
+                hands[seat] |= 1 << deck[pos]
+                pos += 1
+    d["packet"] = size
+    d["hands"] = (hands[0], hands[1])
+    d["dealt"] = (hands[0], hands[1])
+    d["stock"] = deck[24:]
+    blanche_holders = [s for s in (ELDER, YOUNGER) if is_blanche(hands[s])]
+    d["pending_blanche"] = tuple(blanche_holders)
+    if blanche_holders:
+        d["phase"] = Phase.BLANCHE
+        d["to_act"] = blanche_holders[0]
+    else:
+        _start_exchange(d)
+
+
+def _h_deal(old: Deal, d: dict[str, Any], action: DealBy) -> None:
+    _do_deal(old, d, action.size)
+
+
+def _h_blanche(old: Deal, d: dict[str, Any], action: AnnounceBlanche) -> None:
+    seat = old.to_act or 0
+    b = list(old.blanche)
+    b[seat] = action.discards
+    d["blanche"] = (b[0], b[1])
+    word = "one card" if action.discards == 1 else f"{action.discards} cards"
+    d["dialog"] = (*old.dialog, Utterance(seat, None, f"Carte blanche. I shall discard {word}."))
+    pending = tuple(s for s in d["pending_blanche"] if s != seat)
+    d["pending_blanche"] = pending
+    if pending:
+        d["to_act"] = pending[0]
+    else:
+        _start_exchange(d)
+
+
+def _start_exchange(d: dict[str, Any]) -> None:
+    b = d["blanche"]
+    if b[ELDER] >= 0:
+        # elder's blanche: the other discards first, then elder shows, discards, takes
+        steps: list[tuple[str, int, int]] = [
+            ("discard-only", YOUNGER, 0),
+            ("show", ELDER, 0),
+            ("discard", ELDER, 0),
+        ]
+        if b[YOUNGER] >= 0:
+            steps.append(("show", YOUNGER, 0))
+        steps.append(("take", YOUNGER, 0))
+    elif b[YOUNGER] >= 0:
+        steps = [("discard", ELDER, 0), ("show", YOUNGER, 0), ("discard", YOUNGER, 0)]
+    else:
+        steps = [("discard", ELDER, 0), ("discard", YOUNGER, 0)]
+    d["exchange_steps"] = tuple(steps)
+    d["phase"] = Phase.EXCHANGE
+    _run_exchange(d)
+
+
+def _run_exchange(d: dict[str, Any]) -> None:
+    """Carry out automatic exchange steps until one needs a player."""
+    while d["exchange_steps"]:
+        kind, seat, _ = d["exchange_steps"][0]
+        if kind in ("discard", "discard-only"):
+            d["to_act"] = seat
+            return
+        d["exchange_steps"] = d["exchange_steps"][1:]
+        if kind == "show":
+            dealt = d["dealt"][seat]
+            shown = list(d["shown"])
+            shown[seat] |= dealt
+            d["shown"] = (shown[0], shown[1])
+            d["dialog"] = (*d["dialog"], Utterance(seat, None, "shows carte blanche", dealt))
+            rules: Rules = d["rules"]
+            both = d["blanche"][0] >= 0 and d["blanche"][1] >= 0
+            if not both or rules.both_blanche_score:
+                _count(d, seat, Kind.BLANCHE, rules.blanche_value, "carte blanche")
+                if d["phase"] is Phase.OVER:
+                    return
+        elif kind == "take":
+            _take(d, seat, d["pending_take"])
+    _end_exchange(d)
+
+
+def _take(d: dict[str, Any], seat: int, n: int) -> None:
+    stock = d["stock"]
+    got = 0
+    for i in stock[:n]:
+        got |= 1 << i
+    d["stock"] = stock[n:]
+    hands = list(d["hands"])
+    hands[seat] |= got
+    d["hands"] = (hands[0], hands[1])
+    taken = list(d["taken"])
+    taken[seat] |= got
+    d["taken"] = (taken[0], taken[1])
+
+
+def _h_discard(old: Deal, d: dict[str, Any], action: Discard) -> None:
+    kind, seat, _ = old.exchange_steps[0]
+    cards = action.cards.mask
+    n = cards.bit_count()
+    hands = list(old.hands)
+    hands[seat] &= ~cards
+    d["hands"] = (hands[0], hands[1])
+    disc = list(old.discards)
+    disc[seat] |= cards
+    d["discards"] = (disc[0], disc[1])
+    d["exchange_steps"] = old.exchange_steps[1:]
+    rules = old.rules
+    who = ROLE_NAMES[seat]
+    if kind == "discard-only":
+        d["pending_take"] = n
+        d["dialog"] = (*old.dialog, Utterance(seat, None, f"{who} discards {n}"))
+    else:
+        _take(d, seat, n)
+        d["dialog"] = (*old.dialog, Utterance(seat, None, f"{who} exchanges {n}"))
+        if seat == ELDER:
+            unused = rules.elder_max - n
+            mask = 0
+            for i in d["stock"][:unused]:
+                mask |= 1 << i
+            d["elder_unused"] = mask
+    _run_exchange(d)
+
+
+def _end_exchange(d: dict[str, Any]) -> None:
+    rules: Rules = d["rules"]
+    left = 0
+    for i in d["stock"]:
+        left |= 1 << i
+    d["leftovers"] = left
+    mode = rules.younger_leftovers
+    if left and mode in (Leftovers.ELDER_NAMES_SUIT, Leftovers.ELDER_NAMES_CARD):
+        d["leftover_look"] = (False, True)
+        d["phase"] = Phase.LEFTOVERS
+        d["to_act"] = ELDER
+        return
+    if left and mode in (Leftovers.YOUNGER_TURNS_UP, Leftovers.YOUNGER_LOOKS):
+        d["phase"] = Phase.LEFTOVERS
+        d["to_act"] = YOUNGER
+        return
+    _start_declarations(d)
+
+
+def _h_leftover(old: Deal, d: dict[str, Any], action: Leftover) -> None:
+    seat = old.to_act or 0
+    look = action.choice is LeftoverChoice.LOOK
+    n = old.leftovers.bit_count()
+    mode = old.rules.younger_leftovers
+    if seat == ELDER:
+        d["dialog"] = (
+            *old.dialog,
+            Utterance(ELDER, None, "elder leaves the rest of the stock unseen"),
+        )
+    elif mode is Leftovers.YOUNGER_TURNS_UP:
+        d["leftover_look"] = (look, look)
+        text = (
+            f"younger turns up the {n} cards he left"
+            if look
+            else "younger leaves the stock face down"
+        )
+        d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, text, old.leftovers if look else 0))
+    else:
+        # younger looks; elder may look after playing his first card
+        d["leftover_look"] = (False, look)
+        text = "younger looks at the cards he left" if look else "younger leaves the stock unseen"
+        d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, text))
+    _start_declarations(d)
+
+
+def _h_name(old: Deal, d: dict[str, Any], action: NameLead) -> None:
+    hand = old.hands[ELDER]
+    if action.card is not None:
+        rule = ("card", action.card.index)
+        lacks = not hand >> action.card.index & 1
+        named = str(action.card)
+    else:
+        assert action.suit is not None
+        rule = ("suit", int(action.suit))
+        lacks = not hand & SUIT_MASKS[action.suit]
+        named = action.suit.plural
+    d["lead_rule"] = rule
+    d["leftover_look"] = (True, True)
+    lines = [Utterance(ELDER, None, f"elder will lead {named}, and sees the stock")]
+    if lacks:
+        lines.append(Utterance(ELDER, None, f"elder holds no {named}: younger appoints the lead"))
+        d["phase"] = Phase.APPOINT
+        d["to_act"] = YOUNGER
+        d["dialog"] = (*old.dialog, *lines)
+        return
+    d["dialog"] = (*old.dialog, *lines)
+    _start_declarations(d)
+
+
+def _h_appoint(old: Deal, d: dict[str, Any], action: Appoint) -> None:
+    if action.card is not None:
+        d["lead_rule"] = ("card", action.card.index)
+        named = str(action.card)
+    else:
+        assert action.suit is not None
+        d["lead_rule"] = ("suit", int(action.suit))
+        named = action.suit.plural
+    d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, f"younger appoints {named}"))
+    _start_declarations(d)
+
+
+def _start_declarations(d: dict[str, Any]) -> None:
+    d["phase"] = Phase.DECLARE
+    d["to_act"] = ELDER
+    d["cls"] = 0
+    d["step"] = Step.ELDER
+    d["elder_claim"] = None
+    d["revealed"] = False
+
+
+def _claim_of(d: dict[str, Any], seat: int, cls: DeclClass, cards: int) -> Claim:
+    for c in claims(d["hands"][seat], cls, d["rules"]):
+        if c.cards == cards:
+            return c
+    raise AssertionError("verified claim not found")  # pragma: no cover
+
+
+def _say(d: dict[str, Any], seat: int, cls: DeclClass | None, text: str, shown: int = 0) -> None:
+    d["dialog"] = (*d["dialog"], Utterance(seat, cls, text, shown))
+
+
+def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
+    seat = old.to_act or 0
+    cls = action.cls
+    rules = old.rules
+    claim = _claim_of(d, seat, cls, action.cards.mask)
+    if seat == ELDER and old.step is Step.ELDER:
+        d["elder_claim"] = claim
+        d["revealed"] = False
+        partial = cls is DeclClass.POINT and rules.point_measure is PointMeasure.CARDS
+        _say(d, ELDER, cls, _cap(statement(claim, rules, full=not partial)) + ".")
+        d["step"] = Step.ANSWER
+        d["to_act"] = YOUNGER
+        return
+    # younger declares what wins the class
+    _say(d, YOUNGER, cls, _cap(statement(claim, rules)) + ".")
+    _win_class(d, YOUNGER, claim)
+
+
+def _h_pass(old: Deal, d: dict[str, Any], action: Pass) -> None:
+    seat = old.to_act or 0
+    cls = DeclClass(old.cls)
+    _say(d, seat, cls, f"No {cls.label} declared.")
+    rules = old.rules
+    if seat == ELDER:
+        d["elder_claim"] = None
+        if rules.younger_declares_after_lead:
+            d["deferred"] = (*old.deferred, (old.cls, None, False))
+            _next_class(d)
+        else:
+            d["step"] = Step.YOUNGER
+            d["to_act"] = YOUNGER
+        return
+    # younger passes a class elder passed: nobody counts it
+    _set_result(d, ClassResult(None, (), 0))
+
+
+def _h_answer(old: Deal, d: dict[str, Any], action: Answer) -> None:
+    claim = old.elder_claim
+    assert claim is not None
+    cls = DeclClass(old.cls)
+    rules = old.rules
+    reply = action.reply
+    if reply is Reply.MAKING:
+        _say(d, YOUNGER, cls, "Making?")
+        _say(d, ELDER, cls, f"{_cap(_number(claim.pips))}.")
+        d["revealed"] = True
+        return
+    if reply is Reply.GOOD:
+        _say(d, YOUNGER, cls, "Good.")
+        _win_class(d, ELDER, claim)
+        return
+    if reply is Reply.EQUAL:
+        _say(d, YOUNGER, cls, "Equal.")
+        _set_result(d, ClassResult(None, (), 0, True))
+        return
+    _say(d, YOUNGER, cls, "Not good.")
+    partial = old._partial()
+    if rules.younger_declares_after_lead:
+        d["deferred"] = (*old.deferred, (old.cls, claim.key, partial))
+        _next_class(d)
+    else:
+        d["step"] = Step.YOUNGER
+        d["to_act"] = YOUNGER
+
+
+def _win_class(d: dict[str, Any], seat: int, claim: Claim) -> None:
+    rules: Rules = d["rules"]
+    held, points = counted(d["hands"][seat], claim, rules)
+    cls = claim.cls
+    show = (rules.show_point, rules.show_sequences, rules.show_sets)[cls]
+    cards = 0
+    for h in held:
+        cards |= h.cards
+    extras = [h for h in held if h.cards != claim.cards]
+    if extras:
+        _say(d, seat, cls, "And " + ", ".join(statement(h, rules) for h in extras) + ".")
+    if show:
+        shown = list(d["shown"])
+        shown[seat] |= cards
+        d["shown"] = (shown[0], shown[1])
+        _say(d, seat, cls, f"shows {CardSet(cards)}", cards)
+    _set_result(d, ClassResult(seat, tuple(held), points))
+
+
+def _set_result(d: dict[str, Any], result: ClassResult) -> None:
+    rules: Rules = d["rules"]
+    results = list(d["results"])
+    late = bool(d["deferred"]) and d["trick_lead"] is not None
+    cls = d["deferred"][0][0] if late else d["cls"]
+    results[cls] = result
+    d["results"] = tuple(results)
+    _commit(d)
+    if d["phase"] is Phase.OVER:
+        return
+    if (
+        cls == DeclClass.SET
+        and rules.ask_missing
+        and result.winner is not None
+        and any(h.size == 3 for h in result.holdings)
+    ):
+        d["step"] = Step.QUESTION
+        d["asker"] = 1 - result.winner
+        d["to_act"] = 1 - result.winner
+        d["question_late"] = late
+        return
+    d["question_late"] = False
+    _after_class(d, late)
+
+
+def _after_class(d: dict[str, Any], late: bool) -> None:
+    if late:
+        d["deferred"] = d["deferred"][1:]
+        if d["deferred"]:
+            d["to_act"] = YOUNGER
+            d["step"] = Step.YOUNGER
+            d["cls"] = d["deferred"][0][0]
+            return
+        _commit(d)
+        if d["phase"] is Phase.OVER:
+            return
+        d["phase"] = Phase.PLAY
+        d["to_act"] = YOUNGER
+        return
+    _next_class(d)
+
+
+def _h_question(old: Deal, d: dict[str, Any], action: Question) -> None:
+    asker = old.asker
+    holder = 1 - asker
+    cls = DeclClass.SET
+    result = old.results[DeclClass.SET]
+    assert result is not None
+    if action.ask:
+        _say(d, asker, cls, "Which one is missing?")
+        for h in result.holdings:
+            if h.size == 3:
+                rank = h.top
+                missing = next(s for s in range(4) if not h.cards >> (9 * s + rank - 6) & 1)
+                card = Card.from_index(9 * missing + rank - 6)
+                _say(d, holder, cls, f"The {card.rank.name_singular} of {card.suit.plural}.")
+    _after_class(d, old.question_late)
+
+
+def _next_class(d: dict[str, Any]) -> None:
+    d["cls"] += 1
+    d["elder_claim"] = None
+    d["revealed"] = False
+    if d["cls"] < 3:
+        d["step"] = Step.ELDER
+        d["to_act"] = ELDER
+        return
+    d["phase"] = Phase.PLAY
+    d["to_act"] = ELDER
+    d["leader"] = ELDER
+    _commit(d)
+
+
+_CLASS_KIND: Final = (Kind.POINT, Kind.SEQUENCES, Kind.SETS)
+
+
+def _commit(d: dict[str, Any]) -> None:
+    """Count resolved classes in order, then any held play events."""
+    rules: Rules = d["rules"]
+    while d["committed"] < 3:
+        res = d["results"][d["committed"]]
+        if res is None:
+            return
+        if res.winner is not None and res.points:
+            note = "; ".join(statement(h, rules) for h in res.holdings)
+            _count(d, res.winner, _CLASS_KIND[d["committed"]], res.points, note)
+            if d["phase"] is Phase.OVER:
+                return
+        d["committed"] += 1
+    held = d["held_play"]
+    if held:
+        d["held_play"] = ()
+        for seat, kind, pts, note in held:
+            _count(d, seat, kind, pts, note)
+            if d["phase"] is Phase.OVER:
+                return
+
+
+def _count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> None:
+    tally: Tally = d["tally"]
+    new = tally.add(seat, kind, points, note, d["rules"], d["start"], d["target"])
+    d["tally"] = new
+    if new.reached is not None:
+        d["phase"] = Phase.OVER
+        d["to_act"] = None
+
+
+def _play_count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> None:
+    if d["committed"] < 3:
+        d["held_play"] = (*d["held_play"], (seat, kind, points, note))
+        return
+    _count(d, seat, kind, points, note)
+
+
+def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
+    seat = old.to_act or 0
+    idx = action.card.index
+    hands = list(old.hands)
+    hands[seat] &= ~(1 << idx)
+    d["hands"] = (hands[0], hands[1])
+    rules = old.rules
+    scoring = rules.play_scoring
+    if old.trick_lead is None:
+        d["trick_lead"] = idx
+        d["leader"] = seat
+        if scoring is PlayScoring.LEADS_AND_WINS:
+            _play_count(d, seat, Kind.LEAD, 1, f"leads {_card_text(idx)}")
+        elif scoring is PlayScoring.TENTH_CARDS and idx in _TENTH:
+            _play_count(d, seat, Kind.LEAD, 1, f"leads {_card_text(idx)}")
+        if d["phase"] is Phase.OVER:
+            return
+        # younger's deferred declarations come after elder's first lead
+        if not old.tricks and old.deferred and rules.younger_declares_after_lead:
+            d["phase"] = Phase.DECLARE
+            d["step"] = Step.YOUNGER
+            d["to_act"] = YOUNGER
+            d["elder_claim"] = None
+            d["cls"] = old.deferred[0][0]
+            return
+        d["to_act"] = 1 - seat
+        return
+    lead = old.trick_lead
+    leader = old.leader
+    follower = seat
+    if idx // 9 == lead // 9 and idx > lead:
+        winner = follower
+    else:
+        winner = leader
+    trick = Trick(leader, lead, idx, winner)
+    d["tricks"] = (*old.tricks, trick)
+    d["trick_lead"] = None
+    won = list(old.won)
+    won[winner] += 1
+    d["won"] = (won[0], won[1])
+    win_card = idx if winner == follower else lead
+    text = f"{_card_text(lead)} {_card_text(idx)}"
+    if scoring is PlayScoring.LEADS_AND_WINS:
+        if winner == follower:
+            _play_count(d, follower, Kind.TRICK, 1, f"wins {text}")
+    elif scoring is PlayScoring.TENTH_CARDS:
+        if winner == follower and idx in _TENTH:
+            _play_count(d, follower, Kind.TRICK, 1, f"wins {text} with a tenth card")
+    else:
+        n = (lead in _TENTH) + (idx in _TENTH)
+        if n:
+            _play_count(d, winner, Kind.TRICK, n, f"wins {text}")
+    if d["phase"] is Phase.OVER:
+        return
+    if len(d["tricks"]) == 12:
+        bonus = rules.last_trick_tenth_bonus if win_card in _TENTH else rules.last_trick_bonus
+        _play_count(d, winner, Kind.LAST_TRICK, bonus, "the last trick")
+        if d["phase"] is Phase.OVER:
+            return
+        if won[winner] == 12:
+            _play_count(d, winner, Kind.CAPOT, rules.capot_bonus, "all twelve tricks")
+        elif won[winner] > won[1 - winner]:
+            _play_count(d, winner, Kind.CARDS, rules.cards_bonus, f"{won[winner]} tricks")
+        elif won[1 - winner] > won[winner]:
+            other = 1 - winner
+            _play_count(d, other, Kind.CARDS, rules.cards_bonus, f"{won[other]} tricks")
+        d["phase"] = Phase.OVER
+        d["to_act"] = None
+        return
+    d["to_act"] = winner
+    d["leader"] = winner
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+_ONES: Final = (
+    "",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+)
+_TENS: Final = (
+    "",
+    "",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+)
+
+
+def _number(n: int) -> str:
+    if n < 20:
+        return _ONES[n] or "nothing"
+    tens, ones = divmod(n, 10)
+    if n >= 100:
+        return str(n)
+    return _TENS[tens] + ("-" + _ONES[ones] if ones else "")
+
+
+def _beats(key: tuple[int, int], beat: tuple[int, int] | None, partial: bool) -> bool:
+    if beat is None:
+        return True
+    if partial:
+        return key[0] > beat[0]
+    return key > beat
+
+
+_HANDLERS: Final[dict[type, Any]] = {
+    DealBy: _h_deal,
+    AnnounceBlanche: _h_blanche,
+    Discard: _h_discard,
+    Leftover: _h_leftover,
+    NameLead: _h_name,
+    Appoint: _h_appoint,
+    Declare: _h_declare,
+    Pass: _h_pass,
+    Answer: _h_answer,
+    Question: _h_question,
+    Play: _h_play,
+}

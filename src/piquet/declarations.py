@@ -1,0 +1,405 @@
+"""Point, sequences and sets: what a hand holds, what it may claim, what it scores.
+
+Everything here works on card masks (see :mod:`piquet.cards`) and a
+:class:`~piquet.rules.Rules`.  A :class:`Claim` is one holding a player can
+show: the cards of a point, a sequence or a set.  Claims of one class compare
+by their ``key``; the dialog of the deal (:mod:`piquet.deal`) uses
+:func:`claims`, :func:`best_claim` and :func:`counted` to decide who counts
+what.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from piquet.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
+from piquet.rules import PointMeasure, PointScoring, Rules
+
+__all__ = [
+    "Claim",
+    "DeclClass",
+    "HandSummary",
+    "best_claim",
+    "claims",
+    "counted",
+    "is_blanche",
+    "score_of",
+    "statement",
+    "summarize",
+]
+
+COURTS: Final = sum((0b111 << 5) << (9 * s) for s in range(4))  # J Q K bits
+_PIPS: Final = (6, 7, 8, 9, 10, 10, 10, 10, 11)
+
+
+class DeclClass(enum.IntEnum):
+    """The three classes of declaration, in counting order."""
+
+    POINT = 0
+    SEQUENCE = 1
+    SET = 2
+
+    @property
+    def label(self) -> str:
+        return ("point", "sequence", "set")[self]
+
+
+def is_blanche(mask: int) -> bool:
+    """Carte blanche: no king, queen or knave among the cards."""
+    return mask & COURTS == 0
+
+
+def _suit_tables() -> tuple[
+    tuple[int, ...], tuple[int, ...], tuple[tuple[tuple[int, int], ...], ...]
+]:
+    counts, pips, runs = [], [], []
+    for m in range(512):
+        counts.append(m.bit_count())
+        pips.append(sum(_PIPS[i] for i in range(9) if m >> i & 1))
+        found: list[tuple[int, int]] = []  # (top bit, length) of maximal runs, best first
+        i = 8
+        while i >= 0:
+            if m >> i & 1:
+                j = i
+                while j - 1 >= 0 and m >> (j - 1) & 1:
+                    j -= 1
+                found.append((i, i - j + 1))
+                i = j - 1
+            else:
+                i -= 1
+        runs.append(tuple(found))
+    return tuple(counts), tuple(pips), tuple(runs)
+
+
+SUIT_COUNT, SUIT_PIPS, SUIT_RUNS = _suit_tables()
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A holding one player can show: ``cls`` and the ``cards`` (a mask).
+
+    ``key`` orders claims of one class: the higher key wins, equal keys are
+    equal.  Point: (number of cards, pips) when measured by cards, (pips, 0)
+    when by pips.  Sequence: (length, top rank).  Set: (4 or 3, rank) when a
+    quatorze beats any trio, else (rank, 4 or 3).
+    """
+
+    cls: DeclClass
+    cards: int
+    key: tuple[int, int]
+    size: int
+    top: int  # point: suit; sequence: top rank; set: rank
+    pips: int
+
+    @property
+    def cardset(self) -> CardSet:
+        return CardSet(self.cards)
+
+    def __str__(self) -> str:
+        return f"{self.cls.label} {CardSet(self.cards)}"
+
+
+def _point_claim(suit: int, cards: int, rules: Rules) -> Claim:
+    local = cards >> (9 * suit) & 0x1FF
+    n, p = SUIT_COUNT[local], SUIT_PIPS[local]
+    key = (n, p) if rules.point_measure is PointMeasure.CARDS else (p, 0)
+    return Claim(DeclClass.POINT, cards, key, n, suit, p)
+
+
+def _top_k_of_suit(mask: int, suit: int, k: int) -> int:
+    """The ``k`` best cards of ``suit`` in ``mask`` (by point value, then rank)."""
+    local = mask >> (9 * suit) & 0x1FF
+    out = 0
+    for i in range(8, -1, -1):
+        if k == 0:
+            break
+        if local >> i & 1:
+            out |= 1 << (9 * suit + i)
+            k -= 1
+    return out
+
+
+def _seq_claim(cards: int, length: int, top_rank: int) -> Claim:
+    return Claim(DeclClass.SEQUENCE, cards, (length, top_rank), length, top_rank, 0)
+
+
+def _set_claim(rank: int, cards: int, rules: Rules) -> Claim:
+    n = cards.bit_count()
+    key = (n, rank) if rules.quatorze_beats_trio else (rank, n)
+    return Claim(DeclClass.SET, cards, key, n, rank, 0)
+
+
+def _rank_cards(mask: int, rank: int) -> int:
+    bit = rank - 6
+    return mask & sum(1 << (9 * s + bit) for s in range(4))
+
+
+def _rank_counts(mask: int) -> tuple[int, ...]:
+    return tuple(sum(mask >> (9 * s + i) & 1 for s in range(4)) for i in range(9))
+
+
+def _any_suit_run_cards(mask: int, top_bit: int, length: int) -> int:
+    """Cards of a cross-suit run: for each rank, the first suit (S H D C) holding it."""
+    out = 0
+    for i in range(top_bit - length + 1, top_bit + 1):
+        for s in range(4):
+            b = 1 << (9 * s + i)
+            if mask & b:
+                out |= b
+                break
+    return out
+
+
+def claims(mask: int, cls: DeclClass, rules: Rules) -> tuple[Claim, ...]:
+    """Every claim of class ``cls`` that a hand can show, best first (cached).
+
+    See :func:`_claims` for what may be claimed.
+    """
+    return _claims_cached(
+        mask,
+        cls,
+        rules.point_measure is PointMeasure.CARDS,
+        rules.sequences_same_suit,
+        int(rules.set_min_rank),
+        rules.quatorze_beats_trio,
+    )
+
+
+@lru_cache(maxsize=1 << 15)
+def _claims_cached(
+    mask: int, cls: DeclClass, by_cards: bool, same_suit: bool, min_rank: int, qbt: bool
+) -> tuple[Claim, ...]:
+    shape = Rules(
+        point_measure=PointMeasure.CARDS if by_cards else PointMeasure.PIPS,
+        sequences_same_suit=same_suit,
+        set_min_rank=Rank(min_rank),
+        quatorze_beats_trio=qbt,
+    )
+    return tuple(_claims(mask, cls, shape))
+
+
+def _claims(mask: int, cls: DeclClass, rules: Rules) -> list[Claim]:
+    """Every claim of class ``cls`` that a hand can show, best first.
+
+    Declaring a lesser claim than the best is sinking: point, any number of
+    the best cards of a suit; sequence, any run of three or more inside the
+    hand; set, three or four of a rank held.
+    """
+    out: list[Claim] = []
+    if cls is DeclClass.POINT:
+        for s in range(4):
+            n = SUIT_COUNT[mask >> (9 * s) & 0x1FF]
+            for k in range(n, 0, -1):
+                out.append(_point_claim(s, _top_k_of_suit(mask, s, k), rules))
+    elif cls is DeclClass.SEQUENCE:
+        if rules.sequences_same_suit:
+            for s in range(4):
+                local = mask >> (9 * s) & 0x1FF
+                for top_bit, length in SUIT_RUNS[local]:
+                    for top in range(top_bit, top_bit - length + 3 - 1, -1):
+                        for ln in range(top - (top_bit - length + 1) + 1, 2, -1):
+                            run = ((1 << ln) - 1) << (top - ln + 1)
+                            out.append(_seq_claim(run << (9 * s), ln, top + 6))
+        else:
+            presence = 0
+            for s in range(4):
+                presence |= mask >> (9 * s) & 0x1FF
+            for top_bit, length in SUIT_RUNS[presence]:
+                for top in range(top_bit, top_bit - length + 3 - 1, -1):
+                    for ln in range(top - (top_bit - length + 1) + 1, 2, -1):
+                        out.append(_seq_claim(_any_suit_run_cards(mask, top, ln), ln, top + 6))
+    else:
+        for rank in range(14, rules.set_min_rank - 1, -1):
+            held = _rank_cards(mask, rank)
+            n = held.bit_count()
+            if n >= 3:
+                out.append(_set_claim(rank, held, rules))
+                if n == 4:
+                    # declare three of four: the last suit's card is withheld
+                    withheld = 1 << (9 * _last_suit(held) + rank - 6)
+                    out.append(_set_claim(rank, held & ~withheld, rules))
+    out.sort(key=lambda c: c.key, reverse=True)
+    return out
+
+
+def _last_suit(cards: int) -> int:
+    for s in (3, 2, 1, 0):
+        if cards & SUIT_MASKS[s]:
+            return s
+    return 0  # pragma: no cover
+
+
+def best_claim(mask: int, cls: DeclClass, rules: Rules) -> Claim | None:
+    """The best claim of the class, or ``None`` if the hand holds none."""
+    found = claims(mask, cls, rules)
+    return found[0] if found else None
+
+
+def score_of(claim: Claim, rules: Rules) -> int:
+    """What one claim is worth on its own."""
+    if claim.cls is DeclClass.POINT:
+        if rules.point_scoring is PointScoring.TENS:
+            return (claim.pips + 5) // 10
+        return claim.size
+    if claim.cls is DeclClass.SEQUENCE:
+        return rules.sequence_value(claim.size)
+    return rules.quatorze_value if claim.size == 4 else rules.trio_value
+
+
+def counted(mask: int, claim: Claim, rules: Rules) -> tuple[list[Claim], int]:
+    """What the winner of a class counts, having won it with ``claim``.
+
+    Point: the claim alone.  Sequences in one suit, and sets: the claim plus
+    every other holding of the class not better than it (a better one was
+    sunk and stays unspoken).  Sequences in any suits: the split of the hand
+    into disjoint runs, none better than the claim, that scores most.
+    Returns the holdings counted and their total.
+    """
+    if claim.cls is DeclClass.POINT:
+        return [claim], score_of(claim, rules)
+    if claim.cls is DeclClass.SET:
+        held = [claim]
+        for rank in range(14, rules.set_min_rank - 1, -1):
+            if rank == claim.top:
+                continue
+            cards = _rank_cards(mask, rank)
+            if cards.bit_count() >= 3:
+                other = _set_claim(rank, cards, rules)
+                if other.key <= claim.key:
+                    held.append(other)
+        return held, sum(score_of(c, rules) for c in held)
+    if rules.sequences_same_suit:
+        rest = mask & ~claim.cards
+        held = [claim]
+        for s in range(4):
+            for top_bit, length in SUIT_RUNS[rest >> (9 * s) & 0x1FF]:
+                if length >= 3 and (length, top_bit + 6) <= claim.key:
+                    run = ((1 << length) - 1) << (top_bit - length + 1)
+                    held.append(_seq_claim(run << (9 * s), length, top_bit + 6))
+        return held, sum(score_of(c, rules) for c in held)
+    value, runs = _best_split(_rank_counts(mask), claim.key, rules.sequence_values)
+    held = []
+    remaining = mask
+    for top_bit, length in runs:
+        cards = _any_suit_run_cards(remaining, top_bit, length)
+        remaining &= ~cards
+        held.append(_seq_claim(cards, length, top_bit + 6))
+    held.sort(key=lambda c: c.key, reverse=True)
+    return held, value
+
+
+@lru_cache(maxsize=1 << 16)
+def _best_split(
+    counts: tuple[int, ...], limit: tuple[int, int], values: tuple[int, ...]
+) -> tuple[int, tuple[tuple[int, int], ...]]:
+    """Best total of disjoint cross-suit runs (each key <= ``limit``) in rank counts."""
+    low = next((i for i, c in enumerate(counts) if c), None)
+    if low is None:
+        return 0, ()
+    # either one card of the lowest rank is in no run ...
+    dropped = list(counts)
+    dropped[low] -= 1
+    best = _best_split(tuple(dropped), limit, values)
+    # ... or it starts a run upward
+    length = 0
+    while low + length < 9 and counts[low + length]:
+        length += 1
+        if length >= 3:
+            key = (length, low + length - 1 + 6)
+            if key > limit:
+                break
+            used = list(counts)
+            for i in range(low, low + length):
+                used[i] -= 1
+            sub_value, sub_runs = _best_split(tuple(used), limit, values)
+            idx = min(length, 2 + len(values)) - 3
+            total = values[idx] + sub_value
+            if total > best[0]:
+                best = (total, ((low + length - 1, length), *sub_runs))
+    return best
+
+
+def statement(claim: Claim, rules: Rules, *, full: bool = True) -> str:
+    """How a player announces a claim, in the rule set's words.
+
+    ``full=False`` gives only the first part of a point measured by cards
+    ("point of five"), before the other asks "making?".
+    """
+    if claim.cls is DeclClass.POINT:
+        if rules.point_measure is PointMeasure.PIPS:
+            word = "ruff" if rules.deck_size == 36 else "point"
+            return f"{word} of {claim.pips}"
+        first = f"point of {_NUMBER_WORDS[claim.size]}"
+        return f"{first}, making {claim.pips}" if full else first
+    if claim.cls is DeclClass.SEQUENCE:
+        name = _SEQ_NAMES[min(claim.size, 9)]
+        top = Rank(claim.top)
+        suit = ""
+        if rules.sequences_same_suit:
+            suit = f" in {Suit(_suit_of(claim.cards)).plural}"
+        if top == Rank.ACE:
+            return f"{name} major{suit}"
+        return f"{name} to the {top.name_singular}{suit}"
+    rank = Rank(claim.top)
+    if claim.size == 4:
+        return f"quatorze of {rank.name_plural}"
+    return f"three {rank.name_plural}"
+
+
+def _suit_of(cards: int) -> int:
+    for s in range(4):
+        if cards & SUIT_MASKS[s]:
+            return s
+    return 0  # pragma: no cover
+
+
+_NUMBER_WORDS: Final = (
+    "none",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
+_SEQ_NAMES: Final = {
+    3: "tierce",
+    4: "quart",
+    5: "quint",
+    6: "sixième",
+    7: "septième",
+    8: "huitième",
+    9: "neuvième",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    """The best claim of each class in a hand, and its carte blanche."""
+
+    blanche: bool
+    point: Claim | None
+    sequence: Claim | None
+    set: Claim | None
+
+
+def summarize(mask: int, rules: Rules) -> HandSummary:
+    return HandSummary(
+        is_blanche(mask),
+        best_claim(mask, DeclClass.POINT, rules),
+        best_claim(mask, DeclClass.SEQUENCE, rules),
+        best_claim(mask, DeclClass.SET, rules),
+    )
+
+
+def card_list(mask: int) -> list[Card]:
+    return list(CardSet(mask))

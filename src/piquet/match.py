@@ -1,0 +1,608 @@
+"""Games, parties, the lurch and the three-player pool, over a seeded stream of deals.
+
+A :class:`Match` is immutable, like a :class:`~piquet.deal.Deal`: it holds the
+rule set, the format, the seed, the current deal and everything settled so
+far, and :meth:`Match.apply` returns the next match.  Every random choice (the
+cut for deal, each shuffle and cut of the pack) comes from the seed, so a
+match is exactly its seed plus its list of actions (:meth:`Match.replay`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from piquet.actions import Action, parse_action
+from piquet.cards import Card
+from piquet.deal import ELDER, YOUNGER, Deal
+from piquet.errors import IllegalActionError, RecordError
+from piquet.rules import Format, Rules, Settlement, get_rules, rules_from_mapping
+from piquet.view import DealView, deal_view
+
+__all__ = ["DealSummary", "GameResult", "Match", "MatchView", "new_match"]
+
+MAX_SEED = 2**63 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class DealSummary:
+    """A finished deal: who dealt, what each player counted, by kind."""
+
+    game: int
+    number: int
+    dealer: int
+    players: tuple[int, int]
+    """(elder player, younger player)."""
+    points: tuple[int, int]
+    """Points of (elder, younger) in this deal."""
+    by_kind: tuple[dict[str, int], dict[str, int]]
+    reached: int | None
+    """The player who reached the target during this deal, if any."""
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "number": self.number,
+            "dealer": self.dealer,
+            "elder": self.players[0],
+            "younger": self.players[1],
+            "points": list(self.points),
+            "by_kind": [dict(self.by_kind[0]), dict(self.by_kind[1])],
+            "reached": self.reached,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """A finished game or partie between two players."""
+
+    number: int
+    players: tuple[int, int]
+    scores: tuple[int, int]
+    """Final totals of ``players`` (in that order)."""
+    winner: int | None
+    """The winning player, or None for a drawn partie."""
+    lurch: bool = False
+    stake: int = 1
+    """Units the loser pays: 2 when lurched."""
+    settled: int = 0
+    """Partie: what the winner scores by the settlement."""
+    rubiconed: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "players": list(self.players),
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "lurch": self.lurch,
+            "stake": self.stake,
+            "settled": self.settled,
+            "rubiconed": self.rubiconed,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """What one player may see of a match: the game's state and the deal's view."""
+
+    player: int
+    rules: str
+    format: Format
+    seed_public: bool
+    players: tuple[int, ...]
+    names: tuple[str, ...]
+    in_game: tuple[int, int]
+    dealer: int
+    role: int | None
+    scores: tuple[int, ...]
+    game_number: int
+    deal_number: int
+    deals: tuple[DealSummary, ...]
+    games: tuple[GameResult, ...]
+    deal: DealView | None
+    to_act: int | None
+    finished: bool
+    ledger: tuple[int, ...]
+    pool: int
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]:
+        return (
+            self.deal.legal_actions if self.deal is not None and self.to_act == self.player else ()
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "player": self.player,
+            "rules": self.rules,
+            "format": self.format.value,
+            "players": list(self.players),
+            "names": list(self.names),
+            "in_game": list(self.in_game),
+            "dealer": self.dealer,
+            "role": None if self.role is None else ("elder", "younger")[self.role],
+            "scores": list(self.scores),
+            "game_number": self.game_number,
+            "deal_number": self.deal_number,
+            "deals": [d.to_json() for d in self.deals],
+            "games": [g.to_json() for g in self.games],
+            "deal": None if self.deal is None else self.deal.to_json(),
+            "to_act": self.to_act,
+            "finished": self.finished,
+            "ledger": list(self.ledger),
+            "pool": self.pool,
+        }
+
+
+def _seeded(seed: int, *parts: object) -> random.Random:
+    return random.Random(":".join(["piquet", str(seed), *map(str, parts)]))
+
+
+def _pack(rules: Rules) -> list[int]:
+    return [i for i in range(36) if rules.deck_size == 36 or i % 9]
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A whole match.  Build one with :func:`new_match`; move it with :meth:`apply`."""
+
+    rules: Rules
+    format: Format
+    seed: int
+    names: tuple[str, ...]
+    games_to_play: int
+    in_game: tuple[int, int]
+    """The two players of the current game (for a pool, one stands out)."""
+    dealer: int
+    scores: tuple[int, int]
+    """Current game score of ``in_game`` (in that order)."""
+    game_number: int
+    deal_number: int
+    deal: Deal | None
+    deals: tuple[DealSummary, ...] = ()
+    games: tuple[GameResult, ...] = ()
+    cuts: tuple[tuple[tuple[int, str], ...], ...] = ()
+    """Each cut for deal: the cards each player cut, in order."""
+    history: tuple[tuple[int, Action], ...] = ()
+    ledger: tuple[int, ...] = ()
+    pool: int = 0
+    streak: tuple[int, int] = (-1, 0)
+    """Pool: the player who won the last game and how many running."""
+    finished: bool = False
+    _partie_extra: int = field(default=0)
+
+    # ------------------------------------------------------------------ players
+    @property
+    def n_players(self) -> int:
+        return len(self.names)
+
+    def role_of(self, player: int) -> int | None:
+        """The role (0 elder, 1 younger) of ``player`` in the current deal."""
+        if player not in self.in_game:
+            return None
+        return YOUNGER if player == self.dealer else ELDER
+
+    def player_of(self, role: int) -> int:
+        elder = self.in_game[0] if self.in_game[1] == self.dealer else self.in_game[1]
+        return self.dealer if role == YOUNGER else elder
+
+    @property
+    def to_act(self) -> int | None:
+        """The player to act, or None when the match is over."""
+        if self.finished or self.deal is None or self.deal.to_act is None:
+            return None
+        return self.player_of(self.deal.to_act)
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.deal is None or self.finished else self.deal.legal_actions()
+
+    def random_action(self, rng: random.Random) -> Action:
+        if self.deal is None or self.finished:
+            raise IllegalActionError("the match is over: there is nothing to do")
+        return self.deal.random_action(rng)
+
+    # ------------------------------------------------------------------ verify / can / apply
+    def verify(self, action: Action, player: int | None = None) -> None:
+        """Raise :class:`IllegalActionError` unless ``player`` may take ``action`` now."""
+        if self.finished or self.deal is None:
+            raise IllegalActionError("the match is over: no more actions")
+        if player is not None and player != self.to_act:
+            raise IllegalActionError(
+                f"it is not {self.names[player]}'s turn; {self.names[self.to_act or 0]} is to act"
+            )
+        self.deal.verify(action)
+
+    def can(self, action: Action, player: int | None = None) -> bool:
+        try:
+            self.verify(action, player)
+        except IllegalActionError:
+            return False
+        return True
+
+    def apply(self, action: Action, player: int | None = None) -> Match:
+        """The match after ``action`` (by ``player`` if given; checked).  ``self`` is unchanged."""
+        self.verify(action, player)
+        assert self.deal is not None
+        actor = self.to_act
+        assert actor is not None
+        deal = self.deal.apply(action)
+        m = replace(self, deal=deal, history=(*self.history, (actor, action)))
+        if deal.is_over:
+            m = m._settle_deal()
+        return m
+
+    # ------------------------------------------------------------------ deals and games
+    def _new_deal(self) -> Match:
+        rng = _seeded(self.seed, "deal", self.game_number, self.deal_number)
+        pack = _pack(self.rules)
+        rng.shuffle(pack)
+        cut = rng.randint(2, len(pack) - 2)  # a cut of at least two cards (1754)
+        pack = pack[cut:] + pack[:cut]
+        elder_player = self.in_game[0] if self.in_game[1] == self.dealer else self.in_game[1]
+        start = (
+            self.scores[self.in_game.index(elder_player)],
+            self.scores[self.in_game.index(self.dealer)],
+        )
+        target = self.rules.target if self.format is not Format.PARTIE else None
+        return replace(self, deal=Deal.new(self.rules, pack, start=start, target=target))
+
+    def _settle_deal(self) -> Match:
+        deal = self.deal
+        assert deal is not None
+        elder_p, younger_p = self.player_of(ELDER), self.player_of(YOUNGER)
+        pts = deal.scores
+        scores = list(self.scores)
+        scores[self.in_game.index(elder_p)] += pts[ELDER]
+        scores[self.in_game.index(younger_p)] += pts[YOUNGER]
+        reached = deal.game_reached_by
+        summary = DealSummary(
+            self.game_number,
+            self.deal_number,
+            self.dealer,
+            (elder_p, younger_p),
+            pts,
+            (
+                {k.value: v for k, v in deal.tally.by_kind(ELDER).items()},
+                {k.value: v for k, v in deal.tally.by_kind(YOUNGER).items()},
+            ),
+            None if reached is None else (elder_p, younger_p)[reached],
+        )
+        m = replace(self, scores=(scores[0], scores[1]), deals=(*self.deals, summary))
+        if m.format is Format.PARTIE:
+            n = m._deals_in_game()
+            if n >= m.rules.partie_deals + m._partie_extra:
+                sa, sb = m.scores
+                if sa != sb:
+                    return m._end_game(m.in_game[0] if sa > sb else m.in_game[1])
+                if not (m.rules.partie_tie_extra_deals and m._partie_extra == 0):
+                    return m._end_game(None)
+                # level after the partie's deals: each deals once more
+                m = replace(m, _partie_extra=2)
+        else:
+            winner = m._game_winner(summary.reached)
+            if winner is not None:
+                return m._end_game(winner)
+        other = m.in_game[0] if m.in_game[1] == m.dealer else m.in_game[1]
+        return replace(m, dealer=other, deal_number=m.deal_number + 1)._new_deal()
+
+    def _deals_in_game(self) -> int:
+        return sum(1 for d in self.deals if d.game == self.game_number)
+
+    def _game_winner(self, reached: int | None) -> int | None:
+        if reached is not None:
+            return reached
+        a, b = self.in_game
+        sa, sb = self.scores
+        if max(sa, sb) >= self.rules.target and sa != sb:
+            return a if sa > sb else b
+        return None
+
+    def _end_game(self, winner: int | None) -> Match:
+        a, b = self.in_game
+        sa, sb = self.scores
+        rules = self.rules
+        lurch = False
+        stake = 1
+        settled = 0
+        rubiconed = False
+        if winner is not None:
+            loser = b if winner == a else a
+            ws, ls = (sa, sb) if winner == a else (sb, sa)
+            if self.format is Format.PARTIE:
+                if rules.settlement is Settlement.PARLETT:
+                    rubiconed = ls < 100
+                    settled = 100 + ws + ls if rubiconed else 100 + ws - ls
+                else:
+                    rubiconed = ls < 100 and ws >= 100
+                    settled = ws + ls if rubiconed else ws - ls
+            elif rules.lurch_below and ls < rules.lurch_below:
+                lurch = True
+                stake = 2
+            _ = loser
+        result = GameResult(
+            self.game_number, (a, b), (sa, sb), winner, lurch, stake, settled, rubiconed
+        )
+        m = replace(self, games=(*self.games, result), deal=None)
+        if self.format is Format.POOL:
+            return m._pool_next(result)
+        if len(m.games) >= self.games_to_play:
+            return replace(m, finished=True)
+        return m._next_game(winner)
+
+    def _next_game(self, last_winner: int | None) -> Match:
+        m = replace(
+            self, game_number=self.game_number + 1, deal_number=1, scores=(0, 0), _partie_extra=0
+        )
+        if self.rules.cut_after_game:
+            return m._cut_for_deal()
+        # the deal keeps alternating
+        other = m.in_game[0] if m.in_game[1] == m.dealer else m.in_game[1]
+        return replace(m, dealer=other)._new_deal()
+
+    def _pool_next(self, result: GameResult) -> Match:
+        winner = result.winner
+        assert winner is not None
+        a, b = result.players
+        loser = b if winner == a else a
+        ledger = list(self.ledger)
+        pool = self.pool
+        # every loser lays down one to the pool; a lurched loser pays another to the winner
+        ledger[loser] -= 1
+        pool += 1
+        if result.lurch:
+            ledger[loser] -= 1
+            ledger[winner] += 1
+        run = self.streak[1] + 1 if self.streak[0] == winner else 1
+        if run >= 2:
+            ledger[winner] += pool
+            return replace(self, ledger=tuple(ledger), pool=0, streak=(winner, run), finished=True)
+        out = next(p for p in range(3) if p not in (a, b))
+        m = replace(
+            self,
+            ledger=tuple(ledger),
+            pool=pool,
+            streak=(winner, run),
+            in_game=(winner, out),
+            game_number=self.game_number + 1,
+            deal_number=1,
+            scores=(0, 0),
+        )
+        return m._cut_for_deal()
+
+    def _cut_for_deal(self) -> Match:
+        """The two players in the game cut; the lower card deals (re-cut on equal ranks)."""
+        rng = _seeded(self.seed, "cut", self.game_number)
+        a, b = self.in_game
+        cuts: list[tuple[int, str]] = []
+        while True:
+            pack = _pack(self.rules)
+            rng.shuffle(pack)
+            ca, cb = Card.from_index(pack[0]), Card.from_index(pack[1])
+            cuts.extend([(a, str(ca)), (b, str(cb))])
+            if ca.rank != cb.rank:
+                break
+        dealer = a if ca.rank < cb.rank else b
+        return replace(self, dealer=dealer, cuts=(*self.cuts, tuple(cuts)))._new_deal()
+
+    # ------------------------------------------------------------------ results and views
+    def result(self) -> dict[str, Any]:
+        """The settled result: ``{"scores": [...], "winner": player | None, ...}``."""
+        if self.format is Format.POOL:
+            winner = self.streak[0] if self.finished else None
+            return {
+                "scores": list(self.ledger),
+                "winner": winner,
+                "ledger": list(self.ledger),
+                "games": [g.to_json() for g in self.games],
+            }
+        if len(self.games) == 1:
+            g = self.games[0]
+            scores = [0, 0]
+            for p, s in zip(g.players, g.scores, strict=True):
+                scores[p] = s
+            out: dict[str, Any] = {"scores": scores, "winner": g.winner}
+            if self.format is Format.PARTIE:
+                out["settled"] = g.settled
+                out["rubiconed"] = g.rubiconed
+            if g.lurch:
+                out["lurch"] = True
+                out["stake"] = g.stake
+            return out
+        wins = [0, 0]
+        for g in self.games:
+            if g.winner is not None:
+                wins[g.winner] += g.stake
+        winner = None if wins[0] == wins[1] else (0 if wins[0] > wins[1] else 1)
+        return {
+            "scores": wins,
+            "winner": winner if self.finished else None,
+            "games": [g.to_json() for g in self.games],
+        }
+
+    def view(self, player: int) -> MatchView:
+        """Everything ``player`` may see, and nothing else."""
+        if not 0 <= player < self.n_players:
+            raise IllegalActionError(f"no player {player}: players are 0 to {self.n_players - 1}")
+        role = None if self.finished else self.role_of(player)
+        dv = deal_view(self.deal, role) if self.deal is not None and role is not None else None
+        return MatchView(
+            player=player,
+            rules=self.rules.name,
+            format=self.format,
+            seed_public=False,
+            players=tuple(range(self.n_players)),
+            names=self.names,
+            in_game=self.in_game,
+            dealer=self.dealer,
+            role=role,
+            scores=self.scores,
+            game_number=self.game_number,
+            deal_number=self.deal_number,
+            deals=self.deals,
+            games=self.games,
+            deal=dv,
+            to_act=self.to_act,
+            finished=self.finished,
+            ledger=self.ledger,
+            pool=self.pool,
+        )
+
+    # ------------------------------------------------------------------ records
+    def to_record(self) -> dict[str, Any]:
+        """The match as JSON-ready data: rules, format, seed, players, actions."""
+        from piquet.rules import PRESETS
+
+        preset = PRESETS.get(self.rules.name)
+        rules: Any = self.rules.name
+        if preset != self.rules:
+            rules = {k: _knob_json(v) for k, v in self.rules.knobs().items()}
+        return {
+            "piquet": 1,
+            "rules": rules,
+            "format": self.format.value,
+            "games": self.games_to_play,
+            "seed": self.seed,
+            "players": list(self.names),
+            "actions": [[p, str(a)] for p, a in self.history],
+            "result": self.result() if self.finished else None,
+        }
+
+    @classmethod
+    def from_record(cls, record: Any) -> Match:
+        """Rebuild a match by replaying a record; raises :class:`RecordError` if it does not."""
+        if not isinstance(record, dict) or record.get("piquet") != 1:
+            raise RecordError('not a piquet record: expected an object with "piquet": 1')
+        try:
+            raw_rules = record["rules"]
+            rules = (
+                get_rules(raw_rules)
+                if isinstance(raw_rules, str)
+                else rules_from_mapping(raw_rules)
+            )
+            fmt = Format(record.get("format", rules.default_format.value))
+            seed = record["seed"]
+            names = record.get("players")
+            games = record.get("games", 1)
+            actions = record["actions"]
+        except (KeyError, TypeError) as exc:
+            raise RecordError(f"record is missing or mangles a field: {exc}") from None
+        except ValueError as exc:
+            raise RecordError(f"record has a bad value: {exc}") from None
+        if not isinstance(seed, int) or not isinstance(actions, list):
+            raise RecordError("record: seed must be an integer and actions a list")
+        m = new_match(rules, seed=seed, format=fmt, names=names, games=games)
+        for n, entry in enumerate(actions, 1):
+            if not (
+                isinstance(entry, list)
+                and len(entry) == 2
+                and isinstance(entry[0], int)
+                and isinstance(entry[1], str)
+            ):
+                raise RecordError(f'action {n}: expected [player, "action"], got {entry!r}')
+            player, text = entry
+            try:
+                m = m.apply(parse_action(text), player)
+            except ValueError as exc:
+                raise RecordError(f"action {n} ({text!r} by player {player}): {exc}") from None
+        expected = record.get("result")
+        if expected is not None and expected != m.result():
+            raise RecordError(
+                f"record states the result {expected} but the replay gives {m.result()}"
+            )
+        return m
+
+    @classmethod
+    def replay(
+        cls,
+        rules: Rules,
+        seed: int,
+        actions: Iterable[tuple[int, Action]],
+        *,
+        format: Format | None = None,
+        names: Sequence[str] | None = None,
+        games: int = 1,
+    ) -> Match:
+        m = new_match(rules, seed=seed, format=format, names=names, games=games)
+        for player, action in actions:
+            m = m.apply(action, player)
+        return m
+
+
+def _knob_json(value: Any) -> Any:
+    import enum
+
+    if isinstance(value, enum.Enum):
+        return value.value if not isinstance(value, int) else int(value)
+    if isinstance(value, tuple):
+        return [_knob_json(v) for v in value]
+    return value
+
+
+def new_match(
+    rules: Rules | str | None = None,
+    *,
+    seed: int | None = None,
+    format: Format | str | None = None,
+    names: Sequence[str] | None = None,
+    games: int = 1,
+) -> Match:
+    """Start a match: cut for deal and deal the first hand.
+
+    ``format`` defaults to the rule set's; ``seed`` to a random one (kept in
+    the match, so the record replays).  A pool has three players.
+    """
+    r = rules if isinstance(rules, Rules) else get_rules(rules)
+    try:
+        fmt = Format(format) if isinstance(format, str) else (format or r.default_format)
+    except ValueError:
+        raise IllegalActionError(
+            f"unknown format {format!r}; use one of: {', '.join(f.value for f in Format)}"
+        ) from None
+    if fmt not in r.formats:
+        raise IllegalActionError(
+            f"{r.name} does not play a {fmt.value}; it plays: "
+            + ", ".join(f.value for f in r.formats)
+        )
+    n = 3 if fmt is Format.POOL else 2
+    if names is None:
+        names = tuple(f"player {i + 1}" for i in range(n))
+    if len(names) != n:
+        raise IllegalActionError(f"a {fmt.value} needs {n} players, not {len(names)}")
+    if seed is None:
+        seed = random.SystemRandom().randrange(MAX_SEED)
+    if not 0 <= seed <= MAX_SEED:
+        raise IllegalActionError(f"seed must be 0 to {MAX_SEED}")
+    if games < 1:
+        raise IllegalActionError("games must be at least 1")
+    m = Match(
+        rules=r,
+        format=fmt,
+        seed=seed,
+        names=tuple(names),
+        games_to_play=games,
+        in_game=(0, 1),
+        dealer=0,
+        scores=(0, 0),
+        game_number=1,
+        deal_number=1,
+        deal=None,
+        ledger=(0,) * n if fmt is not Format.POOL else (-1, -1, -1),
+        pool=3 if fmt is Format.POOL else 0,
+    )
+    if fmt is Format.POOL:
+        # the highest cut stands out first; the other two cut for the deal
+        rng = _seeded(seed, "pool")
+        pack = _pack(r)
+        rng.shuffle(pack)
+        order = sorted(range(3), key=lambda p: Card.from_index(pack[p]).rank * 4 - p)
+        out = order[-1]
+        in_game = tuple(p for p in range(3) if p != out)
+        m = replace(
+            m,
+            in_game=(in_game[0], in_game[1]),
+            cuts=(tuple((p, str(Card.from_index(pack[p]))) for p in range(3)),),
+        )
+    return m._cut_for_deal()

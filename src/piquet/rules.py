@@ -1,0 +1,541 @@
+"""Rule sets as data: one frozen :class:`Rules` value and the preset registry.
+
+Every knob of the project's RULES.md is a field of :class:`Rules`.  A preset
+is a named ``Rules`` value; a house rule is a preset with changed knobs,
+loaded from TOML by :func:`load_rules_file`.  The passage each preset's value
+rests on (or the reading chosen where the text is silent) is in
+:mod:`piquet.sources` and printed by ``piquet rules NAME``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import itertools
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from piquet.cards import Rank
+from piquet.errors import RulesError
+
+__all__ = [
+    "DEFAULT_PRESET",
+    "KNOB_DOCS",
+    "PRESETS",
+    "Format",
+    "Leftovers",
+    "PlayScoring",
+    "PointMeasure",
+    "PointScoring",
+    "Rules",
+    "Settlement",
+    "get_rules",
+    "load_rules_file",
+    "rules_from_mapping",
+]
+
+
+class Leftovers(enum.Enum):
+    """What happens to the stock cards younger leaves untaken."""
+
+    HIDDEN = "hidden"
+    """Nobody sees them."""
+    ELDER_NAMES_SUIT = "elder-names-suit"
+    """Younger sees them; elder may see them if he first names the suit he will lead."""
+    ELDER_NAMES_CARD = "elder-names-card"
+    """Younger sees them; elder may see them if he first names the card he will lead."""
+    YOUNGER_TURNS_UP = "younger-turns-up"
+    """Younger may turn them face up for both; otherwise nobody sees them."""
+    YOUNGER_LOOKS = "younger-looks"
+    """Younger may look; if he does, elder may look after playing his first card."""
+
+
+class PointMeasure(enum.Enum):
+    PIPS = "pips"
+    """The point is the pip total of one suit (ace 11, courts 10)."""
+    CARDS = "cards"
+    """The point is the number of cards in one suit; equal numbers go by pip total."""
+
+
+class PointScoring(enum.Enum):
+    TENS = "tens"
+    """One per ten, 35 to 39 as 40: ``(total + 5) // 10``."""
+    PER_CARD = "per-card"
+    """One per card of the point."""
+
+
+class PlayScoring(enum.Enum):
+    TENTH_CARDS = "tenth-cards"
+    """Leader 1 for leading a card of ten or higher; follower 1 for winning with one."""
+    WINNER_TENTHS = "winner-tenths"
+    """The winner of a trick takes 1 for each card of ten or higher in it."""
+    LEADS_AND_WINS = "leads-and-wins"
+    """Every lead counts 1; winning a trick the other led counts 1."""
+
+
+class Settlement(enum.Enum):
+    ENCYCLOPEDIA = "encyclopedia"
+    """Loser under 100 and winner at 100 or more: winner scores both totals; else the difference."""
+    PARLETT = "parlett"
+    """Winner scores 100 plus the difference, or 100 plus both totals if the loser is under 100."""
+
+
+class Format(enum.Enum):
+    GAME = "game"
+    """Deals until one player reaches the target."""
+    PARTIE = "partie"
+    """The Rubicon partie: a fixed number of deals, then a settlement."""
+    POOL = "pool"
+    """Three players; winner stays; two games running takes the pool."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rules:
+    """Every rule knob of Piquet.  Frozen; change a knob with :meth:`replace`.
+
+    The field comments give each knob's meaning; :data:`KNOB_DOCS` holds the
+    same text for printing, and :mod:`piquet.sources` the source passage of
+    each preset's value.
+    """
+
+    name: str = "custom"
+    """The rule set's identifier (a preset name, or a house rule's own name)."""
+
+    # --- cards, cut, deal -------------------------------------------------
+    deck_size: int = 32
+    """36 (A to 6) or 32 (A to 7) cards."""
+    packet_sizes: tuple[int, ...] = (2,)
+    """Packet sizes the dealer may deal by (the same size throughout a deal)."""
+    cut_after_game: bool = False
+    """Cut again for the deal after each game (otherwise the deal keeps alternating)."""
+
+    # --- carte blanche ----------------------------------------------------
+    blanche_value: int = 10
+    """Points for carte blanche (no king, queen or knave in the twelve dealt)."""
+    both_blanche_score: bool = True
+    """When both hold carte blanche: both count (True) or neither does (False)."""
+
+    # --- the exchange ---------------------------------------------------------
+    elder_max: int = 5
+    """Most cards elder may exchange."""
+    elder_min: int = 1
+    """Fewest cards elder must exchange."""
+    younger_min: int = 1
+    """Fewest cards younger must exchange (0: he may take none)."""
+    younger_max: int = 0
+    """Most cards younger may exchange; 0 means all that elder left."""
+    elder_sees_unused: bool = True
+    """Elder may look at the cards of his allotment that he leaves."""
+    younger_leftovers: Leftovers = Leftovers.YOUNGER_LOOKS
+    """Who may see the stock cards younger leaves, and at what price."""
+
+    # --- declarations ---------------------------------------------------------
+    point_measure: PointMeasure = PointMeasure.CARDS
+    """How the point is measured and compared."""
+    point_scoring: PointScoring = PointScoring.PER_CARD
+    """What a good point is worth."""
+    sequences_same_suit: bool = True
+    """Sequences must be in one suit (False: any suits, each card in one run)."""
+    sequence_values: tuple[int, ...] = (3, 4, 15, 16, 17, 18)
+    """Worth of a sequence of 3, 4, 5, ... cards (tierce, quart, quint, ...)."""
+    set_min_rank: Rank = Rank.TEN
+    """Lowest rank whose three or four count as a set."""
+    trio_value: int = 3
+    """Worth of three of a rank (a trio)."""
+    quatorze_value: int = 14
+    """Worth of four of a rank (a quatorze)."""
+    quatorze_beats_trio: bool = True
+    """Any quatorze beats any trio (otherwise the higher rank wins regardless)."""
+    younger_declares_after_lead: bool = False
+    """Younger declares after elder has led his first card (else all is told before play)."""
+    show_point: bool = True
+    """The winning point must be shown."""
+    show_sequences: bool = True
+    """Winning sequences must be shown."""
+    show_sets: bool = False
+    """Winning sets must be shown."""
+    ask_missing: bool = False
+    """After a trio is counted, the other may ask which card of the rank is missing."""
+
+    # --- the play ---------------------------------------------------------------
+    play_scoring: PlayScoring = PlayScoring.LEADS_AND_WINS
+    """What the cards score as they are played."""
+    last_trick_bonus: int = 1
+    """Extra points for winning the last trick."""
+    last_trick_tenth_bonus: int = 1
+    """Extra points for winning the last trick with a card of ten or higher."""
+    cards_bonus: int = 10
+    """Points for winning the cards (most tricks; 6-6 counts nothing)."""
+    capot_bonus: int = 40
+    """Points for winning every trick, instead of the cards."""
+
+    # --- pique and repique -------------------------------------------------------
+    pique_threshold: int = 30
+    """Count to reach, before the other counts anything, for pique or repique."""
+    repique_bonus: int = 60
+    """Added on reaching the threshold from hand alone (declarations)."""
+    pique_bonus: int = 30
+    """Added on reaching the threshold from hand and play."""
+    pique_elder_only: bool = False
+    """Only elder can win a pique."""
+
+    # --- winning ---------------------------------------------------------------
+    target: int = 100
+    """Points that win a game."""
+    game_ends_mid_deal: bool = True
+    """The game is won the moment the target is reached, in counting order."""
+    formats: tuple[Format, ...] = (Format.GAME,)
+    """Match formats this rule set knows."""
+    default_format: Format = Format.GAME
+    """The format played when none is asked for."""
+    partie_deals: int = 6
+    """Deals in a Rubicon partie."""
+    settlement: Settlement = Settlement.PARLETT
+    """How a partie is settled."""
+    partie_tie_extra_deals: bool = True
+    """A partie level after its deals goes on one deal each (else it is drawn)."""
+    lurch_below: int = 0
+    """A game's loser under this many points is lurched and pays double (0: no lurch)."""
+
+    # --- derived ----------------------------------------------------------------
+    @property
+    def stock_size(self) -> int:
+        return self.deck_size - 24
+
+    @property
+    def low_rank(self) -> Rank:
+        return Rank.SIX if self.deck_size == 36 else Rank.SEVEN
+
+    @property
+    def younger_cap(self) -> int:
+        """Most cards younger could ever take (all of an untouched stock's rest)."""
+        rest = self.stock_size - self.elder_min
+        return min(rest, self.younger_max) if self.younger_max else rest
+
+    def sequence_value(self, length: int) -> int:
+        if length < 3:
+            return 0
+        idx = min(length, 2 + len(self.sequence_values)) - 3
+        return self.sequence_values[idx]
+
+    def replace(self, **changes: Any) -> Rules:
+        """A copy with some knobs changed; every value is checked."""
+        return rules_from_mapping(changes, base=self)
+
+    def knobs(self) -> dict[str, Any]:
+        """Every knob and its value, in declaration order."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def __post_init__(self) -> None:
+        _validate(self)
+
+
+KNOB_DOCS: Final[dict[str, str]] = {}
+
+
+def _collect_knob_docs() -> None:
+    """Read each field's docstring (the string after it) from this module's source."""
+    import ast
+    import inspect
+
+    tree = ast.parse(inspect.getsource(Rules))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    for node, nxt in itertools.pairwise(body):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(nxt, ast.Expr)
+            and isinstance(nxt.value, ast.Constant)
+            and isinstance(nxt.value.value, str)
+        ):
+            KNOB_DOCS[node.target.id] = nxt.value.value
+
+
+def _validate(r: Rules) -> None:
+    def bad(knob: str, why: str) -> RulesError:
+        return RulesError(f"knob {knob!r}: {why}")
+
+    if r.deck_size not in (32, 36):
+        raise bad("deck_size", f"{r.deck_size} is not allowed; use 32 or 36")
+    if not r.packet_sizes or any(p not in (1, 2, 3, 4, 6, 12) for p in r.packet_sizes):
+        raise bad("packet_sizes", f"{r.packet_sizes}: each size must divide 12 (1, 2, 3, 4, 6, 12)")
+    stock = r.deck_size - 24
+    if not 1 <= r.elder_max <= stock - 1:
+        raise bad("elder_max", f"{r.elder_max}: must be 1 to {stock - 1} with a stock of {stock}")
+    if not 0 <= r.elder_min <= r.elder_max:
+        raise bad("elder_min", f"{r.elder_min}: must be 0 to elder_max ({r.elder_max})")
+    if not 0 <= r.younger_min <= stock - r.elder_max:
+        raise bad(
+            "younger_min",
+            f"{r.younger_min}: must be 0 to {stock - r.elder_max} (what elder must leave)",
+        )
+    if r.younger_max and r.younger_max < max(r.younger_min, 1):
+        raise bad("younger_max", f"{r.younger_max}: must be 0 (no limit) or at least younger_min")
+    if not r.sequence_values or len(r.sequence_values) > 7:
+        raise bad("sequence_values", "give 1 to 7 values, for sequences of 3, 4, ... 9 cards")
+    for knob in (
+        "blanche_value",
+        "trio_value",
+        "quatorze_value",
+        "last_trick_bonus",
+        "last_trick_tenth_bonus",
+        "cards_bonus",
+        "capot_bonus",
+        "repique_bonus",
+        "pique_bonus",
+        "lurch_below",
+    ):
+        if getattr(r, knob) < 0:
+            raise bad(knob, "must not be negative")
+    if r.pique_threshold < 1:
+        raise bad("pique_threshold", "must be at least 1")
+    if r.target < 1:
+        raise bad("target", "must be at least 1")
+    if r.partie_deals < 1 or r.partie_deals % 2:
+        raise bad("partie_deals", f"{r.partie_deals}: must be a positive even number")
+    if r.default_format not in r.formats:
+        raise bad("default_format", f"{r.default_format.value} is not among formats")
+    if r.set_min_rank < r.low_rank:
+        raise bad("set_min_rank", f"{r.set_min_rank.letter} is not in a {r.deck_size}-card pack")
+
+
+_BASE_36 = dict(
+    deck_size=36,
+    packet_sizes=(2, 3, 4),
+    elder_max=8,
+    younger_min=1,
+    point_measure=PointMeasure.PIPS,
+    point_scoring=PointScoring.TENS,
+    sequence_values=(3, 4, 15, 16, 17, 18, 19),
+    play_scoring=PlayScoring.TENTH_CARDS,
+    younger_declares_after_lead=False,
+    show_sets=False,
+)
+
+PRESETS: Final[dict[str, Rules]] = {
+    "cotgrave-1662": Rules(
+        name="cotgrave-1662",
+        **_BASE_36,  # type: ignore[arg-type]
+        younger_leftovers=Leftovers.ELDER_NAMES_SUIT,
+        ask_missing=True,
+    ),
+    "cotton-1674": Rules(
+        name="cotton-1674",
+        **_BASE_36,  # type: ignore[arg-type]
+        younger_leftovers=Leftovers.HIDDEN,
+        ask_missing=True,
+    ),
+    "du-coeur-1995": Rules(
+        name="du-coeur-1995",
+        deck_size=36,
+        packet_sizes=(2, 3, 4),
+        elder_max=8,
+        younger_max=8,
+        younger_leftovers=Leftovers.YOUNGER_TURNS_UP,
+        both_blanche_score=False,
+        point_measure=PointMeasure.PIPS,
+        point_scoring=PointScoring.TENS,
+        sequences_same_suit=False,
+        sequence_values=(3, 4, 15, 16, 17, 18, 19),
+        show_sets=True,
+        play_scoring=PlayScoring.WINNER_TENTHS,
+        last_trick_tenth_bonus=2,
+        target=121,
+    ),
+    "court-gamester-1754": Rules(
+        name="court-gamester-1754",
+        deck_size=32,
+        packet_sizes=(2, 3, 4),
+        cut_after_game=True,
+        elder_max=5,
+        younger_leftovers=Leftovers.ELDER_NAMES_CARD,
+        point_measure=PointMeasure.PIPS,
+        point_scoring=PointScoring.TENS,
+        sequence_values=(3, 4, 15, 16, 17, 18),
+        show_sets=False,
+        ask_missing=True,
+        play_scoring=PlayScoring.TENTH_CARDS,
+        lurch_below=50,
+        formats=(Format.GAME, Format.POOL),
+    ),
+    "encyclopedia-19c": Rules(
+        name="encyclopedia-19c",
+        deck_size=32,
+        packet_sizes=(2,),
+        elder_max=5,
+        younger_min=0,
+        younger_leftovers=Leftovers.YOUNGER_LOOKS,
+        point_measure=PointMeasure.CARDS,
+        point_scoring=PointScoring.PER_CARD,
+        younger_declares_after_lead=True,
+        show_sets=True,
+        play_scoring=PlayScoring.LEADS_AND_WINS,
+        pique_elder_only=True,
+        formats=(Format.GAME, Format.PARTIE),
+        default_format=Format.GAME,
+        settlement=Settlement.ENCYCLOPEDIA,
+        partie_tie_extra_deals=False,
+    ),
+    "rubicon": Rules(
+        name="rubicon",
+        deck_size=32,
+        packet_sizes=(2, 3),
+        elder_max=5,
+        younger_min=1,
+        younger_leftovers=Leftovers.YOUNGER_LOOKS,
+        point_measure=PointMeasure.CARDS,
+        point_scoring=PointScoring.PER_CARD,
+        younger_declares_after_lead=True,
+        show_sets=False,
+        play_scoring=PlayScoring.LEADS_AND_WINS,
+        pique_elder_only=True,
+        formats=(Format.PARTIE, Format.GAME),
+        default_format=Format.PARTIE,
+        settlement=Settlement.PARLETT,
+        partie_tie_extra_deals=True,
+    ),
+}
+
+DEFAULT_PRESET: Final = "encyclopedia-19c"
+
+_ALIASES: Final = {
+    "1662": "cotgrave-1662",
+    "cotgrave": "cotgrave-1662",
+    "1674": "cotton-1674",
+    "cotton": "cotton-1674",
+    "1995": "du-coeur-1995",
+    "du-coeur": "du-coeur-1995",
+    "1754": "court-gamester-1754",
+    "court-gamester": "court-gamester-1754",
+    "19c": "encyclopedia-19c",
+    "encyclopedia": "encyclopedia-19c",
+    "modern": "rubicon",
+    "rubicon-piquet": "rubicon",
+}
+
+
+def get_rules(name: str | None = None) -> Rules:
+    """The preset called ``name`` (or an alias); the default preset for ``None``.
+
+    A name ending in ``.toml`` is loaded as a house-rule file.
+    Raises :class:`RulesError` naming the known presets.
+    """
+    if name is None:
+        return PRESETS[DEFAULT_PRESET]
+    key = name.strip().lower()
+    if key.endswith(".toml"):
+        return load_rules_file(name)
+    key = _ALIASES.get(key, key)
+    try:
+        return PRESETS[key]
+    except KeyError:
+        raise RulesError(
+            f"unknown rule set {name!r}; the presets are: {', '.join(PRESETS)}"
+        ) from None
+
+
+_FIELD_TYPES: Final = {f.name: f for f in dataclasses.fields(Rules)}
+
+
+def _coerce(knob: str, value: Any, current: Any) -> Any:
+    def fail(expected: str) -> RulesError:
+        return RulesError(f"knob {knob!r}: {value!r} is not {expected}")
+
+    if isinstance(current, bool):
+        if isinstance(value, bool):
+            return value
+        raise fail("true or false")
+    if isinstance(current, enum.Enum):
+        cls = type(current)
+        if isinstance(value, cls):
+            return value
+        if isinstance(value, str):
+            for member in cls:
+                if value.strip().lower() in (member.value, member.name.lower()):
+                    return member
+            if cls is Rank:
+                pass
+        if cls is Rank:
+            try:
+                return Rank(int(value)) if isinstance(value, int) else Rank.parse(str(value))
+            except (ValueError, Exception):
+                raise fail("a rank (A K Q J T 9 8 7 6)") from None
+        choices = ", ".join(str(m.value) for m in cls)
+        raise fail(f"one of: {choices}")
+    if isinstance(current, int):
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+        raise fail("a whole number")
+    if isinstance(current, tuple):
+        if not isinstance(value, (list, tuple)) or not value:
+            raise fail("a non-empty list")
+        if current and isinstance(current[0], Format):
+            return tuple(_coerce(knob, v, Format.GAME) for v in value)
+        out = []
+        for v in value:
+            if not isinstance(v, int) or isinstance(v, bool):
+                raise fail("a list of whole numbers")
+            out.append(v)
+        return tuple(out)
+    if isinstance(current, str):
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        raise fail("a non-empty string")
+    raise fail("a value this knob takes")  # pragma: no cover
+
+
+def rules_from_mapping(changes: Mapping[str, Any], *, base: Rules | None = None) -> Rules:
+    """``base`` (default preset if ``None``) with the knobs in ``changes`` set.
+
+    Raises :class:`RulesError` naming an unknown knob or a bad value.
+    """
+    start = base if base is not None else PRESETS[DEFAULT_PRESET]
+    values = start.knobs()
+    for knob, value in changes.items():
+        if knob not in _FIELD_TYPES:
+            raise RulesError(f"unknown knob {knob!r}; the knobs are: {', '.join(_FIELD_TYPES)}")
+        if knob == "set_min_rank":
+            values[knob] = _coerce(knob, value, Rank.TEN)
+        else:
+            values[knob] = _coerce(knob, value, values[knob])
+    return Rules(**values)
+
+
+def load_rules_file(path: str | Path) -> Rules:
+    """Load a house rule set from TOML: ``base = "PRESET"`` plus changed knobs.
+
+    Knobs may sit at the top level or under a ``[knobs]`` table::
+
+        name = "our-table"
+        base = "rubicon"
+        target = 150
+        [knobs]
+        younger_min = 0
+    """
+    p = Path(path)
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RulesError(f"cannot read rule file {str(p)!r}: {exc.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise RulesError(f"rule file {str(p)!r} is not valid TOML: {exc}") from None
+    base_name = data.pop("base", None)
+    if base_name is None:
+        raise RulesError(
+            f'rule file {str(p)!r} must say which preset it starts from, e.g. base = "rubicon"'
+        )
+    if not isinstance(base_name, str):
+        raise RulesError(f"rule file {str(p)!r}: base must be a preset name")
+    base = get_rules(base_name)
+    knobs = data.pop("knobs", {})
+    if not isinstance(knobs, dict):
+        raise RulesError(f"rule file {str(p)!r}: [knobs] must be a table")
+    changes = {**data, **knobs}
+    changes.setdefault("name", p.stem)
+    return rules_from_mapping(changes, base=base)
+
+
+_collect_knob_docs()

@@ -1,0 +1,114 @@
+"""The ordered scoring timeline of a deal: events, pique and repique, the cards.
+
+Counting order (RULES.md, "Pique, repique, and the order of counting"):
+carte blanche, point, sequences, sets, then the play card by card, then the
+last trick, then the cards or capot.  Every point a player counts in a deal is
+an :class:`Event` on that timeline, in that order; pique and repique are judged
+on it, and so is the moment a game's target is reached.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+from piquet.rules import Rules
+
+__all__ = ["HAND_KINDS", "Event", "Kind", "Tally"]
+
+
+class Kind(enum.Enum):
+    BLANCHE = "carte blanche"
+    POINT = "point"
+    SEQUENCES = "sequences"
+    SETS = "sets"
+    LEAD = "lead"
+    TRICK = "trick"
+    LAST_TRICK = "last trick"
+    CARDS = "the cards"
+    CAPOT = "capot"
+    REPIQUE = "repique"
+    PIQUE = "pique"
+
+
+HAND_KINDS = frozenset({Kind.BLANCHE, Kind.POINT, Kind.SEQUENCES, Kind.SETS})
+
+
+class Event(NamedTuple):
+    """``seat`` (0 elder, 1 younger) counts ``points`` for ``kind``; ``note`` says why."""
+
+    seat: int
+    kind: Kind
+    points: int
+    note: str = ""
+
+
+class Tally(NamedTuple):
+    """The running count of a deal: the timeline so far and where it stands.
+
+    ``open`` is True while a pique or repique can still be won.  ``reached``
+    is the seat that reached the game's target (then the deal stops), else
+    ``None``.
+    """
+
+    events: tuple[Event, ...] = ()
+    totals: tuple[int, int] = (0, 0)
+    open: bool = True
+    reached: int | None = None
+
+    def add(
+        self,
+        seat: int,
+        kind: Kind,
+        points: int,
+        note: str,
+        rules: Rules,
+        start: tuple[int, int],
+        target: int | None,
+    ) -> Tally:
+        """The tally after ``seat`` counts ``points``; adds a pique/repique if won."""
+        if self.reached is not None or points <= 0:
+            return self
+        totals = list(self.totals)
+        other = 1 - seat
+        events = [*self.events, Event(seat, kind, points, note)]
+        is_open = self.open
+        before = totals[seat]
+        totals[seat] += points
+        if is_open:
+            threshold = rules.pique_threshold
+            if totals[other] == 0 and before < threshold <= totals[seat]:
+                if kind in HAND_KINDS:
+                    events.append(
+                        Event(
+                            seat,
+                            Kind.REPIQUE,
+                            rules.repique_bonus,
+                            f"{threshold} in hand before the other counted",
+                        )
+                    )
+                    totals[seat] += rules.repique_bonus
+                elif not (rules.pique_elder_only and seat == 1):
+                    events.append(
+                        Event(
+                            seat,
+                            Kind.PIQUE,
+                            rules.pique_bonus,
+                            f"{threshold} in hand and play before the other counted",
+                        )
+                    )
+                    totals[seat] += rules.pique_bonus
+                is_open = False
+            elif totals[other] > 0 or totals[seat] >= threshold:
+                is_open = False
+        reached = None
+        if target is not None and start[seat] + totals[seat] >= target:
+            reached = seat
+        return Tally(tuple(events), (totals[0], totals[1]), is_open, reached)
+
+    def by_kind(self, seat: int) -> dict[Kind, int]:
+        out: dict[Kind, int] = {}
+        for e in self.events:
+            if e.seat == seat:
+                out[e.kind] = out.get(e.kind, 0) + e.points
+        return out

@@ -1,0 +1,208 @@
+"""What one seat may see: the only thing a player, a terminal or a client receives.
+
+:func:`deal_view` builds a :class:`DealView` for one role of a deal from the
+rule set's visibility rules; :func:`piquet.match.Match.view` wraps it with the
+game's score for one player.  Nothing else in the package decides visibility.
+
+What a role sees: its own hand, the cards it was dealt, discarded and took in;
+the unused rest of elder's allotment (elder, where the rules allow); younger's
+leftovers (as the rule set's procedure allows); whatever the other has shown
+(carte blanche, winning declarations where they must be shown); the dialog;
+every card played; the counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from piquet.actions import Action
+from piquet.cards import CardSet
+from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase, Trick, Utterance
+from piquet.rules import Leftovers
+from piquet.scoring import Event
+
+__all__ = ["DealView", "deal_view", "visible_mask"]
+
+
+@dataclass(frozen=True, slots=True)
+class DealView:
+    """One role's knowledge of a deal.  Every card field is a :class:`CardSet`."""
+
+    role: int
+    phase: Phase
+    to_act: int | None
+    hand: CardSet
+    dealt: CardSet
+    discards: CardSet
+    taken: CardSet
+    stock_seen: CardSet
+    """Stock cards this role has seen but does not hold (elder's unused, leftovers)."""
+    opponent_shown: CardSet
+    """Cards the other has shown (carte blanche, declarations that must be shown)."""
+    opponent_played: CardSet
+    seen_by_opponent: CardSet
+    """Cards of this role's hand and discards that the other has seen."""
+    opponent_discard_count: int
+    stock_count: int
+    leftover_count: int
+    dialog: tuple[Utterance, ...]
+    tricks: tuple[Trick, ...]
+    trick_lead: int | None
+    events: tuple[Event, ...]
+    scores: tuple[int, int]
+    tricks_won: tuple[int, int]
+    lead_rule: tuple[str, int] | None
+    legal_actions: tuple[Action, ...]
+    """What this role may do now; in the exchange see ``discard_range`` instead."""
+    discard_range: tuple[int, int] | None
+    """(fewest, most) cards this role may discard now, when it is to discard."""
+
+    def to_json(self) -> dict[str, Any]:
+        from piquet.cards import Card
+
+        def cs(x: CardSet) -> list[str]:
+            return [str(c) for c in x]
+
+        return {
+            "role": ROLE_NAMES[self.role],
+            "phase": self.phase.value,
+            "to_act": None if self.to_act is None else ROLE_NAMES[self.to_act],
+            "hand": cs(self.hand),
+            "dealt": cs(self.dealt),
+            "discards": cs(self.discards),
+            "taken": cs(self.taken),
+            "stock_seen": cs(self.stock_seen),
+            "opponent_shown": cs(self.opponent_shown),
+            "opponent_played": cs(self.opponent_played),
+            "seen_by_opponent": cs(self.seen_by_opponent),
+            "opponent_discard_count": self.opponent_discard_count,
+            "stock_count": self.stock_count,
+            "leftover_count": self.leftover_count,
+            "dialog": [
+                {
+                    "seat": ROLE_NAMES[u.seat],
+                    "class": None if u.cls is None else u.cls.label,
+                    "text": u.text,
+                    "shown": cs(CardSet(u.shown)),
+                }
+                for u in self.dialog
+            ],
+            "tricks": [
+                {
+                    "leader": ROLE_NAMES[t.leader],
+                    "lead": str(Card.from_index(t.lead)),
+                    "follow": str(Card.from_index(t.follow)),
+                    "winner": ROLE_NAMES[t.winner],
+                }
+                for t in self.tricks
+            ],
+            "trick_lead": None
+            if self.trick_lead is None
+            else str(Card.from_index(self.trick_lead)),
+            "events": [
+                {
+                    "seat": ROLE_NAMES[e.seat],
+                    "kind": e.kind.value,
+                    "points": e.points,
+                    "note": e.note,
+                }
+                for e in self.events
+            ],
+            "scores": {"elder": self.scores[0], "younger": self.scores[1]},
+            "tricks_won": {"elder": self.tricks_won[0], "younger": self.tricks_won[1]},
+            "lead_rule": None
+            if self.lead_rule is None
+            else {"kind": self.lead_rule[0], "value": _lead_text(self.lead_rule)},
+            "legal_actions": [str(a) for a in self.legal_actions],
+            "discard_range": None if self.discard_range is None else list(self.discard_range),
+        }
+
+
+def _lead_text(rule: tuple[str, int]) -> str:
+    from piquet.cards import Card, Suit
+
+    kind, value = rule
+    return str(Card.from_index(value)) if kind == "card" else Suit(value).letter
+
+
+def _leftovers_seen(deal: Deal, role: int) -> bool:
+    mode = deal.rules.younger_leftovers
+    look = deal.leftover_look
+    if mode is Leftovers.HIDDEN:
+        return False
+    if mode is Leftovers.YOUNGER_LOOKS and role == ELDER:
+        # elder may look only after he has played his first card
+        return look[YOUNGER] and (bool(deal.tricks) or deal.trick_lead is not None)
+    return look[role]
+
+
+def _played_by(deal: Deal, role: int) -> int:
+    out = 0
+    for t in deal.tricks:
+        out |= 1 << (t.lead if t.leader == role else t.follow)
+    if deal.trick_lead is not None and deal.leader == role:
+        out |= 1 << deal.trick_lead
+    return out
+
+
+def _stock_seen(deal: Deal, role: int) -> int:
+    seen = 0
+    if role == ELDER and deal.rules.elder_sees_unused:
+        seen |= deal.elder_unused
+    if deal.leftovers and _leftovers_seen(deal, role):
+        seen |= deal.leftovers
+    return seen & ~deal.hands[role] & ~deal.taken[role]
+
+
+def visible_mask(deal: Deal, role: int) -> int:
+    """Every card whose place ``role`` may know (the test oracle for views)."""
+    other = 1 - role
+    return (
+        deal.dealt[role]
+        | deal.hands[role]
+        | deal.discards[role]
+        | deal.taken[role]
+        | _stock_seen(deal, role)
+        | deal.shown[other]
+        | _played_by(deal, other)
+    )
+
+
+def deal_view(deal: Deal, role: int) -> DealView:
+    """What ``role`` (0 elder, 1 younger) may see of ``deal``."""
+    other = 1 - role
+    seen_by_opp = deal.shown[role] | _stock_seen(deal, other)
+    mine = deal.hands[role] | deal.discards[role] | _played_by(deal, role)
+    legal: tuple[Action, ...] = ()
+    discard_range = None
+    if deal.to_act == role:
+        if deal.phase is Phase.EXCHANGE:
+            discard_range = deal.discard_range()
+        else:
+            legal = tuple(deal.legal_actions())
+    return DealView(
+        role=role,
+        phase=deal.phase,
+        to_act=deal.to_act,
+        hand=CardSet(deal.hands[role]),
+        dealt=CardSet(deal.dealt[role]),
+        discards=CardSet(deal.discards[role]),
+        taken=CardSet(deal.taken[role]),
+        stock_seen=CardSet(_stock_seen(deal, role)),
+        opponent_shown=CardSet(deal.shown[other]),
+        opponent_played=CardSet(_played_by(deal, other)),
+        seen_by_opponent=CardSet(seen_by_opp & mine),
+        opponent_discard_count=deal.discards[other].bit_count(),
+        stock_count=len(deal.stock),
+        leftover_count=deal.leftovers.bit_count(),
+        dialog=deal.dialog,
+        tricks=deal.tricks,
+        trick_lead=deal.trick_lead,
+        events=deal.events,
+        scores=deal.scores,
+        tricks_won=deal.won,
+        lead_rule=deal.lead_rule,
+        legal_actions=legal,
+        discard_range=discard_range,
+    )
