@@ -9,6 +9,7 @@ error and exit status 2, never a traceback.
 from __future__ import annotations
 
 import argparse
+import pkgutil
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
@@ -16,9 +17,22 @@ from importlib import import_module
 from piquet import __version__
 from piquet.errors import PiquetError
 
-__all__ = ["main", "build_parser"]
+__all__ = ["build_parser", "command_names", "main"]
 
-COMMANDS = ("rules", "score", "play", "replay")
+#: commands listed first in --help; any other ``piquet/cli/NAME_cmd.py`` follows
+FIRST = ("play", "rules", "score", "replay")
+
+
+def command_names() -> list[str]:
+    """Every sub-command module in this package (``NAME_cmd.py``), ``FIRST`` first."""
+    import piquet.cli as pkg
+
+    found = sorted(
+        m.name[: -len("_cmd")]
+        for m in pkgutil.iter_modules(pkg.__path__)
+        if m.name.endswith("_cmd")
+    )
+    return [n for n in FIRST if n in found] + [n for n in found if n not in FIRST]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"piquet {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMANDS:
+    for name in command_names():
         module = import_module(f"piquet.cli.{name}_cmd")
         module.register(sub)
     return parser

@@ -64,24 +64,34 @@ def run(args: argparse.Namespace) -> int:
         for name, r in PRESETS.items():
             src = SOURCE_FILES.get(name) or "David Parlett's Rubicon Piquet"
             mark = " (default)" if name == DEFAULT_PRESET else ""
-            game = f"{r.target} up" if r.default_format.value == "game" else (
-                f"partie of {r.partie_deals}"
+            game = (
+                f"{r.target} up"
+                if r.default_format.value == "game"
+                else (f"partie of {r.partie_deals}")
             )
-            table.add_row(name + mark, src, f"{r.deck_size} cards",
-                          r.point_measure.value, game)
+            table.add_row(name + mark, src, f"{r.deck_size} cards", r.point_measure.value, game)
         console.print(table)
         console.print("Show one with: piquet rules NAME")
         return 0
     rules = get_rules(args.name)
     if args.json:
-        print(json.dumps({
-            "name": rules.name,
-            "knobs": {
-                k: {"value": _jsonable(v), "meaning": KNOB_DOCS.get(k, ""),
-                    "source": _source_of(rules, k)}
-                for k, v in rules.knobs().items() if k != "name"
-            },
-        }, indent=2))
+        print(
+            json.dumps(
+                {
+                    "name": rules.name,
+                    "knobs": {
+                        k: {
+                            "value": _jsonable(v),
+                            "meaning": KNOB_DOCS.get(k, ""),
+                            "source": _source_of(rules, k),
+                        }
+                        for k, v in rules.knobs().items()
+                        if k != "name"
+                    },
+                },
+                indent=2,
+            )
+        )
         return 0
     table = Table(title=f"Rule set {rules.name}", show_lines=True)
     table.add_column("knob", no_wrap=True)
@@ -90,8 +100,11 @@ def run(args: argparse.Namespace) -> int:
     for knob, value in rules.knobs().items():
         if knob == "name":
             continue
-        table.add_row(knob, knob_text(value),
-                      f"{KNOB_DOCS.get(knob, '')}\n[dim]{_source_of(rules, knob)}[/dim]")
+        table.add_row(
+            knob,
+            knob_text(value),
+            f"{KNOB_DOCS.get(knob, '')}\n[dim]{_source_of(rules, knob)}[/dim]",
+        )
     console.print(table)
     return 0
 

@@ -1,7 +1,0 @@
-"""placeholder"""
-
-from typing import Any
-
-
-def register(sub: Any) -> None:
-    pass
