@@ -237,25 +237,26 @@ def card_points(index: int) -> int:
     return 11 if rank == 14 else min(rank, 10)
 
 
-def _low_bits_table() -> tuple[tuple[int, ...], ...]:
-    out = []
-    for m in range(512):
-        out.append(tuple(i for i in range(8, -1, -1) if m >> i & 1))
-    return tuple(out)
+def _abs_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """For each suit and 9-bit suit mask, the absolute card indices, high rank first."""
+    return tuple(
+        tuple(tuple(9 * s + i for i in range(8, -1, -1) if m >> i & 1) for m in range(512))
+        for s in range(4)
+    )
 
 
-_BITS_DESC: Final = _low_bits_table()
+_ABS: Final = _abs_tables()
+_S0, _S1, _S2, _S3 = _ABS
 
 
-def mask_cards(mask: int) -> list[int]:
+def mask_cards(mask: int) -> tuple[int, ...]:
     """Indices of the cards in ``mask``, by suit (S H D C), high rank first."""
-    out: list[int] = []
-    for s in range(4):
-        m = (mask >> (9 * s)) & _SUIT_BITS
-        if m:
-            base = 9 * s
-            out.extend(base + i for i in _BITS_DESC[m])
-    return out
+    return (
+        _S0[mask & 0x1FF]
+        + _S1[mask >> 9 & 0x1FF]
+        + _S2[mask >> 18 & 0x1FF]
+        + _S3[mask >> 27 & 0x1FF]
+    )
 
 
 _TOKEN = re.compile(r"[,;]+|\s+")
@@ -271,11 +272,14 @@ class CardSet:
     __slots__ = ("mask",)
     mask: int
 
-    def __init__(self, cards: Iterable[Card] | int = 0) -> None:
+    def __init__(self, cards: Iterable[Card] | int | str = 0) -> None:
         if isinstance(cards, int):
             if cards < 0 or cards > DECK36:
                 raise ParseError(f"{cards!r} is not a card mask")
             value = cards
+        elif isinstance(cards, str):
+            # CardSet('AS KS'), as the repr prints it; raises ParseError
+            value = CardSet.parse(cards).mask
         else:
             value = 0
             for c in cards:

@@ -224,6 +224,7 @@ class Deal:
         new = object.__new__(Deal)
         nd = new.__dict__
         nd.update(self.__dict__)
+        nd["_legal"] = None
         return new, nd
 
     # ------------------------------------------------------------------ queries
@@ -255,6 +256,13 @@ class Deal:
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
         """Everything the seat to act may do now (empty when the deal is over)."""
+        cached: list[Action] | None = self.__dict__.get("_legal")
+        if cached is None:
+            cached = self._legal_actions()
+            self.__dict__["_legal"] = cached
+        return list(cached)
+
+    def _legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase is Phase.PLAY:
             return [PLAY[i] for i in self._playable()]
@@ -293,7 +301,11 @@ class Deal:
                 sizes = list(range(lo, hi + 1))
                 k = rng.choices(sizes, weights=[comb(len(hand), s) for s in sizes])[0]
             return Discard(CardSet(sum(1 << i for i in rng.sample(hand, k))))
-        actions = self.legal_actions()
+        if self.phase is Phase.PLAY:
+            playable = self._playable()
+            return PLAY[playable[rng.randrange(len(playable))]]
+        self.legal_actions()
+        actions: list[Action] = self.__dict__["_legal"]
         if not actions:
             raise IllegalActionError("the deal is over: there is nothing to do")
         return actions[rng.randrange(len(actions))]
@@ -346,12 +358,11 @@ class Deal:
 
     def _declare_actions(self) -> list[Action]:
         step = self.step
-        cls = DeclClass(self.cls)
+        cls = _CLASS[self.cls]
         if step is Step.QUESTION:
             return [Question(True), Question(False)]
         if step is Step.ELDER:
-            mine = claims(self.hands[ELDER], cls, self.rules)
-            return [Declare(cls, CardSet(c.cards)) for c in mine] + [Pass()]
+            return [*_declare_options(self.hands[ELDER], cls, self.rules), _PASS]
         if step is Step.ANSWER:
             return [Answer(r) for r in self._replies()]
         # younger declares
@@ -389,7 +400,7 @@ class Deal:
     def _replies(self) -> list[Reply]:
         claim = self.elder_claim
         assert claim is not None
-        mine = claims(self.hands[YOUNGER], DeclClass(self.cls), self.rules)
+        mine = claims(self.hands[YOUNGER], _CLASS[self.cls], self.rules)
         out = [Reply.GOOD]
         if self._partial():
             if any(c.key[0] > claim.key[0] for c in mine):
@@ -403,10 +414,10 @@ class Deal:
             out.append(Reply.EQUAL)
         return out
 
-    def _playable(self) -> list[int]:
+    def _playable(self) -> tuple[int, ...]:
         seat = self.to_act
         if seat is None:
-            return []
+            return ()
         hand = self.hands[seat]
         if self.trick_lead is not None:
             suit = SUIT_MASKS[self.trick_lead // 9]
@@ -418,7 +429,7 @@ class Deal:
             if kind == "suit" and hand & SUIT_MASKS[value]:
                 return mask_cards(hand & SUIT_MASKS[value])
             if kind == "card" and hand >> value & 1:
-                return [value]
+                return (value,)
         return mask_cards(hand)
 
     # ------------------------------------------------------------------ verify / can / apply
@@ -506,7 +517,7 @@ class Deal:
             if not lo <= n <= hi:
                 raise IllegalActionError(f"{self._who()} must discard {lo} to {hi} cards, not {n}")
             return
-        legal = self.legal_actions()
+        legal = self.__dict__.get("_legal") or self.legal_actions()
         if action in legal:
             return
         raise IllegalActionError(self._why_not(action, legal))
@@ -525,7 +536,7 @@ class Deal:
             Phase.PLAY: f"{who} plays a card",
         }[self.phase]
 
-    def _why_not_playable(self, card: Card, playable: list[int]) -> str:
+    def _why_not_playable(self, card: Card, playable: Sequence[int]) -> str:
         seat = self.to_act or 0
         hand = self.hands[seat]
         allowed = " ".join(_card_text(i) for i in playable)
@@ -1118,6 +1129,32 @@ def _number(n: int) -> str:
     if n >= 100:
         return str(n)
     return _TENS[tens] + ("-" + _ONES[ones] if ones else "")
+
+
+_PASS: Final = Pass()
+_CLASS: Final = tuple(DeclClass)
+_DECLARE_CACHE: dict[tuple[int, DeclClass, int], tuple[Declare, ...]] = {}
+
+
+def _declare_options(mask: int, cls: DeclClass, rules: Rules) -> tuple[Declare, ...]:
+    """Every ``Declare`` a hand may make in a class (cached per hand and claim rules)."""
+    key = (mask, cls, _shape_id(rules))
+    found = _DECLARE_CACHE.get(key)
+    if found is None:
+        if len(_DECLARE_CACHE) > 50_000:
+            _DECLARE_CACHE.clear()
+        found = tuple(Declare(cls, CardSet(c.cards)) for c in claims(mask, cls, rules))
+        _DECLARE_CACHE[key] = found
+    return found
+
+
+_SHAPES: dict[tuple[object, ...], int] = {}
+
+
+def _shape_id(rules: Rules) -> int:
+    shape = (rules.point_measure, rules.sequences_same_suit, int(rules.set_min_rank),
+             rules.quatorze_beats_trio)
+    return _SHAPES.setdefault(shape, len(_SHAPES))
 
 
 def _beats(key: tuple[int, int], beat: tuple[int, int] | None, partial: bool) -> bool:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final
+from typing import Final, NamedTuple, Protocol
 
 from piquet.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
 from piquet.rules import PointMeasure, PointScoring, Rules
@@ -77,8 +77,7 @@ def _suit_tables() -> tuple[
 SUIT_COUNT, SUIT_PIPS, SUIT_RUNS = _suit_tables()
 
 
-@dataclass(frozen=True, slots=True)
-class Claim:
+class Claim(NamedTuple):
     """A holding one player can show: ``cls`` and the ``cards`` (a mask).
 
     ``key`` orders claims of one class: the higher key wins, equal keys are
@@ -101,32 +100,38 @@ class Claim:
     def __str__(self) -> str:
         return f"{self.cls.label} {CardSet(self.cards)}"
 
+    def __repr__(self) -> str:
+        return f"Claim({self.cls.label}, {CardSet(self.cards)})"
 
-def _point_claim(suit: int, cards: int, rules: Rules) -> Claim:
+
+def _point_claim(suit: int, cards: int, rules: ClaimShape) -> Claim:
     local = cards >> (9 * suit) & 0x1FF
     n, p = SUIT_COUNT[local], SUIT_PIPS[local]
     key = (n, p) if rules.point_measure is PointMeasure.CARDS else (p, 0)
     return Claim(DeclClass.POINT, cards, key, n, suit, p)
 
 
-def _top_k_of_suit(mask: int, suit: int, k: int) -> int:
-    """The ``k`` best cards of ``suit`` in ``mask`` (by point value, then rank)."""
-    local = mask >> (9 * suit) & 0x1FF
-    out = 0
-    for i in range(8, -1, -1):
-        if k == 0:
-            break
-        if local >> i & 1:
-            out |= 1 << (9 * suit + i)
-            k -= 1
-    return out
+def _topk_table() -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """For each 9-bit suit mask: (best k cards, k, their pips) for k = all .. 1."""
+    out = []
+    for m in range(512):
+        bits = [i for i in range(8, -1, -1) if m >> i & 1]
+        rows = []
+        for k in range(len(bits), 0, -1):
+            sub = sum(1 << i for i in bits[:k])
+            rows.append((sub, k, SUIT_PIPS[sub]))
+        out.append(tuple(rows))
+    return tuple(out)
+
+
+_TOPK: Final = _topk_table()
 
 
 def _seq_claim(cards: int, length: int, top_rank: int) -> Claim:
     return Claim(DeclClass.SEQUENCE, cards, (length, top_rank), length, top_rank, 0)
 
 
-def _set_claim(rank: int, cards: int, rules: Rules) -> Claim:
+def _set_claim(rank: int, cards: int, rules: ClaimShape) -> Claim:
     n = cards.bit_count()
     key = (n, rank) if rules.quatorze_beats_trio else (rank, n)
     return Claim(DeclClass.SET, cards, key, n, rank, 0)
@@ -168,20 +173,39 @@ def claims(mask: int, cls: DeclClass, rules: Rules) -> tuple[Claim, ...]:
     )
 
 
+class ClaimShape(Protocol):
+    """The knobs that decide what a hand may claim; a :class:`Rules` is one."""
+
+    @property
+    def point_measure(self) -> PointMeasure: ...
+    @property
+    def sequences_same_suit(self) -> bool: ...
+    @property
+    def set_min_rank(self) -> int: ...
+    @property
+    def quatorze_beats_trio(self) -> bool: ...
+
+
+class _Shape:
+    """The few knobs that decide what a hand may claim (a cache key, not a rule set)."""
+
+    __slots__ = ("point_measure", "quatorze_beats_trio", "sequences_same_suit", "set_min_rank")
+
+    def __init__(self, by_cards: bool, same_suit: bool, min_rank: int, qbt: bool) -> None:
+        self.point_measure = PointMeasure.CARDS if by_cards else PointMeasure.PIPS
+        self.sequences_same_suit = same_suit
+        self.set_min_rank = min_rank
+        self.quatorze_beats_trio = qbt
+
+
 @lru_cache(maxsize=1 << 15)
 def _claims_cached(
     mask: int, cls: DeclClass, by_cards: bool, same_suit: bool, min_rank: int, qbt: bool
 ) -> tuple[Claim, ...]:
-    shape = Rules(
-        point_measure=PointMeasure.CARDS if by_cards else PointMeasure.PIPS,
-        sequences_same_suit=same_suit,
-        set_min_rank=Rank(min_rank),
-        quatorze_beats_trio=qbt,
-    )
-    return tuple(_claims(mask, cls, shape))
+    return tuple(_claims(mask, cls, _Shape(by_cards, same_suit, min_rank, qbt)))
 
 
-def _claims(mask: int, cls: DeclClass, rules: Rules) -> list[Claim]:
+def _claims(mask: int, cls: DeclClass, rules: ClaimShape) -> list[Claim]:
     """Every claim of class ``cls`` that a hand can show, best first.
 
     Declaring a lesser claim than the best is sinking: point, any number of
@@ -190,10 +214,12 @@ def _claims(mask: int, cls: DeclClass, rules: Rules) -> list[Claim]:
     """
     out: list[Claim] = []
     if cls is DeclClass.POINT:
+        by_cards = rules.point_measure is PointMeasure.CARDS
         for s in range(4):
-            n = SUIT_COUNT[mask >> (9 * s) & 0x1FF]
-            for k in range(n, 0, -1):
-                out.append(_point_claim(s, _top_k_of_suit(mask, s, k), rules))
+            shift = 9 * s
+            for sub, n, p in _TOPK[mask >> shift & 0x1FF]:
+                key = (n, p) if by_cards else (p, 0)
+                out.append(Claim(DeclClass.POINT, sub << shift, key, n, s, p))
     elif cls is DeclClass.SEQUENCE:
         if rules.sequences_same_suit:
             for s in range(4):

@@ -539,3 +539,29 @@ def load_rules_file(path: str | Path) -> Rules:
 
 
 _collect_knob_docs()
+
+
+def knob_doc(knob: str) -> str:
+    """A knob's meaning, then each preset's value and the passage it rests on."""
+    from piquet.sources import citation
+
+    if knob not in KNOB_DOCS:
+        raise RulesError(f"unknown knob {knob!r}; the knobs are: {', '.join(KNOB_DOCS)}")
+    lines = [KNOB_DOCS[knob]]
+    if knob != "name":
+        for preset, rules in PRESETS.items():
+            lines.append(f"  {preset} = {getattr(rules, knob)!r}: {citation(preset, knob)}")
+    return "\n".join(lines)
+
+
+def _document_knobs() -> None:
+    """Append every knob's sources to the ``Rules`` docstring (``help(Rules)`` shows them)."""
+    parts = [Rules.__doc__ or "", "Knobs, with each preset's value and source:", ""]
+    for knob in KNOB_DOCS:
+        if knob != "name":
+            parts.append(f"{knob}: " + knob_doc(knob))
+            parts.append("")
+    Rules.__doc__ = "\n".join(parts)
+
+
+_document_knobs()

@@ -69,9 +69,19 @@ class Tally(NamedTuple):
         """The tally after ``seat`` counts ``points``; adds a pique/repique if won."""
         if self.reached is not None or points <= 0:
             return self
+        event = Event(seat, kind, points, note)
+        if not self.open and target is None:
+            # the common case in the play: no bonus possible, no target to watch
+            t = self.totals
+            return Tally(
+                (*self.events, event),
+                (t[0] + points, t[1]) if seat == 0 else (t[0], t[1] + points),
+                False,
+                None,
+            )
         totals = list(self.totals)
         other = 1 - seat
-        events = [*self.events, Event(seat, kind, points, note)]
+        events = [*self.events, event]
         is_open = self.open
         before = totals[seat]
         totals[seat] += points
