@@ -225,6 +225,7 @@ class Deal:
         nd = new.__dict__
         nd.update(self.__dict__)
         nd["_legal"] = None
+        nd["_play"] = None
         return new, nd
 
     # ------------------------------------------------------------------ queries
@@ -415,6 +416,13 @@ class Deal:
         return out
 
     def _playable(self) -> tuple[int, ...]:
+        found: tuple[int, ...] | None = self.__dict__.get("_play")
+        if found is None:
+            found = self._compute_playable()
+            self.__dict__["_play"] = found
+        return found
+
+    def _compute_playable(self) -> tuple[int, ...]:
         seat = self.to_act
         if seat is None:
             return ()
@@ -517,6 +525,13 @@ class Deal:
             if not lo <= n <= hi:
                 raise IllegalActionError(f"{self._who()} must discard {lo} to {hi} cards, not {n}")
             return
+        if phase is Phase.EXCHANGE:
+            # only a discard is allowed (and listing every discard would cost thousands)
+            lo, hi = self.discard_range()
+            raise IllegalActionError(
+                f"{action}: not allowed now ({self._doing()}); "
+                f"discard {lo} to {hi} cards, e.g. discard:7S 8S"
+            )
         legal = self.__dict__.get("_legal") or self.legal_actions()
         if action in legal:
             return

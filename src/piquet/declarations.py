@@ -306,7 +306,16 @@ def counted(mask: int, claim: Claim, rules: Rules) -> tuple[list[Claim], int]:
                     run = ((1 << length) - 1) << (top_bit - length + 1)
                     held.append(_seq_claim(run << (9 * s), length, top_bit + 6))
         return held, sum(score_of(c, rules) for c in held)
-    value, runs = _best_split(_rank_counts(mask), claim.key, rules.sequence_values)
+    counts = _rank_counts(mask)
+    value, runs = _best_split(counts, claim.key, rules.sequence_values)
+    # among the best splits, prefer one that keeps the declared run whole
+    spare = list(counts)
+    for i in range(claim.top - 6 - claim.size + 1, claim.top - 6 + 1):
+        spare[i] -= 1
+    spare_value, spare_runs = _best_split(tuple(spare), claim.key, rules.sequence_values)
+    if rules.sequence_value(claim.size) + spare_value >= value:
+        value = rules.sequence_value(claim.size) + spare_value
+        runs = ((claim.top - 6, claim.size), *spare_runs)
     held = []
     remaining = mask
     for top_bit, length in runs:

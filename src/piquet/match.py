@@ -17,7 +17,7 @@ from typing import Any
 from piquet.actions import Action, parse_action
 from piquet.cards import Card
 from piquet.deal import ELDER, YOUNGER, Deal
-from piquet.errors import IllegalActionError, RecordError
+from piquet.errors import IllegalActionError, PiquetError, RecordError
 from piquet.rules import Format, Rules, Settlement, get_rules, rules_from_mapping
 from piquet.view import DealView, deal_view
 
@@ -491,9 +491,18 @@ class Match:
             raise RecordError(f"record is missing or mangles a field: {exc}") from None
         except ValueError as exc:
             raise RecordError(f"record has a bad value: {exc}") from None
-        if not isinstance(seed, int) or not isinstance(actions, list):
+        if not isinstance(seed, int) or isinstance(seed, bool) or not isinstance(actions, list):
             raise RecordError("record: seed must be an integer and actions a list")
-        m = new_match(rules, seed=seed, format=fmt, names=names, games=games)
+        if not isinstance(games, int) or isinstance(games, bool):
+            raise RecordError(f"record: games must be a whole number, not {games!r}")
+        if names is not None and not (
+            isinstance(names, list) and all(isinstance(n, str) for n in names)
+        ):
+            raise RecordError(f"record: players must be a list of names, not {names!r}")
+        try:
+            m = new_match(rules, seed=seed, format=fmt, names=names, games=games)
+        except PiquetError as exc:
+            raise RecordError(f"record cannot start its match: {exc}") from None
         for n, entry in enumerate(actions, 1):
             if not (
                 isinstance(entry, list)

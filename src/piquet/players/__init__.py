@@ -7,5 +7,15 @@ up by name with :func:`make_player`.
 
 from piquet.players.base import LEVELS, Player, make_player, register_level
 from piquet.players.random_player import RandomPlayer
+from piquet.players.book import BookPlayer  # noqa: I001 - registration order is the ladder
+from piquet.players.search import SearchPlayer
 
-__all__ = ["LEVELS", "Player", "RandomPlayer", "make_player", "register_level"]
+__all__ = [
+    "LEVELS",
+    "BookPlayer",
+    "Player",
+    "RandomPlayer",
+    "SearchPlayer",
+    "make_player",
+    "register_level",
+]

@@ -1,0 +1,90 @@
+"""``piquet odds``: exact chances of the draw, as fractions and in the books' idiom."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from piquet.cards import CardSet
+from piquet.errors import PiquetError
+from piquet.odds import Odds, draw_chance, improvements
+from piquet.rules import get_rules
+
+_ROLES = {"elder": 0, "younger": 1}
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "odds",
+        help="exact chances of taking in wanted cards, or of each improvement of a hand",
+        description=(
+            "Either the chance of taking in at least K of W wanted cards when drawing D "
+            "from N unseen (--unseen, --draw, --wanted, --at-least), or, for a hand and a "
+            "discard under a rule set (--rules, --hand, --role, --discard), the exact chance "
+            "of each improvement over every possible draw. Chances are given as reduced "
+            "fractions, probabilities and in the books' idiom ('29 to 28 on')."
+        ),
+    )
+    p.add_argument("--unseen", type=int, help="cards the player has not seen (N)")
+    p.add_argument("--draw", type=int, help="cards he takes in (D)")
+    p.add_argument("--wanted", type=int, help="cards among the unseen that he wants (W)")
+    p.add_argument("--at-least", type=int, default=1, help="how many of them (K, default 1)")
+    p.add_argument("--rules", help="rule set (preset, alias or house-rule .toml)")
+    p.add_argument("--hand", help='the twelve cards dealt, e.g. "AS KS QS ..."')
+    p.add_argument("--role", choices=sorted(_ROLES), default="elder", help="elder or younger")
+    p.add_argument("--discard", help="the cards laid out (as many are taken in)")
+    p.add_argument("--seen", default="", help="other cards known not to be in the stock")
+    p.add_argument("--stock", type=int, help="younger: cards elder left him (default: the rest)")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    simple = [args.unseen, args.draw, args.wanted]
+    hand_mode = args.hand is not None or args.discard is not None
+    if hand_mode and any(v is not None for v in simple):
+        raise PiquetError("give either --unseen/--draw/--wanted or --hand/--discard, not both")
+    if hand_mode:
+        if args.hand is None or args.discard is None:
+            raise PiquetError("a hand's odds need both --hand and --discard (and --role)")
+        rules = get_rules(args.rules)
+        imp = improvements(
+            CardSet.parse(args.hand),
+            CardSet.parse(args.discard),
+            rules,
+            role=_ROLES[args.role],
+            seen=CardSet.parse(args.seen) if args.seen.strip() else CardSet(),
+            stock=args.stock,
+        )
+        if args.json:
+            print(json.dumps(imp.to_json(), indent=2, ensure_ascii=False))
+        else:
+            print("\n".join(imp.lines()))
+        return 0
+    if any(v is None for v in simple):
+        raise PiquetError(
+            "give --unseen N --draw D --wanted W [--at-least K], or --rules --hand --role "
+            "--discard for a hand"
+        )
+    if args.rules is not None:
+        get_rules(args.rules)  # a bad name is still an error
+    odds = Odds(draw_chance(args.unseen, args.draw, args.wanted, at_least=args.at_least))
+    if args.json:
+        out = {
+            "unseen": args.unseen,
+            "draw": args.draw,
+            "wanted": args.wanted,
+            "at_least": args.at_least,
+            **odds.to_json(),
+        }
+        print(json.dumps(out))
+        return 0
+    f = odds.fraction
+    k = args.at_least
+    print(
+        f"Drawing {args.draw} from {args.unseen} unseen, the chance of taking in at least "
+        f"{k} of {args.wanted} wanted card{'s' if args.wanted != 1 else ''}: "
+        f"{f.numerator}/{f.denominator} = {odds.probability:.4f} ({odds.phrase})."
+    )
+    return 0

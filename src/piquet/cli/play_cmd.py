@@ -1,0 +1,289 @@
+"""``piquet play``: a game at the terminal, or an unattended game between AI levels.
+
+``piquet play`` sits you down against the computer (``--opponent LEVEL``),
+``--hotseat`` against a friend at the same keyboard, ``--auto A B`` lets two
+AI levels play it out.  ``--record FILE`` keeps the record (``.json`` for
+JSON, else the text notation); ``--resume FILE`` goes on with a saved game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+import piquet.players
+from piquet.errors import PiquetError
+from piquet.match import Match, new_match
+from piquet.notation import load, save
+from piquet.players import LEVELS, Player, make_player
+from piquet.rules import Format, get_rules
+
+__all__ = ["ai_seed", "default_level", "register", "run"]
+
+STRONGEST_FIRST = ("expert", "book", "random")
+
+
+def default_level() -> str:
+    """The strongest registered level among expert, book and random."""
+    for name in STRONGEST_FIRST:
+        if name in LEVELS:
+            return name
+    return next(iter(LEVELS))
+
+
+def ai_seed(seed: int, player: int) -> int:
+    """The seed of the AI in seat ``player`` of a game played with ``seed``."""
+    digest = hashlib.sha256(f"piquet-ai:{seed}:{player}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def register(sub: Any) -> None:
+    _ = piquet.players  # the levels register themselves on import
+    levels = ", ".join(LEVELS)
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal (against the computer or a friend)",
+        description="Play Piquet at the terminal: against the computer, against a friend at "
+        "the same keyboard (--hotseat), or let two AI levels play (--auto). Type ? at any "
+        f"prompt for the choices. AI levels: {levels}.",
+    )
+    p.add_argument("--rules", metavar="PRESET", help="rule set (preset, alias or .toml file)")
+    p.add_argument("--format", choices=[f.value for f in Format], help="game, partie or pool")
+    p.add_argument("--games", type=int, default=None, metavar="N", help="games in the match")
+    p.add_argument(
+        "--players", type=int, choices=(2, 3), default=None, help="3 plays the pool for three"
+    )
+    p.add_argument("--opponent", metavar="LEVEL", help=f"the computer's level ({levels})")
+    p.add_argument("--hotseat", action="store_true", help="people in every seat, one keyboard")
+    p.add_argument("--name", default=None, help="your name (default: Player)")
+    p.add_argument("--names", nargs="+", metavar="NAME", help="hotseat: the players' names")
+    p.add_argument("--seed", type=int, default=None, help="seed of the shuffles (a number)")
+    p.add_argument("--record", metavar="FILE", help="save the record here (.json: JSON)")
+    p.add_argument("--date", default=None, help="the record's Date tag (default: today)")
+    p.add_argument("--think-ms", type=int, default=None, metavar="MS", help="AI thinking time")
+    p.add_argument("--resume", metavar="FILE", help="go on with a saved game")
+    p.add_argument("--no-intro", action="store_true", help="do not offer the rules summary")
+    p.add_argument("--no-clear", action="store_true", help="never clear the screen")
+    p.add_argument(
+        "--auto", nargs=2, metavar="LEVEL", help="an unattended game between two AI levels"
+    )
+    p.add_argument("--json", action="store_true", help="with --auto: print the result as JSON")
+    p.set_defaults(run=run)
+
+
+def _check_level(level: str) -> str:
+    name = level.strip().lower()
+    if name not in LEVELS:
+        raise PiquetError(f"unknown AI level {level!r}; the levels are: {', '.join(LEVELS)}")
+    return name
+
+
+def _ai(level: str, seed: int, player: int, think_ms: int | None) -> Player:
+    return make_player(level, seed=ai_seed(seed, player), think_ms=think_ms)
+
+
+def _format(args: argparse.Namespace) -> str | None:
+    if args.players == 3:
+        if args.format not in (None, "pool"):
+            raise PiquetError("three players play a pool: drop --format or use --format pool")
+        return "pool"
+    if args.players == 2 and args.format == "pool":
+        raise PiquetError("a pool needs three players")
+    fmt: str | None = args.format
+    return fmt
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.json and not args.auto:
+        raise PiquetError("--json goes with --auto (an unattended game)")
+    if args.auto:
+        return _run_auto(args)
+    if args.resume:
+        return _run_resume(args)
+    return _run_new(args)
+
+
+def _run_auto(args: argparse.Namespace) -> int:
+    if args.hotseat or args.resume:
+        raise PiquetError("--auto plays without people: drop --hotseat and --resume")
+    levels = [_check_level(x) for x in args.auto]
+    fmt = _format(args)
+    if fmt == "pool":
+        raise PiquetError("--auto plays two AI levels; a pool needs three players")
+    rules = get_rules(args.rules)
+    same = levels[0] == levels[1]
+    names = [f"{lv} {i + 1}" if same else lv for i, lv in enumerate(levels)]
+    match = new_match(rules, seed=args.seed, format=fmt, names=names, games=args.games or 1)
+    from piquet.tui.session import play_unattended
+
+    players = [_ai(lv, match.seed, i, args.think_ms) for i, lv in enumerate(levels)]
+    end = play_unattended(match, players)
+    tags: dict[str, Any] = {}
+    if args.date:
+        tags["Date"] = args.date
+    tags["Levels"] = levels
+    if args.record:
+        save(args.record, end, tags=tags)
+    res = end.result()
+    final = {"scores": res["scores"], "winner": res["winner"]}
+    if args.json:
+        out = {
+            "rules": rules.name,
+            "format": end.format.value,
+            "seed": end.seed,
+            "players": list(end.names),
+            "levels": levels,
+            "deals": len(end.deals),
+            "actions": len(end.history),
+            "final": final,
+            "result": res,
+            "record": args.record,
+        }
+        print(json.dumps(out))
+        return 0
+    console = Console(highlight=False, soft_wrap=True)
+    for g in end.games:
+        a, b = g.players
+        verdict = "drawn" if g.winner is None else f"{end.names[g.winner]} wins"
+        console.print(
+            f"Game {g.number}: {end.names[a]} {g.scores[0]}, {end.names[b]} {g.scores[1]}: "
+            f"{verdict}.",
+            markup=False,
+        )
+    verdict = "drawn" if final["winner"] is None else f"{end.names[final['winner']]} wins"
+    console.print(
+        f"{rules.name}, seed {end.seed}, {len(end.deals)} deals: "
+        f"{', '.join(f'{n} {s}' for n, s in zip(end.names, final['scores'], strict=False))}"
+        f": {verdict}.",
+        markup=False,
+    )
+    if args.record:
+        console.print(f"Record saved in {args.record}.", markup=False)
+    return 0
+
+
+def _check_name(name: str) -> str:
+    clean = name.strip()
+    if not clean or not clean.isprintable():
+        raise PiquetError(f"{name!r} is not a name: use one line of printable text")
+    return clean
+
+
+def _run_new(args: argparse.Namespace) -> int:
+    rules = get_rules(args.rules)
+    fmt = _format(args)
+    n = 3 if (fmt == "pool" or (fmt is None and rules.default_format is Format.POOL)) else 2
+    level = _check_level(args.opponent) if args.opponent else default_level()
+    if args.hotseat:
+        if args.opponent:
+            raise PiquetError("--hotseat has people in every seat: drop --opponent")
+        names = (
+            [_check_name(x) for x in args.names]
+            if args.names
+            else [f"Player {i + 1}" for i in range(n)]
+        )
+        if len(names) != n:
+            raise PiquetError(f"give {n} names to --names, not {len(names)}")
+        levels = ["human"] * n
+    else:
+        if args.names:
+            raise PiquetError("--names is for --hotseat; use --name for your own name")
+        me = _check_name(args.name) if args.name else "Player"
+        others = [level.capitalize()] if n == 2 else [f"{level.capitalize()} {i}" for i in (1, 2)]
+        names = [me, *others]
+        if len(set(names)) != len(names):
+            raise PiquetError("choose a name different from the computer's")
+        levels = ["human"] + [level] * (n - 1)
+    match = new_match(rules, seed=args.seed, format=fmt, names=names, games=args.games or 1)
+    date = args.date or datetime.date.today().isoformat()
+    tags: dict[str, Any] = {"Date": date, "Levels": levels}
+    return _session(match, levels, tags, args, record=args.record, intro=not args.no_intro)
+
+
+def _run_resume(args: argparse.Namespace) -> int:
+    given = [
+        opt
+        for opt, value in (
+            ("--rules", args.rules),
+            ("--format", args.format),
+            ("--games", args.games),
+            ("--players", args.players),
+            ("--seed", args.seed),
+            ("--names", args.names),
+            ("--name", args.name),
+            ("--hotseat", args.hotseat or None),
+            ("--opponent", args.opponent),
+        )
+        if value is not None
+    ]
+    if given:
+        raise PiquetError(
+            f"--resume goes on with the saved game as it was; drop {', '.join(given)}"
+        )
+    rec = load(args.resume)
+    match = rec.match
+    tags = dict(rec.tags)
+    levels = tags.get("Levels")
+    if not (
+        isinstance(levels, list)
+        and len(levels) == match.n_players
+        and all(isinstance(x, str) for x in levels)
+    ):
+        levels = ["human"] + [default_level()] * (match.n_players - 1)
+    for lv in levels:
+        if lv != "human":
+            _check_level(lv)
+    if args.date:
+        tags["Date"] = args.date
+    tags["Levels"] = levels
+    record = args.record or args.resume
+    return _session(match, levels, tags, args, record=record, intro=False)
+
+
+def _session(
+    match: Match,
+    levels: list[str],
+    tags: dict[str, Any],
+    args: argparse.Namespace,
+    *,
+    record: str | None,
+    intro: bool,
+) -> int:
+    from piquet.tui.session import Session
+
+    humans = sum(1 for lv in levels if lv == "human")
+    seats: list[Player | None] = [
+        None if lv == "human" else _ai(lv, match.seed, i, args.think_ms)
+        for i, lv in enumerate(levels)
+    ]
+    console = Console(highlight=False, soft_wrap=True)
+    if sys.stdin.isatty():
+        try:
+            import readline  # noqa: F401  (line editing for input())
+        except ImportError:  # pragma: no cover
+            pass
+    console.print(
+        f"Piquet, {match.rules.name}: seed {match.seed}"
+        + (f", record in {record}" if record else "")
+        + ". Type ? at any prompt for help.",
+        markup=False,
+        highlight=False,
+    )
+    session = Session(
+        match,
+        seats=seats,
+        console=console,
+        record=Path(record) if record else None,
+        tags=tags,
+        undo=humans == 1 and len(levels) > 1,
+        hotseat=humans > 1,
+        clear=not args.no_clear,
+    )
+    return session.run(intro=intro)

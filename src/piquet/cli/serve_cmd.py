@@ -1,0 +1,117 @@
+"""``piquet serve``: run the browser table and its HTTP/WebSocket API.
+
+With no options it keeps its games in a SQLite file under ``./piquet-data`` and listens on
+http://127.0.0.1:8000/.  Several processes can share one PostgreSQL database
+(``--database postgresql://...``) and fan live updates out through Redis (``--redis``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from piquet.errors import PiquetError
+
+__all__ = ["register", "run"]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "serve",
+        help="serve the browser card table (play online against the computer or a friend)",
+        description="Serve the card table and its API.  Games are stored as seed and action "
+        "log: in a SQLite file under --data by default, or in PostgreSQL with --database.  "
+        "Open the printed address in a browser.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    p.add_argument(
+        "--data",
+        default=os.environ.get("PIQUET_DATA", "piquet-data"),
+        help="directory for the SQLite database (./piquet-data; created as needed)",
+    )
+    p.add_argument(
+        "--database",
+        default=os.environ.get("PIQUET_DATABASE"),
+        metavar="URL",
+        help="database URL instead of SQLite, e.g. postgresql://user@host/db",
+    )
+    p.add_argument(
+        "--redis",
+        default=os.environ.get("PIQUET_REDIS"),
+        metavar="URL",
+        help="Redis URL (redis://host:6379/0) to share live updates between processes",
+    )
+    p.add_argument(
+        "--rate-limit",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help="API requests a second per client address (0: no limit; default 20)",
+    )
+    p.add_argument(
+        "--ai-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes that choose the computer's moves (default: up to 4, one per core)",
+    )
+    p.add_argument(
+        "--think-ms",
+        type=int,
+        default=None,
+        metavar="MS",
+        help="thinking time of the stronger AI levels, per move",
+    )
+    p.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted.  Raises :class:`PiquetError` for a bad option."""
+    try:
+        import uvicorn
+
+        from piquet.web.app import WebConfig, create_app
+        from piquet.web.store import Store, database_url
+    except ImportError as exc:  # pragma: no cover - the web extra is missing
+        raise PiquetError(
+            f"the web server needs its packages: pip install 'piquet[web]' ({exc})"
+        ) from None
+    if not 0 < args.port < 65536:
+        raise PiquetError(f"--port must be 1 to 65535, not {args.port}")
+    if args.rate_limit < 0:
+        raise PiquetError("--rate-limit must be 0 (no limit) or more")
+    data = Path(args.data)
+    if not args.database:
+        try:
+            data.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise PiquetError(f"cannot create the data directory {data}: {exc}") from None
+    url = database_url(args.database, data)
+    Store.open(url).close()  # reach and migrate the database now: a clear error, not a trace
+    config = WebConfig(
+        database=url,
+        redis=args.redis or None,
+        rate=args.rate_limit,
+        burst=max(20, int(args.rate_limit * 4)),
+        create_per_minute=30.0 if args.rate_limit else 0.0,
+        ai_workers=args.ai_workers,
+        think_ms=args.think_ms,
+    )
+    app = create_app(config)
+    shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    where = "SQLite " + str(data / "piquet.sqlite3") if not args.database else "the database"
+    print(f"piquet: serving the card table at http://{shown}:{args.port}/  ({where})", flush=True)
+    print("piquet: press Ctrl+C to stop", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=65536,
+        timeout_graceful_shutdown=5,
+    )
+    return 0

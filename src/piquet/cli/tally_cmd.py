@@ -1,0 +1,127 @@
+"""``piquet tally``: keep the score of a game played with real cards.
+
+Reads one entry a line from standard input (see ``help``), prints what the
+program expects next and the score after each deal, and saves the game as a
+record (``--save``) that ``--load`` resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from piquet.errors import PiquetError, RecordError
+from piquet.tally import HELP, TallySession, new_tally
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "tally",
+        help="keep the score of a game played with real cards",
+        description=(
+            "Players at a real table enter each deal's hands, exchanges, declarations and "
+            "cards as they go; the program keeps the score under their rule set, refuses what "
+            "the rule set forbids (a claim the hand cannot show, a second discard, ...) and "
+            "saves the game as a record. Entries are read one a line from standard input; "
+            "type 'help' for them."
+        ),
+    )
+    p.add_argument("--rules", help="rule set (preset, alias or house-rule .toml)")
+    p.add_argument("--players", default="player 1,player 2", help="the two names, A,B")
+    p.add_argument("--format", choices=("game", "partie"), help="default: the rule set's")
+    p.add_argument("--games", type=int, default=1, help="games to play (default 1)")
+    p.add_argument("--load", help="resume a saved tally record (JSON)")
+    p.add_argument("--save", help="write the record here after every entry and at the end")
+    p.add_argument("--strict", action="store_true", help="stop at the first refused entry")
+    p.add_argument("--quiet", action="store_true", help="print only refusals and deal scores")
+    p.set_defaults(run=run)
+
+
+def _load(path: str) -> TallySession:
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise RecordError(f"cannot read {path!r}: {exc.strerror}") from None
+    except json.JSONDecodeError as exc:
+        raise RecordError(f"{path!r} is not JSON: {exc}") from None
+    return TallySession.from_record(data)
+
+
+def _save(session: TallySession, path: str) -> None:
+    try:
+        Path(path).write_text(json.dumps(session.to_record(), indent=1) + "\n", encoding="utf-8")
+    except OSError as exc:
+        raise PiquetError(f"cannot write {path!r}: {exc.strerror}") from None
+
+
+def _score_line(session: TallySession) -> str:
+    scores = ", ".join(f"{n} {v}" for n, v in session.scores.items())
+    m = session.match
+    return f"game {m.game_number}, deal {m.deal_number}: {scores}"
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.load:
+        session = _load(args.load)
+    else:
+        names = [n.strip() for n in args.players.split(",")]
+        if len(names) != 2:
+            raise PiquetError(f"--players takes two names, A,B; got {args.players!r}")
+        session = new_tally(args.rules, names=names, format=args.format, games=args.games)
+    interactive = sys.stdin.isatty()
+    say = print
+    if not args.quiet:
+        say(f"Tally under {session.rules.name}: {' and '.join(session.names)}. Type help.")
+        say(f"next: {session.expecting()}")
+    while True:
+        try:
+            line = input("tally> ") if interactive else sys.stdin.readline()
+        except EOFError:
+            break
+        if not interactive and not line:
+            break
+        text = line.strip()
+        low = text.lower()
+        if low in ("quit", "exit"):
+            break
+        if low == "help":
+            say(HELP)
+            continue
+        if low in ("score", "status"):
+            say(_score_line(session))
+            say(f"next: {session.expecting()}")
+            continue
+        if low.startswith("save"):
+            target = text[4:].strip() or args.save
+            if not target:
+                say("refused: save needs a file name (or --save)")
+                continue
+            _save(session, target)
+            say(f"saved to {target}")
+            continue
+        deals_before = len(session.match.deals)
+        try:
+            session = session.enter(text)
+        except PiquetError as exc:
+            if args.strict:
+                raise
+            say(f"refused: {exc}")
+            continue
+        if len(session.match.deals) > deals_before:
+            d = session.match.deals[-1]
+            pts = {session.names[p]: v for p, v in zip(d.players, d.points, strict=True)}
+            say(
+                f"deal {d.number} of game {d.game}: "
+                + ", ".join(f"{n} {v}" for n, v in pts.items())
+            )
+        if args.save:
+            _save(session, args.save)
+        if not args.quiet and text and not text.startswith("#"):
+            say(f"next: {session.expecting()}")
+    if args.save:
+        _save(session, args.save)
+    say(_score_line(session) if not session.finished else session.expecting())
+    return 0

@@ -1,0 +1,532 @@
+"""Strings and tensors of what one seat knows, built from its view alone.
+
+Everything here reads a :class:`~piquet.view.DealView` (the only thing a
+seat may receive) plus what the adapters add that every seat knows or that is
+the seat's own: the packet size the dealer dealt by (public), the cards the
+seat has itself laid out for a discard it is making, and the game's score.
+Nothing reads a :class:`~piquet.deal.Deal`, so nothing hidden can leak.
+
+* :func:`information_state_string` / :func:`information_state_tensor`: all the
+  seat has seen this deal (the whole dialog, every trick in order).
+* :func:`observation_string` / :func:`observation_tensor`: the table as it
+  stands (cards, counts, the current trick, the declarations so far), without
+  the order of past tricks.
+
+The dialog's spoken lines are read back into numbers by :func:`parse_utterance`
+(the statement of a claim gives its size, top or rank, pips and suit as far as
+they were said).  Tensor entries all lie in ``[0, 1]``; :data:`INFO_PIECES` and
+:data:`OBS_PIECES` name their parts.
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final, NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from piquet.cards import Card, CardSet, Rank, Suit
+from piquet.deal import ROLE_NAMES, Phase, Utterance
+from piquet.declarations import DeclClass
+from piquet.integrations.actions import DEAL_SIZES, Episode, EpisodeFormat
+from piquet.scoring import Kind
+from piquet.view import DealView
+
+__all__ = [
+    "INFO_PIECES",
+    "INFO_SIZE",
+    "OBS_PIECES",
+    "OBS_SIZE",
+    "Said",
+    "Saying",
+    "SeatKnowledge",
+    "information_state_string",
+    "information_state_tensor",
+    "knowledge",
+    "observation_string",
+    "observation_tensor",
+    "parse_statement",
+    "parse_utterance",
+]
+
+Vector = npt.NDArray[np.float32]
+
+
+# ====================================================================== reading the dialog
+
+
+class Saying(enum.Enum):
+    CLAIM = "claim"
+    EXTRAS = "extras"
+    PASS = "pass"
+    GOOD = "good"
+    NOT_GOOD = "not good"
+    EQUAL = "equal"
+    MAKING = "making?"
+    PIPS = "pips"
+    SHOWS = "shows"
+    ASK = "ask"
+    MISSING = "missing"
+    BLANCHE = "blanche"
+    OTHER = "other"
+
+
+class Said(NamedTuple):
+    """One dialog line read back: what kind, and the numbers it gave (0 / -1: not said)."""
+
+    kind: Saying
+    cls: DeclClass | None = None
+    size: int = 0
+    rank: int = 0
+    """Sequence: top rank; set: the rank."""
+    pips: int = 0
+    suit: int = -1
+    card: int = -1
+    extras: tuple[Said, ...] = ()
+
+
+_ONES: Final = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+    "fifteen sixteen seventeen eighteen nineteen"
+).split()
+_TENS: Final = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+_SEQ_LENGTH: Final = {
+    "tierce": 3,
+    "quart": 4,
+    "quint": 5,
+    "sixième": 6,
+    "septième": 7,
+    "huitième": 8,
+    "neuvième": 9,
+}
+_RANK_SINGULAR: Final = {r.name_singular: int(r) for r in Rank}
+_RANK_PLURAL: Final = {r.name_plural: int(r) for r in Rank}
+_SUIT_PLURAL: Final = {s.plural: int(s) for s in Suit}
+_SEQ_RE: Final = re.compile(
+    r"(tierce|quart|quint|sixième|septième|huitième|neuvième) (major|to the (\w+))( in (\w+))?"
+)
+
+
+def _number(text: str) -> int | None:
+    t = text.strip().lower()
+    if t.isdigit():
+        return int(t)
+    if t in _ONES:
+        return _ONES.index(t)
+    tens, _, ones = t.partition("-")
+    if tens in _TENS:
+        return _TENS.index(tens) * 10 + (_ONES.index(ones) if ones in _ONES else 0)
+    return None
+
+
+def parse_statement(text: str) -> Said | None:
+    """Read the statement of one claim ("point of five, making 48", "quart major in hearts",
+    "three kings"); None if the text is no statement."""
+    t = text.strip().rstrip(".").strip().lower()
+    for head in ("point of ", "ruff of "):
+        if t.startswith(head):
+            rest = t[len(head) :]
+            cards, sep, pips = rest.partition(", making ")
+            if sep:
+                size, total = _number(cards), _number(pips)
+                if size is None or total is None:
+                    return None
+                return Said(Saying.CLAIM, DeclClass.POINT, size=size, pips=total)
+            if rest.isdigit():
+                return Said(Saying.CLAIM, DeclClass.POINT, pips=int(rest))
+            size = _number(rest)
+            return None if size is None else Said(Saying.CLAIM, DeclClass.POINT, size=size)
+    m = _SEQ_RE.fullmatch(t)
+    if m:
+        top = 14 if m.group(2) == "major" else _RANK_SINGULAR.get(m.group(3) or "", 0)
+        suit = _SUIT_PLURAL.get(m.group(5) or "", -1)
+        if not top or (m.group(5) and suit < 0):
+            return None
+        return Said(
+            Saying.CLAIM, DeclClass.SEQUENCE, size=_SEQ_LENGTH[m.group(1)], rank=top, suit=suit
+        )
+    for head, size in (("quatorze of ", 4), ("three ", 3)):
+        if t.startswith(head) and t[len(head) :] in _RANK_PLURAL:
+            return Said(Saying.CLAIM, DeclClass.SET, size=size, rank=_RANK_PLURAL[t[len(head) :]])
+    return None
+
+
+_FIXED: Final = {
+    "good.": Saying.GOOD,
+    "not good.": Saying.NOT_GOOD,
+    "equal.": Saying.EQUAL,
+    "making?": Saying.MAKING,
+    "which one is missing?": Saying.ASK,
+}
+
+
+@lru_cache(maxsize=1 << 14)
+def parse_utterance(u: Utterance) -> Said:
+    """Read one public dialog line back into numbers (:class:`Said`); cached."""
+    text = u.text.strip()
+    low = text.lower()
+    if u.cls is None:
+        if low.startswith("carte blanche. i shall discard"):
+            word = low.rsplit("discard", 1)[1].strip().rstrip(".").split()[0]
+            return Said(Saying.BLANCHE, size=_number(word) or 0)
+        return Said(Saying.OTHER)
+    cls = u.cls
+    fixed = _FIXED.get(low)
+    if fixed is not None:
+        return Said(fixed, cls)
+    if low.startswith("no ") and low.endswith(" declared."):
+        return Said(Saying.PASS, cls)
+    if low.startswith("shows "):
+        return Said(Saying.SHOWS, cls)
+    if low.startswith("and "):
+        parts = tuple(parse_statement(p) for p in text[4:].rstrip(".").split(", "))
+        return Said(Saying.EXTRAS, cls, extras=tuple(p for p in parts if p is not None))
+    m = re.fullmatch(r"the (\w+) of (\w+)\.", low)
+    if m and m.group(1) in _RANK_SINGULAR and m.group(2) in _SUIT_PLURAL:
+        card = Card(_SUIT_PLURAL[m.group(2)], _RANK_SINGULAR[m.group(1)])
+        return Said(Saying.MISSING, cls, card=card.index)
+    claim = parse_statement(text)
+    if claim is not None:
+        return claim._replace(cls=cls)
+    pips = _number(low.rstrip("."))
+    if pips is not None:
+        return Said(Saying.PIPS, cls, pips=pips)
+    return Said(Saying.OTHER, cls)
+
+
+# ====================================================================== what a seat knows
+
+
+@dataclass(frozen=True, slots=True)
+class SeatKnowledge:
+    """One player's view of an episode, and the public facts the adapters add to it."""
+
+    player: int
+    rules_name: str
+    view: DealView | None
+    """The current deal's view (None while its pack is being drawn)."""
+    selected: CardSet
+    """Cards this player has laid out for the discard it is making."""
+    packet: int | None
+    """The packet size the dealer dealt by (public)."""
+    game: bool
+    target: int
+    scores: tuple[int, int]
+    """Game scores (this player, the other) before this deal."""
+    deals: tuple[tuple[int, int], ...]
+    """Points (this player, the other) of each finished deal."""
+    max_deals: int
+    dealer_known: bool
+
+
+def knowledge(episode: Episode, player: int) -> SeatKnowledge:
+    """What ``player`` knows of ``episode``: its view plus the public facts."""
+    deal = episode.deal
+    other = 1 - player
+    view = episode.view(player)
+    return SeatKnowledge(
+        player=player,
+        rules_name=episode.rules.name,
+        view=view,
+        selected=episode.selected_by(player),
+        packet=None if deal is None else deal.packet,
+        game=episode.format is EpisodeFormat.GAME,
+        target=episode.rules.target,
+        scores=(episode.scores[player], episode.scores[other]),
+        deals=tuple((d[player], d[other]) for d in episode.deals),
+        max_deals=episode.max_deals,
+        dealer_known=episode.dealer is not None,
+    )
+
+
+# ====================================================================== strings
+
+
+def _cs(x: CardSet) -> str:
+    return str(x) if x else "-"
+
+
+def _header(k: SeatKnowledge) -> list[str]:
+    lines = [f"piquet {k.rules_name}; player {k.player}"]
+    if k.game:
+        past = " ".join(f"{a}-{b}" for a, b in k.deals) or "-"
+        lines.append(
+            f"game to {k.target}: deal {len(k.deals) + 1} of at most {k.max_deals}; "
+            f"score {k.scores[0]}-{k.scores[1]} (yours first); past deals {past}"
+        )
+    v = k.view
+    if v is None:
+        lines.append("the pack is being shuffled" if k.dealer_known else "cutting for the deal")
+        return lines
+    lines.append(
+        f"you are {ROLE_NAMES[v.role]}; dealt by {k.packet or '?'}; phase {v.phase.value}; "
+        f"to act: {_who(v, v.to_act)}"
+    )
+    return lines
+
+
+def _who(v: DealView, seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return "you" if seat == v.role else "the other"
+
+
+def _lead_rule(v: DealView) -> str:
+    if v.lead_rule is None:
+        return "-"
+    kind, value = v.lead_rule
+    return str(Card.from_index(value)) if kind == "card" else Suit(value).plural
+
+
+def _cards_lines(k: SeatKnowledge, v: DealView) -> list[str]:
+    lines = [
+        f"hand: {_cs(v.hand)}",
+        f"dealt: {_cs(v.dealt)}; discarded: {_cs(v.discards)}; taken: {_cs(v.taken)}",
+    ]
+    if k.selected:
+        lines.append(f"laid out: {_cs(k.selected)}")
+    lines += [
+        f"stock seen: {_cs(v.stock_seen)}; other shown: {_cs(v.opponent_shown)}; "
+        f"other played: {_cs(v.opponent_played)}; other has seen: {_cs(v.seen_by_opponent)}",
+        f"other discarded {v.opponent_discard_count}; stock {v.stock_count}; "
+        f"left {v.leftover_count}; lead bound to {_lead_rule(v)}",
+    ]
+    return lines
+
+
+def _tail(v: DealView) -> list[str]:
+    lines = [
+        f"trick lead: {Card.from_index(v.trick_lead) if v.trick_lead is not None else '-'}",
+        f"points {v.scores[v.role]}-{v.scores[1 - v.role]}; "
+        f"tricks {v.tricks_won[v.role]}-{v.tricks_won[1 - v.role]}",
+    ]
+    if v.discard_range is not None:
+        lines.append(f"discard {v.discard_range[0]} to {v.discard_range[1]}")
+    return lines
+
+
+def information_state_string(k: SeatKnowledge) -> str:
+    """Everything the player has seen, in order: the perfect-recall string."""
+    lines = _header(k)
+    v = k.view
+    if v is not None:
+        lines += _cards_lines(k, v)
+        dialog = " | ".join(
+            f"{ROLE_NAMES[u.seat]}: {u.text}" + (f" [{CardSet(u.shown)}]" if u.shown else "")
+            for u in v.dialog
+        )
+        lines.append(f"dialog: {dialog or '-'}")
+        tricks = " ".join(
+            f"{ROLE_NAMES[t.leader][0]}:{Card.from_index(t.lead)}{Card.from_index(t.follow)}"
+            for t in v.tricks
+        )
+        lines.append(f"tricks: {tricks or '-'}")
+        counted = "; ".join(f"{ROLE_NAMES[e.seat]} {e.kind.value} {e.points}" for e in v.events)
+        lines.append(f"counted: {counted or '-'}")
+        lines += _tail(v)
+    return "\n".join(lines)
+
+
+def observation_string(k: SeatKnowledge) -> str:
+    """The table as it stands for the player (no order of past tricks or dialog)."""
+    lines = _header(k)
+    v = k.view
+    if v is not None:
+        lines += _cards_lines(k, v)
+        if v.dialog:
+            last = v.dialog[-1]
+            lines.append(f"last said: {ROLE_NAMES[last.seat]}: {last.text}")
+        lines += _tail(v)
+    return "\n".join(lines)
+
+
+# ====================================================================== tensors
+
+_CARD_PLANES: Final = (
+    "hand",
+    "dealt",
+    "discards",
+    "taken",
+    "laid_out",
+    "stock_seen",
+    "other_shown",
+    "other_played",
+    "my_played",
+    "seen_by_other",
+    "trick_lead",
+    "missing",
+)
+_DECL_WIDTH: Final = 2 + 13 + 9 + 1 + 4 + 4  # said, passed, size, rank, pips, suit, replies
+_KINDS: Final = tuple(Kind)
+_POINT_SCALE: Final = 300.0
+
+_COMMON: Final[tuple[tuple[str, int], ...]] = (
+    ("role", 2),
+    ("phase", len(Phase)),
+    ("to_act", 2),
+    ("packet", len(DEAL_SIZES)),
+    *((name, 36) for name in _CARD_PLANES),
+    ("counts", 9),
+    ("lead_rule", 4 + 36),
+    ("blanche", 4),
+    ("declarations", 3 * 2 * _DECL_WIDTH),
+    ("counted", 2 * len(_KINDS) + 2),
+    ("game", 5),
+)
+#: (name, size) of each part of the observation tensor, in order.
+OBS_PIECES: Final = _COMMON
+#: (name, size) of each part of the information-state tensor: the observation,
+#: then every trick in order (who led, the lead, the follow).
+INFO_PIECES: Final = (*_COMMON, ("tricks", 12 * (2 + 36 + 36)))
+OBS_SIZE: Final = sum(n for _, n in OBS_PIECES)
+INFO_SIZE: Final = sum(n for _, n in INFO_PIECES)
+_OFFSETS: Final = {
+    name: sum(n for _, n in INFO_PIECES[:i]) for i, (name, _) in enumerate(INFO_PIECES)
+}
+_PHASES: Final = tuple(Phase)
+
+
+_SHIFTS: Final = np.arange(36, dtype=np.int64)
+
+
+def _set_cards(out: Vector, name: str, mask: int) -> None:
+    if mask:
+        base = _OFFSETS[name]
+        out[base : base + 36] = (np.int64(mask) >> _SHIFTS) & 1
+
+
+def _points(n: int) -> float:
+    return min(n, _POINT_SCALE) / _POINT_SCALE
+
+
+def _fill(out: Vector, k: SeatKnowledge) -> None:
+    o = _OFFSETS
+    g = o["game"]
+    out[g] = float(k.game)
+    out[g + 1] = _points(k.scores[0])
+    out[g + 2] = _points(k.scores[1])
+    out[g + 3] = _points(k.target)
+    out[g + 4] = min(len(k.deals) / k.max_deals, 1.0)
+    v = k.view
+    if v is None:
+        return
+    me = v.role
+    out[o["role"] + me] = 1.0
+    out[o["phase"] + _PHASES.index(v.phase)] = 1.0
+    if v.to_act is not None:
+        out[o["to_act"] + (0 if v.to_act == me else 1)] = 1.0
+    if k.packet in DEAL_SIZES:
+        out[o["packet"] + DEAL_SIZES.index(k.packet)] = 1.0
+    my_played = 0
+    for t in v.tricks:
+        my_played |= 1 << (t.lead if t.leader == me else t.follow)
+    if v.trick_lead is not None and v.to_act != me:
+        my_played |= 1 << v.trick_lead
+    for name, mask in (
+        ("hand", v.hand.mask),
+        ("dealt", v.dealt.mask),
+        ("discards", v.discards.mask),
+        ("taken", v.taken.mask),
+        ("laid_out", k.selected.mask),
+        ("stock_seen", v.stock_seen.mask),
+        ("other_shown", v.opponent_shown.mask),
+        ("other_played", v.opponent_played.mask),
+        ("my_played", my_played),
+        ("seen_by_other", v.seen_by_opponent.mask),
+        ("trick_lead", 0 if v.trick_lead is None else 1 << v.trick_lead),
+    ):
+        _set_cards(out, name, mask)
+    c = o["counts"]
+    lo, hi = v.discard_range or (0, 0)
+    for i, n in enumerate(
+        (
+            v.opponent_discard_count,
+            v.stock_count,
+            v.leftover_count,
+            lo,
+            hi,
+            len(k.selected),
+            v.tricks_won[me],
+            v.tricks_won[1 - me],
+            len(v.tricks),
+        )
+    ):
+        out[c + i] = min(n / 12.0, 1.0)
+    if v.lead_rule is not None:
+        kind, value = v.lead_rule
+        out[o["lead_rule"] + (value if kind == "suit" else 4 + value)] = 1.0
+    _fill_dialog(out, v)
+    cnt = o["counted"]
+    for e in v.events:
+        side = 0 if e.seat == me else 1
+        out[cnt + side * len(_KINDS) + _KINDS.index(e.kind)] += e.points / _POINT_SCALE
+    out[cnt + 2 * len(_KINDS)] = _points(v.scores[me])
+    out[cnt + 2 * len(_KINDS) + 1] = _points(v.scores[1 - me])
+
+
+def _fill_dialog(out: Vector, v: DealView) -> None:
+    o = _OFFSETS
+    me = v.role
+    b = o["blanche"]
+    d = o["declarations"]
+    last_claim: dict[tuple[int, int], int] = {}
+    for u in v.dialog:
+        said = parse_utterance(u)
+        side = 0 if u.seat == me else 1
+        if said.kind is Saying.BLANCHE:
+            out[b + side] = 1.0
+            out[b + 2 + side] = min(said.size / 12.0, 1.0)
+            continue
+        if said.kind is Saying.MISSING:
+            out[o["missing"] + said.card] = 1.0
+            continue
+        if said.cls is None:
+            continue
+        base = d + (int(said.cls) * 2 + side) * _DECL_WIDTH
+        if said.kind is Saying.CLAIM:
+            out[base] = 1.0
+            if said.size:
+                out[base + 2 + min(said.size, 12)] = 1.0
+            if said.rank:
+                out[base + 15 + said.rank - 6] = 1.0
+            if said.pips:
+                out[base + 24] = min(said.pips / 100.0, 1.0)
+            if said.suit >= 0:
+                out[base + 25 + said.suit] = 1.0
+            last_claim[(int(said.cls), side)] = base
+        elif said.kind is Saying.PASS:
+            out[base + 1] = 1.0
+        elif said.kind is Saying.PIPS:
+            claimed = last_claim.get((int(said.cls), side), base)
+            out[claimed + 24] = min(said.pips / 100.0, 1.0)
+        elif said.kind in _REPLY_SLOT:
+            out[base + 29 + _REPLY_SLOT[said.kind]] = 1.0
+
+
+_REPLY_SLOT: Final = {Saying.GOOD: 0, Saying.NOT_GOOD: 1, Saying.EQUAL: 2, Saying.MAKING: 3}
+
+
+def observation_tensor(k: SeatKnowledge) -> Vector:
+    """The observation as a flat ``float32`` vector of :data:`OBS_SIZE` entries in [0, 1]."""
+    out = np.zeros(INFO_SIZE, np.float32)
+    _fill(out, k)
+    return out[:OBS_SIZE].copy()
+
+
+def information_state_tensor(k: SeatKnowledge) -> Vector:
+    """The information state as a flat ``float32`` vector of :data:`INFO_SIZE` entries."""
+    out = np.zeros(INFO_SIZE, np.float32)
+    _fill(out, k)
+    v = k.view
+    if v is not None:
+        base = _OFFSETS["tricks"]
+        for n, t in enumerate(v.tricks):
+            at = base + n * 74
+            out[at + (0 if t.leader == v.role else 1)] = 1.0
+            out[at + 2 + t.lead] = 1.0
+            out[at + 38 + t.follow] = 1.0
+    return out

@@ -1,0 +1,195 @@
+"""Piquet as a PettingZoo AEC environment.
+
+::
+
+    from piquet.integrations.pettingzoo import env
+
+    e = env(rules="rubicon")
+    e.reset(seed=42)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        action = None if terminated or truncated else policy(obs)
+        e.step(action)
+
+Agents ``player_0`` and ``player_1``; actions ``Discrete(NUM_ACTIONS)`` with the
+fixed ids of :mod:`piquet.integrations.actions`; each observation is
+``{"observation": information-state tensor, "action_mask": int8 mask}``, both
+from the agent's own view (:mod:`piquet.integrations.observation`).  The pack
+is shuffled from the seed given to ``reset``.  ``format="deal"`` (default)
+plays one deal and rewards the point difference; ``format="game"`` plays to
+the target and rewards +1 / -1.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped,import-not-found,unused-ignore]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped,import-not-found,unused-ignore]
+
+from piquet.errors import IllegalActionError, PiquetError
+from piquet.integrations.actions import CHANCE, NUM_ACTIONS, TERMINAL, Episode, EpisodeFormat
+from piquet.integrations.observation import (
+    INFO_SIZE,
+    information_state_string,
+    information_state_tensor,
+    knowledge,
+)
+from piquet.rules import DEFAULT_PRESET, get_rules
+
+__all__ = ["PiquetEnv", "env", "raw_env"]
+
+AGENTS = ("player_0", "player_1")
+
+
+class PiquetEnv(AECEnv):  # type: ignore[misc]
+    """The raw AEC environment (use :func:`env` for the usual wrappers).
+
+    Raises :class:`~piquet.errors.RulesError` for an unknown rule set and
+    :class:`~piquet.errors.PiquetError` for a bad format or ``max_deals``.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "piquet_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        *,
+        rules: str = DEFAULT_PRESET,
+        format: str = "deal",
+        max_deals: int = 50,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.rules = get_rules(rules)
+        try:
+            self.format = EpisodeFormat(format)
+        except ValueError:
+            raise PiquetError(
+                f"format {format!r} is not known; use one of: "
+                + ", ".join(f.value for f in EpisodeFormat)
+            ) from None
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise PiquetError(f"render_mode {render_mode!r}: use None or 'ansi'")
+        self.render_mode = render_mode
+        self.max_deals = max_deals
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._action_space = spaces.Discrete(NUM_ACTIONS)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (INFO_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
+        self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
+        self._rng = random.Random(random.SystemRandom().randrange(2**63))
+        self.episode = Episode.start(self.rules, format=self.format, max_deals=max_deals)
+        self._reset_bookkeeping()
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _reset_bookkeeping(self) -> None:
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new episode; the pack's shuffle comes from ``seed`` (or the running seed)."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.episode = self._to_player(
+            Episode.start(self.rules, format=self.format, max_deals=self.max_deals)
+        )
+        self._reset_bookkeeping()
+        self.agent_selection = AGENTS[self.episode.to_move]
+
+    def _to_player(self, ep: Episode) -> Episode:
+        """Draw chance outcomes until a player is to move or the episode is over."""
+        while ep.to_move == CHANCE:
+            outcomes = ep.chance_outcomes()
+            ep = ep.apply(outcomes[self._rng.randrange(len(outcomes))][0])
+        return ep
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        player = AGENTS.index(agent)
+        k = knowledge(self.episode, player)
+        mask = np.zeros(NUM_ACTIONS, np.int8)
+        if self.episode.to_move == player:
+            mask[self.episode.legal_ids()] = 1
+        return {"observation": information_state_tensor(k), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` (an id) for the selected agent.
+
+        Raises :class:`IllegalActionError` for an id that is not legal now.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} must act: give one of its legal ids")
+        player = AGENTS.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        ep = self._to_player(self.episode.apply(int(action)))
+        self.episode = ep
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        if ep.to_move == TERMINAL:
+            returns = ep.returns()
+            self.rewards = {a: float(returns[i]) for i, a in enumerate(AGENTS)}
+            self.terminations = dict.fromkeys(AGENTS, True)
+            self.infos = {a: {"deals": ep.deals, "winner": ep.winner} for a in AGENTS}
+            self.agent_selection = AGENTS[player]
+        else:
+            self.agent_selection = AGENTS[ep.to_move]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        mover = self.episode.to_move
+        player = mover if mover >= 0 else 0
+        return information_state_string(knowledge(self.episode, player))
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(
+    *,
+    rules: str = DEFAULT_PRESET,
+    format: str = "deal",
+    max_deals: int = 50,
+    render_mode: str | None = None,
+) -> PiquetEnv:
+    """The unwrapped environment."""
+    return PiquetEnv(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode)
+
+
+def env(
+    *,
+    rules: str = DEFAULT_PRESET,
+    format: str = "deal",
+    max_deals: int = 50,
+    render_mode: str | None = None,
+) -> AECEnv:
+    """The environment with PettingZoo's usual checks (order, bounds)."""
+    e: AECEnv = raw_env(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode)
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    e = wrappers.OrderEnforcingWrapper(e)
+    return e

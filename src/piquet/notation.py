@@ -1,0 +1,740 @@
+"""Game records: a plain-text notation (PQN) and JSON, both replayed and checked.
+
+A record is the seed and every action of a :class:`~piquet.match.Match`, with
+what the replay says about them written out for a reader: the cut, the hands
+as dealt, the stock, each player's words, the cards taken, every trick and
+every point counted, and the score after each deal.  The text notation reads
+like this (see ``docs/notation.md``)::
+
+    [Piquet 1]
+    [Rules "encyclopedia-19c"]
+    [Format "game"]
+    [Games 1]
+    [Seed 7]
+    [Players ["You", "random"]]
+    [Result {"scores": [100, 76], "winner": 0}]
+
+    deal 1 of game 1: random deals, You is elder
+      cut: You 9H, random 8S
+      dealt to elder: AS KS 9S ...
+      dealt to younger: ...
+      stock: 8S 7S TD 9C AD KH QH JD
+    elder: discard:7S 8S 9D
+      elder exchanges 3
+      elder takes 8S 7S TD
+    ...
+
+Tag lines hold one JSON value each.  Lines ``elder: ACTION`` and
+``younger: ACTION`` are the moves (action ids, :mod:`piquet.actions`); every
+other line is a statement the replay re-derives: a record whose statements
+disagree with its moves is refused, naming the line.  Statements may be left
+out (a record of moves alone replays), but those present must be true.  Lines
+starting with ``#`` are comments.
+
+:func:`dump_text` / :func:`dump_json` write a record, :func:`loads` reads
+either form, :func:`load` / :func:`save` work on files.  Writing the same
+match with the same tags gives the same bytes, and ``dump_text(loads(t)) ==
+t`` for every record this module writes.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from piquet.actions import Action, parse_action
+from piquet.cards import Card, CardSet
+from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Utterance
+from piquet.errors import PiquetError, RecordError
+from piquet.match import Match, new_match
+from piquet.rules import PRESETS, Format, Rules, get_rules, rules_from_mapping
+
+__all__ = [
+    "RECORD_VERSION",
+    "STANDARD_TAGS",
+    "DealNotes",
+    "GameRecord",
+    "MoveNotes",
+    "annotate",
+    "dump_json",
+    "dump_text",
+    "load",
+    "loads",
+    "record_json",
+    "save",
+    "utterance_line",
+]
+
+RECORD_VERSION: Final = 1
+STANDARD_TAGS: Final = ("Piquet", "Rules", "Knobs", "Format", "Games", "Seed", "Players", "Result")
+"""Tags the notation writes from the match itself; any other tag is kept as given."""
+
+_TAG: Final = re.compile(r"^\[([A-Za-z][A-Za-z0-9_]*)\s+(.*)\]$")
+_MOVE: Final = re.compile(r"^(elder|younger)\s*:\s*(\S.*)$")
+_TAG_NAME: Final = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+
+
+# ====================================================================== the annotated game
+@dataclass(slots=True)
+class MoveNotes:
+    """One action of a deal and what the replay says it did."""
+
+    role: int
+    player: int
+    action: Action
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class DealNotes:
+    """One deal as the record writes it: opening lines, the moves, closing lines."""
+
+    game: int
+    number: int
+    dealer: int
+    players: tuple[int, int]
+    """(elder player, younger player)."""
+    opening: list[str] = field(default_factory=list)
+    moves: list[MoveNotes] = field(default_factory=list)
+    closing: list[str] = field(default_factory=list)
+    dealt: tuple[int, int] | None = None
+    stock: tuple[int, ...] | None = None
+    tricks: list[tuple[int, int, int, int]] = field(default_factory=list)
+    score: tuple[int, int] | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "deal": self.number,
+            "dealer": self.dealer,
+            "elder": self.players[0],
+            "younger": self.players[1],
+            "dealt": None
+            if self.dealt is None
+            else {"elder": _cards(self.dealt[0]), "younger": _cards(self.dealt[1])},
+            "stock": None if self.stock is None else " ".join(_card(i) for i in self.stock),
+            "opening": list(self.opening),
+            "moves": [
+                {"seat": ROLE_NAMES[mv.role], "action": str(mv.action), "notes": list(mv.notes)}
+                for mv in self.moves
+            ],
+            "tricks": [
+                [ROLE_NAMES[t[0]], _card(t[1]), _card(t[2]), ROLE_NAMES[t[3]]] for t in self.tricks
+            ],
+            "closing": list(self.closing),
+            "score": None if self.score is None else list(self.score),
+        }
+
+
+def _card(index: int) -> str:
+    return str(Card.from_index(index))
+
+
+def _cards(mask: int) -> str:
+    return str(CardSet(mask))
+
+
+def utterance_line(u: Utterance) -> str:
+    """One line of the dialog as the record (and the table) writes it.
+
+    Spoken words are quoted (``elder says "Point of five."``); what a player
+    does is told plainly (``elder shows AH KH QH``).
+    """
+    role = ROLE_NAMES[u.seat]
+    text = u.text
+    if text.startswith(("elder ", "younger ")):
+        return text
+    if text[:1].islower():
+        return f"{role} {text}"
+    return f'{role} says "{text}"'
+
+
+class _Walker:
+    """Replays moves on a match and writes down what each one did."""
+
+    def __init__(self, match: Match) -> None:
+        self.match = match
+        self.deals: list[DealNotes] = []
+        self._cuts = 0
+        self._names = match.names
+        for n in self._names:
+            if not n or not n.isprintable() or n != n.strip():
+                raise RecordError(
+                    f"player name {n!r}: a name must be one line of printable text, "
+                    "without leading or trailing spaces"
+                )
+        self._open(match)
+
+    # the current deal's notes
+    @property
+    def current(self) -> DealNotes:
+        return self.deals[-1]
+
+    def _name(self, player: int) -> str:
+        return self._names[player]
+
+    def _open(self, m: Match) -> None:
+        deal = m.deal
+        if deal is None:
+            return
+        elder, younger = m.player_of(ELDER), m.player_of(YOUNGER)
+        dn = DealNotes(m.game_number, m.deal_number, m.dealer, (elder, younger))
+        head = (
+            f"deal {m.deal_number} of game {m.game_number}: {self._name(m.dealer)} deals, "
+            f"{self._name(elder)} is elder"
+        )
+        if m.n_players == 3:
+            out = next(p for p in range(3) if p not in m.in_game)
+            head += f" ({self._name(out)} sits out)"
+        dn.opening.append(head)
+        while self._cuts < len(m.cuts):
+            pairs = ", ".join(f"{self._name(p)} {c}" for p, c in m.cuts[self._cuts])
+            dn.opening.append(f"cut: {pairs}")
+            self._cuts += 1
+        dn.stock = None
+        self.deals.append(dn)
+        if deal.dealt != (0, 0):
+            self._dealt(deal, dn.opening)
+
+    def _dealt(self, deal: Deal, out: list[str]) -> None:
+        dn = self.current
+        dn.dealt = (deal.dealt[ELDER], deal.dealt[YOUNGER])
+        dn.stock = deal.deck[24:]
+        out.append(f"dealt to elder: {_cards(deal.dealt[ELDER])}")
+        out.append(f"dealt to younger: {_cards(deal.dealt[YOUNGER])}")
+        out.append("stock: " + " ".join(_card(i) for i in deal.deck[24:]))
+
+    def step(self, player: int, role: int, action: Action, where: str) -> None:
+        """Apply one move; raises :class:`RecordError` (prefixed by ``where``) if illegal."""
+        m = self.match
+        before = m.deal
+        if m.finished or before is None:
+            raise RecordError(f"{where}: the game is over; no more moves")
+        if before.to_act != role:
+            raise RecordError(
+                f"{where}: it is {ROLE_NAMES[before.to_act or 0]}'s turn, not {ROLE_NAMES[role]}'s"
+            )
+        try:
+            after_match = m.apply(action, player)
+        except PiquetError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        nxt = after_match.deal
+        if nxt is not None and len(nxt.history) == len(before.history) + 1:
+            after = nxt  # the same deal goes on
+        else:
+            after = before.apply(action)  # the deal ended: see its last state
+        mv = MoveNotes(role, player, action)
+        self.current.moves.append(mv)
+        notes = mv.notes
+        for u in after.dialog[len(before.dialog) :]:
+            notes.append(utterance_line(u))
+        for r in (ELDER, YOUNGER):
+            got = after.taken[r] & ~before.taken[r]
+            if got:
+                notes.append(f"{ROLE_NAMES[r]} takes {_cards(got)}")
+        if before.dealt == (0, 0) and after.dealt != (0, 0):
+            self._dealt(after, notes)
+        for t in after.tricks[len(before.tricks) :]:
+            self.current.tricks.append((t.leader, t.lead, t.follow, t.winner))
+            notes.append(
+                f"trick {len(self.current.tricks)}: {ROLE_NAMES[t.leader]} {_card(t.lead)}, "
+                f"{ROLE_NAMES[1 - t.leader]} {_card(t.follow)}; {ROLE_NAMES[t.winner]} wins"
+            )
+        for e in after.events[len(before.events) :]:
+            line = f"{ROLE_NAMES[e.seat]} counts {e.points} for {e.kind.value}"
+            notes.append(f"{line}: {e.note}" if e.note else line)
+        self.match = after_match
+        if after.is_over:
+            self._close(m, after_match, after, notes)
+            self._open(after_match)
+
+    def _close(self, before: Match, m: Match, deal: Deal, notes: list[str]) -> None:
+        dn = self.current
+        elder, younger = dn.players
+        pts = deal.scores
+        dn.score = (pts[ELDER], pts[YOUNGER])
+        line = (
+            f"deal {dn.number} scores: {self._name(elder)} (elder) {pts[ELDER]}, "
+            f"{self._name(younger)} (younger) {pts[YOUNGER]}"
+        )
+        reached = deal.game_reached_by
+        if reached is not None:
+            line += f"; {self._name(dn.players[reached])} reaches {before.rules.target}"
+        dn.closing.append(line)
+        totals: dict[int, int] = {}
+        for s in m.deals:
+            if s.game == dn.game:
+                for p, v in zip(s.players, s.points, strict=True):
+                    totals[p] = totals.get(p, 0) + v
+        a, b = before.in_game
+        dn.closing.append(
+            f"game {dn.game} stands: {self._name(a)} {totals.get(a, 0)}, "
+            f"{self._name(b)} {totals.get(b, 0)}"
+        )
+        if len(m.games) > len(before.games):
+            g = m.games[-1]
+            if g.winner is None:
+                dn.closing.append(f"game {g.number} is drawn")
+            else:
+                loser = g.players[1] if g.players[0] == g.winner else g.players[0]
+                ws = g.scores[g.players.index(g.winner)]
+                ls = g.scores[g.players.index(loser)]
+                text = f"game {g.number} won by {self._name(g.winner)}, {ws} to {ls}"
+                if g.lurch:
+                    text += f"; {self._name(loser)} is lurched and pays {g.stake}"
+                if m.format is Format.PARTIE:
+                    text += f"; settled for {g.settled}"
+                    if g.rubiconed:
+                        text += f", {self._name(loser)} rubiconed"
+                dn.closing.append(text)
+            if m.format is Format.POOL:
+                ledger = ", ".join(f"{self._name(p)} {v:+d}" for p, v in enumerate(m.ledger))
+                dn.closing.append(f"pool {m.pool}; ledger: {ledger}")
+        if m.finished:
+            dn.closing.append("the match is over")
+        notes.extend(dn.closing)
+
+
+def annotate(match: Match) -> list[DealNotes]:
+    """Every deal of ``match`` as the record writes it (replayed from its seed)."""
+    walker = _Walker(_fresh(match))
+    for n, (player, action) in enumerate(match.history, 1):
+        role = walker.match.role_of(player)
+        walker.step(player, ELDER if role is None else role, action, f"action {n}")
+    return walker.deals
+
+
+def _fresh(match: Match) -> Match:
+    return new_match(
+        match.rules,
+        seed=match.seed,
+        format=match.format,
+        names=match.names,
+        games=match.games_to_play,
+    )
+
+
+# ====================================================================== records
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A replayed record: the match and the extra tags (Date, Levels, ...) it carries."""
+
+    match: Match
+    tags: Mapping[str, Any] = field(default_factory=dict)
+
+    def text(self) -> str:
+        return dump_text(self.match, tags=self.tags)
+
+    def json(self) -> str:
+        return dump_json(self.match, tags=self.tags)
+
+
+def _check_tags(tags: Mapping[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, value in tags.items():
+        if not _TAG_NAME.match(name):
+            raise RecordError(f"tag name {name!r}: use letters, digits and _, starting a letter")
+        if name in STANDARD_TAGS:
+            raise RecordError(f"tag {name!r} is written from the match itself")
+        try:
+            json.dumps(value)
+        except (TypeError, ValueError):
+            raise RecordError(f"tag {name!r}: the value must be JSON data") from None
+        out[name] = value
+    return out
+
+
+def _rules_tags(rules: Rules) -> tuple[str, dict[str, Any] | None]:
+    if PRESETS.get(rules.name) == rules:
+        return rules.name, None
+    from piquet.match import _knob_json
+
+    knobs = {k: _knob_json(v) for k, v in rules.knobs().items() if k != "name"}
+    return rules.name, knobs
+
+
+def _tag_line(name: str, value: Any) -> str:
+    return f"[{name} {json.dumps(value, ensure_ascii=False)}]"
+
+
+def _result(match: Match) -> dict[str, Any] | None:
+    return match.result() if match.finished else None
+
+
+def dump_text(match: Match, *, tags: Mapping[str, Any] | None = None) -> str:
+    """The match as a text record (ends with a newline).
+
+    Raises :class:`RecordError` for a tag that cannot be written.
+    """
+    extra = _check_tags(tags or {})
+    name, knobs = _rules_tags(match.rules)
+    lines = [_tag_line("Piquet", RECORD_VERSION), _tag_line("Rules", name)]
+    if knobs is not None:
+        lines.append(_tag_line("Knobs", knobs))
+    lines += [
+        _tag_line("Format", match.format.value),
+        _tag_line("Games", match.games_to_play),
+        _tag_line("Seed", match.seed),
+        _tag_line("Players", list(match.names)),
+    ]
+    lines += [_tag_line(k, v) for k, v in extra.items()]
+    lines.append(_tag_line("Result", _result(match)))
+    for dn in annotate(match):
+        lines.append("")
+        lines.append(dn.opening[0])
+        lines += [f"  {x}" for x in dn.opening[1:]]
+        for mv in dn.moves:
+            lines.append(f"{ROLE_NAMES[mv.role]}: {mv.action}")
+            lines += [f"  {x}" for x in mv.notes]
+    return "\n".join(lines) + "\n"
+
+
+def record_json(match: Match, *, tags: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The match as a JSON-ready record: :meth:`Match.to_record` plus tags and deals."""
+    extra = _check_tags(tags or {})
+    out = match.to_record()
+    out["tags"] = extra
+    out["deals"] = [dn.to_json() for dn in annotate(match)]
+    return out
+
+
+def dump_json(match: Match, *, tags: Mapping[str, Any] | None = None) -> str:
+    """The JSON record as text: one short value per line, so that records diff well."""
+    return _json_text(record_json(match, tags=tags), 0) + "\n"
+
+
+def _json_text(value: Any, indent: int) -> str:
+    flat = json.dumps(value, ensure_ascii=False)
+    if len(flat) + indent <= 96 or not isinstance(value, (dict, list)) or not value:
+        return flat
+    pad = " " * (indent + 2)
+    if isinstance(value, dict):
+        items = [
+            f"{pad}{json.dumps(k, ensure_ascii=False)}: {_json_text(v, indent + 2)}"
+            for k, v in value.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
+    items = [f"{pad}{_json_text(v, indent + 2)}" for v in value]
+    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
+
+
+# ====================================================================== reading
+def _norm(line: str) -> str:
+    return " ".join(line.split())
+
+
+def _start(
+    rules_value: Any,
+    knobs: Any,
+    fmt: Any,
+    games: Any,
+    seed: Any,
+    names: Any,
+    where: str,
+) -> Match:
+    try:
+        if knobs is not None:
+            if not isinstance(knobs, dict):
+                raise RecordError(f"{where}: Knobs must be an object of knob values")
+            rules = rules_from_mapping({**knobs, "name": rules_value})
+        elif isinstance(rules_value, dict):
+            rules = rules_from_mapping(rules_value)
+        elif isinstance(rules_value, str):
+            rules = get_rules(rules_value)
+        else:
+            raise RecordError(f"{where}: the rules must be a preset name or an object of knobs")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError(f"{where}: the seed must be a whole number, not {seed!r}")
+        if not isinstance(games, int) or isinstance(games, bool):
+            raise RecordError(f"{where}: games must be a whole number, not {games!r}")
+        if fmt is not None and not isinstance(fmt, str):
+            raise RecordError(f"{where}: the format must be one of game, partie, pool")
+        if names is not None and (
+            not isinstance(names, list) or not all(isinstance(n, str) for n in names)
+        ):
+            raise RecordError(f"{where}: players must be a list of names")
+        return new_match(rules, seed=seed, format=fmt, names=names, games=games)
+    except RecordError:
+        raise
+    except PiquetError as exc:
+        raise RecordError(f"{where}: {exc}") from None
+
+
+def _check_result(stated: Any, match: Match, where: str) -> None:
+    actual = _result(match)
+    if json.loads(json.dumps(stated)) != actual:
+        said = "no result (unfinished)" if stated is None else json.dumps(stated)
+        got = "no result (the game is not over)" if actual is None else json.dumps(actual)
+        raise RecordError(f"{where}: the record states {said} but the replay gives {got}")
+
+
+@dataclass(slots=True)
+class _Stated:
+    line: int
+    text: str
+
+
+def _segments(deals: Sequence[DealNotes]) -> list[list[str]]:
+    """Derived lines between moves: segment k holds what follows move k."""
+    segs: list[list[str]] = [[]]
+    for dn in deals:
+        segs[-1].extend(dn.opening)
+        for mv in dn.moves:
+            segs.append(list(mv.notes))
+    return segs
+
+
+def _describe(deals: Sequence[DealNotes], k: int) -> str:
+    """Where segment ``k`` falls: after which move of which deal."""
+    if k == 0:
+        return "before the first move"
+    n = 0
+    for dn in deals:
+        if n + len(dn.moves) >= k:
+            return f"deal {dn.number} of game {dn.game}, after move {k - n}"
+        n += len(dn.moves)
+    return f"after move {k}"  # pragma: no cover
+
+
+def _compare(
+    stated: list[list[_Stated]], canonical: list[list[str]], deals: Sequence[DealNotes]
+) -> None:
+    for k, lines in enumerate(stated):
+        if not lines:
+            continue
+        want = [_norm(x) for x in canonical[k]] if k < len(canonical) else []
+        pos = 0
+        for st in lines:
+            text = _norm(st.text)
+            while pos < len(want) and want[pos] != text:
+                pos += 1
+            if pos == len(want):
+                remaining = [c for c in (canonical[k] if k < len(canonical) else []) if _norm(c)]
+                expected = (
+                    "; the replay says: " + " | ".join(remaining)
+                    if remaining
+                    else "; the replay says nothing here"
+                )
+                raise RecordError(
+                    f"line {st.line} ({_describe(deals, k)}): the record states "
+                    f"{st.text.strip()!r}, which the replay does not{expected}"
+                )
+            pos += 1
+
+
+def _parse_text(text: str) -> GameRecord:
+    lines = text.splitlines()
+    tags: dict[str, Any] = {}
+    tag_lines: dict[str, int] = {}
+    body_start = len(lines)
+    for i, raw in enumerate(lines):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = _TAG.match(line)
+        if not m:
+            body_start = i
+            break
+        name, value_text = m.group(1), m.group(2)
+        if name in tags:
+            raise RecordError(f"line {i + 1}: the tag {name} is given twice")
+        try:
+            tags[name] = json.loads(value_text)
+        except ValueError:
+            raise RecordError(
+                f"line {i + 1}: the value of tag {name} is not JSON "
+                '(write a "quoted string", a number, a [list] or an {object})'
+            ) from None
+        tag_lines[name] = i + 1
+    if tags.get("Piquet") != RECORD_VERSION:
+        if "Piquet" in tags:
+            raise RecordError(
+                f"line {tag_lines['Piquet']}: this program reads records of version "
+                f"{RECORD_VERSION}, not {tags['Piquet']!r}"
+            )
+        raise RecordError(
+            "not a piquet record: a text record starts with the tag line [Piquet 1] "
+            '(and a JSON record is an object with "piquet": 1)'
+        )
+    for need in ("Rules", "Seed"):
+        if need not in tags:
+            raise RecordError(f"the record has no [{need} ...] tag line")
+    match = _start(
+        tags["Rules"],
+        tags.get("Knobs"),
+        tags.get("Format"),
+        tags.get("Games", 1),
+        tags["Seed"],
+        tags.get("Players"),
+        f"line {tag_lines.get('Rules', 1)}",
+    )
+    walker = _Walker(match)
+    stated: list[list[_Stated]] = [[]]
+    moves_in_deal = 0
+    last_deal = (walker.match.game_number, walker.match.deal_number)
+    for i in range(body_start, len(lines)):
+        raw = lines[i]
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if _TAG.match(line) and not raw.startswith(" "):
+            raise RecordError(f"line {i + 1}: tag lines come before the first deal")
+        mv = _MOVE.match(line)
+        if mv is None:
+            stated[-1].append(_Stated(i + 1, line))
+            continue
+        here = (walker.match.game_number, walker.match.deal_number)
+        if here != last_deal:
+            moves_in_deal = 0
+            last_deal = here
+        moves_in_deal += 1
+        where = f"line {i + 1} (deal {here[1]} of game {here[0]}, move {moves_in_deal})"
+        try:
+            action = parse_action(mv.group(2))
+        except PiquetError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        role = ELDER if mv.group(1) == "elder" else YOUNGER
+        if walker.match.finished or walker.match.deal is None:
+            raise RecordError(f"{where}: the game is over; no more moves")
+        player = walker.match.player_of(role)
+        walker.step(player, role, action, where)
+        stated.append([])
+    _compare(stated, _segments(walker.deals), walker.deals)
+    if "Result" in tags:
+        _check_result(tags["Result"], walker.match, f"line {tag_lines['Result']}")
+    extra = {k: v for k, v in tags.items() if k not in STANDARD_TAGS}
+    return GameRecord(walker.match, extra)
+
+
+def _parse_json_text(text: str) -> GameRecord:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise RecordError(f"not a piquet record: the JSON does not parse ({exc})") from None
+    return _from_json(data)
+
+
+def _from_json(data: Any) -> GameRecord:
+    if not isinstance(data, dict) or data.get("piquet") != RECORD_VERSION:
+        raise RecordError('not a piquet record: expected a JSON object with "piquet": 1')
+    for need in ("rules", "seed", "actions"):
+        if need not in data:
+            raise RecordError(f'the record has no "{need}"')
+    match = _start(
+        data["rules"],
+        None,
+        data.get("format"),
+        data.get("games", 1),
+        data["seed"],
+        data.get("players"),
+        "record",
+    )
+    actions = data["actions"]
+    if not isinstance(actions, list):
+        raise RecordError('"actions" must be a list of [player, "action"]')
+    walker = _Walker(match)
+    for n, entry in enumerate(actions, 1):
+        if not (
+            isinstance(entry, list)
+            and len(entry) == 2
+            and isinstance(entry[0], int)
+            and not isinstance(entry[0], bool)
+            and isinstance(entry[1], str)
+        ):
+            raise RecordError(f'action {n}: expected [player, "action"], got {entry!r}')
+        player, text = entry
+        m = walker.match
+        where = f"action {n} ({text!r} by player {player}"
+        if m.deal is not None and not m.finished:
+            where += f", deal {m.deal_number} of game {m.game_number}"
+        where += ")"
+        if not 0 <= player < m.n_players:
+            raise RecordError(f"{where}: there is no player {player}")
+        role = m.role_of(player)
+        if role is None:
+            raise RecordError(f"{where}: that player sits out this game")
+        try:
+            action = parse_action(text)
+        except PiquetError as exc:
+            raise RecordError(f"{where}: {exc}") from None
+        walker.step(player, role, action, where)
+    if "deals" in data:
+        stated = data["deals"]
+        derived = [dn.to_json() for dn in walker.deals]
+        if not isinstance(stated, list):
+            raise RecordError('"deals" must be a list')
+        for i in range(max(len(stated), len(derived))):
+            if i >= len(stated) or i >= len(derived):
+                raise RecordError(
+                    f'"deals": the record has {len(stated)} deals, the replay {len(derived)}'
+                )
+            got, want = stated[i], derived[i]
+            if got != want:
+                where = f"deal {want['deal']} of game {want['game']}"
+                if isinstance(got, dict):
+                    for key in want:
+                        if got.get(key) != want[key]:
+                            raise RecordError(
+                                f'"deals" item {i + 1} ({where}): "{key}" is stated as '
+                                f"{json.dumps(got.get(key))[:200]} but the replay gives "
+                                f"{json.dumps(want[key])[:200]}"
+                            )
+                raise RecordError(f'"deals" item {i + 1} ({where}) does not agree with the replay')
+    if "result" in data:
+        _check_result(data["result"], walker.match, '"result"')
+    tags = data.get("tags", {})
+    if not isinstance(tags, dict):
+        raise RecordError('"tags" must be an object')
+    return GameRecord(walker.match, _check_tags(tags))
+
+
+def loads(text: str) -> GameRecord:
+    """Read a record (text or JSON), replay it and check every statement.
+
+    Raises :class:`RecordError` naming the line (or action) and the deal that
+    is wrong: an illegal move, a statement the replay contradicts, a missing
+    tag, or text that is not a record at all.
+    """
+    body = text.lstrip("\ufeff")
+    if body.lstrip().startswith("{"):
+        return _parse_json_text(body)
+    return _parse_text(body)
+
+
+def load(path: str | Path) -> GameRecord:
+    """Read a record file; raises :class:`RecordError` if unreadable or not a record."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise RecordError(f"{str(p)!r} is a directory, not a record") from None
+    except OSError as exc:
+        raise RecordError(f"cannot read {str(p)!r}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{str(p)!r} is not a piquet record (not UTF-8 text)") from None
+    try:
+        return loads(text)
+    except RecordError as exc:
+        raise RecordError(f"{p.name}: {exc}") from None
+
+
+def save(path: str | Path, match: Match, *, tags: Mapping[str, Any] | None = None) -> str:
+    """Write the record to ``path``: JSON for a ``.json`` name, else text.
+
+    Returns the text written; raises :class:`RecordError` if it cannot be written.
+    """
+    p = Path(path)
+    text = (
+        dump_json(match, tags=tags) if p.suffix.lower() == ".json" else dump_text(match, tags=tags)
+    )
+    try:
+        p.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise RecordError(f"cannot write {str(p)!r}: {exc.strerror}") from None
+    return text

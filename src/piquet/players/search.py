@@ -1,0 +1,521 @@
+"""``club`` and ``expert``: determinized search over worlds drawn from the seat's view.
+
+Both levels play the cards by *perfect-information Monte Carlo*: worlds are
+drawn from what the seat knows (:mod:`piquet.sampling`: the other's hand fits
+the dialog, the voids shown and the exchange, each world weighted by how likely
+the other's declarations were), every card is valued exactly in each world by
+the double-dummy solver (:mod:`piquet.solver`), and the card with the best
+weighted mean wins.
+
+``club`` exchanges and declares as the book does (:mod:`piquet.players.book`).
+``expert`` also chooses its discard (and the number it announces with carte
+blanche) by simulated outcome: for each good candidate and each drawn world it
+takes in the stock, lets the other exchange by the book, counts both hands'
+declarations (repique included) and estimates the play open-handed.  With a
+budget of 200 ms or more it chooses its declarations and answers by
+simulation too, replaying whole drawn deals.  It is aware of the game score:
+near the target, reaching it first is worth :data:`~piquet.solver.RACE_BONUS`
+points; on the last deal of a partie, the settlement (a rubiconed loser's
+total counts for the winner) is what it maximizes.
+
+The thinking budget (``think_ms``) is turned into a number of worlds and a
+number of solver positions, never into a clock reading, so that the same seed
+gives the same decisions.  ``threads=2`` solves the worlds on two threads
+(numba releases the GIL) with the same result.
+"""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Final
+
+from piquet.actions import Action, AnnounceBlanche, Declare, Pass, Play
+from piquet.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.declarations import DeclClass, best_claim, counted
+from piquet.match import MatchView
+from piquet.players.base import register_level
+from piquet.players.book import book_action, book_lead
+from piquet.players.common import (
+    Situation,
+    book_discard,
+    discard_action,
+    discard_candidates,
+    my_turn,
+    rules_of,
+    situation,
+    truthful_declaration,
+    value_for,
+)
+from piquet.rules import Rules
+from piquet.sampling import SamplingError, World, sample_deals, sample_worlds
+from piquet.scoring import Kind, Tally
+from piquet.solver import Mode, Objective, PlayState, Solver, play_state
+from piquet.view import DealView, deal_view
+
+__all__ = ["DEFAULT_THINK_MS", "SearchPlayer", "declaration_tally"]
+
+#: The expert's default budget per decision (it stays under one second on two cores).
+DEFAULT_THINK_MS: Final = 600
+#: Solver positions per millisecond of budget (calibrated on this machine's class).
+NODES_PER_MS: Final = 1500
+_MIN_WORLDS: Final = 2
+_MAX_WORLDS: Final = 96
+_TT_BITS: Final = 18
+
+
+@dataclass(frozen=True, slots=True)
+class _Budget:
+    think_ms: int
+
+    @property
+    def nodes(self) -> int:
+        return self.think_ms * NODES_PER_MS
+
+    @property
+    def exchange_worlds(self) -> int:
+        return max(12, min(160, self.think_ms // 4))
+
+    @property
+    def exchange_candidates(self) -> int:
+        return 6 if self.think_ms < 300 else 10
+
+    @property
+    def declare_worlds(self) -> int:
+        return max(4, min(16, self.think_ms // 40))
+
+
+class SearchPlayer:
+    """A determinized-search player (``club`` or ``expert``; see the module docstring)."""
+
+    def __init__(
+        self,
+        seed: int = 0,
+        think_ms: int | None = None,
+        *,
+        level: str = "expert",
+        threads: int = 1,
+        rules: Rules | None = None,
+    ) -> None:
+        self.name = level
+        self.level = level
+        self.seed = seed
+        self.think_ms = DEFAULT_THINK_MS if think_ms is None else max(1, think_ms)
+        self.threads = max(1, threads)
+        self.rules = rules
+        self._decisions = 0
+        self._solvers: dict[tuple[str, Objective, int], Solver] = {}
+        self._pool: ThreadPoolExecutor | None = None
+
+    # ------------------------------------------------------------------ entry
+    def choose(self, view: MatchView) -> Action:
+        """The chosen action; raises IllegalActionError when it is not this player's turn."""
+        deal = my_turn(view)
+        rules = rules_of(view, self.rules)
+        sit = situation(view, rules)
+        self._decisions += 1
+        rng = random.Random(f"{self.level}:{self.seed}:{view.game_number}:"
+                            f"{view.deal_number}:{len(deal.dialog)}:{len(deal.tricks)}:"
+                            f"{deal.trick_lead}:{deal.phase.value}")
+        budget = _Budget(self.think_ms)
+        phase = deal.phase
+        expert = self.level == "expert"
+        if phase is Phase.PLAY:
+            return self._play(deal, rules, sit, rng, budget)
+        if phase is Phase.EXCHANGE and expert:
+            return discard_action(self._exchange(deal, rules, sit, rng, budget))
+        if phase is Phase.BLANCHE and expert:
+            return self._blanche(deal, rules, sit, rng, budget)
+        if phase is Phase.DECLARE and expert and budget.think_ms >= 200:
+            return self._declare(deal, rules, sit, rng, budget)
+        if phase is Phase.DECLARE:
+            return truthful_declaration(deal, rules)
+        return book_action(deal, rules, lead=sit.lead)
+
+    # ------------------------------------------------------------------ the play
+    def _solver(self, rules: Rules, objective: Objective, slot: int) -> Solver:
+        key = (rules.name, objective, slot)
+        s = self._solvers.get(key)
+        if s is None:
+            if len(self._solvers) > 8:
+                self._solvers.clear()
+            s = Solver(rules, objective, tt_bits=_TT_BITS)
+            self._solvers[key] = s
+        return s
+
+    def _play(
+        self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
+    ) -> Play:
+        legal = [a.card.index for a in deal.legal_actions if isinstance(a, Play)]
+        if len(legal) == 1:
+            return Play_of(legal[0])
+        try:
+            worlds = sample_worlds(deal, rules, rng, _MAX_WORLDS)
+        except SamplingError:
+            return Play_of(legal[0])
+        states = [self._state(deal, rules, w) for w in worlds]
+        weights = [w.weight for w in worlds]
+        n_threads = min(self.threads, 2)
+        if n_threads > 1:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=2)
+            parts = [
+                self._pool.submit(self._solve_part, rules, sit.objective, states, weights, t, 2,
+                                  budget)
+                for t in range(2)
+            ]
+            results = [p.result() for p in parts]
+        else:
+            results = [self._solve_part(rules, sit.objective, states, weights, 0, 1, budget)]
+        totals: dict[int, float] = {}
+        weight_sum = 0.0
+        for part_totals, part_weight in results:
+            weight_sum += part_weight
+            for c, v in part_totals.items():
+                totals[c] = totals.get(c, 0.0) + v
+        if not totals or weight_sum <= 0:
+            return Play_of(legal[0])
+        best = max(legal, key=lambda c: (round(totals.get(c, -1e9) / weight_sum, 6), -c))
+        return Play_of(best)
+
+    def _solve_part(
+        self,
+        rules: Rules,
+        objective: Objective,
+        states: list[PlayState],
+        weights: list[float],
+        part: int,
+        parts: int,
+        budget: _Budget,
+    ) -> tuple[dict[int, float], float]:
+        solver = self._solver(rules, objective, part)
+        solver.reset()
+        start = solver.nodes
+        totals: dict[int, float] = {}
+        weight_sum = 0.0
+        done = 0
+        for i in range(part, len(states), parts):
+            state = states[i]
+            values = solver.move_values(state)
+            w = weights[i]
+            for c, v in values.items():
+                totals[c] = totals.get(c, 0.0) + w * v
+            weight_sum += w
+            done += 1
+            if done >= _MIN_WORLDS // parts + 1 and solver.nodes - start >= budget.nodes:
+                break
+        return totals, weight_sum
+
+    def _state(self, deal: DealView, rules: Rules, world: World) -> PlayState:
+        role = deal.role
+        mine = deal.hand.mask
+        hands = (mine, world.opp_hand) if role == ELDER else (world.opp_hand, mine)
+        if deal.trick_lead is not None:
+            leader = 1 - role
+        else:
+            leader = role
+        totals = deal.scores
+        opened = tally_open(deal, rules)
+        if (
+            rules.younger_declares_after_lead
+            and role == ELDER
+            and not deal.tricks
+            and deal.trick_lead is None
+            and _pending_classes(deal)
+        ):
+            full = (mine | _played(deal, ELDER), world.opp_hand)
+            tally = declaration_tally(full[0], full[1], rules)
+            totals = tally.totals
+            opened = tally.open
+        return PlayState(
+            hands=hands,
+            leader=leader,
+            lead=deal.trick_lead,
+            won=deal.tricks_won,
+            totals=totals,
+            open=opened,
+        )
+
+    # ------------------------------------------------------------------ the exchange
+    def _exchange(
+        self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
+    ) -> int:
+        assert deal.discard_range is not None
+        lo, hi = deal.discard_range
+        return self._best_discard(deal, rules, sit, rng, budget, lo, hi)
+
+    def _blanche(
+        self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
+    ) -> Action:
+        sizes = [a.discards for a in deal.legal_actions if isinstance(a, AnnounceBlanche)]
+        mask = self._best_discard(deal, rules, sit, rng, budget, min(sizes), max(sizes))
+        return AnnounceBlanche(mask.bit_count())
+
+    def _best_discard(
+        self,
+        deal: DealView,
+        rules: Rules,
+        sit: Situation,
+        rng: random.Random,
+        budget: _Budget,
+        lo: int,
+        hi: int,
+    ) -> int:
+        hand = deal.hand.mask
+        role = deal.role
+        cands = discard_candidates(
+            hand, lo, hi, rules, role=role, lead=sit.lead, limit=budget.exchange_candidates
+        )
+        if len(cands) == 1:
+            return cands[0]
+        try:
+            worlds = sample_worlds(deal, rules, rng, budget.exchange_worlds)
+        except SamplingError:
+            return cands[0]
+        solver = self._solver(rules, sit.objective, 9)
+        blanche = _blanche_flags(deal)
+        scores = []
+        for cand in cands:
+            total = 0.0
+            wsum = 0.0
+            for w in worlds:
+                v = _exchange_value(deal, rules, sit, w, cand, solver, blanche)
+                if v is None:
+                    continue
+                total += w.weight * v
+                wsum += w.weight
+            scores.append(total / wsum if wsum else -1e9)
+        best = max(range(len(cands)), key=lambda i: (round(scores[i], 6), -i))
+        return cands[best]
+
+    # ------------------------------------------------------------------ declarations
+    def _declare(
+        self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
+    ) -> Action:
+        legal = deal.legal_actions
+        default = truthful_declaration(deal, rules)
+        options = _declaration_options(deal, rules, default)
+        if len(options) <= 1:
+            return default
+        try:
+            deals = sample_deals(deal, rules, rng, budget.declare_worlds)
+        except SamplingError:
+            return default
+        if not deals:
+            return default
+        solver = self._solver(rules, sit.objective, 8)
+        best = default
+        best_v = -1e18
+        for a in options:
+            if a not in legal:
+                continue
+            total = 0.0
+            wsum = 0.0
+            for d, w in deals:
+                v = _continue_value(d.apply(a), rules, sit, solver, deal.role)
+                total += w * v
+                wsum += w
+            mean = total / wsum if wsum else -1e18
+            if mean > best_v + 1e-9 or (abs(mean - best_v) <= 1e-9 and a == default):
+                best_v = mean
+                best = a
+        return best
+
+
+def Play_of(card: int) -> Play:  # noqa: N802 - reads like the action it builds
+    from piquet.actions import PLAY
+
+    return PLAY[card]
+
+
+# ------------------------------------------------------------------ helpers
+def _played(deal: DealView, role: int) -> int:
+    out = 0
+    for t in deal.tricks:
+        out |= 1 << (t.lead if t.leader == role else t.follow)
+    if deal.trick_lead is not None and deal.to_act != role:
+        out |= 1 << deal.trick_lead
+    return out
+
+
+def _pending_classes(deal: DealView) -> bool:
+    """Younger still has classes to declare after elder's first lead."""
+    classes = {u.cls for u in deal.dialog if u.cls is not None}
+    answered = {
+        u.cls
+        for u in deal.dialog
+        if u.cls is not None and u.seat == YOUNGER and u.text in ("Good.", "Equal.")
+    }
+    return len(answered) < 3 or len(classes) < 3
+
+
+def tally_open(deal: DealView, rules: Rules) -> bool:
+    """Whether a pique or repique can still be won, from the counted events."""
+    tally = Tally()
+    for e in deal.events:
+        if e.kind in (Kind.PIQUE, Kind.REPIQUE):
+            continue
+        tally = tally.add(e.seat, e.kind, e.points, e.note, rules, (0, 0), None)
+    return tally.open
+
+
+def declaration_tally(
+    elder: int,
+    younger: int,
+    rules: Rules,
+    *,
+    blanche: tuple[bool, bool] = (False, False),
+) -> Tally:
+    """The tally after both declare all they hold (carte blanche first, repique judged)."""
+    tally = Tally()
+    both = blanche[0] and blanche[1]
+    for seat in (ELDER, YOUNGER):
+        if blanche[seat] and (not both or rules.both_blanche_score):
+            tally = tally.add(seat, Kind.BLANCHE, rules.blanche_value, "", rules, (0, 0), None)
+    hands = (elder, younger)
+    for cls, kind in zip(DeclClass, (Kind.POINT, Kind.SEQUENCES, Kind.SETS), strict=True):
+        e = best_claim(elder, cls, rules)
+        y = best_claim(younger, cls, rules)
+        if e is None and y is None:
+            continue
+        if y is None or (e is not None and e.key > y.key):
+            winner = ELDER
+        elif e is None or y.key > e.key:
+            winner = YOUNGER
+        else:
+            continue
+        best = e if winner == ELDER else y
+        assert best is not None
+        _, pts = counted(hands[winner], best, rules)
+        tally = tally.add(winner, kind, pts, "", rules, (0, 0), None)
+    return tally
+
+
+def _blanche_flags(deal: DealView) -> tuple[bool, bool]:
+    flags = [False, False]
+    for u in deal.dialog:
+        if u.cls is None and u.text.startswith("Carte blanche"):
+            flags[u.seat] = True
+    if deal.phase is Phase.BLANCHE:
+        flags[deal.role] = True
+    return flags[0], flags[1]
+
+
+def _exchange_value(
+    deal: DealView,
+    rules: Rules,
+    sit: Situation,
+    world: World,
+    discard: int,
+    solver: Solver,
+    blanche: tuple[bool, bool],
+) -> float | None:
+    """This seat's value of discarding ``discard`` in one world (None if impossible)."""
+    role = deal.role
+    hand = deal.hand.mask
+    stock = world.stock
+    k = discard.bit_count()
+    if role == ELDER:
+        mine = (hand & ~discard) | _mask(stock[:k])
+        opp_dealt = world.opp_dealt
+        available = len(stock) - k
+        y_hi = min(available, rules.younger_max) if rules.younger_max else available
+        y_lo = min(rules.younger_min, y_hi)
+        opp_keep = opp_dealt & ~world.opp_discards if world.opp_discards else opp_dealt
+        if world.opp_discards:
+            ky = world.opp_discards.bit_count()
+            opp = opp_keep | _mask(stock[k : k + ky])
+        else:
+            y_disc = book_discard(opp_dealt, y_lo, y_hi, rules, role=YOUNGER)
+            ky = y_disc.bit_count()
+            opp = (opp_dealt & ~y_disc) | _mask(stock[k : k + ky])
+        elder, younger = mine, opp
+    else:
+        ke = _elder_count(deal)
+        if ke < 0:
+            return None
+        mine = (hand & ~discard) | _mask(stock[ke : ke + k])
+        elder, younger = world.opp_hand, mine
+    if elder.bit_count() != 12 or younger.bit_count() != 12:
+        return None
+    tally = declaration_tally(elder, younger, rules, blanche=blanche)
+    state = PlayState(
+        hands=(elder, younger),
+        leader=ELDER,
+        lead=None,
+        won=(0, 0),
+        totals=tally.totals,
+        open=tally.open,
+    )
+    est = solver.estimate(state)
+    return value_for(sit.objective, role, tally.totals, est)
+
+
+def _elder_count(deal: DealView) -> int:
+    for u in deal.dialog:
+        if u.cls is None and u.text.startswith("elder exchanges "):
+            return int(u.text.rsplit(" ", 1)[1])
+    return -1
+
+
+def _mask(cards: tuple[int, ...] | list[int]) -> int:
+    out = 0
+    for c in cards:
+        out |= 1 << c
+    return out
+
+
+def _declaration_options(deal: DealView, rules: Rules, default: Action) -> list[Action]:
+    """The truthful choice, plus sinking: passing, or the best lesser claim of another size."""
+    legal = deal.legal_actions
+    opts: list[Action] = [default]
+    declares = [a for a in legal if isinstance(a, Declare)]
+    if isinstance(default, Declare):
+        if Pass() in legal:
+            opts.append(Pass())
+        smaller = [a for a in declares if a.cards.mask.bit_count() < default.cards.mask.bit_count()]
+        if smaller:
+            opts.append(max(smaller, key=lambda a: a.cards.mask.bit_count()))
+    elif isinstance(default, Pass) and declares:
+        opts.append(declares[0])
+    else:
+        opts.extend(a for a in legal if a != default)
+    return opts
+
+
+def _continue_value(d: Deal, rules: Rules, sit: Situation, solver: Solver, role: int) -> float:
+    """Finish the dialog truthfully (elder leading by the book if he must first), then
+    estimate the play; this role's value."""
+    for _ in range(60):
+        if d.is_over:
+            break
+        if d.phase is Phase.PLAY and not (
+            d.to_act == ELDER and not d.tricks and d.trick_lead is None and d.deferred
+        ):
+            break
+        seat = d.to_act
+        assert seat is not None
+        view = deal_view(d, seat)
+        if d.phase is Phase.PLAY:
+            legal = [a.card.index for a in view.legal_actions if isinstance(a, Play)]
+            card = book_lead(legal, d.hands[seat], d.hands[1 - seat], 0)
+            d = d.apply(Play_of(card))
+        else:
+            d = d.apply(truthful_declaration(view, rules))
+    if d.is_over:
+        totals = d.scores
+        if sit.objective.mode is Mode.DIFF:
+            v = float(totals[0] - totals[1])
+        else:
+            v = float(solver.estimate(PlayState(hands=(0, 0), leader=ELDER, lead=None,
+                                                won=(6, 6), totals=totals)))
+        return v if role == ELDER else -v
+    state = play_state(d)
+    est = solver.estimate(state)
+    return value_for(sit.objective, role, d.scores, est)
+
+
+register_level("club", lambda seed, think_ms: SearchPlayer(seed, think_ms, level="club"))
+register_level("expert", lambda seed, think_ms: SearchPlayer(seed, think_ms, level="expert"))
+

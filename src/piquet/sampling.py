@@ -1,0 +1,899 @@
+"""Worlds consistent with what one seat knows: the other hand, the discards, the stock.
+
+A seat sees its own cards, the cards it was shown or saw in the stock, the
+dialog and the tricks (:class:`~piquet.view.DealView`).  Searching players need
+the rest: a *world* places every hidden card (the other's dealt hand and
+discards, the unseen stock in order) so that the deal, replayed, gives exactly
+this seat's view.  The draws here are constructive, then filtered:
+
+- the exchange: how many each discarded, which stock cards this seat took or
+  saw (elder's unused cards, the leftovers), and therefore which stock places
+  the other took from;
+- the dialog: every claim the other declared must be a claim of his hand, with
+  the same words, the same extra holdings counted and the cards shown;
+  "not good" means a better holding, "equal" an equal one, "making?" a point of
+  as many cards; a trio's missing card is the one he named; a lead he named and
+  lacked is a card or suit he does not hold;
+- the play: a suit he did not follow is a suit he no longer held;
+- carte blanche: a blanche he showed is his dealt hand; without one his dealt
+  hand held a king, queen or knave.
+
+Choices the other could make freely carry a weight instead of a veto: a
+holding he sank (passed, answered "good" to a worse claim, declared less than
+his best) makes a world less likely (:data:`SINK_WEIGHT`).
+
+:func:`sample_hands` is the fast path for the play (the other's hand only);
+:func:`sample_worlds` draws whole worlds; :func:`world_deal` and
+:func:`sample_deals` rebuild each as a :class:`~piquet.deal.Deal` by replaying
+the public history, checked to give the same view.  The view holds no list of
+actions, so :func:`public_actions` reconstructs the seat's own and the public
+actions from the view while replaying.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from piquet.actions import Action, DealBy, Discard, Play
+from piquet.cards import DECK32, DECK36, SUIT_MASKS, Card, CardSet, Rank, Suit, mask_cards
+from piquet.deal import ELDER, YOUNGER, Deal, Phase, Utterance
+from piquet.declarations import COURTS as COURTS_MASK
+from piquet.declarations import Claim, DeclClass, claims, counted, statement
+from piquet.errors import PiquetError
+from piquet.rules import PointMeasure, Rules
+from piquet.view import DealView, deal_view
+
+__all__ = [
+    "SINK_WEIGHT",
+    "Knowledge",
+    "World",
+    "knowledge",
+    "public_actions",
+    "sample_deals",
+    "sample_hands",
+    "sample_worlds",
+    "world_deal",
+]
+
+#: Weight of a world in which the other sank a holding (declared less than he held).
+SINK_WEIGHT: Final = 0.15
+
+
+class SamplingError(PiquetError):
+    """No world consistent with the view could be drawn."""
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One placement of every hidden card.
+
+    ``opp_dealt``: the other's twelve dealt cards; ``opp_discards``: what he
+    laid out (0 if he has not yet); ``stock``: the stock in order, top first;
+    ``opp_hand``: his hand now (after the exchange, less the cards played);
+    ``weight``: how likely the world is, relative to the others.
+    """
+
+    opp_dealt: int
+    opp_discards: int
+    stock: tuple[int, ...]
+    opp_hand: int
+    weight: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Knowledge:
+    """What a view tells about the hidden cards, prepared once per decision."""
+
+    role: int
+    rules: Rules
+    deck: int
+    mine_dealt: int
+    mine_taken: int
+    mine_discards: int
+    taken_seen: int
+    """Cards of this seat's take that the other saw (elder's unused cards younger took)."""
+    seen_stock: int
+    """Stock cards this seat saw and does not hold."""
+    opp_known_dealt: int
+    """The other's dealt hand when he showed carte blanche, else 0."""
+    opp_blanche: bool
+    opp_known_held: int
+    """Cards the other held after the exchange: played or shown with a claim."""
+    opp_played: int
+    unplaced: int
+    """Cards whose place this seat does not know (the other's dealt hand, unseen stock)."""
+    k_elder: int
+    """Cards elder exchanged (-1: not yet)."""
+    k_younger: int
+    younger_discarded: bool
+    """Younger has laid out his cards (he may take them later, after elder's blanche)."""
+    opp_exchanged: bool
+    """The other has taken in his cards."""
+    void_suits: int
+    """Bit s: the other showed out of suit s; his hand now holds none of it."""
+    slots: tuple[int, ...]
+    """Each stock place: 0 unseen, 1 seen by this seat, 2 taken by this seat."""
+    sets: tuple[tuple[int, int, int], ...] = ()
+    """The other's declared sets: (rank, 3 or 4, the missing card's index or -1)."""
+    excluded: int = 0
+    """Cards the other cannot hold: above the lowest card of a point he showed."""
+
+
+def _deck(rules: Rules) -> int:
+    return DECK36 if rules.deck_size == 36 else DECK32
+
+
+def knowledge(view: DealView, rules: Rules) -> Knowledge:
+    """Gather what ``view`` tells about the hidden cards.
+
+    Raises :class:`PiquetError` if the view is not in a deal (nothing dealt yet).
+    """
+    if view.phase is Phase.DEAL:
+        raise PiquetError("nothing is dealt yet: there are no hidden cards to place")
+    role = view.role
+    other = 1 - role
+    deck = _deck(rules)
+    mine_dealt = view.dealt.mask
+    mine_taken = view.taken.mask
+    seen = view.stock_seen.mask
+    blanche_shown = 0
+    opp_blanche = False
+    decl_shown = 0
+    for u in view.dialog:
+        if u.seat == other and u.cls is None and u.text == "shows carte blanche":
+            blanche_shown = u.shown
+        if u.seat == other and u.cls is None and u.text.startswith("Carte blanche"):
+            opp_blanche = True
+        if u.seat == other and u.cls is not None and u.shown:
+            decl_shown |= u.shown
+    opp_played = view.opponent_played.mask
+    ke = ky = -1
+    y_discard_only = False
+    for u in view.dialog:
+        if u.cls is not None:
+            continue
+        if u.text.startswith("elder exchanges "):
+            ke = int(u.text.rsplit(" ", 1)[1])
+        elif u.text.startswith("younger exchanges "):
+            ky = int(u.text.rsplit(" ", 1)[1])
+        elif u.text.startswith("younger discards "):
+            ky = int(u.text.rsplit(" ", 1)[1])
+            y_discard_only = True
+    took = [ke >= 0, ky >= 0 and (not y_discard_only or ke >= 0)]
+    younger_discarded = ky >= 0
+    opp_exchanged = took[other]
+    # stock places: elder takes the top k_elder, younger the next k_younger
+    stock_size = rules.stock_size
+    slots = [0] * stock_size
+    if role == ELDER and took[ELDER]:
+        for i in range(ke):
+            slots[i] = 2
+        if rules.elder_sees_unused:
+            for i in range(ke, rules.elder_max):
+                slots[i] = 1
+    if role == YOUNGER and took[YOUNGER]:
+        for i in range(ke, ke + ky):
+            slots[i] = 2
+    taken_counts = [ke, ky]
+    n_seen = seen.bit_count()
+    marked = sum(1 for s in slots if s == 1)
+    if n_seen > marked:
+        # the leftovers at the bottom of the stock were seen
+        i = stock_size - 1
+        while n_seen > marked and i >= 0:
+            if slots[i] == 0:
+                slots[i] = 1
+                marked += 1
+            i -= 1
+    voids = 0
+    for t in view.tricks:
+        if t.leader == role and t.follow // 9 != t.lead // 9:
+            voids |= 1 << (t.lead // 9)
+    if view.trick_lead is not None and view.to_act == role:
+        pass  # the other led; a lead tells nothing about voids
+    unplaced = deck & ~mine_dealt & ~mine_taken & ~seen
+    sets, excluded = _set_and_point_facts(view, other)
+    return Knowledge(
+        sets=sets,
+        excluded=excluded,
+        role=role,
+        rules=rules,
+        deck=deck,
+        mine_dealt=mine_dealt,
+        mine_taken=mine_taken,
+        mine_discards=view.discards.mask,
+        taken_seen=view.seen_by_opponent.mask & mine_taken,
+        seen_stock=seen,
+        opp_known_dealt=blanche_shown,
+        opp_blanche=opp_blanche,
+        opp_known_held=opp_played | decl_shown,
+        opp_played=opp_played,
+        unplaced=unplaced,
+        k_elder=taken_counts[ELDER],
+        k_younger=taken_counts[YOUNGER],
+        younger_discarded=younger_discarded,
+        opp_exchanged=opp_exchanged,
+        void_suits=voids,
+        slots=tuple(slots),
+    )
+
+
+_PLURALS: Final = {r.name_plural: int(r) for r in Rank}
+
+
+def _set_and_point_facts(view: DealView, other: int) -> tuple[tuple[tuple[int, int, int], ...], int]:
+    """The other's declared sets, and the cards above his shown point (he cannot hold them)."""
+    sets: list[tuple[int, int, int]] = []
+    missing: list[int] = []
+    excluded = 0
+    for u in view.dialog:
+        if u.seat != other or u.cls is None:
+            continue
+        if u.cls is DeclClass.POINT and u.shown:
+            suit = mask_cards(u.shown)[0] // 9
+            low = min(c % 9 for c in mask_cards(u.shown))
+            above = sum(1 << (9 * suit + r) for r in range(low + 1, 9))
+            excluded |= above & ~u.shown
+        if u.cls is DeclClass.SET:
+            text = u.text.rstrip(".")
+            if text.startswith("The ") and " of " in text:
+                rank_word, suit_word = text[4:].split(" of ")
+                rank = next((int(r) for r in Rank if r.name_singular == rank_word), None)
+                suit = next((int(x) for x in Suit if x.plural == suit_word), None)
+                if rank is not None and suit is not None:
+                    missing.append(9 * suit + rank - 6)
+                continue
+            if text.startswith("And "):
+                text = text[4:]
+            for part in text.split(", "):
+                words = part.lower().split()
+                if len(words) == 2 and words[0] == "three" and words[1] in _PLURALS:
+                    sets.append((_PLURALS[words[1]], 3, -1))
+                elif len(words) == 3 and words[0] == "quatorze" and words[2] in _PLURALS:
+                    sets.append((_PLURALS[words[2]], 4, -1))
+    out = []
+    for rank, n, _ in sets:
+        miss = next((m for m in missing if m % 9 + 6 == rank), -1)
+        out.append((rank, n, miss))
+    return tuple(out), excluded
+
+
+def _forced(kn: Knowledge, rng: random.Random, hand: int) -> int:
+    """Cards the other's declared sets put in his hand (trios: three of four at random)."""
+    out = 0
+    possible = kn.unplaced | kn.opp_known_held | kn.seen_stock
+    for rank, n, miss in kn.sets:
+        cards = [9 * s + rank - 6 for s in range(4)]
+        held = [c for c in cards if hand >> c & 1]
+        if n == 4:
+            out |= sum(1 << c for c in cards if possible >> c & 1)
+            continue
+        if len(held) >= 3:
+            continue
+        if miss >= 0:
+            out |= sum(1 << c for c in cards if c != miss and possible >> c & 1)
+            continue
+        free = [c for c in cards if not hand >> c & 1 and kn.unplaced >> c & 1]
+        need = 3 - len(held)
+        if len(free) >= need:
+            out |= _pick(rng, free, need)
+    return out & kn.unplaced
+
+
+# ------------------------------------------------------------------ drawing worlds
+def _pick(rng: random.Random, cards: Sequence[int], n: int) -> int:
+    out = 0
+    for c in rng.sample(list(cards), n):
+        out |= 1 << c
+    return out
+
+
+def _void_allowed(kn: Knowledge, view: DealView) -> int:
+    """Cards the other's post-exchange hand may hold, given the suits he showed out of."""
+    allowed = kn.deck
+    for s in range(4):
+        if kn.void_suits >> s & 1:
+            allowed &= ~SUIT_MASKS[s]
+    return allowed | kn.opp_known_held
+
+
+def _draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
+    """One constructive draw (not yet checked against the dialog); None if it failed."""
+    rules = kn.rules
+    other = 1 - kn.role
+    stock_size = rules.stock_size
+    slots = kn.slots
+    seen_list = list(mask_cards(kn.seen_stock))
+    rng.shuffle(seen_list)
+    if not kn.opp_exchanged:
+        # the other's dealt hand, then the unseen stock places
+        if kn.opp_known_dealt:
+            dealt = kn.opp_known_dealt
+        else:
+            dealt = _pick(rng, mask_cards(kn.unplaced), 12)
+        rest = list(mask_cards(kn.unplaced & ~dealt))
+        rng.shuffle(rest)
+        disc = 0
+        k_o = kn.k_younger if other == YOUNGER else kn.k_elder
+        if other == YOUNGER and kn.younger_discarded and k_o > 0:
+            disc = _pick(rng, mask_cards(dealt), k_o)
+        stock = _fill_stock(slots, kn, seen_list, rest, {})
+        if stock is None:
+            return None
+        if not kn.opp_blanche and dealt & COURTS_MASK == 0:
+            return None
+        return World(dealt, disc, stock, dealt & ~disc)
+    # the other has exchanged: his take is a range of stock places
+    k_o = kn.k_younger if other == YOUNGER else kn.k_elder
+    first = 0 if other == ELDER else max(kn.k_elder, 0)
+    take_places = range(first, first + k_o)
+    seen_take = [i for i in take_places if slots[i] == 1]
+    unseen_take = [i for i in take_places if slots[i] == 0]
+    known = kn.opp_known_held
+    # seen stock cards in his take: those he played or showed, then random
+    must_seen = known & kn.seen_stock
+    if must_seen.bit_count() > len(seen_take):
+        return None
+    allowed = _void_allowed(kn, view)
+    pool_seen = [c for c in seen_list if not must_seen >> c & 1 and allowed >> c & 1]
+    if len(pool_seen) < len(seen_take) - must_seen.bit_count():
+        return None
+    chosen_seen = must_seen | _pick(rng, pool_seen, len(seen_take) - must_seen.bit_count())
+    hand = known | chosen_seen
+    if kn.opp_known_dealt:
+        # carte blanche shown: his hand is the dealt hand less discards, plus the take
+        b = kn.opp_known_dealt
+        from_take = hand & ~b
+        if from_take.bit_count() > k_o:
+            return None
+        keep_known = hand & b
+        n_unseen_take = len(unseen_take)
+        extra_take_needed = n_unseen_take - (from_take & ~kn.seen_stock).bit_count()
+        if extra_take_needed < 0:
+            return None
+        take_pool = [c for c in mask_cards(kn.unplaced & ~b & ~hand & allowed)]
+        if len(take_pool) < extra_take_needed:
+            return None
+        take_unseen = (from_take & ~kn.seen_stock) | _pick(rng, take_pool, extra_take_needed)
+        keep_pool = [c for c in mask_cards(b & ~keep_known & allowed)]
+        n_keep = 12 - k_o - keep_known.bit_count()
+        if n_keep < 0 or len(keep_pool) < n_keep:
+            return None
+        kept = keep_known | _pick(rng, keep_pool, n_keep)
+        disc = b & ~kept
+        hand = kept | chosen_seen | take_unseen
+        dealt = b
+    else:
+        hand |= _forced(kn, rng, hand)
+        need = 12 - hand.bit_count()
+        fill_pool = mask_cards(kn.unplaced & ~hand & allowed & ~kn.excluded)
+        if need < 0 or len(fill_pool) < need:
+            return None
+        hand |= _pick(rng, fill_pool, need)
+        # which of his unseen cards came from the stock
+        cand = mask_cards(hand & kn.unplaced)
+        if len(cand) < len(unseen_take):
+            return None
+        take_unseen = _pick(rng, cand, len(unseen_take))
+        disc_pool = mask_cards(kn.unplaced & ~hand)
+        if len(disc_pool) < k_o:
+            return None
+        disc = _pick(rng, disc_pool, k_o)
+        dealt = (hand & ~chosen_seen & ~take_unseen) | disc
+        if not kn.opp_blanche and dealt & COURTS_MASK == 0:
+            return None
+    fixed: dict[int, int] = {}
+    for place, card in zip(seen_take, mask_cards(chosen_seen), strict=True):
+        fixed[place] = card
+    for place, card in zip(unseen_take, mask_cards(take_unseen), strict=True):
+        fixed[place] = card
+    rest = list(mask_cards(kn.unplaced & ~dealt & ~take_unseen))
+    rng.shuffle(rest)
+    left_seen = [c for c in seen_list if not chosen_seen >> c & 1]
+    stock = _fill_stock(slots, kn, left_seen, rest, fixed)
+    if stock is None or len(stock) != stock_size:
+        return None
+    return World(dealt, disc, stock, hand & ~kn.opp_played)
+
+
+def _fill_stock(
+    slots: tuple[int, ...],
+    kn: Knowledge,
+    seen: list[int],
+    unseen: list[int],
+    fixed: dict[int, int],
+) -> tuple[int, ...] | None:
+    # the cards of this seat's take that the other saw lay on top (elder's unused)
+    mine = [*mask_cards(kn.mine_taken & kn.taken_seen), *mask_cards(kn.mine_taken & ~kn.taken_seen)]
+    out: list[int] = []
+    si = ui = mi = 0
+    for place, kind in enumerate(slots):
+        if place in fixed:
+            out.append(fixed[place])
+        elif kind == 2:
+            if mi >= len(mine):
+                return None
+            out.append(mine[mi])
+            mi += 1
+        elif kind == 1:
+            if si >= len(seen):
+                return None
+            out.append(seen[si])
+            si += 1
+        else:
+            if ui >= len(unseen):
+                return None
+            out.append(unseen[ui])
+            ui += 1
+    if si != len(seen) or ui != len(unseen):
+        return None
+    return tuple(out)
+
+
+# ------------------------------------------------------------------ the dialog
+_CLASS_WORDS: Final = {DeclClass.POINT: "point", DeclClass.SEQUENCE: "sequence", DeclClass.SET: "set"}
+
+
+def _said(claim: Claim, rules: Rules) -> tuple[str, str]:
+    full = _cap(statement(claim, rules)) + "."
+    part = _cap(statement(claim, rules, full=False)) + "."
+    return full, part
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class _ClassTalk:
+    """What was said in one class of declaration."""
+
+    cls: DeclClass
+    lines: tuple[Utterance, ...]
+
+
+def _talk_by_class(dialog: Sequence[Utterance]) -> list[_ClassTalk]:
+    by: dict[DeclClass, list[Utterance]] = {}
+    for u in dialog:
+        if u.cls is not None:
+            by.setdefault(u.cls, []).append(u)
+    return [_ClassTalk(c, tuple(v)) for c, v in sorted(by.items())]
+
+
+def _find_claim(hand: int, cls: DeclClass, text: str, rules: Rules) -> Claim | None:
+    for c in claims(hand, cls, rules):
+        full, part = _said(c, rules)
+        if text in (full, part):
+            return c
+    return None
+
+
+def _my_post_exchange(view: DealView) -> int:
+    played = 0
+    for t in view.tricks:
+        played |= 1 << (t.lead if t.leader == view.role else t.follow)
+    if view.trick_lead is not None and view.to_act != view.role:
+        played |= 1 << view.trick_lead
+    return view.hand.mask | played
+
+
+def dialog_weight(opp_hand: int, view: DealView, rules: Rules) -> float:
+    """How well a post-exchange hand of the other fits the dialog: 0 (impossible) to 1.
+
+    ``opp_hand`` is his whole hand after the exchange (cards played included).
+    """
+    role = view.role
+    other = 1 - role
+    mine = _my_post_exchange(view)
+    weight = 1.0
+    for talk in _talk_by_class(view.dialog):
+        w = _class_weight(talk, opp_hand, mine, role, other, rules)
+        if w == 0.0:
+            return 0.0
+        weight *= w
+    if other == ELDER and _lead_fits(opp_hand, view) == 0.0:
+        return 0.0
+    return weight
+
+
+def _class_weight(
+    talk: _ClassTalk, opp_hand: int, mine: int, role: int, other: int, rules: Rules
+) -> float:
+    cls = talk.cls
+    lines = talk.lines
+    partial = cls is DeclClass.POINT and rules.point_measure is PointMeasure.CARDS
+    my_claim: Claim | None = None
+    my_text = ""
+    his_claim: Claim | None = None
+    his_text = ""
+    revealed = False
+    weight = 1.0
+    his_claims = claims(opp_hand, cls, rules)
+    for u in lines:
+        text = u.text
+        if u.seat == role:
+            if _is_number(text):
+                revealed = True
+                my_claim = _claim_with(mine, cls, my_text, text, rules) or my_claim
+            elif text.endswith("declared.") or text in _ANSWERS:
+                continue
+            elif text.startswith(("And ", "shows ", "The ", "Which ")):
+                continue
+            elif my_claim is None:
+                my_claim = _find_claim(mine, cls, text, rules)
+                my_text = text
+            continue
+        if text == "Not good.":
+            if my_claim is None:
+                return 0.0
+            if partial and not revealed:
+                if not any(c.key[0] > my_claim.key[0] for c in his_claims):
+                    return 0.0
+            elif not any(c.key > my_claim.key for c in his_claims):
+                return 0.0
+        elif text == "Equal.":
+            if my_claim is None or not any(c.key == my_claim.key for c in his_claims):
+                return 0.0
+        elif text == "Making?":
+            if my_claim is None or not any(c.key[0] == my_claim.key[0] for c in his_claims):
+                return 0.0
+        elif text == "Good.":
+            if my_claim is not None and any(c.key > my_claim.key for c in his_claims):
+                weight *= SINK_WEIGHT
+        elif text.endswith(" declared."):
+            if his_claims:
+                weight *= SINK_WEIGHT
+        elif text.startswith("And "):
+            if his_claim is None:
+                return 0.0
+            held, _ = counted(opp_hand, his_claim, rules)
+            extras = [h for h in held if h.cards != his_claim.cards]
+            want = "And " + ", ".join(statement(h, rules) for h in extras) + "."
+            if want != text:
+                return 0.0
+        elif text.startswith("shows "):
+            if his_claim is None:
+                return 0.0
+            held, _ = counted(opp_hand, his_claim, rules)
+            cards = 0
+            for h in held:
+                cards |= h.cards
+            if cards != u.shown:
+                return 0.0
+        elif text == "Which one is missing?" or text.startswith("The "):
+            continue
+        elif _is_number(text):
+            revealed = True
+            found = _claim_with(opp_hand, cls, his_text, text, rules)
+            if found is None:
+                return 0.0
+            his_claim = found
+        else:
+            found = _find_claim(opp_hand, cls, text, rules)
+            if found is None:
+                return 0.0
+            his_claim = found
+            his_text = text
+            if his_claims and his_claims[0].key > found.key:
+                weight *= SINK_WEIGHT
+    if his_claim is not None and _his_class(lines, other):
+        held, _ = counted(opp_hand, his_claim, rules)
+        extras = [h for h in held if h.cards != his_claim.cards]
+        if extras and not any(v.seat == other and v.text.startswith("And ") for v in lines):
+            return 0.0
+        said = [v.text for v in lines if v.seat == other and v.text.startswith("The ")]
+        if said and said != _missing_lines(held):
+            return 0.0
+    return weight
+
+
+def _claim_with(hand: int, cls: DeclClass, text: str, number: str, rules: Rules) -> Claim | None:
+    """The claim announced by ``text`` (first words of a point) whose pips make ``number``."""
+    for c in claims(hand, cls, rules):
+        full, part = _said(c, rules)
+        if text in (full, part) and _cap(_number_text(c.pips)) + "." == number:
+            return c
+    return None
+
+
+def _his_class(lines: tuple[Utterance, ...], seat: int) -> bool:
+    """The other won the class: nobody answered his claim "not good" or "equal"."""
+    return not any(v.seat != seat and v.text in ("Not good.", "Equal.") for v in lines)
+
+
+_ANSWERS: Final = frozenset({"Good.", "Not good.", "Equal.", "Making?"})
+
+
+def _missing_lines(held: list[Claim]) -> list[str]:
+    out = []
+    for h in held:
+        if h.size == 3:
+            rank = h.top
+            missing = next(s for s in range(4) if not h.cards >> (9 * s + rank - 6) & 1)
+            card = Card.from_index(9 * missing + rank - 6)
+            out.append(f"The {card.rank.name_singular} of {card.suit.plural}.")
+    return out
+
+
+def _lead_fits(hand: int, view: DealView) -> float:
+    named: str | None = None
+    lacked = False
+    for u in view.dialog:
+        if u.seat == ELDER and u.text.startswith("elder will lead "):
+            named = u.text[len("elder will lead ") :].split(",")[0]
+        if u.seat == ELDER and u.text.startswith("elder holds no "):
+            lacked = True
+    if named is None:
+        return 1.0
+    mask = _named_mask(named)
+    holds = bool(hand & mask)
+    return 1.0 if holds != lacked else 0.0
+
+
+def _named_mask(named: str) -> int:
+    for s in Suit:
+        if named == s.plural:
+            return SUIT_MASKS[s]
+    return Card.parse(named).bit
+
+
+_NUMBER_WORDS: Final = (
+    "",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+)
+_TENS: Final = (
+    "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"
+)
+
+
+def _number_text(n: int) -> str:
+    if n < 20:
+        return _NUMBER_WORDS[n] or "nothing"
+    tens, ones = divmod(n, 10)
+    if n >= 100:
+        return str(n)
+    return _TENS[tens] + ("-" + _NUMBER_WORDS[ones] if ones else "")
+
+
+_NUMBER_SET: Final = frozenset(_cap(_number_text(n)) + "." for n in range(1, 100))
+
+
+def _is_number(text: str) -> bool:
+    return text in _NUMBER_SET
+
+
+# ------------------------------------------------------------------ public entry points
+def sample_worlds(
+    view: DealView,
+    rules: Rules,
+    rng: random.Random,
+    n: int,
+    *,
+    max_tries: int | None = None,
+) -> list[World]:
+    """Up to ``n`` worlds consistent with ``view`` (each with its weight).
+
+    Draws are rejected when they break a hard constraint; after ``max_tries``
+    draws (default ``400 * n``) the dialog is no longer required, so that a
+    decision always has worlds to think with.  Raises :class:`SamplingError`
+    only if no world at all can be drawn.
+    """
+    kn = knowledge(view, rules)
+    tries = max_tries if max_tries is not None else 400 * n
+    check_dialog = kn.opp_exchanged and any(u.cls is not None for u in view.dialog)
+    other = 1 - view.role
+    if other == ELDER and any(u.text.startswith("elder will lead ") for u in view.dialog):
+        check_dialog = kn.opp_exchanged
+    out: list[World] = []
+    loose: list[World] = []
+    for _ in range(tries):
+        w = _draw(kn, view, rng)
+        if w is None:
+            continue
+        if check_dialog:
+            full = w.opp_hand | kn.opp_played
+            weight = dialog_weight(full, view, rules)
+            if weight <= 0.0:
+                if len(loose) < n:
+                    loose.append(w)
+                continue
+            w = World(w.opp_dealt, w.opp_discards, w.stock, w.opp_hand, weight)
+        out.append(w)
+        if len(out) >= n:
+            return out
+    if out:
+        return out
+    if loose:
+        return loose
+    raise SamplingError("no placement of the hidden cards fits this view")
+
+
+def sample_hands(
+    view: DealView, rules: Rules, rng: random.Random, n: int
+) -> list[tuple[int, float]]:
+    """The other's hand now in up to ``n`` worlds, with weights (the fast path for play)."""
+    return [(w.opp_hand, w.weight) for w in sample_worlds(view, rules, rng, n)]
+
+
+# ------------------------------------------------------------------ whole deals
+def world_deck(view: DealView, rules: Rules, world: World, packet: int | None = None) -> list[int]:
+    """The pack order (top first) that deals this world's hands and stock."""
+    size = packet if packet is not None else rules.packet_sizes[0]
+    hands = [0, 0]
+    hands[view.role] = view.dealt.mask
+    hands[1 - view.role] = world.opp_dealt
+    e = mask_cards(hands[ELDER])
+    y = mask_cards(hands[YOUNGER])
+    deck: list[int] = []
+    while e or y:
+        deck.extend(e[:size])
+        e = e[size:]
+        deck.extend(y[:size])
+        y = y[size:]
+    deck.extend(world.stock)
+    return deck
+
+
+def _plays(view: DealView) -> list[int]:
+    out: list[int] = []
+    for t in view.tricks:
+        out.extend((t.lead, t.follow))
+    if view.trick_lead is not None:
+        out.append(view.trick_lead)
+    return out
+
+
+def public_actions(deal: Deal, view: DealView, world: World) -> list[Action]:
+    """The actions that lead from ``deal`` (freshly dealt from the world's pack) to ``view``.
+
+    Discards come from the view (this seat's) and the world (the other's), plays
+    from the tricks; every other action is one whose words match the dialog
+    (where words fit several actions, as a point of two cards may, the replay
+    tries each).  Raises :class:`SamplingError` if the world cannot give the view.
+    """
+    plays = _plays(view)
+    budget = [2000]
+    found = _replay(deal, view, world, plays, 0, budget)
+    if found is None:
+        raise SamplingError("this world does not replay to the view")
+    found.reverse()
+    return found
+
+
+def _replay(
+    d: Deal, view: DealView, world: World, plays: list[int], played: int, budget: list[int]
+) -> list[Action] | None:
+    """Depth-first replay; returns the actions in reverse order, or None."""
+    while True:
+        budget[0] -= 1
+        if budget[0] < 0:
+            return None
+        if _reached(d, view, played, len(plays)):
+            return []
+        if d.is_over or len(d.dialog) > len(view.dialog):
+            return None
+        if d.phase is Phase.EXCHANGE:
+            cards = view.discards.mask if d.to_act == view.role else world.opp_discards
+            a: Action = Discard(CardSet(cards))
+        elif d.phase is Phase.PLAY:
+            if played >= len(plays):
+                return None
+            a = Play(Card.from_index(plays[played]))
+            played += 1
+        elif d.phase is Phase.DEAL:
+            a = DealBy(d.rules.packet_sizes[0])
+        else:
+            options = _matching(d, view)
+            if not options:
+                return None
+            if len(options) > 1:
+                for a in options:
+                    rest = _replay(d.apply(a), view, world, plays, played, budget)
+                    if rest is not None:
+                        rest.append(a)
+                        return rest
+                return None
+            a = options[0]
+        if not d.can(a):
+            return None
+        rest_actions = _replay_step(d, a, view, world, plays, played, budget)
+        return rest_actions
+
+
+def _replay_step(
+    d: Deal,
+    a: Action,
+    view: DealView,
+    world: World,
+    plays: list[int],
+    played: int,
+    budget: list[int],
+) -> list[Action] | None:
+    rest = _replay(d.apply(a), view, world, plays, played, budget)
+    if rest is not None:
+        rest.append(a)
+    return rest
+
+
+def _reached(d: Deal, view: DealView, played: int, n_plays: int) -> bool:
+    return (
+        played == n_plays
+        and len(d.dialog) == len(view.dialog)
+        and d.phase is view.phase
+        and d.to_act == view.to_act
+    )
+
+
+def _matching(d: Deal, view: DealView) -> list[Action]:
+    """Actions whose new dialog lines are the view's next lines (silent ones last)."""
+    n = len(d.dialog)
+    out: list[Action] = []
+    silent: list[Action] = []
+    for a in d.legal_actions():
+        nd = d.apply(a)
+        new = nd.dialog[n:]
+        if not new:
+            silent.append(a)
+        elif tuple(view.dialog[n : n + len(new)]) == new:
+            out.append(a)
+    return out + silent
+
+
+def world_deal(view: DealView, rules: Rules, world: World, *, start: tuple[int, int] = (0, 0),
+               target: int | None = None) -> Deal:
+    """The :class:`Deal` of this world, replayed to the point of ``view``.
+
+    Raises :class:`SamplingError` if the replay does not give exactly ``view``.
+    """
+    deck = world_deck(view, rules, world)
+    d = Deal.new(rules, deck, start=start, target=target)
+    for a in public_actions(d, view, world):
+        d = d.apply(a)
+    if deal_view(d, view.role) != view:
+        raise SamplingError("the replayed world gives another view")
+    return d
+
+
+def sample_deals(
+    view: DealView,
+    rules: Rules,
+    rng: random.Random,
+    n: int,
+    *,
+    start: tuple[int, int] = (0, 0),
+    target: int | None = None,
+) -> list[tuple[Deal, float]]:
+    """Up to ``n`` whole deals consistent with ``view``, with weights.
+
+    Worlds whose replay fails are dropped (a drawn world that passes the fast
+    checks replays in all but rare cases).
+    """
+    out: list[tuple[Deal, float]] = []
+    for w in sample_worlds(view, rules, rng, n):
+        try:
+            out.append((world_deal(view, rules, w, start=start, target=target), w.weight))
+        except SamplingError:
+            continue
+    return out
+

@@ -1,0 +1,740 @@
+"""Keep the score of a game played with real cards.
+
+At a real table the players deal and play with their own pack; the program
+is told what happened, one entry at a time, and keeps the score under their
+rule set with the engine itself.  A :class:`TallySession` is immutable: each
+:meth:`TallySession.enter` returns the session after one more entry, or
+raises an error (of the :class:`~piquet.errors.PiquetError` tree) saying what
+the rule set forbids, and the session is unchanged.
+
+The entries, in the order of a deal (``help`` lists them)::
+
+    dealer Anne                  who deals (at the start of each game; then the deal alternates)
+    elder AS KS QS ...           the twelve cards dealt to each player
+    younger 7H 8H ...
+    blanche 3                    carte blanche, and how many he will lay out
+    discard 7C 8C take QH JD     lay out and take in (the cards taken, top of the stock first)
+    take QH JD                   the cards taken, when the engine asks for them later
+    point AH KH QH JH            declarations: point, sequence, set, pass
+    good / not good / equal / making / ask / no question
+    look / decline / name QH / appoint QS   the stock's leftovers
+    QH KH                        cards played, in order (one or several per line)
+    undo                         take back the last entry
+
+Any entry may start with ``elder:``, ``younger:`` or a player's name; it is
+then refused unless that player is to act (so a second discard is caught).
+The engine needs a pack in order: it is built from the hands and the cards
+taken in (the stock's unknown cards in any order), and rebuilt and replayed
+whenever an entry tells more.  :meth:`TallySession.to_record` is the game as
+JSON (the entries and the settled result); :meth:`TallySession.from_record`
+replays it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from piquet.actions import (
+    Action,
+    AnnounceBlanche,
+    Answer,
+    DealBy,
+    Declare,
+    Discard,
+    Leftover,
+    LeftoverChoice,
+    Pass,
+    Play,
+    Question,
+    Reply,
+    parse_action,
+)
+from piquet.cards import CardSet, mask_cards
+from piquet.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.declarations import DeclClass
+from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordError
+from piquet.match import Match, new_match
+from piquet.rules import Format, Rules, get_rules, rules_from_mapping
+
+__all__ = ["HELP", "TallySession", "new_tally"]
+
+_ROLE_NAMES: Final = ("elder", "younger")
+
+HELP: Final = """Entries (one a line; any may start with 'elder:', 'younger:' or a player's name):
+  dealer NAME|1|2             who deals (each game's first deal; then the deal alternates)
+  elder CARDS / younger CARDS the twelve cards dealt to each
+  packet N                    the packet size dealt by, if the rules offer several
+  blanche N                   carte blanche, laying out N cards
+  discard CARDS take CARDS    lay out and take in (the cards taken, in order)
+  take CARDS                  the cards taken in, when asked for later
+  point|sequence|set CARDS    a declaration; 'pass' declares nothing
+  good | not good | equal | making | ask | no question
+  look | decline | name CARD | appoint CARD     younger's leftovers
+  CARDS                       cards played, in order
+  undo                        take back the last entry"""
+
+
+# ====================================================================== steps
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One accepted entry, normalized: what the record holds and the replay folds."""
+
+    kind: str
+    """``dealer``, ``packet``, ``hand``, ``exchange``, ``take`` or ``action``."""
+    role: int = -1
+    value: int = 0
+    cards: tuple[int, ...] = ()
+    text: str = ""
+
+    def to_json(self) -> list[Any]:
+        if self.kind == "dealer" or self.kind == "packet":
+            return [self.kind, self.value]
+        if self.kind == "hand":
+            return ["hand", _ROLE_NAMES[self.role], str(CardSet(self.value))]
+        if self.kind == "exchange":
+            out: list[Any] = ["exchange", _ROLE_NAMES[self.role], str(CardSet(self.value))]
+            if self.cards:
+                out.append(_order_text(self.cards))
+            return out
+        if self.kind == "take":
+            return ["take", _ROLE_NAMES[self.role], _order_text(self.cards)]
+        return ["action", self.text]
+
+
+def _order_text(cards: Sequence[int]) -> str:
+    return " ".join(str(CardSet(1 << c)) for c in cards)
+
+
+def _ordered(text: str) -> tuple[int, ...]:
+    """Cards in the order written (``CardSet.parse`` checks each and refuses repeats)."""
+    CardSet.parse(text)
+    from piquet.cards import Card
+
+    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    out: list[int] = []
+    i = 0
+    while i < len(tokens):
+        tok = tokens[i]
+        if len(tok) == 1 and i + 1 < len(tokens) and len(tokens[i + 1]) == 1:
+            tok += tokens[i + 1]
+            i += 1
+        out.append(Card.parse(tok).index)
+        i += 1
+    return tuple(out)
+
+
+# ====================================================================== the fold
+@dataclass(frozen=True, slots=True)
+class _Draft:
+    """The current deal as entered: who deals, the hands, the cards taken, the actions."""
+
+    dealer: int | None = None
+    packet: int | None = None
+    hands: tuple[int, int] = (0, 0)
+    taken: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
+    actions: tuple[Action, ...] = ()
+    started: bool = False
+
+
+def _pack(rules: Rules) -> int:
+    return sum(1 << i for i in range(36) if rules.deck_size == 36 or i % 9)
+
+
+def _deck(rules: Rules, draft: _Draft, packet: int) -> list[int]:
+    """A pack order that deals the entered hands and puts the cards taken on top of the stock."""
+    e, y = mask_cards(draft.hands[0]), mask_cards(draft.hands[1])
+    deck: list[int] = []
+    while e or y:
+        deck.extend(e[:packet])
+        e = e[packet:]
+        deck.extend(y[:packet])
+        y = y[packet:]
+    known = [c for t in draft.taken if t for c in t]
+    rest = mask_cards(
+        _pack(rules) & ~draft.hands[0] & ~draft.hands[1] & ~sum(1 << c for c in known)
+    )
+    # elder takes from the top, younger the next cards (elder's unused ones first);
+    # cards not yet known to have been taken keep their places in any order
+    stock = [*(draft.taken[0] or ()), *(draft.taken[1] or ()), *rest]
+    return deck + stock
+
+
+@dataclass(frozen=True, slots=True)
+class _State:
+    match: Match
+    base: Match
+    """The match as it stood when the current deal began."""
+    draft: _Draft
+
+
+def _install(state: _State, rules: Rules) -> _State:
+    """Rebuild the current deal from the draft: a fresh pack, the actions replayed."""
+    base = state.base
+    draft = state.draft
+    dealer = draft.dealer if draft.dealer is not None else base.dealer
+    if dealer not in base.in_game:
+        raise IllegalActionError(f"player {dealer + 1} is not in this game")
+    m = replace(base, dealer=dealer)
+    elder_p = m.player_of(ELDER)
+    start = (m.scores[m.in_game.index(elder_p)], m.scores[m.in_game.index(dealer)])
+    target = rules.target if m.format is not Format.PARTIE else None
+    packet = draft.packet if draft.packet is not None else rules.packet_sizes[0]
+    deal = Deal.new(rules, _deck(rules, draft, packet), start=start, target=target)
+    if deal.phase is Phase.DEAL:
+        deal = deal.apply(DealBy(packet))
+    m = replace(m, deal=deal)
+    for action in draft.actions:
+        m = m.apply(action)
+    return _State(m, replace(base, dealer=dealer), draft)
+
+
+def _fold(rules: Rules, start: Match, steps: Sequence[_Step]) -> _State:
+    state = _State(start, start, _Draft())
+    for step in steps:
+        state = _apply_step(state, step, rules)
+    return state
+
+
+def _apply_step(state: _State, step: _Step, rules: Rules) -> _State:
+    draft = state.draft
+    if state.match.finished:
+        raise IllegalActionError("the match is over: nothing more can be entered (undo, or save)")
+    if step.kind in ("dealer", "packet", "hand"):
+        if draft.started:
+            raise IllegalActionError(
+                f"the cards of this deal are already entered; a {step.kind} entry comes "
+                "before them (undo to change them)"
+            )
+        if step.kind == "dealer":
+            return replace(state, draft=replace(draft, dealer=step.value))
+        if step.kind == "packet":
+            if step.value not in rules.packet_sizes:
+                raise IllegalActionError(
+                    f"{rules.name} deals by {', '.join(map(str, rules.packet_sizes))}, "
+                    f"not {step.value}"
+                )
+            return replace(state, draft=replace(draft, packet=step.value))
+        hands = list(draft.hands)
+        other = hands[1 - step.role]
+        if step.value & other:
+            raise IllegalActionError(
+                f"{CardSet(step.value & other)} cannot be dealt to both players"
+            )
+        hands[step.role] = step.value
+        draft = replace(draft, hands=(hands[0], hands[1]))
+        if hands[0] and hands[1]:
+            draft = replace(draft, started=True)
+            return _install(replace(state, draft=draft), rules)
+        return replace(state, draft=draft)
+    if not draft.started:
+        raise IllegalActionError("enter the twelve cards dealt to elder and to younger first")
+    deal = state.match.deal
+    assert deal is not None
+    if step.kind == "take":
+        taken = list(draft.taken)
+        taken[step.role] = step.cards
+        draft = replace(draft, taken=(taken[0], taken[1]))
+        return _after(_install(replace(state, draft=draft), rules))
+    if step.kind == "exchange":
+        taken = list(draft.taken)
+        if step.cards:
+            taken[step.role] = step.cards
+        draft = replace(
+            draft,
+            taken=(taken[0], taken[1]),
+            actions=(*draft.actions, Discard(CardSet(step.value))),
+        )
+        return _after(_install(replace(state, draft=draft), rules))
+    action = parse_action(step.text)
+    new_match_state = state.match.apply(action)
+    draft = replace(draft, actions=(*draft.actions, action))
+    return _after(_State(new_match_state, state.base, draft))
+
+
+def _after(state: _State) -> _State:
+    """Start a new draft when the deal just ended."""
+    m = state.match
+    if m.finished:
+        return state
+    if len(m.deals) > len(state.base.deals):
+        # the deal is over and settled: the next deal begins from here
+        return _State(m, m, _Draft())
+    return state
+
+
+# ====================================================================== the session
+@dataclass(frozen=True, slots=True)
+class TallySession:
+    """A game at a real table, entry by entry.  Build with :func:`new_tally`."""
+
+    rules: Rules
+    names: tuple[str, str]
+    format: Format
+    games: int
+    steps: tuple[_Step, ...]
+    _state: _State
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def match(self) -> Match:
+        """The engine's match, with the deals as entered."""
+        return self._state.match
+
+    @property
+    def finished(self) -> bool:
+        return self.match.finished
+
+    @property
+    def deal(self) -> Deal | None:
+        """The deal being entered (None before its cards are entered)."""
+        return self.match.deal if self._state.draft.started else None
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Each player's score in the current game (with this deal's points so far)."""
+        m = self.match
+        out = {self.names[p]: s for p, s in zip(m.in_game, m.scores, strict=True)}
+        deal = self.deal
+        if deal is not None and not m.finished:
+            for role in (ELDER, YOUNGER):
+                out[self.names[m.player_of(role)]] += deal.scores[role]
+        return out
+
+    def pending_take(self) -> int | None:
+        """The role whose cards taken in must be entered before anything else, if any."""
+        deal = self.deal
+        if deal is None:
+            return None
+        draft = self._state.draft
+        for role in (ELDER, YOUNGER):
+            if deal.taken[role] and draft.taken[role] is None:
+                return role
+        return None
+
+    def expecting(self) -> str:
+        """What the next entry should be, in words."""
+        m = self.match
+        if m.finished:
+            return "the match is over: " + _result_text(self)
+        draft = self._state.draft
+        if not draft.started:
+            dealer = draft.dealer if draft.dealer is not None else m.dealer
+            need = [f"{r} CARDS" for r, h in zip(_ROLE_NAMES, draft.hands, strict=True) if not h]
+            who = self.names[dealer]
+            first = m.deal_number == 1 and draft.dealer is None
+            lead = f"dealer NAME (now {who}), then " if first else f"{who} deals; enter "
+            return lead + " and ".join(need)
+        role = self.pending_take()
+        deal = self.deal
+        assert deal is not None
+        if role is not None:
+            n = deal.taken[role].bit_count()
+            return f"{_ROLE_NAMES[role]} takes in {n}: take CARDS"
+        who = _ROLE_NAMES[deal.to_act or 0]
+        name = self.names[m.player_of(deal.to_act or 0)]
+        phase = deal.phase
+        if phase is Phase.BLANCHE:
+            return f"{who} ({name}) holds carte blanche: blanche N (cards he will lay out)"
+        if phase is Phase.EXCHANGE:
+            lo, hi = deal.discard_range()
+            return f"{who} ({name}) lays out {lo} to {hi}: discard CARDS take CARDS"
+        if phase is Phase.PLAY:
+            return f"{who} ({name}) plays a card"
+        legal = [str(a) for a in deal.legal_actions()]
+        shown = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
+        return f"{who} ({name}): one of {shown}"
+
+    # ------------------------------------------------------------------ entries
+    def enter(self, text: str) -> TallySession:
+        """The session after one entry (see the module doc).
+
+        Raises :class:`ParseError` for text that is no entry, and
+        :class:`IllegalActionError` for what the rule set forbids; the
+        session is unchanged.
+        """
+        raw = text.strip()
+        if not raw or raw.startswith("#"):
+            return self
+        if raw.lower() == "undo":
+            return self.undo()
+        role, body = self._split_role(raw)
+        steps = self._steps_for(role, body)
+        out = self
+        for step in steps:
+            out = out._with(step)
+        return out
+
+    def undo(self) -> TallySession:
+        """The session without its last entry.  Raises :class:`PiquetError` if there is none."""
+        if not self.steps:
+            raise PiquetError("nothing to undo")
+        steps = self.steps[:-1]
+        return replace(self, steps=steps, _state=_fold(self.rules, self._start(), steps))
+
+    def _start(self) -> Match:
+        return new_match(self.rules, seed=0, format=self.format, names=self.names, games=self.games)
+
+    def _with(self, step: _Step) -> TallySession:
+        state = _apply_step(self._state, step, self.rules)
+        return replace(self, steps=(*self.steps, step), _state=state)
+
+    def _split_role(self, raw: str) -> tuple[int | None, str]:
+        head, sep, rest = raw.partition(":")
+        if not sep or (" " in head.strip() and head.strip().lower() not in self._name_keys()):
+            return None, raw
+        key = head.strip().lower()
+        if key in ("elder", "younger"):
+            role = _ROLE_NAMES.index(key)
+        elif key in self._name_keys():
+            player = self._name_keys()[key]
+            m = self.match
+            if player not in m.in_game:
+                raise IllegalActionError(f"{self.names[player]} is not in this game")
+            found = m.role_of(player)
+            if found is None:  # pragma: no cover - in_game implies a role
+                return None, rest.strip()
+            role = found
+        elif key in ("play", "declare", "discard", "name", "appoint", "blanche", "deal"):
+            return None, raw  # an action id such as play:QH
+        else:
+            raise ParseError(
+                f"{head.strip()!r} is not elder, younger or a player ({', '.join(self.names)})"
+            )
+        return role, rest.strip()
+
+    def _name_keys(self) -> dict[str, int]:
+        return {n.lower(): i for i, n in enumerate(self.names)}
+
+    def _player(self, text: str) -> int:
+        key = text.strip().lower()
+        names = self._name_keys()
+        if key in names:
+            return names[key]
+        if key.isdigit() and 1 <= int(key) <= len(self.names):
+            return int(key) - 1
+        raise ParseError(
+            f"{text.strip()!r} is not a player: write {' or '.join(self.names)} (or 1, 2)"
+        )
+
+    def _steps_for(self, role: int | None, body: str) -> list[_Step]:
+        if body.lower().startswith("discard:"):
+            body = "discard " + body[len("discard:") :]
+        word, _, rest = body.partition(" ")
+        w = word.lower()
+        rest = rest.strip()
+        if w == "dealer":
+            return [_Step("dealer", value=self._player(rest))]
+        if w == "packet":
+            if not rest.isdigit():
+                raise ParseError(f"packet needs a number, e.g. packet 2; got {rest!r}")
+            return [_Step("packet", value=int(rest))]
+        if w in ("elder", "younger") and rest:
+            return [self._hand_step(_ROLE_NAMES.index(w), rest)]
+        if w == "hand" and role is not None:
+            return [self._hand_step(role, rest)]
+        deal = self.deal
+        if deal is None:
+            if role is not None and rest and w not in ("discard", "take"):
+                return [self._hand_step(role, body)]
+            raise IllegalActionError("this deal's cards are not entered yet: " + self.expecting())
+        pending = self.pending_take()
+        if w == "take":
+            return [self._take_step(role, rest)]
+        if pending is not None:
+            raise IllegalActionError(
+                f"first say which cards {_ROLE_NAMES[pending]} took in: take CARDS"
+            )
+        actor = deal.to_act if deal.to_act is not None else ELDER
+        if role is not None and role != actor:
+            raise IllegalActionError(self._not_your_turn(role, deal))
+        if w == "discard":
+            return [self._exchange_step(actor, rest, deal)]
+        if deal.phase is Phase.PLAY:
+            return [_Step("action", text=str(Play(c))) for c in _cards_in_order(body)]
+        return [_Step("action", text=str(_friendly_action(body, deal)))]
+
+    def _not_your_turn(self, role: int, deal: Deal) -> str:
+        who = _ROLE_NAMES[role]
+        if deal.phase is Phase.EXCHANGE or (
+            deal.discards[role] and deal.phase in (Phase.LEFTOVERS, Phase.DECLARE)
+        ):
+            if deal.discards[role]:
+                return (
+                    f"{who} has already laid out {CardSet(deal.discards[role])}: "
+                    f"{self.rules.name} does not allow discarding twice"
+                )
+        now = _ROLE_NAMES[deal.to_act or 0] if deal.to_act is not None else "nobody"
+        return f"it is not {who}'s turn: {now} is to act ({self.expecting()})"
+
+    def _hand_step(self, role: int, text: str) -> _Step:
+        cards = CardSet.parse(text)
+        pack = _pack(self.rules)
+        if cards.mask & ~pack:
+            raise IllegalActionError(
+                f"{CardSet(cards.mask & ~pack)} is not in the {self.rules.deck_size}-card pack"
+            )
+        if len(cards) != 12:
+            raise IllegalActionError(
+                f"{_ROLE_NAMES[role]} is dealt 12 cards, not {len(cards)}: {cards}"
+            )
+        return _Step("hand", role=role, value=cards.mask)
+
+    def _take_step(self, role: int | None, text: str) -> _Step:
+        pending = self.pending_take()
+        if pending is None:
+            raise IllegalActionError(
+                "no cards taken in are awaited now; a discard is entered as "
+                "discard CARDS take CARDS"
+            )
+        if role is not None and role != pending:
+            raise IllegalActionError(f"{_ROLE_NAMES[pending]}'s cards taken in are awaited")
+        deal = self.deal
+        assert deal is not None
+        cards = _ordered(text)
+        self._check_taken(pending, cards, deal.taken[pending].bit_count())
+        return _Step("take", role=pending, cards=cards)
+
+    def _exchange_step(self, actor: int, text: str, deal: Deal) -> _Step:
+        if deal.phase is not Phase.EXCHANGE:
+            if deal.discards[actor]:
+                raise IllegalActionError(
+                    f"{_ROLE_NAMES[actor]} has already laid out {CardSet(deal.discards[actor])}: "
+                    f"{self.rules.name} does not allow discarding twice"
+                )
+            raise IllegalActionError(f"no discarding now: {self.expecting()}")
+        low = text.lower()
+        if " take " in f" {low} ":
+            i = f" {low} ".index(" take ")
+            out_text, take_text = text[: max(i - 1, 0)], text[i + 4 :]
+        else:
+            out_text, take_text = text, ""
+        out = CardSet.parse(out_text) if out_text.strip() not in ("", "-") else CardSet()
+        deal.verify(Discard(out))
+        takes_now = _takes_now(deal)
+        taken: tuple[int, ...] = ()
+        if takes_now:
+            if not take_text.strip():
+                raise IllegalActionError(
+                    f"say which {len(out)} card{'s' if len(out) != 1 else ''} "
+                    f"{_ROLE_NAMES[actor]} takes in: discard {out} take CARDS"
+                )
+            taken = _ordered(take_text)
+            self._check_taken(actor, taken, len(out))
+        elif take_text.strip():
+            raise IllegalActionError(
+                f"{_ROLE_NAMES[actor]} lays out now and takes in later (after elder's carte "
+                "blanche): enter discard CARDS, and take CARDS when asked"
+            )
+        return _Step("exchange", role=actor, value=out.mask, cards=taken)
+
+    def _check_taken(self, role: int, cards: tuple[int, ...], n: int) -> None:
+        if len(cards) != n:
+            raise IllegalActionError(
+                f"{_ROLE_NAMES[role]} takes in as many as he lays out: {n}, not {len(cards)}"
+            )
+        draft = self._state.draft
+        dealt = draft.hands[0] | draft.hands[1]
+        mask = sum(1 << c for c in cards)
+        if mask & dealt:
+            raise IllegalActionError(
+                f"{CardSet(mask & dealt)} was dealt to a player; cards taken in come from the stock"
+            )
+        other = draft.taken[1 - role] or ()
+        if mask & sum(1 << c for c in other):
+            raise IllegalActionError(
+                f"{CardSet(mask & sum(1 << c for c in other))} was taken in by "
+                f"{_ROLE_NAMES[1 - role]}"
+            )
+        if mask & ~_pack(self.rules):
+            raise IllegalActionError(
+                f"{CardSet(mask & ~_pack(self.rules))} is not in the "
+                f"{self.rules.deck_size}-card pack"
+            )
+
+    # ------------------------------------------------------------------ records
+    def to_record(self) -> dict[str, Any]:
+        """The game as JSON-ready data: rules, players, every entry, the result."""
+        from piquet.rules import PRESETS
+
+        rules: Any = self.rules.name
+        if PRESETS.get(self.rules.name) != self.rules:
+            rules = {k: _jsonable(v) for k, v in self.rules.knobs().items()}
+        m = self.match
+        return {
+            "piquet": 1,
+            "tally": 1,
+            "rules": rules,
+            "format": self.format.value,
+            "games": self.games,
+            "players": list(self.names),
+            "entries": [s.to_json() for s in self.steps],
+            "deals": [d.to_json() for d in m.deals],
+            "result": m.result() if m.finished else None,
+        }
+
+    @classmethod
+    def from_record(cls, record: Any) -> TallySession:
+        """Replay a record written by :meth:`to_record`.
+
+        Raises :class:`RecordError` naming the entry that does not replay.
+        """
+        if not isinstance(record, dict) or record.get("piquet") != 1 or record.get("tally") != 1:
+            raise RecordError('not a tally record: expected an object with "piquet": 1, "tally": 1')
+        try:
+            raw = record["rules"]
+            rules = get_rules(raw) if isinstance(raw, str) else rules_from_mapping(raw)
+            players = record["players"]
+            entries = record["entries"]
+            fmt = record.get("format", rules.default_format.value)
+            games = record.get("games", 1)
+        except (KeyError, TypeError) as exc:
+            raise RecordError(f"tally record is missing a field: {exc}") from None
+        except PiquetError as exc:
+            raise RecordError(f"tally record: {exc}") from None
+        if not (isinstance(players, list) and len(players) == 2 and isinstance(entries, list)):
+            raise RecordError("tally record: players must be two names and entries a list")
+        session = new_tally(rules, names=players, format=fmt, games=games)
+        for n, entry in enumerate(entries, 1):
+            try:
+                session = session._with(_step_from_json(entry))
+            except (PiquetError, TypeError, ValueError, IndexError) as exc:
+                raise RecordError(f"entry {n} ({entry!r}): {exc}") from None
+        expected = record.get("result")
+        if expected is not None and session.finished and expected != session.match.result():
+            raise RecordError(
+                f"record states the result {expected} but the replay gives {session.match.result()}"
+            )
+        return session
+
+
+def _step_from_json(entry: Any) -> _Step:
+    if not isinstance(entry, list) or not entry or not isinstance(entry[0], str):
+        raise RecordError(f'an entry is a list such as ["action", "play:QH"], not {entry!r}')
+    kind = entry[0]
+    if kind in ("dealer", "packet"):
+        return _Step(kind, value=int(entry[1]))
+    if kind == "hand":
+        return _Step("hand", role=_ROLE_NAMES.index(entry[1]), value=CardSet.parse(entry[2]).mask)
+    if kind == "exchange":
+        cards = _ordered(entry[3]) if len(entry) > 3 else ()
+        return _Step(
+            "exchange",
+            role=_ROLE_NAMES.index(entry[1]),
+            value=CardSet.parse(entry[2]).mask if entry[2].strip() not in ("", "-") else 0,
+            cards=cards,
+        )
+    if kind == "take":
+        return _Step("take", role=_ROLE_NAMES.index(entry[1]), cards=_ordered(entry[2]))
+    if kind == "action":
+        parse_action(entry[1])
+        return _Step("action", text=entry[1])
+    raise RecordError(f"unknown entry kind {kind!r}")
+
+
+def _jsonable(value: Any) -> Any:
+    import enum
+
+    if isinstance(value, enum.Enum):
+        return value.value if not isinstance(value, int) else int(value)
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def _takes_now(deal: Deal) -> bool:
+    """The seat to act takes its cards as it lays out (not after elder's carte blanche)."""
+    steps = deal.exchange_steps
+    return bool(steps) and steps[0][0] == "discard"
+
+
+def _cards_in_order(text: str) -> list[Any]:
+    from piquet.cards import Card
+
+    body = text.strip()
+    if body.lower().startswith("play"):
+        body = body[4:].lstrip(" :")
+    return [Card.from_index(c) for c in _ordered(body)]
+
+
+_WORDS: Final[dict[str, Action]] = {
+    "good": Answer(Reply.GOOD),
+    "not good": Answer(Reply.NOT_GOOD),
+    "not-good": Answer(Reply.NOT_GOOD),
+    "equal": Answer(Reply.EQUAL),
+    "making": Answer(Reply.MAKING),
+    "making?": Answer(Reply.MAKING),
+    "pass": Pass(),
+    "ask": Question(True),
+    "ask-missing": Question(True),
+    "which one is missing?": Question(True),
+    "no question": Question(False),
+    "no-question": Question(False),
+    "look": Leftover(LeftoverChoice.LOOK),
+    "decline": Leftover(LeftoverChoice.DECLINE),
+}
+_CLASSES: Final = {"point": DeclClass.POINT, "sequence": DeclClass.SEQUENCE, "set": DeclClass.SET}
+
+
+def _friendly_action(text: str, deal: Deal) -> Action:
+    raw = text.strip()
+    key = " ".join(raw.lower().split())
+    if key in _WORDS:
+        return _WORDS[key]
+    word, _, rest = raw.partition(" ")
+    w = word.lower()
+    if w in _CLASSES and rest.strip():
+        return Declare(_CLASSES[w], CardSet.parse(rest))
+    if w == "blanche" and rest.strip().isdigit():
+        return AnnounceBlanche(int(rest))
+    if w in ("name", "appoint") and rest.strip():
+        return parse_action(f"{w}:{rest.strip()}")
+    try:
+        return parse_action(raw)
+    except ParseError:
+        raise ParseError(
+            f"{raw!r} is not an entry; now {_ROLE_NAMES[deal.to_act or 0]} is to act. "
+            "Type help for the entries."
+        ) from None
+
+
+def _result_text(session: TallySession) -> str:
+    res = session.match.result()
+    winner = res.get("winner")
+    scores = res.get("scores", [])
+    who = "drawn" if winner is None else f"{session.names[winner]} wins"
+    return f"{who} ({', '.join(f'{n} {s}' for n, s in zip(session.names, scores, strict=False))})"
+
+
+def new_tally(
+    rules: Rules | str | None = None,
+    *,
+    names: Sequence[str] = ("player 1", "player 2"),
+    format: Format | str | None = None,
+    games: int = 1,
+) -> TallySession:
+    """A new tally for two players under ``rules`` (a preset name or :class:`Rules`).
+
+    Raises :class:`PiquetError` for an unknown rule set, a format it does not
+    play, or a pool (three players: not kept by the tally).
+    """
+    r = rules if isinstance(rules, Rules) else get_rules(rules)
+    if len(names) != 2 or len({n.strip().lower() for n in names}) != 2:
+        raise PiquetError("a tally needs two players with different names")
+    clean = tuple(n.strip() for n in names)
+    if any(n.lower() in ("elder", "younger") or not n or ":" in n for n in clean):
+        raise PiquetError("player names must not be empty, 'elder' or 'younger', nor hold ':'")
+    fmt = Format(format) if isinstance(format, str) else (format or r.default_format)
+    if fmt is Format.POOL:
+        raise PiquetError("the tally keeps two-player games and parties, not the pool")
+    start = new_match(r, seed=0, format=fmt, names=clean, games=games)
+    return TallySession(
+        rules=r,
+        names=(clean[0], clean[1]),
+        format=fmt,
+        games=games,
+        steps=(),
+        _state=_State(start, start, _Draft()),
+    )

@@ -1,0 +1,556 @@
+"""Tournaments between AI levels: mirrored deals, so that the luck of the cards cancels.
+
+A tournament of ``pairs`` plays each seeded pack twice: first A is elder and B
+younger, then the same cards with the seats swapped.  The measure is the mean
+of A's points minus B's per deal, with a 95% confidence interval over the
+pairs (the pairs are independent; the two deals of a pair are not).  With
+``games=True`` it also plays mirrored whole games (or parties, as the rule set
+plays by default) from the same seeds, and counts who won them.
+
+Every player is made afresh for each deal from a seed derived from the
+tournament's seed and the deal's number, so the result does not depend on how
+the work is spread: local processes (``workers``) or a Ray cluster give the
+same numbers for the same seed.
+
+A :func:`ladder` plays every pair of levels and fits Bradley-Terry ratings on
+an Elo scale (``random`` at 0) with 95% intervals.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from piquet.actions import Action
+from piquet.deal import ELDER, YOUNGER, Deal
+from piquet.errors import PiquetError
+from piquet.match import Match, MatchView, new_match
+from piquet.players import LEVELS, Player, make_player
+from piquet.rules import Format, Rules, get_rules
+from piquet.view import deal_view
+
+__all__ = [
+    "LadderResult",
+    "PairOutcome",
+    "TournamentResult",
+    "deal_pack",
+    "fit_ratings",
+    "ladder",
+    "play_deal",
+    "play_match",
+    "run_pairs",
+    "tournament",
+]
+
+Progress = Callable[[int], None]
+
+
+# ------------------------------------------------------------------ one deal, one match
+def deal_pack(rules: Rules, seed: int, index: int) -> list[int]:
+    """The shuffled and cut pack of pair ``index`` of a tournament seeded ``seed``."""
+    rng = random.Random(f"piquet-tournament:{seed}:{index}")
+    pack = [i for i in range(36) if rules.deck_size == 36 or i % 9]
+    rng.shuffle(pack)
+    cut = rng.randint(2, len(pack) - 2)
+    return pack[cut:] + pack[:cut]
+
+
+def _player_seed(seed: int, index: int, deal: int, who: str) -> int:
+    return random.Random(f"piquet-player:{seed}:{index}:{deal}:{who}").randrange(2**62)
+
+
+def _make(level: str, seed: int, think_ms: int | None, rules: Rules) -> Player:
+    player = make_player(level, seed=seed, think_ms=think_ms)
+    if hasattr(player, "rules"):
+        player.rules = rules
+    return player
+
+
+def _deal_match_view(
+    deal: Deal, rules: Rules, player: int, elder_player: int, number: int
+) -> MatchView:
+    """What a player of a lone deal sees: the deal's view with an empty game around it."""
+    role = ELDER if player == elder_player else YOUNGER
+    to_act = None
+    if deal.to_act is not None:
+        to_act = elder_player if deal.to_act == ELDER else 1 - elder_player
+    return MatchView(
+        player=player,
+        rules=rules.name,
+        format=Format.GAME,
+        seed_public=False,
+        players=(0, 1),
+        names=("A", "B"),
+        in_game=(0, 1),
+        dealer=1 - elder_player,
+        role=role,
+        scores=(0, 0),
+        game_number=1,
+        deal_number=number,
+        deals=(),
+        games=(),
+        deal=deal_view(deal, role),
+        to_act=to_act,
+        finished=False,
+        ledger=(0, 0),
+        pool=0,
+    )
+
+
+def play_deal(
+    rules: Rules, pack: Sequence[int], players: tuple[Player, Player], *, elder: int,
+    number: int = 1,
+) -> Deal:
+    """Play one deal to its end; ``players[elder]`` is elder.  Each player gets only views.
+
+    Raises :class:`~piquet.errors.IllegalActionError` if a player chooses an illegal action.
+    """
+    deal = Deal.new(rules, pack)
+    while not deal.is_over:
+        seat = deal.to_act
+        assert seat is not None
+        p = elder if seat == ELDER else 1 - elder
+        action: Action = players[p].choose(_deal_match_view(deal, rules, p, elder, number))
+        deal = deal.apply(action)
+    return deal
+
+
+def play_match(rules: Rules, seed: int, players: tuple[Player, Player], *,
+               format: Format | None = None) -> Match:
+    """Play a whole match (a game, or a partie) between two players, who see only views."""
+    m = new_match(rules, seed=seed, format=format, names=("A", "B"))
+    while not m.finished:
+        p = m.to_act
+        assert p is not None
+        m = m.apply(players[p].choose(m.view(p)), p)
+    return m
+
+
+# ------------------------------------------------------------------ pairs
+@dataclass(frozen=True, slots=True)
+class PairOutcome:
+    """One mirrored pair: A's and B's points in the deal where A was elder, then younger.
+
+    With games: the settled result of the two mirrored matches, from A's side
+    (+1 win, -1 loss, 0 draw) and A's margin in points.
+    """
+
+    index: int
+    a_elder: tuple[int, int]
+    a_younger: tuple[int, int]
+    games: tuple[int, int] | None = None
+    game_points: tuple[int, int] | None = None
+
+    @property
+    def margin(self) -> float:
+        """Mean of (A - B) over the pair's two deals."""
+        return ((self.a_elder[0] - self.a_elder[1]) + (self.a_younger[0] - self.a_younger[1])) / 2
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    rules: Rules
+    a: str
+    b: str
+    seed: int
+    think_ms: int | None
+    indices: tuple[int, ...]
+    games: bool
+
+
+def _run_task(task: _Task) -> list[PairOutcome]:
+    out = []
+    for index in task.indices:
+        out.append(_run_pair(task, index))
+    return out
+
+
+def _run_pair(task: _Task, index: int) -> PairOutcome:
+    rules = task.rules
+    pack = deal_pack(rules, task.seed, index)
+    scores: list[tuple[int, int]] = []
+    for first, elder in ((0, 0), (1, 1)):
+        pa = _make(task.a, _player_seed(task.seed, index, first, "a"), task.think_ms, rules)
+        pb = _make(task.b, _player_seed(task.seed, index, first, "b"), task.think_ms, rules)
+        deal = play_deal(rules, pack, (pa, pb), elder=elder, number=index + 1)
+        pts = deal.scores
+        a_pts = pts[ELDER] if elder == 0 else pts[YOUNGER]
+        b_pts = pts[YOUNGER] if elder == 0 else pts[ELDER]
+        scores.append((a_pts, b_pts))
+    games = None
+    game_points = None
+    if task.games:
+        mseed = _player_seed(task.seed, index, 9, "match") % (2**62)
+        wins = []
+        margins = []
+        for swap in (False, True):
+            pa = _make(task.a, _player_seed(task.seed, index, 10 + swap, "a"), task.think_ms, rules)
+            pb = _make(task.b, _player_seed(task.seed, index, 10 + swap, "b"), task.think_ms, rules)
+            players = (pb, pa) if swap else (pa, pb)
+            m = play_match(rules, mseed, players)
+            res = m.result()
+            a_index = 1 if swap else 0
+            winner = res.get("winner")
+            wins.append(0 if winner is None else (1 if winner == a_index else -1))
+            margins.append(_match_margin(m, a_index))
+        games = (wins[0], wins[1])
+        game_points = (margins[0], margins[1])
+    return PairOutcome(index, scores[0], scores[1], games, game_points)
+
+
+def _match_margin(m: Match, a_index: int) -> int:
+    """A's settled margin: a partie's settlement, else the game's score difference."""
+    g = m.games[-1]
+    if m.format is Format.PARTIE:
+        if g.winner is None:
+            return 0
+        return g.settled if g.winner == a_index else -g.settled
+    sa = g.scores[g.players.index(a_index)]
+    sb = g.scores[1 - g.players.index(a_index)]
+    return sa - sb
+
+
+def _chunks(n: int, size: int) -> list[tuple[int, ...]]:
+    return [tuple(range(i, min(n, i + size))) for i in range(0, n, size)]
+
+
+def run_pairs(
+    rules: Rules,
+    a: str,
+    b: str,
+    *,
+    pairs: int,
+    seed: int = 0,
+    think_ms: int | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
+    games: bool = False,
+    progress: Progress | None = None,
+) -> list[PairOutcome]:
+    """Play ``pairs`` mirrored pairs of deals; the outcomes in pair order.
+
+    Raises :class:`PiquetError` for an unknown level, a bad count, or Ray
+    asked for but not installed.
+    """
+    for level in (a, b):
+        if level.strip().lower() not in LEVELS:
+            raise PiquetError(f"unknown player level {level!r}; the levels are: {', '.join(LEVELS)}")
+    if pairs < 1:
+        raise PiquetError(f"--deals must be at least 1, not {pairs}")
+    if workers < 1:
+        raise PiquetError(f"--workers must be at least 1, not {workers}")
+    size = max(1, min(8, pairs // (4 * max(workers, 1)) or 1))
+    tasks = [_Task(rules, a, b, seed, think_ms, idx, games) for idx in _chunks(pairs, size)]
+    results: list[PairOutcome] = []
+    if ray_address is not None:
+        results = _run_ray(tasks, ray_address, progress)
+    elif workers == 1:
+        for t in tasks:
+            part = _run_task(t)
+            results.extend(part)
+            if progress:
+                progress(len(part))
+    else:
+        with ProcessPoolExecutor(max_workers=workers) as ex:
+            for part in ex.map(_run_task, tasks):
+                results.extend(part)
+                if progress:
+                    progress(len(part))
+    results.sort(key=lambda r: r.index)
+    return results
+
+
+def _run_ray(tasks: list[_Task], address: str, progress: Progress | None) -> list[PairOutcome]:
+    try:
+        import ray  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:
+        raise PiquetError(
+            "Ray is not installed: install piquet[ray] (pip install 'piquet[ray]') to use --ray"
+        ) from None
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(num_cpus=None, include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+    remote = ray.remote(_run_task)
+    pending = {remote.remote(t): i for i, t in enumerate(tasks)}
+    out: list[PairOutcome] = []
+    waiting = list(pending)
+    while waiting:
+        done, waiting = ray.wait(waiting, num_returns=1)
+        for ref in done:
+            part = ray.get(ref)
+            out.extend(part)
+            if progress:
+                progress(len(part))
+    return out
+
+
+# ------------------------------------------------------------------ results
+@dataclass(frozen=True, slots=True)
+class TournamentResult:
+    """What a tournament measured, from A's side."""
+
+    rules: str
+    a: str
+    b: str
+    pairs: int
+    seed: int
+    think_ms: int | None
+    margin_per_deal: float
+    ci95: tuple[float, float]
+    deals_won: tuple[int, int, int]
+    """Deals A won, B won, tied."""
+    games_won: tuple[int, int, int] | None = None
+    """Mirrored games (or parties) A won, B won, drawn."""
+    game_margin: float | None = None
+    outcomes: tuple[PairOutcome, ...] = field(default=(), repr=False)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "rules": self.rules,
+            "a": self.a,
+            "b": self.b,
+            "pairs": self.pairs,
+            "deals": 2 * self.pairs,
+            "seed": self.seed,
+            "think_ms": self.think_ms,
+            "margin_per_deal": round(self.margin_per_deal, 4),
+            "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)],
+            "deals_won": {
+                "a": self.deals_won[0],
+                "b": self.deals_won[1],
+                "tied": self.deals_won[2],
+            },
+        }
+        if self.games_won is not None:
+            out["games_won"] = {
+                "a": self.games_won[0],
+                "b": self.games_won[1],
+                "drawn": self.games_won[2],
+            }
+            out["game_margin"] = None if self.game_margin is None else round(self.game_margin, 4)
+        return out
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """Mean and a normal 95% interval (t would differ below the third decimal for n >= 100)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, (mean, mean)
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    half = 1.959964 * math.sqrt(var / n)
+    return mean, (mean - half, mean + half)
+
+
+def summarize(
+    rules: Rules, a: str, b: str, seed: int, think_ms: int | None, outcomes: Sequence[PairOutcome]
+) -> TournamentResult:
+    mean, ci = mean_ci([o.margin for o in outcomes])
+    won = [0, 0, 0]
+    for o in outcomes:
+        for pa, pb in (o.a_elder, o.a_younger):
+            won[0 if pa > pb else 1 if pb > pa else 2] += 1
+    games_won = None
+    game_margin = None
+    if outcomes and outcomes[0].games is not None:
+        g = [0, 0, 0]
+        margins = []
+        for o in outcomes:
+            assert o.games is not None and o.game_points is not None
+            for w in o.games:
+                g[0 if w > 0 else 1 if w < 0 else 2] += 1
+            margins.append(sum(o.game_points) / 2)
+        games_won = (g[0], g[1], g[2])
+        game_margin = sum(margins) / len(margins)
+    return TournamentResult(
+        rules=rules.name,
+        a=a,
+        b=b,
+        pairs=len(outcomes),
+        seed=seed,
+        think_ms=think_ms,
+        margin_per_deal=mean,
+        ci95=ci,
+        deals_won=(won[0], won[1], won[2]),
+        games_won=games_won,
+        game_margin=game_margin,
+        outcomes=tuple(outcomes),
+    )
+
+
+def tournament(
+    rules: Rules | str,
+    a: str,
+    b: str,
+    *,
+    pairs: int = 100,
+    seed: int = 0,
+    think_ms: int | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
+    games: bool = False,
+    progress: Progress | None = None,
+) -> TournamentResult:
+    """Play A against B over ``pairs`` mirrored pairs of deals; see the module docstring."""
+    r = rules if isinstance(rules, Rules) else get_rules(rules)
+    outcomes = run_pairs(
+        r,
+        a,
+        b,
+        pairs=pairs,
+        seed=seed,
+        think_ms=think_ms,
+        workers=workers,
+        ray_address=ray_address,
+        games=games,
+        progress=progress,
+    )
+    return summarize(r, a, b, seed, think_ms, outcomes)
+
+
+# ------------------------------------------------------------------ the ladder
+@dataclass(frozen=True, slots=True)
+class LadderResult:
+    """Ratings on an Elo scale (the first level, ``random``, at 0) with 95% intervals."""
+
+    rules: str
+    levels: tuple[str, ...]
+    ratings: tuple[float, ...]
+    intervals: tuple[tuple[float, float], ...]
+    matches: tuple[TournamentResult, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "levels": list(self.levels),
+            "ratings": {lv: round(r, 1) for lv, r in zip(self.levels, self.ratings, strict=True)},
+            "ci95": {
+                lv: [round(lo, 1), round(hi, 1)]
+                for lv, (lo, hi) in zip(self.levels, self.intervals, strict=True)
+            },
+            "matches": [m.to_json() for m in self.matches],
+        }
+
+
+def fit_ratings(
+    levels: Sequence[str], wins: dict[tuple[str, str], float], games: dict[tuple[str, str], float]
+) -> tuple[list[float], list[tuple[float, float]]]:
+    """Bradley-Terry by Newton's method; ``wins[(i, j)]`` is i's score against j (ties half)
+    out of ``games[(i, j)]``.  The first level is anchored at 0; ratings are Elo points
+    (400 log10 odds) and intervals come from the observed information."""
+    import numpy as np
+
+    n = len(levels)
+    idx = {lv: i for i, lv in enumerate(levels)}
+    theta = np.zeros(n)
+    prior = 1e-3  # a whisper of regularisation keeps perfect records finite
+    for _ in range(100):
+        grad = -prior * theta
+        hess = -prior * np.eye(n)
+        for (i_name, j_name), g in games.items():
+            if g <= 0:
+                continue
+            i, j = idx[i_name], idx[j_name]
+            w = wins.get((i_name, j_name), 0.0)
+            p = 1.0 / (1.0 + math.exp(theta[j] - theta[i]))
+            grad[i] += w - g * p
+            grad[j] -= w - g * p
+            h = g * p * (1 - p)
+            hess[i, i] -= h
+            hess[j, j] -= h
+            hess[i, j] += h
+            hess[j, i] += h
+        free = list(range(1, n))
+        if not free:
+            break
+        step = np.linalg.solve(hess[np.ix_(free, free)], grad[free])
+        theta[free] -= step
+        theta[0] = 0.0
+        if float(np.max(np.abs(step))) < 1e-9:
+            break
+    free = list(range(1, n))
+    se = np.zeros(n)
+    if free:
+        cov = np.linalg.inv(-hess[np.ix_(free, free)])
+        se[free] = np.sqrt(np.clip(np.diag(cov), 0, None))
+    scale = 400.0 / math.log(10.0)
+    ratings = [float(t * scale) for t in theta]
+    intervals = [
+        (float((t - 1.96 * s) * scale), float((t + 1.96 * s) * scale))
+        for t, s in zip(theta, se, strict=True)
+    ]
+    return ratings, intervals
+
+
+def ladder(
+    rules: Rules | str,
+    levels: Sequence[str],
+    *,
+    pairs: int = 50,
+    seed: int = 0,
+    think_ms: int | None = None,
+    workers: int = 1,
+    ray_address: str | None = None,
+    progress: Progress | None = None,
+) -> LadderResult:
+    """Play every pair of ``levels`` and fit ratings on deals won (ties count half)."""
+    r = rules if isinstance(rules, Rules) else get_rules(rules)
+    if len(levels) < 2:
+        raise PiquetError("a ladder needs at least two levels")
+    matches: list[TournamentResult] = []
+    wins: dict[tuple[str, str], float] = {}
+    games: dict[tuple[str, str], float] = {}
+    for i, a in enumerate(levels):
+        for b in levels[i + 1 :]:
+            res = tournament(
+                r, a, b, pairs=pairs, seed=seed, think_ms=think_ms, workers=workers,
+                ray_address=ray_address, progress=progress,
+            )
+            matches.append(res)
+            aw, bw, tied = res.deals_won
+            wins[(a, b)] = aw + tied / 2
+            wins[(b, a)] = bw + tied / 2
+            games[(a, b)] = aw + bw + tied
+    ratings, intervals = fit_ratings(levels, wins, games)
+    return LadderResult(r.name, tuple(levels), tuple(ratings), tuple(intervals), tuple(matches))
+
+
+def plot_ladder(result: LadderResult, path: str) -> None:
+    """Draw the ratings with their intervals as a PNG (needs piquet[plot]: matplotlib).
+
+    Raises :class:`PiquetError` if matplotlib is missing or the file cannot be written.
+    """
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise PiquetError("drawing the ladder needs matplotlib: install piquet[plot]") from None
+    fig, ax = plt.subplots(figsize=(6, 0.6 * len(result.levels) + 1.5))
+    ys = list(range(len(result.levels)))
+    lows = [r - lo for r, (lo, _) in zip(result.ratings, result.intervals, strict=True)]
+    highs = [hi - r for r, (_, hi) in zip(result.ratings, result.intervals, strict=True)]
+    ax.errorbar(result.ratings, ys, xerr=[lows, highs], fmt="o", capsize=4)
+    ax.set_yticks(ys)
+    ax.set_yticklabels(result.levels)
+    ax.set_xlabel("rating (Elo scale, random = 0), 95% interval")
+    ax.set_title(f"Piquet AI ladder: {result.rules}")
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    try:
+        fig.savefig(path, dpi=120)
+    except OSError as exc:
+        raise PiquetError(f"cannot write {path!r}: {exc.strerror}") from None
+    finally:
+        plt.close(fig)
+
+
+def levels_available() -> Iterable[str]:
+    return tuple(LEVELS)

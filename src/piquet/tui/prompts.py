@@ -1,0 +1,524 @@
+"""The questions the terminal asks, and how it reads the answers.
+
+:func:`ask_for` turns a player's view into an :class:`Ask`: what kind of
+decision it is, the question to print, the prompt, and the numbered choices
+that ``?`` lists.  :func:`read_action` reads a typed answer into an action:
+a card as ``QH``, ``q h``, ``10h``; a number from the numbered hand or list;
+the words of the dialog (``good``, ``not good``, ``pass``); or an action id
+(``play:QH``).  It raises :class:`InputError` with one line saying what was
+wrong and what is allowed; the caller then asks again.  Whether the action is
+legal is still checked by the engine (``Match.verify``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Final
+
+from piquet.actions import (
+    Action,
+    AnnounceBlanche,
+    Answer,
+    Appoint,
+    DealBy,
+    Declare,
+    Discard,
+    Leftover,
+    LeftoverChoice,
+    NameLead,
+    Pass,
+    Play,
+    Question,
+    Reply,
+    parse_action,
+)
+from piquet.cards import Card, CardSet, Suit
+from piquet.deal import ELDER, YOUNGER, Phase
+from piquet.declarations import Claim, DeclClass, claims, statement
+from piquet.errors import ParseError, PiquetError
+from piquet.match import MatchView
+from piquet.rules import Leftovers, PointMeasure, Rules
+
+__all__ = [
+    "Ask",
+    "Choice",
+    "InputError",
+    "ask_for",
+    "class_word",
+    "current_class",
+    "read_action",
+]
+
+
+class InputError(PiquetError):
+    """Typed input that is not an answer to the question asked; nothing has changed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """One answer that ``?`` lists: the action and how it reads."""
+
+    action: Action
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """One decision: ``kind`` (deal, blanche, discard, leftovers, appoint, declare,
+    answer, question, play), the question, the prompt, the choices ``?`` lists."""
+
+    kind: str
+    question: str
+    prompt: str
+    choices: tuple[Choice, ...]
+    how: str
+    """One line on how to answer (shown with ``?``)."""
+
+
+_REPLY_WORDS: Final[dict[str, Reply]] = {
+    "good": Reply.GOOD,
+    "g": Reply.GOOD,
+    "yes": Reply.GOOD,
+    "notgood": Reply.NOT_GOOD,
+    "ng": Reply.NOT_GOOD,
+    "not": Reply.NOT_GOOD,
+    "no": Reply.NOT_GOOD,
+    "equal": Reply.EQUAL,
+    "e": Reply.EQUAL,
+    "eq": Reply.EQUAL,
+    "making": Reply.MAKING,
+    "m": Reply.MAKING,
+}
+_REPLY_SAID: Final = {
+    Reply.GOOD: "good",
+    Reply.NOT_GOOD: "not good",
+    Reply.EQUAL: "equal",
+    Reply.MAKING: "making?",
+}
+_YES: Final = frozenset({"y", "yes", "ask", "look", "ok"})
+_NO: Final = frozenset({"n", "no", "decline", "pass", "none", "-"})
+_PASS: Final = frozenset({"pass", "p", "sink", "no", "none", "-", "nothing"})
+
+
+def class_word(cls: DeclClass, rules: Rules) -> str:
+    """The rule set's word for a class: point (a "ruff" to a 36-card pip counter)."""
+    if cls is DeclClass.POINT:
+        is_ruff = rules.deck_size == 36 and rules.point_measure is PointMeasure.PIPS
+        return "ruff" if is_ruff else "point"
+    return cls.label
+
+
+def current_class(view: MatchView) -> DeclClass | None:
+    """The class being declared now, from the legal claims or, failing them, the dialog."""
+    deal = view.deal
+    if deal is None or deal.phase is not Phase.DECLARE:
+        return None
+    for a in deal.legal_actions:
+        if isinstance(a, Declare):
+            return a.cls
+    spoken: dict[int, list[tuple[int, str]]] = {0: [], 1: [], 2: []}
+    for u in deal.dialog:
+        if u.cls is not None:
+            spoken[int(u.cls)].append((u.seat, u.text))
+    if deal.role == ELDER:
+        for c in range(3):
+            if not any(seat == ELDER for seat, _ in spoken[c]):
+                return DeclClass(c)
+        return None
+    for c in range(3):
+        elder_spoke = any(seat == ELDER for seat, _ in spoken[c])
+        replies = {t for seat, t in spoken[c] if seat == YOUNGER}
+        if elder_spoke and replies <= {"Making?", "Not good."}:
+            return DeclClass(c)
+    return None
+
+
+def _claim_of(hand: CardSet, action: Declare, rules: Rules) -> Claim | None:
+    for c in claims(hand.mask, action.cls, rules):
+        if c.cards == action.cards.mask:
+            return c
+    return None
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def claim_label(hand: CardSet, action: Declare, rules: Rules) -> str:
+    claim = _claim_of(hand, action, rules)
+    if claim is None:  # pragma: no cover - legal claims are always found
+        return str(action.cards)
+    return f"{_cap(statement(claim, rules))}: {action.cards}"
+
+
+def _last_words(view: MatchView, seat: int, n: int = 1) -> list[str]:
+    deal = view.deal
+    assert deal is not None
+    out = [u.text for u in deal.dialog if u.seat == seat and u.cls is not None]
+    return out[-n:]
+
+
+def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> Ask:
+    """The question for the player of ``view``, who is to act.
+
+    ``opponent`` is the other player's name, for the wording.  Raises
+    :class:`PiquetError` if the view has nothing to decide.
+    """
+    deal = view.deal
+    if deal is None or view.to_act != view.player:
+        raise PiquetError("it is not this player's turn")
+    legal = deal.legal_actions
+    phase = deal.phase
+    role = deal.role
+    if phase is Phase.EXCHANGE:
+        lo, hi = deal.discard_range or (0, 0)
+        count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        who = "elder" if role == ELDER else "younger"
+        q = (
+            f"You are {who}: discard {count} card{'s' if hi != 1 else ''} "
+            f"and take as many from the stock ({deal.stock_count} there)."
+        )
+        if lo == 0:
+            q += " Type - to keep your hand."
+        return Ask(
+            "discard",
+            q,
+            f"Discard {count} card{'s' if hi != 1 else ''}> ",
+            (),
+            "Type the cards (7S 8S 9D, 10h, q h) or their numbers from your hand (1 4 5).",
+        )
+    choices: tuple[Choice, ...]
+    if phase is Phase.PLAY:
+        playable = [a.card for a in legal if isinstance(a, Play)]
+        hand_size = len(deal.hand)
+        choices = tuple(Choice(Play(c), str(c)) for c in playable)
+        if deal.trick_lead is not None:
+            lead = Card.from_index(deal.trick_lead)
+            q = f"{opponent} leads {lead}: your play."
+        elif deal.lead_rule is not None and not deal.tricks:
+            q = "Your lead: you are bound to the lead named for the stock."
+        else:
+            q = "Your lead."
+        restricted = len(playable) < hand_size
+        prompt = (
+            f"Play a card ({' '.join(str(c) for c in playable)})> "
+            if restricted
+            else "Play a card> "
+        )
+        return Ask(
+            "play",
+            q,
+            prompt,
+            choices,
+            "Type a card (QH, q h, 10h) or its number in your hand.",
+        )
+    if phase is Phase.DEAL:
+        sizes = [a.size for a in legal if isinstance(a, DealBy)]
+        listed = _or_list([str(s) for s in sizes])
+        return Ask(
+            "deal",
+            f"You deal: twelve cards each, in packets of {listed} at a time (your choice).",
+            f"Deal by ({', '.join(str(s) for s in sizes)})> ",
+            tuple(Choice(DealBy(s), f"by {s}") for s in sizes),
+            "Type the packet size.",
+        )
+    if phase is Phase.BLANCHE:
+        ns = [a.discards for a in legal if isinstance(a, AnnounceBlanche)]
+        return Ask(
+            "blanche",
+            "You hold carte blanche (no king, queen or knave)! Announce it, with the number "
+            "of cards you will discard: you are bound to that number.",
+            f"Carte blanche: discard how many ({ns[0]}-{ns[-1]})> ",
+            tuple(Choice(AnnounceBlanche(n), str(n)) for n in ns),
+            "Type how many cards you will discard.",
+        )
+    if phase is Phase.LEFTOVERS:
+        return _ask_leftovers(view, rules, legal, opponent)
+    if phase is Phase.APPOINT:
+        named = [a for a in legal if isinstance(a, Appoint)]
+        suit = named[0].suit is not None
+        return Ask(
+            "appoint",
+            f"{opponent} named a lead he cannot play: appoint the "
+            f"{'suit' if suit else 'card'} he must lead.",
+            "Appoint a suit (S H D C)> " if suit else "Appoint a card> ",
+            tuple(Choice(a, str(a.suit if suit else a.card)) for a in named),
+            "Type a suit letter (S H D C)." if suit else "Type a card (QH, 10h).",
+        )
+    # declarations
+    if any(isinstance(a, Answer) for a in legal):
+        replies = [a.reply for a in legal if isinstance(a, Answer)]
+        said = " ".join(f'"{t}"' for t in _last_words(view, 1 - (role or 0), 2))
+        return Ask(
+            "answer",
+            f"{opponent}: {said}",
+            f"Your answer ({', '.join(_REPLY_SAID[r] for r in replies)})> ",
+            tuple(Choice(Answer(r), _cap(_REPLY_SAID[r])) for r in replies),
+            "Type good, not good, equal or making (as offered), or a number.",
+        )
+    if any(isinstance(a, Question) for a in legal):
+        said = " ".join(f'"{t}"' for t in _last_words(view, 1 - (role or 0), 1))
+        return Ask(
+            "question",
+            f"{opponent}: {said} You may ask which card of the rank is missing.",
+            "Ask which one is missing (y/n)> ",
+            (Choice(Question(True), "Ask"), Choice(Question(False), "Do not ask")),
+            "Type y to ask, n not to.",
+        )
+    cls = current_class(view) or DeclClass.POINT
+    word = class_word(cls, rules)
+    hand = deal.hand
+    options = [Choice(a, claim_label(hand, a, rules)) for a in legal if isinstance(a, Declare)]
+    may_pass = any(isinstance(a, Pass) for a in legal)
+    if may_pass:
+        options.append(Choice(Pass(), "Pass (declare nothing: sink)"))
+    if role == ELDER:
+        q = f"You are elder: declare your {word} first."
+    else:
+        elder_said = [u.text for u in deal.dialog if u.seat == ELDER and u.cls == cls]
+        if elder_said and elder_said[-1].startswith("No "):
+            q = f"{opponent} declared no {word}. Declare yours, or pass."
+        elif not may_pass:
+            q = f"You said not good: declare the {word} that beats {opponent}'s."
+        else:
+            q = f"Declare your {word}, or pass."
+    if not any(isinstance(a, Declare) for a in legal):
+        q += f" You have no {word} to declare."
+    return Ask(
+        "declare",
+        q,
+        f"Your {word}> ",
+        tuple(options),
+        "Type the number of a claim, its cards (AH KH QH), or pass.",
+    )
+
+
+def _ask_leftovers(view: MatchView, rules: Rules, legal: tuple[Action, ...], opponent: str) -> Ask:
+    deal = view.deal
+    assert deal is not None
+    n = deal.leftover_count
+    cards = f"{n} card{'s' if n != 1 else ''}"
+    mode = rules.younger_leftovers
+    if deal.role == YOUNGER:
+        if mode is Leftovers.YOUNGER_TURNS_UP:
+            q = f"You left {cards} of the stock. Turn them up for both to see?"
+        else:
+            q = (
+                f"You left {cards} of the stock. Look at them? If you do, {opponent} may "
+                "see them after leading his first card."
+            )
+        return Ask(
+            "leftovers",
+            q,
+            "Look at them (y/n)> "
+            if mode is not Leftovers.YOUNGER_TURNS_UP
+            else "Turn them up (y/n)> ",
+            (
+                Choice(Leftover(LeftoverChoice.LOOK), "Yes"),
+                Choice(Leftover(LeftoverChoice.DECLINE), "No"),
+            ),
+            "Type y or n.",
+        )
+    names = [a for a in legal if isinstance(a, NameLead)]
+    by_suit = bool(names) and names[0].suit is not None
+    what = "suit" if by_suit else "card"
+    choices = (
+        *(Choice(a, str(a.suit if by_suit else a.card)) for a in names),
+        Choice(Leftover(LeftoverChoice.DECLINE), "No: leave them unseen"),
+    )
+    return Ask(
+        "leftovers",
+        f"{opponent} left {cards} of the stock. To see them, name the {what} you will "
+        f"lead (you are then bound to lead it), or say no.",
+        f"Name a {what} to lead, or no> ",
+        choices,
+        "Type a suit letter (S H D C) or no." if by_suit else "Type a card (QH, 10h) or no.",
+    )
+
+
+def _or_list(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" or {items[-1]}"
+
+
+def _words(text: str) -> str:
+    return re.sub(r"[\s\-_.?!]+", "", text.lower())
+
+
+def _number(text: str, choices: tuple[Choice, ...]) -> Action | None:
+    t = text.strip()
+    if t.isdigit():
+        n = int(t)
+        if 1 <= n <= len(choices):
+            return choices[n - 1].action
+        raise InputError(f"there is no choice {n}: choose 1 to {len(choices)} (? lists them)")
+    return None
+
+
+def _hand_card(token: str, hand: list[Card]) -> Card:
+    n = int(token)
+    if not 1 <= n <= len(hand):
+        raise InputError(f"there is no card number {n}: your hand is numbered 1 to {len(hand)}")
+    return hand[n - 1]
+
+
+def _parse_cards(text: str, hand: list[Card]) -> CardSet:
+    tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
+    if tokens and all(t.isdigit() for t in tokens):
+        picked = [_hand_card(t, hand) for t in tokens]
+        out = CardSet(picked)
+        if len(out) != len(picked):
+            raise InputError("a card number is given twice")
+        return out
+    try:
+        return CardSet.parse(text)
+    except ParseError as exc:
+        raise InputError(f"{exc}; or give card numbers from your hand") from None
+
+
+def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
+    """Read typed ``text`` as an answer to ``ask``.
+
+    Raises :class:`InputError` with one line saying what is wrong and what is
+    allowed.  The action returned may still be refused by the engine.
+    """
+    deal = view.deal
+    assert deal is not None
+    raw = text.strip()
+    if not raw:
+        raise InputError(f"please answer: {ask.how} (? lists the choices)")
+    if ":" in raw:
+        try:
+            return parse_action(raw)
+        except ParseError as exc:
+            raise InputError(str(exc)) from None
+    hand = list(deal.hand)
+    kind = ask.kind
+    if kind == "play":
+        if raw.isdigit():
+            return Play(_hand_card(raw, hand))
+        try:
+            card = Card.parse(raw)
+        except ParseError:
+            raise InputError(
+                f"{raw!r} is not a card: type rank then suit (QH, q h, 10h) or a number "
+                f"1 to {len(hand)} from your hand"
+            ) from None
+        if card not in deal.hand:
+            playable = " ".join(c.label for c in ask.choices)
+            raise InputError(f"you do not hold {card}; you may play: {playable}")
+        return Play(card)
+    if kind == "discard":
+        if raw.lower() in ("-", "none", "0", "nothing"):
+            cards = CardSet()
+        else:
+            cards = _parse_cards(raw, hand)
+        missing = cards - deal.hand
+        if missing:
+            raise InputError(f"you do not hold {missing}")
+        lo, hi = deal.discard_range or (0, 0)
+        if not lo <= len(cards) <= hi:
+            count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise InputError(f"you must discard {count} cards, not {len(cards)}")
+        return Discard(cards)
+    if kind in ("deal", "blanche"):
+        numbers = re.findall(r"\d+", raw)
+        if len(numbers) != 1:
+            raise InputError(f"type a number: {', '.join(c.label for c in ask.choices)}")
+        n = int(numbers[0])
+        for c in ask.choices:
+            a = c.action
+            if (isinstance(a, DealBy) and a.size == n) or (
+                isinstance(a, AnnounceBlanche) and a.discards == n
+            ):
+                return a
+        allowed = ", ".join(c.label for c in ask.choices)
+        raise InputError(f"{n} is not allowed here; choose {allowed}")
+    numbered = _number(raw, ask.choices)
+    if numbered is not None:
+        return numbered
+    key = _words(raw)
+    if kind == "answer":
+        if key in ("notgood", "ng", "not", "no"):
+            reply = Reply.NOT_GOOD
+        else:
+            found = _REPLY_WORDS.get(key)
+            if found is None:
+                raise InputError(f"{raw!r} is not an answer; say {_offered(ask)}")
+            reply = found
+        action: Action = Answer(reply)
+        if all(c.action != action for c in ask.choices):
+            why = {
+                Reply.NOT_GOOD: "you hold nothing better",
+                Reply.EQUAL: "you hold nothing equal",
+                Reply.MAKING: "you hold no point of as many cards",
+                Reply.GOOD: "",
+            }[reply]
+            raise InputError(
+                f"you cannot say {_REPLY_SAID[reply]}{': ' + why if why else ''}; "
+                f"say {_offered(ask)}"
+            )
+        return action
+    if kind == "question":
+        if raw.lower() in _YES:
+            return Question(True)
+        if raw.lower() in _NO:
+            return Question(False)
+        raise InputError("type y to ask which card is missing, or n")
+    if kind == "leftovers":
+        return _read_leftovers(ask, raw)
+    if kind == "appoint":
+        return _read_named(ask, raw, appoint=True)
+    if kind == "declare":
+        if raw.lower() in _PASS:
+            if any(isinstance(c.action, Pass) for c in ask.choices):
+                return Pass()
+            raise InputError("you may not pass now: declare one of the claims (? lists them)")
+        try:
+            cards = CardSet.parse(raw)
+        except ParseError:
+            raise InputError(
+                f"{raw!r}: type a claim's number, its cards (AH KH QH), or pass "
+                "(? lists the claims)"
+            ) from None
+        for c in ask.choices:
+            if isinstance(c.action, Declare) and c.action.cards == cards:
+                return c.action
+        raise InputError(f"{cards}: not a claim you may declare now (? lists the claims)")
+    raise InputError(f"{raw!r}: {ask.how}")  # pragma: no cover
+
+
+def _offered(ask: Ask) -> str:
+    return ", ".join(c.label.lower() for c in ask.choices)
+
+
+def _read_leftovers(ask: Ask, raw: str) -> Action:
+    low = raw.lower()
+    looks = [c.action for c in ask.choices if isinstance(c.action, Leftover)]
+    if low in _NO:
+        return Leftover(LeftoverChoice.DECLINE)
+    if low in _YES and Leftover(LeftoverChoice.LOOK) in looks:
+        return Leftover(LeftoverChoice.LOOK)
+    if any(isinstance(c.action, NameLead) for c in ask.choices):
+        return _read_named(ask, raw, appoint=False)
+    raise InputError("type y or n")
+
+
+def _read_named(ask: Ask, raw: str, *, appoint: bool) -> Action:
+    by_suit = any(
+        isinstance(c.action, (NameLead, Appoint)) and c.action.suit is not None for c in ask.choices
+    )
+    try:
+        if by_suit:
+            suit = Suit.parse(raw)
+            action: Action = Appoint(suit=suit) if appoint else NameLead(suit=suit)
+        else:
+            card = Card.parse(raw)
+            action = Appoint(card=card) if appoint else NameLead(card=card)
+    except ParseError:
+        what = "a suit (S H D C)" if by_suit else "a card (QH, 10h)"
+        extra = "" if appoint else ", or no"
+        raise InputError(f"{raw!r}: type {what}{extra}") from None
+    if all(c.action != action for c in ask.choices):
+        raise InputError(f"{raw}: not one you may name now (? lists them)")
+    return action

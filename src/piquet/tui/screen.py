@@ -1,0 +1,385 @@
+"""The table as one player sees it, written as lines of Rich markup.
+
+Everything here is built from a :class:`~piquet.match.MatchView` (and the
+rule set, which is public): the player's hand sorted by suit and numbered,
+the score and the stage of the game, the stock cards the player has seen, his
+discards, what the other has shown and said, the tricks so far and who leads.
+Nothing else is read, so nothing hidden can show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from rich.markup import escape
+
+from piquet.cards import Card, CardSet
+from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Phase, Utterance
+from piquet.match import MatchView
+from piquet.rules import Format, Rules
+from piquet.scoring import Event, Kind
+from piquet.tui.prompts import class_word, current_class
+from piquet.view import DealView
+
+__all__ = [
+    "card_markup",
+    "cards_markup",
+    "deal_end_lines",
+    "exclamation",
+    "hand_lines",
+    "personal",
+    "stage",
+    "table_lines",
+    "trick_lines",
+]
+
+_BASE_VERB: Final = {
+    "exchanges": "exchange",
+    "discards": "discard",
+    "looks": "look",
+    "leaves": "leave",
+    "turns": "turn",
+    "holds": "hold",
+    "appoints": "appoint",
+    "shows": "show",
+    "takes": "take",
+    "sees": "see",
+    "counts": "count",
+    "wins": "win",
+    "leads": "lead",
+    "is": "are",
+}
+_EXCLAIM: Final = {
+    Kind.PIQUE: "Pique!",
+    Kind.REPIQUE: "Repique!",
+    Kind.CAPOT: "Capot!",
+}
+
+
+def card_markup(card: Card) -> str:
+    """A card as markup: hearts and diamonds in red."""
+    text = str(card)
+    return f"[red]{text}[/red]" if card.suit in (1, 2) else text
+
+
+def cards_markup(cards: CardSet | Sequence[Card]) -> str:
+    return " ".join(card_markup(c) for c in cards)
+
+
+def _role_names(view: MatchView, me: str) -> tuple[str, str]:
+    """Names of (elder, younger) for the viewer: "you" for himself."""
+    deal = view.deal
+    assert deal is not None
+    out = []
+    for role in (ELDER, YOUNGER):
+        out.append(me if role == deal.role else _opponent(view))
+    return out[0], out[1]
+
+
+def _opponent(view: MatchView) -> str:
+    a, b = view.in_game
+    other = b if a == view.player else a
+    return view.names[other]
+
+
+def personal(text: str, viewer: int | None, names: tuple[str, str]) -> str:
+    """Engine narration ("elder exchanges 3") for one reader: his own role is "you"."""
+    words = text.split(" ")
+    subject_is_viewer = (
+        bool(words) and words[0] in ROLE_NAMES and (ROLE_NAMES.index(words[0]) == viewer)
+    )
+    for i, w in enumerate(words):
+        bare = w.rstrip(",:;.")
+        tail = w[len(bare) :]
+        if bare in ROLE_NAMES:
+            role = ROLE_NAMES.index(bare)
+            if role == viewer:
+                words[i] = ("You" if i == 0 else "you") + tail
+                if i + 1 < len(words):
+                    words[i + 1] = _BASE_VERB.get(words[i + 1], words[i + 1])
+                    if subject_is_viewer:
+                        # "you will lead spades, and see the stock"
+                        for j in range(i + 2, len(words) - 1):
+                            if words[j] == "and":
+                                words[j + 1] = _BASE_VERB.get(words[j + 1], words[j + 1])
+            else:
+                words[i] = names[role] + tail
+        elif subject_is_viewer and bare == "he":
+            words[i] = "you" + tail
+    return " ".join(words)
+
+
+def say_line(u: Utterance, viewer: int | None, names: tuple[str, str]) -> str:
+    """One utterance for the table: speech quoted after the speaker's name."""
+    text = u.text
+    if text.startswith(("elder ", "younger ")):
+        return escape(personal(text, viewer, names))
+    if text[:1].islower():
+        line = personal(f"{ROLE_NAMES[u.seat]} {text}", viewer, names)
+        if u.shown:
+            shown = CardSet(u.shown)
+            line = line.replace(str(shown), cards_markup(shown))
+            return line
+        return escape(line)
+    who = "You" if u.seat == viewer else names[u.seat]
+    return f'{escape(who)}: "{escape(text)}"'
+
+
+def exclamation(e: Event, viewer: int | None, names: tuple[str, str]) -> str | None:
+    """What a player cries on a pique, a repique or a capot."""
+    word = _EXCLAIM.get(e.kind)
+    if word is None:
+        return None
+    who = "You" if e.seat == viewer else names[e.seat]
+    return f'{escape(who)}: "[bold]{word}[/bold]"'
+
+
+def stage(view: MatchView, rules: Rules) -> str:
+    """The stage of the deal in words."""
+    deal = view.deal
+    if view.finished or deal is None:
+        return "the match is over"
+    phase = deal.phase
+    if phase is Phase.DEAL:
+        return "the deal"
+    if phase is Phase.BLANCHE:
+        return "carte blanche"
+    if phase is Phase.EXCHANGE:
+        return "the exchange"
+    if phase in (Phase.LEFTOVERS, Phase.APPOINT):
+        return "the rest of the stock"
+    if phase is Phase.DECLARE:
+        cls = current_class(view)
+        return "declarations" + (f": the {class_word(cls, rules)}" if cls is not None else "")
+    if phase is Phase.PLAY:
+        n = len(deal.tricks) + 1
+        return f"the play, trick {min(n, 12)} of 12"
+    return "the deal is over"
+
+
+def hand_lines(hand: CardSet, *, numbered: bool = True, label: str = "Your hand") -> list[str]:
+    """The hand by suit, and under each card its number."""
+    cards = list(hand)
+    if not cards:
+        return [f"[bold]{label}[/bold]  (none)"]
+    top = []
+    bottom = []
+    prev_suit = None
+    for n, c in enumerate(cards, 1):
+        gap = "   " if prev_suit is not None and c.suit != prev_suit else " "
+        if prev_suit is None:
+            gap = ""
+        top.append(gap + card_markup(c))
+        bottom.append(gap + f"{n:>2}")
+        prev_suit = c.suit
+    pad = " " * (len(label) + 2)
+    lines = [f"[bold]{label}[/bold]  " + "".join(top)]
+    if numbered:
+        lines.append(pad + "".join(bottom))
+    return lines
+
+
+def trick_lines(deal: DealView, names: tuple[str, str], viewer: int | None) -> list[str]:
+    """The tricks so far in two rows, one per player: > led, * won."""
+    tricks = list(deal.tricks)
+    if not tricks and deal.trick_lead is None:
+        return []
+    rows: dict[int, list[str]] = {ELDER: [], YOUNGER: []}
+    for t in tricks:
+        for role, idx in ((t.leader, t.lead), (1 - t.leader, t.follow)):
+            mark = (" >" if role == t.leader else "  ") + card_markup(Card.from_index(idx))
+            mark += "*" if role == t.winner else " "
+            rows[role].append(mark)
+    if deal.trick_lead is not None:
+        leader = ELDER if deal.to_act == YOUNGER else YOUNGER
+        rows[leader].append(" >" + card_markup(Card.from_index(deal.trick_lead)) + " ")
+        rows[1 - leader].append("  ..")
+    width = max(len(n) for n in names) + 1
+    head = " " * width + " " + "".join(f"{i:>4} " for i in range(1, len(rows[ELDER]) + 1))
+    order = (viewer, 1 - viewer) if viewer is not None else (ELDER, YOUNGER)
+    lines = ["[bold]Tricks[/bold]  (> led, * won)", head]
+    for role in order:
+        lines.append(f"{escape(names[role]):<{width}} " + "".join(rows[role]))
+    return lines
+
+
+def _counted(events: Sequence[Event], role: int) -> str:
+    total = 0
+    parts: dict[str, int] = {}
+    for e in events:
+        if e.seat == role:
+            total += e.points
+            parts[e.kind.value] = parts.get(e.kind.value, 0) + e.points
+    if not parts:
+        return "0"
+    return f"{total} (" + ", ".join(f"{k} {v}" for k, v in parts.items()) + ")"
+
+
+def _score_line(view: MatchView, rules: Rules, me: str) -> str:
+    a, b = view.in_game
+
+    def who(p: int) -> str:
+        return me if p == view.player else view.names[p]
+
+    line = (
+        f"[bold]Score[/bold]  {escape(who(a))} {view.scores[0]} · {escape(who(b))} {view.scores[1]}"
+    )
+    if view.format is Format.PARTIE:
+        played = sum(1 for d in view.deals if d.game == view.game_number)
+        line += f"   (partie of {rules.partie_deals} deals: {played} played)"
+    else:
+        line += f"   (game: {rules.target} up)"
+    if view.format is Format.POOL:
+        ledger = ", ".join(f"{escape(who(p))} {v:+d}" for p, v in enumerate(view.ledger))
+        line += f"   pool {view.pool}; ledger {ledger}"
+    return line
+
+
+def table_lines(view: MatchView, rules: Rules, *, me: str = "You") -> list[str]:
+    """The whole table for the player of ``view``, as lines of markup."""
+    deal = view.deal
+    title = (
+        f"[bold]Piquet[/bold] · {escape(rules.name)} · game {view.game_number}, "
+        f"deal {view.deal_number} · {stage(view, rules)}"
+    )
+    lines = [title, _score_line(view, rules, me)]
+    if deal is None:
+        return lines
+    names = _role_names(view, me)
+    opp = _opponent(view)
+    role_word = ROLE_NAMES[deal.role]
+    dealer = "you" if view.dealer == view.player else escape(view.names[view.dealer])
+    seat_line = f"{dealer[:1].upper() + dealer[1:]} dealt; you are {role_word}"
+    if view.format is Format.POOL:
+        out = [p for p in range(3) if p not in view.in_game]
+        if out:
+            seat_line += f"; {escape(view.names[out[0]])} sits out"
+    seat_line += f".   This deal: you {_counted(deal.events, deal.role)}"
+    seat_line += f" · {escape(opp)} {_counted(deal.events, 1 - deal.role)}"
+    lines.append(seat_line)
+    lines.append("")
+    if deal.phase is Phase.DEAL:
+        lines.append("[bold]Your hand[/bold]  (not dealt yet)")
+    else:
+        lines += hand_lines(deal.hand, numbered=deal.phase is not Phase.OVER)
+    facts = []
+    if deal.stock_count:
+        facts.append(f"stock {deal.stock_count}")
+    if deal.discards:
+        facts.append(f"your discards {cards_markup(deal.discards)}")
+    if deal.taken:
+        facts.append(f"you took {cards_markup(deal.taken)}")
+    if deal.stock_seen:
+        facts.append(f"seen of the stock {cards_markup(deal.stock_seen)}")
+    if facts:
+        lines.append("  " + " · ".join(facts))
+    other = []
+    if deal.opponent_discard_count:
+        other.append(f"discarded {deal.opponent_discard_count}")
+    if deal.opponent_shown:
+        other.append(f"has shown {cards_markup(deal.opponent_shown)}")
+    if deal.seen_by_opponent:
+        other.append(f"has seen your {cards_markup(deal.seen_by_opponent)}")
+    if other:
+        lines.append(f"  {escape(opp)}: " + " · ".join(other))
+    if deal.lead_rule is not None and not deal.tricks:
+        kind, value = deal.lead_rule
+        named = (
+            str(Card.from_index(value))
+            if kind == "card"
+            else (("spades", "hearts", "diamonds", "clubs")[value])
+        )
+        bound = "you are" if deal.role == ELDER else f"{escape(opp)} is"
+        lines.append(f"  The first lead: {bound} bound to lead {named}.")
+    said = [say_line(u, deal.role, names) for u in deal.dialog]
+    said += [x for e in deal.events if (x := exclamation(e, deal.role, names)) is not None]
+    if said:
+        lines.append("")
+        shown = said[-7:]
+        head = "[bold]Said[/bold]" + (f" (last {len(shown)})" if len(said) > len(shown) else "")
+        lines.append(head)
+        lines += [f"  {s}" for s in shown]
+    tl = trick_lines(deal, names, deal.role)
+    if tl:
+        lines.append("")
+        lines += tl
+        won = deal.tricks_won
+        lines.append(f"  tricks won: you {won[deal.role]} · {escape(opp)} {won[1 - deal.role]}")
+    return lines
+
+
+def deal_end_lines(final: DealView, view: MatchView, rules: Rules, *, me: str = "You") -> list[str]:
+    """The end of a deal for one player: the tricks, what each counted, the game's score.
+
+    ``final`` is the player's view of the finished deal, ``view`` his view of the
+    match after it.
+    """
+    summary = view.deals[-1] if view.deals else None
+    names_pair = (
+        me if final.role == ELDER else _name_of(view, summary, ELDER),
+        me if final.role == YOUNGER else _name_of(view, summary, YOUNGER),
+    )
+    head = "[bold]The deal is over.[/bold]"
+    if summary is not None:
+        head = f"[bold]Deal {summary.number} of game {summary.game} is over.[/bold]"
+    lines = [head, ""]
+    lines += trick_lines(final, names_pair, final.role)
+    if final.tricks:
+        lines.append("")
+    for role in (final.role, 1 - final.role):
+        who = "You" if role == final.role else escape(names_pair[role])
+        lines.append(f"  {who} counted {_counted(final.events, role)}")
+    for e in final.events:
+        x = exclamation(e, final.role, names_pair)
+        if x is not None:
+            lines.append(f"  {x}")
+    if summary is not None and summary.reached is not None:
+        who = me if summary.reached == view.player else view.names[summary.reached]
+        lines.append(f"  {escape(who)} reached {rules.target}: game!")
+    for g in view.games:
+        if summary is not None and g.number == summary.game:
+            lines += _game_lines(g.number, g.players, g.scores, g.winner, view, me, g.lurch)
+            if view.format is Format.PARTIE:
+                lines.append(
+                    f"  The partie is settled for {g.settled}"
+                    + (" (rubiconed)." if g.rubiconed else ".")
+                )
+            break
+    else:
+        lines.append(_score_line(view, rules, me))
+    return lines
+
+
+def _name_of(view: MatchView, summary: object, role: int) -> str:
+    from piquet.match import DealSummary
+
+    if isinstance(summary, DealSummary):
+        return view.names[summary.players[role]]
+    return ROLE_NAMES[role]  # pragma: no cover
+
+
+def _game_lines(
+    number: int,
+    players: tuple[int, int],
+    scores: tuple[int, int],
+    winner: int | None,
+    view: MatchView,
+    me: str,
+    lurch: bool,
+) -> list[str]:
+    def who(p: int) -> str:
+        return me if p == view.player else view.names[p]
+
+    a, b = players
+    line = f"[bold]Game {number}[/bold]: {escape(who(a))} {scores[0]}, {escape(who(b))} {scores[1]}"
+    if winner is None:
+        return [line + ": drawn."]
+    text = (
+        f"{line}: {escape(who(winner))} win"
+        + ("" if winner == view.player and me == "You" else "s")
+        + "."
+    )
+    if lurch:
+        text += " Lurched: the loser pays double."
+    return [text]

@@ -1,0 +1,348 @@
+"""A game at the terminal: people at the keyboard, the computer in the other seats.
+
+A :class:`Session` holds the match and, for each player, either ``None`` (a
+person typing) or an AI :class:`~piquet.players.Player`.  It draws the table
+from the player's view, asks the question of the moment, reads the answer
+(a typo or an illegal move gets one line and the same question again), and
+applies it.  Ctrl-C or the end of input saves the record and says how to
+resume.  Output goes to a Rich console, input comes from ``read`` (``input``
+by default), so the session runs the same in a terminal, in tmux and in tests.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+
+from piquet.actions import Action
+from piquet.errors import PiquetError
+from piquet.match import Match, MatchView
+from piquet.notation import save
+from piquet.players import Player
+from piquet.tui.prompts import Ask, ask_for, read_action
+from piquet.tui.screen import deal_end_lines, table_lines
+from piquet.tui.summary import rules_summary
+from piquet.view import deal_view
+
+__all__ = ["Session", "advisor_hint", "default_record_path", "play_unattended"]
+
+COMMANDS = (
+    "?  the legal choices · hint  ask the advisor · undo  take back your last move "
+    "(against the computer) · rules  the rules · redraw  the table · quit  save and stop"
+)
+
+
+class _Stop(Exception):
+    """The player asked to stop (quit, Ctrl-C, end of input)."""
+
+    def __init__(self, status: int, why: str) -> None:
+        super().__init__(why)
+        self.status = status
+        self.why = why
+
+
+def default_record_path(match: Match) -> Path:
+    """Where an interrupted game is saved when no ``--record`` was given."""
+    return Path(f"piquet-{match.seed}.pqn")
+
+
+def advisor_hint(view: MatchView) -> str:
+    """Advice from ``piquet.advisor.hint(view)`` if that module exists, else a polite no."""
+    try:
+        module = importlib.import_module("piquet.advisor")
+    except ImportError:
+        return "No advisor is installed yet, so there is no hint to give."
+    hint = getattr(module, "hint", None)
+    if not callable(hint):
+        return "The advisor cannot give hints yet."
+    try:
+        return str(hint(view))
+    except PiquetError as exc:
+        return f"The advisor has no hint here: {exc}"
+
+
+def play_unattended(match: Match, players: Sequence[Player]) -> Match:
+    """Play ``match`` to its end, every seat an AI; raises :class:`PiquetError` on an AI bug."""
+    m = match
+    while not m.finished:
+        p = m.to_act
+        if p is None:  # pragma: no cover - a live match always has someone to act
+            break
+        action = players[p].choose(m.view(p))
+        m = m.apply(action, p)
+    return m
+
+
+class Session:
+    """One game at the terminal.  ``seats[p]`` is ``None`` for a person, else an AI."""
+
+    def __init__(
+        self,
+        match: Match,
+        *,
+        seats: Sequence[Player | None],
+        console: Console,
+        read: Callable[[str], str] | None = None,
+        record: Path | None = None,
+        tags: dict[str, Any] | None = None,
+        undo: bool = False,
+        hotseat: bool = False,
+        clear: bool = True,
+    ) -> None:
+        self.match = match
+        self.seats = list(seats)
+        self.console = console
+        self._read = read
+        self.record = record
+        self.tags = dict(tags or {})
+        self.undo_allowed = undo
+        self.hotseat = hotseat
+        self.clear = clear and console.is_terminal
+        self.stack: list[tuple[Match, int]] = []
+        self.undos = int(self.tags.get("Undos", 0) or 0)
+        self.last_human: int | None = None
+
+    # ------------------------------------------------------------------ output
+    def out(self, markup: str = "") -> None:
+        self.console.print(markup, highlight=False, soft_wrap=True)
+
+    def _clear(self) -> None:
+        if self.clear:
+            self.console.clear()
+        else:
+            self.out("")
+
+    def _ask_line(self, prompt: str) -> str:
+        try:
+            return self._read(prompt) if self._read is not None else input(prompt)
+        except EOFError:
+            raise _Stop(0, "input ended") from None
+        except KeyboardInterrupt:
+            raise _Stop(130, "interrupted") from None
+
+    def _me(self) -> str:
+        return "You"
+
+    # ------------------------------------------------------------------ records
+    def _tags(self) -> dict[str, Any]:
+        tags = dict(self.tags)
+        if self.undos:
+            tags["Undos"] = self.undos
+        return tags
+
+    def save(self, path: Path | None = None) -> Path | None:
+        target = path or self.record
+        if target is None:
+            return None
+        save(target, self.match, tags=self._tags())
+        return target
+
+    # ------------------------------------------------------------------ the game
+    def intro(self) -> None:
+        """Offer the rules summary before the first deal."""
+        rules = self.match.rules
+        while True:
+            text = (
+                self._ask_line(f"Read a short summary of the rules ({rules.name}) first? (y/n)> ")
+                .strip()
+                .lower()
+            )
+            if text in ("y", "yes"):
+                self.out("")
+                for line in rules_summary(rules):
+                    self.out(escape(line))
+                self.out("")
+                self._ask_line("Press Enter to begin> ")
+                return
+            if text in ("n", "no", ""):
+                return
+            if text in ("quit", "exit"):
+                raise _Stop(0, "quit")
+            self.out("[red]! please answer y or n[/red]")
+
+    def run(self, *, intro: bool = False) -> int:
+        """Play to the end or until stopped; returns the exit status."""
+        try:
+            if intro and not self.match.finished:
+                self.intro()
+            while not self.match.finished:
+                p = self.match.to_act
+                if p is None:  # pragma: no cover
+                    break
+                ai = self.seats[p]
+                if ai is None:
+                    self._human_turn(p)
+                else:
+                    self._apply(ai.choose(self.match.view(p)), p)
+        except _Stop as stop:
+            return self._stopped(stop)
+        self._finished()
+        return 0
+
+    def _stopped(self, stop: _Stop) -> int:
+        path = self.record or default_record_path(self.match)
+        self.save(path)
+        self.out("")
+        self.out(f"Game stopped ({stop.why}). The record so far is saved in {escape(str(path))}.")
+        self.out(f"Resume with: piquet play --resume {escape(str(path))}")
+        return stop.status
+
+    def _finished(self) -> None:
+        m = self.match
+        res = m.result()
+        self.out("")
+        self.out("[bold]The match is over.[/bold]")
+        scores = res.get("scores", [])
+        names = m.names
+        parts = ", ".join(f"{escape(names[i])} {s}" for i, s in enumerate(scores))
+        winner = res.get("winner")
+        verdict = "drawn" if winner is None else f"{escape(names[winner])} wins"
+        self.out(f"Result: {parts}: {verdict}.")
+        if "settled" in res:
+            self.out(
+                f"Settled for {res['settled']}" + (" (rubiconed)." if res.get("rubiconed") else ".")
+            )
+        path = self.save()
+        if path is not None:
+            self.out(
+                f"The record is saved in {escape(str(path))} (piquet replay {escape(str(path))})."
+            )
+        else:
+            self.out("To keep a record of a game, play with --record FILE.")
+
+    def _apply(self, action: Action, player: int) -> None:
+        before = self.match
+        after = before.apply(action, player)
+        self.stack.append((before, player))
+        self.match = after
+        old = before.deal
+        assert old is not None
+        nxt = after.deal
+        if nxt is None or len(nxt.history) != len(old.history) + 1:
+            final = old.apply(action)
+            self._deal_over(before, final)
+
+    def _humans(self) -> list[int]:
+        return [p for p, s in enumerate(self.seats) if s is None]
+
+    def _deal_over(self, before: Match, final: Any) -> None:
+        after = self.match
+        humans = [p for p in self._humans() if p in before.in_game]
+        if not humans:
+            return
+        p = humans[0]
+        if self.hotseat:
+            # a shared screen: the player at the keyboard sees it, then hands over
+            p = self.last_human if self.last_human in humans else humans[0]
+        role = before.role_of(p)
+        assert role is not None
+        fv = deal_view(final, role)
+        view = after.view(p)
+        self._clear()
+        for line in deal_end_lines(fv, view, after.rules, me=self._me()):
+            self.out(line)
+        self.save()
+        more = "the next deal" if not after.finished else "the result"
+        while True:
+            text = self._ask_line(f"Press Enter for {more}> ").strip().lower()
+            if text in ("quit", "exit", "save"):
+                raise _Stop(0, "quit")
+            if text in ("", "y", "yes", "ok", "next", "n"):
+                return
+            self.out("[red]! press Enter to go on, or type quit to save and stop[/red]")
+
+    def _handover(self, p: int) -> None:
+        name = self.match.names[p]
+        self._clear()
+        self.out(f"[bold]{escape(name)} to play.[/bold] The other player, please look away.")
+        while True:
+            text = self._ask_line(f"{name}, press Enter when you are ready> ").strip().lower()
+            if text in ("quit", "exit", "save"):
+                raise _Stop(0, "quit")
+            if text == "":
+                break
+            self.out("[red]! press Enter when the other player is not looking[/red]")
+        self.last_human = p
+
+    def _draw(self, view: MatchView, ask: Ask) -> None:
+        self._clear()
+        for line in table_lines(view, self.match.rules, me=self._me()):
+            self.out(line)
+        self.out("")
+        self.out(escape(ask.question))
+
+    def _opponent_name(self, p: int) -> str:
+        a, b = self.match.in_game
+        return self.match.names[b if a == p else a]
+
+    def _human_turn(self, p: int) -> None:
+        if self.hotseat and self.last_human != p:
+            self._handover(p)
+        self.last_human = p
+        view = self.match.view(p)
+        rules = self.match.rules
+        ask = ask_for(view, rules, opponent=self._opponent_name(p))
+        self._draw(view, ask)
+        while True:
+            text = self._ask_line(ask.prompt)
+            cmd = text.strip().lower()
+            if cmd in ("?", "help"):
+                self._show_choices(ask)
+                continue
+            if cmd == "hint":
+                self.out(escape(advisor_hint(view)))
+                continue
+            if cmd == "undo":
+                if self._undo():
+                    return
+                continue
+            if cmd == "rules":
+                for line in rules_summary(rules):
+                    self.out(escape(line))
+                continue
+            if cmd in ("redraw", "table"):
+                self._draw(view, ask)
+                continue
+            if cmd in ("quit", "exit", "save"):
+                raise _Stop(0, "quit")
+            try:
+                action = read_action(ask, text, view, rules)
+                self.match.verify(action, p)
+            except PiquetError as exc:
+                self.out(f"[red]! {escape(_one_line(str(exc)))}[/red]")
+                continue
+            self._apply(action, p)
+            return
+
+    def _show_choices(self, ask: Ask) -> None:
+        if ask.choices:
+            width = len(str(len(ask.choices)))
+            for n, c in enumerate(ask.choices, 1):
+                self.out(f"  {n:>{width}}  {escape(c.label)}")
+        self.out(escape(ask.how))
+        self.out(f"[dim]{escape(COMMANDS)}[/dim]")
+
+    def _undo(self) -> bool:
+        if not self.undo_allowed:
+            self.out("[red]! undo is only for practice games against the computer[/red]")
+            return False
+        for i in range(len(self.stack) - 1, -1, -1):
+            m, actor = self.stack[i]
+            if self.seats[actor] is None:
+                self.match = m
+                del self.stack[i:]
+                self.undos += 1
+                self.out("Your last move is taken back.")
+                return True
+        self.out("[red]! there is nothing of yours to take back yet[/red]")
+        return False
+
+
+def _one_line(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= 300 else line[:297] + "..."

@@ -1,0 +1,121 @@
+"""A short summary of a rule set, for a player who does not know the rules.
+
+``piquet rules NAME`` prints every knob with its source; this is the dozen
+lines to read before the first deal.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from piquet.rules import Format, Leftovers, PlayScoring, PointMeasure, PointScoring, Rules
+from piquet.sources import SOURCE_FILES
+
+__all__ = ["rules_summary"]
+
+_SEQ_NAMES: Final = ("tierce", "quart", "quint", "sixième", "septième", "huitième", "neuvième")
+_TITLES: Final = {
+    "cotgrave-1662": "John Cotgrave, Wit's Interpreter (1662)",
+    "cotton-1674": "Charles Cotton, The Compleat Gamester (1674)",
+    "du-coeur-1995": "Justin du Coeur's reconstruction of Cotton (1995)",
+    "court-gamester-1754": "The Compleat Gamester, 8th edition (1754)",
+    "encyclopedia-19c": "a 19th-century encyclopedia article",
+    "rubicon": "David Parlett's rules of Rubicon Piquet (modern)",
+}
+
+
+def _list(values: tuple[int, ...]) -> str:
+    if len(values) == 1:
+        return str(values[0])
+    return ", ".join(str(v) for v in values[:-1]) + f" or {values[-1]}"
+
+
+def rules_summary(rules: Rules) -> list[str]:
+    """About a dozen plain lines: how this rule set is played."""
+    src = _TITLES.get(rules.name) or (
+        f"house rules ({SOURCE_FILES.get(rules.name) or 'changed knobs'})"
+    )
+    low = "7" if rules.deck_size == 32 else "6"
+    ruff = rules.deck_size == 36 and rules.point_measure is PointMeasure.PIPS
+    point = "the Ruff" if ruff else "the point"
+    lines = [f"Rule set {rules.name}: {src}."]
+    lines.append(
+        f"Pack of {rules.deck_size} (A K Q J 10 down to {low}); twelve each, dealt by "
+        f"{_list(rules.packet_sizes)}; a stock (talon) of {rules.stock_size}. "
+        "The non-dealer is elder."
+    )
+    lines.append(
+        f"Carte blanche (no king, queen or knave among your twelve) counts "
+        f"{rules.blanche_value}, before anything else."
+    )
+    younger = f"younger {rules.younger_min} to all that is left" + (
+        f" (at most {rules.younger_max})" if rules.younger_max else ""
+    )
+    lines.append(
+        f"Exchange: elder discards {rules.elder_min} to {rules.elder_max} and takes as many "
+        f"from the stock; then {younger}."
+    )
+    leftovers = {
+        Leftovers.HIDDEN: "Cards left in the stock stay unseen.",
+        Leftovers.ELDER_NAMES_SUIT: "Younger may see the cards he leaves; elder sees them "
+        "too if he first names the suit he will lead.",
+        Leftovers.ELDER_NAMES_CARD: "Younger may see the cards he leaves; elder sees them "
+        "too if he first names the card he will lead.",
+        Leftovers.YOUNGER_TURNS_UP: "Younger may turn up the cards he leaves for both to see.",
+        Leftovers.YOUNGER_LOOKS: "Younger may look at the cards he leaves; then elder may, "
+        "after leading his first card.",
+    }[rules.younger_leftovers]
+    lines.append(leftovers)
+    if rules.point_measure is PointMeasure.PIPS:
+        measure = "the pip total of your best suit (ace 11, courts 10)"
+    else:
+        measure = "the number of cards in your longest suit (equal: the pips decide, 'making?')"
+    worth = (
+        "one per ten, 35-39 as 40" if rules.point_scoring is PointScoring.TENS else "one per card"
+    )
+    lines.append(f"Declare in order: {point}, {measure}, worth {worth};")
+    seqs = ", ".join(f"{_SEQ_NAMES[i]} {v}" for i, v in enumerate(rules.sequence_values[:4]))
+    where = "in one suit" if rules.sequences_same_suit else "in any suits"
+    lines.append(
+        f"  sequences of three or more {where} ({seqs}, ...); sets of three or four "
+        f"{rules.set_min_rank.name_plural} or better ({rules.trio_value}, or "
+        f"{rules.quatorze_value} for a quatorze)."
+    )
+    after = (
+        " Younger declares after elder leads his first card."
+        if rules.younger_declares_after_lead
+        else ""
+    )
+    lines.append(
+        "  Elder speaks first in each class; younger answers good, not good or equal; only "
+        f"the better hand counts its class.{after}"
+    )
+    play = {
+        PlayScoring.TENTH_CARDS: "1 for leading a card of ten or higher, 1 for winning with one",
+        PlayScoring.WINNER_TENTHS: "the winner of a trick takes 1 per card of ten or higher in it",
+        PlayScoring.LEADS_AND_WINS: "1 for every lead, 1 for winning the other's lead",
+    }[rules.play_scoring]
+    lines.append(
+        f"Play: follow suit if you can, no trumps; {play}; last trick "
+        f"+{rules.last_trick_bonus}; most tricks {rules.cards_bonus}; all twelve "
+        f"(capot) {rules.capot_bonus}."
+    )
+    pique = "elder only" if rules.pique_elder_only else "either player"
+    lines.append(
+        f"Repique: {rules.pique_threshold} from declarations before the other counts "
+        f"anything adds {rules.repique_bonus}; pique ({pique}): {rules.pique_threshold} "
+        f"with the play adds {rules.pique_bonus}."
+    )
+    if rules.default_format is Format.PARTIE:
+        lines.append(
+            f"A partie is {rules.partie_deals} deals; under 100 at the end you are rubiconed."
+        )
+    else:
+        lurch = (
+            f" Under {rules.lurch_below} at the end, the loser pays double."
+            if rules.lurch_below
+            else ""
+        )
+        lines.append(f"The game is {rules.target} up.{lurch}")
+    lines.append(f"Every rule with its source: piquet rules {rules.name}")
+    return lines

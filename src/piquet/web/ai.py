@@ -1,0 +1,134 @@
+"""The computer's seats: choose off the event loop, record, tell the watchers.
+
+An AI move is chosen in an executor (a process pool by default, so a thinking AI never
+holds up the server) from the seat's view only, with a seed made from the game's seed,
+the seat and the log length.  Any process may drive a game's AI: they all choose the same
+action, and the optimistic append records it once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import multiprocessing
+import os
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+
+from anyio import to_thread
+
+from piquet.match import MatchView
+from piquet.web.games import GameError, Games
+from piquet.web.hub import Hub
+
+__all__ = ["AiRunner", "choose_action", "make_executor", "warm_up"]
+
+log = logging.getLogger("piquet.web")
+
+
+def choose_action(level: str, seed: int, think_ms: int | None, view: MatchView) -> str:
+    """The id of the action the AI ``level`` takes from ``view`` (runs in a worker)."""
+    from piquet.players import make_player
+
+    return str(make_player(level, seed=seed, think_ms=think_ms).choose(view))
+
+
+def _fallback(seed: int, view: MatchView) -> str:
+    from piquet.players import make_player
+
+    return str(make_player("random", seed=seed).choose(view))
+
+
+def make_executor(kind: str, workers: int | None) -> Executor:
+    """``process`` (a spawn-started pool; the default) or ``thread``."""
+    n = workers or max(1, min(4, os.cpu_count() or 1))
+    if kind == "thread":
+        return ThreadPoolExecutor(max_workers=n, thread_name_prefix="piquet-ai")
+    return ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+
+
+def _ready() -> bool:
+    import piquet.players  # noqa: F401  (import the AI levels once per worker)
+
+    return True
+
+
+def warm_up(executor: Executor) -> None:
+    """Start the workers now, so the first AI move does not wait for them."""
+    n = getattr(executor, "_max_workers", 1)
+    for _ in range(n):
+        executor.submit(_ready)
+
+
+class AiRunner:
+    """Plays the AI seats of games while they are to act."""
+
+    def __init__(
+        self, games: Games, hub: Hub, executor: Executor, *, think_ms: int | None = None
+    ) -> None:
+        self.games = games
+        self.hub = hub
+        self.executor = executor
+        self.think_ms = think_ms
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    def kick(self, game_id: str) -> None:
+        """Make sure this process drives ``game_id``'s AI seats if one is to act."""
+        task = self._tasks.get(game_id)
+        if task is not None and not task.done():
+            return
+        self._tasks[game_id] = asyncio.create_task(self._drive(game_id))
+
+    async def stop(self) -> None:
+        tasks = [t for t in self._tasks.values() if not t.done()]
+        for t in tasks:
+            t.cancel()
+        for t in tasks:
+            try:
+                await t
+            except (asyncio.CancelledError, Exception):
+                pass
+        self._tasks.clear()
+
+    def busy(self) -> int:
+        return sum(1 for t in self._tasks.values() if not t.done())
+
+    async def _drive(self, game_id: str) -> None:
+        loop = asyncio.get_running_loop()
+        failures = 0
+        try:
+            while failures < 5:
+                row, live = await to_thread.run_sync(self.games.load, game_id)
+                turn = self.games.ai_turn(row, live)
+                if turn is None:
+                    return
+                player, level, seed = turn
+                view = live.match.view(player)
+                try:
+                    if failures:
+                        text = _fallback(seed, view)
+                    else:
+                        text = await loop.run_in_executor(
+                            self.executor, choose_action, level, seed, self.think_ms, view
+                        )
+                except Exception as exc:  # an AI bug must not stall the game
+                    log.warning("AI %s failed in game %s: %s", level, game_id, exc)
+                    failures += 1
+                    continue
+                try:
+                    row, live = await to_thread.run_sync(
+                        functools.partial(self.games.act, game_id, player, text, expect=live.n)
+                    )
+                except GameError as exc:
+                    if exc.status == 422:
+                        log.warning("AI %s chose %s illegally: %s", level, text, exc)
+                        failures += 1
+                    continue
+                await self.hub.publish(game_id, live.n)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("AI driver for game %s stopped", game_id)
+        finally:
+            if self._tasks.get(game_id) is asyncio.current_task():
+                del self._tasks[game_id]

@@ -1,0 +1,543 @@
+"""The ASGI application: the HTTP API (documented by OpenAPI at ``/openapi.json``), the
+WebSocket of live updates, and the browser table's static files.
+
+Build it with :func:`create_app` from a :class:`WebConfig`; ``piquet serve`` runs it under
+uvicorn.  Every error is a JSON object ``{"error": "..."}`` that says what was wrong.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import importlib
+import importlib.util
+import logging
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+from anyio import to_thread
+from fastapi import Body, Depends, FastAPI, Query, Request
+from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from piquet import __version__
+from piquet.match import Match, MatchView
+from piquet.rules import DEFAULT_PRESET, PRESETS
+from piquet.web.ai import AiRunner, make_executor, warm_up
+from piquet.web.games import FRIEND, GameError, Games
+from piquet.web.hub import Hub, RedisHub
+from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
+from piquet.web.store import Store
+from piquet.web.summary import TITLES, format_label, rules_summary
+
+__all__ = ["WebConfig", "create_app"]
+
+log = logging.getLogger("piquet.web")
+STATIC = Path(__file__).parent / "static"
+GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class WebConfig:
+    """How a server runs.  Only ``database`` (a SQLAlchemy URL) is required."""
+
+    database: str
+    redis: str | None = None
+    """Redis URL for fanning live updates out to other server processes."""
+    redis_channel: str = "piquet:games"
+    rate: float = 20.0
+    """Requests a second per client address on /api (0: no limit)."""
+    burst: int = 80
+    create_per_minute: float = 30.0
+    """New games a minute per client address (0: no limit)."""
+    max_body: int = 16384
+    ai_executor: str = "process"
+    """``process`` or ``thread``: where AI moves are chosen."""
+    ai_workers: int | None = None
+    think_ms: int | None = None
+    cache_size: int = 4096
+    sqlite_sync: str = "full"
+    """SQLite only: ``full`` (every commit on disk) or ``normal`` (survives a process crash)."""
+
+
+# ---------------------------------------------------------------------- schema models
+class ErrorOut(BaseModel):
+    error: str = Field(description="What was wrong, and what is allowed.")
+
+
+class NewGameIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    rules: str = Field(DEFAULT_PRESET, max_length=64, description="A rule set (preset) name.")
+    format: str | None = Field(
+        None, max_length=16, description="game, partie or pool (default: the rule set's)."
+    )
+    opponent: str = Field(
+        "random", max_length=32, description="An AI level (see /api/options) or 'friend'."
+    )
+    opponents: list[Annotated[str, Field(max_length=32)]] | None = Field(
+        None, max_length=2, description="For a pool of three: the two other seats."
+    )
+    hints: bool = Field(False, description="Offer the advisor's hints (when installed).")
+    name: str | None = Field(None, max_length=100, description="Your name at the table.")
+
+
+class InviteOut(BaseModel):
+    seat: int
+    invite: str = Field(description="The invitation code (a secret; share the link).")
+    url: str = Field(description="The link to send: /join/ID#invite=CODE.")
+
+
+class CreatedOut(BaseModel):
+    id: str
+    token: str = Field(description="The seat's secret: send it as Authorization: Bearer TOKEN.")
+    seat: int
+    invites: list[InviteOut] = []
+
+
+class ActionIn(BaseModel):
+    action: str = Field(
+        max_length=200,
+        description="An action id from legal_actions; in the exchange discard:CARDS "
+        "(e.g. 'discard:7S 8S', or 'discard:-' for none).",
+    )
+
+
+class JoinIn(BaseModel):
+    invite: str = Field(max_length=200)
+    name: str | None = Field(None, max_length=100)
+
+
+class JoinedOut(BaseModel):
+    id: str
+    token: str
+    seat: int
+
+
+class LegalActionOut(BaseModel):
+    id: str
+    kind: str
+    label: str
+    cards: list[str]
+    min: int | None = None
+    max: int | None = None
+
+
+class SeatOut(BaseModel):
+    seat: int
+    name: str
+    kind: str
+    level: str | None
+    joined: bool
+
+
+class ViewOut(BaseModel):
+    id: str
+    seat: int
+    n: int = Field(description="Actions taken so far (the log's length).")
+    rules: str
+    format: str
+    finished: bool
+    to_act: int | None
+    your_turn: bool
+    legal_actions: list[LegalActionOut]
+    seats: list[SeatOut]
+    hints: bool
+    view: dict[str, Any] = Field(description="The seat's view: exactly Match.view(seat).")
+    last_deal: dict[str, Any] | None = Field(
+        description="The seat's view of the deal just finished, as it stood at its end."
+    )
+    result: dict[str, Any] | None
+
+
+class InvitesOut(BaseModel):
+    invites: list[InviteOut]
+
+
+class HintOut(BaseModel):
+    hint: str
+
+
+class ReplayOut(BaseModel):
+    id: str
+    steps: int
+    step: int
+    action: dict[str, Any] | None
+    names: list[str]
+    views: dict[str, dict[str, Any]]
+
+
+class RuleSetOut(BaseModel):
+    name: str
+    title: str
+    summary: list[str]
+    formats: list[str]
+    format_labels: dict[str, str]
+    default_format: str
+
+
+class OptionsOut(BaseModel):
+    rules: list[RuleSetOut]
+    default_rules: str
+    levels: list[str]
+    opponents: list[str]
+    hints_available: bool
+    record_formats: list[str]
+    version: str
+
+
+bearer = HTTPBearer(auto_error=False, description="The seat's token.")
+GameIdP = Annotated[str, PathParam(pattern=GAME_ID, description="The game's id.")]
+Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
+def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
+    return {c: {"model": ErrorOut} for c in codes}
+
+
+# ---------------------------------------------------------------------- optional modules
+def advisor_hint() -> Callable[[MatchView], str] | None:
+    """``piquet.advisor.hint`` if the advisor is installed."""
+    if importlib.util.find_spec("piquet.advisor") is None:
+        return None
+    try:
+        mod = importlib.import_module("piquet.advisor")
+    except Exception:
+        return None
+    fn = getattr(mod, "hint", None)
+    return fn if callable(fn) else None
+
+
+def notation_dumper() -> Callable[[Match], str] | None:
+    """A function of ``piquet.notation`` that writes a match as text, if there is one."""
+    if importlib.util.find_spec("piquet.notation") is None:
+        return None
+    try:
+        mod = importlib.import_module("piquet.notation")
+    except Exception:
+        return None
+    for name in ("dumps", "dump_match", "match_to_text", "to_text", "format_match", "write"):
+        fn = getattr(mod, name, None)
+        if callable(fn):
+            return fn  # type: ignore[no-any-return]
+    return None
+
+
+def _levels() -> list[str]:
+    from piquet.players import LEVELS
+
+    return list(LEVELS)
+
+
+# ---------------------------------------------------------------------- the app
+def create_app(config: WebConfig) -> FastAPI:
+    """The application for ``config``; the database is opened (and migrated) at start-up."""
+    state: dict[str, Any] = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        store = await to_thread.run_sync(
+            functools.partial(Store.open, config.database, sqlite_sync=config.sqlite_sync)
+        )
+        hub: Hub = (
+            RedisHub(config.redis, channel=config.redis_channel) if config.redis else Hub()
+        )
+        await hub.start()
+        executor = make_executor(config.ai_executor, config.ai_workers)
+        warm_up(executor)
+        games = Games(store, cache_size=config.cache_size)
+        ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
+        state.update(store=store, hub=hub, games=games, ai=ai, executor=executor)
+        try:
+            yield
+        finally:
+            await ai.stop()
+            await hub.stop()
+            executor.shutdown(wait=True, cancel_futures=True)
+            store.close()
+
+    app = FastAPI(
+        title="Piquet",
+        version=__version__,
+        description=(
+            "Play Piquet against the computer or a friend.  A seat's token (from creating "
+            "or joining a game) goes in `Authorization: Bearer TOKEN`.  Every error is "
+            '`{"error": "..."}`.  Live updates: the WebSocket `/api/games/{id}/ws` (send '
+            '`{"token": TOKEN}` first).'
+        ),
+        lifespan=lifespan,
+    )
+    app.state.piquet = state  # the server's parts (store, games, hub, ai), for tests and tools
+    index_html = (STATIC / "index.html").read_text(encoding="utf-8").replace(
+        "{{version}}", __version__
+    )
+
+    def games() -> Games:
+        g: Games = state["games"]
+        return g
+
+    async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+
+    # ------------------------------------------------------------------ errors
+    @app.exception_handler(GameError)
+    async def _game_error(_r: Request, exc: GameError) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_r: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse(
+            {"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
+        )
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
+        parts = []
+        for err in exc.errors()[:5]:
+            where = ".".join(str(x) for x in err.get("loc", ()) if x != "body")
+            parts.append(f"{where or 'body'}: {err.get('msg', 'invalid')}")
+        return JSONResponse({"error": "bad request: " + "; ".join(parts)}, status_code=422)
+
+    # ------------------------------------------------------------------ pages
+    def page() -> HTMLResponse:
+        return HTMLResponse(index_html, headers={"cache-control": "no-cache"})
+
+    for route in ("/", "/play/{game_id}", "/join/{game_id}", "/replay/{game_id}"):
+        app.add_api_route(route, page, methods=["GET"], include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # ------------------------------------------------------------------ API
+    def token_of(creds: HTTPAuthorizationCredentials | None) -> str | None:
+        return creds.credentials if creds is not None else None
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict[str, Any]:
+        """Liveness: the server answers."""
+        return {"ok": True, "version": __version__}
+
+    @app.get("/api/options", response_model=OptionsOut, tags=["games"])
+    async def options() -> dict[str, Any]:
+        """What a new game may be: rule sets (with their short summaries), AI levels."""
+        levels = _levels()
+        return {
+            "rules": [
+                {
+                    "name": name,
+                    "title": TITLES.get(name, name),
+                    "summary": rules_summary(r),
+                    "formats": [f.value for f in r.formats],
+                    "format_labels": {f.value: format_label(r, f) for f in r.formats},
+                    "default_format": r.default_format.value,
+                }
+                for name, r in PRESETS.items()
+            ],
+            "default_rules": DEFAULT_PRESET,
+            "levels": levels,
+            "opponents": [*levels, FRIEND],
+            "hints_available": advisor_hint() is not None,
+            "record_formats": (["text"] if notation_dumper() else []) + ["json"],
+            "version": __version__,
+        }
+
+    def invites_out(game_id: str, invites: Any) -> list[dict[str, Any]]:
+        return [
+            {"seat": seat, "invite": code, "url": f"/join/{game_id}#invite={code}"}
+            for seat, code in invites
+        ]
+
+    @app.post(
+        "/api/games",
+        status_code=201,
+        response_model=CreatedOut,
+        responses=_errors(400, 413, 422, 429),
+        tags=["games"],
+    )
+    async def create_game(body: Annotated[NewGameIn, Body()]) -> dict[str, Any]:
+        """Start a game: you take seat 0; the opponent is an AI level or a friend.
+
+        For a friend, the answer holds an invitation link for the other seat.
+        """
+        opponents = body.opponents or [body.opponent]
+        created = await run(
+            games().create,
+            rules=body.rules,
+            format=body.format,
+            opponents=opponents,
+            hints=body.hints,
+            name=body.name,
+            levels=_levels(),
+        )
+        state["ai"].kick(created.id)
+        return {
+            "id": created.id,
+            "token": created.token,
+            "seat": created.seat,
+            "invites": invites_out(created.id, created.invites),
+        }
+
+    async def seat_view(game_id: str, creds: Any) -> tuple[Any, Any, int]:
+        row, seat = await run(games().authenticate, game_id, token_of(creds))
+        live = await run(games().live, row)
+        return row, live, seat.seat
+
+    @app.get(
+        "/api/games/{game_id}",
+        response_model=ViewOut,
+        responses=_errors(401, 403, 404, 409, 422, 429),
+        tags=["games"],
+    )
+    async def get_game(
+        game_id: GameIdP,
+        creds: Creds,
+        wait: Annotated[
+            float,
+            Query(ge=0, le=30, description="Wait up to this many seconds for your turn."),
+        ] = 0,
+    ) -> JSONResponse:
+        """The seat's view of the game, its legal actions, and whether it is finished."""
+        row, live, seat = await seat_view(game_id, creds)
+        if wait > 0 and not live.match.finished and live.match.to_act != seat:
+            state["ai"].kick(game_id)
+            deadline = time.monotonic() + wait
+            with state["hub"].watch(game_id) as watcher:
+                while True:
+                    row, live = await run(games().load, game_id)
+                    left = deadline - time.monotonic()
+                    if live.match.finished or live.match.to_act == seat or left <= 0:
+                        break
+                    await watcher.wait(left)
+        elif games().ai_turn(row, live) is not None:
+            state["ai"].kick(game_id)
+        return JSONResponse(games().seat_json(row, live, seat))
+
+    @app.post(
+        "/api/games/{game_id}/actions",
+        response_model=ViewOut,
+        responses=_errors(400, 401, 403, 404, 409, 413, 422, 429),
+        tags=["games"],
+    )
+    async def act(game_id: GameIdP, body: ActionIn, creds: Creds) -> JSONResponse:
+        """Take an action (an id from ``legal_actions``); the answer is the new view.
+
+        400: the id cannot be read; 409: not your turn, or the game is over; 422: the
+        rules forbid it (the error says what is allowed).  The game is unchanged then.
+        """
+        row, seat = await run(games().authenticate, game_id, token_of(creds))
+        row, live = await run(games().act, game_id, seat.seat, body.action)
+        await state["hub"].publish(game_id, live.n)
+        if games().ai_turn(row, live) is not None:
+            state["ai"].kick(game_id)
+        return JSONResponse(games().seat_json(row, live, seat.seat))
+
+    @app.post(
+        "/api/games/{game_id}/invite",
+        response_model=InvitesOut,
+        responses=_errors(401, 403, 404, 429),
+        tags=["games"],
+    )
+    async def invite(game_id: GameIdP, creds: Creds) -> dict[str, Any]:
+        """New invitation links for the seats still waiting for a friend (old links stop)."""
+        row, _seat = await run(games().authenticate, game_id, token_of(creds))
+        return {"invites": invites_out(game_id, await run(games().reinvite, row))}
+
+    @app.post(
+        "/api/games/{game_id}/join",
+        status_code=201,
+        response_model=JoinedOut,
+        responses=_errors(400, 404, 413, 422, 429),
+        tags=["games"],
+    )
+    async def join(game_id: GameIdP, body: JoinIn) -> dict[str, Any]:
+        """Take the seat an invitation opens; the answer holds that seat's own token."""
+        token, seat = await run(games().join, game_id, body.invite, body.name)
+        await state["hub"].publish(game_id, -1)
+        return {"id": game_id, "token": token, "seat": seat}
+
+    @app.get(
+        "/api/games/{game_id}/hint",
+        response_model=HintOut,
+        responses=_errors(401, 403, 404, 409, 422, 429),
+        tags=["games"],
+    )
+    async def hint(game_id: GameIdP, creds: Creds) -> dict[str, Any]:
+        """The advisor's suggestion, and why (only in games started with hints on)."""
+        row, live, seat = await seat_view(game_id, creds)
+        if not row.hints:
+            raise GameError(409, "hints are off in this game")
+        fn = advisor_hint()
+        if fn is None:
+            raise GameError(404, "hints are not available yet: the advisor is not installed")
+        if live.match.to_act != seat:
+            raise GameError(409, "a hint is for your turn")
+        text = await run(fn, live.match.view(seat))
+        return {"hint": str(text)}
+
+    @app.get(
+        "/api/games/{game_id}/record",
+        responses={
+            200: {
+                "content": {"application/json": {}, "text/plain": {}},
+                "description": "The record, as a file.",
+            },
+            **_errors(401, 403, 404, 409, 422, 429),
+        },
+        tags=["games"],
+    )
+    async def record(
+        game_id: GameIdP,
+        creds: Creds,
+        as_: Annotated[str, Query(alias="as", pattern="^(text|json)$")] = "json",
+    ) -> Response:
+        """The finished game's record: its seed and every action (``as=text`` or ``json``)."""
+        row, live, _seat = await seat_view(game_id, creds)
+        rec = games().record(row, live)
+        if as_ == "text":
+            dump = notation_dumper()
+            if dump is None:
+                raise GameError(404, "the text notation is not available yet: use as=json")
+            text = await run(dump, live.match)
+            return Response(
+                str(text),
+                media_type="text/plain; charset=utf-8",
+                headers={"content-disposition": f'attachment; filename="piquet-{game_id}.txt"'},
+            )
+        return JSONResponse(
+            rec,
+            headers={"content-disposition": f'attachment; filename="piquet-{game_id}.json"'},
+        )
+
+    @app.get(
+        "/api/games/{game_id}/replay",
+        response_model=ReplayOut,
+        responses=_errors(400, 401, 403, 404, 409, 422, 429),
+        tags=["games"],
+    )
+    async def replay(
+        game_id: GameIdP,
+        creds: Creds,
+        step: Annotated[int, Query(ge=0, le=100000)] = 0,
+    ) -> JSONResponse:
+        """A finished game after ``step`` actions, with every seat's view (for the viewer)."""
+        row, live, _seat = await seat_view(game_id, creds)
+        return JSONResponse(await run(games().replay_step, row, live, step))
+
+    from piquet.web.ws import add_websocket
+
+    add_websocket(app, state)
+
+    app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(
+        RateLimit,
+        rate=config.rate,
+        burst=config.burst,
+        create_per_minute=config.create_per_minute,
+    )
+    app.add_middleware(SecurityHeaders)
+    return app

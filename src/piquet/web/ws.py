@@ -1,0 +1,190 @@
+"""The WebSocket of live updates: ``/api/games/{id}/ws``.
+
+The client's first message is ``{"token": TOKEN}``.  The server then sends
+``{"type": "view", "view": ...}`` (the same object as ``GET /api/games/{id}``) now and
+whenever the game changes, from any server process.  The client may send
+``{"action": ID}`` to act, ``{"type": "ping"}`` (answered ``{"type": "pong"}``) or
+``{"type": "refresh"}``.  A message the server cannot use gets
+``{"type": "error", "error": "..."}`` and the connection stays open; a bad token closes it
+with code 4404 (4401 without one), too many messages with 4429.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import json
+import logging
+import re
+from collections.abc import MutableMapping
+from typing import Any
+
+from anyio import to_thread
+from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+
+from piquet.web.games import GameError, Games
+from piquet.web.limits import TokenBuckets
+
+__all__ = ["add_websocket"]
+
+log = logging.getLogger("piquet.web")
+MAX_MESSAGE = 4096
+_GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+_HELP = 'send {"action": ID}, {"type": "ping"} or {"type": "refresh"}'
+
+
+def add_websocket(app: FastAPI, state: dict[str, Any]) -> None:
+    """Add the game WebSocket route to ``app`` (``state`` holds games, hub and ai)."""
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def game_socket(websocket: WebSocket, game_id: str) -> None:
+        await websocket.accept()
+        try:
+            await _Session(websocket, game_id, state).run()
+        except WebSocketDisconnect:
+            return
+        except Exception:  # never let one socket take the server down
+            log.exception("websocket for game %s failed", game_id)
+            with contextlib.suppress(Exception):
+                await websocket.close(code=1011)
+
+
+def _message_text(msg: MutableMapping[str, Any]) -> str | None:
+    text = msg.get("text")
+    return text if isinstance(text, str) else None
+
+
+class _Session:
+    """One connected seat."""
+
+    def __init__(self, websocket: WebSocket, game_id: str, state: dict[str, Any]) -> None:
+        self.ws = websocket
+        self.game_id = game_id
+        self.games: Games = state["games"]
+        self.hub = state["hub"]
+        self.ai = state["ai"]
+        self.seat = -1
+        self.last = ""
+        self.lock = asyncio.Lock()
+
+    async def call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+
+    async def send_text(self, body: str) -> None:
+        async with self.lock, asyncio.timeout(30):
+            await self.ws.send_text(body)
+
+    async def send(self, obj: dict[str, Any]) -> None:
+        await self.send_text(json.dumps(obj))
+
+    async def fail(self, message: str, code: int) -> None:
+        await self.send({"type": "error", "error": message})
+        await self.ws.close(code=code)
+
+    async def push(self, *, force: bool = False) -> None:
+        """Send the seat's view if it changed since the last one sent."""
+        row, live = await self.call(self.games.load, self.game_id)
+        body = json.dumps({"type": "view", "view": self.games.seat_json(row, live, self.seat)})
+        if force or body != self.last:
+            self.last = body
+            await self.send_text(body)
+        if self.games.ai_turn(row, live) is not None:
+            self.ai.kick(self.game_id)
+
+    async def authenticate(self) -> bool:
+        try:
+            first = await asyncio.wait_for(self.ws.receive(), 30)
+        except TimeoutError:
+            await self.fail('send {"token": TOKEN} first', 4401)
+            return False
+        if first["type"] == "websocket.disconnect":
+            return False
+        token = None
+        text = _message_text(first)
+        if text is not None and len(text) <= MAX_MESSAGE:
+            with contextlib.suppress(ValueError):
+                data = json.loads(text)
+                if isinstance(data, dict) and isinstance(data.get("token"), str):
+                    token = data["token"]
+        if token is None:
+            await self.fail('the first message must be {"token": TOKEN}', 4401)
+            return False
+        if not _GAME_ID.match(self.game_id):
+            await self.fail("no such game (or not for this token)", 4404)
+            return False
+        try:
+            _row, seat = await self.call(self.games.authenticate, self.game_id, token)
+        except GameError as exc:
+            await self.fail(exc.message, 4401 if exc.status == 401 else 4404)
+            return False
+        self.seat = seat.seat
+        return True
+
+    async def run(self) -> None:
+        if not await self.authenticate():
+            return
+        with self.hub.watch(self.game_id) as watcher:
+
+            async def pump() -> None:
+                with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                    while True:
+                        await watcher.wait()
+                        try:
+                            await self.push()
+                        except GameError as exc:
+                            await self.send({"type": "error", "error": exc.message})
+
+            await self.push()
+            pumping = asyncio.create_task(pump())
+            limiter = TokenBuckets(20.0, 40.0)
+            try:
+                while True:
+                    msg = await self.ws.receive()
+                    if msg["type"] == "websocket.disconnect":
+                        return
+                    if limiter.take("c"):
+                        await self.fail("too many messages: slow down", 4429)
+                        return
+                    await self.handle(_message_text(msg))
+            finally:
+                pumping.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await pumping
+
+    async def handle(self, text: str | None) -> None:
+        """Answer one client message."""
+        if text is None:
+            await self.send({"type": "error", "error": f"send JSON text: {_HELP}"})
+            return
+        if len(text) > MAX_MESSAGE:
+            await self.send(
+                {"type": "error", "error": f"message too long: at most {MAX_MESSAGE} characters"}
+            )
+            return
+        try:
+            data = json.loads(text)
+        except ValueError:
+            await self.send({"type": "error", "error": f"not JSON: {_HELP}"})
+            return
+        if not isinstance(data, dict):
+            await self.send({"type": "error", "error": f"expected an object: {_HELP}"})
+            return
+        kind = data.get("type")
+        action = data.get("action")
+        if kind == "ping":
+            await self.send({"type": "pong"})
+        elif kind == "refresh":
+            await self.push(force=True)
+        elif isinstance(action, str) and kind in (None, "action"):
+            if len(action) > 200:
+                await self.send({"type": "error", "error": "action id too long", "status": 400})
+                return
+            try:
+                _row, live = await self.call(self.games.act, self.game_id, self.seat, action)
+            except GameError as exc:
+                await self.send({"type": "error", "error": exc.message, "status": exc.status})
+                return
+            await self.hub.publish(self.game_id, live.n)
+        else:
+            await self.send({"type": "error", "error": f"unknown message: {_HELP}"})

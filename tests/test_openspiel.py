@@ -1,0 +1,125 @@
+"""Piquet in OpenSpiel: registration, OpenSpiel's own random test, resampling, ISMCTS."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+
+from piquet.errors import PiquetError, RulesError  # noqa: E402
+from piquet.integrations import openspiel as ops  # noqa: E402
+from piquet.integrations.actions import NUM_ACTIONS  # noqa: E402
+from piquet.integrations.observation import INFO_SIZE, OBS_SIZE  # noqa: E402
+from piquet.rules import DEFAULT_PRESET, PRESETS  # noqa: E402
+
+PRESET_NAMES = sorted(PRESETS)
+
+
+def _sampler() -> object:
+    return pyspiel.UniformProbabilitySampler(0.0, 1.0)
+
+
+def test_the_game_is_registered_with_its_parameters() -> None:
+    game = pyspiel.load_game("python_piquet")
+    assert game.get_parameters()["rules"] == DEFAULT_PRESET
+    assert game.num_distinct_actions() == NUM_ACTIONS
+    assert game.max_chance_outcomes() == 36
+    assert game.information_state_tensor_size() == INFO_SIZE
+    assert game.observation_tensor_size() == OBS_SIZE
+    rubicon = pyspiel.load_game("python_piquet", {"rules": "modern"})
+    assert rubicon.get_parameters()["rules"] == "rubicon"
+    whole = ops.load("rubicon", format="game")
+    assert (whole.min_utility(), whole.max_utility()) == (-1.0, 1.0)
+
+
+def test_bad_parameters_say_what_is_allowed() -> None:
+    with pytest.raises(RulesError, match="the presets are"):
+        ops.PiquetGame({"rules": "whist"})
+    with pytest.raises(PiquetError, match="use one of: deal, game"):
+        ops.PiquetGame({"format": "partie"})
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_openspiel_random_sim_test_passes(name: str) -> None:
+    game = pyspiel.load_game("python_piquet", {"rules": name})
+    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+
+
+def test_openspiel_random_sim_test_passes_for_a_whole_game() -> None:
+    game = ops.load("rubicon", format="game")
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_resampled_states_look_the_same_to_the_seat_and_hide_the_rest(name: str) -> None:
+    """A resampled state has the seat's information state and legal actions, not its cards."""
+    game = ops.load(name)
+    rng = random.Random(name)
+    differed = 0
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+                continue
+            player = state.current_player()
+            other = state.resample_from_infostate(player, _sampler())
+            assert other.information_state_string(player) == state.information_state_string(player)
+            assert np.array_equal(
+                other.information_state_tensor(player), state.information_state_tensor(player)
+            )
+            assert other.observation_string(player) == state.observation_string(player)
+            assert other.legal_actions() == state.legal_actions()
+            mine, theirs = state.episode.deal, other.episode.deal
+            assert mine is not None and theirs is not None
+            opp = 1 - state.episode.role_of(player)
+            differed += mine.hands[opp] != theirs.hands[opp]
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert differed > 0
+
+
+def test_ismcts_plays_a_deal_against_the_random_level() -> None:
+    game = ops.load("encyclopedia-19c")
+    rs = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, rs),
+        uct_c=20.0,
+        max_simulations=15,
+        random_state=rs,
+    )
+    returns = ops.play(game, [bot, ops.LevelBot("random", player_id=1, seed=1)], seed=4)
+    assert returns[0] == -returns[1]
+    assert abs(returns[0]) <= game.max_utility()
+
+
+def test_level_bots_play_whole_games_through_the_adapter() -> None:
+    game = ops.load("court-gamester-1754", format="game")
+    bots = [ops.LevelBot("random", player_id=p, seed=p) for p in (0, 1)]
+    returns = ops.play(game, bots, seed=9)
+    assert sorted(returns) == [-1.0, 1.0]
+
+
+def test_resampling_in_a_game_keeps_the_past_deals() -> None:
+    game = ops.load("rubicon", format="game")
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 12:
+        if state.is_chance_node():
+            state.apply_action(rng.choice([o for o, _ in state.chance_outcomes()]))
+            continue
+        player = state.current_player()
+        if rng.random() < 0.15:
+            other = state.resample_from_infostate(player, _sampler())
+            assert other.information_state_string(player) == state.information_state_string(player)
+            start = state._deal_start
+            assert other.history()[:start] == state.history()[:start]
+            checked += 1
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 0

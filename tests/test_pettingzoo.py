@@ -1,0 +1,88 @@
+"""Piquet as a PettingZoo AEC environment: PettingZoo's API test for every rule set."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test
+
+from piquet.errors import IllegalActionError, PiquetError, RulesError
+from piquet.integrations.actions import NUM_ACTIONS, action_name
+from piquet.integrations.observation import INFO_SIZE
+from piquet.integrations.pettingzoo import env, raw_env
+from piquet.rules import PRESETS
+
+PRESET_NAMES = sorted(PRESETS)
+
+# api_test warns about dict observations for every environment not on its own list;
+# {"observation", "action_mask"} is PettingZoo's documented form for masked actions.
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning"),
+    pytest.mark.filterwarnings("ignore:Observation space for each agent:UserWarning"),
+]
+
+
+@pytest.mark.parametrize("name", PRESET_NAMES)
+def test_pettingzoo_api_test_passes(name: str) -> None:
+    api_test(env(rules=name), num_cycles=300)
+
+
+def test_pettingzoo_api_test_passes_for_a_whole_game() -> None:
+    api_test(env(rules="rubicon", format="game"), num_cycles=400)
+
+
+def test_the_same_seed_plays_the_same_deal() -> None:
+    seed_test(lambda: env(rules="cotgrave-1662"), num_cycles=200)
+
+
+def _play(e: object, seed: int) -> dict[str, float]:
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)  # type: ignore[attr-defined]
+    totals = {"player_0": 0.0, "player_1": 0.0}
+    for agent in e.agent_iter():  # type: ignore[attr-defined]
+        obs, reward, terminated, truncated, _ = e.last()  # type: ignore[attr-defined]
+        totals[agent] += reward
+        if terminated or truncated:
+            e.step(None)  # type: ignore[attr-defined]
+            continue
+        assert obs["observation"].shape == (INFO_SIZE,)
+        legal = np.flatnonzero(obs["action_mask"])
+        assert legal.size > 0
+        e.step(int(rng.choice(legal)))  # type: ignore[attr-defined]
+    return totals
+
+
+def test_a_deal_rewards_the_point_difference() -> None:
+    e = env(rules="encyclopedia-19c")
+    totals = _play(e, 3)
+    assert totals["player_0"] == -totals["player_1"]
+    deals = e.unwrapped.episode.deals
+    assert totals["player_0"] == deals[0][0] - deals[0][1]
+
+
+def test_only_the_selected_agent_has_legal_actions() -> None:
+    e = raw_env(rules="rubicon")
+    e.reset(seed=1)
+    mover = e.agent_selection
+    idle = "player_1" if mover == "player_0" else "player_0"
+    assert e.observe(idle)["action_mask"].sum() == 0
+    mask = e.observe(mover)["action_mask"]
+    assert mask.shape == (NUM_ACTIONS,) and mask.dtype == np.int8
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(IllegalActionError, match="legal"):
+        e.step(illegal)
+    assert all(action_name(int(i)) for i in np.flatnonzero(mask))
+
+
+def test_bad_options_say_what_is_allowed() -> None:
+    with pytest.raises(RulesError, match="the presets are"):
+        raw_env(rules="whist")
+    with pytest.raises(PiquetError, match="use one of: deal, game"):
+        raw_env(format="partie")
+    e = raw_env(render_mode="ansi")
+    e.reset(seed=0)
+    text = e.render()
+    assert text is not None and "hand:" in text

@@ -1,0 +1,520 @@
+"""``piquet play``: unattended games, and games typed at a (simulated) keyboard.
+
+The keyboard here is a function put in place of ``input``: it reads what the
+program printed since the last prompt, and answers.  The tmux tests
+(test_tmux_play.py) do the same through a real terminal.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import re
+import sys
+import types
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from piquet.cards import CardSet
+from piquet.cli import main
+from piquet.cli.play_cmd import ai_seed, default_level
+from piquet.match import new_match
+from piquet.notation import load
+from piquet.players import LEVELS, RandomPlayer
+from piquet.rules import PRESETS
+
+RANKS = "AKQJT9876"
+PACK = [r + s for s in "SHDC" for r in RANKS]
+
+KINDS = (
+    ("intro", r"^Read a short summary"),
+    ("deal", r"^Deal by"),
+    ("discard", r"^Discard "),
+    ("blanche", r"^Carte blanche: discard"),
+    ("leftovers", r"^(Look at them|Turn them up|Name a )"),
+    ("appoint", r"^Appoint"),
+    ("declare", r"^Your (point|ruff|sequence|set)>"),
+    ("answer", r"^Your answer"),
+    ("question", r"^Ask which"),
+    ("play", r"^Play a card"),
+    ("continue", r"^Press Enter for"),
+    ("handover", r"press Enter when you are ready>"),
+    ("begin", r"^Press Enter to begin"),
+)
+
+
+def kind_of(prompt: str) -> str:
+    for kind, rx in KINDS:
+        if re.search(rx, prompt):
+            return kind
+    raise AssertionError(f"unknown prompt {prompt!r}")
+
+
+def first_legal(prompt: str) -> str:
+    kind = kind_of(prompt)
+    if kind == "deal":
+        m = re.search(r"\((\d+)", prompt)
+        assert m
+        return m.group(1)
+    if kind == "discard":
+        m = re.match(r"Discard (\d+) cards?>", prompt)
+        return " ".join(str(i) for i in range(1, int(m.group(1)) + 1)) if m else "1"
+    if kind == "blanche":
+        m = re.search(r"\((\d+)-", prompt)
+        assert m
+        return m.group(1)
+    if kind == "play":
+        m = re.match(r"Play a card \(([^ )]+)", prompt)
+        return m.group(1) if m else "1"
+    if kind in ("continue", "handover", "begin"):
+        return ""
+    if kind == "intro":
+        return "n"
+    return "1"
+
+
+class Keyboard:
+    """Stands in for ``input``: records what was shown and answers each prompt."""
+
+    def __init__(
+        self,
+        capsys: pytest.CaptureFixture[str],
+        answer: Callable[[str, str], str] | None = None,
+        *,
+        limit: int = 3000,
+    ) -> None:
+        self.capsys = capsys
+        self.answer = answer or (lambda prompt, shown: first_legal(prompt))
+        self.shown: list[str] = []
+        self.prompts: list[str] = []
+        self.limit = limit
+
+    def __call__(self, prompt: str = "") -> str:
+        out = self.capsys.readouterr().out
+        self.shown.append(out)
+        self.prompts.append(prompt)
+        if len(self.prompts) > self.limit:
+            raise AssertionError("too many prompts")
+        return self.answer(prompt, out)
+
+    def text(self) -> str:
+        return "".join(self.shown) + self.capsys.readouterr().out
+
+
+def play(
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    argv: list[str],
+    answer: Callable[[str, str], str] | None = None,
+) -> tuple[int, Keyboard]:
+    kb = Keyboard(capsys, answer)
+    monkeypatch.setattr(builtins, "input", kb)
+    status = main(["play", "--no-clear", *argv])
+    return status, kb
+
+
+# ---------------------------------------------------------------------- unattended
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_auto_json_prints_one_object_with_the_final_result(
+    preset: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert (
+        main(["play", "--auto", "random", "random", "--rules", preset, "--seed", "7", "--json"])
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1
+    data = json.loads(out)
+    final = data["final"]
+    assert set(final) == {"scores", "winner"}
+    assert final["winner"] in (0, 1, None) and len(final["scores"]) == 2
+    assert final["scores"] == data["result"]["scores"]
+    assert data["rules"] == preset and data["seed"] == 7
+
+
+def test_auto_records_are_byte_identical_and_replay(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    paths = [tmp_path / "a.pqn", tmp_path / "b.pqn", tmp_path / "c.json"]
+    for p in paths:
+        assert (
+            main(
+                [
+                    "play",
+                    "--auto",
+                    "random",
+                    "random",
+                    "--rules",
+                    "rubicon",
+                    "--seed",
+                    "12",
+                    "--record",
+                    str(p),
+                ]
+            )
+            == 0
+        )
+    assert paths[0].read_bytes() == paths[1].read_bytes()
+    out = capsys.readouterr().out
+    assert "Record saved in" in out and "Traceback" not in out
+    assert main(["replay", str(paths[0]), "--json"]) == 0
+    a = json.loads(capsys.readouterr().out)
+    assert main(["replay", str(paths[2]), "--json"]) == 0
+    b = json.loads(capsys.readouterr().out)
+    assert a["final"] == b["final"] and a["actions"] == b["actions"]
+    assert "Date" not in paths[0].read_text()  # no clock in unattended records
+
+
+def test_auto_plays_the_same_game_as_the_seeded_players() -> None:
+    m = new_match("cotton-1674", seed=3, names=["random 1", "random 2"])
+    players = [RandomPlayer(ai_seed(3, 0)), RandomPlayer(ai_seed(3, 1))]
+    while not m.finished:
+        p = m.to_act
+        assert p is not None
+        m = m.apply(players[p].choose(m.view(p)), p)
+    from piquet.tui.session import play_unattended
+
+    again = play_unattended(
+        new_match("cotton-1674", seed=3, names=["random 1", "random 2"]),
+        [RandomPlayer(ai_seed(3, 0)), RandomPlayer(ai_seed(3, 1))],
+    )
+    assert again.history == m.history
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["--json"], "--json goes with --auto"),
+        (["--auto", "random", "grandmaster"], "unknown AI level 'grandmaster'"),
+        (["--opponent", "nobody"], "the levels are: "),
+        (["--resume", "x.pqn", "--rules", "rubicon"], "drop --rules"),
+        (["--players", "3", "--rules", "rubicon"], "does not play a pool"),
+        (["--hotseat", "--names", "Ann"], "give 2 names"),
+        (["--auto", "random", "random", "--players", "3", "--rules", "1754"], "three players"),
+        (["--name", "Random"], "different from the computer's"),
+    ],
+)
+def test_bad_options_get_one_line_and_status_2(
+    argv: list[str],
+    fragment: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(builtins, "input", lambda prompt="": "n")
+    assert main(["play", *argv]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "Traceback" not in err and err.count("\n") == 1
+
+
+def test_levels_come_from_the_registry(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(LEVELS, "book", lambda seed, think_ms: RandomPlayer(seed))
+    assert default_level() in ("book", "expert")
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    assert "book" in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------- at the keyboard
+def test_a_whole_game_with_bad_input_at_every_prompt_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clean = tmp_path / "clean.pqn"
+    noisy = tmp_path / "noisy.pqn"
+    common = [
+        "--rules",
+        "cotgrave-1662",
+        "--seed",
+        "3",
+        "--opponent",
+        "random",
+        "--date",
+        "2024-01-01",
+    ]
+    status, _ = play(capsys, monkeypatch, [*common, "--record", str(clean)])
+    assert status == 0
+
+    bad = [
+        "xyzzy",
+        "",
+        "QQ",
+        "99",
+        "13",
+        "AS KS QS JS TS 9S 8S 7S 6S AH KH QH JH",
+        "-",
+        "not good",
+        "equal",
+        "declare:point:AS",
+        "play:6C",
+        "?",
+    ]
+    state = {"i": 0}
+
+    def noisy_answer(prompt: str, shown: str) -> str:
+        kind = kind_of(prompt)
+        if kind in ("intro", "continue", "begin"):
+            return first_legal(prompt)
+        if state["i"] < len(bad) and len(kb_holder[0].prompts) % 3 == 1:
+            text = bad[state["i"] % len(bad)]
+            state["i"] += 1
+            return text
+        return first_legal(prompt)
+
+    kb_holder: list[Keyboard] = []
+    kb = Keyboard(capsys, noisy_answer)
+    kb_holder.append(kb)
+    monkeypatch.setattr(builtins, "input", kb)
+    assert main(["play", "--no-clear", *common, "--record", str(noisy)]) == 0
+    shown = kb.text()
+    assert "Traceback" not in shown
+    assert shown.count("\n! ") >= 5
+    # bad input never changed the game: the same record, byte for byte
+    assert noisy.read_bytes() == clean.read_bytes()
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_every_rule_set_plays_to_the_end_at_the_keyboard(
+    preset: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rec = tmp_path / "g.json"
+    status, kb = play(
+        capsys,
+        monkeypatch,
+        ["--rules", preset, "--seed", "2", "--opponent", "random", "--record", str(rec)],
+    )
+    assert status == 0
+    shown = kb.text()
+    assert "The match is over." in shown and "Traceback" not in shown
+    assert "! " not in shown  # the first legal choice is always accepted
+    assert load(rec).match.finished
+
+
+def test_the_table_never_shows_the_other_hand(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    m = new_match("encyclopedia-19c", seed=40, names=["Player", "Random"])
+    assert m.deal is not None
+    other_role = m.role_of(1)
+    assert other_role is not None
+    secret = {str(c) for c in CardSet(m.deal.dealt[other_role])}
+
+    def stop_at_first_decision(prompt: str, shown: str) -> str:
+        if kind_of(prompt) == "intro":
+            return "n"
+        raise EOFError
+
+    status, kb = play(
+        capsys,
+        monkeypatch,
+        ["--rules", "encyclopedia-19c", "--seed", "40", "--opponent", "random"],
+        stop_at_first_decision,
+    )
+    assert status == 0
+    screen = kb.shown[-1]
+    assert "Your hand" in screen
+    words = set(re.findall(r"\b[AKQJT9876][SHDC]\b", screen))
+    assert not words & secret
+
+
+def test_end_of_input_saves_and_resume_finishes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    count = {"n": 0}
+
+    def stop_after_20(prompt: str, shown: str) -> str:
+        count["n"] += 1
+        if count["n"] > 20:
+            raise EOFError
+        return first_legal(prompt)
+
+    status, kb = play(
+        capsys,
+        monkeypatch,
+        [
+            "--rules",
+            "court-gamester-1754",
+            "--seed",
+            "9",
+            "--opponent",
+            "random",
+            "--date",
+            "1754-05-05",
+        ],
+        stop_after_20,
+    )
+    assert status == 0
+    shown = kb.text()
+    saved = tmp_path / "piquet-9.pqn"
+    assert f"saved in {saved.name}" in shown
+    assert f"piquet play --resume {saved.name}" in shown
+    partial = load(saved)
+    assert not partial.match.finished and partial.tags["Date"] == "1754-05-05"
+    status, kb = play(capsys, monkeypatch, ["--resume", saved.name])
+    assert status == 0
+    final = load(saved)
+    assert final.match.finished
+    assert final.match.history[: len(partial.match.history)] == partial.match.history
+    assert final.tags["Date"] == "1754-05-05"
+
+
+def test_ctrl_c_saves_with_status_130(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rec = tmp_path / "r.pqn"
+
+    def interrupt(prompt: str, shown: str) -> str:
+        if kind_of(prompt) == "intro":
+            return "n"
+        raise KeyboardInterrupt
+
+    status, kb = play(
+        capsys,
+        monkeypatch,
+        ["--seed", "1", "--record", str(rec), "--opponent", "random"],
+        interrupt,
+    )
+    assert status == 130
+    assert "interrupted" in kb.text() and rec.exists()
+
+
+def test_rules_summary_question_and_hint_and_help(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = iter(["maybe", "y", "", "?", "hint", "rules", "redraw"])
+
+    def answer(prompt: str, shown: str) -> str:
+        for text in script:
+            return text
+        raise EOFError
+
+    fake = types.ModuleType("piquet.advisor")
+    fake.hint = lambda view: f"keep your aces ({view.rules})"  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "piquet.advisor", fake)
+    status, kb = play(
+        capsys,
+        monkeypatch,
+        ["--rules", "cotgrave-1662", "--seed", "2", "--opponent", "random"],
+        answer,
+    )
+    assert status == 0
+    shown = kb.text()
+    assert "please answer y or n" in shown
+    assert "the Ruff" in shown and "piquet rules cotgrave-1662" in shown
+    assert "quit  save and stop" in shown
+    assert "keep your aces (cotgrave-1662)" in shown
+    assert shown.count("Your hand") >= 2  # redraw
+
+
+def test_hint_without_an_advisor_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+    from piquet.tui.session import advisor_hint
+
+    monkeypatch.setitem(sys.modules, "piquet.advisor", None)  # import fails
+    m = new_match("rubicon", seed=1)
+    assert "No advisor" in advisor_hint(m.view(0))
+
+
+def test_undo_takes_back_your_last_move(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rec = tmp_path / "u.pqn"
+    said: list[str] = []
+
+    def answer(prompt: str, shown: str) -> str:
+        kind = kind_of(prompt)
+        if kind == "intro":
+            return "n"
+        if kind == "play" and "undo" not in said:
+            if any(k == "play" for k in said):
+                said.append("undo")
+                return "undo"
+        said.append(kind)
+        return first_legal(prompt)
+
+    status, kb = play(
+        capsys,
+        monkeypatch,
+        [
+            "--rules",
+            "rubicon",
+            "--seed",
+            "5",
+            "--record",
+            str(rec),
+            "--opponent",
+            "random",
+            "--format",
+            "game",
+        ],
+        answer,
+    )
+    assert status == 0
+    shown = kb.text()
+    assert "Your last move is taken back." in shown
+    r = load(rec)
+    assert r.tags["Undos"] == 1 and r.match.finished
+
+
+def test_hotseat_hands_over_between_players(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rec = tmp_path / "h.pqn"
+    status, kb = play(
+        capsys,
+        monkeypatch,
+        [
+            "--hotseat",
+            "--rules",
+            "du-coeur-1995",
+            "--seed",
+            "6",
+            "--names",
+            "Ann",
+            "Bob",
+            "--record",
+            str(rec),
+            "--no-intro",
+        ],
+    )
+    assert status == 0
+    handovers = [p for p in kb.prompts if kind_of(p) == "handover"]
+    assert len(handovers) > 10
+    assert {
+        "Ann, press Enter when you are ready> ",
+        "Bob, press Enter when you are ready> ",
+    } <= set(handovers)
+    r = load(rec)
+    assert r.match.names == ("Ann", "Bob") and r.tags["Levels"] == ["human", "human"]
+
+
+def test_a_pool_for_three_against_two_computers(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rec = tmp_path / "pool.pqn"
+    status, kb = play(
+        capsys,
+        monkeypatch,
+        [
+            "--rules",
+            "court-gamester-1754",
+            "--players",
+            "3",
+            "--seed",
+            "4",
+            "--opponent",
+            "random",
+            "--record",
+            str(rec),
+            "--no-intro",
+        ],
+    )
+    assert status == 0
+    r = load(rec)
+    assert r.match.n_players == 3 and r.match.finished
+    assert "The match is over." in kb.text()

@@ -1,0 +1,257 @@
+"""Scoring a game played with real cards: scripted entries against the engine."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from piquet.actions import Discard, Play
+from piquet.cards import Card, CardSet
+from piquet.cli import main
+from piquet.deal import Phase
+from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordError
+from piquet.match import Match, new_match
+from piquet.rules import PRESETS, get_rules
+from piquet.tally import TallySession, new_tally
+
+ELDER_HAND = "AS KS QS JS TS AH KH QH 9D 8D 7C 8C"
+YOUNGER_HAND = "9S 8S 7S JH TH 9H AD KD QD JD AC KC"
+STOCK = "8H 7H TD 7D QC JC TC 9C"
+
+
+def _card(c: int) -> str:
+    return str(Card.from_index(c))
+
+
+def _entries_for(m: Match, rng: random.Random) -> tuple[Match, list[str]]:
+    """Play a match at random in the engine and write what a real table would enter."""
+    out: list[str] = []
+    entered = False
+    while not m.finished:
+        deal = m.deal
+        assert deal is not None
+        if not entered:
+            if m.deal_number == 1:
+                out.append(f"dealer {m.names[m.dealer]}")
+            if deal.phase is Phase.DEAL:
+                a = deal.random_action(rng)
+                out.append(f"packet {a.size}")  # type: ignore[attr-defined]
+                m = m.apply(a)
+                deal = m.deal
+                assert deal is not None
+            out.append("elder " + str(CardSet(deal.dealt[0])))
+            out.append("younger " + str(CardSet(deal.dealt[1])))
+            entered = True
+        a = deal.random_action(rng)
+        role = deal.to_act
+        stock = deal.stock
+        after = m.apply(a)
+        if isinstance(a, Discard):
+            if deal.exchange_steps[0][0] == "discard":
+                taken = " ".join(_card(c) for c in stock[: len(a.cards)])
+                who = ("elder", "younger")[role or 0]
+                out.append(f"{who}: discard {a.cards or '-'} take {taken}".replace("take  ", ""))
+            else:
+                out.append(f"discard {a.cards}")
+        elif isinstance(a, Play):
+            out.append(str(a.card))
+        else:
+            out.append(str(a))
+        same_deal = len(after.deals) == len(m.deals)
+        if (
+            same_deal
+            and isinstance(a, Discard)
+            and role == 0
+            and deal.blanche[0] >= 0
+            and after.deal is not None
+            and after.deal.taken[1]
+        ):
+            out.append("take " + " ".join(_card(c) for c in stock if after.deal.taken[1] >> c & 1))
+        if not same_deal:
+            entered = False
+        m = after
+    return m, out
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_random_games_entered_card_by_card_give_the_engines_result(preset: str) -> None:
+    rules = PRESETS[preset]
+    for seed in range(3):
+        played, entries = _entries_for(
+            new_match(rules, seed=seed, names=("Anne", "Bob")), random.Random(seed)
+        )
+        session = new_tally(rules, names=("Anne", "Bob"))
+        for line in entries:
+            session = session.enter(line)
+        assert session.finished
+        assert session.match.result() == played.result()
+
+
+def _dealt(rules_name: str = "court-gamester-1754") -> TallySession:
+    s = new_tally(rules_name, names=("Anne", "Bob"))
+    s = s.enter("dealer Bob")
+    s = s.enter(f"elder {ELDER_HAND}")
+    return s.enter(f"younger {YOUNGER_HAND}")
+
+
+def test_a_scripted_deal_keeps_the_score() -> None:
+    s = _dealt()
+    assert "Anne" in s.expecting() and "discard CARDS take CARDS" in s.expecting()
+    s = s.enter("Anne: discard 9D 8D 7C 8C take 8H 7H TD 7D")
+    s = s.enter("discard 9S 8S 7S take QC JC TC")
+    assert s.deal is not None and s.deal.phase is Phase.LEFTOVERS
+    s = s.enter("decline")
+    # fifty-one each, and a quint major each: all equal, nobody counts
+    s = s.enter("point AS KS QS JS TS").enter("equal")
+    s = s.enter("sequence AS KS QS JS TS").enter("equal")
+    s = s.enter("pass").enter("pass")
+    assert s.scores == {"Anne": 0, "Bob": 0}
+    s = s.enter("AS JH")  # a tenth card led counts one (1754)
+    assert s.scores == {"Anne": 1, "Bob": 0}
+    s = s.enter("KS AD")  # Bob has no spades left
+    assert s.scores == {"Anne": 2, "Bob": 0}
+    assert "plays a card" in s.expecting()
+
+
+def test_a_claim_the_hand_cannot_show_is_refused() -> None:
+    s = _dealt()
+    s = s.enter("discard 9D 8D 7C 8C take 8H 7H TD 7D")
+    s = s.enter("discard 9S 8S 7S take QC JC TC")
+    s = s.enter("decline")
+    before = s
+    with pytest.raises(IllegalActionError, match="cannot show"):
+        s.enter("point AS KS QS JS TS 9S")
+    assert s is before and s.steps == before.steps
+
+
+def test_a_second_discard_is_refused() -> None:
+    s = _dealt().enter("elder: discard 9D 8D take 8H 7H")
+    with pytest.raises(IllegalActionError, match="does not allow discarding twice"):
+        s.enter("elder: discard 7C take TD")
+    s = s.enter("younger: discard 9S 8S 7S take 7D QC JC")
+    with pytest.raises(IllegalActionError, match="does not allow discarding twice"):
+        s.enter("discard 7C")
+
+
+@pytest.mark.parametrize(
+    ("entry", "words"),
+    [
+        ("discard 9D 8D", "say which 2 cards elder takes in"),
+        ("discard 9D 8D take 8H", "as many as he lays out: 2, not 1"),
+        ("discard 9D 8D take 8H 9S", "was dealt to a player"),
+        ("discard 9D 8D 7C 8C AS KS take 8H 7H TD 7D QC JC", "must discard 1 to 5 cards"),
+        ("younger: discard 9S take 8H", "not younger's turn"),
+        ("discard 9S take 8H", "does not hold 9S"),
+        ("point AS KS", "not allowed now"),
+    ],
+)
+def test_what_the_rules_forbid_is_flagged(entry: str, words: str) -> None:
+    with pytest.raises(PiquetError, match=words):
+        _dealt().enter(entry)
+
+
+def test_bad_text_is_a_parse_error() -> None:
+    with pytest.raises(ParseError):
+        _dealt().enter("discard ZZ take 8H")
+    with pytest.raises(ParseError, match="not elder, younger or a player"):
+        _dealt().enter("Carol: discard 9D take 8H")
+    with pytest.raises(IllegalActionError, match="dealt 12 cards"):
+        new_tally("1754", names=("A", "B")).enter("elder AS KS")
+    with pytest.raises(IllegalActionError, match="dealt to both"):
+        new_tally("1754", names=("A", "B")).enter(f"elder {ELDER_HAND}").enter(
+            f"younger {ELDER_HAND}"
+        )
+
+
+def test_elders_carte_blanche_asks_for_youngers_cards_later() -> None:
+    blank_elder = "AS TS 9S 8S AH TH 9H 8H AD TD AC TC"
+    younger = "KS QS JS KH QH JH KD QD JD KC QC JC"
+    s = new_tally("1754", names=("Anne", "Bob")).enter("dealer Bob")
+    s = s.enter(f"elder {blank_elder}").enter(f"younger {younger}")
+    assert "carte blanche" in s.expecting()
+    s = s.enter("blanche 2")
+    assert "discard" in s.expecting()
+    with pytest.raises(IllegalActionError, match="takes in later"):
+        s.enter("discard KS QS take 7S 7H")
+    s = s.enter("discard JD JC")  # younger lays out first
+    s = s.enter("discard 8S 8H take 7S 7H")  # elder shows, counts 10, takes
+    assert s.pending_take() == 1
+    with pytest.raises(IllegalActionError, match="first say which cards younger took in"):
+        s.enter("decline")
+    s = s.enter("take 7D 7C")
+    assert s.pending_take() is None
+    assert s.deal is not None
+    assert s.deal.hands[1] & CardSet.parse("7D 7C").mask
+    assert s.scores["Anne"] == 10
+
+
+def test_undo_takes_back_the_last_entry() -> None:
+    s = _dealt()
+    t = s.enter("discard 9D 8D take 8H 7H")
+    assert t.undo().steps == s.steps
+    assert t.enter("undo").steps == s.steps
+    with pytest.raises(PiquetError, match="nothing to undo"):
+        new_tally("1754").undo()
+
+
+def test_record_round_trip(tmp_path: Path) -> None:
+    played, entries = _entries_for(
+        new_match("rubicon", seed=2, names=("Anne", "Bob")), random.Random(2)
+    )
+    s = new_tally("rubicon", names=("Anne", "Bob"))
+    for line in entries:
+        s = s.enter(line)
+    record = json.loads(json.dumps(s.to_record()))
+    assert record["tally"] == 1 and record["result"] == played.result()
+    again = TallySession.from_record(record)
+    assert again.steps == s.steps and again.match.result() == s.match.result()
+    record["entries"][5] = ["action", "play:QH"]
+    with pytest.raises(RecordError, match="entry 6"):
+        TallySession.from_record(record)
+    with pytest.raises(RecordError, match="not a tally record"):
+        TallySession.from_record({"piquet": 1})
+
+
+def test_house_rules_and_refusals_of_new_tally() -> None:
+    rules = get_rules("rubicon").replace(name="ours", target=150)
+    s = new_tally(rules, names=("A", "B"))
+    assert TallySession.from_record(s.to_record()).rules == rules
+    with pytest.raises(PiquetError, match="two players"):
+        new_tally("rubicon", names=("A", "A"))
+    with pytest.raises(PiquetError, match="pool"):
+        new_tally("1754", names=("A", "B"), format="pool")
+
+
+def test_cli_tally_scripted_session(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    played, entries = _entries_for(
+        new_match("encyclopedia-19c", seed=1, names=("Anne", "Bob")), random.Random(1)
+    )
+    script = "\n".join(["help", "score", "discard ZZ", *entries, "score"]) + "\n"
+    monkeypatch.setattr("sys.stdin", io.StringIO(script))
+    record = tmp_path / "game.json"
+    code = main(
+        ["tally", "--rules", "encyclopedia-19c", "--players", "Anne,Bob", "--save", str(record)]
+    )
+    out = capsys.readouterr()
+    assert code == 0
+    assert "refused:" in out.out and "Traceback" not in out.out + out.err
+    assert "the match is over" in out.out
+    saved = json.loads(record.read_text())
+    assert saved["result"] == played.result()
+    monkeypatch.setattr("sys.stdin", io.StringIO("score\n"))
+    assert main(["tally", "--load", str(record)]) == 0
+    assert "the match is over" in capsys.readouterr().out
+
+
+def test_cli_tally_strict_stops_at_the_first_refusal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr("sys.stdin", io.StringIO("elder AS KS\n"))
+    assert main(["tally", "--rules", "1754", "--strict"]) == 2
+    assert "dealt 12 cards" in capsys.readouterr().err

@@ -1,0 +1,180 @@
+"""Past one process: two ``piquet serve`` share one PostgreSQL database and fan live
+updates out through Redis; a game is played with one seat on each process.
+
+Uses the PostgreSQL (database ``test``) and Redis running on this machine; each run works
+in a schema of its own, dropped at the end.  Skipped when either is not there.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import random
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from piquet.match import Match
+from piquet.web.store import NewSeat, Store, database_url
+from test_web_kit import (
+    REDIS_URL,
+    Server,
+    pg_available,
+    pg_schema,
+    pick,
+    redis_available,
+)
+
+needs_pg = pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at 127.0.0.1:5432/test")
+
+
+def _race(store: Store) -> None:
+    store.create_game(
+        game_id="race",
+        rules="rubicon",
+        format="game",
+        seed=5,
+        games_to_play=1,
+        hints=False,
+        seats=[NewSeat("human", None, "a", None, None), NewSeat("human", None, "b", None, None)],
+    )
+    for idx in range(20):
+        barrier = threading.Barrier(4)
+
+        def write(k: int, idx: int = idx, barrier: threading.Barrier = barrier) -> bool:
+            barrier.wait()
+            return store.append("race", idx=idx, player=0, action=f"pass-{k}", finished=False)
+
+        with ThreadPoolExecutor(4) as pool:
+            results = list(pool.map(write, range(4)))
+        assert sum(results) == 1, results  # exactly one writer wins each index
+    log = store.actions("race")
+    assert [a.idx for a in log] == list(range(20))
+    assert store.game("race").n_actions == 20  # type: ignore[union-attr]
+
+
+def test_sqlite_appends_race_safely(tmp_path: Path) -> None:
+    store = Store.open(database_url(None, tmp_path))
+    try:
+        _race(store)
+    finally:
+        store.close()
+
+
+@needs_pg
+def test_postgresql_appends_race_safely() -> None:
+    with pg_schema() as url:
+        store = Store.open(database_url(url, Path(".")))
+        try:
+            _race(store)
+            # migrating again is a no-op
+            Store.open(database_url(url, Path("."))).close()
+        finally:
+            store.close()
+
+
+class Seat:
+    """One player: HTTP to one server, a WebSocket to the same server."""
+
+    def __init__(self, base: str, game_id: str, token: str) -> None:
+        self.base = base
+        self.game_id = game_id
+        self.token = token
+        self.http = httpx.Client(base_url=base, headers={"Authorization": f"Bearer {token}"})
+        self.stack = contextlib.ExitStack()
+        self.ws = self.stack.enter_context(
+            connect(base.replace("http", "ws") + f"/api/games/{game_id}/ws")
+        )
+        self.ws.send(json.dumps({"token": token}))
+        self.n = -1
+        self.last: dict[str, Any] = self.receive()
+
+    def receive(self, until_n: int | None = None, timeout: float = 10) -> dict[str, Any]:
+        while True:
+            msg = json.loads(self.ws.recv(timeout=timeout))
+            assert msg["type"] == "view", msg
+            self.last = msg["view"]
+            self.n = self.last["n"]
+            if until_n is None or self.n >= until_n:
+                return self.last
+
+    def act(self, action: str) -> dict[str, Any]:
+        r = self.http.post(f"/api/games/{self.game_id}/actions", json={"action": action})
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    def close(self) -> None:
+        self.stack.close()
+        self.http.close()
+
+
+@needs_pg
+@pytest.mark.skipif(not redis_available(), reason="no Redis at 127.0.0.1:6379")
+def test_two_processes_share_a_game_through_postgresql_and_redis(tmp_path: Path) -> None:
+    with pg_schema() as url:
+        common = ["--database", url, "--redis", REDIS_URL, "--rate-limit", "0"]
+        a = Server(common, cwd=tmp_path).start()
+        b = Server(common, cwd=tmp_path)
+        try:
+            b.start()
+            made = httpx.post(a.url + "/api/games", json={"rules": "rubicon", "format": "game",
+                                                          "opponent": "friend"}).json()
+            gid = made["id"]
+            near = Seat(a.url, gid, made["token"])
+            # the friend joins through the other process
+            r = httpx.post(
+                b.url + f"/api/games/{gid}/join",
+                json={"invite": made["invites"][0]["invite"], "name": "Far"},
+            )
+            assert r.status_code == 201
+            # the join on B reaches the WebSocket on A
+            assert near.receive(timeout=10)["seats"][1]["name"] == "Far"
+            seats = {0: near, 1: Seat(b.url, gid, r.json()["token"])}
+            rng = random.Random(11)
+            game = seats[0].last
+            steps = 0
+            while not game["finished"]:
+                p = game["to_act"]
+                mover, other = seats[p], seats[1 - p]
+                mine = mover.http.get(f"/api/games/{gid}").json()
+                game = mover.act(pick(mine, rng))
+                steps += 1
+                # the other seat, on the other process, hears of it at once
+                heard = other.receive(until_n=game["n"])
+                assert heard["n"] == game["n"]
+            assert steps > 50
+            # both processes agree on the end, and the stored log replays to it
+            ends = [s.http.get(f"/api/games/{gid}").json() for s in seats.values()]
+            assert all(e["finished"] for e in ends)
+            assert ends[0]["result"] == ends[1]["result"]
+            record = seats[1].http.get(f"/api/games/{gid}/record").json()
+            assert Match.from_record(record).result() == ends[0]["result"]
+            for s in seats.values():
+                s.close()
+        finally:
+            a.stop()
+            b.stop()
+
+
+@needs_pg
+def test_serve_gives_a_clear_error_for_an_unreachable_database(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "piquet", "serve", "--database",
+         "postgresql://nobody@127.0.0.1:1/none"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 2
+    assert out.stderr.startswith("piquet: error: cannot open the database")
+    assert "Traceback" not in out.stderr

@@ -1,0 +1,183 @@
+"""No request ever produces a 500: schemathesis against the OpenAPI schema, hypothesis for
+the WebSocket.  Every answer also matches the schema it documents."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import schemathesis
+import uvicorn
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis.checks import (
+    content_type_conformance,
+    not_a_server_error,
+    response_schema_conformance,
+    status_code_conformance,
+)
+from starlette.testclient import WebSocketDisconnect
+
+from piquet.web.app import create_app
+from test_web_kit import client, config, create, free_port
+
+CHECKS = [
+    not_a_server_error,
+    status_code_conformance,
+    content_type_conformance,
+    response_schema_conformance,
+]
+
+
+class ThreadServer:
+    """uvicorn in a thread of this process, on a free port."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.port = free_port()
+        app = create_app(config(tmp / "fuzz.sqlite3"))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error")
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 20
+        while not self.server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert self.server.started
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(10)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    with ThreadServer(tmp_path_factory.mktemp("fuzz")) as srv:
+        made = httpx.post(srv.url + "/api/games", json={"opponent": "friend"}).json()
+        yield {"url": srv.url, "id": made["id"], "token": made["token"]}
+
+
+# the schema is the application's own (building the app opens no database)
+schema = schemathesis.openapi.from_dict(
+    create_app(config(Path("unused.sqlite3"))).openapi()
+)
+
+
+@schema.parametrize()
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    derandomize=True,
+)
+def test_api_never_fails_and_keeps_its_schema(case: Any, live: dict[str, Any]) -> None:
+    case.call_and_validate(base_url=live["url"], checks=CHECKS)
+    # the same request on a real game, with its seat's token
+    if "game_id" in (case.path_parameters or {}):
+        case.path_parameters = {**case.path_parameters, "game_id": live["id"]}
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {live['token']}"}
+        if case.query and "wait" in case.query:
+            case.query = {**case.query, "wait": 0}
+        case.call_and_validate(base_url=live["url"], checks=CHECKS)
+
+
+# ---------------------------------------------------------------------- the WebSocket
+JSONISH = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+MESSAGES = st.one_of(
+    st.text(max_size=200),
+    st.binary(max_size=64),
+    JSONISH.map(json.dumps),
+    st.fixed_dictionaries(
+        {"action": st.one_of(st.text(max_size=40), st.sampled_from(["pass", "play:QH", "discard:-"]))}
+    ).map(json.dumps),
+    st.fixed_dictionaries({"type": st.sampled_from(["ping", "refresh", "action", "nope"])}).map(
+        json.dumps
+    ),
+    st.just("x" * 5000),
+)
+
+
+@pytest.fixture(scope="module")
+def ws_game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str, str]]:
+    with client(tmp_path_factory.mktemp("ws")) as c:
+        made = create(c, opponent="friend")
+        yield c, made["id"], made["token"]
+
+
+def _send(ws: Any, msg: str | bytes) -> None:
+    if isinstance(msg, bytes):
+        ws.send_bytes(msg)
+    else:
+        ws.send_text(msg)
+
+
+@given(messages=st.lists(MESSAGES, min_size=1, max_size=6))
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+def test_websocket_answers_anything_without_failing(
+    ws_game: tuple[Any, str, str], messages: list[str | bytes]
+) -> None:
+    c, gid, token = ws_game
+    with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        ws.send_text(json.dumps({"token": token}))
+        first = ws.receive_json()
+        assert first["type"] == "view" and first["view"]["id"] == gid
+        for msg in messages:
+            _send(ws, msg)
+        # every message is answered in order; a ping at the end drains them
+        ws.send_text(json.dumps({"type": "ping"}))
+        for _ in range(len(messages) + 10):
+            reply = ws.receive_json()
+            assert reply["type"] in ("view", "error", "pong")
+            if reply["type"] == "error":
+                assert isinstance(reply["error"], str) and reply["error"]
+            if reply["type"] == "pong":
+                break
+        else:  # pragma: no cover
+            raise AssertionError("no pong")
+
+
+@given(first=MESSAGES)
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+def test_websocket_refuses_a_bad_first_message(
+    ws_game: tuple[Any, str, str], first: str | bytes
+) -> None:
+    c, gid, _token = ws_game
+    with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+        _send(ws, first)
+        reply = ws.receive_json()
+        assert reply["type"] == "error"
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code in (4401, 4404)
+
+
+def test_websocket_for_an_unknown_game_or_token_closes_alike(
+    ws_game: tuple[Any, str, str],
+) -> None:
+    c, gid, token = ws_game
+    codes = []
+    for path, tok in ((f"/api/games/{gid}/ws", "wrong"), ("/api/games/nosuch/ws", token)):
+        with c.websocket_connect(path) as ws:
+            ws.send_text(json.dumps({"token": tok}))
+            err = ws.receive_json()
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            codes.append((closed.value.code, err["error"]))
+    assert codes[0] == codes[1]

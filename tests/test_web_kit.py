@@ -1,0 +1,257 @@
+"""Helpers for the web tests: a server in-process, seats, random walks through the API.
+
+Imported by the other ``test_web_*`` modules; its own tests check the helpers' footing
+(the text of the static front end).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from piquet.web.app import STATIC, WebConfig, create_app
+
+PG_URL = os.environ.get("PIQUET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("PIQUET_TEST_REDIS", "redis://127.0.0.1:6379/0")
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+CARD = re.compile(r"(?<![A-Za-z0-9])([6-9TJQKA][SHDC])(?![A-Za-z0-9])")
+
+
+def config(db: Path, **changes: Any) -> WebConfig:
+    base: dict[str, Any] = {
+        "database": f"sqlite:///{db}",
+        "rate": 0.0,
+        "create_per_minute": 0.0,
+        "ai_executor": "thread",
+        "ai_workers": 2,
+        "sqlite_sync": "normal",  # tests need no power-cut safety; the crash test uses full
+    }
+    base.update(changes)
+    return WebConfig(**base)
+
+
+@contextlib.contextmanager
+def client(tmp_path: Path, **changes: Any) -> Iterator[TestClient]:
+    """A TestClient over a fresh server (SQLite under ``tmp_path``), started and stopped."""
+    app = create_app(config(tmp_path / "games.sqlite3", **changes))
+    with TestClient(app) as c:
+        yield c
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def create(c: TestClient, **body: Any) -> dict[str, Any]:
+    r = c.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def view(c: TestClient, game_id: str, token: str, wait: float = 0) -> dict[str, Any]:
+    r = c.get(f"/api/games/{game_id}", headers=bearer(token), params={"wait": wait})
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def pick(game: dict[str, Any], rng: random.Random) -> str:
+    """A random legal action id for the seat whose view ``game`` is (its turn)."""
+    legal = game["legal_actions"]
+    assert legal, game
+    if legal[0]["kind"] == "discard":
+        lo, hi = legal[0]["min"], legal[0]["max"]
+        hand = game["view"]["deal"]["hand"]
+        k = rng.randint(lo, hi)
+        cards = rng.sample(hand, k)
+        return "discard:" + (" ".join(cards) if cards else "-")
+    return str(rng.choice(legal)["id"])
+
+
+def walk(
+    c: TestClient,
+    game_id: str,
+    tokens: dict[int, str],
+    rng: random.Random,
+    *,
+    check: Callable[[int, dict[str, Any]], None] | None = None,
+    max_steps: int = 5000,
+) -> dict[str, Any]:
+    """Play ``game_id`` to its end at random through the API; the last view of seat 0.
+
+    Human seats are those in ``tokens``; the AI plays the others (the walk waits for it).
+    ``check(seat, response)`` sees every response.
+    """
+    first = next(iter(tokens))
+    game = view(c, game_id, tokens[first])
+    for _ in range(max_steps):
+        if game["finished"]:
+            break
+        p = game["to_act"]
+        if p not in tokens:
+            # the computer is to act: wait for it (the wait ends at this seat's turn)
+            game = view(c, game_id, tokens[first], wait=0.5)
+            if check:
+                check(first, game)
+            continue
+        mine = view(c, game_id, tokens[p])
+        if check:
+            check(p, mine)
+        if not mine["your_turn"]:
+            continue
+        r = c.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": pick(mine, rng)},
+            headers=bearer(tokens[p]),
+        )
+        assert r.status_code == 200, r.text
+        game = r.json()
+        if check:
+            check(p, game)
+    else:  # pragma: no cover
+        raise AssertionError("the game did not end")
+    return view(c, game_id, tokens[first])
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def pg_available() -> bool:
+    try:
+        import psycopg
+
+        with psycopg.connect(PG_URL, connect_timeout=3) as conn:
+            conn.execute("select 1")
+        return True
+    except Exception:
+        return False
+
+
+def redis_available() -> bool:
+    try:
+        import redis
+
+        r = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
+        ok = bool(r.ping())
+        r.close()
+        return ok
+    except Exception:
+        return False
+
+
+@contextlib.contextmanager
+def pg_schema() -> Iterator[str]:
+    """A fresh PostgreSQL schema; yields a database URL whose search_path is that schema."""
+    import psycopg
+
+    name = "piquet_test_" + uuid.uuid4().hex[:12]
+    with psycopg.connect(PG_URL, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{name}"')
+    try:
+        yield f"{PG_URL}?options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(PG_URL, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{name}" CASCADE')
+
+
+class Server:
+    """A ``piquet serve`` process on a free port."""
+
+    def __init__(self, args: list[str], *, cwd: Path, port: int | None = None) -> None:
+        self.port = port or free_port()
+        self.args = args
+        self.cwd = cwd
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = cwd / f"server-{self.port}.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        exe = [sys.executable, "-m", "piquet", "serve", "--port", str(self.port), *self.args]
+        self.proc = subprocess.Popen(
+            exe, cwd=self.cwd, stdout=self.log.open("ab"), stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 30
+        import httpx
+
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"server exited: {self.log.read_text()}")
+            try:
+                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        raise AssertionError(f"server did not start: {self.log.read_text()}")
+
+    def kill(self) -> None:
+        """SIGKILL: no goodbye, no flush."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def chromium_available() -> bool:
+    return os.path.exists(CHROMIUM) and shutil.which(CHROMIUM) is not None
+
+
+# ---------------------------------------------------------------------- tests of the footing
+def test_front_end_never_writes_markup_from_data() -> None:
+    """Names and every server text reach the page as text nodes, never as HTML."""
+    for f in STATIC.glob("*.js"):
+        text = f.read_text(encoding="utf-8")
+        for sink in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval("):
+            assert sink not in text, f"{f.name} uses {sink}"
+
+
+def test_front_end_needs_no_build_step() -> None:
+    """The page loads its script and style straight from the package."""
+    index = (STATIC / "index.html").read_text(encoding="utf-8")
+    assert 'src="/static/app.js' in index and 'href="/static/style.css' in index
+    for name in ("app.js", "cards.js", "style.css", "favicon.svg"):
+        assert (STATIC / name).is_file()
+
+
+@pytest.mark.parametrize("text", ["QH", "TD 7C", "play:AS"])
+def test_card_pattern_finds_cards(text: str) -> None:
+    assert CARD.findall(text)
