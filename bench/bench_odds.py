@@ -103,7 +103,7 @@ def main() -> None:
     )
     row("exact pass, 1,585 elder discards, every draw (numpy)", w, c, res.hands)
     total_hands = res.hands
-    opp = _opponent_model(hand, unseen, rules, 0, 5, 300, random.Random(1))
+    opp = _opponent_model(unseen, rules, 0, 5, 300, random.Random(1))
     w, c, res = timed(
         lambda: declaration_pass(hand, rules, discards=discards, unseen=unseen, opponent=opp),
         args.repeat,

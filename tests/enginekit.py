@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from piquet.actions import Action
-from piquet.cards import CardSet, mask_cards
+from piquet.cards import Card, CardSet, mask_cards
 from piquet.deal import Deal
 from piquet.rules import Rules
 
@@ -35,9 +35,7 @@ def build_deck(
     return deck
 
 
-def _ordered(text: str) -> list[object]:
-    from piquet.cards import Card
-
+def _ordered(text: str) -> list[Card]:
     return [Card.parse(t) for t in text.split()]
 
 

@@ -191,7 +191,7 @@ def test_younger_assumes_elders_full_allotment_unless_told() -> None:
     assert max(len(r.discard) for r in wider.ranking) == 4
     with pytest.raises(PiquetError, match="younger is left 3 to 7, not 2"):
         advise(hand, R1754, role=1, stock=2)
-    with pytest.raises(PiquetError, match="0 to 7 cards"):
+    with pytest.raises(PiquetError, match="younger is left 3 to 7, not 8"):
         advise(hand, R1754, role=1, stock=8)
 
 

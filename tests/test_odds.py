@@ -265,7 +265,7 @@ def test_younger_draw_range_follows_the_stock_left() -> None:
     assert role_draw_range(rules, YOUNGER) == (1, 3)
     assert role_draw_range(rules, YOUNGER, stock=5) == (1, 5)
     assert role_draw_range(get_rules("encyclopedia-19c"), YOUNGER) == (0, 3)
-    with pytest.raises(PiquetError, match="0 to 7"):
+    with pytest.raises(PiquetError, match="younger is left 3 to 7, not 8"):
         role_draw_range(rules, YOUNGER, stock=8)
 
 

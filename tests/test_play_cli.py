@@ -20,7 +20,7 @@ import pytest
 from piquet.cards import CardSet
 from piquet.cli import main
 from piquet.cli.play_cmd import ai_seed, default_level
-from piquet.match import new_match
+from piquet.match import Match, new_match
 from piquet.notation import load
 from piquet.players import LEVELS, RandomPlayer
 from piquet.rules import PRESETS
@@ -193,7 +193,9 @@ def test_auto_plays_the_same_game_as_the_seeded_players() -> None:
         (["--players", "3", "--rules", "rubicon"], "does not play a pool"),
         (["--hotseat", "--names", "Ann"], "give 2 names"),
         (["--auto", "random", "random", "--players", "3", "--rules", "1754"], "three players"),
-        (["--name", "Random"], "different from the computer's"),
+        (["--name", "Random", "--opponent", "random"], "different from the computer's"),
+        (["--opponent", "random", "--record", "/no/such/dir/g.pqn"], "cannot write"),
+        (["--resume", "/no/such/file.pqn"], "cannot read"),
     ],
 )
 def test_bad_options_get_one_line_and_status_2(
@@ -202,7 +204,10 @@ def test_bad_options_get_one_line_and_status_2(
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(builtins, "input", lambda prompt="": "n")
+    def no_game(prompt: str = "") -> str:
+        raise AssertionError(f"the game should not start: {prompt!r}")
+
+    monkeypatch.setattr(builtins, "input", no_game)
     assert main(["play", *argv]) == 2
     err = capsys.readouterr().err
     assert fragment in err and "Traceback" not in err and err.count("\n") == 1
@@ -213,9 +218,9 @@ def test_levels_come_from_the_registry(
 ) -> None:
     monkeypatch.setitem(LEVELS, "book", lambda seed, think_ms: RandomPlayer(seed))
     assert default_level() in ("book", "expert")
-    with pytest.raises(SystemExit):
-        main(["play", "--help"])
-    assert "book" in capsys.readouterr().out
+    assert main(["play", "--levels"]) == 0
+    out = capsys.readouterr().out
+    assert "book" in out and "random" in out
 
 
 # ---------------------------------------------------------------------- at the keyboard
@@ -291,13 +296,14 @@ def test_every_rule_set_plays_to_the_end_at_the_keyboard(
     assert status == 0
     shown = kb.text()
     assert "The match is over." in shown and "Traceback" not in shown
-    assert "! " not in shown  # the first legal choice is always accepted
+    assert "\n! " not in shown  # the first legal choice is always accepted
     assert load(rec).match.finished
 
 
 def test_the_table_never_shows_the_other_hand(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # end of input saves the record here
     m = new_match("encyclopedia-19c", seed=40, names=["Player", "Random"])
     assert m.deal is not None
     other_role = m.role_of(1)
@@ -385,8 +391,9 @@ def test_ctrl_c_saves_with_status_130(
 
 
 def test_rules_summary_question_and_hint_and_help(
-    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(tmp_path)  # end of input saves the record here
     script = iter(["maybe", "y", "", "?", "hint", "rules", "redraw"])
 
     def answer(prompt: str, shown: str) -> str:
@@ -518,3 +525,52 @@ def test_a_pool_for_three_against_two_computers(
     r = load(rec)
     assert r.match.n_players == 3 and r.match.finished
     assert "The match is over." in kb.text()
+
+
+# ---------------------------------------------------------------------- reading answers
+def _match_at(kind_phase: str, seed: int = 3) -> Match:
+    """The view of the first decision of player 0 in this phase (random play before it)."""
+    import random
+
+    m = new_match("encyclopedia-19c", seed=seed)
+    rng = random.Random(seed)
+    while not m.finished:
+        if m.to_act == 0 and m.deal is not None and m.deal.phase.value == kind_phase:
+            return m
+        m = m.apply(m.random_action(rng))
+    raise AssertionError(f"no {kind_phase} decision for player 0")
+
+
+def test_cards_are_read_in_every_usual_form() -> None:
+    from piquet.actions import Discard, Play
+    from piquet.rules import get_rules
+    from piquet.tui.prompts import InputError, ask_for, read_action
+
+    rules = get_rules("encyclopedia-19c")
+    m = _match_at("exchange")
+    view = m.view(0)
+    ask = ask_for(view, rules)
+    assert view.deal is not None
+    hand = list(view.deal.hand)
+    first, second = hand[0], hand[1]
+    spaced = f"{str(first)[0].lower()} {str(first)[1].lower()}"
+    tens = str(second).replace("T", "10")
+    assert read_action(ask, f"{spaced} {tens}", view, rules) == Discard(CardSet([first, second]))
+    assert read_action(ask, "1 2", view, rules) == Discard(CardSet([first, second]))
+    for bad, why in (
+        ("1 1", "twice"),
+        ("1 2 3 4 5 6", "not 6"),
+        ("13", "no card number 13"),
+        ("ZZ", "is not a card"),
+    ):
+        with pytest.raises(InputError, match=why):
+            read_action(ask, bad, view, rules)
+    m = _match_at("play")
+    view = m.view(0)
+    ask = ask_for(view, rules)
+    assert view.deal is not None
+    card = next(c for c in view.deal.hand if Play(c) in view.deal.legal_actions)
+    number = list(view.deal.hand).index(card) + 1
+    assert read_action(ask, str(number), view, rules) == Play(card)
+    assert read_action(ask, str(card).lower(), view, rules) == Play(card)
+    assert read_action(ask, f"play:{card}", view, rules) == Play(card)

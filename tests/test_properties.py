@@ -82,8 +82,10 @@ def shuffled_pack(rules: Rules, rng: random.Random) -> list[int]:
 
 
 def snapshot(deal: Deal) -> dict[str, Any]:
-    """Every public attribute of a deal (private caches left out)."""
-    return {k: v for k, v in deal.__dict__.items() if not k.startswith("_")}
+    """Every public attribute of a deal, and its history (private caches left out)."""
+    out = {k: v for k, v in deal.__dict__.items() if not k.startswith("_")}
+    out["history"] = deal.history
+    return out
 
 
 def bits(cards: Any) -> int:

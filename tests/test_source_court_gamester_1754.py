@@ -367,7 +367,25 @@ def test_which_one_is_missing() -> None:
     deal = act(deal, "pass", "pass", "pass", "pass", "declare:set:AS AH AD", "good")
     assert deal.to_act == YOUNGER and deal.phase is Phase.DECLARE
     deal = act(deal, "ask-missing")
-    assert said(deal)[-2:] == ["younger: Which one is missing?", "elder: The ace of clubs."]
+    assert said(deal)[-2:] == [
+        "younger: Which one is missing?",
+        "elder: The ace of clubs, laid out: here it is.",
+    ]
+
+
+def test_1754_may_ask_to_see_the_missing_card() -> None:
+    """1754: "you are obliged to tell him; and if he requires it, you must shew him which you
+    laid out" - the laid-out ace is shown to younger (and only that card of the discard)."""
+    from piquet.cards import Card, CardSet
+    from piquet.view import deal_view
+
+    deal = new_deal(RULES, N_ELDER, N_YOUNGER, N_STOCK)
+    deal = act(deal, "discard:AC", "discard:JH", "decline")
+    deal = act(deal, "pass", "pass", "pass", "pass", "declare:set:AS AH AD", "good")
+    deal = act(deal, "ask-missing")
+    seen = deal_view(deal, YOUNGER).opponent_shown
+    assert Card.parse("AC") in seen
+    assert CardSet(seen.mask & deal.discards[0]) == CardSet.parse("AC")
 
 
 def test_sinking_1754_one_of_his_point() -> None:

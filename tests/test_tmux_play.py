@@ -35,8 +35,10 @@ pytestmark = [
     pytest.mark.skipif(not PIQUET.exists(), reason="the piquet command is not installed"),
 ]
 
-WAIT = 15.0
-"""Longest wait for the program to answer, in seconds."""
+WAIT = 30.0
+"""Longest wait for the program to answer a keystroke, in seconds."""
+START = 90.0
+"""Longest wait for the program to start (the AI levels load numba)."""
 _counter = itertools.count()
 
 KINDS = (
@@ -110,9 +112,9 @@ class Pane:
             [TMUX or "tmux", "-L", self.sock, "kill-server"], capture_output=True, timeout=WAIT
         )
 
-    def wait(self, before: str | None = None) -> str:
+    def wait(self, before: str | None = None, *, timeout: float = WAIT) -> str:
         """The screen, changed from ``before``, once the program waits at a prompt or exited."""
-        deadline = time.monotonic() + WAIT
+        deadline = time.monotonic() + timeout
         last = None
         screen = ""
         while time.monotonic() < deadline:
@@ -123,7 +125,7 @@ class Pane:
                 return screen
             last = screen
             time.sleep(0.04)
-        raise AssertionError(f"no prompt within {WAIT} s; the screen:\n{screen}")
+        raise AssertionError(f"no prompt within {timeout} s; the screen:\n{screen}")
 
     def type(self, text: str) -> str:
         before = self.screen()
@@ -154,7 +156,7 @@ def pane_factory(tmp_path: Path) -> Iterator[list[Pane]]:
 def start(panes: list[Pane], cwd: Path, args: list[str]) -> tuple[Pane, str]:
     pane = Pane(cwd, args)
     panes.append(pane)
-    return pane, pane.wait()
+    return pane, pane.wait(timeout=START)
 
 
 def hand_of(screen: str) -> list[str]:

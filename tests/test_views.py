@@ -39,6 +39,7 @@ from piquet.actions import (
     LeftoverChoice,
     NameLead,
     Play,
+    Question,
     Reply,
 )
 from piquet.cards import DECK32, DECK36, CardSet, mask_cards
@@ -94,7 +95,7 @@ def oracle(deal: Deal, seat: int) -> tuple[int, int]:
     named = 0
     n: list[int | None] = [None, None]
     announced: set[int] = set()
-    younger_looked = elder_named = elder_played = False
+    younger_looked = elder_named = elder_played = asked = False
     for s, a in deal.history:
         if isinstance(a, AnnounceBlanche):
             announced.add(s)
@@ -112,6 +113,8 @@ def oracle(deal: Deal, seat: int) -> tuple[int, int]:
         elif isinstance(a, Play):
             seen |= a.card.bit
             elder_played = elder_played or s == ELDER
+        elif isinstance(a, Question) and a.ask:
+            asked = s == seat
     ne, ny = n
     if ne is not None and seat == ELDER:
         seen |= bits(stock[:ne])  # elder's takes
@@ -137,9 +140,18 @@ def oracle(deal: Deal, seat: int) -> tuple[int, int]:
         seen |= dealt[other]
     # winning declarations that must be shown
     must_show = (rules.show_point, rules.show_sequences, rules.show_sets)
-    for cls, (winner, _, cards) in class_outcomes(deal).items():
+    outcomes = class_outcomes(deal)
+    for cls, (winner, _, cards) in outcomes.items():
         if winner == other and must_show[cls]:
             seen |= cards
+    # "which one is missing?" -- and, where the rules say so, the card laid out is shown
+    if asked and rules.show_missing:
+        winner, _, cards = outcomes[DeclClass.SET]
+        assert winner == other
+        for rank in range(6, 15):
+            of_rank = bits(9 * s + rank - 6 for s in range(4))
+            if (cards & of_rank).bit_count() == 3:
+                seen |= of_rank & ~cards & own_discards(deal, other)
     return seen, named
 
 
@@ -347,9 +359,14 @@ def swap_trials(deal: Deal, rng: random.Random, trials: int) -> tuple[int, int]:
         if other is None:
             continue
         twin = deal_view(other, seat)
-        if twin.dialog != view.dialog or twin.events != view.events:
-            continue  # the other seat said or counted something else: fair to differ
+        if twin.dialog != view.dialog:
+            continue  # the other seat said or showed something else: fair to differ
         conclusive += 1
+        # every count is announced, so the same dialog means the same events (notes included)
+        assert twin.events == view.events, (
+            f"{deal.rules.name}: the events tell seat {seat} what the dialog does not: "
+            f"{set(twin.events) ^ set(view.events)}"
+        )
         assert twin == view, (
             f"{deal.rules.name}: seat {seat}'s view depends on hidden cards "
             f"{CardSet((1 << x) | (1 << y))} (phase {deal.phase.value}): "

@@ -4,8 +4,6 @@ the WebSocket.  Every answer also matches the schema it documents."""
 from __future__ import annotations
 
 import json
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +11,6 @@ from typing import Any
 import httpx
 import pytest
 import schemathesis
-import uvicorn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis.checks import (
@@ -25,7 +22,7 @@ from schemathesis.checks import (
 from starlette.testclient import WebSocketDisconnect
 
 from piquet.web.app import create_app
-from test_web_kit import client, config, create, free_port
+from test_web_kit import ThreadServer, client, config, create
 
 CHECKS = [
     not_a_server_error,
@@ -33,34 +30,6 @@ CHECKS = [
     content_type_conformance,
     response_schema_conformance,
 ]
-
-
-class ThreadServer:
-    """uvicorn in a thread of this process, on a free port."""
-
-    def __init__(self, tmp: Path) -> None:
-        self.port = free_port()
-        app = create_app(config(tmp / "fuzz.sqlite3"))
-        self.server = uvicorn.Server(
-            uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="error")
-        )
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
-
-    def __enter__(self) -> ThreadServer:
-        self.thread.start()
-        deadline = time.monotonic() + 20
-        while not self.server.started and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert self.server.started
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.should_exit = True
-        self.thread.join(10)
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
 
 
 @pytest.fixture(scope="module")

@@ -19,7 +19,8 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    sound card-play policy that sees only its own cards and what has gone),
    and the deal is counted exactly as the engine counts it, pique, repique,
    the cards and capot included.  The value is the mean of (my points − his
-   points) in the deal.
+   points) in the deal.  The ``refine`` leaders are then played in twice as
+   many further deals and put back on the common scale.
 3. **The game**, with ``score``: the value becomes the chance of winning the
    game.  The deal is counted from the score, stopping where a player reaches
    the target in counting order; when nobody does, the game is played on
@@ -471,6 +472,8 @@ class SimStats:
     capot_mine: int = 0
     capot_his: int = 0
     decl_net: float = 0.0
+    played: int = 0
+    """Deals whose cards were played (not ended by the target before the play)."""
 
     @property
     def mean(self) -> float:
@@ -493,7 +496,8 @@ class SimStats:
         return math.sqrt(max(p * (1 - p), 0.0) / max(self.n - 1, 1))
 
     def share(self, count: int) -> float:
-        return count / self.n if self.n else 0.0
+        """``count`` as a share of the deals whose cards were played."""
+        return count / self.played if self.played else 0.0
 
     def merged(self, other: SimStats) -> SimStats:
         """These deals and ``other``'s together (same discard)."""
@@ -508,6 +512,7 @@ class SimStats:
             self.capot_mine + other.capot_mine,
             self.capot_his + other.capot_his,
             self.decl_net + other.decl_net,
+            self.played + other.played,
         )
 
 
@@ -591,6 +596,7 @@ class _Simulator:
             stats.decl_net += res.declarations[me] - res.declarations[opp]
             tm, th = res.tricks[me], res.tricks[opp]
             if res.reached is None and tm + th:
+                stats.played += 1
                 stats.cards_mine += tm > th
                 stats.cards_divided += tm == th
                 stats.capot_mine += th == 0
@@ -816,7 +822,9 @@ def _explain(
         chances = f"takes in {imp.draw} of {imp.unseen}: no likely improvement"
     else:
         chances = "takes in nothing"
-    if stats is not None and stats.n:
+    if stats is not None and stats.n and not stats.played:
+        play = "the game is won or lost before the cards are played"
+    elif stats is not None and stats.n:
         p = stats.share(stats.cards_mine)
         if p >= 0.6:
             play = f"the cards are likely yours ({p:.0%})"
@@ -827,7 +835,7 @@ def _explain(
         capot = stats.share(stats.capot_his)
         if capot >= 0.005:
             play += f"; capot risk {capot:.0%}"
-        if stats.capot_mine / stats.n >= 0.02:
+        if stats.share(stats.capot_mine) >= 0.02:
             play += f"; capot for you {stats.share(stats.capot_mine):.0%}"
     else:
         play = "not played out (estimated from the declarations and a rough trick count)"
@@ -842,7 +850,6 @@ def _explain(
 
 
 def _opponent_model(
-    hand: int,
     unseen: Sequence[int],
     rules: Rules,
     role: int,
@@ -850,6 +857,7 @@ def _opponent_model(
     n: int,
     rng: random.Random,
 ) -> OpponentModel:
+    """The other's held declarations over ``n`` sampled deals (his own book exchange)."""
     tables = suit_tables(rules)
     stats = []
     blanche = 0
@@ -864,7 +872,6 @@ def _opponent_model(
             his = (w.opp_dealt & ~disc) | _bits(w.stock[:elder_takes])
         stats.append(hand_stats(his, tables))
         blanche += w.opp_dealt & COURTS == 0
-    del hand
     return OpponentModel(tuple(stats), blanche / max(n, 1))
 
 
@@ -928,16 +935,10 @@ def advise(
         )
     lo, hi = role_draw_range(rules, role, stock=stock)
     elder_takes = rules.elder_max if stock is None else rules.stock_size - stock
-    if role == YOUNGER and not rules.elder_min <= elder_takes <= rules.elder_max:
-        raise PiquetError(
-            f"elder takes {rules.elder_min} to {rules.elder_max} cards under {rules.name}, so "
-            f"younger is left {rules.stock_size - rules.elder_max} to "
-            f"{rules.stock_size - rules.elder_min}, not {stock}"
-        )
     rng = random.Random(f"piquet-advise-{seed}")
     unseen = mask_cards(_deck(rules) & ~h)
     model = play_model if play_model is not None else HeuristicPlay()
-    opp = _opponent_model(h, unseen, rules, role, elder_takes, opponent_samples, rng)
+    opp = _opponent_model(unseen, rules, role, elder_takes, opponent_samples, rng)
     discards = discard_masks(h, lo, hi)
     result = declaration_pass(
         h, rules, discards=discards, unseen=unseen, opponent=opp, budget=budget, rng=rng
@@ -978,10 +979,7 @@ def advise(
         return min(max(v, 0.0), 1.0) if score is not None else v
 
     simulated = sorted(
-        (
-            Ranked(CardSet(d), placed(d), "simulated", sim_value(s)[1])
-            for d, s in stats.items()
-        ),
+        (Ranked(CardSet(d), placed(d), "simulated", sim_value(s)[1]) for d, s in stats.items()),
         key=lambda r: (-r.value, r.discard.mask),
     )
     est = result.value
@@ -1051,8 +1049,8 @@ def _candidates(result: PassResult, hand: int, rules: Rules, lo: int, hi: int, n
         for i in np.argsort(-arr, kind="stable")[:2]:
             take(int(i))
     book = book_discard(hand, rules, lo, hi)
-    if book in result.discards:
-        picked.append(book) if book not in picked else None
+    if book in result.discards and book not in picked:
+        picked.append(book)
     return picked
 
 
@@ -1115,7 +1113,6 @@ def hint(view: Any, *, rules: Rules | None = None, samples: int = 60) -> str:
     except PiquetError:
         return ""
     phase = deal.phase.value
-    hand = deal.hand.mask
     if phase == "blanche":
         return (
             f"You hold carte blanche ({r.blanche_value}, counted first): announce it and how "
@@ -1127,7 +1124,6 @@ def hint(view: Any, *, rules: Rules | None = None, samples: int = 60) -> str:
         return _declare_hint(deal, r)
     if phase == "play":
         return _play_hint(deal, r)
-    del hand
     return ""
 
 

@@ -75,7 +75,7 @@ def _build_suit_tables() -> tuple[
     return count, pips, best_run, base5
 
 
-SUIT_COUNT_T, SUIT_PIPS_T, SUIT_BEST_RUN_T, SUIT_BASE5_T = _build_suit_tables()
+_SUIT_COUNT, _SUIT_PIPS, _SUIT_BEST_RUN, _SUIT_BASE5 = _build_suit_tables()
 
 
 @lru_cache(maxsize=4)
@@ -87,13 +87,8 @@ def _point_tables(by_cards: bool) -> tuple[NDArray[np.int64], ...]:
     the best point, the first suit winning ties as :func:`claims` sorts; the
     hand's key is ``value >> 6`` and the point's size ``value & 15``.
     """
-    key = SUIT_COUNT_T * 256 + SUIT_PIPS_T if by_cards else SUIT_PIPS_T.copy()
-    return tuple(key * 64 + (3 - s) * 16 + SUIT_COUNT_T for s in range(4))
-
-
-def _digits(codes: NDArray[np.int64], n: int) -> NDArray[np.int64]:
-    """(n, len(codes)): the base-5 digits of each code, lowest first."""
-    return np.stack([(codes // 5**i) % 5 for i in range(n)])
+    key = _SUIT_COUNT * 256 + _SUIT_PIPS if by_cards else _SUIT_PIPS.copy()
+    return tuple(key * 64 + (3 - s) * 16 + _SUIT_COUNT for s in range(4))
 
 
 @lru_cache(maxsize=16)
@@ -104,13 +99,15 @@ def _set_tables(
 
     Indexed by ``code // 5**low``, where ``code`` is the hand's base-5 rank-count code.
     """
-    n = 9 - low
-    codes = np.arange(5**n, dtype=np.int64)
-    counts = _digits(codes, n)
-    ranks = np.arange(low + 6, 15, dtype=np.int64)[:, None]
-    keys = counts * 16 + ranks if quatorze_beats_trio else ranks * 16 + counts
-    key = np.where(counts >= 3, keys, 0).max(axis=0)
-    worth = (np.where(counts == 4, quatorze, 0) + np.where(counts == 3, trio, 0)).sum(axis=0)
+    codes = np.arange(5 ** (9 - low), dtype=np.int64)
+    key = np.zeros_like(codes)
+    worth = np.zeros_like(codes)
+    for i in range(9 - low):
+        held = (codes // 5**i) % 5
+        rank = low + 6 + i
+        keys = held * 16 + rank if quatorze_beats_trio else rank * 16 + held
+        np.maximum(key, keys * (held >= 3), out=key)
+        worth += quatorze * (held == 4) + trio * (held == 3)
     return key, worth
 
 
@@ -251,9 +248,9 @@ class _Hands:
         """``sum(cards of rank i * 5**i)``, ranks six (i = 0) to ace (i = 8)."""
         if self._code is None:
             s = self.suits
-            code = SUIT_BASE5_T[s[0]] + SUIT_BASE5_T[s[1]]
-            code += SUIT_BASE5_T[s[2]]
-            code += SUIT_BASE5_T[s[3]]
+            code = _SUIT_BASE5[s[0]] + _SUIT_BASE5[s[1]]
+            code += _SUIT_BASE5[s[2]]
+            code += _SUIT_BASE5[s[3]]
             self._code = code
         return self._code
 
@@ -274,15 +271,15 @@ class _Hands:
         """(key, what all one's sequences count) of the best sequence; key 0 for none."""
         s = self.suits
         if rules.sequences_same_suit:
-            key = np.maximum(SUIT_BEST_RUN_T[s[0]], SUIT_BEST_RUN_T[s[1]])
-            np.maximum(key, SUIT_BEST_RUN_T[s[2]], out=key)
-            np.maximum(key, SUIT_BEST_RUN_T[s[3]], out=key)
+            key = np.maximum(_SUIT_BEST_RUN[s[0]], _SUIT_BEST_RUN[s[1]])
+            np.maximum(key, _SUIT_BEST_RUN[s[2]], out=key)
+            np.maximum(key, _SUIT_BEST_RUN[s[3]], out=key)
             worth = _suit_seq_score_table(rules.sequence_values)
             score = worth[s[0]] + worth[s[1]]
             score += worth[s[2]]
             score += worth[s[3]]
             return key, score
-        key = SUIT_BEST_RUN_T[s[0] | s[1] | s[2] | s[3]]
+        key = _SUIT_BEST_RUN[s[0] | s[1] | s[2] | s[3]]
         return key, split_worth(self.code, rules.sequence_values)
 
     def sets(self, rules: Rules) -> tuple[NDArray[np.int64], NDArray[np.int64]]:

@@ -108,6 +108,12 @@ def _card_text(idx: int) -> str:
     return str(Card.from_index(idx))
 
 
+_LEAD_NOTES: Final = tuple(f"leads {_card_text(i)}" for i in range(36))
+_WIN_NOTES: Final = tuple(
+    f"wins {_card_text(a)} {_card_text(b)}" for a in range(36) for b in range(36)
+)
+
+
 class Deal:
     """The state of one deal.  Immutable: every action returns a new ``Deal``."""
 
@@ -146,7 +152,7 @@ class Deal:
     trick_lead: int | None
     leader: int
     won: tuple[int, int]
-    history: tuple[tuple[int, Action], ...]
+    _hist: tuple[Any, tuple[int, Action]] | None
     pending_blanche: tuple[int, ...]
     question_late: bool
 
@@ -212,7 +218,7 @@ class Deal:
             trick_lead=None,
             leader=ELDER,
             won=(0, 0),
-            history=(),
+            _hist=None,
             pending_blanche=(),
             question_late=False,
         )
@@ -229,6 +235,17 @@ class Deal:
         return new, nd
 
     # ------------------------------------------------------------------ queries
+    @property
+    def history(self) -> tuple[tuple[int, Action], ...]:
+        """Every action taken in this deal, as (role, action), in order."""
+        out: list[tuple[int, Action]] = []
+        node = self._hist
+        while node is not None:
+            node, entry = node
+            out.append(entry)
+        out.reverse()
+        return tuple(out)
+
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
@@ -305,6 +322,10 @@ class Deal:
         if self.phase is Phase.PLAY:
             playable = self._playable()
             return PLAY[playable[rng.randrange(len(playable))]]
+        if self.phase is Phase.DECLARE and self.step is Step.ELDER:
+            mine = claims(self.hands[ELDER], _CLASS[self.cls], self.rules)
+            k = rng.randrange(len(mine) + 1)
+            return _PASS if k == len(mine) else Declare(mine[k].cls, CardSet(mine[k].cards))
         self.legal_actions()
         actions: list[Action] = self.__dict__["_legal"]
         if not actions:
@@ -456,7 +477,7 @@ class Deal:
         """The deal after ``action`` by the seat to act (``self`` is unchanged)."""
         self._check(action)
         new, d = self._successor()
-        d["history"] = (*self.history, (self.to_act, action))
+        d["_hist"] = (self._hist, (self.to_act, action))
         _HANDLERS[type(action)](self, d, action)
         return new
 
@@ -532,10 +553,26 @@ class Deal:
                 f"{action}: not allowed now ({self._doing()}); "
                 f"discard {lo} to {hi} cards, e.g. discard:7S 8S"
             )
+        if isinstance(action, Declare) and phase is Phase.DECLARE and self._declare_ok(action):
+            return
         legal = self.__dict__.get("_legal") or self.legal_actions()
         if action in legal:
             return
         raise IllegalActionError(self._why_not(action, legal))
+
+    def _declare_ok(self, action: Declare) -> bool:
+        """A declaration the seat may make now (the quick check behind ``verify``)."""
+        step = self.step
+        if step is Step.QUESTION or step is Step.ANSWER or action.cls != self.cls:
+            return False
+        seat = ELDER if step is Step.ELDER else YOUNGER
+        claim = _claim_index(self.hands[seat], action.cls, self.rules).get(action.cards.mask)
+        if claim is None:
+            return False
+        if seat == ELDER:
+            return True
+        beat, partial, _ = self._younger_terms()
+        return _beats(claim.key, beat, partial)
 
     def _doing(self) -> str:
         if self.phase is Phase.OVER:
@@ -965,7 +1002,15 @@ def _h_question(old: Deal, d: dict[str, Any], action: Question) -> None:
                 rank = h.top
                 missing = next(s for s in range(4) if not h.cards >> (9 * s + rank - 6) & 1)
                 card = Card.from_index(9 * missing + rank - 6)
-                _say(d, holder, cls, f"The {card.rank.name_singular} of {card.suit.plural}.")
+                text = f"The {card.rank.name_singular} of {card.suit.plural}."
+                if old.rules.show_missing and old.discards[holder] & card.bit:
+                    # 1754: "if he requires it, you must shew him which you laid out"
+                    shown = list(d["shown"])
+                    shown[holder] |= card.bit
+                    d["shown"] = (shown[0], shown[1])
+                    _say(d, holder, cls, text[:-1] + ", laid out: here it is.", card.bit)
+                else:
+                    _say(d, holder, cls, text)
     _after_class(d, old.question_late)
 
 
@@ -994,7 +1039,8 @@ def _commit(d: dict[str, Any]) -> None:
         if res is None:
             return
         if res.winner is not None and res.points:
-            note = "; ".join(statement(h, rules) for h in res.holdings)
+            # a point not shown keeps its pips unless they were said ("making?")
+            note = "; ".join(statement(h, rules, full=rules.show_point) for h in res.holdings)
             _count(d, res.winner, _CLASS_KIND[d["committed"]], res.points, note)
             if d["phase"] is Phase.OVER:
                 return
@@ -1036,9 +1082,9 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
         d["trick_lead"] = idx
         d["leader"] = seat
         if scoring is PlayScoring.LEADS_AND_WINS:
-            _play_count(d, seat, Kind.LEAD, 1, f"leads {_card_text(idx)}")
+            _play_count(d, seat, Kind.LEAD, 1, _LEAD_NOTES[idx])
         elif scoring is PlayScoring.TENTH_CARDS and idx in _TENTH:
-            _play_count(d, seat, Kind.LEAD, 1, f"leads {_card_text(idx)}")
+            _play_count(d, seat, Kind.LEAD, 1, _LEAD_NOTES[idx])
         if d["phase"] is Phase.OVER:
             return
         # younger's deferred declarations come after elder's first lead
@@ -1065,17 +1111,18 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
     won[winner] += 1
     d["won"] = (won[0], won[1])
     win_card = idx if winner == follower else lead
-    text = f"{_card_text(lead)} {_card_text(idx)}"
     if scoring is PlayScoring.LEADS_AND_WINS:
         if winner == follower:
-            _play_count(d, follower, Kind.TRICK, 1, f"wins {text}")
+            _play_count(d, follower, Kind.TRICK, 1, _WIN_NOTES[lead * 36 + idx])
     elif scoring is PlayScoring.TENTH_CARDS:
         if winner == follower and idx in _TENTH:
-            _play_count(d, follower, Kind.TRICK, 1, f"wins {text} with a tenth card")
+            _play_count(
+                d, follower, Kind.TRICK, 1, _WIN_NOTES[lead * 36 + idx] + " with a tenth card"
+            )
     else:
         n = (lead in _TENTH) + (idx in _TENTH)
         if n:
-            _play_count(d, winner, Kind.TRICK, n, f"wins {text}")
+            _play_count(d, winner, Kind.TRICK, n, _WIN_NOTES[lead * 36 + idx])
     if d["phase"] is Phase.OVER:
         return
     if len(d["tricks"]) == 12:
@@ -1160,6 +1207,21 @@ def _declare_options(mask: int, cls: DeclClass, rules: Rules) -> tuple[Declare, 
             _DECLARE_CACHE.clear()
         found = tuple(Declare(cls, CardSet(c.cards)) for c in claims(mask, cls, rules))
         _DECLARE_CACHE[key] = found
+    return found
+
+
+_INDEX_CACHE: dict[tuple[int, DeclClass, int], dict[int, Claim]] = {}
+
+
+def _claim_index(mask: int, cls: DeclClass, rules: Rules) -> dict[int, Claim]:
+    """The claims a hand may make in a class, by their cards (cached)."""
+    key = (mask, cls, _shape_id(rules))
+    found = _INDEX_CACHE.get(key)
+    if found is None:
+        if len(_INDEX_CACHE) > 50_000:
+            _INDEX_CACHE.clear()
+        found = {c.cards: c for c in claims(mask, cls, rules)}
+        _INDEX_CACHE[key] = found
     return found
 
 

@@ -137,9 +137,11 @@ def _set_claim(rank: int, cards: int, rules: ClaimShape) -> Claim:
     return Claim(DeclClass.SET, cards, key, n, rank, 0)
 
 
+RANK_MASKS: Final = tuple(sum(1 << (9 * s + i) for s in range(4)) for i in range(9))
+
+
 def _rank_cards(mask: int, rank: int) -> int:
-    bit = rank - 6
-    return mask & sum(1 << (9 * s + bit) for s in range(4))
+    return mask & RANK_MASKS[rank - 6]
 
 
 def _rank_counts(mask: int) -> tuple[int, ...]:

@@ -90,6 +90,8 @@ class MatchView:
 
     player: int
     rules: str
+    """The rule set's name (``rule_set`` holds every knob)."""
+    rule_set: Rules
     format: Format
     seed_public: bool
     players: tuple[int, ...]
@@ -431,6 +433,7 @@ class Match:
         return MatchView(
             player=player,
             rules=self.rules.name,
+            rule_set=self.rules,
             format=self.format,
             seed_public=False,
             players=tuple(range(self.n_players)),
@@ -602,16 +605,17 @@ def new_match(
         pool=3 if fmt is Format.POOL else 0,
     )
     if fmt is Format.POOL:
-        # the highest cut stands out first; the other two cut for the deal
+        # the highest cut stands out first (cut again while the highest is shared);
+        # the other two cut for the deal
         rng = _seeded(seed, "pool")
-        pack = _pack(r)
-        rng.shuffle(pack)
-        order = sorted(range(3), key=lambda p: Card.from_index(pack[p]).rank * 4 - p)
-        out = order[-1]
+        while True:
+            pack = _pack(r)
+            rng.shuffle(pack)
+            ranks = [Card.from_index(pack[p]).rank for p in range(3)]
+            if ranks.count(max(ranks)) == 1:
+                break
+        out = ranks.index(max(ranks))
         in_game = tuple(p for p in range(3) if p != out)
-        m = replace(
-            m,
-            in_game=(in_game[0], in_game[1]),
-            cuts=(tuple((p, str(Card.from_index(pack[p]))) for p in range(3)),),
-        )
+        m = replace(m, in_game=(in_game[0], in_game[1]),
+                    cuts=(tuple((p, str(Card.from_index(pack[p]))) for p in range(3)),))
     return m._cut_for_deal()

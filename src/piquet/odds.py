@@ -172,11 +172,13 @@ def role_draw_range(rules: Rules, role: int, *, stock: int | None = None) -> tup
     """
     if role == ELDER:
         return rules.elder_min, rules.elder_max
-    left = rules.stock_size - rules.elder_max if stock is None else stock
+    fewest_left = rules.stock_size - rules.elder_max
     most_left = rules.stock_size - rules.elder_min
-    if not 0 <= left <= most_left:
+    left = fewest_left if stock is None else stock
+    if not fewest_left <= left <= most_left:
         raise PiquetError(
-            f"younger can be left 0 to {most_left} cards under {rules.name}, not {left}"
+            f"elder takes {rules.elder_min} to {rules.elder_max} cards under {rules.name}, so "
+            f"younger is left {fewest_left} to {most_left}, not {left}"
         )
     hi = min(left, rules.younger_max) if rules.younger_max else left
     return min(rules.younger_min, hi), hi
@@ -243,10 +245,12 @@ class Improvements:
     def lines(self) -> list[str]:
         """The answer as text lines for the terminal."""
         how = "every draw" if self.exact else "a sample of draws"
+        laid = str(self.discard) if self.discard else "nothing"
+        many = "draw" if self.draws == 1 else "draws"
         out = [
-            f"{_ROLES[self.role].capitalize()} under {self.rules} lays out {self.discard} "
+            f"{_ROLES[self.role].capitalize()} under {self.rules} lays out {laid} "
             f"and takes in {self.draw} of {self.unseen} unseen cards "
-            f"({self.draws:,} draws, {how}).",
+            f"({self.draws:,} {many}, {how}).",
         ]
         if self.kept:
             out.append("Keeps: " + "; ".join(self.kept) + ".")

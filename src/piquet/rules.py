@@ -159,6 +159,8 @@ class Rules:
     """Winning sets must be shown."""
     ask_missing: bool = False
     """After a trio is counted, the other may ask which card of the rank is missing."""
+    show_missing: bool = False
+    """The missing card, if it was laid out, must be shown when asked."""
 
     # --- the play ---------------------------------------------------------------
     play_scoring: PlayScoring = PlayScoring.LEADS_AND_WINS
@@ -357,6 +359,7 @@ PRESETS: Final[dict[str, Rules]] = {
         sequence_values=(3, 4, 15, 16, 17, 18),
         show_sets=False,
         ask_missing=True,
+        show_missing=True,
         play_scoring=PlayScoring.TENTH_CARDS,
         lurch_below=50,
         formats=(Format.GAME, Format.POOL),

@@ -437,10 +437,22 @@ def _fill_stock(
 _CLASS_WORDS: Final = {DeclClass.POINT: "point", DeclClass.SEQUENCE: "sequence", DeclClass.SET: "set"}
 
 
+_SAID: dict[tuple[Claim, int], tuple[str, str]] = {}
+
+
 def _said(claim: Claim, rules: Rules) -> tuple[str, str]:
-    full = _cap(statement(claim, rules)) + "."
-    part = _cap(statement(claim, rules, full=False)) + "."
-    return full, part
+    """The words of a claim, in full and (a point by cards) its first part (cached)."""
+    key = (claim, id(rules))
+    found = _SAID.get(key)
+    if found is None:
+        if len(_SAID) > 200_000:
+            _SAID.clear()
+        found = (
+            _cap(statement(claim, rules)) + ".",
+            _cap(statement(claim, rules, full=False)) + ".",
+        )
+        _SAID[key] = found
+    return found
 
 
 def _cap(text: str) -> str:

@@ -151,7 +151,7 @@ _INF: Final = 1 << 20
 _TT_BITS: Final = 20
 
 
-@njit(cache=True, nogil=True, inline="always")  # type: ignore[misc]
+@njit(cache=True, nogil=True)  # type: ignore[misc]
 def _is_tenth(card: int) -> bool:
     return card % 9 >= 4
 
@@ -376,6 +376,44 @@ def _step(
     return h0, h1, winner, -1, won0, ntr, acc0, acc1, opn, ended
 
 
+# frame fields of the explicit search stack
+_F_H0, _F_H1, _F_LEADER, _F_LEAD, _F_WON0, _F_NTR, _F_ACC0, _F_ACC1, _F_OPN = range(9)
+_F_ALPHA, _F_BETA, _F_A0, _F_B0, _F_BEST, _F_BMOVE, _F_I, _F_N = range(9, 17)
+_F_K1, _F_K2, _F_IDX, _F_GAIN, _F_ENTER = range(17, 22)
+_FIELDS: Final = 22
+_DEPTH: Final = 28
+
+
+@njit(cache=True, nogil=True)  # type: ignore[misc]
+def _push(
+    S: Any,
+    sp: int,
+    h0: int,
+    h1: int,
+    leader: int,
+    lead: int,
+    won0: int,
+    ntr: int,
+    acc0: int,
+    acc1: int,
+    opn: int,
+    alpha: int,
+    beta: int,
+) -> None:
+    S[sp, _F_H0] = h0
+    S[sp, _F_H1] = h1
+    S[sp, _F_LEADER] = leader
+    S[sp, _F_LEAD] = lead
+    S[sp, _F_WON0] = won0
+    S[sp, _F_NTR] = ntr
+    S[sp, _F_ACC0] = acc0
+    S[sp, _F_ACC1] = acc1
+    S[sp, _F_OPN] = opn
+    S[sp, _F_ALPHA] = alpha
+    S[sp, _F_BETA] = beta
+    S[sp, _F_ENTER] = 1
+
+
 @njit(cache=True, nogil=True)  # type: ignore[misc]
 def _search(
     h0: int,
@@ -394,77 +432,146 @@ def _search(
     tt: Any,
     buf: Any,
     stats: Any,
+    S: Any,
 ) -> int:
-    """Value of the position (DIFF: points to come; else the objective) for elder."""
-    stats[0] += 1
+    """Value of the position (DIFF: points to come; else the objective) for elder.
+
+    Alpha-beta with a transposition table, written with an explicit stack
+    ``S`` (one row per ply) instead of recursion.  Rows ``ply + k`` of ``buf``
+    hold the moves of stack level ``k``.
+    """
     mode = P[_P_MODE]
     diff = mode == 0
-    keep_acc = (not diff) or opn != 0
-    n0, n1, nlead = _normal(h0, h1, lead, P[_P_SCORING])
-    k1 = n0 | (leader << 36) | ((nlead + 1) << 37) | (won0 << 43) | (opn << 47)
-    k2 = n1
-    if keep_acc:
-        k2 |= (min(acc0, 511) << 36) | (min(acc1, 511) << 45)
-    hsh = (k1 * 0x5851F42D4C957F2D) ^ (k2 * 0x14057B7EF767814F)
-    idx = (hsh >> 17) & (tt.shape[0] - 1)
-    tt_move = -1
-    if tt[idx, 0] == k1 and tt[idx, 1] == k2:
-        packed = tt[idx, 2]
-        v = (packed >> 16) - _INF
-        f = (packed >> 8) & 0xFF
-        tt_move = (packed & 0xFF) - 1
-        if f == _EXACT:
-            return v
-        if f == _LOWER and v >= beta:
-            return v
-        if f == _UPPER and v <= alpha:
-            return v
-    mover = leader if lead < 0 else 1 - leader
-    hand = h0 if mover == 0 else h1
-    opp = h1 if mover == 0 else h0
-    n = _gen(hand, opp, lead, P[_P_SCORING], buf, ply)
-    _order(hand, opp, lead, buf, ply, n, tt_move)
-    a0 = alpha
-    b0 = beta
-    best = -_INF if mover == 0 else _INF
-    best_move = -1
-    for i in range(n):
-        card = buf[ply, i]
-        nh0, nh1, nl, nlead, nwon0, nntr, nacc0, nacc1, nopn, ended = _step(
-            h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, card, P
-        )
-        gain = (nacc0 - nacc1) - (acc0 - acc1) if diff else 0
-        if ended != 0 or nntr == 12:
-            v = gain + _terminal(nacc0, nacc1, ended, P)
-        else:
-            v = gain + _search(
-                nh0, nh1, nl, nlead, nwon0, nntr, nacc0, nacc1, nopn,
-                alpha - gain, beta - gain, ply + 1, P, tt, buf, stats,
+    scoring = P[_P_SCORING]
+    sp = 0
+    _push(S, 0, h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, alpha, beta)
+    ret = 0
+    have_ret = False
+    while True:
+        row = ply + sp
+        if S[sp, _F_ENTER] == 1:
+            S[sp, _F_ENTER] = 0
+            stats[0] += 1
+            c_h0 = S[sp, _F_H0]
+            c_h1 = S[sp, _F_H1]
+            c_leader = S[sp, _F_LEADER]
+            c_lead = S[sp, _F_LEAD]
+            c_opn = S[sp, _F_OPN]
+            keep_acc = (not diff) or c_opn != 0
+            n0, n1, nlead = _normal(c_h0, c_h1, c_lead, scoring)
+            k1 = n0 | (c_leader << 36) | ((nlead + 1) << 37) | (S[sp, _F_WON0] << 43) | (
+                c_opn << 47
             )
-        if mover == 0:
-            if v > best:
-                best = v
-                best_move = card
-            if best > alpha:
-                alpha = best
-        else:
-            if v < best:
-                best = v
-                best_move = card
-            if best < beta:
-                beta = best
-        if alpha >= beta:
+            k2 = n1
+            if keep_acc:
+                k2 |= (min(S[sp, _F_ACC0], 511) << 36) | (min(S[sp, _F_ACC1], 511) << 45)
+            hsh = (k1 * 0x5851F42D4C957F2D) ^ (k2 * 0x14057B7EF767814F)
+            idx = (hsh >> 17) & (tt.shape[0] - 1)
+            S[sp, _F_K1] = k1
+            S[sp, _F_K2] = k2
+            S[sp, _F_IDX] = idx
+            tt_move = -1
+            cut = False
+            if tt[idx, 0] == k1 and tt[idx, 1] == k2:
+                packed = tt[idx, 2]
+                v = (packed >> 16) - _INF
+                f = (packed >> 8) & 0xFF
+                tt_move = (packed & 0xFF) - 1
+                if f == _EXACT:
+                    cut = True
+                elif f == _LOWER and v >= S[sp, _F_BETA]:
+                    cut = True
+                elif f == _UPPER and v <= S[sp, _F_ALPHA]:
+                    cut = True
+            if cut:
+                ret = v
+                if sp == 0:
+                    return ret
+                sp -= 1
+                have_ret = True
+                continue
+            mover = c_leader if c_lead < 0 else 1 - c_leader
+            hand = c_h0 if mover == 0 else c_h1
+            opp = c_h1 if mover == 0 else c_h0
+            n = _gen(hand, opp, c_lead, scoring, buf, row)
+            _order(hand, opp, c_lead, buf, row, n, tt_move)
+            S[sp, _F_N] = n
+            S[sp, _F_I] = 0
+            S[sp, _F_A0] = S[sp, _F_ALPHA]
+            S[sp, _F_B0] = S[sp, _F_BETA]
+            S[sp, _F_BEST] = -_INF if mover == 0 else _INF
+            S[sp, _F_BMOVE] = -1
+        c_leader = S[sp, _F_LEADER]
+        c_lead = S[sp, _F_LEAD]
+        mover = c_leader if c_lead < 0 else 1 - c_leader
+        if have_ret:
+            have_ret = False
+            v = S[sp, _F_GAIN] + ret
+            card = buf[row, S[sp, _F_I] - 1]
+            if mover == 0:
+                if v > S[sp, _F_BEST]:
+                    S[sp, _F_BEST] = v
+                    S[sp, _F_BMOVE] = card
+                if S[sp, _F_BEST] > S[sp, _F_ALPHA]:
+                    S[sp, _F_ALPHA] = S[sp, _F_BEST]
+            else:
+                if v < S[sp, _F_BEST]:
+                    S[sp, _F_BEST] = v
+                    S[sp, _F_BMOVE] = card
+                if S[sp, _F_BEST] < S[sp, _F_BETA]:
+                    S[sp, _F_BETA] = S[sp, _F_BEST]
+        pushed = False
+        while S[sp, _F_ALPHA] < S[sp, _F_BETA] and S[sp, _F_I] < S[sp, _F_N]:
+            card = buf[row, S[sp, _F_I]]
+            S[sp, _F_I] += 1
+            c_acc0 = S[sp, _F_ACC0]
+            c_acc1 = S[sp, _F_ACC1]
+            nh0, nh1, nl, nlead, nwon0, nntr, nacc0, nacc1, nopn, ended = _step(
+                S[sp, _F_H0], S[sp, _F_H1], c_leader, c_lead, S[sp, _F_WON0], S[sp, _F_NTR],
+                c_acc0, c_acc1, S[sp, _F_OPN], card, P,
+            )
+            gain = (nacc0 - nacc1) - (c_acc0 - c_acc1) if diff else 0
+            if ended != 0 or nntr == 12:
+                v = gain + _terminal(nacc0, nacc1, ended, P)
+                if mover == 0:
+                    if v > S[sp, _F_BEST]:
+                        S[sp, _F_BEST] = v
+                        S[sp, _F_BMOVE] = card
+                    if S[sp, _F_BEST] > S[sp, _F_ALPHA]:
+                        S[sp, _F_ALPHA] = S[sp, _F_BEST]
+                else:
+                    if v < S[sp, _F_BEST]:
+                        S[sp, _F_BEST] = v
+                        S[sp, _F_BMOVE] = card
+                    if S[sp, _F_BEST] < S[sp, _F_BETA]:
+                        S[sp, _F_BETA] = S[sp, _F_BEST]
+                continue
+            S[sp, _F_GAIN] = gain
+            _push(
+                S, sp + 1, nh0, nh1, nl, nlead, nwon0, nntr, nacc0, nacc1, nopn,
+                S[sp, _F_ALPHA] - gain, S[sp, _F_BETA] - gain,
+            )
+            pushed = True
             break
-    if best <= a0:
-        flag = _UPPER
-    elif best >= b0:
-        flag = _LOWER
-    else:
-        flag = _EXACT
-    tt[idx, 0] = k1
-    tt[idx, 1] = k2
-    tt[idx, 2] = ((best + _INF) << 16) | (flag << 8) | (best_move + 1)
-    return best
+        if pushed:
+            sp += 1
+            continue
+        best = S[sp, _F_BEST]
+        if best <= S[sp, _F_A0]:
+            flag = _UPPER
+        elif best >= S[sp, _F_B0]:
+            flag = _LOWER
+        else:
+            flag = _EXACT
+        idx = S[sp, _F_IDX]
+        tt[idx, 0] = S[sp, _F_K1]
+        tt[idx, 1] = S[sp, _F_K2]
+        tt[idx, 2] = ((best + _INF) << 16) | (flag << 8) | (S[sp, _F_BMOVE] + 1)
+        ret = best
+        if sp == 0:
+            return ret
+        sp -= 1
+        have_ret = True
 
 
 @njit(cache=True, nogil=True)  # type: ignore[misc]
@@ -483,6 +590,7 @@ def _mtdf(
     tt: Any,
     buf: Any,
     stats: Any,
+    S: Any,
 ) -> int:
     """Exact value by a series of null-window searches converging from ``guess``."""
     g = guess
@@ -491,7 +599,8 @@ def _mtdf(
     while lo < hi:
         beta = g + 1 if g == lo else g
         g = _search(
-            h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, beta - 1, beta, 1, P, tt, buf, stats
+            h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, beta - 1, beta, 1, P, tt, buf, stats,
+            S,
         )
         if g < beta:
             hi = g
@@ -516,6 +625,7 @@ def _root(
     tt: Any,
     buf: Any,
     stats: Any,
+    S: Any,
     cards_out: Any,
     values_out: Any,
 ) -> int:
@@ -537,7 +647,7 @@ def _root(
         else:
             v = gain + _mtdf(
                 nh0, nh1, nl, nlead, nwon0, nntr, nacc0, nacc1, nopn,
-                guess - gain, P, tt, buf, stats,
+                guess - gain, P, tt, buf, stats, S,
             )
             guess = v
         cards_out[i] = card
@@ -578,6 +688,7 @@ class Solver:
         size = 1 << tt_bits
         self._tt = np.full((size, 3), -1, np.int64)
         self._buf = np.zeros((52, 12), np.int64)
+        self._stack = np.zeros((_DEPTH, _FIELDS), np.int64)
         self._stats = np.zeros(2, np.int64)
         self._cards = np.zeros(12, np.int64)
         self._vals = np.zeros(12, np.int64)
@@ -624,6 +735,7 @@ class Solver:
             self._tt,
             self._buf,
             self._stats,
+            self._stack,
             self._cards,
             self._vals,
         )
@@ -656,6 +768,7 @@ class Solver:
                 self._tt,
                 self._buf,
                 self._stats,
+                self._stack,
             )
         )
 
@@ -709,7 +822,7 @@ def _spread(state: PlayState, rep: dict[int, int], rules: Rules) -> dict[int, in
 
 
 # ------------------------------------------------------------------ a fast estimate
-@njit(cache=True, nogil=True, inline="always")  # type: ignore[misc]
+@njit(cache=True, nogil=True)  # type: ignore[misc]
 def _low9(x: int) -> int:
     """Index of the lowest set bit of a non-zero 9-bit value."""
     for r in range(9):
@@ -718,7 +831,7 @@ def _low9(x: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")  # type: ignore[misc]
+@njit(cache=True, nogil=True)  # type: ignore[misc]
 def _high9(x: int) -> int:
     """Index of the highest set bit of a 9-bit value (-1 for zero)."""
     for r in range(8, -1, -1):
@@ -727,7 +840,7 @@ def _high9(x: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True, inline="always")  # type: ignore[misc]
+@njit(cache=True, nogil=True)  # type: ignore[misc]
 def _popcount9(x: int) -> int:
     n = 0
     while x:

@@ -136,6 +136,7 @@ _COTGRAVE: Final[dict[str, str]] = {
     "ask_missing": (
         'quote: "he is bound to tell the other, if he ask him what Ace, King, Queen, &c. he wants"'
     ),
+    "show_missing": "reading: Cotgrave only obliges him to tell which card he wants, not to show it",
     "play_scoring": (
         'quote: "he wins the Trick, and reckons one for his Card, as well as the other" '
         "- 1 for leading a card of ten or higher, 1 for winning with one"
@@ -226,6 +227,7 @@ _COTTON: Final[dict[str, str]] = {
     "ask_missing": (
         'quote: "he is bound to tell the other, if he ask him what Ace, King, Queen, &c. he wants"'
     ),
+    "show_missing": "reading: Cotton only obliges him to tell which card he wants, not to show it",
     "play_scoring": (
         'quote: "he wins the Trick, and reckons one for his Card as well as the other" '
         "- 1 for leading a card of ten or higher, 1 for winning with one"
@@ -325,6 +327,7 @@ _DU_COEUR: Final[dict[str, str]] = {
         "reading: the report does not mention it; winning sets are shown, so the question "
         "never arises"
     ),
+    "show_missing": "reading: the report has no question about a missing card, so nothing is shown",
     "play_scoring": (
         'quote: "the winner of the trick takes one point for each such card" - each card of '
         "ten or higher in the trick"
@@ -434,6 +437,9 @@ _COURT_GAMESTER: Final[dict[str, str]] = {
         'quote: "Then the other may ask you which Ace, which King, &c. you laid out, and '
         'you are obliged to tell him"'
     ),
+    "show_missing": (
+        'quote: "if he requires it, you must shew him which you laid out"'
+    ),
     "play_scoring": (
         'quote: "If the Person who leads, plays a tenth Card, he reckons 1 for it as soon '
         'as he plays it down" - and the follower 1 for winning with a higher one'
@@ -540,6 +546,7 @@ _ENCYCLOPEDIA: Final[dict[str, str]] = {
         "reading: the article does not mention it; winning sets are shown, so the question "
         "never arises"
     ),
+    "show_missing": "reading: the article has no question about a missing card",
     "play_scoring": (
         'quote: "Each lead, whether the trick be taken or not, counts one, and each trick '
         'taken counts one"'
@@ -635,6 +642,7 @@ _RUBICON: Final[dict[str, str]] = {
         "hand, and what is not declared stays hidden (Parlett on sinking)"
     ),
     "ask_missing": _AS_19C + "there is no question about the missing card of a set",
+    "show_missing": _AS_19C + "there is no question about the missing card of a set",
     "play_scoring": (
         "parlett: 1 for each lead, whatever the card; 1 for winning a trick the other led"
     ),

@@ -57,7 +57,7 @@ from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.declarations import DeclClass
 from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordError
 from piquet.match import Match, new_match
-from piquet.rules import Format, Rules, get_rules, rules_from_mapping
+from piquet.rules import Format, Leftovers, Rules, get_rules, rules_from_mapping
 
 __all__ = ["HELP", "TallySession", "new_tally"]
 
@@ -343,6 +343,16 @@ class TallySession:
             return f"{who} ({name}) lays out {lo} to {hi}: discard CARDS take CARDS"
         if phase is Phase.PLAY:
             return f"{who} ({name}) plays a card"
+        what = "SUIT" if self.rules.younger_leftovers is Leftovers.ELDER_NAMES_SUIT else "CARD"
+        if phase is Phase.LEFTOVERS:
+            if who == "elder":
+                return (
+                    f"elder ({name}): name {what} (what he will lead) to see the cards "
+                    "younger left, or decline"
+                )
+            return f"younger ({name}): look (at the cards he left) or decline"
+        if phase is Phase.APPOINT:
+            return f"younger ({name}): appoint {what} (what elder must lead)"
         legal = [str(a) for a in deal.legal_actions()]
         shown = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
         return f"{who} ({name}): one of {shown}"
@@ -451,7 +461,7 @@ class TallySession:
         if role is not None and role != actor:
             raise IllegalActionError(self._not_your_turn(role, deal))
         if w == "discard":
-            return [self._exchange_step(actor, rest, deal)]
+            return [self._exchange_step(actor, rest, deal, named=role is not None)]
         if deal.phase is Phase.PLAY:
             return [_Step("action", text=str(Play(c))) for c in _cards_in_order(body)]
         return [_Step("action", text=str(_friendly_action(body, deal)))]
@@ -497,12 +507,21 @@ class TallySession:
         self._check_taken(pending, cards, deal.taken[pending].bit_count())
         return _Step("take", role=pending, cards=cards)
 
-    def _exchange_step(self, actor: int, text: str, deal: Deal) -> _Step:
+    def _exchange_step(self, actor: int, text: str, deal: Deal, *, named: bool) -> _Step:
         if deal.phase is not Phase.EXCHANGE:
-            if deal.discards[actor]:
+            if named and deal.discards[actor]:
                 raise IllegalActionError(
                     f"{_ROLE_NAMES[actor]} has already laid out {CardSet(deal.discards[actor])}: "
                     f"{self.rules.name} does not allow discarding twice"
+                )
+            if deal.discards[0] or deal.discards[1]:
+                laid = ", ".join(
+                    f"{_ROLE_NAMES[r]} laid out {CardSet(deal.discards[r]) or 'nothing'}"
+                    for r in (ELDER, YOUNGER)
+                )
+                raise IllegalActionError(
+                    f"the exchange is over ({laid}): {self.rules.name} does not allow "
+                    f"discarding twice; now {self.expecting()}"
                 )
             raise IllegalActionError(f"no discarding now: {self.expecting()}")
         low = text.lower()

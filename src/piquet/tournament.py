@@ -81,6 +81,7 @@ def _deal_match_view(
     return MatchView(
         player=player,
         rules=rules.name,
+        rule_set=rules,
         format=Format.GAME,
         seed_public=False,
         players=(0, 1),

@@ -19,6 +19,7 @@ from typing import Any
 from piquet.actions import Action
 from piquet.cards import CardSet
 from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase, Trick, Utterance
+from piquet.declarations import DeclClass
 from piquet.rules import Leftovers
 from piquet.scoring import Event
 
@@ -38,6 +39,14 @@ class DealView:
     taken: CardSet
     stock_seen: CardSet
     """Stock cards this role has seen but does not hold (elder's unused, leftovers)."""
+    unused_seen: CardSet
+    """Elder: the unused rest of his allotment, as he saw it (empty for younger)."""
+    leftovers_seen: CardSet
+    """Younger's leftovers, when this role may see them."""
+    packet: int | None
+    """The packet size the dealer dealt by (public)."""
+    declaring: DeclClass | None
+    """The class being declared (point, sequence, set) during the declarations."""
     opponent_shown: CardSet
     """Cards the other has shown (carte blanche, declarations that must be shown)."""
     opponent_played: CardSet
@@ -73,6 +82,10 @@ class DealView:
             "discards": cs(self.discards),
             "taken": cs(self.taken),
             "stock_seen": cs(self.stock_seen),
+            "unused_seen": cs(self.unused_seen),
+            "leftovers_seen": cs(self.leftovers_seen),
+            "packet": self.packet,
+            "declaring": None if self.declaring is None else self.declaring.label,
             "opponent_shown": cs(self.opponent_shown),
             "opponent_played": cs(self.opponent_played),
             "seen_by_opponent": cs(self.seen_by_opponent),
@@ -190,6 +203,14 @@ def deal_view(deal: Deal, role: int) -> DealView:
         discards=CardSet(deal.discards[role]),
         taken=CardSet(deal.taken[role]),
         stock_seen=CardSet(_stock_seen(deal, role)),
+        unused_seen=CardSet(
+            deal.elder_unused if role == ELDER and deal.rules.elder_sees_unused else 0
+        ),
+        leftovers_seen=CardSet(
+            deal.leftovers if deal.leftovers and _leftovers_seen(deal, role) else 0
+        ),
+        packet=deal.packet,
+        declaring=DeclClass(deal.cls) if deal.phase is Phase.DECLARE and deal.cls < 3 else None,
         opponent_shown=CardSet(deal.shown[other]),
         opponent_played=CardSet(_played_by(deal, other)),
         seen_by_opponent=CardSet(seen_by_opp & mine),

@@ -14,28 +14,37 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-import piquet.players
 from piquet.errors import PiquetError
 from piquet.match import Match, new_match
 from piquet.notation import load, save
-from piquet.players import LEVELS, Player, make_player
 from piquet.rules import Format, get_rules
+
+if TYPE_CHECKING:
+    from piquet.players import Player
 
 __all__ = ["ai_seed", "default_level", "register", "run"]
 
 STRONGEST_FIRST = ("expert", "book", "random")
 
 
+def _levels() -> dict[str, Any]:
+    """The registry of AI levels (importing the players registers them)."""
+    from piquet.players import LEVELS
+
+    return LEVELS
+
+
 def default_level() -> str:
     """The strongest registered level among expert, book and random."""
+    levels = _levels()
     for name in STRONGEST_FIRST:
-        if name in LEVELS:
+        if name in levels:
             return name
-    return next(iter(LEVELS))
+    return next(iter(levels))
 
 
 def ai_seed(seed: int, player: int) -> int:
@@ -45,14 +54,12 @@ def ai_seed(seed: int, player: int) -> int:
 
 
 def register(sub: Any) -> None:
-    _ = piquet.players  # the levels register themselves on import
-    levels = ", ".join(LEVELS)
     p = sub.add_parser(
         "play",
         help="play a game in the terminal (against the computer or a friend)",
         description="Play Piquet at the terminal: against the computer, against a friend at "
         "the same keyboard (--hotseat), or let two AI levels play (--auto). Type ? at any "
-        f"prompt for the choices. AI levels: {levels}.",
+        "prompt for the choices; --levels lists the AI levels.",
     )
     p.add_argument("--rules", metavar="PRESET", help="rule set (preset, alias or .toml file)")
     p.add_argument("--format", choices=[f.value for f in Format], help="game, partie or pool")
@@ -60,7 +67,10 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--players", type=int, choices=(2, 3), default=None, help="3 plays the pool for three"
     )
-    p.add_argument("--opponent", metavar="LEVEL", help=f"the computer's level ({levels})")
+    p.add_argument(
+        "--opponent", metavar="LEVEL", help="the computer's level (default: the strongest)"
+    )
+    p.add_argument("--levels", action="store_true", help="list the AI levels and stop")
     p.add_argument("--hotseat", action="store_true", help="people in every seat, one keyboard")
     p.add_argument("--name", default=None, help="your name (default: Player)")
     p.add_argument("--names", nargs="+", metavar="NAME", help="hotseat: the players' names")
@@ -80,12 +90,15 @@ def register(sub: Any) -> None:
 
 def _check_level(level: str) -> str:
     name = level.strip().lower()
-    if name not in LEVELS:
-        raise PiquetError(f"unknown AI level {level!r}; the levels are: {', '.join(LEVELS)}")
+    levels = _levels()
+    if name not in levels:
+        raise PiquetError(f"unknown AI level {level!r}; the levels are: {', '.join(levels)}")
     return name
 
 
 def _ai(level: str, seed: int, player: int, think_ms: int | None) -> Player:
+    from piquet.players import make_player
+
     return make_player(level, seed=ai_seed(seed, player), think_ms=think_ms)
 
 
@@ -101,6 +114,10 @@ def _format(args: argparse.Namespace) -> str | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.levels:
+        levels = _levels()
+        print(f"AI levels, weakest first: {', '.join(levels)} (default: {default_level()})")
+        return 0
     if args.json and not args.auto:
         raise PiquetError("--json goes with --auto (an unattended game)")
     if args.auto:

@@ -65,6 +65,13 @@ def register(sub: Any) -> None:
         metavar="MS",
         help="thinking time of the stronger AI levels, per move",
     )
+    p.add_argument(
+        "--sqlite-sync",
+        choices=("full", "normal"),
+        default="full",
+        help="SQLite only: full (default; every move is on disk before it is acknowledged) "
+        "or normal (faster; survives the server being killed, not a power cut)",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     p.set_defaults(run=run)
 
@@ -91,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             raise PiquetError(f"cannot create the data directory {data}: {exc}") from None
     url = database_url(args.database, data)
-    Store.open(url).close()  # reach and migrate the database now: a clear error, not a trace
+    Store.open(url, sqlite_sync=args.sqlite_sync).close()  # reach and migrate the database now: a clear error, not a trace
     config = WebConfig(
         database=url,
         redis=args.redis or None,
@@ -100,6 +107,7 @@ def run(args: argparse.Namespace) -> int:
         create_per_minute=30.0 if args.rate_limit else 0.0,
         ai_workers=args.ai_workers,
         think_ms=args.think_ms,
+        sqlite_sync=args.sqlite_sync,
     )
     app = create_app(config)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host

@@ -14,9 +14,9 @@ from piquet.actions import Action, Answer, Declare, Discard, Pass, Question, Rep
 from piquet.cards import SUIT_MASKS, CardSet, mask_cards
 from piquet.deal import ELDER, Phase
 from piquet.declarations import SUIT_COUNT, SUIT_PIPS, SUIT_RUNS, DeclClass, claims
-from piquet.errors import IllegalActionError, PiquetError
+from piquet.errors import IllegalActionError
 from piquet.match import MatchView
-from piquet.rules import Format, Rules, get_rules
+from piquet.rules import Format, Rules
 from piquet.solver import Mode, Objective, objective_for
 from piquet.view import DealView
 
@@ -32,20 +32,10 @@ __all__ = [
 
 
 def rules_of(view: MatchView, override: Rules | None = None) -> Rules:
-    """The rule set a view is played under (``override`` for house rules).
-
-    Raises :class:`PiquetError` if the view names a rule set that is not a preset
-    and no override is given.
-    """
+    """The rule set a view is played under (every knob: ``view.rule_set``)."""
     if override is not None:
         return override
-    try:
-        return get_rules(view.rules)
-    except PiquetError:
-        raise PiquetError(
-            f"rule set {view.rules!r} is not a preset: give the player its Rules "
-            "(player.rules = ...)"
-        ) from None
+    return view.rule_set
 
 
 def my_turn(view: MatchView) -> DealView:

@@ -61,7 +61,7 @@ DEFAULT_THINK_MS: Final = 600
 #: Solver positions per millisecond of budget (calibrated on this machine's class).
 NODES_PER_MS: Final = 1500
 _MIN_WORLDS: Final = 2
-_MAX_WORLDS: Final = 96
+_MAX_WORLDS: Final = 40
 _TT_BITS: Final = 18
 
 
@@ -80,6 +80,12 @@ class _Budget:
     @property
     def exchange_candidates(self) -> int:
         return 6 if self.think_ms < 300 else 10
+
+    def exact_worlds(self, rules: Rules) -> int:
+        """Worlds on which the best discards are compared by the exact solver."""
+        per = 80 if rules.deck_size == 36 else (20 if rules.play_scoring.value == "leads-and-wins"
+                                                else 40)
+        return max(2, min(12, self.think_ms // per + 1))
 
     @property
     def declare_worlds(self) -> int:
@@ -151,7 +157,7 @@ class SearchPlayer:
         if len(legal) == 1:
             return Play_of(legal[0])
         try:
-            worlds = sample_worlds(deal, rules, rng, _MAX_WORLDS)
+            worlds = sample_worlds(deal, rules, rng, _worlds_for(deal, rules, budget, self.threads))
         except SamplingError:
             return Play_of(legal[0])
         states = [self._state(deal, rules, w) for w in worlds]
@@ -286,6 +292,23 @@ class SearchPlayer:
                 total += w.weight * v
                 wsum += w.weight
             scores.append(total / wsum if wsum else -1e9)
+        # the best few again, with the exact solver on the first worlds
+        top = sorted(range(len(cands)), key=lambda i: (-round(scores[i], 6), i))[:3]
+        exact_worlds = worlds[: budget.exact_worlds(rules)]
+        if len(top) > 1 and exact_worlds:
+            exact = self._solver(rules, sit.objective, 7)
+            refined = {}
+            for i in top:
+                total = 0.0
+                wsum = 0.0
+                for w in exact_worlds:
+                    v = _exchange_value(deal, rules, sit, w, cands[i], exact, blanche, exact=True)
+                    if v is None:
+                        continue
+                    total += w.weight * v
+                    wsum += w.weight
+                refined[i] = total / wsum if wsum else -1e9
+            return cands[max(top, key=lambda i: (round(refined[i], 6), -i))]
         best = max(range(len(cands)), key=lambda i: (round(scores[i], 6), -i))
         return cands[best]
 
@@ -321,6 +344,21 @@ class SearchPlayer:
                 best_v = mean
                 best = a
         return best
+
+
+def _worlds_for(deal: DealView, rules: Rules, budget: _Budget, threads: int) -> int:
+    """How many worlds the budget affords: solver positions per world fall about 2.5-fold
+    with each trick played."""
+    cards = deal.hand.mask.bit_count()
+    if rules.deck_size == 36:
+        base = 300_000.0
+    elif rules.play_scoring.value == "leads-and-wins":
+        base = 60_000.0
+    else:
+        base = 120_000.0
+    per_world = max(50.0, base * 0.4 ** (12 - cards))
+    n = int(budget.nodes * min(threads, 2) / per_world) + 1
+    return max(_MIN_WORLDS + 2, min(_MAX_WORLDS, n))
 
 
 def Play_of(card: int) -> Play:  # noqa: N802 - reads like the action it builds
@@ -410,8 +448,14 @@ def _exchange_value(
     discard: int,
     solver: Solver,
     blanche: tuple[bool, bool],
+    *,
+    exact: bool = False,
 ) -> float | None:
-    """This seat's value of discarding ``discard`` in one world (None if impossible)."""
+    """This seat's value of discarding ``discard`` in one world (None if impossible).
+
+    The play is estimated open-handed (:meth:`Solver.estimate`), or solved
+    exactly with ``exact``.
+    """
     role = deal.role
     hand = deal.hand.mask
     stock = world.stock
@@ -448,7 +492,7 @@ def _exchange_value(
         totals=tally.totals,
         open=tally.open,
     )
-    est = solver.estimate(state)
+    est = solver.value(state) if exact else solver.estimate(state)
     return value_for(sit.objective, role, tally.totals, est)
 
 

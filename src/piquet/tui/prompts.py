@@ -75,6 +75,12 @@ class Ask:
     how: str
     """One line on how to answer (shown with ``?``)."""
 
+    @property
+    def numbered(self) -> bool:
+        """Whether a typed number picks a choice (else, at the play and discard prompts, it
+        is a card's number in the hand, and at the deal and blanche prompts a count)."""
+        return self.kind not in ("play", "discard", "deal", "blanche")
+
 
 _REPLY_WORDS: Final[dict[str, Reply]] = {
     "good": Reply.GOOD,
@@ -191,8 +197,9 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
     choices: tuple[Choice, ...]
     if phase is Phase.PLAY:
         playable = [a.card for a in legal if isinstance(a, Play)]
-        hand_size = len(deal.hand)
-        choices = tuple(Choice(Play(c), str(c)) for c in playable)
+        in_hand = list(deal.hand)
+        hand_size = len(in_hand)
+        choices = tuple(Choice(Play(c), f"{c} ({in_hand.index(c) + 1})") for c in playable)
         if deal.trick_lead is not None:
             lead = Card.from_index(deal.trick_lead)
             q = f"{opponent} leads {lead}: your play."
@@ -405,7 +412,7 @@ def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
                 f"1 to {len(hand)} from your hand"
             ) from None
         if card not in deal.hand:
-            playable = " ".join(c.label for c in ask.choices)
+            playable = " ".join(c.label.split()[0] for c in ask.choices)
             raise InputError(f"you do not hold {card}; you may play: {playable}")
         return Play(card)
     if kind == "discard":
@@ -439,13 +446,10 @@ def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
         return numbered
     key = _words(raw)
     if kind == "answer":
-        if key in ("notgood", "ng", "not", "no"):
-            reply = Reply.NOT_GOOD
-        else:
-            found = _REPLY_WORDS.get(key)
-            if found is None:
-                raise InputError(f"{raw!r} is not an answer; say {_offered(ask)}")
-            reply = found
+        found = _REPLY_WORDS.get(key)
+        if found is None:
+            raise InputError(f"{raw!r} is not an answer; say {_offered(ask)}")
+        reply = found
         action: Action = Answer(reply)
         if all(c.action != action for c in ask.choices):
             why = {

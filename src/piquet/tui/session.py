@@ -14,7 +14,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -23,11 +23,13 @@ from piquet.actions import Action
 from piquet.errors import PiquetError
 from piquet.match import Match, MatchView
 from piquet.notation import save
-from piquet.players import Player
 from piquet.tui.prompts import Ask, ask_for, read_action
 from piquet.tui.screen import deal_end_lines, table_lines
 from piquet.tui.summary import rules_summary
 from piquet.view import deal_view
+
+if TYPE_CHECKING:
+    from piquet.players import Player
 
 __all__ = ["Session", "advisor_hint", "default_record_path", "play_unattended"]
 
@@ -61,9 +63,10 @@ def advisor_hint(view: MatchView) -> str:
     if not callable(hint):
         return "The advisor cannot give hints yet."
     try:
-        return str(hint(view))
-    except PiquetError as exc:
-        return f"The advisor has no hint here: {exc}"
+        said = str(hint(view))
+    except Exception as exc:  # an advisor's failure must not end the game
+        return f"The advisor has no hint here ({_one_line(str(exc)) or type(exc).__name__})."
+    return said or "The advisor has no hint here."
 
 
 def play_unattended(match: Match, players: Sequence[Player]) -> Match:
@@ -104,7 +107,8 @@ class Session:
         self.hotseat = hotseat
         self.clear = clear and console.is_terminal
         self.stack: list[tuple[Match, int]] = []
-        self.undos = int(self.tags.get("Undos", 0) or 0)
+        undos = self.tags.get("Undos", 0)
+        self.undos = undos if isinstance(undos, int) and not isinstance(undos, bool) else 0
         self.last_human: int | None = None
 
     # ------------------------------------------------------------------ output
@@ -166,7 +170,13 @@ class Session:
             self.out("[red]! please answer y or n[/red]")
 
     def run(self, *, intro: bool = False) -> int:
-        """Play to the end or until stopped; returns the exit status."""
+        """Play to the end or until stopped; returns the exit status.
+
+        Raises :class:`RecordError` if the record cannot be written (checked before the
+        first deal), and :class:`PiquetError` if an AI makes an illegal move (the game so
+        far is saved first).
+        """
+        self.save()  # a record that cannot be written is found out before play
         try:
             if intro and not self.match.finished:
                 self.intro()
@@ -181,6 +191,12 @@ class Session:
                     self._apply(ai.choose(self.match.view(p)), p)
         except _Stop as stop:
             return self._stopped(stop)
+        except KeyboardInterrupt:  # while the computer was thinking
+            return self._stopped(_Stop(130, "interrupted"))
+        except PiquetError as exc:
+            path = self.record or default_record_path(self.match)
+            self.save(path)
+            raise PiquetError(f"{exc} (the game so far is saved in {path})") from None
         self._finished()
         return 0
 
@@ -234,6 +250,17 @@ class Session:
         after = self.match
         humans = [p for p in self._humans() if p in before.in_game]
         if not humans:
+            # a game of the pool played by the computers while the people sit out
+            for g in after.games[len(before.games) :]:
+                a, b = g.players
+                names = after.names
+                verdict = "drawn" if g.winner is None else f"{names[g.winner]} wins"
+                self.out(
+                    escape(
+                        f"Game {g.number}: {names[a]} {g.scores[0]}, {names[b]} "
+                        f"{g.scores[1]}: {verdict}."
+                    )
+                )
             return
         p = humans[0]
         if self.hotseat:
@@ -275,6 +302,8 @@ class Session:
             self.out(line)
         self.out("")
         self.out(escape(ask.question))
+        if ask.kind in ("declare", "leftovers", "appoint") and ask.choices:
+            self._show_choices(ask, brief=True)
 
     def _opponent_name(self, p: int) -> str:
         a, b = self.match.in_game
@@ -319,13 +348,32 @@ class Session:
             self._apply(action, p)
             return
 
-    def _show_choices(self, ask: Ask) -> None:
-        if ask.choices:
-            width = len(str(len(ask.choices)))
-            for n, c in enumerate(ask.choices, 1):
+    def _show_choices(self, ask: Ask, *, brief: bool = False) -> None:
+        """The numbered choices (``brief``: the first few and the last, as on the table)."""
+        if not ask.numbered:
+            if ask.choices:
+                what = "You may play" if ask.kind == "play" else "Choose"
+                self.out(f"{what}: " + ", ".join(escape(c.label) for c in ask.choices))
+            if ask.kind == "play":
+                self.out("(the number after a card is its number in your hand)")
+            self.out(escape(ask.how))
+            self.out(f"[dim]{escape(COMMANDS)}[/dim]")
+            return
+        choices = list(enumerate(ask.choices, 1))
+        width = len(str(len(choices)))
+        if brief and len(choices) > 6:
+            shown = [*choices[:4], choices[-1]]
+            for n, c in shown[:-1]:
                 self.out(f"  {n:>{width}}  {escape(c.label)}")
-        self.out(escape(ask.how))
-        self.out(f"[dim]{escape(COMMANDS)}[/dim]")
+            self.out(f"  {'':>{width}}  ... ({len(choices) - 5} more: type ? to see all)")
+            n, c = shown[-1]
+            self.out(f"  {n:>{width}}  {escape(c.label)}")
+            return
+        for n, c in choices:
+            self.out(f"  {n:>{width}}  {escape(c.label)}")
+        if not brief:
+            self.out(escape(ask.how))
+            self.out(f"[dim]{escape(COMMANDS)}[/dim]")
 
     def _undo(self) -> bool:
         if not self.undo_allowed:

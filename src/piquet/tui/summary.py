@@ -95,10 +95,12 @@ def rules_summary(rules: Rules) -> list[str]:
         PlayScoring.WINNER_TENTHS: "the winner of a trick takes 1 per card of ten or higher in it",
         PlayScoring.LEADS_AND_WINS: "1 for every lead, 1 for winning the other's lead",
     }[rules.play_scoring]
+    last = f"+{rules.last_trick_bonus}"
+    if rules.last_trick_tenth_bonus != rules.last_trick_bonus:
+        last += f" (+{rules.last_trick_tenth_bonus} if won with a ten or higher)"
     lines.append(
-        f"Play: follow suit if you can, no trumps; {play}; last trick "
-        f"+{rules.last_trick_bonus}; most tricks {rules.cards_bonus}; all twelve "
-        f"(capot) {rules.capot_bonus}."
+        f"Play: follow suit if you can, no trumps; {play}; last trick {last}; most tricks "
+        f"{rules.cards_bonus}; all twelve (capot) {rules.capot_bonus}."
     )
     pique = "elder only" if rules.pique_elder_only else "either player"
     lines.append(

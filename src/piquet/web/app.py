@@ -430,7 +430,7 @@ def create_app(config: WebConfig) -> FastAPI:
         rules forbid it (the error says what is allowed).  The game is unchanged then.
         """
         row, seat = await run(games().authenticate, game_id, token_of(creds))
-        row, live = await run(games().act, game_id, seat.seat, body.action)
+        row, live = await run(games().act, game_id, seat.seat, body.action, row=row)
         await state["hub"].publish(game_id, live.n)
         if games().ai_turn(row, live) is not None:
             state["ai"].kick(game_id)

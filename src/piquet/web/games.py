@@ -289,16 +289,26 @@ class Games:
 
     # ------------------------------------------------------------------ acting
     def act(
-        self, game_id: str, player: int, text: str, *, expect: int | None = None
+        self,
+        game_id: str,
+        player: int,
+        text: str,
+        *,
+        expect: int | None = None,
+        row: GameRow | None = None,
     ) -> tuple[GameRow, Live]:
         """Apply ``text`` (an action id) by ``player``; the game after it.
 
-        ``expect``: act only if the log has this length (the AI uses it).  Raises
+        ``expect``: act only if the log has this length (the AI uses it); ``row``: the
+        game as just read (else it is read now).  Raises
         :class:`GameError`: 400 for an unreadable action, 409 when it is not the
         player's turn, the game is over or moved on meanwhile, 422 when the rules
         forbid the action (the message says what is allowed).
         """
-        row, live = self.load(game_id)
+        if row is None or row.id != game_id:
+            row, live = self.load(game_id)
+        else:
+            live = self.live(row)
         m = live.match
         if expect is not None and expect != live.n:
             raise GameError(409, "the game moved on")

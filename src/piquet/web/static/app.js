@@ -400,8 +400,10 @@ async function act(id) {
   renderTable();
   try {
     const game = await api("POST", `/api/games/${T.id}/actions`, { action: id }, T.token);
+    if (!T) return;
     T.busy = false;
-    setGame(game);
+    if (T.game && game.n < T.game.n) renderTable(); // a newer view came by the socket
+    else setGame(game);
   } catch (e) {
     T.busy = false;
     toast(e.message, "bad");
@@ -455,6 +457,11 @@ function renderTable() {
   const v = g.view;
   const d = v.deal;
   document.title = `Piquet: ${g.rules}`;
+  // for scripts and tests: where the table stands
+  $main.dataset.n = String(g.n);
+  $main.dataset.busy = T.busy ? "1" : "0";
+  $main.dataset.turn = g.your_turn ? "1" : "0";
+  $main.dataset.phase = g.finished ? "finished" : (d ? d.phase : "out");
   const focusKey = document.activeElement && document.activeElement.dataset
     ? (document.activeElement.dataset.card || document.activeElement.dataset.action) : null;
   renderNav();
@@ -758,9 +765,9 @@ function renderInvite() {
 function renderDialog() {
   const g = T.game;
   const v = g.view;
-  const d = v.deal;
+  const d = v.deal || g.last_deal;
   const box = h("section", { class: "dialog", "aria-label": "What was said" },
-    h("h3", {}, "The dialog"));
+    h("h3", {}, v.deal ? "The dialog" : "The dialog of the last deal"));
   if (!d || !d.dialog.length) {
     box.append(h("p", { class: "muted small" }, "Nothing said yet this deal."));
     return box;
@@ -790,9 +797,9 @@ function eventLine(v, e) {
 function renderEvents() {
   const g = T.game;
   const v = g.view;
-  const d = v.deal;
+  const d = v.deal || g.last_deal;
   const box = h("section", { class: "events", "aria-label": "This deal's count" },
-    h("h3", {}, "This deal's count"));
+    h("h3", {}, v.deal ? "This deal's count" : "The last deal's count"));
   if (!d || !d.events.length) {
     box.append(h("p", { class: "muted small" }, "Nothing counted yet."));
     return box;
@@ -974,13 +981,15 @@ async function showReplay(id) {
         : null;
     fill(body,
       h("div", { class: "replay-bar" },
-        h("button", { type: "button", class: "act", onclick: () => load(0) }, "⏮"),
+        h("button", { type: "button", class: "act", "aria-label": "First step",
+          onclick: () => load(0) }, "«"),
         h("button", { type: "button", class: "act", id: "replay-prev",
           onclick: () => load(Math.max(0, R.step - 1)) }, "◀"),
         h("span", { class: "step" }, `Step ${R.step} of ${R.steps}`),
         h("button", { type: "button", class: "act", id: "replay-next",
           onclick: () => load(Math.min(R.steps, R.step + 1)) }, "▶"),
-        h("button", { type: "button", class: "act", onclick: () => load(R.steps) }, "⏭"),
+        h("button", { type: "button", class: "act", "aria-label": "Last step",
+          onclick: () => load(R.steps) }, "»"),
         slider),
       h("p", { class: "caption" }, caption,
         ` · game ${any.game_number}, deal ${any.deal_number} · score ` +

@@ -1,0 +1,94 @@
+"""``piquet ladder``: play every pair of AI levels and fit their ratings."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from piquet.cli.tournament_cmd import add_common, progress_bar
+from piquet.errors import PiquetError
+from piquet.rules import get_rules
+
+__all__ = ["register", "run"]
+
+
+def register(sub: Any) -> None:
+    p = sub.add_parser(
+        "ladder",
+        help="play every pair of AI levels and fit ratings (Elo scale, random = 0)",
+        description="Play N mirrored pairs of deals between every pair of levels, then fit "
+        "Bradley-Terry ratings on the deals won (ties count half), on an Elo scale with "
+        "random anchored at 0, with 95%% intervals.  --plot FILE.png draws them.",
+    )
+    p.add_argument(
+        "--levels",
+        nargs="+",
+        default=None,
+        metavar="LEVEL",
+        help="levels to rank, random first (default: every registered level)",
+    )
+    add_common(p, deals_default=50)
+    p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the ratings (PNG)")
+    p.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from piquet.players import LEVELS
+    from piquet.tournament import ladder, plot_ladder
+
+    if args.deals < 1:
+        raise PiquetError(f"--deals must be at least 1, not {args.deals}")
+    if args.workers < 1:
+        raise PiquetError(f"--workers must be at least 1, not {args.workers}")
+    rules = get_rules(args.rules)
+    levels = [x.strip().lower() for x in (args.levels or list(LEVELS))]
+    if "random" in levels:
+        levels.remove("random")
+    levels.insert(0, "random")
+    unknown = [lv for lv in levels if lv not in LEVELS]
+    if unknown:
+        raise PiquetError(
+            f"unknown player level {unknown[0]!r}; the levels are: {', '.join(LEVELS)}"
+        )
+    if args.plot is not None and not args.plot.lower().endswith(".png"):
+        raise PiquetError(f"--plot writes a PNG: give a file name ending in .png, not {args.plot!r}")
+    n_matches = len(levels) * (len(levels) - 1) // 2
+    prog, advance = progress_bar(
+        args.deals * n_matches, f"ladder ({rules.name})", enabled=not args.no_progress
+    )
+    if prog is not None:
+        prog.start()
+    try:
+        result = ladder(
+            rules,
+            levels,
+            pairs=args.deals,
+            seed=args.seed,
+            think_ms=args.think,
+            workers=args.workers,
+            ray_address=args.ray,
+            progress=advance,
+        )
+    finally:
+        if prog is not None:
+            prog.stop()
+    if args.plot is not None:
+        plot_ladder(result, args.plot)
+    if args.json:
+        print(json.dumps(result.to_json()))
+        return 0
+    print(f"Ladder under {rules.name}: {args.deals} mirrored pairs per match, seed {args.seed}")
+    order = sorted(range(len(levels)), key=lambda i: -result.ratings[i])
+    for i in order:
+        lo, hi = result.intervals[i]
+        print(f"  {levels[i]:<8} {result.ratings[i]:7.0f}   (95% {lo:6.0f} to {hi:6.0f})")
+    for m in result.matches:
+        lo, hi = m.ci95
+        print(
+            f"  {m.a} v {m.b}: {m.margin_per_deal:+.2f} per deal ({lo:+.2f} to {hi:+.2f}), "
+            f"deals won {m.deals_won[0]}-{m.deals_won[1]}"
+        )
+    if args.plot is not None:
+        print(f"  plot: {args.plot}")
+    return 0

@@ -1,0 +1,175 @@
+"""``piquet replay FILE``: replays and checks a record, prints the result, refuses bad ones."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from piquet.cli import main
+from piquet.match import Match, new_match
+from piquet.notation import dump_text, save
+
+
+def played(rules: str, seed: int, stop: int | None = None) -> Match:
+    m = new_match(rules, seed=seed)
+    rng = random.Random(seed)
+    n = 0
+    while not m.finished and (stop is None or n < stop):
+        m = m.apply(m.random_action(rng))
+        n += 1
+    return m
+
+
+@pytest.fixture
+def record(tmp_path: Path) -> Path:
+    path = tmp_path / "game.pqn"
+    save(path, played("cotton-1674", 5), tags={"Date": "1674-01-01"})
+    return path
+
+
+def test_replay_prints_the_checked_result(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "every move is legal and every statement agrees" in out
+    assert re.search(r"Result: player 1 \d+, player 2 \d+: player [12] wins\.", out)
+
+
+@pytest.mark.parametrize("suffix", [".pqn", ".json"])
+def test_replay_json_gives_final(
+    suffix: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    m = played("rubicon", 3)
+    path = tmp_path / f"g{suffix}"
+    save(path, m)
+    assert main(["replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    res = m.result()
+    assert data["final"] == {"scores": res["scores"], "winner": res["winner"]}
+    assert data["result"] == res and data["finished"] is True
+    assert data["actions"] == len(m.history)
+
+
+def test_replay_reads_the_engines_bare_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    m = played("court-gamester-1754", 8)
+    path = tmp_path / "bare.json"
+    path.write_text(json.dumps(m.to_record()))
+    assert main(["replay", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["final"]["winner"] == m.result()["winner"]
+
+
+def test_replay_of_an_unfinished_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "part.pqn"
+    save(path, played("encyclopedia-19c", 4, stop=70))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Unfinished" in out and "--resume" in out
+    assert main(["replay", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["finished"] is False and data["final"]["winner"] is None
+
+
+def test_show_steps_through_every_deal(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(record), "--show"]) == 0
+    out = capsys.readouterr().out
+    deals = re.findall(r"^deal \d+ of game 1: ", out, flags=re.M)
+    text = record.read_text()
+    assert len(deals) == len(re.findall(r"^deal \d+ of game 1: ", text, flags=re.M)) > 1
+    assert "dealt to elder:" in out and "tricks won:" in out
+    assert "every move is legal" in out
+
+
+def test_show_with_json_keeps_stdout_json(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", str(record), "--show", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["final"]["winner"] in (0, 1)
+    assert "dealt to elder:" in captured.err
+
+
+def _corrupt(text: str, how: str) -> str:
+    if how == "illegal-move":
+        return re.sub(r"^(elder|younger): play:\w\w$", r"\1: play:XX", text, count=1, flags=re.M)
+    if how == "wrong-card":
+        lines = text.splitlines()
+        i = next(n for n, x in enumerate(lines) if re.match(r"(elder|younger): play:", x))
+        lines[i] = lines[i][:-2] + ("AS" if not lines[i].endswith("AS") else "AH")
+        return "\n".join(lines) + "\n"
+    if how == "wrong-score":
+        return re.sub(
+            r"(deal 2 scores: .*?\(elder\) )(\d+)", lambda m: m.group(1) + "777", text, count=1
+        )
+    if how == "wrong-hand":
+        return re.sub(r"(dealt to younger: )(\S\S)", r"\g<1>6S", text, count=1)
+    if how == "not-a-record":
+        return "Dear diary, today I played piquet.\n"
+    raise AssertionError(how)
+
+
+@pytest.mark.parametrize(
+    ("how", "fragment"),
+    [
+        ("illegal-move", "deal 1 of game 1, move"),
+        ("wrong-card", "deal 1 of game 1, move"),
+        ("wrong-score", "deal 2 of game 1"),
+        ("wrong-hand", "dealt to younger: 6S"),
+        ("not-a-record", "not a piquet record"),
+    ],
+)
+def test_corrupt_records_are_refused(
+    how: str, fragment: str, record: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = record.with_name("bad.pqn")
+    bad.write_text(_corrupt(record.read_text(), how))
+    assert main(["replay", str(bad)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("piquet: error: bad.pqn: ")
+    assert fragment in captured.err and captured.err.count("\n") == 1
+    assert "Traceback" not in captured.err
+
+
+def test_missing_empty_and_binary_files_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = tmp_path / "empty.pqn"
+    empty.write_text("")
+    binary = tmp_path / "bin.pqn"
+    binary.write_bytes(b"\x00\xff\xfe" * 50)
+    for path, fragment in (
+        (tmp_path / "none.pqn", "cannot read"),
+        (empty, "not a piquet record"),
+        (binary, "not UTF-8"),
+        (tmp_path, "directory"),
+    ):
+        assert main(["replay", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert fragment in err and "Traceback" not in err
+
+
+def test_refusal_in_a_real_process_has_no_traceback(record: Path) -> None:
+    bad = record.with_name("bad.json")
+    data = json.loads(json.dumps(played("rubicon", 2).to_record()))
+    data["actions"][4][1] = "play:QQ"
+    bad.write_text(json.dumps(data))
+    done = subprocess.run(
+        [sys.executable, "-m", "piquet", "replay", str(bad)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "action 5" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_record_written_twice_is_the_same(record: Path, tmp_path: Path) -> None:
+    from piquet.notation import load
+
+    rec = load(record)
+    assert dump_text(rec.match, tags=rec.tags) == record.read_text()

@@ -1,0 +1,249 @@
+"""The card table as a person uses it: Playwright driving Debian's Chromium, headless.
+
+Opens the page, starts a game against ``random`` and plays it to the end by clicking,
+invites a second browser and plays a hand between the two, reloads mid-game and goes on,
+and takes the screenshots that docs/web.md shows (docs/screenshots/).  Skipped when
+/usr/bin/chromium is not installed (scripts/install-browser installs it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from test_web_kit import CHROMIUM, CHROMIUM_ARGS, ThreadServer, chromium_available
+
+pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+
+SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+# the hand's cards overlap: click where a person would, on the card's uncovered left edge
+CARD_EDGE = {"x": 8, "y": 40}
+# what the table waits on: something for this seat to do, or the end
+READY = (
+    "#finished, #modal:not([hidden]), #actions button:not([disabled]), "
+    "#hand .card.playable, #hand.choosing"
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    with ThreadServer(tmp_path_factory.mktemp("browser")) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def shot(page: Any, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def new_page(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:
+    ctx = browser.new_context(viewport=viewport, bypass_csp=True)  # lets the test evaluate JS
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+def start_game(page: Any, url: str, *, opponent: str = "random", rules: str | None = None,
+               fmt: str | None = None, name: str = "Ada") -> None:
+    page.goto(url + "/")
+    page.wait_for_selector("#start")
+    if rules:
+        page.select_option("#rules", rules)
+    if fmt:
+        page.check(f'input[name="format"][value="{fmt}"]')
+    page.select_option("#opponent", opponent)
+    page.fill("#name", name)
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("#main[data-n]")
+
+
+def settle(page: Any, timeout: float = 15000) -> None:
+    """Wait until the table is idle and shows something this seat can do (or the end)."""
+    page.wait_for_selector('#main[data-busy="0"]', timeout=timeout)
+    page.wait_for_selector(READY, timeout=timeout)
+
+
+def n_of(page: Any) -> int:
+    return int(page.get_attribute("#main", "data-n") or -1)
+
+
+def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
+    """Do one thing on the table by clicking (or by key); what was done."""
+    if page.is_visible("#modal:not([hidden])"):
+        if page.is_visible("#summary") and "summary" not in taken:
+            taken.add("summary")
+            shot(page, "deal-summary")
+        page.click("#modal .modal-close" if not page.is_visible("#summary-ok")
+                   else "#summary-ok")
+        return "summary"
+    if page.is_visible("#finished"):
+        return "finished"
+    before = n_of(page)
+    phase = page.get_attribute("#main", "data-phase")
+    if page.is_visible("#hand.choosing") and page.is_visible("#discard"):
+        # choose cards (two, when the rules allow) until Discard may be pressed
+        cards = page.locator("#hand .card")  # the table redraws: find each card afresh
+        for i in range(cards.count()):
+            if page.is_enabled("#discard") and i >= 2:
+                break
+            was_ok = page.is_enabled("#discard")
+            cards.nth(i).click(position=CARD_EDGE)
+            if was_ok and not page.is_enabled("#discard"):
+                cards.nth(i).click(position=CARD_EDGE)  # one too many
+                break
+        if "exchange" not in taken:
+            taken.add("exchange")
+            shot(page, "exchange")
+        page.click("#discard")
+    elif page.query_selector("#hand .card.playable"):
+        if "play" not in taken and page.query_selector(".trick .card"):
+            taken.add("play")
+            shot(page, "play")
+        if keyboard:
+            page.focus("#hand .card.playable")
+            page.keyboard.press("Enter")
+        else:
+            page.click("#hand .card.playable", position=CARD_EDGE)
+    else:
+        if phase == "declare" and "declare" not in taken:
+            taken.add("declare")
+            shot(page, "declarations")
+        buttons = page.query_selector_all("#actions button:not([disabled])")
+        assert buttons, "nothing to click"
+        if keyboard:
+            page.keyboard.press("1")
+        else:
+            buttons[0].click()
+    page.wait_for_function(f"document.querySelector('#main').dataset.n != '{before}'"
+                           " || document.querySelector('#finished') !== null", timeout=15000)
+    return phase or "?"
+
+
+def test_whole_game_against_random_by_clicking(server: ThreadServer, browser: Any) -> None:
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start")
+    shot(page, "new-game")
+    start_game(page, server.url)
+    taken: set[str] = set()
+    moves = 0
+    for _ in range(2000):
+        settle(page)
+        if one_move(page, taken, keyboard=moves % 7 == 3) == "finished":
+            break
+        moves += 1
+    else:  # pragma: no cover
+        raise AssertionError("the game did not end")
+    assert page.is_visible("#finished")
+    assert "win" in page.inner_text("#finished .result")
+    shot(page, "finished")
+    assert moves > 20 and {"exchange", "play"} <= taken
+    # the score sheet and the replay viewer
+    page.click("#btn-sheet")
+    page.wait_for_selector("#modal .sheet")
+    page.click("#modal .modal-close")
+    page.click("#open-replay")
+    page.wait_for_selector("#replay .replay-bar")
+    for _ in range(30):
+        page.click("#replay-next")
+    page.wait_for_selector("#replay .replay-seat .card")
+    shot(page, "replay")
+    assert not page.errors
+
+
+def test_reload_mid_game_and_continue(server: ThreadServer, browser: Any) -> None:
+    page = new_page(browser)
+    start_game(page, server.url, rules="rubicon", fmt="partie")
+    taken = {"exchange", "play", "declare", "summary"}  # no screenshots here
+    for _ in range(6):
+        settle(page)
+        one_move(page, taken)
+    settle(page)
+    n = n_of(page)
+    hand = page.inner_text("#hand") if page.query_selector("#hand") else ""
+    page.reload()
+    page.wait_for_selector("#main[data-n]")
+    settle(page)
+    assert n_of(page) >= n
+    if n_of(page) == n and hand:
+        assert [c.get_attribute("data-card") for c in page.query_selector_all("#hand .card")]
+    one_move(page, taken)
+    assert n_of(page) > n
+    assert not page.errors
+
+
+def test_two_people_play_a_hand_through_an_invitation(
+    server: ThreadServer, browser: Any
+) -> None:
+    host = new_page(browser)
+    start_game(host, server.url, opponent="friend", name="Host")
+    host.wait_for_selector("#invite .invite-link")
+    link = host.get_attribute("#invite .invite-link", "value")
+    assert link and "#invite=" in link
+    guest = new_page(browser)
+    guest.goto(link)
+    guest.fill("#join-name", "Guest <b>")
+    guest.click("#join")
+    guest.wait_for_url("**/play/*")
+    guest.wait_for_selector("#main[data-n]")
+    host.wait_for_function("!document.querySelector('#invite')")  # the seat is taken
+    assert "Guest <b>" in host.inner_text(".scores")  # shown as text, not markup
+    taken = {"exchange", "play", "declare", "summary"}
+    # play until the first deal is over: both tables then show its summary
+    for _ in range(400):
+        done = all(p.get_attribute("#main", "data-phase") is not None for p in (host, guest))
+        assert done
+        summary = [p.is_visible("#summary") for p in (host, guest)]
+        if all(summary):
+            break
+        mover = None
+        for p in (host, guest):
+            p.wait_for_selector('#main[data-busy="0"]')
+            if p.get_attribute("#main", "data-turn") == "1" and not p.is_visible("#summary"):
+                mover = p
+        if mover is None:
+            host.wait_for_timeout(100)
+            continue
+        settle(mover)
+        one_move(mover, taken)
+    else:  # pragma: no cover
+        raise AssertionError("the hand did not end")
+    for p in (host, guest):
+        assert "Deal 1" in p.inner_text("#modal-title")
+        assert not p.errors
+
+
+def test_phone_sized_table(server: ThreadServer, browser: Any) -> None:
+    page = new_page(browser, PHONE)
+    start_game(page, server.url)
+    settle(page)
+    taken = {"exchange", "play", "declare", "summary"}
+    for _ in range(3):
+        one_move(page, taken)
+        settle(page)
+    # twelve cards fit across the screen
+    box = page.query_selector("#hand").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    shot(page, "phone")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert not page.errors
