@@ -2,7 +2,8 @@
 
 Starts ``piquet serve`` (SQLite in a temporary directory, or ``--database URL``), then plays
 ``--games`` games at once against the ``random`` AI, each coroutine doing what a browser
-does: wait for its turn (long poll), choose a legal action, post it.  It reports the
+does: wait for its turn (long poll), think (``--pace`` seconds on average; 0 for flat
+out), choose a legal action, post it.  It reports the
 latency of each action (``POST /api/games/{id}/actions``, from request to the new view:
 the AI's reply is not in it, it comes afterwards) as p50/p90/p99/max, the view latency,
 and every error.
@@ -48,7 +49,7 @@ def pct(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
     s = sorted(values)
-    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+    return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
 
 
 class Stats:
@@ -60,9 +61,10 @@ class Stats:
 
 
 async def play(
-    client: httpx.AsyncClient, n: int, moves: int, rules: str, stats: Stats
+    client: httpx.AsyncClient, n: int, moves: int, rules: str, pace: float, stats: Stats
 ) -> None:
     rng = random.Random(n)
+    await asyncio.sleep(rng.uniform(0, pace))  # the games do not all start at once
     try:
         r = await client.post("/api/games", json={"rules": rules, "opponent": "random"})
         if r.status_code != 201:
@@ -87,6 +89,8 @@ async def play(
             if not game["your_turn"]:
                 continue
             action = pick(game, rng)
+            if pace:
+                await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)  # a player thinks
             t0 = time.perf_counter()
             r = await client.post(
                 f"/api/games/{gid}/actions", json={"action": action}, headers=headers
@@ -100,11 +104,11 @@ async def play(
         stats.errors.append(f"{type(exc).__name__}: {exc}")
 
 
-async def drive(url: str, games: int, moves: int, rules: str) -> Stats:
+async def drive(url: str, games: int, moves: int, rules: str, pace: float) -> Stats:
     stats = Stats()
     limits = httpx.Limits(max_connections=games * 2, max_keepalive_connections=games * 2)
     async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-        await asyncio.gather(*(play(client, n, moves, rules, stats) for n in range(games)))
+        await asyncio.gather(*(play(client, n, moves, rules, pace, stats) for n in range(games)))
     return stats
 
 
@@ -113,6 +117,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=200, help="concurrent games (200)")
     ap.add_argument("--moves", type=int, default=40, help="moves per game; 0: whole games (40)")
     ap.add_argument("--rules", default="encyclopedia-19c")
+    ap.add_argument(
+        "--pace",
+        type=float,
+        default=2.0,
+        help="mean seconds a player thinks before each move (2.0); 0: flat out",
+    )
     ap.add_argument("--database", default=None, help="database URL (default: SQLite, temp dir)")
     ap.add_argument("--redis", default=None, help="Redis URL, as for piquet serve")
     ap.add_argument("--sqlite-sync", default="full", choices=("full", "normal"))
@@ -125,13 +135,25 @@ def main(argv: list[str] | None = None) -> int:
     url = args.url
     if url is None:
         port = free_port()
-        cmd = [sys.executable, "-m", "piquet", "serve", "--port", str(port), "--rate-limit", "0",
-               "--data", tmp.name, "--sqlite-sync", args.sqlite_sync]
+        cmd = [
+            sys.executable,
+            "-m",
+            "piquet",
+            "serve",
+            "--port",
+            str(port),
+            "--rate-limit",
+            "0",
+            "--data",
+            tmp.name,
+            "--sqlite-sync",
+            args.sqlite_sync,
+        ]
         if args.database:
             cmd += ["--database", args.database]
         if args.redis:
             cmd += ["--redis", args.redis]
-        log = open(Path(tmp.name) / "server.log", "wb")  # noqa: SIM115
+        log = open(Path(tmp.name) / "server.log", "wb")
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 30
@@ -147,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(0.1)
     try:
         t0 = time.perf_counter()
-        stats = asyncio.run(drive(url, args.games, args.moves, args.rules))
+        stats = asyncio.run(drive(url, args.games, args.moves, args.rules, args.pace))
         wall = time.perf_counter() - t0
     finally:
         if proc is not None:
@@ -158,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = {
         "games": args.games,
         "moves_per_game": args.moves or "whole game",
+        "pace_s": args.pace,
         "database": args.database or "sqlite",
         "actions": len(stats.act),
         "wall_s": round(wall, 2),

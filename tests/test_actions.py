@@ -148,7 +148,7 @@ def test_parse_forgiving_forms(text: str, expected: Action) -> None:
         ("", r"'' is not an action; actions are written like play:QH"),
         ("fly", r"'fly' is not an action; actions are written like play:QH"),
         ("fly:QH", r"'fly:QH' is not an action; actions are written like"),
-        ("play:", r"'' is not a card"),
+        ("play:", r"name the card to play"),
         ("play:QX", r"'QX' is not a card"),
         ("discard:AS AS", r"AS is written twice"),
         ("discard:AS XX", r"'XX' is not a card"),

@@ -180,7 +180,7 @@ def test_golden_cotton_1674_repique() -> None:
         "younger: Good.",
         "elder: And three kings.",
         "younger: Which one is missing?",
-        "elder: The king of clubs.",
+        "elder: I laid out none of the kings.",
     ]
     assert timeline(deal) == [
         (E, "point", 6),
@@ -298,7 +298,7 @@ def test_golden_court_gamester_1754_capot() -> None:
         "elder: Three aces.",
         "younger: Good.",
         "younger: Which one is missing?",
-        "elder: The ace of clubs.",
+        "elder: I laid out none of the aces.",
     ]
     assert timeline(deal) == [
         (E, "point", 7),

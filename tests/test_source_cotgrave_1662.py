@@ -567,14 +567,30 @@ def test_which_one_is_missing() -> None:
     assert deal.phase is Phase.DECLARE and deal.to_act == YOUNGER
     assert [str(a) for a in deal.legal_actions()] == ["ask-missing", "no-question"]
     asked = act(deal, "ask-missing")
-    assert said(asked)[-2:] == ["younger: Which one is missing?", "elder: The ace of hearts."]
+    # here the fourth ace was never his: he laid out none
+    assert said(asked)[-2:] == [
+        "younger: Which one is missing?",
+        "elder: I laid out none of the aces.",
+    ]
     assert asked.phase is Phase.PLAY
+    # four aces dealt, one discarded: he must name it (Cotgrave does not make him show it)
+    dealt4 = new_deal(
+        RULES, "AS KS QS JS TS 9S AH TH 9H AD AC 6D", "8S 7S 6S KH QH JH KD QD JD KC QC JC",
+        P_STOCK,
+    )
+    dealt4 = act(dealt4, "discard:AH", "discard:6S", "decline")
+    dealt4 = act(
+        dealt4, "declare:point:AS KS QS JS TS 9S", "good", "declare:sequence:AS KS QS JS TS 9S",
+        "good", "declare:set:AS AD AC", "good", "ask-missing",
+    )
+    assert said(dealt4)[-1] == "elder: The ace of hearts, laid out."
+    assert dealt4.shown[0] & Card.parse("AH").bit == 0
     assert act(deal, "no-question").dialog == deal.dialog
     # a quatorze raises no question
     four = declare_r(scenario_r())
     assert said(four)[-1] == "elder: And three kings."
     assert [str(a) for a in four.legal_actions()] == ["ask-missing", "no-question"]
-    assert said(act(four, "ask-missing"))[-1] == "elder: The king of clubs."
+    assert said(act(four, "ask-missing"))[-1] == "elder: I laid out none of the kings."
 
 
 def test_sinking_cotgrave_allowed_and_costs_the_repique() -> None:

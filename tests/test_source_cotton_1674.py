@@ -387,8 +387,8 @@ def test_which_one_is_missing() -> None:
     deal = act(deal, "ask-missing")
     assert said(deal)[-3:] == [
         "younger: Which one is missing?",
-        "elder: The ace of clubs.",
-        "elder: The king of clubs.",  # he counted three kings as well
+        "elder: The ace of clubs, laid out.",
+        "elder: I laid out none of the kings.",  # he counted three kings as well
     ]
 
 

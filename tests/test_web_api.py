@@ -37,14 +37,13 @@ def test_create_view_act_as_documented(tmp_path: Path) -> None:
 
 def test_exchange_lists_one_discard_descriptor(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        for seed in range(20):
+        for _attempt in range(20):
             made = create(c, rules="encyclopedia-19c", opponent="random")
             game = view(c, made["id"], made["token"], wait=10)
             if game["view"]["deal"]["phase"] == "exchange":
                 break
         else:  # pragma: no cover
             pytest.skip("no exchange turn came up")
-        _ = seed
         [d] = game["legal_actions"]
         assert d["id"] == "discard" and d["kind"] == "discard"
         assert 0 <= d["min"] <= d["max"] <= 12
@@ -91,8 +90,12 @@ def test_illegal_or_malformed_actions_leave_the_game_unchanged(tmp_path: Path) -
         cases = [
             ({"action": "fly:me"}, 400),
             ({"action": "play:ZZ"}, 400),
-            ({"action": "play:AS"} if "AS" not in before["view"]["deal"]["hand"] else
-             {"action": "play:7S"}, 422),
+            (
+                {"action": "play:AS"}
+                if "AS" not in before["view"]["deal"]["hand"]
+                else {"action": "play:7S"},
+                422,
+            ),
             ({"nothing": 1}, 422),
             ({"action": 12}, 422),
             ({"action": "x" * 500}, 422),
@@ -157,7 +160,9 @@ def test_not_your_turn_is_409(tmp_path: Path) -> None:
         tokens = {0: made["token"], 1: other["token"]}
         game = view(c, gid, tokens[0])
         idle = 1 - game["to_act"]
-        r = c.post(f"/api/games/{gid}/actions", json={"action": "pass"}, headers=bearer(tokens[idle]))
+        r = c.post(
+            f"/api/games/{gid}/actions", json={"action": "pass"}, headers=bearer(tokens[idle])
+        )
         assert r.status_code == 409 and "not your turn" in r.json()["error"]
 
 
@@ -217,9 +222,11 @@ def test_whole_game_between_two_seats_then_record_and_replay(tmp_path: Path) -> 
         m = Match.from_record(record)
         assert m.finished and m.result() == final["result"]
         assert len(record["actions"]) == final["n"]
-        rp = c.get(
-            f"/api/games/{gid}/replay", params={"step": 5}, headers=bearer(tokens[0])
-        ).json()
+        if "text" in c.get("/api/options").json()["record_formats"]:
+            r = c.get(f"/api/games/{gid}/record", params={"as": "text"}, headers=bearer(tokens[0]))
+            assert r.status_code == 200 and r.text.startswith("[Piquet")
+            assert r.headers["content-type"].startswith("text/plain")
+        rp = c.get(f"/api/games/{gid}/replay", params={"step": 5}, headers=bearer(tokens[0])).json()
         assert rp["steps"] == final["n"] and rp["step"] == 5 and rp["action"]["id"]
         assert set(rp["views"]) == {"0", "1"}
         bad = c.get(

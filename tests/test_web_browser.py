@@ -60,8 +60,15 @@ def new_page(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:
     return page
 
 
-def start_game(page: Any, url: str, *, opponent: str = "random", rules: str | None = None,
-               fmt: str | None = None, name: str = "Ada") -> None:
+def start_game(
+    page: Any,
+    url: str,
+    *,
+    opponent: str = "random",
+    rules: str | None = None,
+    fmt: str | None = None,
+    name: str = "Ada",
+) -> None:
     page.goto(url + "/")
     page.wait_for_selector("#start")
     if rules:
@@ -91,8 +98,7 @@ def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
         if page.is_visible("#summary") and "summary" not in taken:
             taken.add("summary")
             shot(page, "deal-summary")
-        page.click("#modal .modal-close" if not page.is_visible("#summary-ok")
-                   else "#summary-ok")
+        page.click("#modal .modal-close" if not page.is_visible("#summary-ok") else "#summary-ok")
         return "summary"
     if page.is_visible("#finished"):
         return "finished"
@@ -132,8 +138,11 @@ def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
             page.keyboard.press("1")
         else:
             buttons[0].click()
-    page.wait_for_function(f"document.querySelector('#main').dataset.n != '{before}'"
-                           " || document.querySelector('#finished') !== null", timeout=15000)
+    page.wait_for_function(
+        f"document.querySelector('#main').dataset.n != '{before}'"
+        " || document.querySelector('#finished') !== null",
+        timeout=15000,
+    )
     return phase or "?"
 
 
@@ -190,9 +199,7 @@ def test_reload_mid_game_and_continue(server: ThreadServer, browser: Any) -> Non
     assert not page.errors
 
 
-def test_two_people_play_a_hand_through_an_invitation(
-    server: ThreadServer, browser: Any
-) -> None:
+def test_two_people_play_a_hand_through_an_invitation(server: ThreadServer, browser: Any) -> None:
     host = new_page(browser)
     start_game(host, server.url, opponent="friend", name="Host")
     host.wait_for_selector("#invite .invite-link")

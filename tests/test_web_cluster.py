@@ -125,8 +125,9 @@ def test_two_processes_share_a_game_through_postgresql_and_redis(tmp_path: Path)
         b = Server(common, cwd=tmp_path)
         try:
             b.start()
-            made = httpx.post(a.url + "/api/games", json={"rules": "encyclopedia-19c",
-                                                          "opponent": "friend"}).json()
+            made = httpx.post(
+                a.url + "/api/games", json={"rules": "encyclopedia-19c", "opponent": "friend"}
+            ).json()
             gid = made["id"]
             near = Seat(a.url, gid, made["token"])
             # the friend joins through the other process
@@ -168,8 +169,14 @@ def test_serve_gives_a_clear_error_for_an_unreachable_database(tmp_path: Path) -
     import sys
 
     out = subprocess.run(
-        [sys.executable, "-m", "piquet", "serve", "--database",
-         "postgresql://nobody@127.0.0.1:1/none"],
+        [
+            sys.executable,
+            "-m",
+            "piquet",
+            "serve",
+            "--database",
+            "postgresql://nobody@127.0.0.1:1/none",
+        ],
         capture_output=True,
         text=True,
         timeout=60,

@@ -19,7 +19,7 @@ from schemathesis.checks import (
     response_schema_conformance,
     status_code_conformance,
 )
-from starlette.testclient import WebSocketDisconnect
+from starlette.websockets import WebSocketDisconnect
 
 from piquet.web.app import create_app
 from test_web_kit import ThreadServer, client, config, create
@@ -40,9 +40,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
 
 
 # the schema is the application's own (building the app opens no database)
-schema = schemathesis.openapi.from_dict(
-    create_app(config(Path("unused.sqlite3"))).openapi()
-)
+schema = schemathesis.openapi.from_dict(create_app(config(Path("unused.sqlite3"))).openapi())
 
 
 @schema.parametrize()
@@ -66,7 +64,9 @@ def test_api_never_fails_and_keeps_its_schema(case: Any, live: dict[str, Any]) -
 # ---------------------------------------------------------------------- the WebSocket
 JSONISH = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30),
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=12,
 )
 MESSAGES = st.one_of(
@@ -74,7 +74,11 @@ MESSAGES = st.one_of(
     st.binary(max_size=64),
     JSONISH.map(json.dumps),
     st.fixed_dictionaries(
-        {"action": st.one_of(st.text(max_size=40), st.sampled_from(["pass", "play:QH", "discard:-"]))}
+        {
+            "action": st.one_of(
+                st.text(max_size=40), st.sampled_from(["pass", "play:QH", "discard:-"])
+            )
+        }
     ).map(json.dumps),
     st.fixed_dictionaries({"type": st.sampled_from(["ping", "refresh", "action", "nope"])}).map(
         json.dumps

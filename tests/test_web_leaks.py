@@ -71,6 +71,7 @@ def placed_cards(r: dict[str, Any]) -> set[int]:
     Left out: words said aloud that name a card without placing it (elder naming the
     card he will lead, younger appointing one), which the rules make public.
     """
+
     def strip_deal(d: dict[str, Any] | None) -> dict[str, Any] | None:
         if d is None:
             return None

@@ -39,8 +39,8 @@ __all__ = [
 class Action:
     """Base of every action."""
 
-    def __str__(self) -> str:  # pragma: no cover - overridden
-        raise NotImplementedError
+    def __str__(self) -> str:
+        return type(self).__name__.lower()
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,6 +208,8 @@ def parse_action(text: str) -> Action:
         raise ParseError(f"{text!r} is not an action; {_HELP}")
     try:
         if head == "play":
+            if not rest.strip():
+                raise ParseError(f"{text!r}: name the card to play, e.g. play:QH")
             return PLAY[Card.parse(rest).index]
         if head == "discard":
             return Discard(CardSet() if rest.strip() == "-" else CardSet.parse(rest))

@@ -998,19 +998,24 @@ def _h_question(old: Deal, d: dict[str, Any], action: Question) -> None:
     if action.ask:
         _say(d, asker, cls, "Which one is missing?")
         for h in result.holdings:
-            if h.size == 3:
-                rank = h.top
-                missing = next(s for s in range(4) if not h.cards >> (9 * s + rank - 6) & 1)
-                card = Card.from_index(9 * missing + rank - 6)
-                text = f"The {card.rank.name_singular} of {card.suit.plural}."
-                if old.rules.show_missing and old.discards[holder] & card.bit:
-                    # 1754: "if he requires it, you must shew him which you laid out"
-                    shown = list(d["shown"])
-                    shown[holder] |= card.bit
-                    d["shown"] = (shown[0], shown[1])
-                    _say(d, holder, cls, text[:-1] + ", laid out: here it is.", card.bit)
-                else:
-                    _say(d, holder, cls, text)
+            if h.size != 3:
+                continue
+            rank = h.top
+            missing = next(s for s in range(4) if not h.cards >> (9 * s + rank - 6) & 1)
+            card = Card.from_index(9 * missing + rank - 6)
+            if not old.discards[holder] & card.bit:
+                # the rule is about a card laid out; none of this rank was
+                _say(d, holder, cls, f"I laid out none of the {card.rank.name_plural}.")
+                continue
+            text = f"The {card.rank.name_singular} of {card.suit.plural}, laid out"
+            if old.rules.show_missing:
+                # 1754: "if he requires it, you must shew him which you laid out"
+                shown = list(d["shown"])
+                shown[holder] |= card.bit
+                d["shown"] = (shown[0], shown[1])
+                _say(d, holder, cls, text + ": here it is.", card.bit)
+            else:
+                _say(d, holder, cls, text + ".")
     _after_class(d, old.question_late)
 
 

@@ -95,6 +95,8 @@ class Knowledge:
     mine_discards: int
     taken_seen: int
     """Cards of this seat's take that the other saw (elder's unused cards younger took)."""
+    mine_shown: int
+    """Cards this seat showed in the dialog (carte blanche, claims)."""
     seen_stock: int
     """Stock cards this seat saw and does not hold."""
     opp_known_dealt: int
@@ -115,7 +117,10 @@ class Knowledge:
     void_suits: int
     """Bit s: the other showed out of suit s; his hand now holds none of it."""
     slots: tuple[int, ...]
-    """Each stock place: 0 unseen, 1 seen by this seat, 2 taken by this seat."""
+    """Each stock place: 0 unseen, 2 taken by this seat, 3 one of elder's unused cards this
+    seat saw, 4 one of younger's leftovers this seat saw, 5 both."""
+    unused_seen: int
+    leftovers_seen: int
     sets: tuple[tuple[int, int, int], ...] = ()
     """The other's declared sets: (rank, 3 or 4, the missing card's index or -1)."""
     excluded: int = 0
@@ -168,26 +173,21 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
     # stock places: elder takes the top k_elder, younger the next k_younger
     stock_size = rules.stock_size
     slots = [0] * stock_size
+    unused = view.unused_seen.mask
+    left = view.leftovers_seen.mask
     if role == ELDER and took[ELDER]:
         for i in range(ke):
             slots[i] = 2
-        if rules.elder_sees_unused:
+        if unused:
             for i in range(ke, rules.elder_max):
-                slots[i] = 1
+                slots[i] = 3
     if role == YOUNGER and took[YOUNGER]:
         for i in range(ke, ke + ky):
             slots[i] = 2
+    if left and ke >= 0 and ky >= 0:
+        for i in range(ke + ky, stock_size):
+            slots[i] = 5 if slots[i] == 3 else 4
     taken_counts = [ke, ky]
-    n_seen = seen.bit_count()
-    marked = sum(1 for s in slots if s == 1)
-    if n_seen > marked:
-        # the leftovers at the bottom of the stock were seen
-        i = stock_size - 1
-        while n_seen > marked and i >= 0:
-            if slots[i] == 0:
-                slots[i] = 1
-                marked += 1
-            i -= 1
     voids = 0
     for t in view.tricks:
         if t.leader == role and t.follow // 9 != t.lead // 9:
@@ -206,6 +206,9 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
         mine_taken=mine_taken,
         mine_discards=view.discards.mask,
         taken_seen=view.seen_by_opponent.mask & mine_taken,
+        unused_seen=unused,
+        leftovers_seen=left,
+        mine_shown=_shown_by(view, role),
         seen_stock=seen,
         opp_known_dealt=blanche_shown,
         opp_blanche=opp_blanche,
@@ -224,7 +227,18 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
 _PLURALS: Final = {r.name_plural: int(r) for r in Rank}
 
 
-def _set_and_point_facts(view: DealView, other: int) -> tuple[tuple[tuple[int, int, int], ...], int]:
+def _shown_by(view: DealView, seat: int) -> int:
+    out = 0
+    for u in view.dialog:
+        if u.seat == seat:
+            out |= u.shown
+    return out
+
+
+_SetFact = tuple[int, int, int]
+
+
+def _set_and_point_facts(view: DealView, other: int) -> tuple[tuple[_SetFact, ...], int]:
     """The other's declared sets, and the cards above his shown point (he cannot hold them)."""
     sets: list[tuple[int, int, int]] = []
     missing: list[int] = []
@@ -241,10 +255,10 @@ def _set_and_point_facts(view: DealView, other: int) -> tuple[tuple[tuple[int, i
             text = u.text.rstrip(".")
             if text.startswith("The ") and " of " in text:
                 rank_word, suit_word = text[4:].split(" of ")
-                rank = next((int(r) for r in Rank if r.name_singular == rank_word), None)
-                suit = next((int(x) for x in Suit if x.plural == suit_word), None)
-                if rank is not None and suit is not None:
-                    missing.append(9 * suit + rank - 6)
+                rank_n = next((int(r) for r in Rank if r.name_singular == rank_word), None)
+                suit_n = next((int(x) for x in Suit if x.plural == suit_word), None)
+                if rank_n is not None and suit_n is not None:
+                    missing.append(9 * suit_n + rank_n - 6)
                 continue
             if text.startswith("And "):
                 text = text[4:]
@@ -306,8 +320,7 @@ def _draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
     other = 1 - kn.role
     stock_size = rules.stock_size
     slots = kn.slots
-    seen_list = list(mask_cards(kn.seen_stock))
-    rng.shuffle(seen_list)
+    u_only = kn.unused_seen & ~kn.leftovers_seen
     if not kn.opp_exchanged:
         # the other's dealt hand, then the unseen stock places
         if kn.opp_known_dealt:
@@ -320,7 +333,7 @@ def _draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
         k_o = kn.k_younger if other == YOUNGER else kn.k_elder
         if other == YOUNGER and kn.younger_discarded and k_o > 0:
             disc = _pick(rng, mask_cards(dealt), k_o)
-        stock = _fill_stock(slots, kn, seen_list, rest, {})
+        stock = _fill_stock(slots, kn, _pools(kn, rng, u_only), rest, {})
         if stock is None:
             return None
         if not kn.opp_blanche and dealt & COURTS_MASK == 0:
@@ -330,15 +343,15 @@ def _draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
     k_o = kn.k_younger if other == YOUNGER else kn.k_elder
     first = 0 if other == ELDER else max(kn.k_elder, 0)
     take_places = range(first, first + k_o)
-    seen_take = [i for i in take_places if slots[i] == 1]
+    seen_take = [i for i in take_places if slots[i] == 3]
     unseen_take = [i for i in take_places if slots[i] == 0]
     known = kn.opp_known_held
     # seen stock cards in his take: those he played or showed, then random
     must_seen = known & kn.seen_stock
-    if must_seen.bit_count() > len(seen_take):
+    if must_seen & ~u_only or must_seen.bit_count() > len(seen_take):
         return None
     allowed = _void_allowed(kn, view)
-    pool_seen = [c for c in seen_list if not must_seen >> c & 1 and allowed >> c & 1]
+    pool_seen = mask_cards(u_only & ~must_seen & allowed)
     if len(pool_seen) < len(seen_take) - must_seen.bit_count():
         return None
     chosen_seen = must_seen | _pick(rng, pool_seen, len(seen_take) - must_seen.bit_count())
@@ -392,24 +405,41 @@ def _draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
         fixed[place] = card
     rest = list(mask_cards(kn.unplaced & ~dealt & ~take_unseen))
     rng.shuffle(rest)
-    left_seen = [c for c in seen_list if not chosen_seen >> c & 1]
-    stock = _fill_stock(slots, kn, left_seen, rest, fixed)
+    stock = _fill_stock(slots, kn, _pools(kn, rng, u_only & ~chosen_seen), rest, fixed)
     if stock is None or len(stock) != stock_size:
         return None
     return World(dealt, disc, stock, hand & ~kn.opp_played)
 
 
+def _pools(kn: Knowledge, rng: random.Random, u_only: int) -> dict[int, list[int]]:
+    """Shuffled cards for the seen stock places of each kind (3, 4, 5)."""
+    out = {
+        3: list(mask_cards(u_only)),
+        4: list(mask_cards(kn.leftovers_seen & ~kn.unused_seen)),
+        5: list(mask_cards(kn.leftovers_seen & kn.unused_seen)),
+    }
+    for v in out.values():
+        rng.shuffle(v)
+    return out
+
+
 def _fill_stock(
     slots: tuple[int, ...],
     kn: Knowledge,
-    seen: list[int],
+    pools: dict[int, list[int]],
     unseen: list[int],
     fixed: dict[int, int],
 ) -> tuple[int, ...] | None:
     # the cards of this seat's take that the other saw lay on top (elder's unused)
-    mine = [*mask_cards(kn.mine_taken & kn.taken_seen), *mask_cards(kn.mine_taken & ~kn.taken_seen)]
+    # (cards this seat showed in the dialog may have been seen either way: they come next)
+    mine = [
+        *mask_cards(kn.mine_taken & kn.taken_seen & ~kn.mine_shown),
+        *mask_cards(kn.mine_taken & kn.taken_seen & kn.mine_shown),
+        *mask_cards(kn.mine_taken & ~kn.taken_seen),
+    ]
     out: list[int] = []
-    si = ui = mi = 0
+    used = {3: 0, 4: 0, 5: 0}
+    ui = mi = 0
     for place, kind in enumerate(slots):
         if place in fixed:
             out.append(fixed[place])
@@ -418,23 +448,23 @@ def _fill_stock(
                 return None
             out.append(mine[mi])
             mi += 1
-        elif kind == 1:
-            if si >= len(seen):
+        elif kind in used:
+            pool = pools[kind]
+            if used[kind] >= len(pool):
                 return None
-            out.append(seen[si])
-            si += 1
+            out.append(pool[used[kind]])
+            used[kind] += 1
         else:
             if ui >= len(unseen):
                 return None
             out.append(unseen[ui])
             ui += 1
-    if si != len(seen) or ui != len(unseen):
+    if ui != len(unseen) or any(used[k] != len(pools[k]) for k in used):
         return None
     return tuple(out)
 
 
 # ------------------------------------------------------------------ the dialog
-_CLASS_WORDS: Final = {DeclClass.POINT: "point", DeclClass.SEQUENCE: "sequence", DeclClass.SET: "set"}
 
 
 _SAID: dict[tuple[Claim, int], tuple[str, str]] = {}
@@ -751,7 +781,7 @@ def sample_hands(
 # ------------------------------------------------------------------ whole deals
 def world_deck(view: DealView, rules: Rules, world: World, packet: int | None = None) -> list[int]:
     """The pack order (top first) that deals this world's hands and stock."""
-    size = packet if packet is not None else rules.packet_sizes[0]
+    size = packet or view.packet or rules.packet_sizes[0]
     hands = [0, 0]
     hands[view.role] = view.dealt.mask
     hands[1 - view.role] = world.opp_dealt
@@ -814,7 +844,7 @@ def _replay(
             a = Play(Card.from_index(plays[played]))
             played += 1
         elif d.phase is Phase.DEAL:
-            a = DealBy(d.rules.packet_sizes[0])
+            a = DealBy(view.packet or d.rules.packet_sizes[0])
         else:
             options = _matching(d, view)
             if not options:

@@ -27,10 +27,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, Final
+from collections.abc import Callable
+from typing import Any, Final, TypeVar, cast
 
 import numpy as np
-from numba import njit  # type: ignore[import-untyped]
+from numba import njit
 
 from piquet.deal import ELDER, Deal, Phase
 from piquet.errors import PiquetError
@@ -135,6 +136,14 @@ def objective_for(
 
 
 # ------------------------------------------------------------------ the kernel
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _jit(fn: _F) -> _F:
+    """Compile with numba (cached on disk, releasing the GIL), keeping the Python signature."""
+    return cast(_F, njit(cache=True, nogil=True)(fn))
+
+
 _SCORING: Final = {
     PlayScoring.TENTH_CARDS: 0,
     PlayScoring.WINNER_TENTHS: 1,
@@ -151,12 +160,12 @@ _INF: Final = 1 << 20
 _TT_BITS: Final = 20
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _is_tenth(card: int) -> bool:
     return card % 9 >= 4
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _add(
     seat: int, pts: int, acc0: int, acc1: int, opn: int, ended: int, P: Any
 ) -> tuple[int, int, int, int]:
@@ -186,7 +195,7 @@ def _add(
     return acc0, acc1, opn, ended
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _terminal(acc0: int, acc1: int, ended: int, P: Any) -> int:
     mode = P[_P_MODE]
     if mode == 0:
@@ -208,10 +217,10 @@ def _terminal(acc0: int, acc1: int, ended: int, P: Any) -> int:
         settled = 100 + ws + ls if ls < 100 else 100 + ws - ls
     else:
         settled = ws + ls if (ls < 100 and ws >= 100) else ws - ls
-    return settled if t0 > t1 else -settled
+    return int(settled if t0 > t1 else -settled)
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _gen(hand: int, opp: int, lead: int, scoring: int, out: Any, ply: int) -> int:
     """Representative playable cards (one per class of equivalent cards) into out[ply]."""
     avail = hand
@@ -243,7 +252,7 @@ def _gen(hand: int, opp: int, lead: int, scoring: int, out: Any, ply: int) -> in
     return n
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _order(hand: int, opp: int, lead: int, out: Any, ply: int, n: int, first: int) -> None:
     """Sort out[ply, :n] by a move-ordering priority (``first`` goes first)."""
     pr = out[ply + 26]
@@ -279,7 +288,7 @@ def _order(hand: int, opp: int, lead: int, out: Any, ply: int, n: int, first: in
         pr[j + 1] = p
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _normal(h0: int, h1: int, lead: int, scoring: int) -> tuple[int, int, int]:
     """The hands with played cards squeezed out of each suit (relative ranks).
 
@@ -313,7 +322,7 @@ def _normal(h0: int, h1: int, lead: int, scoring: int) -> tuple[int, int, int]:
     return n0, n1, nlead
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _step(
     h0: int,
     h1: int,
@@ -384,7 +393,7 @@ _FIELDS: Final = 22
 _DEPTH: Final = 28
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _push(
     S: Any,
     sp: int,
@@ -414,7 +423,7 @@ def _push(
     S[sp, _F_ENTER] = 1
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _search(
     h0: int,
     h1: int,
@@ -452,6 +461,9 @@ def _search(
         if S[sp, _F_ENTER] == 1:
             S[sp, _F_ENTER] = 0
             stats[0] += 1
+            if stats[1] > 0 and stats[0] >= stats[1]:
+                stats[2] = 1  # out of positions: give up, storing nothing more
+                return 0
             c_h0 = S[sp, _F_H0]
             c_h1 = S[sp, _F_H1]
             c_leader = S[sp, _F_LEADER]
@@ -486,7 +498,7 @@ def _search(
             if cut:
                 ret = v
                 if sp == 0:
-                    return ret
+                    return int(ret)
                 sp -= 1
                 have_ret = True
                 continue
@@ -569,12 +581,12 @@ def _search(
         tt[idx, 2] = ((best + _INF) << 16) | (flag << 8) | (S[sp, _F_BMOVE] + 1)
         ret = best
         if sp == 0:
-            return ret
+            return int(ret)
         sp -= 1
         have_ret = True
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _mtdf(
     h0: int,
     h1: int,
@@ -602,6 +614,8 @@ def _mtdf(
             h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, beta - 1, beta, 1, P, tt, buf, stats,
             S,
         )
+        if stats[2] != 0:
+            return g
         if g < beta:
             hi = g
         else:
@@ -609,7 +623,7 @@ def _mtdf(
     return g
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _root(
     h0: int,
     h1: int,
@@ -650,6 +664,45 @@ def _root(
                 guess - gain, P, tt, buf, stats, S,
             )
             guess = v
+        if stats[2] != 0:
+            return i
+        cards_out[i] = card
+        values_out[i] = v
+    return n
+
+
+@_jit
+def _root_estimate(
+    h0: int,
+    h1: int,
+    leader: int,
+    lead: int,
+    won0: int,
+    ntr: int,
+    acc0: int,
+    acc1: int,
+    opn: int,
+    P: Any,
+    buf: Any,
+    cards_out: Any,
+    values_out: Any,
+) -> int:
+    """Each representative move followed by a greedy open-handed playout (elder's side)."""
+    mover = leader if lead < 0 else 1 - leader
+    hand = h0 if mover == 0 else h1
+    opp = h1 if mover == 0 else h0
+    n = _gen(hand, opp, lead, P[_P_SCORING], buf, 0)
+    diff = P[_P_MODE] == 0
+    for i in range(n):
+        card = buf[0, i]
+        nh0, nh1, nl, nlead, nwon0, nntr, nacc0, nacc1, nopn, ended = _step(
+            h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, card, P
+        )
+        gain = (nacc0 - nacc1) - (acc0 - acc1) if diff else 0
+        if ended != 0 or nntr == 12:
+            v = gain + _terminal(nacc0, nacc1, ended, P)
+        else:
+            v = gain + _greedy(nh0, nh1, nl, nlead, nwon0, nntr, nacc0, nacc1, nopn, P)
         cards_out[i] = card
         values_out[i] = v
     return n
@@ -681,7 +734,9 @@ class Solver:
     the rule set and objective it was made for; :meth:`reset` clears it).
     """
 
-    def __init__(self, rules: Rules, objective: Objective = DIFF, *, tt_bits: int = _TT_BITS) -> None:
+    def __init__(
+        self, rules: Rules, objective: Objective = DIFF, *, tt_bits: int = _TT_BITS
+    ) -> None:
         self.rules = rules
         self.objective = objective
         self._p = _params(rules, objective)
@@ -689,7 +744,7 @@ class Solver:
         self._tt = np.full((size, 3), -1, np.int64)
         self._buf = np.zeros((52, 12), np.int64)
         self._stack = np.zeros((_DEPTH, _FIELDS), np.int64)
-        self._stats = np.zeros(2, np.int64)
+        self._stats = np.zeros(3, np.int64)
         self._cards = np.zeros(12, np.int64)
         self._vals = np.zeros(12, np.int64)
         self._guess = 0
@@ -706,7 +761,7 @@ class Solver:
             self._p = _params(self.rules, objective)
         self._tt.fill(-1)
 
-    def _args(self, s: PlayState) -> tuple[int, ...]:
+    def _args(self, s: PlayState) -> tuple[int, int, int, int, int, int, int, int, int]:
         _check_state(s)
         return (
             s.hands[0],
@@ -720,14 +775,26 @@ class Solver:
             1 if s.open else 0,
         )
 
-    def root_values(self, state: PlayState) -> dict[int, int]:
+    def _limit(self, nodes: int | None) -> None:
+        self._stats[2] = 0
+        self._stats[1] = 0 if nodes is None else self._stats[0] + max(1, nodes)
+
+    @property
+    def aborted(self) -> bool:
+        """The last search ran out of its positions (its result is not to be used)."""
+        return bool(self._stats[2])
+
+    def root_values(self, state: PlayState, *, nodes: int | None = None) -> dict[int, int]:
         """Exact value (elder's side) of each card the seat to move may play.
 
         Equivalent cards share their value.  DIFF values count from this
-        position on; RACE and PARTIE values are the objective's.
+        position on; RACE and PARTIE values are the objective's.  With
+        ``nodes``, the search gives up after that many positions and returns
+        ``{}`` (:attr:`aborted` is then true).
         """
         if not state.hands[state.to_move]:
             return {}
+        self._limit(nodes)
         n = _root(
             *self._args(state),
             self._guess,
@@ -739,9 +806,22 @@ class Solver:
             self._cards,
             self._vals,
         )
+        if self._stats[2]:
+            return {}
         rep = {int(self._cards[i]): int(self._vals[i]) for i in range(n)}
         self._guess = max(rep.values()) if state.to_move == ELDER else min(rep.values())
         return _spread(state, rep, self.rules)
+
+    def estimate_moves(self, state: PlayState) -> dict[int, int]:
+        """Like :meth:`move_values` (the mover's side), each card followed by a greedy playout."""
+        if not state.hands[state.to_move]:
+            return {}
+        n = _root_estimate(*self._args(state), self._p, self._buf, self._cards, self._vals)
+        rep = {int(self._cards[i]): int(self._vals[i]) for i in range(n)}
+        vals = _spread(state, rep, self.rules)
+        if state.to_move == ELDER:
+            return vals
+        return {c: -v for c, v in vals.items()}
 
     def estimate(self, state: PlayState) -> int:
         """A fast estimate of :meth:`value`: both sides play a simple open-handed policy."""
@@ -749,18 +829,21 @@ class Solver:
             return 0
         return int(_greedy(*self._args(state), self._p))
 
-    def move_values(self, state: PlayState) -> dict[int, int]:
+    def move_values(self, state: PlayState, *, nodes: int | None = None) -> dict[int, int]:
         """:meth:`root_values` from the side of the seat to move (it maximizes these)."""
-        vals = self.root_values(state)
+        vals = self.root_values(state, nodes=nodes)
         if state.to_move == ELDER:
             return vals
         return {c: -v for c, v in vals.items()}
 
-    def value(self, state: PlayState, *, guess: int | None = None) -> int:
-        """The exact value (elder's side) of the position."""
+    def value(
+        self, state: PlayState, *, guess: int | None = None, nodes: int | None = None
+    ) -> int | None:
+        """The exact value (elder's side) of the position; None if ``nodes`` ran out."""
         if not state.hands[state.to_move]:
             return 0
-        return int(
+        self._limit(nodes)
+        v = int(
             _mtdf(
                 *self._args(state),
                 self._guess if guess is None else guess,
@@ -771,6 +854,7 @@ class Solver:
                 self._stack,
             )
         )
+        return None if self._stats[2] else v
 
 
 def _check_state(s: PlayState) -> None:
@@ -822,7 +906,7 @@ def _spread(state: PlayState, rep: dict[int, int], rules: Rules) -> dict[int, in
 
 
 # ------------------------------------------------------------------ a fast estimate
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _low9(x: int) -> int:
     """Index of the lowest set bit of a non-zero 9-bit value."""
     for r in range(9):
@@ -831,7 +915,7 @@ def _low9(x: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _high9(x: int) -> int:
     """Index of the highest set bit of a 9-bit value (-1 for zero)."""
     for r in range(8, -1, -1):
@@ -840,7 +924,7 @@ def _high9(x: int) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _popcount9(x: int) -> int:
     n = 0
     while x:
@@ -849,7 +933,7 @@ def _popcount9(x: int) -> int:
     return n
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _greedy_card(hand: int, opp: int, lead: int) -> int:
     """The card a simple open-handed player chooses (masters, cheap wins, low throws)."""
     if lead >= 0:
@@ -897,7 +981,7 @@ def _greedy_card(hand: int, opp: int, lead: int) -> int:
     return best
 
 
-@njit(cache=True, nogil=True)  # type: ignore[misc]
+@_jit
 def _greedy(
     h0: int,
     h1: int,

@@ -239,7 +239,9 @@ def run_pairs(
     """
     for level in (a, b):
         if level.strip().lower() not in LEVELS:
-            raise PiquetError(f"unknown player level {level!r}; the levels are: {', '.join(LEVELS)}")
+            raise PiquetError(
+                f"unknown player level {level!r}; the levels are: {', '.join(LEVELS)}"
+            )
     if pairs < 1:
         raise PiquetError(f"--deals must be at least 1, not {pairs}")
     if workers < 1:

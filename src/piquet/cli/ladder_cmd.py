@@ -52,7 +52,9 @@ def run(args: argparse.Namespace) -> int:
             f"unknown player level {unknown[0]!r}; the levels are: {', '.join(LEVELS)}"
         )
     if args.plot is not None and not args.plot.lower().endswith(".png"):
-        raise PiquetError(f"--plot writes a PNG: give a file name ending in .png, not {args.plot!r}")
+        raise PiquetError(
+            f"--plot writes a PNG: give a file name ending in .png, not {args.plot!r}"
+        )
     n_matches = len(levels) * (len(levels) - 1) // 2
     prog, advance = progress_bar(
         args.deals * n_matches, f"ladder ({rules.name})", enabled=not args.no_progress

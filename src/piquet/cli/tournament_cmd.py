@@ -69,7 +69,9 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def progress_bar(total: int, label: str, *, enabled: bool) -> tuple[Progress | None, Callable[[int], None] | None]:
+def progress_bar(
+    total: int, label: str, *, enabled: bool
+) -> tuple[Progress | None, Callable[[int], None] | None]:
     """A rich progress bar on standard error (None when disabled)."""
     if not enabled:
         return None, None

@@ -6,8 +6,8 @@ up by name with :func:`make_player`.
 """
 
 from piquet.players.base import LEVELS, Player, make_player, register_level
+from piquet.players.book import BookPlayer
 from piquet.players.random_player import RandomPlayer
-from piquet.players.book import BookPlayer  # noqa: I001 - registration order is the ladder
 from piquet.players.search import SearchPlayer
 
 __all__ = [

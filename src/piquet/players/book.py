@@ -98,7 +98,8 @@ def book_action(deal: DealView, rules: Rules, *, lead: int = 0) -> Action:
     if phase is Phase.EXCHANGE:
         assert deal.discard_range is not None
         lo, hi = deal.discard_range
-        return discard_action(book_discard(deal.hand.mask, lo, hi, rules, role=deal.role, lead=lead))
+        mask = book_discard(deal.hand.mask, lo, hi, rules, role=deal.role, lead=lead)
+        return discard_action(mask)
     if phase is Phase.LEFTOVERS:
         return _leftovers(deal, rules)
     if phase is Phase.APPOINT:

@@ -173,17 +173,20 @@ def discard_candidates(
             seen.add(mask)
             out.append(mask)
 
-    for k in range(hi, lo - 1, -1):
+    # the book's choice first, then one card swapped, then fewer cards
+    add(sum(1 << c for c in order[:hi]))
+    for i in range(hi - 1, -1, -1):
+        for j in range(hi, min(len(order), hi + 4)):
+            add(sum(1 << c for c in [*order[:i], *order[i + 1 : hi], order[j]]))
+    for k in range(hi - 1, lo - 1, -1):
         add(sum(1 << c for c in order[:k]))
-    for k in range(hi, lo - 1, -1):
-        base = order[:k]
-        for i in range(k - 1, -1, -1):
-            for j in range(k, min(len(order), k + 3)):
-                swapped = [*base[:i], *base[i + 1 :], order[j]]
-                add(sum(1 << c for c in swapped))
-                if len(out) >= limit * 3:
-                    break
-    return out[: max(limit, 1)] if limit else out
+    limit = max(limit, 1)
+    if len(out) > limit:
+        # keep a couple of the "fewer cards" options among the first ones
+        fewer = [m for m in out if m.bit_count() < hi][:2]
+        same = [m for m in out if m.bit_count() == hi][: limit - len(fewer)]
+        out = same + fewer
+    return out
 
 
 def book_discard(hand: int, lo: int, hi: int, rules: Rules, *, role: int, lead: int = 0) -> int:

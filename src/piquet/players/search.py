@@ -63,6 +63,8 @@ NODES_PER_MS: Final = 1500
 _MIN_WORLDS: Final = 2
 _MAX_WORLDS: Final = 40
 _TT_BITS: Final = 18
+#: Points per deal by which a simulated discard must beat the book's to be preferred.
+_SWITCH_MARGIN: Final = 1.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,11 +77,11 @@ class _Budget:
 
     @property
     def exchange_worlds(self) -> int:
-        return max(12, min(160, self.think_ms // 4))
+        return max(24, min(200, self.think_ms // 2))
 
     @property
     def exchange_candidates(self) -> int:
-        return 6 if self.think_ms < 300 else 10
+        return 8 if self.think_ms < 300 else 12
 
     def exact_worlds(self, rules: Rules) -> int:
         """Worlds on which the best discards are compared by the exact solver."""
@@ -155,11 +157,11 @@ class SearchPlayer:
     ) -> Play:
         legal = [a.card.index for a in deal.legal_actions if isinstance(a, Play)]
         if len(legal) == 1:
-            return Play_of(legal[0])
+            return _play_action(legal[0])
         try:
             worlds = sample_worlds(deal, rules, rng, _worlds_for(deal, rules, budget, self.threads))
         except SamplingError:
-            return Play_of(legal[0])
+            return _play_action(legal[0])
         states = [self._state(deal, rules, w) for w in worlds]
         weights = [w.weight for w in worlds]
         n_threads = min(self.threads, 2)
@@ -181,9 +183,9 @@ class SearchPlayer:
             for c, v in part_totals.items():
                 totals[c] = totals.get(c, 0.0) + v
         if not totals or weight_sum <= 0:
-            return Play_of(legal[0])
+            return _play_action(legal[0])
         best = max(legal, key=lambda c: (round(totals.get(c, -1e9) / weight_sum, 6), -c))
-        return Play_of(best)
+        return _play_action(best)
 
     def _solve_part(
         self,
@@ -203,14 +205,26 @@ class SearchPlayer:
         done = 0
         for i in range(part, len(states), parts):
             state = states[i]
-            values = solver.move_values(state)
+            used = solver.nodes - start
+            # the first world may take twice the budget; later ones what is left
+            limit = 2 * budget.nodes - used if done == 0 else budget.nodes - used
+            if limit <= 0:
+                break
+            values = solver.move_values(state, nodes=limit)
+            if solver.aborted:
+                break
             w = weights[i]
             for c, v in values.items():
                 totals[c] = totals.get(c, 0.0) + w * v
             weight_sum += w
             done += 1
-            if done >= _MIN_WORLDS // parts + 1 and solver.nodes - start >= budget.nodes:
-                break
+        if done == 0:
+            # no world could be solved within the budget: greedy playouts instead
+            for i in range(part, len(states), parts):
+                w = weights[i]
+                for c, v in solver.estimate_moves(states[i]).items():
+                    totals[c] = totals.get(c, 0.0) + w * v
+                weight_sum += w
         return totals, weight_sum
 
     def _state(self, deal: DealView, rules: Rules, world: World) -> PlayState:
@@ -270,9 +284,14 @@ class SearchPlayer:
     ) -> int:
         hand = deal.hand.mask
         role = deal.role
-        cands = discard_candidates(
-            hand, lo, hi, rules, role=role, lead=sit.lead, limit=budget.exchange_candidates
-        )
+        book = book_discard(hand, lo, hi, rules, role=role, lead=sit.lead)
+        cands = [book] + [
+            c
+            for c in discard_candidates(
+                hand, lo, hi, rules, role=role, lead=sit.lead, limit=budget.exchange_candidates
+            )
+            if c != book
+        ]
         if len(cands) == 1:
             return cands[0]
         try:
@@ -292,23 +311,42 @@ class SearchPlayer:
                 total += w.weight * v
                 wsum += w.weight
             scores.append(total / wsum if wsum else -1e9)
-        # the best few again, with the exact solver on the first worlds
+        # the best few again: the exact solver on the first worlds corrects the estimate
+        # (a control variate: same worlds, exact minus estimate), within the budget
         top = sorted(range(len(cands)), key=lambda i: (-round(scores[i], 6), i))[:3]
         exact_worlds = worlds[: budget.exact_worlds(rules)]
         if len(top) > 1 and exact_worlds:
             exact = self._solver(rules, sit.objective, 7)
-            refined = {}
-            for i in top:
-                total = 0.0
-                wsum = 0.0
-                for w in exact_worlds:
-                    v = _exchange_value(deal, rules, sit, w, cands[i], exact, blanche, exact=True)
-                    if v is None:
-                        continue
-                    total += w.weight * v
-                    wsum += w.weight
-                refined[i] = total / wsum if wsum else -1e9
-            return cands[max(top, key=lambda i: (round(refined[i], 6), -i))]
+            exact.reset()
+            start = exact.nodes
+            corr = dict.fromkeys(top, 0.0)
+            wsum = 0.0
+            for w in exact_worlds:
+                left = 2 * budget.nodes - (exact.nodes - start)
+                if left <= 0:
+                    break
+                diffs = {}
+                for i in top:
+                    e = _exchange_value(
+                        deal, rules, sit, w, cands[i], exact, blanche, exact=True, nodes=left
+                    )
+                    g = _exchange_value(deal, rules, sit, w, cands[i], solver, blanche)
+                    if e is None or g is None:
+                        break
+                    diffs[i] = e - g
+                if len(diffs) < len(top):
+                    break
+                for i, dv in diffs.items():
+                    corr[i] += w.weight * dv
+                wsum += w.weight
+            if wsum:
+                for i in top:
+                    scores[i] += corr[i] / wsum
+            best_i = max(top, key=lambda i: (round(scores[i], 6), -i))
+            # the book's discard stands unless a rival is clearly better (the estimate is noisy)
+            if 0 in top and scores[best_i] - scores[0] < _SWITCH_MARGIN:
+                return cands[0]
+            return cands[best_i]
         best = max(range(len(cands)), key=lambda i: (round(scores[i], 6), -i))
         return cands[best]
 
@@ -358,10 +396,10 @@ def _worlds_for(deal: DealView, rules: Rules, budget: _Budget, threads: int) -> 
         base = 120_000.0
     per_world = max(50.0, base * 0.4 ** (12 - cards))
     n = int(budget.nodes * min(threads, 2) / per_world) + 1
-    return max(_MIN_WORLDS + 2, min(_MAX_WORLDS, n))
+    return max(_MIN_WORLDS + 1, min(_MAX_WORLDS, n))
 
 
-def Play_of(card: int) -> Play:  # noqa: N802 - reads like the action it builds
+def _play_action(card: int) -> Play:
     from piquet.actions import PLAY
 
     return PLAY[card]
@@ -450,6 +488,7 @@ def _exchange_value(
     blanche: tuple[bool, bool],
     *,
     exact: bool = False,
+    nodes: int | None = None,
 ) -> float | None:
     """This seat's value of discarding ``discard`` in one world (None if impossible).
 
@@ -492,7 +531,13 @@ def _exchange_value(
         totals=tally.totals,
         open=tally.open,
     )
-    est = solver.value(state) if exact else solver.estimate(state)
+    if exact:
+        found = solver.value(state, nodes=nodes)
+        if found is None:
+            return None
+        est = found
+    else:
+        est = solver.estimate(state)
     return value_for(sit.objective, role, tally.totals, est)
 
 
@@ -544,7 +589,7 @@ def _continue_value(d: Deal, rules: Rules, sit: Situation, solver: Solver, role:
         if d.phase is Phase.PLAY:
             legal = [a.card.index for a in view.legal_actions if isinstance(a, Play)]
             card = book_lead(legal, d.hands[seat], d.hands[1 - seat], 0)
-            d = d.apply(Play_of(card))
+            d = d.apply(_play_action(card))
         else:
             d = d.apply(truthful_declaration(view, rules))
     if d.is_over:

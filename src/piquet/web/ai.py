@@ -21,9 +21,11 @@ from piquet.match import MatchView
 from piquet.web.games import GameError, Games
 from piquet.web.hub import Hub
 
-__all__ = ["AiRunner", "choose_action", "make_executor", "warm_up"]
+__all__ = ["AiRunner", "ask_advisor", "choose_action", "make_executor", "warm_up"]
 
 log = logging.getLogger("piquet.web")
+QUICK_LEVELS = frozenset({"random"})
+"""AI levels that need no thinking time: chosen in a thread, not sent to a process."""
 
 
 def choose_action(level: str, seed: int, think_ms: int | None, view: MatchView) -> str:
@@ -31,6 +33,13 @@ def choose_action(level: str, seed: int, think_ms: int | None, view: MatchView) 
     from piquet.players import make_player
 
     return str(make_player(level, seed=seed, think_ms=think_ms).choose(view))
+
+
+def ask_advisor(view: MatchView) -> str:
+    """The advisor's hint for ``view`` (runs in a worker: it simulates)."""
+    from piquet.advisor import hint
+
+    return str(hint(view))
 
 
 def _fallback(seed: int, view: MatchView) -> str:
@@ -64,11 +73,19 @@ class AiRunner:
     """Plays the AI seats of games while they are to act."""
 
     def __init__(
-        self, games: Games, hub: Hub, executor: Executor, *, think_ms: int | None = None
+        self,
+        games: Games,
+        hub: Hub,
+        executor: Executor,
+        *,
+        think_ms: int | None = None,
+        quick: Executor | None = None,
     ) -> None:
         self.games = games
         self.hub = hub
         self.executor = executor
+        self.quick = quick or executor
+        """Levels that choose in microseconds (``random``) run here: no trip to a process."""
         self.think_ms = think_ms
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
@@ -108,8 +125,9 @@ class AiRunner:
                     if failures:
                         text = _fallback(seed, view)
                     else:
+                        pool = self.quick if level in QUICK_LEVELS else self.executor
                         text = await loop.run_in_executor(
-                            self.executor, choose_action, level, seed, self.think_ms, view
+                            pool, choose_action, level, seed, self.think_ms, view
                         )
                 except Exception as exc:  # an AI bug must not stall the game
                     log.warning("AI %s failed in game %s: %s", level, game_id, exc)
@@ -117,7 +135,9 @@ class AiRunner:
                     continue
                 try:
                     row, live = await to_thread.run_sync(
-                        functools.partial(self.games.act, game_id, player, text, expect=live.n)
+                        functools.partial(
+                            self.games.act, game_id, player, text, expect=live.n, row=row
+                        )
                     )
                 except GameError as exc:
                     if exc.status == 422:

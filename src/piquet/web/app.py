@@ -7,13 +7,16 @@ uvicorn.  Every error is a JSON object ``{"error": "..."}`` that says what was w
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import dataclasses
 import functools
 import importlib
 import importlib.util
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -31,7 +34,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from piquet import __version__
 from piquet.match import Match, MatchView
 from piquet.rules import DEFAULT_PRESET, PRESETS
-from piquet.web.ai import AiRunner, make_executor, warm_up
+from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, GameError, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
@@ -223,7 +226,7 @@ def notation_dumper() -> Callable[[Match], str] | None:
         mod = importlib.import_module("piquet.notation")
     except Exception:
         return None
-    for name in ("dumps", "dump_match", "match_to_text", "to_text", "format_match", "write"):
+    for name in ("dump_text", "dumps", "to_text"):
         fn = getattr(mod, name, None)
         if callable(fn):
             return fn  # type: ignore[no-any-return]
@@ -246,14 +249,13 @@ def create_app(config: WebConfig) -> FastAPI:
         store = await to_thread.run_sync(
             functools.partial(Store.open, config.database, sqlite_sync=config.sqlite_sync)
         )
-        hub: Hub = (
-            RedisHub(config.redis, channel=config.redis_channel) if config.redis else Hub()
-        )
+        hub: Hub = RedisHub(config.redis, channel=config.redis_channel) if config.redis else Hub()
         await hub.start()
         executor = make_executor(config.ai_executor, config.ai_workers)
         warm_up(executor)
         games = Games(store, cache_size=config.cache_size)
-        ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
+        quick = ThreadPoolExecutor(max_workers=4, thread_name_prefix="piquet-ai-quick")
+        ai = AiRunner(games, hub, executor, think_ms=config.think_ms, quick=quick)
         state.update(store=store, hub=hub, games=games, ai=ai, executor=executor)
         try:
             yield
@@ -261,6 +263,7 @@ def create_app(config: WebConfig) -> FastAPI:
             await ai.stop()
             await hub.stop()
             executor.shutdown(wait=True, cancel_futures=True)
+            quick.shutdown(wait=True, cancel_futures=True)
             store.close()
 
     app = FastAPI(
@@ -275,8 +278,8 @@ def create_app(config: WebConfig) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.piquet = state  # the server's parts (store, games, hub, ai), for tests and tools
-    index_html = (STATIC / "index.html").read_text(encoding="utf-8").replace(
-        "{{version}}", __version__
+    index_html = (
+        (STATIC / "index.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
     )
 
     def games() -> Games:
@@ -476,8 +479,9 @@ def create_app(config: WebConfig) -> FastAPI:
             raise GameError(404, "hints are not available yet: the advisor is not installed")
         if live.match.to_act != seat:
             raise GameError(409, "a hint is for your turn")
-        text = await run(fn, live.match.view(seat))
-        return {"hint": str(text)}
+        loop = asyncio.get_running_loop()
+        text = await loop.run_in_executor(state["executor"], ask_advisor, live.match.view(seat))
+        return {"hint": text or "The advisor has nothing to suggest here."}
 
     @app.get(
         "/api/games/{game_id}/record",
@@ -502,7 +506,8 @@ def create_app(config: WebConfig) -> FastAPI:
             dump = notation_dumper()
             if dump is None:
                 raise GameError(404, "the text notation is not available yet: use as=json")
-            text = await run(dump, live.match)
+            named = dataclasses.replace(live.match, names=tuple(rec["players"]))
+            text = await run(dump, named)
             return Response(
                 str(text),
                 media_type="text/plain; charset=utf-8",

@@ -186,9 +186,7 @@ class Games:
         if len(opponents) != n_other:
             raise GameError(400, f"a {fmt.value} needs {n_other} opponent(s)")
         allowed = [*levels, FRIEND]
-        seats = [
-            NewSeat("human", None, clean_name(name, "Player 1"), None, None)
-        ]
+        seats = [NewSeat("human", None, clean_name(name, "Player 1"), None, None)]
         token = secrets.token_urlsafe(32)
         seats[0] = NewSeat("human", None, seats[0].name, hash_secret(token), None)
         invites: list[tuple[int, str]] = []
@@ -246,9 +244,7 @@ class Games:
             return live
         if live is None or live.n > row.n_actions:
             live = Live(
-                self._new_match(
-                    row.rules, row.format, row.seed, row.games_to_play, len(row.seats)
-                ),
+                self._new_match(row.rules, row.format, row.seed, row.games_to_play, len(row.seats)),
                 None,
             )
         try:
@@ -533,4 +529,3 @@ def legal_objects(view: MatchView, rules: Rules) -> list[dict[str, Any]]:
         kind, label, cards = _label(a, view, rules)
         out.append({"id": str(a), "kind": kind, "label": label, "cards": cards})
     return out
-

@@ -135,8 +135,9 @@ class BodyLimit:
                 break
         await self.app(
             scope,
-            _replay([{"type": "http.request", "body": b"".join(chunks), "more_body": False}],
-                    receive),
+            _replay(
+                [{"type": "http.request", "body": b"".join(chunks), "more_body": False}], receive
+            ),
             send,
         )
 

@@ -355,14 +355,34 @@ class Store:
             )
 
     def game(self, game_id: str) -> GameRow | None:
-        """The game and its seats, or None."""
+        """The game and its seats (one query), or None."""
+        g, st = games_t.c, seats_t.c
         with self.engine.connect() as conn:
-            row = conn.execute(games_t.select().where(games_t.c.id == game_id)).first()
-            if row is None:
-                return None
-            seats = conn.execute(
-                seats_t.select().where(seats_t.c.game_id == game_id).order_by(seats_t.c.seat)
+            rows = conn.execute(
+                sa.select(
+                    g.id,
+                    g.rules,
+                    g.format,
+                    g.seed,
+                    g.games_to_play,
+                    g.hints,
+                    g.n_actions,
+                    g.finished,
+                    g.created_at,
+                    st.seat,
+                    st.kind,
+                    st.level,
+                    st.name,
+                    st.token_hash,
+                    st.invite_hash,
+                )
+                .join_from(games_t, seats_t, st.game_id == g.id)
+                .where(g.id == game_id)
+                .order_by(st.seat)
             ).all()
+        if not rows:
+            return None
+        row = rows[0]
         return GameRow(
             id=row.id,
             rules=row.rules,
@@ -374,8 +394,7 @@ class Store:
             finished=bool(row.finished),
             created_at=row.created_at,
             seats=tuple(
-                SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash)
-                for s in seats
+                SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash) for s in rows
             ),
         )
 
@@ -389,9 +408,7 @@ class Store:
             ).all()
         return [ActionRow(r.idx, r.player, r.action) for r in rows]
 
-    def append(
-        self, game_id: str, *, idx: int, player: int, action: str, finished: bool
-    ) -> bool:
+    def append(self, game_id: str, *, idx: int, player: int, action: str, finished: bool) -> bool:
         """Add action number ``idx``; False (and nothing written) if the log is not ``idx`` long.
 
         The conditional update takes the game's row lock first, so of two writers racing

@@ -1,0 +1,148 @@
+"""Tournaments: mirrored, reproducible whatever the workers, and honest about their errors."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from piquet.cli import main
+from piquet.errors import PiquetError
+from piquet.rules import PRESETS
+from piquet.tournament import (
+    deal_pack,
+    fit_ratings,
+    ladder,
+    mean_ci,
+    run_pairs,
+    tournament,
+)
+
+
+def test_a_pair_deals_the_same_cards_twice() -> None:
+    rules = PRESETS["rubicon"]
+    assert deal_pack(rules, 3, 7) == deal_pack(rules, 3, 7)
+    assert deal_pack(rules, 3, 7) != deal_pack(rules, 3, 8)
+    assert sorted(deal_pack(rules, 3, 7)) == [i for i in range(36) if i % 9]
+
+
+def test_results_do_not_depend_on_the_workers() -> None:
+    one = run_pairs(PRESETS["rubicon"], "book", "random", pairs=6, seed=4, workers=1)
+    two = run_pairs(PRESETS["rubicon"], "book", "random", pairs=6, seed=4, workers=2)
+    assert one == two
+
+
+def test_mirrored_margin_and_counts() -> None:
+    res = tournament("court-gamester-1754", "book", "random", pairs=4, seed=1)
+    assert res.pairs == 4
+    assert sum(res.deals_won) == 8
+    margins = [o.margin for o in res.outcomes]
+    assert math.isclose(res.margin_per_deal, sum(margins) / 4)
+    lo, hi = res.ci95
+    assert lo <= res.margin_per_deal <= hi
+
+
+def test_games_are_played_when_asked() -> None:
+    res = tournament("rubicon", "book", "random", pairs=1, seed=2, games=True)
+    assert res.games_won is not None
+    assert sum(res.games_won) == 2
+
+
+def test_mean_ci() -> None:
+    mean, (lo, hi) = mean_ci([1.0, 2.0, 3.0, 4.0])
+    assert mean == 2.5
+    assert lo < 2.5 < hi
+
+
+def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(
+        ["tournament", "--rules", "rubicon", "--players", "book", "random", "--deals", "2",
+         "--json", "--no-progress"]
+    )
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    for key in ("a", "b", "pairs", "margin_per_deal", "ci95"):
+        assert key in data
+    assert data["a"] == "book" and data["pairs"] == 2
+    assert len(data["ci95"]) == 2
+
+
+def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["tournament", "--rules", "1754", "--players", "book", "random", "--deals", "1",
+               "--no-progress"])
+    assert rc == 0
+    out = capsys.readouterr().out
+    assert "points per deal" in out and "95% CI" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--players", "book", "wizard"], "unknown player level"),
+        (["--players", "book", "random", "--deals", "0"], "--deals must be at least 1"),
+        (["--players", "book", "random", "--rules", "nope"], "unknown rule set"),
+        (["--players", "book", "random", "--workers", "0"], "--workers must be at least 1"),
+    ],
+)
+def test_cli_errors_are_one_line(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tournament", "--no-progress", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_ray_asked_for_but_missing_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("ray is installed here")
+    rc = main(["tournament", "--players", "book", "random", "--deals", "1", "--ray", "auto",
+               "--no-progress"])
+    assert rc == 2
+    assert "install piquet[ray]" in capsys.readouterr().err
+
+
+def test_fit_ratings_orders_and_anchors() -> None:
+    levels = ["random", "book", "expert"]
+    wins = {
+        ("random", "book"): 10.0, ("book", "random"): 90.0,
+        ("random", "expert"): 5.0, ("expert", "random"): 95.0,
+        ("book", "expert"): 40.0, ("expert", "book"): 60.0,
+    }
+    games = {("random", "book"): 100.0, ("random", "expert"): 100.0, ("book", "expert"): 100.0}
+    ratings, intervals = fit_ratings(levels, wins, games)
+    assert ratings[0] == 0.0
+    assert 0 < ratings[1] < ratings[2]
+    for r, (lo, hi) in zip(ratings, intervals, strict=True):
+        assert lo <= r <= hi
+
+
+def test_ladder_and_its_plot(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    res = ladder("rubicon", ["random", "book"], pairs=2, seed=1)
+    assert res.levels == ("random", "book") and res.ratings[0] == 0.0
+    assert res.ratings[1] > 0
+    pytest.importorskip("matplotlib")
+    from pathlib import Path
+
+    out = Path(str(tmp_path)) / "ladder.png"
+    rc = main(["ladder", "--rules", "rubicon", "--levels", "random", "book", "--deals", "2",
+               "--plot", str(out), "--no-progress"])
+    assert rc == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "book" in capsys.readouterr().out
+
+
+def test_ladder_refuses_a_bad_plot_name(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["ladder", "--levels", "random", "book", "--deals", "1", "--plot", "x.jpg",
+               "--no-progress"])
+    assert rc == 2
+    assert "PNG" in capsys.readouterr().err
+
+
+def test_tournament_refuses_bad_counts() -> None:
+    with pytest.raises(PiquetError):
+        run_pairs(PRESETS["rubicon"], "book", "random", pairs=0)
