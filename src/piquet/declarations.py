@@ -127,6 +127,23 @@ def _topk_table() -> tuple[tuple[tuple[int, int, int], ...], ...]:
 _TOPK: Final = _topk_table()
 
 
+def _sub_runs_table() -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """For each 9-bit suit mask: every run of 3+ inside it, as (run mask, length, top rank)."""
+    out = []
+    for m in range(512):
+        rows = []
+        for top_bit, length in SUIT_RUNS[m]:
+            low = top_bit - length + 1
+            for top in range(top_bit, low + 1, -1):
+                for ln in range(top - low + 1, 2, -1):
+                    rows.append((((1 << ln) - 1) << (top - ln + 1), ln, top + 6))
+        out.append(tuple(rows))
+    return tuple(out)
+
+
+_SUB_RUNS: Final = _sub_runs_table()
+
+
 def _seq_claim(cards: int, length: int, top_rank: int) -> Claim:
     return Claim(DeclClass.SEQUENCE, cards, (length, top_rank), length, top_rank, 0)
 
@@ -225,12 +242,11 @@ def _claims(mask: int, cls: DeclClass, rules: ClaimShape) -> list[Claim]:
     elif cls is DeclClass.SEQUENCE:
         if rules.sequences_same_suit:
             for s in range(4):
-                local = mask >> (9 * s) & 0x1FF
-                for top_bit, length in SUIT_RUNS[local]:
-                    for top in range(top_bit, top_bit - length + 3 - 1, -1):
-                        for ln in range(top - (top_bit - length + 1) + 1, 2, -1):
-                            run = ((1 << ln) - 1) << (top - ln + 1)
-                            out.append(_seq_claim(run << (9 * s), ln, top + 6))
+                shift = 9 * s
+                for run, ln, top_rank in _SUB_RUNS[mask >> shift & 0x1FF]:
+                    out.append(
+                        Claim(DeclClass.SEQUENCE, run << shift, (ln, top_rank), ln, top_rank, 0)
+                    )
         else:
             presence = 0
             for s in range(4):

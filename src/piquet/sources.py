@@ -136,7 +136,9 @@ _COTGRAVE: Final[dict[str, str]] = {
     "ask_missing": (
         'quote: "he is bound to tell the other, if he ask him what Ace, King, Queen, &c. he wants"'
     ),
-    "show_missing": "reading: Cotgrave only obliges him to tell which card he wants, not to show it",
+    "show_missing": (
+        "reading: Cotgrave only obliges him to tell which card he wants, not to show it"
+    ),
     "play_scoring": (
         'quote: "he wins the Trick, and reckons one for his Card, as well as the other" '
         "- 1 for leading a card of ten or higher, 1 for winning with one"
@@ -327,7 +329,9 @@ _DU_COEUR: Final[dict[str, str]] = {
         "reading: the report does not mention it; winning sets are shown, so the question "
         "never arises"
     ),
-    "show_missing": "reading: the report has no question about a missing card, so nothing is shown",
+    "show_missing": (
+        "reading: the report has no question about a missing card, so nothing is shown"
+    ),
     "play_scoring": (
         'quote: "the winner of the trick takes one point for each such card" - each card of '
         "ten or higher in the trick"

@@ -125,6 +125,7 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_max_size=65536,
+        timeout_keep_alive=65,  # longer than a player thinks: fewer reconnections
         timeout_graceful_shutdown=5,
     )
     return 0

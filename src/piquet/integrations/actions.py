@@ -514,6 +514,7 @@ class Episode:
         return MatchView(
             player=player,
             rules=self.rules.name,
+            rule_set=self.rules,
             format=Format.GAME,
             seed_public=False,
             players=(0, 1),
