@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import sys
 
 import pytest
 
@@ -93,17 +95,24 @@ def test_cli_errors_are_one_line(
     assert message in err and "Traceback" not in err
 
 
-def test_ray_asked_for_but_missing_is_a_clean_error(capsys: pytest.CaptureFixture[str]) -> None:
-    try:
-        import ray  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        pytest.skip("ray is installed here")
+def test_ray_asked_for_but_missing_is_a_clean_error(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "ray", None)  # as if piquet[ray] were not installed
     rc = main(["tournament", "--players", "book", "random", "--deals", "1", "--ray", "auto",
                "--no-progress"])
     assert rc == 2
     assert "install piquet[ray]" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(
+    os.environ.get("PIQUET_TEST_RAY") != "1", reason="starts a local Ray (set PIQUET_TEST_RAY=1)"
+)
+def test_a_local_ray_gives_the_same_results() -> None:
+    pytest.importorskip("ray")
+    here = run_pairs(PRESETS["rubicon"], "book", "random", pairs=3, seed=4)
+    there = run_pairs(PRESETS["rubicon"], "book", "random", pairs=3, seed=4, ray_address="local")
+    assert here == there
 
 
 def test_fit_ratings_orders_and_anchors() -> None:

@@ -737,12 +737,13 @@ def sample_worlds(
     """Up to ``n`` worlds consistent with ``view`` (each with its weight).
 
     Draws are rejected when they break a hard constraint; after ``max_tries``
-    draws (default ``400 * n``) the dialog is no longer required, so that a
-    decision always has worlds to think with.  Raises :class:`SamplingError`
+    draws (default ``max(300, 30 * n)``) the worlds found so far are returned,
+    and if there are none the dialog is no longer required, so that a decision
+    always has worlds to think with.  Raises :class:`SamplingError`
     only if no world at all can be drawn.
     """
     kn = knowledge(view, rules)
-    tries = max_tries if max_tries is not None else 400 * n
+    tries = max_tries if max_tries is not None else max(300, 30 * n)
     check_dialog = kn.opp_exchanged and any(u.cls is not None for u in view.dialog)
     other = 1 - view.role
     if other == ELDER and any(u.text.startswith("elder will lead ") for u in view.dialog):

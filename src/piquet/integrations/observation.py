@@ -185,10 +185,14 @@ def parse_utterance(u: Utterance) -> Said:
     if low.startswith("and "):
         parts = tuple(parse_statement(p) for p in text[4:].rstrip(".").split(", "))
         return Said(Saying.EXTRAS, cls, extras=tuple(p for p in parts if p is not None))
-    m = re.fullmatch(r"the (\w+) of (\w+)\.", low)
+    m = re.fullmatch(r"the (\w+) of (\w+), laid out(?:: here it is)?\.", low)
     if m and m.group(1) in _RANK_SINGULAR and m.group(2) in _SUIT_PLURAL:
         card = Card(_SUIT_PLURAL[m.group(2)], _RANK_SINGULAR[m.group(1)])
         return Said(Saying.MISSING, cls, card=card.index)
+    m = re.fullmatch(r"i laid out none of the (\w+)\.", low)
+    if m and m.group(1) in _RANK_PLURAL:
+        # none of that rank was laid out: the fourth card is elsewhere
+        return Said(Saying.MISSING, cls, rank=_RANK_PLURAL[m.group(1)], card=-1)
     claim = parse_statement(text)
     if claim is not None:
         return claim._replace(cls=cls)
@@ -481,7 +485,7 @@ def _fill_dialog(out: Vector, v: DealView) -> None:
             out[b + side] = 1.0
             out[b + 2 + side] = min(said.size / 12.0, 1.0)
             continue
-        if said.kind is Saying.MISSING:
+        if said.kind is Saying.MISSING and said.card >= 0:
             out[o["missing"] + said.card] = 1.0
             continue
         if said.cls is None:

@@ -562,11 +562,14 @@ def _draw(facts: _Facts, rng: random.Random) -> tuple[list[int], int] | None:
         else set()
     )
     q = list(mask_cards(v.stock_seen.mask))
-    seen_pos = sorted(unused)
-    if len(q) != len(seen_pos):
-        seen_pos = sorted(unused | set(rest))
-    if len(q) != len(seen_pos):
+    # elder knows which seen cards were his unused allotment and which younger left
+    q_unused = [c for c in q if v.unused_seen.mask >> c & 1]
+    q_left = [c for c in q if not v.unused_seen.mask >> c & 1]
+    unused_pos = sorted(unused)
+    left_only = [p for p in rest if p not in unused]
+    if len(q_unused) != len(unused_pos) or (q_left and len(q_left) != len(left_only)):
         return None
+    seen_pos = unused_pos + (left_only if q_left else [])
     known_opp = v.opponent_played.mask | facts.opp_shown_decl
     known_mine = v.dealt.mask | v.taken.mask
     free = sum(1 << c for c in facts.pack) & ~known_mine & ~v.stock_seen.mask
@@ -577,23 +580,39 @@ def _draw(facts: _Facts, rng: random.Random) -> tuple[list[int], int] | None:
     if forced is None:
         return None
     known_opp = forced
-    q_opp = [c for c in q if known_opp >> c & 1]
-    q_other = [c for c in q if not known_opp >> c & 1]
-    opp_seen = [p for p in seen_pos if p in set(opp_take)]
-    if len(q_opp) > len(opp_seen):
+    opp_take_set = set(opp_take)
+    if facts.turned_up and any(known_opp >> c & 1 for c in mask_cards(facts.turned_up)):
         return None
-    if facts.turned_up:
-        if any(known_opp >> c & 1 for c in mask_cards(facts.turned_up)):
+    # leftovers beyond elder's allotment: only in the positions younger left
+    beyond = [c for c in q_left] + [
+        c for c in mask_cards(facts.turned_up) if not v.unused_seen.mask >> c & 1 and c not in q
+    ]
+    if beyond:
+        if any(known_opp >> c & 1 for c in beyond) or len(beyond) != len(left_only):
             return None
-        for p, c in zip(rest, rng.sample(mask_cards(facts.turned_up), len(rest)), strict=True):
+        for p, c in zip(left_only, rng.sample(beyond, len(beyond)), strict=True):
             slot[p] = c
-        q_other = [c for c in q_other if not facts.turned_up >> c & 1]
-    rng.shuffle(opp_seen)
-    for p, c in zip(opp_seen, q_opp, strict=False):
+    # elder's unused allotment: those seen among the leftovers stay there, those known in
+    # the other's hand are where younger took, the others anywhere in the allotment
+    left_vis = v.leftovers_seen.mask | facts.turned_up
+    u_left = [p for p in unused_pos if p not in opp_take_set]
+    u_taken = [p for p in unused_pos if p in opp_take_set]
+    must_left = [c for c in q_unused if left_vis >> c & 1]
+    must_taken = [c for c in q_unused if known_opp >> c & 1]
+    if len(must_left) > len(u_left) or len(must_taken) > len(u_taken):
+        return None
+    if set(must_left) & set(must_taken):
+        return None
+    rng.shuffle(u_left)
+    rng.shuffle(u_taken)
+    for p, c in zip(u_left, must_left, strict=False):
         slot[p] = c
-    left_seen = [p for p in seen_pos if slot[p] < 0]
-    rng.shuffle(q_other)
-    for p, c in zip(left_seen, q_other, strict=True):
+    for p, c in zip(u_taken, must_taken, strict=False):
+        slot[p] = c
+    free_u = [p for p in unused_pos if slot[p] < 0]
+    others_u = [c for c in q_unused if c not in must_left and c not in must_taken]
+    rng.shuffle(others_u)
+    for p, c in zip(free_u, others_u, strict=True):
         slot[p] = c
     # the other's dealt hand, the cards known in its hand, its discard
     must_blanche = facts.opp_blanche_said and facts.opp_blanche_shown is None

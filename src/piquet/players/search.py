@@ -20,12 +20,14 @@ total counts for the winner) is what it maximizes.
 
 The thinking budget (``think_ms``) is turned into a number of worlds and a
 number of solver positions, never into a clock reading, so that the same seed
-gives the same decisions.  ``threads=2`` solves the worlds on two threads
-(numba releases the GIL) with the same result.
+gives the same decisions.  ``threads=2`` (or ``PIQUET_AI_THREADS=2`` in the
+environment) solves the worlds on two threads (numba releases the GIL) with the
+same result.
 """
 
 from __future__ import annotations
 
+import os
 import random
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -34,6 +36,7 @@ from typing import Final
 from piquet.actions import Action, AnnounceBlanche, Declare, Pass, Play
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.declarations import DeclClass, best_claim, counted
+from piquet.errors import PiquetError
 from piquet.match import MatchView
 from piquet.players.base import register_level
 from piquet.players.book import book_action, book_lead
@@ -57,7 +60,7 @@ from piquet.view import DealView, deal_view
 __all__ = ["DEFAULT_THINK_MS", "SearchPlayer", "declaration_tally"]
 
 #: The expert's default budget per decision (it stays under one second on two cores).
-DEFAULT_THINK_MS: Final = 600
+DEFAULT_THINK_MS: Final = 500
 #: Solver positions per millisecond of budget (calibrated on this machine's class).
 NODES_PER_MS: Final = 1500
 _MIN_WORLDS: Final = 2
@@ -77,11 +80,16 @@ class _Budget:
 
     @property
     def exchange_worlds(self) -> int:
-        return max(24, min(200, self.think_ms // 2))
+        return max(24, min(120, self.think_ms // 2))
+
+    @property
+    def exact_nodes(self) -> int:
+        """Solver positions for the exact check of the best discards."""
+        return min(2 * self.nodes, 300_000 + self.nodes // 2)
 
     @property
     def exchange_candidates(self) -> int:
-        return 8 if self.think_ms < 300 else 12
+        return 8 if self.think_ms < 300 else 10
 
     def exact_worlds(self, rules: Rules) -> int:
         """Worlds on which the best discards are compared by the exact solver."""
@@ -103,14 +111,14 @@ class SearchPlayer:
         think_ms: int | None = None,
         *,
         level: str = "expert",
-        threads: int = 1,
+        threads: int | None = None,
         rules: Rules | None = None,
     ) -> None:
         self.name = level
         self.level = level
         self.seed = seed
         self.think_ms = DEFAULT_THINK_MS if think_ms is None else max(1, think_ms)
-        self.threads = max(1, threads)
+        self.threads = max(1, min(2, threads if threads is not None else _env_threads()))
         self.rules = rules
         self._decisions = 0
         self._solvers: dict[tuple[str, Objective, int], Solver] = {}
@@ -322,7 +330,7 @@ class SearchPlayer:
             corr = dict.fromkeys(top, 0.0)
             wsum = 0.0
             for w in exact_worlds:
-                left = 2 * budget.nodes - (exact.nodes - start)
+                left = budget.exact_nodes - (exact.nodes - start)
                 if left <= 0:
                     break
                 diffs = {}
@@ -382,6 +390,18 @@ class SearchPlayer:
                 best_v = mean
                 best = a
         return best
+
+
+def _env_threads() -> int:
+    """``PIQUET_AI_THREADS`` (1 or 2): how many threads a search level uses by default.
+
+    Raises :class:`PiquetError` for anything but a whole number.
+    """
+    raw = os.environ.get("PIQUET_AI_THREADS", "1").strip() or "1"
+    try:
+        return max(1, int(raw))
+    except ValueError:
+        raise PiquetError(f"PIQUET_AI_THREADS must be 1 or 2, not {raw!r}") from None
 
 
 def _worlds_for(deal: DealView, rules: Rules, budget: _Budget, threads: int) -> int:
