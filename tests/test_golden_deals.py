@@ -100,6 +100,7 @@ def test_golden_cotgrave_1662_carte_blanche() -> None:
     )
     assert deal.is_over and deal.won == (4, 8)
     assert said(deal) == [
+        "elder: Carte blanche!",
         "elder: Carte blanche. I shall discard 3 cards.",
         "younger: younger discards 1",
         "elder: shows carte blanche",

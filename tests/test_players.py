@@ -34,7 +34,7 @@ def _play_out(preset: str, level: str, seed: int) -> Match:
         p = m.to_act
         assert p is not None
         m = m.apply(players[p].choose(m.view(p)), p)  # apply() verifies legality
-        if len(m.deals) >= 2:
+        if len(m.deals) >= 1:
             break
     return m
 
@@ -154,3 +154,33 @@ def test_expert_discards_within_the_range() -> None:
             assert action.cards <= view.deal.hand
             break
         m = m.apply(action, p)
+
+
+def test_the_game_score_changes_what_a_deal_is_worth() -> None:
+    from piquet.players.common import situation
+    from piquet.rules import Format
+    from piquet.solver import Mode
+
+    rules = PRESETS["court-gamester-1754"]
+    m = new_match(rules, seed=3)
+    p = m.to_act
+    assert p is not None
+    assert situation(m.view(p), rules).objective.mode is Mode.DIFF
+    near = dataclasses.replace(m, scores=(95, 60))
+    sit = situation(near.view(p), rules)
+    assert sit.objective.mode is Mode.RACE
+    assert sorted(sit.objective.remaining) == [5, 40]
+    rubicon = PRESETS["rubicon"]
+    partie = new_match(rubicon, seed=3, format=Format.PARTIE)
+    last = dataclasses.replace(partie, deal_number=rubicon.partie_deals, scores=(80, 120))
+    q = last.to_act
+    assert q is not None
+    assert situation(last.view(q), rubicon).objective.mode is Mode.PARTIE
+
+
+def test_expert_chooses_declarations_by_simulation_from_200ms() -> None:
+    rules = PRESETS["encyclopedia-19c"]
+    for elder in (0, 1):
+        expert = make_player("expert", seed=1, think_ms=200)
+        d = play_deal(rules, deal_pack(rules, 8, 0), (expert, make_player("book")), elder=elder)
+        assert d.is_over

@@ -70,7 +70,7 @@ def test_pique_is_scored_while_open() -> None:
     solver = Solver(rules, tt_bits=12)
     found = 0
     for seed in range(400):
-        d = _deal_in_play(rules, seed, 7)
+        d = _deal_in_play(rules, seed, 8)
         if d is None or not d.tally.open:
             continue
         assert _diff(d) + solver.value(play_state(d)) == _brute(d, _diff)

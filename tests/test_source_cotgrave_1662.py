@@ -198,7 +198,7 @@ def test_carte_blanche_procedure() -> None:
     assert deal.phase is Phase.BLANCHE and deal.to_act == ELDER
     assert [str(a) for a in deal.legal_actions()] == [f"blanche:{n}" for n in range(1, 9)]
     deal = act(deal, "blanche:3")
-    assert said(deal) == ["elder: Carte blanche. I shall discard 3 cards."]
+    assert said(deal) == ["elder: Carte blanche!", "elder: Carte blanche. I shall discard 3 cards."]
     # the other discards first, while elder's hand is not yet shown
     assert deal.phase is Phase.EXCHANGE and deal.to_act == YOUNGER
     assert deal_view(deal, YOUNGER).opponent_shown == CardSet()
@@ -217,7 +217,7 @@ def test_carte_blanche_procedure() -> None:
     assert deal.hand(ELDER) == CardSet.parse("AS KS QS JS TS 9S 8S 7S AH TH 9H 8H")
     # younger then takes in as many as he laid out, from the top of what elder left
     assert deal.hand(YOUNGER) == CardSet.parse("AD KD QD JD TD AC KC QC JC TC KH QH")
-    assert said(deal)[1:4] == [
+    assert said(deal)[2:5] == [
         "younger: younger discards 2",
         "elder: shows carte blanche",
         "elder: elder exchanges 3",

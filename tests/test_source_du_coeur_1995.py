@@ -151,7 +151,9 @@ def test_1995_both_blanks_neither_scores() -> None:
     requires showing the entire hand" - and a blank that counts nothing hinders nothing
     (RULES.md: equal classes block nothing)."""
     deal = _both_blank("6S 6H 7H 8H 9H TH")  # elder takes KS QS JS KH QH JH
-    assert said(deal)[:5] == [
+    assert said(deal)[:7] == [
+        "elder: Carte blanche!",
+        "younger: Carte blanche!",
         "elder: Carte blanche. I shall discard 6 cards.",
         "younger: Carte blanche. I shall discard one card.",
         "younger: younger discards 1",

@@ -153,7 +153,8 @@ def test_19c_carte_blanche_counts_ten() -> None:
         "blanche:3",
     ]
     deal = act(deal, "blanche:1", "discard:KD", "discard:9C", "decline")
-    assert said(deal)[:4] == [
+    assert said(deal)[:5] == [
+        "younger: Carte blanche!",
         "younger: Carte blanche. I shall discard one card.",
         "elder: elder exchanges 1",
         "younger: shows carte blanche",

@@ -649,6 +649,12 @@ def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
     blanche_holders = [s for s in (ELDER, YOUNGER) if is_blanche(hands[s])]
     d["pending_blanche"] = tuple(blanche_holders)
     if blanche_holders:
+        # carte blanche is declared at once ("he is to declare that he has Carte-blanche");
+        # the number to discard follows, each holder in turn
+        d["dialog"] = (
+            *d["dialog"],
+            *(Utterance(s, None, "Carte blanche!") for s in blanche_holders),
+        )
         d["phase"] = Phase.BLANCHE
         d["to_act"] = blanche_holders[0]
     else:

@@ -860,23 +860,10 @@ def _replay(
             a = options[0]
         if not d.can(a):
             return None
-        rest_actions = _replay_step(d, a, view, world, plays, played, budget)
-        return rest_actions
-
-
-def _replay_step(
-    d: Deal,
-    a: Action,
-    view: DealView,
-    world: World,
-    plays: list[int],
-    played: int,
-    budget: list[int],
-) -> list[Action] | None:
-    rest = _replay(d.apply(a), view, world, plays, played, budget)
-    if rest is not None:
-        rest.append(a)
-    return rest
+        rest = _replay(d.apply(a), view, world, plays, played, budget)
+        if rest is not None:
+            rest.append(a)
+        return rest
 
 
 def _reached(d: Deal, view: DealView, played: int, n_plays: int) -> bool:

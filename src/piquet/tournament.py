@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -553,7 +553,3 @@ def plot_ladder(result: LadderResult, path: str) -> None:
         raise PiquetError(f"cannot write {path!r}: {exc.strerror}") from None
     finally:
         plt.close(fig)
-
-
-def levels_available() -> Iterable[str]:
-    return tuple(LEVELS)

@@ -170,6 +170,8 @@ def parse_utterance(u: Utterance) -> Said:
     text = u.text.strip()
     low = text.lower()
     if u.cls is None:
+        if low == "carte blanche!":
+            return Said(Saying.BLANCHE, size=0)
         if low.startswith("carte blanche. i shall discard"):
             word = low.rsplit("discard", 1)[1].strip().rstrip(".").split()[0]
             return Said(Saying.BLANCHE, size=_number(word) or 0)

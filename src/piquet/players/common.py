@@ -7,13 +7,12 @@ Everything here reads only a :class:`~piquet.match.MatchView` (or its
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import combinations
 from typing import Final
 
 from piquet.actions import Action, Answer, Declare, Discard, Pass, Question, Reply
-from piquet.cards import SUIT_MASKS, CardSet, mask_cards
-from piquet.deal import ELDER, Phase
-from piquet.declarations import SUIT_COUNT, SUIT_PIPS, SUIT_RUNS, DeclClass, claims
+from piquet.cards import CardSet, mask_cards
+from piquet.deal import ELDER
+from piquet.declarations import SUIT_COUNT, SUIT_PIPS, SUIT_RUNS, claims
 from piquet.errors import IllegalActionError
 from piquet.match import MatchView
 from piquet.rules import Format, Rules
@@ -22,12 +21,15 @@ from piquet.view import DealView
 
 __all__ = [
     "Situation",
+    "book_discard",
     "card_values",
+    "discard_action",
     "discard_candidates",
     "my_turn",
     "rules_of",
     "situation",
     "truthful_declaration",
+    "value_for",
 ]
 
 
@@ -231,30 +233,5 @@ def _claim_key(hand: int, action: Declare, rules: Rules) -> tuple[int, int, int]
     return (-1, -1, -1)
 
 
-def all_discards(hand: int, lo: int, hi: int) -> list[int]:
-    """Every discard of ``lo`` to ``hi`` cards (masks)."""
-    cards = mask_cards(hand)
-    out = []
-    for k in range(lo, hi + 1):
-        for combo in combinations(cards, k):
-            out.append(sum(1 << c for c in combo))
-    return out
-
-
 def discard_action(mask: int) -> Discard:
     return Discard(CardSet(mask))
-
-
-def in_phase(deal: DealView, *phases: Phase) -> bool:
-    return deal.phase in phases
-
-
-def suit_of(card: int) -> int:
-    return card // 9
-
-
-def suit_cards(mask: int, suit: int) -> int:
-    return mask & SUIT_MASKS[suit]
-
-
-_ = DeclClass
