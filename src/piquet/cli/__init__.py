@@ -20,7 +20,7 @@ from piquet.errors import PiquetError
 __all__ = ["build_parser", "command_names", "main"]
 
 #: commands listed first in --help; any other ``piquet/cli/NAME_cmd.py`` follows
-FIRST = ("play", "rules", "score", "replay")
+FIRST = ("serve", "play", "replay", "rules", "score", "odds", "advise", "tally")
 
 
 def command_names() -> list[str]:
