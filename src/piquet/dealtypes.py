@@ -1,0 +1,75 @@
+"""The small values a deal is made of: roles, phases, dialog lines, tricks, class results."""
+
+from __future__ import annotations
+
+import enum
+from typing import Final, NamedTuple
+
+from piquet.cards import Card
+from piquet.declarations import (
+    Claim,
+    DeclClass,
+)
+
+__all__ = ["ELDER", "YOUNGER", "ROLE_NAMES", "ClassResult", "Phase", "Step", "Trick", "Utterance"]
+
+ELDER: Final = 0
+YOUNGER: Final = 1
+ROLE_NAMES: Final = ("elder", "younger")
+_TENTH: Final = frozenset(i for i in range(36) if i % 9 + 6 >= 10)
+
+
+class Phase(enum.Enum):
+    DEAL = "deal"
+    BLANCHE = "blanche"
+    EXCHANGE = "exchange"
+    LEFTOVERS = "leftovers"
+    APPOINT = "appoint"
+    DECLARE = "declare"
+    PLAY = "play"
+    OVER = "over"
+
+
+class Step(enum.Enum):
+    """Where the declarations dialog stands within a class."""
+
+    ELDER = "elder speaks"
+    ANSWER = "younger answers"
+    YOUNGER = "younger declares"
+    QUESTION = "question"
+
+
+class Utterance(NamedTuple):
+    """One public line of the dialog: who said what, and any cards shown."""
+
+    seat: int
+    cls: DeclClass | None
+    text: str
+    shown: int = 0
+
+
+class Trick(NamedTuple):
+    leader: int
+    lead: int  # card index
+    follow: int  # card index
+    winner: int
+
+
+class ClassResult(NamedTuple):
+    """How a class of declaration ended: ``winner`` (None: equal or nobody) counts ``points``."""
+
+    winner: int | None
+    holdings: tuple[Claim, ...]
+    points: int
+    equal: bool = False
+
+
+def _card_text(idx: int) -> str:
+    return str(Card.from_index(idx))
+
+
+_LEAD_NOTES: Final = tuple(f"leads {_card_text(i)}" for i in range(36))
+_WIN_NOTES: Final = tuple(
+    f"wins {_card_text(a)} {_card_text(b)}" for a in range(36) for b in range(36)
+)
+

@@ -1,0 +1,647 @@
+"""The transitions of a deal: each fills the attribute dictionary of the new state.
+
+:meth:`piquet.deal.Deal.apply` checks an action, copies the old state's attributes once
+and hands them to the handler for the action's type (:data:`HANDLERS`).  A handler reads
+the old state and writes the new one; nothing else ever changes a state.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Final
+
+from piquet.actions import (
+    AnnounceBlanche,
+    Answer,
+    Appoint,
+    DealBy,
+    Declare,
+    Discard,
+    Leftover,
+    LeftoverChoice,
+    NameLead,
+    Pass,
+    Play,
+    Question,
+    Reply,
+)
+from piquet.cards import SUIT_MASKS, Card, CardSet
+from piquet.dealtypes import (
+    _LEAD_NOTES,
+    _TENTH,
+    _WIN_NOTES,
+    ELDER,
+    ROLE_NAMES,
+    YOUNGER,
+    ClassResult,
+    Phase,
+    Step,
+    Trick,
+    Utterance,
+)
+from piquet.declarations import (
+    Claim,
+    DeclClass,
+    claims,
+    counted,
+    is_blanche,
+    statement,
+)
+from piquet.rules import Leftovers, PlayScoring, PointMeasure, Rules
+from piquet.scoring import Kind, Tally
+
+if TYPE_CHECKING:
+    from piquet.deal import Deal
+
+__all__ = ["HANDLERS", "do_deal"]
+
+# Each handler takes the old deal and the new deal's attribute dict, and fills it.
+
+
+def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
+    deck = old.deck
+    hands = [0, 0]
+    pos = 0
+    # the dealer (younger) deals to elder first, packet by packet
+    while pos < 24:
+        for seat in (ELDER, YOUNGER):
+            for _ in range(size):
+                hands[seat] |= 1 << deck[pos]
+                pos += 1
+    d["packet"] = size
+    d["hands"] = (hands[0], hands[1])
+    d["dealt"] = (hands[0], hands[1])
+    d["stock"] = deck[24:]
+    blanche_holders = [s for s in (ELDER, YOUNGER) if is_blanche(hands[s])]
+    d["pending_blanche"] = tuple(blanche_holders)
+    if blanche_holders:
+        # carte blanche is declared at once ("he is to declare that he has Carte-blanche");
+        # the number to discard follows, each holder in turn
+        d["dialog"] = (
+            *d["dialog"],
+            *(Utterance(s, None, "Carte blanche!") for s in blanche_holders),
+        )
+        d["phase"] = Phase.BLANCHE
+        d["to_act"] = blanche_holders[0]
+    else:
+        _start_exchange(d)
+
+
+def _h_deal(old: Deal, d: dict[str, Any], action: DealBy) -> None:
+    _do_deal(old, d, action.size)
+
+
+def _h_blanche(old: Deal, d: dict[str, Any], action: AnnounceBlanche) -> None:
+    seat = old.to_act or 0
+    b = list(old.blanche)
+    b[seat] = action.discards
+    d["blanche"] = (b[0], b[1])
+    word = "one card" if action.discards == 1 else f"{action.discards} cards"
+    d["dialog"] = (*old.dialog, Utterance(seat, None, f"Carte blanche. I shall discard {word}."))
+    pending = tuple(s for s in d["pending_blanche"] if s != seat)
+    d["pending_blanche"] = pending
+    if pending:
+        d["to_act"] = pending[0]
+    else:
+        _start_exchange(d)
+
+
+def _start_exchange(d: dict[str, Any]) -> None:
+    b = d["blanche"]
+    if b[ELDER] >= 0:
+        # elder's blanche: the other discards first, then elder shows, discards, takes
+        steps: list[tuple[str, int, int]] = [
+            ("discard-only", YOUNGER, 0),
+            ("show", ELDER, 0),
+            ("discard", ELDER, 0),
+        ]
+        if b[YOUNGER] >= 0:
+            steps.append(("show", YOUNGER, 0))
+        steps.append(("take", YOUNGER, 0))
+    elif b[YOUNGER] >= 0:
+        steps = [("discard", ELDER, 0), ("show", YOUNGER, 0), ("discard", YOUNGER, 0)]
+    else:
+        steps = [("discard", ELDER, 0), ("discard", YOUNGER, 0)]
+    d["exchange_steps"] = tuple(steps)
+    d["phase"] = Phase.EXCHANGE
+    _run_exchange(d)
+
+
+def _run_exchange(d: dict[str, Any]) -> None:
+    """Carry out automatic exchange steps until one needs a player."""
+    while d["exchange_steps"]:
+        kind, seat, _ = d["exchange_steps"][0]
+        if kind in ("discard", "discard-only"):
+            d["to_act"] = seat
+            return
+        d["exchange_steps"] = d["exchange_steps"][1:]
+        if kind == "show":
+            dealt = d["dealt"][seat]
+            shown = list(d["shown"])
+            shown[seat] |= dealt
+            d["shown"] = (shown[0], shown[1])
+            d["dialog"] = (*d["dialog"], Utterance(seat, None, "shows carte blanche", dealt))
+            rules: Rules = d["rules"]
+            both = d["blanche"][0] >= 0 and d["blanche"][1] >= 0
+            if not both or rules.both_blanche_score:
+                _count(d, seat, Kind.BLANCHE, rules.blanche_value, "carte blanche")
+                if d["phase"] is Phase.OVER:
+                    return
+        elif kind == "take":
+            _take(d, seat, d["pending_take"])
+    _end_exchange(d)
+
+
+def _take(d: dict[str, Any], seat: int, n: int) -> None:
+    stock = d["stock"]
+    got = 0
+    for i in stock[:n]:
+        got |= 1 << i
+    d["stock"] = stock[n:]
+    hands = list(d["hands"])
+    hands[seat] |= got
+    d["hands"] = (hands[0], hands[1])
+    taken = list(d["taken"])
+    taken[seat] |= got
+    d["taken"] = (taken[0], taken[1])
+
+
+def _h_discard(old: Deal, d: dict[str, Any], action: Discard) -> None:
+    kind, seat, _ = old.exchange_steps[0]
+    cards = action.cards.mask
+    n = cards.bit_count()
+    hands = list(old.hands)
+    hands[seat] &= ~cards
+    d["hands"] = (hands[0], hands[1])
+    disc = list(old.discards)
+    disc[seat] |= cards
+    d["discards"] = (disc[0], disc[1])
+    d["exchange_steps"] = old.exchange_steps[1:]
+    rules = old.rules
+    who = ROLE_NAMES[seat]
+    if kind == "discard-only":
+        d["pending_take"] = n
+        d["dialog"] = (*old.dialog, Utterance(seat, None, f"{who} discards {n}"))
+    else:
+        _take(d, seat, n)
+        d["dialog"] = (*old.dialog, Utterance(seat, None, f"{who} exchanges {n}"))
+        if seat == ELDER:
+            unused = rules.elder_max - n
+            mask = 0
+            for i in d["stock"][:unused]:
+                mask |= 1 << i
+            d["elder_unused"] = mask
+    _run_exchange(d)
+
+
+def _end_exchange(d: dict[str, Any]) -> None:
+    rules: Rules = d["rules"]
+    left = 0
+    for i in d["stock"]:
+        left |= 1 << i
+    d["leftovers"] = left
+    mode = rules.younger_leftovers
+    if left and mode in (Leftovers.ELDER_NAMES_SUIT, Leftovers.ELDER_NAMES_CARD):
+        d["leftover_look"] = (False, True)
+        d["phase"] = Phase.LEFTOVERS
+        d["to_act"] = ELDER
+        return
+    if left and mode in (Leftovers.YOUNGER_TURNS_UP, Leftovers.YOUNGER_LOOKS):
+        d["phase"] = Phase.LEFTOVERS
+        d["to_act"] = YOUNGER
+        return
+    _start_declarations(d)
+
+
+def _h_leftover(old: Deal, d: dict[str, Any], action: Leftover) -> None:
+    seat = old.to_act or 0
+    look = action.choice is LeftoverChoice.LOOK
+    n = old.leftovers.bit_count()
+    mode = old.rules.younger_leftovers
+    if seat == ELDER:
+        d["dialog"] = (
+            *old.dialog,
+            Utterance(ELDER, None, "elder leaves the rest of the stock unseen"),
+        )
+    elif mode is Leftovers.YOUNGER_TURNS_UP:
+        d["leftover_look"] = (look, look)
+        text = (
+            f"younger turns up the {n} cards he left"
+            if look
+            else "younger leaves the stock face down"
+        )
+        d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, text, old.leftovers if look else 0))
+    else:
+        # younger looks; elder may look after playing his first card
+        d["leftover_look"] = (False, look)
+        text = "younger looks at the cards he left" if look else "younger leaves the stock unseen"
+        d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, text))
+    _start_declarations(d)
+
+
+def _h_name(old: Deal, d: dict[str, Any], action: NameLead) -> None:
+    hand = old.hands[ELDER]
+    if action.card is not None:
+        rule = ("card", action.card.index)
+        lacks = not hand >> action.card.index & 1
+        named = str(action.card)
+    else:
+        assert action.suit is not None
+        rule = ("suit", int(action.suit))
+        lacks = not hand & SUIT_MASKS[action.suit]
+        named = action.suit.plural
+    d["lead_rule"] = rule
+    d["leftover_look"] = (True, True)
+    lines = [Utterance(ELDER, None, f"elder will lead {named}, and sees the stock")]
+    if lacks:
+        lines.append(Utterance(ELDER, None, f"elder holds no {named}: younger appoints the lead"))
+        d["phase"] = Phase.APPOINT
+        d["to_act"] = YOUNGER
+        d["dialog"] = (*old.dialog, *lines)
+        return
+    d["dialog"] = (*old.dialog, *lines)
+    _start_declarations(d)
+
+
+def _h_appoint(old: Deal, d: dict[str, Any], action: Appoint) -> None:
+    if action.card is not None:
+        d["lead_rule"] = ("card", action.card.index)
+        named = str(action.card)
+    else:
+        assert action.suit is not None
+        d["lead_rule"] = ("suit", int(action.suit))
+        named = action.suit.plural
+    d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, f"younger appoints {named}"))
+    _start_declarations(d)
+
+
+def _start_declarations(d: dict[str, Any]) -> None:
+    d["phase"] = Phase.DECLARE
+    d["to_act"] = ELDER
+    d["cls"] = 0
+    d["step"] = Step.ELDER
+    d["elder_claim"] = None
+    d["revealed"] = False
+
+
+def _claim_of(d: dict[str, Any], seat: int, cls: DeclClass, cards: int) -> Claim:
+    for c in claims(d["hands"][seat], cls, d["rules"]):
+        if c.cards == cards:
+            return c
+    raise AssertionError("verified claim not found")  # pragma: no cover
+
+
+def _say(d: dict[str, Any], seat: int, cls: DeclClass | None, text: str, shown: int = 0) -> None:
+    d["dialog"] = (*d["dialog"], Utterance(seat, cls, text, shown))
+
+
+def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
+    seat = old.to_act or 0
+    cls = action.cls
+    rules = old.rules
+    claim = _claim_of(d, seat, cls, action.cards.mask)
+    if seat == ELDER and old.step is Step.ELDER:
+        d["elder_claim"] = claim
+        d["revealed"] = False
+        partial = cls is DeclClass.POINT and rules.point_measure is PointMeasure.CARDS
+        _say(d, ELDER, cls, _cap(statement(claim, rules, full=not partial)) + ".")
+        d["step"] = Step.ANSWER
+        d["to_act"] = YOUNGER
+        return
+    # younger declares what wins the class
+    _say(d, YOUNGER, cls, _cap(statement(claim, rules)) + ".")
+    _win_class(d, YOUNGER, claim)
+
+
+def _h_pass(old: Deal, d: dict[str, Any], action: Pass) -> None:
+    seat = old.to_act or 0
+    cls = DeclClass(old.cls)
+    _say(d, seat, cls, f"No {cls.label} declared.")
+    rules = old.rules
+    if seat == ELDER:
+        d["elder_claim"] = None
+        if rules.younger_declares_after_lead:
+            d["deferred"] = (*old.deferred, (old.cls, None, False))
+            _next_class(d)
+        else:
+            d["step"] = Step.YOUNGER
+            d["to_act"] = YOUNGER
+        return
+    # younger passes a class elder passed: nobody counts it
+    _set_result(d, ClassResult(None, (), 0))
+
+
+def _h_answer(old: Deal, d: dict[str, Any], action: Answer) -> None:
+    claim = old.elder_claim
+    assert claim is not None
+    cls = DeclClass(old.cls)
+    rules = old.rules
+    reply = action.reply
+    if reply is Reply.MAKING:
+        _say(d, YOUNGER, cls, "Making?")
+        _say(d, ELDER, cls, f"{_cap(_number(claim.pips))}.")
+        d["revealed"] = True
+        return
+    if reply is Reply.GOOD:
+        _say(d, YOUNGER, cls, "Good.")
+        _win_class(d, ELDER, claim)
+        return
+    if reply is Reply.EQUAL:
+        _say(d, YOUNGER, cls, "Equal.")
+        _set_result(d, ClassResult(None, (), 0, True))
+        return
+    _say(d, YOUNGER, cls, "Not good.")
+    partial = old._partial()
+    if rules.younger_declares_after_lead:
+        d["deferred"] = (*old.deferred, (old.cls, claim.key, partial))
+        _next_class(d)
+    else:
+        d["step"] = Step.YOUNGER
+        d["to_act"] = YOUNGER
+
+
+def _win_class(d: dict[str, Any], seat: int, claim: Claim) -> None:
+    rules: Rules = d["rules"]
+    held, points = counted(d["hands"][seat], claim, rules)
+    cls = claim.cls
+    show = (rules.show_point, rules.show_sequences, rules.show_sets)[cls]
+    cards = 0
+    for h in held:
+        cards |= h.cards
+    extras = [h for h in held if h.cards != claim.cards]
+    if extras:
+        _say(d, seat, cls, "And " + ", ".join(statement(h, rules) for h in extras) + ".")
+    if show:
+        shown = list(d["shown"])
+        shown[seat] |= cards
+        d["shown"] = (shown[0], shown[1])
+        _say(d, seat, cls, f"shows {CardSet(cards)}", cards)
+    _set_result(d, ClassResult(seat, tuple(held), points))
+
+
+def _set_result(d: dict[str, Any], result: ClassResult) -> None:
+    rules: Rules = d["rules"]
+    results = list(d["results"])
+    late = bool(d["deferred"]) and d["trick_lead"] is not None
+    cls = d["deferred"][0][0] if late else d["cls"]
+    results[cls] = result
+    d["results"] = tuple(results)
+    _commit(d)
+    if d["phase"] is Phase.OVER:
+        return
+    if (
+        cls == DeclClass.SET
+        and rules.ask_missing
+        and result.winner is not None
+        and any(h.size == 3 for h in result.holdings)
+    ):
+        d["step"] = Step.QUESTION
+        d["asker"] = 1 - result.winner
+        d["to_act"] = 1 - result.winner
+        d["question_late"] = late
+        return
+    d["question_late"] = False
+    _after_class(d, late)
+
+
+def _after_class(d: dict[str, Any], late: bool) -> None:
+    if late:
+        d["deferred"] = d["deferred"][1:]
+        if d["deferred"]:
+            d["to_act"] = YOUNGER
+            d["step"] = Step.YOUNGER
+            d["cls"] = d["deferred"][0][0]
+            return
+        _commit(d)
+        if d["phase"] is Phase.OVER:
+            return
+        d["phase"] = Phase.PLAY
+        d["to_act"] = YOUNGER
+        return
+    _next_class(d)
+
+
+def _h_question(old: Deal, d: dict[str, Any], action: Question) -> None:
+    asker = old.asker
+    holder = 1 - asker
+    cls = DeclClass.SET
+    result = old.results[DeclClass.SET]
+    assert result is not None
+    if action.ask:
+        _say(d, asker, cls, "Which one is missing?")
+        for h in result.holdings:
+            if h.size != 3:
+                continue
+            rank = h.top
+            missing = next(s for s in range(4) if not h.cards >> (9 * s + rank - 6) & 1)
+            card = Card.from_index(9 * missing + rank - 6)
+            if not old.discards[holder] & card.bit:
+                # the rule is about a card laid out; none of this rank was
+                _say(d, holder, cls, f"I laid out none of the {card.rank.name_plural}.")
+                continue
+            text = f"The {card.rank.name_singular} of {card.suit.plural}, laid out"
+            if old.rules.show_missing:
+                # 1754: "if he requires it, you must shew him which you laid out"
+                shown = list(d["shown"])
+                shown[holder] |= card.bit
+                d["shown"] = (shown[0], shown[1])
+                _say(d, holder, cls, text + ": here it is.", card.bit)
+            else:
+                _say(d, holder, cls, text + ".")
+    _after_class(d, old.question_late)
+
+
+def _next_class(d: dict[str, Any]) -> None:
+    d["cls"] += 1
+    d["elder_claim"] = None
+    d["revealed"] = False
+    if d["cls"] < 3:
+        d["step"] = Step.ELDER
+        d["to_act"] = ELDER
+        return
+    d["phase"] = Phase.PLAY
+    d["to_act"] = ELDER
+    d["leader"] = ELDER
+    _commit(d)
+
+
+_CLASS_KIND: Final = (Kind.POINT, Kind.SEQUENCES, Kind.SETS)
+
+
+def _commit(d: dict[str, Any]) -> None:
+    """Count resolved classes in order, then any held play events."""
+    rules: Rules = d["rules"]
+    while d["committed"] < 3:
+        res = d["results"][d["committed"]]
+        if res is None:
+            return
+        if res.winner is not None and res.points:
+            # a point not shown keeps its pips unless they were said ("making?")
+            note = "; ".join(statement(h, rules, full=rules.show_point) for h in res.holdings)
+            _count(d, res.winner, _CLASS_KIND[d["committed"]], res.points, note)
+            if d["phase"] is Phase.OVER:
+                return
+        d["committed"] += 1
+    held = d["held_play"]
+    if held:
+        d["held_play"] = ()
+        for seat, kind, pts, note in held:
+            _count(d, seat, kind, pts, note)
+            if d["phase"] is Phase.OVER:
+                return
+
+
+def _count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> None:
+    tally: Tally = d["tally"]
+    new = tally.add(seat, kind, points, note, d["rules"], d["start"], d["target"])
+    d["tally"] = new
+    if new.reached is not None:
+        d["phase"] = Phase.OVER
+        d["to_act"] = None
+
+
+def _play_count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> None:
+    if d["committed"] < 3:
+        d["held_play"] = (*d["held_play"], (seat, kind, points, note))
+        return
+    _count(d, seat, kind, points, note)
+
+
+def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
+    seat = old.to_act or 0
+    idx = action.card.index
+    hands = list(old.hands)
+    hands[seat] &= ~(1 << idx)
+    d["hands"] = (hands[0], hands[1])
+    rules = old.rules
+    scoring = rules.play_scoring
+    if old.trick_lead is None:
+        d["trick_lead"] = idx
+        d["leader"] = seat
+        if scoring is PlayScoring.LEADS_AND_WINS:
+            _play_count(d, seat, Kind.LEAD, 1, _LEAD_NOTES[idx])
+        elif scoring is PlayScoring.TENTH_CARDS and idx in _TENTH:
+            _play_count(d, seat, Kind.LEAD, 1, _LEAD_NOTES[idx])
+        if d["phase"] is Phase.OVER:
+            return
+        # younger's deferred declarations come after elder's first lead
+        if not old.tricks and old.deferred and rules.younger_declares_after_lead:
+            d["phase"] = Phase.DECLARE
+            d["step"] = Step.YOUNGER
+            d["to_act"] = YOUNGER
+            d["elder_claim"] = None
+            d["cls"] = old.deferred[0][0]
+            return
+        d["to_act"] = 1 - seat
+        return
+    lead = old.trick_lead
+    leader = old.leader
+    follower = seat
+    if idx // 9 == lead // 9 and idx > lead:
+        winner = follower
+    else:
+        winner = leader
+    trick = Trick(leader, lead, idx, winner)
+    d["tricks"] = (*old.tricks, trick)
+    d["trick_lead"] = None
+    won = list(old.won)
+    won[winner] += 1
+    d["won"] = (won[0], won[1])
+    win_card = idx if winner == follower else lead
+    if scoring is PlayScoring.LEADS_AND_WINS:
+        if winner == follower:
+            _play_count(d, follower, Kind.TRICK, 1, _WIN_NOTES[lead * 36 + idx])
+    elif scoring is PlayScoring.TENTH_CARDS:
+        if winner == follower and idx in _TENTH:
+            _play_count(
+                d, follower, Kind.TRICK, 1, _WIN_NOTES[lead * 36 + idx] + " with a tenth card"
+            )
+    else:
+        n = (lead in _TENTH) + (idx in _TENTH)
+        if n:
+            _play_count(d, winner, Kind.TRICK, n, _WIN_NOTES[lead * 36 + idx])
+    if d["phase"] is Phase.OVER:
+        return
+    if len(d["tricks"]) == 12:
+        bonus = rules.last_trick_tenth_bonus if win_card in _TENTH else rules.last_trick_bonus
+        _play_count(d, winner, Kind.LAST_TRICK, bonus, "the last trick")
+        if d["phase"] is Phase.OVER:
+            return
+        if won[winner] == 12:
+            _play_count(d, winner, Kind.CAPOT, rules.capot_bonus, "all twelve tricks")
+        elif won[winner] > won[1 - winner]:
+            _play_count(d, winner, Kind.CARDS, rules.cards_bonus, f"{won[winner]} tricks")
+        elif won[1 - winner] > won[winner]:
+            other = 1 - winner
+            _play_count(d, other, Kind.CARDS, rules.cards_bonus, f"{won[other]} tricks")
+        d["phase"] = Phase.OVER
+        d["to_act"] = None
+        return
+    d["to_act"] = winner
+    d["leader"] = winner
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+_ONES: Final = (
+    "",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+)
+_TENS: Final = (
+    "",
+    "",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+)
+
+
+def _number(n: int) -> str:
+    if n < 20:
+        return _ONES[n] or "nothing"
+    tens, ones = divmod(n, 10)
+    if n >= 100:
+        return str(n)
+    return _TENS[tens] + ("-" + _ONES[ones] if ones else "")
+
+
+HANDLERS: Final[dict[type, Any]] = {
+    DealBy: _h_deal,
+    AnnounceBlanche: _h_blanche,
+    Discard: _h_discard,
+    Leftover: _h_leftover,
+    NameLead: _h_name,
+    Appoint: _h_appoint,
+    Declare: _h_declare,
+    Pass: _h_pass,
+    Answer: _h_answer,
+    Question: _h_question,
+    Play: _h_play,
+}
+
+
+do_deal = _do_deal
