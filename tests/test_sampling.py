@@ -135,3 +135,27 @@ def test_nothing_to_place_before_the_deal() -> None:
     view = deal_view(d, YOUNGER)
     with pytest.raises(PiquetError, match="nothing is dealt"):
         knowledge(view, rules)
+
+
+@pytest.mark.parametrize("holder", ["elder", "younger"])
+@pytest.mark.parametrize("preset", ["rubicon", "court-gamester-1754"])
+def test_carte_blanche_worlds_replay(preset: str, holder: str) -> None:
+    """A shown carte blanche is the holder's dealt hand; worlds keep it through the exchange."""
+    rules = PRESETS[preset]
+    blank = "AS TS 9S 8S 7S AH TH 9H 8H 7H AD TD"
+    other = "KS QS JS KH QH JH KD QD JD KC QC JC"
+    elder, younger = (blank, other) if holder == "elder" else (other, blank)
+    d = new_deal(rules, elder, younger, "9D 8D 7D AC TC 9C 8C 7C", packet=2)
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(40):
+        if d.is_over or d.phase is Phase.PLAY and len(d.tricks) > 2:
+            break
+        seat = d.to_act
+        assert seat is not None
+        view = deal_view(d, seat)
+        for w in sample_worlds(view, rules, rng, 2):
+            world_deal(view, rules, w)
+            checked += 1
+        d = d.apply(d.random_action(rng))
+    assert checked >= 10

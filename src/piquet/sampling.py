@@ -124,7 +124,10 @@ class Knowledge:
     sets: tuple[tuple[int, int, int], ...] = ()
     """The other's declared sets: (rank, 3 or 4, the missing card's index or -1)."""
     excluded: int = 0
-    """Cards the other cannot hold: above the lowest card of a point he showed."""
+    """Cards the other cannot hold: above the lowest card of a point he showed, and what he
+    said he laid out."""
+    opp_laid_out: int = 0
+    """Cards the other said he laid out (the missing card of a trio, 1754)."""
 
 
 def _deck(rules: Rules) -> int:
@@ -152,7 +155,7 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
             blanche_shown = u.shown
         if u.seat == other and u.cls is None and u.text.startswith("Carte blanche"):
             opp_blanche = True
-        if u.seat == other and u.cls is not None and u.shown:
+        if u.seat == other and u.cls is not None and u.shown and "laid out" not in u.text:
             decl_shown |= u.shown
     opp_played = view.opponent_played.mask
     ke = ky = -1
@@ -196,9 +199,14 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
         pass  # the other led; a lead tells nothing about voids
     unplaced = deck & ~mine_dealt & ~mine_taken & ~seen
     sets, excluded = _set_and_point_facts(view, other)
+    laid_out = 0
+    for _, _, miss in sets:
+        if miss >= 0:
+            laid_out |= 1 << miss
     return Knowledge(
         sets=sets,
-        excluded=excluded,
+        excluded=excluded | laid_out,
+        opp_laid_out=laid_out,
         role=role,
         rules=rules,
         deck=deck,
@@ -253,8 +261,10 @@ def _set_and_point_facts(view: DealView, other: int) -> tuple[tuple[_SetFact, ..
             excluded |= above & ~u.shown
         if u.cls is DeclClass.SET:
             text = u.text.rstrip(".")
+            if text.startswith("I laid out none"):
+                continue
             if text.startswith("The ") and " of " in text:
-                rank_word, suit_word = text[4:].split(" of ")
+                rank_word, suit_word = text[4:].split(",")[0].split(" of ")
                 rank_n = next((int(r) for r in Rank if r.name_singular == rank_word), None)
                 suit_n = next((int(x) for x in Suit if x.plural == suit_word), None)
                 if rank_n is not None and suit_n is not None:
@@ -275,10 +285,11 @@ def _set_and_point_facts(view: DealView, other: int) -> tuple[tuple[_SetFact, ..
     return tuple(out), excluded
 
 
-def _forced(kn: Knowledge, rng: random.Random, hand: int) -> int:
-    """Cards the other's declared sets put in his hand (trios: three of four at random)."""
+def _forced(kn: Knowledge, rng: random.Random, hand: int, allowed: int) -> int:
+    """Cards the other's declared sets put in his hand (trios: three of four at random),
+    among the cards he may hold (``allowed``: not of a suit he showed out of)."""
     out = 0
-    possible = kn.unplaced | kn.opp_known_held | kn.seen_stock
+    possible = (kn.unplaced | kn.opp_known_held | kn.seen_stock) & allowed
     for rank, n, miss in kn.sets:
         cards = [9 * s + rank - 6 for s in range(4)]
         held = [c for c in cards if hand >> c & 1]
@@ -290,7 +301,7 @@ def _forced(kn: Knowledge, rng: random.Random, hand: int) -> int:
         if miss >= 0:
             out |= sum(1 << c for c in cards if c != miss and possible >> c & 1)
             continue
-        free = [c for c in cards if not hand >> c & 1 and kn.unplaced >> c & 1]
+        free = [c for c in cards if not hand >> c & 1 and (kn.unplaced & allowed) >> c & 1]
         need = 3 - len(held)
         if len(free) >= need:
             out |= _pick(rng, free, need)
@@ -359,6 +370,7 @@ def _draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
     if kn.opp_known_dealt:
         # carte blanche shown: his hand is the dealt hand less discards, plus the take
         b = kn.opp_known_dealt
+        hand |= _forced(kn, rng, hand, allowed)
         from_take = hand & ~b
         if from_take.bit_count() > k_o:
             return None
@@ -380,7 +392,7 @@ def _draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
         hand = kept | chosen_seen | take_unseen
         dealt = b
     else:
-        hand |= _forced(kn, rng, hand)
+        hand |= _forced(kn, rng, hand, allowed)
         need = 12 - hand.bit_count()
         fill_pool = mask_cards(kn.unplaced & ~hand & allowed & ~kn.excluded)
         if need < 0 or len(fill_pool) < need:
@@ -391,10 +403,11 @@ def _draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
         if len(cand) < len(unseen_take):
             return None
         take_unseen = _pick(rng, cand, len(unseen_take))
-        disc_pool = mask_cards(kn.unplaced & ~hand)
-        if len(disc_pool) < k_o:
+        must_disc = kn.opp_laid_out & kn.unplaced & ~hand
+        disc_pool = mask_cards(kn.unplaced & ~hand & ~must_disc)
+        if len(disc_pool) < k_o - must_disc.bit_count() or must_disc.bit_count() > k_o:
             return None
-        disc = _pick(rng, disc_pool, k_o)
+        disc = must_disc | _pick(rng, disc_pool, k_o - must_disc.bit_count())
         dealt = (hand & ~chosen_seen & ~take_unseen) | disc
         if not kn.opp_blanche and dealt & COURTS_MASK == 0:
             return None
@@ -626,9 +639,6 @@ def _class_weight(
         extras = [h for h in held if h.cards != his_claim.cards]
         if extras and not any(v.seat == other and v.text.startswith("And ") for v in lines):
             return 0.0
-        said = [v.text for v in lines if v.seat == other and v.text.startswith("The ")]
-        if said and said != _missing_lines(held):
-            return 0.0
     return weight
 
 
@@ -647,17 +657,6 @@ def _his_class(lines: tuple[Utterance, ...], seat: int) -> bool:
 
 
 _ANSWERS: Final = frozenset({"Good.", "Not good.", "Equal.", "Making?"})
-
-
-def _missing_lines(held: list[Claim]) -> list[str]:
-    out = []
-    for h in held:
-        if h.size == 3:
-            rank = h.top
-            missing = next(s for s in range(4) if not h.cards >> (9 * s + rank - 6) & 1)
-            card = Card.from_index(9 * missing + rank - 6)
-            out.append(f"The {card.rank.name_singular} of {card.suit.plural}.")
-    return out
 
 
 def _lead_fits(hand: int, view: DealView) -> float:

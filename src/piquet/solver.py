@@ -26,8 +26,8 @@ Values are always from elder's side (elder maximizes, younger minimizes);
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final, TypeVar, cast
 
 import numpy as np
