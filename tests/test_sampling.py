@@ -149,7 +149,7 @@ def test_carte_blanche_worlds_replay(preset: str, holder: str) -> None:
     rng = random.Random(5)
     checked = 0
     for _ in range(40):
-        if d.is_over or d.phase is Phase.PLAY and len(d.tricks) > 2:
+        if d.is_over or (d.phase is Phase.PLAY and len(d.tricks) > 2):
             break
         seat = d.to_act
         assert seat is not None

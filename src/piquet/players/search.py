@@ -7,7 +7,8 @@ the other's declarations were), every card is valued exactly in each world by
 the double-dummy solver (:mod:`piquet.solver`), and the card with the best
 weighted mean wins.
 
-``club`` exchanges and declares as the book does (:mod:`piquet.players.book`).
+``club`` exchanges as the book does (:mod:`piquet.players.book`) and declares
+truthfully (its best holding, true answers).
 ``expert`` also chooses its discard (and the number it announces with carte
 blanche) by simulated outcome: for each good candidate and each drawn world it
 takes in the stock, lets the other exchange by the book, counts both hands'
