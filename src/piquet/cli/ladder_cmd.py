@@ -19,7 +19,7 @@ def register(sub: Any) -> None:
         help="play every pair of AI levels and fit ratings (Elo scale, random = 0)",
         description="Play N mirrored pairs of deals between every pair of levels, then fit "
         "Bradley-Terry ratings on the deals won (ties count half), on an Elo scale with "
-        "random anchored at 0, with 95%% intervals.  --plot FILE.png draws them.",
+        "random anchored at 0, with 95% intervals.  --plot FILE.png draws them.",
     )
     p.add_argument(
         "--levels",

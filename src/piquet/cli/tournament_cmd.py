@@ -55,7 +55,7 @@ def register(sub: Any) -> None:
         "tournament",
         help="measure AI level A against B over mirrored pairs of deals",
         description="Play N mirrored pairs of deals (the same cards twice, seats swapped) "
-        "between two AI levels and print A's mean points per deal minus B's, with a 95%% "
+        "between two AI levels and print A's mean points per deal minus B's, with a 95% "
         "confidence interval, and the deals won.  --games also plays mirrored whole games "
         "(or parties) and counts them.",
     )
