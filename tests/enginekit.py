@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import random
 
-from piquet.actions import Action
+import pytest
+
+from piquet.actions import Action, Play, parse_action
 from piquet.cards import Card, CardSet, mask_cards
-from piquet.deal import Deal
+from piquet.deal import ROLE_NAMES, Deal
+from piquet.errors import IllegalActionError, PiquetError
 from piquet.rules import Rules
 
 
@@ -75,4 +78,52 @@ def cards(mask: int) -> str:
     return str(CardSet(mask))
 
 
-__all__ = ["build_deck", "cards", "mask_cards", "new_deal", "play_random"]
+def act(deal: Deal, *ids: str) -> Deal:
+    for text in ids:
+        deal = deal.apply(parse_action(text))
+    return deal
+
+
+def play(deal: Deal, cards: str) -> Deal:
+    for text in cards.split():
+        deal = deal.apply(Play(Card.parse(text)))
+    return deal
+
+
+def timeline(deal: Deal) -> list[tuple[str, str, int]]:
+    return [(ROLE_NAMES[e.seat], e.kind.value, e.points) for e in deal.events]
+
+
+def said(deal: Deal) -> list[str]:
+    return [f"{ROLE_NAMES[u.seat]}: {u.text}" for u in deal.dialog]
+
+
+def _state(deal: Deal) -> dict[str, object]:
+    return {k: v for k, v in vars(deal).items() if not k.startswith("_")}
+
+
+def refused(deal: Deal, action: Action, *words: str) -> str:
+    """``action`` raises IllegalActionError naming ``words``, and ``deal`` is unchanged."""
+    before = _state(deal)
+    with pytest.raises(IllegalActionError) as info:
+        deal.apply(action)
+    assert isinstance(info.value, PiquetError)
+    message = str(info.value)
+    for word in words:
+        assert word in message, f"{word!r} not in {message!r}"
+    assert _state(deal) == before
+    return message
+
+
+__all__ = [
+    "act",
+    "build_deck",
+    "cards",
+    "mask_cards",
+    "new_deal",
+    "play",
+    "play_random",
+    "refused",
+    "said",
+    "timeline",
+]

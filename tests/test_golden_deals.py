@@ -10,10 +10,10 @@ first lead) and a capot (court-gamester-1754).
 
 from __future__ import annotations
 
-from enginekit import build_deck
-from piquet.actions import DealBy, Play, parse_action
+from enginekit import act, build_deck, said, timeline
+from piquet.actions import DealBy, Play
 from piquet.cards import Card, CardSet
-from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
+from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.rules import Rules, get_rules
 from piquet.view import deal_view
 
@@ -32,25 +32,11 @@ def deal_from(rules: Rules, pack: str, packet: int) -> Deal:
     return deal
 
 
-def act(deal: Deal, *ids: str) -> Deal:
-    for text in ids:
-        deal = deal.apply(parse_action(text))
-    return deal
-
-
 def play(deal: Deal, tricks: str) -> Deal:
     """Play the cards in order; ``|`` separates tricks (for the reader only)."""
     for text in tricks.replace("|", " ").split():
         deal = deal.apply(Play(Card.parse(text)))
     return deal
-
-
-def said(deal: Deal) -> list[str]:
-    return [f"{ROLE_NAMES[u.seat]}: {u.text}" for u in deal.dialog]
-
-
-def timeline(deal: Deal) -> list[tuple[str, str, int]]:
-    return [(ROLE_NAMES[e.seat], e.kind.value, e.points) for e in deal.events]
 
 
 def lead(seat: str, n: int = 1) -> list[tuple[str, str, int]]:

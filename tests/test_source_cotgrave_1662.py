@@ -14,10 +14,10 @@ import random
 
 import pytest
 
-from enginekit import new_deal
+from enginekit import act, new_deal, play, said, timeline
 from piquet.actions import Action, DealBy, Discard, NameLead, Play, parse_action
 from piquet.cards import Card, CardSet, Suit
-from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
+from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.declarations import DeclClass, best_claim, score_of
 from piquet.errors import IllegalActionError, PiquetError
 from piquet.match import new_match
@@ -28,26 +28,6 @@ RULES = get_rules("cotgrave-1662")
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def act(deal: Deal, *ids: str) -> Deal:
-    for text in ids:
-        deal = deal.apply(parse_action(text))
-    return deal
-
-
-def play(deal: Deal, cards: str) -> Deal:
-    for text in cards.split():
-        deal = deal.apply(Play(Card.parse(text)))
-    return deal
-
-
-def timeline(deal: Deal) -> list[tuple[str, str, int]]:
-    return [(ROLE_NAMES[e.seat], e.kind.value, e.points) for e in deal.events]
-
-
-def said(deal: Deal) -> list[str]:
-    return [f"{ROLE_NAMES[u.seat]}: {u.text}" for u in deal.dialog]
 
 
 def refused(deal: Deal, action: Action, *words: str) -> str:

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
-from enginekit import new_deal
-from piquet.actions import Action, DealBy, Discard, Play, parse_action
+from enginekit import act, new_deal, play, refused, said, timeline
+from piquet.actions import DealBy, Discard, Play, parse_action
 from piquet.cards import Card, CardSet
-from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
-from piquet.errors import IllegalActionError, PiquetError
+from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.match import new_match
 from piquet.rules import get_rules
 from piquet.view import deal_view
@@ -26,43 +23,6 @@ RULES = get_rules("du-coeur-1995")
 
 
 # ---------------------------------------------------------------- helpers
-
-
-def act(deal: Deal, *ids: str) -> Deal:
-    for text in ids:
-        deal = deal.apply(parse_action(text))
-    return deal
-
-
-def play(deal: Deal, cards: str) -> Deal:
-    for text in cards.split():
-        deal = deal.apply(Play(Card.parse(text)))
-    return deal
-
-
-def timeline(deal: Deal) -> list[tuple[str, str, int]]:
-    return [(ROLE_NAMES[e.seat], e.kind.value, e.points) for e in deal.events]
-
-
-def said(deal: Deal) -> list[str]:
-    return [f"{ROLE_NAMES[u.seat]}: {u.text}" for u in deal.dialog]
-
-
-def _state(deal: Deal) -> dict[str, object]:
-    return {k: v for k, v in vars(deal).items() if not k.startswith("_")}
-
-
-def refused(deal: Deal, action: Action, *words: str) -> str:
-    """``action`` raises IllegalActionError naming ``words``, and ``deal`` is unchanged."""
-    before = _state(deal)
-    with pytest.raises(IllegalActionError) as info:
-        deal.apply(action)
-    assert isinstance(info.value, PiquetError)
-    message = str(info.value)
-    for word in words:
-        assert word in message, f"{word!r} not in {message!r}"
-    assert _state(deal) == before
-    return message
 
 
 # ---------------------------------------------------------------- scenarios
