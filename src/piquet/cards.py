@@ -246,6 +246,7 @@ def _abs_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 
 _ABS: Final = _abs_tables()
+_TEXTS: Final = tuple(str(c) for c in _CARDS)
 _S0, _S1, _S2, _S3 = _ABS
 
 
@@ -354,7 +355,7 @@ class CardSet:
         return CardSet(self.mask & SUIT_MASKS[suit])
 
     def __str__(self) -> str:
-        return " ".join(str(c) for c in self)
+        return " ".join([_TEXTS[i] for i in mask_cards(self.mask)])
 
     def __repr__(self) -> str:
         return f"CardSet({str(self)!r})"

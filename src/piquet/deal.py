@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
+from itertools import accumulate
 from math import comb
 from typing import Any, Final
 
@@ -52,7 +54,9 @@ from piquet.dealtypes import (
 from piquet.declarations import (
     Claim,
     DeclClass,
+    claim_index,
     claims,
+    shape_of,
 )
 from piquet.errors import IllegalActionError
 from piquet.rules import Leftovers, PointMeasure, Rules
@@ -123,64 +127,28 @@ class Deal:
         ``target`` the game's target (None: nothing ends the deal early).
         """
         deck_t = tuple(deck)
-        expected = [i for i in range(36) if rules.deck_size == 36 or i % 9 != 0]
-        if sorted(deck_t) != expected:
+        if sorted(deck_t) != _PACKS[rules.deck_size]:
             raise IllegalActionError(
                 f"a {rules.deck_size}-card pack must hold each of its cards exactly once"
             )
         self = object.__new__(cls)
-        d = self.__dict__
-        d.update(
-            rules=rules,
-            phase=Phase.DEAL,
-            to_act=YOUNGER,
-            hands=(0, 0),
-            dealt=(0, 0),
-            discards=(0, 0),
-            taken=(0, 0),
-            stock=(),
-            deck=deck_t,
-            packet=None,
-            start=start,
-            target=target if rules.game_ends_mid_deal else None,
-            blanche=(-1, -1),
-            elder_unused=0,
-            leftovers=0,
-            leftover_look=(False, False),
-            lead_rule=None,
-            exchange_steps=(),
-            pending_take=0,
-            cls=0,
-            step=Step.ELDER,
-            elder_claim=None,
-            revealed=False,
-            asker=YOUNGER,
-            deferred=(),
-            results=(None, None, None),
-            committed=0,
-            dialog=(),
-            shown=(0, 0),
-            tally=Tally(),
-            held_play=(),
-            tricks=(),
-            trick_lead=None,
-            leader=ELDER,
-            won=(0, 0),
-            _hist=None,
-            pending_blanche=(),
-            question_late=False,
-        )
+        d = _FRESH.copy()
+        _SET_ATTR(self, "__dict__", d)
+        d["rules"] = rules
+        d["deck"] = deck_t
+        d["start"] = start
+        d["target"] = target if rules.game_ends_mid_deal else None
         if len(rules.packet_sizes) == 1:
             return self._deal_by(rules.packet_sizes[0])
         return self
 
     def _successor(self) -> tuple[Deal, dict[str, Any]]:
         new = object.__new__(Deal)
-        nd = new.__dict__
-        nd.update(self.__dict__)
-        nd["_legal"] = None
-        nd["_play"] = None
-        return new, nd
+        d = self.__dict__.copy()
+        d["_legal"] = None
+        d["_play"] = None
+        _SET_ATTR(new, "__dict__", d)
+        return new, d
 
     # ------------------------------------------------------------------ queries
     @property
@@ -258,27 +226,43 @@ class Deal:
 
     def random_action(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random (without listing discards)."""
-        if self.phase is Phase.EXCHANGE:
+        phase = self.phase
+        if phase is Phase.PLAY:
+            playable = self.__dict__["_play"] or self._playable()
+            n = len(playable)
+            k = n.bit_length()
+            r = rng.getrandbits(k)  # rng.randrange(n), drawn the same way
+            while r >= n:
+                r = rng.getrandbits(k)
+            return PLAY[playable[r]]
+        if phase is Phase.EXCHANGE:
             lo, hi, fixed = self._discard_range()
-            hand = mask_cards(self.hands[self.to_act or 0])
+            hand = list(mask_cards(self.hands[self.to_act or 0]))
+            n = len(hand)
             if fixed is not None:
                 k = fixed
             else:
-                sizes = list(range(lo, hi + 1))
-                k = rng.choices(sizes, weights=[comb(len(hand), s) for s in sizes])[0]
-            return Discard(CardSet(sum(1 << i for i in rng.sample(hand, k))))
-        if self.phase is Phase.PLAY:
-            playable = self._playable()
-            return PLAY[playable[rng.randrange(len(playable))]]
-        if self.phase is Phase.DECLARE and self.step is Step.ELDER:
+                # each discard equally likely: a size in proportion to its number of discards
+                bounds = _size_bounds(n, lo, hi)
+                r = _below(rng, bounds[-1])
+                k = lo
+                while r >= bounds[k - lo]:
+                    k += 1
+            # the first k cards of a partial Fisher-Yates shuffle
+            mask = 0
+            for j in range(k):
+                pick = j + _below(rng, n - j)
+                hand[j], hand[pick] = hand[pick], hand[j]
+                mask |= 1 << hand[j]
+            return Discard(CardSet(mask))
+        if phase is Phase.DECLARE and self.step is Step.ELDER:
             mine = claims(self.hands[ELDER], _CLASS[self.cls], self.rules)
-            k = rng.randrange(len(mine) + 1)
-            return _PASS if k == len(mine) else Declare(mine[k].cls, CardSet(mine[k].cards))
-        self.legal_actions()
-        actions: list[Action] = self.__dict__["_legal"]
+            k = _below(rng, len(mine) + 1)
+            return _PASS if k == len(mine) else _declare_of(mine[k])
+        actions = self.__dict__.get("_legal") or self.legal_actions()
         if not actions:
             raise IllegalActionError("the deal is over: there is nothing to do")
-        return actions[rng.randrange(len(actions))]
+        return actions[_below(rng, len(actions))]
 
     def discard_range(self) -> tuple[int, int]:
         """(fewest, most) cards the seat to act may discard now (exchange phase)."""
@@ -330,19 +314,17 @@ class Deal:
         step = self.step
         cls = _CLASS[self.cls]
         if step is Step.QUESTION:
-            return [Question(True), Question(False)]
+            return [_ASK, _NO_QUESTION]
         if step is Step.ELDER:
             return [*_declare_options(self.hands[ELDER], cls, self.rules), _PASS]
         if step is Step.ANSWER:
-            return [Answer(r) for r in self._replies()]
+            return [_ANSWERS[r] for r in self._replies()]
         # younger declares
         beat, partial, may_pass = self._younger_terms()
         mine = claims(self.hands[YOUNGER], cls, self.rules)
-        out: list[Action] = [
-            Declare(cls, CardSet(c.cards)) for c in mine if _beats(c.key, beat, partial)
-        ]
+        out: list[Action] = [_declare_of(c) for c in mine if _beats(c.key, beat, partial)]
         if may_pass:
-            out.append(Pass())
+            out.append(_PASS)
         return out
 
     def _younger_terms(self) -> tuple[tuple[int, int] | None, bool, bool]:
@@ -423,9 +405,16 @@ class Deal:
 
     def apply(self, action: Action) -> Deal:
         """The deal after ``action`` by the seat to act (``self`` is unchanged)."""
-        self._check(action)
-        new, d = self._successor()
-        d["_hist"] = (self._hist, (self.to_act, action))
+        attrs = self.__dict__
+        if not (type(action) is Play and attrs["phase"] is Phase.PLAY
+                and action.card.index in (attrs["_play"] or self._playable())):
+            self._check(action)
+        new = object.__new__(Deal)
+        d = attrs.copy()  # a copy is far cheaper than filling a new object's dict
+        d["_legal"] = None
+        d["_play"] = None
+        d["_hist"] = (attrs["_hist"], (attrs["to_act"], action))
+        _SET_ATTR(new, "__dict__", d)
         HANDLERS[type(action)](self, d, action)
         return new
 
@@ -463,6 +452,8 @@ class Deal:
 
     def _check(self, action: Action) -> None:
         phase = self.phase
+        if type(action) is Play and phase is Phase.PLAY and action.card.index in self._playable():
+            return
         if phase is Phase.OVER:
             raise IllegalActionError("the deal is over: no more actions")
         if isinstance(action, Play):
@@ -501,8 +492,13 @@ class Deal:
                 f"{action}: not allowed now ({self._doing()}); "
                 f"discard {lo} to {hi} cards, e.g. discard:7S 8S"
             )
-        if isinstance(action, Declare) and phase is Phase.DECLARE and self._declare_ok(action):
-            return
+        if phase is Phase.DECLARE:
+            kind = type(action)
+            if kind is Declare and self._declare_ok(action):  # type: ignore[arg-type]
+                return
+            if kind is Pass and (self.step is Step.ELDER or (
+                    self.step is Step.YOUNGER and self._younger_terms()[2])):
+                return
         legal = self.__dict__.get("_legal") or self.legal_actions()
         if action in legal:
             return
@@ -514,7 +510,7 @@ class Deal:
         if step is Step.QUESTION or step is Step.ANSWER or action.cls != self.cls:
             return False
         seat = ELDER if step is Step.ELDER else YOUNGER
-        claim = _claim_index(self.hands[seat], action.cls, self.rules).get(action.cards.mask)
+        claim = claim_index(self.hands[seat], action.cls, self.rules).get(action.cards.mask)
         if claim is None:
             return False
         if seat == ELDER:
@@ -576,45 +572,92 @@ class Deal:
         return new
 
 
+_PACKS: Final = {n: [i for i in range(36) if n == 36 or i % 9] for n in (32, 36)}
+_SET_ATTR: Final = object.__setattr__  # Deal's own __setattr__ refuses every change
+_FRESH: Final[dict[str, Any]] = dict(
+    _legal=None,
+    _play=None,
+    phase=Phase.DEAL,
+    to_act=YOUNGER,
+    hands=(0, 0),
+    dealt=(0, 0),
+    discards=(0, 0),
+    taken=(0, 0),
+    stock=(),
+    packet=None,
+    blanche=(-1, -1),
+    elder_unused=0,
+    leftovers=0,
+    leftover_look=(False, False),
+    lead_rule=None,
+    exchange_steps=(),
+    pending_take=0,
+    cls=0,
+    step=Step.ELDER,
+    elder_claim=None,
+    revealed=False,
+    asker=YOUNGER,
+    deferred=(),
+    results=(None, None, None),
+    committed=0,
+    dialog=(),
+    shown=(0, 0),
+    tally=Tally(),
+    held_play=(),
+    tricks=(),
+    trick_lead=None,
+    leader=ELDER,
+    won=(0, 0),
+    _hist=None,
+    pending_blanche=(),
+    question_late=False,
+)
+"""A new deal's attributes, but for the rule set, the pack, the start and the target."""
 _PASS: Final = Pass()
+_ASK: Final = Question(True)
+_NO_QUESTION: Final = Question(False)
+_ANSWERS: Final = {r: Answer(r) for r in Reply}
 _CLASS: Final = tuple(DeclClass)
-_DECLARE_CACHE: dict[tuple[int, DeclClass, int], tuple[Declare, ...]] = {}
+_DECLARE_CACHE: dict[int, tuple[Declare, ...]] = {}
 
 
 def _declare_options(mask: int, cls: DeclClass, rules: Rules) -> tuple[Declare, ...]:
     """Every ``Declare`` a hand may make in a class (cached per hand and claim rules)."""
-    key = (mask, cls, _shape_id(rules))
+    key = (mask << 8) | (shape_of(rules).id << 2) | cls
     found = _DECLARE_CACHE.get(key)
     if found is None:
         if len(_DECLARE_CACHE) > 50_000:
             _DECLARE_CACHE.clear()
-        found = tuple(Declare(cls, CardSet(c.cards)) for c in claims(mask, cls, rules))
+        found = tuple(_declare_of(c) for c in claims(mask, cls, rules))
         _DECLARE_CACHE[key] = found
     return found
 
 
-_INDEX_CACHE: dict[tuple[int, DeclClass, int], dict[int, Claim]] = {}
+@cache
+def _size_bounds(n: int, lo: int, hi: int) -> tuple[int, ...]:
+    """Cumulative numbers of discards of ``lo`` .. ``hi`` cards from ``n``."""
+    return tuple(accumulate(comb(n, k) for k in range(lo, hi + 1)))
 
 
-def _claim_index(mask: int, cls: DeclClass, rules: Rules) -> dict[int, Claim]:
-    """The claims a hand may make in a class, by their cards (cached)."""
-    key = (mask, cls, _shape_id(rules))
-    found = _INDEX_CACHE.get(key)
+_DECLARES: dict[int, Declare] = {}
+
+
+def _declare_of(claim: Claim) -> Declare:
+    """The action declaring a claim (one shared value per claim: there are a few thousand)."""
+    key = claim.cards << 2 | claim.cls
+    found = _DECLARES.get(key)
     if found is None:
-        if len(_INDEX_CACHE) > 50_000:
-            _INDEX_CACHE.clear()
-        found = {c.cards: c for c in claims(mask, cls, rules)}
-        _INDEX_CACHE[key] = found
+        found = _DECLARES[key] = Declare(claim.cls, CardSet(claim.cards))
     return found
 
 
-_SHAPES: dict[tuple[object, ...], int] = {}
-
-
-def _shape_id(rules: Rules) -> int:
-    shape = (rules.point_measure, rules.sequences_same_suit, int(rules.set_min_rank),
-             rules.quatorze_beats_trio)
-    return _SHAPES.setdefault(shape, len(_SHAPES))
+def _below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for ``n >= 1``, the same draws without its checks."""
+    k = n.bit_length()
+    r = rng.getrandbits(k)
+    while r >= n:
+        r = rng.getrandbits(k)
+    return r
 
 
 def _beats(key: tuple[int, int], beat: tuple[int, int] | None, partial: bool) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from functools import lru_cache
+from operator import itemgetter
 from typing import Final, NamedTuple, Protocol
 
 from piquet.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
@@ -23,6 +24,7 @@ __all__ = [
     "DeclClass",
     "HandSummary",
     "best_claim",
+    "claim_index",
     "claims",
     "counted",
     "is_blanche",
@@ -182,14 +184,24 @@ def claims(mask: int, cls: DeclClass, rules: Rules) -> tuple[Claim, ...]:
 
     See :func:`_claims` for what may be claimed.
     """
-    return _claims_cached(
-        mask,
-        cls,
-        rules.point_measure is PointMeasure.CARDS,
-        rules.sequences_same_suit,
-        int(rules.set_min_rank),
-        rules.quatorze_beats_trio,
-    )
+    shape = shape_of(rules)
+    found = _CLAIMS.get((mask << 8) | (shape.id << 2) | cls)
+    if found is None:
+        found = _claims_new(mask, cls, shape)
+    return found
+
+
+def claim_index(mask: int, cls: DeclClass, rules: Rules) -> dict[int, Claim]:
+    """The claims of :func:`claims`, by their cards (cached)."""
+    shape = shape_of(rules)
+    key = (mask << 8) | (shape.id << 2) | cls
+    found = _INDEX.get(key)
+    if found is None:
+        if len(_INDEX) > _CACHE_LIMIT:
+            _INDEX.clear()
+        found = {c.cards: c for c in claims(mask, cls, rules)}
+        _INDEX[key] = found
+    return found
 
 
 class ClaimShape(Protocol):
@@ -206,22 +218,115 @@ class ClaimShape(Protocol):
 
 
 class _Shape:
-    """The few knobs that decide what a hand may claim (a cache key, not a rule set)."""
+    """The few knobs that decide what a hand may claim, with their claim tables.
 
-    __slots__ = ("point_measure", "quatorze_beats_trio", "sequences_same_suit", "set_min_rank")
+    One per combination of knobs (see :func:`shape_of`); ``id`` is small and part of
+    the cache keys.  The tables are each suit's claims by its 9-bit suit mask (point,
+    sequences in one suit) and each rank's set claims by the cards held of it, built
+    on first use.
+    """
 
-    def __init__(self, by_cards: bool, same_suit: bool, min_rank: int, qbt: bool) -> None:
+    __slots__ = (
+        "_points",
+        "_runs",
+        "_sets",
+        "id",
+        "point_measure",
+        "quatorze_beats_trio",
+        "sequences_same_suit",
+        "set_min_rank",
+    )
+
+    def __init__(self, ident: int, by_cards: bool, same_suit: bool, min_rank: int,
+                 qbt: bool) -> None:
+        self.id = ident
         self.point_measure = PointMeasure.CARDS if by_cards else PointMeasure.PIPS
         self.sequences_same_suit = same_suit
         self.set_min_rank = min_rank
         self.quatorze_beats_trio = qbt
+        self._points: tuple[tuple[tuple[Claim, ...], ...], ...] | None = None
+        self._runs: tuple[tuple[tuple[Claim, ...], ...], ...] | None = None
+        self._sets: tuple[dict[int, tuple[Claim, ...]], ...] | None = None
+
+    def points(self) -> tuple[tuple[tuple[Claim, ...], ...], ...]:
+        """Per suit, per suit mask: the point claims (the best k cards, k = all .. 1)."""
+        if self._points is None:
+            by_cards = self.point_measure is PointMeasure.CARDS
+            self._points = tuple(
+                tuple(
+                    tuple(
+                        Claim(DeclClass.POINT, sub << (9 * s), (n, p) if by_cards else (p, 0),
+                              n, s, p)
+                        for sub, n, p in _TOPK[m]
+                    )
+                    for m in range(512)
+                )
+                for s in range(4)
+            )
+        return self._points
+
+    def runs(self) -> tuple[tuple[tuple[Claim, ...], ...], ...]:
+        """Per suit, per suit mask: every run of three or more inside it."""
+        if self._runs is None:
+            self._runs = tuple(
+                tuple(
+                    tuple(_seq_claim(run << (9 * s), ln, top) for run, ln, top in _SUB_RUNS[m])
+                    for m in range(512)
+                )
+                for s in range(4)
+            )
+        return self._runs
+
+    def sets(self) -> tuple[dict[int, tuple[Claim, ...]], ...]:
+        """Per rank from the ace down to the lowest set rank: set claims by cards held."""
+        if self._sets is None:
+            rows: list[dict[int, tuple[Claim, ...]]] = []
+            for rank in range(14, self.set_min_rank - 1, -1):
+                row: dict[int, tuple[Claim, ...]] = {}
+                for pattern in range(16):
+                    held = sum(1 << (9 * s + rank - 6) for s in range(4) if pattern >> s & 1)
+                    n = pattern.bit_count()
+                    if n < 3:
+                        continue
+                    found = [_set_claim(rank, held, self)]
+                    if n == 4:
+                        # declare three of four: the last suit's card is withheld
+                        withheld = 1 << (9 * _last_suit(held) + rank - 6)
+                        found.append(_set_claim(rank, held & ~withheld, self))
+                    row[held] = tuple(found)
+                rows.append(row)
+            self._sets = tuple(rows)
+        return self._sets
 
 
-@lru_cache(maxsize=1 << 15)
-def _claims_cached(
-    mask: int, cls: DeclClass, by_cards: bool, same_suit: bool, min_rank: int, qbt: bool
-) -> tuple[Claim, ...]:
-    return tuple(_claims(mask, cls, _Shape(by_cards, same_suit, min_rank, qbt)))
+_SHAPES: dict[tuple[bool, bool, int, bool], _Shape] = {}
+_SHAPE_OF: dict[int, tuple[Rules, _Shape]] = {}
+_CACHE_LIMIT: Final = 200_000
+_CLAIMS: dict[int, tuple[Claim, ...]] = {}
+_INDEX: dict[int, dict[int, Claim]] = {}
+
+
+def shape_of(rules: Rules) -> _Shape:
+    """The claim shape of a rule set (looked up by identity: hashing a rule set is slow)."""
+    entry = _SHAPE_OF.get(id(rules))
+    if entry is not None and entry[0] is rules:
+        return entry[1]
+    shape = _shape_for(rules)
+    if len(_SHAPE_OF) > 1000:
+        _SHAPE_OF.clear()
+    _SHAPE_OF[id(rules)] = (rules, shape)
+    return shape
+
+
+_BY_KEY: Final = itemgetter(2)
+
+
+def _claims_new(mask: int, cls: DeclClass, shape: _Shape) -> tuple[Claim, ...]:
+    if len(_CLAIMS) > _CACHE_LIMIT:
+        _CLAIMS.clear()
+    found = tuple(_claims(mask, cls, shape))
+    _CLAIMS[(mask << 8) | (shape.id << 2) | cls] = found
+    return found
 
 
 def _claims(mask: int, cls: DeclClass, rules: ClaimShape) -> list[Claim]:
@@ -229,44 +334,49 @@ def _claims(mask: int, cls: DeclClass, rules: ClaimShape) -> list[Claim]:
 
     Declaring a lesser claim than the best is sinking: point, any number of
     the best cards of a suit; sequence, any run of three or more inside the
-    hand; set, three or four of a rank held.
+    hand; set, three or four of a rank held.  Ties keep suit order (S H D C).
     """
-    out: list[Claim] = []
+    shape = rules if isinstance(rules, _Shape) else _shape_for(rules)
+    out: list[Claim]
     if cls is DeclClass.POINT:
-        by_cards = rules.point_measure is PointMeasure.CARDS
-        for s in range(4):
-            shift = 9 * s
-            for sub, n, p in _TOPK[mask >> shift & 0x1FF]:
-                key = (n, p) if by_cards else (p, 0)
-                out.append(Claim(DeclClass.POINT, sub << shift, key, n, s, p))
+        p = shape.points()
+        out = [*p[0][mask & 0x1FF], *p[1][mask >> 9 & 0x1FF], *p[2][mask >> 18 & 0x1FF],
+               *p[3][mask >> 27 & 0x1FF]]
     elif cls is DeclClass.SEQUENCE:
-        if rules.sequences_same_suit:
-            for s in range(4):
-                shift = 9 * s
-                for run, ln, top_rank in _SUB_RUNS[mask >> shift & 0x1FF]:
-                    out.append(
-                        Claim(DeclClass.SEQUENCE, run << shift, (ln, top_rank), ln, top_rank, 0)
-                    )
+        if shape.sequences_same_suit:
+            r = shape.runs()
+            out = [*r[0][mask & 0x1FF], *r[1][mask >> 9 & 0x1FF], *r[2][mask >> 18 & 0x1FF],
+                   *r[3][mask >> 27 & 0x1FF]]
         else:
-            presence = 0
-            for s in range(4):
-                presence |= mask >> (9 * s) & 0x1FF
+            out = []
+            presence = (mask | mask >> 9 | mask >> 18 | mask >> 27) & 0x1FF
+            if not _SUB_RUNS[presence]:
+                return out
+            # for each rank, the card of the first suit (S H D C) holding it
+            firsts = [m & -m for m in (mask & rm for rm in RANK_MASKS)]
             for top_bit, length in SUIT_RUNS[presence]:
                 for top in range(top_bit, top_bit - length + 3 - 1, -1):
                     for ln in range(top - (top_bit - length + 1) + 1, 2, -1):
-                        out.append(_seq_claim(_any_suit_run_cards(mask, top, ln), ln, top + 6))
+                        cards = sum(firsts[top - ln + 1 : top + 1])
+                        out.append(_seq_claim(cards, ln, top + 6))
     else:
-        for rank in range(14, rules.set_min_rank - 1, -1):
-            held = _rank_cards(mask, rank)
-            n = held.bit_count()
-            if n >= 3:
-                out.append(_set_claim(rank, held, rules))
-                if n == 4:
-                    # declare three of four: the last suit's card is withheld
-                    withheld = 1 << (9 * _last_suit(held) + rank - 6)
-                    out.append(_set_claim(rank, held & ~withheld, rules))
-    out.sort(key=lambda c: c.key, reverse=True)
+        out = []
+        rows = shape.sets()
+        for i, row in enumerate(rows):
+            found = row.get(mask & RANK_MASKS[8 - i])
+            if found is not None:
+                out += found
+    out.sort(key=_BY_KEY, reverse=True)
     return out
+
+
+def _shape_for(rules: ClaimShape) -> _Shape:
+    knobs = (rules.point_measure is PointMeasure.CARDS, rules.sequences_same_suit,
+             int(rules.set_min_rank), rules.quatorze_beats_trio)
+    shape = _SHAPES.get(knobs)
+    if shape is None:
+        shape = _SHAPES[knobs] = _Shape(len(_SHAPES), *knobs)
+    return shape
 
 
 def _last_suit(cards: int) -> int:

@@ -157,6 +157,9 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
             opp_blanche = True
         if u.seat == other and u.cls is not None and u.shown and "laid out" not in u.text:
             decl_shown |= u.shown
+        if u.seat == other and u.cls is DeclClass.SEQUENCE and rules.sequences_same_suit:
+            # a sequence in one suit names its cards ("tierce to the nine in diamonds")
+            decl_shown |= _named_sequences(u.text, rules)
     opp_played = view.opponent_played.mask
     ke = ky = -1
     y_discard_only = False
@@ -233,6 +236,30 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
 
 
 _PLURALS: Final = {r.name_plural: int(r) for r in Rank}
+_SEQUENCE_WORDS: dict[tuple[bool, int], dict[str, int]] = {}
+
+
+def _named_sequences(text: str, rules: Rules) -> int:
+    """The cards of the sequences in one suit that a line of the dialog names (or 0)."""
+    key = (rules.deck_size == 36, id(rules))
+    table = _SEQUENCE_WORDS.get(key)
+    if table is None:
+        table = {
+            statement(c, rules).lower(): c.cards
+            for suit in SUIT_MASKS
+            for c in claims(suit & (DECK36 if rules.deck_size == 36 else DECK32),
+                            DeclClass.SEQUENCE, rules)
+        }
+        if len(_SEQUENCE_WORDS) > 64:
+            _SEQUENCE_WORDS.clear()
+        _SEQUENCE_WORDS[key] = table
+    body = text.rstrip(".").lower()
+    if body.startswith("and "):
+        body = body[4:]
+    cards = 0
+    for part in body.split(", "):
+        cards |= table.get(part, 0)
+    return cards
 
 
 def _shown_by(view: DealView, seat: int) -> int:

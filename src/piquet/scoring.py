@@ -31,6 +31,8 @@ class Kind(enum.Enum):
     PIQUE = "pique"
 
 
+_new_tuple = tuple.__new__  # a named tuple without its constructor's Python-level call
+
 HAND_KINDS = frozenset({Kind.BLANCHE, Kind.POINT, Kind.SEQUENCES, Kind.SETS})
 
 
@@ -69,15 +71,14 @@ class Tally(NamedTuple):
         """The tally after ``seat`` counts ``points``; adds a pique/repique if won."""
         if self.reached is not None or points <= 0:
             return self
-        event = Event(seat, kind, points, note)
+        event = _new_tuple(Event, (seat, kind, points, note))
         if not self.open and target is None:
             # the common case in the play: no bonus possible, no target to watch
-            t = self.totals
-            return Tally(
-                (*self.events, event),
-                (t[0] + points, t[1]) if seat == 0 else (t[0], t[1] + points),
-                False,
-                None,
+            t0, t1 = self.totals
+            return _new_tuple(
+                Tally,
+                ((*self.events, event), (t0 + points, t1) if seat == 0 else (t0, t1 + points),
+                 False, None),
             )
         totals = list(self.totals)
         other = 1 - seat

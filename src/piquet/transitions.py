@@ -41,7 +41,7 @@ from piquet.dealtypes import (
 from piquet.declarations import (
     Claim,
     DeclClass,
-    claims,
+    claim_index,
     counted,
     is_blanche,
     statement,
@@ -284,10 +284,7 @@ def _start_declarations(d: dict[str, Any]) -> None:
 
 
 def _claim_of(d: dict[str, Any], seat: int, cls: DeclClass, cards: int) -> Claim:
-    for c in claims(d["hands"][seat], cls, d["rules"]):
-        if c.cards == cards:
-            return c
-    raise AssertionError("verified claim not found")  # pragma: no cover
+    return claim_index(d["hands"][seat], cls, d["rules"])[cards]
 
 
 def _say(d: dict[str, Any], seat: int, cls: DeclClass | None, text: str, shown: int = 0) -> None:
@@ -314,7 +311,7 @@ def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
 
 def _h_pass(old: Deal, d: dict[str, Any], action: Pass) -> None:
     seat = old.to_act or 0
-    cls = DeclClass(old.cls)
+    cls = _CLASSES[old.cls]
     _say(d, seat, cls, f"No {cls.label} declared.")
     rules = old.rules
     if seat == ELDER:
@@ -333,7 +330,7 @@ def _h_pass(old: Deal, d: dict[str, Any], action: Pass) -> None:
 def _h_answer(old: Deal, d: dict[str, Any], action: Answer) -> None:
     claim = old.elder_claim
     assert claim is not None
-    cls = DeclClass(old.cls)
+    cls = _CLASSES[old.cls]
     rules = old.rules
     reply = action.reply
     if reply is Reply.MAKING:
@@ -464,6 +461,7 @@ def _next_class(d: dict[str, Any]) -> None:
     _commit(d)
 
 
+_CLASSES: Final = tuple(DeclClass)
 _CLASS_KIND: Final = (Kind.POINT, Kind.SEQUENCES, Kind.SETS)
 
 
@@ -503,28 +501,30 @@ def _play_count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str
     if d["committed"] < 3:
         d["held_play"] = (*d["held_play"], (seat, kind, points, note))
         return
-    _count(d, seat, kind, points, note)
+    tally: Tally = d["tally"].add(seat, kind, points, note, d["rules"], d["start"], d["target"])
+    d["tally"] = tally
+    if tally.reached is not None:
+        d["phase"] = Phase.OVER
+        d["to_act"] = None
 
 
 def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
-    seat = old.to_act or 0
+    seat: int = old.to_act  # type: ignore[assignment]  # someone is to act in the play
     idx = action.card.index
-    hands = list(old.hands)
-    hands[seat] &= ~(1 << idx)
-    d["hands"] = (hands[0], hands[1])
+    h0, h1 = old.hands
+    d["hands"] = (h0 & ~(1 << idx), h1) if seat == 0 else (h0, h1 & ~(1 << idx))
     rules = old.rules
     scoring = rules.play_scoring
-    if old.trick_lead is None:
+    lead = old.trick_lead
+    if lead is None:
         d["trick_lead"] = idx
         d["leader"] = seat
-        if scoring is PlayScoring.LEADS_AND_WINS:
+        if scoring is _LEADS_AND_WINS or (scoring is _TENTH_CARDS and idx in _TENTH):
             _play_count(d, seat, Kind.LEAD, 1, _LEAD_NOTES[idx])
-        elif scoring is PlayScoring.TENTH_CARDS and idx in _TENTH:
-            _play_count(d, seat, Kind.LEAD, 1, _LEAD_NOTES[idx])
-        if d["phase"] is Phase.OVER:
-            return
+            if d["phase"] is Phase.OVER:
+                return
         # younger's deferred declarations come after elder's first lead
-        if not old.tricks and old.deferred and rules.younger_declares_after_lead:
+        if old.deferred and not old.tricks and rules.younger_declares_after_lead:
             d["phase"] = Phase.DECLARE
             d["step"] = Step.YOUNGER
             d["to_act"] = YOUNGER
@@ -533,51 +533,59 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
             return
         d["to_act"] = 1 - seat
         return
-    lead = old.trick_lead
     leader = old.leader
-    follower = seat
-    if idx // 9 == lead // 9 and idx > lead:
-        winner = follower
-    else:
-        winner = leader
-    trick = Trick(leader, lead, idx, winner)
-    d["tricks"] = (*old.tricks, trick)
+    trick = _TRICKS[(leader * 36 + lead) * 36 + idx]
+    winner = trick.winner
+    tricks = (*old.tricks, trick)
+    d["tricks"] = tricks
     d["trick_lead"] = None
-    won = list(old.won)
-    won[winner] += 1
-    d["won"] = (won[0], won[1])
-    win_card = idx if winner == follower else lead
-    if scoring is PlayScoring.LEADS_AND_WINS:
-        if winner == follower:
-            _play_count(d, follower, Kind.TRICK, 1, _WIN_NOTES[lead * 36 + idx])
-    elif scoring is PlayScoring.TENTH_CARDS:
-        if winner == follower and idx in _TENTH:
-            _play_count(
-                d, follower, Kind.TRICK, 1, _WIN_NOTES[lead * 36 + idx] + " with a tenth card"
-            )
+    w0, w1 = old.won
+    won = (w0 + 1, w1) if winner == 0 else (w0, w1 + 1)
+    d["won"] = won
+    follower_wins = winner == seat
+    if scoring is _LEADS_AND_WINS:
+        if follower_wins:
+            _play_count(d, seat, Kind.TRICK, 1, _WIN_NOTES[lead * 36 + idx])
+    elif scoring is _TENTH_CARDS:
+        if follower_wins and idx in _TENTH:
+            _play_count(d, seat, Kind.TRICK, 1, _WIN_NOTES[lead * 36 + idx] + " with a tenth card")
     else:
         n = (lead in _TENTH) + (idx in _TENTH)
         if n:
             _play_count(d, winner, Kind.TRICK, n, _WIN_NOTES[lead * 36 + idx])
     if d["phase"] is Phase.OVER:
         return
-    if len(d["tricks"]) == 12:
-        bonus = rules.last_trick_tenth_bonus if win_card in _TENTH else rules.last_trick_bonus
-        _play_count(d, winner, Kind.LAST_TRICK, bonus, "the last trick")
-        if d["phase"] is Phase.OVER:
-            return
-        if won[winner] == 12:
-            _play_count(d, winner, Kind.CAPOT, rules.capot_bonus, "all twelve tricks")
-        elif won[winner] > won[1 - winner]:
-            _play_count(d, winner, Kind.CARDS, rules.cards_bonus, f"{won[winner]} tricks")
-        elif won[1 - winner] > won[winner]:
-            other = 1 - winner
-            _play_count(d, other, Kind.CARDS, rules.cards_bonus, f"{won[other]} tricks")
-        d["phase"] = Phase.OVER
-        d["to_act"] = None
+    if len(tricks) < 12:
+        d["to_act"] = winner
+        d["leader"] = winner
         return
-    d["to_act"] = winner
-    d["leader"] = winner
+    win_card = idx if follower_wins else lead
+    bonus = rules.last_trick_tenth_bonus if win_card in _TENTH else rules.last_trick_bonus
+    _play_count(d, winner, Kind.LAST_TRICK, bonus, "the last trick")
+    if d["phase"] is Phase.OVER:
+        return
+    mine, theirs = won[winner], won[1 - winner]
+    if mine == 12:
+        _play_count(d, winner, Kind.CAPOT, rules.capot_bonus, "all twelve tricks")
+    elif mine > theirs:
+        _play_count(d, winner, Kind.CARDS, rules.cards_bonus, f"{mine} tricks")
+    elif theirs > mine:
+        _play_count(d, 1 - winner, Kind.CARDS, rules.cards_bonus, f"{theirs} tricks")
+    d["phase"] = Phase.OVER
+    d["to_act"] = None
+
+
+_LEADS_AND_WINS: Final = PlayScoring.LEADS_AND_WINS
+_TENTH_CARDS: Final = PlayScoring.TENTH_CARDS
+_TRICKS: Final = tuple(
+    Trick(leader, lead, follow,
+          1 - leader if follow // 9 == lead // 9 and follow > lead else leader)
+    for leader in (ELDER, YOUNGER)
+    for lead in range(36)
+    for follow in range(36)
+)
+"""Every trick by (leader * 36 + lead) * 36 + follow: the follower wins by a higher card of the
+suit led."""
 
 
 def _cap(text: str) -> str:
