@@ -23,6 +23,7 @@ from piquet.errors import ParseError
 __all__ = [
     "DECK32",
     "DECK36",
+    "SUIT_CARDS",
     "SUIT_MASKS",
     "Card",
     "CardSet",
@@ -246,6 +247,9 @@ def _abs_tables() -> tuple[tuple[tuple[int, ...], ...], ...]:
 
 
 _ABS: Final = _abs_tables()
+SUIT_CARDS: Final = _ABS
+"""``SUIT_CARDS[suit][m]``: the indices of the cards of a suit whose 9-bit mask is ``m``,
+high rank first."""
 _TEXTS: Final = tuple(str(c) for c in _CARDS)
 _S0, _S1, _S2, _S3 = _ABS
 

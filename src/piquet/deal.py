@@ -39,6 +39,7 @@ from piquet.actions import (
     Question,
     Reply,
 )
+from piquet.cards import SUIT_CARDS as _SUIT_CARDS
 from piquet.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards
 from piquet.dealtypes import (
     ELDER,
@@ -203,7 +204,7 @@ class Deal:
         if phase is Phase.OVER:
             return []
         if phase is Phase.DEAL:
-            return [DealBy(n) for n in self.rules.packet_sizes]
+            return [_DEAL_BY[n] for n in self.rules.packet_sizes]
         if phase is Phase.BLANCHE:
             lo, hi = self._blanche_range(self.to_act or 0)
             return [AnnounceBlanche(n) for n in range(lo, hi + 1)]
@@ -226,7 +227,7 @@ class Deal:
 
     def random_action(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random (without listing discards)."""
-        phase = self.phase
+        phase = self.__dict__["phase"]
         if phase is Phase.PLAY:
             playable = self.__dict__["_play"] or self._playable()
             n = len(playable)
@@ -352,44 +353,58 @@ class Deal:
     def _replies(self) -> list[Reply]:
         claim = self.elder_claim
         assert claim is not None
+        # younger's claims come best first: the first tells "not good", the first not
+        # better than elder's tells "equal" (or, before "making", the same number of cards)
         mine = claims(self.hands[YOUNGER], _CLASS[self.cls], self.rules)
         out = [Reply.GOOD]
         if self._partial():
-            if any(c.key[0] > claim.key[0] for c in mine):
+            n = claim.key[0]
+            if mine and mine[0].key[0] > n:
                 out.append(Reply.NOT_GOOD)
-            if any(c.key[0] == claim.key[0] for c in mine):
-                out.append(Reply.MAKING)
+            for c in mine:
+                if c.key[0] <= n:
+                    if c.key[0] == n:
+                        out.append(Reply.MAKING)
+                    break
             return out
-        if any(c.key > claim.key for c in mine):
+        key = claim.key
+        if mine and mine[0].key > key:
             out.append(Reply.NOT_GOOD)
-        if any(c.key == claim.key for c in mine):
-            out.append(Reply.EQUAL)
+        for c in mine:
+            if c.key <= key:
+                if c.key == key:
+                    out.append(Reply.EQUAL)
+                break
         return out
 
     def _playable(self) -> tuple[int, ...]:
-        found: tuple[int, ...] | None = self.__dict__.get("_play")
-        if found is None:
-            found = self._compute_playable()
-            self.__dict__["_play"] = found
-        return found
-
-    def _compute_playable(self) -> tuple[int, ...]:
-        seat = self.to_act
+        """The cards the seat to act may play (computed once per state)."""
+        attrs = self.__dict__
+        found: tuple[int, ...] | None = attrs["_play"]
+        if found is not None:
+            return found
+        seat = attrs["to_act"]
         if seat is None:
-            return ()
-        hand = self.hands[seat]
-        if self.trick_lead is not None:
-            suit = SUIT_MASKS[self.trick_lead // 9]
-            if hand & suit:
-                hand &= suit
-            return mask_cards(hand)
-        if not self.tricks and self.lead_rule is not None:
-            kind, value = self.lead_rule
-            if kind == "suit" and hand & SUIT_MASKS[value]:
-                return mask_cards(hand & SUIT_MASKS[value])
-            if kind == "card" and hand >> value & 1:
-                return (value,)
-        return mask_cards(hand)
+            found = ()
+        else:
+            hand = attrs["hands"][seat]
+            lead = attrs["trick_lead"]
+            if lead is not None:
+                suit = lead // 9
+                cards = _SUIT_CARDS[suit][hand >> (9 * suit) & 0x1FF]
+                found = cards if cards else mask_cards(hand)  # follow suit if you can
+            elif not attrs["tricks"] and attrs["lead_rule"] is not None:
+                kind, value = attrs["lead_rule"]
+                if kind == "suit" and hand & SUIT_MASKS[value]:
+                    found = mask_cards(hand & SUIT_MASKS[value])
+                elif kind == "card" and hand >> value & 1:
+                    found = (value,)
+                else:
+                    found = mask_cards(hand)
+            else:
+                found = mask_cards(hand)
+        attrs["_play"] = found
+        return found
 
     # ------------------------------------------------------------------ verify / can / apply
     def verify(self, action: Action) -> None:
@@ -613,6 +628,7 @@ _FRESH: Final[dict[str, Any]] = dict(
     question_late=False,
 )
 """A new deal's attributes, but for the rule set, the pack, the start and the target."""
+_DEAL_BY: Final = {n: DealBy(n) for n in range(1, 13)}
 _PASS: Final = Pass()
 _ASK: Final = Question(True)
 _NO_QUESTION: Final = Question(False)

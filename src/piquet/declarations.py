@@ -302,19 +302,25 @@ class _Shape:
 _SHAPES: dict[tuple[bool, bool, int, bool], _Shape] = {}
 _SHAPE_OF: dict[int, tuple[Rules, _Shape]] = {}
 _CACHE_LIMIT: Final = 200_000
+_LAST_SHAPE: list[tuple[object, _Shape]] = [(None, _Shape(-1, True, True, 14, True))]
+"""The rule set asked about last and its shape (a rule set is asked about many times over)."""
 _CLAIMS: dict[int, tuple[Claim, ...]] = {}
 _INDEX: dict[int, dict[int, Claim]] = {}
 
 
 def shape_of(rules: Rules) -> _Shape:
     """The claim shape of a rule set (looked up by identity: hashing a rule set is slow)."""
+    last = _LAST_SHAPE[0]
+    if last[0] is rules:
+        return last[1]
     entry = _SHAPE_OF.get(id(rules))
     if entry is not None and entry[0] is rules:
+        _LAST_SHAPE[0] = entry
         return entry[1]
     shape = _shape_for(rules)
     if len(_SHAPE_OF) > 1000:
         _SHAPE_OF.clear()
-    _SHAPE_OF[id(rules)] = (rules, shape)
+    _SHAPE_OF[id(rules)] = _LAST_SHAPE[0] = (rules, shape)
     return shape
 
 
@@ -491,6 +497,27 @@ def statement(claim: Claim, rules: Rules, *, full: bool = True) -> str:
     ``full=False`` gives only the first part of a point measured by cards
     ("point of five"), before the other asks "making?".
     """
+    key = (
+        claim.cards << 6
+        | claim.cls << 4
+        | full << 3
+        | (rules.point_measure is PointMeasure.PIPS) << 2
+        | (rules.deck_size == 36) << 1
+        | rules.sequences_same_suit
+    )
+    found = _STATEMENTS.get(key)
+    if found is None:
+        # the words depend on the cards and class alone, and on the three knobs in the key
+        if len(_STATEMENTS) > _CACHE_LIMIT:
+            _STATEMENTS.clear()
+        found = _STATEMENTS[key] = _statement(claim, rules, full)
+    return found
+
+
+_STATEMENTS: dict[int, str] = {}
+
+
+def _statement(claim: Claim, rules: Rules, full: bool) -> str:
     if claim.cls is DeclClass.POINT:
         if rules.point_measure is PointMeasure.PIPS:
             word = "ruff" if rules.deck_size == 36 else "point"

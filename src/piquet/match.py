@@ -147,7 +147,7 @@ def _pack(rules: Rules) -> list[int]:
     return [i for i in range(36) if rules.deck_size == 36 or i % 9]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Match:
     """A whole match.  Build one with :func:`new_match`; move it with :meth:`apply`."""
 
@@ -209,13 +209,17 @@ class Match:
     # ------------------------------------------------------------------ verify / can / apply
     def verify(self, action: Action, player: int | None = None) -> None:
         """Raise :class:`IllegalActionError` unless ``player`` may take ``action`` now."""
+        self._verify_turn(player).verify(action)
+
+    def _verify_turn(self, player: int | None) -> Deal:
+        """The deal in play, if ``player`` (when given) is the one to act."""
         if self.finished or self.deal is None:
             raise IllegalActionError("the match is over: no more actions")
         if player is not None and player != self.to_act:
             raise IllegalActionError(
                 f"it is not {self.names[player]}'s turn; {self.names[self.to_act or 0]} is to act"
             )
-        self.deal.verify(action)
+        return self.deal
 
     def can(self, action: Action, player: int | None = None) -> bool:
         try:
@@ -226,12 +230,14 @@ class Match:
 
     def apply(self, action: Action, player: int | None = None) -> Match:
         """The match after ``action`` (by ``player`` if given; checked).  ``self`` is unchanged."""
-        self.verify(action, player)
-        assert self.deal is not None
+        deal = self._verify_turn(player).apply(action)  # the deal checks the action
         actor = self.to_act
-        assert actor is not None
-        deal = self.deal.apply(action)
-        m = replace(self, deal=deal, history=(*self.history, (actor, action)))
+        # a frozen dataclass's copy, without ``replace``'s cost on every move
+        attrs = self.__dict__.copy()
+        attrs["deal"] = deal
+        attrs["history"] = (*self.history, (actor, action))
+        m = object.__new__(Match)
+        object.__setattr__(m, "__dict__", attrs)
         if deal.is_over:
             m = m._settle_deal()
         return m

@@ -60,13 +60,11 @@ __all__ = ["HANDLERS", "do_deal"]
 def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
     deck = old.deck
     hands = [0, 0]
-    pos = 0
-    # the dealer (younger) deals to elder first, packet by packet
-    while pos < 24:
-        for seat in (ELDER, YOUNGER):
-            for _ in range(size):
-                hands[seat] |= 1 << deck[pos]
-                pos += 1
+    for seat, positions in enumerate(_DEALT_FROM[size]):
+        mask = 0
+        for pos in positions:
+            mask |= 1 << deck[pos]
+        hands[seat] = mask
     d["packet"] = size
     d["hands"] = (hands[0], hands[1])
     d["dealt"] = (hands[0], hands[1])
@@ -84,6 +82,16 @@ def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
         d["to_act"] = blanche_holders[0]
     else:
         _start_exchange(d)
+
+
+_DEALT_FROM: Final = {
+    size: tuple(
+        tuple(pos for pos in range(24) if (pos // size) % 2 == seat) for seat in (ELDER, YOUNGER)
+    )
+    for size in (1, 2, 3, 4, 6, 12)
+}
+"""The places in the pack of each role's twelve cards: the dealer (younger) deals to elder
+first, packet by packet."""
 
 
 def _h_deal(old: Deal, d: dict[str, Any], action: DealBy) -> None:
@@ -288,7 +296,10 @@ def _claim_of(d: dict[str, Any], seat: int, cls: DeclClass, cards: int) -> Claim
 
 
 def _say(d: dict[str, Any], seat: int, cls: DeclClass | None, text: str, shown: int = 0) -> None:
-    d["dialog"] = (*d["dialog"], Utterance(seat, cls, text, shown))
+    d["dialog"] = (*d["dialog"], _new_tuple(Utterance, (seat, cls, text, shown)))
+
+
+_new_tuple: Final = tuple.__new__  # a named tuple without its constructor's Python-level call
 
 
 def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
