@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from functools import lru_cache
 from operator import itemgetter
 from typing import Final, NamedTuple, Protocol
 
@@ -146,6 +145,21 @@ def _sub_runs_table() -> tuple[tuple[tuple[int, int, int], ...], ...]:
 _SUB_RUNS: Final = _sub_runs_table()
 
 
+def _cross_runs_table() -> tuple[tuple[tuple[int, int, tuple[int, int], int, int], ...], ...]:
+    """For each mask of the ranks present in any suit: every run of three or more inside it,
+    best first, as (lowest bit, highest bit + 1, key, length, top rank)."""
+    out = []
+    for m in range(512):
+        rows = [(top - ln + 1, top + 1, (ln, top + 6), ln, top + 6)
+                for run, ln, top6 in _SUB_RUNS[m] for top in (top6 - 6,)]
+        rows.sort(key=lambda r: r[2], reverse=True)
+        out.append(tuple(rows))
+    return tuple(out)
+
+
+_CROSS_RUNS: Final = _cross_runs_table()
+
+
 def _seq_claim(cards: int, length: int, top_rank: int) -> Claim:
     return Claim(DeclClass.SEQUENCE, cards, (length, top_rank), length, top_rank, 0)
 
@@ -164,7 +178,7 @@ def _rank_cards(mask: int, rank: int) -> int:
 
 
 def _rank_counts(mask: int) -> tuple[int, ...]:
-    return tuple(sum(mask >> (9 * s + i) & 1 for s in range(4)) for i in range(9))
+    return tuple((mask & rm).bit_count() for rm in RANK_MASKS)
 
 
 def _any_suit_run_cards(mask: int, top_bit: int, length: int) -> int:
@@ -325,6 +339,8 @@ def shape_of(rules: Rules) -> _Shape:
 
 
 _BY_KEY: Final = itemgetter(2)
+_SEQUENCE: Final = DeclClass.SEQUENCE
+_new_claim: Final = tuple.__new__  # a named tuple without its constructor's Python-level call
 
 
 def _claims_new(mask: int, cls: DeclClass, shape: _Shape) -> tuple[Claim, ...]:
@@ -354,17 +370,20 @@ def _claims(mask: int, cls: DeclClass, rules: ClaimShape) -> list[Claim]:
             out = [*r[0][mask & 0x1FF], *r[1][mask >> 9 & 0x1FF], *r[2][mask >> 18 & 0x1FF],
                    *r[3][mask >> 27 & 0x1FF]]
         else:
-            out = []
-            presence = (mask | mask >> 9 | mask >> 18 | mask >> 27) & 0x1FF
-            if not _SUB_RUNS[presence]:
-                return out
-            # for each rank, the card of the first suit (S H D C) holding it
-            firsts = [m & -m for m in (mask & rm for rm in RANK_MASKS)]
-            for top_bit, length in SUIT_RUNS[presence]:
-                for top in range(top_bit, top_bit - length + 3 - 1, -1):
-                    for ln in range(top - (top_bit - length + 1) + 1, 2, -1):
-                        cards = sum(firsts[top - ln + 1 : top + 1])
-                        out.append(_seq_claim(cards, ln, top + 6))
+            specs = _CROSS_RUNS[(mask | mask >> 9 | mask >> 18 | mask >> 27) & 0x1FF]
+            if not specs:
+                return []
+            # the cards of a run: for each rank, the card of the first suit (S H D C)
+            # holding it; below[i] is those of the ranks under i
+            below = [0]
+            acc = 0
+            for rm in RANK_MASKS:
+                held = mask & rm
+                acc |= held & -held
+                below.append(acc)
+            # best first already: the specs are in key order
+            return [_new_claim(Claim, (_SEQUENCE, below[hi] - below[lo], key, ln, top, 0))
+                    for lo, hi, key, ln, top in specs]
     else:
         out = []
         rows = shape.sets()
@@ -460,34 +479,54 @@ def counted(mask: int, claim: Claim, rules: Rules) -> tuple[list[Claim], int]:
     return held, value
 
 
-@lru_cache(maxsize=1 << 16)
 def _best_split(
     counts: tuple[int, ...], limit: tuple[int, int], values: tuple[int, ...]
 ) -> tuple[int, tuple[tuple[int, int], ...]]:
-    """Best total of disjoint cross-suit runs (each key <= ``limit``) in rank counts."""
-    low = next((i for i, c in enumerate(counts) if c), None)
-    if low is None:
-        return 0, ()
+    """Best total of disjoint cross-suit runs (each key <= ``limit``) in rank counts.
+
+    Returns the total and the runs as (top bit, length), best split found first.  The
+    counts are packed three bits a rank into one int, and splits are remembered per
+    (limit, values) across calls.
+    """
+    memo = _SPLITS.get((limit, values))
+    if memo is None or len(memo) > _CACHE_LIMIT:
+        memo = _SPLITS[(limit, values)] = {0: (0, ())}
+    packed = 0
+    for i, c in enumerate(counts):
+        packed |= c << (3 * i)
+    return _split(packed, limit, values, memo)
+
+
+_Split = tuple[int, tuple[tuple[int, int], ...]]
+_SPLITS: dict[tuple[tuple[int, int], tuple[int, ...]], dict[int, _Split]] = {}
+_RUN_COUNTS: Final = tuple(
+    tuple(sum(1 << (3 * i) for i in range(low, low + length)) for length in range(10))
+    for low in range(9)
+)
+"""``_RUN_COUNTS[low][length]``: one card of each rank of a run, in packed counts."""
+
+
+def _split(
+    packed: int, limit: tuple[int, int], values: tuple[int, ...], memo: dict[int, _Split]
+) -> _Split:
+    found = memo.get(packed)
+    if found is not None:
+        return found
+    low = ((packed & -packed).bit_length() - 1) // 3
     # either one card of the lowest rank is in no run ...
-    dropped = list(counts)
-    dropped[low] -= 1
-    best = _best_split(tuple(dropped), limit, values)
+    best = _split(packed - (1 << (3 * low)), limit, values, memo)
     # ... or it starts a run upward
     length = 0
-    while low + length < 9 and counts[low + length]:
+    while low + length < 9 and packed >> (3 * (low + length)) & 7:
         length += 1
         if length >= 3:
-            key = (length, low + length - 1 + 6)
-            if key > limit:
+            if (length, low + length - 1 + 6) > limit:
                 break
-            used = list(counts)
-            for i in range(low, low + length):
-                used[i] -= 1
-            sub_value, sub_runs = _best_split(tuple(used), limit, values)
-            idx = min(length, 2 + len(values)) - 3
-            total = values[idx] + sub_value
+            sub_value, sub_runs = _split(packed - _RUN_COUNTS[low][length], limit, values, memo)
+            total = values[min(length, 2 + len(values)) - 3] + sub_value
             if total > best[0]:
                 best = (total, ((low + length - 1, length), *sub_runs))
+    memo[packed] = best
     return best
 
 

@@ -72,46 +72,44 @@ class Tally(NamedTuple):
         if self.reached is not None or points <= 0:
             return self
         event = _new_tuple(Event, (seat, kind, points, note))
-        if not self.open and target is None:
-            # the common case in the play: no bonus possible, no target to watch
+        if not self.open:
+            # the common case in the play: no bonus possible
             t0, t1 = self.totals
-            return _new_tuple(
-                Tally,
-                ((*self.events, event), (t0 + points, t1) if seat == 0 else (t0, t1 + points),
-                 False, None),
-            )
+            now = (t0 + points, t1) if seat == 0 else (t0, t1 + points)
+            reached = seat if target is not None and start[seat] + now[seat] >= target else None
+            return _new_tuple(Tally, ((*self.events, event), now, False, reached))
+        # still open: this count may win a pique or repique, or close the chance
         totals = list(self.totals)
         other = 1 - seat
         events = [*self.events, event]
-        is_open = self.open
+        is_open = True
         before = totals[seat]
         totals[seat] += points
-        if is_open:
-            threshold = rules.pique_threshold
-            if totals[other] == 0 and before < threshold <= totals[seat]:
-                if kind in HAND_KINDS:
-                    events.append(
-                        Event(
-                            seat,
-                            Kind.REPIQUE,
-                            rules.repique_bonus,
-                            f"{threshold} in hand before the other counted",
-                        )
+        threshold = rules.pique_threshold
+        if totals[other] == 0 and before < threshold <= totals[seat]:
+            if kind in HAND_KINDS:
+                events.append(
+                    Event(
+                        seat,
+                        Kind.REPIQUE,
+                        rules.repique_bonus,
+                        f"{threshold} in hand before the other counted",
                     )
-                    totals[seat] += rules.repique_bonus
-                elif not (rules.pique_elder_only and seat == 1):
-                    events.append(
-                        Event(
-                            seat,
-                            Kind.PIQUE,
-                            rules.pique_bonus,
-                            f"{threshold} in hand and play before the other counted",
-                        )
+                )
+                totals[seat] += rules.repique_bonus
+            elif not (rules.pique_elder_only and seat == 1):
+                events.append(
+                    Event(
+                        seat,
+                        Kind.PIQUE,
+                        rules.pique_bonus,
+                        f"{threshold} in hand and play before the other counted",
                     )
-                    totals[seat] += rules.pique_bonus
-                is_open = False
-            elif totals[other] > 0 or totals[seat] >= threshold:
-                is_open = False
+                )
+                totals[seat] += rules.pique_bonus
+            is_open = False
+        elif totals[other] > 0 or totals[seat] >= threshold:
+            is_open = False
         reached = None
         if target is not None and start[seat] + totals[seat] >= target:
             reached = seat
