@@ -43,7 +43,19 @@ from piquet.cards import SUIT_CARDS as _SUIT_CARDS
 from piquet.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards
 from piquet.dealtypes import (
     ELDER,
+    P_APPOINT,
+    P_BLANCHE,
+    P_DEAL,
+    P_DECLARE,
+    P_EXCHANGE,
+    P_LEFTOVERS,
+    P_OVER,
+    P_PLAY,
     ROLE_NAMES,
+    S_ANSWER,
+    S_ELDER,
+    S_QUESTION,
+    S_YOUNGER,
     YOUNGER,
     ClassResult,
     Phase,
@@ -165,7 +177,7 @@ class Deal:
 
     @property
     def is_over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is P_OVER
 
     @property
     def scores(self) -> tuple[int, int]:
@@ -199,16 +211,16 @@ class Deal:
 
     def _legal_actions(self) -> list[Action]:
         phase = self.phase
-        if phase is Phase.PLAY:
+        if phase is P_PLAY:
             return [PLAY[i] for i in self._playable()]
-        if phase is Phase.OVER:
+        if phase is P_OVER:
             return []
-        if phase is Phase.DEAL:
+        if phase is P_DEAL:
             return [_DEAL_BY[n] for n in self.rules.packet_sizes]
-        if phase is Phase.BLANCHE:
+        if phase is P_BLANCHE:
             lo, hi = self._blanche_range(self.to_act or 0)
             return [AnnounceBlanche(n) for n in range(lo, hi + 1)]
-        if phase is Phase.EXCHANGE:
+        if phase is P_EXCHANGE:
             lo, hi, fixed = self._discard_range()
             hand = mask_cards(self.hands[self.to_act or 0])
             out: list[Action] = []
@@ -219,16 +231,16 @@ class Deal:
                 for combo in combinations(hand, k):
                     out.append(Discard(CardSet(sum(1 << i for i in combo))))
             return out
-        if phase is Phase.LEFTOVERS:
+        if phase is P_LEFTOVERS:
             return self._leftover_actions()
-        if phase is Phase.APPOINT:
+        if phase is P_APPOINT:
             return self._appoint_actions()
         return self._declare_actions()
 
     def random_action(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random (without listing discards)."""
         phase = self.__dict__["phase"]
-        if phase is Phase.PLAY:
+        if phase is P_PLAY:
             playable = self.__dict__["_play"] or self._playable()
             n = len(playable)
             k = n.bit_length()
@@ -236,7 +248,7 @@ class Deal:
             while r >= n:
                 r = rng.getrandbits(k)
             return PLAY[playable[r]]
-        if phase is Phase.EXCHANGE:
+        if phase is P_EXCHANGE:
             lo, hi, fixed = self._discard_range()
             hand = list(mask_cards(self.hands[self.to_act or 0]))
             n = len(hand)
@@ -256,7 +268,7 @@ class Deal:
                 hand[j], hand[pick] = hand[pick], hand[j]
                 mask |= 1 << hand[j]
             return Discard(CardSet(mask))
-        if phase is Phase.DECLARE and self.step is Step.ELDER:
+        if phase is P_DECLARE and self.step is S_ELDER:
             mine = claims(self.hands[ELDER], _CLASS[self.cls], self.rules)
             k = _below(rng, len(mine) + 1)
             return _PASS if k == len(mine) else _declare_of(mine[k])
@@ -314,11 +326,11 @@ class Deal:
     def _declare_actions(self) -> list[Action]:
         step = self.step
         cls = _CLASS[self.cls]
-        if step is Step.QUESTION:
+        if step is S_QUESTION:
             return [_ASK, _NO_QUESTION]
-        if step is Step.ELDER:
+        if step is S_ELDER:
             return [*_declare_options(self.hands[ELDER], cls, self.rules), _PASS]
-        if step is Step.ANSWER:
+        if step is S_ANSWER:
             return [_ANSWERS[r] for r in self._replies()]
         # younger declares
         beat, partial, may_pass = self._younger_terms()
@@ -330,7 +342,7 @@ class Deal:
 
     def _younger_terms(self) -> tuple[tuple[int, int] | None, bool, bool]:
         """What younger's declaration in the current class must beat, and if he may pass."""
-        if self.phase is Phase.DECLARE and self.deferred and self._late():
+        if self.phase is P_DECLARE and self.deferred and self._late():
             _, beat, partial = self.deferred[0]
             return beat, partial, beat is None
         claim = self.elder_claim
@@ -345,8 +357,8 @@ class Deal:
     def _partial(self) -> bool:
         """Only the number of cards of elder's point is known (no "making" yet)."""
         return (
-            self.cls == DeclClass.POINT
-            and self.rules.point_measure is PointMeasure.CARDS
+            self.cls == 0  # the point
+            and self.rules.point_measure is _BY_CARDS
             and not self.revealed
         )
 
@@ -421,7 +433,7 @@ class Deal:
     def apply(self, action: Action) -> Deal:
         """The deal after ``action`` by the seat to act (``self`` is unchanged)."""
         attrs = self.__dict__
-        if not (type(action) is Play and attrs["phase"] is Phase.PLAY
+        if not (type(action) is Play and attrs["phase"] is P_PLAY
                 and action.card.index in (attrs["_play"] or self._playable())):
             self._check(action)
         new = object.__new__(Deal)
@@ -467,12 +479,12 @@ class Deal:
 
     def _check(self, action: Action) -> None:
         phase = self.phase
-        if type(action) is Play and phase is Phase.PLAY and action.card.index in self._playable():
+        if type(action) is Play and phase is P_PLAY and action.card.index in self._playable():
             return
-        if phase is Phase.OVER:
+        if phase is P_OVER:
             raise IllegalActionError("the deal is over: no more actions")
         if isinstance(action, Play):
-            if phase is not Phase.PLAY:
+            if phase is not P_PLAY:
                 raise IllegalActionError(
                     f"{action.card}: cards are not played yet; now {self._doing()}"
                 )
@@ -481,7 +493,7 @@ class Deal:
                 raise IllegalActionError(self._why_not_playable(action.card, playable))
             return
         if isinstance(action, Discard):
-            if phase is not Phase.EXCHANGE:
+            if phase is not P_EXCHANGE:
                 raise IllegalActionError(f"no discarding now; now {self._doing()}")
             lo, hi, fixed = self._discard_range()
             hand = self.hands[self.to_act or 0]
@@ -500,19 +512,19 @@ class Deal:
             if not lo <= n <= hi:
                 raise IllegalActionError(f"{self._who()} must discard {lo} to {hi} cards, not {n}")
             return
-        if phase is Phase.EXCHANGE:
+        if phase is P_EXCHANGE:
             # only a discard is allowed (and listing every discard would cost thousands)
             lo, hi = self.discard_range()
             raise IllegalActionError(
                 f"{action}: not allowed now ({self._doing()}); "
                 f"discard {lo} to {hi} cards, e.g. discard:7S 8S"
             )
-        if phase is Phase.DECLARE:
+        if phase is P_DECLARE:
             kind = type(action)
             if kind is Declare and self._declare_ok(action):  # type: ignore[arg-type]
                 return
-            if kind is Pass and (self.step is Step.ELDER or (
-                    self.step is Step.YOUNGER and self._younger_terms()[2])):
+            if kind is Pass and (self.step is S_ELDER or (
+                    self.step is S_YOUNGER and self._younger_terms()[2])):
                 return
         legal = self.__dict__.get("_legal") or self.legal_actions()
         if action in legal:
@@ -522,9 +534,9 @@ class Deal:
     def _declare_ok(self, action: Declare) -> bool:
         """A declaration the seat may make now (the quick check behind ``verify``)."""
         step = self.step
-        if step is Step.QUESTION or step is Step.ANSWER or action.cls != self.cls:
+        if step is S_QUESTION or step is S_ANSWER or action.cls != self.cls:
             return False
-        seat = ELDER if step is Step.ELDER else YOUNGER
+        seat = ELDER if step is S_ELDER else YOUNGER
         claim = claim_index(self.hands[seat], action.cls, self.rules).get(action.cards.mask)
         if claim is None:
             return False
@@ -534,17 +546,17 @@ class Deal:
         return _beats(claim.key, beat, partial)
 
     def _doing(self) -> str:
-        if self.phase is Phase.OVER:
+        if self.phase is P_OVER:
             return "the deal is over"
         who = self._who()
         return {
-            Phase.DEAL: f"{who} (the dealer) chooses the packet size",
-            Phase.BLANCHE: f"{who} announces how many he will discard with carte blanche",
-            Phase.EXCHANGE: f"{who} discards",
-            Phase.LEFTOVERS: f"{who} decides about the stock cards younger left",
-            Phase.APPOINT: f"{who} appoints the lead",
-            Phase.DECLARE: f"{who} declares ({DeclClass(min(self.cls, 2)).label})",
-            Phase.PLAY: f"{who} plays a card",
+            P_DEAL: f"{who} (the dealer) chooses the packet size",
+            P_BLANCHE: f"{who} announces how many he will discard with carte blanche",
+            P_EXCHANGE: f"{who} discards",
+            P_LEFTOVERS: f"{who} decides about the stock cards younger left",
+            P_APPOINT: f"{who} appoints the lead",
+            P_DECLARE: f"{who} declares ({DeclClass(min(self.cls, 2)).label})",
+            P_PLAY: f"{who} plays a card",
         }[self.phase]
 
     def _why_not_playable(self, card: Card, playable: Sequence[int]) -> str:
@@ -566,7 +578,7 @@ class Deal:
         listed = ", ".join(str(a) for a in legal[:40])
         if len(legal) > 40:
             listed += f", ... ({len(legal)} in all)"
-        if isinstance(action, Declare) and self.phase is Phase.DECLARE:
+        if isinstance(action, Declare) and self.phase is P_DECLARE:
             cls = DeclClass(self.cls)
             if action.cls is not cls:
                 return f"{action}: now the {cls.label} is declared, not the {action.cls.label}"
@@ -592,7 +604,7 @@ _SET_ATTR: Final = object.__setattr__  # Deal's own __setattr__ refuses every ch
 _FRESH: Final[dict[str, Any]] = dict(
     _legal=None,
     _play=None,
-    phase=Phase.DEAL,
+    phase=P_DEAL,
     to_act=YOUNGER,
     hands=(0, 0),
     dealt=(0, 0),
@@ -608,7 +620,7 @@ _FRESH: Final[dict[str, Any]] = dict(
     exchange_steps=(),
     pending_take=0,
     cls=0,
-    step=Step.ELDER,
+    step=S_ELDER,
     elder_claim=None,
     revealed=False,
     asker=YOUNGER,
@@ -629,6 +641,7 @@ _FRESH: Final[dict[str, Any]] = dict(
 )
 """A new deal's attributes, but for the rule set, the pack, the start and the target."""
 _DEAL_BY: Final = {n: DealBy(n) for n in range(1, 13)}
+_BY_CARDS: Final = PointMeasure.CARDS
 _PASS: Final = Pass()
 _ASK: Final = Question(True)
 _NO_QUESTION: Final = Question(False)

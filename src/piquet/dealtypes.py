@@ -39,6 +39,13 @@ class Step(enum.Enum):
     QUESTION = "question"
 
 
+# The members as module constants, for the engine's hot paths: in Python 3.11 reaching an
+# enum member through its class costs about a tenth of a microsecond, and a deal's every
+# action reaches several.
+P_DEAL, P_BLANCHE, P_EXCHANGE, P_LEFTOVERS, P_APPOINT, P_DECLARE, P_PLAY, P_OVER = Phase
+S_ELDER, S_ANSWER, S_YOUNGER, S_QUESTION = Step
+
+
 class Utterance(NamedTuple):
     """One public line of the dialog: who said what, and any cards shown."""
 

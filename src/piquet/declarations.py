@@ -339,7 +339,9 @@ def shape_of(rules: Rules) -> _Shape:
 
 
 _BY_KEY: Final = itemgetter(2)
+_POINT: Final = DeclClass.POINT
 _SEQUENCE: Final = DeclClass.SEQUENCE
+_BY_PIPS: Final = PointMeasure.PIPS
 _new_claim: Final = tuple.__new__  # a named tuple without its constructor's Python-level call
 
 
@@ -360,11 +362,11 @@ def _claims(mask: int, cls: DeclClass, rules: ClaimShape) -> list[Claim]:
     """
     shape = rules if isinstance(rules, _Shape) else _shape_for(rules)
     out: list[Claim]
-    if cls is DeclClass.POINT:
+    if cls is _POINT:
         p = shape.points()
         out = [*p[0][mask & 0x1FF], *p[1][mask >> 9 & 0x1FF], *p[2][mask >> 18 & 0x1FF],
                *p[3][mask >> 27 & 0x1FF]]
-    elif cls is DeclClass.SEQUENCE:
+    elif cls is _SEQUENCE:
         if shape.sequences_same_suit:
             r = shape.runs()
             out = [*r[0][mask & 0x1FF], *r[1][mask >> 9 & 0x1FF], *r[2][mask >> 18 & 0x1FF],
@@ -540,7 +542,7 @@ def statement(claim: Claim, rules: Rules, *, full: bool = True) -> str:
         claim.cards << 6
         | claim.cls << 4
         | full << 3
-        | (rules.point_measure is PointMeasure.PIPS) << 2
+        | (rules.point_measure is _BY_PIPS) << 2
         | (rules.deck_size == 36) << 1
         | rules.sequences_same_suit
     )

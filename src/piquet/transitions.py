@@ -30,11 +30,20 @@ from piquet.dealtypes import (
     _TENTH,
     _WIN_NOTES,
     ELDER,
+    P_APPOINT,
+    P_BLANCHE,
+    P_DECLARE,
+    P_EXCHANGE,
+    P_LEFTOVERS,
+    P_OVER,
+    P_PLAY,
     ROLE_NAMES,
+    S_ANSWER,
+    S_ELDER,
+    S_QUESTION,
+    S_YOUNGER,
     YOUNGER,
     ClassResult,
-    Phase,
-    Step,
     Trick,
     Utterance,
 )
@@ -78,7 +87,7 @@ def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
             *d["dialog"],
             *(Utterance(s, None, "Carte blanche!") for s in blanche_holders),
         )
-        d["phase"] = Phase.BLANCHE
+        d["phase"] = P_BLANCHE
         d["to_act"] = blanche_holders[0]
     else:
         _start_exchange(d)
@@ -130,7 +139,7 @@ def _start_exchange(d: dict[str, Any]) -> None:
     else:
         steps = [("discard", ELDER, 0), ("discard", YOUNGER, 0)]
     d["exchange_steps"] = tuple(steps)
-    d["phase"] = Phase.EXCHANGE
+    d["phase"] = P_EXCHANGE
     _run_exchange(d)
 
 
@@ -152,7 +161,7 @@ def _run_exchange(d: dict[str, Any]) -> None:
             both = d["blanche"][0] >= 0 and d["blanche"][1] >= 0
             if not both or rules.both_blanche_score:
                 _count(d, seat, Kind.BLANCHE, rules.blanche_value, "carte blanche")
-                if d["phase"] is Phase.OVER:
+                if d["phase"] is P_OVER:
                     return
         elif kind == "take":
             _take(d, seat, d["pending_take"])
@@ -210,11 +219,11 @@ def _end_exchange(d: dict[str, Any]) -> None:
     mode = rules.younger_leftovers
     if left and mode in (Leftovers.ELDER_NAMES_SUIT, Leftovers.ELDER_NAMES_CARD):
         d["leftover_look"] = (False, True)
-        d["phase"] = Phase.LEFTOVERS
+        d["phase"] = P_LEFTOVERS
         d["to_act"] = ELDER
         return
     if left and mode in (Leftovers.YOUNGER_TURNS_UP, Leftovers.YOUNGER_LOOKS):
-        d["phase"] = Phase.LEFTOVERS
+        d["phase"] = P_LEFTOVERS
         d["to_act"] = YOUNGER
         return
     _start_declarations(d)
@@ -262,7 +271,7 @@ def _h_name(old: Deal, d: dict[str, Any], action: NameLead) -> None:
     lines = [Utterance(ELDER, None, f"elder will lead {named}, and sees the stock")]
     if lacks:
         lines.append(Utterance(ELDER, None, f"elder holds no {named}: younger appoints the lead"))
-        d["phase"] = Phase.APPOINT
+        d["phase"] = P_APPOINT
         d["to_act"] = YOUNGER
         d["dialog"] = (*old.dialog, *lines)
         return
@@ -283,10 +292,10 @@ def _h_appoint(old: Deal, d: dict[str, Any], action: Appoint) -> None:
 
 
 def _start_declarations(d: dict[str, Any]) -> None:
-    d["phase"] = Phase.DECLARE
+    d["phase"] = P_DECLARE
     d["to_act"] = ELDER
     d["cls"] = 0
-    d["step"] = Step.ELDER
+    d["step"] = S_ELDER
     d["elder_claim"] = None
     d["revealed"] = False
 
@@ -307,12 +316,12 @@ def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
     cls = action.cls
     rules = old.rules
     claim = _claim_of(d, seat, cls, action.cards.mask)
-    if seat == ELDER and old.step is Step.ELDER:
+    if seat == ELDER and old.step is S_ELDER:
         d["elder_claim"] = claim
         d["revealed"] = False
         partial = cls is DeclClass.POINT and rules.point_measure is PointMeasure.CARDS
         _say(d, ELDER, cls, _cap(statement(claim, rules, full=not partial)) + ".")
-        d["step"] = Step.ANSWER
+        d["step"] = S_ANSWER
         d["to_act"] = YOUNGER
         return
     # younger declares what wins the class
@@ -331,7 +340,7 @@ def _h_pass(old: Deal, d: dict[str, Any], action: Pass) -> None:
             d["deferred"] = (*old.deferred, (old.cls, None, False))
             _next_class(d)
         else:
-            d["step"] = Step.YOUNGER
+            d["step"] = S_YOUNGER
             d["to_act"] = YOUNGER
         return
     # younger passes a class elder passed: nobody counts it
@@ -363,7 +372,7 @@ def _h_answer(old: Deal, d: dict[str, Any], action: Answer) -> None:
         d["deferred"] = (*old.deferred, (old.cls, claim.key, partial))
         _next_class(d)
     else:
-        d["step"] = Step.YOUNGER
+        d["step"] = S_YOUNGER
         d["to_act"] = YOUNGER
 
 
@@ -394,7 +403,7 @@ def _set_result(d: dict[str, Any], result: ClassResult) -> None:
     results[cls] = result
     d["results"] = tuple(results)
     _commit(d)
-    if d["phase"] is Phase.OVER:
+    if d["phase"] is P_OVER:
         return
     if (
         cls == DeclClass.SET
@@ -402,7 +411,7 @@ def _set_result(d: dict[str, Any], result: ClassResult) -> None:
         and result.winner is not None
         and any(h.size == 3 for h in result.holdings)
     ):
-        d["step"] = Step.QUESTION
+        d["step"] = S_QUESTION
         d["asker"] = 1 - result.winner
         d["to_act"] = 1 - result.winner
         d["question_late"] = late
@@ -416,13 +425,13 @@ def _after_class(d: dict[str, Any], late: bool) -> None:
         d["deferred"] = d["deferred"][1:]
         if d["deferred"]:
             d["to_act"] = YOUNGER
-            d["step"] = Step.YOUNGER
+            d["step"] = S_YOUNGER
             d["cls"] = d["deferred"][0][0]
             return
         _commit(d)
-        if d["phase"] is Phase.OVER:
+        if d["phase"] is P_OVER:
             return
-        d["phase"] = Phase.PLAY
+        d["phase"] = P_PLAY
         d["to_act"] = YOUNGER
         return
     _next_class(d)
@@ -463,10 +472,10 @@ def _next_class(d: dict[str, Any]) -> None:
     d["elder_claim"] = None
     d["revealed"] = False
     if d["cls"] < 3:
-        d["step"] = Step.ELDER
+        d["step"] = S_ELDER
         d["to_act"] = ELDER
         return
-    d["phase"] = Phase.PLAY
+    d["phase"] = P_PLAY
     d["to_act"] = ELDER
     d["leader"] = ELDER
     _commit(d)
@@ -487,7 +496,7 @@ def _commit(d: dict[str, Any]) -> None:
             # a point not shown keeps its pips unless they were said ("making?")
             note = "; ".join(statement(h, rules, full=rules.show_point) for h in res.holdings)
             _count(d, res.winner, _CLASS_KIND[d["committed"]], res.points, note)
-            if d["phase"] is Phase.OVER:
+            if d["phase"] is P_OVER:
                 return
         d["committed"] += 1
     held = d["held_play"]
@@ -495,7 +504,7 @@ def _commit(d: dict[str, Any]) -> None:
         d["held_play"] = ()
         for seat, kind, pts, note in held:
             _count(d, seat, kind, pts, note)
-            if d["phase"] is Phase.OVER:
+            if d["phase"] is P_OVER:
                 return
 
 
@@ -504,7 +513,7 @@ def _count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> 
     new = tally.add(seat, kind, points, note, d["rules"], d["start"], d["target"])
     d["tally"] = new
     if new.reached is not None:
-        d["phase"] = Phase.OVER
+        d["phase"] = P_OVER
         d["to_act"] = None
 
 
@@ -515,7 +524,7 @@ def _play_count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str
     tally: Tally = d["tally"].add(seat, kind, points, note, d["rules"], d["start"], d["target"])
     d["tally"] = tally
     if tally.reached is not None:
-        d["phase"] = Phase.OVER
+        d["phase"] = P_OVER
         d["to_act"] = None
 
 
@@ -531,13 +540,13 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
         d["trick_lead"] = idx
         d["leader"] = seat
         if scoring is _LEADS_AND_WINS or (scoring is _TENTH_CARDS and idx in _TENTH):
-            _play_count(d, seat, Kind.LEAD, 1, _LEAD_NOTES[idx])
-            if d["phase"] is Phase.OVER:
+            _play_count(d, seat, _LEAD, 1, _LEAD_NOTES[idx])
+            if d["phase"] is P_OVER:
                 return
         # younger's deferred declarations come after elder's first lead
         if old.deferred and not old.tricks and rules.younger_declares_after_lead:
-            d["phase"] = Phase.DECLARE
-            d["step"] = Step.YOUNGER
+            d["phase"] = P_DECLARE
+            d["step"] = S_YOUNGER
             d["to_act"] = YOUNGER
             d["elder_claim"] = None
             d["cls"] = old.deferred[0][0]
@@ -556,15 +565,15 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
     follower_wins = winner == seat
     if scoring is _LEADS_AND_WINS:
         if follower_wins:
-            _play_count(d, seat, Kind.TRICK, 1, _WIN_NOTES[lead * 36 + idx])
+            _play_count(d, seat, _TRICK, 1, _WIN_NOTES[lead * 36 + idx])
     elif scoring is _TENTH_CARDS:
         if follower_wins and idx in _TENTH:
-            _play_count(d, seat, Kind.TRICK, 1, _WIN_NOTES[lead * 36 + idx] + " with a tenth card")
+            _play_count(d, seat, _TRICK, 1, _WIN_NOTES[lead * 36 + idx] + " with a tenth card")
     else:
         n = (lead in _TENTH) + (idx in _TENTH)
         if n:
-            _play_count(d, winner, Kind.TRICK, n, _WIN_NOTES[lead * 36 + idx])
-    if d["phase"] is Phase.OVER:
+            _play_count(d, winner, _TRICK, n, _WIN_NOTES[lead * 36 + idx])
+    if d["phase"] is P_OVER:
         return
     if len(tricks) < 12:
         d["to_act"] = winner
@@ -573,7 +582,7 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
     win_card = idx if follower_wins else lead
     bonus = rules.last_trick_tenth_bonus if win_card in _TENTH else rules.last_trick_bonus
     _play_count(d, winner, Kind.LAST_TRICK, bonus, "the last trick")
-    if d["phase"] is Phase.OVER:
+    if d["phase"] is P_OVER:
         return
     mine, theirs = won[winner], won[1 - winner]
     if mine == 12:
@@ -582,10 +591,12 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
         _play_count(d, winner, Kind.CARDS, rules.cards_bonus, f"{mine} tricks")
     elif theirs > mine:
         _play_count(d, 1 - winner, Kind.CARDS, rules.cards_bonus, f"{theirs} tricks")
-    d["phase"] = Phase.OVER
+    d["phase"] = P_OVER
     d["to_act"] = None
 
 
+_LEAD: Final = Kind.LEAD
+_TRICK: Final = Kind.TRICK
 _LEADS_AND_WINS: Final = PlayScoring.LEADS_AND_WINS
 _TENTH_CARDS: Final = PlayScoring.TENTH_CARDS
 _TRICKS: Final = tuple(
