@@ -123,9 +123,13 @@ def test_a_claim_the_hand_cannot_show_is_refused() -> None:
     s = s.enter("discard 9S 8S 7S take QC JC TC")
     s = s.enter("decline")
     before = s
-    with pytest.raises(IllegalActionError, match="cannot show"):
+    with pytest.raises(IllegalActionError, match="cannot show") as refused:
         s.enter("point AS KS QS JS TS 9S")
     assert s is before and s.steps == before.steps
+    # the message names claims as a player enters them, not by the engine's action ids
+    assert "point AS KS QS JS TS" in str(refused.value)
+    assert "declare:" not in str(refused.value)
+    assert "declare:" not in s.expecting() and "point AS KS QS JS TS" in s.expecting()
 
 
 def test_a_second_discard_is_refused() -> None:

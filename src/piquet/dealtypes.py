@@ -80,3 +80,23 @@ _WIN_NOTES: Final = tuple(
     f"wins {_card_text(a)} {_card_text(b)}" for a in range(36) for b in range(36)
 )
 
+
+
+_ONES: Final = (
+    "", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen",
+)
+_TENS: Final = (
+    "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"
+)
+
+
+def number_words(n: int) -> str:
+    """A number as the dialog says it ("forty-nine"); 0 is "nothing", 100 and over in figures."""
+    if n < 20:
+        return _ONES[n] or "nothing"
+    if n >= 100:
+        return str(n)
+    tens, ones = divmod(n, 10)
+    return _TENS[tens] + ("-" + _ONES[ones] if ones else "")

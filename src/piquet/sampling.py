@@ -40,6 +40,7 @@ from typing import Final
 from piquet.actions import Action, DealBy, Discard, Play
 from piquet.cards import DECK32, DECK36, SUIT_MASKS, Card, CardSet, Rank, Suit, mask_cards
 from piquet.deal import ELDER, YOUNGER, Deal, Phase, Utterance
+from piquet.dealtypes import number_words
 from piquet.declarations import COURTS as COURTS_MASK
 from piquet.declarations import Claim, DeclClass, claims, counted, statement
 from piquet.errors import PiquetError
@@ -673,7 +674,7 @@ def _claim_with(hand: int, cls: DeclClass, text: str, number: str, rules: Rules)
     """The claim announced by ``text`` (first words of a point) whose pips make ``number``."""
     for c in claims(hand, cls, rules):
         full, part = _said(c, rules)
-        if text in (full, part) and _cap(_number_text(c.pips)) + "." == number:
+        if text in (full, part) and _cap(number_words(c.pips)) + "." == number:
             return c
     return None
 
@@ -708,43 +709,9 @@ def _named_mask(named: str) -> int:
     return Card.parse(named).bit
 
 
-_NUMBER_WORDS: Final = (
-    "",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-)
-_TENS: Final = (
-    "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"
-)
 
 
-def _number_text(n: int) -> str:
-    if n < 20:
-        return _NUMBER_WORDS[n] or "nothing"
-    tens, ones = divmod(n, 10)
-    if n >= 100:
-        return str(n)
-    return _TENS[tens] + ("-" + _NUMBER_WORDS[ones] if ones else "")
-
-
-_NUMBER_SET: Final = frozenset(_cap(_number_text(n)) + "." for n in range(1, 100))
+_NUMBER_SET: Final = frozenset(_cap(number_words(n)) + "." for n in range(1, 100))
 
 
 def _is_number(text: str) -> bool:

@@ -59,7 +59,7 @@ from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordErr
 from piquet.match import Match, new_match
 from piquet.rules import Format, Leftovers, Rules, get_rules, rules_from_mapping
 
-__all__ = ["HELP", "TallySession", "new_tally"]
+__all__ = ["HELP", "TallySession", "in_words", "new_tally"]
 
 _ROLE_NAMES: Final = ("elder", "younger")
 
@@ -353,7 +353,7 @@ class TallySession:
             return f"younger ({name}): look (at the cards he left) or decline"
         if phase is Phase.APPOINT:
             return f"younger ({name}): appoint {what} (what elder must lead)"
-        legal = [str(a) for a in deal.legal_actions()]
+        legal = [in_words(str(a)) for a in deal.legal_actions()]
         shown = ", ".join(legal[:8]) + (", ..." if len(legal) > 8 else "")
         return f"{who} ({name}): one of {shown}"
 
@@ -370,11 +370,15 @@ class TallySession:
             return self
         if raw.lower() == "undo":
             return self.undo()
-        role, body = self._split_role(raw)
-        steps = self._steps_for(role, body)
-        out = self
-        for step in steps:
-            out = out._with(step)
+        try:
+            role, body = self._split_role(raw)
+            steps = self._steps_for(role, body)
+            out = self
+            for step in steps:
+                out = out._with(step)
+        except PiquetError as exc:
+            # the engine names actions by their ids; a player reads the tally's words
+            raise type(exc)(in_words(str(exc))) from None
         return out
 
     def undo(self) -> TallySession:
@@ -725,6 +729,17 @@ def _result_text(session: TallySession) -> str:
     scores = res.get("scores", [])
     who = "drawn" if winner is None else f"{session.names[winner]} wins"
     return f"{who} ({', '.join(f'{n} {s}' for n, s in zip(session.names, scores, strict=False))})"
+
+
+_IDS: Final = re.compile(r"\b(?:declare:(point|sequence|set)|(blanche|name|appoint)):(?=\S)")
+
+
+def in_words(text: str) -> str:
+    """A message of the engine with its action ids written as the tally's entries.
+
+    ``declare:point:AH KH QH`` -> ``point AH KH QH``; ``name:S`` -> ``name S``.
+    """
+    return _IDS.sub(lambda m: f"{m.group(1) or m.group(2)} ", text)
 
 
 def new_tally(

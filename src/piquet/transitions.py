@@ -46,6 +46,7 @@ from piquet.dealtypes import (
     ClassResult,
     Trick,
     Utterance,
+    number_words,
 )
 from piquet.declarations import (
     Claim,
@@ -355,7 +356,7 @@ def _h_answer(old: Deal, d: dict[str, Any], action: Answer) -> None:
     reply = action.reply
     if reply is Reply.MAKING:
         _say(d, YOUNGER, cls, "Making?")
-        _say(d, ELDER, cls, f"{_cap(_number(claim.pips))}.")
+        _say(d, ELDER, cls, f"{_cap(number_words(claim.pips))}.")
         d["revealed"] = True
         return
     if reply is Reply.GOOD:
@@ -612,51 +613,6 @@ suit led."""
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
-
-
-_ONES: Final = (
-    "",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-)
-_TENS: Final = (
-    "",
-    "",
-    "twenty",
-    "thirty",
-    "forty",
-    "fifty",
-    "sixty",
-    "seventy",
-    "eighty",
-    "ninety",
-)
-
-
-def _number(n: int) -> str:
-    if n < 20:
-        return _ONES[n] or "nothing"
-    tens, ones = divmod(n, 10)
-    if n >= 100:
-        return str(n)
-    return _TENS[tens] + ("-" + _ONES[ones] if ones else "")
 
 
 HANDLERS: Final[dict[type, Any]] = {
