@@ -655,7 +655,7 @@ def _declare_options(mask: int, cls: DeclClass, rules: Rules) -> tuple[Declare, 
     key = (mask << 8) | (shape_of(rules).id << 2) | cls
     found = _DECLARE_CACHE.get(key)
     if found is None:
-        if len(_DECLARE_CACHE) > 50_000:
+        if len(_DECLARE_CACHE) > 4_096:  # small: see declarations._CACHE_LIMIT
             _DECLARE_CACHE.clear()
         found = tuple(_declare_of(c) for c in claims(mask, cls, rules))
         _DECLARE_CACHE[key] = found

@@ -315,7 +315,11 @@ class _Shape:
 
 _SHAPES: dict[tuple[bool, bool, int, bool], _Shape] = {}
 _SHAPE_OF: dict[int, tuple[Rules, _Shape]] = {}
-_CACHE_LIMIT: Final = 200_000
+_CACHE_LIMIT: Final = 4_096
+"""Entries a cache of hands holds before it starts again.  Small on purpose: a deal asks
+about the same two hands many times over, but random deals seldom meet a hand twice, and a
+big cache of claims (tuples) makes each of Python's full garbage collections walk all of
+them: with 200,000 entries random deals ran at half the speed."""
 _LAST_SHAPE: list[tuple[object, _Shape]] = [(None, _Shape(-1, True, True, 14, True))]
 """The rule set asked about last and its shape (a rule set is asked about many times over)."""
 _CLAIMS: dict[int, tuple[Claim, ...]] = {}
