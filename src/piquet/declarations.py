@@ -177,10 +177,6 @@ def _rank_cards(mask: int, rank: int) -> int:
     return mask & RANK_MASKS[rank - 6]
 
 
-def _rank_counts(mask: int) -> tuple[int, ...]:
-    return tuple((mask & rm).bit_count() for rm in RANK_MASKS)
-
-
 def _any_suit_run_cards(mask: int, top_bit: int, length: int) -> int:
     """Cards of a cross-suit run: for each rank, the first suit (S H D C) holding it."""
     out = 0
@@ -465,13 +461,15 @@ def counted(mask: int, claim: Claim, rules: Rules) -> tuple[list[Claim], int]:
                     run = ((1 << length) - 1) << (top_bit - length + 1)
                     held.append(_seq_claim(run << (9 * s), length, top_bit + 6))
         return held, sum(score_of(c, rules) for c in held)
-    counts = _rank_counts(mask)
-    value, runs = _best_split(counts, claim.key, rules.sequence_values)
+    values = rules.sequence_values
+    memo = _split_memo(claim.key, values)
+    packed = 0
+    for i, rm in enumerate(RANK_MASKS):
+        packed |= (mask & rm).bit_count() << (3 * i)
+    value, runs = _split(packed, claim.key, values, memo)
     # among the best splits, prefer one that keeps the declared run whole
-    spare = list(counts)
-    for i in range(claim.top - 6 - claim.size + 1, claim.top - 6 + 1):
-        spare[i] -= 1
-    spare_value, spare_runs = _best_split(tuple(spare), claim.key, rules.sequence_values)
+    spare = packed - _RUN_COUNTS[claim.top - 6 - claim.size + 1][claim.size]
+    spare_value, spare_runs = _split(spare, claim.key, values, memo)
     if rules.sequence_value(claim.size) + spare_value >= value:
         value = rules.sequence_value(claim.size) + spare_value
         runs = ((claim.top - 6, claim.size), *spare_runs)
@@ -494,13 +492,17 @@ def _best_split(
     counts are packed three bits a rank into one int, and splits are remembered per
     (limit, values) across calls.
     """
-    memo = _SPLITS.get((limit, values))
-    if memo is None or len(memo) > _CACHE_LIMIT:
-        memo = _SPLITS[(limit, values)] = {0: (0, ())}
     packed = 0
     for i, c in enumerate(counts):
         packed |= c << (3 * i)
-    return _split(packed, limit, values, memo)
+    return _split(packed, limit, values, _split_memo(limit, values))
+
+
+def _split_memo(limit: tuple[int, int], values: tuple[int, ...]) -> dict[int, _Split]:
+    memo = _SPLITS.get((limit, values))
+    if memo is None or len(memo) > _CACHE_LIMIT:
+        memo = _SPLITS[(limit, values)] = {0: (0, ())}
+    return memo
 
 
 _Split = tuple[int, tuple[tuple[int, int], ...]]
