@@ -1,33 +1,59 @@
-"""Load test of the web server on loopback: many concurrent games driven through the API.
+"""Load test of the web server on loopback: many concurrent games driven through the HTTP API.
 
-Starts ``piquet serve`` (SQLite in a temporary directory, or ``--database URL``), then plays
-``--games`` games at once against the ``random`` AI, each coroutine doing what a browser
-does: wait for its turn (long poll), think (``--pace`` seconds on average; 0 for flat
-out), choose a legal action, post it.  It reports the
-latency of each action (``POST /api/games/{id}/actions``, from request to the new view:
-the AI's reply is not in it, it comes afterwards) as p50/p90/p99/max, the view latency,
-and every error.
+Starts ``piquet serve`` as a real uvicorn process (SQLite in a temporary directory, or
+``--database URL``), then plays ``--games`` games at once, each coroutine doing what a
+browser tab does over one keep-alive connection: wait for its turn (long poll,
+``GET /api/games/{id}?wait=20``), think (``--pace`` seconds on average; 0 for flat out),
+choose a legal action, post it.
 
-    .venv/bin/python bench/bench_web.py                  # 200 games, 40 moves each
-    .venv/bin/python bench/bench_web.py --games 300 --moves 0   # whole games
+``--opponent random`` (the default): the client holds seat 0 and the computer (``random``)
+the other.  ``--opponent friend``: the client holds both seats of every game (two
+players, two connections per game), so every action is a client's and no AI runs at all.
+
+What it reports (milliseconds):
+
+- ``act_*``: each action's latency, ``POST /api/games/{id}/actions`` from request to the
+  answer (the new view).  The server answers once the action is committed and before the
+  computer replies, so no AI thinking time is in it.  This is the figure of the target
+  (p99 under 50 ms).
+- ``reply_*`` (against the computer): from the answer to one's move to the long poll
+  returning one's turn again: the computer choosing, its move recorded, the wake-up.
+- ``notify_*`` (friend games): from one seat's action being answered to the other seat's
+  long poll returning with it.
+- ``server_cpu_ms_per_action``: the server process's CPU time (user + system, from
+  ``/proc``) over every action recorded, the client's and the computer's; the client's
+  own CPU is reported too, and the load average before and after (the machine is shared:
+  read every figure with it).
+
+The client is a small HTTP/1.1 client on asyncio streams (uvloop when installed), so that
+on a small machine it leaves the CPU to the server.
+
+    .venv/bin/python bench/bench_web.py                          # 200 games, 40 moves each
+    .venv/bin/python bench/bench_web.py --opponent friend        # 200 games of two people
+    .venv/bin/python bench/bench_web.py --games 300 --moves 0    # whole games
     .venv/bin/python bench/bench_web.py --database postgresql://postgres@127.0.0.1/test
+    .venv/bin/python bench/bench_web.py --src /tmp/old/src       # another version's server
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import random
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-
-import httpx
+from urllib.parse import urlsplit
 
 
 def free_port() -> int:
@@ -52,156 +78,482 @@ def pct(values: list[float], p: float) -> float:
     return s[min(len(s) - 1, round(p / 100 * (len(s) - 1)))]
 
 
+class HttpError(Exception):
+    pass
+
+
+class Conn:
+    """One keep-alive HTTP/1.1 connection, one request at a time (as a browser tab's)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+            with contextlib.suppress(Exception):
+                await self.writer.wait_closed()
+        self.reader = self.writer = None
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        body: Any = None,
+        token: str | None = None,
+        timeout: float = 60,
+    ) -> tuple[int, Any]:
+        """(status, parsed JSON body); reconnects once if the server closed the connection."""
+        for attempt in (0, 1):
+            fresh = self.writer is None
+            if fresh:
+                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+            try:
+                return await asyncio.wait_for(self._exchange(method, path, body, token), timeout)
+            except (ConnectionError, asyncio.IncompleteReadError) as exc:
+                await self.close()
+                if fresh or attempt:
+                    raise HttpError(f"{method} {path}: {type(exc).__name__} {exc}") from None
+        raise AssertionError("unreachable")
+
+    async def _exchange(
+        self, method: str, path: str, body: Any, token: str | None
+    ) -> tuple[int, Any]:
+        assert self.reader is not None and self.writer is not None
+        data = b"" if body is None else json.dumps(body).encode()
+        head = [f"{method} {path} HTTP/1.1", f"Host: {self.host}:{self.port}"]
+        if token:
+            head.append(f"Authorization: Bearer {token}")
+        if body is not None:
+            head.append("Content-Type: application/json")
+        head.append(f"Content-Length: {len(data)}")
+        self.writer.write(("\r\n".join(head) + "\r\n\r\n").encode() + data)
+        raw = await self.reader.readuntil(b"\r\n\r\n")
+        lines = raw.decode("latin-1").split("\r\n")
+        status = int(lines[0].split(" ", 2)[1])
+        length = None
+        chunked = close = False
+        for line in lines[1:]:
+            name, _, value = line.partition(":")
+            name = name.strip().lower()
+            if name == "content-length":
+                length = int(value)
+            elif name == "transfer-encoding" and "chunked" in value.lower():
+                chunked = True
+            elif name == "connection" and value.strip().lower() == "close":
+                close = True
+        if chunked:
+            parts = []
+            while True:
+                size = int((await self.reader.readuntil(b"\r\n")).split(b";")[0], 16)
+                parts.append(await self.reader.readexactly(size + 2))
+                if size == 0:
+                    break
+            payload = b"".join(p[:-2] for p in parts)
+        else:
+            payload = await self.reader.readexactly(length or 0)
+        if close:
+            await self.close()
+        return status, json.loads(payload) if payload else None
+
+
 class Stats:
     def __init__(self) -> None:
         self.act: list[float] = []
-        self.view: list[float] = []
+        self.reply: list[float] = []
+        self.notify: list[float] = []
         self.errors: list[str] = []
         self.finished = 0
+        self.last_n: dict[str, int] = {}
+        self._half: dict[tuple[str, int], tuple[bool, float]] = {}
+
+    def seen_or_acked(self, gid: str, n: int, when: float, *, seen: bool) -> None:
+        """Friend games: the action that made the log ``n`` long was answered to its
+        player (``seen=False``) or reached the other seat's long poll (``seen=True``);
+        once both are known, the difference is a notification latency."""
+        other = self._half.pop((gid, n), None)
+        if other is None:
+            self._half[(gid, n)] = (seen, when)
+        elif other[0] != seen:
+            seen_at, acked_at = (when, other[1]) if seen else (other[1], when)
+            self.notify.append(max(0.0, seen_at - acked_at))
 
 
-async def play(
-    client: httpx.AsyncClient, n: int, moves: int, rules: str, pace: float, stats: Stats
-) -> None:
-    rng = random.Random(n)
-    await asyncio.sleep(rng.uniform(0, pace))  # the games do not all start at once
-    try:
-        r = await client.post("/api/games", json={"rules": rules, "opponent": "random"})
-        if r.status_code != 201:
-            stats.errors.append(f"create {r.status_code}: {r.text[:200]}")
-            return
-        made = r.json()
-        gid = made["id"]
-        headers = {"Authorization": f"Bearer {made['token']}"}
+class Player:
+    """One seat of one game: its own connection, its own random choices."""
+
+    def __init__(
+        self, conn: Conn, gid: str, token: str, seat: int, rng: random.Random, stats: Stats
+    ) -> None:
+        self.conn = conn
+        self.gid = gid
+        self.token = token
+        self.seat = seat
+        self.rng = rng
+        self.stats = stats
+
+    async def play(self, moves: int, pace: float, against_ai: bool) -> None:
+        st = self.stats
         done = 0
-        while moves == 0 or done < moves:
-            t0 = time.perf_counter()
-            r = await client.get(f"/api/games/{gid}", params={"wait": 20}, headers=headers)
-            if r.status_code != 200:
-                stats.errors.append(f"view {r.status_code}: {r.text[:200]}")
-                return
-            game = r.json()
-            if game["your_turn"]:
-                stats.view.append(time.perf_counter() - t0)
-            if game["finished"]:
-                stats.finished += 1
-                return
-            if not game["your_turn"]:
-                continue
-            action = pick(game, rng)
-            if pace:
-                await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)  # a player thinks
-            t0 = time.perf_counter()
-            r = await client.post(
-                f"/api/games/{gid}/actions", json={"action": action}, headers=headers
+        acked_at: float | None = None
+        mine = -1  # the log's length after this player's last action
+        try:
+            # against the computer each player makes ``moves`` moves; in a friend game
+            # both stop once the game has 2 * ``moves`` actions (turns do not alternate)
+            while moves == 0 or (done < moves if against_ai else True):
+                status, game = await self.conn.request(
+                    "GET", f"/api/games/{self.gid}?wait=20", token=self.token
+                )
+                now = time.perf_counter()
+                if status != 200:
+                    st.errors.append(f"view {status}: {str(game)[:200]}")
+                    return
+                n = game["n"]
+                st.last_n[self.gid] = max(st.last_n.get(self.gid, 0), n)
+                if game["finished"]:
+                    if self.seat == 0:
+                        st.finished += 1
+                    return
+                if not against_ai and moves and n >= 2 * moves and n != mine:
+                    return  # the other seat took the game past its length
+                if not game["your_turn"]:
+                    continue
+                if against_ai and acked_at is not None:
+                    st.reply.append(now - acked_at)
+                elif not against_ai and n > 0:
+                    st.seen_or_acked(self.gid, n, now, seen=True)
+                action = pick(game, self.rng)
+                if pace:
+                    await asyncio.sleep(self.rng.uniform(0.5, 1.5) * pace)  # a player thinks
+                t0 = time.perf_counter()
+                status, after = await self.conn.request(
+                    "POST",
+                    f"/api/games/{self.gid}/actions",
+                    {"action": action},
+                    token=self.token,
+                )
+                acked_at = time.perf_counter()
+                st.act.append(acked_at - t0)
+                if status != 200:
+                    st.errors.append(f"act {action} {status}: {str(after)[:200]}")
+                    return
+                st.last_n[self.gid] = max(st.last_n.get(self.gid, 0), after["n"])
+                done += 1
+                mine = after["n"]
+                if not against_ai:
+                    if after["finished"]:
+                        return
+                    if moves and after["n"] >= 2 * moves and not after["your_turn"]:
+                        return  # the other seat's long poll returns now, and it stops too
+                    if not after["your_turn"]:
+                        st.seen_or_acked(self.gid, after["n"], acked_at, seen=False)
+        except Exception as exc:  # report, do not stop the others
+            st.errors.append(f"{type(exc).__name__}: {exc}")
+        finally:
+            await self.conn.close()
+
+
+async def one_game(host: str, port: int, n: int, args: argparse.Namespace, stats: Stats) -> None:
+    rng = random.Random(n)
+    await asyncio.sleep(rng.uniform(0, args.pace))  # the games do not all start at once
+    conn = Conn(host, port)
+    try:
+        status, made = await conn.request(
+            "POST", "/api/games", {"rules": args.rules, "opponent": args.opponent}
+        )
+        if status != 201:
+            stats.errors.append(f"create {status}: {str(made)[:200]}")
+            await conn.close()
+            return
+        gid = made["id"]
+        players = [Player(conn, gid, made["token"], 0, rng, stats)]
+        if args.opponent == "friend":
+            other = Conn(host, port)
+            status, joined = await other.request(
+                "POST", f"/api/games/{gid}/join", {"invite": made["invites"][0]["invite"]}
             )
-            stats.act.append(time.perf_counter() - t0)
-            if r.status_code != 200:
-                stats.errors.append(f"act {action} {r.status_code}: {r.text[:200]}")
+            if status != 201:
+                stats.errors.append(f"join {status}: {str(joined)[:200]}")
+                await other.close()
+                await conn.close()
                 return
-            done += 1
-    except Exception as exc:  # report, do not stop the others
-        stats.errors.append(f"{type(exc).__name__}: {exc}")
+            players.append(Player(other, gid, joined["token"], 1, random.Random(n + 10**6), stats))
+    except Exception as exc:
+        stats.errors.append(f"create: {type(exc).__name__}: {exc}")
+        await conn.close()
+        return
+    against_ai = args.opponent != "friend"
+    # a friend game's 2 players each make --moves moves
+    await asyncio.gather(*(p.play(args.moves, args.pace, against_ai) for p in players))
 
 
-async def drive(url: str, games: int, moves: int, rules: str, pace: float) -> Stats:
+async def drive(url: str, args: argparse.Namespace) -> Stats:
+    parts = urlsplit(url)
+    host, port = parts.hostname or "127.0.0.1", parts.port or 80
     stats = Stats()
-    limits = httpx.Limits(max_connections=games * 2, max_keepalive_connections=games * 2)
-    async with httpx.AsyncClient(base_url=url, timeout=60, limits=limits) as client:
-        await asyncio.gather(*(play(client, n, moves, rules, pace, stats) for n in range(games)))
+    await asyncio.gather(*(one_game(host, port, n, args, stats) for n in range(args.games)))
     return stats
+
+
+def cpu_seconds(pid: int) -> tuple[float, float] | None:
+    """(user, system) CPU seconds of process ``pid`` (Linux ``/proc``), or None."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+@contextlib.contextmanager
+def pg_schema(url: str) -> Iterator[str]:
+    """A fresh schema in the PostgreSQL database ``url``, dropped afterwards."""
+    import psycopg
+
+    name = "piquet_bench_" + uuid.uuid4().hex[:10]
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f'CREATE SCHEMA "{name}"')
+    sep = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{sep}options=-csearch_path%3D{name}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f'DROP SCHEMA "{name}" CASCADE')
+
+
+def start_server(
+    args: argparse.Namespace, database: str | None, data: str, src: str | None
+) -> tuple[Any, str]:
+    port = free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "piquet",
+        "serve",
+        "--port",
+        str(port),
+        "--rate-limit",
+        "0",
+        "--data",
+        data,
+        "--sqlite-sync",
+        args.sqlite_sync,
+    ]
+    if database:
+        cmd += ["--database", database]
+    if args.redis:
+        cmd += ["--redis", args.redis]
+    env = dict(os.environ)
+    if src:
+        env["PYTHONPATH"] = os.pathsep.join(
+            [str(Path(src).resolve()), *filter(None, [env.get("PYTHONPATH")])]
+        )
+    with open(Path(data) / "server.log", "wb") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1) as s:
+                s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                if s.recv(64).startswith(b"HTTP/1.1 200"):
+                    break
+        except OSError:
+            pass
+        if time.monotonic() > deadline or proc.poll() is not None:
+            proc.kill()
+            raise SystemExit(
+                "the server did not start:\n" + (Path(data) / "server.log").read_text()[-2000:]
+            )
+        time.sleep(0.1)
+    return proc, url
+
+
+def run_once(args: argparse.Namespace, database: str | None, src: str | None) -> dict[str, Any]:
+    proc = None
+    tmp = tempfile.TemporaryDirectory()
+    url = args.url
+    pid = args.server_pid
+    if url is None:
+        proc, url = start_server(args, database, tmp.name, src)
+        pid = proc.pid
+        time.sleep(args.settle)  # let the AI worker processes finish starting
+    try:
+        try:
+            import uvloop
+
+            runner: Any = uvloop.run
+        except ImportError:
+            runner = asyncio.run
+        load0 = os.getloadavg()
+        cpu0 = cpu_seconds(pid) if pid else None
+        client0 = time.process_time()
+        t0 = time.perf_counter()
+        stats = runner(drive(url, args))
+        wall = time.perf_counter() - t0
+        client_cpu = time.process_time() - client0
+        cpu1 = cpu_seconds(pid) if pid else None
+        load1 = os.getloadavg()
+    finally:
+        if proc is not None:
+            proc.terminate()
+            try:
+                proc.wait(15)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        tmp.cleanup()
+    ms = 1000.0
+    total = sum(stats.last_n.values())
+    user = sys_ = server_cpu = None
+    if cpu0 is not None and cpu1 is not None:
+        user, sys_ = cpu1[0] - cpu0[0], cpu1[1] - cpu0[1]
+        server_cpu = user + sys_
+
+    def r(x: float) -> float:
+        return round(x * ms, 1)
+
+    figures: dict[str, Any] = {
+        "games": args.games,
+        "opponent": args.opponent,
+        "moves_per_player": args.moves or "whole game",
+        "pace_s": args.pace,
+        "database": "postgresql" if database and "postgres" in database else "sqlite",
+        "sqlite_sync": args.sqlite_sync if not database else None,
+        "server_src": src or "this tree",
+        "client_actions": len(stats.act),
+        "all_actions": total,
+        "wall_s": round(wall, 2),
+        "actions_per_s": round(total / wall, 1),
+        "act_p50_ms": r(pct(stats.act, 50)),
+        "act_p90_ms": r(pct(stats.act, 90)),
+        "act_p99_ms": r(pct(stats.act, 99)),
+        "act_max_ms": r(max(stats.act, default=0)),
+    }
+    if stats.reply:
+        figures.update(
+            reply_p50_ms=r(pct(stats.reply, 50)),
+            reply_p99_ms=r(pct(stats.reply, 99)),
+        )
+    if stats.notify:
+        figures.update(
+            notify_p50_ms=r(pct(stats.notify, 50)),
+            notify_p99_ms=r(pct(stats.notify, 99)),
+        )
+    figures.update(
+        server_cpu_s=None if server_cpu is None else round(server_cpu, 2),
+        server_user_s=None if user is None else round(user, 2),
+        server_system_s=None if sys_ is None else round(sys_, 2),
+        server_cpu_ms_per_action=(
+            None if server_cpu is None or not total else round(server_cpu / total * ms, 2)
+        ),
+        client_cpu_s=round(client_cpu, 2),
+        load_before=[round(x, 2) for x in load0],
+        load_after=[round(x, 2) for x in load1],
+        finished_games=stats.finished,
+        errors=len(stats.errors),
+    )
+    figures["_errors"] = stats.errors[:10]
+    return figures
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--games", type=int, default=200, help="concurrent games (200)")
-    ap.add_argument("--moves", type=int, default=40, help="moves per game; 0: whole games (40)")
+    ap.add_argument("--moves", type=int, default=40, help="moves per player; 0: whole games (40)")
     ap.add_argument("--rules", default="encyclopedia-19c")
+    ap.add_argument(
+        "--opponent",
+        default="random",
+        choices=("random", "friend"),
+        help="random: the computer replies; friend: the client plays both seats (random)",
+    )
     ap.add_argument(
         "--pace",
         type=float,
         default=2.0,
         help="mean seconds a player thinks before each move (2.0); 0: flat out",
     )
-    ap.add_argument("--database", default=None, help="database URL (default: SQLite, temp dir)")
+    ap.add_argument(
+        "--database",
+        default=None,
+        help="database URL (default: SQLite in a temporary directory); a postgresql:// "
+        "database gets a fresh schema, dropped afterwards",
+    )
     ap.add_argument("--redis", default=None, help="Redis URL, as for piquet serve")
     ap.add_argument("--sqlite-sync", default="full", choices=("full", "normal"))
+    ap.add_argument("--src", default=None, help="run the server from this source tree")
+    ap.add_argument(
+        "--baseline",
+        default=None,
+        metavar="SRC",
+        help="also run the server from the source tree SRC, before each run of this one, "
+        "and print baseline/now ratios",
+    )
+    ap.add_argument("--rounds", type=int, default=1, help="runs (of each, with --baseline)")
+    ap.add_argument(
+        "--settle",
+        type=float,
+        default=5.0,
+        help="seconds to wait after the server answers, while it finishes starting (5)",
+    )
     ap.add_argument("--url", default=None, help="drive a server already running at this URL")
-    ap.add_argument("--json", action="store_true", help="print the figures as JSON")
+    ap.add_argument(
+        "--server-pid", type=int, default=None, help="with --url: its pid, for its CPU time"
+    )
+    ap.add_argument("--json", action="store_true", help="print the figures as one JSON line")
     args = ap.parse_args(argv)
+    if args.games < 1 or args.moves < 0 or args.pace < 0:
+        ap.error("--games must be 1 or more, --moves and --pace 0 or more")
 
-    proc = None
-    tmp = tempfile.TemporaryDirectory()
-    url = args.url
-    if url is None:
-        port = free_port()
-        cmd = [
-            sys.executable,
-            "-m",
-            "piquet",
-            "serve",
-            "--port",
-            str(port),
-            "--rate-limit",
-            "0",
-            "--data",
-            tmp.name,
-            "--sqlite-sync",
-            args.sqlite_sync,
-        ]
-        if args.database:
-            cmd += ["--database", args.database]
-        if args.redis:
-            cmd += ["--redis", args.redis]
-        log = open(Path(tmp.name) / "server.log", "wb")
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-        url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if httpx.get(url + "/api/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if time.monotonic() > deadline or proc.poll() is not None:
-                print("the server did not start", file=sys.stderr)
-                return 1
-            time.sleep(0.1)
-    try:
-        t0 = time.perf_counter()
-        stats = asyncio.run(drive(url, args.games, args.moves, args.rules, args.pace))
-        wall = time.perf_counter() - t0
-    finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(15)
-        tmp.cleanup()
-    ms = 1000.0
-    figures = {
-        "games": args.games,
-        "moves_per_game": args.moves or "whole game",
-        "pace_s": args.pace,
-        "database": args.database or "sqlite",
-        "actions": len(stats.act),
-        "wall_s": round(wall, 2),
-        "actions_per_s": round(len(stats.act) / wall, 1),
-        "act_p50_ms": round(pct(stats.act, 50) * ms, 1),
-        "act_p90_ms": round(pct(stats.act, 90) * ms, 1),
-        "act_p99_ms": round(pct(stats.act, 99) * ms, 1),
-        "act_max_ms": round(max(stats.act, default=0) * ms, 1),
-        "view_p50_ms": round(pct(stats.view, 50) * ms, 1),
-        "view_p99_ms": round(pct(stats.view, 99) * ms, 1),
-        "finished_games": stats.finished,
-        "errors": len(stats.errors),
-    }
-    if args.json:
-        print(json.dumps(figures))
-    else:
-        for k, v in figures.items():
-            print(f"{k:>16}: {v}")
-        for e in stats.errors[:10]:
-            print("error:", e)
-    return 1 if stats.errors else 0
+    if args.baseline and args.url:
+        ap.error("--baseline starts its own servers: leave out --url")
+
+    def measure(src: str | None) -> dict[str, Any]:
+        pg = args.database and args.database.startswith(("postgresql://", "postgres://"))
+        if pg and not args.url:
+            with pg_schema(args.database) as url:
+                figures = run_once(args, url, src)
+        else:
+            figures = run_once(args, args.database, src)
+        errors = figures.pop("_errors")
+        if args.json:
+            print(json.dumps(figures), flush=True)
+        else:
+            for k, v in figures.items():
+                print(f"{k:>26}: {v}")
+            for e in errors:
+                print("error:", e)
+            print(flush=True)
+        return figures
+
+    runs: list[tuple[str, dict[str, Any]]] = []
+    for _ in range(args.rounds):
+        if args.baseline:
+            runs.append(("baseline", measure(args.baseline)))
+        runs.append(("now", measure(args.src)))
+    if args.baseline:
+        print(json.dumps(compare(runs)))
+    return 1 if any(f["errors"] for _w, f in runs) else 0
+
+
+def compare(runs: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
+    """Baseline over now for the latencies and the CPU per action (medians of the rounds):
+    above 1, now is faster."""
+    out: dict[str, Any] = {"rounds": sum(1 for w, _f in runs if w == "now")}
+    for key in ("act_p50_ms", "act_p99_ms", "server_cpu_ms_per_action"):
+        base = [f[key] for w, f in runs if w == "baseline" and f.get(key)]
+        now = [f[key] for w, f in runs if w == "now" and f.get(key)]
+        if base and now:
+            b, n = statistics.median(base), statistics.median(now)
+            out[key] = {
+                "baseline": round(b, 2),
+                "now": round(n, 2),
+                "baseline_over_now": round(b / n, 2),
+            }
+    return out
 
 
 if __name__ == "__main__":

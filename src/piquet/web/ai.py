@@ -1,15 +1,15 @@
-"""The computer's seats: choose off the event loop, record, tell the watchers.
+"""The computer's seats: choose, record, tell the watchers.
 
-An AI move is chosen in an executor (a process pool by default, so a thinking AI never
-holds up the server) from the seat's view only, with a seed made from the game's seed,
-the seat and the log length.  Any process may drive a game's AI: they all choose the same
-action, and the optimistic append records it once.
+An AI move is chosen from the seat's view only, with a seed made from the game's seed,
+the seat and the log length.  A thinking level chooses in an executor (a process pool by
+default, so it never holds up the server); ``random`` chooses in microseconds, on the
+event loop.  Any process may drive a game's AI: they all choose the same action, and the
+optimistic append records it once.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import logging
 import multiprocessing
 import os
@@ -18,14 +18,14 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from anyio import to_thread
 
 from piquet.match import MatchView
-from piquet.web.games import GameError, Games
+from piquet.web.games import Entry, GameError, Games
 from piquet.web.hub import Hub
 
 __all__ = ["AiRunner", "ask_advisor", "choose_action", "make_executor", "warm_up"]
 
 log = logging.getLogger("piquet.web")
 QUICK_LEVELS = frozenset({"random"})
-"""AI levels that need no thinking time: chosen in a thread, not sent to a process."""
+"""AI levels that need no thinking time: chosen on the event loop, not sent to a worker."""
 
 
 def choose_action(level: str, seed: int, think_ms: int | None, view: MatchView) -> str:
@@ -79,22 +79,22 @@ class AiRunner:
         executor: Executor,
         *,
         think_ms: int | None = None,
-        quick: Executor | None = None,
     ) -> None:
         self.games = games
         self.hub = hub
         self.executor = executor
-        self.quick = quick or executor
-        """Levels that choose in microseconds (``random``) run here: no trip to a process."""
         self.think_ms = think_ms
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
-    def kick(self, game_id: str) -> None:
-        """Make sure this process drives ``game_id``'s AI seats if one is to act."""
+    def kick(self, game_id: str, entry: Entry | None = None) -> None:
+        """Make sure this process drives ``game_id``'s AI seats if one is to act.
+
+        ``entry``: the game as just recorded by this process (then it is not read again).
+        """
         task = self._tasks.get(game_id)
         if task is not None and not task.done():
             return
-        self._tasks[game_id] = asyncio.create_task(self._drive(game_id))
+        self._tasks[game_id] = asyncio.create_task(self._drive(game_id, entry))
 
     async def stop(self) -> None:
         tasks = [t for t in self._tasks.values() if not t.done()]
@@ -110,41 +110,45 @@ class AiRunner:
     def busy(self) -> int:
         return sum(1 for t in self._tasks.values() if not t.done())
 
-    async def _drive(self, game_id: str) -> None:
+    async def _drive(self, game_id: str, entry: Entry | None) -> None:
         loop = asyncio.get_running_loop()
         failures = 0
+        games = self.games
+        # ``entry``: the game as this process last recorded it (the truth), or None
         try:
             while failures < 5:
-                row, live = await to_thread.run_sync(self.games.load, game_id)
-                turn = self.games.ai_turn(row, live)
+                if entry is None:
+                    entry = games.cached(game_id)
+                if entry is None:
+                    entry = await to_thread.run_sync(games.fresh, game_id)
+                turn = games.ai_turn(entry)
                 if turn is None:
                     return
                 player, level, seed = turn
-                view = live.match.view(player)
+                view = entry.live.match.view(player)
                 try:
                     if failures:
                         text = _fallback(seed, view)
+                    elif level in QUICK_LEVELS:
+                        text = choose_action(level, seed, self.think_ms, view)
                     else:
-                        pool = self.quick if level in QUICK_LEVELS else self.executor
                         text = await loop.run_in_executor(
-                            pool, choose_action, level, seed, self.think_ms, view
+                            self.executor, choose_action, level, seed, self.think_ms, view
                         )
                 except Exception as exc:  # an AI bug must not stall the game
                     log.warning("AI %s failed in game %s: %s", level, game_id, exc)
                     failures += 1
                     continue
                 try:
-                    row, live = await to_thread.run_sync(
-                        functools.partial(
-                            self.games.act, game_id, player, text, expect=live.n, row=row
-                        )
+                    entry = await games.act(
+                        game_id, player, text, expect=entry.n, entry=entry, known=True
                     )
                 except GameError as exc:
                     if exc.status == 422:
                         log.warning("AI %s chose %s illegally: %s", level, text, exc)
                         failures += 1
+                    entry = None
                     continue
-                await self.hub.publish(game_id, live.n)
         except asyncio.CancelledError:
             raise
         except Exception:

@@ -11,12 +11,12 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import gc
 import importlib
 import importlib.util
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -35,7 +35,7 @@ from piquet import __version__
 from piquet.match import Match, MatchView
 from piquet.rules import DEFAULT_PRESET, PRESETS
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
-from piquet.web.games import FRIEND, GameError, Games
+from piquet.web.games import FRIEND, Entry, GameError, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.store import Store
@@ -67,8 +67,14 @@ class WebConfig:
     ai_workers: int | None = None
     think_ms: int | None = None
     cache_size: int = 4096
+    """Games held in memory (the most recently used)."""
+    shared: bool | None = None
+    """Other processes write to the same database: check a game held in memory against it
+    before showing it.  None: shared for every database but SQLite."""
     sqlite_sync: str = "full"
     """SQLite only: ``full`` (every commit on disk) or ``normal`` (survives a process crash)."""
+    threads: int = 16
+    """Worker threads for blocking work (database reads on a cache miss, records, hints)."""
 
 
 # ---------------------------------------------------------------------- schema models
@@ -251,19 +257,27 @@ def create_app(config: WebConfig) -> FastAPI:
         )
         hub: Hub = RedisHub(config.redis, channel=config.redis_channel) if config.redis else Hub()
         await hub.start()
+        # few threads: with the games in memory only misses and rare requests block
+        to_thread.current_default_thread_limiter().total_tokens = config.threads
+        await to_thread.run_sync(_levels)  # import the AI levels now, not at the first game
         executor = make_executor(config.ai_executor, config.ai_workers)
         warm_up(executor)
-        games = Games(store, cache_size=config.cache_size)
-        quick = ThreadPoolExecutor(max_workers=4, thread_name_prefix="piquet-ai-quick")
-        ai = AiRunner(games, hub, executor, think_ms=config.think_ms, quick=quick)
+        games = Games(
+            store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
+        )
+        ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
         state.update(store=store, hub=hub, games=games, ai=ai, executor=executor)
+        # What start-up made (modules, the AI's tables) lives as long as the server: keep
+        # it out of the collector's full passes, which otherwise stall every request.
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
+            gc.unfreeze()
             await ai.stop()
             await hub.stop()
             executor.shutdown(wait=True, cancel_futures=True)
-            quick.shutdown(wait=True, cancel_futures=True)
             store.close()
 
     app = FastAPI(
@@ -385,10 +399,17 @@ def create_app(config: WebConfig) -> FastAPI:
             "invites": invites_out(created.id, created.invites),
         }
 
-    async def seat_view(game_id: str, creds: Any) -> tuple[Any, Any, int]:
-        row, seat = await run(games().authenticate, game_id, token_of(creds))
-        live = await run(games().live, row)
-        return row, live, seat.seat
+    async def seat_entry(game_id: str, creds: Any) -> tuple[Entry, int]:
+        """The game as it stands and the seat the token opens: from memory when it can."""
+        g = games()
+        seat = g.seat_cached(game_id, token_of(creds))
+        if seat is None:
+            entry, seat = await run(g.authenticate, game_id, token_of(creds))
+            return entry, seat.seat
+        return g.cached(game_id) or await run(g.fresh, game_id), seat.seat
+
+    def view_response(entry: Entry, seat: int) -> Response:
+        return Response(games().seat_body(entry, seat), media_type="application/json")
 
     @app.get(
         "/api/games/{game_id}",
@@ -403,22 +424,30 @@ def create_app(config: WebConfig) -> FastAPI:
             float,
             Query(ge=0, le=30, description="Wait up to this many seconds for your turn."),
         ] = 0,
-    ) -> JSONResponse:
+    ) -> Response:
         """The seat's view of the game, its legal actions, and whether it is finished."""
-        row, live, seat = await seat_view(game_id, creds)
-        if wait > 0 and not live.match.finished and live.match.to_act != seat:
-            state["ai"].kick(game_id)
-            deadline = time.monotonic() + wait
-            with state["hub"].watch(game_id) as watcher:
+        g = games()
+        if wait <= 0:
+            entry, seat = await seat_entry(game_id, creds)
+            if g.ai_turn(entry) is not None:
+                state["ai"].kick(game_id)
+            return view_response(entry, seat)
+        deadline = time.monotonic() + wait
+        # watch first: no news between reading the game and waiting is missed
+        with state["hub"].watch(game_id) as watcher:
+            entry, seat = await seat_entry(game_id, creds)
+            m = entry.live.match
+            if not m.finished and m.to_act != seat:
+                state["ai"].kick(game_id)
                 while True:
-                    row, live = await run(games().load, game_id)
-                    left = deadline - time.monotonic()
-                    if live.match.finished or live.match.to_act == seat or left <= 0:
+                    woke = await watcher.wait(deadline - time.monotonic())
+                    # on news, memory may already hold it; at the deadline, look once more
+                    held = g.after_news(game_id, watcher.take()) if woke else g.cached(game_id)
+                    entry = held or await run(g.fresh, game_id)
+                    m = entry.live.match
+                    if m.finished or m.to_act == seat or not woke:
                         break
-                    await watcher.wait(left)
-        elif games().ai_turn(row, live) is not None:
-            state["ai"].kick(game_id)
-        return JSONResponse(games().seat_json(row, live, seat))
+        return view_response(entry, seat)
 
     @app.post(
         "/api/games/{game_id}/actions",
@@ -426,18 +455,23 @@ def create_app(config: WebConfig) -> FastAPI:
         responses=_errors(400, 401, 403, 404, 409, 413, 422, 429),
         tags=["games"],
     )
-    async def act(game_id: GameIdP, body: ActionIn, creds: Creds) -> JSONResponse:
+    async def act(game_id: GameIdP, body: ActionIn, creds: Creds) -> Response:
         """Take an action (an id from ``legal_actions``); the answer is the new view.
 
         400: the id cannot be read; 409: not your turn, or the game is over; 422: the
         rules forbid it (the error says what is allowed).  The game is unchanged then.
         """
-        row, seat = await run(games().authenticate, game_id, token_of(creds))
-        row, live = await run(games().act, game_id, seat.seat, body.action, row=row)
-        await state["hub"].publish(game_id, live.n)
-        if games().ai_turn(row, live) is not None:
-            state["ai"].kick(game_id)
-        return JSONResponse(games().seat_json(row, live, seat.seat))
+        g = games()
+        seat = g.seat_cached(game_id, token_of(creds))
+        if seat is None:
+            entry, seat = await run(g.authenticate, game_id, token_of(creds))
+            known = True
+        else:
+            entry, known = g.current(game_id)  # checked against the database if need be
+        after = await g.act(game_id, seat.seat, body.action, entry=entry, known=known)
+        if g.ai_turn(after) is not None:
+            state["ai"].kick(game_id, after)
+        return view_response(after, seat.seat)
 
     @app.post(
         "/api/games/{game_id}/invite",
@@ -447,8 +481,8 @@ def create_app(config: WebConfig) -> FastAPI:
     )
     async def invite(game_id: GameIdP, creds: Creds) -> dict[str, Any]:
         """New invitation links for the seats still waiting for a friend (old links stop)."""
-        row, _seat = await run(games().authenticate, game_id, token_of(creds))
-        return {"invites": invites_out(game_id, await run(games().reinvite, row))}
+        entry, _seat = await run(games().authenticate, game_id, token_of(creds))
+        return {"invites": invites_out(game_id, await run(games().reinvite, entry))}
 
     @app.post(
         "/api/games/{game_id}/join",
@@ -471,8 +505,9 @@ def create_app(config: WebConfig) -> FastAPI:
     )
     async def hint(game_id: GameIdP, creds: Creds) -> dict[str, Any]:
         """The advisor's suggestion, and why (only in games started with hints on)."""
-        row, live, seat = await seat_view(game_id, creds)
-        if not row.hints:
+        entry, seat = await seat_entry(game_id, creds)
+        live = entry.live
+        if not entry.row.hints:
             raise GameError(409, "hints are off in this game")
         fn = advisor_hint()
         if fn is None:
@@ -500,13 +535,13 @@ def create_app(config: WebConfig) -> FastAPI:
         as_: Annotated[str, Query(alias="as", pattern="^(text|json)$")] = "json",
     ) -> Response:
         """The finished game's record: its seed and every action (``as=text`` or ``json``)."""
-        row, live, _seat = await seat_view(game_id, creds)
-        rec = games().record(row, live)
+        entry, _seat = await seat_entry(game_id, creds)
+        rec = games().record(entry)
         if as_ == "text":
             dump = notation_dumper()
             if dump is None:
                 raise GameError(404, "the text notation is not available yet: use as=json")
-            named = dataclasses.replace(live.match, names=tuple(rec["players"]))
+            named = dataclasses.replace(entry.live.match, names=tuple(rec["players"]))
             text = await run(dump, named)
             return Response(
                 str(text),
@@ -530,12 +565,16 @@ def create_app(config: WebConfig) -> FastAPI:
         step: Annotated[int, Query(ge=0, le=100000)] = 0,
     ) -> JSONResponse:
         """A finished game after ``step`` actions, with every seat's view (for the viewer)."""
-        row, live, _seat = await seat_view(game_id, creds)
-        return JSONResponse(await run(games().replay_step, row, live, step))
+        entry, _seat = await seat_entry(game_id, creds)
+        return JSONResponse(await run(games().replay_step, entry, step))
 
     from piquet.web.ws import add_websocket
 
     add_websocket(app, state)
+    from piquet.web.tally import tally_router
+
+    tallies = tally_router(lambda: state["store"], create_per_minute=config.create_per_minute)
+    app.include_router(tallies)
 
     app.add_middleware(BodyLimit, limit=config.max_body)
     app.add_middleware(

@@ -1,27 +1,38 @@
 """The games the server keeps: create, authenticate, rebuild from the log, act, and show.
 
 A game's truth is its row and action log in the :class:`~piquet.web.store.Store`.  Each
-process keeps the live :class:`~piquet.match.Match` of recent games in memory, keyed by id
-and log length; before it uses one it reads the log length from the database and replays
-whatever other processes added, so two processes never diverge.  Every card a seat is sent
-comes from ``Match.view(seat)`` (or, for the deal just finished, ``deal_view`` of that deal
-for the seat's role in it): nothing else here decides what a seat may see.
+process keeps the games it serves in memory (an :class:`Entry`: the seats, the live
+:class:`~piquet.match.Match`, and the views already built), so that showing a game or
+checking an action reads nothing from the database; a game not in memory is rebuilt by
+replaying its log.  Where other processes share the database (PostgreSQL), a game held in
+memory is checked against the stored log length first (one cheap query) and only the
+actions it lacks are read.  An action is recorded by the store's writer and acknowledged,
+and put in memory, only once committed.  Every card a seat is sent comes from
+``Match.view(seat)`` (or, for the deal just finished, ``deal_view`` of that deal for the
+seat's role in it): nothing else here decides what a seat may see.
 
-Everything in this module blocks (database, replay); the ASGI layer calls it from worker
-threads.
+The methods that may read or write the database block (the ASGI layer calls them from
+worker threads); :meth:`Games.act` is a coroutine that awaits the writer without holding
+a thread; the rest work from memory.
 """
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import hashlib
 import hmac
+import json
 import re
 import secrets
 import threading
 import unicodedata
 from collections import OrderedDict
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
 from typing import Any, Final
+
+from anyio import to_thread
 
 from piquet.actions import (
     Action,
@@ -52,6 +63,7 @@ from piquet.web.store import GameRow, NewSeat, SeatRow, Store
 __all__ = [
     "FRIEND",
     "Created",
+    "Entry",
     "GameError",
     "Games",
     "Live",
@@ -107,14 +119,44 @@ def _preset(name: str) -> Rules:
 
 @dataclass(frozen=True, slots=True)
 class Live:
-    """A game as this process knows it: the match and the last finished deal's end state."""
+    """A game's state: the match and the last finished deal's end state."""
 
     match: Match
     last_deal: Deal | None
+    last_views: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
+    """Seat -> the JSON text of its view of ``last_deal``: built once per finished deal
+    (it is the same in every state until the next deal ends)."""
 
     @property
     def n(self) -> int:
         return len(self.match.history)
+
+
+def _joined(row: GameRow) -> int:
+    """Seats taken by a person: it only ever grows (a join), so it versions the seats."""
+    return sum(1 for s in row.seats if s.token_hash is not None)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Entry:
+    """A game as this process holds it: its row (the seats), its state, and the views of
+    it already built (seat -> the JSON text), so that no view is built twice.
+
+    ``row.n_actions`` is the length the row had when read; ``live.n`` is the truth.  An
+    entry never changes: a move or a join makes a new one.
+    """
+
+    row: GameRow
+    live: Live
+    bodies: dict[int, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def n(self) -> int:
+        return self.live.n
+
+    @property
+    def joined(self) -> int:
+        return _joined(self.row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,11 +170,12 @@ class Created:
 
 def _step(live: Live, player: int, action: Action) -> Live:
     """``live`` after ``action``; raises :class:`IllegalActionError`."""
-    m = live.match
-    m.verify(action, player)
-    assert m.deal is not None
-    after = m.deal.apply(action)
-    return Live(m.apply(action, player), after if after.is_over else live.last_deal)
+    m = live.match.apply(action, player)
+    # the deal just finished is settled into the match; keep its end state for the views
+    if len(m.deals) != len(live.match.deals):
+        assert live.match.deal is not None
+        return Live(m, live.match.deal.apply(action))
+    return Live(m, live.last_deal, live.last_views)
 
 
 def _ai_seed(seed: int, player: int, idx: int) -> int:
@@ -140,13 +183,36 @@ def _ai_seed(seed: int, player: int, idx: int) -> int:
     return int.from_bytes(digest[:8], "big") & MAX_SEED
 
 
-class Games:
-    """Every game of this server, over one :class:`Store`."""
+def _encode(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
-    def __init__(self, store: Store, *, cache_size: int = 4096) -> None:
+
+_NOT_FOUND: Final = "no such game (or not for this token)"
+
+
+class Games:
+    """Every game of this server, over one :class:`Store`, with the live ones in memory.
+
+    ``shared``: other processes may write to the same database (PostgreSQL), so a game
+    held in memory is checked against the database (:meth:`Store.version`, one cheap
+    query) before it is shown; without (SQLite: one process) memory is the truth once
+    loaded.  The default: shared for every database but SQLite.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        cache_size: int = 4096,
+        shared: bool | None = None,
+        announce: Callable[[str, int], Awaitable[None]] | None = None,
+    ) -> None:
         self.store = store
+        self.announce = announce
+        """Called with (game id, log length) once an action is committed and held."""
         self.cache_size = cache_size
-        self._cache: OrderedDict[str, Live] = OrderedDict()
+        self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
+        self._cache: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()
 
     # ------------------------------------------------------------------ creating
@@ -186,9 +252,8 @@ class Games:
         if len(opponents) != n_other:
             raise GameError(400, f"a {fmt.value} needs {n_other} opponent(s)")
         allowed = [*levels, FRIEND]
-        seats = [NewSeat("human", None, clean_name(name, "Player 1"), None, None)]
         token = secrets.token_urlsafe(32)
-        seats[0] = NewSeat("human", None, seats[0].name, hash_secret(token), None)
+        seats = [NewSeat("human", None, clean_name(name, "Player 1"), hash_secret(token), None)]
         invites: list[tuple[int, str]] = []
         for i, opp in enumerate(opponents, start=1):
             key = opp.strip().lower()
@@ -205,7 +270,7 @@ class Games:
         game_id = secrets.token_urlsafe(12)
         seed = secrets.randbelow(MAX_SEED)
         live = Live(self._new_match(r.name, fmt.value, seed, 1, len(seats)), None)
-        self.store.create_game(
+        row = self.store.create_game(
             game_id=game_id,
             rules=r.name,
             format=fmt.value,
@@ -214,7 +279,7 @@ class Games:
             hints=hints,
             seats=seats,
         )
-        self._put(game_id, live)
+        self._put(row.id, row=row, live=live)
         return Created(game_id, token, 0, tuple(invites))
 
     @staticmethod
@@ -223,95 +288,192 @@ class Games:
             rules, seed=seed, format=fmt, games=games, names=[f"seat {i}" for i in range(n_seats)]
         )
 
-    # ------------------------------------------------------------------ reading
-    def _put(self, game_id: str, live: Live) -> None:
+    # ------------------------------------------------------------------ the cache
+    def peek(self, game_id: str) -> Entry | None:
+        """The game as this process last knew it, or None (never asks the database)."""
+        with self._lock:
+            entry = self._cache.get(game_id)
+            if entry is not None:
+                self._cache.move_to_end(game_id)
+            return entry
+
+    def cached(self, game_id: str) -> Entry | None:
+        """The game from memory when memory is the truth (not ``shared``), else None."""
+        return None if self.shared else self.peek(game_id)
+
+    def after_news(self, game_id: str, heard: int | None) -> Entry | None:
+        """The game from memory if it is at least as new as the news ``heard`` (a log
+        length, from :meth:`Watcher.take <piquet.web.hub.Watcher.take>`; None: news of
+        another kind), else None: then ask :meth:`fresh`."""
+        if not self.shared:
+            return self.peek(game_id)
+        held = self.peek(game_id)
+        if held is None or heard is None or heard < 0 or heard > held.n:
+            return None
+        return held
+
+    def _put(
+        self,
+        game_id: str,
+        *,
+        row: GameRow | None = None,
+        live: Live | None = None,
+        replace: bool = False,
+    ) -> Entry:
+        """Keep the newer of what is held and ``row``/``live``; the entry now held.
+
+        ``replace``: take ``live`` even if shorter (the stored log was found shorter).
+        """
         with self._lock:
             old = self._cache.get(game_id)
-            if old is None or old.n <= live.n:
-                self._cache[game_id] = live
+            if old is None:
+                assert row is not None and live is not None
+                entry = Entry(row, live)
+            else:
+                new_row = old.row
+                if row is not None and _joined(row) >= old.joined:
+                    new_row = row
+                new_live = old.live
+                if live is not None and (replace or live.n >= old.n):
+                    new_live = live
+                if new_row is old.row and new_live is old.live:
+                    entry = old
+                else:
+                    entry = Entry(new_row, new_live)
+            self._cache[game_id] = entry
             self._cache.move_to_end(game_id)
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
+            return entry
 
-    def live(self, row: GameRow) -> Live:
-        """The game at the log length ``row`` read, replaying what this process has not seen.
-
-        Raises :class:`GameError` (409) if the stored log no longer replays.
-        """
-        with self._lock:
-            live = self._cache.get(row.id)
-        if live is not None and live.n == row.n_actions:
-            return live
-        if live is None or live.n > row.n_actions:
+    def _replay(self, row: GameRow, live: Live | None, upto: int) -> tuple[Live, bool]:
+        """``live`` (or a new match) brought to log length ``upto`` from the stored log;
+        (the state, whether it had to start again).  Raises :class:`GameError` (409)."""
+        again = live is None or live.n > upto
+        if live is None or again:
             live = Live(
                 self._new_match(row.rules, row.format, row.seed, row.games_to_play, len(row.seats)),
                 None,
             )
+        if live.n == upto:
+            return live, again
         try:
             for a in self.store.actions(row.id, live.n):
-                if a.idx != live.n or a.idx >= row.n_actions:
+                if a.idx != live.n or a.idx >= upto:
                     break
                 live = _step(live, a.player, parse_action(a.action))
         except PiquetError as exc:
             raise GameError(409, f"this game's record no longer replays: {exc}") from None
-        self._put(row.id, live)
-        return live
+        return live, again
 
-    def load(self, game_id: str) -> tuple[GameRow, Live]:
-        """The game's row and live state.  Raises :class:`GameError` (404)."""
+    def load(self, game_id: str) -> Entry:
+        """The game read from the database (row, then whatever of the log is not in
+        memory).  Blocks.  Raises :class:`GameError` (404, or 409 if it no longer replays).
+        """
         row = self.store.game(game_id)
         if row is None:
-            raise GameError(404, "no such game (or not for this token)")
-        return row, self.live(row)
+            raise GameError(404, _NOT_FOUND)
+        held = self.peek(game_id)
+        if held is not None and held.n > row.n_actions:
+            # memory is ahead of what was read: an action committed meanwhile (memory
+            # takes an action only once it is committed), or the stored log is shorter
+            row = self.store.game(game_id)
+            if row is None:
+                raise GameError(404, _NOT_FOUND)
+        live, again = self._replay(row, held.live if held else None, row.n_actions)
+        return self._put(game_id, row=row, live=live, replace=again)
 
-    def authenticate(self, game_id: str, token: str | None) -> tuple[GameRow, SeatRow]:
-        """The game and the seat that ``token`` opens.
+    def fresh(self, game_id: str, *, check: bool = False) -> Entry:
+        """The game as it stands.  Blocks (when it must ask the database).
+
+        From memory when memory is the truth; a ``shared`` game held in memory (or any,
+        with ``check``) is first checked against the stored log length and seats: one
+        cheap query, and only what changed is read.  Raises :class:`GameError` (404, 409).
+        """
+        held = self.peek(game_id)
+        if held is None:
+            return self.load(game_id)
+        if not (self.shared or check):
+            return held
+        version = self.store.version(game_id)
+        if version is None:
+            raise GameError(404, _NOT_FOUND)
+        n, joined = version
+        if n == held.n and joined == held.joined:
+            return held
+        if joined != held.joined or n < held.n:
+            return self.load(game_id)
+        live, again = self._replay(held.row, held.live, n)
+        return self._put(game_id, live=live, replace=again)
+
+    # ------------------------------------------------------------------ seats
+    @staticmethod
+    def _digest(token: str | None) -> str:
+        if not token:
+            raise GameError(401, "this needs the seat's token: Authorization: Bearer TOKEN")
+        if len(token) > 200:
+            raise GameError(404, _NOT_FOUND)
+        return hash_secret(token)
+
+    @staticmethod
+    def _seat_of(row: GameRow, digest: str) -> SeatRow | None:
+        for seat in row.seats:
+            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
+                return seat
+        return None
+
+    def seat_cached(self, game_id: str, token: str | None) -> SeatRow | None:
+        """The seat ``token`` opens, from memory; None when memory cannot tell.
+
+        A seat's token, once set, never changes, so a match in memory is always right.
+        Raises :class:`GameError` 401 without a token.
+        """
+        digest = self._digest(token)
+        held = self.peek(game_id)
+        return None if held is None else self._seat_of(held.row, digest)
+
+    def authenticate(self, game_id: str, token: str | None) -> tuple[Entry, SeatRow]:
+        """The game and the seat that ``token`` opens.  Blocks.
 
         Raises :class:`GameError`: 401 without a token, 404 for an unknown game or a
         token that opens no seat of it (the two are not told apart).
         """
-        if not token:
-            raise GameError(401, "this needs the seat's token: Authorization: Bearer TOKEN")
-        if len(token) > 200:
-            raise GameError(404, "no such game (or not for this token)")
-        row = self.store.game(game_id)
-        if row is None:
-            raise GameError(404, "no such game (or not for this token)")
-        digest = hash_secret(token)
-        for seat in row.seats:
-            if seat.token_hash is not None and hmac.compare_digest(seat.token_hash, digest):
-                return row, seat
-        raise GameError(404, "no such game (or not for this token)")
+        digest = self._digest(token)
+        held = self.peek(game_id)
+        if held is not None:
+            seat = self._seat_of(held.row, digest)
+            if seat is not None:
+                return self.fresh(game_id), seat
+        entry = self.load(game_id)  # a seat taken meanwhile, maybe through another process
+        seat = self._seat_of(entry.row, digest)
+        if seat is None:
+            raise GameError(404, _NOT_FOUND)
+        return entry, seat
 
     # ------------------------------------------------------------------ acting
-    def act(
-        self,
-        game_id: str,
-        player: int,
-        text: str,
-        *,
-        expect: int | None = None,
-        row: GameRow | None = None,
-    ) -> tuple[GameRow, Live]:
-        """Apply ``text`` (an action id) by ``player``; the game after it.
+    def current(self, game_id: str) -> tuple[Entry | None, bool]:
+        """(the game held in memory or None, whether it is known to be the truth)."""
+        held = self.peek(game_id)
+        return held, held is not None and not self.shared
 
-        ``expect``: act only if the log has this length (the AI uses it); ``row``: the
-        game as just read (else it is read now).  Raises
-        :class:`GameError`: 400 for an unreadable action, 409 when it is not the
-        player's turn, the game is over or moved on meanwhile, 422 when the rules
-        forbid the action (the message says what is allowed).
+    def prepare(
+        self, entry: Entry, player: int, text: str, *, expect: int | None = None
+    ) -> tuple[str, Live]:
+        """Check ``text`` (an action id) by ``player`` against ``entry``: (the action as
+        stored, the game after it).  Touches nothing.
+
+        Raises :class:`GameError`: 400 for an unreadable action, 409 when it is not the
+        player's turn, the game is over or moved on (``expect``: the log length the actor
+        saw), 422 when the rules forbid the action (the message says what is allowed).
         """
-        if row is None or row.id != game_id:
-            row, live = self.load(game_id)
-        else:
-            live = self.live(row)
+        live = entry.live
         m = live.match
         if expect is not None and expect != live.n:
             raise GameError(409, "the game moved on")
         if m.finished:
             raise GameError(409, "the game is over: no more actions")
         if m.to_act != player:
-            who = "nobody" if m.to_act is None else row.seats[m.to_act].name
+            who = "nobody" if m.to_act is None else entry.row.seats[m.to_act].name
             raise GameError(409, f"it is not your turn: {who} is to act")
         try:
             action = parse_action(text)
@@ -321,31 +483,79 @@ class Games:
             after = _step(live, player, action)
         except IllegalActionError as exc:
             raise GameError(422, str(exc)) from None
-        ok = self.store.append(
-            game_id,
-            idx=live.n,
-            player=player,
-            action=str(action),
-            finished=after.match.finished,
+        return str(action), after
+
+    async def act(
+        self,
+        game_id: str,
+        player: int,
+        text: str,
+        *,
+        expect: int | None = None,
+        entry: Entry | None = None,
+        known: bool = False,
+    ) -> Entry:
+        """Apply ``text`` by ``player`` (see :meth:`prepare`); the game after it.
+
+        Answers once the action is committed; only then does memory hold it.  ``entry``:
+        the game as the caller has it; ``known``: it is the truth (else a refusal or a
+        lost race is checked once against the database before it stands).  Raises
+        :class:`GameError` as :meth:`prepare` does, and 409 when another action was
+        recorded first.
+        """
+        if entry is None:
+            entry, known = await to_thread.run_sync(self.fresh, game_id), True
+        while True:
+            try:
+                action, after = self.prepare(entry, player, text, expect=expect)
+            except GameError:
+                if known:
+                    raise
+                entry, known = await to_thread.run_sync(self.fresh, game_id), True
+                continue
+            # shielded: once the action is sent to the writer, memory and the watchers
+            # hear of its commit even if the request is abandoned meanwhile
+            done = await asyncio.shield(self._record(game_id, entry.n, player, action, after))
+            if done is not None:
+                return done
+            check = functools.partial(self.fresh, game_id, check=True)
+            if known:  # a race lost: the other action stands
+                await to_thread.run_sync(check)
+                raise GameError(409, "the game moved on meanwhile; here it is as it stands now")
+            entry, known = await to_thread.run_sync(check), True
+
+    async def _record(
+        self, game_id: str, idx: int, player: int, action: str, after: Live
+    ) -> Entry | None:
+        """Append, then (if the log was ``idx`` long) hold ``after`` and announce it; the
+        entry, or None when another action was recorded first."""
+        ok = await self.store.append_async(
+            game_id, idx=idx, player=player, action=action, finished=after.match.finished
         )
         if not ok:
-            raise GameError(409, "the game moved on meanwhile; here it is as it stands now")
-        self._put(game_id, after)
-        return row, after
+            return None
+        held = self._put(game_id, live=after)
+        if self.announce is not None:
+            await self.announce(game_id, after.n)
+        return held if held.live is after else Entry(held.row, after)
 
-    def ai_turn(self, row: GameRow, live: Live) -> tuple[int, str, int] | None:
+    def ai_turn(self, entry: Entry) -> tuple[int, str, int] | None:
         """(player, level, seed) when an AI seat is to act, else None."""
-        m = live.match
+        m = entry.live.match
         p = m.to_act
+        row = entry.row
         if m.finished or p is None or p >= len(row.seats):
             return None
         seat = row.seats[p]
         if seat.kind != "ai" or seat.level is None:
             return None
-        return p, seat.level, _ai_seed(row.seed, p, live.n)
+        return p, seat.level, _ai_seed(row.seed, p, entry.n)
 
     def join(self, game_id: str, invite: str, name: str | None) -> tuple[str, int]:
-        """Take the seat ``invite`` opens: (token, seat).  Raises :class:`GameError` (404)."""
+        """Take the seat ``invite`` opens: (token, seat).  Blocks.
+
+        Raises :class:`GameError` (404).
+        """
         if not invite or len(invite) > 200:
             raise GameError(404, "no such invitation (or it has been used)")
         token = secrets.token_urlsafe(32)
@@ -357,33 +567,58 @@ class Games:
         )
         if seat is None:
             raise GameError(404, "no such invitation (or it has been used)")
+        if self.peek(game_id) is not None:
+            row = self.store.game(game_id)
+            if row is not None:
+                self._put(game_id, row=row)
         return token, seat
 
-    def reinvite(self, row: GameRow) -> list[tuple[int, str]]:
+    def reinvite(self, entry: Entry) -> list[tuple[int, str]]:
         """New invite codes for every seat still waiting for a friend (old ones stop working)."""
         out = []
-        for seat in row.seats:
+        for seat in entry.row.seats:
             if seat.kind == "human" and seat.token_hash is None:
                 code = secrets.token_urlsafe(24)
-                if self.store.set_invite(row.id, seat.seat, hash_secret(code)):
+                if self.store.set_invite(entry.row.id, seat.seat, hash_secret(code)):
                     out.append((seat.seat, code))
         return out
 
     # ------------------------------------------------------------------ showing
-    def seat_json(self, row: GameRow, live: Live, seat: int) -> dict[str, Any]:
-        """What ``seat`` is sent: its view and what the table needs around it."""
+    def seat_body(self, entry: Entry, seat: int) -> str:
+        """:meth:`seat_json` as JSON text, built once per entry and seat (the part about
+        the last deal once per finished deal)."""
+        body = entry.bodies.get(seat)
+        if body is None:
+            live = entry.live
+            last = live.last_views.get(seat)
+            if last is None:
+                last = live.last_views[seat] = _encode(self._last_deal(live, seat))
+            head = _encode(self.seat_json(entry, seat, last_deal=False))
+            body = entry.bodies[seat] = head[:-1] + ',"last_deal":' + last + "}"
+        return body
+
+    @staticmethod
+    def _last_deal(live: Live, seat: int) -> dict[str, Any] | None:
+        """``seat``'s view of the deal just finished, as it stood at its end (or None)."""
+        m = live.match
+        if live.last_deal is None or not m.deals:
+            return None
+        summary = m.deals[-1]
+        if seat not in summary.players:
+            return None
+        last = deal_view(live.last_deal, summary.players.index(seat)).to_json()
+        last["number"] = len(m.deals)
+        return last
+
+    def seat_json(self, entry: Entry, seat: int, *, last_deal: bool = True) -> dict[str, Any]:
+        """What ``seat`` is sent: its view and what the table needs around it
+        (``last_deal=False``: without the view of the last deal)."""
+        row, live = entry.row, entry.live
         m = live.match
         view = m.view(seat)
         vj = view.to_json()
         vj["names"] = [s.name for s in row.seats]
-        last = None
-        if live.last_deal is not None and m.deals:
-            summary = m.deals[-1]
-            if seat in summary.players:
-                role = summary.players.index(seat)
-                last = deal_view(live.last_deal, role).to_json()
-                last["number"] = len(m.deals)
-        return {
+        out = {
             "id": row.id,
             "seat": seat,
             "n": live.n,
@@ -405,24 +640,27 @@ class Games:
             ],
             "hints": row.hints,
             "view": vj,
-            "last_deal": last,
             "result": m.result() if m.finished else None,
         }
+        if last_deal:
+            out["last_deal"] = self._last_deal(live, seat)
+        return out
 
-    def record(self, row: GameRow, live: Live) -> dict[str, Any]:
+    def record(self, entry: Entry) -> dict[str, Any]:
         """The finished game's JSON record, with the seats' names.  Raises 409 if not over."""
-        if not live.match.finished:
+        m = entry.live.match
+        if not m.finished:
             raise GameError(409, "the record is available when the game is over")
-        rec = live.match.to_record()
-        rec["players"] = [s.name for s in row.seats]
+        rec = m.to_record()
+        rec["players"] = [s.name for s in entry.row.seats]
         return rec
 
-    def replay_step(self, row: GameRow, live: Live, step: int) -> dict[str, Any]:
+    def replay_step(self, entry: Entry, step: int) -> dict[str, Any]:
         """A finished game after its first ``step`` actions: every seat's view.
 
         Raises :class:`GameError`: 409 before the game is over, 400 for a step out of range.
         """
-        m = live.match
+        row, m = entry.row, entry.live.match
         if not m.finished:
             raise GameError(409, "the replay is available when the game is over")
         total = len(m.history)

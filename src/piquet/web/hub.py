@@ -1,9 +1,11 @@
 """Live updates: who is watching which game, and the news that a game changed.
 
 A :class:`Hub` tells every local watcher of a game (a WebSocket, a long poll) that the game
-moved.  The message carries only the game id and its log length, never a card: each watcher
-then builds its own seat's view.  :class:`RedisHub` also sends the news through Redis
-pub/sub, so watchers connected to other server processes hear it too.
+moved.  The message carries only the game id and its log length (-1 for a seat taken),
+never a card: each watcher then builds its own seat's view, and knows from the length
+whether the game this process holds in memory is already that new.  :class:`RedisHub` also
+sends the news through Redis pub/sub, so watchers connected to other server processes hear
+it too.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import secrets
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,14 +24,28 @@ log = logging.getLogger("piquet.web")
 
 
 class Watcher:
-    """One watcher of one game: wait for news with :meth:`wait`."""
+    """One watcher of one game: wait for news with :meth:`wait`, then :meth:`take` it."""
 
     def __init__(self, game_id: str) -> None:
         self.game_id = game_id
         self._event = asyncio.Event()
+        self._heard = -1
+        self._vague = False
 
-    def notify(self) -> None:
+    def notify(self, n: int | None = None) -> None:
+        """News: the game's log is now ``n`` long (None or -1: something else changed)."""
+        if n is None or n < 0:
+            self._vague = True
+        else:
+            self._heard = max(self._heard, n)
         self._event.set()
+
+    def take(self) -> int | None:
+        """The longest log announced since the last take, or None if something else (a
+        seat taken) was announced too; then forget it."""
+        heard = None if self._vague else self._heard
+        self._heard, self._vague = -1, False
+        return heard
 
     async def wait(self, timeout: float | None = None) -> bool:
         """True when there is news (then cleared), False on timeout."""
@@ -65,14 +82,14 @@ class Hub:
                 if not ws:
                     del self._watchers[game_id]
 
-    def deliver(self, game_id: str) -> None:
-        """Wake every local watcher of ``game_id``."""
+    def deliver(self, game_id: str, n: int | None = None) -> None:
+        """Wake every local watcher of ``game_id`` (its log is now ``n`` long)."""
         for w in list(self._watchers.get(game_id, ())):
-            w.notify()
+            w.notify(n)
 
     async def publish(self, game_id: str, n: int) -> None:
-        """Tell every watcher that ``game_id`` changed (its log is ``n`` long)."""
-        self.deliver(game_id)
+        """Tell every watcher that ``game_id`` changed (its log is ``n`` long; -1: a seat)."""
+        self.deliver(game_id, n)
 
     def watching(self) -> int:
         return sum(len(s) for s in self._watchers.values())
@@ -81,10 +98,12 @@ class Hub:
 class RedisHub(Hub):
     """Game news through Redis pub/sub on one channel, for several server processes.
 
-    Local watchers are woken at once as well; a duplicate wake-up is harmless (a watcher
-    only sends a view that differs from the last it sent).  If Redis goes away the
-    subscriber retries every second, and publishing failures are logged, not raised:
-    the action itself is already safe in the database.
+    Local watchers are woken at once; a process does not wake them again when its own
+    message comes back from Redis (each message names the process that sent it).  A
+    duplicate wake-up would be harmless anyway (a watcher only sends a view that differs
+    from the last it sent).  If Redis goes away the subscriber retries every second, and
+    publishing failures are logged, not raised: the action itself is already safe in the
+    database.
     """
 
     def __init__(self, url: str, *, channel: str = "piquet:games") -> None:
@@ -94,6 +113,8 @@ class RedisHub(Hub):
         self._redis: Any = None
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self.origin = secrets.token_hex(8)
+        """This process's name in the messages it sends."""
 
     async def start(self) -> None:
         import redis.asyncio as aioredis
@@ -123,9 +144,11 @@ class RedisHub(Hub):
                     try:
                         data = json.loads(msg["data"])
                         game_id = str(data["game"])
+                        n = data.get("n")
                     except (ValueError, KeyError, TypeError):
                         continue
-                    self.deliver(game_id)
+                    if data.get("from") != self.origin:
+                        self.deliver(game_id, n if isinstance(n, int) else None)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # the connection dropped: try again
@@ -133,8 +156,9 @@ class RedisHub(Hub):
                 await asyncio.sleep(1.0)
 
     async def publish(self, game_id: str, n: int) -> None:
-        self.deliver(game_id)
+        self.deliver(game_id, n)
         try:
-            await self._redis.publish(self.channel, json.dumps({"game": game_id, "n": n}))
+            message = json.dumps({"game": game_id, "n": n, "from": self.origin})
+            await self._redis.publish(self.channel, message)
         except Exception as exc:
             log.warning("redis publish failed: %s", exc)

@@ -6,11 +6,15 @@ SQLAlchemy.  The schema is created and upgraded by the Alembic migrations in
 replaying its log (:mod:`piquet.web.games`).
 
 Appending an action is an optimistic write: it succeeds only if the log still has the length
-the writer saw, so two processes sharing one database can never fork a game.
+the writer saw, so two processes sharing one database can never fork a game.  One writer
+thread commits every append waiting at the same moment in one short transaction (group
+commit), and answers each caller once that transaction is committed.
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import queue
 import threading
 import time
@@ -37,6 +41,7 @@ __all__ = [
     "migrate",
 ]
 
+log = logging.getLogger("piquet.web")
 metadata: Final = sa.MetaData()
 games_t: Final = sa.Table(
     "piquet_games",
@@ -196,43 +201,94 @@ class _Append:
     future: Future[bool]
 
 
-def _append_in(conn: sa.Connection, item: _Append, now: float) -> bool:
-    res = conn.execute(
-        games_t.update()
-        .where(games_t.c.id == item.game_id, games_t.c.n_actions == item.idx)
-        .values(n_actions=item.idx + 1, finished=item.finished, updated_at=now)
+# Built once: SQLAlchemy then reuses their compiled form (and their cache keys).
+_ADVANCE: Final = (
+    games_t.update()
+    .where(games_t.c.id == sa.bindparam("b_id"), games_t.c.n_actions == sa.bindparam("b_idx"))
+    .values(
+        n_actions=sa.bindparam("b_next"),
+        finished=sa.bindparam("b_finished"),
+        updated_at=sa.bindparam("b_now"),
     )
-    if res.rowcount != 1:
-        return False
-    conn.execute(
-        actions_t.insert().values(
-            game_id=item.game_id,
-            idx=item.idx,
-            player=item.player,
-            action=item.action,
-            created_at=now,
+)
+_LOG: Final = actions_t.insert()
+_VERSION: Final = sa.select(
+    games_t.c.n_actions,
+    sa.select(sa.func.count())
+    .where(seats_t.c.game_id == games_t.c.id, seats_t.c.token_hash.is_not(None))
+    .scalar_subquery(),
+).where(games_t.c.id == sa.bindparam("b_id"))
+
+
+def _append_all(conn: sa.Connection, items: Sequence[_Append], now: float) -> list[bool]:
+    """Write ``items`` in ``conn``'s transaction: for each, whether the log had its length."""
+    results = []
+    rows = []
+    for item in items:
+        res = conn.execute(
+            _ADVANCE,
+            {
+                "b_id": item.game_id,
+                "b_idx": item.idx,
+                "b_next": item.idx + 1,
+                "b_finished": item.finished,
+                "b_now": now,
+            },
         )
-    )
-    return True
+        ok = res.rowcount == 1
+        results.append(ok)
+        if ok:
+            rows.append(
+                {
+                    "game_id": item.game_id,
+                    "idx": item.idx,
+                    "player": item.player,
+                    "action": item.action,
+                    "created_at": now,
+                }
+            )
+    if rows:
+        conn.execute(_LOG, rows)
+    return results
 
 
 class _GroupWriter:
-    """SQLite's group commit: appends waiting at the same moment share one transaction.
+    """Group commit: the appends waiting at the same moment share one transaction.
 
-    SQLite has one writer at a time and each durable commit costs a disk flush, so a
-    single thread writes every pending append in one transaction and answers each
-    caller only once that transaction is on disk.
+    A single thread writes every pending append in one transaction and answers each
+    caller only once that transaction is committed (with SQLite, on disk: one flush
+    for them all).  Nothing else waits for it: a caller blocks on its future, or awaits
+    it (:meth:`submit_async`) without holding a worker thread.
     """
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
         self._queue: queue.SimpleQueue[_Append | None] = queue.SimpleQueue()
-        self._thread = threading.Thread(target=self._run, name="piquet-sqlite-writer", daemon=True)
+        self._thread = threading.Thread(target=self._run, name="piquet-db-writer", daemon=True)
         self._thread.start()
 
     def submit(self, item: _Append) -> bool:
         self._queue.put(item)
         return item.future.result()
+
+    def submit_async(self, item: _Append) -> asyncio.Future[bool]:
+        """The result on the running loop.  Cancelling it does not withdraw the append
+        (once queued it is written, as a blocking caller's would be)."""
+        loop = asyncio.get_running_loop()
+        out: asyncio.Future[bool] = loop.create_future()
+
+        def settle(done: Future[bool]) -> None:
+            if out.done():
+                return
+            exc = done.exception()
+            if exc is not None:
+                out.set_exception(exc)
+            else:
+                out.set_result(done.result())
+
+        item.future.add_done_callback(lambda done: loop.call_soon_threadsafe(settle, done))
+        self._queue.put(item)
+        return out
 
     def close(self) -> None:
         self._queue.put(None)
@@ -262,25 +318,51 @@ class _GroupWriter:
         now = time.time()
         try:
             with self.engine.begin() as conn:
-                results = [_append_in(conn, item, now) for item in batch]
+                results = _append_all(conn, batch, now)
         except Exception:
             # something in the batch failed: write each on its own, so only it fails
             for item in batch:
                 self._write_one(item, now)
             return
         for item, ok in zip(batch, results, strict=True):
-            item.future.set_result(ok)
+            item.future.set_result(ok)  # nobody else settles or cancels these futures
 
     def _write_one(self, item: _Append, now: float) -> None:
         try:
             with self.engine.begin() as conn:
-                ok = _append_in(conn, item, now)
+                (ok,) = _append_all(conn, [item], now)
         except IntegrityError:
             ok = False
         except Exception as exc:
             item.future.set_exception(StoreError(f"cannot write to the database: {exc}"))
             return
         item.future.set_result(ok)
+
+
+class _Checkpointer:
+    """SQLite: copies the write-ahead log into the database file from a thread of its own
+    every ``every`` seconds (a passive checkpoint: it waits for nobody), so that the
+    commit which crosses SQLite's automatic threshold does not have to (its flush of the
+    database file would hold up every append waiting behind it)."""
+
+    def __init__(self, engine: Engine, every: float = 0.5) -> None:
+        self.engine = engine
+        self.every = every
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="piquet-db-checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception as exc:  # the next round tries again; SQLite's own still runs
+                log.warning("sqlite checkpoint: %s", exc)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(10)
 
 
 class Store:
@@ -291,7 +373,8 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._writer = _GroupWriter(engine) if engine.dialect.name == "sqlite" else None
+        self._writer = _GroupWriter(engine)
+        self._checkpointer = _Checkpointer(engine) if engine.dialect.name == "sqlite" else None
 
     @classmethod
     def open(cls, url: str, *, sqlite_sync: str = "full") -> Store:
@@ -306,8 +389,9 @@ class Store:
         return cls(engine)
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
+        self._writer.close()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
         self.engine.dispose()
 
     # ---------------------------------------------------------------- games
@@ -321,7 +405,8 @@ class Store:
         games_to_play: int,
         hints: bool,
         seats: Sequence[NewSeat],
-    ) -> None:
+    ) -> GameRow:
+        """Store a new game (no actions yet); the row as stored."""
         now = time.time()
         with self.engine.begin() as conn:
             conn.execute(
@@ -353,6 +438,21 @@ class Store:
                     for n, s in enumerate(seats)
                 ],
             )
+        return GameRow(
+            id=game_id,
+            rules=rules,
+            format=format,
+            seed=seed,
+            games_to_play=games_to_play,
+            hints=hints,
+            n_actions=0,
+            finished=False,
+            created_at=now,
+            seats=tuple(
+                SeatRow(n, s.kind, s.level, s.name, s.token_hash, s.invite_hash)
+                for n, s in enumerate(seats)
+            ),
+        )
 
     def game(self, game_id: str) -> GameRow | None:
         """The game and its seats (one query), or None."""
@@ -398,6 +498,16 @@ class Store:
             ),
         )
 
+    def version(self, game_id: str) -> tuple[int, int] | None:
+        """(log length, seats taken by a person) of ``game_id``, or None: one cheap query.
+
+        Both only ever grow, so a process holding a game in memory knows from them
+        whether another process changed it.
+        """
+        with self.engine.connect() as conn:
+            row = conn.execute(_VERSION, {"b_id": game_id}).first()
+        return None if row is None else (int(row[0]), int(row[1]))
+
     def actions(self, game_id: str, start: int = 0) -> list[ActionRow]:
         """The log of ``game_id`` from index ``start`` on, in order."""
         with self.engine.connect() as conn:
@@ -415,17 +525,14 @@ class Store:
         for the same index exactly one succeeds.  It returns once the action is committed.
         Raises :class:`StoreError` if the database cannot be written.
         """
+        return self._writer.submit(_Append(game_id, idx, player, action, finished, Future()))
+
+    def append_async(
+        self, game_id: str, *, idx: int, player: int, action: str, finished: bool
+    ) -> asyncio.Future[bool]:
+        """:meth:`append` for the event loop: await the result; no thread is held meanwhile."""
         item = _Append(game_id, idx, player, action, finished, Future())
-        if self._writer is not None:
-            return self._writer.submit(item)
-        try:
-            with self.engine.begin() as conn:
-                if not _append_in(conn, item, time.time()):
-                    conn.rollback()
-                    return False
-        except IntegrityError:
-            return False
-        return True
+        return self._writer.submit_async(item)
 
     def join(self, game_id: str, *, invite_hash: str, token_hash: str, name: str) -> int | None:
         """Take the open seat whose invite hashes to ``invite_hash``; its number, or None."""

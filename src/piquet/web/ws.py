@@ -82,14 +82,19 @@ class _Session:
         await self.send({"type": "error", "error": message})
         await self.ws.close(code=code)
 
-    async def push(self, *, force: bool = False) -> None:
-        """Send the seat's view if it changed since the last one sent."""
-        row, live = await self.call(self.games.load, self.game_id)
-        body = json.dumps({"type": "view", "view": self.games.seat_json(row, live, self.seat)})
+    async def push(self, *, force: bool = False, heard: int | None = None) -> None:
+        """Send the seat's view if it changed since the last one sent.
+
+        ``heard``: the log length the news announced (then memory may be new enough).
+        """
+        g = self.games
+        held = g.cached(self.game_id) if heard is None else g.after_news(self.game_id, heard)
+        entry = held or await self.call(g.fresh, self.game_id)
+        body = '{"type":"view","view":' + g.seat_body(entry, self.seat) + "}"
         if force or body != self.last:
             self.last = body
             await self.send_text(body)
-        if self.games.ai_turn(row, live) is not None:
+        if g.ai_turn(entry) is not None:
             self.ai.kick(self.game_id)
 
     async def authenticate(self) -> bool:
@@ -114,7 +119,9 @@ class _Session:
             await self.fail("no such game (or not for this token)", 4404)
             return False
         try:
-            _row, seat = await self.call(self.games.authenticate, self.game_id, token)
+            seat = self.games.seat_cached(self.game_id, token)
+            if seat is None:
+                _entry, seat = await self.call(self.games.authenticate, self.game_id, token)
         except GameError as exc:
             await self.fail(exc.message, 4401 if exc.status == 401 else 4404)
             return False
@@ -131,7 +138,7 @@ class _Session:
                     while True:
                         await watcher.wait()
                         try:
-                            await self.push()
+                            await self.push(heard=watcher.take())
                         except GameError as exc:
                             await self.send({"type": "error", "error": exc.message})
 
@@ -180,11 +187,15 @@ class _Session:
             if len(action) > 200:
                 await self.send({"type": "error", "error": "action id too long", "status": 400})
                 return
+            entry, known = self.games.current(self.game_id)
             try:
-                _row, live = await self.call(self.games.act, self.game_id, self.seat, action)
+                after = await self.games.act(
+                    self.game_id, self.seat, action, entry=entry, known=known
+                )
             except GameError as exc:
                 await self.send({"type": "error", "error": exc.message, "status": exc.status})
                 return
-            await self.hub.publish(self.game_id, live.n)
+            if self.games.ai_turn(after) is not None:
+                self.ai.kick(self.game_id, after)
         else:
             await self.send({"type": "error", "error": f"unknown message: {_HELP}"})

@@ -3,66 +3,13 @@
 // (textContent), never as markup.
 
 import { backSVG, cardName, cardShort, cardSVG, sortHand } from "./cards.js";
+import { api, fill, h, toast } from "./dom.js";
 
 const $main = document.getElementById("main");
 const $nav = document.getElementById("nav");
 const $modal = document.getElementById("modal");
 const $modalBody = document.getElementById("modal-body");
-const $toast = document.getElementById("toast");
 
-// ------------------------------------------------------------------ small helpers
-function h(tag, attrs, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-    else if (k === "dataset") Object.assign(e.dataset, v);
-    else if (v === true) e.setAttribute(k, "");
-    else e.setAttribute(k, String(v));
-  }
-  for (const c of children.flat()) {
-    if (c === null || c === undefined || c === false) continue;
-    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-  }
-  return e;
-}
-
-// replaceChildren/append would print null as "null": drop the empty ones first
-function fill(parent, ...kids) {
-  parent.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined &&
-    k !== false));
-  return parent;
-}
-
-class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
-}
-
-async function api(method, path, body, token) {
-  const headers = { Accept: "application/json" };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = "Bearer " + token;
-  let r;
-  try {
-    r = await fetch(path, { method, headers,
-      body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (e) {
-    throw new ApiError(0, "the server cannot be reached; trying again…");
-  }
-  const type = r.headers.get("content-type") || "";
-  const data = type.includes("json") ? await r.json().catch(() => null) : await r.text();
-  if (!r.ok) throw new ApiError(r.status, (data && data.error) || r.statusText);
-  return data;
-}
-
-let toastTimer = null;
-function toast(text, kind) {
-  $toast.textContent = text;
-  $toast.className = "toast show" + (kind ? " " + kind : "");
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => { $toast.className = "toast"; }, 4200);
-}
 
 function openModal(title, ...content) {
   fill($modalBody, h("h2", { id: "modal-title" }, title), ...content);
@@ -245,7 +192,9 @@ async function showLobby() {
       h("p", { class: "lead" }, "The two-handed card game of the seventeenth to the " +
         "nineteenth centuries, under the rules of its period books and of today."),
       h("div", { class: "hero-cards", "aria-hidden": "true" },
-        ["AS", "KH", "QC", "JD", "TS"].map((c) => card(c, { cls: "fan" })))),
+        ["AS", "KH", "QC", "JD", "TS"].map((c) => card(c, { cls: "fan" }))),
+      h("p", { class: "tally-link" }, h("a", { href: "/tally", id: "tally-link" },
+        "Playing with real cards? Keep the score on the tally"))),
     form, h("section", { class: "rules-about" }, about), list));
   refresh();
   ruleSel.focus();

@@ -1,0 +1,61 @@
+// Small helpers shared by the card table (app.js) and the tally (tally.js).  No build step.
+// Text is always set as text (a text node), never as markup.
+
+// An element: h("p", {class: "x", onclick: f}, "text", child, [more children]).
+export function h(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") e.className = v;
+    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k === "dataset") Object.assign(e.dataset, v);
+    else if (v === true) e.setAttribute(k, "");
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+// replaceChildren/append would print null as "null": drop the empty ones first
+export function fill(parent, ...kids) {
+  parent.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined &&
+    k !== false));
+  return parent;
+}
+
+// An answer of the API other than 2xx; status 0 when the server could not be reached.
+export class ApiError extends Error {
+  constructor(status, message) { super(message); this.status = status; }
+}
+
+// One call of the JSON API; the bearer token when given.  Throws ApiError with the
+// server's {"error": ...} message.
+export async function api(method, path, body, token) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = "Bearer " + token;
+  let r;
+  try {
+    r = await fetch(path, { method, headers,
+      body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (e) {
+    throw new ApiError(0, "the server cannot be reached: check the connection");
+  }
+  const type = r.headers.get("content-type") || "";
+  const data = type.includes("json") ? await r.json().catch(() => null) : await r.text();
+  if (!r.ok) throw new ApiError(r.status, (data && data.error) || r.statusText);
+  return data;
+}
+
+// A passing message in the page's #toast element ("bad" for a refusal).
+let toastTimer = null;
+export function toast(text, kind) {
+  const $toast = document.getElementById("toast");
+  $toast.textContent = text;
+  $toast.className = "toast show" + (kind ? " " + kind : "");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => { $toast.className = "toast"; }, 4200);
+}

@@ -1,0 +1,338 @@
+"""The games the server holds in memory: served without reading the database, yet never
+stale.
+
+With SQLite (one process) memory is the truth once a game is loaded: a move reads nothing
+and writes one short transaction.  Where other processes share the database (PostgreSQL;
+or ``shared=True``) a game in memory is checked against the stored log length first.  A
+restart, or a write by another process, is always seen; an action is held in memory only
+once committed.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from piquet.match import new_match
+from piquet.web.app import create_app
+from piquet.web.games import Entry, Games, Live, _step
+from piquet.web.store import GameRow, SeatRow, Store, database_url
+from test_web_kit import (
+    Server,
+    ThreadServer,
+    bearer,
+    config,
+    create,
+    pg_available,
+    pg_schema,
+    pick,
+    view,
+)
+
+
+@contextmanager
+def statements(c: TestClient) -> Iterator[list[str]]:
+    """The SQL statements the server runs meanwhile (their first word, upper case)."""
+    engine = c.app.state.piquet["store"].engine  # type: ignore[attr-defined]
+    seen: list[str] = []
+
+    def record(_conn: Any, _cur: Any, statement: str, *_args: Any) -> None:
+        seen.append(statement.split(None, 1)[0].upper())
+
+    sa.event.listen(engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", record)
+
+
+def friend_game(c: TestClient) -> tuple[str, dict[int, str]]:
+    """A game between two people (no computer): its id and each seat's token."""
+    made = create(c, opponent="friend")
+    r = c.post(f"/api/games/{made['id']}/join", json={"invite": made["invites"][0]["invite"]})
+    assert r.status_code == 201, r.text
+    return made["id"], {0: made["token"], 1: r.json()["token"]}
+
+
+def move(c: TestClient, gid: str, tokens: dict[int, str], rng: random.Random) -> dict[str, Any]:
+    """The seat to act makes a random legal move; the answer."""
+    seat = view(c, gid, tokens[0])["to_act"]
+    game = view(c, gid, tokens[seat])
+    r = c.post(
+        f"/api/games/{gid}/actions", json={"action": pick(game, rng)}, headers=bearer(tokens[seat])
+    )
+    assert r.status_code == 200, r.text
+    data: dict[str, Any] = r.json()
+    return data
+
+
+def test_a_move_reads_nothing_and_writes_one_short_transaction(tmp_path: Path) -> None:
+    rng = random.Random(1)
+    with TestClient(create_app(config(tmp_path / "g.sqlite3"))) as c:
+        gid, tokens = friend_game(c)
+        for _ in range(5):
+            move(c, gid, tokens, rng)
+        seat = view(c, gid, tokens[0])["to_act"]
+        with statements(c) as seen:
+            game = view(c, gid, tokens[seat])
+            view(c, gid, tokens[1 - seat])
+        assert seen == []  # both views from memory
+        with statements(c) as seen:
+            r = c.post(
+                f"/api/games/{gid}/actions",
+                json={"action": pick(game, rng)},
+                headers=bearer(tokens[seat]),
+            )
+            assert r.status_code == 200, r.text
+        assert seen == ["UPDATE", "INSERT"]  # the optimistic update and the log row
+        # a refusal touches nothing either
+        with statements(c) as seen:
+            r = c.post(
+                f"/api/games/{gid}/actions",
+                json={"action": "play:AS"},
+                headers=bearer(tokens[1 - r.json()["to_act"]]),
+            )
+            assert r.status_code in (409, 422), r.text
+        assert seen == []
+
+
+def test_a_restarted_server_rebuilds_the_game_from_the_log(tmp_path: Path) -> None:
+    db = tmp_path / "g.sqlite3"
+    rng = random.Random(2)
+    with TestClient(create_app(config(db))) as c:
+        gid, tokens = friend_game(c)
+        for _ in range(30):
+            move(c, gid, tokens, rng)
+        before = {s: view(c, gid, t) for s, t in tokens.items()}
+    with TestClient(create_app(config(db))) as c:
+        assert c.app.state.piquet["games"].peek(gid) is None  # type: ignore[attr-defined]
+        after = {s: view(c, gid, t) for s, t in tokens.items()}
+        assert after == before
+        move(c, gid, tokens, rng)  # and play goes on
+        assert view(c, gid, tokens[0])["n"] == before[0]["n"] + 1
+
+
+def test_a_write_memory_did_not_see_is_found_and_nothing_forks(tmp_path: Path) -> None:
+    """Another writer (here a second store on the same file, as a second process would)
+    records the next action behind the server's back: the server's stale move is refused
+    and the game is then shown as stored."""
+    db = tmp_path / "g.sqlite3"
+    rng = random.Random(3)
+    with TestClient(create_app(config(db))) as c:
+        gid, tokens = friend_game(c)
+        for _ in range(3):
+            move(c, gid, tokens, rng)
+        seat = view(c, gid, tokens[0])["to_act"]
+        game = view(c, gid, tokens[seat])
+        other = Store.open(database_url(f"sqlite:///{db}", tmp_path), sqlite_sync="normal")
+        try:
+            first = pick(game, rng)
+            assert other.append(gid, idx=game["n"], player=seat, action=first, finished=False)
+        finally:
+            other.close()
+        r = c.post(
+            f"/api/games/{gid}/actions",
+            json={"action": pick(game, rng)},
+            headers=bearer(tokens[seat]),
+        )
+        assert r.status_code == 409, r.text
+        assert "moved on" in r.json()["error"]
+        assert view(c, gid, tokens[0])["n"] == game["n"] + 1
+        log = c.app.state.piquet["store"].actions(gid)  # type: ignore[attr-defined]
+        assert [a.idx for a in log] == list(range(game["n"] + 1))
+        assert log[-1].action == first
+
+
+def test_shared_mode_sees_the_other_process_at_once(tmp_path: Path) -> None:
+    """Two servers over one database, ``shared``: each shows the other's moves, joins and
+    seats without any message between them, at the price of one cheap query a view."""
+    db = tmp_path / "g.sqlite3"
+    rng = random.Random(4)
+    a_app = create_app(config(db, shared=True))
+    b_app = create_app(config(db, shared=True))
+    with TestClient(a_app) as a, TestClient(b_app) as b:
+        made = create(a, opponent="friend", name="Near")
+        gid = made["id"]
+        view(a, gid, made["token"])  # A holds the game
+        r = b.post(f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"]})
+        assert r.status_code == 201
+        tokens = {0: made["token"], 1: r.json()["token"]}
+        # the seat taken through B: A knows its token and shows it taken
+        seen = view(a, gid, tokens[1])
+        assert seen["seats"][1]["joined"] and seen["seat"] == 1
+        servers = [a, b]
+        for k in range(40):
+            here, there = servers[k % 2], servers[1 - k % 2]
+            before = view(there, gid, tokens[0])  # ``there`` holds the game as it was
+            after = move(here, gid, tokens, rng)
+            assert view(there, gid, tokens[0])["n"] == after["n"] == before["n"] + 1
+            if after["finished"]:
+                break
+        # a view of an unchanged game costs one query: the version
+        with statements(a) as seen_sql:
+            view(a, gid, tokens[0])
+        assert seen_sql == ["SELECT"]
+
+
+def test_views_from_memory_equal_views_built_afresh() -> None:
+    """The JSON text kept per entry (with the last deal's view spliced in) says exactly
+    what ``seat_json`` says, at every step of random games of every format."""
+    games = Games.__new__(Games)
+    rng = random.Random(5)
+    for rules, fmt, seats in [
+        ("encyclopedia-19c", "game", 2),
+        ("rubicon", "partie", 2),
+        ("court-gamester-1754", "pool", 3),
+    ]:
+        m = new_match(rules, seed=rng.randrange(1 << 30), format=fmt, games=1, names=["x"] * seats)
+        row = GameRow(
+            "g",
+            rules,
+            fmt,
+            1,
+            1,
+            False,
+            0,
+            False,
+            0.0,
+            tuple(SeatRow(i, "human", None, f"P{i}", "t", None) for i in range(seats)),
+        )
+        live = Live(m, None)
+        steps = 0
+        while not live.match.finished and steps < 400:
+            entry = Entry(row, live)
+            for s in range(seats):
+                text = games.seat_body(entry, s)
+                assert games.seat_body(entry, s) is text  # built once
+                assert json.loads(text) == games.seat_json(entry, s)
+            to_act = live.match.to_act
+            assert to_act is not None
+            live = _step(live, to_act, live.match.random_action(rng))
+            steps += 1
+
+
+def test_a_double_submission_is_recorded_once(tmp_path: Path) -> None:
+    """The same move sent twice at the same moment: one is recorded, the other refused."""
+    with ThreadServer(tmp_path) as srv:
+        made = httpx.post(srv.url + "/api/games", json={"opponent": "friend"}).json()
+        gid = made["id"]
+        r = httpx.post(
+            srv.url + f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"]}
+        )
+        tokens = {0: made["token"], 1: r.json()["token"]}
+        rng = random.Random(6)
+        for _ in range(10):
+            game = httpx.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()
+            seat = game["to_act"]
+            mine = httpx.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+            action = pick(mine, rng)
+            codes = _at_once(
+                2,
+                lambda: (
+                    httpx.post(
+                        srv.url + f"/api/games/{gid}/actions",
+                        json={"action": action},  # noqa: B023 (called before the loop moves on)
+                        headers=bearer(tokens[seat]),  # noqa: B023
+                    ).status_code
+                ),
+            )
+            assert 200 in codes and set(codes) <= {200, 409, 422}, codes
+            after = httpx.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()
+            assert after["n"] == mine["n"] + codes.count(200)
+        store = srv.app.state.piquet["store"]
+        assert [a.idx for a in store.actions(gid)] == list(range(after["n"]))
+
+
+def _at_once(k: int, fn: Callable[[], int]) -> list[int]:
+    """Call ``fn`` from ``k`` threads released together; the results."""
+    barrier = threading.Barrier(k)
+    out: list[int] = []
+
+    def run() -> None:
+        barrier.wait()
+        out.append(fn())
+
+    threads = [threading.Thread(target=run) for _ in range(k)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+needs_pg = pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at 127.0.0.1:5432/test")
+
+
+@needs_pg
+def test_two_processes_on_postgresql_never_show_a_stale_game(tmp_path: Path) -> None:
+    """Two ``piquet serve`` over one PostgreSQL schema and no Redis: nothing tells one
+    process of the other's moves, yet each view, each move and each long poll sees them
+    (the version check), a seat taken on one opens on the other, and the log never forks.
+    """
+    with pg_schema() as url:
+        common = ["--database", url, "--rate-limit", "0"]
+        a = Server(common, cwd=tmp_path).start()
+        b = Server(common, cwd=tmp_path)
+        try:
+            b.start()
+            made = httpx.post(a.url + "/api/games", json={"opponent": "friend"}).json()
+            gid = made["id"]
+            ha = httpx.Client(base_url=a.url, timeout=20)
+            hb = httpx.Client(base_url=b.url, timeout=20)
+            assert ha.get(f"/api/games/{gid}", headers=bearer(made["token"])).status_code == 200
+            r = hb.post(
+                f"/api/games/{gid}/join",
+                json={"invite": made["invites"][0]["invite"], "name": "Far"},
+            )
+            assert r.status_code == 201
+            tokens = {0: made["token"], 1: r.json()["token"]}
+            # A held the game before the join: it now shows the seat taken, and opens it
+            seen = ha.get(f"/api/games/{gid}", headers=bearer(tokens[1])).json()
+            assert seen["seats"][1]["name"] == "Far" and seen["seat"] == 1
+            rng = random.Random(7)
+            clients = [ha, hb]
+            final: dict[str, Any] = {}
+            for k in range(80):
+                here, there = clients[k % 2], clients[1 - k % 2]
+                state = there.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json()
+                if state["finished"]:
+                    break
+                seat = state["to_act"]
+                mine = there.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+                # the move goes through ``here``, which last saw the game a move ago
+                done = here.post(
+                    f"/api/games/{gid}/actions",
+                    json={"action": pick(mine, rng)},
+                    headers=bearer(tokens[seat]),
+                )
+                assert done.status_code == 200, done.text
+                assert done.json()["n"] == state["n"] + 1
+                # the other process shows it at once, and a long poll there returns it
+                polled = there.get(
+                    f"/api/games/{gid}", params={"wait": 1}, headers=bearer(tokens[1 - seat])
+                ).json()
+                assert polled["n"] == state["n"] + 1
+                final = polled
+            assert final and final["n"] > 20
+            views = [c.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json() for c in clients]
+            assert views[0] == views[1]
+            store = Store.open(database_url(url, tmp_path))
+            try:
+                assert [x.idx for x in store.actions(gid)] == list(range(views[0]["n"]))
+            finally:
+                store.close()
+            ha.close()
+            hb.close()
+        finally:
+            a.stop()
+            b.stop()
