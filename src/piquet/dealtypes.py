@@ -61,6 +61,15 @@ class Trick(NamedTuple):
     follow: int  # card index
     winner: int
 
+    def to_json(self) -> dict[str, str]:
+        """The trick as JSON: roles by name, cards as text (``QH``)."""
+        return {
+            "leader": ROLE_NAMES[self.leader],
+            "lead": str(Card.from_index(self.lead)),
+            "follow": str(Card.from_index(self.follow)),
+            "winner": ROLE_NAMES[self.winner],
+        }
+
 
 class ClassResult(NamedTuple):
     """How a class of declaration ended: ``winner`` (None: equal or nobody) counts ``points``."""

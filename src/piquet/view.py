@@ -101,15 +101,7 @@ class DealView:
                 }
                 for u in self.dialog
             ],
-            "tricks": [
-                {
-                    "leader": ROLE_NAMES[t.leader],
-                    "lead": str(Card.from_index(t.lead)),
-                    "follow": str(Card.from_index(t.follow)),
-                    "winner": ROLE_NAMES[t.winner],
-                }
-                for t in self.tricks
-            ],
+            "tricks": [t.to_json() for t in self.tricks],
             "trick_lead": None
             if self.trick_lead is None
             else str(Card.from_index(self.trick_lead)),

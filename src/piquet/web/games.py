@@ -68,6 +68,7 @@ __all__ = [
     "Games",
     "Live",
     "clean_name",
+    "preset_named",
     "hash_secret",
     "legal_objects",
 ]
@@ -105,7 +106,7 @@ def clean_name(name: str | None, default: str) -> str:
     return text or default
 
 
-def _preset(name: str) -> Rules:
+def preset_named(name: str) -> Rules:
     """The preset called ``name`` (or an alias); never a file.  Raises :class:`GameError`."""
     key = name.strip().lower()
     bad = GameError(400, f"unknown rule set {name!r}; the rule sets are: {', '.join(PRESETS)}")
@@ -231,7 +232,7 @@ class Games:
         Each opponent is an AI level (one of ``levels``) or ``friend``.  Raises
         :class:`GameError` (400) naming what is allowed.
         """
-        r = _preset(rules)
+        r = preset_named(rules)
         try:
             fmt = Format(format.strip().lower()) if format else r.default_format
         except ValueError:

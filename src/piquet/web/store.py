@@ -407,22 +407,11 @@ class Store:
         seats: Sequence[NewSeat],
     ) -> GameRow:
         """Store a new game (no actions yet); the row as stored."""
-        now = time.time()
+        row = dict(id=game_id, rules=rules, format=format, seed=seed,
+                   games_to_play=games_to_play, hints=hints, n_actions=0, finished=False,
+                   created_at=time.time())
         with self.engine.begin() as conn:
-            conn.execute(
-                games_t.insert().values(
-                    id=game_id,
-                    created_at=now,
-                    updated_at=now,
-                    rules=rules,
-                    format=format,
-                    seed=seed,
-                    games_to_play=games_to_play,
-                    hints=hints,
-                    n_actions=0,
-                    finished=False,
-                )
-            )
+            conn.execute(games_t.insert().values(updated_at=row["created_at"], **row))
             conn.execute(
                 seats_t.insert(),
                 [
@@ -439,15 +428,7 @@ class Store:
                 ],
             )
         return GameRow(
-            id=game_id,
-            rules=rules,
-            format=format,
-            seed=seed,
-            games_to_play=games_to_play,
-            hints=hints,
-            n_actions=0,
-            finished=False,
-            created_at=now,
+            **row,  # type: ignore[arg-type]
             seats=tuple(
                 SeatRow(n, s.kind, s.level, s.name, s.token_hash, s.invite_hash)
                 for n, s in enumerate(seats)

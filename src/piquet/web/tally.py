@@ -37,11 +37,11 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from piquet import __version__
 from piquet.actions import Declare
 from piquet.cards import Card, CardSet
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
 from piquet.errors import IllegalActionError, ParseError, PiquetError
-from piquet.rules import DEFAULT_PRESET, PRESETS, Format, Rules, get_rules
+from piquet.rules import DEFAULT_PRESET, Format, Rules
 from piquet.tally import HELP, TallySession, in_words, new_tally
-from piquet.web.games import GameError, clean_name, hash_secret
+from piquet.web.games import GameError, clean_name, hash_secret, preset_named
 from piquet.web.limits import TokenBuckets
 from piquet.web.store import Store, StoreError
 from piquet.web.tallystore import MAX_ENTRY, TallyRow, TallyStore
@@ -53,7 +53,7 @@ TALLY_ID: Final = r"^[A-Za-z0-9_-]{1,32}$"
 MAX_STEPS: Final = 4000
 """Entries a tally may hold (a game of many deals takes a few hundred)."""
 MAX_GAMES: Final = 9
-ROLES: Final = ("elder", "younger")
+ROLES: Final = ROLE_NAMES
 NOT_FOUND: Final = "no such tally (or not for this token)"
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
@@ -369,15 +369,7 @@ def _deal_json(session: TallySession) -> dict[str, Any] | None:
             }
             for e in deal.events
         ],
-        "tricks": [
-            {
-                "leader": ROLES[t.leader],
-                "lead": str(Card.from_index(t.lead)),
-                "follow": str(Card.from_index(t.follow)),
-                "winner": ROLES[t.winner],
-            }
-            for t in deal.tricks
-        ],
+        "tricks": [t.to_json() for t in deal.tricks],
         "trick_lead": None if deal.trick_lead is None else str(Card.from_index(deal.trick_lead)),
         "points": {"elder": deal.scores[ELDER], "younger": deal.scores[YOUNGER]},
         "words": [] if pending is not None else _words(deal),
@@ -486,18 +478,6 @@ def _db(fn: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
         raise GameError(503, str(exc)) from None
 
 
-def _rules(name: str) -> Rules:
-    """The preset called ``name`` (or an alias); never a file.  Raises :class:`GameError`."""
-    key = name.strip().lower()
-    bad = GameError(400, f"unknown rule set {name!r}; the rule sets are: {', '.join(PRESETS)}")
-    if not key or key.endswith(".toml") or "/" in key or "\\" in key:
-        raise bad
-    try:
-        return get_rules(key)
-    except PiquetError:
-        raise bad from None
-
-
 def _format(rules: Rules, text: str | None) -> Format:
     allowed = [f for f in rules.formats if f is not Format.POOL]
     if not allowed:
@@ -542,7 +522,7 @@ class Tallies:
     # ------------------------------------------------------------------ creating
     def create(self, *, rules: str, names: list[str], format: str | None, games: int) -> Created:
         """A new tally.  Raises :class:`GameError` (400) saying what is allowed."""
-        r = _rules(rules)
+        r = preset_named(rules)
         fmt = _format(r, format)
         if not 1 <= games <= MAX_GAMES:
             raise GameError(400, f"games must be 1 to {MAX_GAMES}")
