@@ -14,6 +14,7 @@ import functools
 import gc
 import importlib
 import importlib.util
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -28,7 +29,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
@@ -82,6 +83,13 @@ class ErrorOut(BaseModel):
     error: str = Field(description="What was wrong, and what is allowed.")
 
 
+class ConflictOut(BaseModel):
+    error: str = Field(description="What was wrong, and what is allowed.")
+    game: dict[str, Any] | None = Field(
+        None, description="For an action: the seat's view as the game stands now."
+    )
+
+
 class NewGameIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
     rules: str = Field(DEFAULT_PRESET, max_length=64, description="A rule set (preset) name.")
@@ -116,6 +124,15 @@ class ActionIn(BaseModel):
         max_length=200,
         description="An action id from legal_actions; in the exchange discard:CARDS "
         "(e.g. 'discard:7S 8S', or 'discard:-' for none).",
+    )
+    n: StrictInt | None = Field(
+        None,
+        ge=0,
+        description="The log length (`n`) of the view acted on.  With it a retry is safe: if "
+        "the action was already recorded the answer is 200 and the game as it stands, and "
+        "if the game moved on otherwise, 409 with the game.  Without it (accepted for this "
+        "release only) the action applies to the game as it stands, so a retry may apply "
+        "it twice.",
     )
 
 
@@ -452,14 +469,17 @@ def create_app(config: WebConfig) -> FastAPI:
     @app.post(
         "/api/games/{game_id}/actions",
         response_model=ViewOut,
-        responses=_errors(400, 401, 403, 404, 409, 413, 422, 429),
+        responses={**_errors(400, 401, 403, 404, 413, 422, 429), 409: {"model": ConflictOut}},
         tags=["games"],
     )
     async def act(game_id: GameIdP, body: ActionIn, creds: Creds) -> Response:
         """Take an action (an id from ``legal_actions``); the answer is the new view.
 
-        400: the id cannot be read; 409: not your turn, or the game is over; 422: the
-        rules forbid it (the error says what is allowed).  The game is unchanged then.
+        Send ``n``, the log length of the view acted on: a retry of an action already
+        recorded then answers 200 with the game as it stands and applies nothing.
+        400: the id cannot be read; 409: not your turn, the game is over or moved on
+        (the body's ``game`` is the view as it stands); 422: the rules forbid it (the
+        error says what is allowed).  The game is unchanged then.
         """
         g = games()
         seat = g.seat_cached(game_id, token_of(creds))
@@ -468,7 +488,21 @@ def create_app(config: WebConfig) -> FastAPI:
             known = True
         else:
             entry, known = g.current(game_id)  # checked against the database if need be
-        after = await g.act(game_id, seat.seat, body.action, entry=entry, known=known)
+        try:
+            after = await g.act(
+                game_id, seat.seat, body.action, expect=body.n, entry=entry, known=known
+            )
+        except GameError as exc:
+            if exc.status != 409:
+                raise
+            # the game is not as the actor saw it: send it as it stands
+            now = g.cached(game_id) or await run(g.fresh, game_id)
+            body_409 = '{"error":' + json.dumps(exc.message) + ',"game":'
+            return Response(
+                body_409 + g.seat_body(now, seat.seat) + "}",
+                status_code=409,
+                media_type="application/json",
+            )
         if g.ai_turn(after) is not None:
             state["ai"].kick(game_id, after)
         return view_response(after, seat.seat)

@@ -179,6 +179,20 @@ def _step(live: Live, player: int, action: Action) -> Live:
     return Live(m, live.last_deal, live.last_views)
 
 
+def _already(entry: Entry, idx: int, player: int, text: str) -> bool:
+    """Whether entry ``idx`` of the game's log is the action ``text`` by ``player``."""
+    history = entry.live.match.history
+    if not 0 <= idx < len(history):
+        return False
+    who, done = history[idx]
+    if who != player:
+        return False
+    try:
+        return str(parse_action(text)) == str(done)
+    except ParseError:
+        return False
+
+
 def _ai_seed(seed: int, player: int, idx: int) -> int:
     digest = hashlib.sha256(f"piquet-ai:{seed}:{player}:{idx}".encode()).digest()
     return int.from_bytes(digest[:8], "big") & MAX_SEED
@@ -470,7 +484,11 @@ class Games:
         live = entry.live
         m = live.match
         if expect is not None and expect != live.n:
-            raise GameError(409, "the game moved on")
+            raise GameError(
+                409,
+                f"the game moved on: you acted on action {expect}, the game is at {live.n}; "
+                "here it is as it stands now",
+            )
         if m.finished:
             raise GameError(409, "the game is over: no more actions")
         if m.to_act != player:
@@ -496,7 +514,30 @@ class Games:
         entry: Entry | None = None,
         known: bool = False,
     ) -> Entry:
-        """Apply ``text`` by ``player`` (see :meth:`prepare`); the game after it.
+        """:meth:`act_once` without saying whether the action was applied now."""
+        done, _applied = await self.act_once(
+            game_id, player, text, expect=expect, entry=entry, known=known
+        )
+        return done
+
+    async def act_once(
+        self,
+        game_id: str,
+        player: int,
+        text: str,
+        *,
+        expect: int | None = None,
+        entry: Entry | None = None,
+        known: bool = False,
+    ) -> tuple[Entry, bool]:
+        """Apply ``text`` by ``player`` (see :meth:`prepare`): (the game after it, whether
+        it was applied now rather than found already recorded).
+
+        ``expect``: the log length the actor saw.  If the log is already longer and its
+        entry number ``expect`` is this same action by this player, nothing is applied and
+        the game as it stands is the answer (a retry, or a copy sent twice, is applied
+        once); any other difference is a 409.  Without ``expect`` the action applies to
+        the game as it stands, so a retry may apply it twice.
 
         Answers once the action is committed; only then does memory hold it.  ``entry``:
         the game as the caller has it; ``known``: it is the truth (else a refusal or a
@@ -507,6 +548,11 @@ class Games:
         if entry is None:
             entry, known = await to_thread.run_sync(self.fresh, game_id), True
         while True:
+            if expect is not None and entry.n > expect and _already(entry, expect, player, text):
+                if known:
+                    return entry, False  # a retry or a copy of an action already recorded
+                entry, known = await to_thread.run_sync(self.fresh, game_id), True
+                continue
             try:
                 action, after = self.prepare(entry, player, text, expect=expect)
             except GameError:
@@ -518,10 +564,12 @@ class Games:
             # hear of its commit even if the request is abandoned meanwhile
             done = await asyncio.shield(self._record(game_id, entry.n, player, action, after))
             if done is not None:
-                return done
+                return done, True
             check = functools.partial(self.fresh, game_id, check=True)
-            if known:  # a race lost: the other action stands
-                await to_thread.run_sync(check)
+            if known:  # a race lost: the other action stands (unless it was this one)
+                entry = await to_thread.run_sync(check)
+                if expect is not None and _already(entry, expect, player, text):
+                    return entry, False
                 raise GameError(409, "the game moved on meanwhile; here it is as it stands now")
             entry, known = await to_thread.run_sync(check), True
 

@@ -3,8 +3,10 @@
 The client's first message is ``{"token": TOKEN}``.  The server then sends
 ``{"type": "view", "view": ...}`` (the same object as ``GET /api/games/{id}``) now and
 whenever the game changes, from any server process.  The client may send
-``{"action": ID}`` to act, ``{"type": "ping"}`` (answered ``{"type": "pong"}``) or
-``{"type": "refresh"}``.  A message the server cannot use gets
+``{"action": ID, "n": N}`` to act (``n``: the log length of the view acted on; a copy of
+an action already recorded is answered with the view, a game that moved on otherwise with
+``{"type": "error", "status": 409, "game": VIEW}``), ``{"type": "ping"}`` (answered
+``{"type": "pong"}``) or ``{"type": "refresh"}``.  A message the server cannot use gets
 ``{"type": "error", "error": "..."}`` and the connection stays open; a bad token closes it
 with code 4404 (4401 without one), too many messages with 4429.
 """
@@ -187,14 +189,30 @@ class _Session:
             if len(action) > 200:
                 await self.send({"type": "error", "error": "action id too long", "status": 400})
                 return
+            n = data.get("n")
+            if n is not None and (type(n) is not int or n < 0):
+                error = "n must be the log length of the view acted on: an integer, 0 or more"
+                await self.send({"type": "error", "error": error, "status": 400})
+                return
             entry, known = self.games.current(self.game_id)
             try:
-                after = await self.games.act(
-                    self.game_id, self.seat, action, entry=entry, known=known
+                outcome = await self.games.act_once(
+                    self.game_id, self.seat, action, expect=n, entry=entry, known=known
                 )
             except GameError as exc:
-                await self.send({"type": "error", "error": exc.message, "status": exc.status})
+                if exc.status != 409:
+                    await self.send({"type": "error", "error": exc.message, "status": exc.status})
+                    return
+                # the game is not as the client saw it: the error, then the game as it stands
+                g = self.games
+                now = g.cached(self.game_id) or await self.call(g.fresh, self.game_id)
+                body = g.seat_body(now, self.seat)
+                head = '{"type":"error","error":' + json.dumps(exc.message) + ',"status":409'
+                await self.send_text(head + ',"game":' + body + "}")
                 return
+            after, applied = outcome
+            if not applied:  # a copy of an action already recorded: the game as it stands
+                await self.push(force=True)
             if self.games.ai_turn(after) is not None:
                 self.ai.kick(self.game_id, after)
         else:
