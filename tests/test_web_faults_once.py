@@ -199,9 +199,10 @@ def test_copies_through_two_processes_on_postgresql_apply_exactly_one(tmp_path: 
                 assert {a.status_code for a in answers} == {200}, [a.text for a in answers][:2]
                 assert {a.json()["n"] for a in answers} == {game["n"] + 1}
             for s in servers:
-                assert httpx.get(s.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()[
-                    "n"
-                ] == 6
+                assert (
+                    httpx.get(s.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["n"]
+                    == 6
+                )
         finally:
             for s in servers:
                 s.stop()

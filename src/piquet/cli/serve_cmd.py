@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from piquet.web.app import WebConfig, create_app
-        from piquet.web.store import Store, database_url
+        from piquet.web.store import Store, StoreError, database_url
     except ImportError as exc:  # pragma: no cover - the web extra is missing
         raise PiquetError(
             f"the web server needs its packages: pip install 'piquet[web]' ({exc})"
@@ -98,9 +98,13 @@ def run(args: argparse.Namespace) -> int:
             data.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise PiquetError(f"cannot create the data directory {data}: {exc}") from None
-    url = database_url(args.database, data)
-    # reach and migrate the database now: a bad URL is a clear error, not a trace
-    Store.open(url, sqlite_sync=args.sqlite_sync).close()
+    try:
+        url = database_url(args.database, data)
+        # reach and migrate the database now: a bad URL is a clear error, not a trace
+        Store.open(url, sqlite_sync=args.sqlite_sync).close()
+    except StoreError as exc:
+        print(f"piquet: error: {exc}", file=sys.stderr)
+        return 2
     config = WebConfig(
         database=url,
         redis=args.redis or None,

@@ -23,6 +23,7 @@ from anyio import to_thread
 from piquet.match import MatchView
 from piquet.web.games import Entry, GameError, Games
 from piquet.web.hub import Hub
+from piquet.web.store import StoreError
 
 __all__ = [
     "AiRunner",
@@ -193,6 +194,8 @@ class AiRunner:
                     continue
         except asyncio.CancelledError:
             raise
+        except StoreError as exc:  # the next request for the game starts it again
+            log.warning("AI for game %s waits: %s", game_id, exc)
         except Exception:
             log.exception("AI driver for game %s stopped", game_id)
         finally:

@@ -39,7 +39,7 @@ from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, Entry, GameError, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
-from piquet.web.store import Store
+from piquet.web.store import Store, StoreError
 from piquet.web.summary import TITLES, format_label, rules_summary
 
 __all__ = ["WebConfig", "create_app"]
@@ -47,6 +47,8 @@ __all__ = ["WebConfig", "create_app"]
 log = logging.getLogger("piquet.web")
 STATIC = Path(__file__).parent / "static"
 GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
+HEALTH_WAIT = 3.0
+"""Seconds the health check waits for the database."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -183,6 +185,14 @@ class ViewOut(BaseModel):
     result: dict[str, Any] | None
 
 
+class HealthOut(BaseModel):
+    ok: bool
+    version: str
+    database: str = Field(description="ok, or failing (then the answer is 503).")
+    redis: str = Field(description="ok, down (live updates degraded: pages poll), or off.")
+    error: str | None = Field(None, description="What is failing.")
+
+
 class InvitesOut(BaseModel):
     invites: list[InviteOut]
 
@@ -225,7 +235,8 @@ Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {c: {"model": ErrorOut} for c in codes}
+    """The documented error answers: ``codes``, and 503 (the database is failing)."""
+    return {c: {"model": ErrorOut} for c in (*codes, 503)}
 
 
 # ---------------------------------------------------------------------- optional modules
@@ -325,6 +336,19 @@ def create_app(config: WebConfig) -> FastAPI:
     async def _game_error(_r: Request, exc: GameError) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=exc.status)
 
+    @app.exception_handler(StoreError)
+    async def _store_error(_r: Request, exc: StoreError) -> JSONResponse:
+        return JSONResponse(
+            {"error": f"the server cannot use its database now ({exc}); try again later"},
+            status_code=503,
+            headers={"retry-after": "5"},
+        )
+
+    @app.exception_handler(Exception)
+    async def _bug(_r: Request, exc: Exception) -> JSONResponse:
+        log.error("request failed", exc_info=exc)
+        return JSONResponse({"error": "internal error: the server failed (see its log)"}, 500)
+
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_r: Request, exc: StarletteHTTPException) -> JSONResponse:
         return JSONResponse(
@@ -351,10 +375,30 @@ def create_app(config: WebConfig) -> FastAPI:
     def token_of(creds: HTTPAuthorizationCredentials | None) -> str | None:
         return creds.credentials if creds is not None else None
 
-    @app.get("/api/health", tags=["server"])
-    async def health() -> dict[str, Any]:
-        """Liveness: the server answers."""
-        return {"ok": True, "version": __version__}
+    @app.get(
+        "/api/health",
+        response_model=HealthOut,
+        responses={503: {"model": HealthOut}},
+        tags=["server"],
+    )
+    async def health() -> JSONResponse:
+        """Whether the server can serve: its database (503 when it fails) and its live
+        updates through Redis (``off`` without Redis; ``down`` does not make it 503:
+        moves still work, pages poll)."""
+        store: Store = state["store"]
+        try:
+            problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
+        except TimeoutError:
+            problem = f"the database did not answer within {HEALTH_WAIT:g} s"
+        body: dict[str, Any] = {
+            "ok": problem is None,
+            "version": __version__,
+            "database": "ok" if problem is None else "failing",
+            "redis": state["hub"].status,
+        }
+        if problem is not None:
+            body["error"] = problem
+        return JSONResponse(body, status_code=200 if problem is None else 503)
 
     @app.get("/api/options", response_model=OptionsOut, tags=["games"])
     async def options() -> dict[str, Any]:

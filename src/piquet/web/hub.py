@@ -63,6 +63,9 @@ class Hub:
     def __init__(self) -> None:
         self._watchers: dict[str, set[Watcher]] = {}
 
+    status = "off"
+    """Live updates between processes: ``off`` (one process), ``ok`` or ``down``."""
+
     async def start(self) -> None:
         return None
 

@@ -27,6 +27,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from piquet.web.games import GameError, Games
 from piquet.web.limits import TokenBuckets
+from piquet.web.store import StoreError
 
 __all__ = ["add_websocket"]
 
@@ -46,6 +47,12 @@ def add_websocket(app: FastAPI, state: dict[str, Any]) -> None:
             await _Session(websocket, game_id, state).run()
         except WebSocketDisconnect:
             return
+        except StoreError as exc:  # the database fails: say so, the client comes back later
+            with contextlib.suppress(Exception):
+                await websocket.send_text(
+                    json.dumps({"type": "error", "error": str(exc), "status": 503})
+                )
+                await websocket.close(code=1013)
         except Exception:  # never let one socket take the server down
             log.exception("websocket for game %s failed", game_id)
             with contextlib.suppress(Exception):
@@ -143,6 +150,8 @@ class _Session:
                             await self.push(heard=watcher.take())
                         except GameError as exc:
                             await self.send({"type": "error", "error": exc.message})
+                        except StoreError as exc:
+                            await self.send({"type": "error", "error": str(exc), "status": 503})
 
             await self.push()
             pumping = asyncio.create_task(pump())
@@ -199,6 +208,9 @@ class _Session:
                 outcome = await self.games.act_once(
                     self.game_id, self.seat, action, expect=n, entry=entry, known=known
                 )
+            except StoreError as exc:
+                await self.send({"type": "error", "error": str(exc), "status": 503})
+                return
             except GameError as exc:
                 if exc.status != 409:
                     await self.send({"type": "error", "error": exc.message, "status": exc.status})
