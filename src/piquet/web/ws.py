@@ -9,6 +9,11 @@ an action already recorded is answered with the view, a game that moved on other
 ``{"type": "pong"}``) or ``{"type": "refresh"}``.  A message the server cannot use gets
 ``{"type": "error", "error": "..."}`` and the connection stays open; a bad token closes it
 with code 4404 (4401 without one), too many messages with 4429.
+
+When live updates between server processes fail (Redis), the server sends
+``{"type": "live", "ok": false, "error": "..."}`` (also right after connecting while they
+are down): the client then polls ``GET /api/games/{id}`` until ``{"type": "live",
+"ok": true}``.
 """
 
 from __future__ import annotations
@@ -76,6 +81,7 @@ class _Session:
         self.seat = -1
         self.last = ""
         self.lock = asyncio.Lock()
+        self.sending: set[asyncio.Task[None]] = set()
 
     async def call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
@@ -105,6 +111,22 @@ class _Session:
             await self.send_text(body)
         if g.ai_turn(entry) is not None:
             self.ai.kick(self.game_id)
+
+    def live_changed(self, ok: bool, error: str | None) -> None:
+        """Redis failed or came back: tell the client (it polls while it is down)."""
+        task = asyncio.create_task(self.send_live(ok, error))
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
+
+    async def send_live(self, ok: bool, error: str | None) -> None:
+        message: dict[str, Any] = {"type": "live", "ok": ok}
+        if not ok:
+            message["error"] = (
+                f"live updates are degraded ({error}): poll GET /api/games/{{id}} until "
+                "they are back"
+            )
+        with contextlib.suppress(Exception):  # the socket closed meanwhile
+            await self.send(message)
 
     async def authenticate(self) -> bool:
         try:
@@ -140,7 +162,7 @@ class _Session:
     async def run(self) -> None:
         if not await self.authenticate():
             return
-        with self.hub.watch(self.game_id) as watcher:
+        with self.hub.watch(self.game_id) as watcher, self.hub.watch_live(self.live_changed):
 
             async def pump() -> None:
                 with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -154,6 +176,8 @@ class _Session:
                             await self.send({"type": "error", "error": str(exc), "status": 503})
 
             await self.push()
+            if self.hub.status == "down":
+                await self.send_live(False, self.hub.error)
             pumping = asyncio.create_task(pump())
             limiter = TokenBuckets(20.0, 40.0)
             try:
