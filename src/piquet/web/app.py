@@ -29,7 +29,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
@@ -92,19 +92,40 @@ class ConflictOut(BaseModel):
     )
 
 
+FORMATS = sorted({f.value for r in PRESETS.values() for f in r.formats})
+
+
+def _opponent_enum(schema: dict[str, Any]) -> None:
+    """The opponents allowed, listed in the schema (when it is written: the AI levels are
+    imported then, not when this module is)."""
+    schema["enum"] = [*_levels(), FRIEND]
+
+
 class NewGameIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    rules: str = Field(DEFAULT_PRESET, max_length=64, description="A rule set (preset) name.")
+    rules: str = Field(
+        DEFAULT_PRESET,
+        max_length=64,
+        description="A rule set (preset) name.",
+        json_schema_extra={"enum": list(PRESETS)},
+    )
     format: str | None = Field(
-        None, max_length=16, description="game, partie or pool (default: the rule set's)."
+        None,
+        max_length=16,
+        description="game, partie or pool (default: the rule set's; which a rule set "
+        "plays: /api/options).",
+        json_schema_extra={"enum": [*FORMATS, None]},
     )
     opponent: str = Field(
-        "random", max_length=32, description="An AI level (see /api/options) or 'friend'."
+        "random",
+        max_length=32,
+        description="An AI level (see /api/options) or 'friend'.",
+        json_schema_extra=_opponent_enum,
     )
-    opponents: list[Annotated[str, Field(max_length=32)]] | None = Field(
-        None, max_length=2, description="For a pool of three: the two other seats."
-    )
-    hints: bool = Field(False, description="Offer the advisor's hints (when installed).")
+    opponents: (
+        list[Annotated[str, Field(max_length=32, json_schema_extra=_opponent_enum)]] | None
+    ) = Field(None, max_length=2, description="For a pool of three: the two other seats.")
+    hints: StrictBool = Field(False, description="Offer the advisor's hints (when installed).")
     name: str | None = Field(None, max_length=100, description="Your name at the table.")
 
 

@@ -77,6 +77,9 @@ FRIEND: Final = "friend"
 """The opponent that is a person, invited by a link."""
 MAX_NAME: Final = 30
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSEEN: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
+_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
+"""Letters (and a symbol) that draw nothing: the Hangul fillers, the blank Braille pattern."""
 
 
 class GameError(PiquetError):
@@ -102,8 +105,18 @@ def clean_name(name: str | None, default: str) -> str:
         return default
     text = unicodedata.normalize("NFC", name)
     text = _CONTROL.sub("", text)
+    # format characters (byte order mark, tags, joiners) and unassigned or private ones
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in _UNSEEN)
     text = " ".join(text.split())[:MAX_NAME].strip()
-    return text or default
+    return text if _visible(text) else default
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` has a character that shows by itself: not only combining marks,
+    spaces or blank "fillers" (U+3164 and its like)."""
+    return any(
+        unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_LETTERS for ch in text
+    )
 
 
 def preset_named(name: str) -> Rules:

@@ -139,7 +139,7 @@ class _Session:
         token = None
         text = _message_text(first)
         if text is not None and len(text) <= MAX_MESSAGE:
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(ValueError, RecursionError):
                 data = json.loads(text)
                 if isinstance(data, dict) and isinstance(data.get("token"), str):
                     token = data["token"]
@@ -208,6 +208,9 @@ class _Session:
             data = json.loads(text)
         except ValueError:
             await self.send({"type": "error", "error": f"not JSON: {_HELP}"})
+            return
+        except RecursionError:
+            await self.send({"type": "error", "error": f"JSON nested too deep: {_HELP}"})
             return
         if not isinstance(data, dict):
             await self.send({"type": "error", "error": f"expected an object: {_HELP}"})
