@@ -118,3 +118,16 @@ def test_names_with_marks_on_letters_are_kept(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         made = create(c, opponent="random", name="Zoe\u0308 \ufeffA\u0301da")
         assert view(c, made["id"], made["token"])["seats"][0]["name"] == "Zoë Áda"
+
+
+def test_errors_belong_to_their_layer() -> None:
+    """A refusal names its kind, and only the web edge says it in HTTP; a database that
+    fails is not bad input (issue 13's web part)."""
+    from piquet.web.app import HTTP_STATUS
+    from piquet.web.games import GameError, Refusal
+    from piquet.web.store import StoreError
+
+    assert not issubclass(StoreError, ValueError)
+    refused = GameError(Refusal.NOT_NOW, "it is not your turn")
+    assert refused.kind is Refusal.NOT_NOW and not hasattr(refused, "status")
+    assert set(HTTP_STATUS) == set(Refusal)

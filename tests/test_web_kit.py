@@ -209,7 +209,7 @@ class Server:
             if self.proc.poll() is not None:
                 raise AssertionError(f"server exited: {self.log.read_text()}")
             try:
-                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/api/health", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass

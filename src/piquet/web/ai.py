@@ -21,7 +21,7 @@ from typing import Final
 from anyio import to_thread
 
 from piquet.match import MatchView
-from piquet.web.games import Entry, GameError, Games
+from piquet.web.games import Entry, GameError, Games, Refusal
 from piquet.web.hub import Hub
 from piquet.web.store import StoreError
 
@@ -187,7 +187,7 @@ class AiRunner:
                         game_id, player, text, expect=entry.n, entry=entry, known=True
                     )
                 except GameError as exc:
-                    if exc.status == 422:
+                    if exc.kind is Refusal.AGAINST_RULES:
                         log.warning("AI %s chose %s illegally: %s", level, text, exc)
                         failures += 1
                     entry = None

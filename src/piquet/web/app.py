@@ -36,19 +36,31 @@ from piquet import __version__
 from piquet.match import Match, MatchView
 from piquet.rules import DEFAULT_PRESET, PRESETS
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
-from piquet.web.games import FRIEND, Entry, GameError, Games
+from piquet.web.games import FRIEND, Entry, GameError, Games, Refusal
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.store import Store, StoreError
 from piquet.web.summary import TITLES, format_label, rules_summary
 
-__all__ = ["WebConfig", "create_app"]
+__all__ = ["HTTP_STATUS", "WebConfig", "create_app"]
 
 log = logging.getLogger("piquet.web")
 STATIC = Path(__file__).parent / "static"
 GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
+HTTP_STATUS: dict[Refusal, int] = {
+    Refusal.UNREADABLE: 400,
+    Refusal.NO_TOKEN: 401,
+    Refusal.NOT_FOUND: 404,
+    Refusal.NOT_NOW: 409,
+    Refusal.AGAINST_RULES: 422,
+    Refusal.UNAVAILABLE: 503,
+}
+"""How each refusal is said in HTTP (here only: the rest of the code speaks of kinds)."""
 HEALTH_WAIT = 3.0
 """Seconds the health check waits for the database."""
+HEALTH_FRESH = 1.0
+"""Seconds a look at the database serves the health checks that follow (they may come
+often: a load balancer's, a monitor's)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -355,7 +367,7 @@ def create_app(config: WebConfig) -> FastAPI:
     # ------------------------------------------------------------------ errors
     @app.exception_handler(GameError)
     async def _game_error(_r: Request, exc: GameError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"error": exc.message}, status_code=HTTP_STATUS[exc.kind])
 
     @app.exception_handler(StoreError)
     async def _store_error(_r: Request, exc: StoreError) -> JSONResponse:
@@ -407,10 +419,17 @@ def create_app(config: WebConfig) -> FastAPI:
         updates through Redis (``off`` without Redis; ``down`` does not make it 503:
         moves still work, pages poll)."""
         store: Store = state["store"]
-        try:
-            problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
-        except TimeoutError:
-            problem = f"the database did not answer within {HEALTH_WAIT:g} s"
+        checked, problem = state.get("health", (-HEALTH_FRESH, None))
+        known = store.known_failure()
+        if known is not None:
+            problem = known
+        elif problem is not None or time.monotonic() - checked >= HEALTH_FRESH:
+            # a fresh look (a good one just taken serves the checks that follow)
+            try:
+                problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
+            except TimeoutError:
+                problem = f"the database did not answer within {HEALTH_WAIT:g} s"
+            state["health"] = (time.monotonic(), problem)
         body: dict[str, Any] = {
             "ok": problem is None,
             "version": __version__,
@@ -558,7 +577,7 @@ def create_app(config: WebConfig) -> FastAPI:
                 game_id, seat.seat, body.action, expect=body.n, entry=entry, known=known
             )
         except GameError as exc:
-            if exc.status != 409:
+            if exc.kind is not Refusal.NOT_NOW:
                 raise
             # the game is not as the actor saw it: send it as it stands
             now = g.cached(game_id) or await run(g.fresh, game_id)

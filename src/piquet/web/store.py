@@ -501,16 +501,23 @@ class Store:
             log.warning("piquet: %s", why)
             raise StoreError(why) from None
 
-    def health(self) -> str | None:
-        """None when the database answers and the last write (if it failed recently, within
-        ``RECENT`` seconds, with none succeeding since) went through; else what is wrong.
-        Blocks (one short read)."""
+    def known_failure(self) -> str | None:
+        """What is known to be wrong without asking the database: the file gone, or a
+        write that failed within ``RECENT`` seconds with none succeeding since."""
         lost = self.lost()
         if lost is not None:
             return lost
         failure = self._writer.failure
         if failure is not None and time.monotonic() - failure[0] < RECENT:
             return failure[1]
+        return None
+
+    def health(self) -> str | None:
+        """None when the database answers and no failure is known
+        (:meth:`known_failure`); else what is wrong.  Blocks (one short read)."""
+        known = self.known_failure()
+        if known is not None:
+            return known
         try:
             with self.engine.connect() as conn:
                 conn.execute(sa.select(games_t.c.id).limit(1)).all()

@@ -30,7 +30,8 @@ from typing import Any
 from anyio import to_thread
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from piquet.web.games import GameError, Games
+from piquet.web.app import HTTP_STATUS
+from piquet.web.games import GameError, Games, Refusal
 from piquet.web.limits import TokenBuckets
 from piquet.web.store import StoreError
 
@@ -154,7 +155,7 @@ class _Session:
             if seat is None:
                 _entry, seat = await self.call(self.games.authenticate, self.game_id, token)
         except GameError as exc:
-            await self.fail(exc.message, 4401 if exc.status == 401 else 4404)
+            await self.fail(exc.message, 4401 if exc.kind is Refusal.NO_TOKEN else 4404)
             return False
         self.seat = seat.seat
         return True
@@ -239,8 +240,9 @@ class _Session:
                 await self.send({"type": "error", "error": str(exc), "status": 503})
                 return
             except GameError as exc:
-                if exc.status != 409:
-                    await self.send({"type": "error", "error": exc.message, "status": exc.status})
+                if exc.kind is not Refusal.NOT_NOW:
+                    status = HTTP_STATUS[exc.kind]
+                    await self.send({"type": "error", "error": exc.message, "status": status})
                     return
                 # the game is not as the client saw it: the error, then the game as it stands
                 g = self.games
