@@ -146,6 +146,7 @@ class RedisHub(Hub):
         self._redis: Any = None
         self._task: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
+        self._missed: dict[str, int] = {}
         self._ready = asyncio.Event()
         self.origin = secrets.token_hex(8)
         """This process's name in the messages it sends."""
@@ -192,9 +193,13 @@ class RedisHub(Hub):
             if was == "down" and self._ready.is_set():
                 log.warning("piquet: Redis is back: live updates between processes again")
             self._ready.set()
-            # news published meanwhile never came: every watcher looks again
+            # news published meanwhile never came: every watcher looks again, and the
+            # other processes hear of the games changed here meanwhile
             for game_id in list(self._watchers):
                 self.deliver(game_id, None)
+            missed, self._missed = self._missed, {}
+            for game_id, n in missed.items():
+                self._spawn(game_id, n)
         else:
             log.warning("piquet: Redis failed (%s): live updates degraded, pages poll", error)
         for listener in list(self._live):
@@ -242,21 +247,31 @@ class RedisHub(Hub):
         (while Redis is down, not at all: the subscriber finds out when it is back)."""
         self.deliver(game_id, n)
         if self.status != "ok" or len(self._sending) >= MAX_PENDING:
+            # kept (the newest length of each game), and sent once Redis is back: the
+            # other processes' watchers may not know that anything was missed
+            if game_id in self._missed or len(self._missed) < MAX_MISSED:
+                self._missed[game_id] = max(n, self._missed.get(game_id, n))
             return
-        message = json.dumps({"game": game_id, "n": n, "from": self.origin})
-        task = asyncio.create_task(self._send(message))
+        self._spawn(game_id, n)
+
+    def _spawn(self, game_id: str, n: int) -> None:
+        task = asyncio.create_task(self._send(game_id, n))
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
-    async def _send(self, message: str) -> None:
+    async def _send(self, game_id: str, n: int) -> None:
+        message = json.dumps({"game": game_id, "n": n, "from": self.origin})
         try:
             await asyncio.wait_for(self._redis.publish(self.channel, message), self.timeout)
         except Exception as exc:
             self._set(False, _describe(exc))
+            self._missed[game_id] = max(n, self._missed.get(game_id, n))
 
 
 MAX_PENDING = 1000
-"""Messages at most on their way to Redis at once (more are not sent: Redis is stuck)."""
+"""Messages at most on their way to Redis at once (more wait until Redis is back)."""
+MAX_MISSED = 100_000
+"""Games at most whose news waits for Redis to come back."""
 
 
 def _describe(exc: BaseException) -> str:
