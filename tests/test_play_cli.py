@@ -223,6 +223,30 @@ def test_levels_come_from_the_registry(
     assert "book" in out and "random" in out
 
 
+def test_play_levels_lists_book_above_random_weakest_first_as_measured(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 12: "--levels lists book, random, club, expert as weakest first: book is
+    above random in every measurement" (docs/strength.md: book v random +29 to +51)."""
+    assert main(["play", "--levels"]) == 0
+    out = capsys.readouterr().out
+    assert "AI levels, weakest first: random, book, club, expert (default: expert)" in out
+    assert list(LEVELS) == ["random", "book", "club", "expert"]
+
+
+def test_a_level_registered_late_keeps_the_registry_weakest_first() -> None:
+    from piquet.players import register_level
+
+    saved = dict(LEVELS)
+    try:
+        register_level("random", LEVELS["random"])  # re-registering moves nothing
+        register_level("zz-house", lambda seed, think_ms: RandomPlayer(seed))
+        assert list(LEVELS) == ["random", "book", "club", "expert", "zz-house"]
+    finally:
+        LEVELS.clear()
+        LEVELS.update(saved)
+
+
 # ---------------------------------------------------------------------- at the keyboard
 def test_a_whole_game_with_bad_input_at_every_prompt_changes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
