@@ -1109,7 +1109,7 @@ def hint(view: Any, *, rules: Rules | None = None, samples: int = 60) -> str:
     if deal is None or view.to_act != view.player:
         return ""
     try:
-        r = rules if rules is not None else get_rules(view.rules)
+        r = rules if rules is not None else getattr(view, "rule_set", None) or get_rules(view.rules)
     except PiquetError:
         return ""
     phase = deal.phase.value
