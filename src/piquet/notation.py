@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -676,7 +677,18 @@ def _parse_json_text(text: str) -> GameRecord:
     return _from_json(data)
 
 
+def _refuse_a_tally(data: Any, file: str = "FILE") -> None:
+    """A tally (``piquet tally --save``) is not a game record: say so, and how to read it."""
+    if isinstance(data, dict) and "tally" in data and "seed" not in data:
+        raise RecordError(
+            "this is a tally of a game played with real cards (written by piquet tally), "
+            "not a game record: it holds the entries typed at the table, not a seed and moves; "
+            f"read it with: piquet tally --load {file} (it replays every entry and shows the score)"
+        )
+
+
 def _from_json(data: Any) -> GameRecord:
+    _refuse_a_tally(data)
     if not isinstance(data, dict) or data.get("piquet") != RECORD_VERSION:
         raise RecordError('not a piquet record: expected a JSON object with "piquet": 1')
     for need in ("rules", "seed", "actions"):
@@ -777,6 +789,12 @@ def load(path: str | Path) -> GameRecord:
     except UnicodeDecodeError:
         raise RecordError(f"{str(p)!r} is not a piquet record (not UTF-8 text)") from None
     try:
+        if text.lstrip().startswith("{"):
+            try:
+                data_json: Any = json.loads(text)
+            except ValueError:
+                data_json = None  # loads() says what is wrong with the JSON
+            _refuse_a_tally(data_json, shlex.quote(str(p)))
         return loads(text)
     except RecordError as exc:
         raise RecordError(f"{p.name}: {exc}") from None
