@@ -703,6 +703,8 @@ class Explanation:
     play: str
     value: str
     improvements: Improvements | None = None
+    named: tuple[str, ...] = ()
+    """The names of the ``improvements`` events that ``chances`` gives, in its order."""
 
     def lines(self) -> list[str]:
         return [f"keeps {self.keeps}", self.chances, self.play, self.value]
@@ -846,7 +848,9 @@ def _explain(
     if ranked.stderr is not None and stats is not None:
         value += f" (±{ranked.stderr:.1%}" if score is not None else f" (±{ranked.stderr:.1f}"
         value += f", {stats.n} simulated deals)"
-    return Explanation(CardSet(discard), keeps, chances, play, value, imp)
+    return Explanation(
+        CardSet(discard), keeps, chances, play, value, imp, tuple(e.name for e in notable)
+    )
 
 
 def _opponent_model(
