@@ -598,3 +598,39 @@ def test_cards_are_read_in_every_usual_form() -> None:
     assert read_action(ask, str(number), view, rules) == Play(card)
     assert read_action(ask, str(card).lower(), view, rules) == Play(card)
     assert read_action(ask, f"play:{card}", view, rules) == Play(card)
+
+
+def test_the_answer_prompt_shows_shown_cards_as_cards_not_as_words_said() -> None:
+    """Issue 12: the recap printed a shown set as speech: 'Expert: "shows TH 9H 8H QD JD TD"
+    "Three queens."'."""
+    import random as random_module
+
+    from piquet.actions import Answer
+    from piquet.tui.prompts import ask_for
+
+    found = 0
+    for seed in range(200):
+        m = new_match("court-gamester-1754", seed=seed)
+        rng = random_module.Random(seed)
+        while not m.finished and m.deals == ():
+            p = m.to_act
+            assert p is not None
+            view = m.view(p)
+            legal = view.legal_actions
+            deal = view.deal
+            if deal is not None and any(isinstance(a, Answer) for a in legal):
+                other = [u for u in deal.dialog if u.seat != deal.role and u.cls is not None]
+                ask = ask_for(view, m.rules, opponent="Expert")
+                assert '"shows' not in ask.question, ask.question
+                if len(other) >= 2 and other[-2].shown:
+                    cards = str(CardSet(other[-2].shown))
+                    assert ask.question == (
+                        f'Expert shows {cards}, then says "{other[-1].text}".'
+                    ), ask.question
+                    found += 1
+                else:
+                    assert ask.question.startswith(('Expert says "', 'Expert shows '))
+            m = m.apply(m.random_action(rng), p)
+        if found >= 3:
+            break
+    assert found >= 3
