@@ -625,7 +625,7 @@ def test_the_answer_prompt_shows_shown_cards_as_cards_not_as_words_said() -> Non
                 if len(other) >= 2 and other[-2].shown:
                     cards = str(CardSet(other[-2].shown))
                     assert ask.question == (
-                        f'Expert shows {cards}, then says "{other[-1].text}".'
+                        f'Expert shows {cards}, then says "{other[-1].text}"'
                     ), ask.question
                     found += 1
                 else:

@@ -262,18 +262,20 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
     if any(isinstance(a, Answer) for a in legal):
         replies = [a.reply for a in legal if isinstance(a, Answer)]
         said = _last_words(view, 1 - (role or 0), 2)
+        stop = "" if said.endswith('"') else "."
         return Ask(
             "answer",
-            f"{opponent} {said}.",
+            f"{opponent} {said}{stop}",
             f"Your answer ({', '.join(_REPLY_SAID[r] for r in replies)})> ",
             tuple(Choice(Answer(r), _cap(_REPLY_SAID[r])) for r in replies),
             "Type good, not good, equal or making (as offered), or a number.",
         )
     if any(isinstance(a, Question) for a in legal):
         said = _last_words(view, 1 - (role or 0), 1)
+        stop = "" if said.endswith('"') else "."
         return Ask(
             "question",
-            f"{opponent} {said}. You may ask which card of the rank is missing.",
+            f"{opponent} {said}{stop} You may ask which card of the rank is missing.",
             "Ask which one is missing (y/n)> ",
             (Choice(Question(True), "Ask"), Choice(Question(False), "Do not ask")),
             "Type y to ask, n not to.",
