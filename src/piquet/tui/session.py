@@ -133,7 +133,7 @@ class Session:
 
     def _fitted_table(self, view: MatchView, below: Sequence[str]) -> list[str]:
         """The table, cut to leave room for ``below`` (the question and its choices), the
-        prompt and one refusal: the latest words said go first, then the blank lines, so
+        prompt and one refusal: the blank lines go first, then the oldest lines said, so
         that the title, the score and the hand stay on the screen (80 by 24 is enough)."""
         rules = self.match.rules
         if not self.console.is_terminal:
