@@ -72,3 +72,12 @@ def test_odds_of_a_hand_from_a_sample_of_draws_say_about(
     assert "(500 draws, a sample of draws)" in out
     events = [x for x in out.splitlines() if x.startswith("  ")]
     assert events and all(" about " in x and "(about " in x and "/" not in x for x in events)
+
+
+def test_advise_says_the_play_shares_come_from_simulated_deals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(ARGS) == 0
+    out = capsys.readouterr().out
+    plays = [x.strip() for x in out.splitlines() if x.strip().startswith("the cards are")]
+    assert plays and all(x.endswith(" simulated deals)") and "(about: " in x for x in plays)

@@ -705,6 +705,8 @@ class Explanation:
     improvements: Improvements | None = None
     named: tuple[str, ...] = ()
     """The names of the ``improvements`` events that ``chances`` gives, in its order."""
+    deals: int = 0
+    """The simulated deals behind ``play`` and ``value`` (0: not played out)."""
 
     def lines(self) -> list[str]:
         return [f"keeps {self.keeps}", self.chances, self.play, self.value]
@@ -848,8 +850,9 @@ def _explain(
     if ranked.stderr is not None and stats is not None:
         value += f" (±{ranked.stderr:.1%}" if score is not None else f" (±{ranked.stderr:.1f}"
         value += f", {stats.n} simulated deals)"
+    deals = stats.n if stats is not None else 0
     return Explanation(
-        CardSet(discard), keeps, chances, play, value, imp, tuple(e.name for e in notable)
+        CardSet(discard), keeps, chances, play, value, imp, tuple(e.name for e in notable), deals
     )
 
 

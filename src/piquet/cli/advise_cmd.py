@@ -222,6 +222,9 @@ def advice_lines(advice: Advice, *, top: int) -> list[str]:
         out.append(f"{i:>2}. discard {r.discard}   {value} ({r.method})")
         e = explained.get(r.discard)
         if e is not None:
-            lines = [f"keeps {e.keeps}", chances_line(e), e.play, e.value]
+            play = e.play
+            if e.deals:  # its shares are counted over the simulated deals: not exact
+                play += f" (about: {e.deals:,} simulated deals)"
+            lines = [f"keeps {e.keeps}", chances_line(e), play, e.value]
             out.extend(f"      {line}" for line in lines)
     return out
