@@ -99,10 +99,11 @@ def _cluster(tmp: Path, redis: OwnRedis) -> Iterator[list[Server]]:
                 s.stop()
 
 
-def _socket(base: str, gid: str, token: str) -> ClientConnection:
-    ws = connect(base.replace("http", "ws") + f"/api/games/{gid}/ws")
-    ws.send(json.dumps({"token": token}))
-    return ws
+@contextmanager
+def _socket(base: str, gid: str, token: str) -> Iterator[ClientConnection]:
+    with connect(base.replace("http", "ws") + f"/api/games/{gid}/ws") as ws:
+        ws.send(json.dumps({"token": token}))
+        yield ws
 
 
 def _next(ws: ClientConnection, kind: str, timeout: float = 15) -> dict[str, Any]:

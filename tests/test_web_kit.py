@@ -214,6 +214,7 @@ class Server:
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
+        self.kill()  # not left running by a test that never got to stop it
         raise AssertionError(f"server did not start: {self.log.read_text()}")
 
     def kill(self) -> None:

@@ -244,7 +244,7 @@ class _Session:
                     status = HTTP_STATUS[exc.kind]
                     await self.send({"type": "error", "error": exc.message, "status": status})
                     return
-                # the game is not as the client saw it: the error, then the game as it stands
+                # the game is not as the client saw it: the error, with the game as it stands
                 g = self.games
                 now = g.cached(self.game_id) or await self.call(g.fresh, self.game_id)
                 body = g.seat_body(now, self.seat)
