@@ -209,3 +209,34 @@ def test_a_damaged_sqlite_file_at_start_up_gets_one_line_saying_what_to_do(
     assert len(lines) == 1, out.stderr
     assert lines[0].startswith("piquet: error: the SQLite file ")
     assert "is damaged" in lines[0] and "restore it from a backup" in lines[0]
+
+
+def test_a_damaged_page_found_while_serving_is_a_503_and_health_says_so(tmp_path: Path) -> None:
+    """The page of the seats table is overwritten while the server is down; the server
+    starts (nothing at start-up reads that page), and the first request that reads it
+    answers 503 with words, as does the health check from then on."""
+    data = tmp_path / "data"
+    db = data / "piquet.sqlite3"
+    server = Server(["--data", str(data), "--rate-limit", "0"], cwd=tmp_path).start()
+    try:
+        made = httpx.post(server.url + "/api/games", json={"opponent": "friend"}).json()
+    finally:
+        server.stop()
+    with sqlite3.connect(db) as conn:
+        (root,) = conn.execute(
+            "SELECT rootpage FROM sqlite_master WHERE name = 'piquet_seats'"
+        ).fetchone()
+    page = 4096
+    with db.open("r+b") as f:
+        f.seek((root - 1) * page)
+        f.write(random.Random(1).randbytes(page))
+    server = Server(["--data", str(data), "--rate-limit", "0"], cwd=tmp_path).start()
+    try:
+        r = httpx.get(server.url + f"/api/games/{made['id']}", headers=bearer(made["token"]))
+        assert r.status_code == 503 and r.headers["content-type"] == "application/json"
+        assert "malformed" in r.json()["error"]
+        health = httpx.get(server.url + "/api/health")
+        assert health.status_code == 503 and "malformed" in health.json()["error"]
+    finally:
+        server.stop()
+    assert "Traceback" not in server.log.read_text()

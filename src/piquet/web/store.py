@@ -496,7 +496,7 @@ class Store:
             yield
         except (sa.exc.SQLAlchemyError, OSError) as exc:
             why = f"cannot {what} the database: {_reason(exc)}"
-            if what == "write to":
+            if what == "write to" or _damaged(exc):  # the health check says it too
                 self._writer.failure = (time.monotonic(), why)
             log.warning("piquet: %s", why)
             raise StoreError(why) from None
