@@ -298,10 +298,23 @@ class PublicView:
         }
 
 
+def _turned_up(deal: Deal) -> int:
+    """Cards shown to both in the dialog (declarations shown, leftovers turned up)."""
+    out = 0
+    for u in deal.dialog:
+        out |= u.shown
+    return out
+
+
 def public_mask(deal: Deal) -> int:
-    """Every card both players have made public: shown or played (the spectators' oracle)."""
-    return deal.shown[ELDER] | deal.shown[YOUNGER] | _played_by(deal, ELDER) | _played_by(
-        deal, YOUNGER
+    """Every card made public: shown (to both, in the dialog) or played (the spectators'
+    oracle)."""
+    return (
+        deal.shown[ELDER]
+        | deal.shown[YOUNGER]
+        | _turned_up(deal)
+        | _played_by(deal, ELDER)
+        | _played_by(deal, YOUNGER)
     )
 
 

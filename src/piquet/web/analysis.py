@@ -206,6 +206,7 @@ class Analyses:
         self.start(entry, missing)
         return {
             "id": entry.row.id,
+            "n": entry.live.n,
             "finished": m.finished,
             "deals_over": over,
             "pending": len(missing),
