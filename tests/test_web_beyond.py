@@ -239,3 +239,40 @@ def test_analysis_is_for_seats_and_stored_with_the_game(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         again = c.get(f"/api/games/{gid}/analysis", headers=bearer(made["token"])).json()
         assert again["pending"] == 0 and again["deals"] == done["deals"]
+
+
+def test_a_deal_that_cannot_be_analysed_says_so_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failing analysis is stored as an error (the page stops waiting), not retried."""
+    import piquet.web.analysis as analysis
+
+    calls = {"n": 0}
+
+    def broken(*_args: Any) -> str:
+        calls["n"] += 1
+        raise ValueError("injected")
+
+    monkeypatch.setattr(analysis, "analyse_deal", broken)
+    with client(tmp_path) as c:
+        made = create(c, rules="rubicon", opponent="random")
+        walk(c, made["id"], {0: made["token"]}, random.Random(6))
+        body = wait_ready(c, made["id"], made["token"], timeout=30)
+        assert body["deals"] and all(
+            d["analysis"]["error"] == "this deal could not be analysed (ValueError)"
+            for d in body["deals"]
+        )
+        n = calls["n"]
+        wait_ready(c, made["id"], made["token"], timeout=5)
+        assert calls["n"] == n == body["deals_over"]
+
+
+def test_analysis_in_worker_processes(tmp_path: Path) -> None:
+    """The server's default: the analysis runs in spawned worker processes."""
+    with client(tmp_path, ai_executor="process", ai_workers=1) as c:
+        cheap(c)
+        made = create(c, rules="rubicon", opponent="random")
+        walk(c, made["id"], {0: made["token"]}, random.Random(8))
+        body = wait_ready(c, made["id"], made["token"], timeout=180)
+        assert body["deals"] and all(d["analysis"].get("play") is not None
+                                     for d in body["deals"])

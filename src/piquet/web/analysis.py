@@ -21,7 +21,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from typing import Annotated, Any, Final
 
@@ -155,7 +155,7 @@ class Analyses:
         loop = asyncio.get_running_loop()
         try:
             for number in missing:
-                body = await loop.run_in_executor(
+                job = loop.run_in_executor(
                     self.executor,
                     analyse_deal,
                     row.rules,
@@ -167,6 +167,17 @@ class Analyses:
                     number,
                     self.settings,
                 )
+                try:
+                    body = await job
+                except (BrokenExecutor, RuntimeError):
+                    raise  # the workers are gone (shutting down): try again on a later request
+                except Exception as exc:  # the analysis itself failed: say so, once
+                    log.exception("analysis of deal %s of game %s failed", number, row.id)
+                    body = json.dumps({
+                        "version": ANALYSIS_VERSION,
+                        "number": number,
+                        "error": f"this deal could not be analysed ({type(exc).__name__})",
+                    })
                 await to_thread.run_sync(self.save, row.id, number, body)
         except asyncio.CancelledError:
             raise

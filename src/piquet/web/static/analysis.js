@@ -57,6 +57,10 @@ export function analysisPanel(gameId, token, jump) {
         h("h3", {}, title), h("p", { class: "muted" }, "Being analysed…"));
     }
     const a = d.analysis;
+    if (a.error) {
+      return h("article", { class: "analysis-deal", dataset: { deal: d.number } },
+        h("h3", {}, title), h("p", { class: "muted" }, a.error + "."));
+    }
     const nameOf = (role) => names[a.players[role]] || role;
     const losses = ["elder", "younger"].map((role) => {
       const l = a.losses[role];
