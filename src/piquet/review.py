@@ -16,7 +16,9 @@ three parts of one finished deal:
   on, both hands open, best play by both after it) fell below that of the best card.
 
 Values are points of the deal from the side of the player who decided: ``loss`` is what
-the choice made cost against the better one (negative: it did better).  The advisor is
+the choice made cost against the better one (negative: it did better).  ``losses`` sums,
+for each side and part, what was given away (the positive losses; a choice that did
+better than the AI's is listed, not netted).  The advisor is
 called through one function, :func:`exchange_advice`; everything else is the engine.
 :func:`finished_deals` cuts a match's log into its deals.  Nothing here is for a deal
 still being played: a deal's hands are its players' secret until it is over.
@@ -350,7 +352,7 @@ def review_deal(
                     "loss": ai_v - made_v,
                 }
             )
-            loss[who]["declarations"] += ai_v - made_v
+            loss[who]["declarations"] += max(0, ai_v - made_v)
         elif isinstance(action, Play) and d.phase is Phase.PLAY:
             vals = solver.move_values(play_state(d))
             if not vals:

@@ -65,9 +65,9 @@ export function analysisPanel(gameId, token, jump) {
     const losses = ["elder", "younger"].map((role) => {
       const l = a.losses[role];
       return h("li", { dataset: { role } }, h("b", {}, nameOf(role)),
-        ` (${role}) scored ${a.points[role]}. Against the best: the exchange ` +
-        `${pts(-l.exchange)} a deal on average, the declarations ${pts(-l.declarations)}, ` +
-        `the play ${pts(-l.play)} (both hands open)`);
+        ` (${role}) scored ${a.points[role]}; gave away against the best: the exchange ` +
+        `${pts(l.exchange)} a deal (simulated), the declarations ${pts(l.declarations)}, ` +
+        `the play ${pts(l.play)} (both hands open)`);
     });
     const ex = a.exchange.map((e) => h("li", {},
       h("b", {}, nameOf(e.role)), " discarded ", mini(e.made),
