@@ -113,12 +113,23 @@ def test_post_and_accept_a_challenge(
     game_id = ada.url.rsplit("/", 1)[1]
     ada.wait_for_selector("#offer-lobby[disabled]")  # the invite box says it is offered
     assert "Offered in the lobby" in ada.inner_text("#invite")
+    # on her own home page, Ada's challenge is hers: she may withdraw it, not accept it
+    home = ada.context.new_page()
+    home.goto(server.url + "/")
+    own = home.locator('#challenges [data-challenge]:has-text("(you)")')
+    own.wait_for()
+    assert own.locator("button.withdraw").count() == 1
+    assert own.locator("button.accept").count() == 0
+    home.locator("#lobby").scroll_into_view_if_needed()
+    shot(home, f"lobby-own-{size}")
+    home.close()
 
     bob = new_page(browser, viewport)
     bob.goto(server.url + "/")
     row = bob.locator(f'#challenges [data-challenge]:has-text("Ada {size}")')
     row.wait_for()
     assert "rubicon" in row.inner_text() and "partie" in row.inner_text()
+    assert "(you)" not in row.inner_text()
     bob.locator("#lobby").scroll_into_view_if_needed()
     shot(bob, f"lobby-{size}")
     no_sideways_scroll(bob, viewport)

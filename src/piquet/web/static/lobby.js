@@ -11,6 +11,17 @@ function keepSeat(id, data) {
   localStorage.setItem("piquet.games", JSON.stringify(all));
 }
 
+// This browser's own challenges: {challenge id: [game id, token]}.
+function mine() {
+  let all = {};
+  try { all = JSON.parse(localStorage.getItem("piquet.games") || "{}") || {}; } catch { all = {}; }
+  const out = {};
+  for (const [id, g] of Object.entries(all)) {
+    if (g && typeof g.offered === "string") out[g.offered] = [id, g.token];
+  }
+  return out;
+}
+
 function ago(seconds) {
   if (seconds < 60) return "just now";
   const m = Math.round(seconds / 60);
@@ -43,16 +54,34 @@ export function lobbySection(go) {
       fill(list, h("li", { class: "muted", id: "no-challenges" },
         "No open challenge right now: post one below."));
     } else {
+      const own = mine();
       fill(list, data.challenges.map((c) => h("li", { class: "challenge",
         dataset: { challenge: c.id } },
-      h("span", { class: "challenger" }, c.name),
+      h("span", { class: "challenger" }, own[c.id] ? `${c.name} (you)` : c.name),
       h("span", { class: "muted" }, `${c.rules} · ${c.format_label} · ${ago(c.age)}`),
-      h("button", { type: "button", class: "act small accept",
-        "aria-label": `Accept ${c.name}'s challenge: ${c.rules}, ${c.format_label}`,
-        onclick: (e) => accept(c, e.currentTarget) }, "Accept"))));
+      own[c.id]
+        ? h("span", { class: "own" },
+          h("button", { type: "button", class: "act small", onclick: () =>
+            go("/play/" + own[c.id][0]) }, "Your table"),
+          h("button", { type: "button", class: "act small withdraw",
+            "aria-label": "Withdraw your challenge",
+            onclick: (e) => withdraw(c, own[c.id], e.currentTarget) }, "Withdraw"))
+        : h("button", { type: "button", class: "act small accept",
+          "aria-label": `Accept ${c.name}'s challenge: ${c.rules}, ${c.format_label}`,
+          onclick: (e) => accept(c, e.currentTarget) }, "Accept"))));
     }
     clearTimeout(section.timer);
     section.timer = setTimeout(() => { if (section.isConnected) refresh(); }, 5000);
+  }
+
+  async function withdraw(c, [gameId, token], button) {
+    button.disabled = true;
+    try {
+      await api("DELETE", `/api/lobby/${c.id}`, undefined, token);
+      keepSeat(gameId, { offered: false });
+      toast("Challenge withdrawn; the invitation link still works.");
+    } catch (e) { toast(e.message, "bad"); }
+    refresh();
   }
 
   async function accept(c, button) {
@@ -106,9 +135,9 @@ function challengeForm(go) {
       keepSeat(made.id, { token: made.token, seat: made.seat, rules: rules.value,
         format: fmt.value, opponent: "a friend", created: Date.now(), invites: made.invites,
         ack: 0 });
-      await api("POST", "/api/lobby", { game: made.id, invite: made.invites[0].invite },
-        made.token);
-      keepSeat(made.id, { offered: true });
+      const posted = await api("POST", "/api/lobby",
+        { game: made.id, invite: made.invites[0].invite }, made.token);
+      keepSeat(made.id, { offered: posted.id });
       go("/play/" + made.id);
     } catch (err) {
       toast(err.message, "bad");
@@ -131,8 +160,8 @@ export function offerButton(gameId, token, invites) {
   b.addEventListener("click", async () => {
     b.disabled = true;
     try {
-      await api("POST", "/api/lobby", { game: gameId, invite: inv.invite }, token);
-      keepSeat(gameId, { offered: true });
+      const posted = await api("POST", "/api/lobby", { game: gameId, invite: inv.invite }, token);
+      keepSeat(gameId, { offered: posted.id });
       b.textContent = "Offered in the lobby";
       toast("Your game is in the lobby: the first to accept takes the seat.");
     } catch (e) {
