@@ -15,7 +15,7 @@ from piquet.actions import DealBy, Discard, Play, parse_action
 from piquet.cards import Card, CardSet
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.match import new_match
-from piquet.rules import Leftovers, get_rules
+from piquet.rules import Leftovers, Rules, get_rules
 from piquet.view import deal_view
 
 RULES = get_rules("cotton-1674")
@@ -464,12 +464,36 @@ def test_cotton_picy_sixty() -> None:
     assert timeline(deal)[-1] == ("elder", "pique", 30) and deal.scores == (60, 0)
 
 
-def test_cotton_younger_may_win_a_picy() -> None:
-    """**Reading**: "he that can make in like manner" names no player, so younger may pique
-    too."""
-    assert RULES.pique_elder_only is False
+def test_cotton_no_picy_when_thirty_comes_on_elders_second_lead() -> None:
+    """Cotton: "he that can make in like manner, what by Blank, Ruff, Sequences, &c. up to the
+    said number, before the other hath play'd a Card, or reckoned any thing": elder's 29 in
+    hand, a nine led (nothing counted), younger plays to it, then an ace makes thirty on the
+    second lead - younger has played a card, so no Picy."""
+    assert RULES.pique_by_first_card is True
+    deal = play(act(scenario_p(), "no-question"), "9S 7S AS")
+    assert timeline(deal)[-1] == ("elder", "lead", 1)
+    assert deal.scores == (30, 0) and not deal.tally.open
+    # with the limit lifted (a house rule) the same thirty would be a pique
+    house = RULES.replace(pique_by_first_card=False)
+    late = act(new_deal(house, P_ELDER, P_YOUNGER, P_STOCK), "discard:6D", "discard:6S")
+    late = act(
+        late,
+        "declare:point:AS KS QS JS TS 9S",
+        "good",
+        "declare:sequence:AS KS QS JS TS 9S",
+        "good",
+        "declare:set:AS AD AC",
+        "good",
+        "no-question",
+    )
+    late = play(late, "9S 7S AS")
+    assert timeline(late)[-2:] == [("elder", "lead", 1), ("elder", "pique", 30)]
+
+
+def _younger_29(rules: Rules) -> Deal:
+    """Elder loses every class: younger counts 29 in hand."""
     deal = new_deal(
-        RULES,
+        rules,
         "8S 7S 6S KH QH AH KD QD JD KC QC 6D",
         "AS KS QS JS TS 9S JH TH 9H AD AC 9D",
         "7D 8H TD 8D 7H 6H JC TC 9C 8C 7C 6C",
@@ -477,8 +501,23 @@ def test_cotton_younger_may_win_a_picy() -> None:
     deal = act(deal, "discard:8S", "discard:9D")
     deal = act(deal, "declare:point:KD QD JD 7D 6D", "not-good", "declare:point:AS KS QS JS TS 9S")
     deal = act(deal, "declare:sequence:AH KH QH", "not-good", "declare:sequence:AS KS QS JS TS 9S")
-    deal = act(deal, "declare:set:KH KD KC", "not-good", "declare:set:AS AD AC", "no-question")
-    deal = play(deal, "6D AD")
+    return act(deal, "declare:set:KH KD KC", "not-good", "declare:set:AS AD AC", "no-question")
+
+
+def test_cotton_younger_cannot_picy_once_elder_has_played() -> None:
+    """Cotton: "before the other hath play'd a Card": younger's 29 in hand and a trick won with
+    a tenth card make thirty after elder's first card - no Picy for younger."""
+    assert RULES.pique_elder_only is False and RULES.pique_by_first_card is True
+    deal = play(_younger_29(RULES), "6D AD")
+    assert timeline(deal)[-1] == ("younger", "trick", 1) and deal.scores == (0, 30)
+
+
+def test_cotton_younger_may_win_a_picy_without_the_first_card_limit() -> None:
+    """**Reading**: "he that can make in like manner" names no player, so with the first-card
+    limit lifted (a house rule) younger may pique too."""
+    house = RULES.replace(pique_by_first_card=False)
+    assert house.pique_elder_only is False
+    deal = play(_younger_29(house), "6D AD")
     assert timeline(deal)[-1] == ("younger", "pique", 30) and deal.scores == (0, 60)
 
 
