@@ -250,6 +250,29 @@ def test_cotgrave_younger_blank_bars_elders_repique() -> None:
     assert free.scores == (99, 0)
 
 
+def test_cotgrave_younger_blank_may_name_up_to_what_elders_number_leaves() -> None:
+    """Cotgrave: "I have a Blank, and I intend to discard such a number of Cards" and "may the
+    other likewise take all the rest" - **reading** (blanche_number): both hold a blank; elder
+    names 3, leaving 9, so younger may name 1 to 9 (he was offered only 1 to 4) and is bound."""
+    younger = "AD TD 9D 8D 7D AC TC 9C 8C 7C 6C 6D"
+    stock = "KS QS JS KH QH JH KD QD JD KC QC JC"
+    deal = new_deal(RULES, "AS TS 9S 8S 7S 6S AH TH 9H 8H 7H 6H", younger, stock)
+    assert [str(a) for a in deal.legal_actions()] == [f"blanche:{n}" for n in range(1, 9)]
+    deal = act(deal, "blanche:3")
+    assert deal.to_act == YOUNGER
+    assert [str(a) for a in deal.legal_actions()] == [f"blanche:{n}" for n in range(1, 10)]
+    deal = act(deal, "blanche:9")
+    # the other discards first; younger is bound to his nine
+    assert deal.to_act == YOUNGER and deal.discard_range() == (9, 9)
+    deal = act(deal, "discard:TD 9D 8D 7D TC 9C 8C 7C 6C")
+    deal = act(deal, "discard:6S 6H 7H")  # elder takes KS QS JS; younger the nine left
+    assert deal.hand(YOUNGER) == CardSet.parse("AD 6D AC KH QH JH KD QD JD KC QC JC")
+    assert timeline(deal) == [("elder", "carte blanche", 10), ("younger", "carte blanche", 10)]
+    # without a number from elder (younger's blank alone), only what elder must leave: 1 to 4
+    alone = _younger_blank(blank=True)
+    assert [str(a) for a in alone.legal_actions()] == [f"blanche:{n}" for n in range(1, 5)]
+
+
 def _younger_blank(blank: bool) -> Deal:
     younger = "7S 6S TH 9H 8H 7H 6H TD 9D 8D 7D " + ("6D" if blank else "JD")
     stock = "JH QD " + ("JD" if blank else "6D") + " AC KC QC JC TC 9C 8C 7C 6C"

@@ -129,6 +129,19 @@ def test_carte_blanche_procedure() -> None:
     assert deal.hand(YOUNGER) >= CardSet.parse("QH JH")
 
 
+def test_cotton_younger_blank_may_name_up_to_what_elders_number_leaves() -> None:
+    """Cotton: "I have a Blanck, and I intend to discard such a number of Cards" and "the
+    Antagonist may take in what he thinks fit" - **reading** (blanche_number): both hold a
+    blank; elder names 3, leaving 9, so younger may name 1 to 9."""
+    younger = "AD TD 9D 8D 7D AC TC 9C 8C 7C 6C 6D"
+    stock = "KS QS JS KH QH JH KD QD JD KC QC JC"
+    deal = new_deal(RULES, "AS TS 9S 8S 7S 6S AH TH 9H 8H 7H 6H", younger, stock)
+    deal = act(deal, "blanche:3")
+    assert [str(a) for a in deal.legal_actions()] == [f"blanche:{n}" for n in range(1, 10)]
+    deal = act(deal, "blanche:9", "discard:TD 9D 8D 7D TC 9C 8C 7C 6C", "discard:6S 6H 7H")
+    assert deal.hand(YOUNGER) == CardSet.parse("AD 6D AC KH QH JH KD QD JD KC QC JC")
+
+
 def _blank_pair(younger_blank: bool) -> Deal:
     younger = "AD TD 9D 8D 7D AC TC 9C 8C 7C 6C " + ("6D" if younger_blank else "JD")
     stock = "KS QS JS KH QH JH KD QD " + ("JD" if younger_blank else "6D") + " KC QC JC"

@@ -159,6 +159,35 @@ def test_rubicon_elder_blanche_shown_then_exchanged_as_usual() -> None:
     assert deal.phase is not Phase.EXCHANGE
 
 
+def test_rubicon_pique_from_declarations_and_play_never_the_capot() -> None:
+    """parlett: "elder reaching 30 from declarations and play before younger scores adds 30" -
+    never by the cards or capot, which come after the play (the audit's deal: 13 in hand, 13
+    in play, all twelve tricks: 26 + 40 = 66, not 96)."""
+    deal = new_deal(
+        RULES,
+        "AS KS QS JS AH KH QH AD KD QD JD TD",
+        "TS 9S 8S 7S JH TH 9H 8H 7H 9D 8D 7D",
+        "AC KC QC JC TC 9C 8C 7C",
+    )
+    deal = act(deal, "discard:JD", "discard:7D", "decline")  # elder takes AC, younger KC
+    # elder sinks to a point of three (3) and counts his quart and two tierces (10); younger,
+    # though his point and quint are better, says "good" and counts nothing
+    deal = act(deal, "declare:point:AS KS QS", "good", "declare:sequence:AS KS QS JS", "good")
+    deal = act(deal, "pass")
+    assert deal.scores == (13, 0)
+    deal = play(deal, "AS")
+    deal = act(deal, "pass")
+    deal = play(deal, "7S KS 8S QS 9S JS TS AH 7H KH 8H QH 9H AD 8D KD 9D QD JH TD TH AC KC")
+    assert deal.won == (12, 0)
+    assert timeline(deal)[-3:] == [
+        ("elder", "lead", 1),
+        ("elder", "last trick", 1),
+        ("elder", "capot", 40),
+    ]
+    assert deal.scores == (66, 0)
+    assert all(kind != "pique" for _, kind, _ in timeline(deal))
+
+
 # ---------------------------------------------------------------- declarations
 
 
