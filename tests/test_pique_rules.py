@@ -111,7 +111,10 @@ def test_solver_cotgrave_pique_by_the_first_card_only() -> None:
     limit makes thirty on the second lead: +30)."""
     rules = PRESETS["cotgrave-1662"]
     state = PlayState(
-        hands=(_m("AS KS QS JS TS 9S 8S 7S 6S AH KH QH"), _m("JH TH 9H 8H 7H 6H AD KD QD JD TD 9D")),
+        hands=(
+            _m("AS KS QS JS TS 9S 8S 7S 6S AH KH QH"),
+            _m("JH TH 9H 8H 7H 6H AD KD QD JD TD 9D"),
+        ),
         leader=0,
         lead=None,
         won=(0, 0),
