@@ -13,9 +13,12 @@ checked against an independent recount over random deals in ``test_properties``.
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from piquet.cards import CardSet
+from piquet.cli import main
 from piquet.rules import PRESETS, Rules
 from piquet.scoring import HAND_KINDS, PLAY_KINDS, Kind, Tally
 from piquet.solver import PlayState, Solver
@@ -125,3 +128,27 @@ def test_solver_cotgrave_pique_by_the_first_card_only() -> None:
     assert Solver(rules, tt_bits=12).value(state) == 9 + 40
     house = rules.replace(pique_by_first_card=False)
     assert Solver(house, tt_bits=12).value(state) == 9 + 30 + 40
+
+
+# ---------------------------------------------------------------- what `piquet rules` prints
+
+
+@pytest.mark.parametrize(
+    ("preset", "knob", "value", "words"),
+    [
+        ("cotgrave-1662", "pique_by_first_card", True, "by playing his first Card"),
+        ("cotton-1674", "pique_by_first_card", True, "before the other hath play'd a Card"),
+        ("court-gamester-1754", "pique_by_first_card", False, "part in Hand, and part by Play"),
+        ("rubicon", "blanche_number", False, "no number of cards is announced"),
+        ("cotgrave-1662", "blanche_number", True, "I intend to discard such a number"),
+    ],
+)
+def test_piquet_rules_prints_each_new_reading_with_its_words(
+    preset: str, knob: str, value: bool, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``piquet rules NAME --json``: the knob, its value, its meaning and its source passage."""
+    assert main(["rules", preset, "--json"]) == 0
+    entry = json.loads(capsys.readouterr().out)["knobs"][knob]
+    assert entry["value"] is value
+    assert words in entry["source"]
+    assert entry["meaning"]

@@ -716,7 +716,8 @@ _RUBICON: Final[dict[str, str]] = {
         "parlett: either player reaching 30 from declarations alone before the other scores adds 60"
     ),
     "pique_bonus": (
-        "parlett: elder reaching 30 from declarations and play before younger scores adds 30"
+        "parlett: elder reaching 30 from declarations and play before younger scores adds 30 "
+        "(never by the cards or capot, which come after the play)"
     ),
     "pique_elder_only": (
         "parlett: only elder can pique, since his first lead scores before younger plays"
