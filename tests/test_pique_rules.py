@@ -14,14 +14,18 @@ checked against an independent recount over random deals in ``test_properties``.
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
+from piquet.actions import Action, Play
 from piquet.cards import CardSet
 from piquet.cli import main
+from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.rules import PRESETS, Rules
 from piquet.scoring import HAND_KINDS, PLAY_KINDS, Kind, Tally
 from piquet.solver import PlayState, Solver
+from test_properties import check_finished_deal
 
 PRESET_NAMES = list(PRESETS)
 
@@ -85,6 +89,63 @@ def test_pique_by_first_card_only_in_cotgrave_and_cotton() -> None:
     The other texts put no such limit (1754: "part in Hand, and part by Play")."""
     limited = {name for name, r in PRESETS.items() if r.pique_by_first_card}
     assert limited == {"cotgrave-1662", "cotton-1674"}
+
+
+def _strong_elder_pack(rules: Rules, rng: random.Random) -> list[int]:
+    """A pack dealing elder twelve of the aces, kings, queens and knaves: capots are common."""
+    deck = [i for i in range(36) if rules.deck_size == 36 or i % 9]
+    top = [i for i in deck if i % 9 >= 5]
+    rng.shuffle(top)
+    elder = top[:12]
+    rest = [i for i in deck if i not in elder]
+    rng.shuffle(rest)
+    younger, stock = rest[:12], rest[12:]
+    size = rules.packet_sizes[0]
+    pack: list[int] = []
+    while elder or younger:
+        pack += elder[:size] + younger[:size]
+        elder, younger = elder[size:], younger[size:]
+    return pack + stock
+
+
+def _strong_elder_action(deal: Deal, rng: random.Random) -> Action:
+    """Elder plays his highest card; younger sinks every declaration (so he counts nothing in
+    hand); everything else at random."""
+    if deal.phase is Phase.PLAY and deal.to_act == ELDER:
+        plays = [a for a in deal.legal_actions() if isinstance(a, Play)]
+        return max(plays, key=lambda a: a.card.index % 9)
+    if deal.phase is Phase.DECLARE and deal.to_act == YOUNGER:
+        for a in deal.legal_actions():
+            if str(a) in ("good", "pass"):
+                return a
+    return deal.random_action(rng)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_no_pique_after_a_point_from_the_cards_or_capot(preset: str) -> None:
+    """RULES.md: the cards and capot "never count toward it, in every rule set" - over deals
+    where elder holds the high cards and younger counts nothing in hand (so that thirty is
+    often first reached by the cards or the capot), no pique follows them, and the whole
+    timeline agrees with the independent recount of ``test_properties``."""
+    rules = PRESETS[preset].replace(packet_sizes=[2])
+    rng = random.Random(preset)
+    crossings = 0
+    for _ in range(120):
+        deal = Deal.new(rules, _strong_elder_pack(rules, rng))
+        while not deal.is_over:
+            deal = deal.apply(_strong_elder_action(deal, rng))
+        check_finished_deal(deal)
+        events = deal.events
+        for i, e in enumerate(events):
+            if e.kind is Kind.PIQUE:
+                assert events[i - 1].kind in PLAY_KINDS
+                if rules.pique_by_first_card:
+                    assert events[i - 1].kind is Kind.LEAD and e.seat == ELDER
+            if e.kind in (Kind.CARDS, Kind.CAPOT):
+                before = [sum(x.points for x in events[:i] if x.seat == s) for s in (0, 1)]
+                if before[1 - e.seat] == 0 and before[e.seat] < 30 <= before[e.seat] + e.points:
+                    crossings += 1  # the old engine gave a pique here
+    assert crossings >= 3, "the deals should often cross thirty by the cards or capot"
 
 
 # ---------------------------------------------------------------- the solver's own count
