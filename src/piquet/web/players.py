@@ -11,7 +11,8 @@
   a used or replaced link says so.
 - **The rules**: every knob of a rule set with its meaning and source (as ``piquet rules
   NAME``), for the table's Rules panel.
-- **/docs**: Swagger UI from the installed ``swagger_ui_bundle`` package, no network.
+- **/docs**: Swagger UI (version 5: it reads OpenAPI 3.1) from the files of the installed
+  ``fastapi_offline`` package, no network.
 """
 
 from __future__ import annotations
@@ -344,12 +345,12 @@ def players_router(state: dict[str, Any]) -> APIRouter:
 
 # ---------------------------------------------------------------------- /docs, offline
 def mount_docs(app: FastAPI) -> None:
-    """Serve Swagger UI at ``/docs`` from the installed ``swagger_ui_bundle`` (its assets
-    under ``/docs/assets``): the page needs no network.  Create the app with
-    ``docs_url=None``."""
-    import swagger_ui_bundle  # type: ignore[import-untyped]
+    """Serve Swagger UI at ``/docs`` from the files of the installed ``fastapi_offline``
+    (under ``/docs/assets``; only its files are used): the page needs no network.  Create
+    the app with ``docs_url=None``."""
+    import fastapi_offline
 
-    assets = Path(swagger_ui_bundle.swagger_ui_path)
+    assets = Path(fastapi_offline.__file__).parent / "static"
     app.mount("/docs/assets", StaticFiles(directory=assets), name="docs-assets")
 
     @app.get("/docs", include_in_schema=False)
@@ -360,4 +361,5 @@ def mount_docs(app: FastAPI) -> None:
             swagger_js_url="/docs/assets/swagger-ui-bundle.js",
             swagger_css_url="/docs/assets/swagger-ui.css",
             swagger_favicon_url="/static/favicon.svg",
+            swagger_ui_parameters={"defaultModelsExpandDepth": 0},
         )

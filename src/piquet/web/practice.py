@@ -200,6 +200,10 @@ def rotate(seat: int, n_seats: int) -> int:
 
 
 # ---------------------------------------------------------------------- the routes
+bearer: Final = HTTPBearer(auto_error=False, description="The seat's token.")
+Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+
+
 class UndoIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
     n: int | None = Field(
@@ -218,7 +222,6 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
     """``/api/games/{id}/undo``, ``/resign`` and ``/rematch``; ``state`` is the app's
     (store, games, hub, ai)."""
     router = APIRouter(tags=["games"])
-    bearer = HTTPBearer(auto_error=False, description="The seat's token.")
 
     def games() -> Games:
         g: Games = state["games"]
@@ -240,8 +243,6 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
     def ended(game_id: str) -> End:
         ends: Ends = state["ends"]
         return ends.get(game_id) or End()
-
-    Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
     @router.post(
         "/api/games/{game_id}/undo",

@@ -573,7 +573,8 @@ function renderNav() {
       "Links"),
     over ? null : h("button", { type: "button", class: "navbtn", id: "btn-resign",
       onclick: confirmResign }, "Resign"),
-    h("button", { type: "button", class: "navbtn", onclick: () => go("/") }, "New game"));
+    h("button", { type: "button", class: "navbtn", id: "nav-new", onclick: () => go("/") },
+      "New game"));
 }
 
 // The tab's title says whose turn it is (a player in another tab sees it).
@@ -616,15 +617,15 @@ function renderTable() {
       renderHand());
   }
   fill(side, renderScores(), renderInvite(), renderDialog(), renderTricks(), renderEvents());
-  $main.replaceChildren(
+  fill($main,
     T.live ? null : h("p", { class: "live-notice", id: "live-notice", role: "status" },
       "Live updates are interrupted: the table looks for news every two seconds."),
     h("div", { class: "table-wrap" + (g.finished ? " done" : "") }, felt, side));
   setConn(!T.ws || T.ws.readyState === WebSocket.OPEN);
   if (inTable) {
     let again = focusKey ? $main.querySelector(
-      `[data-card="${CSS.escape(focusKey)}"], [data-action="${CSS.escape(focusKey)}"], ` +
-      `#${CSS.escape(focusKey)}`) : null;
+      `button[data-card="${CSS.escape(focusKey)}"], button[data-action="${CSS.escape(focusKey)}"], ` +
+      `button#${CSS.escape(focusKey)}`) : null;
     if (!again || again.disabled) {
       const cards = [...$main.querySelectorAll("#hand .card")];
       const playable = $main.querySelector("#hand .card.playable");
@@ -712,9 +713,13 @@ function renderCenter() {
         plainName(opponentOf(g.view)) }),
       h("div", { class: "trick-note" }, leadByMe ? "you led" : "led")));
     if (n) {
+      const t = d.tricks[n - 1];
+      const [theirs, mine] = trickView(t, d, "");
+      trick.classList.add("with-last");
       trick.append(h("div", { class: "last-trick", id: "last-trick" },
-        h("div", { class: "trick-note" }, "the trick before"),
-        h("div", { class: "last-cards" }, trickView(d.tricks[n - 1], d, `trick ${n}: `))));
+        h("div", { class: "trick-note" }, `trick ${n}: ` +
+          (t.winner === d.role ? "yours" : `${plainName(opponentOf(g.view))}'s`)),
+        h("div", { class: "last-cards" }, theirs, mine)));
     }
   } else if (n) {
     trick.append(...trickView(d.tricks[n - 1], d, `trick ${n}: `));
@@ -934,18 +939,10 @@ function renderNaming() {
     box.append(h("p", { class: "small", id: "naming-rule" },
       "Name the card you will lead, and younger shows you the cards he left. You are " +
       "bound to lead it. Name a card you do not hold and " + opp + " chooses your lead."));
-    const held = named.filter((a) => hand.has(target(a)));
     const other = named.filter((a) => !hand.has(target(a)));
-    const cards = h("div", { class: "name-cards", id: "name-held" });
-    for (const a of sortHand(held.map(target)).map((c) => held.find((x) => target(x) === c))) {
-      const c = target(a);
-      const b = card(c, { button: true, cls: "name-pick", note: "name it as your lead" });
-      b.dataset.action = a.id;
-      b.disabled = T.busy;
-      b.addEventListener("click", () => act(a.id));
-      cards.append(b);
-    }
-    box.append(h("p", { class: "pile-label" }, "A card you hold:"), cards);
+    // the cards held are named from the hand itself (renderHand), right below
+    box.append(h("p", { class: "pick-note", id: "name-held-note" },
+      "↓ Choose the card in your hand."));
     for (const a of rest) { n += 1; box.append(actButton(a, n)); }
     if (other.length) {
       const open = T.naming;
@@ -991,6 +988,9 @@ function renderHand() {
   const d = g.view.deal;
   const playable = new Set(g.legal_actions.filter((a) => a.kind === "play")
     .map((a) => a.cards[0]));
+  // naming the lead card (1754): the cards of the hand are the choices
+  const nameable = new Map(g.legal_actions.filter((a) => a.kind === "name" &&
+    a.id.length === 7).map((a) => [a.id.slice(5), a.id]));
   const exchanging = g.your_turn && g.legal_actions.some((a) => a.kind === "discard");
   const taken = new Set(d.taken);
   const hand = h("div", { class: "hand" + (exchanging ? " choosing" : ""), id: "hand",
@@ -1000,12 +1000,15 @@ function renderHand() {
     const sel = T.selected.has(c);
     const note = [canPlay ? "playable" : "", sel ? "chosen to discard" : "",
       taken.has(c) ? "taken in" : ""].filter(Boolean).join(", ");
+    const naming = nameable.get(c);
     const cls = [canPlay ? "playable" : "", sel ? "selected" : "",
-      taken.has(c) ? "taken" : "",
+      taken.has(c) ? "taken" : "", naming ? "playable nameable" : "",
       playable.size && !canPlay ? "dim" : ""].filter(Boolean).join(" ");
-    const b = card(c, { button: true, cls, note });
+    const b = card(c, { button: true, cls,
+      note: naming ? "name it as your lead" : note });
     b.setAttribute("aria-pressed", exchanging ? String(sel) : "false");
-    if (canPlay) b.addEventListener("click", () => act("play:" + c));
+    if (naming) b.addEventListener("click", () => act(naming));
+    else if (canPlay) b.addEventListener("click", () => act("play:" + c));
     else if (exchanging) {
       b.addEventListener("click", () => {
         if (T.selected.has(c)) T.selected.delete(c); else T.selected.add(c);
@@ -1305,7 +1308,7 @@ function showRules() {
   openModal(rs.title, h("ul", { class: "rules-list" }, rs.summary.map((l) => h("li", {}, l))),
     h("h3", {}, "Every rule, and where it comes from"), all);
   api("GET", `/api/rules/${encodeURIComponent(rs.name)}`).then((res) => {
-    fill(all, h("dl", { class: "knobs" }, res.knobs.map((k) => [
+    fill(all, h("dl", { class: "knobs" }, res.knobs.flatMap((k) => [
       h("dt", {}, k.meaning || k.knob, ": ", h("b", {}, k.value)),
       h("dd", { class: "muted small" }, k.source)])));
   }, (e) => fill(all, h("p", { class: "error" }, e.message)));
@@ -1360,8 +1363,9 @@ document.addEventListener("keydown", (e) => {
   if (!R || !location.pathname.startsWith("/replay/")) return;
   const tag = (e.target && e.target.tagName) || "";
   if (tag === "INPUT" && e.target.type !== "range") return;
-  if (e.key === "ArrowRight") { R.load(Math.min(R.steps, R.step + 1)); e.preventDefault(); }
-  if (e.key === "ArrowLeft") { R.load(Math.max(0, R.step - 1)); e.preventDefault(); }
+  // from the step last asked for: keys pressed while a step loads add up
+  if (e.key === "ArrowRight") { R.load(Math.min(R.steps, R.want + 1)); e.preventDefault(); }
+  if (e.key === "ArrowLeft") { R.load(Math.max(0, R.want - 1)); e.preventDefault(); }
 });
 
 // An action of the record in words: "Ada plays the queen of hearts".
@@ -1470,10 +1474,10 @@ async function showReplay(id) {
         h("button", { type: "button", class: "act", "aria-label": "First step",
           onclick: () => me.load(0) }, "«"),
         h("button", { type: "button", class: "act", id: "replay-prev", "aria-label": "Back a step",
-          onclick: () => me.load(Math.max(0, me.step - 1)) }, "◀"),
+          onclick: () => me.load(Math.max(0, me.want - 1)) }, "◀"),
         h("span", { class: "step", id: "replay-step" }, `Step ${me.step} of ${me.steps}`),
         h("button", { type: "button", class: "act", id: "replay-next",
-          "aria-label": "Forward a step", onclick: () => me.load(Math.min(me.steps, me.step + 1)) },
+          "aria-label": "Forward a step", onclick: () => me.load(Math.min(me.steps, me.want + 1)) },
         "▶"),
         h("button", { type: "button", class: "act", "aria-label": "Last step",
           onclick: () => me.load(me.steps) }, "»"),
