@@ -79,7 +79,7 @@ def open_box(identity: str, game_id: str, seat: int, box: str) -> str:
     """The token :func:`seal` sealed."""
     raw = base64.urlsafe_b64decode(box.encode())
     key = _stream(identity, game_id, seat, len(raw))
-    return bytes(a ^ b for a, b in zip(raw, key, strict=True)).decode()
+    return bytes(a ^ b for a, b in zip(raw, key, strict=True)).decode("utf-8", "replace")
 
 
 # ---------------------------------------------------------------------- what a game is now
