@@ -200,6 +200,10 @@ class Games:
     loaded.  The default: shared for every database but SQLite.
     """
 
+    extras: Callable[[Entry, int], dict[str, Any]] | None = None
+    """What :mod:`piquet.web.practice` adds to a seat's JSON (undo, a resignation, a
+    rematch); a game it marks ``"resigned"`` takes no more actions."""
+
     def __init__(
         self,
         store: Store,
@@ -215,9 +219,6 @@ class Games:
         self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self._cache: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()
-        self.extras: Callable[[Entry, int], dict[str, Any]] | None = None
-        """What :mod:`piquet.web.practice` adds to a seat's JSON (undo, a resignation, a
-        rematch); a game it marks ``"resigned"`` takes no more actions."""
 
     # ------------------------------------------------------------------ creating
     def create(

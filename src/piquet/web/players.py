@@ -38,6 +38,7 @@ from pydantic import BaseModel, Field
 from piquet.rules import KNOB_DOCS, Format
 from piquet.sources import citation
 from piquet.web.games import Entry, GameError, Games, hash_secret, preset_named
+from piquet.web.practice import GameId, refusals
 from piquet.web.summary import TITLES, format_label, rules_summary
 
 __all__ = ["IDENTITY_COOKIE", "mount_docs", "open_box", "players_router", "seal"]
@@ -171,7 +172,12 @@ def players_router(state: dict[str, Any]) -> APIRouter:
         )
         return resp
 
-    @router.post("/api/me/games", tags=["your games"], summary="Add a seat to your games")
+    @router.post(
+        "/api/me/games",
+        tags=["your games"],
+        summary="Add a seat to your games",
+        responses=refusals(401, 404, 409),
+    )
     async def add_game(
         body: SeatIn, request: Request, piquet_id: str | None = Cookie(None)
     ) -> Response:
@@ -212,7 +218,7 @@ def players_router(state: dict[str, Any]) -> APIRouter:
                 ).all()
             )
 
-    @router.get("/api/me/games", tags=["your games"], summary="Your games")
+    @router.get("/api/me/games", tags=["your games"], summary="Your games", responses=refusals())
     async def list_games(piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
         """This browser's games, newest first: rules, format, opponents, score, status
         (``state``: yours, theirs, waiting, over) and whether a replay is open."""
@@ -228,8 +234,13 @@ def players_router(state: dict[str, Any]) -> APIRouter:
             out.append(game_line(games(), entry, r.seat, state.get("ends")))
         return {"games": out}
 
-    @router.get("/api/me/games/{game_id}/seat", tags=["your games"], summary="Your seat's token")
-    async def my_seat(game_id: str, piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
+    @router.get(
+        "/api/me/games/{game_id}/seat",
+        tags=["your games"],
+        summary="Your seat's token",
+        responses=refusals(404),
+    )
+    async def my_seat(game_id: GameId, piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
         """The token of this browser's seat at ``game_id`` (404 if it has none there)."""
         identity = identity_of(piquet_id)
         if identity is None:
@@ -253,8 +264,13 @@ def players_router(state: dict[str, Any]) -> APIRouter:
             "token": open_box(identity, game_id, r.seat, r.token_box),
         }
 
-    @router.delete("/api/me/games/{game_id}", tags=["your games"], summary="Forget a game")
-    async def forget(game_id: str, piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
+    @router.delete(
+        "/api/me/games/{game_id}",
+        tags=["your games"],
+        summary="Forget a game",
+        responses=refusals(),
+    )
+    async def forget(game_id: GameId, piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
         """Take ``game_id`` off this browser's list (the game itself goes on)."""
         identity = identity_of(piquet_id)
         if identity is not None:
@@ -275,9 +291,9 @@ def players_router(state: dict[str, Any]) -> APIRouter:
         "/api/games/{game_id}/invitation",
         tags=["games"],
         summary="What an invitation opens",
-        responses={404: {}, 410: {}},
+        responses=refusals(404, 410),
     )
-    async def invitation(game_id: str, body: InvitationIn) -> dict[str, Any]:
+    async def invitation(game_id: GameId, body: InvitationIn) -> dict[str, Any]:
         """Before joining: who invites you, to which rule set and format.  404: no such
         game or link; 410: the invitation was used (the seat is taken) or replaced."""
         row = await run(games().store.game, game_id)
@@ -319,7 +335,12 @@ def players_router(state: dict[str, Any]) -> APIRouter:
             "summary": rules_summary(rules),
         }
 
-    @router.get("/api/rules/{name}", tags=["games"], summary="Every rule of a rule set")
+    @router.get(
+        "/api/rules/{name}",
+        tags=["games"],
+        summary="Every rule of a rule set",
+        responses=refusals(404),
+    )
     async def rules_in_full(name: str) -> dict[str, Any]:
         """Each knob of the rule set: its value, what it means, and its source passage."""
         from piquet.cli.rules_cmd import knob_text

@@ -28,6 +28,7 @@ from typing import Annotated, Any, Final
 import sqlalchemy as sa
 from anyio import to_thread
 from fastapi import APIRouter, Depends
+from fastapi import Path as PathParam
 from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
@@ -37,7 +38,7 @@ from piquet.match import MAX_SEED
 from piquet.web.games import Entry, GameError, Games, hash_secret
 from piquet.web.store import NewSeat, Store, actions_t, games_t
 
-__all__ = ["Ends", "attach", "practice_router", "rotate", "truncate"]
+__all__ = ["Ends", "GameId", "attach", "practice_router", "refusals", "rotate", "truncate"]
 
 _meta: Final = sa.MetaData()
 ends_t: Final = sa.Table(
@@ -202,6 +203,17 @@ def rotate(seat: int, n_seats: int) -> int:
 # ---------------------------------------------------------------------- the routes
 bearer: Final = HTTPBearer(auto_error=False, description="The seat's token.")
 Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+GameId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="The game's id.")]
+
+
+class Refusal(BaseModel):
+    error: str = Field(description="What was wrong, and what is allowed.")
+
+
+def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
+    """The error answers a route documents (every one is ``{"error": ...}``); 400, 413,
+    422 and 429 come with any request (bad body, too big, invalid, too many)."""
+    return {c: {"model": Refusal} for c in sorted({400, 413, 422, 429, *codes})}
 
 
 class UndoIn(BaseModel):
@@ -246,10 +258,10 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
 
     @router.post(
         "/api/games/{game_id}/undo",
-        responses={401: {}, 404: {}, 409: {}},
+        responses=refusals(401, 404, 409),
         summary="Take back your last move (practice games against the computer)",
     )
-    async def undo_move(game_id: str, creds: Creds, data: UndoIn | None = None) -> Response:
+    async def undo_move(game_id: GameId, creds: Creds, data: UndoIn | None = None) -> Response:
         """Back to just before your last action, in a game where every other seat is the
         computer (as the terminal's ``undo``).  409: not a practice game, the game is over,
         nothing of yours to take back, or the game moved on (``n``: the log length you saw)."""
@@ -281,10 +293,10 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
 
     @router.post(
         "/api/games/{game_id}/resign",
-        responses={401: {}, 404: {}, 409: {}},
+        responses=refusals(401, 404, 409),
         summary="Resign the game",
     )
-    async def resign(game_id: str, creds: Creds) -> Response:
+    async def resign(game_id: GameId, creds: Creds) -> Response:
         """End the game now: the other side wins.  409 if it is already over."""
         g = games()
         entry, seat = await seat_of(game_id, creds)
@@ -302,10 +314,10 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
         "/api/games/{game_id}/rematch",
         status_code=201,
         response_model=RematchOut,
-        responses={401: {}, 404: {}, 409: {}},
+        responses=refusals(401, 404, 409),
         summary="A rematch: same settings, seats swapped",
     )
-    async def rematch(game_id: str, creds: Creds) -> dict[str, Any]:
+    async def rematch(game_id: GameId, creds: Creds) -> dict[str, Any]:
         """After a finished (or resigned) game: the first to ask makes a new game with the
         same rule set, format, opponents and hints, each seat moved round by one; the
         others take their seats in it here with their old tokens."""
