@@ -710,3 +710,59 @@ def test_the_hint_shows_in_the_declarations(server: ThreadServer, browser: Any) 
     else:
         page.wait_for_selector(".toast.show")
     assert not page.errors
+
+
+# ---------------------------------------------------------------------- live updates degraded
+def test_the_table_polls_while_live_updates_are_down(server: ThreadServer, browser: Any) -> None:
+    """The contract with the server: ``{"type": "live", "ok": false}`` on the socket makes
+    the page show a notice and ask for the game every ~2 s until ``ok: true``."""
+    import json
+
+    api = Api(server.url, "rubicon", "partie")
+    api.join()
+    page = new_page(browser, "phone")
+    routes: list[Any] = []
+
+    live = {"on": True}
+
+    def relay(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+        # while "down", the server's views do not reach the page: only polling brings news
+        server_side.on_message(lambda m: ws.send(m) if live["on"] else None)
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws$"), relay)
+    polls: list[float] = []
+    page.on(
+        "request",
+        lambda r: (
+            polls.append(r.timing["startTime"])
+            if r.method == "GET" and r.url.endswith(f"/api/games/{api.id}")
+            else None
+        ),
+    )
+    open_seat(page, server, api, 0)
+    for _ in range(50):
+        if routes:
+            break
+        page.wait_for_timeout(100)
+    assert routes, "the page opened no socket"
+    polls.clear()
+    live["on"] = False
+    routes[0].send(json.dumps({"type": "live", "ok": False, "error": "redis is down"}))
+    page.wait_for_selector("#live-notice")
+    page.wait_for_timeout(4500)
+    assert 2 <= len(polls) <= 3, polls
+    # news reaches the page by polling meanwhile
+    before = page.get_attribute("#main", "data-n")
+    g = api.view(0)
+    p = g["to_act"]
+    api.act(p, plain(api.view(p), random.Random(1)))
+    wait_n_changes(page, before)
+    live["on"] = True
+    routes[0].send(json.dumps({"type": "live", "ok": True}))
+    page.wait_for_selector("#live-notice", state="detached")
+    polls.clear()
+    page.wait_for_timeout(2500)
+    assert polls == []
+    assert not page.errors
