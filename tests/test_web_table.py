@@ -68,10 +68,14 @@ def new_page(browser: Any, size: str = "desktop", *, offline: bool = False) -> A
     return page
 
 
-def shot(page: Any, name: str, size: str) -> Path:
+def shot(page: Any, name: str, size: str, part: str | None = None) -> Path:
+    """The page (or the element ``part``) as SHOTS/NAME-SIZE.png."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     path = SHOTS / f"{name}-{size}.png"
-    page.screenshot(path=str(path))
+    if part:
+        page.locator(part).screenshot(path=str(path))
+    else:
+        page.screenshot(path=str(path))
     return path
 
 
@@ -543,7 +547,7 @@ def test_your_games_are_kept_by_the_server(server: ThreadServer, browser: Any, s
     assert "rubicon" in text and "partie of 6 deals" in text
     assert "deal 1 of 6" in text
     assert "Your turn" in text or "to play" in text
-    shot(page, "your-games", size)
+    shot(page, "your-games", size, "#my-games")
     no_sideways_scroll(page)
     page.click(f'#my-games tr[data-game="{game_id}"] a.resume')
     page.wait_for_selector("#main[data-n] .felt")  # the seat, from the server's list
