@@ -227,7 +227,7 @@ async function showMyGames(list) {
         h("td", {}, `${g.rules} · ${g.format_label}`),
         h("td", {}, g.opponents),
         h("td", { class: "score" }, g.score),
-        h("td", { class: "status " + g.state }, g.status),
+        h("td", { class: "game-status " + g.state }, g.status),
         h("td", { class: "links" },
           g.finished ? null : h("a", { href: `/play/${g.id}`, class: "resume",
             onclick: open(`/play/${g.id}`) }, "Resume"),
@@ -1309,7 +1309,7 @@ function showRules() {
     h("h3", {}, "Every rule, and where it comes from"), all);
   api("GET", `/api/rules/${encodeURIComponent(rs.name)}`).then((res) => {
     fill(all, h("dl", { class: "knobs" }, res.knobs.flatMap((k) => [
-      h("dt", {}, k.meaning || k.knob, ": ", h("b", {}, k.value)),
+      h("dt", {}, (k.meaning || k.knob).replace(/\.$/, ""), ": ", h("b", {}, k.value)),
       h("dd", { class: "muted small" }, k.source)])));
   }, (e) => fill(all, h("p", { class: "error" }, e.message)));
 }
