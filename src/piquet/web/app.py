@@ -586,6 +586,9 @@ def create_app(config: WebConfig) -> FastAPI:
     app.include_router(tallies)
     app.include_router(practice_router(state))
     app.include_router(players_router(state))
+    from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
+
+    add_beyond(app, state, create_per_minute=config.create_per_minute)
 
     app.add_middleware(BodyLimit, limit=config.max_body)
     app.add_middleware(
