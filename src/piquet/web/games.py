@@ -97,6 +97,8 @@ class Refusal(enum.Enum):
     """Not at this point of the game: not your turn, the game is over or moved on."""
     AGAINST_RULES = "against the rules"
     """The rules forbid it (the message says what is allowed)."""
+    GONE = "gone"
+    """It was there and is no more: an invitation used or replaced."""
     UNAVAILABLE = "unavailable"
     """The server cannot do it now (its database fails)."""
 
@@ -106,6 +108,7 @@ _BY_NUMBER: Final = {
     401: Refusal.NO_TOKEN,
     404: Refusal.NOT_FOUND,
     409: Refusal.NOT_NOW,
+    410: Refusal.GONE,
     422: Refusal.AGAINST_RULES,
     503: Refusal.UNAVAILABLE,
 }
@@ -256,6 +259,10 @@ class Games:
     query) before it is shown; without (SQLite: one process) memory is the truth once
     loaded.  The default: shared for every database but SQLite.
     """
+
+    extras: Callable[[Entry, int], dict[str, Any]] | None = None
+    """What :mod:`piquet.web.practice` adds to a seat's JSON (undo, a resignation, a
+    rematch); a game it marks ``"resigned"`` takes no more actions."""
 
     def __init__(
         self,
@@ -541,6 +548,8 @@ class Games:
                 f"the game moved on: you acted on action {expect}, the game is at {live.n}; "
                 "here it is as it stands now",
             )
+        if self.extras is not None and self.extras(entry, player).get("resigned") is not None:
+            raise GameError(Refusal.NOT_NOW, "the game is over: a player resigned")
         if m.finished:
             raise GameError(Refusal.NOT_NOW, "the game is over: no more actions")
         if m.to_act != player:
@@ -652,6 +661,8 @@ class Games:
         seat = row.seats[p]
         if seat.kind != "ai" or seat.level is None:
             return None
+        if self.extras is not None and self.extras(entry, p).get("resigned") is not None:
+            return None
         return p, seat.level, _ai_seed(row.seed, p, entry.n)
 
     def join(self, game_id: str, invite: str, name: str | None) -> tuple[str, int]:
@@ -745,6 +756,8 @@ class Games:
             "view": vj,
             "result": m.result() if m.finished else None,
         }
+        if self.extras is not None:
+            out.update(self.extras(entry, seat))
         if last_deal:
             out["last_deal"] = self._last_deal(live, seat)
         return out
