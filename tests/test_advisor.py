@@ -424,3 +424,21 @@ def test_verify_refuses_bad_input(kwargs: dict[str, object], message: str) -> No
     discards = [CardSet.parse(d) for d in args.pop("discards")]  # type: ignore[attr-defined]
     with pytest.raises(PiquetError, match=message):
         verify(hand, discards, R1754, role=0, workers=1, **args)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_prompt_before_the_play_gets_a_hint(preset: str) -> None:
+    """The deal, carte blanche, the leftovers, the appointed lead: never an empty hint."""
+    for seed in range(3):
+        m = new_match(preset, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            if m.finished or m.deal is None or m.deal.phase in (Phase.PLAY, Phase.EXCHANGE):
+                break
+            p = m.to_act
+            assert p is not None
+            view = m.view(p)
+            assert view.deal is not None
+            if view.deal.phase in (Phase.DEAL, Phase.LEFTOVERS, Phase.APPOINT):
+                assert hint(view), (preset, view.deal.phase)
+            m = m.apply(m.random_action(rng), p)

@@ -19,13 +19,26 @@ import random
 from functools import lru_cache
 from typing import Any, Final
 
-from piquet.actions import Action, Answer, Declare, Pass, Play, Question, Reply
+from piquet.actions import (
+    Action,
+    Answer,
+    Appoint,
+    DealBy,
+    Declare,
+    Leftover,
+    NameLead,
+    Pass,
+    Play,
+    Question,
+    Reply,
+)
 from piquet.advisor.deals import YOUNGER
 from piquet.advisor.ranking import Advice, advise
 from piquet.cards import CardSet
 from piquet.deal import Phase
 from piquet.declarations import DeclClass, best_claim, claims, statement
 from piquet.errors import PiquetError
+from piquet.players.book import book_action
 from piquet.players.search import SearchPlayer
 from piquet.rules import Rules
 from piquet.sampling import SamplingError, sample_worlds
@@ -57,7 +70,7 @@ def hint(view: Any, *, rules: Rules | None = None, samples: int = 60) -> str:
         return _declare_hint(view, deal, r)
     if phase is Phase.PLAY:
         return _play_hint(view, deal, r)
-    return ""
+    return _book_hint(deal, r)
 
 
 # ------------------------------------------------------------------ the exchange
@@ -225,6 +238,32 @@ def _answer_hint(deal: DealView, rules: Rules, choice: Action | None, hand: int)
             "hiding it costs less than it would tell him."
         )
     return f'Answer "good": your {mine_text} does not beat {his!r}.'
+
+
+# ------------------------------------------------------------------ the rest: the book
+_BOOK_WHY: Final = {
+    Phase.DEAL: "the book deals by twos",
+    Phase.LEFTOVERS: "the book looks at what was left only when it tells him something",
+    Phase.APPOINT: "the book appoints the suit where it holds the top",
+}
+
+
+def _book_hint(deal: DealView, rules: Rules) -> str:
+    """The packet size, the leftovers, the appointed suit: the book's choice, and why."""
+    legal = deal.legal_actions
+    if not legal:
+        return ""
+    action = book_action(deal, rules)
+    why = _BOOK_WHY.get(deal.phase, "the book's choice")
+    if isinstance(action, DealBy):
+        return f"Deal the cards {action.size} at a time: {why}."
+    if isinstance(action, Leftover):
+        return f"{action.choice.value.capitalize()}: {why}."
+    if isinstance(action, NameLead | Appoint):
+        what = action.card if action.card is not None else action.suit
+        verb = "Name" if isinstance(action, NameLead) else "Appoint"
+        return f"{verb} {what}: {why}."
+    return f"Choose {action}: {why}."
 
 
 # ------------------------------------------------------------------ the play

@@ -1,4 +1,8 @@
-"""``piquet advise``: every legal discard of a hand ranked, the best explained, and verified."""
+"""``piquet advise``: every legal discard of a hand ranked, the best explained, and verified.
+
+The advisor is imported when the command runs, not when the parser is built (the other
+commands do not need it).
+"""
 
 from __future__ import annotations
 
@@ -8,16 +12,6 @@ import sys
 import time
 from typing import Any
 
-from piquet.advisor import (
-    DEFAULT_CANDIDATES,
-    DEFAULT_DEALS,
-    DEFAULT_SAMPLES,
-    DEFAULT_THINK_MS,
-    Setup,
-    advise,
-    verify,
-)
-from piquet.advisor.explain import compare_lines
 from piquet.cards import CardSet
 from piquet.errors import PiquetError
 from piquet.rules import get_rules
@@ -51,16 +45,15 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--samples",
         type=int,
-        default=DEFAULT_SAMPLES,
-        help=f"worlds each ranked discard is played in (default {DEFAULT_SAMPLES})",
+        help="worlds each ranked discard is played in (default: the advisor's, 120)",
     )
     p.add_argument(
         "--candidates",
         type=int,
         help=(
             f"with --verify: the advisor's best K discards verified (default "
-            f"{VERIFY_CANDIDATES}); without: discards played out in the ranking (default "
-            f"{DEFAULT_CANDIDATES})"
+            f"{VERIFY_CANDIDATES}); without: discards played out in the ranking (default: "
+            "the advisor's, 8)"
         ),
     )
     p.add_argument("--top", type=int, default=5, help="discards to print (default 5)")
@@ -70,8 +63,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--deals",
         type=int,
-        default=DEFAULT_DEALS,
-        help=f"deals each verified discard is played in (default {DEFAULT_DEALS})",
+        help="deals each verified discard is played in (default 200)",
     )
     p.add_argument(
         "--compare",
@@ -88,9 +80,8 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--think",
         type=int,
-        default=DEFAULT_THINK_MS,
         metavar="MS",
-        help=f"the expert opponent's thinking budget for his exchange (default {DEFAULT_THINK_MS})",
+        help="the expert opponent's thinking budget for his exchange (default 60)",
     )
     p.add_argument(
         "--workers",
@@ -129,6 +120,20 @@ def _progress_bar(enabled: bool) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    from piquet.advisor import (
+        DEFAULT_CANDIDATES,
+        DEFAULT_DEALS,
+        DEFAULT_SAMPLES,
+        DEFAULT_THINK_MS,
+        Setup,
+        advise,
+        verify,
+    )
+    from piquet.advisor.explain import compare_lines
+
+    samples = DEFAULT_SAMPLES if args.samples is None else args.samples
+    deals = DEFAULT_DEALS if args.deals is None else args.deals
+    think = DEFAULT_THINK_MS if args.think is None else args.think
     rules = get_rules(args.rules)
     role = _ROLES[args.role]
     hand = CardSet.parse(args.hand)
@@ -148,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
         score=score,
         stock=args.stock,
         seed=args.seed,
-        samples=args.samples,
+        samples=samples,
         candidates=(
             args.candidates if args.candidates is not None and not verifying else DEFAULT_CANDIDATES
         ),
@@ -177,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
     task = None
     if bar is not None:
         bar.start()
-        task = bar.add_task(f"playing {len(discards)} discards", total=args.deals)
+        task = bar.add_task(f"playing {len(discards)} discards", total=deals)
 
     def progress(done: int, total: int) -> None:
         if bar is not None and task is not None:
@@ -189,13 +194,13 @@ def run(args: argparse.Namespace) -> int:
             discards,
             rules,
             role=role,
-            deals=args.deals,
+            deals=deals,
             labels=labels,
             score=score,
             stock=args.stock,
             seed=args.seed,
             opponent=args.opponent,
-            think_ms=args.think,
+            think_ms=think,
             workers=args.workers,
             progress=progress,
         )
