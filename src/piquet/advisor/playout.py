@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from piquet.actions import PLAY, Action, AnnounceBlanche, DealBy, Discard
+from piquet.actions import PLAY, Action, AnnounceBlanche, DealBy, Discard, Play
 from piquet.advisor.deals import ELDER, Setup, World
 from piquet.cards import CardSet, mask_cards
 from piquet.deal import Deal, Phase
@@ -164,7 +164,7 @@ class Table:
     rules: Rules
     opponent: Exchanger
     solvers: dict[Objective, Solver] = field(default_factory=dict)
-    exchanges: dict[tuple[int, int], Action] = field(default_factory=dict)
+    exchanges: dict[tuple[int, int, bool], Action] = field(default_factory=dict)
 
     def solver(self, objective: Objective) -> Solver:
         s = self.solvers.get(objective)
@@ -213,15 +213,20 @@ def play_out(
             if (
                 score is None
                 and not d.deferred
-                and not (rules.younger_declares_after_lead and not d.tricks)
-            ):
-                # nothing else can be declared: the exact value of the play settles it
+                and not d.tricks
+                and d.trick_lead is None
+                and d.lead_rule is None
+                and not rules.younger_declares_after_lead
+            ) or (score is None and d.tricks and not d.deferred and d.trick_lead is None):
+                # nothing else can be declared and any lead is free: the exact value of
+                # the play settles it (the same as playing it card by card)
                 value = solver.value(state)
                 assert value is not None
                 t = d.scores
                 return Outcome((t[0] + value, t[1]), _hand_points(d), None, opp_discard)
+            legal = [a.card.index for a in d.legal_actions() if isinstance(a, Play)]
             values = solver.move_values(state)
-            action = PLAY[max(values, key=lambda c: (values[c], -c))]
+            action = PLAY[max(legal, key=lambda c: (values.get(c, -(10**9)), -c))]
         elif phase is Phase.DEAL:
             action = DealBy(rules.packet_sizes[0])
         elif phase is Phase.DECLARE:
@@ -231,8 +236,7 @@ def play_out(
         elif seat == me and phase is Phase.EXCHANGE:
             action = Discard(CardSet(discard))
         elif phase in (Phase.EXCHANGE, Phase.BLANCHE):
-            size = k if me == ELDER else -1
-            key = (world_id, size if phase is Phase.EXCHANGE else -2 - size)
+            key = (world_id, k if me == ELDER else -1, phase is Phase.BLANCHE)
             found = table.exchanges.get(key)
             if found is None:
                 found = table.opponent.choose(match_view(d, seat, start))

@@ -394,8 +394,19 @@ def advise(
     sim = _PlayOut(setup, worlds(unseen, rules, samples, rng), score)
     played = {d: sim.run(d) for d in chosen}
     fast = {d: _mean(p.fast) for d, p in played.items()}
+    if score is None:
+        # the declarations over the sampled draws, against their exact expectation over every
+        # draw (the pass): a control variate that takes the luck of the draw out of the value
+        for d, p in played.items():
+            fast[d] -= _mean(p.decl) - float(result.decl_value[result.discards.index(d)])
     exact_n = min(exact, samples)
-    leaders = sorted(played, key=lambda d: (-fast[d], d))[: max(refine, 0)] if exact_n else []
+    leaders: list[int] = []
+    if exact_n:
+        leaders = sorted(played, key=lambda d: (-fast[d], d))[: max(refine, 0)]
+        # the pass's favourite too: the fast play-out misjudges some hands' play
+        favourite = result.discards[int(np.argmax(result.value))]
+        if refine and favourite in played and favourite not in leaders:
+            leaders.append(favourite)
     value = dict(fast)
     err = {d: _stderr(p.fast) for d, p in played.items()}
     for d in leaders:

@@ -325,10 +325,17 @@ def verify(
                 tuple(nets[i]),
             )
         )
-    if score is not None:
-        out.sort(key=lambda v: (-(v.chance or 0.0), -v.mean, v.discard.mask))
-    else:
-        out.sort(key=lambda v: (-v.mean, v.discard.mask))
+    # the best first (the one the differences are taken from), then by value, ties in the
+    # order the candidates were given
+    rank = {v.discard.mask: i for i, v in enumerate(out)}
+    out.sort(
+        key=lambda v: (
+            v.discard.mask != masks[best],
+            -round(v.chance or 0.0, 9) if score is not None else 0.0,
+            -round(v.mean, 9),
+            rank[v.discard.mask],
+        )
+    )
     method = {
         "play": "double-dummy play through the engine, both sides",
         "opponent": "the expert" + f" ({think_ms} ms)" if opponent == "expert" else "the book",
