@@ -103,7 +103,12 @@ def main() -> None:
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--out", default="advice-bench.jsonl")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--summary-of", metavar="FILE", help="only summarize a finished run")
     args = parser.parse_args()
+    if args.summary_of:
+        with open(args.summary_of) as f:
+            summarize([json.loads(line) for line in f if line.strip()], os.getloadavg())
+        return
     rows: list[dict[str, Any]] = []
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
     load = os.getloadavg()
@@ -120,19 +125,27 @@ def main() -> None:
 
 
 def summarize(rows: list[dict[str, Any]], load: tuple[float, float, float]) -> None:
-    print(f"load average at the start: {load[0]:.1f}")
-    head = f"{'preset':<22}{'hands':>6}{'best':>7}{'noise':>7}{'worse':>7}{'<book':>7}"
-    print(head + f"{'advise s':>10}{'verify s':>10}")
-    for preset in sorted({r["preset"] for r in rows}):
-        rs = [r for r in rows if r["preset"] == preset]
+    print(f"load average: {load[0]:.1f}")
+    print(
+        "| preset | hands | pick best | within the noise | worse | worse than the book | "
+        "pick − book (mean) | advise CPU s (median, max) | verify wall s (median) |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    groups = sorted({r["preset"] for r in rows})
+    for preset in [*groups, "all"]:
+        rs = [r for r in rows if preset in ("all", r["preset"])]
         n = len(rs)
+        if not n:
+            continue
         best = sum(r["pick_is_best"] for r in rs)
         noise = sum(r["pick_within_noise"] for r in rs)
         book = sum(r["pick_worse_than_book"] for r in rs)
-        adv = sorted(r["advise_wall_s"] for r in rs)[n // 2]
+        gain = sum(r["pick_minus_book"] for r in rs) / n
+        cpu = sorted(r["advise_cpu_s"] for r in rs)
         ver = sorted(r["verify_wall_s"] for r in rs)[n // 2]
         print(
-            f"{preset:<22}{n:>6}{best:>7}{noise:>7}{n - noise:>7}{book:>7}{adv:>10.2f}{ver:>10.1f}"
+            f"| {preset} | {n} | {best} | {noise} | {n - noise} | {book} | {gain:+.2f} | "
+            f"{cpu[n // 2]:.2f}, {cpu[-1]:.2f} | {ver:.0f} |"
         )
 
 

@@ -151,7 +151,13 @@ def test_elder_ranking_lists_every_legal_discard_best_first() -> None:
     advice = advise(hand, R1754, role=0, samples=24, candidates=3, seed=5, exact=8)
     assert len(advice.ranking) == 1585
     values = [r.value for r in advice.ranking]
-    assert values == sorted(values, reverse=True)
+    assert values[1:] == sorted(values[1:], reverse=True)
+    # best first, unless the book's discard is kept within the margin
+    assert values[0] >= values[1] or (
+        advice.method["book_kept"]
+        and str(advice.best) == advice.method["book"]
+        and values[1] - values[0] < 1.5
+    )
     assert advice.method["exact"] and advice.method["hands"] == 14_941_023
     assert advice.ranking[0].method == "exact"
     assert {r.method for r in advice.ranking} == {"exact", "simulated", "estimated"}
@@ -240,15 +246,25 @@ def test_rule_ii_younger_keeps_the_king_rather_than_three_knaves() -> None:
 
 def test_rule_vii_younger_with_three_aces_discards_the_fourth_suit() -> None:
     """VII: "If the younger Hand holds Three Aces, he will find it his best Way to discard
-    the fourth Suit."  Play agrees (about 3.6 a deal better than three odd cards); the
-    advisor's own pick is, by play, within the noise of the book's."""
+    the fourth Suit."  Play agrees (about 3.6 a deal better than three odd cards), and it
+    beats the advisor's own best three too: this is a hand where the default ranking (a
+    fast play-out and a few exact deals) cannot tell discards a point or two apart, and
+    verification by play is what shows the book right."""
     hand = "AS QS 8S AH JH 7H AD TD 9D TC 9C 7C"
     fourth, others = _verified(hand, 1, ["TC 9C 7C", "8S 7H 9D"])
     assert fourth.mean > others.mean + 1.0
     assert others.high < 0
-    pick = advise(CardSet.parse(hand), R1754, role=1).best
-    _book, mine = _verified(hand, 1, ["TC 9C 7C", str(pick)], deals=200)
-    assert mine.within_noise
+    advice = advise(CardSet.parse(hand), R1754, role=1)
+    v = verify(
+        CardSet.parse(hand),
+        [*advice.top(3), CardSet.parse("TC 9C 7C")],
+        R1754,
+        role=1,
+        deals=200,
+        seed=1,
+        opponent="book",
+    )
+    assert v.best.discard == CardSet.parse("TC 9C 7C")
 
 
 def test_rule_iii_the_book_and_the_seven() -> None:
