@@ -237,12 +237,12 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
 
 
 _PLURALS: Final = {r.name_plural: int(r) for r in Rank}
-_SEQUENCE_WORDS: dict[tuple[bool, int], dict[str, int]] = {}
+_SEQUENCE_WORDS: dict[tuple[bool, Rules], dict[str, int]] = {}
 
 
 def _named_sequences(text: str, rules: Rules) -> int:
     """The cards of the sequences in one suit that a line of the dialog names (or 0)."""
-    key = (rules.deck_size == 36, id(rules))
+    key = (rules.deck_size == 36, rules)
     table = _SEQUENCE_WORDS.get(key)
     if table is None:
         table = {
@@ -508,12 +508,12 @@ def _fill_stock(
 # ------------------------------------------------------------------ the dialog
 
 
-_SAID: dict[tuple[Claim, int], tuple[str, str]] = {}
+_SAID: dict[tuple[Claim, Rules], tuple[str, str]] = {}
 
 
 def _said(claim: Claim, rules: Rules) -> tuple[str, str]:
     """The words of a claim, in full and (a point by cards) its first part (cached)."""
-    key = (claim, id(rules))
+    key = (claim, rules)
     found = _SAID.get(key)
     if found is None:
         if len(_SAID) > 200_000:

@@ -73,17 +73,20 @@ class Explanation:
     keeps: str
     chances: str
     opponent: str
+    """What the other likely holds after his exchange."""
+    play: str
+    """What the play brings (from the deals played out)."""
     value: str
     why: str = ""
     """Against the runner-up: by how much, and where the difference comes from."""
     improvements: Improvements | None = None
-
-    @property
-    def play(self) -> str:  # the name the hint and older callers use
-        return self.opponent
+    named: tuple[str, ...] = ()
+    """The names of the ``improvements`` events that ``chances`` gives, in its order."""
+    deals: int = 0
+    """The simulated deals behind ``play`` and ``value`` (0: not played out)."""
 
     def lines(self) -> list[str]:
-        out = [f"keeps {self.keeps}", self.chances, self.opponent, self.value]
+        out = [f"keeps {self.keeps}", self.chances, self.opponent, self.play, self.value]
         if self.why:
             out.append(self.why)
         return out
@@ -94,9 +97,24 @@ class Explanation:
             "keeps": self.keeps,
             "chances": self.chances,
             "opponent": self.opponent,
+            "play": self.play,
             "value": self.value,
             "why": self.why,
+            "deals": self.deals,
         }
+
+
+def _play_line(play_net: float | None) -> str:
+    """The cards, in the books' sense: who is likely to win them, from the play's net."""
+    if play_net is None:
+        return "the play not played out (estimated from the declarations and a trick count)"
+    if play_net >= 1.5:
+        who = "likely yours"
+    elif play_net <= -1.5:
+        who = "likely his"
+    else:
+        who = "in the balance"
+    return f"the cards are {who}: the play nets you {play_net:+.1f} points a deal"
 
 
 def _his_holdings(kept: int, setup: Setup, opponent: OpponentModel) -> str:
@@ -130,6 +148,7 @@ def explain(
     versus: Ranked | None = None,
     decl: float | None = None,
     decl_versus: float | None = None,
+    deals: int = 0,
 ) -> Explanation:
     """Explain ``discard`` of the setup's hand; ``versus`` is the runner-up to compare with."""
     rules = setup.rules
@@ -170,14 +189,21 @@ def explain(
         if decl is not None and decl_versus is not None and score is None:
             d = decl - decl_versus
             why += f" ({d:+.1f} in the declarations, {gap - d:+.1f} in the play)"
+    if score is not None:
+        play = "the cards: counted with the declarations in the chance of the game"
+    else:
+        play = _play_line(ranked.value - decl if decl is not None and deals else None)
     return Explanation(
         CardSet(discard),
         ", ".join(holds),
         chances,
         _his_holdings(kept, setup, opponent),
+        play,
         value,
         why,
         imp,
+        tuple(e.name for e in notable),
+        deals,
     )
 
 

@@ -462,6 +462,10 @@ def advise(
     rest.sort(key=lambda r: (-r.value, r.discard.mask))
     ranking = tuple(ranked_played + rest)
     runner = ranking[1] if len(ranking) > 1 else None
+
+    def pass_decl(d: int) -> float | None:
+        return float(result.decl_value[result.discards.index(d)]) if d in played else None
+
     expl = tuple(
         explain(
             setup,
@@ -471,12 +475,9 @@ def advise(
             score=score,
             stock=stock,
             versus=None if i else runner,
-            decl=_mean(played[r.discard.mask].decl) if r.discard.mask in played else None,
-            decl_versus=(
-                _mean(played[runner.discard.mask].decl)
-                if runner is not None and runner.discard.mask in played and not i
-                else None
-            ),
+            decl=pass_decl(r.discard.mask),
+            decl_versus=pass_decl(runner.discard.mask) if runner is not None and not i else None,
+            deals=samples if r.discard.mask in played else 0,
         )
         for i, r in enumerate(ranking[:explain_top])
     )
