@@ -97,6 +97,7 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--hands", type=int, default=30, help="hands per preset")
+    parser.add_argument("--start", type=int, default=0, help="the first hand's number")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--candidates", type=int, default=3)
     parser.add_argument("--opponent", choices=("expert", "book"), default="book")
@@ -113,7 +114,7 @@ def main() -> None:
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
     load = os.getloadavg()
     with ProcessPoolExecutor(max_workers=args.workers) as pool, open(args.out, "a") as out:
-        for i in range(args.hands):
+        for i in range(args.start, args.start + args.hands):
             for preset in presets:
                 row = one_hand(preset, i, args, pool)
                 row["load"] = round(os.getloadavg()[0], 2)

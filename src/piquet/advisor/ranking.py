@@ -24,13 +24,6 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    verification by play (:mod:`piquet.advisor.verify`), which plays the same
    way, whole deals through the engine.
 
-4. **The book's discard stands** (:func:`~piquet.players.common.book_discard`, valued
-   exactly with the leaders) unless a rival is valued better by more than
-   :data:`SWITCH_MARGIN` (1.5 points a deal, 2% of the game with a score), as the
-   ``expert`` level decides its own exchange: the exact part of the values rests on
-   few deals, and verification over random hands found the book right where the ranking
-   preferred a rival by less.  It is then listed first with its own value.
-
 With ``score`` the value is the chance of winning the game: the deal counted
 from the score (the target reached in counting order during the declarations,
 or by the play's race value), then the game played on (:mod:`piquet.advisor.game`).
@@ -84,10 +77,6 @@ DEFAULT_SAMPLES: Final = 120
 DEFAULT_CANDIDATES: Final = 8
 #: worlds in which the leaders' play is valued exactly
 DEFAULT_EXACT: Final = 24
-#: points a deal by which a rival must beat the book's discard to be preferred to it
-SWITCH_MARGIN: Final = 1.5
-#: the same in the chance of the game
-SWITCH_MARGIN_GAME: Final = 0.02
 #: the other's hands sampled for the declaration pass
 OPPONENT_SAMPLES: Final = 300
 
@@ -402,25 +391,13 @@ def advise(
         h, rules, discards=discards, unseen=unseen, opponent=opp, budget=budget, rng=rng
     )
     chosen = _candidates(result, setup, candidates)
-    book = book_discard(h, setup.lo, setup.hi, rules, role=role)
     sim = _PlayOut(setup, worlds(unseen, rules, samples, rng), score)
     played = {d: sim.run(d) for d in chosen}
     fast = {d: _mean(p.fast) for d, p in played.items()}
-    if score is None:
-        # the declarations over the sampled draws, against their exact expectation over every
-        # draw (the pass): a control variate that takes the luck of the draw out of the value
-        for d, p in played.items():
-            fast[d] -= _mean(p.decl) - float(result.decl_value[result.discards.index(d)])
     exact_n = min(exact, samples)
     leaders: list[int] = []
     if exact_n:
         leaders = sorted(played, key=lambda d: (-fast[d], d))[: max(refine, 0)]
-        # the pass's favourite too: the fast play-out misjudges some hands' play
-        favourite = result.discards[int(np.argmax(result.value))]
-        if refine and favourite in played and favourite not in leaders:
-            leaders.append(favourite)
-        if refine and book in played and book not in leaders:
-            leaders.append(book)
     value = dict(fast)
     err = {d: _stderr(p.fast) for d, p in played.items()}
     for d in leaders:
@@ -435,17 +412,6 @@ def advise(
         (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),
         key=lambda r: (-r.value, r.discard.mask),
     )
-    margin = SWITCH_MARGIN if score is None else SWITCH_MARGIN_GAME
-    kept_book = False
-    if book in leaders and ranked_played[0].discard.mask != book:
-        # the book's discard stands unless a rival is valued better by more than the margin
-        # (the exact part of the value rests on few deals; verification found the book right
-        # where the ranking preferred a rival by less)
-        if ranked_played[0].value - value[book] < margin:
-            entry = next(r for r in ranked_played if r.discard.mask == book)
-            ranked_played.remove(entry)
-            ranked_played.insert(0, entry)
-            kept_book = True
     est = result.value
     x_sim = [float(est[result.discards.index(d)]) for d in played]
     y_sim = [fast[d] for d in played]
@@ -464,7 +430,8 @@ def advise(
     runner = ranking[1] if len(ranking) > 1 else None
 
     def pass_decl(d: int) -> float | None:
-        return float(result.decl_value[result.discards.index(d)]) if d in played else None
+        """The declarations' mean net over the worlds a discard was played in."""
+        return _mean(played[d].decl) if d in played else None
 
     expl = tuple(
         explain(
@@ -488,15 +455,12 @@ def advise(
         "play": f"{len(played)} discards played out in {samples} worlds each (the other "
         "exchanging by the book, declarations by the engine's count, the play by the "
         f"solver's fast open-handed play-out), the best {len(leaders)} with the exact "
-        f"double-dummy play in {exact_n} of them; the rest estimated; the book's discard "
-        f"first unless a rival is valued {margin:g} better",
+        f"double-dummy play in {exact_n} of them; the rest estimated",
         "exact": result.all_exact,
         "hands": result.hands,
         "samples": samples,
         "exact_worlds": exact_n,
         "simulated": len(played),
-        "book": str(CardSet(book)),
-        "book_kept": kept_book,
         "seed": seed,
     }
     return Advice(
