@@ -468,3 +468,21 @@ def test_every_prompt_before_the_play_gets_a_hint(preset: str) -> None:
             if view.deal.phase in (Phase.DEAL, Phase.LEFTOVERS, Phase.APPOINT):
                 assert hint(view), (preset, view.deal.phase)
             m = m.apply(m.random_action(rng), p)
+
+
+def test_verify_younger_when_elder_left_cards() -> None:
+    """With --stock, elder took fewer: in every deal he takes that many (his exchanger's
+    choice, or the book's of that many), and younger may lay out the cards left."""
+    hand = CardSet.parse("AS QS 8S AH JH 7H AD TD 9D TC 9C 7C")
+    for opponent in ("book", "expert"):
+        v = verify(
+            hand,
+            [CardSet.parse("TC 9C 7C 8S")],
+            R1754,
+            role=1,
+            stock=4,
+            deals=3,
+            opponent=opponent,
+            workers=1,
+        )
+        assert v.deals == 3

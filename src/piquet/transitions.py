@@ -83,15 +83,16 @@ def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
     d["pending_blanche"] = tuple(blanche_holders)
     if blanche_holders:
         # carte blanche is declared at once ("he is to declare that he has Carte-blanche");
-        # the number to discard follows, each holder in turn
+        # the number to discard follows, each holder in turn, where the rules have one
         d["dialog"] = (
             *d["dialog"],
             *(Utterance(s, None, "Carte blanche!") for s in blanche_holders),
         )
-        d["phase"] = P_BLANCHE
-        d["to_act"] = blanche_holders[0]
-    else:
-        _start_exchange(d)
+        if old.rules.blanche_number:
+            d["phase"] = P_BLANCHE
+            d["to_act"] = blanche_holders[0]
+            return
+    _start_exchange(d)
 
 
 _DEALT_FROM: Final = {
@@ -125,9 +126,19 @@ def _h_blanche(old: Deal, d: dict[str, Any], action: AnnounceBlanche) -> None:
 
 def _start_exchange(d: dict[str, Any]) -> None:
     b = d["blanche"]
-    if b[ELDER] >= 0:
+    steps: list[tuple[str, int, int]]
+    if not d["rules"].blanche_number:
+        # no number announced (Rubicon): a blanche is shown, and the exchange goes on as
+        # usual; younger shows his once elder has exchanged, then takes what he will of the rest
+        dealt = d["dealt"]
+        steps = [("show", ELDER, 0)] if is_blanche(dealt[ELDER]) else []
+        steps.append(("discard", ELDER, 0))
+        if is_blanche(dealt[YOUNGER]):
+            steps.append(("show", YOUNGER, 0))
+        steps.append(("discard", YOUNGER, 0))
+    elif b[ELDER] >= 0:
         # elder's blanche: the other discards first, then elder shows, discards, takes
-        steps: list[tuple[str, int, int]] = [
+        steps = [
             ("discard-only", YOUNGER, 0),
             ("show", ELDER, 0),
             ("discard", ELDER, 0),
@@ -159,7 +170,7 @@ def _run_exchange(d: dict[str, Any]) -> None:
             d["shown"] = (shown[0], shown[1])
             d["dialog"] = (*d["dialog"], Utterance(seat, None, "shows carte blanche", dealt))
             rules: Rules = d["rules"]
-            both = d["blanche"][0] >= 0 and d["blanche"][1] >= 0
+            both = is_blanche(d["dealt"][0]) and is_blanche(d["dealt"][1])
             if not both or rules.both_blanche_score:
                 _count(d, seat, Kind.BLANCHE, rules.blanche_value, "carte blanche")
                 if d["phase"] is P_OVER:
@@ -554,6 +565,10 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
             return
         d["to_act"] = 1 - seat
         return
+    if not old.tricks and rules.pique_by_first_card:
+        # younger plays to the first trick: a pique had to be made by now (Cotgrave: "by
+        # playing his first Card up to said number of thirty, before the other has played")
+        d["tally"] = d["tally"].closed()
     leader = old.leader
     trick = _TRICKS[(leader * 36 + lead) * 36 + idx]
     winner = trick.winner

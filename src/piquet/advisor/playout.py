@@ -31,7 +31,7 @@ from piquet.cards import CardSet, mask_cards
 from piquet.deal import Deal, Phase
 from piquet.match import MatchView
 from piquet.players.book import book_action
-from piquet.players.common import truthful_declaration
+from piquet.players.common import book_discard, truthful_declaration
 from piquet.players.search import SearchPlayer
 from piquet.rules import Format, Rules
 from piquet.scoring import HAND_KINDS, Kind
@@ -240,6 +240,8 @@ def play_out(
             found = table.exchanges.get(key)
             if found is None:
                 found = table.opponent.choose(match_view(d, seat, start))
+                if me != ELDER:
+                    found = _elder_takes(found, d, setup)
                 table.exchanges[key] = found
             action = found
             if isinstance(action, Discard):
@@ -248,6 +250,17 @@ def play_out(
             action = book_action(deal_view(d, seat), rules)
         d = d.apply(action)
     return Outcome(d.scores, _hand_points(d), d.tally.reached, opp_discard)
+
+
+def _elder_takes(action: Action, d: Deal, setup: Setup) -> Action:
+    """Elder's exchange when the question says how many he took (younger was left
+    ``stock``): his own choice if it is that many, else the book's discard of that many."""
+    n = setup.elder_takes
+    if isinstance(action, Discard) and action.cards.mask.bit_count() != n:
+        return Discard(CardSet(book_discard(d.hands[ELDER], n, n, setup.rules, role=ELDER)))
+    if isinstance(action, AnnounceBlanche) and action.discards != n:
+        return AnnounceBlanche(n)
+    return action
 
 
 def _hand_points(d: Deal) -> tuple[int, int]:
