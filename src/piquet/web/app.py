@@ -38,6 +38,9 @@ from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, Entry, GameError, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
+from piquet.web.players import mount_docs, players_router
+from piquet.web.practice import attach as attach_practice
+from piquet.web.practice import practice_router
 from piquet.web.store import Store
 from piquet.web.summary import TITLES, format_label, rules_summary
 
@@ -190,6 +193,7 @@ class RuleSetOut(BaseModel):
     formats: list[str]
     format_labels: dict[str, str]
     default_format: str
+    partie_deals: int
 
 
 class OptionsOut(BaseModel):
@@ -266,7 +270,8 @@ def create_app(config: WebConfig) -> FastAPI:
             store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
         )
         ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
-        state.update(store=store, hub=hub, games=games, ai=ai, executor=executor)
+        ends = await to_thread.run_sync(attach_practice, games, store)
+        state.update(store=store, hub=hub, games=games, ai=ai, executor=executor, ends=ends)
         # What start-up made (modules, the AI's tables) lives as long as the server: keep
         # it out of the collector's full passes, which otherwise stall every request.
         gc.collect()
@@ -290,7 +295,10 @@ def create_app(config: WebConfig) -> FastAPI:
             '`{"token": TOKEN}` first).'
         ),
         lifespan=lifespan,
+        docs_url=None,  # served from the installed Swagger UI files: mount_docs
+        redoc_url=None,
     )
+    mount_docs(app)
     app.state.piquet = state  # the server's parts (store, games, hub, ai), for tests and tools
     index_html = (
         (STATIC / "index.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
@@ -352,6 +360,7 @@ def create_app(config: WebConfig) -> FastAPI:
                     "formats": [f.value for f in r.formats],
                     "format_labels": {f.value: format_label(r, f) for f in r.formats},
                     "default_format": r.default_format.value,
+                    "partie_deals": r.partie_deals,
                 }
                 for name, r in PRESETS.items()
             ],
@@ -575,6 +584,8 @@ def create_app(config: WebConfig) -> FastAPI:
 
     tallies = tally_router(lambda: state["store"], create_per_minute=config.create_per_minute)
     app.include_router(tallies)
+    app.include_router(practice_router(state))
+    app.include_router(players_router(state))
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=config.create_per_minute)

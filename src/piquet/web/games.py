@@ -200,6 +200,10 @@ class Games:
     loaded.  The default: shared for every database but SQLite.
     """
 
+    extras: Callable[[Entry, int], dict[str, Any]] | None = None
+    """What :mod:`piquet.web.practice` adds to a seat's JSON (undo, a resignation, a
+    rematch); a game it marks ``"resigned"`` takes no more actions."""
+
     def __init__(
         self,
         store: Store,
@@ -471,6 +475,8 @@ class Games:
         m = live.match
         if expect is not None and expect != live.n:
             raise GameError(409, "the game moved on")
+        if self.extras is not None and self.extras(entry, player).get("resigned") is not None:
+            raise GameError(409, "the game is over: a player resigned")
         if m.finished:
             raise GameError(409, "the game is over: no more actions")
         if m.to_act != player:
@@ -549,6 +555,8 @@ class Games:
             return None
         seat = row.seats[p]
         if seat.kind != "ai" or seat.level is None:
+            return None
+        if self.extras is not None and self.extras(entry, p).get("resigned") is not None:
             return None
         return p, seat.level, _ai_seed(row.seed, p, entry.n)
 
@@ -643,6 +651,8 @@ class Games:
             "view": vj,
             "result": m.result() if m.finished else None,
         }
+        if self.extras is not None:
+            out.update(self.extras(entry, seat))
         if last_deal:
             out["last_deal"] = self._last_deal(live, seat)
         return out
