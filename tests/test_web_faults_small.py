@@ -27,11 +27,20 @@ def test_deeply_nested_json_on_the_websocket_is_refused_with_words(
     with client(tmp_path) as c, caplog.at_level(logging.WARNING, logger="piquet.web"):
         made = create(c, opponent="random")
         gid = made["id"]
-        # before the token: refused like any bad first message (4401), no crash
+        # before the token: refused with words, and the socket stays open for the token
         with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
             ws.send_text(DEEP)
             reply = ws.receive_json()
-            assert reply["type"] == "error" and "token" in reply["error"]
+            assert reply["type"] == "error" and "nested too deep" in reply["error"]
+            assert "token" in reply["error"]
+            ws.send_text(json.dumps({"token": made["token"]}))
+            assert ws.receive_json()["type"] == "view"
+        # sent again and again, it is refused a few times, then the socket closes (4401)
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            for _ in range(4):
+                ws.send_text(DEEP)
+                assert "nested too deep" in ws.receive_json()["error"]
+            assert "the first message must be" in ws.receive_json()["error"]
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
             assert closed.value.code == 4401
@@ -131,3 +140,20 @@ def test_errors_belong_to_their_layer() -> None:
     refused = GameError(Refusal.NOT_NOW, "it is not your turn")
     assert refused.kind is Refusal.NOT_NOW and not hasattr(refused, "status")
     assert set(HTTP_STATUS) == set(Refusal)
+
+
+def test_a_database_failure_in_the_lobby_is_a_503_with_words(tmp_path: Path) -> None:
+    """The routers that read the database themselves (lobby, your games, analysis, spectators)
+    answer a database failure as the store does: 503 with words, never a bare 500."""
+    import sqlite3
+
+    with client(tmp_path) as c:
+        assert c.get("/api/lobby").status_code == 200
+        con = sqlite3.connect(tmp_path / "games.sqlite3")
+        con.execute("DROP TABLE piquet_challenges")
+        con.commit()
+        con.close()
+        r = c.get("/api/lobby")
+        assert r.status_code == 503, r.text
+        assert "database" in r.json()["error"]
+        assert r.headers["retry-after"] == "5"

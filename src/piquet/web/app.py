@@ -30,6 +30,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
@@ -382,6 +383,17 @@ def create_app(config: WebConfig) -> FastAPI:
     async def _store_error(_r: Request, exc: StoreError) -> JSONResponse:
         return JSONResponse(
             {"error": f"the server cannot use its database now ({exc}); try again later"},
+            status_code=503,
+            headers={"retry-after": "5"},
+        )
+
+    @app.exception_handler(SQLAlchemyError)
+    async def _database_error(_r: Request, exc: SQLAlchemyError) -> JSONResponse:
+        # the routers that reach the database directly (lobby, analysis, spectators, your
+        # games): their failures are the database's too, said as the store's are
+        log.warning("database error: %s", exc.__class__.__name__)
+        return JSONResponse(
+            {"error": "the server cannot use its database now; try again later"},
             status_code=503,
             headers={"retry-after": "5"},
         )

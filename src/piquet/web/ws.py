@@ -65,6 +65,9 @@ def add_websocket(app: FastAPI, state: dict[str, Any]) -> None:
                 await websocket.close(code=1011)
 
 
+_NESTED_TRIES = 3  # refusals of too-deep JSON before the token, then the socket closes
+
+
 def _message_text(msg: MutableMapping[str, Any]) -> str | None:
     text = msg.get("text")
     return text if isinstance(text, str) else None
@@ -130,20 +133,34 @@ class _Session:
             await self.send(message)
 
     async def authenticate(self) -> bool:
-        try:
-            first = await asyncio.wait_for(self.ws.receive(), 30)
-        except TimeoutError:
-            await self.fail('send {"token": TOKEN} first', 4401)
-            return False
-        if first["type"] == "websocket.disconnect":
-            return False
         token = None
-        text = _message_text(first)
-        if text is not None and len(text) <= MAX_MESSAGE:
-            with contextlib.suppress(ValueError, RecursionError):
+        deadline = asyncio.get_running_loop().time() + 30
+        # JSON nested too deep is refused with words and the socket kept (a few times, within
+        # the same 30 s); any other bad first message closes it
+        for _ in range(_NESTED_TRIES + 1):
+            left = deadline - asyncio.get_running_loop().time()
+            try:
+                first = await asyncio.wait_for(self.ws.receive(), max(left, 0.001))
+            except TimeoutError:
+                await self.fail('send {"token": TOKEN} first', 4401)
+                return False
+            if first["type"] == "websocket.disconnect":
+                return False
+            text = _message_text(first)
+            if text is None or len(text) > MAX_MESSAGE:
+                break
+            try:
                 data = json.loads(text)
-                if isinstance(data, dict) and isinstance(data.get("token"), str):
-                    token = data["token"]
+            except RecursionError:
+                await self.send(
+                    {"type": "error", "error": 'JSON nested too deep: send {"token": TOKEN}'}
+                )
+                continue
+            except ValueError:
+                break
+            if isinstance(data, dict) and isinstance(data.get("token"), str):
+                token = data["token"]
+            break
         if token is None:
             await self.fail('the first message must be {"token": TOKEN}', 4401)
             return False
