@@ -6,10 +6,8 @@ import enum
 from typing import Final, NamedTuple
 
 from piquet.cards import Card
-from piquet.declarations import (
-    Claim,
-    DeclClass,
-)
+from piquet.declarations import Claim, DeclClass
+from piquet.facts import Fact
 
 __all__ = ["ELDER", "YOUNGER", "ROLE_NAMES", "ClassResult", "Phase", "Step", "Trick", "Utterance"]
 
@@ -47,12 +45,14 @@ S_ELDER, S_ANSWER, S_YOUNGER, S_QUESTION = Step
 
 
 class Utterance(NamedTuple):
-    """One public line of the dialog: who said what, and any cards shown."""
+    """One public line of the dialog: its fact, who said it, the words, any cards shown."""
 
     seat: int
     cls: DeclClass | None
     text: str
-    shown: int = 0
+    """The words, made from ``fact`` by :mod:`piquet.words` (never read back)."""
+    shown: int
+    fact: Fact
 
 
 class Trick(NamedTuple):
@@ -88,24 +88,3 @@ _LEAD_NOTES: Final = tuple(f"leads {_card_text(i)}" for i in range(36))
 _WIN_NOTES: Final = tuple(
     f"wins {_card_text(a)} {_card_text(b)}" for a in range(36) for b in range(36)
 )
-
-
-
-_ONES: Final = (
-    "", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen",
-)
-_TENS: Final = (
-    "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"
-)
-
-
-def number_words(n: int) -> str:
-    """A number as the dialog says it ("forty-nine"); 0 is "nothing", 100 and over in figures."""
-    if n < 20:
-        return _ONES[n] or "nothing"
-    if n >= 100:
-        return str(n)
-    tens, ones = divmod(n, 10)
-    return _TENS[tens] + ("-" + _ONES[ones] if ones else "")

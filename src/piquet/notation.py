@@ -52,6 +52,7 @@ from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Utterance
 from piquet.errors import PiquetError, RecordError
 from piquet.match import Match, new_match
 from piquet.rules import PRESETS, Format, Rules, get_rules, rules_from_mapping
+from piquet.words import Voice, voice
 
 __all__ = [
     "RECORD_VERSION",
@@ -145,12 +146,12 @@ def utterance_line(u: Utterance) -> str:
     does is told plainly (``elder shows AH KH QH``).
     """
     role = ROLE_NAMES[u.seat]
-    text = u.text
-    if text.startswith(("elder ", "younger ")):
-        return text
-    if text[:1].islower():
-        return f"{role} {text}"
-    return f'{role} says "{text}"'
+    how = voice(u.fact)
+    if how is Voice.NARRATION:
+        return u.text
+    if how is Voice.DEED:
+        return f"{role} {u.text}"
+    return f'{role} says "{u.text}"'
 
 
 class _Walker:

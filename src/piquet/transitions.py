@@ -24,7 +24,7 @@ from piquet.actions import (
     Question,
     Reply,
 )
-from piquet.cards import SUIT_MASKS, Card, CardSet
+from piquet.cards import SUIT_MASKS, Card
 from piquet.dealtypes import (
     _LEAD_NOTES,
     _TENTH,
@@ -37,7 +37,6 @@ from piquet.dealtypes import (
     P_LEFTOVERS,
     P_OVER,
     P_PLAY,
-    ROLE_NAMES,
     S_ANSWER,
     S_ELDER,
     S_QUESTION,
@@ -46,7 +45,6 @@ from piquet.dealtypes import (
     ClassResult,
     Trick,
     Utterance,
-    number_words,
 )
 from piquet.declarations import (
     Claim,
@@ -56,8 +54,26 @@ from piquet.declarations import (
     is_blanche,
     statement,
 )
+from piquet.facts import (
+    BlancheCalled,
+    BlancheDiscards,
+    BlancheShown,
+    Fact,
+    FurtherHeld,
+    HoldingShown,
+    LeadAppointed,
+    LeadLacked,
+    LeadNamed,
+    LeftoversChoice,
+    LeftoverWay,
+    MissingAsked,
+    MissingTold,
+    PipsTold,
+    statement_of,
+)
 from piquet.rules import Leftovers, PlayScoring, PointMeasure, Rules
 from piquet.scoring import Kind, Tally
+from piquet.words import declared, exchanged, passed, replied, utterance
 
 if TYPE_CHECKING:
     from piquet.deal import Deal
@@ -84,9 +100,10 @@ def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
     if blanche_holders:
         # carte blanche is declared at once ("he is to declare that he has Carte-blanche");
         # the number to discard follows, each holder in turn
+        rules: Rules = d["rules"]
         d["dialog"] = (
             *d["dialog"],
-            *(Utterance(s, None, "Carte blanche!") for s in blanche_holders),
+            *(utterance(BlancheCalled(s), rules) for s in blanche_holders),
         )
         d["phase"] = P_BLANCHE
         d["to_act"] = blanche_holders[0]
@@ -113,8 +130,7 @@ def _h_blanche(old: Deal, d: dict[str, Any], action: AnnounceBlanche) -> None:
     b = list(old.blanche)
     b[seat] = action.discards
     d["blanche"] = (b[0], b[1])
-    word = "one card" if action.discards == 1 else f"{action.discards} cards"
-    d["dialog"] = (*old.dialog, Utterance(seat, None, f"Carte blanche. I shall discard {word}."))
+    d["dialog"] = (*old.dialog, utterance(BlancheDiscards(seat, action.discards), old.rules))
     pending = tuple(s for s in d["pending_blanche"] if s != seat)
     d["pending_blanche"] = pending
     if pending:
@@ -157,8 +173,8 @@ def _run_exchange(d: dict[str, Any]) -> None:
             shown = list(d["shown"])
             shown[seat] |= dealt
             d["shown"] = (shown[0], shown[1])
-            d["dialog"] = (*d["dialog"], Utterance(seat, None, "shows carte blanche", dealt))
             rules: Rules = d["rules"]
+            d["dialog"] = (*d["dialog"], utterance(BlancheShown(seat, dealt), rules))
             both = d["blanche"][0] >= 0 and d["blanche"][1] >= 0
             if not both or rules.both_blanche_score:
                 _count(d, seat, Kind.BLANCHE, rules.blanche_value, "carte blanche")
@@ -195,13 +211,12 @@ def _h_discard(old: Deal, d: dict[str, Any], action: Discard) -> None:
     d["discards"] = (disc[0], disc[1])
     d["exchange_steps"] = old.exchange_steps[1:]
     rules = old.rules
-    who = ROLE_NAMES[seat]
     if kind == "discard-only":
         d["pending_take"] = n
-        d["dialog"] = (*old.dialog, Utterance(seat, None, f"{who} discards {n}"))
+        d["dialog"] = (*old.dialog, exchanged(seat, n, takes=False))
     else:
         _take(d, seat, n)
-        d["dialog"] = (*old.dialog, Utterance(seat, None, f"{who} exchanges {n}"))
+        d["dialog"] = (*old.dialog, exchanged(seat, n))
         if seat == ELDER:
             unused = rules.elder_max - n
             mask = 0
@@ -233,45 +248,42 @@ def _end_exchange(d: dict[str, Any]) -> None:
 def _h_leftover(old: Deal, d: dict[str, Any], action: Leftover) -> None:
     seat = old.to_act or 0
     look = action.choice is LeftoverChoice.LOOK
-    n = old.leftovers.bit_count()
-    mode = old.rules.younger_leftovers
+    rules = old.rules
+    mode = rules.younger_leftovers
     if seat == ELDER:
-        d["dialog"] = (
-            *old.dialog,
-            Utterance(ELDER, None, "elder leaves the rest of the stock unseen"),
-        )
+        fact = LeftoversChoice(ELDER, LeftoverWay.ELDER_DECLINES)
     elif mode is Leftovers.YOUNGER_TURNS_UP:
         d["leftover_look"] = (look, look)
-        text = (
-            f"younger turns up the {n} cards he left"
-            if look
-            else "younger leaves the stock face down"
-        )
-        d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, text, old.leftovers if look else 0))
+        if look:
+            fact = LeftoversChoice(YOUNGER, LeftoverWay.TURNED_UP, old.leftovers)
+        else:
+            fact = LeftoversChoice(YOUNGER, LeftoverWay.FACE_DOWN)
     else:
         # younger looks; elder may look after playing his first card
         d["leftover_look"] = (False, look)
-        text = "younger looks at the cards he left" if look else "younger leaves the stock unseen"
-        d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, text))
+        fact = LeftoversChoice(YOUNGER, LeftoverWay.LOOKED if look else LeftoverWay.UNSEEN)
+    d["dialog"] = (*old.dialog, utterance(fact, rules))
     _start_declarations(d)
 
 
 def _h_name(old: Deal, d: dict[str, Any], action: NameLead) -> None:
     hand = old.hands[ELDER]
+    card = suit = -1
     if action.card is not None:
-        rule = ("card", action.card.index)
-        lacks = not hand >> action.card.index & 1
-        named = str(action.card)
+        card = action.card.index
+        rule = ("card", card)
+        lacks = not hand >> card & 1
     else:
         assert action.suit is not None
-        rule = ("suit", int(action.suit))
-        lacks = not hand & SUIT_MASKS[action.suit]
-        named = action.suit.plural
+        suit = int(action.suit)
+        rule = ("suit", suit)
+        lacks = not hand & SUIT_MASKS[suit]
     d["lead_rule"] = rule
     d["leftover_look"] = (True, True)
-    lines = [Utterance(ELDER, None, f"elder will lead {named}, and sees the stock")]
+    rules = old.rules
+    lines = [utterance(LeadNamed(ELDER, card, suit), rules)]
     if lacks:
-        lines.append(Utterance(ELDER, None, f"elder holds no {named}: younger appoints the lead"))
+        lines.append(utterance(LeadLacked(ELDER, card, suit), rules))
         d["phase"] = P_APPOINT
         d["to_act"] = YOUNGER
         d["dialog"] = (*old.dialog, *lines)
@@ -283,12 +295,12 @@ def _h_name(old: Deal, d: dict[str, Any], action: NameLead) -> None:
 def _h_appoint(old: Deal, d: dict[str, Any], action: Appoint) -> None:
     if action.card is not None:
         d["lead_rule"] = ("card", action.card.index)
-        named = str(action.card)
+        fact = LeadAppointed(YOUNGER, card=action.card.index)
     else:
         assert action.suit is not None
         d["lead_rule"] = ("suit", int(action.suit))
-        named = action.suit.plural
-    d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, f"younger appoints {named}"))
+        fact = LeadAppointed(YOUNGER, suit=int(action.suit))
+    d["dialog"] = (*old.dialog, utterance(fact, old.rules))
     _start_declarations(d)
 
 
@@ -305,11 +317,12 @@ def _claim_of(d: dict[str, Any], seat: int, cls: DeclClass, cards: int) -> Claim
     return claim_index(d["hands"][seat], cls, d["rules"])[cards]
 
 
-def _say(d: dict[str, Any], seat: int, cls: DeclClass | None, text: str, shown: int = 0) -> None:
-    d["dialog"] = (*d["dialog"], _new_tuple(Utterance, (seat, cls, text, shown)))
+def _say(d: dict[str, Any], line: Utterance) -> None:
+    d["dialog"] = (*d["dialog"], line)
 
 
-_new_tuple: Final = tuple.__new__  # a named tuple without its constructor's Python-level call
+def _tell(d: dict[str, Any], fact: Fact) -> None:
+    d["dialog"] = (*d["dialog"], utterance(fact, d["rules"]))
 
 
 def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
@@ -321,19 +334,19 @@ def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
         d["elder_claim"] = claim
         d["revealed"] = False
         partial = cls is DeclClass.POINT and rules.point_measure is PointMeasure.CARDS
-        _say(d, ELDER, cls, _cap(statement(claim, rules, full=not partial)) + ".")
+        _say(d, declared(ELDER, claim, rules, full=not partial))
         d["step"] = S_ANSWER
         d["to_act"] = YOUNGER
         return
     # younger declares what wins the class
-    _say(d, YOUNGER, cls, _cap(statement(claim, rules)) + ".")
+    _say(d, declared(YOUNGER, claim, rules))
     _win_class(d, YOUNGER, claim)
 
 
 def _h_pass(old: Deal, d: dict[str, Any], action: Pass) -> None:
     seat = old.to_act or 0
     cls = _CLASSES[old.cls]
-    _say(d, seat, cls, f"No {cls.label} declared.")
+    _say(d, passed(seat, cls))
     rules = old.rules
     if seat == ELDER:
         d["elder_claim"] = None
@@ -355,19 +368,19 @@ def _h_answer(old: Deal, d: dict[str, Any], action: Answer) -> None:
     rules = old.rules
     reply = action.reply
     if reply is Reply.MAKING:
-        _say(d, YOUNGER, cls, "Making?")
-        _say(d, ELDER, cls, f"{_cap(number_words(claim.pips))}.")
+        _say(d, replied(YOUNGER, cls, reply))
+        _tell(d, PipsTold(ELDER, cls, claim.pips))
         d["revealed"] = True
         return
     if reply is Reply.GOOD:
-        _say(d, YOUNGER, cls, "Good.")
+        _say(d, replied(YOUNGER, cls, reply))
         _win_class(d, ELDER, claim)
         return
     if reply is Reply.EQUAL:
-        _say(d, YOUNGER, cls, "Equal.")
+        _say(d, replied(YOUNGER, cls, reply))
         _set_result(d, ClassResult(None, (), 0, True))
         return
-    _say(d, YOUNGER, cls, "Not good.")
+    _say(d, replied(YOUNGER, cls, reply))
     partial = old._partial()
     if rules.younger_declares_after_lead:
         d["deferred"] = (*old.deferred, (old.cls, claim.key, partial))
@@ -387,12 +400,12 @@ def _win_class(d: dict[str, Any], seat: int, claim: Claim) -> None:
         cards |= h.cards
     extras = [h for h in held if h.cards != claim.cards]
     if extras:
-        _say(d, seat, cls, "And " + ", ".join(statement(h, rules) for h in extras) + ".")
+        _tell(d, FurtherHeld(seat, cls, tuple(statement_of(h, rules) for h in extras)))
     if show:
         shown = list(d["shown"])
         shown[seat] |= cards
         d["shown"] = (shown[0], shown[1])
-        _say(d, seat, cls, f"shows {CardSet(cards)}", cards)
+        _tell(d, HoldingShown(seat, cls, cards))
     _set_result(d, ClassResult(seat, tuple(held), points))
 
 
@@ -441,11 +454,10 @@ def _after_class(d: dict[str, Any], late: bool) -> None:
 def _h_question(old: Deal, d: dict[str, Any], action: Question) -> None:
     asker = old.asker
     holder = 1 - asker
-    cls = DeclClass.SET
     result = old.results[DeclClass.SET]
     assert result is not None
     if action.ask:
-        _say(d, asker, cls, "Which one is missing?")
+        _tell(d, MissingAsked(asker))
         for h in result.holdings:
             if h.size != 3:
                 continue
@@ -454,17 +466,16 @@ def _h_question(old: Deal, d: dict[str, Any], action: Question) -> None:
             card = Card.from_index(9 * missing + rank - 6)
             if not old.discards[holder] & card.bit:
                 # the rule is about a card laid out; none of this rank was
-                _say(d, holder, cls, f"I laid out none of the {card.rank.name_plural}.")
+                _tell(d, MissingTold(holder, rank))
                 continue
-            text = f"The {card.rank.name_singular} of {card.suit.plural}, laid out"
             if old.rules.show_missing:
                 # 1754: "if he requires it, you must shew him which you laid out"
                 shown = list(d["shown"])
                 shown[holder] |= card.bit
                 d["shown"] = (shown[0], shown[1])
-                _say(d, holder, cls, text + ": here it is.", card.bit)
+                _tell(d, MissingTold(holder, rank, card.index, shown=True))
             else:
-                _say(d, holder, cls, text + ".")
+                _tell(d, MissingTold(holder, rank, card.index))
     _after_class(d, old.question_late)
 
 
@@ -609,10 +620,6 @@ _TRICKS: Final = tuple(
 )
 """Every trick by (leader * 36 + lead) * 36 + follow: the follower wins by a higher card of the
 suit led."""
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 HANDLERS: Final[dict[type, Any]] = {

@@ -37,6 +37,7 @@ from piquet.cards import SUIT_MASKS, CardSet, card_points, mask_cards
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.declarations import COURTS, DeclClass
 from piquet.errors import IllegalActionError, PiquetError
+from piquet.facts import BlancheShown, Exchanged, LeftoversChoice
 from piquet.integrations.actions import (
     ACTION_NAMES,
     CHANCE,
@@ -57,7 +58,7 @@ from piquet.integrations.observation import (
     knowledge,
     observation_string,
     observation_tensor,
-    parse_utterance,
+    said_of,
 )
 from piquet.rules import DEFAULT_PRESET, Rules, get_rules
 from piquet.view import DealView, deal_view
@@ -399,9 +400,9 @@ class _Facts:
         self.n_taken = [0, 0]
         self.n_taken[role] = mine
         self.n_taken[opp] = taken_total - mine
-        self.saids = [(u, parse_utterance(u)) for u in v.dialog]
+        self.saids = [(u, said_of(u)) for u in v.dialog]
         self.elder_exchanged = any(
-            u.seat == ELDER and u.text.startswith("elder exchanges") for u in v.dialog
+            isinstance(u.fact, Exchanged) and u.fact.role == ELDER for u in v.dialog
         )
         self.opp_blanche_shown: int | None = None
         self.opp_blanche_said = False
@@ -411,9 +412,9 @@ class _Facts:
         for u, said in self.saids:
             if u.seat == opp and said.kind is Saying.BLANCHE:
                 self.opp_blanche_said = True
-            if u.shown and u.cls is None and u.text != "shows carte blanche":
+            if isinstance(u.fact, LeftoversChoice) and u.shown:
                 self.turned_up = u.shown  # the stock cards younger left, face up
-            elif u.shown and u.seat == opp and u.text == "shows carte blanche":
+            elif isinstance(u.fact, BlancheShown) and u.seat == opp:
                 self.opp_blanche_shown = u.shown
             elif u.shown and u.cls is not None:
                 # cards shown for a declaration (not the stock turned up)
