@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from piquet.actions import Reply
 from piquet.declarations import Claim, DeclClass
+from piquet.roles import Role
 from piquet.rules import PointMeasure, Rules
 
 __all__ = [
@@ -104,14 +105,14 @@ def statement_of(claim: Claim, rules: Rules, *, full: bool = True) -> Statement:
 class BlancheCalled:
     """``role`` declares carte blanche as soon as the cards are dealt."""
 
-    role: int
+    role: Role
 
 
 @dataclass(frozen=True, slots=True)
 class BlancheDiscards:
     """``role``, holding carte blanche, announces how many cards he will discard."""
 
-    role: int
+    role: Role
     count: int
 
 
@@ -119,7 +120,7 @@ class BlancheDiscards:
 class BlancheShown:
     """``role`` shows his carte blanche: ``cards`` is his whole dealt hand."""
 
-    role: int
+    role: Role
     cards: int
 
 
@@ -130,7 +131,7 @@ class BlancheShown:
 class Exchanged:
     """``role`` laid out ``count`` cards and took as many from the stock."""
 
-    role: int
+    role: Role
     count: int
 
 
@@ -138,7 +139,7 @@ class Exchanged:
 class LaidOut:
     """``role`` laid out ``count`` cards, to take them after the other's carte blanche."""
 
-    role: int
+    role: Role
     count: int
 
 
@@ -156,7 +157,7 @@ class LeftoverWay(enum.Enum):
 class LeftoversChoice:
     """``role`` chose ``way`` for the leftovers; ``cards`` are the cards turned up (or 0)."""
 
-    role: int
+    role: Role
     way: LeftoverWay
     cards: int = 0
 
@@ -165,7 +166,7 @@ class LeftoversChoice:
 class LeadNamed:
     """Elder names the card (index) or suit he will lead, to see the leftovers."""
 
-    role: int
+    role: Role
     card: int = -1
     suit: int = -1
 
@@ -174,7 +175,7 @@ class LeadNamed:
 class LeadLacked:
     """Elder holds none of what he named: younger appoints the lead."""
 
-    role: int
+    role: Role
     card: int = -1
     suit: int = -1
 
@@ -183,7 +184,7 @@ class LeadLacked:
 class LeadAppointed:
     """Younger appoints the card (index) or suit elder must lead."""
 
-    role: int
+    role: Role
     card: int = -1
     suit: int = -1
 
@@ -195,7 +196,7 @@ class LeadAppointed:
 class Declared:
     """``role`` announces a claim: ``said`` is what its words tell."""
 
-    role: int
+    role: Role
     said: Statement
 
 
@@ -203,7 +204,7 @@ class Declared:
 class Passed:
     """``role`` declares nothing in class ``cls``."""
 
-    role: int
+    role: Role
     cls: DeclClass
 
 
@@ -211,7 +212,7 @@ class Passed:
 class Replied:
     """``role`` answers the other's claim in ``cls``: good, not good, equal or "making?"."""
 
-    role: int
+    role: Role
     cls: DeclClass
     reply: Reply
 
@@ -220,7 +221,7 @@ class Replied:
 class PipsTold:
     """``role`` tells the pips of the point he announced by cards ("forty-eight")."""
 
-    role: int
+    role: Role
     cls: DeclClass
     pips: int
 
@@ -229,7 +230,7 @@ class PipsTold:
 class FurtherHeld:
     """``role``, having won class ``cls``, announces the further holdings he counts."""
 
-    role: int
+    role: Role
     cls: DeclClass
     said: tuple[Statement, ...]
 
@@ -238,7 +239,7 @@ class FurtherHeld:
 class HoldingShown:
     """``role`` shows the ``cards`` of the holdings he counts in ``cls``."""
 
-    role: int
+    role: Role
     cls: DeclClass
     cards: int
 
@@ -247,7 +248,7 @@ class HoldingShown:
 class MissingAsked:
     """``role`` asks which card of the other's trio is missing."""
 
-    role: int
+    role: Role
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,7 +256,7 @@ class MissingTold:
     """``role`` answers: the missing ``card`` of his trio of ``rank`` was laid out
     (``card`` -1: none of that rank was); ``shown``: he showed it."""
 
-    role: int
+    role: Role
     rank: int
     card: int = -1
     shown: bool = False

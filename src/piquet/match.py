@@ -12,18 +12,23 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NewType
 
 from piquet.actions import Action, parse_action
 from piquet.cards import Card
 from piquet.deal import ELDER, YOUNGER, Deal
 from piquet.errors import IllegalActionError, PiquetError, RecordError
+from piquet.roles import ROLE_NAMES, Role
 from piquet.rules import Format, Rules, Settlement, get_rules, rules_from_mapping
 from piquet.view import DealView, deal_view
 
-__all__ = ["DealSummary", "GameResult", "Match", "MatchView", "new_match"]
+__all__ = ["DealSummary", "GameResult", "Match", "MatchView", "Player", "new_match"]
 
 MAX_SEED = 2**63 - 1
+
+Player = NewType("Player", int)
+"""A player's index at the table (0, 1; 2 in a pool): not a :class:`~piquet.roles.Role`,
+which is a seat inside one deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,14 +103,16 @@ class MatchView:
     names: tuple[str, ...]
     in_game: tuple[int, int]
     dealer: int
-    role: int | None
+    role: Role | None
+    """This player's role in the current deal."""
     scores: tuple[int, ...]
     game_number: int
     deal_number: int
     deals: tuple[DealSummary, ...]
     games: tuple[GameResult, ...]
     deal: DealView | None
-    to_act: int | None
+    to_act: Player | None
+    """The player to act (None: nobody); compare ``deal.to_act``, a role."""
     finished: bool
     ledger: tuple[int, ...]
     pool: int
@@ -125,7 +132,7 @@ class MatchView:
             "names": list(self.names),
             "in_game": list(self.in_game),
             "dealer": self.dealer,
-            "role": None if self.role is None else ("elder", "younger")[self.role],
+            "role": None if self.role is None else ROLE_NAMES[self.role],
             "scores": list(self.scores),
             "game_number": self.game_number,
             "deal_number": self.deal_number,
@@ -181,18 +188,19 @@ class Match:
     def n_players(self) -> int:
         return len(self.names)
 
-    def role_of(self, player: int) -> int | None:
+    def role_of(self, player: int) -> Role | None:
         """The role (0 elder, 1 younger) of ``player`` in the current deal."""
         if player not in self.in_game:
             return None
         return YOUNGER if player == self.dealer else ELDER
 
-    def player_of(self, role: int) -> int:
+    def player_of(self, role: int) -> Player:
+        """The player who holds ``role`` in the current deal."""
         elder = self.in_game[0] if self.in_game[1] == self.dealer else self.in_game[1]
-        return self.dealer if role == YOUNGER else elder
+        return Player(self.dealer if role == YOUNGER else elder)
 
     @property
-    def to_act(self) -> int | None:
+    def to_act(self) -> Player | None:
         """The player to act, or None when the match is over."""
         if self.finished or self.deal is None or self.deal.to_act is None:
             return None
@@ -217,9 +225,16 @@ class Match:
             raise IllegalActionError("the match is over: no more actions")
         if player is not None and player != self.to_act:
             raise IllegalActionError(
-                f"it is not {self.names[player]}'s turn; {self.names[self.to_act or 0]} is to act"
+                f"it is not {self.names[player]}'s turn; {self.names[self._actor()]} is to act"
             )
         return self.deal
+
+    def _actor(self) -> Player:
+        """The player to act; refuses when nobody is."""
+        player = self.to_act
+        if player is None:
+            raise IllegalActionError("the match is over: nobody is to act")
+        return player
 
     def can(self, action: Action, player: int | None = None) -> bool:
         try:

@@ -215,9 +215,8 @@ class _Walker:
         if m.finished or before is None:
             raise RecordError(f"{where}: the game is over; no more moves")
         if before.to_act != role:
-            raise RecordError(
-                f"{where}: it is {ROLE_NAMES[before.to_act or 0]}'s turn, not {ROLE_NAMES[role]}'s"
-            )
+            now = "nobody" if before.to_act is None else ROLE_NAMES[before.to_act]
+            raise RecordError(f"{where}: it is {now}'s turn, not {ROLE_NAMES[role]}'s")
         try:
             after_match = m.apply(action, player)
         except PiquetError as exc:

@@ -35,6 +35,7 @@ from numba import njit
 
 from piquet.deal import ELDER, Deal, Phase
 from piquet.errors import PiquetError
+from piquet.roles import Role
 from piquet.rules import PlayScoring, Rules, Settlement
 from piquet.scoring import Tally
 
@@ -100,6 +101,13 @@ class PlayState:
         return self.won[0] + self.won[1]
 
 
+def _to_act(deal: Deal) -> Role:
+    seat = deal.to_act
+    if seat is None:
+        raise PiquetError("the deal is over: nobody is to play")
+    return seat
+
+
 def play_state(deal: Deal) -> PlayState:
     """The solver's position for a deal in its play phase (every card's place known).
 
@@ -110,7 +118,7 @@ def play_state(deal: Deal) -> PlayState:
     tally: Tally = deal.tally
     return PlayState(
         hands=deal.hands,
-        leader=deal.leader if deal.trick_lead is not None else (deal.to_act or 0),
+        leader=deal.leader if deal.trick_lead is not None else _to_act(deal),
         lead=deal.trick_lead,
         won=deal.won,
         totals=tally.totals,

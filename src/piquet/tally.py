@@ -54,14 +54,16 @@ from piquet.actions import (
 )
 from piquet.cards import CardSet, mask_cards
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.dealtypes import ExchangeKind
 from piquet.declarations import DeclClass
 from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordError
 from piquet.match import Match, new_match
+from piquet.roles import ROLE_NAMES
 from piquet.rules import Format, Leftovers, Rules, get_rules, rules_from_mapping
 
 __all__ = ["HELP", "TallySession", "in_words", "new_tally"]
 
-_ROLE_NAMES: Final = ("elder", "younger")
+_ROLE_NAMES: Final = ROLE_NAMES
 
 HELP: Final = """Entries (one a line; any may start with 'elder:', 'younger:' or a player's name):
   dealer NAME|1|2             who deals (each game's first deal; then the deal alternates)
@@ -333,8 +335,10 @@ class TallySession:
         if role is not None:
             n = deal.taken[role].bit_count()
             return f"{_ROLE_NAMES[role]} takes in {n}: take CARDS"
-        who = _ROLE_NAMES[deal.to_act or 0]
-        name = self.names[m.player_of(deal.to_act or 0)]
+        seat = deal.to_act
+        assert seat is not None, "a deal not over has a role to act"
+        who = ROLE_NAMES[seat]
+        name = self.names[m.player_of(seat)]
         phase = deal.phase
         if phase is Phase.BLANCHE:
             return f"{who} ({name}) holds carte blanche: blanche N (cards he will lay out)"
@@ -480,7 +484,7 @@ class TallySession:
                     f"{who} has already laid out {CardSet(deal.discards[role])}: "
                     f"{self.rules.name} does not allow discarding twice"
                 )
-        now = _ROLE_NAMES[deal.to_act or 0] if deal.to_act is not None else "nobody"
+        now = ROLE_NAMES[deal.to_act] if deal.to_act is not None else "nobody"
         return f"it is not {who}'s turn: {now} is to act ({self.expecting()})"
 
     def _hand_step(self, role: int, text: str) -> _Step:
@@ -670,7 +674,7 @@ def _jsonable(value: Any) -> Any:
 def _takes_now(deal: Deal) -> bool:
     """The seat to act takes its cards as it lays out (not after elder's carte blanche)."""
     steps = deal.exchange_steps
-    return bool(steps) and steps[0][0] == "discard"
+    return bool(steps) and steps[0].kind is ExchangeKind.DISCARD
 
 
 def _cards_in_order(text: str) -> list[Any]:
@@ -717,8 +721,9 @@ def _friendly_action(text: str, deal: Deal) -> Action:
     try:
         return parse_action(raw)
     except ParseError:
+        now = "nobody" if deal.to_act is None else ROLE_NAMES[deal.to_act]
         raise ParseError(
-            f"{raw!r} is not an entry; now {_ROLE_NAMES[deal.to_act or 0]} is to act. "
+            f"{raw!r} is not an entry; now {now} is to act. "
             "Type help for the entries."
         ) from None
 

@@ -29,6 +29,7 @@ from piquet.actions import Action
 from piquet.deal import ELDER, YOUNGER, Deal
 from piquet.errors import PiquetError
 from piquet.match import Match, MatchView, new_match
+from piquet.match import Player as MatchPlayer
 from piquet.players import LEVELS, Player, make_player
 from piquet.rules import Format, Rules, get_rules
 from piquet.view import deal_view
@@ -77,7 +78,7 @@ def _deal_match_view(
     role = ELDER if player == elder_player else YOUNGER
     to_act = None
     if deal.to_act is not None:
-        to_act = elder_player if deal.to_act == ELDER else 1 - elder_player
+        to_act = MatchPlayer(elder_player if deal.to_act == ELDER else 1 - elder_player)
     return MatchView(
         player=player,
         rules=rules.name,

@@ -30,6 +30,7 @@ from piquet.dealtypes import (
     _TENTH,
     _WIN_NOTES,
     ELDER,
+    OTHER,
     P_APPOINT,
     P_BLANCHE,
     P_DECLARE,
@@ -43,6 +44,13 @@ from piquet.dealtypes import (
     S_YOUNGER,
     YOUNGER,
     ClassResult,
+    DealState,
+    Deferred,
+    ExchangeKind,
+    ExchangeStep,
+    HeldCount,
+    LeadRule,
+    Role,
     Trick,
     Utterance,
 )
@@ -83,7 +91,7 @@ __all__ = ["HANDLERS", "do_deal"]
 # Each handler takes the old deal and the new deal's attribute dict, and fills it.
 
 
-def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
+def _do_deal(old: Deal, d: DealState, size: int) -> None:
     deck = old.deck
     hands = [0, 0]
     for seat, positions in enumerate(_DEALT_FROM[size]):
@@ -121,12 +129,19 @@ _DEALT_FROM: Final = {
 first, packet by packet."""
 
 
-def _h_deal(old: Deal, d: dict[str, Any], action: DealBy) -> None:
+def _h_deal(old: Deal, d: DealState, action: DealBy) -> None:
     _do_deal(old, d, action.size)
 
 
-def _h_blanche(old: Deal, d: dict[str, Any], action: AnnounceBlanche) -> None:
-    seat = old.to_act or 0
+def _actor(old: Deal) -> Role:
+    """The role to act (a handler runs only once the action is checked: someone is)."""
+    seat = old.to_act
+    assert seat is not None, "nobody is to act"
+    return seat
+
+
+def _h_blanche(old: Deal, d: DealState, action: AnnounceBlanche) -> None:
+    seat = _actor(old)
     b = list(old.blanche)
     b[seat] = action.discards
     d["blanche"] = (b[0], b[1])
@@ -139,36 +154,40 @@ def _h_blanche(old: Deal, d: dict[str, Any], action: AnnounceBlanche) -> None:
         _start_exchange(d)
 
 
-def _start_exchange(d: dict[str, Any]) -> None:
+def _start_exchange(d: DealState) -> None:
     b = d["blanche"]
     if b[ELDER] >= 0:
         # elder's blanche: the other discards first, then elder shows, discards, takes
-        steps: list[tuple[str, int, int]] = [
-            ("discard-only", YOUNGER, 0),
-            ("show", ELDER, 0),
-            ("discard", ELDER, 0),
+        steps = [
+            ExchangeStep(_DISCARD_ONLY, YOUNGER),
+            ExchangeStep(_SHOW, ELDER),
+            ExchangeStep(_DISCARD, ELDER),
         ]
         if b[YOUNGER] >= 0:
-            steps.append(("show", YOUNGER, 0))
-        steps.append(("take", YOUNGER, 0))
+            steps.append(ExchangeStep(_SHOW, YOUNGER))
+        steps.append(ExchangeStep(_TAKE, YOUNGER))
     elif b[YOUNGER] >= 0:
-        steps = [("discard", ELDER, 0), ("show", YOUNGER, 0), ("discard", YOUNGER, 0)]
+        steps = [
+            ExchangeStep(_DISCARD, ELDER),
+            ExchangeStep(_SHOW, YOUNGER),
+            ExchangeStep(_DISCARD, YOUNGER),
+        ]
     else:
-        steps = [("discard", ELDER, 0), ("discard", YOUNGER, 0)]
+        steps = list(_PLAIN_EXCHANGE)
     d["exchange_steps"] = tuple(steps)
     d["phase"] = P_EXCHANGE
     _run_exchange(d)
 
 
-def _run_exchange(d: dict[str, Any]) -> None:
+def _run_exchange(d: DealState) -> None:
     """Carry out automatic exchange steps until one needs a player."""
     while d["exchange_steps"]:
-        kind, seat, _ = d["exchange_steps"][0]
-        if kind in ("discard", "discard-only"):
+        kind, seat = d["exchange_steps"][0]
+        if kind is _DISCARD or kind is _DISCARD_ONLY:
             d["to_act"] = seat
             return
         d["exchange_steps"] = d["exchange_steps"][1:]
-        if kind == "show":
+        if kind is _SHOW:
             dealt = d["dealt"][seat]
             shown = list(d["shown"])
             shown[seat] |= dealt
@@ -180,12 +199,12 @@ def _run_exchange(d: dict[str, Any]) -> None:
                 _count(d, seat, Kind.BLANCHE, rules.blanche_value, "carte blanche")
                 if d["phase"] is P_OVER:
                     return
-        elif kind == "take":
+        elif kind is _TAKE:
             _take(d, seat, d["pending_take"])
     _end_exchange(d)
 
 
-def _take(d: dict[str, Any], seat: int, n: int) -> None:
+def _take(d: DealState, seat: int, n: int) -> None:
     stock = d["stock"]
     got = 0
     for i in stock[:n]:
@@ -199,8 +218,8 @@ def _take(d: dict[str, Any], seat: int, n: int) -> None:
     d["taken"] = (taken[0], taken[1])
 
 
-def _h_discard(old: Deal, d: dict[str, Any], action: Discard) -> None:
-    kind, seat, _ = old.exchange_steps[0]
+def _h_discard(old: Deal, d: DealState, action: Discard) -> None:
+    kind, seat = old.exchange_steps[0]
     cards = action.cards.mask
     n = cards.bit_count()
     hands = list(old.hands)
@@ -211,7 +230,7 @@ def _h_discard(old: Deal, d: dict[str, Any], action: Discard) -> None:
     d["discards"] = (disc[0], disc[1])
     d["exchange_steps"] = old.exchange_steps[1:]
     rules = old.rules
-    if kind == "discard-only":
+    if kind is _DISCARD_ONLY:
         d["pending_take"] = n
         d["dialog"] = (*old.dialog, exchanged(seat, n, takes=False))
     else:
@@ -226,7 +245,7 @@ def _h_discard(old: Deal, d: dict[str, Any], action: Discard) -> None:
     _run_exchange(d)
 
 
-def _end_exchange(d: dict[str, Any]) -> None:
+def _end_exchange(d: DealState) -> None:
     rules: Rules = d["rules"]
     left = 0
     for i in d["stock"]:
@@ -245,8 +264,8 @@ def _end_exchange(d: dict[str, Any]) -> None:
     _start_declarations(d)
 
 
-def _h_leftover(old: Deal, d: dict[str, Any], action: Leftover) -> None:
-    seat = old.to_act or 0
+def _h_leftover(old: Deal, d: DealState, action: Leftover) -> None:
+    seat = _actor(old)
     look = action.choice is LeftoverChoice.LOOK
     rules = old.rules
     mode = rules.younger_leftovers
@@ -266,17 +285,17 @@ def _h_leftover(old: Deal, d: dict[str, Any], action: Leftover) -> None:
     _start_declarations(d)
 
 
-def _h_name(old: Deal, d: dict[str, Any], action: NameLead) -> None:
+def _h_name(old: Deal, d: DealState, action: NameLead) -> None:
     hand = old.hands[ELDER]
     card = suit = -1
     if action.card is not None:
         card = action.card.index
-        rule = ("card", card)
+        rule = LeadRule("card", card)
         lacks = not hand >> card & 1
     else:
         assert action.suit is not None
         suit = int(action.suit)
-        rule = ("suit", suit)
+        rule = LeadRule("suit", suit)
         lacks = not hand & SUIT_MASKS[suit]
     d["lead_rule"] = rule
     d["leftover_look"] = (True, True)
@@ -292,41 +311,41 @@ def _h_name(old: Deal, d: dict[str, Any], action: NameLead) -> None:
     _start_declarations(d)
 
 
-def _h_appoint(old: Deal, d: dict[str, Any], action: Appoint) -> None:
+def _h_appoint(old: Deal, d: DealState, action: Appoint) -> None:
     if action.card is not None:
-        d["lead_rule"] = ("card", action.card.index)
+        d["lead_rule"] = LeadRule("card", action.card.index)
         fact = LeadAppointed(YOUNGER, card=action.card.index)
     else:
         assert action.suit is not None
-        d["lead_rule"] = ("suit", int(action.suit))
+        d["lead_rule"] = LeadRule("suit", int(action.suit))
         fact = LeadAppointed(YOUNGER, suit=int(action.suit))
     d["dialog"] = (*old.dialog, utterance(fact, old.rules))
     _start_declarations(d)
 
 
-def _start_declarations(d: dict[str, Any]) -> None:
+def _start_declarations(d: DealState) -> None:
     d["phase"] = P_DECLARE
     d["to_act"] = ELDER
-    d["cls"] = 0
+    d["cls"] = DeclClass.POINT
     d["step"] = S_ELDER
     d["elder_claim"] = None
     d["revealed"] = False
 
 
-def _claim_of(d: dict[str, Any], seat: int, cls: DeclClass, cards: int) -> Claim:
+def _claim_of(d: DealState, seat: int, cls: DeclClass, cards: int) -> Claim:
     return claim_index(d["hands"][seat], cls, d["rules"])[cards]
 
 
-def _say(d: dict[str, Any], line: Utterance) -> None:
+def _say(d: DealState, line: Utterance) -> None:
     d["dialog"] = (*d["dialog"], line)
 
 
-def _tell(d: dict[str, Any], fact: Fact) -> None:
+def _tell(d: DealState, fact: Fact) -> None:
     d["dialog"] = (*d["dialog"], utterance(fact, d["rules"]))
 
 
-def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
-    seat = old.to_act or 0
+def _h_declare(old: Deal, d: DealState, action: Declare) -> None:
+    seat = _actor(old)
     cls = action.cls
     rules = old.rules
     claim = _claim_of(d, seat, cls, action.cards.mask)
@@ -343,15 +362,15 @@ def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
     _win_class(d, YOUNGER, claim)
 
 
-def _h_pass(old: Deal, d: dict[str, Any], action: Pass) -> None:
-    seat = old.to_act or 0
-    cls = _CLASSES[old.cls]
+def _h_pass(old: Deal, d: DealState, action: Pass) -> None:
+    seat = _actor(old)
+    cls = old.cls
     _say(d, passed(seat, cls))
     rules = old.rules
     if seat == ELDER:
         d["elder_claim"] = None
         if rules.younger_declares_after_lead:
-            d["deferred"] = (*old.deferred, (old.cls, None, False))
+            d["deferred"] = (*old.deferred, Deferred(cls, None, False))
             _next_class(d)
         else:
             d["step"] = S_YOUNGER
@@ -361,10 +380,10 @@ def _h_pass(old: Deal, d: dict[str, Any], action: Pass) -> None:
     _set_result(d, ClassResult(None, (), 0))
 
 
-def _h_answer(old: Deal, d: dict[str, Any], action: Answer) -> None:
+def _h_answer(old: Deal, d: DealState, action: Answer) -> None:
     claim = old.elder_claim
     assert claim is not None
-    cls = _CLASSES[old.cls]
+    cls = old.cls
     rules = old.rules
     reply = action.reply
     if reply is Reply.MAKING:
@@ -383,14 +402,14 @@ def _h_answer(old: Deal, d: dict[str, Any], action: Answer) -> None:
     _say(d, replied(YOUNGER, cls, reply))
     partial = old._partial()
     if rules.younger_declares_after_lead:
-        d["deferred"] = (*old.deferred, (old.cls, claim.key, partial))
+        d["deferred"] = (*old.deferred, Deferred(cls, claim.key, partial))
         _next_class(d)
     else:
         d["step"] = S_YOUNGER
         d["to_act"] = YOUNGER
 
 
-def _win_class(d: dict[str, Any], seat: int, claim: Claim) -> None:
+def _win_class(d: DealState, seat: Role, claim: Claim) -> None:
     rules: Rules = d["rules"]
     held, points = counted(d["hands"][seat], claim, rules)
     cls = claim.cls
@@ -409,13 +428,18 @@ def _win_class(d: dict[str, Any], seat: int, claim: Claim) -> None:
     _set_result(d, ClassResult(seat, tuple(held), points))
 
 
-def _set_result(d: dict[str, Any], result: ClassResult) -> None:
+def _set_result(d: DealState, result: ClassResult) -> None:
     rules: Rules = d["rules"]
-    results = list(d["results"])
     late = bool(d["deferred"]) and d["trick_lead"] is not None
-    cls = d["deferred"][0][0] if late else d["cls"]
-    results[cls] = result
-    d["results"] = tuple(results)
+    cls = d["deferred"][0].cls if late else d["cls"]
+    r0, r1, r2 = d["results"]
+    if cls is DeclClass.POINT:
+        r0 = result
+    elif cls is DeclClass.SEQUENCE:
+        r1 = result
+    else:
+        r2 = result
+    d["results"] = (r0, r1, r2)
     _commit(d)
     if d["phase"] is P_OVER:
         return
@@ -426,21 +450,21 @@ def _set_result(d: dict[str, Any], result: ClassResult) -> None:
         and any(h.size == 3 for h in result.holdings)
     ):
         d["step"] = S_QUESTION
-        d["asker"] = 1 - result.winner
-        d["to_act"] = 1 - result.winner
+        d["asker"] = OTHER[result.winner]
+        d["to_act"] = OTHER[result.winner]
         d["question_late"] = late
         return
     d["question_late"] = False
     _after_class(d, late)
 
 
-def _after_class(d: dict[str, Any], late: bool) -> None:
+def _after_class(d: DealState, late: bool) -> None:
     if late:
         d["deferred"] = d["deferred"][1:]
         if d["deferred"]:
             d["to_act"] = YOUNGER
             d["step"] = S_YOUNGER
-            d["cls"] = d["deferred"][0][0]
+            d["cls"] = d["deferred"][0].cls
             return
         _commit(d)
         if d["phase"] is P_OVER:
@@ -451,9 +475,9 @@ def _after_class(d: dict[str, Any], late: bool) -> None:
     _next_class(d)
 
 
-def _h_question(old: Deal, d: dict[str, Any], action: Question) -> None:
+def _h_question(old: Deal, d: DealState, action: Question) -> None:
     asker = old.asker
-    holder = 1 - asker
+    holder = OTHER[asker]
     result = old.results[DeclClass.SET]
     assert result is not None
     if action.ask:
@@ -479,11 +503,12 @@ def _h_question(old: Deal, d: dict[str, Any], action: Question) -> None:
     _after_class(d, old.question_late)
 
 
-def _next_class(d: dict[str, Any]) -> None:
-    d["cls"] += 1
+def _next_class(d: DealState) -> None:
     d["elder_claim"] = None
     d["revealed"] = False
-    if d["cls"] < 3:
+    cls = d["cls"]
+    if cls is not DeclClass.SET:
+        d["cls"] = _CLASSES[cls + 1]
         d["step"] = S_ELDER
         d["to_act"] = ELDER
         return
@@ -494,10 +519,15 @@ def _next_class(d: dict[str, Any]) -> None:
 
 
 _CLASSES: Final = tuple(DeclClass)
+_DISCARD: Final = ExchangeKind.DISCARD
+_DISCARD_ONLY: Final = ExchangeKind.DISCARD_ONLY
+_SHOW: Final = ExchangeKind.SHOW
+_TAKE: Final = ExchangeKind.TAKE
+_PLAIN_EXCHANGE: Final = (ExchangeStep(_DISCARD, ELDER), ExchangeStep(_DISCARD, YOUNGER))
 _CLASS_KIND: Final = (Kind.POINT, Kind.SEQUENCES, Kind.SETS)
 
 
-def _commit(d: dict[str, Any]) -> None:
+def _commit(d: DealState) -> None:
     """Count resolved classes in order, then any held play events."""
     rules: Rules = d["rules"]
     while d["committed"] < 3:
@@ -520,7 +550,7 @@ def _commit(d: dict[str, Any]) -> None:
                 return
 
 
-def _count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> None:
+def _count(d: DealState, seat: Role, kind: Kind, points: int, note: str) -> None:
     tally: Tally = d["tally"]
     new = tally.add(seat, kind, points, note, d["rules"], d["start"], d["target"])
     d["tally"] = new
@@ -529,9 +559,9 @@ def _count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> 
         d["to_act"] = None
 
 
-def _play_count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> None:
+def _play_count(d: DealState, seat: Role, kind: Kind, points: int, note: str) -> None:
     if d["committed"] < 3:
-        d["held_play"] = (*d["held_play"], (seat, kind, points, note))
+        d["held_play"] = (*d["held_play"], HeldCount(seat, kind, points, note))
         return
     tally: Tally = d["tally"].add(seat, kind, points, note, d["rules"], d["start"], d["target"])
     d["tally"] = tally
@@ -540,8 +570,8 @@ def _play_count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str
         d["to_act"] = None
 
 
-def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
-    seat: int = old.to_act  # type: ignore[assignment]  # someone is to act in the play
+def _h_play(old: Deal, d: DealState, action: Play) -> None:
+    seat = _actor(old)
     idx = action.card.index
     h0, h1 = old.hands
     d["hands"] = (h0 & ~(1 << idx), h1) if seat == 0 else (h0, h1 & ~(1 << idx))
@@ -561,9 +591,9 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
             d["step"] = S_YOUNGER
             d["to_act"] = YOUNGER
             d["elder_claim"] = None
-            d["cls"] = old.deferred[0][0]
+            d["cls"] = old.deferred[0].cls
             return
-        d["to_act"] = 1 - seat
+        d["to_act"] = OTHER[seat]
         return
     leader = old.leader
     trick = _TRICKS[(leader * 36 + lead) * 36 + idx]
@@ -596,13 +626,13 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
     _play_count(d, winner, Kind.LAST_TRICK, bonus, "the last trick")
     if d["phase"] is P_OVER:
         return
-    mine, theirs = won[winner], won[1 - winner]
+    mine, theirs = won[winner], won[OTHER[winner]]
     if mine == 12:
         _play_count(d, winner, Kind.CAPOT, rules.capot_bonus, "all twelve tricks")
     elif mine > theirs:
         _play_count(d, winner, Kind.CARDS, rules.cards_bonus, f"{mine} tricks")
     elif theirs > mine:
-        _play_count(d, 1 - winner, Kind.CARDS, rules.cards_bonus, f"{theirs} tricks")
+        _play_count(d, OTHER[winner], Kind.CARDS, rules.cards_bonus, f"{theirs} tricks")
     d["phase"] = P_OVER
     d["to_act"] = None
 
@@ -613,7 +643,7 @@ _LEADS_AND_WINS: Final = PlayScoring.LEADS_AND_WINS
 _TENTH_CARDS: Final = PlayScoring.TENTH_CARDS
 _TRICKS: Final = tuple(
     Trick(leader, lead, follow,
-          1 - leader if follow // 9 == lead // 9 and follow > lead else leader)
+          OTHER[leader] if follow // 9 == lead // 9 and follow > lead else leader)
     for leader in (ELDER, YOUNGER)
     for lead in range(36)
     for follow in range(36)

@@ -43,6 +43,7 @@ from piquet.facts import (
     Statement,
     statement_of,
 )
+from piquet.roles import Role
 from piquet.rules import PointMeasure, Rules
 
 __all__ = [
@@ -218,42 +219,45 @@ def utterance(fact: Fact, rules: Rules) -> Utterance:
 _EXCHANGED: Final = {
     (kind, role, n): utterance(kind(role, n), Rules())
     for kind in (Exchanged, LaidOut)
-    for role in (0, 1)
+    for role in Role
     for n in range(13)
 }
 
 
-def exchanged(role: int, count: int, *, takes: bool = True) -> Utterance:
+def exchanged(role: Role, count: int, *, takes: bool = True) -> Utterance:
     """``role`` laid out ``count`` cards and took as many (``takes=False``: takes later)."""
     return _EXCHANGED[Exchanged if takes else LaidOut, role, count]
 
 
 # The lines said most often, ready made (a deal says several; the engine's speed counts).
-_PASSED: Final = {
-    (role, cls): Utterance(role, cls, f"No {cls.label} declared.", 0, Passed(role, cls))
-    for role in (0, 1)
+# (tables indexed by ints: an enum member's hash is a Python-level call)
+_PASSED: Final = tuple(
+    Utterance(role, cls, f"No {cls.label} declared.", 0, Passed(role, cls))
+    for role in Role
     for cls in DeclClass
-}
-_REPLIED: Final = {
-    (role, cls, reply): Utterance(role, cls, words, 0, Replied(role, cls, reply))
-    for role in (0, 1)
+)
+_REPLIES: Final = tuple(Reply)
+_REPLIED: Final = tuple(
+    Utterance(role, cls, _REPLY_WORDS[reply], 0, Replied(role, cls, reply))
+    for role in Role
     for cls in DeclClass
-    for reply, words in _REPLY_WORDS.items()
-}
-_DECLARED: dict[tuple[int, int, int], Utterance] = {}
+    for reply in _REPLIES
+)
+_REPLY_INDEX: Final = {reply.value: i for i, reply in enumerate(_REPLIES)}
+_DECLARED: dict[int, Utterance] = {}
 
 
-def passed(role: int, cls: DeclClass) -> Utterance:
+def passed(role: Role, cls: DeclClass) -> Utterance:
     """``role`` passes class ``cls``."""
-    return _PASSED[role, cls]
+    return _PASSED[role * 3 + cls]
 
 
-def replied(role: int, cls: DeclClass, reply: Reply) -> Utterance:
+def replied(role: Role, cls: DeclClass, reply: Reply) -> Utterance:
     """``role`` answers ``reply`` in class ``cls``."""
-    return _REPLIED[role, cls, reply]
+    return _REPLIED[(role * 3 + cls) * 4 + _REPLY_INDEX[reply.value]]
 
 
-def declared(role: int, claim: Claim, rules: Rules, *, full: bool = True) -> Utterance:
+def declared(role: Role, claim: Claim, rules: Rules, *, full: bool = True) -> Utterance:
     """``role`` announces ``claim`` (``full=False``: the first part of a point by cards)."""
     knobs = (
         full << 3
@@ -261,7 +265,7 @@ def declared(role: int, claim: Claim, rules: Rules, *, full: bool = True) -> Utt
         | (rules.point_measure is PointMeasure.PIPS) << 1
         | rules.sequences_same_suit
     )
-    key = (role, claim.cards << 2 | claim.cls, knobs)
+    key = ((claim.cards << 2 | claim.cls) << 4 | knobs) << 1 | role
     found = _DECLARED.get(key)
     if found is None:
         if len(_DECLARED) > 16_384:

@@ -243,7 +243,9 @@ class PiquetState(pyspiel.State):  # type: ignore[misc]
                 if ep.to_move == player_id:
                     ids += list(encode_discard(CardSet(ep.selected))[:-1])
                 else:
-                    own = sampled.hands[sampled.to_act or 0]
+                    seat = sampled.to_act
+                    assert seat is not None, "a seat is laying out its discard"
+                    own = sampled.hands[seat]
                     ids += [36 + c for c in sorted(mask_cards(own))[: ep.selected.bit_count()]]
         state = self.get_game().new_initial_state()
         for i in ids:
@@ -423,7 +425,7 @@ class _Facts:
                 else:
                     self.my_shown |= u.shown
         # the public record: the other's discards and declarations masked
-        self.skeleton: list[tuple[int, Action | tuple[str, int]]] = []
+        self.skeleton: list[tuple[int | None, Action | tuple[str, int]]] = []
         for seat, action in real.history:
             if seat == opp and isinstance(action, Discard):
                 self.skeleton.append((seat, ("discard", len(action.cards))))

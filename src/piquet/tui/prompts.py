@@ -39,6 +39,7 @@ from piquet.declarations import Claim, DeclClass, claims, statement
 from piquet.errors import ParseError, PiquetError
 from piquet.facts import Fact, Passed, Replied
 from piquet.match import MatchView
+from piquet.roles import OTHER, Role
 from piquet.rules import Leftovers, PointMeasure, Rules
 
 __all__ = [
@@ -162,6 +163,12 @@ def claim_label(hand: CardSet, action: Declare, rules: Rules) -> str:
     return f"{_cap(statement(claim, rules))}: {action.cards}"
 
 
+def _other(role: Role | None) -> Role:
+    """The other role of the player to act (who always has one while acting)."""
+    assert role is not None, "the player to act holds a role"
+    return OTHER[role]
+
+
 def _last_words(view: MatchView, seat: int, n: int = 1) -> list[str]:
     deal = view.deal
     assert deal is not None
@@ -260,7 +267,7 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
     # declarations
     if any(isinstance(a, Answer) for a in legal):
         replies = [a.reply for a in legal if isinstance(a, Answer)]
-        said = " ".join(f'"{t}"' for t in _last_words(view, 1 - (role or 0), 2))
+        said = " ".join(f'"{t}"' for t in _last_words(view, _other(role), 2))
         return Ask(
             "answer",
             f"{opponent}: {said}",
@@ -269,7 +276,7 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
             "Type good, not good, equal or making (as offered), or a number.",
         )
     if any(isinstance(a, Question) for a in legal):
-        said = " ".join(f'"{t}"' for t in _last_words(view, 1 - (role or 0), 1))
+        said = " ".join(f'"{t}"' for t in _last_words(view, _other(role), 1))
         return Ask(
             "question",
             f"{opponent}: {said} You may ask which card of the rank is missing.",
