@@ -40,7 +40,7 @@ from piquet.actions import (
     Reply,
 )
 from piquet.cards import SUIT_CARDS as _SUIT_CARDS
-from piquet.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards
+from piquet.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards, pack
 from piquet.dealtypes import (
     ELDER,
     P_APPOINT,
@@ -148,7 +148,7 @@ class Deal:
         ``target`` the game's target (None: nothing ends the deal early).
         """
         deck_t = tuple(deck)
-        if sorted(deck_t) != _PACKS[rules.deck_size]:
+        if sorted(deck_t) != pack(rules):
             raise IllegalActionError(
                 f"a {rules.deck_size}-card pack must hold each of its cards exactly once"
             )
@@ -327,7 +327,7 @@ class Deal:
         if mode is Leftovers.ELDER_NAMES_SUIT:
             return [NameLead(suit=s) for s in Suit] + [decline]
         if mode is Leftovers.ELDER_NAMES_CARD:
-            deck = [i for i in range(36) if self.rules.deck_size == 36 or i % 9]
+            deck = pack(self.rules)
             return [NameLead(card=Card.from_index(i)) for i in deck] + [decline]
         return [Leftover(LeftoverChoice.LOOK), decline]
 
@@ -335,7 +335,7 @@ class Deal:
         if self.rules.younger_leftovers is Leftovers.ELDER_NAMES_SUIT:
             return [Appoint(suit=s) for s in Suit]
         own = self.hands[YOUNGER]
-        deck = [i for i in range(36) if (self.rules.deck_size == 36 or i % 9) and not own >> i & 1]
+        deck = [i for i in pack(self.rules) if not own >> i & 1]
         return [Appoint(card=Card.from_index(i)) for i in deck]
 
     def _declare_actions(self) -> list[Action]:
@@ -621,7 +621,6 @@ class Deal:
         return new
 
 
-_PACKS: Final = {n: [i for i in range(36) if n == 36 or i % 9] for n in (32, 36)}
 _SET_ATTR: Final = object.__setattr__  # Deal's own __setattr__ refuses every change
 _FRESH: Final = DealState(
     rules=Rules(),

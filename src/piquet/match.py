@@ -12,12 +12,12 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, NewType
+from typing import Any, Final, NewType
 
 from piquet.actions import Action, parse_action
-from piquet.cards import Card
+from piquet.cards import Card, pack
 from piquet.deal import ELDER, YOUNGER, Deal
-from piquet.errors import IllegalActionError, PiquetError, RecordError
+from piquet.errors import IllegalActionError, PiquetError, RecordError, SetupError
 from piquet.roles import ROLE_NAMES, Role
 from piquet.rules import Format, Rules, Settlement, get_rules, rules_from_mapping
 from piquet.view import DealView, deal_view
@@ -150,8 +150,7 @@ def _seeded(seed: int, *parts: object) -> random.Random:
     return random.Random(":".join(["piquet", str(seed), *map(str, parts)]))
 
 
-def _pack(rules: Rules) -> list[int]:
-    return [i for i in range(36) if rules.deck_size == 36 or i % 9]
+_pack: Final = pack
 
 
 @dataclass(frozen=True)
@@ -585,17 +584,18 @@ def new_match(
     """Start a match: cut for deal and deal the first hand.
 
     ``format`` defaults to the rule set's; ``seed`` to a random one (kept in
-    the match, so the record replays).  A pool has three players.
+    the match, so the record replays).  A pool has three players.  Raises
+    :class:`SetupError` for an option out of range.
     """
     r = rules if isinstance(rules, Rules) else get_rules(rules)
     try:
         fmt = Format(format) if isinstance(format, str) else (format or r.default_format)
     except ValueError:
-        raise IllegalActionError(
+        raise SetupError(
             f"unknown format {format!r}; use one of: {', '.join(f.value for f in Format)}"
         ) from None
     if fmt not in r.formats:
-        raise IllegalActionError(
+        raise SetupError(
             f"{r.name} does not play a {fmt.value}; it plays: "
             + ", ".join(f.value for f in r.formats)
         )
@@ -603,13 +603,13 @@ def new_match(
     if names is None:
         names = tuple(f"player {i + 1}" for i in range(n))
     if len(names) != n:
-        raise IllegalActionError(f"a {fmt.value} needs {n} players, not {len(names)}")
+        raise SetupError(f"a {fmt.value} needs {n} players, not {len(names)}")
     if seed is None:
         seed = random.SystemRandom().randrange(MAX_SEED)
     if not 0 <= seed <= MAX_SEED:
-        raise IllegalActionError(f"seed must be 0 to {MAX_SEED}")
+        raise SetupError(f"seed must be 0 to {MAX_SEED}")
     if games < 1:
-        raise IllegalActionError("games must be at least 1")
+        raise SetupError("games must be at least 1")
     m = Match(
         rules=r,
         format=fmt,

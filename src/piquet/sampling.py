@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from piquet.actions import Action, DealBy, Discard, Play, Reply
-from piquet.cards import DECK32, DECK36, SUIT_MASKS, Card, CardSet, mask_cards
+from piquet.cards import SUIT_MASKS, Card, CardSet, mask_cards, pack_mask
 from piquet.deal import ELDER, YOUNGER, Deal, Phase, Utterance
 from piquet.declarations import COURTS as COURTS_MASK
 from piquet.declarations import Claim, DeclClass, claims, counted
@@ -64,6 +64,7 @@ from piquet.facts import (
     statement_of,
 )
 from piquet.rules import PointMeasure, Rules
+from piquet.transitions import pack_dealing
 from piquet.view import DealView, deal_view
 
 __all__ = [
@@ -153,8 +154,7 @@ class Knowledge:
     none of the kings"."""
 
 
-def _deck(rules: Rules) -> int:
-    return DECK36 if rules.deck_size == 36 else DECK32
+_deck: Final = pack_mask
 
 
 def knowledge(view: DealView, rules: Rules) -> Knowledge:
@@ -769,16 +769,7 @@ def world_deck(view: DealView, rules: Rules, world: World, packet: int | None = 
     hands = [0, 0]
     hands[view.role] = view.dealt.mask
     hands[1 - view.role] = world.opp_dealt
-    e = mask_cards(hands[ELDER])
-    y = mask_cards(hands[YOUNGER])
-    deck: list[int] = []
-    while e or y:
-        deck.extend(e[:size])
-        e = e[size:]
-        deck.extend(y[:size])
-        y = y[size:]
-    deck.extend(world.stock)
-    return deck
+    return pack_dealing(hands[ELDER], hands[YOUNGER], world.stock, size)
 
 
 def _plays(view: DealView) -> list[int]:

@@ -52,7 +52,7 @@ from piquet.actions import (
     Reply,
     parse_action,
 )
-from piquet.cards import CardSet, mask_cards
+from piquet.cards import CardSet, mask_cards, pack_mask
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.dealtypes import ExchangeKind
 from piquet.declarations import DeclClass
@@ -60,6 +60,7 @@ from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordErr
 from piquet.match import Match, new_match
 from piquet.roles import ROLE_NAMES
 from piquet.rules import Format, Leftovers, Rules, get_rules, rules_from_mapping
+from piquet.transitions import pack_dealing
 
 __all__ = ["HELP", "TallySession", "in_words", "new_tally"]
 
@@ -142,18 +143,11 @@ class _Draft:
 
 
 def _pack(rules: Rules) -> int:
-    return sum(1 << i for i in range(36) if rules.deck_size == 36 or i % 9)
+    return pack_mask(rules)
 
 
 def _deck(rules: Rules, draft: _Draft, packet: int) -> list[int]:
     """A pack order that deals the entered hands and puts the cards taken on top of the stock."""
-    e, y = mask_cards(draft.hands[0]), mask_cards(draft.hands[1])
-    deck: list[int] = []
-    while e or y:
-        deck.extend(e[:packet])
-        e = e[packet:]
-        deck.extend(y[:packet])
-        y = y[packet:]
     known = [c for t in draft.taken if t for c in t]
     rest = mask_cards(
         _pack(rules) & ~draft.hands[0] & ~draft.hands[1] & ~sum(1 << c for c in known)
@@ -161,7 +155,7 @@ def _deck(rules: Rules, draft: _Draft, packet: int) -> list[int]:
     # elder takes from the top, younger the next cards (elder's unused ones first);
     # cards not yet known to have been taken keep their places in any order
     stock = [*(draft.taken[0] or ()), *(draft.taken[1] or ()), *rest]
-    return deck + stock
+    return pack_dealing(draft.hands[0], draft.hands[1], stock, packet)
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from piquet.actions import Action
+from piquet.cards import pack as rules_pack
 from piquet.deal import ELDER, YOUNGER, Deal
 from piquet.errors import PiquetError
 from piquet.match import Match, MatchView, new_match
@@ -54,7 +55,7 @@ Progress = Callable[[int], None]
 def deal_pack(rules: Rules, seed: int, index: int) -> list[int]:
     """The shuffled and cut pack of pair ``index`` of a tournament seeded ``seed``."""
     rng = random.Random(f"piquet-tournament:{seed}:{index}")
-    pack = [i for i in range(36) if rules.deck_size == 36 or i % 9]
+    pack = rules_pack(rules)
     rng.shuffle(pack)
     cut = rng.randint(2, len(pack) - 2)
     return pack[cut:] + pack[:cut]

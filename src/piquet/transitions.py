@@ -7,6 +7,7 @@ the old state and writes the new one; nothing else ever changes a state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from piquet.actions import (
@@ -24,7 +25,7 @@ from piquet.actions import (
     Question,
     Reply,
 )
-from piquet.cards import SUIT_MASKS, Card
+from piquet.cards import SUIT_MASKS, Card, mask_cards
 from piquet.dealtypes import (
     _LEAD_NOTES,
     _TENTH,
@@ -86,7 +87,7 @@ from piquet.words import declared, exchanged, passed, replied, utterance
 if TYPE_CHECKING:
     from piquet.deal import Deal
 
-__all__ = ["HANDLERS", "do_deal"]
+__all__ = ["HANDLERS", "dealt_places", "do_deal", "pack_dealing"]
 
 # Each handler takes the old deal and the new deal's attribute dict, and fills it.
 
@@ -119,14 +120,30 @@ def _do_deal(old: Deal, d: DealState, size: int) -> None:
         _start_exchange(d)
 
 
-_DEALT_FROM: Final = {
-    size: tuple(
-        tuple(pos for pos in range(24) if (pos // size) % 2 == seat) for seat in (ELDER, YOUNGER)
+_DEALT_FROM: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {
+    size: (
+        tuple(pos for pos in range(24) if (pos // size) % 2 == ELDER),
+        tuple(pos for pos in range(24) if (pos // size) % 2 == YOUNGER),
     )
     for size in (1, 2, 3, 4, 6, 12)
 }
 """The places in the pack of each role's twelve cards: the dealer (younger) deals to elder
 first, packet by packet."""
+
+
+def dealt_places(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The places in the pack (0 = top) of elder's and younger's cards, dealt by ``size``."""
+    return _DEALT_FROM[size]
+
+
+def pack_dealing(elder: int, younger: int, stock: Sequence[int], size: int) -> list[int]:
+    """The pack order (top first) that deals the hands ``elder`` and ``younger`` (masks)
+    by packets of ``size``, with ``stock`` (top first) below them: the inverse of the deal."""
+    out = [0] * 24
+    for places, hand in zip(_DEALT_FROM[size], (elder, younger), strict=True):
+        for place, card in zip(places, mask_cards(hand), strict=True):
+            out[place] = card
+    return [*out, *stock]
 
 
 def _h_deal(old: Deal, d: DealState, action: DealBy) -> None:
