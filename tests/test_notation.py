@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -210,6 +211,40 @@ def test_an_illegal_move_is_refused_naming_line_deal_and_move(good_text: str) ->
     bad, line_no = _replace_nth_move(good_text, r"(elder|younger): play:", f"{role}: play:6S")
     assert line_no == i + 1
     refused(bad, f"line {line_no}", "deal 1 of game 1, move", "6S")
+
+
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda line: line.replace(": ", " ", 1),  # the colon lost
+        lambda line: line.replace("elder", "eldr", 1).replace("younger", "yonger", 1),
+        lambda line: line.split(":")[0] + ":",  # the action lost
+    ],
+    ids=["colon-lost", "role-misspelt", "action-lost"],
+)
+@pytest.mark.parametrize("nth", [0, 5, 20, 47])
+def test_a_corrupted_move_line_is_blamed_on_itself_not_a_later_line(
+    good_text: str, corrupt: Callable[[str], str], nth: int
+) -> None:
+    """Issue 12: "a corrupted move line in a .pqn record is blamed on a later line
+    ('line 50' for a broken line 47): name the line that is wrong"."""
+    lines = good_text.splitlines()
+    moves = [i for i, x in enumerate(lines) if re.match(r"(elder|younger): ", x)]
+    i = moves[nth]
+    bad = list(lines)
+    bad[i] = corrupt(lines[i])
+    message = refused("\n".join(bad) + "\n", "is not a move as written")
+    assert message.startswith(f"line {i + 1} ("), message
+
+
+def test_a_changed_move_is_blamed_with_the_line_of_that_move(good_text: str) -> None:
+    """A legal move changed (four cards exchanged become three): the first statement it
+    falsifies is named, with the line of the move it follows, not a later move's line."""
+    lines = good_text.splitlines()
+    i = next(n for n, x in enumerate(lines) if x.startswith("elder: discard:"))
+    lines[i] = " ".join(lines[i].split()[:-1])  # one card fewer
+    message = refused("\n".join(lines) + "\n", f"on line {i + 1}", "exchanges")
+    assert message.startswith(f"line {i + 2} ("), message
 
 
 def test_a_move_out_of_turn_is_refused(good_text: str) -> None:

@@ -331,3 +331,26 @@ def test_cli_odds_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> Non
     assert "give --unseen N" in capsys.readouterr().err
     assert main(["odds", "--hand", "AS"]) == 2
     assert "--discard" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "why"),
+    [
+        (["--draw", "3", "--wanted", "4", "--at-least", "5"], "only 3 cards are drawn"),
+        (["--draw", "5", "--wanted", "2", "--at-least", "3"], "only 2 cards are wanted"),
+        (["--draw", "5", "--wanted", "0"], "no card is wanted"),
+        (["--draw", "0", "--wanted", "3"], "no card is drawn"),
+    ],
+)
+def test_cli_odds_refuses_an_impossible_question_with_exit_2(
+    argv: list[str], why: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 12: "piquet odds --unseen 20 --draw 3 --wanted 4 --at-least 5 answers
+    'impossible' with exit 0: refuse an impossible question with a one-line reason"."""
+    assert main(["odds", "--unseen", "20", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("piquet: error: impossible question: ") and why in err
+    assert "--at-least goes from 0 to" in err
+    assert main(["odds", "--unseen", "20", "--draw", "3", "--wanted", "4", "--at-least", "3"]) == 0
+    assert "1/285" in capsys.readouterr().out

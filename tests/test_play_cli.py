@@ -223,6 +223,30 @@ def test_levels_come_from_the_registry(
     assert "book" in out and "random" in out
 
 
+def test_play_levels_lists_book_above_random_weakest_first_as_measured(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 12: "--levels lists book, random, club, expert as weakest first: book is
+    above random in every measurement" (docs/strength.md: book v random +29 to +51)."""
+    assert main(["play", "--levels"]) == 0
+    out = capsys.readouterr().out
+    assert "AI levels, weakest first: random, book, club, expert (default: expert)" in out
+    assert list(LEVELS) == ["random", "book", "club", "expert"]
+
+
+def test_a_level_registered_late_keeps_the_registry_weakest_first() -> None:
+    from piquet.players import register_level
+
+    saved = dict(LEVELS)
+    try:
+        register_level("random", LEVELS["random"])  # re-registering moves nothing
+        register_level("zz-house", lambda seed, think_ms: RandomPlayer(seed))
+        assert list(LEVELS) == ["random", "book", "club", "expert", "zz-house"]
+    finally:
+        LEVELS.clear()
+        LEVELS.update(saved)
+
+
 # ---------------------------------------------------------------------- at the keyboard
 def test_a_whole_game_with_bad_input_at_every_prompt_changes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
@@ -574,3 +598,39 @@ def test_cards_are_read_in_every_usual_form() -> None:
     assert read_action(ask, str(number), view, rules) == Play(card)
     assert read_action(ask, str(card).lower(), view, rules) == Play(card)
     assert read_action(ask, f"play:{card}", view, rules) == Play(card)
+
+
+def test_the_answer_prompt_shows_shown_cards_as_cards_not_as_words_said() -> None:
+    """Issue 12: the recap printed a shown set as speech: 'Expert: "shows TH 9H 8H QD JD TD"
+    "Three queens."'."""
+    import random as random_module
+
+    from piquet.actions import Answer
+    from piquet.tui.prompts import ask_for
+
+    found = 0
+    for seed in range(200):
+        m = new_match("court-gamester-1754", seed=seed)
+        rng = random_module.Random(seed)
+        while not m.finished and m.deals == ():
+            p = m.to_act
+            assert p is not None
+            view = m.view(p)
+            legal = view.legal_actions
+            deal = view.deal
+            if deal is not None and any(isinstance(a, Answer) for a in legal):
+                other = [u for u in deal.dialog if u.seat != deal.role and u.cls is not None]
+                ask = ask_for(view, m.rules, opponent="Expert")
+                assert '"shows' not in ask.question, ask.question
+                if len(other) >= 2 and other[-2].shown:
+                    cards = str(CardSet(other[-2].shown))
+                    assert ask.question == (
+                        f'Expert shows {cards}, then says "{other[-1].text}"'
+                    ), ask.question
+                    found += 1
+                else:
+                    assert ask.question.startswith(('Expert says "', 'Expert shows '))
+            m = m.apply(m.random_action(rng), p)
+        if found >= 3:
+            break
+    assert found >= 3

@@ -173,3 +173,27 @@ def test_a_record_written_twice_is_the_same(record: Path, tmp_path: Path) -> Non
 
     rec = load(record)
     assert dump_text(rec.match, tags=rec.tags) == record.read_text()
+
+
+def test_replay_of_a_tally_file_says_it_is_a_tally_and_how_to_read_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 12: "piquet replay tally.json (a tally file) says only 'the record has no
+    "seed"': say that it is a tally and how to read it"."""
+    import io
+
+    from piquet.tally import new_tally
+
+    session = new_tally("rubicon", names=("Anne", "Bob")).enter("dealer Anne")
+    path = tmp_path / "tally.json"
+    path.write_text(json.dumps(session.to_record()), encoding="utf-8")
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "tally.json: this is a tally of a game played with real cards" in err
+    assert f"read it with: piquet tally --load {path}" in err
+    assert 'no "seed"' not in err
+    # and the command it names does read it
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["tally", "--load", str(path)]) == 0
+    assert "Tally under rubicon: Anne and Bob" in capsys.readouterr().out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
@@ -333,3 +334,39 @@ def test_toml_that_is_not_utf8(tmp_path: Path) -> None:
     path.write_bytes(b'base = "rubicon"\nname = "caf\xe9"\n')
     with pytest.raises(RulesError, match="is not valid TOML"):
         load_rules_file(path)
+
+
+def test_piquet_rules_house_file_cites_the_base_presets_source_for_unchanged_knobs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 12: "piquet rules house.toml (base rubicon) cites unchanged knobs as 'house rule
+    (same as court-gamester-1754: ...)'": an unchanged knob cites its base preset's source."""
+    from piquet.cli import main
+    from piquet.sources import citation
+
+    path = _write(tmp_path, 'base = "rubicon"\ntarget = 150\nyounger_min = 0\n')
+    assert main(["rules", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["name"] == "house" and data["base"] == "rubicon"
+    knobs = data["knobs"]
+    for knob, entry in knobs.items():
+        if knob in ("target", "younger_min"):
+            assert entry["source"].startswith("house rule, changed from rubicon's "), knob
+        else:
+            assert entry["source"] == citation("rubicon", knob), knob
+    assert knobs["target"]["source"] == "house rule, changed from rubicon's 100"
+    assert main(["rules", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "house rules on rubicon" in out and "same as court-gamester-1754" not in out
+
+
+def test_piquet_rules_a_house_file_named_as_a_preset_is_not_cited_as_that_preset(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from piquet.cli import main
+
+    path = _write(tmp_path, 'name = "rubicon"\nbase = "1754"\ntarget = 150\n')
+    assert main(["rules", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["base"] == "court-gamester-1754"
+    assert data["knobs"]["target"]["source"] == "house rule, changed from court-gamester-1754's 100"

@@ -17,7 +17,7 @@ from piquet.dealtypes import ExchangeKind
 from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordError
 from piquet.match import Match, new_match
 from piquet.rules import PRESETS, get_rules
-from piquet.tally import TallySession, new_tally
+from piquet.tally import HELP, TallySession, new_tally
 
 ELDER_HAND = "AS KS QS JS TS AH KH QH 9D 8D 7C 8C"
 YOUNGER_HAND = "9S 8S 7S JH TH 9H AD KD QD JD AC KC"
@@ -260,3 +260,68 @@ def test_cli_tally_strict_stops_at_the_first_refusal(
     monkeypatch.setattr("sys.stdin", io.StringIO("elder AS KS\n"))
     assert main(["tally", "--rules", "1754", "--strict"]) == 2
     assert "dealt 12 cards" in capsys.readouterr().err
+
+
+def _declared(rules_name: str = "court-gamester-1754") -> TallySession:
+    """Anne (elder) and Bob have exchanged and declined; Anne is to declare."""
+    s = _dealt(rules_name)
+    s = s.enter("Anne: discard 9D 8D 7C 8C take 8H 7H TD 7D")
+    s = s.enter("discard 9S 8S 7S take QC JC TC")
+    return s.enter("decline")
+
+
+def test_undo_takes_back_a_whole_line_of_cards_not_one_card_of_it() -> None:
+    """Issue 12: "undo takes back one card of a twelve-card entry: take back the entry,
+    as its help says"."""
+    s = _declared()
+    s = s.enter("point AS KS QS JS TS").enter("equal")
+    s = s.enter("sequence AS KS QS JS TS").enter("equal")
+    before = s.enter("pass").enter("pass")
+    line = "AS JH KS AD"  # two tricks entered on one line: four cards, one entry
+    after = before.enter(line)
+    assert len(after.steps) == len(before.steps) + 4
+    undone = after.enter("undo")
+    assert undone.steps == before.steps and undone.expecting() == before.expecting()
+    assert undone.scores == before.scores
+    # and the entry before it is the next one taken back
+    assert undone.undo().steps == before.steps[:-1]
+    assert "undo                        take back the last entry" in HELP
+
+
+def test_undo_after_a_record_is_loaded_takes_back_the_records_entries_one_by_one() -> None:
+    s = _declared().enter("point AS KS QS JS TS").enter("equal")
+    again = TallySession.from_record(json.loads(json.dumps(s.to_record())))
+    assert again.undo().steps == s.steps[:-1]
+    more = again.enter("sequence AS KS QS JS TS")
+    assert more.undo().steps == again.steps
+
+
+@pytest.mark.parametrize(
+    ("claim", "offered", "refused"),
+    [
+        # Bob holds five clubs, AC KC QC JC TC: 51, as Anne's five spades
+        ("point AS KS QS JS TS", "good, equal", "not good"),
+        # Anne's five hearts make 46: Bob's 51 is better
+        ("point AH KH QH 8H 7H", "good, not good", "equal"),
+    ],
+)
+def test_the_tally_offers_equal_and_not_good_only_as_the_holdings_allow(
+    claim: str, offered: str, refused: str
+) -> None:
+    s = _declared().enter(claim)
+    assert s.expecting() == f"younger (Bob): one of {offered}"
+    with pytest.raises(IllegalActionError) as info:
+        s.enter(refused)
+    message = str(info.value)
+    assert f"Allowed: {offered}" in message and "not-good" not in message
+    for answer in offered.split(", "):
+        s.enter(answer)  # each answer offered is taken
+
+
+def test_younger_laying_out_nothing_takes_nothing() -> None:
+    s = _dealt("encyclopedia-19c").enter("Anne: discard 9D 8D 7C 8C take 8H 7H TD 7D")
+    rules = get_rules("encyclopedia-19c")
+    if rules.younger_min:
+        pytest.skip("younger must exchange under this rule set")
+    after = s.enter("younger: discard -")
+    assert after.deal is not None and after.deal.discards[1] == 0

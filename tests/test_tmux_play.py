@@ -409,3 +409,57 @@ def test_hotseat_hides_each_hand_between_turns(tmp_path: Path, pane_factory: lis
     assert saved, "quit saves the record in the current directory"
     assert '"Levels": ' not in saved[0].read_text()
     assert '[Levels ["human", "human"]]' in saved[0].read_text()
+
+
+TABLE_KINDS = ("deal", "discard", "blanche", "leftovers", "appoint", "declare", "answer", "play")
+
+
+def _cut_mid_word(screen: str, width: int) -> list[tuple[str, str]]:
+    """Pairs of rows where a full row runs on into the next: the table wraps its lines at
+    word boundaries short of the last column, so a full row is the terminal cutting a word."""
+    rows = screen.splitlines()
+    return [
+        (a, b)
+        for a, b in itertools.pairwise(rows)
+        if len(a) == width and b[:1].strip()
+    ]
+
+
+@pytest.mark.parametrize("preset", ["cotgrave-1662", "court-gamester-1754"])
+def test_the_table_fits_80_by_24_with_title_and_score_on_screen(
+    preset: str, tmp_path: Path, pane_factory: list[Pane]
+) -> None:
+    """Issue 12: "the terminal table needs 120x30 and wraps words in the middle: fit 80x24
+    (wrap at word boundaries, let the title and score stay on screen)"."""
+    args = ["play", "--rules", preset, "--seed", "3", "--opponent", "random", "--no-intro"]
+    pane = Pane(tmp_path, args, width=80, height=24)
+    pane_factory.append(pane)
+    screen = pane.wait(timeout=START)
+    deals = tables = 0
+    refused = False
+    for _ in range(400):
+        tail = last_line(screen)
+        assert not tail.startswith("[exit ")
+        kind = kind_of(tail)
+        assert not _cut_mid_word(screen, 80), screen
+        rows = [x for x in screen.splitlines() if x.strip()]
+        if kind in TABLE_KINDS:
+            tables += 1
+            assert rows[0].startswith("Piquet · ") and preset in rows[0], screen
+            assert rows[1].startswith("Score  "), screen
+            assert any(x.startswith("Your hand") for x in rows), screen
+            if kind == "play" and not refused:
+                # one refusal still leaves the title and the score on the screen
+                after = pane.type("xyzzy")
+                assert last_line(after) == tail and "! " in after
+                kept = [x for x in after.splitlines() if x.strip()]
+                assert kept[0].startswith("Piquet · ") and kept[1].startswith("Score  "), after
+                refused = True
+        elif kind == "continue":
+            assert rows[0].startswith("Deal ") and "is over." in rows[0], screen
+            assert any(x.startswith(("Score  ", "Game ")) for x in rows), screen
+            deals += 1
+            if deals >= 2:
+                break
+        screen = pane.type(first_legal(tail))
+    assert deals >= 2 and tables >= 30 and refused

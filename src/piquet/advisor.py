@@ -703,6 +703,10 @@ class Explanation:
     play: str
     value: str
     improvements: Improvements | None = None
+    named: tuple[str, ...] = ()
+    """The names of the ``improvements`` events that ``chances`` gives, in its order."""
+    deals: int = 0
+    """The simulated deals behind ``play`` and ``value`` (0: not played out)."""
 
     def lines(self) -> list[str]:
         return [f"keeps {self.keeps}", self.chances, self.play, self.value]
@@ -846,7 +850,10 @@ def _explain(
     if ranked.stderr is not None and stats is not None:
         value += f" (±{ranked.stderr:.1%}" if score is not None else f" (±{ranked.stderr:.1f}"
         value += f", {stats.n} simulated deals)"
-    return Explanation(CardSet(discard), keeps, chances, play, value, imp)
+    deals = stats.n if stats is not None else 0
+    return Explanation(
+        CardSet(discard), keeps, chances, play, value, imp, tuple(e.name for e in notable), deals
+    )
 
 
 def _opponent_model(
@@ -1109,7 +1116,7 @@ def hint(view: Any, *, rules: Rules | None = None, samples: int = 60) -> str:
     if deal is None or view.to_act != view.player:
         return ""
     try:
-        r = rules if rules is not None else get_rules(view.rules)
+        r = rules if rules is not None else getattr(view, "rule_set", None) or get_rules(view.rules)
     except PiquetError:
         return ""
     phase = deal.phase.value

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -487,16 +488,46 @@ def _segments(deals: Sequence[DealNotes]) -> list[list[str]]:
     return segs
 
 
-def _describe(deals: Sequence[DealNotes], k: int) -> str:
-    """Where segment ``k`` falls: after which move of which deal."""
+def _describe(deals: Sequence[DealNotes], k: int, move_lines: Sequence[int]) -> str:
+    """Where segment ``k`` falls: after which move of which deal (and that move's line)."""
     if k == 0:
         return "before the first move"
+    on = f" on line {move_lines[k - 1]}" if k <= len(move_lines) else ""
     n = 0
     for dn in deals:
         if n + len(dn.moves) >= k:
-            return f"deal {dn.number} of game {dn.game}, after move {k - n}"
+            return f"deal {dn.number} of game {dn.game}, after move {k - n}{on}"
         n += len(dn.moves)
-    return f"after move {k}"  # pragma: no cover
+    return f"after move {k}{on}"  # pragma: no cover
+
+
+def _near(word: str, target: str) -> bool:
+    """``word`` is ``target`` with at most two letters changed, added or dropped."""
+    a, b = word.lower(), target
+    if abs(len(a) - len(b)) > 2:
+        return False
+    row = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        prev, row[0] = row[0], i
+        for j, cb in enumerate(b, 1):
+            prev, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, prev + (ca != cb))
+    return row[-1] <= 2
+
+
+def _looks_like_move(line: str) -> bool:
+    """A line meant as a move but not written ``elder: ACTION`` / ``younger: ACTION``
+    (a misspelt role, a lost colon, a lost action).  No statement has this shape."""
+    head, sep, _ = line.partition(":")
+    if sep and head.strip() and " " not in head.strip():
+        return any(_near(head.strip(), r) for r in ("elder", "younger"))
+    first, _, rest = line.partition(" ")
+    if not rest or not any(_near(first, r) for r in ("elder", "younger")):
+        return False
+    try:
+        parse_action(rest.strip())
+    except PiquetError:
+        return False
+    return True
 
 
 def _stem(line: str) -> str:
@@ -508,8 +539,12 @@ def _stem(line: str) -> str:
 
 
 def _compare(
-    stated: list[list[_Stated]], canonical: list[list[str]], deals: Sequence[DealNotes]
+    stated: list[list[_Stated]],
+    canonical: list[list[str]],
+    deals: Sequence[DealNotes],
+    move_lines: Sequence[int],
 ) -> None:
+    """Refuse the first stated line the replay does not make, naming that line."""
     for k, lines in enumerate(stated):
         if not lines:
             continue
@@ -523,6 +558,12 @@ def _compare(
             if pos < len(want):
                 pos += 1
                 continue
+            if _looks_like_move(text):
+                raise RecordError(
+                    f"line {st.line} ({_describe(deals, k, move_lines)}): {text!r} is not a "
+                    "move as written: a move is 'elder: ACTION' or 'younger: ACTION', "
+                    "e.g. 'elder: play:QH'"
+                )
             like = [w for w in want[start:] if _stem(w) == _stem(text)]
             if like:
                 says = f"; the replay says {like[0]!r}"
@@ -531,7 +572,7 @@ def _compare(
             else:
                 says = "; the replay says nothing more here"
             raise RecordError(
-                f"line {st.line} ({_describe(deals, k)}): the record states {text!r}, "
+                f"line {st.line} ({_describe(deals, k, move_lines)}): the record states {text!r}, "
                 f"which the replay does not{says}"
             )
 
@@ -584,6 +625,7 @@ def _parse_text(text: str) -> GameRecord:
     )
     walker = _Walker(match)
     stated: list[list[_Stated]] = [[]]
+    move_lines: list[int] = []
     moves_in_deal = 0
     last_deal = (walker.match.game_number, walker.match.deal_number)
     for i in range(body_start, len(lines)):
@@ -604,16 +646,23 @@ def _parse_text(text: str) -> GameRecord:
         moves_in_deal += 1
         where = f"line {i + 1} (deal {here[1]} of game {here[0]}, move {moves_in_deal})"
         try:
-            action = parse_action(mv.group(2))
-        except PiquetError as exc:
-            raise RecordError(f"{where}: {exc}") from None
-        role = ELDER if mv.group(1) == "elder" else YOUNGER
-        if walker.match.finished or walker.match.deal is None:
-            raise RecordError(f"{where}: the game is over; no more moves")
-        player = walker.match.player_of(role)
-        walker.step(player, role, action, where)
+            try:
+                action = parse_action(mv.group(2))
+            except PiquetError as exc:
+                raise RecordError(f"{where}: {exc}") from None
+            role = ELDER if mv.group(1) == "elder" else YOUNGER
+            if walker.match.finished or walker.match.deal is None:
+                raise RecordError(f"{where}: the game is over; no more moves")
+            player = walker.match.player_of(role)
+            walker.step(player, role, action, where)
+        except RecordError:
+            # A broken line earlier (a mistyped move read as a statement, or a changed
+            # move whose stated outcome no longer holds) is the one to name.
+            _compare(stated, _segments(walker.deals), walker.deals, move_lines)
+            raise
+        move_lines.append(i + 1)
         stated.append([])
-    _compare(stated, _segments(walker.deals), walker.deals)
+    _compare(stated, _segments(walker.deals), walker.deals, move_lines)
     if "Result" in tags:
         _check_result(tags["Result"], walker.match, f"line {tag_lines['Result']}")
     extra = {k: v for k, v in tags.items() if k not in STANDARD_TAGS}
@@ -628,7 +677,18 @@ def _parse_json_text(text: str) -> GameRecord:
     return _from_json(data)
 
 
+def _refuse_a_tally(data: Any, file: str = "FILE") -> None:
+    """A tally (``piquet tally --save``) is not a game record: say so, and how to read it."""
+    if isinstance(data, dict) and "tally" in data and "seed" not in data:
+        raise RecordError(
+            "this is a tally of a game played with real cards (written by piquet tally), "
+            "not a game record: it holds the entries typed at the table, not a seed and moves; "
+            f"read it with: piquet tally --load {file} (it replays every entry and shows the score)"
+        )
+
+
 def _from_json(data: Any) -> GameRecord:
+    _refuse_a_tally(data)
     if not isinstance(data, dict) or data.get("piquet") != RECORD_VERSION:
         raise RecordError('not a piquet record: expected a JSON object with "piquet": 1')
     for need in ("rules", "seed", "actions"):
@@ -729,6 +789,12 @@ def load(path: str | Path) -> GameRecord:
     except UnicodeDecodeError:
         raise RecordError(f"{str(p)!r} is not a piquet record (not UTF-8 text)") from None
     try:
+        if text.lstrip().startswith("{"):
+            try:
+                data_json: Any = json.loads(text)
+            except ValueError:
+                data_json = None  # loads() says what is wrong with the JSON
+            _refuse_a_tally(data_json, shlex.quote(str(p)))
         return loads(text)
     except RecordError as exc:
         raise RecordError(f"{p.name}: {exc}") from None

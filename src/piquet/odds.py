@@ -139,6 +139,20 @@ class Odds:
         return odds_phrase(self.fraction)
 
     @property
+    def rounded(self) -> str:
+        """The idiom in small numbers, as the books round it: ``9 to 2 on`` for
+        110421 to 24175 on; the exact ratio when it is already small."""
+        p = self.fraction
+        if p <= 0 or p >= 1:
+            return odds_phrase(p)
+        a, b = p.numerator, p.denominator - p.numerator
+        big, small = max(a, b), min(a, b)
+        x, y = (big, small) if big <= 40 else _simple_ratio(big, small)
+        if x == y:
+            return "evens"
+        return f"{x} to {y} {'on' if a > b else 'against'}"
+
+    @property
     def for_against(self) -> tuple[int, int]:
         """(chances for, chances against), in lowest terms."""
         f = self.fraction
@@ -258,6 +272,12 @@ class Improvements:
         width = max((len(e.name) for e in self.events), default=0)
         for e in self.events:
             f = e.odds.fraction
+            if not self.exact:  # a sampled count is no exact fraction: say so
+                out.append(
+                    f"  {e.name:<{width}}  about {e.odds.probability:.2f}  "
+                    f"(about {e.odds.rounded})"
+                )
+                continue
             out.append(
                 f"  {e.name:<{width}}  {f.numerator}/{f.denominator}"
                 f" = {e.odds.probability:.4f}  ({e.odds.phrase})"

@@ -272,6 +272,10 @@ class TallySession:
     games: int
     steps: tuple[_Step, ...]
     _state: _State
+    entry_sizes: tuple[int, ...] = ()
+    """How many of the ``steps`` each entry made, in order (cards played in one line are
+    one step a card, one entry): ``undo`` takes back a whole entry.  A session read from a
+    record counts each of the record's entries as one."""
 
     # ------------------------------------------------------------------ queries
     @property
@@ -377,14 +381,30 @@ class TallySession:
         except PiquetError as exc:
             # the engine names actions by their ids; a player reads the tally's words
             raise type(exc)(in_words(str(exc))) from None
-        return out
+        if not steps:
+            return self
+        return replace(out, entry_sizes=(*self._sizes(), len(steps)))
+
+    def _sizes(self) -> tuple[int, ...]:
+        """Steps per entry; steps no entry accounts for (a record's) are one entry each."""
+        counted = sum(self.entry_sizes)
+        return (1,) * (len(self.steps) - counted) + self.entry_sizes
 
     def undo(self) -> TallySession:
-        """The session without its last entry.  Raises :class:`PiquetError` if there is none."""
+        """The session without its last entry (every card of a line of cards played).
+
+        Raises :class:`PiquetError` if there is none.
+        """
         if not self.steps:
             raise PiquetError("nothing to undo")
-        steps = self.steps[:-1]
-        return replace(self, steps=steps, _state=_fold(self.rules, self._start(), steps))
+        sizes = self._sizes()
+        steps = self.steps[: -sizes[-1]]
+        return replace(
+            self,
+            steps=steps,
+            _state=_fold(self.rules, self._start(), steps),
+            entry_sizes=sizes[:-1],
+        )
 
     def _start(self) -> Match:
         return new_match(self.rules, seed=0, format=self.format, names=self.names, games=self.games)
@@ -536,7 +556,7 @@ class TallySession:
         deal.verify(Discard(out))
         takes_now = _takes_now(deal)
         taken: tuple[int, ...] = ()
-        if takes_now:
+        if takes_now and (len(out) or take_text.strip()):  # laying out nothing takes nothing
             if not take_text.strip():
                 raise IllegalActionError(
                     f"say which {len(out)} card{'s' if len(out) != 1 else ''} "
@@ -733,12 +753,18 @@ def _result_text(session: TallySession) -> str:
 _IDS: Final = re.compile(r"\b(?:declare:(point|sequence|set)|(blanche|name|appoint)):(?=\S)")
 
 
+_ANSWER_IDS: Final = {"not-good": "not good", "no-question": "no question", "ask-missing": "ask"}
+_ANSWERS: Final = re.compile(r"(?<![\w-])(not-good|no-question|ask-missing)(?![\w-])")
+
+
 def in_words(text: str) -> str:
     """A message of the engine with its action ids written as the tally's entries.
 
-    ``declare:point:AH KH QH`` -> ``point AH KH QH``; ``name:S`` -> ``name S``.
+    ``declare:point:AH KH QH`` -> ``point AH KH QH``; ``name:S`` -> ``name S``;
+    ``not-good`` -> ``not good`` (as ``help`` lists the answers).
     """
-    return _IDS.sub(lambda m: f"{m.group(1) or m.group(2)} ", text)
+    text = _IDS.sub(lambda m: f"{m.group(1) or m.group(2)} ", text)
+    return _ANSWERS.sub(lambda m: _ANSWER_IDS[m.group(1)], text)
 
 
 def new_tally(

@@ -10,6 +10,8 @@ from typing import Any
 from piquet.advisor import (
     DEFAULT_CANDIDATES,
     DEFAULT_SAMPLES,
+    Advice,
+    Explanation,
     HeuristicPlay,
     PlayModel,
     SolverPlay,
@@ -18,9 +20,11 @@ from piquet.advisor import (
 )
 from piquet.cards import CardSet
 from piquet.errors import PiquetError
+from piquet.odds import Event
 from piquet.rules import Rules, get_rules
 
 _ROLES = {"elder": 0, "younger": 1}
+_ROLE_NAMES = ("elder", "younger")
 
 
 def register(sub: Any) -> None:
@@ -159,6 +163,68 @@ def run(args: argparse.Namespace) -> int:
         out["seconds"] = round(elapsed, 3)
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
-    print("\n".join(advice.lines(top=args.top)))
+    print("\n".join(advice_lines(advice, top=args.top)))
     print(f"({elapsed:.1f} s)")
     return 0
+
+
+def chances_line(e: Explanation) -> str:
+    """What the discard may take in, each chance marked exact (over every draw) or
+    "about" (over a sample of draws, with how many were sampled)."""
+    imp = e.improvements
+    if imp is None:
+        return e.chances
+    if not imp.draw:
+        return "takes in nothing"
+    over = (
+        f"exact over all {imp.draws:,} draws"
+        if imp.exact
+        else f"about, from a sample of {imp.draws:,} draws"
+    )
+    head = f"takes in {imp.draw} of {imp.unseen} ({over})"
+    by_name = {ev.name: ev for ev in imp.events}
+    shown = [by_name[n] for n in e.named if n in by_name]
+    if not shown:
+        return f"{head}: no likely improvement"
+    about = "" if imp.exact else "about "
+
+    def ratio(ev: Event) -> str:
+        rounded = ev.odds.rounded != ev.odds.phrase  # the books' small numbers, not exact
+        return f"{'about ' if rounded or not imp.exact else ''}{ev.odds.rounded}"
+
+    return f"{head}: " + "; ".join(
+        f"{ev.name} {about}{ev.odds.probability:.0%} ({ratio(ev)})" for ev in shown
+    )
+
+
+def advice_lines(advice: Advice, *, top: int) -> list[str]:
+    """The advice for the terminal: as :meth:`Advice.lines`, but no sampled figure is printed
+    as if exact (the chances say "about" and how many draws; estimates say "about")."""
+    m = advice.method
+    score = "" if advice.score is None else f", score {advice.score[0]} to {advice.score[1]}"
+    sampled = not m.get("exact", True)
+    out = [
+        f"{_ROLE_NAMES[advice.role].capitalize()} under {advice.rules}{score}: {advice.hand}",
+        f"{len(advice.ranking):,} legal discards ranked by {advice.unit}.",
+        f"Declarations: {m['declarations']}.",
+        f"Play: {m['play']}.",
+    ]
+    if advice.blanche:
+        out.append("You hold carte blanche: announce it before discarding (counted first).")
+    explained = {e.discard: e for e in advice.explanations}
+    pct = advice.score is not None
+    for i, r in enumerate(advice.ranking[:top], 1):
+        value = f"{r.value:.1%}" if pct else f"{r.value:+.1f}"
+        if r.stderr is not None:
+            value += f" ±{r.stderr:.1%}" if pct else f" ±{r.stderr:.1f}"
+        elif r.method == "estimated" or sampled:
+            value = f"about {value}"
+        out.append(f"{i:>2}. discard {r.discard}   {value} ({r.method})")
+        e = explained.get(r.discard)
+        if e is not None:
+            play = e.play
+            if e.deals:  # its shares are counted over the simulated deals: not exact
+                play += f" (about: {e.deals:,} simulated deals)"
+            lines = [f"keeps {e.keeps}", chances_line(e), play, e.value]
+            out.extend(f"      {line}" for line in lines)
+    return out

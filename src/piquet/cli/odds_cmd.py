@@ -40,6 +40,25 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+def _refuse_impossible(unseen: int, draw: int, wanted: int, at_least: int) -> None:
+    """A question whose answer could only be "impossible" is refused, saying why: more
+    cards asked for than are wanted, or than are drawn."""
+    if min(unseen, draw, wanted) < 0 or draw > unseen or wanted > unseen:
+        return  # draw_chance names what is wrong with these numbers
+    most = min(draw, wanted)
+    if at_least > most:
+        n, what = (wanted, "wanted") if wanted <= draw else (draw, "drawn")
+        why = (
+            f"no card is {what}"
+            if n == 0
+            else f"only {n} card{'s are' if n != 1 else ' is'} {what}"
+        )
+        raise PiquetError(
+            f"impossible question: at least {at_least} cannot be taken in when {why}; "
+            f"--at-least goes from 0 to {most} here (the smaller of --draw and --wanted)"
+        )
+
+
 def run(args: argparse.Namespace) -> int:
     simple = [args.unseen, args.draw, args.wanted]
     hand_mode = args.hand is not None or args.discard is not None
@@ -69,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.rules is not None:
         get_rules(args.rules)  # a bad name is still an error
+    _refuse_impossible(args.unseen, args.draw, args.wanted, args.at_least)
     odds = Odds(draw_chance(args.unseen, args.draw, args.wanted, at_least=args.at_least))
     if args.json:
         out = {

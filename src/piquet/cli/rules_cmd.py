@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import enum
 import json
+import tomllib
+from pathlib import Path
 from typing import Any
 
 from rich.console import Console
@@ -38,15 +40,32 @@ def knob_text(value: Any) -> str:
     return str(value)
 
 
-def _source_of(rules: Rules, knob: str) -> str:
-    base = rules.name if rules.name in PRESETS else None
-    if base is None:
-        # a house rule: cite the preset value it departs from, if any
-        for name, preset in PRESETS.items():
-            if getattr(preset, knob) == getattr(rules, knob):
-                return f"house rule (same as {name}: {citation(name, knob)})"
-        return "house rule"
-    return citation(base, knob)
+def _base_of(name: str, rules: Rules) -> Rules | None:
+    """The preset ``rules`` starts from: itself for a preset, the file's ``base`` for a
+    house-rule file (already read and checked by :func:`get_rules`), else ``None``."""
+    preset = PRESETS.get(rules.name)
+    if preset is not None and preset == rules:
+        return preset
+    if name.strip().lower().endswith(".toml"):
+        base = tomllib.loads(Path(name).read_text(encoding="utf-8")).get("base")
+        if isinstance(base, str):
+            return get_rules(base)
+    return None
+
+
+def _source_of(rules: Rules, knob: str, base: Rules | None) -> str:
+    """The passage a knob's value rests on: the base preset's for a knob the house rules
+    leave as the base has it; for a changed knob, what it was and which preset agrees."""
+    value = getattr(rules, knob)
+    if base is not None and getattr(base, knob) == value:
+        return citation(base.name, knob)
+    text = "house rule"
+    if base is not None:
+        text += f", changed from {base.name}'s {knob_text(getattr(base, knob))}"
+    for name, preset in PRESETS.items():
+        if getattr(preset, knob) == value:
+            return f"{text} (same as {name}: {citation(name, knob)})"
+    return text
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,16 +93,18 @@ def run(args: argparse.Namespace) -> int:
         console.print("Show one with: piquet rules NAME")
         return 0
     rules = get_rules(args.name)
+    base = _base_of(args.name, rules)
     if args.json:
         print(
             json.dumps(
                 {
                     "name": rules.name,
+                    "base": None if base is None else base.name,
                     "knobs": {
                         k: {
                             "value": _jsonable(v),
                             "meaning": KNOB_DOCS.get(k, ""),
-                            "source": _source_of(rules, k),
+                            "source": _source_of(rules, k, base),
                         }
                         for k, v in rules.knobs().items()
                         if k != "name"
@@ -93,7 +114,10 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    table = Table(title=f"Rule set {rules.name}", show_lines=True)
+    title = f"Rule set {rules.name}"
+    if base is not None and base.name != rules.name:
+        title += f" (house rules on {base.name})"
+    table = Table(title=title, show_lines=True)
     table.add_column("knob", no_wrap=True)
     table.add_column("value")
     table.add_column("meaning and source", overflow="fold")
@@ -103,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         table.add_row(
             knob,
             knob_text(value),
-            f"{KNOB_DOCS.get(knob, '')}\n[dim]{_source_of(rules, knob)}[/dim]",
+            f"{KNOB_DOCS.get(knob, '')}\n[dim]{_source_of(rules, knob, base)}[/dim]",
         )
     console.print(table)
     return 0

@@ -5,7 +5,7 @@ A :class:`~piquet.players.base.Player` sees only a
 up by name with :func:`make_player`.
 """
 
-from piquet.players.base import LEVELS, Player, make_player, register_level
+from piquet.players.base import LEVELS, WEAKEST_FIRST, Player, make_player, register_level
 from piquet.players.book import BookPlayer
 from piquet.players.random_player import RandomPlayer
 from piquet.players.search import SearchPlayer
@@ -16,6 +16,7 @@ __all__ = [
     "Player",
     "RandomPlayer",
     "SearchPlayer",
+    "WEAKEST_FIRST",
     "make_player",
     "register_level",
 ]

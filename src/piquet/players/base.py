@@ -9,7 +9,7 @@ from piquet.actions import Action
 from piquet.errors import PiquetError
 from piquet.match import MatchView
 
-__all__ = ["Player", "LEVELS", "register_level", "make_player"]
+__all__ = ["Player", "LEVELS", "WEAKEST_FIRST", "register_level", "make_player"]
 
 
 @runtime_checkable
@@ -27,12 +27,31 @@ class Player(Protocol):
     def choose(self, view: MatchView) -> Action: ...
 
 
-#: level name -> factory(seed, think_ms) -> Player
+#: The levels in the order measured by ``piquet tournament`` and ``piquet ladder``
+#: (docs/strength.md): ``book`` beats ``random`` by 29 to 51 points a deal, the
+#: search levels beat ``book``, and ``expert`` is ``club`` with more of the game simulated.
+WEAKEST_FIRST = ("random", "book", "club", "expert")
+
+#: level name -> factory(seed, think_ms) -> Player, iterated weakest first
+#: (the measured levels in :data:`WEAKEST_FIRST` order, then any others as registered).
 LEVELS: dict[str, Callable[[int, int | None], Player]] = {}
 
 
+def _strength_key(item: tuple[int, str]) -> tuple[int, int]:
+    arrival, name = item
+    if name in WEAKEST_FIRST:
+        return (0, WEAKEST_FIRST.index(name))
+    return (1, arrival)
+
+
 def register_level(name: str, factory: Callable[[int, int | None], Player]) -> None:
+    """Add (or replace) a level; the registry stays in weakest-first order, whatever the
+    order in which the modules defining the levels were imported."""
     LEVELS[name] = factory
+    order = sorted(enumerate(LEVELS), key=_strength_key)
+    ordered = {n: LEVELS[n] for _, n in order}
+    LEVELS.clear()
+    LEVELS.update(ordered)
 
 
 def make_player(level: str, *, seed: int = 0, think_ms: int | None = None) -> Player:

@@ -123,7 +123,7 @@ class SearchPlayer:
         self.threads = max(1, min(2, threads if threads is not None else _env_threads()))
         self.rules = rules
         self._decisions = 0
-        self._solvers: dict[tuple[str, Objective, int], Solver] = {}
+        self._solvers: dict[tuple[Rules, Objective, int], Solver] = {}
         self._pool: ThreadPoolExecutor | None = None
 
     # ------------------------------------------------------------------ entry
@@ -153,7 +153,7 @@ class SearchPlayer:
 
     # ------------------------------------------------------------------ the play
     def _solver(self, rules: Rules, objective: Objective, slot: int) -> Solver:
-        key = (rules.name, objective, slot)
+        key = (rules, objective, slot)
         s = self._solvers.get(key)
         if s is None:
             if len(self._solvers) > 8:

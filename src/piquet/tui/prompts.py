@@ -169,11 +169,16 @@ def _other(role: Role | None) -> Role:
     return OTHER[role]
 
 
-def _last_words(view: MatchView, seat: int, n: int = 1) -> list[str]:
+def _last_words(view: MatchView, seat: int, n: int = 1) -> str:
+    """What ``seat`` last said or showed in the declarations (``n`` lines), for a prompt:
+    speech quoted, cards shown as cards (``shows TH 9H 8H, then says "Three queens."``)."""
     deal = view.deal
     assert deal is not None
-    out = [u.text for u in deal.dialog if u.seat == seat and u.cls is not None]
-    return out[-n:]
+    lines = [u for u in deal.dialog if u.seat == seat and u.cls is not None][-n:]
+    parts = [
+        f"shows {CardSet(u.shown)}" if u.shown else f'says "{u.text}"' for u in lines
+    ]
+    return ", then ".join(parts)
 
 
 def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> Ask:
@@ -267,19 +272,21 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
     # declarations
     if any(isinstance(a, Answer) for a in legal):
         replies = [a.reply for a in legal if isinstance(a, Answer)]
-        said = " ".join(f'"{t}"' for t in _last_words(view, _other(role), 2))
+        said = _last_words(view, _other(role), 2)
+        stop = "" if said.endswith('"') else "."
         return Ask(
             "answer",
-            f"{opponent}: {said}",
+            f"{opponent} {said}{stop}",
             f"Your answer ({', '.join(_REPLY_SAID[r] for r in replies)})> ",
             tuple(Choice(Answer(r), _cap(_REPLY_SAID[r])) for r in replies),
             "Type good, not good, equal or making (as offered), or a number.",
         )
     if any(isinstance(a, Question) for a in legal):
-        said = " ".join(f'"{t}"' for t in _last_words(view, _other(role), 1))
+        said = _last_words(view, _other(role), 1)
+        stop = "" if said.endswith('"') else "."
         return Ask(
             "question",
-            f"{opponent}: {said} You may ask which card of the rank is missing.",
+            f"{opponent} {said}{stop} You may ask which card of the rank is missing.",
             "Ask which one is missing (y/n)> ",
             (Choice(Question(True), "Ask"), Choice(Question(False), "Do not ask")),
             "Type y to ask, n not to.",

@@ -30,6 +30,7 @@ __all__ = [
     "exclamation",
     "hand_lines",
     "personal",
+    "SAID_LINES",
     "stage",
     "table_lines",
     "trick_lines",
@@ -238,8 +239,31 @@ def _score_line(view: MatchView, rules: Rules, me: str) -> str:
     return line
 
 
-def table_lines(view: MatchView, rules: Rules, *, me: str = "You") -> list[str]:
-    """The whole table for the player of ``view``, as lines of markup."""
+SAID_LINES: Final = 7
+"""The most lines of the dialog the table shows (the latest)."""
+
+
+def table_lines(
+    view: MatchView,
+    rules: Rules,
+    *,
+    me: str = "You",
+    said: int = SAID_LINES,
+    compact: bool = False,
+) -> list[str]:
+    """The whole table for the player of ``view``, as lines of markup.
+
+    ``said``: how many of the latest lines of the dialog to show; ``compact``: no blank
+    lines between the parts.  A small terminal asks for fewer (the title, the score and
+    the hand always come first, so they stay on the screen).
+    """
+    lines = _table_lines(view, rules, me=me, said=said)
+    if compact:
+        lines = [x for x in lines if x]
+    return lines
+
+
+def _table_lines(view: MatchView, rules: Rules, *, me: str, said: int) -> list[str]:
     deal = view.deal
     title = (
         f"[bold]Piquet[/bold] · {escape(rules.name)} · game {view.game_number}, "
@@ -294,12 +318,14 @@ def table_lines(view: MatchView, rules: Rules, *, me: str = "You") -> list[str]:
         )
         bound = "you are" if deal.role == ELDER else f"{escape(opp)} is"
         lines.append(f"  The first lead: {bound} bound to lead {named}.")
-    said = [say_line(u, deal.role, names) for u in deal.dialog]
-    said += [x for e in deal.events if (x := exclamation(e, deal.role, names)) is not None]
-    if said:
+    spoken = [say_line(u, deal.role, names) for u in deal.dialog]
+    spoken += [x for e in deal.events if (x := exclamation(e, deal.role, names)) is not None]
+    if spoken and said > 0:
         lines.append("")
-        shown = said[-7:]
-        head = "[bold]Said[/bold]" + (f" (last {len(shown)})" if len(said) > len(shown) else "")
+        shown = spoken[-said:]
+        head = "[bold]Said[/bold]" + (
+            f" (last {len(shown)})" if len(spoken) > len(shown) else ""
+        )
         lines.append(head)
         lines += [f"  {s}" for s in shown]
     tl = trick_lines(deal, names, deal.role)

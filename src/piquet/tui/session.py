@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.text import Text
 
 from piquet.actions import Action
 from piquet.errors import PiquetError
 from piquet.match import Match, MatchView
 from piquet.notation import save
 from piquet.tui.prompts import Ask, ask_for, read_action
-from piquet.tui.screen import deal_end_lines, table_lines
+from piquet.tui.screen import SAID_LINES, deal_end_lines, table_lines
 from piquet.tui.summary import rules_summary
 from piquet.view import deal_view
 
@@ -113,7 +114,39 @@ class Session:
 
     # ------------------------------------------------------------------ output
     def out(self, markup: str = "") -> None:
-        self.console.print(markup, highlight=False, soft_wrap=True)
+        # at a terminal Rich wraps at word boundaries, short of the last column (so the
+        # terminal itself never wraps a word); elsewhere (a pipe, a test) lines are whole
+        if self.console.is_terminal:
+            self.console.print(markup, highlight=False, soft_wrap=False, width=self._width())
+        else:
+            self.console.print(markup, highlight=False, soft_wrap=True)
+
+    def _width(self) -> int:
+        return max(self.console.width - 1, 20)
+
+    def _rows(self, lines: Sequence[str]) -> int:
+        """Screen rows the lines of markup take once wrapped at word boundaries."""
+        width = self._width()
+        return sum(
+            max(len(Text.from_markup(x).wrap(self.console, width)), 1) for x in lines
+        )
+
+    def _fitted_table(self, view: MatchView, below: Sequence[str]) -> list[str]:
+        """The table, cut to leave room for ``below`` (the question and its choices), the
+        prompt and one refusal: the blank lines go first, then the oldest lines said, so
+        that the title, the score and the hand stay on the screen (80 by 24 is enough)."""
+        rules = self.match.rules
+        if not self.console.is_terminal:
+            return table_lines(view, rules, me=self._me())
+        # a blank row, the prompt, a refusal (up to two rows) and the prompt again
+        budget = self.console.height - self._rows(below) - 5
+        tries = [(SAID_LINES, False)] + [(n, True) for n in range(SAID_LINES, -1, -1)]
+        lines: list[str] = []
+        for said, compact in tries:
+            lines = table_lines(view, rules, me=self._me(), said=said, compact=compact)
+            if self._rows(lines) <= budget:
+                break
+        return lines
 
     def _clear(self) -> None:
         if self.clear:
@@ -297,13 +330,16 @@ class Session:
         self.last_human = p
 
     def _draw(self, view: MatchView, ask: Ask) -> None:
+        below = [escape(ask.question)]
+        if ask.kind in ("declare", "leftovers", "appoint") and ask.choices:
+            below += self._choice_lines(ask, brief=True)
+        table = self._fitted_table(view, below)
         self._clear()
-        for line in table_lines(view, self.match.rules, me=self._me()):
+        for line in table:
             self.out(line)
         self.out("")
-        self.out(escape(ask.question))
-        if ask.kind in ("declare", "leftovers", "appoint") and ask.choices:
-            self._show_choices(ask, brief=True)
+        for line in below:
+            self.out(line)
 
     def _opponent_name(self, p: int) -> str:
         a, b = self.match.in_game
@@ -350,30 +386,34 @@ class Session:
 
     def _show_choices(self, ask: Ask, *, brief: bool = False) -> None:
         """The numbered choices (``brief``: the first few and the last, as on the table)."""
+        for line in self._choice_lines(ask, brief=brief):
+            self.out(line)
+
+    def _choice_lines(self, ask: Ask, *, brief: bool) -> list[str]:
+        """The choices as lines of markup (``brief``: the first four, "...", the last)."""
+        out: list[str] = []
         if not ask.numbered:
             if ask.choices:
                 what = "You may play" if ask.kind == "play" else "Choose"
-                self.out(f"{what}: " + ", ".join(escape(c.label) for c in ask.choices))
+                out.append(f"{what}: " + ", ".join(escape(c.label) for c in ask.choices))
             if ask.kind == "play":
-                self.out("(the number after a card is its number in your hand)")
-            self.out(escape(ask.how))
-            self.out(f"[dim]{escape(COMMANDS)}[/dim]")
-            return
+                out.append("(the number after a card is its number in your hand)")
+            out.append(escape(ask.how))
+            out.append(f"[dim]{escape(COMMANDS)}[/dim]")
+            return out
         choices = list(enumerate(ask.choices, 1))
         width = len(str(len(choices)))
         if brief and len(choices) > 6:
-            shown = [*choices[:4], choices[-1]]
-            for n, c in shown[:-1]:
-                self.out(f"  {n:>{width}}  {escape(c.label)}")
-            self.out(f"  {'':>{width}}  ... ({len(choices) - 5} more: type ? to see all)")
-            n, c = shown[-1]
-            self.out(f"  {n:>{width}}  {escape(c.label)}")
-            return
-        for n, c in choices:
-            self.out(f"  {n:>{width}}  {escape(c.label)}")
+            out = [f"  {n:>{width}}  {escape(c.label)}" for n, c in choices[:4]]
+            out.append(f"  {'':>{width}}  ... ({len(choices) - 5} more: type ? to see all)")
+            n, c = choices[-1]
+            out.append(f"  {n:>{width}}  {escape(c.label)}")
+            return out
+        out = [f"  {n:>{width}}  {escape(c.label)}" for n, c in choices]
         if not brief:
-            self.out(escape(ask.how))
-            self.out(f"[dim]{escape(COMMANDS)}[/dim]")
+            out.append(escape(ask.how))
+            out.append(f"[dim]{escape(COMMANDS)}[/dim]")
+        return out
 
     def _undo(self) -> bool:
         if not self.undo_allowed:

@@ -8,7 +8,15 @@ from __future__ import annotations
 
 from typing import Final
 
-from piquet.rules import Format, Leftovers, PlayScoring, PointMeasure, PointScoring, Rules
+from piquet.rules import (
+    PRESETS,
+    Format,
+    Leftovers,
+    PlayScoring,
+    PointMeasure,
+    PointScoring,
+    Rules,
+)
 from piquet.sources import SOURCE_FILES
 
 __all__ = ["rules_summary"]
@@ -32,9 +40,14 @@ def _list(values: tuple[int, ...]) -> str:
 
 def rules_summary(rules: Rules) -> list[str]:
     """About a dozen plain lines: how this rule set is played."""
-    src = _TITLES.get(rules.name) or (
-        f"house rules ({SOURCE_FILES.get(rules.name) or 'changed knobs'})"
-    )
+    # Known by its value, never its name: a house rule set may take a preset's name.
+    preset = next((n for n, p in PRESETS.items() if p.replace(name=rules.name) == rules), None)
+    if preset is None:
+        src = "house rules (changed knobs)"
+    elif preset == rules.name:
+        src = _TITLES.get(preset) or SOURCE_FILES.get(preset) or preset
+    else:
+        src = f"the rules of {preset}, {_TITLES.get(preset) or SOURCE_FILES.get(preset)}"
     low = "7" if rules.deck_size == 32 else "6"
     ruff = rules.deck_size == 36 and rules.point_measure is PointMeasure.PIPS
     point = "the Ruff" if ruff else "the point"
@@ -119,5 +132,6 @@ def rules_summary(rules: Rules) -> list[str]:
             else ""
         )
         lines.append(f"The game is {rules.target} up.{lurch}")
-    lines.append(f"Every rule with its source: piquet rules {rules.name}")
+    where = preset or "FILE.toml (your house-rule file)"
+    lines.append(f"Every rule with its source: piquet rules {where}")
     return lines
