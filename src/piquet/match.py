@@ -14,9 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, NewType
 
-from piquet.actions import Action, parse_action
+from piquet.actions import Action, DealBy, parse_action
 from piquet.cards import Card, pack
-from piquet.deal import ELDER, YOUNGER, Deal
+from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.errors import IllegalActionError, PiquetError, RecordError, SetupError
 from piquet.roles import ROLE_NAMES, Role
 from piquet.rules import Format, Rules, Settlement, get_rules, rules_from_mapping
@@ -181,6 +181,9 @@ class Match:
     """Pool: the player who won the last game and how many running."""
     finished: bool = False
     _partie_extra: int = field(default=0)
+    last_deal: Deal | None = field(default=None, compare=False, repr=False)
+    """The deal that finished last, in its end state (the views of a finished deal and the
+    records read it; the match itself has moved on to the next deal)."""
 
     # ------------------------------------------------------------------ players
     @property
@@ -250,6 +253,8 @@ class Match:
         attrs = self.__dict__.copy()
         attrs["deal"] = deal
         attrs["history"] = (*self.history, (actor, action))
+        if deal.is_over:
+            attrs["last_deal"] = deal
         m = object.__new__(Match)
         object.__setattr__(m, "__dict__", attrs)
         if deal.is_over:
@@ -263,13 +268,32 @@ class Match:
         rng.shuffle(pack)
         cut = rng.randint(2, len(pack) - 2)  # a cut of at least two cards (1754)
         pack = pack[cut:] + pack[:cut]
+        return replace(self, deal=self._deal_of(pack))
+
+    def _deal_of(self, pack: Sequence[int]) -> Deal:
+        """A fresh deal of this match from ``pack``: the game's score and target around it."""
         elder_player = self.in_game[0] if self.in_game[1] == self.dealer else self.in_game[1]
         start = (
             self.scores[self.in_game.index(elder_player)],
             self.scores[self.in_game.index(self.dealer)],
         )
         target = self.rules.target if self.format is not Format.PARTIE else None
-        return replace(self, deal=Deal.new(self.rules, pack, start=start, target=target))
+        return Deal.new(self.rules, pack, start=start, target=target)
+
+    def with_pack(
+        self, pack: Sequence[int], *, dealer: int | None = None, packet: int | None = None
+    ) -> Match:
+        """This match with its current deal dealt again from a given ``pack`` (top first),
+        as at a real table whose cards are entered (:mod:`piquet.tally`): ``dealer`` changes
+        who deals, ``packet`` deals by that packet size at once.  The seeded packs are not
+        drawn; the history is unchanged.  Raises :class:`IllegalActionError` for a pack that
+        is not the rule set's or a packet size it does not deal by.
+        """
+        m = self if dealer is None or dealer == self.dealer else replace(self, dealer=dealer)
+        deal = m._deal_of(pack)
+        if packet is not None and deal.phase is Phase.DEAL:
+            deal = deal.apply(DealBy(packet))
+        return replace(m, deal=deal)
 
     def _settle_deal(self) -> Match:
         deal = self.deal

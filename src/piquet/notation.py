@@ -226,7 +226,8 @@ class _Walker:
         if nxt is not None and len(nxt.history) == len(before.history) + 1:
             after = nxt  # the same deal goes on
         else:
-            after = before.apply(action)  # the deal ended: see its last state
+            assert after_match.last_deal is not None  # the deal ended: see its last state
+            after = after_match.last_deal
         mv = MoveNotes(role, player, action)
         self.current.moves.append(mv)
         notes = mv.notes

@@ -41,7 +41,6 @@ from piquet.actions import (
     Action,
     AnnounceBlanche,
     Answer,
-    DealBy,
     Declare,
     Discard,
     Leftover,
@@ -173,15 +172,8 @@ def _install(state: _State, rules: Rules) -> _State:
     dealer = draft.dealer if draft.dealer is not None else base.dealer
     if dealer not in base.in_game:
         raise IllegalActionError(f"player {dealer + 1} is not in this game")
-    m = replace(base, dealer=dealer)
-    elder_p = m.player_of(ELDER)
-    start = (m.scores[m.in_game.index(elder_p)], m.scores[m.in_game.index(dealer)])
-    target = rules.target if m.format is not Format.PARTIE else None
     packet = draft.packet if draft.packet is not None else rules.packet_sizes[0]
-    deal = Deal.new(rules, _deck(rules, draft, packet), start=start, target=target)
-    if deal.phase is Phase.DEAL:
-        deal = deal.apply(DealBy(packet))
-    m = replace(m, deal=deal)
+    m = base.with_pack(_deck(rules, draft, packet), dealer=dealer, packet=packet)
     for action in draft.actions:
         m = m.apply(action)
     return _State(m, replace(base, dealer=dealer), draft)
