@@ -34,6 +34,7 @@ from piquet.cards import CardSet, Rank, Suit, mask_cards, pack_mask
 from piquet.declarations import COURTS, DeclClass, best_claim, statement
 from piquet.drawtables import cross_suit_sequences, draws, suit_tables
 from piquet.errors import PiquetError
+from piquet.roles import ROLE_NAMES
 from piquet.rules import PointMeasure, Rules
 
 __all__ = [
@@ -50,7 +51,7 @@ __all__ = [
 
 ELDER: Final = 0
 YOUNGER: Final = 1
-_ROLES: Final = ("elder", "younger")
+_ROLES: Final = ROLE_NAMES
 #: most draws enumerated for one discard before sampling (never reached by the presets)
 _EXACT_LIMIT: Final = 3_000_000
 

@@ -10,7 +10,10 @@ transposition table keeps what was learnt.
 
 What is scored is what the rule set scores in the play (:class:`~piquet.rules.PlayScoring`):
 leads, tricks, the last trick, the cards or capot, and a pique while it is
-still open.  The objective (:class:`Objective`) is one of:
+still open.  ``_step`` is the compiled copy of the engine's trick scorer
+(:func:`piquet.transitions._h_play`), kept for speed and checked against the engine
+by a differential test (``tests/test_solver.py``: the solver's value equals a minimax
+over the engine's own deals).  The objective (:class:`Objective`) is one of:
 
 - ``DIFF``: the points elder counts from here on minus those younger counts;
 - ``RACE``: the game's target is within reach in this deal; reaching it first
