@@ -216,7 +216,7 @@ class Deal:
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
         """Everything the seat to act may do now (empty when the deal is over)."""
-        state = self._state()
+        state: DealState = self.__dict__  # type: ignore[assignment]  # (no call: hot path)
         cached = state["_legal"]
         if cached is None:
             cached = self._legal_actions()
@@ -253,7 +253,7 @@ class Deal:
 
     def random_action(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random (without listing discards)."""
-        state = self._state()
+        state: DealState = self.__dict__  # type: ignore[assignment]  # (no call: hot path)
         phase = state["phase"]
         if phase is P_PLAY:
             playable = state["_play"] or self._playable()
@@ -287,7 +287,7 @@ class Deal:
             mine = claims(self.hands[ELDER], self.cls, self.rules)
             k = _below(rng, len(mine) + 1)
             return _PASS if k == len(mine) else _declare_of(mine[k])
-        actions = self._state()["_legal"] or self.legal_actions()
+        actions = self.__dict__["_legal"] or self.legal_actions()
         if not actions:
             raise IllegalActionError("the deal is over: there is nothing to do")
         return actions[_below(rng, len(actions))]
@@ -406,7 +406,7 @@ class Deal:
 
     def _playable(self) -> tuple[int, ...]:
         """The cards the seat to act may play (computed once per state)."""
-        attrs = self._state()
+        attrs: DealState = self.__dict__  # type: ignore[assignment]  # (no call: hot path)
         found = attrs["_play"]
         if found is not None:
             return found
@@ -447,7 +447,7 @@ class Deal:
 
     def apply(self, action: Action) -> Deal:
         """The deal after ``action`` by the seat to act (``self`` is unchanged)."""
-        attrs = self._state()
+        attrs: DealState = self.__dict__  # type: ignore[assignment]  # (no call: hot path)
         if not (type(action) is Play and attrs["phase"] is P_PLAY
                 and action.card.index in (attrs["_play"] or self._playable())):
             self._check(action)
@@ -548,7 +548,7 @@ class Deal:
             if kind is Pass and (self.step is S_ELDER or (
                     self.step is S_YOUNGER and self._younger_terms()[2])):
                 return
-        legal = self._state()["_legal"] or self.legal_actions()
+        legal = self.__dict__["_legal"] or self.legal_actions()
         if action in legal:
             return
         raise IllegalActionError(self._why_not(action, legal))

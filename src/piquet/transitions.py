@@ -69,7 +69,6 @@ from piquet.facts import (
     BlancheShown,
     Fact,
     FurtherHeld,
-    HoldingShown,
     LeadAppointed,
     LeadLacked,
     LeadNamed,
@@ -82,7 +81,7 @@ from piquet.facts import (
 )
 from piquet.rules import Leftovers, PlayScoring, PointMeasure, Rules
 from piquet.scoring import Kind, Tally
-from piquet.words import declared, exchanged, passed, replied, utterance
+from piquet.words import declared, exchanged, holding_shown, passed, replied, utterance
 
 if TYPE_CHECKING:
     from piquet.deal import Deal
@@ -150,15 +149,9 @@ def _h_deal(old: Deal, d: DealState, action: DealBy) -> None:
     _do_deal(old, d, action.size)
 
 
-def _actor(old: Deal) -> Role:
-    """The role to act (a handler runs only once the action is checked: someone is)."""
-    seat = old.to_act
-    assert seat is not None, "nobody is to act"
-    return seat
-
-
 def _h_blanche(old: Deal, d: DealState, action: AnnounceBlanche) -> None:
-    seat = _actor(old)
+    seat = old.to_act
+    assert seat is not None, "a handler runs once the action is checked: someone is to act"
     b = list(old.blanche)
     b[seat] = action.discards
     d["blanche"] = (b[0], b[1])
@@ -282,7 +275,8 @@ def _end_exchange(d: DealState) -> None:
 
 
 def _h_leftover(old: Deal, d: DealState, action: Leftover) -> None:
-    seat = _actor(old)
+    seat = old.to_act
+    assert seat is not None, "a handler runs once the action is checked: someone is to act"
     look = action.choice is LeftoverChoice.LOOK
     rules = old.rules
     mode = rules.younger_leftovers
@@ -362,7 +356,8 @@ def _tell(d: DealState, fact: Fact) -> None:
 
 
 def _h_declare(old: Deal, d: DealState, action: Declare) -> None:
-    seat = _actor(old)
+    seat = old.to_act
+    assert seat is not None, "a handler runs once the action is checked: someone is to act"
     cls = action.cls
     rules = old.rules
     claim = _claim_of(d, seat, cls, action.cards.mask)
@@ -380,7 +375,8 @@ def _h_declare(old: Deal, d: DealState, action: Declare) -> None:
 
 
 def _h_pass(old: Deal, d: DealState, action: Pass) -> None:
-    seat = _actor(old)
+    seat = old.to_act
+    assert seat is not None, "a handler runs once the action is checked: someone is to act"
     cls = old.cls
     _say(d, passed(seat, cls))
     rules = old.rules
@@ -441,7 +437,7 @@ def _win_class(d: DealState, seat: Role, claim: Claim) -> None:
         shown = list(d["shown"])
         shown[seat] |= cards
         d["shown"] = (shown[0], shown[1])
-        _tell(d, HoldingShown(seat, cls, cards))
+        _say(d, holding_shown(seat, cls, cards))
     _set_result(d, ClassResult(seat, tuple(held), points))
 
 
@@ -588,7 +584,8 @@ def _play_count(d: DealState, seat: Role, kind: Kind, points: int, note: str) ->
 
 
 def _h_play(old: Deal, d: DealState, action: Play) -> None:
-    seat = _actor(old)
+    seat = old.to_act
+    assert seat is not None, "a handler runs once the action is checked: someone is to act"
     idx = action.card.index
     h0, h1 = old.hands
     d["hands"] = (h0 & ~(1 << idx), h1) if seat == 0 else (h0, h1 & ~(1 << idx))

@@ -52,6 +52,7 @@ __all__ = [
     "claim_words",
     "declared",
     "exchanged",
+    "holding_shown",
     "number_words",
     "passed",
     "replied",
@@ -276,6 +277,23 @@ def declared(role: Role, claim: Claim, rules: Rules, *, full: bool = True) -> Ut
             Utterance, (role, said.cls, capitalized(statement_words(said, rules)) + ".", 0, fact)
         )
         _DECLARED[key] = found
+    return found
+
+
+_SHOWN: dict[int, Utterance] = {}
+
+
+def holding_shown(role: Role, cls: DeclClass, cards: int) -> Utterance:
+    """``role`` shows the ``cards`` he counts in ``cls`` (cached: a deal shows several)."""
+    key = (cards << 2 | cls) << 1 | role
+    found = _SHOWN.get(key)
+    if found is None:
+        if len(_SHOWN) > 16_384:
+            _SHOWN.clear()
+        fact = HoldingShown(role, cls, cards)
+        found = _SHOWN[key] = _new_tuple(
+            Utterance, (role, cls, f"shows {CardSet(cards)}", cards, fact)
+        )
     return found
 
 
