@@ -68,20 +68,26 @@ from piquet.facts import (
     BlancheDiscards,
     BlancheShown,
     Fact,
-    FurtherHeld,
     LeadAppointed,
     LeadLacked,
     LeadNamed,
-    LeftoversChoice,
     LeftoverWay,
     MissingAsked,
     MissingTold,
     PipsTold,
-    statement_of,
 )
 from piquet.rules import Leftovers, PlayScoring, PointMeasure, Rules
 from piquet.scoring import Kind, Tally
-from piquet.words import declared, exchanged, holding_shown, passed, replied, utterance
+from piquet.words import (
+    declared,
+    exchanged,
+    further_held,
+    holding_shown,
+    leftovers,
+    passed,
+    replied,
+    utterance,
+)
 
 if TYPE_CHECKING:
     from piquet.deal import Deal
@@ -281,18 +287,18 @@ def _h_leftover(old: Deal, d: DealState, action: Leftover) -> None:
     rules = old.rules
     mode = rules.younger_leftovers
     if seat == ELDER:
-        fact = LeftoversChoice(ELDER, LeftoverWay.ELDER_DECLINES)
+        line = leftovers(ELDER, LeftoverWay.ELDER_DECLINES)
     elif mode is Leftovers.YOUNGER_TURNS_UP:
         d["leftover_look"] = (look, look)
         if look:
-            fact = LeftoversChoice(YOUNGER, LeftoverWay.TURNED_UP, old.leftovers)
+            line = leftovers(YOUNGER, LeftoverWay.TURNED_UP, old.leftovers)
         else:
-            fact = LeftoversChoice(YOUNGER, LeftoverWay.FACE_DOWN)
+            line = leftovers(YOUNGER, LeftoverWay.FACE_DOWN)
     else:
         # younger looks; elder may look after playing his first card
         d["leftover_look"] = (False, look)
-        fact = LeftoversChoice(YOUNGER, LeftoverWay.LOOKED if look else LeftoverWay.UNSEEN)
-    d["dialog"] = (*old.dialog, utterance(fact, rules))
+        line = leftovers(YOUNGER, LeftoverWay.LOOKED if look else LeftoverWay.UNSEEN)
+    d["dialog"] = (*old.dialog, line)
     _start_declarations(d)
 
 
@@ -432,7 +438,7 @@ def _win_class(d: DealState, seat: Role, claim: Claim) -> None:
         cards |= h.cards
     extras = [h for h in held if h.cards != claim.cards]
     if extras:
-        _tell(d, FurtherHeld(seat, cls, tuple(statement_of(h, rules) for h in extras)))
+        _say(d, further_held(seat, cls, extras, rules))
     if show:
         shown = list(d["shown"])
         shown[seat] |= cards

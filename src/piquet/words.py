@@ -13,7 +13,7 @@ records and the screens, never what a player believes.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from piquet.actions import Reply
@@ -52,7 +52,9 @@ __all__ = [
     "claim_words",
     "declared",
     "exchanged",
+    "further_held",
     "holding_shown",
+    "leftovers",
     "number_words",
     "passed",
     "replied",
@@ -217,8 +219,10 @@ def utterance(fact: Fact, rules: Rules) -> Utterance:
     )
 
 
+_PLAIN: Final = Rules()
+"""Rules for the words that depend on none of them."""
 _EXCHANGED: Final = {
-    (kind, role, n): utterance(kind(role, n), Rules())
+    (kind, role, n): utterance(kind(role, n), _PLAIN)
     for kind in (Exchanged, LaidOut)
     for role in Role
     for n in range(13)
@@ -258,15 +262,19 @@ def replied(role: Role, cls: DeclClass, reply: Reply) -> Utterance:
     return _REPLIED[(role * 3 + cls) * 4 + _REPLY_INDEX[reply.value]]
 
 
-def declared(role: Role, claim: Claim, rules: Rules, *, full: bool = True) -> Utterance:
-    """``role`` announces ``claim`` (``full=False``: the first part of a point by cards)."""
-    knobs = (
+def _knobs(rules: Rules, full: bool) -> int:
+    """The knobs a claim's words depend on, as bits (with ``full``: a point's pips said)."""
+    return (
         full << 3
         | (rules.deck_size == 36) << 2
         | (rules.point_measure is PointMeasure.PIPS) << 1
         | rules.sequences_same_suit
     )
-    key = ((claim.cards << 2 | claim.cls) << 4 | knobs) << 1 | role
+
+
+def declared(role: Role, claim: Claim, rules: Rules, *, full: bool = True) -> Utterance:
+    """``role`` announces ``claim`` (``full=False``: the first part of a point by cards)."""
+    key = ((claim.cards << 2 | claim.cls) << 4 | _knobs(rules, full)) << 1 | role
     found = _DECLARED.get(key)
     if found is None:
         if len(_DECLARED) > 16_384:
@@ -294,6 +302,36 @@ def holding_shown(role: Role, cls: DeclClass, cards: int) -> Utterance:
         found = _SHOWN[key] = _new_tuple(
             Utterance, (role, cls, f"shows {CardSet(cards)}", cards, fact)
         )
+    return found
+
+
+_WAYS: Final = tuple(LeftoverWay)
+_LEFTOVERS: dict[int, Utterance] = {}
+
+
+def leftovers(role: Role, way: LeftoverWay, cards: int = 0) -> Utterance:
+    """``role`` chose ``way`` for younger's leftovers (``cards``: those turned up)."""
+    key = (cards << 3 | _WAYS.index(way)) << 1 | role
+    found = _LEFTOVERS.get(key)
+    if found is None:
+        if len(_LEFTOVERS) > 16_384:
+            _LEFTOVERS.clear()
+        found = _LEFTOVERS[key] = utterance(LeftoversChoice(role, way, cards), _PLAIN)
+    return found
+
+
+_FURTHER: dict[tuple[int, ...], Utterance] = {}
+
+
+def further_held(role: Role, cls: DeclClass, extras: Sequence[Claim], rules: Rules) -> Utterance:
+    """``role``, who won ``cls``, announces the further holdings ``extras`` he counts."""
+    key = (_knobs(rules, True) << 3 | cls << 1 | role, *(h.cards for h in extras))
+    found = _FURTHER.get(key)
+    if found is None:
+        if len(_FURTHER) > 16_384:
+            _FURTHER.clear()
+        fact = FurtherHeld(role, cls, tuple(statement_of(h, rules) for h in extras))
+        found = _FURTHER[key] = utterance(fact, rules)
     return found
 
 
