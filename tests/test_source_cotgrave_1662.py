@@ -21,7 +21,7 @@ from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.declarations import DeclClass, best_claim, score_of
 from piquet.errors import IllegalActionError, PiquetError
 from piquet.match import new_match
-from piquet.rules import get_rules
+from piquet.rules import Rules, get_rules
 from piquet.view import deal_view
 
 RULES = get_rules("cotgrave-1662")
@@ -248,6 +248,29 @@ def test_cotgrave_younger_blank_bars_elders_repique() -> None:
         ("elder", "repique", 60),
     ]
     assert free.scores == (99, 0)
+
+
+def test_cotgrave_younger_blank_may_name_up_to_what_elders_number_leaves() -> None:
+    """Cotgrave: "I have a Blank, and I intend to discard such a number of Cards" and "may the
+    other likewise take all the rest" - **reading** (blanche_number): both hold a blank; elder
+    names 3, leaving 9, so younger may name 1 to 9 (he was offered only 1 to 4) and is bound."""
+    younger = "AD TD 9D 8D 7D AC TC 9C 8C 7C 6C 6D"
+    stock = "KS QS JS KH QH JH KD QD JD KC QC JC"
+    deal = new_deal(RULES, "AS TS 9S 8S 7S 6S AH TH 9H 8H 7H 6H", younger, stock)
+    assert [str(a) for a in deal.legal_actions()] == [f"blanche:{n}" for n in range(1, 9)]
+    deal = act(deal, "blanche:3")
+    assert deal.to_act == YOUNGER
+    assert [str(a) for a in deal.legal_actions()] == [f"blanche:{n}" for n in range(1, 10)]
+    deal = act(deal, "blanche:9")
+    # the other discards first; younger is bound to his nine
+    assert deal.to_act == YOUNGER and deal.discard_range() == (9, 9)
+    deal = act(deal, "discard:TD 9D 8D 7D TC 9C 8C 7C 6C")
+    deal = act(deal, "discard:6S 6H 7H")  # elder takes KS QS JS; younger the nine left
+    assert deal.hand(YOUNGER) == CardSet.parse("AD 6D AC KH QH JH KD QD JD KC QC JC")
+    assert timeline(deal) == [("elder", "carte blanche", 10), ("younger", "carte blanche", 10)]
+    # without a number from elder (younger's blank alone), only what elder must leave: 1 to 4
+    alone = _younger_blank(blank=True)
+    assert [str(a) for a in alone.legal_actions()] == [f"blanche:{n}" for n in range(1, 5)]
 
 
 def _younger_blank(blank: bool) -> Deal:
@@ -771,12 +794,38 @@ def test_cotgrave_picy_sixty_by_the_first_card() -> None:
     assert deal.scores == (60, 0)
 
 
-def test_cotgrave_younger_may_win_a_picy_too() -> None:
-    """**Reading** (piquet.sources): "he that can in like manner" names no player, so younger
-    may win a pique: 29 in hand, then a trick won with a tenth card before elder counts."""
-    assert RULES.pique_elder_only is False
+def test_cotgrave_no_picy_when_thirty_comes_on_elders_second_lead() -> None:
+    """Cotgrave: "and also by playing his first Card up to said number of thirty, before the
+    other has played a Card": elder's 29 in hand, a first lead of a nine (nothing counted),
+    younger plays to it, then an ace makes thirty on the second lead - too late for a Picy."""
+    assert RULES.pique_by_first_card is True
+    deal = act(scenario_p(), "no-question")
+    assert deal.scores == (29, 0)
+    deal = play(deal, "9S 7S AS")
+    assert timeline(deal)[-1] == ("elder", "lead", 1)
+    assert deal.scores == (30, 0) and not deal.tally.open
+    # the same play with the limit lifted (a house rule): thirty before the other counts
+    house = RULES.replace(pique_by_first_card=False)
+    late = act(new_deal(house, P_ELDER, P_YOUNGER, P_STOCK), "discard:6D", "discard:6S", "decline")
+    late = act(
+        late,
+        "declare:point:AS KS QS JS TS 9S",
+        "good",
+        "declare:sequence:AS KS QS JS TS 9S",
+        "good",
+        "declare:set:AS AD AC",
+        "good",
+        "no-question",
+    )
+    late = play(late, "9S 7S AS")
+    assert timeline(late)[-2:] == [("elder", "lead", 1), ("elder", "pique", 30)]
+    assert late.scores == (60, 0)
+
+
+def _younger_29(rules: Rules) -> Deal:
+    """Elder sinks nothing and loses every class: younger counts 29 in hand."""
     deal = new_deal(
-        RULES,
+        rules,
         "8S 7S 6S KH QH AH KD QD JD KC QC 6D",
         "AS KS QS JS TS 9S JH TH 9H AD AC 9D",
         "7D 8H TD 8D 7H 6H JC TC 9C 8C 7C 6C",
@@ -785,7 +834,28 @@ def test_cotgrave_younger_may_win_a_picy_too() -> None:
     deal = act(deal, "declare:point:KD QD JD 7D 6D", "not-good", "declare:point:AS KS QS JS TS 9S")
     deal = act(deal, "declare:sequence:AH KH QH", "not-good")
     deal = act(deal, "declare:sequence:AS KS QS JS TS 9S")
-    deal = act(deal, "declare:set:KH KD KC", "not-good", "declare:set:AS AD AC", "no-question")
+    return act(deal, "declare:set:KH KD KC", "not-good", "declare:set:AS AD AC", "no-question")
+
+
+def test_cotgrave_younger_cannot_picy_once_elder_has_played() -> None:
+    """Cotgrave: "before the other has played a Card, or can reckon anything": younger's 29 in
+    hand and a trick won with a tenth card make thirty, but elder has played a card: no Picy.
+    (The pique names no player, "he that can in like manner"; only elder can meet it.)"""
+    assert RULES.pique_elder_only is False and RULES.pique_by_first_card is True
+    deal = _younger_29(RULES)
+    assert deal.scores == (0, 29)
+    deal = play(deal, "6D AD")
+    assert timeline(deal)[-1] == ("younger", "trick", 1)
+    assert deal.scores == (0, 30)
+
+
+def test_cotgrave_younger_may_win_a_picy_without_the_first_card_limit() -> None:
+    """**Reading** (piquet.sources): "he that can in like manner" names no player, so with the
+    first-card limit lifted (a house rule) younger may win a pique: 29 in hand, then a trick won
+    with a tenth card before elder counts."""
+    house = RULES.replace(pique_by_first_card=False)
+    assert house.pique_elder_only is False
+    deal = _younger_29(house)
     assert deal.scores == (0, 29)
     deal = play(deal, "6D AD")
     assert timeline(deal)[-2:] == [("younger", "trick", 1), ("younger", "pique", 30)]

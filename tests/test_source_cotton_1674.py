@@ -15,7 +15,7 @@ from piquet.actions import DealBy, Discard, Play, parse_action
 from piquet.cards import Card, CardSet
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.match import new_match
-from piquet.rules import Leftovers, get_rules
+from piquet.rules import Leftovers, Rules, get_rules
 from piquet.view import deal_view
 
 RULES = get_rules("cotton-1674")
@@ -127,6 +127,19 @@ def test_carte_blanche_procedure() -> None:
     assert deal.phase is Phase.DECLARE  # nobody sees the rest of the stock in Cotton
     assert deal.hand(ELDER) >= CardSet.parse("KS QS JS KH")
     assert deal.hand(YOUNGER) >= CardSet.parse("QH JH")
+
+
+def test_cotton_younger_blank_may_name_up_to_what_elders_number_leaves() -> None:
+    """Cotton: "I have a Blanck, and I intend to discard such a number of Cards" and "the
+    Antagonist may take in what he thinks fit" - **reading** (blanche_number): both hold a
+    blank; elder names 3, leaving 9, so younger may name 1 to 9."""
+    younger = "AD TD 9D 8D 7D AC TC 9C 8C 7C 6C 6D"
+    stock = "KS QS JS KH QH JH KD QD JD KC QC JC"
+    deal = new_deal(RULES, "AS TS 9S 8S 7S 6S AH TH 9H 8H 7H 6H", younger, stock)
+    deal = act(deal, "blanche:3")
+    assert [str(a) for a in deal.legal_actions()] == [f"blanche:{n}" for n in range(1, 10)]
+    deal = act(deal, "blanche:9", "discard:TD 9D 8D 7D TC 9C 8C 7C 6C", "discard:6S 6H 7H")
+    assert deal.hand(YOUNGER) == CardSet.parse("AD 6D AC KH QH JH KD QD JD KC QC JC")
 
 
 def _blank_pair(younger_blank: bool) -> Deal:
@@ -464,12 +477,36 @@ def test_cotton_picy_sixty() -> None:
     assert timeline(deal)[-1] == ("elder", "pique", 30) and deal.scores == (60, 0)
 
 
-def test_cotton_younger_may_win_a_picy() -> None:
-    """**Reading**: "he that can make in like manner" names no player, so younger may pique
-    too."""
-    assert RULES.pique_elder_only is False
+def test_cotton_no_picy_when_thirty_comes_on_elders_second_lead() -> None:
+    """Cotton: "he that can make in like manner, what by Blank, Ruff, Sequences, &c. up to the
+    said number, before the other hath play'd a Card, or reckoned any thing": elder's 29 in
+    hand, a nine led (nothing counted), younger plays to it, then an ace makes thirty on the
+    second lead - younger has played a card, so no Picy."""
+    assert RULES.pique_by_first_card is True
+    deal = play(act(scenario_p(), "no-question"), "9S 7S AS")
+    assert timeline(deal)[-1] == ("elder", "lead", 1)
+    assert deal.scores == (30, 0) and not deal.tally.open
+    # with the limit lifted (a house rule) the same thirty would be a pique
+    house = RULES.replace(pique_by_first_card=False)
+    late = act(new_deal(house, P_ELDER, P_YOUNGER, P_STOCK), "discard:6D", "discard:6S")
+    late = act(
+        late,
+        "declare:point:AS KS QS JS TS 9S",
+        "good",
+        "declare:sequence:AS KS QS JS TS 9S",
+        "good",
+        "declare:set:AS AD AC",
+        "good",
+        "no-question",
+    )
+    late = play(late, "9S 7S AS")
+    assert timeline(late)[-2:] == [("elder", "lead", 1), ("elder", "pique", 30)]
+
+
+def _younger_29(rules: Rules) -> Deal:
+    """Elder loses every class: younger counts 29 in hand."""
     deal = new_deal(
-        RULES,
+        rules,
         "8S 7S 6S KH QH AH KD QD JD KC QC 6D",
         "AS KS QS JS TS 9S JH TH 9H AD AC 9D",
         "7D 8H TD 8D 7H 6H JC TC 9C 8C 7C 6C",
@@ -477,8 +514,23 @@ def test_cotton_younger_may_win_a_picy() -> None:
     deal = act(deal, "discard:8S", "discard:9D")
     deal = act(deal, "declare:point:KD QD JD 7D 6D", "not-good", "declare:point:AS KS QS JS TS 9S")
     deal = act(deal, "declare:sequence:AH KH QH", "not-good", "declare:sequence:AS KS QS JS TS 9S")
-    deal = act(deal, "declare:set:KH KD KC", "not-good", "declare:set:AS AD AC", "no-question")
-    deal = play(deal, "6D AD")
+    return act(deal, "declare:set:KH KD KC", "not-good", "declare:set:AS AD AC", "no-question")
+
+
+def test_cotton_younger_cannot_picy_once_elder_has_played() -> None:
+    """Cotton: "before the other hath play'd a Card": younger's 29 in hand and a trick won with
+    a tenth card make thirty after elder's first card - no Picy for younger."""
+    assert RULES.pique_elder_only is False and RULES.pique_by_first_card is True
+    deal = play(_younger_29(RULES), "6D AD")
+    assert timeline(deal)[-1] == ("younger", "trick", 1) and deal.scores == (0, 30)
+
+
+def test_cotton_younger_may_win_a_picy_without_the_first_card_limit() -> None:
+    """**Reading**: "he that can make in like manner" names no player, so with the first-card
+    limit lifted (a house rule) younger may pique too."""
+    house = RULES.replace(pique_by_first_card=False)
+    assert house.pique_elder_only is False
+    deal = play(_younger_29(house), "6D AD")
     assert timeline(deal)[-1] == ("younger", "pique", 30) and deal.scores == (0, 60)
 
 

@@ -136,6 +136,22 @@ def test_1995_both_blanks_neither_scores() -> None:
     ]
 
 
+def test_1995_younger_blank_names_up_to_what_elder_leaves_at_most_eight() -> None:
+    """1995: "We played that Younger may only draw up to eight" - **reading** (blanche_number,
+    Cotton's procedure): elder names 3, leaving 9; younger may name 1 to 8."""
+    deal = new_deal(
+        RULES,
+        "AS TS 9S 8S 7S 6S AH TH 9H 8H 7H 6H",
+        "AD TD 9D 8D 7D 6D AC TC 9C 8C 7C 6C",
+        "KS QS JS KH QH JH KD QD JD KC QC JC",
+    )
+    deal = act(deal, "blanche:3")
+    assert [str(a) for a in deal.legal_actions()] == [f"blanche:{n}" for n in range(1, 9)]
+    deal = act(deal, "blanche:8", "discard:TD 9D 8D 7D 6D TC 9C 8C", "discard:6S 6H 7H")
+    assert deal.hand(YOUNGER) == CardSet.parse("AD AC 7C 6C KH QH JH KD QD JD KC QC")
+    assert deal.events == ()  # both blank: neither scores
+
+
 def test_1995_one_blank_is_worth_ten_and_shown() -> None:
     """1995: "Blank is worth ten points, and requires showing the entire hand"."""
     deal = new_deal(

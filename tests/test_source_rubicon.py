@@ -13,10 +13,10 @@ import random
 import pytest
 
 from enginekit import act, new_deal, play, refused, said, timeline
-from piquet.actions import DealBy, Discard
+from piquet.actions import AnnounceBlanche, DealBy, Discard
 from piquet.cards import CardSet
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.errors import IllegalActionError
+from piquet.errors import SetupError
 from piquet.match import Match, new_match
 from piquet.rules import Format, Settlement, get_rules
 from piquet.sources import citation
@@ -105,22 +105,87 @@ def test_rubicon_younger_looks_then_elder_after_first_card() -> None:
     assert deal_view(blind, YOUNGER).stock_seen == CardSet()
 
 
+B_ELDER = "AS KS QS JS TS 9S 8S 7S KH QH JH KD"
+B_YOUNGER = "AH TH 9H 8H 7H AD TD 9D 8D 7D TC 9C"
+B_STOCK = "QD JD AC KC QC JC 8C 7C"
+
+
 def test_rubicon_carte_blanche_scores_ten() -> None:
     """parlett: "carte blanche (no court card in the twelve dealt) scores 10" and "either player
     dealt a blank may claim 10 for it; blanks are not compared, so both can score" (two blanks
     cannot be dealt from 32 cards: only 20 are not court cards)."""
     assert RULES.blanche_value == 10 and RULES.both_blanche_score
+    deal = new_deal(RULES, B_ELDER, B_YOUNGER, B_STOCK)
+    assert said(deal) == ["younger: Carte blanche!"]
+    deal = act(deal, "discard:KD")
+    assert timeline(deal) == [("younger", "carte blanche", 10)]
+    assert deal_view(deal, ELDER).opponent_shown == CardSet.parse(B_YOUNGER)
+
+
+def test_rubicon_younger_blanche_announces_no_number_and_exchanges_four() -> None:
+    """parlett: "carte blanche is declared and shown; no number of cards is announced, and the
+    exchange goes on as usual (a younger holder takes as many as remain, at least one)" - the
+    audit's deal: elder exchanges one, younger exchanges four (refused before: he had to name
+    a number no larger than the three elder must leave)."""
+    assert RULES.blanche_number is False
+    deal = new_deal(RULES, B_ELDER, B_YOUNGER, B_STOCK)
+    # no number to announce: elder exchanges at once
+    assert deal.phase is Phase.EXCHANGE and deal.to_act == ELDER
+    assert deal.discard_range() == (1, 5)
+    refused(deal, AnnounceBlanche(2), "not allowed now", "discard 1 to 5")
+    deal = act(deal, "discard:KD")  # elder takes QD
+    assert deal.to_act == YOUNGER and deal.discard_range() == (1, 7)
+    deal = act(deal, "discard:TC 9C 8D 7D")
+    assert deal.hand(YOUNGER) == CardSet.parse("AH TH 9H 8H 7H AD TD 9D JD AC KC QC")
+    assert said(deal)[-3:] == [
+        "elder: elder exchanges 1",
+        "younger: shows carte blanche",
+        "younger: younger exchanges 4",
+    ]
+    assert timeline(deal) == [("younger", "carte blanche", 10)]
+
+
+def test_rubicon_elder_blanche_shown_then_exchanged_as_usual() -> None:
+    """parlett: carte blanche "declared and shown"; no number is announced, so younger does not
+    discard first: elder shows and counts 10, then exchanges as usual, then younger."""
+    deal = new_deal(RULES, B_YOUNGER, B_ELDER, B_STOCK)
+    assert deal.phase is Phase.EXCHANGE and deal.to_act == ELDER
+    assert timeline(deal) == [("elder", "carte blanche", 10)]
+    assert deal_view(deal, YOUNGER).opponent_shown == CardSet.parse(B_YOUNGER)
+    assert deal.discard_range() == (1, 5)
+    deal = act(deal, "discard:TC 9C 8D 7D")
+    assert deal.to_act == YOUNGER and deal.discard_range() == (1, 4)
+    deal = act(deal, "discard:KD")
+    assert deal.phase is not Phase.EXCHANGE
+
+
+def test_rubicon_pique_from_declarations_and_play_never_the_capot() -> None:
+    """parlett: "elder reaching 30 from declarations and play before younger scores adds 30" -
+    never by the cards or capot, which come after the play (the audit's deal: 13 in hand, 13
+    in play, all twelve tricks: 26 + 40 = 66, not 96)."""
     deal = new_deal(
         RULES,
-        "AS KS QS JS TS 9S 8S 7S KH QH JH KD",
-        "AH TH 9H 8H 7H AD TD 9D 8D 7D TC 9C",
-        "QD JD AC KC QC JC 8C 7C",
+        "AS KS QS JS AH KH QH AD KD QD JD TD",
+        "TS 9S 8S 7S JH TH 9H 8H 7H 9D 8D 7D",
+        "AC KC QC JC TC 9C 8C 7C",
     )
-    assert [str(a) for a in deal.legal_actions()] == ["blanche:1", "blanche:2", "blanche:3"]
-    deal = act(deal, "blanche:2", "discard:KD")
-    assert timeline(deal) == [("younger", "carte blanche", 10)]
-    assert deal.discard_range() == (2, 2)
-    refused(deal, Discard(CardSet.parse("9C")), "bound to that number, not 1")
+    deal = act(deal, "discard:JD", "discard:7D", "decline")  # elder takes AC, younger KC
+    # elder sinks to a point of three (3) and counts his quart and two tierces (10); younger,
+    # though his point and quint are better, says "good" and counts nothing
+    deal = act(deal, "declare:point:AS KS QS", "good", "declare:sequence:AS KS QS JS", "good")
+    deal = act(deal, "pass")
+    assert deal.scores == (13, 0)
+    deal = play(deal, "AS")
+    deal = act(deal, "pass")
+    deal = play(deal, "7S KS 8S QS 9S JS TS AH 7H KH 8H QH 9H AD 8D KD 9D QD JH TD TH AC KC")
+    assert deal.won == (12, 0)
+    assert timeline(deal)[-3:] == [
+        ("elder", "lead", 1),
+        ("elder", "last trick", 1),
+        ("elder", "capot", 40),
+    ]
+    assert deal.scores == (66, 0)
+    assert all(kind != "pique" for _, kind, _ in timeline(deal))
 
 
 # ---------------------------------------------------------------- declarations
@@ -411,5 +476,5 @@ def test_rubicon_single_game_to_a_hundred_is_an_option() -> None:
         match = match.apply(match.random_action(rng))
     (game,) = match.games
     assert max(game.scores) >= 100 and game.settled == 0
-    with pytest.raises(IllegalActionError, match="does not play a pool"):
+    with pytest.raises(SetupError, match="does not play a pool"):
         new_match(RULES, seed=4, format="pool")

@@ -44,7 +44,7 @@ from piquet.actions import (
 )
 from piquet.cards import DECK32, DECK36, CardSet, mask_cards
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.declarations import DeclClass
+from piquet.declarations import COURTS, DeclClass
 from piquet.match import Match, new_match
 from piquet.players.random_player import RandomPlayer
 from piquet.rules import PRESETS, Format, Leftovers, Rules
@@ -138,6 +138,11 @@ def oracle(deal: Deal, seat: int) -> tuple[int, int]:
     # carte blanche: "the other discards first; show the hand"
     if other in announced and n[seat] is not None:
         seen |= dealt[other]
+    # with no number announced (Rubicon) elder's is shown at once, younger's once elder has
+    # exchanged (a carte blanche "need not be shown till the adversary has discarded")
+    if not rules.blanche_number and dealt[other] & COURTS == 0:
+        if other == ELDER or n[ELDER] is not None:
+            seen |= dealt[other]
     # winning declarations that must be shown
     must_show = (rules.show_point, rules.show_sequences, rules.show_sets)
     outcomes = class_outcomes(deal)
@@ -550,7 +555,7 @@ def test_carte_blanche_views(preset: str) -> None:
     rng = random.Random(preset)
     for blank in blanche_cases(rules, 12):
         deal = Deal.new(rules, blanche_pack(rules, rng, blank))
-        assert deal.phase is Phase.BLANCHE
+        assert deal.phase is (Phase.BLANCHE if rules.blanche_number else Phase.EXCHANGE)
         while not deal.is_over:
             check_views(deal)
             deal = deal.apply(deal.random_action(rng))

@@ -1,4 +1,5 @@
-"""A seat's responses never hold a card it may not see, under every rule set.
+"""A seat's responses never hold a card it may not see, under every rule set; nor a
+spectator's a card the players have not made public; nor the analysis an unfinished deal.
 
 Random games are walked through the API with every seat a person (invited), and each
 response is checked against the engine, rebuilt independently from the stored seed and
@@ -17,12 +18,12 @@ from typing import Any
 import pytest
 
 from piquet.actions import parse_action
-from piquet.cards import Card
+from piquet.cards import Card, CardSet
 from piquet.deal import Deal
 from piquet.match import Match, new_match
 from piquet.rules import PRESETS
 from piquet.view import deal_view, visible_mask
-from test_web_kit import CARD, client, create, walk
+from test_web_kit import CARD, bearer, client, create, walk
 
 CASES = [(name, None) for name in PRESETS] + [
     ("court-gamester-1754", "pool"),
@@ -153,3 +154,170 @@ def test_the_seed_is_never_sent_before_the_end(tmp_path: Path) -> None:
         seed = c.app.state.piquet["store"].game(gid).seed  # type: ignore[attr-defined]
         r = c.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {made['token']}"})
         assert str(seed) not in r.text
+
+
+# ---------------------------------------------------------------------- spectators
+def public_cards(r: dict[str, Any]) -> set[int]:
+    """Every card a spectator's response places (words said aloud aside, as above)."""
+
+    def strip(d: dict[str, Any] | None) -> dict[str, Any] | None:
+        if d is None:
+            return None
+        out = dict(d)
+        out["dialog"] = [u["shown"] for u in d["dialog"]]
+        out["lead_rule"] = None
+        return out
+
+    view = dict(r["view"])
+    view["deal"] = strip(view["deal"])
+    return cards_in([view, strip(r["last_deal"]), r["result"]])
+
+
+def check_spectator(oracle: Oracle, r: dict[str, Any]) -> None:
+    """A spectator's response is the engine's public view at that step, and places no
+    card that both players have not made public (shown or played)."""
+    from piquet.view import public_mask, public_view
+
+    m, last = oracle.at(r["n"])
+    expected = m.public_view()
+    expected["names"] = [s["name"] for s in r["seats"]]
+    assert r["view"] == expected
+    assert r["spectator"] is True
+    assert set(r) == {"id", "spectator", "n", "rules", "format", "finished", "to_act", "seats",
+                      "view", "last_deal", "result"}
+    allowed = 0
+    if m.deal is not None and not m.finished:
+        allowed |= public_mask(m.deal)
+    if r["last_deal"] is not None:
+        assert last is not None
+        want = public_view(last).to_json()
+        want["number"] = len(m.deals)
+        want["elder"], want["younger"] = m.deals[-1].players
+        assert r["last_deal"] == want
+        allowed |= public_mask(last)
+    else:
+        assert last is None
+    leaked = {i for i in public_cards(r) if not allowed >> i & 1}
+    assert not leaked, f"a spectator was sent {[str(Card.from_index(i)) for i in leaked]}"
+    for seat in r["seats"]:
+        assert "token_hash" not in seat and "invite_hash" not in seat
+
+
+@pytest.mark.parametrize(("rules", "fmt"), CASES, ids=[f"{r}-{f or 'default'}" for r, f in CASES])
+def test_no_spectator_response_shows_a_hidden_card(
+    tmp_path: Path, rules: str, fmt: str | None
+) -> None:
+    """At every step of a random game, over HTTP and over the WebSocket."""
+    with client(tmp_path) as c:
+        n_friends = 2 if fmt == "pool" else 1
+        made = create(c, rules=rules, format=fmt, opponents=["friend"] * n_friends)
+        gid = made["id"]
+        tokens = {0: made["token"]}
+        for inv in made["invites"]:
+            r = c.post(f"/api/games/{gid}/join", json={"invite": inv["invite"]})
+            tokens[r.json()["seat"]] = r.json()["token"]
+        key = c.post(f"/api/games/{gid}/watch-link", headers=bearer(made["token"])).json()["key"]
+        oracle = Oracle(c.app.state.piquet["store"], gid)  # type: ignore[attr-defined]
+        seen = {"http": 0, "ws": 0}
+        with c.websocket_connect(f"/api/games/{gid}/watch/ws") as ws:
+            ws.send_json({"key": key})
+            check_spectator(oracle, ws.receive_json()["view"])
+
+            def check(seat: int, r: dict[str, Any]) -> None:
+                check_response(oracle, seat, r)
+                s = c.get(f"/api/games/{gid}/watch", headers=bearer(key))
+                assert s.status_code == 200, s.text
+                check_spectator(oracle, s.json())
+                seen["http"] += 1
+
+            final = walk(c, gid, tokens, random.Random(hash(rules) & 0xFFFF), check=check)
+            assert final["finished"]
+            # every change reached the socket: read until the last step, checking each
+            n_last = final["n"]
+            while True:
+                msg = ws.receive_json()
+                assert msg["type"] == "view"
+                check_spectator(oracle, msg["view"])
+                seen["ws"] += 1
+                if msg["view"]["n"] == n_last:
+                    break
+            ws.send_json({"action": "pass"})
+            assert ws.receive_json()["type"] == "error"  # a spectator does not play
+        assert seen["http"] > 100 and seen["ws"] > 0
+
+
+def test_a_spectator_key_opens_no_seat(tmp_path: Path) -> None:
+    """The key shows the public view only: no seat's view, no action, no analysis."""
+    with client(tmp_path) as c:
+        made = create(c, opponent="random")
+        gid = made["id"]
+        key = c.post(f"/api/games/{gid}/watch-link", headers=bearer(made["token"])).json()["key"]
+        for path in ("", "/analysis", "/replay", "/record", "/hint"):
+            r = c.get(f"/api/games/{gid}{path}", headers=bearer(key))
+            assert r.status_code == 404, (path, r.text)
+        r = c.post(f"/api/games/{gid}/actions", json={"action": "pass"}, headers=bearer(key))
+        assert r.status_code == 404
+        # and a seat's token is not a spectator key
+        r = c.get(f"/api/games/{gid}/watch", headers=bearer(made["token"]))
+        assert r.status_code == 404
+
+
+# ---------------------------------------------------------------------- the analysis
+def check_analysis(oracle: Oracle, a: dict[str, Any], finished_deals_at: Any) -> None:
+    """The analysis names only deals that are over at the step it was made from, and
+    their hands are those deals' true hands (public once over)."""
+    m, _last = oracle.at(a["n"])
+    assert a["deals_over"] == len(m.deals)
+    assert [d["number"] for d in a["deals"]] == list(range(1, len(m.deals) + 1))
+    deals = finished_deals_at(a["n"])
+    assert len(deals) == len(m.deals)
+    for d in a["deals"]:
+        body = d["analysis"]
+        if body is None:
+            assert d["status"] == "pending"
+            continue
+        fd = deals[d["number"] - 1]
+        assert body["start"] + body["steps"] <= a["n"]
+        assert body["start"] == fd.start and body["steps"] == len(fd.actions)
+        for role, r in (("elder", 0), ("younger", 1)):
+            assert body["hands"][role]["dealt"] == [str(x) for x in CardSet(fd.end.dealt[r])]
+
+
+def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> None:
+    """Asked at every step, each seat gets the analysis of the deals already over, never
+    of the deal being played."""
+    from piquet.review import finished_deals
+    from piquet.web.analysis import Analyses, AnalysisSettings
+
+    with client(tmp_path) as c:
+        made = create(c, rules="rubicon", opponent="friend")
+        gid = made["id"]
+        tokens = {0: made["token"]}
+        r = c.post(f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"]})
+        tokens[1] = r.json()["token"]
+        st = c.app.state.piquet  # type: ignore[attr-defined]
+        # the real analysis, asked to work less hard (a test, not a review)
+        st["analyses"] = Analyses(
+            st["store"].engine, st["executor"], AnalysisSettings(think_ms=5, samples=8, verify=16)
+        )
+        oracle = Oracle(st["store"], gid)
+        row = oracle.row
+
+        def deals_at(n: int) -> Any:
+            m, _ = oracle.at(n)
+            first = new_match(row.rules, seed=row.seed, format=row.format,
+                              names=[f"seat {i}" for i in range(len(row.seats))])
+            return finished_deals(first, m.history)
+
+        ready = {"n": 0}
+
+        def check(seat: int, _r: dict[str, Any]) -> None:
+            a = c.get(f"/api/games/{gid}/analysis", headers=bearer(tokens[seat]))
+            assert a.status_code == 200, a.text
+            body = a.json()
+            check_analysis(oracle, body, deals_at)
+            ready["n"] += sum(1 for d in body["deals"] if d["status"] == "ready")
+
+        final = walk(c, gid, tokens, random.Random(17), check=check)
+        assert final["finished"]
+        assert ready["n"] > 0, "no analysis was ever ready during the game"

@@ -302,7 +302,9 @@ class Deal:
         if seat == ELDER:
             return r.elder_min, r.elder_max
         lo = r.younger_min
-        hi = r.stock_size - r.elder_max
+        # up to what elder's announced number will leave, else what elder must leave
+        elder_named = self.blanche[ELDER]
+        hi = r.stock_size - (elder_named if elder_named >= 0 else r.elder_max)
         if r.younger_max:
             hi = min(hi, r.younger_max)
         return lo, hi

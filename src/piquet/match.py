@@ -20,7 +20,7 @@ from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.errors import IllegalActionError, PiquetError, RecordError, SetupError
 from piquet.roles import ROLE_NAMES, Role
 from piquet.rules import Format, Rules, Settlement, get_rules, rules_from_mapping
-from piquet.view import DealView, deal_view
+from piquet.view import DealView, deal_view, public_view
 
 __all__ = ["DealSummary", "GameResult", "Match", "MatchView", "Player", "new_match"]
 
@@ -496,6 +496,32 @@ class Match:
             ledger=self.ledger,
             pool=self.pool,
         )
+
+    def public_view(self) -> dict[str, Any]:
+        """What a spectator may see, JSON-ready: the game's score and settled deals and
+        games, and the current deal's :func:`~piquet.view.public_view` (no hand, no
+        discard, no stock: only what both players have shown or played)."""
+        return {
+            "rules": self.rules.name,
+            "format": self.format.value,
+            "players": list(range(self.n_players)),
+            "names": list(self.names),
+            "in_game": list(self.in_game),
+            "dealer": self.dealer,
+            "elder": None if self.deal is None or self.finished else self.player_of(ELDER),
+            "scores": list(self.scores),
+            "game_number": self.game_number,
+            "deal_number": self.deal_number,
+            "deals": [d.to_json() for d in self.deals],
+            "games": [g.to_json() for g in self.games],
+            "deal": None
+            if self.deal is None or self.finished
+            else public_view(self.deal).to_json(),
+            "to_act": self.to_act,
+            "finished": self.finished,
+            "ledger": list(self.ledger),
+            "pool": self.pool,
+        }
 
     # ------------------------------------------------------------------ records
     def to_record(self) -> dict[str, Any]:

@@ -117,6 +117,11 @@ class Rules:
     """Points for carte blanche (no king, queen or knave in the twelve dealt)."""
     both_blanche_score: bool = True
     """When both hold carte blanche: both count (True) or neither does (False)."""
+    blanche_number: bool = True
+    """The holder of carte blanche announces how many cards he will exchange and is bound to it;
+    the other discards first (False: no number; the blanche is shown and the exchange goes on
+    as usual).  Younger's number may be up to what elder's announced number will leave, else
+    up to what elder must leave."""
 
     # --- the exchange ---------------------------------------------------------
     elder_max: int = 5
@@ -183,6 +188,9 @@ class Rules:
     """Added on reaching the threshold from hand and play."""
     pique_elder_only: bool = False
     """Only elder can win a pique."""
+    pique_by_first_card: bool = False
+    """The pique must be made by elder's first card at the latest: hand, then elder's first
+    lead, before younger plays (False: any time in the play before the other counts)."""
 
     # --- winning ---------------------------------------------------------------
     target: int = 100
@@ -261,7 +269,7 @@ def _collect_knob_docs() -> None:
             and isinstance(nxt.value, ast.Constant)
             and isinstance(nxt.value.value, str)
         ):
-            KNOB_DOCS[node.target.id] = nxt.value.value
+            KNOB_DOCS[node.target.id] = " ".join(nxt.value.value.split())
 
 
 def _validate(r: Rules) -> None:
@@ -331,12 +339,14 @@ PRESETS: Final[dict[str, Rules]] = {
         **_BASE_36,  # type: ignore[arg-type]
         younger_leftovers=Leftovers.ELDER_NAMES_SUIT,
         ask_missing=True,
+        pique_by_first_card=True,
     ),
     "cotton-1674": Rules(
         name="cotton-1674",
         **_BASE_36,  # type: ignore[arg-type]
         younger_leftovers=Leftovers.HIDDEN,
         ask_missing=True,
+        pique_by_first_card=True,
     ),
     "du-coeur-1995": Rules(
         name="du-coeur-1995",
@@ -394,6 +404,7 @@ PRESETS: Final[dict[str, Rules]] = {
         name="rubicon",
         deck_size=32,
         packet_sizes=(2, 3),
+        blanche_number=False,
         elder_max=5,
         younger_min=1,
         younger_leftovers=Leftovers.YOUNGER_LOOKS,

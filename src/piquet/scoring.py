@@ -5,6 +5,13 @@ carte blanche, point, sequences, sets, then the play card by card, then the
 last trick, then the cards or capot.  Every point a player counts in a deal is
 an :class:`Event` on that timeline, in that order; pique and repique are judged
 on it, and so is the moment a game's target is reached.
+
+A repique is made from hand alone (:data:`HAND_KINDS`), a pique from hand and
+play (:data:`PLAY_KINDS`): the cards and the capot come after the play and never
+carry a player to the threshold, in every rule set (RULES.md; 1754: "part in
+Hand, and part by Play").  Where the pique must be made by elder's first card
+(:attr:`~piquet.rules.Rules.pique_by_first_card`), the deal closes the chance
+with :meth:`Tally.closed` when younger plays to the first trick.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from typing import NamedTuple
 
 from piquet.rules import Rules
 
-__all__ = ["HAND_KINDS", "Event", "Kind", "Tally"]
+__all__ = ["HAND_KINDS", "PLAY_KINDS", "Event", "Kind", "Tally"]
 
 
 class Kind(enum.Enum):
@@ -34,6 +41,9 @@ class Kind(enum.Enum):
 _new_tuple = tuple.__new__  # a named tuple without its constructor's Python-level call
 
 HAND_KINDS = frozenset({Kind.BLANCHE, Kind.POINT, Kind.SEQUENCES, Kind.SETS})
+"""What is counted in hand: these alone make a repique."""
+PLAY_KINDS = frozenset({Kind.LEAD, Kind.TRICK, Kind.LAST_TRICK})
+"""What is counted in play: with the hand, these make a pique (the cards and capot never do)."""
 
 
 class Event(NamedTuple):
@@ -97,7 +107,7 @@ class Tally(NamedTuple):
                     )
                 )
                 totals[seat] += rules.repique_bonus
-            elif not (rules.pique_elder_only and seat == 1):
+            elif kind in PLAY_KINDS and not (rules.pique_elder_only and seat == 1):
                 events.append(
                     Event(
                         seat,
@@ -114,6 +124,12 @@ class Tally(NamedTuple):
         if target is not None and start[seat] + totals[seat] >= target:
             reached = seat
         return Tally(tuple(events), (totals[0], totals[1]), is_open, reached)
+
+    def closed(self) -> Tally:
+        """This tally with the chance of a pique or repique gone (nothing else changes)."""
+        if not self.open:
+            return self
+        return _new_tuple(Tally, (self.events, self.totals, False, self.reached))
 
     def by_kind(self, seat: int) -> dict[Kind, int]:
         out: dict[Kind, int] = {}

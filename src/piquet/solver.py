@@ -10,7 +10,9 @@ transposition table keeps what was learnt.
 
 What is scored is what the rule set scores in the play (:class:`~piquet.rules.PlayScoring`):
 leads, tricks, the last trick, the cards or capot, and a pique while it is
-still open.  ``_step`` is the compiled copy of the engine's trick scorer
+still open (made in play only, never by the cards or capot; by elder's first
+card at the latest where :attr:`~piquet.rules.Rules.pique_by_first_card` says so).
+``_step`` is the compiled copy of the engine's trick scorer
 (:func:`piquet.transitions._h_play`), kept for speed and checked against the engine
 by a differential test (``tests/test_solver.py``: the solver's value equals a minimax
 over the engine's own deals).  The objective (:class:`Objective`) is one of:
@@ -164,7 +166,8 @@ _SCORING: Final = {
 _P_SCORING, _P_LAST, _P_LAST_TENTH, _P_CARDS, _P_CAPOT = 0, 1, 2, 3, 4
 _P_THRESH, _P_PIQUE, _P_ELDER_ONLY, _P_MODE = 5, 6, 7, 8
 _P_REM0, _P_REM1, _P_BASE0, _P_BASE1, _P_SETTLE, _P_RACE = 9, 10, 11, 12, 13, 14
-_NPARAMS: Final = 15
+_P_FIRST_CARD = 15
+_NPARAMS: Final = 16
 
 _EXACT, _LOWER, _UPPER = 1, 2, 3
 _INF: Final = 1 << 20
@@ -359,6 +362,9 @@ def _step(
             acc0, acc1, opn, ended = _add(leader, 1, acc0, acc1, opn, ended, P)
         return h0, h1, leader, card, won0, ntr, acc0, acc1, opn, ended
     follower = 1 - leader
+    if ntr == 0 and P[_P_FIRST_CARD] != 0:
+        # the pique had to be made by elder's first card, before younger plays
+        opn = 0
     if follower == 0:
         h0 &= ~(1 << card)
     else:
@@ -384,6 +390,8 @@ def _step(
     if ntr == 12:
         bonus = P[_P_LAST_TENTH] if _is_tenth(win_card) else P[_P_LAST]
         acc0, acc1, opn, ended = _add(winner, bonus, acc0, acc1, opn, ended, P)
+        # the cards and capot come after the play: they never make a pique
+        opn = 0
         won1 = 12 - won0
         if won0 == 12:
             acc0, acc1, opn, ended = _add(0, P[_P_CAPOT], acc0, acc1, opn, ended, P)
@@ -730,6 +738,7 @@ def _params(rules: Rules, objective: Objective) -> Any:
     p[_P_THRESH] = rules.pique_threshold
     p[_P_PIQUE] = rules.pique_bonus
     p[_P_ELDER_ONLY] = 1 if rules.pique_elder_only else 0
+    p[_P_FIRST_CARD] = 1 if rules.pique_by_first_card else 0
     p[_P_MODE] = int(objective.mode)
     p[_P_REM0], p[_P_REM1] = objective.remaining
     p[_P_BASE0], p[_P_BASE1] = objective.before

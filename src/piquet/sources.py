@@ -67,15 +67,19 @@ _SETS_NOT_SHOWN: Final = (
     "may ask which card of a set is missing implies sets are told, not shown"
 )
 _PIQUE_EITHER: Final = (
-    "reading: the pique is not limited to elder (he that can in like manner), so either "
-    "player may win one; taken literally, before the other has played a Card only elder "
-    "could ever meet it"
+    "reading: the pique is not limited to elder by name (he that can in like manner); as it "
+    "must be made by elder's first card (pique_by_first_card), only elder can ever make one"
 )
 _ONE_GAME: Final = (
     "reading: the text describes only the single set played to an agreed total; no "
     "partie and no pool"
 )
 _NO_LURCH: Final = "reading: the text has no lurch, so nobody pays double (0)"
+_YOUNGER_BLANCHE_NUMBER: Final = (
+    "the text gives the holder's procedure for elder; reading for younger: he names his "
+    "number too and is bound to it; when elder has already named his, younger may name up to "
+    "what that will leave (the other may take all the rest), else up to what elder must leave"
+)
 
 _COTGRAVE: Final[dict[str, str]] = {
     "deck_size": 'quote: "play with the other six and thirty Cards"',
@@ -91,6 +95,10 @@ _COTGRAVE: Final[dict[str, str]] = {
     "both_blanche_score": (
         "quote: \"the younger's Blank shall barre the former, and hinder his Picy and "
         "Repicy\" - read as barring elder's pique and repique, not his blank: both count"
+    ),
+    "blanche_number": (
+        'quote: "I have a Blank, and I intend to discard such a number of Cards" - '
+        + _YOUNGER_BLANCHE_NUMBER
     ),
     "elder_max": 'quote: "he may take in eight of the twelve Cards remaining in the Stock"',
     "elder_min": 'quote: "you are both obliged to discard one Card at least"',
@@ -161,6 +169,10 @@ _COTGRAVE: Final[dict[str, str]] = {
     ),
     "pique_bonus": 'quote: "instead of thirty, he reckons sixty, and this is called a Picy"',
     "pique_elder_only": _PIQUE_EITHER,
+    "pique_by_first_card": (
+        'quote: "and also by playing his first Card up to said number of thirty, before the '
+        'other has played a Card" - hand, then elder\'s first lead; once younger plays, no pique'
+    ),
     "target": 'quote: "The Set is usually a hundred"',
     "game_ends_mid_deal": (
         'quote: "if it fall out that any of the two have a Blank, he wins the Set, because '
@@ -186,6 +198,10 @@ _COTTON: Final[dict[str, str]] = {
     "both_blanche_score": (
         'quote: "the youngers Blank shall bar the former and hinder his Picy and Repicy" '
         "- read as barring elder's pique and repique, not his blank: both count"
+    ),
+    "blanche_number": (
+        'quote: "I have a Blanck, and I intend to discard such a number of Cards" - '
+        + _YOUNGER_BLANCHE_NUMBER
     ),
     "elder_max": 'quote: "he may take in eight of the twelve in the Stock"',
     "elder_min": 'quote: "the Gamesters are both obliged to discard one Card at least"',
@@ -252,9 +268,13 @@ _COTTON: Final[dict[str, str]] = {
         'quote: "instead of thirty he reckons sixty, and this is called a Picy" - 60 for 30: +30'
     ),
     "pique_elder_only": (
-        "reading: the pique is not limited to elder (he that can make in like manner), so "
-        "either player may win one; taken literally, before the other hath play'd a Card "
-        "only elder could ever meet it"
+        "reading: the pique is not limited to elder by name (he that can make in like "
+        "manner); as it must be made by elder's first card (pique_by_first_card), only elder "
+        "can ever make one"
+    ),
+    "pique_by_first_card": (
+        'quote: "before the other hath play\'d a Card, or reckoned any thing" - hand, then '
+        "elder's first lead; once younger plays, no pique"
     ),
     "target": 'quote: "The usual Set is an hundred"',
     "game_ends_mid_deal": (
@@ -276,6 +296,12 @@ _DU_COEUR: Final[dict[str, str]] = {
     ),
     "blanche_value": 'quote: "Blank is worth ten points"',
     "both_blanche_score": 'quote: "if both players are blank, neither scores"',
+    "blanche_number": (
+        "reading: the report says only to declare Blank and show the hand; Cotton's procedure, "
+        "which it reconstructs: the holder names the number he will discard and is bound to "
+        "it; younger may name up to what elder's named number will leave, else up to what "
+        "elder must leave"
+    ),
     "elder_max": 'quote: "Elder may now discard up to eight cards from his hand"',
     "elder_min": (
         "reading: the report gives no minimum; Cotton, which it reconstructs, obliges both "
@@ -358,6 +384,10 @@ _DU_COEUR: Final[dict[str, str]] = {
     "pique_elder_only": (
         'quote: "If one player in a hand manages to get thirty points" - either player'
     ),
+    "pique_by_first_card": (
+        'quote: "Pique is if one player gets 30 points in a hand before the other gets any" '
+        "- at any card of the play, not only elder's first"
+    ),
     "target": 'quote: "we chose to play to 121"',
     "game_ends_mid_deal": (
         'quote: "Note that wins are immediate -- you do not finish out the winning hand"'
@@ -381,6 +411,11 @@ _COURT_GAMESTER: Final[dict[str, str]] = {
     "both_blanche_score": (
         'quote: "must be shewed upon the Table, whether in the Hand of the Dealer, or of the '
         'other" - either player counts his own; nothing cancels a second one'
+    ),
+    "blanche_number": (
+        'quote: "Then he is to tell how many Cards he will lay out, and desire the other to '
+        'discard" - younger may name up to what elder\'s named number will leave, else up to '
+        "what elder must leave (a reading: the text does not say which holder speaks first)"
     ),
     "elder_max": 'quote: "he, who is to play first, may take 5"',
     "elder_min": (
@@ -468,6 +503,10 @@ _COURT_GAMESTER: Final[dict[str, str]] = {
         'quote: "can make up 30, part in Hand, and part by Play, before the other has told '
         'any Thing" - no player is excluded'
     ),
+    "pique_by_first_card": (
+        'quote: "part in Hand, and part by Play, before the other has told any Thing" - by '
+        "any card of the play, not only elder's first"
+    ),
     "target": 'quote: "The common way of playing it, is a Hundred Up"',
     "game_ends_mid_deal": (
         'quote: "he who has the Point wins the Game" - both at 95: the point, counted first, '
@@ -499,6 +538,12 @@ _ENCYCLOPEDIA: Final[dict[str, str]] = {
     "both_blanche_score": (
         "reading: the article is silent; each player counts his own blank, as in 1754 and "
         "modern Rubicon"
+    ),
+    "blanche_number": (
+        "reading: the article never mentions carte blanche; the procedure of the older texts "
+        "(1754: tell how many Cards he will lay out): the holder names his number and is bound "
+        "to it; younger may name up to what elder's named number will leave, else up to what "
+        "elder must leave"
     ),
     "elder_max": 'quote: "He must discard at least one, and may discard five"',
     "elder_min": 'quote: "He must discard at least one, and may discard five"',
@@ -577,6 +622,10 @@ _ENCYCLOPEDIA: Final[dict[str, str]] = {
         "then calls sixty for thirty: +30"
     ),
     "pique_elder_only": 'quote: "the dealer, while he cannot gain a pique"',
+    "pique_by_first_card": (
+        'quote: "by taking tricks he can reach 30 before the adversary takes a trick" - by '
+        "any card of the play, not only the first lead"
+    ),
     "target": 'quote: "The game is ordinarily played for 100 points"',
     "game_ends_mid_deal": (
         "reading: the article is silent; as in every older text, a game to 100 ends the "
@@ -608,6 +657,12 @@ _RUBICON: Final[dict[str, str]] = {
     "both_blanche_score": (
         "parlett: either player dealt a blank may claim 10 for it; blanks are not compared, "
         "so both can score"
+    ),
+    "blanche_number": (
+        "parlett: carte blanche is declared and shown; no number of cards is announced, and "
+        "the exchange goes on as usual (a younger holder takes as many as remain, at least one); "
+        "reading: declared at once, shown by elder before he exchanges and by younger once "
+        "elder has exchanged, as a blanche need not be shown before the other discards"
     ),
     "elder_max": "parlett: elder must exchange at least one card and at most five",
     "elder_min": "parlett: elder must exchange at least one card and at most five",
@@ -661,10 +716,15 @@ _RUBICON: Final[dict[str, str]] = {
         "parlett: either player reaching 30 from declarations alone before the other scores adds 60"
     ),
     "pique_bonus": (
-        "parlett: elder reaching 30 from declarations and play before younger scores adds 30"
+        "parlett: elder reaching 30 from declarations and play before younger scores adds 30 "
+        "(never by the cards or capot, which come after the play)"
     ),
     "pique_elder_only": (
         "parlett: only elder can pique, since his first lead scores before younger plays"
+    ),
+    "pique_by_first_card": (
+        "parlett: elder reaching 30 from declarations and play before younger scores anything; "
+        "not limited to his first lead"
     ),
     "target": (
         "parlett: 100 is the rubicon a partie's loser must cross; reading: the single game "

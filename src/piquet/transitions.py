@@ -113,16 +113,17 @@ def _do_deal(old: Deal, d: DealState, size: int) -> None:
     d["pending_blanche"] = tuple(blanche_holders)
     if blanche_holders:
         # carte blanche is declared at once ("he is to declare that he has Carte-blanche");
-        # the number to discard follows, each holder in turn
+        # the number to discard follows, each holder in turn, where the rules have one
         rules: Rules = d["rules"]
         d["dialog"] = (
             *d["dialog"],
             *(utterance(BlancheCalled(s), rules) for s in blanche_holders),
         )
-        d["phase"] = P_BLANCHE
-        d["to_act"] = blanche_holders[0]
-    else:
-        _start_exchange(d)
+        if old.rules.blanche_number:
+            d["phase"] = P_BLANCHE
+            d["to_act"] = blanche_holders[0]
+            return
+    _start_exchange(d)
 
 
 _DEALT_FROM: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {
@@ -172,7 +173,17 @@ def _h_blanche(old: Deal, d: DealState, action: AnnounceBlanche) -> None:
 
 def _start_exchange(d: DealState) -> None:
     b = d["blanche"]
-    if b[ELDER] >= 0:
+    steps: list[ExchangeStep]
+    if not d["rules"].blanche_number:
+        # no number announced (Rubicon): a blanche is shown, and the exchange goes on as
+        # usual; younger shows his once elder has exchanged, then takes what he will of the rest
+        dealt = d["dealt"]
+        steps = [ExchangeStep(_SHOW, ELDER)] if is_blanche(dealt[ELDER]) else []
+        steps.append(ExchangeStep(_DISCARD, ELDER))
+        if is_blanche(dealt[YOUNGER]):
+            steps.append(ExchangeStep(_SHOW, YOUNGER))
+        steps.append(ExchangeStep(_DISCARD, YOUNGER))
+    elif b[ELDER] >= 0:
         # elder's blanche: the other discards first, then elder shows, discards, takes
         steps = [
             ExchangeStep(_DISCARD_ONLY, YOUNGER),
@@ -210,7 +221,7 @@ def _run_exchange(d: DealState) -> None:
             d["shown"] = (shown[0], shown[1])
             rules: Rules = d["rules"]
             d["dialog"] = (*d["dialog"], utterance(BlancheShown(seat, dealt), rules))
-            both = d["blanche"][0] >= 0 and d["blanche"][1] >= 0
+            both = is_blanche(d["dealt"][0]) and is_blanche(d["dealt"][1])
             if not both or rules.both_blanche_score:
                 _count(d, seat, Kind.BLANCHE, rules.blanche_value, "carte blanche")
                 if d["phase"] is P_OVER:
@@ -615,6 +626,10 @@ def _h_play(old: Deal, d: DealState, action: Play) -> None:
             return
         d["to_act"] = OTHER[seat]
         return
+    if not old.tricks and rules.pique_by_first_card:
+        # younger plays to the first trick: a pique had to be made by now (Cotgrave: "by
+        # playing his first Card up to said number of thirty, before the other has played")
+        d["tally"] = d["tally"].closed()
     leader = old.leader
     trick = _TRICKS[(leader * 36 + lead) * 36 + idx]
     winner = trick.winner

@@ -25,7 +25,7 @@ from piquet.roles import OTHER, Role
 from piquet.rules import Leftovers
 from piquet.scoring import Event
 
-__all__ = ["DealView", "deal_view", "visible_mask"]
+__all__ = ["DealView", "PublicView", "deal_view", "public_mask", "public_view", "visible_mask"]
 
 _ROLES = tuple(Role)
 
@@ -224,4 +224,124 @@ def deal_view(deal: Deal, role: int) -> DealView:
         lead_rule=deal.lead_rule,
         legal_actions=legal,
         discard_range=discard_range,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PublicView:
+    """What a spectator may see of a deal: only what both players have made public.
+
+    The cards shown (carte blanche, declarations shown) and played, the dialog, the
+    points counted and the counts of cards; never a hand, a discard, the stock or a card
+    only one player has seen.  Every card field is a :class:`CardSet`, by role.
+    """
+
+    phase: Phase
+    to_act: Role | None
+    packet: int | None
+    declaring: DeclClass | None
+    shown: tuple[CardSet, CardSet]
+    played: tuple[CardSet, CardSet]
+    hand_counts: tuple[int, int]
+    discard_counts: tuple[int, int]
+    stock_count: int
+    leftover_count: int
+    dialog: tuple[Utterance, ...]
+    tricks: tuple[Trick, ...]
+    trick_lead: int | None
+    events: tuple[Event, ...]
+    scores: tuple[int, int]
+    tricks_won: tuple[int, int]
+    lead_rule: LeadRule | None
+
+    def to_json(self) -> dict[str, Any]:
+        from piquet.cards import Card
+
+        def cs(x: CardSet) -> list[str]:
+            return [str(c) for c in x]
+
+        def by_role(x: tuple[Any, Any], f: Any = None) -> dict[str, Any]:
+            return {ROLE_NAMES[r]: (x[r] if f is None else f(x[r])) for r in (ELDER, YOUNGER)}
+
+        return {
+            "phase": self.phase.value,
+            "to_act": None if self.to_act is None else ROLE_NAMES[self.to_act],
+            "packet": self.packet,
+            "declaring": None if self.declaring is None else self.declaring.label,
+            "shown": by_role(self.shown, cs),
+            "played": by_role(self.played, cs),
+            "hand_counts": by_role(self.hand_counts),
+            "discard_counts": by_role(self.discard_counts),
+            "stock_count": self.stock_count,
+            "leftover_count": self.leftover_count,
+            "dialog": [
+                {
+                    "seat": ROLE_NAMES[u.seat],
+                    "class": None if u.cls is None else u.cls.label,
+                    "text": u.text,
+                    "shown": cs(CardSet(u.shown)),
+                }
+                for u in self.dialog
+            ],
+            "tricks": [t.to_json() for t in self.tricks],
+            "trick_lead": None
+            if self.trick_lead is None
+            else str(Card.from_index(self.trick_lead)),
+            "events": [
+                {
+                    "seat": ROLE_NAMES[e.seat],
+                    "kind": e.kind.value,
+                    "points": e.points,
+                    "note": e.note,
+                }
+                for e in self.events
+            ],
+            "scores": by_role(self.scores),
+            "tricks_won": by_role(self.tricks_won),
+            "lead_rule": None
+            if self.lead_rule is None
+            else {"kind": self.lead_rule[0], "value": _lead_text(self.lead_rule)},
+        }
+
+
+def _turned_up(deal: Deal) -> int:
+    """Cards shown to both in the dialog (declarations shown, leftovers turned up)."""
+    out = 0
+    for u in deal.dialog:
+        out |= u.shown
+    return out
+
+
+def public_mask(deal: Deal) -> int:
+    """Every card made public: shown (to both, in the dialog) or played (the spectators'
+    oracle)."""
+    return (
+        deal.shown[ELDER]
+        | deal.shown[YOUNGER]
+        | _turned_up(deal)
+        | _played_by(deal, ELDER)
+        | _played_by(deal, YOUNGER)
+    )
+
+
+def public_view(deal: Deal) -> PublicView:
+    """What a spectator may see of ``deal``: what both players have shown or played."""
+    return PublicView(
+        phase=deal.phase,
+        to_act=deal.to_act,
+        packet=deal.packet,
+        declaring=deal.cls if deal.phase is Phase.DECLARE else None,
+        shown=(CardSet(deal.shown[ELDER]), CardSet(deal.shown[YOUNGER])),
+        played=(CardSet(_played_by(deal, ELDER)), CardSet(_played_by(deal, YOUNGER))),
+        hand_counts=(deal.hands[ELDER].bit_count(), deal.hands[YOUNGER].bit_count()),
+        discard_counts=(deal.discards[ELDER].bit_count(), deal.discards[YOUNGER].bit_count()),
+        stock_count=len(deal.stock),
+        leftover_count=deal.leftovers.bit_count(),
+        dialog=deal.dialog,
+        tricks=deal.tricks,
+        trick_lead=deal.trick_lead,
+        events=deal.events,
+        scores=deal.scores,
+        tricks_won=deal.won,
+        lead_rule=deal.lead_rule,
     )

@@ -575,6 +575,9 @@ def create_app(config: WebConfig) -> FastAPI:
 
     tallies = tally_router(lambda: state["store"], create_per_minute=config.create_per_minute)
     app.include_router(tallies)
+    from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
+
+    add_beyond(app, state, create_per_minute=config.create_per_minute)
 
     app.add_middleware(BodyLimit, limit=config.max_body)
     app.add_middleware(

@@ -4,6 +4,9 @@
 
 import { backSVG, cardName, cardShort, cardSVG, sortHand } from "./cards.js";
 import { api, fill, h, toast } from "./dom.js";
+import { analysisPanel } from "./analysis.js";
+import { lobbySection, offerButton } from "./lobby.js";
+import { showWatch, watchButton } from "./watch.js";
 
 const $main = document.getElementById("main");
 const $nav = document.getElementById("nav");
@@ -87,6 +90,7 @@ function route() {
   if ((m = path.match(/^\/play\/([A-Za-z0-9_-]+)$/))) return showTable(m[1]);
   if ((m = path.match(/^\/join\/([A-Za-z0-9_-]+)$/))) return showJoin(m[1]);
   if ((m = path.match(/^\/replay\/([A-Za-z0-9_-]+)$/))) return showReplay(m[1]);
+  if ((m = path.match(/^\/watch\/([A-Za-z0-9_-]+)$/))) return showWatch(m[1]);
   return showLobby();
 }
 function go(path) {
@@ -195,7 +199,7 @@ async function showLobby() {
         ["AS", "KH", "QC", "JD", "TS"].map((c) => card(c, { cls: "fan" }))),
       h("p", { class: "tally-link" }, h("a", { href: "/tally", id: "tally-link" },
         "Playing with real cards? Keep the score on the tally"))),
-    form, h("section", { class: "rules-about" }, about), list));
+    form, h("section", { class: "rules-about" }, about), lobbySection(go), list));
   refresh();
   ruleSel.focus();
 }
@@ -397,6 +401,7 @@ function renderNav() {
     hintOn ? "Hint" : "Hints: not available yet") : null,
     h("button", { type: "button", class: "navbtn", id: "btn-link", onclick: showLinks },
       "Links"),
+    watchButton(T.id, T.token),
     h("button", { type: "button", class: "navbtn", onclick: () => go("/") }, "New game"));
 }
 
@@ -701,6 +706,7 @@ function renderInvite() {
       } }, "Copy link"));
     }
   }
+  box.append(offerButton(T.id, T.token, invites) || "");
   box.append(h("button", { type: "button", class: "link", onclick: async () => {
     try {
       const res = await api("POST", `/api/games/${T.id}/invite`, {}, T.token);
@@ -952,6 +958,7 @@ async function showReplay(id) {
     if (e.key === "ArrowLeft") load(Math.max(0, R.step - 1));
   });
   load(0);
+  $main.append(analysisPanel(id, mine.token, load));
 }
 
 route();

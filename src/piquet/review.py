@@ -1,0 +1,386 @@
+"""After the deal: where each side gained or lost points against the strongest AI's choice.
+
+Once a deal is over every card's place is public, so its decisions can be judged with the
+true hands (as a chess program reviews a finished game).  :func:`review_deal` looks at
+three parts of one finished deal:
+
+- **the exchange**: the advisor's best discard for each side's twelve dealt cards (from
+  what that side knew: its hand, the rule set, how many cards elder left) against the
+  discard made, both valued by the advisor, and the difference *verified* by playing the
+  two discards out in the same simulated deals (:func:`piquet.advisor.compare`);
+- **sinks and answers**: every decision of the declarations where the strongest AI
+  (``expert``, from the same seat's view) chose otherwise; both choices are then valued in
+  this very deal: the dialog finished truthfully by both sides, then the twelve tricks
+  solved exactly with both hands open (:mod:`piquet.solver`, points of the deal);
+- **the play**: every card whose double-dummy value (the points of the deal from there
+  on, both hands open, best play by both after it) fell below that of the best card.
+
+Values are points of the deal from the side of the player who decided: ``loss`` is what
+the choice made cost against the better one (negative: it did better).  ``losses`` sums,
+for each side and part, what was given away (the positive losses; a choice that did
+better than the AI's is listed, not netted).  The advisor is
+called through one function, :func:`exchange_advice`; everything else is the engine.
+:func:`finished_deals` cuts a match's log into its deals.  Nothing here is for a deal
+still being played: a deal's hands are its players' secret until it is over.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from piquet.actions import PLAY, Action, Answer, Declare, Discard, Pass, Play, Question
+from piquet.cards import CardSet
+from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
+from piquet.declarations import DeclClass, claims, statement
+from piquet.errors import PiquetError
+from piquet.match import Match
+from piquet.rules import Rules
+from piquet.solver import Solver, play_state
+from piquet.view import deal_view
+
+__all__ = [
+    "ANALYSIS_VERSION",
+    "FinishedDeal",
+    "describe",
+    "exchange_advice",
+    "finished_deals",
+    "review_deal",
+]
+
+ANALYSIS_VERSION: Final = 1
+"""Bumped when the analysis changes: stored analyses of an older version are made again."""
+STRONGEST: Final = "expert"
+"""The AI level whose choices the declarations are judged against."""
+EXPERT_THINK_MS: Final = 500
+ADVICE_SAMPLES: Final = 160
+VERIFY_SAMPLES: Final = 1000
+
+
+@dataclass(frozen=True, slots=True)
+class FinishedDeal:
+    """One finished deal of a match: where its log starts, its states, its players."""
+
+    number: int
+    """The deal's place in the match (1 for the first)."""
+    game: int
+    start: int
+    """Index in the match's log of the deal's first action."""
+    players: tuple[int, int]
+    """(elder player, younger player)."""
+    before: tuple[Match, ...]
+    """The match before each of the deal's actions."""
+    actions: tuple[tuple[int, Action], ...]
+    """(player, action) for each of the deal's actions."""
+    end: Deal
+    """The deal as it ended."""
+
+    def deal_before(self, i: int) -> Deal:
+        d = self.before[i].deal
+        assert d is not None
+        return d
+
+
+def finished_deals(first: Match, history: Sequence[tuple[int, Action]]) -> list[FinishedDeal]:
+    """The deals of ``first`` moved on by ``history`` that are over, in order.
+
+    ``first`` is the match before any action (the same seed, rules and format).  A deal
+    still being played at the end of ``history`` is not returned.  Raises
+    :class:`~piquet.errors.IllegalActionError` if the history does not replay.
+    """
+    out: list[FinishedDeal] = []
+    m = first
+    before: list[Match] = []
+    acts: list[tuple[int, Action]] = []
+    start = 0
+    for idx, (player, action) in enumerate(history):
+        d = m.deal
+        assert d is not None
+        if not acts:
+            start = idx
+        before.append(m)
+        acts.append((player, action))
+        after = d.apply(action)
+        players = (m.player_of(ELDER), m.player_of(YOUNGER))
+        game = m.game_number
+        m = m.apply(action, player)
+        if after.is_over:
+            out.append(
+                FinishedDeal(
+                    number=len(out) + 1,
+                    game=game,
+                    start=start,
+                    players=players,
+                    before=tuple(before),
+                    actions=tuple(acts),
+                    end=after,
+                )
+            )
+            before, acts = [], []
+    return out
+
+
+# ---------------------------------------------------------------------- words
+_REPLIES: Final = {"good": "Good", "not-good": "Not good", "equal": "Equal", "making": "Making?"}
+
+
+def describe(action: Action, deal: Deal, rules: Rules) -> str:
+    """An action of the declarations in the players' words ("Point of five", "Not good")."""
+    if isinstance(action, Declare):
+        role = deal.to_act if deal.to_act is not None else ELDER
+        for claim in claims(deal.hands[role], action.cls, rules):
+            if claim.cards == action.cards.mask:
+                text = statement(claim, rules, full=False)
+                return text[:1].upper() + text[1:]
+        return f"{action.cls.label} {action.cards}"
+    if isinstance(action, Pass):
+        return "Pass (declare nothing)"
+    if isinstance(action, Answer):
+        return _REPLIES.get(action.reply.value, action.reply.value)
+    if isinstance(action, Question):
+        return "Which card is missing?" if action.ask else "No question"
+    return str(action)
+
+
+def _kind(action: Action, deal: Deal, rules: Rules) -> str:
+    """``sink`` (declaring less than one's best, or nothing), ``answer``, or ``declare``."""
+    if isinstance(action, Answer):
+        return "answer"
+    role = deal.to_act if deal.to_act is not None else ELDER
+    if isinstance(action, Pass):
+        held = deal.cls < 3 and bool(claims(deal.hands[role], DeclClass(deal.cls), rules))
+        return "sink" if held else "pass"
+    if isinstance(action, Declare):
+        best = max((c.key for c in claims(deal.hands[role], action.cls, rules)), default=None)
+        mine = next(
+            (c.key for c in claims(deal.hands[role], action.cls, rules)
+             if c.cards == action.cards.mask),
+            None,
+        )
+        return "sink" if best is not None and mine is not None and mine < best else "declare"
+    return "other"
+
+
+# ---------------------------------------------------------------------- the advisor
+def exchange_advice(
+    dealt: int,
+    made: int,
+    rules: Rules,
+    *,
+    role: int,
+    stock: int | None,
+    seed: int,
+    samples: int = ADVICE_SAMPLES,
+    verify: int = VERIFY_SAMPLES,
+) -> dict[str, Any]:
+    """The advisor's best discard of ``dealt`` against the discard ``made``, valued and
+    verified in the same simulated deals.  The one place this module calls the advisor.
+
+    Raises :class:`~piquet.errors.PiquetError` when the advisor cannot value the hand
+    (a rule set or a discard it does not know).
+    """
+    from piquet.advisor import advise, compare
+
+    advice = advise(dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain=1)
+    ranked = {r.discard.mask: r for r in advice.ranking}
+    best = advice.ranking[0]
+    mine = ranked.get(made)
+    out: dict[str, Any] = {
+        "unit": advice.unit,
+        "best": [str(c) for c in best.discard],
+        "best_value": round(best.value, 2),
+        "best_method": best.method,
+        "made_value": None if mine is None else round(mine.value, 2),
+        "made_method": None if mine is None else mine.method,
+        "rank": None
+        if mine is None
+        else next(i for i, r in enumerate(advice.ranking, 1) if r.discard.mask == made),
+        "of": len(advice.ranking),
+        "why": advice.explanations[0].lines() if advice.explanations else [],
+        "verified": None,
+    }
+    if made != best.discard.mask and verify > 0:
+        b, m = compare(
+            dealt, [best.discard.mask, made], rules, role=role, samples=verify, seed=seed,
+            stock=stock,
+        )
+        out["verified"] = {
+            "difference": round(b.mean - m.mean, 2),
+            "stderr": round((b.stderr**2 + m.stderr**2) ** 0.5, 2),
+            "samples": verify,
+        }
+    return out
+
+
+# ---------------------------------------------------------------------- the review
+def _truthful_end(d: Deal, rules: Rules) -> Deal:
+    """``d`` with the dialog finished truthfully by both (elder's first lead by the book
+    where the declarations wait for it): a deal in its play, or over."""
+    from piquet.players.book import book_lead
+    from piquet.players.common import truthful_declaration
+
+    for _ in range(80):
+        if d.is_over:
+            return d
+        seat = d.to_act
+        assert seat is not None
+        if d.phase is Phase.PLAY:
+            if not (seat == ELDER and not d.tricks and d.trick_lead is None and d.deferred):
+                return d
+            legal = [a.card.index for a in d.legal_actions() if isinstance(a, Play)]
+            card = book_lead(legal, d.hands[seat], d.hands[1 - seat], 0)
+            d = d.apply(PLAY[card])
+        elif d.phase is Phase.DECLARE:
+            d = d.apply(truthful_declaration(deal_view(d, seat), rules))
+        else:
+            d = d.apply(d.legal_actions()[0])
+    return d
+
+
+def _line_value(d: Deal, rules: Rules, solver: Solver) -> int:
+    """Elder's points minus younger's in the whole deal, from ``d`` on: the dialog finished
+    truthfully, then the play solved exactly."""
+    d = _truthful_end(d, rules)
+    e, y = d.scores
+    if d.is_over:
+        return e - y
+    v = solver.value(play_state(d))
+    assert v is not None
+    return e - y + v
+
+
+def _side(value: int, role: int) -> int:
+    return value if role == ELDER else -value
+
+
+def review_deal(
+    fd: FinishedDeal,
+    rules: Rules,
+    *,
+    seed: int,
+    exchange: bool = True,
+    declarations: bool = True,
+    think_ms: int = EXPERT_THINK_MS,
+    samples: int = ADVICE_SAMPLES,
+    verify: int = VERIFY_SAMPLES,
+) -> dict[str, Any]:
+    """The analysis of one finished deal, JSON-ready (see the module's docstring).
+
+    ``seed`` fixes the advisor's samples and the AI's choices; ``think_ms`` is the
+    expert's budget, ``samples`` and ``verify`` the advisor's simulated deals.
+    """
+    end = fd.end
+    solver = Solver(rules)
+    out: dict[str, Any] = {
+        "version": ANALYSIS_VERSION,
+        "number": fd.number,
+        "game": fd.game,
+        "start": fd.start,
+        "steps": len(fd.actions),
+        "players": {"elder": fd.players[ELDER], "younger": fd.players[YOUNGER]},
+        "hands": {
+            ROLE_NAMES[r]: {
+                "dealt": [str(c) for c in CardSet(end.dealt[r])],
+                "discards": [str(c) for c in CardSet(end.discards[r])],
+                "taken": [str(c) for c in CardSet(end.taken[r])],
+            }
+            for r in (ELDER, YOUNGER)
+        },
+        "points": {"elder": end.scores[ELDER], "younger": end.scores[YOUNGER]},
+        "exchange": [],
+        "declarations": [],
+        "play": [],
+    }
+    loss = {"elder": {"exchange": 0.0, "declarations": 0, "play": 0},
+            "younger": {"exchange": 0.0, "declarations": 0, "play": 0}}
+    expert = None
+    for i, (player, action) in enumerate(fd.actions):
+        d = fd.deal_before(i)
+        role = d.to_act
+        if role is None:
+            continue
+        who = ROLE_NAMES[role]
+        step = fd.start + i
+        if isinstance(action, Discard) and d.phase is Phase.EXCHANGE and exchange:
+            stock = len(d.stock) if role == YOUNGER else None
+            entry: dict[str, Any] = {
+                "step": step,
+                "role": who,
+                "player": player,
+                "dealt": [str(c) for c in CardSet(d.dealt[role])],
+                "made": [str(c) for c in action.cards],
+            }
+            try:
+                entry.update(
+                    exchange_advice(
+                        d.dealt[role], action.cards.mask, rules, role=role, stock=stock,
+                        seed=seed * 7 + role, samples=samples, verify=verify,
+                    )
+                )
+            except PiquetError as exc:
+                entry["error"] = f"the advisor cannot value this exchange: {exc}"
+            # the verified difference (the same deals for both discards) when there is one
+            if entry.get("verified"):
+                entry["loss"] = entry["verified"]["difference"]
+            elif entry.get("made_value") is not None:
+                entry["loss"] = round(entry["best_value"] - entry["made_value"], 2)
+            if entry.get("loss") is not None:
+                loss[who]["exchange"] += max(0.0, entry["loss"])
+            out["exchange"].append(entry)
+        elif d.phase is Phase.DECLARE and declarations and len(d.legal_actions()) > 1:
+            if expert is None:
+                from piquet.players import make_player
+
+                expert = make_player(STRONGEST, seed=seed, think_ms=think_ms)
+            choice = expert.choose(fd.before[i].view(player))
+            if choice == action:
+                continue
+            made_v = _side(_line_value(d.apply(action), rules, solver), role)
+            ai_v = _side(_line_value(d.apply(choice), rules, solver), role)
+            out["declarations"].append(
+                {
+                    "step": step,
+                    "role": who,
+                    "player": player,
+                    "class": None if d.cls >= 3 else _class_label(d.cls),
+                    "kind": _kind(action, d, rules),
+                    "made": describe(action, d, rules),
+                    "expert": describe(choice, d, rules),
+                    "made_value": made_v,
+                    "expert_value": ai_v,
+                    "loss": ai_v - made_v,
+                }
+            )
+            loss[who]["declarations"] += max(0, ai_v - made_v)
+        elif isinstance(action, Play) and d.phase is Phase.PLAY:
+            vals = solver.move_values(play_state(d))
+            if not vals:
+                continue
+            best_v = max(vals.values())
+            mine = vals.get(action.card.index, best_v)
+            if mine < best_v:
+                best = sorted(c for c, v in vals.items() if v == best_v)
+                out["play"].append(
+                    {
+                        "step": step,
+                        "role": who,
+                        "player": player,
+                        "trick": len(d.tricks) + 1,
+                        "card": str(action.card),
+                        "value": mine,
+                        "best": [str(CardSet(1 << c)) for c in best],
+                        "best_value": best_v,
+                        "drop": best_v - mine,
+                    }
+                )
+                loss[who]["play"] += best_v - mine
+    out["losses"] = {
+        r: {k: round(v, 2) if isinstance(v, float) else v for k, v in parts.items()}
+        for r, parts in loss.items()
+    }
+    return out
+
+
+def _class_label(cls: int) -> str:
+    return DeclClass(cls).label

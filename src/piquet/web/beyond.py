@@ -1,0 +1,26 @@
+"""Beyond the table: the analysis after the deal, the lobby, the spectator link.
+
+:func:`add_beyond` includes their routers in the app (:func:`piquet.web.app.create_app`
+calls it); each lives in its own module (:mod:`piquet.web.analysis`,
+:mod:`piquet.web.lobby`, :mod:`piquet.web.watch`) with its own table (migration 0004).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+
+__all__ = ["add_beyond"]
+
+
+def add_beyond(app: FastAPI, state: dict[str, Any], *, create_per_minute: float = 30.0) -> None:
+    """Include the analysis, lobby and spectator routes; ``state`` is the app's parts
+    (games, store, hub, executor), filled at start-up."""
+    from piquet.web.analysis import analysis_router
+    from piquet.web.lobby import lobby_router
+    from piquet.web.watch import watch_router
+
+    app.include_router(analysis_router(state))
+    app.include_router(lobby_router(state, create_per_minute=create_per_minute))
+    app.include_router(watch_router(state))

@@ -1,0 +1,263 @@
+"""The lobby: open challenges that anyone may accept, next to the invitation link.
+
+A player who starts a game against a friend may also post it in the lobby
+(``POST /api/lobby`` with the seat's token and the invitation code the game came with):
+the challenge shows the rule set, the format and the player's name to everyone
+(``GET /api/lobby``), and the first to accept (``POST /api/lobby/{id}/accept``) takes the
+seat, exactly as the invitation link would (:meth:`piquet.web.games.Games.join`): the
+link and the challenge open the same seat, whichever comes first.  A challenge whose seat
+is taken, or whose link was replaced, leaves the lobby; its poster may withdraw it
+(``DELETE /api/lobby/{id}``).
+
+The invitation code is kept with the challenge (the ``piquet_challenges`` table,
+migration ``0004``) but never sent: accepting asks the server to use it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import secrets
+import time
+from collections.abc import Callable
+from typing import Annotated, Any, Final
+
+import sqlalchemy as sa
+from anyio import to_thread
+from fastapi import APIRouter, Body, Depends, Request
+from fastapi import Path as PathParam
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.engine import Engine
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from piquet.rules import PRESETS, Format
+from piquet.web.games import GameError, Games, hash_secret
+from piquet.web.limits import TokenBuckets
+from piquet.web.store import metadata, seats_t
+from piquet.web.summary import TITLES, format_label
+
+__all__ = ["Lobby", "challenges_t", "lobby_router"]
+
+MAX_OPEN: Final = 50
+"""Challenges listed at most (the newest)."""
+GONE: Final = "this challenge is no longer open: it was taken or withdrawn"
+challenges_t: Final = sa.Table(
+    "piquet_challenges",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("game_id", sa.String(32), nullable=False, unique=True),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("invite", sa.String(64), nullable=False),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("rules", sa.String(64), nullable=False),
+    sa.Column("format", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+
+class Lobby:
+    """The open challenges over the server's engine.  Every method blocks."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def post(
+        self, *, game_id: str, seat: int, invite: str, name: str, rules: str, fmt: str
+    ) -> str:
+        """Post (or post again) ``game_id``'s open ``seat``; the challenge's id."""
+        cid = secrets.token_urlsafe(9)
+        with self.engine.begin() as conn:
+            conn.execute(challenges_t.delete().where(challenges_t.c.game_id == game_id))
+            conn.execute(
+                challenges_t.insert().values(
+                    id=cid, game_id=game_id, seat=seat, invite=invite, name=name[:64],
+                    rules=rules, format=fmt, created_at=time.time(),
+                )
+            )
+        return cid
+
+    def open(self) -> list[dict[str, Any]]:
+        """The challenges whose seat is still waiting for this very invitation, newest
+        first; the others are dropped."""
+        c, s = challenges_t.c, seats_t.c
+        with self.engine.begin() as conn:
+            rows = conn.execute(
+                sa.select(c.id, c.game_id, c.invite, c.name, c.rules, c.format, c.created_at,
+                          s.token_hash, s.invite_hash)
+                .join_from(challenges_t, seats_t,
+                           sa.and_(s.game_id == c.game_id, s.seat == c.seat), isouter=True)
+                .order_by(c.created_at.desc())
+            ).all()
+            stale = [r.id for r in rows
+                     if r.token_hash is not None or r.invite_hash != hash_secret(r.invite)]
+            if stale:
+                conn.execute(challenges_t.delete().where(c.id.in_(stale)))
+        now = time.time()
+        out = []
+        for r in rows:
+            if r.id in stale:
+                continue
+            preset = PRESETS.get(r.rules)
+            try:
+                label = format_label(preset, Format(r.format)) if preset else r.format
+            except ValueError:
+                label = r.format
+            out.append({
+                "id": r.id,
+                "name": r.name,
+                "rules": r.rules,
+                "title": TITLES.get(r.rules, r.rules),
+                "format": r.format,
+                "format_label": label,
+                "age": max(0, round(now - r.created_at)),
+            })
+            if len(out) >= MAX_OPEN:
+                break
+        return out
+
+    def take(self, cid: str) -> tuple[str, str] | None:
+        """Remove challenge ``cid``: its (game id, invitation code), or None if gone."""
+        with self.engine.begin() as conn:
+            row = conn.execute(
+                sa.select(challenges_t.c.game_id, challenges_t.c.invite)
+                .where(challenges_t.c.id == cid)
+            ).first()
+            if row is None:
+                return None
+            res = conn.execute(challenges_t.delete().where(challenges_t.c.id == cid))
+            if res.rowcount != 1:
+                return None
+        return str(row.game_id), str(row.invite)
+
+    def game_of(self, cid: str) -> str | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(challenges_t.c.game_id).where(challenges_t.c.id == cid)
+            ).scalar()
+        return None if found is None else str(found)
+
+    def withdraw(self, cid: str) -> bool:
+        with self.engine.begin() as conn:
+            res = conn.execute(challenges_t.delete().where(challenges_t.c.id == cid))
+        return bool(res.rowcount == 1)
+
+    def of_game(self, game_id: str) -> str | None:
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(challenges_t.c.id).where(challenges_t.c.game_id == game_id)
+            ).scalar()
+        return None if found is None else str(found)
+
+
+# ---------------------------------------------------------------------- the routes
+class PostIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    game: str = Field(max_length=32, pattern=r"^[A-Za-z0-9_-]{1,32}$",
+                      description="The game to offer (you hold a seat at it).")
+    invite: str = Field(max_length=200, description="The invitation code of its open seat.")
+
+
+class AcceptIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    name: str | None = Field(None, max_length=100, description="Your name at the table.")
+
+
+bearer = HTTPBearer(auto_error=False, description="The seat's token.")
+Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+ChallengeP = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$",
+                                      description="The challenge.")]
+_ERRORS: Final[dict[int | str, dict[str, Any]]] = {
+    c: {"description": 'An error: {"error": ...}'} for c in (400, 401, 404, 409, 422, 429)
+}
+
+
+def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> APIRouter:
+    """The lobby's routes; ``state`` is the app's (games, store, hub), filled at start-up.
+    ``create_per_minute`` limits new challenges per client address (0: no limit)."""
+    router = APIRouter()
+    posts = TokenBuckets(create_per_minute / 60.0, max(1.0, create_per_minute / 3))
+
+    def lobby() -> Lobby:
+        held = state.get("lobby")
+        if held is None or held.engine is not state["store"].engine:
+            held = state["lobby"] = Lobby(state["store"].engine)
+        lb: Lobby = held
+        return lb
+
+    async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+
+    @router.get("/api/lobby", tags=["lobby"])
+    async def open_challenges() -> dict[str, Any]:
+        """The open challenges, newest first: who offers, the rule set and the format."""
+        return {"challenges": await run(lobby().open)}
+
+    @router.post("/api/lobby", status_code=201, responses=_ERRORS, tags=["lobby"])
+    async def post_challenge(
+        body: Annotated[PostIn, Body()], creds: Creds, request: Request
+    ) -> dict[str, Any]:
+        """Offer your game's open seat to anyone: the seat's token, and the invitation
+        code the game was created with (the link keeps working too)."""
+        if create_per_minute > 0:
+            client = request.client
+            wait = posts.take(client.host if client else "?")
+            if wait:
+                raise StarletteHTTPException(
+                    429, "too many challenges: slow down and try again",
+                    headers={"retry-after": str(max(1, math.ceil(wait)))},
+                )
+        games: Games = state["games"]
+        token = creds.credentials if creds is not None else None
+        entry, seat = await run(games.authenticate, body.game, token)
+        if entry.live.match.finished:
+            raise GameError(409, "the game is over: there is no seat to offer")
+        digest = hash_secret(body.invite)
+        open_seat = next(
+            (s for s in entry.row.seats
+             if s.kind == "human" and s.token_hash is None and s.invite_hash == digest),
+            None,
+        )
+        if open_seat is None:
+            raise GameError(
+                404, "that invitation opens no waiting seat of this game: make a new link"
+            )
+        n_seats = len(entry.row.seats)
+        if n_seats != 2:
+            raise GameError(400, "only a game of two may be offered in the lobby")
+        cid = await run(
+            lobby().post, game_id=body.game, seat=open_seat.seat, invite=body.invite,
+            name=seat.name, rules=entry.row.rules, fmt=entry.row.format,
+        )
+        return {"id": cid, "game": body.game}
+
+    @router.post("/api/lobby/{challenge_id}/accept", status_code=201, responses=_ERRORS,
+                 tags=["lobby"])
+    async def accept(challenge_id: ChallengeP, body: Annotated[AcceptIn, Body()]) -> dict[str, Any]:
+        """Accept a challenge: you take its seat (the answer holds your token), and the
+        challenge leaves the lobby."""
+        taken = await run(lobby().take, challenge_id)
+        if taken is None:
+            raise GameError(404, GONE)
+        game_id, invite = taken
+        games: Games = state["games"]
+        try:
+            token, seat = await run(games.join, game_id, invite, body.name)
+        except GameError:
+            raise GameError(404, GONE) from None
+        await state["hub"].publish(game_id, -1)
+        return {"id": game_id, "token": token, "seat": seat}
+
+    @router.delete("/api/lobby/{challenge_id}", responses=_ERRORS, tags=["lobby"])
+    async def withdraw(challenge_id: ChallengeP, creds: Creds) -> dict[str, Any]:
+        """Withdraw your challenge (a seat's token of its game); the link still works."""
+        game_id = await run(lobby().game_of, challenge_id)
+        if game_id is None:
+            raise GameError(404, GONE)
+        games: Games = state["games"]
+        token = creds.credentials if creds is not None else None
+        await run(games.authenticate, game_id, token)
+        await run(lobby().withdraw, challenge_id)
+        return {"withdrawn": challenge_id}
+
+    return router

@@ -1,0 +1,106 @@
+// The analysis on the replay viewer: where each side gained or lost points against the
+// strongest AI, for every deal that is over (GET /api/games/ID/analysis).  jump(step)
+// shows that step on the viewer.  Text is always set as text.
+
+import { cardName, cardSVG } from "./cards.js";
+import { api, fill, h } from "./dom.js";
+
+function mini(ids) {
+  return h("span", { class: "minis" }, ids.map((id) => {
+    const c = h("div", { class: "card mini", role: "img", "aria-label": cardName(id) });
+    c.append(cardSVG(id));
+    return c;
+  }));
+}
+function pts(x) {
+  const v = Math.round(x * 10) / 10;
+  return `${v} point${Math.abs(v) === 1 ? "" : "s"}`;
+}
+
+export function analysisPanel(gameId, token, jump) {
+  const body = h("div", { class: "analysis-body" }, h("p", { class: "muted" },
+    "Looking at the deals…"));
+  const panel = h("section", { class: "analysis", id: "analysis",
+    "aria-labelledby": "analysis-title" },
+  h("h2", { id: "analysis-title" }, "Analysis"),
+  h("p", { class: "muted small" }, "Where each side gained or lost points against the " +
+    "strongest AI: the exchange against the advisor, sinks and answers against the expert, " +
+    "and the cards whose double-dummy value dropped (both hands open)."), body);
+  let timer = null;
+  async function load() {
+    if (!panel.isConnected && panel.dataset.loaded) return;
+    let data;
+    try { data = await api("GET", `/api/games/${gameId}/analysis`, undefined, token); }
+    catch (e) { fill(body, h("p", { class: "error" }, e.message)); return; }
+    panel.dataset.loaded = "1";
+    panel.dataset.pending = String(data.pending);
+    draw(data);
+    clearTimeout(timer);
+    if (data.pending) timer = setTimeout(load, 2000);
+  }
+  function draw(data) {
+    const names = data.names;
+    if (!data.deals.length) {
+      fill(body, h("p", { class: "muted" }, "No deal is over yet."));
+      return;
+    }
+    fill(body, data.deals.map((d) => deal(d, names)));
+  }
+  function showAt(step) {
+    return h("button", { type: "button", class: "link show-step",
+      onclick: () => jump(step + 1) }, "show");
+  }
+  function deal(d, names) {
+    const title = `Deal ${d.number}`;
+    if (d.status !== "ready") {
+      return h("article", { class: "analysis-deal pending", dataset: { deal: d.number } },
+        h("h3", {}, title), h("p", { class: "muted" }, "Being analysed…"));
+    }
+    const a = d.analysis;
+    if (a.error) {
+      return h("article", { class: "analysis-deal", dataset: { deal: d.number } },
+        h("h3", {}, title), h("p", { class: "muted" }, a.error + "."));
+    }
+    const nameOf = (role) => names[a.players[role]] || role;
+    const losses = ["elder", "younger"].map((role) => {
+      const l = a.losses[role];
+      return h("li", { dataset: { role } }, h("b", {}, nameOf(role)),
+        ` (${role}) scored ${a.points[role]}; gave away against the best: the exchange ` +
+        `${pts(l.exchange)} a deal (simulated), the declarations ${pts(l.declarations)}, ` +
+        `the play ${pts(l.play)} (both hands open)`);
+    });
+    const ex = a.exchange.map((e) => h("li", {},
+      h("b", {}, nameOf(e.role)), " discarded ", mini(e.made),
+      e.error ? h("span", { class: "muted" }, " · " + e.error)
+        : h("span", {}, ` · the advisor: `, mini(e.best),
+          e.made.join() === e.best.join() ? " (the same)"
+            : ` · rank ${e.rank ?? "?"} of ${e.of}` +
+              (e.verified ? ` · verified: ${pts(e.verified.difference)} a deal ` +
+                `(±${e.verified.stderr}, ${e.verified.samples} deals)` : "")),
+      " ", showAt(e.step)));
+    const decl = a.declarations.map((x) => h("li", {},
+      h("b", {}, nameOf(x.role)), ` ${x.kind === "sink" ? "sank" : x.kind === "answer"
+        ? "answered" : "said"}: “${x.made}”; the expert: “${x.expert}” · ` +
+        (x.loss > 0 ? `cost ${pts(x.loss)}` : x.loss < 0 ? `gained ${pts(-x.loss)}`
+          : "no difference in this deal"), " ", showAt(x.step)));
+    const play = a.play.map((p) => h("li", {},
+      h("b", {}, nameOf(p.role)), ` trick ${p.trick}: played `, mini([p.card]),
+      " instead of ", mini(p.best), ` · dropped ${pts(p.drop)}`, " ", showAt(p.step)));
+    return h("article", { class: "analysis-deal", dataset: { deal: d.number } },
+      h("h3", {}, `${title} · ${nameOf("elder")} ${a.points.elder}, ${nameOf("younger")} ` +
+        `${a.points.younger}`),
+      h("ul", { class: "analysis-losses" }, losses),
+      h("h4", {}, "The exchange"), ex.length ? h("ul", {}, ex)
+        : h("p", { class: "muted" }, "No exchange."),
+      h("h4", {}, "Sinks and answers"), decl.length ? h("ul", {}, decl)
+        : h("p", { class: "muted" }, "Every declaration and answer was the expert's."),
+      h("h4", {}, "The play"), play.length ? h("ul", { class: "analysis-drops" }, play)
+        : h("p", { class: "muted" }, "Every card kept the double-dummy value."),
+      h("details", {}, h("summary", {}, "The hands as dealt"),
+        ["elder", "younger"].map((role) => h("p", {}, `${nameOf(role)}: `,
+          mini(a.hands[role].dealt), " discarded ", mini(a.hands[role].discards),
+          " took ", mini(a.hands[role].taken)))));
+  }
+  load();
+  return panel;
+}

@@ -1,0 +1,164 @@
+// The spectator's page (/watch/ID#key=KEY) and the seat's button that makes the link.
+// A spectator is sent the engine's public view only: shown and played cards, the dialog,
+// the score; never a hand.  Text is always set as text.
+
+import { backSVG, cardName, cardSVG } from "./cards.js";
+import { api, fill, h, toast } from "./dom.js";
+
+function card(id, cls) {
+  const b = h("div", { class: "card" + (cls ? " " + cls : ""), role: "img",
+    "aria-label": cardName(id), dataset: { card: id } });
+  b.append(cardSVG(id));
+  return b;
+}
+function backs(n) {
+  const box = h("div", { class: "watch-backs", "aria-label": `${n} cards in hand`,
+    role: "img" });
+  for (let i = 0; i < n; i++) {
+    const b = h("div", { class: "card back small", "aria-hidden": "true" });
+    b.append(backSVG());
+    box.append(b);
+  }
+  return box;
+}
+
+// The table's nav button: make (or fetch) the spectator link and show it.
+export function watchButton(gameId, token) {
+  return h("button", { type: "button", class: "navbtn", id: "btn-watch",
+    onclick: async () => {
+      try {
+        const res = await api("POST", `/api/games/${gameId}/watch-link`, {}, token);
+        showLink(location.origin + res.url);
+      } catch (e) { toast(e.message, "bad"); }
+    } }, "Spectator link");
+}
+
+function showLink(url) {
+  let box = document.getElementById("watch-link-box");
+  if (box) box.remove();
+  const input = h("input", { class: "invite-link", id: "watch-link", readonly: true,
+    value: url, "aria-label": "Spectator link" });
+  box = h("div", { class: "watch-link-box", id: "watch-link-box", role: "dialog",
+    "aria-label": "Spectator link" },
+  h("p", {}, "Anyone with this link sees the game as the public does: the cards shown " +
+    "and played, what is said, the score. Never a hand."),
+  input,
+  h("div", { class: "watch-link-actions" },
+    h("button", { type: "button", class: "act small", onclick: () => {
+      navigator.clipboard?.writeText(url).then(() => toast("Link copied."),
+        () => toast("Select the link and copy it."));
+    } }, "Copy link"),
+    h("button", { type: "button", class: "act small", id: "watch-link-close",
+      onclick: () => box.remove() }, "Close")));
+  document.body.append(box);
+  input.select();
+}
+
+let W = null; // the spectator page's state
+
+function stop() {
+  if (!W) return;
+  W.stopped = true;
+  clearTimeout(W.retry);
+  if (W.ws) { try { W.ws.close(); } catch { /* closed */ } }
+  W = null;
+}
+
+export async function showWatch(id) {
+  stop();
+  document.title = "Piquet: watching";
+  const $main = document.getElementById("main");
+  fill(document.getElementById("nav"), h("span", { class: "watch-badge" }, "Spectator"));
+  const frag = new URLSearchParams(location.hash.slice(1));
+  const key = frag.get("key") || sessionStorage.getItem("piquet.watch." + id);
+  if (!key) {
+    fill($main, h("div", { class: "panel" }, h("h2", {}, "Spectator link"),
+      h("p", { class: "error" }, "This link has no spectator key. Ask a player for the link.")));
+    return;
+  }
+  sessionStorage.setItem("piquet.watch." + id, key);
+  W = { id, key, ws: null, stopped: false, fails: 0, n: -1 };
+  const mine = W;
+  fill($main, h("p", { class: "loading" }, "Finding the table…"));
+  try {
+    draw(await api("GET", `/api/games/${id}/watch`, undefined, key));
+  } catch (e) {
+    fill($main, h("div", { class: "panel" }, h("h2", {}, "Game not found"),
+      h("p", {}, e.message)));
+    return;
+  }
+  connect(mine);
+}
+
+function connect(mine) {
+  if (mine.stopped) return;
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/api/games/${mine.id}/watch/ws`);
+  mine.ws = ws;
+  ws.addEventListener("open", () => ws.send(JSON.stringify({ key: mine.key })));
+  ws.addEventListener("message", (ev) => {
+    if (mine.stopped || !location.pathname.startsWith("/watch/")) { stop(); return; }
+    let msg;
+    try { msg = JSON.parse(ev.data); } catch { return; }
+    if (msg.type === "view") { mine.fails = 0; draw(msg.view); }
+  });
+  ws.addEventListener("close", (ev) => {
+    if (mine.stopped || ev.code === 4404 || ev.code === 4401) return;
+    mine.fails += 1;
+    mine.retry = setTimeout(() => connect(mine),
+      Math.min(8000, 500 * 2 ** Math.min(4, mine.fails)));
+  });
+}
+
+function draw(g) {
+  if (!W || g.n < W.n) return;
+  W.n = g.n;
+  const $main = document.getElementById("main");
+  if (!location.pathname.startsWith("/watch/")) { stop(); return; }
+  const v = g.view;
+  const names = v.names;
+  $main.dataset.n = String(g.n);
+  const d = v.deal || g.last_deal;
+  const elder = v.deal ? v.elder : (g.last_deal ? g.last_deal.elder : null);
+  const younger = elder === null ? null : v.in_game.find((p) => p !== elder);
+  const who = (role) => (role === "elder" ? elder : younger);
+  const score = h("p", { class: "watch-score", id: "watch-score" },
+    v.in_game.map((p, i) => `${names[p]} ${v.scores[i]}`).join(" · "),
+    ` · game ${v.game_number}, deal ${v.deal_number}`);
+  const status = g.finished ? "The game is over."
+    : v.deal ? `${v.deal.phase}: ${g.to_act !== null ? names[g.to_act] + " to act" : ""}`
+      : "Between deals.";
+  const seat = (role) => {
+    if (!d) return null;
+    const p = who(role);
+    return h("div", { class: "watch-seat", dataset: { role } },
+      h("div", { class: "pname" }, `${p === null ? role : names[p]} · ${role}` +
+        ` · ${d.scores[role]} this deal`),
+      v.deal ? backs(d.hand_counts[role]) : null,
+      d.shown[role].length ? h("div", { class: "watch-note" }, "shown ",
+        h("span", { class: "minis" }, d.shown[role].map((c) => card(c, "mini")))) : null,
+      d.played[role].length ? h("div", { class: "watch-note watch-played" }, "played ",
+        h("span", { class: "minis" }, d.played[role].map((c) => card(c, "mini")))) : null,
+      h("div", { class: "watch-note" }, `discarded ${d.discard_counts[role]} (unseen)`));
+  };
+  const lastTrick = d && d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
+  const trick = d && d.trick_lead
+    ? h("div", { class: "trick watch-trick", id: "watch-trick" }, card(d.trick_lead))
+    : lastTrick ? h("div", { class: "trick watch-trick", id: "watch-trick" },
+      card(lastTrick.lead), card(lastTrick.follow),
+      h("div", { class: "trick-note" }, `won by ${names[who(lastTrick.winner)] ?? lastTrick.winner}`))
+      : h("div", { class: "trick watch-trick", id: "watch-trick" });
+  const dialog = d ? h("ol", { class: "lines", id: "watch-dialog" }, d.dialog.slice(-10).map((u) =>
+    h("li", {}, `${names[who(u.seat)] ?? u.seat}: ${u.text}`,
+      u.shown.length ? h("span", { class: "minis" }, u.shown.map((c) => card(c, "mini")))
+        : null))) : null;
+  fill($main, h("div", { class: "watch", id: "watch" },
+    h("h1", { class: "watch-title" }, `${names.filter((_, p) => v.in_game.includes(p))
+      .join(" v ")}`, h("span", { class: "muted small" }, ` · ${g.rules}`)),
+    score,
+    h("p", { class: "caption", id: "watch-status" }, status),
+    h("div", { class: "felt watch-table" }, seat("younger"), trick, seat("elder")),
+    dialog ? h("section", { class: "dialog watch-said" }, h("h3", {}, "What was said"), dialog)
+      : null,
+    h("p", { class: "muted small" }, "You are watching: the players' hands stay hidden.")));
+}

@@ -1,0 +1,103 @@
+"""The analysis of a finished deal (piquet.review) against the engine and the solver."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from piquet.actions import PLAY, Discard, Play
+from piquet.deal import ELDER, Phase
+from piquet.match import Match, new_match
+from piquet.review import finished_deals, review_deal
+from piquet.rules import get_rules
+from piquet.solver import Solver, play_state
+
+CHEAP = {"think_ms": 5, "samples": 8, "verify": 16}
+
+
+def random_match(rules: str, seed: int, *, worst_play: bool = False) -> tuple[Match, Match]:
+    """(the match before any action, the match played to its end at random; with
+    ``worst_play`` elder always plays the card of least double-dummy value)."""
+    first = new_match(rules, seed=seed, names=["a", "b"])
+    m = first
+    rng = random.Random(seed)
+    solver = Solver(get_rules(rules))
+    while not m.finished:
+        d = m.deal
+        assert d is not None
+        if worst_play and d.phase is Phase.PLAY and d.to_act == ELDER:
+            vals = solver.move_values(play_state(d))
+            card = min(vals, key=lambda c: (vals[c], c))
+            m = m.apply(PLAY[card])
+            continue
+        m = m.apply(m.random_action(rng))
+    return first, m
+
+
+@pytest.mark.parametrize("rules", ["rubicon", "cotton-1674", "du-coeur-1995"])
+def test_finished_deals_cut_the_log_into_its_deals(rules: str) -> None:
+    first, m = random_match(rules, 11)
+    deals = finished_deals(first, m.history)
+    assert len(deals) == len(m.deals)
+    at = 0
+    for i, fd in enumerate(deals, 1):
+        assert fd.number == i and fd.start == at and fd.end.is_over
+        assert fd.players == m.deals[i - 1].players
+        assert fd.end.scores == m.deals[i - 1].points
+        at += len(fd.actions)
+    assert at == len(m.history)
+    # a deal still being played is left out
+    cut = deals[-1].start + 3
+    assert len(finished_deals(first, m.history[:cut])) == len(deals) - 1
+
+
+def test_every_play_that_drops_the_double_dummy_value_is_named() -> None:
+    first, m = random_match("rubicon", 5, worst_play=True)
+    fd = finished_deals(first, m.history)[0]
+    rules = get_rules("rubicon")
+    out = review_deal(fd, rules, seed=1, exchange=False, declarations=False)
+    solver = Solver(rules)
+    want = []
+    for i, (_p, a) in enumerate(fd.actions):
+        d = fd.deal_before(i)
+        if isinstance(a, Play) and d.phase is Phase.PLAY:
+            vals = solver.move_values(play_state(d))
+            drop = max(vals.values()) - vals[a.card.index]
+            if drop:
+                want.append((fd.start + i, drop))
+    assert [(p["step"], p["drop"]) for p in out["play"]] == want
+    elder = [p for p in out["play"] if p["role"] == "elder"]
+    assert elder, "elder played his worst card every time and lost nothing?"
+    assert out["losses"]["elder"]["play"] == sum(p["drop"] for p in elder)
+    assert out["exchange"] == [] and out["declarations"] == []
+
+
+def test_the_exchange_is_judged_against_the_advisor() -> None:
+    first, m = random_match("rubicon", 8)
+    fd = finished_deals(first, m.history)[0]
+    out = review_deal(fd, get_rules("rubicon"), seed=2, declarations=False, **CHEAP)
+    made = {i: a for i, (_p, a) in enumerate(fd.actions) if isinstance(a, Discard)}
+    assert [e["step"] - fd.start for e in out["exchange"]] == sorted(made)
+    for e in out["exchange"]:
+        a = made[e["step"] - fd.start]
+        assert isinstance(a, Discard) and e["made"] == [str(c) for c in a.cards]
+        assert len(e["dealt"]) == 12 and 1 <= e["rank"] <= e["of"]
+        if e["made"] == e["best"]:
+            assert e["verified"] is None
+        else:
+            assert e["verified"]["samples"] == CHEAP["verify"]
+            assert e["loss"] == e["verified"]["difference"]
+
+
+def test_declarations_are_judged_against_the_expert_in_this_deal() -> None:
+    first, m = random_match("rubicon", 3)
+    fd = finished_deals(first, m.history)[0]
+    out = review_deal(fd, get_rules("rubicon"), seed=2, exchange=False, **CHEAP)
+    for x in out["declarations"]:
+        assert x["made"] != x["expert"]
+        assert x["loss"] == x["expert_value"] - x["made_value"]
+        assert x["kind"] in ("sink", "answer", "declare", "pass", "other")
+    assert out["losses"]["elder"]["declarations"] == sum(
+        max(0, x["loss"]) for x in out["declarations"] if x["role"] == "elder"
+    )

@@ -1,0 +1,278 @@
+"""The lobby, the spectator link and the analysis through the HTTP API and the WebSocket.
+
+(What they may show is checked step by step in test_web_leaks.py; here: who may do what,
+the errors, races, and that the analysis is stored with the game.)
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from test_web_kit import bearer, client, create, walk
+
+
+def friend_game(c: Any, **body: Any) -> dict[str, Any]:
+    return create(c, opponent="friend", name="Ada", **body)
+
+
+def post(c: Any, made: dict[str, Any]) -> Any:
+    return c.post("/api/lobby", json={"game": made["id"], "invite": made["invites"][0]["invite"]},
+                  headers=bearer(made["token"]))
+
+
+# ---------------------------------------------------------------------- the lobby
+def test_a_posted_challenge_is_listed_and_taken_once(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = friend_game(c, rules="rubicon")
+        r = post(c, made)
+        assert r.status_code == 201, r.text
+        cid = r.json()["id"]
+        listed = c.get("/api/lobby").json()["challenges"]
+        assert [(x["id"], x["name"], x["rules"], x["format"]) for x in listed] == [
+            (cid, "Ada", "rubicon", "partie")
+        ]
+        assert "invite" not in listed[0] and made["invites"][0]["invite"] not in str(listed)
+        first = c.post(f"/api/lobby/{cid}/accept", json={"name": "Bob"})
+        assert first.status_code == 201, first.text
+        assert first.json()["id"] == made["id"] and first.json()["seat"] == 1
+        again = c.post(f"/api/lobby/{cid}/accept", json={"name": "Eve"})
+        assert again.status_code == 404
+        assert again.json() == {"error": "this challenge is no longer open: it was taken or "
+                                "withdrawn"}
+        assert c.get("/api/lobby").json()["challenges"] == []
+        # the seat is Bob's: his token opens it, with his name
+        g = c.get(f"/api/games/{made['id']}", headers=bearer(first.json()["token"])).json()
+        assert g["seat"] == 1 and g["seats"][1]["name"] == "Bob" and g["seats"][1]["joined"]
+        # and the invitation link no longer opens it
+        r = c.post(f"/api/games/{made['id']}/join",
+                   json={"invite": made["invites"][0]["invite"]})
+        assert r.status_code == 404
+
+
+def test_the_link_and_the_challenge_open_the_same_seat(tmp_path: Path) -> None:
+    """Whichever comes first takes the seat; the challenge then leaves the lobby."""
+    with client(tmp_path) as c:
+        made = friend_game(c)
+        cid = post(c, made).json()["id"]
+        r = c.post(f"/api/games/{made['id']}/join", json={"invite": made["invites"][0]["invite"]})
+        assert r.status_code == 201
+        assert c.get("/api/lobby").json()["challenges"] == []
+        assert c.post(f"/api/lobby/{cid}/accept", json={}).status_code == 404
+
+
+def test_a_new_link_retires_the_challenge(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = friend_game(c)
+        post(c, made)
+        r = c.post(f"/api/games/{made['id']}/invite", headers=bearer(made["token"]))
+        assert r.status_code == 200
+        assert c.get("/api/lobby").json()["challenges"] == []
+
+
+def test_posting_needs_a_seat_and_the_games_own_invitation(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = friend_game(c)
+        other = friend_game(c)
+        body = {"game": made["id"], "invite": made["invites"][0]["invite"]}
+        assert c.post("/api/lobby", json=body).status_code == 401
+        r = c.post("/api/lobby", json=body, headers=bearer(other["token"]))
+        assert r.status_code == 404
+        r = c.post("/api/lobby", json={**body, "invite": other["invites"][0]["invite"]},
+                   headers=bearer(made["token"]))
+        assert r.status_code == 404 and "make a new link" in r.json()["error"]
+        r = c.post("/api/lobby", json={"game": "../x", "invite": "y"},
+                   headers=bearer(made["token"]))
+        assert r.status_code == 422 and r.json()["error"].startswith("bad request: game")
+        vs_ai = create(c, opponent="random")
+        r = c.post("/api/lobby", json={"game": vs_ai["id"], "invite": "nothing"},
+                   headers=bearer(vs_ai["token"]))
+        assert r.status_code == 404
+        assert c.get("/api/lobby").json()["challenges"] == []  # nothing changed
+
+
+def test_posting_again_replaces_and_withdrawing_needs_a_seat(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = friend_game(c)
+        first = post(c, made).json()["id"]
+        second = post(c, made).json()["id"]
+        assert [x["id"] for x in c.get("/api/lobby").json()["challenges"]] == [second]
+        assert c.post(f"/api/lobby/{first}/accept", json={}).status_code == 404
+        stranger = friend_game(c)
+        assert c.delete(f"/api/lobby/{second}", headers=bearer(stranger["token"])).status_code \
+            == 404
+        assert c.delete(f"/api/lobby/{second}").status_code == 401
+        r = c.delete(f"/api/lobby/{second}", headers=bearer(made["token"]))
+        assert r.status_code == 200 and r.json() == {"withdrawn": second}
+        assert c.get("/api/lobby").json()["challenges"] == []
+        # withdrawn from the lobby, the link still works
+        r = c.post(f"/api/games/{made['id']}/join", json={"invite": made["invites"][0]["invite"]})
+        assert r.status_code == 201
+
+
+def test_a_pool_cannot_be_offered(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = create(c, rules="court-gamester-1754", format="pool",
+                      opponents=["friend", "friend"])
+        r = post(c, made)
+        assert r.status_code == 400 and r.json()["error"] == (
+            "only a game of two may be offered in the lobby"
+        )
+
+
+def test_posting_challenges_is_rate_limited(tmp_path: Path) -> None:
+    with client(tmp_path, create_per_minute=3.0) as c:
+        made = friend_game(c)
+        codes = [post(c, made).status_code for _ in range(4)]
+        assert codes[0] == 201 and codes[-1] == 429
+
+
+# ---------------------------------------------------------------------- spectators
+def test_the_spectator_link_is_made_by_a_seat_and_kept(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = create(c, opponent="random")
+        gid = made["id"]
+        assert c.post(f"/api/games/{gid}/watch-link").status_code == 401
+        other = create(c, opponent="random")
+        r = c.post(f"/api/games/{gid}/watch-link", headers=bearer(other["token"]))
+        assert r.status_code == 404
+        one = c.post(f"/api/games/{gid}/watch-link", headers=bearer(made["token"])).json()
+        two = c.post(f"/api/games/{gid}/watch-link", headers=bearer(made["token"])).json()
+        assert one == two and one["url"] == f"/watch/{gid}#key={one['key']}"
+        r = c.get(f"/api/games/{gid}/watch")
+        assert r.status_code == 401 and "Bearer KEY" in r.json()["error"]
+        assert c.get(f"/api/games/{gid}/watch", headers=bearer("nope")).status_code == 404
+        # another game's key opens nothing here
+        k2 = c.post(f"/api/games/{other['id']}/watch-link", headers=bearer(other["token"]))
+        r = c.get(f"/api/games/{gid}/watch", headers=bearer(k2.json()["key"]))
+        assert r.status_code == 404
+        assert c.get(f"/watch/{gid}").status_code == 200  # the page
+
+
+def test_spectator_socket_refuses_a_bad_key_and_actions(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = friend_game(c)  # nobody moves but the people
+        gid = made["id"]
+        key = c.post(f"/api/games/{gid}/watch-link", headers=bearer(made["token"])).json()["key"]
+        with c.websocket_connect(f"/api/games/{gid}/watch/ws") as ws:
+            ws.send_json({"key": "wrong"})
+            assert ws.receive_json()["type"] == "error"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4404
+        with c.websocket_connect(f"/api/games/{gid}/watch/ws") as ws:
+            ws.send_json({"token": made["token"]})  # a seat's token is not a key
+            assert ws.receive_json()["type"] == "error"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4401
+        with c.websocket_connect(f"/api/games/{gid}/watch/ws") as ws:
+            ws.send_json({"key": key})
+            first = ws.receive_json()
+            assert first["type"] == "view" and first["view"]["spectator"] is True
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json() == {"type": "pong"}
+            ws.send_json({"action": "pass"})
+            err = ws.receive_json()
+            assert err["type"] == "error" and "only watches" in err["error"]
+            ws.send_json({"type": "refresh"})
+            assert ws.receive_json()["type"] == "view"
+        assert c.get(f"/api/games/{gid}", headers=bearer(made["token"])).json()["n"] == 0
+
+
+# ---------------------------------------------------------------------- the analysis
+def cheap(c: Any) -> None:
+    from piquet.web.analysis import Analyses, AnalysisSettings
+
+    st = c.app.state.piquet
+    st["analyses"] = Analyses(
+        st["store"].engine, st["executor"], AnalysisSettings(think_ms=5, samples=8, verify=16)
+    )
+
+
+def wait_ready(c: Any, gid: str, token: str, timeout: float = 120) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        r = c.get(f"/api/games/{gid}/analysis", headers=bearer(token))
+        assert r.status_code == 200, r.text
+        body: dict[str, Any] = r.json()
+        if not body["pending"]:
+            return body
+        assert time.monotonic() < deadline, "the analysis did not finish"
+        time.sleep(0.2)
+
+
+def test_analysis_is_for_seats_and_stored_with_the_game(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        cheap(c)
+        made = create(c, rules="rubicon", opponent="random")
+        gid = made["id"]
+        assert c.get(f"/api/games/{gid}/analysis").status_code == 401
+        other = create(c, opponent="random")
+        assert c.get(f"/api/games/{gid}/analysis", headers=bearer(other["token"])).status_code \
+            == 404
+        start = c.get(f"/api/games/{gid}/analysis", headers=bearer(made["token"])).json()
+        assert start["deals"] == [] and start["deals_over"] == 0
+        final = walk(c, gid, {0: made["token"]}, random.Random(4))
+        assert final["finished"]
+        done = wait_ready(c, gid, made["token"])
+        assert done["finished"] and len(done["deals"]) == done["deals_over"] >= 1
+        for d in done["deals"]:
+            a = d["analysis"]
+            assert d["status"] == "ready" and a["number"] == d["number"]
+            assert {x["role"] for x in a["exchange"]} <= {"elder", "younger"}
+            for p in a["play"]:
+                assert p["drop"] > 0 and p["best_value"] - p["value"] == p["drop"]
+            for x in a["declarations"]:
+                assert x["loss"] == x["expert_value"] - x["made_value"]
+        from piquet.web.analysis import analyses_t
+
+        with c.app.state.piquet["store"].engine.connect() as conn:  # type: ignore[attr-defined]
+            rows = conn.execute(analyses_t.select().where(analyses_t.c.game_id == gid)).all()
+        assert len(rows) == done["deals_over"]
+    # a new server over the same database answers from the table at once
+    with client(tmp_path) as c:
+        again = c.get(f"/api/games/{gid}/analysis", headers=bearer(made["token"])).json()
+        assert again["pending"] == 0 and again["deals"] == done["deals"]
+
+
+def test_a_deal_that_cannot_be_analysed_says_so_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A failing analysis is stored as an error (the page stops waiting), not retried."""
+    import piquet.web.analysis as analysis
+
+    calls = {"n": 0}
+
+    def broken(*_args: Any) -> str:
+        calls["n"] += 1
+        raise ValueError("injected")
+
+    monkeypatch.setattr(analysis, "analyse_deal", broken)
+    with client(tmp_path) as c:
+        made = create(c, rules="rubicon", opponent="random")
+        walk(c, made["id"], {0: made["token"]}, random.Random(6))
+        body = wait_ready(c, made["id"], made["token"], timeout=30)
+        assert body["deals"] and all(
+            d["analysis"]["error"] == "this deal could not be analysed (ValueError)"
+            for d in body["deals"]
+        )
+        n = calls["n"]
+        wait_ready(c, made["id"], made["token"], timeout=5)
+        assert calls["n"] == n == body["deals_over"]
+
+
+def test_analysis_in_worker_processes(tmp_path: Path) -> None:
+    """The server's default: the analysis runs in spawned worker processes."""
+    with client(tmp_path, ai_executor="process", ai_workers=1) as c:
+        cheap(c)
+        made = create(c, rules="rubicon", opponent="random")
+        walk(c, made["id"], {0: made["token"]}, random.Random(8))
+        body = wait_ready(c, made["id"], made["token"], timeout=180)
+        assert body["deals"] and all(d["analysis"].get("play") is not None
+                                     for d in body["deals"])

@@ -1,0 +1,239 @@
+"""Beyond the table, as a person uses it: the lobby, the spectator link, the analysis.
+
+Playwright driving Debian's Chromium (headless), at a desktop size and a 390x844 phone.
+Screenshots go to /tmp/piquet-beyond/ (to be looked at; the docs' own are made by the
+screenshot script).  Skipped when /usr/bin/chromium is not installed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from test_web_kit import CARD, CHROMIUM, CHROMIUM_ARGS, ThreadServer, chromium_available, pick
+
+pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+
+SHOTS = Path("/tmp/piquet-beyond")
+DESKTOP = {"width": 1280, "height": 860}
+PHONE = {"width": 390, "height": 844}
+SIZES = [("desktop", DESKTOP), ("phone", PHONE)]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    from piquet.web.analysis import Analyses, AnalysisSettings
+
+    with ThreadServer(tmp_path_factory.mktemp("beyond")) as srv:
+        st = srv.app.state.piquet
+        # the real analysis, working less hard than a server's (the test waits for it)
+        st["analyses"] = Analyses(
+            st["store"].engine, st["executor"], AnalysisSettings(think_ms=20, samples=16, verify=40)
+        )
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def new_page(browser: Any, viewport: dict[str, int]) -> Any:
+    ctx = browser.new_context(viewport=viewport, bypass_csp=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.errors = errors
+    return page
+
+
+def shot(page: Any, name: str, *, full: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def no_sideways_scroll(page: Any, viewport: dict[str, int]) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+
+
+def seat_of(page: Any, game_id: str) -> dict[str, Any]:
+    data: dict[str, Any] = page.evaluate(
+        f"JSON.parse(localStorage.getItem('piquet.games'))['{game_id}']"
+    )
+    return data
+
+
+def play_random(url: str, game_id: str, tokens: dict[int, str], steps: int, seed: int) -> int:
+    """Take ``steps`` random legal actions through the API (the seats whose turn it is)."""
+    rng = random.Random(seed)
+    n = 0
+    with httpx.Client(base_url=url, timeout=30) as c:
+        for _ in range(steps):
+            g = c.get(f"/api/games/{game_id}",
+                      headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+            if g["finished"]:
+                break
+            p = g["to_act"]
+            if p not in tokens:
+                time.sleep(0.05)
+                continue
+            mine = c.get(f"/api/games/{game_id}",
+                         headers={"Authorization": f"Bearer {tokens[p]}"}).json()
+            r = c.post(f"/api/games/{game_id}/actions", json={"action": pick(mine, rng)},
+                       headers={"Authorization": f"Bearer {tokens[p]}"})
+            assert r.status_code == 200, r.text
+            n = r.json()["n"]
+    return n
+
+
+@pytest.mark.parametrize(("size", "viewport"), SIZES)
+def test_post_and_accept_a_challenge(
+    server: ThreadServer, browser: Any, size: str, viewport: dict[str, int]
+) -> None:
+    """One player posts a challenge; another sees it in the lobby and takes the seat."""
+    ada = new_page(browser, DESKTOP)
+    ada.goto(server.url + "/")
+    ada.fill("#name", f"Ada {size}")
+    ada.wait_for_selector("#challenge-rules option", state="attached")
+    ada.select_option("#challenge-rules", "rubicon")
+    ada.click("#post-challenge")
+    ada.wait_for_url("**/play/*")
+    game_id = ada.url.rsplit("/", 1)[1]
+    ada.wait_for_selector("#offer-lobby[disabled]")  # the invite box says it is offered
+    assert "Offered in the lobby" in ada.inner_text("#invite")
+    # on her own home page, Ada's challenge is hers: she may withdraw it, not accept it
+    home = ada.context.new_page()
+    home.goto(server.url + "/")
+    own = home.locator('#challenges [data-challenge]:has-text("(you)")')
+    own.wait_for()
+    assert own.locator("button.withdraw").count() == 1
+    assert own.locator("button.accept").count() == 0
+    home.locator("#lobby").scroll_into_view_if_needed()
+    shot(home, f"lobby-own-{size}")
+    home.close()
+
+    bob = new_page(browser, viewport)
+    bob.goto(server.url + "/")
+    row = bob.locator(f'#challenges [data-challenge]:has-text("Ada {size}")')
+    row.wait_for()
+    assert "rubicon" in row.inner_text() and "partie" in row.inner_text()
+    assert "(you)" not in row.inner_text()
+    bob.locator("#lobby").scroll_into_view_if_needed()
+    shot(bob, f"lobby-{size}")
+    no_sideways_scroll(bob, viewport)
+    box = row.locator("button.accept").bounding_box()
+    assert box["height"] >= 44 and box["width"] >= 44  # a finger's target
+    row.locator("button.accept").click()
+    bob.wait_for_url(f"**/play/{game_id}")
+    bob.wait_for_selector("#main[data-n]")
+    assert seat_of(bob, game_id)["seat"] == 1
+    # the challenge left the lobby, and Ada's table shows Bob seated
+    ada.wait_for_selector("#invite", state="detached", timeout=15000)
+    listed = httpx.get(server.url + "/api/lobby").json()["challenges"]
+    assert all(c["name"] != f"Ada {size}" for c in listed)
+    shot(bob, f"lobby-accepted-{size}")
+    assert not ada.errors and not bob.errors, (ada.errors, bob.errors)
+    ada.context.close()
+    bob.context.close()
+
+
+@pytest.mark.parametrize(("size", "viewport"), SIZES)
+def test_spectator_link_shows_only_public_cards(
+    server: ThreadServer, browser: Any, size: str, viewport: dict[str, int]
+) -> None:
+    """A seat makes the link; the spectator follows the game live and sees no hand."""
+    made = httpx.post(server.url + "/api/games", json={"rules": "rubicon", "opponent": "friend",
+                                                       "name": "Ada"}).json()
+    game_id = made["id"]
+    joined = httpx.post(server.url + f"/api/games/{game_id}/join",
+                        json={"invite": made["invites"][0]["invite"], "name": "Bob"}).json()
+    tokens = {0: made["token"], 1: joined["token"]}
+    ada = new_page(browser, DESKTOP)
+    ada.goto(server.url + f"/play/{game_id}#token={made['token']}")
+    ada.wait_for_selector("#btn-watch")
+    ada.click("#btn-watch")
+    link = ada.input_value("#watch-link")
+    assert f"/watch/{game_id}#key=" in link
+    assert not ada.errors, ada.errors
+
+    fan = new_page(browser, viewport)
+    fan.goto(link)
+    fan.wait_for_selector("#watch")
+    start = int(fan.get_attribute("#main", "data-n") or -1)
+    n = play_random(server.url, game_id, tokens, 30, seed=5)
+    fan.wait_for_selector(f'#main[data-n="{n}"]', timeout=15000)  # live, by the WebSocket
+    assert n > start
+    # every card on the spectator's page is one both players made public
+    public = httpx.get(server.url + f"/api/games/{game_id}/watch",
+                       headers={"Authorization": f"Bearer {link.split('#key=')[1]}"}).json()
+    d = public["view"]["deal"] or public["last_deal"]
+    allowed = set(CARD.findall(str([d["shown"], d["played"], d["dialog"], d["tricks"],
+                                    d["trick_lead"]])))
+    on_page = set(fan.eval_on_selector_all("#watch [data-card]",
+                                           "els => els.map(e => e.dataset.card)"))
+    assert on_page <= allowed, on_page - allowed
+    seen = httpx.get(server.url + f"/api/games/{game_id}",
+                     headers={"Authorization": f"Bearer {tokens[0]}"}).json()
+    hand = set((seen["view"]["deal"] or {"hand": []})["hand"])
+    assert not (on_page & hand - allowed)
+    assert fan.locator("#watch .watch-backs").count() >= 1 or public["view"]["deal"] is None
+    shot(fan, f"spectator-{size}", full=True)
+    no_sideways_scroll(fan, viewport)
+    assert not fan.errors, fan.errors
+    ada.context.close()
+    fan.context.close()
+
+
+@pytest.fixture(scope="module")
+def finished_game(server: ThreadServer) -> tuple[str, str]:
+    """A game against the computer played to its end through the API: (id, token)."""
+    made = httpx.post(server.url + "/api/games", json={"rules": "rubicon", "opponent": "random",
+                                                       "name": "Ada"}).json()
+    play_random(server.url, made["id"], {0: made["token"]}, 4000, seed=9)
+    g = httpx.get(server.url + f"/api/games/{made['id']}",
+                  headers={"Authorization": f"Bearer {made['token']}"}).json()
+    assert g["finished"]
+    return made["id"], made["token"]
+
+
+@pytest.mark.parametrize(("size", "viewport"), SIZES)
+def test_analysis_on_the_replay_viewer(
+    server: ThreadServer, browser: Any, finished_game: tuple[str, str], size: str,
+    viewport: dict[str, int],
+) -> None:
+    """The replay viewer shows each deal's analysis; "show" takes the viewer there."""
+    game_id, token = finished_game
+    page = new_page(browser, viewport)
+    page.goto(server.url + f"/play/{game_id}#token={token}")
+    page.wait_for_selector("#main[data-n]")
+    page.goto(server.url + f"/replay/{game_id}")
+    page.wait_for_selector("#analysis")
+    page.wait_for_selector('#analysis[data-pending="0"]', timeout=120000)
+    deals = page.locator("#analysis article.analysis-deal")
+    assert deals.count() >= 2
+    first = deals.first
+    text = first.inner_text()
+    assert "The exchange" in text and "Sinks and answers" in text and "The play" in text
+    assert "discarded" in text
+    shot(page, f"analysis-{size}")
+    first.scroll_into_view_if_needed()
+    shot(page, f"analysis-deal-{size}")
+    no_sideways_scroll(page, viewport)
+    show = page.locator("#analysis .show-step").first
+    show.click()
+    page.wait_for_function("!document.querySelector('.step').textContent.startsWith('Step 0 ')")
+    assert "Step 0 of" not in page.inner_text(".step")
+    assert not page.errors, page.errors
+    page.context.close()
