@@ -28,7 +28,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from piquet.advisor import _opponent_model, advise
+from piquet.advisor import Setup, advise
+from piquet.advisor.ranking import opponent_model
 from piquet.cards import CardSet, mask_cards
 from piquet.declarations import DeclClass, best_claim, counted
 from piquet.drawtables import declaration_pass, discard_masks, hand_stats, suit_tables
@@ -103,7 +104,7 @@ def main() -> None:
     )
     row("exact pass, 1,585 elder discards, every draw (numpy)", w, c, res.hands)
     total_hands = res.hands
-    opp = _opponent_model(unseen, rules, 0, 5, 300, random.Random(1))
+    opp = opponent_model(Setup.of(hand, rules, 0), 300, random.Random(1))
     w, c, res = timed(
         lambda: declaration_pass(hand, rules, discards=discards, unseen=unseen, opponent=opp),
         args.repeat,
@@ -133,7 +134,7 @@ def main() -> None:
     w, c, _ = timed(lambda: improvements(CardSet(hand), d5, rules), args.repeat)
     row("one discard's exact improvements (15,504 draws)", w, c, 15504)
     w, c, _ = timed(lambda: advise(CardSet(hand), rules, role=0), args.repeat)
-    row("advise, elder (pass + simulated play)", w, c)
+    row("advise, elder (pass + play-out, the leaders exactly)", w, c)
     w, c, _ = timed(lambda: advise(CardSet.parse(YOUNGER_HAND), rules, role=1), args.repeat)
     row("advise, younger", w, c)
 

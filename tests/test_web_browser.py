@@ -2,12 +2,16 @@
 
 Opens the page, starts a game against ``random`` and plays it to the end by clicking,
 invites a second browser and plays a hand between the two, reloads mid-game and goes on,
-and takes the screenshots that docs/web.md shows (docs/screenshots/).  Skipped when
+and takes the screenshots that docs/web.md shows: into a temporary directory, or into
+``$PIQUET_SCREENSHOTS`` when ``scripts/screenshots`` runs these tests to regenerate
+docs/screenshots/ (the tests never write into the tracked tree themselves).  Skipped when
 /usr/bin/chromium is not installed (scripts/install-browser installs it).
 """
 
 from __future__ import annotations
 
+import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +22,7 @@ from test_web_kit import CHROMIUM, CHROMIUM_ARGS, ThreadServer, chromium_availab
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
-SHOTS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-shots-"))
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 # the hand's cards overlap: click where a person would, on the card's uncovered left edge

@@ -209,11 +209,12 @@ class Server:
             if self.proc.poll() is not None:
                 raise AssertionError(f"server exited: {self.log.read_text()}")
             try:
-                if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/api/health", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
             time.sleep(0.1)
+        self.kill()  # not left running by a test that never got to stop it
         raise AssertionError(f"server did not start: {self.log.read_text()}")
 
     def kill(self) -> None:

@@ -55,7 +55,7 @@ STRONGEST: Final = "expert"
 """The AI level whose choices the declarations are judged against."""
 EXPERT_THINK_MS: Final = 500
 ADVICE_SAMPLES: Final = 160
-VERIFY_SAMPLES: Final = 1000
+VERIFY_SAMPLES: Final = 200  # deals played out whole, the double-dummy play both sides
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,9 +180,13 @@ def exchange_advice(
     Raises :class:`~piquet.errors.PiquetError` when the advisor cannot value the hand
     (a rule set or a discard it does not know).
     """
-    from piquet.advisor import advise, compare
+    from piquet.advisor import advise
+    from piquet.advisor import verify as play_out
+    from piquet.advisor.verify import Z95, paired
 
-    advice = advise(dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain=1)
+    advice = advise(
+        dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain_top=1
+    )
     ranked = {r.discard.mask: r for r in advice.ranking}
     best = advice.ranking[0]
     mine = ranked.get(made)
@@ -201,14 +205,17 @@ def exchange_advice(
         "verified": None,
     }
     if made != best.discard.mask and verify > 0:
-        b, m = compare(
-            dealt, [best.discard.mask, made], rules, role=role, samples=verify, seed=seed,
-            stock=stock,
+        # both played out in the same deals (the book's exchange for the other, in this
+        # process: the review already runs in a worker)
+        v = play_out(
+            dealt, [best.discard.mask, made], rules, role=role, deals=max(verify, 2),
+            seed=seed, stock=stock, opponent="book", workers=1,
         )
+        diff, low, high = paired(v.get(best.discard.mask).nets, v.get(made).nets)
         out["verified"] = {
-            "difference": round(b.mean - m.mean, 2),
-            "stderr": round((b.stderr**2 + m.stderr**2) ** 0.5, 2),
-            "samples": verify,
+            "difference": round(diff, 2),
+            "stderr": round((high - low) / (2 * Z95), 2),
+            "samples": max(verify, 2),
         }
     return out
 

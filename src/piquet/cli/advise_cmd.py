@@ -1,43 +1,44 @@
-"""``piquet advise``: every legal discard of a hand ranked, the best explained."""
+"""``piquet advise``: every legal discard of a hand ranked, the best explained, and verified.
+
+The advisor is imported when the command runs, not when the parser is built (the other
+commands do not need it).
+"""
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from piquet.advisor import (
-    DEFAULT_CANDIDATES,
-    DEFAULT_SAMPLES,
-    Advice,
-    Explanation,
-    HeuristicPlay,
-    PlayModel,
-    SolverPlay,
-    advise,
-    compare,
-)
 from piquet.cards import CardSet
 from piquet.errors import PiquetError
-from piquet.odds import Event
-from piquet.rules import Rules, get_rules
+from piquet.rules import get_rules
+
+if TYPE_CHECKING:
+    from piquet.advisor import Advice, Explanation
+    from piquet.odds import Event
 
 _ROLES = {"elder": 0, "younger": 1}
 _ROLE_NAMES = ("elder", "younger")
+#: discards verified by default (the advisor's best ones)
+VERIFY_CANDIDATES = 3
 
 
 def register(sub: Any) -> None:
     p = sub.add_parser(
         "advise",
-        help="rank every legal discard of a hand and explain the best",
+        help="rank every legal discard of a hand, explain the best, verify it by play",
         description=(
             "Rank every legal discard of the twelve cards dealt (elder: 1 to his maximum; "
             "younger: assuming elder took his full allotment unless --stock says how many he "
             "left) by its value: the net points of the deal, or with --score the chance of "
             "winning the game. The declarations are exact over every draw where affordable; "
-            "the play is simulated for the most promising discards. --compare plays out "
-            "chosen discards in many deals, to show by simulation which is right."
+            "the play is played out for the most promising discards. --verify plays the best "
+            "--candidates discards (and any --compare discard) over the same --deals deals "
+            "through the engine, the strongest play both sides, and prints each one's mean "
+            "with a paired 95%% interval against the best."
         ),
     )
     p.add_argument("--rules", help="rule set (preset, alias or house-rule .toml)")
@@ -47,26 +48,51 @@ def register(sub: Any) -> None:
     p.add_argument("--stock", type=int, help="younger: cards elder left him (default: the rest)")
     p.add_argument("--seed", type=int, default=0, help="seed of every sample (default 0)")
     p.add_argument(
-        "--samples", type=int, default=DEFAULT_SAMPLES, help="simulated deals per discard"
+        "--samples",
+        type=int,
+        help="worlds each ranked discard is played in (default: the advisor's, 120)",
     )
     p.add_argument(
         "--candidates",
         type=int,
-        default=DEFAULT_CANDIDATES,
-        help="discards played out besides the best of each size",
+        help=(
+            f"with --verify: the advisor's best K discards verified (default "
+            f"{VERIFY_CANDIDATES}); without: discards played out in the ranking (default: "
+            "the advisor's, 8)"
+        ),
     )
     p.add_argument("--top", type=int, default=5, help="discards to print (default 5)")
     p.add_argument(
-        "--play",
-        choices=("heuristic", "solver"),
-        default="heuristic",
-        help="play model of the simulation (solver: exact double-dummy, slow)",
+        "--verify", action="store_true", help="verify the best discards by play over many deals"
+    )
+    p.add_argument(
+        "--deals",
+        type=int,
+        help="deals each verified discard is played in (default 200)",
     )
     p.add_argument(
         "--compare",
         action="append",
         metavar="CARDS",
-        help="play out this discard (repeat the option) instead of ranking",
+        help="verify this discard too, against the advisor's (repeat the option; implies --verify)",
+    )
+    p.add_argument(
+        "--opponent",
+        choices=("expert", "book"),
+        default="expert",
+        help="how the other exchanges in the verification (default expert)",
+    )
+    p.add_argument(
+        "--think",
+        type=int,
+        metavar="MS",
+        help="the expert opponent's thinking budget for his exchange (default 60)",
+    )
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="processes that share the verification's deals (default 2)",
     )
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=run)
@@ -81,70 +107,49 @@ def _score(text: str | None) -> tuple[int, int] | None:
     return int(parts[0]), int(parts[1])
 
 
-def _model(name: str, rules: Rules) -> PlayModel:
-    return SolverPlay(rules) if name == "solver" else HeuristicPlay()
+def _progress_bar(enabled: bool) -> Any:
+    """A Rich progress bar on standard error (a no-op when not wanted)."""
+    if not enabled:
+        return None
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    return Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+        transient=True,
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    from piquet.advisor import (
+        DEFAULT_CANDIDATES,
+        DEFAULT_DEALS,
+        DEFAULT_SAMPLES,
+        DEFAULT_THINK_MS,
+        Setup,
+        advise,
+        verify,
+    )
+    from piquet.advisor.explain import compare_lines
+
+    samples = DEFAULT_SAMPLES if args.samples is None else args.samples
+    deals = DEFAULT_DEALS if args.deals is None else args.deals
+    think = DEFAULT_THINK_MS if args.think is None else args.think
     rules = get_rules(args.rules)
     role = _ROLES[args.role]
     hand = CardSet.parse(args.hand)
     score = _score(args.score)
-    model = _model(args.play, rules)
-    if args.compare:
-        discards = [CardSet.parse(c) for c in args.compare]
-        samples = args.samples if args.samples != DEFAULT_SAMPLES else 2000
-        stats = compare(
-            hand,
-            discards,
-            rules,
-            role=role,
-            samples=samples,
-            seed=args.seed,
-            score=score,
-            stock=args.stock,
-            play_model=model,
-        )
-        rows = []
-        for d, s in zip(discards, stats, strict=True):
-            value = s.win_rate if score is not None else s.mean
-            err = s.win_stderr if score is not None else s.stderr
-            rows.append(
-                {
-                    "discard": [str(c) for c in d],
-                    "value": value,
-                    "stderr": err,
-                    "cards": s.share(s.cards_mine),
-                    "capot_against": s.share(s.capot_his),
-                    "deals": s.n,
-                }
-            )
-        if args.json:
-            print(
-                json.dumps(
-                    {
-                        "compare": rows,
-                        "unit": "chance of winning the game"
-                        if score is not None
-                        else "net points in the deal",
-                    },
-                    indent=2,
-                )
-            )
-            return 0
-        unit = "wins the game" if score is not None else "net points"
-        print(
-            f"{len(discards)} discards played out in the same {stats[0].n} deals "
-            f"({model.name} play):"
-        )
-        for row, d in zip(rows, discards, strict=True):
-            v = (
-                f"{row['value']:.1%} ±{row['stderr']:.1%}"
-                if score is not None
-                else f"{row['value']:+.2f} ±{row['stderr']:.2f}"
-            )
-            print(f"  discard {d}: {unit} {v}; the cards {row['cards']:.0%}")
-        return 0
+    verifying = args.verify or bool(args.compare)
+    named = [CardSet.parse(c) for c in args.compare or []]
+    setup = Setup.of(hand, rules, role, args.stock)
+    for d in named:
+        setup.check_discard(d)
+    if verifying and (args.candidates is not None and args.candidates < 0):
+        raise PiquetError(f"--candidates must be 0 or more, not {args.candidates}")
     started = time.perf_counter()
     advice = advise(
         hand,
@@ -153,17 +158,95 @@ def run(args: argparse.Namespace) -> int:
         score=score,
         stock=args.stock,
         seed=args.seed,
-        samples=args.samples,
-        candidates=args.candidates,
-        play_model=model,
+        samples=samples,
+        candidates=(
+            args.candidates if args.candidates is not None and not verifying else DEFAULT_CANDIDATES
+        ),
     )
+    advised = time.perf_counter() - started
+    if not verifying:
+        if args.json:
+            out = advice.to_json()
+            out["seconds"] = round(advised, 3)
+            print(json.dumps(out, indent=2, ensure_ascii=False))
+            return 0
+        print("\n".join(advice_lines(advice, top=args.top)))
+        print(f"({advised:.1f} s)")
+        return 0
+
+    k = VERIFY_CANDIDATES if args.candidates is None else args.candidates
+    discards = advice.top(k)
+    labels = [f"advisor #{i + 1}" for i in range(len(discards))]
+    for d in named:
+        if d in discards:
+            labels[discards.index(d)] += ", named"
+        else:
+            discards.append(d)
+            labels.append("named")
+    bar = _progress_bar(sys.stderr.isatty() and not args.json)
+    task = None
+    if bar is not None:
+        bar.start()
+        task = bar.add_task(f"playing {len(discards)} discards", total=deals)
+
+    def progress(done: int, total: int) -> None:
+        if bar is not None and task is not None:
+            bar.update(task, completed=done)
+
+    try:
+        ver = verify(
+            hand,
+            discards,
+            rules,
+            role=role,
+            deals=deals,
+            labels=labels,
+            score=score,
+            stock=args.stock,
+            seed=args.seed,
+            opponent=args.opponent,
+            think_ms=think,
+            workers=args.workers,
+            progress=progress,
+        )
+    finally:
+        if bar is not None:
+            bar.stop()
     elapsed = time.perf_counter() - started
+    pick = ver.get(advice.best)
+    best = ver.best
+    versus = [ver.get(d) for d in named if d.mask != best.discard.mask]
+    if best.discard.mask != pick.discard.mask:
+        versus = [pick, *[v for v in versus if v.discard.mask != pick.discard.mask]]
+    elif len(ver.candidates) > 1 and not versus:
+        versus = [ver.candidates[1]]
+    why = [compare_lines(best, v, setup, score=score is not None) for v in versus]
+    if pick is best:
+        verdict = f"The advisor's pick {pick.discard} is the best by play."
+    elif pick.within_noise:
+        verdict = (
+            f"The advisor's pick {pick.discard} is within the noise of the best by play, "
+            f"{best.discard}."
+        )
+    else:
+        verdict = (
+            f"The advisor's pick {pick.discard} is worse by play than {best.discard}, "
+            "beyond the noise."
+        )
     if args.json:
         out = advice.to_json()
+        out["verification"] = ver.to_json()
+        out["verdict"] = verdict
+        out["why"] = why
         out["seconds"] = round(elapsed, 3)
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
-    print("\n".join(advice_lines(advice, top=args.top)))
+    print("\n".join(advice_lines(advice, top=min(args.top, max(k, 1)))))
+    print()
+    print("\n".join(ver.lines()))
+    print(verdict)
+    for block in why:
+        print("\n".join(block))
     print(f"({elapsed:.1f} s)")
     return 0
 
@@ -225,6 +308,8 @@ def advice_lines(advice: Advice, *, top: int) -> list[str]:
             play = e.play
             if e.deals:  # its shares are counted over the simulated deals: not exact
                 play += f" (about: {e.deals:,} simulated deals)"
-            lines = [f"keeps {e.keeps}", chances_line(e), play, e.value]
+            lines = [f"keeps {e.keeps}", chances_line(e), e.opponent, play, e.value]
+            if e.why:
+                lines.append(e.why)
             out.extend(f"      {line}" for line in lines)
     return out

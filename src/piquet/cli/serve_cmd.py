@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from piquet.errors import PiquetError
+from piquet.web.limits import ServerLimits, guarded_http
 
 __all__ = ["register", "run"]
 
@@ -73,6 +74,31 @@ def register(sub: Any) -> None:
         help="SQLite only: full (default; every move is on disk before it is acknowledged) "
         "or normal (faster; survives the server being killed, not a power cut)",
     )
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=ServerLimits().max_connections,
+        metavar="N",
+        help=f"open connections at most; one more is answered 503 "
+        f"(default {ServerLimits().max_connections})",
+    )
+    p.add_argument(
+        "--request-timeout",
+        type=float,
+        default=ServerLimits().request_timeout,
+        metavar="S",
+        help="seconds a client has to send a whole request, from connecting (or from its "
+        f"first byte); then 408 and the connection closes (default "
+        f"{ServerLimits().request_timeout:g})",
+    )
+    p.add_argument(
+        "--proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        help="a reverse proxy whose X-Forwarded-For is believed (the client's address for "
+        "the rate limits); repeat for several; by default no one's is",
+    )
     p.add_argument("--log-level", default="warning", help="uvicorn log level (warning)")
     p.set_defaults(run=run)
 
@@ -83,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from piquet.web.app import WebConfig, create_app
-        from piquet.web.store import Store, database_url
+        from piquet.web.store import Store, StoreError, database_url
     except ImportError as exc:  # pragma: no cover - the web extra is missing
         raise PiquetError(
             f"the web server needs its packages: pip install 'piquet[web]' ({exc})"
@@ -92,15 +118,26 @@ def run(args: argparse.Namespace) -> int:
         raise PiquetError(f"--port must be 1 to 65535, not {args.port}")
     if args.rate_limit < 0:
         raise PiquetError("--rate-limit must be 0 (no limit) or more")
+    if args.max_connections < 1:
+        raise PiquetError(f"--max-connections must be 1 or more, not {args.max_connections}")
+    if not args.request_timeout > 0:
+        raise PiquetError(f"--request-timeout must be more than 0, not {args.request_timeout}")
+    limits = ServerLimits(
+        max_connections=args.max_connections, request_timeout=args.request_timeout
+    )
     data = Path(args.data)
     if not args.database:
         try:
             data.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise PiquetError(f"cannot create the data directory {data}: {exc}") from None
-    url = database_url(args.database, data)
-    # reach and migrate the database now: a bad URL is a clear error, not a trace
-    Store.open(url, sqlite_sync=args.sqlite_sync).close()
+    try:
+        url = database_url(args.database, data)
+        # reach and migrate the database now: a bad URL is a clear error, not a trace
+        Store.open(url, sqlite_sync=args.sqlite_sync).close()
+    except StoreError as exc:
+        print(f"piquet: error: {exc}", file=sys.stderr)
+        return 2
     config = WebConfig(
         database=url,
         redis=args.redis or None,
@@ -125,7 +162,11 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_max_size=65536,
-        timeout_keep_alive=65,  # longer than a player thinks: fewer reconnections
+        http=guarded_http(limits),  # header size and count, request time, connections
+        timeout_keep_alive=limits.keep_alive,
         timeout_graceful_shutdown=5,
+        # X-Forwarded-For only from the proxies named (uvicorn believes 127.0.0.1's)
+        proxy_headers=bool(args.proxy),
+        forwarded_allow_ips=",".join(args.proxy) if args.proxy else "",
     )
     return 0

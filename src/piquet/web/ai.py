@@ -13,15 +13,26 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Final
 
 from anyio import to_thread
 
 from piquet.match import MatchView
-from piquet.web.games import Entry, GameError, Games
+from piquet.web.games import Entry, GameError, Games, Refusal
 from piquet.web.hub import Hub
+from piquet.web.store import StoreError
 
-__all__ = ["AiRunner", "ask_advisor", "choose_action", "make_executor", "warm_up"]
+__all__ = [
+    "AiRunner",
+    "ask_advisor",
+    "choose_action",
+    "make_executor",
+    "warm_up",
+    "watch_parent",
+]
 
 log = logging.getLogger("piquet.web")
 QUICK_LEVELS = frozenset({"random"})
@@ -49,11 +60,43 @@ def _fallback(seed: int, view: MatchView) -> str:
 
 
 def make_executor(kind: str, workers: int | None) -> Executor:
-    """``process`` (a spawn-started pool; the default) or ``thread``."""
+    """``process`` (a spawn-started pool; the default) or ``thread``.
+
+    A pool's workers exit when the server process dies, however it dies (even SIGKILL):
+    each watches its parent (:func:`watch_parent`).
+    """
     n = workers or max(1, min(4, os.cpu_count() or 1))
     if kind == "thread":
         return ThreadPoolExecutor(max_workers=n, thread_name_prefix="piquet-ai")
-    return ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("spawn"))
+    return ProcessPoolExecutor(
+        max_workers=n,
+        mp_context=multiprocessing.get_context("spawn"),
+        initializer=watch_parent,
+        initargs=(os.getpid(), PARENT_POLL),
+    )
+
+
+PARENT_POLL: Final = 0.25
+"""Seconds between a worker's looks at whether the server is still there."""
+
+
+def watch_parent(parent: int, every: float = PARENT_POLL) -> None:
+    """In a pool worker: exit as soon as the process ``parent`` (the server) is gone.
+
+    A daemon thread looks at the worker's parent every ``every`` seconds; once the server
+    is gone the worker is adopted by another process, and it exits at once (``os._exit``:
+    there is nobody left to hand a result to).  A thread rather than ``PR_SET_PDEATHSIG``,
+    which fires when the *thread* that started the worker ends, not the process.
+    """
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    if os.getppid() != parent:  # already gone while this worker started
+        os._exit(0)
+    threading.Thread(target=watch, name="piquet-watch-server", daemon=True).start()
 
 
 def _ready() -> bool:
@@ -144,13 +187,15 @@ class AiRunner:
                         game_id, player, text, expect=entry.n, entry=entry, known=True
                     )
                 except GameError as exc:
-                    if exc.status == 422:
+                    if exc.kind is Refusal.AGAINST_RULES:
                         log.warning("AI %s chose %s illegally: %s", level, text, exc)
                         failures += 1
                     entry = None
                     continue
         except asyncio.CancelledError:
             raise
+        except StoreError as exc:  # the next request for the game starts it again
+            log.warning("AI for game %s waits: %s", game_id, exc)
         except Exception:
             log.exception("AI driver for game %s stopped", game_id)
         finally:

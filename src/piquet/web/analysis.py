@@ -61,7 +61,7 @@ class AnalysisSettings:
 
     think_ms: int = 500
     samples: int = 160
-    verify: int = 1000
+    verify: int = 200  # deals the advisor plays out whole (double-dummy play both sides)
 
 
 def _seed(game_seed: int, deal: int) -> int:

@@ -14,6 +14,7 @@ import functools
 import gc
 import importlib
 import importlib.util
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -28,24 +29,42 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
 from piquet.match import Match, MatchView
 from piquet.rules import DEFAULT_PRESET, PRESETS
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
-from piquet.web.games import FRIEND, Entry, GameError, Games
+from piquet.web.games import FRIEND, Entry, GameError, Games, Refusal
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
-from piquet.web.store import Store
+from piquet.web.players import mount_docs, players_router
+from piquet.web.practice import attach as attach_practice
+from piquet.web.practice import practice_router
+from piquet.web.store import Store, StoreError
 from piquet.web.summary import TITLES, format_label, rules_summary
 
-__all__ = ["WebConfig", "create_app"]
+__all__ = ["HTTP_STATUS", "WebConfig", "create_app"]
 
 log = logging.getLogger("piquet.web")
 STATIC = Path(__file__).parent / "static"
 GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
+HTTP_STATUS: dict[Refusal, int] = {
+    Refusal.UNREADABLE: 400,
+    Refusal.NO_TOKEN: 401,
+    Refusal.NOT_FOUND: 404,
+    Refusal.NOT_NOW: 409,
+    Refusal.GONE: 410,
+    Refusal.AGAINST_RULES: 422,
+    Refusal.UNAVAILABLE: 503,
+}
+"""How each refusal is said in HTTP (here only: the rest of the code speaks of kinds)."""
+HEALTH_WAIT = 3.0
+"""Seconds the health check waits for the database."""
+HEALTH_FRESH = 1.0
+"""Seconds a look at the database serves the health checks that follow (they may come
+often: a load balancer's, a monitor's)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -82,19 +101,47 @@ class ErrorOut(BaseModel):
     error: str = Field(description="What was wrong, and what is allowed.")
 
 
+class ConflictOut(BaseModel):
+    error: str = Field(description="What was wrong, and what is allowed.")
+    game: dict[str, Any] | None = Field(
+        None, description="For an action: the seat's view as the game stands now."
+    )
+
+
+FORMATS = sorted({f.value for r in PRESETS.values() for f in r.formats})
+
+
+def _opponent_enum(schema: dict[str, Any]) -> None:
+    """The opponents allowed, listed in the schema (when it is written: the AI levels are
+    imported then, not when this module is)."""
+    schema["enum"] = [*_levels(), FRIEND]
+
+
 class NewGameIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    rules: str = Field(DEFAULT_PRESET, max_length=64, description="A rule set (preset) name.")
+    rules: str = Field(
+        DEFAULT_PRESET,
+        max_length=64,
+        description="A rule set (preset) name.",
+        json_schema_extra={"enum": list(PRESETS)},
+    )
     format: str | None = Field(
-        None, max_length=16, description="game, partie or pool (default: the rule set's)."
+        None,
+        max_length=16,
+        description="game, partie or pool (default: the rule set's; which a rule set "
+        "plays: /api/options).",
+        json_schema_extra={"enum": [*FORMATS, None]},
     )
     opponent: str = Field(
-        "random", max_length=32, description="An AI level (see /api/options) or 'friend'."
+        "random",
+        max_length=32,
+        description="An AI level (see /api/options) or 'friend'.",
+        json_schema_extra=_opponent_enum,
     )
-    opponents: list[Annotated[str, Field(max_length=32)]] | None = Field(
-        None, max_length=2, description="For a pool of three: the two other seats."
-    )
-    hints: bool = Field(False, description="Offer the advisor's hints (when installed).")
+    opponents: (
+        list[Annotated[str, Field(max_length=32, json_schema_extra=_opponent_enum)]] | None
+    ) = Field(None, max_length=2, description="For a pool of three: the two other seats.")
+    hints: StrictBool = Field(False, description="Offer the advisor's hints (when installed).")
     name: str | None = Field(None, max_length=100, description="Your name at the table.")
 
 
@@ -116,6 +163,15 @@ class ActionIn(BaseModel):
         max_length=200,
         description="An action id from legal_actions; in the exchange discard:CARDS "
         "(e.g. 'discard:7S 8S', or 'discard:-' for none).",
+    )
+    n: StrictInt | None = Field(
+        None,
+        ge=0,
+        description="The log length (`n`) of the view acted on.  With it a retry is safe: if "
+        "the action was already recorded the answer is 200 and the game as it stands, and "
+        "if the game moved on otherwise, 409 with the game.  Without it (accepted for this "
+        "release only) the action applies to the game as it stands, so a retry may apply "
+        "it twice.",
     )
 
 
@@ -166,6 +222,14 @@ class ViewOut(BaseModel):
     result: dict[str, Any] | None
 
 
+class HealthOut(BaseModel):
+    ok: bool
+    version: str
+    database: str = Field(description="ok, or failing (then the answer is 503).")
+    redis: str = Field(description="ok, down (live updates degraded: pages poll), or off.")
+    error: str | None = Field(None, description="What is failing.")
+
+
 class InvitesOut(BaseModel):
     invites: list[InviteOut]
 
@@ -190,6 +254,7 @@ class RuleSetOut(BaseModel):
     formats: list[str]
     format_labels: dict[str, str]
     default_format: str
+    partie_deals: int
 
 
 class OptionsOut(BaseModel):
@@ -208,7 +273,8 @@ Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
-    return {c: {"model": ErrorOut} for c in codes}
+    """The documented error answers: ``codes``, and 503 (the database is failing)."""
+    return {c: {"model": ErrorOut} for c in (*codes, 503)}
 
 
 # ---------------------------------------------------------------------- optional modules
@@ -266,7 +332,8 @@ def create_app(config: WebConfig) -> FastAPI:
             store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
         )
         ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
-        state.update(store=store, hub=hub, games=games, ai=ai, executor=executor)
+        ends = await to_thread.run_sync(attach_practice, games, store)
+        state.update(store=store, hub=hub, games=games, ai=ai, executor=executor, ends=ends)
         # What start-up made (modules, the AI's tables) lives as long as the server: keep
         # it out of the collector's full passes, which otherwise stall every request.
         gc.collect()
@@ -290,7 +357,10 @@ def create_app(config: WebConfig) -> FastAPI:
             '`{"token": TOKEN}` first).'
         ),
         lifespan=lifespan,
+        docs_url=None,  # served from the installed Swagger UI files: mount_docs
+        redoc_url=None,
     )
+    mount_docs(app)
     app.state.piquet = state  # the server's parts (store, games, hub, ai), for tests and tools
     index_html = (
         (STATIC / "index.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
@@ -306,7 +376,20 @@ def create_app(config: WebConfig) -> FastAPI:
     # ------------------------------------------------------------------ errors
     @app.exception_handler(GameError)
     async def _game_error(_r: Request, exc: GameError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=exc.status)
+        return JSONResponse({"error": exc.message}, status_code=HTTP_STATUS[exc.kind])
+
+    @app.exception_handler(StoreError)
+    async def _store_error(_r: Request, exc: StoreError) -> JSONResponse:
+        return JSONResponse(
+            {"error": f"the server cannot use its database now ({exc}); try again later"},
+            status_code=503,
+            headers={"retry-after": "5"},
+        )
+
+    @app.exception_handler(Exception)
+    async def _bug(_r: Request, exc: Exception) -> JSONResponse:
+        log.error("request failed", exc_info=exc)
+        return JSONResponse({"error": "internal error: the server failed (see its log)"}, 500)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_r: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -334,10 +417,37 @@ def create_app(config: WebConfig) -> FastAPI:
     def token_of(creds: HTTPAuthorizationCredentials | None) -> str | None:
         return creds.credentials if creds is not None else None
 
-    @app.get("/api/health", tags=["server"])
-    async def health() -> dict[str, Any]:
-        """Liveness: the server answers."""
-        return {"ok": True, "version": __version__}
+    @app.get(
+        "/api/health",
+        response_model=HealthOut,
+        responses={503: {"model": HealthOut}},
+        tags=["server"],
+    )
+    async def health() -> JSONResponse:
+        """Whether the server can serve: its database (503 when it fails) and its live
+        updates through Redis (``off`` without Redis; ``down`` does not make it 503:
+        moves still work, pages poll)."""
+        store: Store = state["store"]
+        checked, problem = state.get("health", (-HEALTH_FRESH, None))
+        known = store.known_failure()
+        if known is not None:
+            problem = known
+        elif problem is not None or time.monotonic() - checked >= HEALTH_FRESH:
+            # a fresh look (a good one just taken serves the checks that follow)
+            try:
+                problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
+            except TimeoutError:
+                problem = f"the database did not answer within {HEALTH_WAIT:g} s"
+            state["health"] = (time.monotonic(), problem)
+        body: dict[str, Any] = {
+            "ok": problem is None,
+            "version": __version__,
+            "database": "ok" if problem is None else "failing",
+            "redis": state["hub"].status,
+        }
+        if problem is not None:
+            body["error"] = problem
+        return JSONResponse(body, status_code=200 if problem is None else 503)
 
     @app.get("/api/options", response_model=OptionsOut, tags=["games"])
     async def options() -> dict[str, Any]:
@@ -352,6 +462,7 @@ def create_app(config: WebConfig) -> FastAPI:
                     "formats": [f.value for f in r.formats],
                     "format_labels": {f.value: format_label(r, f) for f in r.formats},
                     "default_format": r.default_format.value,
+                    "partie_deals": r.partie_deals,
                 }
                 for name, r in PRESETS.items()
             ],
@@ -452,14 +563,17 @@ def create_app(config: WebConfig) -> FastAPI:
     @app.post(
         "/api/games/{game_id}/actions",
         response_model=ViewOut,
-        responses=_errors(400, 401, 403, 404, 409, 413, 422, 429),
+        responses={**_errors(400, 401, 403, 404, 413, 422, 429), 409: {"model": ConflictOut}},
         tags=["games"],
     )
     async def act(game_id: GameIdP, body: ActionIn, creds: Creds) -> Response:
         """Take an action (an id from ``legal_actions``); the answer is the new view.
 
-        400: the id cannot be read; 409: not your turn, or the game is over; 422: the
-        rules forbid it (the error says what is allowed).  The game is unchanged then.
+        Send ``n``, the log length of the view acted on: a retry of an action already
+        recorded then answers 200 with the game as it stands and applies nothing.
+        400: the id cannot be read; 409: not your turn, the game is over or moved on
+        (the body's ``game`` is the view as it stands); 422: the rules forbid it (the
+        error says what is allowed).  The game is unchanged then.
         """
         g = games()
         seat = g.seat_cached(game_id, token_of(creds))
@@ -468,7 +582,21 @@ def create_app(config: WebConfig) -> FastAPI:
             known = True
         else:
             entry, known = g.current(game_id)  # checked against the database if need be
-        after = await g.act(game_id, seat.seat, body.action, entry=entry, known=known)
+        try:
+            after = await g.act(
+                game_id, seat.seat, body.action, expect=body.n, entry=entry, known=known
+            )
+        except GameError as exc:
+            if exc.kind is not Refusal.NOT_NOW:
+                raise
+            # the game is not as the actor saw it: send it as it stands
+            now = g.cached(game_id) or await run(g.fresh, game_id)
+            body_409 = '{"error":' + json.dumps(exc.message) + ',"game":'
+            return Response(
+                body_409 + g.seat_body(now, seat.seat) + "}",
+                status_code=409,
+                media_type="application/json",
+            )
         if g.ai_turn(after) is not None:
             state["ai"].kick(game_id, after)
         return view_response(after, seat.seat)
@@ -575,6 +703,8 @@ def create_app(config: WebConfig) -> FastAPI:
 
     tallies = tally_router(lambda: state["store"], create_per_minute=config.create_per_minute)
     app.include_router(tallies)
+    app.include_router(practice_router(state))
+    app.include_router(players_router(state))
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=config.create_per_minute)

@@ -19,6 +19,7 @@ a thread; the rest work from memory.
 from __future__ import annotations
 
 import asyncio
+import enum
 import functools
 import hashlib
 import hmac
@@ -66,6 +67,7 @@ __all__ = [
     "Entry",
     "GameError",
     "Games",
+    "Refusal",
     "Live",
     "clean_name",
     "preset_named",
@@ -77,14 +79,48 @@ FRIEND: Final = "friend"
 """The opponent that is a person, invited by a link."""
 MAX_NAME: Final = 30
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSEEN: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
+_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
+"""Letters (and a symbol) that draw nothing: the Hangul fillers, the blank Braille pattern."""
+
+
+class Refusal(enum.Enum):
+    """Why a request is refused (the web edge, ``web/app.py``, says it in HTTP)."""
+
+    UNREADABLE = "unreadable"
+    """The request cannot be read: an unknown name, a malformed action."""
+    NO_TOKEN = "no token"
+    """It needs a seat's (or a tally's) token and has none."""
+    NOT_FOUND = "not found"
+    """No such game, or not for this token (the two are not told apart)."""
+    NOT_NOW = "not now"
+    """Not at this point of the game: not your turn, the game is over or moved on."""
+    AGAINST_RULES = "against the rules"
+    """The rules forbid it (the message says what is allowed)."""
+    GONE = "gone"
+    """It was there and is no more: an invitation used or replaced."""
+    UNAVAILABLE = "unavailable"
+    """The server cannot do it now (its database fails)."""
+
+
+_BY_NUMBER: Final = {
+    400: Refusal.UNREADABLE,
+    401: Refusal.NO_TOKEN,
+    404: Refusal.NOT_FOUND,
+    409: Refusal.NOT_NOW,
+    410: Refusal.GONE,
+    422: Refusal.AGAINST_RULES,
+    503: Refusal.UNAVAILABLE,
+}
+"""The numbers modules wrote before :class:`Refusal` (accepted while they move to it)."""
 
 
 class GameError(PiquetError):
-    """A request the server refuses; ``status`` is the HTTP status that says why."""
+    """A request the server refuses: ``kind`` says why, ``message`` in words."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, kind: Refusal | int, message: str) -> None:
         super().__init__(message)
-        self.status = status
+        self.kind = kind if isinstance(kind, Refusal) else _BY_NUMBER[kind]
         self.message = message
 
 
@@ -102,14 +138,24 @@ def clean_name(name: str | None, default: str) -> str:
         return default
     text = unicodedata.normalize("NFC", name)
     text = _CONTROL.sub("", text)
+    # format characters (byte order mark, tags, joiners) and unassigned or private ones
+    text = "".join(ch for ch in text if unicodedata.category(ch) not in _UNSEEN)
     text = " ".join(text.split())[:MAX_NAME].strip()
-    return text or default
+    return text if _visible(text) else default
+
+
+def _visible(text: str) -> bool:
+    """Whether ``text`` has a character that shows by itself: not only combining marks,
+    spaces or blank "fillers" (U+3164 and its like)."""
+    return any(unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_LETTERS for ch in text)
 
 
 def preset_named(name: str) -> Rules:
     """The preset called ``name`` (or an alias); never a file.  Raises :class:`GameError`."""
     key = name.strip().lower()
-    bad = GameError(400, f"unknown rule set {name!r}; the rule sets are: {', '.join(PRESETS)}")
+    bad = GameError(
+        Refusal.UNREADABLE, f"unknown rule set {name!r}; the rule sets are: {', '.join(PRESETS)}"
+    )
     if not key or key.endswith(".toml") or "/" in key or "\\" in key:
         raise bad
     try:
@@ -178,6 +224,20 @@ def _step(live: Live, player: int, action: Action) -> Live:
     return Live(m, live.last_deal, live.last_views)
 
 
+def _already(entry: Entry, idx: int, player: int, text: str) -> bool:
+    """Whether entry ``idx`` of the game's log is the action ``text`` by ``player``."""
+    history = entry.live.match.history
+    if not 0 <= idx < len(history):
+        return False
+    who, done = history[idx]
+    if who != player:
+        return False
+    try:
+        return str(parse_action(text)) == str(done)
+    except ParseError:
+        return False
+
+
 def _ai_seed(seed: int, player: int, idx: int) -> int:
     digest = hashlib.sha256(f"piquet-ai:{seed}:{player}:{idx}".encode()).digest()
     return int.from_bytes(digest[:8], "big") & MAX_SEED
@@ -198,6 +258,10 @@ class Games:
     query) before it is shown; without (SQLite: one process) memory is the truth once
     loaded.  The default: shared for every database but SQLite.
     """
+
+    extras: Callable[[Entry, int], dict[str, Any]] | None = None
+    """What :mod:`piquet.web.practice` adds to a seat's JSON (undo, a resignation, a
+    rematch); a game it marks ``"resigned"`` takes no more actions."""
 
     def __init__(
         self,
@@ -229,20 +293,21 @@ class Games:
         """Start a game with the caller in seat 0; ``opponents`` fill the other seats.
 
         Each opponent is an AI level (one of ``levels``) or ``friend``.  Raises
-        :class:`GameError` (400) naming what is allowed.
+        :class:`GameError` (``UNREADABLE``) naming what is
+        allowed.
         """
         r = preset_named(rules)
         try:
             fmt = Format(format.strip().lower()) if format else r.default_format
         except ValueError:
             raise GameError(
-                400,
+                Refusal.UNREADABLE,
                 f"unknown format {format!r}; {r.name} plays: "
                 + ", ".join(f.value for f in r.formats),
             ) from None
         if fmt not in r.formats:
             raise GameError(
-                400,
+                Refusal.UNREADABLE,
                 f"{r.name} does not play a {fmt.value}; it plays: "
                 + ", ".join(f.value for f in r.formats),
             )
@@ -250,7 +315,7 @@ class Games:
         if len(opponents) == 1 and n_other == 2:
             opponents = opponents * 2
         if len(opponents) != n_other:
-            raise GameError(400, f"a {fmt.value} needs {n_other} opponent(s)")
+            raise GameError(Refusal.UNREADABLE, f"a {fmt.value} needs {n_other} opponent(s)")
         allowed = [*levels, FRIEND]
         token = secrets.token_urlsafe(32)
         seats = [NewSeat("human", None, clean_name(name, "Player 1"), hash_secret(token), None)]
@@ -265,7 +330,8 @@ class Games:
                 seats.append(NewSeat("ai", key, f"Computer ({key})", None, None))
             else:
                 raise GameError(
-                    400, f"unknown opponent {opp!r}; choose one of: {', '.join(allowed)}"
+                    Refusal.UNREADABLE,
+                    f"unknown opponent {opp!r}; choose one of: {', '.join(allowed)}",
                 )
         game_id = secrets.token_urlsafe(12)
         seed = secrets.randbelow(MAX_SEED)
@@ -348,7 +414,7 @@ class Games:
 
     def _replay(self, row: GameRow, live: Live | None, upto: int) -> tuple[Live, bool]:
         """``live`` (or a new match) brought to log length ``upto`` from the stored log;
-        (the state, whether it had to start again).  Raises :class:`GameError` (409)."""
+        (the state, whether it had to start again).  Raises :class:`GameError` (``NOT_NOW``)."""
         again = live is None or live.n > upto
         if live is None or again:
             live = Live(
@@ -363,23 +429,26 @@ class Games:
                     break
                 live = _step(live, a.player, parse_action(a.action))
         except PiquetError as exc:
-            raise GameError(409, f"this game's record no longer replays: {exc}") from None
+            raise GameError(
+                Refusal.NOT_NOW, f"this game's record no longer replays: {exc}"
+            ) from None
         return live, again
 
     def load(self, game_id: str) -> Entry:
         """The game read from the database (row, then whatever of the log is not in
-        memory).  Blocks.  Raises :class:`GameError` (404, or 409 if it no longer replays).
+        memory).  Blocks.  Raises :class:`GameError` (``NOT_FOUND``, or ``NOT_NOW`` if it no
+        longer replays).
         """
         row = self.store.game(game_id)
         if row is None:
-            raise GameError(404, _NOT_FOUND)
+            raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
         held = self.peek(game_id)
         if held is not None and held.n > row.n_actions:
             # memory is ahead of what was read: an action committed meanwhile (memory
             # takes an action only once it is committed), or the stored log is shorter
             row = self.store.game(game_id)
             if row is None:
-                raise GameError(404, _NOT_FOUND)
+                raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
         live, again = self._replay(row, held.live if held else None, row.n_actions)
         return self._put(game_id, row=row, live=live, replace=again)
 
@@ -388,7 +457,8 @@ class Games:
 
         From memory when memory is the truth; a ``shared`` game held in memory (or any,
         with ``check``) is first checked against the stored log length and seats: one
-        cheap query, and only what changed is read.  Raises :class:`GameError` (404, 409).
+        cheap query, and only what changed is read.  Raises :class:`GameError`
+        (``NOT_FOUND``, ``NOT_NOW``).
         """
         held = self.peek(game_id)
         if held is None:
@@ -397,7 +467,7 @@ class Games:
             return held
         version = self.store.version(game_id)
         if version is None:
-            raise GameError(404, _NOT_FOUND)
+            raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
         n, joined = version
         if n == held.n and joined == held.joined:
             return held
@@ -410,9 +480,11 @@ class Games:
     @staticmethod
     def _digest(token: str | None) -> str:
         if not token:
-            raise GameError(401, "this needs the seat's token: Authorization: Bearer TOKEN")
+            raise GameError(
+                Refusal.NO_TOKEN, "this needs the seat's token: Authorization: Bearer TOKEN"
+            )
         if len(token) > 200:
-            raise GameError(404, _NOT_FOUND)
+            raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
         return hash_secret(token)
 
     @staticmethod
@@ -426,7 +498,7 @@ class Games:
         """The seat ``token`` opens, from memory; None when memory cannot tell.
 
         A seat's token, once set, never changes, so a match in memory is always right.
-        Raises :class:`GameError` 401 without a token.
+        Raises :class:`GameError` (``NO_TOKEN``) without a token.
         """
         digest = self._digest(token)
         held = self.peek(game_id)
@@ -435,8 +507,8 @@ class Games:
     def authenticate(self, game_id: str, token: str | None) -> tuple[Entry, SeatRow]:
         """The game and the seat that ``token`` opens.  Blocks.
 
-        Raises :class:`GameError`: 401 without a token, 404 for an unknown game or a
-        token that opens no seat of it (the two are not told apart).
+        Raises :class:`GameError`: ``NO_TOKEN`` without one, ``NOT_FOUND`` for an unknown
+        game or a token that opens no seat of it (the two are not told apart).
         """
         digest = self._digest(token)
         held = self.peek(game_id)
@@ -447,7 +519,7 @@ class Games:
         entry = self.load(game_id)  # a seat taken meanwhile, maybe through another process
         seat = self._seat_of(entry.row, digest)
         if seat is None:
-            raise GameError(404, _NOT_FOUND)
+            raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
         return entry, seat
 
     # ------------------------------------------------------------------ acting
@@ -462,27 +534,34 @@ class Games:
         """Check ``text`` (an action id) by ``player`` against ``entry``: (the action as
         stored, the game after it).  Touches nothing.
 
-        Raises :class:`GameError`: 400 for an unreadable action, 409 when it is not the
-        player's turn, the game is over or moved on (``expect``: the log length the actor
-        saw), 422 when the rules forbid the action (the message says what is allowed).
+        Raises :class:`GameError`: ``UNREADABLE`` for an unreadable action, ``NOT_NOW``
+        when it is not the player's turn, the game is over or moved on (``expect``: the
+        log length the actor saw), ``AGAINST_RULES`` when the rules forbid the action (the
+        message says what is allowed).
         """
         live = entry.live
         m = live.match
         if expect is not None and expect != live.n:
-            raise GameError(409, "the game moved on")
+            raise GameError(
+                Refusal.NOT_NOW,
+                f"the game moved on: you acted on action {expect}, the game is at {live.n}; "
+                "here it is as it stands now",
+            )
+        if self.extras is not None and self.extras(entry, player).get("resigned") is not None:
+            raise GameError(Refusal.NOT_NOW, "the game is over: a player resigned")
         if m.finished:
-            raise GameError(409, "the game is over: no more actions")
+            raise GameError(Refusal.NOT_NOW, "the game is over: no more actions")
         if m.to_act != player:
             who = "nobody" if m.to_act is None else entry.row.seats[m.to_act].name
-            raise GameError(409, f"it is not your turn: {who} is to act")
+            raise GameError(Refusal.NOT_NOW, f"it is not your turn: {who} is to act")
         try:
             action = parse_action(text)
         except ParseError as exc:
-            raise GameError(400, str(exc)) from None
+            raise GameError(Refusal.UNREADABLE, str(exc)) from None
         try:
             after = _step(live, player, action)
         except IllegalActionError as exc:
-            raise GameError(422, str(exc)) from None
+            raise GameError(Refusal.AGAINST_RULES, str(exc)) from None
         return str(action), after
 
     async def act(
@@ -495,17 +574,45 @@ class Games:
         entry: Entry | None = None,
         known: bool = False,
     ) -> Entry:
-        """Apply ``text`` by ``player`` (see :meth:`prepare`); the game after it.
+        """:meth:`act_once` without saying whether the action was applied now."""
+        done, _applied = await self.act_once(
+            game_id, player, text, expect=expect, entry=entry, known=known
+        )
+        return done
+
+    async def act_once(
+        self,
+        game_id: str,
+        player: int,
+        text: str,
+        *,
+        expect: int | None = None,
+        entry: Entry | None = None,
+        known: bool = False,
+    ) -> tuple[Entry, bool]:
+        """Apply ``text`` by ``player`` (see :meth:`prepare`): (the game after it, whether
+        it was applied now rather than found already recorded).
+
+        ``expect``: the log length the actor saw.  If the log is already longer and its
+        entry number ``expect`` is this same action by this player, nothing is applied and
+        the game as it stands is the answer (a retry, or a copy sent twice, is applied
+        once); any other difference is refused (``NOT_NOW``).  Without ``expect`` the
+        action applies to the game as it stands, so a retry may apply it twice.
 
         Answers once the action is committed; only then does memory hold it.  ``entry``:
         the game as the caller has it; ``known``: it is the truth (else a refusal or a
         lost race is checked once against the database before it stands).  Raises
-        :class:`GameError` as :meth:`prepare` does, and 409 when another action was
+        :class:`GameError` as :meth:`prepare` does, and ``NOT_NOW`` when another action was
         recorded first.
         """
         if entry is None:
             entry, known = await to_thread.run_sync(self.fresh, game_id), True
         while True:
+            if expect is not None and entry.n > expect and _already(entry, expect, player, text):
+                if known:
+                    return entry, False  # a retry or a copy of an action already recorded
+                entry, known = await to_thread.run_sync(self.fresh, game_id), True
+                continue
             try:
                 action, after = self.prepare(entry, player, text, expect=expect)
             except GameError:
@@ -517,11 +624,15 @@ class Games:
             # hear of its commit even if the request is abandoned meanwhile
             done = await asyncio.shield(self._record(game_id, entry.n, player, action, after))
             if done is not None:
-                return done
+                return done, True
             check = functools.partial(self.fresh, game_id, check=True)
-            if known:  # a race lost: the other action stands
-                await to_thread.run_sync(check)
-                raise GameError(409, "the game moved on meanwhile; here it is as it stands now")
+            if known:  # a race lost: the other action stands (unless it was this one)
+                entry = await to_thread.run_sync(check)
+                if expect is not None and _already(entry, expect, player, text):
+                    return entry, False
+                raise GameError(
+                    Refusal.NOT_NOW, "the game moved on meanwhile; here it is as it stands now"
+                )
             entry, known = await to_thread.run_sync(check), True
 
     async def _record(
@@ -549,15 +660,17 @@ class Games:
         seat = row.seats[p]
         if seat.kind != "ai" or seat.level is None:
             return None
+        if self.extras is not None and self.extras(entry, p).get("resigned") is not None:
+            return None
         return p, seat.level, _ai_seed(row.seed, p, entry.n)
 
     def join(self, game_id: str, invite: str, name: str | None) -> tuple[str, int]:
         """Take the seat ``invite`` opens: (token, seat).  Blocks.
 
-        Raises :class:`GameError` (404).
+        Raises :class:`GameError` (``NOT_FOUND``).
         """
         if not invite or len(invite) > 200:
-            raise GameError(404, "no such invitation (or it has been used)")
+            raise GameError(Refusal.NOT_FOUND, "no such invitation (or it has been used)")
         token = secrets.token_urlsafe(32)
         seat = self.store.join(
             game_id,
@@ -566,7 +679,7 @@ class Games:
             name=clean_name(name, "Guest"),
         )
         if seat is None:
-            raise GameError(404, "no such invitation (or it has been used)")
+            raise GameError(Refusal.NOT_FOUND, "no such invitation (or it has been used)")
         if self.peek(game_id) is not None:
             row = self.store.game(game_id)
             if row is not None:
@@ -642,15 +755,18 @@ class Games:
             "view": vj,
             "result": m.result() if m.finished else None,
         }
+        if self.extras is not None:
+            out.update(self.extras(entry, seat))
         if last_deal:
             out["last_deal"] = self._last_deal(live, seat)
         return out
 
     def record(self, entry: Entry) -> dict[str, Any]:
-        """The finished game's JSON record, with the seats' names.  Raises 409 if not over."""
+        """The finished game's JSON record, with the seats' names.  Raises
+        :class:`GameError` (``NOT_NOW``) if the game is not over."""
         m = entry.live.match
         if not m.finished:
-            raise GameError(409, "the record is available when the game is over")
+            raise GameError(Refusal.NOT_NOW, "the record is available when the game is over")
         rec = m.to_record()
         rec["players"] = [s.name for s in entry.row.seats]
         return rec
@@ -658,14 +774,15 @@ class Games:
     def replay_step(self, entry: Entry, step: int) -> dict[str, Any]:
         """A finished game after its first ``step`` actions: every seat's view.
 
-        Raises :class:`GameError`: 409 before the game is over, 400 for a step out of range.
+        Raises :class:`GameError`: ``NOT_NOW`` before the game is over, ``UNREADABLE`` for a step
+        out of range.
         """
         row, m = entry.row, entry.live.match
         if not m.finished:
-            raise GameError(409, "the replay is available when the game is over")
+            raise GameError(Refusal.NOT_NOW, "the replay is available when the game is over")
         total = len(m.history)
         if not 0 <= step <= total:
-            raise GameError(400, f"step must be 0 to {total}")
+            raise GameError(Refusal.UNREADABLE, f"step must be 0 to {total}")
         at = self._new_match(row.rules, row.format, row.seed, row.games_to_play, len(row.seats))
         for p, a in m.history[:step]:
             at = at.apply(a, p)

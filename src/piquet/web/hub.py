@@ -15,7 +15,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 __all__ = ["Hub", "RedisHub", "Watcher"]
@@ -62,6 +62,11 @@ class Hub:
 
     def __init__(self) -> None:
         self._watchers: dict[str, set[Watcher]] = {}
+        self._live: set[Callable[[bool, str | None], None]] = set()
+        self.error: str | None = None
+
+    status = "off"
+    """Live updates between processes: ``off`` (one process), ``ok`` or ``down``."""
 
     async def start(self) -> None:
         return None
@@ -82,6 +87,16 @@ class Hub:
                 if not ws:
                     del self._watchers[game_id]
 
+    @contextlib.contextmanager
+    def watch_live(self, listener: Callable[[bool, str | None], None]) -> Iterator[None]:
+        """Call ``listener(ok, error)`` whenever live updates between processes fail or
+        come back (never without Redis)."""
+        self._live.add(listener)
+        try:
+            yield
+        finally:
+            self._live.discard(listener)
+
     def deliver(self, game_id: str, n: int | None = None) -> None:
         """Wake every local watcher of ``game_id`` (its log is now ``n`` long)."""
         for w in list(self._watchers.get(game_id, ())):
@@ -101,64 +116,172 @@ class RedisHub(Hub):
     Local watchers are woken at once; a process does not wake them again when its own
     message comes back from Redis (each message names the process that sent it).  A
     duplicate wake-up would be harmless anyway (a watcher only sends a view that differs
-    from the last it sent).  If Redis goes away the subscriber retries every second, and
-    publishing failures are logged, not raised: the action itself is already safe in the
-    database.
+    from the last it sent).
+
+    Redis failing never holds up a move: the action is already safe in the database, and
+    it is published from a task of its own, every Redis call bounded by ``timeout``
+    seconds.  The subscriber checks the connection when the channel is quiet (a ping
+    every ``every`` seconds); when Redis refuses, drops or hangs, :attr:`status` becomes
+    ``down``, every live-status listener (the WebSockets) hears it, and the subscriber
+    tries again every ``every`` seconds; once it is subscribed again the status is ``ok``
+    and every local watcher is woken to look at its game (news may have been missed).
     """
 
-    def __init__(self, url: str, *, channel: str = "piquet:games") -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        channel: str = "piquet:games",
+        timeout: float = 1.0,
+        every: float = 1.0,
+    ) -> None:
         super().__init__()
         self.url = url
         self.channel = channel
+        self.timeout = timeout
+        self.every = every
+        self.status = "down"
+        self.error: str | None = "not connected yet"
+        """Why live updates are down (None while ``ok``)."""
         self._redis: Any = None
         self._task: asyncio.Task[None] | None = None
+        self._sending: set[asyncio.Task[None]] = set()
+        self._missed: dict[str, int] = {}
         self._ready = asyncio.Event()
         self.origin = secrets.token_hex(8)
         """This process's name in the messages it sends."""
 
     async def start(self) -> None:
+        """Connect and subscribe; if Redis does not answer, say so in one line and go on
+        (moves work; pages poll until it is back)."""
         import redis.asyncio as aioredis
 
-        self._redis = aioredis.from_url(self.url)
-        await self._redis.ping()
+        self._redis = aioredis.from_url(
+            self.url,
+            socket_timeout=self.timeout,
+            socket_connect_timeout=self.timeout,
+            retry_on_timeout=False,
+        )
         self._task = asyncio.create_task(self._listen())
-        await asyncio.wait_for(self._ready.wait(), 10)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._ready.wait(), 2 * self.timeout + 1)
+        if self.status != "ok":
+            log.warning(
+                "piquet: Redis at %s does not answer (%s): live updates between server "
+                "processes are off until it is back; moves still work",
+                _safe_url(self.url),
+                self.error,
+            )
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._task
+        for task in [self._task, *self._sending]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         if self._redis is not None:
-            await self._redis.aclose()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._redis.aclose(), self.timeout)
+
+    def _set(self, ok: bool, error: str | None = None) -> None:
+        """Record the live-update status; tell the listeners when it changes."""
+        was = self.status
+        self.status, self.error = ("ok", None) if ok else ("down", error or "no answer")
+        if self.status == was:
+            return
+        if ok:
+            if was == "down" and self._ready.is_set():
+                log.warning("piquet: Redis is back: live updates between processes again")
+            self._ready.set()
+            # news published meanwhile never came: every watcher looks again, and the
+            # other processes hear of the games changed here meanwhile
+            for game_id in list(self._watchers):
+                self.deliver(game_id, None)
+            missed, self._missed = self._missed, {}
+            for game_id, n in missed.items():
+                self._spawn(game_id, n)
+        else:
+            log.warning("piquet: Redis failed (%s): live updates degraded, pages poll", error)
+        for listener in list(self._live):
+            listener(self.status == "ok", self.error)
 
     async def _listen(self) -> None:
         while True:
+            pubsub = self._redis.pubsub()
             try:
-                pubsub = self._redis.pubsub()
-                await pubsub.subscribe(self.channel)
-                self._ready.set()
-                async for msg in pubsub.listen():
-                    if msg.get("type") != "message":
+                await asyncio.wait_for(pubsub.subscribe(self.channel), self.timeout)
+                self._set(True)
+                while True:
+                    msg = await asyncio.wait_for(
+                        pubsub.get_message(ignore_subscribe_messages=True, timeout=self.every),
+                        self.every + self.timeout,
+                    )
+                    if msg is None:  # quiet: is Redis still there?
+                        await asyncio.wait_for(self._redis.ping(), self.timeout)
                         continue
-                    try:
-                        data = json.loads(msg["data"])
-                        game_id = str(data["game"])
-                        n = data.get("n")
-                    except (ValueError, KeyError, TypeError):
-                        continue
-                    if data.get("from") != self.origin:
-                        self.deliver(game_id, n if isinstance(n, int) else None)
+                    self._receive(msg)
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # the connection dropped: try again
-                log.warning("redis subscriber: %s; retrying", exc)
-                await asyncio.sleep(1.0)
+            except Exception as exc:  # refused, dropped or hung: say so, try again
+                self._set(False, _describe(exc))
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pubsub.aclose(), self.timeout)
+                with contextlib.suppress(Exception):  # no connection of before is reused
+                    await asyncio.wait_for(self._redis.connection_pool.disconnect(), self.timeout)
+                await asyncio.sleep(self.every)
+
+    def _receive(self, msg: dict[str, Any]) -> None:
+        if msg.get("type") != "message":
+            return
+        try:
+            data = json.loads(msg["data"])
+            game_id = str(data["game"])
+            n = data.get("n")
+        except (ValueError, KeyError, TypeError):
+            return
+        if data.get("from") != self.origin:
+            self.deliver(game_id, n if isinstance(n, int) and not isinstance(n, bool) else None)
 
     async def publish(self, game_id: str, n: int) -> None:
+        """Wake the local watchers now; send the news to Redis from a task of its own
+        (while Redis is down, not at all: the subscriber finds out when it is back)."""
         self.deliver(game_id, n)
+        if self.status != "ok" or len(self._sending) >= MAX_PENDING:
+            # kept (the newest length of each game), and sent once Redis is back: the
+            # other processes' watchers may not know that anything was missed
+            if game_id in self._missed or len(self._missed) < MAX_MISSED:
+                self._missed[game_id] = max(n, self._missed.get(game_id, n))
+            return
+        self._spawn(game_id, n)
+
+    def _spawn(self, game_id: str, n: int) -> None:
+        task = asyncio.create_task(self._send(game_id, n))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _send(self, game_id: str, n: int) -> None:
+        message = json.dumps({"game": game_id, "n": n, "from": self.origin})
         try:
-            message = json.dumps({"game": game_id, "n": n, "from": self.origin})
-            await self._redis.publish(self.channel, message)
+            await asyncio.wait_for(self._redis.publish(self.channel, message), self.timeout)
         except Exception as exc:
-            log.warning("redis publish failed: %s", exc)
+            self._set(False, _describe(exc))
+            self._missed[game_id] = max(n, self._missed.get(game_id, n))
+
+
+MAX_PENDING = 1000
+"""Messages at most on their way to Redis at once (more wait until Redis is back)."""
+MAX_MISSED = 100_000
+"""Games at most whose news waits for Redis to come back."""
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, TimeoutError):
+        return "no answer in time"
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+def _safe_url(url: str) -> str:
+    """``url`` without a password."""
+    head, sep, tail = url.partition("@")
+    return url if not sep else head.split("//", 1)[0] + "//…@" + tail

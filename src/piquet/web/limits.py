@@ -1,18 +1,28 @@
-"""Guards in front of the application: request size, request rate, security headers.
-
-Plain ASGI middleware, so they cover the WebSocket handshake as well as HTTP.
+"""Guards in front of the application: request size, request rate, security headers
+(plain ASGI middleware, so they cover the WebSocket handshake as well as HTTP), and the
+limits on each connection (header size and count, time to send a request, connections
+open), enforced in the HTTP protocol itself as the bytes arrive.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BodyLimit", "RateLimit", "SecurityHeaders", "TokenBuckets"]
+__all__ = [
+    "BodyLimit",
+    "RateLimit",
+    "SecurityHeaders",
+    "ServerLimits",
+    "TokenBuckets",
+    "guarded_http",
+]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -187,3 +197,161 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+# ---------------------------------------------------------------------- the connections
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServerLimits:
+    """What one connection may cost the server, enforced as the bytes arrive (before the
+    application sees a request).  ``piquet serve`` runs uvicorn with these."""
+
+    max_head: int = 16384
+    """Bytes of request line and headers together: more is refused with 431."""
+    max_headers: int = 64
+    """Header lines in one request: more is refused with 431."""
+    request_timeout: float = 10.0
+    """Seconds from a connection's opening (or a request's first byte) to the request's
+    last byte: a client idle or trickling past it gets 408 and the connection is closed."""
+    max_connections: int = 1000
+    """Open connections (WebSockets included): one more is answered 503 and closed."""
+    keep_alive: int = 30
+    """Seconds an idle keep-alive connection stays open between requests."""
+
+
+class _Refused(Exception):
+    """The request head is over a limit (raised inside a parser callback)."""
+
+
+def _raw_response(status: int, reason: str, message: str) -> bytes:
+    body = json.dumps({"error": message}).encode()
+    return (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+    ).encode() + body
+
+
+def guarded_http(limits: ServerLimits) -> type[asyncio.Protocol]:
+    """uvicorn's httptools protocol with ``limits`` enforced (pass it as ``http=``)."""
+    import httptools
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    slack = 65536  # a chunk may hold the end of the head and a body (at most 16 KiB)
+
+    class GuardedHttpTools(HttpToolsProtocol):
+        _timer: asyncio.TimerHandle | None = None
+        _open = False
+        _got = 0
+        _head = 0
+        _lines = 0
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            if len(self.server_state.connections) >= limits.max_connections:
+                transport.write(
+                    _raw_response(
+                        503,
+                        "Service Unavailable",
+                        f"the server has {limits.max_connections} connections open: "
+                        "try again shortly",
+                    )
+                )
+                transport.close()
+                self.transport = transport
+                self.parser = None  # type: ignore[assignment]
+                return
+            super().connection_made(transport)
+            self._begin()
+
+        def _begin(self) -> None:
+            """A request may begin: it must be all here within the timeout."""
+            self._open, self._got, self._head, self._lines = True, 0, 0, 0
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = self.loop.call_later(limits.request_timeout, self._too_slow)
+
+        def _end(self) -> None:
+            self._open = False
+            if self._timer is not None:
+                self._timer.cancel()
+                self._timer = None
+
+        def _too_slow(self) -> None:
+            self._timer = None
+            if not self._open or self.transport.is_closing():
+                return
+            if self._got:
+                self._refuse(
+                    408,
+                    "Request Timeout",
+                    f"the request did not arrive within {limits.request_timeout:g} s",
+                )
+            else:  # a connection that never said anything
+                self.transport.close()
+
+        def _refuse(self, status: int, reason: str, message: str) -> None:
+            self._end()
+            if self.cycle is not None and not self.cycle.response_complete:
+                self.transport.close()  # a response is under way: just hang up
+                return
+            self.transport.write(_raw_response(status, reason, message))
+            self.transport.close()
+
+        def _too_big(self) -> None:
+            self._refuse(
+                431,
+                "Request Header Fields Too Large",
+                f"request headers too large: at most {limits.max_headers} headers and "
+                f"{limits.max_head} bytes",
+            )
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._end()
+            if self.parser is not None:
+                super().connection_lost(exc)
+
+        def data_received(self, data: bytes) -> None:
+            if self.parser is None or self.transport.is_closing():
+                return
+            if not self._open and (self.cycle is None or self.cycle.response_complete):
+                self._begin()  # the next request on a kept-alive connection
+            if self._open:
+                self._got += len(data)
+                if self._got > limits.max_head + slack:
+                    self._too_big()
+                    return
+            try:
+                super().data_received(data)
+            except httptools.HttpParserCallbackError:  # pragma: no cover - uvicorn catches
+                self._too_big()
+
+        def on_url(self, url: bytes) -> None:
+            self._head += len(url)
+            super().on_url(url)
+
+        def on_header(self, name: bytes, value: bytes) -> None:
+            self._head += len(name) + len(value) + 4
+            self._lines += 1
+            if self._lines > limits.max_headers or self._head > limits.max_head:
+                raise _Refused
+            super().on_header(name, value)
+
+        def send_400_response(self, msg: str) -> None:
+            if self._lines > limits.max_headers or self._head > limits.max_head:
+                self._too_big()
+            else:
+                self._end()
+                super().send_400_response(msg)
+
+        def on_headers_complete(self) -> None:
+            if self._head > limits.max_head:
+                raise _Refused
+            super().on_headers_complete()
+
+        def on_message_complete(self) -> None:
+            self._end()
+            super().on_message_complete()
+
+        def handle_websocket_upgrade(self) -> None:
+            self._end()
+            super().handle_websocket_upgrade()
+
+    return GuardedHttpTools

@@ -14,11 +14,12 @@ commit), and answers each caller once that transaction is committed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,8 +28,6 @@ from typing import Any, Final
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
-
-from piquet.errors import PiquetError
 
 __all__ = [
     "ActionRow",
@@ -79,8 +78,66 @@ actions_t: Final = sa.Table(
 )
 
 
-class StoreError(PiquetError):
-    """The database cannot be reached or opened; the message says which and why."""
+class StoreError(Exception):
+    """The database cannot be reached, read or written; the message says which and why.
+
+    Not a :class:`~piquet.errors.PiquetError` (nor a ``ValueError``): a database that
+    fails is not bad input.  The web answers it with 503.
+    """
+
+
+def _reason(exc: BaseException) -> str:
+    """The database's own words for ``exc``, on one line (no SQL, no links)."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def _damaged(exc: BaseException) -> bool:
+    """Whether ``exc`` says the SQLite file is not a (whole) database."""
+    text = _reason(exc)
+    return "not a database" in text or "malformed" in text
+
+
+def _sqlite_path(url: str) -> Path | None:
+    """The file of a ``sqlite:///PATH`` URL (None for memory or another database)."""
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url[len("sqlite:///") :].split("?", 1)[0]
+    return None if not path or path == ":memory:" else Path(path)
+
+
+class _SqliteFile:
+    """The SQLite file the server opened, watched: deleted or replaced under the running
+    server, every write from then on would go to a file nobody will ever open again."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        st = path.stat()
+        self.identity = (st.st_dev, st.st_ino)
+        self.lost: str | None = None
+
+    def check(self) -> str | None:
+        """None while the file is the one opened; else why not (said once in the log)."""
+        if self.lost is not None:
+            return self.lost
+        try:
+            st = self.path.stat()
+        except FileNotFoundError:
+            what = "deleted"
+        except OSError as exc:
+            what = f"made unreadable ({exc.strerror})"
+        else:
+            if (st.st_dev, st.st_ino) == self.identity:
+                return None
+            what = "replaced"
+        self.lost = (
+            f"the database file {self.path} was {what} while the server was running: "
+            "nothing is acknowledged any more; put the file back (or restore it from a "
+            "backup) and restart the server"
+        )
+        log.error("piquet: %s", self.lost)
+        return self.lost
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,6 +201,8 @@ def database_url(url: str | None, data_dir: Path) -> str:
 
 
 SQLITE_SYNC: Final = ("full", "normal")
+RECENT: Final = 30.0
+"""Seconds a failed write keeps the health check failing (unless a write succeeds)."""
 
 
 def make_engine(url: str, *, sqlite_sync: str = "full") -> Engine:
@@ -187,8 +246,15 @@ def migrate(engine: Engine) -> None:
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(7466757165)"))
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
-    except sa.exc.OperationalError as exc:
-        raise StoreError(f"cannot open the database: {exc.orig}") from None
+    except sa.exc.DBAPIError as exc:
+        path = _sqlite_path(str(engine.url))
+        if path is not None and _damaged(exc):
+            raise StoreError(
+                f"the SQLite file {path} is damaged ({_reason(exc)}): restore it from a "
+                "backup, or move it aside to start with no games (`sqlite3 FILE .recover` "
+                "may save what is left of it)"
+            ) from None
+        raise StoreError(f"cannot open the database: {_reason(exc)}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,8 +327,12 @@ class _GroupWriter:
     it (:meth:`submit_async`) without holding a worker thread.
     """
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, *, check: Callable[[], str | None] = lambda: None) -> None:
         self.engine = engine
+        self.check = check
+        """After each commit: None, or why the commit cannot be acknowledged."""
+        self.failure: tuple[float, str] | None = None
+        """(when, why) the last write failed, until one succeeds."""
         self._queue: queue.SimpleQueue[_Append | None] = queue.SimpleQueue()
         self._thread = threading.Thread(target=self._run, name="piquet-db-writer", daemon=True)
         self._thread.start()
@@ -316,6 +386,11 @@ class _GroupWriter:
 
     def _write(self, batch: list[_Append]) -> None:
         now = time.time()
+        lost = self.check()
+        if lost is not None:
+            for item in batch:
+                item.future.set_exception(StoreError(lost))
+            return
         try:
             with self.engine.begin() as conn:
                 results = _append_all(conn, batch, now)
@@ -324,6 +399,16 @@ class _GroupWriter:
             for item in batch:
                 self._write_one(item, now)
             return
+        self._settle(batch, results)
+
+    def _settle(self, batch: list[_Append], results: list[bool]) -> None:
+        """Answer the callers of a committed batch, unless the file it went to is gone."""
+        lost = self.check()
+        if lost is not None:
+            for item in batch:
+                item.future.set_exception(StoreError(lost))
+            return
+        self.failure = None
         for item, ok in zip(batch, results, strict=True):
             item.future.set_result(ok)  # nobody else settles or cancels these futures
 
@@ -334,9 +419,12 @@ class _GroupWriter:
         except IntegrityError:
             ok = False
         except Exception as exc:
-            item.future.set_exception(StoreError(f"cannot write to the database: {exc}"))
+            why = f"cannot write to the database: {_reason(exc)}"
+            self.failure = (time.monotonic(), why)
+            log.warning("piquet: %s", why)
+            item.future.set_exception(StoreError(why))
             return
-        item.future.set_result(ok)
+        self._settle([item], [ok])
 
 
 class _Checkpointer:
@@ -345,15 +433,20 @@ class _Checkpointer:
     commit which crosses SQLite's automatic threshold does not have to (its flush of the
     database file would hold up every append waiting behind it)."""
 
-    def __init__(self, engine: Engine, every: float = 0.5) -> None:
+    def __init__(
+        self, engine: Engine, every: float = 0.5, *, check: Callable[[], str | None]
+    ) -> None:
         self.engine = engine
         self.every = every
+        self.check = check
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="piquet-db-checkpoint", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
+            if self.check() is not None:  # the file is gone: nothing to copy into it
+                continue
             try:
                 with self.engine.connect() as conn:
                     conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
@@ -373,19 +466,76 @@ class Store:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self._writer = _GroupWriter(engine)
-        self._checkpointer = _Checkpointer(engine) if engine.dialect.name == "sqlite" else None
+        path = _sqlite_path(str(engine.url))
+        self._file = _SqliteFile(path) if path is not None and path.exists() else None
+        self._writer = _GroupWriter(engine, check=self.lost)
+        self._checkpointer = (
+            _Checkpointer(engine, check=self.lost) if engine.dialect.name == "sqlite" else None
+        )
+        if self._file is not None:
+            # every commit, the tallies' too: none goes to a file that is no longer there
+            sa.event.listen(engine, "commit", self._before_commit)
+
+    def lost(self) -> str | None:
+        """None, or why this server's SQLite file can no longer be trusted (deleted or
+        replaced under it); then every request to the store raises :class:`StoreError`."""
+        return None if self._file is None else self._file.check()
+
+    def _before_commit(self, _conn: Any) -> None:
+        lost = self.lost()
+        if lost is not None:
+            raise StoreError(lost)
+
+    @contextlib.contextmanager
+    def _using(self, what: str) -> Iterator[None]:
+        """Turn the database's failures into :class:`StoreError` (``what``: read, write)."""
+        lost = self.lost()
+        if lost is not None:
+            raise StoreError(lost)
+        try:
+            yield
+        except (sa.exc.SQLAlchemyError, OSError) as exc:
+            why = f"cannot {what} the database: {_reason(exc)}"
+            if what == "write to" or _damaged(exc):  # the health check says it too
+                self._writer.failure = (time.monotonic(), why)
+            log.warning("piquet: %s", why)
+            raise StoreError(why) from None
+
+    def known_failure(self) -> str | None:
+        """What is known to be wrong without asking the database: the file gone, or a
+        write that failed within ``RECENT`` seconds with none succeeding since."""
+        lost = self.lost()
+        if lost is not None:
+            return lost
+        failure = self._writer.failure
+        if failure is not None and time.monotonic() - failure[0] < RECENT:
+            return failure[1]
+        return None
+
+    def health(self) -> str | None:
+        """None when the database answers and no failure is known
+        (:meth:`known_failure`); else what is wrong.  Blocks (one short read)."""
+        known = self.known_failure()
+        if known is not None:
+            return known
+        try:
+            with self.engine.connect() as conn:
+                conn.execute(sa.select(games_t.c.id).limit(1)).all()
+        except (sa.exc.SQLAlchemyError, OSError) as exc:
+            return f"cannot read the database: {_reason(exc)}"
+        return None
 
     @classmethod
     def open(cls, url: str, *, sqlite_sync: str = "full") -> Store:
         """Connect to ``url`` and bring its schema up to date.  Raises :class:`StoreError`."""
         try:
             engine = make_engine(url, sqlite_sync=sqlite_sync)
-            if url.startswith("sqlite:///"):
-                Path(url[len("sqlite:///") :]).parent.mkdir(parents=True, exist_ok=True)
+            path = _sqlite_path(url)
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
             migrate(engine)
         except (sa.exc.SQLAlchemyError, OSError) as exc:
-            raise StoreError(f"cannot open the database: {exc}") from None
+            raise StoreError(f"cannot open the database: {_reason(exc)}") from None
         return cls(engine)
 
     def close(self) -> None:
@@ -410,7 +560,7 @@ class Store:
         row = dict(id=game_id, rules=rules, format=format, seed=seed,
                    games_to_play=games_to_play, hints=hints, n_actions=0, finished=False,
                    created_at=time.time())
-        with self.engine.begin() as conn:
+        with self._using("write to"), self.engine.begin() as conn:
             conn.execute(games_t.insert().values(updated_at=row["created_at"], **row))
             conn.execute(
                 seats_t.insert(),
@@ -438,7 +588,7 @@ class Store:
     def game(self, game_id: str) -> GameRow | None:
         """The game and its seats (one query), or None."""
         g, st = games_t.c, seats_t.c
-        with self.engine.connect() as conn:
+        with self._using("read"), self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(
                     g.id,
@@ -485,13 +635,13 @@ class Store:
         Both only ever grow, so a process holding a game in memory knows from them
         whether another process changed it.
         """
-        with self.engine.connect() as conn:
+        with self._using("read"), self.engine.connect() as conn:
             row = conn.execute(_VERSION, {"b_id": game_id}).first()
         return None if row is None else (int(row[0]), int(row[1]))
 
     def actions(self, game_id: str, start: int = 0) -> list[ActionRow]:
         """The log of ``game_id`` from index ``start`` on, in order."""
-        with self.engine.connect() as conn:
+        with self._using("read"), self.engine.connect() as conn:
             rows = conn.execute(
                 sa.select(actions_t.c.idx, actions_t.c.player, actions_t.c.action)
                 .where(actions_t.c.game_id == game_id, actions_t.c.idx >= start)
@@ -517,7 +667,7 @@ class Store:
 
     def join(self, game_id: str, *, invite_hash: str, token_hash: str, name: str) -> int | None:
         """Take the open seat whose invite hashes to ``invite_hash``; its number, or None."""
-        with self.engine.begin() as conn:
+        with self._using("write to"), self.engine.begin() as conn:
             row = conn.execute(
                 sa.select(seats_t.c.seat).where(
                     seats_t.c.game_id == game_id,
@@ -542,7 +692,7 @@ class Store:
 
     def set_invite(self, game_id: str, seat: int, invite_hash: str) -> bool:
         """Give the open ``seat`` a new invite (the old one stops working)."""
-        with self.engine.begin() as conn:
+        with self._using("write to"), self.engine.begin() as conn:
             res = conn.execute(
                 seats_t.update()
                 .where(

@@ -31,7 +31,7 @@ from fastapi import APIRouter, Body, Depends, Request
 from fastapi import Path as PathParam
 from fastapi.responses import HTMLResponse, JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
@@ -39,7 +39,7 @@ from piquet.actions import Declare
 from piquet.cards import Card, CardSet
 from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
 from piquet.errors import IllegalActionError, ParseError, PiquetError
-from piquet.rules import DEFAULT_PRESET, Format, Rules
+from piquet.rules import DEFAULT_PRESET, PRESETS, Format, Rules
 from piquet.tally import HELP, TallySession, in_words, new_tally
 from piquet.web.games import GameError, clean_name, hash_secret, preset_named
 from piquet.web.limits import TokenBuckets
@@ -62,7 +62,12 @@ _R = TypeVar("_R")
 # ====================================================================== schema models
 class NewTallyIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    rules: str = Field(DEFAULT_PRESET, max_length=64, description="A rule set (preset) name.")
+    rules: str = Field(
+        DEFAULT_PRESET,
+        max_length=64,
+        description="A rule set (preset) name.",
+        json_schema_extra={"enum": list(PRESETS)},
+    )
     names: list[Annotated[str, Field(max_length=100)]] = Field(
         ["Player 1", "Player 2"],
         min_length=2,
@@ -70,9 +75,12 @@ class NewTallyIn(BaseModel):
         description="The two players' names (different; not 'elder' or 'younger').",
     )
     format: str | None = Field(
-        None, max_length=16, description="game or partie (default: the rule set's)."
+        None,
+        max_length=16,
+        description="game or partie (default: the rule set's).",
+        json_schema_extra={"enum": ["game", "partie", None]},
     )
-    games: int = Field(1, ge=1, le=MAX_GAMES, description="Games (or parties) to play.")
+    games: StrictInt = Field(1, ge=1, le=MAX_GAMES, description="Games (or parties) to play.")
 
 
 class EntryIn(BaseModel):

@@ -3,10 +3,17 @@
 The client's first message is ``{"token": TOKEN}``.  The server then sends
 ``{"type": "view", "view": ...}`` (the same object as ``GET /api/games/{id}``) now and
 whenever the game changes, from any server process.  The client may send
-``{"action": ID}`` to act, ``{"type": "ping"}`` (answered ``{"type": "pong"}``) or
-``{"type": "refresh"}``.  A message the server cannot use gets
+``{"action": ID, "n": N}`` to act (``n``: the log length of the view acted on; a copy of
+an action already recorded is answered with the view, a game that moved on otherwise with
+``{"type": "error", "status": 409, "game": VIEW}``), ``{"type": "ping"}`` (answered
+``{"type": "pong"}``) or ``{"type": "refresh"}``.  A message the server cannot use gets
 ``{"type": "error", "error": "..."}`` and the connection stays open; a bad token closes it
 with code 4404 (4401 without one), too many messages with 4429.
+
+When live updates between server processes fail (Redis), the server sends
+``{"type": "live", "ok": false, "error": "..."}`` (also right after connecting while they
+are down): the client then polls ``GET /api/games/{id}`` until ``{"type": "live",
+"ok": true}``.
 """
 
 from __future__ import annotations
@@ -23,8 +30,10 @@ from typing import Any
 from anyio import to_thread
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
-from piquet.web.games import GameError, Games
+from piquet.web.app import HTTP_STATUS
+from piquet.web.games import GameError, Games, Refusal
 from piquet.web.limits import TokenBuckets
+from piquet.web.store import StoreError
 
 __all__ = ["add_websocket"]
 
@@ -44,6 +53,12 @@ def add_websocket(app: FastAPI, state: dict[str, Any]) -> None:
             await _Session(websocket, game_id, state).run()
         except WebSocketDisconnect:
             return
+        except StoreError as exc:  # the database fails: say so, the client comes back later
+            with contextlib.suppress(Exception):
+                await websocket.send_text(
+                    json.dumps({"type": "error", "error": str(exc), "status": 503})
+                )
+                await websocket.close(code=1013)
         except Exception:  # never let one socket take the server down
             log.exception("websocket for game %s failed", game_id)
             with contextlib.suppress(Exception):
@@ -67,6 +82,7 @@ class _Session:
         self.seat = -1
         self.last = ""
         self.lock = asyncio.Lock()
+        self.sending: set[asyncio.Task[None]] = set()
 
     async def call(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
@@ -97,6 +113,22 @@ class _Session:
         if g.ai_turn(entry) is not None:
             self.ai.kick(self.game_id)
 
+    def live_changed(self, ok: bool, error: str | None) -> None:
+        """Redis failed or came back: tell the client (it polls while it is down)."""
+        task = asyncio.create_task(self.send_live(ok, error))
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
+
+    async def send_live(self, ok: bool, error: str | None) -> None:
+        message: dict[str, Any] = {"type": "live", "ok": ok}
+        if not ok:
+            message["error"] = (
+                f"live updates are degraded ({error}): poll GET /api/games/{{id}} until "
+                "they are back"
+            )
+        with contextlib.suppress(Exception):  # the socket closed meanwhile
+            await self.send(message)
+
     async def authenticate(self) -> bool:
         try:
             first = await asyncio.wait_for(self.ws.receive(), 30)
@@ -108,7 +140,7 @@ class _Session:
         token = None
         text = _message_text(first)
         if text is not None and len(text) <= MAX_MESSAGE:
-            with contextlib.suppress(ValueError):
+            with contextlib.suppress(ValueError, RecursionError):
                 data = json.loads(text)
                 if isinstance(data, dict) and isinstance(data.get("token"), str):
                     token = data["token"]
@@ -123,7 +155,7 @@ class _Session:
             if seat is None:
                 _entry, seat = await self.call(self.games.authenticate, self.game_id, token)
         except GameError as exc:
-            await self.fail(exc.message, 4401 if exc.status == 401 else 4404)
+            await self.fail(exc.message, 4401 if exc.kind is Refusal.NO_TOKEN else 4404)
             return False
         self.seat = seat.seat
         return True
@@ -131,7 +163,7 @@ class _Session:
     async def run(self) -> None:
         if not await self.authenticate():
             return
-        with self.hub.watch(self.game_id) as watcher:
+        with self.hub.watch(self.game_id) as watcher, self.hub.watch_live(self.live_changed):
 
             async def pump() -> None:
                 with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -141,8 +173,12 @@ class _Session:
                             await self.push(heard=watcher.take())
                         except GameError as exc:
                             await self.send({"type": "error", "error": exc.message})
+                        except StoreError as exc:
+                            await self.send({"type": "error", "error": str(exc), "status": 503})
 
             await self.push()
+            if self.hub.status == "down":
+                await self.send_live(False, self.hub.error)
             pumping = asyncio.create_task(pump())
             limiter = TokenBuckets(20.0, 40.0)
             try:
@@ -174,6 +210,9 @@ class _Session:
         except ValueError:
             await self.send({"type": "error", "error": f"not JSON: {_HELP}"})
             return
+        except RecursionError:
+            await self.send({"type": "error", "error": f"JSON nested too deep: {_HELP}"})
+            return
         if not isinstance(data, dict):
             await self.send({"type": "error", "error": f"expected an object: {_HELP}"})
             return
@@ -187,14 +226,34 @@ class _Session:
             if len(action) > 200:
                 await self.send({"type": "error", "error": "action id too long", "status": 400})
                 return
+            n = data.get("n")
+            if n is not None and (type(n) is not int or n < 0):
+                error = "n must be the log length of the view acted on: an integer, 0 or more"
+                await self.send({"type": "error", "error": error, "status": 400})
+                return
             entry, known = self.games.current(self.game_id)
             try:
-                after = await self.games.act(
-                    self.game_id, self.seat, action, entry=entry, known=known
+                outcome = await self.games.act_once(
+                    self.game_id, self.seat, action, expect=n, entry=entry, known=known
                 )
-            except GameError as exc:
-                await self.send({"type": "error", "error": exc.message, "status": exc.status})
+            except StoreError as exc:
+                await self.send({"type": "error", "error": str(exc), "status": 503})
                 return
+            except GameError as exc:
+                if exc.kind is not Refusal.NOT_NOW:
+                    status = HTTP_STATUS[exc.kind]
+                    await self.send({"type": "error", "error": exc.message, "status": status})
+                    return
+                # the game is not as the client saw it: the error, with the game as it stands
+                g = self.games
+                now = g.cached(self.game_id) or await self.call(g.fresh, self.game_id)
+                body = g.seat_body(now, self.seat)
+                head = '{"type":"error","error":' + json.dumps(exc.message) + ',"status":409'
+                await self.send_text(head + ',"game":' + body + "}")
+                return
+            after, applied = outcome
+            if not applied:  # a copy of an action already recorded: the game as it stands
+                await self.push(force=True)
             if self.games.ai_turn(after) is not None:
                 self.ai.kick(self.game_id, after)
         else:

@@ -2,7 +2,7 @@
 // Everything shown comes from the server's view of this seat; text is always set as text
 // (textContent), never as markup.
 
-import { backSVG, cardName, cardShort, cardSVG, sortHand } from "./cards.js";
+import { SUITS, SUIT_NAMES, backSVG, cardName, cardShort, cardSVG, sortHand } from "./cards.js";
 import { api, fill, h, toast } from "./dom.js";
 import { analysisPanel } from "./analysis.js";
 import { lobbySection, offerButton } from "./lobby.js";
@@ -96,9 +96,10 @@ function route() {
 function go(path) {
   history.pushState(null, "", path);
   stopTable();
+  R = null;
   route();
 }
-window.addEventListener("popstate", () => { stopTable(); route(); });
+window.addEventListener("popstate", () => { stopTable(); R = null; route(); });
 
 // ------------------------------------------------------------------ lobby
 async function showLobby() {
@@ -129,10 +130,13 @@ async function showLobby() {
   const start = h("button", { class: "primary big", type: "submit", id: "start" },
     "Deal the cards");
 
-  function refresh() {
+  // a new rule set brings its own default format (the partie for rubicon); a click on a
+  // format keeps it while the rule set stays
+  function refresh(ruleChanged) {
     const r = ruleSet(opts, ruleSel.value);
     const current = fmtBox.querySelector("input:checked");
-    const keep = current && r.formats.includes(current.value) ? current.value : r.default_format;
+    const keep = !ruleChanged && current && r.formats.includes(current.value)
+      ? current.value : r.default_format;
     fmtBox.replaceChildren(...r.formats.map((f) => h("label", { class: "choice" },
       h("input", { type: "radio", name: "format", value: f, checked: f === keep,
         onchange: refreshPool }),
@@ -145,7 +149,7 @@ async function showLobby() {
     const f = fmtBox.querySelector("input:checked");
     opp2Row.hidden = !(f && f.value === "pool");
   }
-  ruleSel.addEventListener("change", refresh);
+  ruleSel.addEventListener("change", () => refresh(true));
 
   const form = h("form", { class: "new-game", id: "new-game" },
     h("h2", {}, "New game"),
@@ -171,6 +175,7 @@ async function showLobby() {
       store.put(res.id, { token: res.token, seat: res.seat, rules: ruleSel.value,
         format, opponent: opponents.join(" & "), created: Date.now(), invites: res.invites,
         ack: 0 });
+      await remember(res.id, res.token);
       go("/play/" + res.id);
     } catch (err) {
       toast(err.message, "bad");
@@ -178,18 +183,8 @@ async function showLobby() {
     }
   });
 
-  const mine = Object.entries(store.all())
-    .sort((a, b) => (b[1].created || 0) - (a[1].created || 0)).slice(0, 12);
-  const list = h("section", { class: "my-games" }, h("h2", {}, "Your games"),
-    mine.length ? h("ul", {}, mine.map(([id, g]) => h("li", {},
-      h("a", { href: "/play/" + id, onclick: (e) => { e.preventDefault(); go("/play/" + id); } },
-        `${g.rules || "game"} against ${g.opponent || "?"}`),
-      h("span", { class: "muted" }, " · " + new Date(g.created || 0).toLocaleString()),
-      h("button", { class: "link", type: "button", "aria-label": "Forget this game",
-        onclick: () => { store.drop(id); showLobby(); } }, "forget"))))
-      : h("p", { class: "muted" }, "None yet. Games you start or join appear here, and " +
-        "you can come back to them after closing the tab."));
-
+  const list = h("section", { class: "my-games", id: "my-games", "aria-live": "polite" },
+    h("h2", {}, "Your games"), h("p", { class: "muted" }, "Looking for your games…"));
   fill($main, h("div", { class: "lobby" },
     h("section", { class: "hero" },
       h("h1", {}, "Piquet"),
@@ -200,27 +195,87 @@ async function showLobby() {
       h("p", { class: "tally-link" }, h("a", { href: "/tally", id: "tally-link" },
         "Playing with real cards? Keep the score on the tally"))),
     form, h("section", { class: "rules-about" }, about), lobbySection(go), list));
-  refresh();
+  refresh(false);
   ruleSel.focus();
+  showMyGames(list);
+}
+
+// ------------------------------------------------------------------ your games
+// The server keeps the list of this browser's seats under a long random identity in a
+// cookie; the seats' tokens stay in this browser's memory too (older games are sent to
+// the server's list the first time the lobby opens).
+async function remember(id, token) {
+  try { await api("POST", "/api/me/games", { id, token }); }
+  catch { /* the list is a convenience: the game goes on without it */ }
+}
+
+async function showMyGames(list) {
+  let games = [];
+  try {
+    const known = Object.entries(store.all()).filter(([, g]) => g.token && !g.listed);
+    for (const [id, g] of known) {
+      await remember(id, g.token);
+      store.put(id, { listed: true });
+    }
+    games = (await api("GET", "/api/me/games")).games;
+  } catch (e) {
+    fill(list, h("h2", {}, "Your games"), h("p", { class: "error" }, e.message));
+    return;
+  }
+  const open = (path) => (e) => { e.preventDefault(); go(path); };
+  fill(list, h("h2", {}, "Your games"),
+    games.length ? h("table", { class: "games-list" },
+      h("thead", {}, h("tr", {}, ["Game", "Against", "Score", "Status", ""].map((t) =>
+        h("th", { scope: "col" }, t)))),
+      h("tbody", {}, games.map((g) => h("tr", { dataset: { game: g.id } },
+        h("td", {}, `${g.rules} · ${g.format_label}`),
+        h("td", {}, g.opponents),
+        h("td", { class: "score" }, g.score),
+        h("td", { class: "game-status " + g.state }, g.status),
+        h("td", { class: "links" },
+          g.finished ? null : h("a", { href: `/play/${g.id}`, class: "resume",
+            onclick: open(`/play/${g.id}`) }, "Resume"),
+          g.replay ? h("a", { href: `/replay/${g.id}`, class: "replay-link",
+            onclick: open(`/replay/${g.id}`) }, "Replay") : null,
+          h("button", { class: "link", type: "button", "aria-label": "Forget this game",
+            onclick: async () => {
+              try { await api("DELETE", `/api/me/games/${g.id}`); } catch { /* gone */ }
+              store.drop(g.id);
+              showMyGames(list);
+            } }, "forget"))))))
+      : h("p", { class: "muted" }, "None yet. Games you start or join appear here, and " +
+        "you can come back to them after closing the tab."));
 }
 
 // ------------------------------------------------------------------ invitation
+// The invitation is checked before a name is asked: a used or replaced link says so, and
+// a good one says who invites you, to which rules and format.
 async function showJoin(id) {
-  document.title = "Piquet: join a game";
+  document.title = "Piquet: an invitation";
   $nav.replaceChildren();
   const invite = new URLSearchParams(location.hash.slice(1)).get("invite");
-  const mine = store.get(id);
+  const mine = await seatOf(id);
   if (mine && mine.token) { go("/play/" + id); return; }
-  if (!invite) {
-    $main.replaceChildren(h("div", { class: "panel" }, h("h2", {}, "Invitation"),
-      h("p", { class: "error" }, "This link has no invitation code. Ask for the link again.")));
-    return;
-  }
+  const refuse = (text) => $main.replaceChildren(h("div", { class: "panel join", id: "join-refused" },
+    h("h2", {}, "Invitation"), h("p", { class: "error" }, text),
+    h("a", { href: "/" }, "Start a game of your own")));
+  if (!invite) { refuse("This link has no invitation code. Ask for the link again."); return; }
+  let about;
+  try {
+    about = await api("POST", `/api/games/${id}/invitation`, { invite });
+  } catch (e) { refuse(e.message); return; }
   const name = h("input", { id: "join-name", maxlength: 30, placeholder: "Your name",
-    value: localStorage.getItem("piquet.name") || "" });
+    autocomplete: "nickname", value: localStorage.getItem("piquet.name") || "" });
   const btn = h("button", { class: "primary big", type: "submit", id: "join" },
     "Take your seat");
-  const form = h("form", { class: "panel join" }, h("h2", {}, "You are invited to a game of Piquet"),
+  const form = h("form", { class: "panel join", id: "join-form" },
+    h("h2", {}, `${about.host} invites you to a game of Piquet`),
+    h("dl", { class: "join-about" },
+      h("dt", {}, "Rules"), h("dd", {}, about.title),
+      h("dt", {}, "Format"), h("dd", {}, about.format_label),
+      about.others.length ? [h("dt", {}, "Also at the table"),
+        h("dd", {}, about.others.join(", "))] : null),
+    h("ul", { class: "rules-list small" }, about.summary.map((l) => h("li", {}, l))),
     h("label", { class: "field" }, "Your name", name), btn);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -230,7 +285,8 @@ async function showJoin(id) {
       const res = await api("POST", `/api/games/${id}/join`,
         { invite, name: name.value || null });
       store.put(id, { token: res.token, seat: res.seat, created: Date.now(),
-        opponent: "a friend", ack: 0 });
+        opponent: about.host, ack: 0 });
+      await remember(id, res.token);
       history.replaceState(null, "", "/play/" + id);
       route();
     } catch (err) {
@@ -242,6 +298,18 @@ async function showJoin(id) {
   name.focus();
 }
 
+// This browser's seat at game ``id``: from its memory, else from the server's list of
+// this browser's games (the identity cookie); null when it holds none.
+async function seatOf(id) {
+  const mine = store.get(id);
+  if (mine && mine.token) return mine;
+  try {
+    const res = await api("GET", `/api/me/games/${id}/seat`);
+    store.put(id, { token: res.token, seat: res.seat, created: Date.now(), listed: true });
+    return store.get(id);
+  } catch { return null; }
+}
+
 // ------------------------------------------------------------------ the table
 let T = null; // the table's state
 
@@ -251,6 +319,7 @@ function stopTable() {
   if (T.ws) { try { T.ws.close(); } catch { /* closed */ } }
   clearTimeout(T.pollTimer);
   clearTimeout(T.retryTimer);
+  clearTimeout(T.liveTimer);
   document.removeEventListener("keydown", T.onKey);
   T = null;
 }
@@ -263,7 +332,7 @@ async function showTable(id) {
     store.put(id, { token: frag.get("token"), created: Date.now() });
     history.replaceState(null, "", "/play/" + id);
   }
-  const mine = store.get(id);
+  const mine = await seatOf(id);
   if (!mine || !mine.token) {
     $nav.replaceChildren();
     $main.replaceChildren(h("div", { class: "panel" }, h("h2", {}, "Not your seat"),
@@ -272,7 +341,8 @@ async function showTable(id) {
     return;
   }
   T = { id, token: mine.token, game: null, selected: new Set(), selKey: "", ws: null,
-    stopped: false, busy: false, hint: null, wsFails: 0, onKey: null };
+    stopped: false, busy: false, hint: null, wsFails: 0, onKey: null, sinking: false,
+    naming: false, live: true, liveTimer: null, handFocus: -1 };
   T.onKey = (e) => onKey(e);
   document.addEventListener("keydown", T.onKey);
   $main.replaceChildren(h("p", { class: "loading" }, "Finding your table…"));
@@ -306,6 +376,7 @@ function connect() {
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === "view") { mine.wsFails = 0; setGame(msg.view); }
+    else if (msg.type === "live") setLive(mine, !!msg.ok, msg.error);
     else if (msg.type === "error") toast(msg.error, "bad");
   });
   ws.addEventListener("close", (ev) => {
@@ -326,6 +397,26 @@ function connect() {
   ws.addEventListener("open", () => setConn(true));
 }
 
+// Live updates degraded (the server says so): ask for the game every two seconds until
+// they are back, and say so on the table.
+function setLive(mine, ok, error) {
+  mine.live = ok;
+  clearTimeout(mine.liveTimer);
+  const poll = async () => {
+    if (mine.stopped || mine.live) return;
+    try {
+      const g = await api("GET", `/api/games/${mine.id}`, undefined, mine.token);
+      if (!mine.stopped) setGame(g);
+    } catch { /* try again */ }
+    if (!mine.stopped && !mine.live) mine.liveTimer = setTimeout(poll, 2000);
+  };
+  if (!ok) {
+    mine.liveError = error || "";
+    mine.liveTimer = setTimeout(poll, 2000);
+  }
+  if (T === mine && T.game) renderTable();
+}
+
 function setConn(ok) {
   const dot = document.getElementById("conn");
   if (dot) {
@@ -334,35 +425,88 @@ function setConn(ok) {
   }
 }
 
-function setGame(game) {
+function setGame(game, force) {
   if (!T) return;
-  if (T.game && game.n < T.game.n) return; // an older view arrived late
+  if (!force && T.game && game.n < T.game.n) return; // an older view arrived late
   const prev = T.game;
   T.game = game;
   const v = game.view;
   const key = `${v.game_number}.${v.deal_number}.${v.deal ? v.deal.phase : ""}`;
   if (key !== T.selKey) { T.selected.clear(); T.selKey = key; }
-  if (!prev || prev.n !== game.n) T.hint = null;
+  if (!prev || prev.n !== game.n) { T.hint = null; T.sinking = false; T.naming = false; }
   renderTable();
   maybeSummary();
 }
 
+// Every action carries the log length ``n`` of the game it was chosen on: the server
+// applies it once, and answers 409 with the game as it stands if that moved on.
 async function act(id) {
-  if (!T || T.busy) return;
-  T.busy = true;
+  if (!T || T.busy || !T.game) return;
+  const mine = T;
+  mine.busy = true;
   renderTable();
   try {
-    const game = await api("POST", `/api/games/${T.id}/actions`, { action: id }, T.token);
-    if (!T) return;
-    T.busy = false;
-    if (T.game && game.n < T.game.n) renderTable(); // a newer view came by the socket
+    const game = await api("POST", `/api/games/${mine.id}/actions`, { action: id, n: mine.game.n },
+      mine.token);
+    if (T !== mine) return;
+    mine.busy = false;
+    if (mine.game && game.n < mine.game.n) renderTable(); // a newer view came by the socket
     else setGame(game);
   } catch (e) {
-    T.busy = false;
+    if (T !== mine) return;
+    mine.busy = false;
     toast(e.message, "bad");
-    try { setGame(await api("GET", `/api/games/${T.id}`, undefined, T.token)); }
+    if (e.data && e.data.game) { setGame(e.data.game); return; }
+    try { setGame(await api("GET", `/api/games/${mine.id}`, undefined, mine.token)); }
     catch { renderTable(); }
   }
+}
+
+// Undo (a practice game against the computer), resign, rematch: web/practice.py.
+async function undo() {
+  if (!T || T.busy) return;
+  const mine = T;
+  mine.busy = true;
+  renderTable();
+  try {
+    const game = await api("POST", `/api/games/${mine.id}/undo`, { n: mine.game.n }, mine.token);
+    if (T !== mine) return;
+    mine.busy = false;
+    mine.selected.clear();
+    setGame(game, true);
+    toast("Taken back.");
+  } catch (e) {
+    if (T !== mine) return;
+    mine.busy = false;
+    toast(e.message, "bad");
+    renderTable();
+  }
+}
+
+function confirmResign() {
+  openModal("Resign this game?",
+    h("p", {}, T.game.practice ? "The computer wins the game." :
+      "Your opponent wins the game; the table tells them so."),
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "act primary", id: "resign-yes", onclick: async () => {
+        modalDone = null;
+        $modal.hidden = true;
+        try {
+          setGame(await api("POST", `/api/games/${T.id}/resign`, {}, T.token), true);
+        } catch (e) { toast(e.message, "bad"); }
+      } }, "Resign"),
+      h("button", { type: "button", class: "act", onclick: closeModal }, "Play on")));
+}
+
+async function rematch() {
+  if (!T) return;
+  try {
+    const res = await api("POST", `/api/games/${T.id}/rematch`, {}, T.token);
+    store.put(res.id, { token: res.token, seat: res.seat, created: Date.now(),
+      invites: res.invites, ack: 0 });
+    await remember(res.id, res.token);
+    go("/play/" + res.id);
+  } catch (e) { toast(e.message, "bad"); }
 }
 
 // Names and roles --------------------------------------------------------------
@@ -371,6 +515,10 @@ function nameOf(p) {
   const s = g.seats[p];
   const n = s ? s.name : `Player ${p + 1}`;
   return p === g.seat ? `${n} (you)` : n;
+}
+function plainName(p) {
+  const s = T.game.seats[p];
+  return s ? s.name : `Player ${p + 1}`;
 }
 function roleNames(v) {
   // deal roles -> players
@@ -384,13 +532,39 @@ function whoSaid(v, role) {
   const p = role === "elder" ? r.elder : r.younger;
   return { p, label: `${nameOf(p)}, ${role}` };
 }
+function opponentOf(v) {
+  return v.in_game[0] === T.game.seat ? v.in_game[1] : v.in_game[0];
+}
+
+const NUMBER_WORDS = ["none", "one", "two", "three", "four", "five", "six", "seven", "eight"];
+// The engine's narration of a few moves, in the words a player says at the table.
+function spoken(text) {
+  let m;
+  if ((m = text.match(/^(?:elder|younger) exchanges (\d+)$/))) {
+    const n = Number(m[1]);
+    return n === 0 ? "I take none." : `I take ${NUMBER_WORDS[n] || n}.`;
+  }
+  if ((m = text.match(/^(?:elder|younger) will lead ([6-9TJQKA][SHDC]), and sees the stock$/))) {
+    return `I shall lead the ${cardName(m[1])}: show me the cards you left.`;
+  }
+  if ((m = text.match(/^(?:elder|younger) will lead (spades|hearts|diamonds|clubs), and sees the stock$/))) {
+    return `I shall lead ${m[1]}: show me the cards you left.`;
+  }
+  if (/^(?:elder|younger) leaves the stock unseen$/.test(text)) return "I leave them unseen.";
+  if (/^(?:elder|younger) looks at the cards he left$/.test(text)) {
+    return "I look at the cards I left.";
+  }
+  return text;
+}
 
 // Rendering ---------------------------------------------------------------------
 function renderNav() {
   const g = T.game;
   const hintOn = g.hints && T.opts.hints_available;
+  const over = g.finished;
   fill($nav,
-    h("span", { id: "conn", class: "conn on", title: "Connected" }),
+    h("span", { id: "conn", class: "conn on", title: "Connected", role: "img",
+      "aria-label": "Connected" }),
     h("button", { type: "button", class: "navbtn", id: "btn-rules", onclick: showRules },
       "Rules"),
     h("button", { type: "button", class: "navbtn", id: "btn-sheet", onclick: showSheet },
@@ -402,7 +576,19 @@ function renderNav() {
     h("button", { type: "button", class: "navbtn", id: "btn-link", onclick: showLinks },
       "Links"),
     watchButton(T.id, T.token),
-    h("button", { type: "button", class: "navbtn", onclick: () => go("/") }, "New game"));
+    over ? null : h("button", { type: "button", class: "navbtn", id: "btn-resign",
+      onclick: confirmResign }, "Resign"),
+    h("button", { type: "button", class: "navbtn", id: "nav-new", onclick: () => go("/") },
+      "New game"));
+}
+
+// The tab's title says whose turn it is (a player in another tab sees it).
+function tabTitle() {
+  const g = T.game;
+  if (g.finished) return "Game over · Piquet";
+  if (g.your_turn) return "▶ Your turn · Piquet";
+  if (g.to_act === null || g.to_act === undefined) return "Piquet";
+  return `${plainName(g.to_act)} to play · Piquet`;
 }
 
 function renderTable() {
@@ -410,14 +596,19 @@ function renderTable() {
   const g = T.game;
   const v = g.view;
   const d = v.deal;
-  document.title = `Piquet: ${g.rules}`;
+  document.title = tabTitle();
   // for scripts and tests: where the table stands
   $main.dataset.n = String(g.n);
   $main.dataset.busy = T.busy ? "1" : "0";
   $main.dataset.turn = g.your_turn ? "1" : "0";
   $main.dataset.phase = g.finished ? "finished" : (d ? d.phase : "out");
-  const focusKey = document.activeElement && document.activeElement.dataset
-    ? (document.activeElement.dataset.card || document.activeElement.dataset.action) : null;
+  // keyboard focus: where it was, or (if that is gone) the hand, never the page
+  const active = document.activeElement;
+  const inTable = active && active !== document.body && $main.contains(active);
+  const focusKey = inTable && active.dataset
+    ? (active.dataset.card || active.dataset.action || active.id || null) : null;
+  const handCards = [...$main.querySelectorAll("#hand .card")];
+  const handIndex = inTable ? handCards.indexOf(active) : -1;
   renderNav();
 
   const felt = h("section", { class: "felt", "aria-label": "Card table" });
@@ -430,14 +621,25 @@ function renderTable() {
     fill(felt, renderOpponent(), renderCenter(), renderStatus(), renderActions(),
       renderHand());
   }
-  fill(side, renderScores(), renderInvite(), renderDialog(), renderEvents());
-  $main.replaceChildren(h("div", { class: "table-wrap" + (g.finished ? " done" : "") },
-    felt, side));
+  fill(side, renderScores(), renderInvite(), renderDialog(), renderTricks(), renderEvents());
+  fill($main,
+    T.live ? null : h("p", { class: "live-notice", id: "live-notice", role: "status" },
+      "Live updates are interrupted: the table looks for news every two seconds."),
+    h("div", { class: "table-wrap" + (g.finished ? " done" : "") }, felt, side));
   setConn(!T.ws || T.ws.readyState === WebSocket.OPEN);
-  if (focusKey) {
-    const again = $main.querySelector(
-      `[data-card="${CSS.escape(focusKey)}"], [data-action="${CSS.escape(focusKey)}"]`);
-    if (again) again.focus();
+  if (inTable) {
+    let again = focusKey ? $main.querySelector(
+      `button[data-card="${CSS.escape(focusKey)}"], button[data-action="${CSS.escape(focusKey)}"], ` +
+      `button#${CSS.escape(focusKey)}`) : null;
+    if (!again || again.disabled) {
+      const cards = [...$main.querySelectorAll("#hand .card")];
+      const playable = $main.querySelector("#hand .card.playable");
+      again = playable || (cards.length ? cards[Math.min(Math.max(handIndex, 0),
+        cards.length - 1)] : null) ||
+        $main.querySelector("#actions button:not([disabled])") ||
+        $main.querySelector("#finished button");
+    }
+    if (again) again.focus({ preventScroll: true });
   }
 }
 
@@ -446,21 +648,56 @@ function renderOpponent() {
   const v = g.view;
   const d = v.deal;
   const r = roleNames(v);
-  const opp = v.in_game[0] === g.seat ? v.in_game[1] : v.in_game[0];
+  const opp = opponentOf(v);
   const oppRole = opp === r.elder ? "elder" : "younger";
-  const count = Math.max(0, 12 - d.opponent_played.length);
+  // before the deal (the dealer choosing how to deal) nobody holds a card yet
+  const count = d.phase === "deal" ? 0 : Math.max(0, 12 - d.opponent_played.length);
   const thinking = g.to_act === opp && !g.finished;
+  const said = count === 0 ? "holds no cards yet" : `holds ${count} card${count === 1 ? "" : "s"}`;
   return h("div", { class: "opponent" },
     h("div", { class: "who" },
       h("span", { class: "pname" }, nameOf(opp)),
       h("span", { class: "role" }, oppRole === "younger" ? "younger · dealer" : "elder"),
       thinking ? h("span", { class: "thinking" }, g.seats[opp].kind === "ai"
         ? "thinking…" : "to play…") : null),
-    h("div", { class: "opp-hand", "aria-label": `${count} cards` },
+    h("p", { class: "sr-only", id: "opp-count" }, `${plainName(opp)} ${said}.`),
+    h("div", { class: "opp-hand", "aria-hidden": "true", dataset: { count: String(count) } },
       Array.from({ length: count }, () => back("small"))),
     d.opponent_discard_count
       ? h("div", { class: "opp-discards muted" }, `${d.opponent_discard_count} discarded`)
       : null);
+}
+
+// The play's points of each trick, from the deal's count (its lead and trick lines name
+// the cards: "leads 7H", "wins 7H TH").
+function trickPoints(d) {
+  const out = d.tricks.map(() => ({ elder: 0, younger: 0 }));
+  const byLead = new Map(d.tricks.map((t, i) => [t.lead, i]));
+  for (const e of d.events) {
+    let i;
+    if (e.kind === "lead" || e.kind === "trick") {
+      const m = (e.note || "").match(/([6-9TJQKA][SHDC])/);
+      i = m ? byLead.get(m[1]) : undefined;
+    } else if (e.kind === "last trick" && d.tricks.length) {
+      i = d.tricks.length - 1;
+    }
+    if (i !== undefined) out[i][e.seat] += e.points;
+  }
+  return out;
+}
+
+function trickView(t, d, note) {
+  const myRole = d.role;
+  const myCard = t.leader === myRole ? t.lead : t.follow;
+  const theirCard = t.leader === myRole ? t.follow : t.lead;
+  const iWon = t.winner === myRole;
+  return [
+    h("div", { class: "trick-slot theirs" + (iWon ? "" : " won") }, card(theirCard,
+      { cls: "played", note: "played by " + plainName(opponentOf(T.game.view)) })),
+    h("div", { class: "trick-slot mine" + (iWon ? " won" : "") }, card(myCard,
+      { cls: "played", note: "played by you" })),
+    h("div", { class: "trick-note" }, note + (iWon ? "yours" : "theirs")),
+  ];
 }
 
 function renderCenter() {
@@ -470,26 +707,27 @@ function renderCenter() {
     d.stock_count ? h("div", { class: "stack" }, back(), d.stock_count > 1 ? back("under") : null)
       : h("div", { class: "slot" }),
     h("div", { class: "pile-label" }, `Stock ${d.stock_count}`));
-  // the trick: the current lead, or the last trick just played
-  const trick = h("div", { class: "trick", "aria-live": "polite" });
-  const myRole = d.role;
+  // the trick in play; the trick before it stays in view beside it until the next one is
+  // complete (the computer leading again no longer sweeps it away)
+  const trick = h("div", { class: "trick", id: "trick", "aria-live": "polite" });
+  const n = d.tricks.length;
   if (d.trick_lead) {
-    const leadByMe = d.trick_lead && !d.opponent_played.includes(d.trick_lead);
+    const leadByMe = !d.opponent_played.includes(d.trick_lead);
     trick.append(h("div", { class: "trick-slot " + (leadByMe ? "mine" : "theirs") },
-      card(d.trick_lead, { cls: "played" }),
+      card(d.trick_lead, { cls: "played", note: leadByMe ? "led by you" : "led by " +
+        plainName(opponentOf(g.view)) }),
       h("div", { class: "trick-note" }, leadByMe ? "you led" : "led")));
-  } else if (d.tricks.length) {
-    const t = d.tricks[d.tricks.length - 1];
-    const myCard = t.leader === myRole ? t.lead : t.follow;
-    const theirCard = t.leader === myRole ? t.follow : t.lead;
-    const iWon = t.winner === myRole;
-    trick.append(
-      h("div", { class: "trick-slot theirs" + (iWon ? "" : " won") }, card(theirCard,
-        { cls: "played" })),
-      h("div", { class: "trick-slot mine" + (iWon ? " won" : "") }, card(myCard,
-        { cls: "played" })),
-      h("div", { class: "trick-note" }, `trick ${d.tricks.length}: ` +
-        (iWon ? "yours" : "theirs")));
+    if (n) {
+      const t = d.tricks[n - 1];
+      const [theirs, mine] = trickView(t, d, "");
+      trick.classList.add("with-last");
+      trick.append(h("div", { class: "last-trick", id: "last-trick" },
+        h("div", { class: "trick-note" }, `trick ${n}: ` +
+          (t.winner === d.role ? "yours" : `${plainName(opponentOf(g.view))}'s`)),
+        h("div", { class: "last-cards" }, theirs, mine)));
+    }
+  } else if (n) {
+    trick.append(...trickView(d.tricks[n - 1], d, `trick ${n}: `));
   } else if (d.phase === "play") {
     trick.append(h("div", { class: "trick-note" }, "no card played yet"));
   }
@@ -497,8 +735,17 @@ function renderCenter() {
   if (d.discards.length) {
     mine.append(h("div", { class: "pile-label" }, "Your discards"), mini(d.discards));
   }
-  if (d.stock_seen.length) {
-    mine.append(h("div", { class: "pile-label" }, "Seen in the stock"), mini(d.stock_seen));
+  // the stock cards seen, apart: your own unused cards, and the other side's leftovers
+  const elder = d.role === "elder";
+  if (d.unused_seen.length) {
+    mine.append(h("div", { class: "pile-label", id: "unused-label" },
+      elder ? "Your unused cards (left on the stock)" : "Elder's unused cards"),
+    mini(sortHand(d.unused_seen)));
+  }
+  if (d.leftovers_seen.length) {
+    mine.append(h("div", { class: "pile-label", id: "leftovers-label" },
+      elder ? "Seen in the stock: younger's leftovers" : "The cards you left in the stock"),
+    mini(sortHand(d.leftovers_seen)));
   }
   return h("div", { class: "center" }, stock, trick, mine);
 }
@@ -519,9 +766,16 @@ function phaseText() {
         return `Exchange: choose ${range} card${x.max === 1 ? "" : "s"} to discard ` +
           `(${n} chosen), then press Discard.`;
       }
-      case "leftovers": return "Cards are left in the stock: look at them, or not.";
+      case "leftovers":
+        return la.some((a) => a.kind === "name")
+          ? "Younger left cards in the stock: name your lead to see them, or leave them."
+          : "Cards are left in the stock: look at them, or not.";
       case "appoint": return "Elder lacks what he named: appoint his lead.";
-      case "declare": return "Declarations: declare your holding, or answer.";
+      case "declare": {
+        const opp = plainName(opponentOf(g.view));
+        if (la.some((a) => a.kind === "answer")) return `Answer ${opp}'s ${d.declaring}.`;
+        return `Your ${d.declaring}: declare it, or sink it.`;
+      }
       case "play": return d.trick_lead ? "Play to the trick (follow suit if you can)."
         : "Your lead.";
       default: return "Your turn.";
@@ -541,21 +795,44 @@ function renderStatus() {
     role: "status" },
   h("span", { class: "phase-tag" }, d.phase),
   h("span", {}, phaseText()),
-  T.hint ? h("div", { class: "hint" }, "Advisor: ", T.hint) : null);
+  T.hint ? h("div", { class: "hint", id: "hint" }, "Advisor: ", T.hint) : null);
+}
+
+// One button of the actions; keys 1-9 press the first nine shown.
+function actButton(a, n, extra = {}) {
+  const cls = "act" + (a.kind === "declare" ? " declare" : "") +
+    (a.kind === "answer" || a.kind === "pass" ? " answer" : "") +
+    (extra.cls ? " " + extra.cls : "");
+  return h("button", { type: "button", class: cls, disabled: T.busy,
+    dataset: { action: a.id, key: n <= 9 ? String(n) : "" }, onclick: () => act(a.id) },
+  n <= 9 ? h("kbd", {}, String(n)) : null, " ", extra.label || a.label,
+  a.cards.length && !extra.noCards ? mini(sortHand(a.cards)) : null);
+}
+
+function undoButton() {
+  const g = T.game;
+  if (!g.can_undo) return null;
+  return h("button", { type: "button", class: "act undo", id: "undo", disabled: T.busy,
+    onclick: undo, title: "Take back your last move (a practice game)" }, "↶ Undo");
 }
 
 function renderActions() {
   const g = T.game;
   const box = h("div", { class: "actions", id: "actions" });
-  if (!g.your_turn) return box;
+  if (!g.your_turn) { box.append(...[undoButton()].filter(Boolean)); return box; }
+  const la = g.legal_actions;
+  if (g.view.deal.phase === "declare") return fill(box, renderDeclare(), undoButton());
+  if (la.some((a) => a.kind === "name" || a.kind === "appoint")) {
+    return fill(box, renderNaming(), undoButton());
+  }
   let n = 0;
-  for (const a of g.legal_actions) {
+  for (const a of la) {
     if (a.kind === "play") continue;
     if (a.kind === "discard") {
       const k = T.selected.size;
       const ok = k >= a.min && k <= a.max;
       const ids = sortHand([...T.selected]);
-      const label = k === 0 ? (a.min === 0 ? "Take no cards" : `Discard (${a.label})`)
+      const label = k === 0 ? (a.min === 0 ? "Take no cards" : a.label)
         : `Discard ${k}: ${cardsText(ids)}`;
       n += 1;
       box.append(h("button", { type: "button", class: "act primary", id: "discard",
@@ -565,12 +842,148 @@ function renderActions() {
       continue;
     }
     n += 1;
-    const cls = "act" + (a.kind === "declare" ? " declare" : "") +
-      (a.kind === "answer" || a.kind === "pass" ? " answer" : "");
-    box.append(h("button", { type: "button", class: cls, disabled: T.busy,
-      dataset: { action: a.id, key: String(n) }, onclick: () => act(a.id) },
-    n <= 9 ? h("kbd", {}, String(n)) : null, " ", a.label,
-    a.cards.length ? mini(sortHand(a.cards)) : null));
+    box.append(actButton(a, n));
+  }
+  const u = undoButton();
+  if (u) box.append(u);
+  return box;
+}
+
+// Declarations: the other side's words next to your answer; your best claim first, the
+// lesser ones (sinking) behind one clear choice.  Every option is a button (Tab reaches
+// it; 1-9 press the first nine shown).
+function renderDeclare() {
+  const g = T.game;
+  const v = g.view;
+  const d = v.deal;
+  const la = g.legal_actions;
+  const opp = opponentOf(v);
+  const box = h("div", { class: "declare-box", id: "declare", role: "group",
+    "aria-labelledby": "declare-title" });
+  box.append(h("h3", { id: "declare-title" }, `Declarations: the ${d.declaring}`));
+  const last = d.dialog.length ? d.dialog[d.dialog.length - 1] : null;
+  const oppRole = d.role === "elder" ? "younger" : "elder";
+  if (last && last.seat === oppRole && last.class) {
+    box.append(h("p", { class: "their-words", id: "their-words" },
+      h("span", { class: "speaker" }, `${plainName(opp)}: `),
+      h("q", { class: "said" }, last.text),
+      last.shown.length ? mini(sortHand(last.shown)) : null));
+  }
+  if (T.hint) box.append(h("p", { class: "hint", id: "declare-hint" }, "Advisor: ", T.hint));
+  const answers = la.filter((a) => a.kind === "answer");
+  const claims = la.filter((a) => a.kind === "declare");
+  const pass = la.find((a) => a.kind === "pass");
+  const others = la.filter((a) => !["answer", "declare", "pass"].includes(a.kind));
+  let n = 0;
+  const row = h("div", { class: "row answers", id: "answers" });
+  for (const a of answers) { n += 1; row.append(actButton(a, n, { cls: "primary" })); }
+  for (const a of others) { n += 1; row.append(actButton(a, n)); }
+  if (claims.length) {
+    n += 1;
+    row.append(actButton(claims[0], n, { cls: "primary best",
+      label: `Declare: ${claims[0].label}` }));
+  } else if (pass && !answers.length) {
+    box.append(h("p", { class: "muted" }, `You have nothing to declare in ${d.declaring}.`));
+  }
+  const sink = [...claims.slice(1), ...(pass ? [pass] : [])];
+  if (sink.length && claims.length) {
+    const open = T.sinking;
+    row.append(h("button", { type: "button", class: "act sink-toggle", id: "sink-toggle",
+      "aria-expanded": String(open), "aria-controls": "sink-list",
+      onclick: () => { T.sinking = !T.sinking; renderTable();
+        const first = $main.querySelector("#sink-list button");
+        if (T.sinking && first) first.focus(); } },
+    open ? "Hide the lesser claims" : `Sink: declare less (${sink.length})…`));
+  } else if (sink.length) {
+    for (const a of sink) { n += 1; row.append(actButton(a, n)); }
+  }
+  box.append(row);
+  if (sink.length && claims.length && T.sinking) {
+    box.append(h("p", { class: "muted small" }, "Sinking hides part of your hand from " +
+      "the other side, at the cost of what you would have counted."));
+    box.append(h("div", { class: "sink-list", id: "sink-list" },
+      sink.map((a) => { n += 1; return actButton(a, n); })));
+  }
+  return box;
+}
+
+// Naming the lead to see younger's leftovers (1754: a card; 1662: a suit), or appointing
+// elder's lead: the cards you hold first, and what naming another means.
+function renderNaming() {
+  const g = T.game;
+  const v = g.view;
+  const d = v.deal;
+  const la = g.legal_actions;
+  const opp = plainName(opponentOf(v));
+  const named = la.filter((a) => a.kind === "name" || a.kind === "appoint");
+  const rest = la.filter((a) => a.kind !== "name" && a.kind !== "appoint");
+  const appoint = named.some((a) => a.kind === "appoint");
+  const target = (a) => a.id.slice(a.id.indexOf(":") + 1);
+  const byCard = named.every((a) => target(a).length === 2);
+  const hand = new Set(d.hand);
+  const box = h("div", { class: "naming", id: "naming", role: "group",
+    "aria-labelledby": "naming-title" });
+  let n = 0;
+  if (appoint) {
+    box.append(h("h3", { id: "naming-title" }, "Appoint elder's lead"),
+      h("p", { class: "small" }, `${opp} named a lead he does not hold: choose the ` +
+        (byCard ? "card he must lead." : "suit he must lead.")));
+    const bySuit = {};
+    for (const a of named) (bySuit[target(a).slice(-1)] ||= []).push(a);
+    for (const [suit, acts] of Object.entries(bySuit)) {
+      box.append(h("div", { class: "name-suit" }, h("span", { class: "suit-label" },
+        `${SUITS[suit]} ${SUIT_NAMES[suit]}`),
+      acts.map((a) => h("button", { type: "button", class: "act name-card",
+        disabled: T.busy, dataset: { action: a.id }, onclick: () => act(a.id),
+        "aria-label": "Lead the " + cardName(target(a)) }, cardShort(target(a))))));
+    }
+    return box;
+  }
+  box.append(h("h3", { id: "naming-title" }, "See the cards younger left?"));
+  if (byCard) {
+    box.append(h("p", { class: "small", id: "naming-rule" },
+      "Name the card you will lead, and younger shows you the cards he left. You are " +
+      "bound to lead it. Name a card you do not hold and " + opp + " chooses your lead."));
+    const other = named.filter((a) => !hand.has(target(a)));
+    // the cards held are named from the hand itself (renderHand), right below
+    box.append(h("p", { class: "pick-note", id: "name-held-note" },
+      "↓ Choose the card in your hand."));
+    for (const a of rest) { n += 1; box.append(actButton(a, n)); }
+    if (other.length) {
+      const open = T.naming;
+      box.append(h("button", { type: "button", class: "link", id: "name-other-toggle",
+        "aria-expanded": String(open), "aria-controls": "name-other",
+        onclick: () => { T.naming = !T.naming; renderTable(); } },
+      open ? "Hide the cards you do not hold" :
+        `Name a card you do not hold (${other.length})…`));
+      if (open) {
+        box.append(h("p", { class: "small warn" }, `Then ${opp} chooses which card you lead.`));
+        const bySuit = {};
+        for (const a of other) (bySuit[target(a).slice(-1)] ||= []).push(a);
+        box.append(h("div", { class: "name-other", id: "name-other" },
+          Object.entries(bySuit).map(([suit, acts]) => h("div", { class: "name-suit" },
+            h("span", { class: "suit-label" }, `${SUITS[suit]} ${SUIT_NAMES[suit]}`),
+            acts.map((a) => h("button", { type: "button", class: "act name-card",
+              disabled: T.busy, dataset: { action: a.id }, onclick: () => act(a.id),
+              "aria-label": "Name the " + cardName(target(a)) }, cardShort(target(a))))))));
+      }
+    }
+  } else {
+    box.append(h("p", { class: "small", id: "naming-rule" },
+      "Name the suit you will lead, and younger shows you the cards he left. You are " +
+      "bound to lead that suit; holding none of it, you lead the suit " + opp + " names."));
+    const row = h("div", { class: "row name-suits" });
+    for (const a of named) {
+      const suit = target(a);
+      const count = d.hand.filter((c) => c[1] === suit).length;
+      n += 1;
+      row.append(h("button", { type: "button", class: "act name-suit-btn", disabled: T.busy,
+        dataset: { action: a.id, key: n <= 9 ? String(n) : "" }, onclick: () => act(a.id) },
+      n <= 9 ? h("kbd", {}, String(n)) : null, ` ${SUITS[suit]} ${SUIT_NAMES[suit]} `,
+      h("span", { class: "muted small" }, count ? `(you hold ${count})` : "(you hold none)")));
+    }
+    box.append(row);
+    for (const a of rest) { n += 1; box.append(actButton(a, n)); }
   }
   return box;
 }
@@ -580,21 +993,27 @@ function renderHand() {
   const d = g.view.deal;
   const playable = new Set(g.legal_actions.filter((a) => a.kind === "play")
     .map((a) => a.cards[0]));
+  // naming the lead card (1754): the cards of the hand are the choices
+  const nameable = new Map(g.legal_actions.filter((a) => a.kind === "name" &&
+    a.id.length === 7).map((a) => [a.id.slice(5), a.id]));
   const exchanging = g.your_turn && g.legal_actions.some((a) => a.kind === "discard");
   const taken = new Set(d.taken);
   const hand = h("div", { class: "hand" + (exchanging ? " choosing" : ""), id: "hand",
-    role: "group", "aria-label": "Your hand" });
+    role: "group", "aria-label": `Your hand, ${d.hand.length} cards` });
   for (const c of sortHand(d.hand)) {
     const canPlay = playable.has(c);
     const sel = T.selected.has(c);
     const note = [canPlay ? "playable" : "", sel ? "chosen to discard" : "",
       taken.has(c) ? "taken in" : ""].filter(Boolean).join(", ");
+    const naming = nameable.get(c);
     const cls = [canPlay ? "playable" : "", sel ? "selected" : "",
-      taken.has(c) ? "taken" : "",
+      taken.has(c) ? "taken" : "", naming ? "playable nameable" : "",
       playable.size && !canPlay ? "dim" : ""].filter(Boolean).join(" ");
-    const b = card(c, { button: true, cls, note });
+    const b = card(c, { button: true, cls,
+      note: naming ? "name it as your lead" : note });
     b.setAttribute("aria-pressed", exchanging ? String(sel) : "false");
-    if (canPlay) b.addEventListener("click", () => act("play:" + c));
+    if (naming) b.addEventListener("click", () => act(naming));
+    else if (canPlay) b.addEventListener("click", () => act("play:" + c));
     else if (exchanging) {
       b.addEventListener("click", () => {
         if (T.selected.has(c)) T.selected.delete(c); else T.selected.add(c);
@@ -614,13 +1033,17 @@ function renderStandingOut() {
     h("h2", {}, "You stand out this game"),
     h("p", {}, `${nameOf(a)} and ${nameOf(b)} are playing: ${v.scores[0]} to ${v.scores[1]}.`),
     h("p", { class: "muted" }, `The pool holds ${v.pool}. The winner stays; the loser makes ` +
-      "room for you."));
+      "room for you."),
+    undoButton());
 }
 
 function resultText() {
   const g = T.game;
   const v = g.view;
   const res = g.result || {};
+  if (g.resigned !== null && g.resigned !== undefined) {
+    return g.resigned === g.seat ? "You resigned." : `${nameOf(g.resigned)} resigned: you win.`;
+  }
   if (g.format === "pool") {
     const winner = res.winner;
     return winner === null || winner === undefined ? "The pool is over."
@@ -641,15 +1064,25 @@ function resultText() {
 function renderFinished() {
   const g = T.game;
   const formats = (T.opts.record_formats || ["json"]);
+  const resigned = g.resigned !== null && g.resigned !== undefined;
+  const others = g.seats.filter((s) => s.seat !== g.seat);
+  const rematchLabel = g.rematch ? "Take your seat in the rematch"
+    : "Rematch (same rules, seats swapped)";
   return h("div", { class: "finished", id: "finished" },
     h("h2", {}, "Game over"),
     h("p", { class: "result" }, resultText()),
+    g.rematch && !g.rematch_mine ? h("p", { class: "rematch-offer", id: "rematch-offer" },
+      `${others.map((s) => s.name).join(" and ")} offer${others.length === 1 ? "s" : ""} a ` +
+      "rematch.") : null,
     h("div", { class: "row" },
-      formats.map((f) => h("button", { type: "button", class: "act", id: `download-${f}`,
-        onclick: () => download(f) }, `Download the record (${f === "text" ? "text" : "JSON"})`)),
-      h("button", { type: "button", class: "act", id: "open-replay",
+      h("button", { type: "button", class: "act primary", id: "rematch", onclick: rematch },
+        rematchLabel),
+      resigned ? null : formats.map((f) => h("button", { type: "button", class: "act",
+        id: `download-${f}`, onclick: () => download(f) },
+      `Download the record (${f === "text" ? "text" : "JSON"})`)),
+      resigned ? null : h("button", { type: "button", class: "act", id: "open-replay",
         onclick: () => go("/replay/" + g.id) }, "Replay the game"),
-      h("button", { type: "button", class: "act primary", onclick: () => go("/") },
+      h("button", { type: "button", class: "act", onclick: () => go("/") },
         "New game")),
     h("button", { type: "button", class: "link", onclick: showSheet }, "See the score sheet"));
 }
@@ -677,12 +1110,18 @@ function renderScores() {
     ? " me" : "") }, h("span", { class: "pname" }, nameOf(p)),
   h("span", { class: "pts" }, String(v.scores[i]))));
   const fmt = rs.format_labels[g.format] || g.format;
+  // a partie has a fixed number of deals: say which one this is ("deal 3 of 6")
+  const of = g.format === "partie" && rs.partie_deals
+    ? (v.deal_number <= rs.partie_deals ? ` of ${rs.partie_deals}` : " (an extra deal: the " +
+      "partie stood level)") : "";
   const extra = d ? h("div", { class: "muted small" },
     `This deal: ${d.scores.elder} elder · ${d.scores.younger} younger · tricks ` +
       `${d.tricks_won.elder}–${d.tricks_won.younger}`) : null;
   return h("section", { class: "scores", "aria-label": "Scores" },
     h("div", { class: "title" }, `${g.rules} · ${fmt}`),
-    h("div", { class: "muted small" }, `Game ${v.game_number} · deal ${v.deal_number}`),
+    h("div", { class: "muted small", id: "deal-number" },
+      g.format === "partie" ? `Deal ${v.deal_number}${of}`
+        : `Game ${v.game_number} · deal ${v.deal_number}`),
     lines, extra);
 }
 
@@ -732,12 +1171,35 @@ function renderDialog() {
     const w = whoSaid(v, u.seat);
     list.append(h("li", { class: w.p === g.seat ? "me" : "them" },
       h("span", { class: "speaker" }, w.label + ": "),
-      h("span", { class: "said" }, u.text),
+      h("span", { class: "said" }, spoken(u.text)),
       u.shown.length ? mini(sortHand(u.shown)) : null));
   }
   box.append(list);
   requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
   return box;
+}
+
+// The tricks of the deal so far: who led, who won, what each scored.
+function renderTricks() {
+  const g = T.game;
+  const v = g.view;
+  const d = v.deal || g.last_deal;
+  if (!d || !d.tricks.length) return null;
+  const r = roleNames(v.deal ? v : lastView(v.deals[v.deals.length - 1]));
+  const who = (role) => plainName(role === "elder" ? r.elder : r.younger);
+  const pts = trickPoints(d);
+  return h("section", { class: "tricks", id: "tricks", "aria-label": "Tricks of this deal" },
+    h("h3", {}, v.deal ? "Tricks of this deal" : "Tricks of the last deal"),
+    h("ol", { class: "lines trick-lines" }, d.tricks.map((t, i) => {
+      const follower = t.leader === "elder" ? "younger" : "elder";
+      const scored = ["elder", "younger"].filter((x) => pts[i][x])
+        .map((x) => `${who(x)} +${pts[i][x]}`).join(", ");
+      return h("li", { class: t.winner === d.role ? "me" : "them" },
+        h("span", { class: "tn" }, `${i + 1}.`), " ",
+        `${who(t.leader)} led `, h("b", {}, cardShort(t.lead)), `, ${who(follower)} `,
+        h("b", {}, cardShort(t.follow)), ` — ${who(t.winner)} won`,
+        scored ? h("span", { class: "muted" }, ` (${scored})`) : null);
+    })));
 }
 
 function eventLine(v, e) {
@@ -844,10 +1306,18 @@ function showSheet() {
   games.length ? h("ul", {}, games) : null);
 }
 
+// The rule set: its summary, then every rule with its meaning and its source.
 function showRules() {
   const rs = ruleSet(T.opts, T.game.rules);
+  const all = h("div", { class: "rules-all", id: "rules-all" },
+    h("p", { class: "muted small" }, "Every rule and its source…"));
   openModal(rs.title, h("ul", { class: "rules-list" }, rs.summary.map((l) => h("li", {}, l))),
-    h("p", { class: "muted small" }, "Every rule and its source: piquet rules " + rs.name));
+    h("h3", {}, "Every rule, and where it comes from"), all);
+  api("GET", `/api/rules/${encodeURIComponent(rs.name)}`).then((res) => {
+    fill(all, h("dl", { class: "knobs" }, res.knobs.flatMap((k) => [
+      h("dt", {}, (k.meaning || k.knob).replace(/\.$/, ""), ": ", h("b", {}, k.value)),
+      h("dd", { class: "muted small" }, k.source)])));
+  }, (e) => fill(all, h("p", { class: "error" }, e.message)));
 }
 
 function showLinks() {
@@ -875,6 +1345,7 @@ function onKey(e) {
   }
   const tag = (e.target && e.target.tagName) || "";
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  if ((e.key === "z" || e.key === "u") && T.game.can_undo) { undo(); e.preventDefault(); return; }
   const cards = [...$main.querySelectorAll("#hand .card")];
   const i = cards.indexOf(document.activeElement);
   if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
@@ -883,7 +1354,7 @@ function onKey(e) {
     cards[next].focus();
     e.preventDefault();
   } else if (/^[1-9]$/.test(e.key)) {
-    const b = $main.querySelector(`#actions [data-key="${e.key}"]`);
+    const b = $main.querySelector(`#actions button[data-key="${e.key}"]`);
     if (b && !b.disabled) { b.click(); e.preventDefault(); }
   } else if (e.key === "?") {
     showRules();
@@ -891,45 +1362,115 @@ function onKey(e) {
 }
 
 // ------------------------------------------------------------------ replay viewer
+// One viewer at a time: its arrow keys are one listener for the page, not one more each
+// time the replay opens; a step asked while another loads replaces it.
+let R = null;
+document.addEventListener("keydown", (e) => {
+  if (!R || !location.pathname.startsWith("/replay/")) return;
+  const tag = (e.target && e.target.tagName) || "";
+  if (tag === "INPUT" && e.target.type !== "range") return;
+  // from the step last asked for: keys pressed while a step loads add up
+  if (e.key === "ArrowRight") { R.load(Math.min(R.steps, R.want + 1)); e.preventDefault(); }
+  if (e.key === "ArrowLeft") { R.load(Math.max(0, R.want - 1)); e.preventDefault(); }
+});
+
+// An action of the record in words: "Ada plays the queen of hearts".
+function wordAction(id, who, view) {
+  const [kind, ...restParts] = id.split(":");
+  const rest = restParts.join(":");
+  const d = view && view.deal;
+  const cards = (t) => t.split(" ").filter((c) => /^[6-9TJQKA][SHDC]$/.test(c));
+  switch (kind) {
+    case "play": return `${who} plays the ${cardName(rest)}`;
+    case "discard": {
+      const cs = rest === "-" ? [] : cards(rest);
+      return cs.length ? `${who} discards ${cs.length}: ${cs.map(cardShort).join(" ")}`
+        : `${who} discards none`;
+    }
+    case "declare": case "pass": case "good": case "not-good": case "equal": case "making":
+    case "answer": {
+      // the words said are the dialog's last line
+      const said = d && d.dialog.length ? d.dialog[d.dialog.length - 1].text : null;
+      if (kind === "pass") return `${who} declares nothing` + (said ? `: “${said}”` : "");
+      return said ? `${who}: “${spoken(said)}”` : `${who} ${kind.replace("-", " ")}`;
+    }
+    case "deal": return `${who} deals by ${rest}`;
+    case "name": return rest.length === 2 ? `${who} names the ${cardName(rest)} as his lead`
+      : `${who} names ${SUIT_NAMES[rest] || rest} as his lead`;
+    case "appoint": return rest.length === 2 ? `${who} appoints the ${cardName(rest)}`
+      : `${who} appoints ${SUIT_NAMES[rest] || rest}`;
+    case "look": return `${who} looks at the cards left`;
+    case "decline": return `${who} leaves the cards unseen`;
+    case "blanche": return `${who} shows carte blanche`;
+    default: {
+      const said = d && d.dialog.length ? d.dialog[d.dialog.length - 1].text : null;
+      return said ? `${who}: “${spoken(said)}”` : `${who}: ${id}`;
+    }
+  }
+}
+
 async function showReplay(id) {
   document.title = "Piquet: replay";
-  const mine = store.get(id);
   $nav.replaceChildren(h("button", { type: "button", class: "navbtn",
     onclick: () => go("/play/" + id) }, "Back to the table"));
+  const mine = await seatOf(id);
   if (!mine || !mine.token) {
+    R = null;
     $main.replaceChildren(h("p", { class: "error" }, "This browser holds no seat at this game."));
     return;
   }
-  const R = { step: 0, steps: 0, data: null };
+  const me = { id, step: 0, steps: 0, data: null, want: 0, loading: false };
+  R = me;
   const body = h("div", { class: "replay", id: "replay" });
   $main.replaceChildren(body);
-  async function load(step) {
+  me.load = async (step) => {
+    me.want = step;
+    if (me.loading) return; // the newest step asked is loaded next
+    me.loading = true;
     try {
-      R.data = await api("GET", `/api/games/${id}/replay?step=${step}`, undefined, mine.token);
-      R.step = R.data.step;
-      R.steps = R.data.steps;
-      draw();
+      while (R === me) {
+        const target = me.want;
+        const data = await api("GET", `/api/games/${id}/replay?step=${target}`, undefined,
+          mine.token);
+        if (R !== me) return;
+        me.data = data;
+        me.step = data.step;
+        me.steps = data.steps;
+        if (me.want === target) break;
+      }
+      if (R === me) draw();
     } catch (e) {
       body.replaceChildren(h("p", { class: "error" }, e.message));
-    }
-  }
+    } finally { me.loading = false; }
+  };
   function draw() {
-    const data = R.data;
+    const data = me.data;
     const views = Object.values(data.views);
     const any = views.find((x) => x.deal) || views[0];
+    const names = data.names;
+    const roleOf = (v) => {
+      const [a, b] = v.in_game;
+      const younger = v.dealer;
+      return { elder: younger === a ? b : a, younger };
+    };
+    const r = roleOf(any);
+    const actorView = data.action ? data.views[String(data.action.player)] : null;
     const caption = data.action
-      ? `${data.names[data.action.player]}: ${data.action.id}` : "The cards are cut.";
-    const slider = h("input", { type: "range", min: 0, max: R.steps, value: R.step,
-      "aria-label": "Step", oninput: (e) => load(Number(e.target.value)) });
+      ? wordAction(data.action.id, names[data.action.player], actorView)
+      : "The cards are cut.";
+    const slider = h("input", { type: "range", min: 0, max: me.steps, value: me.step,
+      id: "replay-slider", "aria-label": "Step", oninput: (e) => me.load(Number(e.target.value)) });
     const hands = views.filter((x) => x.deal).map((x) => h("div", { class: "replay-seat" },
-      h("div", { class: "pname" }, `${data.names[x.player]} · ${x.deal.role}` +
+      h("div", { class: "pname" }, `${names[x.player]} · ${x.deal.role}` +
         ` · ${x.deal.scores[x.deal.role]} this deal`),
       h("div", { class: "hand small-hand" }, sortHand(x.deal.hand).map((c) => card(c))),
       x.deal.discards.length ? h("div", { class: "muted small" }, "discarded ",
         mini(x.deal.discards)) : null));
     const d = any.deal;
-    const dialog = d ? h("ol", { class: "lines" }, d.dialog.slice(-8).map((u) =>
-      h("li", {}, `${u.seat}: ${u.text}`, u.shown.length ? mini(u.shown) : null))) : null;
+    const dialog = d ? h("ol", { class: "lines", id: "replay-dialog" }, d.dialog.slice(-8).map((u) =>
+      h("li", {}, h("span", { class: "speaker" }, `${names[r[u.seat]]}: `),
+        h("span", { class: "said" }, spoken(u.text)), u.shown.length ? mini(u.shown) : null)))
+      : null;
     const trick = d && d.trick_lead ? h("div", { class: "trick" }, card(d.trick_lead)) :
       d && d.tricks.length ? h("div", { class: "trick" },
         card(d.tricks[d.tricks.length - 1].lead), card(d.tricks[d.tricks.length - 1].follow))
@@ -937,28 +1478,24 @@ async function showReplay(id) {
     fill(body,
       h("div", { class: "replay-bar" },
         h("button", { type: "button", class: "act", "aria-label": "First step",
-          onclick: () => load(0) }, "«"),
-        h("button", { type: "button", class: "act", id: "replay-prev",
-          onclick: () => load(Math.max(0, R.step - 1)) }, "◀"),
-        h("span", { class: "step" }, `Step ${R.step} of ${R.steps}`),
+          onclick: () => me.load(0) }, "«"),
+        h("button", { type: "button", class: "act", id: "replay-prev", "aria-label": "Back a step",
+          onclick: () => me.load(Math.max(0, me.want - 1)) }, "◀"),
+        h("span", { class: "step", id: "replay-step" }, `Step ${me.step} of ${me.steps}`),
         h("button", { type: "button", class: "act", id: "replay-next",
-          onclick: () => load(Math.min(R.steps, R.step + 1)) }, "▶"),
+          "aria-label": "Forward a step", onclick: () => me.load(Math.min(me.steps, me.want + 1)) },
+        "▶"),
         h("button", { type: "button", class: "act", "aria-label": "Last step",
-          onclick: () => load(R.steps) }, "»"),
+          onclick: () => me.load(me.steps) }, "»"),
         slider),
-      h("p", { class: "caption" }, caption,
+      h("p", { class: "caption", id: "replay-caption" }, caption,
         ` · game ${any.game_number}, deal ${any.deal_number} · score ` +
-          any.in_game.map((p, i) => `${data.names[p]} ${any.scores[i]}`).join(", ")),
+          any.in_game.map((p, i) => `${names[p]} ${any.scores[i]}`).join(", ")),
       h("div", { class: "replay-table felt" }, hands, trick),
       dialog ? h("section", { class: "dialog" }, h("h3", {}, "Dialog"), dialog) : null);
   }
-  document.addEventListener("keydown", (e) => {
-    if (!location.pathname.startsWith("/replay/")) return;
-    if (e.key === "ArrowRight") load(Math.min(R.steps, R.step + 1));
-    if (e.key === "ArrowLeft") load(Math.max(0, R.step - 1));
-  });
-  load(0);
-  $main.append(analysisPanel(id, mine.token, load));
+  me.load(0);
+  $main.append(analysisPanel(id, mine.token, (step) => me.load(step)));
 }
 
 route();

@@ -27,8 +27,9 @@ export function fill(parent, ...kids) {
 }
 
 // An answer of the API other than 2xx; status 0 when the server could not be reached.
+// ``data``: the whole answer (a 409 of an action carries the game as it stands).
 export class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
+  constructor(status, message, data) { super(message); this.status = status; this.data = data; }
 }
 
 // One call of the JSON API; the bearer token when given.  Throws ApiError with the
@@ -39,14 +40,14 @@ export async function api(method, path, body, token) {
   if (token) headers.Authorization = "Bearer " + token;
   let r;
   try {
-    r = await fetch(path, { method, headers,
+    r = await fetch(path, { method, headers, credentials: "same-origin",
       body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (e) {
     throw new ApiError(0, "the server cannot be reached: check the connection");
   }
   const type = r.headers.get("content-type") || "";
   const data = type.includes("json") ? await r.json().catch(() => null) : await r.text();
-  if (!r.ok) throw new ApiError(r.status, (data && data.error) || r.statusText);
+  if (!r.ok) throw new ApiError(r.status, (data && data.error) || r.statusText, data);
   return data;
 }
 

@@ -1,7 +1,7 @@
 """Beyond the table: analyses of finished deals, open challenges, spectator keys.
 
 Revision ID: 0004
-Revises: 0002 (the lead chains it after 0003 when both are merged)
+Revises: 0003 (chained after the table's 0003_players at the merge)
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0004"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 

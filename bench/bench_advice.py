@@ -1,0 +1,154 @@
+"""Does the advisor's pick stand up to verification by play?  Measured over random hands.
+
+Run (niced, it is long)::
+
+    nice -n 10 .venv/bin/python bench/bench_advice.py --hands 30 --deals 100 --out advice.jsonl
+
+For each preset, ``--hands`` random hands (dealt from a seeded pack, elder and
+younger in turn) are ranked by :func:`piquet.advisor.advise` with its
+defaults; its best ``--candidates`` discards, and the book's discard
+(:func:`piquet.players.common.book_discard`), are then played out over the
+same ``--deals`` deals by :func:`piquet.advisor.verify` (double-dummy play
+both sides, the other exchanging as ``--opponent``).  Per hand it records
+whether the pick is the best by play, within the noise of the best (its
+paired 95% interval against the best holds 0), or worse; and whether it is
+significantly worse than the book's discard.  One JSON line per hand goes to
+``--out`` as it is done (so a run cut short keeps what it measured); the
+summary per preset is printed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import time
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from piquet.advisor import advise, verify
+from piquet.advisor.deals import Setup
+from piquet.advisor.verify import paired
+from piquet.cards import CardSet, mask_cards
+from piquet.odds import deck_mask
+from piquet.players.common import book_discard
+from piquet.rules import PRESETS
+
+
+def _cpu() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[str, Any]:
+    rules = PRESETS[preset]
+    rng = random.Random(f"bench-advice-{preset}-{i}")
+    pack = list(mask_cards(deck_mask(rules)))
+    hand = sum(1 << c for c in rng.sample(pack, 12))
+    role = i % 2
+    setup = Setup.of(hand, rules, role)
+    w, c = time.perf_counter(), time.process_time()
+    advice = advise(hand, rules, role=role, seed=i)
+    advise_wall, advise_cpu = time.perf_counter() - w, time.process_time() - c
+    cands = advice.top(args.candidates)
+    book = CardSet(book_discard(hand, setup.lo, setup.hi, rules, role=role))
+    if book not in cands:
+        cands.append(book)
+    w, c = time.perf_counter(), _cpu()
+    ver = verify(
+        hand,
+        cands,
+        rules,
+        role=role,
+        deals=args.deals,
+        seed=i,
+        opponent=args.opponent,
+        executor=pool,
+    )
+    verify_wall, verify_cpu = time.perf_counter() - w, _cpu() - c
+    pick = ver.get(advice.best)
+    vbook = ver.get(book)
+    diff, low, high = paired(pick.nets, vbook.nets)
+    return {
+        "preset": preset,
+        "hand": str(CardSet(hand)),
+        "role": ("elder", "younger")[role],
+        "pick": str(pick.discard),
+        "best": str(ver.best.discard),
+        "pick_is_best": pick.discard == ver.best.discard,
+        "pick_within_noise": pick.within_noise,
+        "pick_diff": round(pick.diff, 3),
+        "pick_interval": [round(pick.low, 3), round(pick.high, 3)],
+        "book": str(book),
+        "pick_minus_book": round(diff, 3),
+        "pick_minus_book_interval": [round(low, 3), round(high, 3)],
+        "pick_worse_than_book": high < 0,
+        "advise_wall_s": round(advise_wall, 3),
+        "advise_cpu_s": round(advise_cpu, 3),
+        "verify_wall_s": round(verify_wall, 3),
+        "verify_cpu_s": round(verify_cpu, 3),
+        "candidates": len(ver.candidates),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--hands", type=int, default=30, help="hands per preset")
+    parser.add_argument("--start", type=int, default=0, help="the first hand's number")
+    parser.add_argument("--deals", type=int, default=100)
+    parser.add_argument("--candidates", type=int, default=3)
+    parser.add_argument("--opponent", choices=("expert", "book"), default="book")
+    parser.add_argument("--presets", default=",".join(PRESETS))
+    parser.add_argument("--out", default="advice-bench.jsonl")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--summary-of", metavar="FILE", help="only summarize a finished run")
+    args = parser.parse_args()
+    if args.summary_of:
+        with open(args.summary_of) as f:
+            summarize([json.loads(line) for line in f if line.strip()], os.getloadavg())
+        return
+    rows: list[dict[str, Any]] = []
+    presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+    load = os.getloadavg()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool, open(args.out, "a") as out:
+        for i in range(args.start, args.start + args.hands):
+            for preset in presets:
+                row = one_hand(preset, i, args, pool)
+                row["load"] = round(os.getloadavg()[0], 2)
+                rows.append(row)
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+    summarize(rows, load)
+    print(f"CPU seconds of the whole run (this process and its workers): {_cpu():.0f}")
+
+
+def summarize(rows: list[dict[str, Any]], load: tuple[float, float, float]) -> None:
+    print(f"load average: {load[0]:.1f}")
+    print(
+        "| preset | hands | pick best | within the noise | worse | worse than the book | "
+        "pick − book (mean) | advise CPU s (median, max) | verify wall s (median) |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    groups = sorted({r["preset"] for r in rows})
+    for preset in [*groups, "all"]:
+        rs = [r for r in rows if preset in ("all", r["preset"])]
+        n = len(rs)
+        if not n:
+            continue
+        best = sum(r["pick_is_best"] for r in rs)
+        noise = sum(r["pick_within_noise"] for r in rs)
+        book = sum(r["pick_worse_than_book"] for r in rs)
+        gain = sum(r["pick_minus_book"] for r in rs) / n
+        cpu = sorted(r["advise_cpu_s"] for r in rs)
+        ver = sorted(r["verify_wall_s"] for r in rs)[n // 2]
+        print(
+            f"| {preset} | {n} | {best} | {noise} | {n - noise} | {book} | {gain:+.2f} | "
+            f"{cpu[n // 2]:.2f}, {cpu[-1]:.2f} | {ver:.0f} |"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,292 @@
+"""Hints at a table: one line for the player whose turn it is, from what his view shows.
+
+- carte blanche and the exchange: the advisor's best discard
+  (:func:`~piquet.advisor.ranking.advise`),
+  and why, in the books' terms;
+- the declarations: what to declare, when to sink (declare less than one
+  holds, or nothing), and what to answer; the choice is the ``expert``
+  level's (it plays the rest of the deal out in worlds drawn from the view,
+  with each option), and the reason gives the chance, over worlds drawn from
+  the view, that the holding is good;
+- the play: the ``expert`` level's card, and what it does.
+
+Only the :class:`~piquet.match.MatchView` is read: nothing hidden is used.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any, Final
+
+from piquet.actions import (
+    Action,
+    Answer,
+    Appoint,
+    DealBy,
+    Declare,
+    Leftover,
+    NameLead,
+    Pass,
+    Play,
+    Question,
+    Reply,
+)
+from piquet.advisor.deals import YOUNGER
+from piquet.advisor.ranking import Advice, advise
+from piquet.cards import CardSet
+from piquet.deal import Phase
+from piquet.declarations import DeclClass, best_claim, claims, statement
+from piquet.errors import PiquetError
+from piquet.players.book import book_action
+from piquet.players.search import SearchPlayer
+from piquet.rules import Rules
+from piquet.sampling import SamplingError, sample_worlds
+from piquet.view import DealView
+
+__all__ = ["hint"]
+
+#: the expert's budget when it chooses a declaration or a card for a hint
+HINT_THINK_MS: Final = 200
+#: worlds drawn to say how likely a holding is good
+GOOD_WORLDS: Final = 60
+
+
+def hint(view: Any, *, rules: Rules | None = None, samples: int = 60) -> str:
+    """A one-line hint for the player whose :class:`~piquet.match.MatchView` this is.
+
+    Returns ``""`` when there is nothing to suggest (not the player's turn).
+    """
+    deal = getattr(view, "deal", None)
+    if deal is None or view.to_act != view.player:
+        return ""
+    r = rules if rules is not None else view.rule_set
+    phase = deal.phase
+    if phase is Phase.BLANCHE:
+        return _blanche_hint(view, deal, r, samples)
+    if phase is Phase.EXCHANGE and deal.discard_range is not None:
+        return _exchange_hint(view, deal, r, samples)
+    if phase is Phase.DECLARE:
+        return _declare_hint(view, deal, r)
+    if phase is Phase.PLAY:
+        return _play_hint(view, deal, r)
+    return _book_hint(deal, r)
+
+
+# ------------------------------------------------------------------ the exchange
+@lru_cache(maxsize=64)
+def _cached_advice(
+    dealt: int,
+    rules: Rules,
+    role: int,
+    score: tuple[int, int] | None,
+    stock: int | None,
+    samples: int,
+) -> Advice:
+    return advise(
+        dealt,
+        rules,
+        role=role,
+        score=score,
+        stock=stock,
+        samples=max(samples, 2),
+        candidates=6,
+        explain_top=1,
+    )
+
+
+def _advice(view: Any, deal: DealView, rules: Rules, samples: int) -> Advice | None:
+    dealt = deal.dealt.mask
+    if dealt.bit_count() != 12 or deal.hand.mask != dealt:
+        return None
+    role = deal.role
+    stock = None
+    if role == YOUNGER:
+        stock = min(deal.stock_count, rules.stock_size - rules.elder_min)
+        stock = max(stock, rules.stock_size - rules.elder_max)
+    score = None
+    scores = tuple(view.scores)
+    if len(scores) == 2 and view.format.value == "game":
+        mine = scores[view.in_game.index(view.player)]
+        his = scores[1 - view.in_game.index(view.player)]
+        if max(mine, his) >= rules.target - 40 and max(mine, his) < rules.target:
+            score = (mine, his)
+    try:
+        return _cached_advice(dealt, rules, role, score, stock, samples)
+    except PiquetError:
+        return None
+
+
+def _blanche_hint(view: Any, deal: DealView, rules: Rules, samples: int) -> str:
+    text = f"You hold carte blanche ({rules.blanche_value}, counted first): announce it"
+    sizes = [getattr(a, "discards", None) for a in deal.legal_actions]
+    advice = _advice(view, deal, rules, samples)
+    ok = [n for n in sizes if n is not None]
+    if advice is not None and ok:
+        best = next((r for r in advice.ranking if len(r.discard) in ok), None)
+        if best is not None:
+            return f"{text} and that you will discard {len(best.discard)} ({best.discard})."
+    return f"{text} and how many you will discard."
+
+
+def _exchange_hint(view: Any, deal: DealView, rules: Rules, samples: int) -> str:
+    advice = _advice(view, deal, rules, samples)
+    if advice is None or deal.discard_range is None:
+        return ""
+    lo, hi = deal.discard_range
+    best = next((r for r in advice.ranking if lo <= len(r.discard) <= hi), None)
+    if best is None:
+        return ""
+    e = advice.explanations[0] if advice.explanations else None
+    why = ""
+    if e is not None and e.discard == best.discard:
+        why = f": keeps {e.keeps}; {e.chances}"
+    return f"Discard {best.discard}{why}."
+
+
+# ------------------------------------------------------------------ the declarations
+def _expert_choice(view: Any) -> Action | None:
+    player = SearchPlayer(0, HINT_THINK_MS, level="expert", threads=1)
+    try:
+        return player.choose(view)
+    except PiquetError:
+        return None
+
+
+def _good_chance(deal: DealView, rules: Rules, cls: DeclClass, key: tuple[int, ...]) -> str:
+    """How often, over worlds drawn from the view, a claim with ``key`` is good."""
+    rng = random.Random(f"piquet-hint-{deal.hand.mask}-{len(deal.dialog)}")
+    try:
+        worlds = sample_worlds(deal, rules, rng, GOOD_WORLDS)
+    except SamplingError:
+        return ""
+    total = good = 0.0
+    for w in worlds:
+        his = best_claim(w.opp_hand, cls, rules)
+        total += w.weight
+        if his is None or his.key < key:
+            good += w.weight
+    if not total:
+        return ""
+    return f"good in {good / total:.0%} of the deals that fit what you have seen"
+
+
+def _declare_hint(view: Any, deal: DealView, rules: Rules) -> str:
+    legal = deal.legal_actions
+    hand = deal.hand.mask
+    choice = _expert_choice(view)
+    declares = [a for a in legal if isinstance(a, Declare)]
+    answers = [a for a in legal if isinstance(a, Answer)]
+    if answers:
+        return _answer_hint(deal, rules, choice, hand)
+    if any(isinstance(a, Question) for a in legal):
+        if choice == Question(True):
+            return "Ask which card is missing: it tells you a card he does not hold."
+        return "Let it pass: asking would tell him what you do not hold."
+    if not declares:
+        return ""
+    best = max(
+        declares,
+        key=lambda a: next(
+            (c.key for c in claims(hand, a.cls, rules) if c.cards == a.cards.mask), (-1,)
+        ),
+    )
+    claim = next((c for c in claims(hand, best.cls, rules) if c.cards == best.cards.mask), None)
+    if claim is None:
+        return ""
+    said = statement(claim, rules)
+    chance = _good_chance(deal, rules, best.cls, claim.key)
+    chance_text = f" ({chance})" if chance else ""
+    if isinstance(choice, Pass):
+        return (
+            f"Sink your {said} (pass): it is {chance or 'unlikely to be good'}, and calling it "
+            "would show him your cards; the expert's simulation of the deal prefers silence."
+        )
+    if isinstance(choice, Declare) and choice != best:
+        smaller = next(
+            (c for c in claims(hand, choice.cls, rules) if c.cards == choice.cards.mask), None
+        )
+        what = statement(smaller, rules) if smaller is not None else str(choice.cards)
+        return (
+            f"Sink part of it: declare {what} ({choice.cards}) rather than your {said}; "
+            "the expert's simulation of the deal finds it tells him less for the same count."
+        )
+    return f"Declare your {said} ({CardSet(claim.cards)}){chance_text}."
+
+
+def _answer_hint(deal: DealView, rules: Rules, choice: Action | None, hand: int) -> str:
+    legal = {a.reply for a in deal.legal_actions if isinstance(a, Answer)}
+    his = next((u.text for u in reversed(deal.dialog) if u.seat != deal.role), "his declaration")
+    cls = deal.declaring
+    mine = best_claim(hand, cls, rules) if cls is not None else None
+    mine_text = statement(mine, rules) if mine is not None else "nothing in this class"
+    reply = choice.reply if isinstance(choice, Answer) else None
+    if reply is None:
+        for r in (Reply.NOT_GOOD, Reply.EQUAL, Reply.MAKING, Reply.GOOD):
+            if r in legal:
+                reply = r
+                break
+    if reply is Reply.NOT_GOOD:
+        return f'Answer "not good": your {mine_text} beats {his!r}.'
+    if reply is Reply.EQUAL:
+        return f'Answer "equal": your {mine_text} ties {his!r}, and neither counts.'
+    if reply is Reply.MAKING:
+        return f'Ask "making?": your {mine_text} has as many cards; the pips decide.'
+    if Reply.NOT_GOOD in legal or Reply.EQUAL in legal:
+        return (
+            f'Answer "good" and sink your {mine_text}: the expert\'s simulation finds that '
+            "hiding it costs less than it would tell him."
+        )
+    return f'Answer "good": your {mine_text} does not beat {his!r}.'
+
+
+# ------------------------------------------------------------------ the rest: the book
+_BOOK_WHY: Final = {
+    Phase.DEAL: "the book deals by twos",
+    Phase.LEFTOVERS: "the book looks at what was left only when it tells him something",
+    Phase.APPOINT: "the book appoints the suit where it holds the top",
+}
+
+
+def _book_hint(deal: DealView, rules: Rules) -> str:
+    """The packet size, the leftovers, the appointed suit: the book's choice, and why."""
+    legal = deal.legal_actions
+    if not legal:
+        return ""
+    action = book_action(deal, rules)
+    why = _BOOK_WHY.get(deal.phase, "the book's choice")
+    if isinstance(action, DealBy):
+        return f"Deal the cards {action.size} at a time: {why}."
+    if isinstance(action, Leftover):
+        return f"{action.choice.value.capitalize()}: {why}."
+    if isinstance(action, NameLead | Appoint):
+        what = action.card if action.card is not None else action.suit
+        verb = "Name" if isinstance(action, NameLead) else "Appoint"
+        return f"{verb} {what}: {why}."
+    return f"Choose {action}: {why}."
+
+
+# ------------------------------------------------------------------ the play
+def _play_hint(view: Any, deal: DealView, rules: Rules) -> str:
+    legal = [a.card.index for a in deal.legal_actions if isinstance(a, Play)]
+    if not legal:
+        return ""
+    choice = _expert_choice(view) if len(legal) > 1 else None
+    card = choice.card.index if isinstance(choice, Play) else legal[0]
+    shown = CardSet(1 << card)
+    lead = deal.trick_lead
+    if lead is None:
+        gone = deal.opponent_played.mask | deal.discards.mask | deal.hand.mask
+        for t in deal.tricks:
+            gone |= 1 << t.lead | 1 << t.follow
+        s, r = divmod(card, 9)
+        higher = ((1 << 9) - 1) & ~((1 << (r + 1)) - 1)
+        out_above = higher & ~(gone >> (9 * s))
+        if not out_above:
+            return f"Lead {shown}: it is the master of its suit."
+        return f"Lead {shown}: the expert's search over the deals that fit your view prefers it."
+    if card // 9 == lead // 9 and card > lead:
+        return f"Play {shown}: it wins the trick."
+    if card // 9 == lead // 9:
+        return f"Play {shown}: you cannot win it cheaply; keep your better cards."
+    return f"Throw {shown}: it is your least useful card."

@@ -1,0 +1,475 @@
+"""The ranking: every legal discard valued, the most promising played out, best first.
+
+How a discard is valued (``piquet advise``, :func:`advise`):
+
+1. **The declarations, exactly.**  :func:`~piquet.drawtables.declaration_pass`
+   goes over every legal discard and every draw from the unseen cards (elder
+   under a 32-card rule set: 1,585 discards, 14,941,023 final hands), weighing
+   each final hand's point, sequences and sets against a sample of the other's
+   holdings (his twelve dealt from the unseen cards, his exchange by the book,
+   :func:`~piquet.players.common.book_discard`).  A rough count of tricks gives
+   every discard an estimate.
+2. **The play, open-handed.**  The most promising discards (the best by that
+   estimate, the best of each size, the book's) are played in the same
+   ``samples`` worlds: the other exchanges by the book, both declare all they
+   hold, counted by the engine's own scoring
+   (:func:`~piquet.players.search.declaration_tally`: carte blanche, the
+   classes, repique, pique while open), and the play is valued by the
+   solver's fast open-handed play-out (:meth:`~piquet.solver.Solver.estimate`).
+3. **The leaders, exactly.**  The ``refine`` best are valued again in the
+   first ``exact`` of those worlds with the exact double-dummy value of the
+   play (:meth:`~piquet.solver.Solver.value`), and the mean error of the fast
+   play-out in those worlds is taken off their value (a control variate: the
+   same worlds, exact minus fast).  This is what makes the ranking agree with
+   verification by play (:mod:`piquet.advisor.verify`), which plays the same
+   way, whole deals through the engine.
+
+With ``score`` the value is the chance of winning the game: the deal counted
+from the score (the target reached in counting order during the declarations,
+or by the play's race value), then the game played on (:mod:`piquet.advisor.game`).
+
+Discards not played out keep the estimate of step 1, mapped onto the played
+scale and never above a played one (``method``: ``estimated``).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+import numpy as np
+
+from piquet.advisor.deals import ELDER, ROLES, YOUNGER, Setup, World, bits, worlds
+from piquet.advisor.explain import Explanation, explain
+from piquet.advisor.game import future_pool, game_chance
+from piquet.cards import CardSet
+from piquet.declarations import COURTS
+from piquet.drawtables import (
+    DEFAULT_BUDGET,
+    OpponentModel,
+    PassResult,
+    declaration_pass,
+    discard_masks,
+    hand_stats,
+    suit_tables,
+)
+from piquet.errors import PiquetError
+from piquet.players.common import book_discard
+from piquet.players.search import declaration_tally
+from piquet.rules import Rules
+from piquet.solver import RACE_BONUS, Mode, PlayState, Solver, objective_for
+
+__all__ = [
+    "DEFAULT_CANDIDATES",
+    "DEFAULT_EXACT",
+    "DEFAULT_SAMPLES",
+    "Advice",
+    "Ranked",
+    "advise",
+    "opponent_model",
+]
+
+#: worlds each candidate is played in (the fast open-handed play-out)
+DEFAULT_SAMPLES: Final = 120
+#: discards played out, besides the best of each size and the book's
+DEFAULT_CANDIDATES: Final = 8
+#: worlds in which the leaders' play is valued exactly
+DEFAULT_EXACT: Final = 24
+#: the other's hands sampled for the declaration pass
+OPPONENT_SAMPLES: Final = 300
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One discard and its value (net points per deal, or the chance of the game)."""
+
+    discard: CardSet
+    value: float
+    method: str
+    """``exact`` (play valued exactly), ``simulated`` (fast play-out) or ``estimated``."""
+    stderr: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "discard": [str(c) for c in self.discard],
+            "value": round(self.value, 4),
+            "method": self.method,
+        }
+        if self.stderr is not None:
+            out["stderr"] = round(self.stderr, 4)
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Advice:
+    """Every legal discard ranked, best first, with the method and the best explained."""
+
+    rules: str
+    role: int
+    hand: CardSet
+    score: tuple[int, int] | None
+    ranking: tuple[Ranked, ...]
+    explanations: tuple[Explanation, ...]
+    method: dict[str, Any] = field(default_factory=dict)
+    blanche: bool = False
+
+    @property
+    def best(self) -> CardSet:
+        return self.ranking[0].discard
+
+    @property
+    def unit(self) -> str:
+        return "chance of winning the game" if self.score is not None else "net points in the deal"
+
+    def top(self, k: int) -> list[CardSet]:
+        """The ``k`` best discards."""
+        return [r.discard for r in self.ranking[:k]]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "role": ROLES[self.role],
+            "hand": [str(c) for c in self.hand],
+            "score": None if self.score is None else list(self.score),
+            "carte_blanche": self.blanche,
+            "value_unit": self.unit,
+            "discard": [str(c) for c in self.best],
+            "ranking": [r.to_json() for r in self.ranking],
+            "explanations": [e.to_json() for e in self.explanations],
+            "method": self.method,
+        }
+
+    def lines(self, *, top: int = 5) -> list[str]:
+        m = self.method
+        score = "" if self.score is None else f", score {self.score[0]} to {self.score[1]}"
+        out = [
+            f"{ROLES[self.role].capitalize()} under {self.rules}{score}: {self.hand}",
+            f"{len(self.ranking):,} legal discards ranked by {self.unit}.",
+            f"Declarations: {m['declarations']}.",
+            f"Play: {m['play']}.",
+        ]
+        if self.blanche:
+            out.append("You hold carte blanche: announce it before discarding (counted first).")
+        explained = {e.discard: e for e in self.explanations}
+        for i, r in enumerate(self.ranking[:top], 1):
+            value = f"{r.value:.1%}" if self.score is not None else f"{r.value:+.1f}"
+            err = ""
+            if r.stderr is not None:
+                err = f" ±{r.stderr:.1%}" if self.score is not None else f" ±{r.stderr:.1f}"
+            out.append(f"{i:>2}. discard {r.discard}   {value}{err} ({r.method})")
+            e = explained.get(r.discard)
+            if e is not None:
+                out.extend(f"      {line}" for line in e.lines())
+        return out
+
+
+# ------------------------------------------------------------------ the other's exchange
+def _his_exchange(setup: Setup, world: World, k: int) -> tuple[int, int]:
+    """(his discard, his hand after the exchange) by the book, when I lay out ``k``."""
+    r = setup.rules
+    if setup.role == ELDER:
+        lo, hi = setup.younger_range(k)
+        disc = book_discard(world.opp_dealt, lo, hi, r, role=YOUNGER)
+        n = disc.bit_count()
+        return disc, (world.opp_dealt & ~disc) | bits(world.stock[k : k + n])
+    n_e = setup.elder_takes
+    disc = book_discard(world.opp_dealt, n_e, n_e, r, role=ELDER)
+    return disc, (world.opp_dealt & ~disc) | bits(world.stock[:n_e])
+
+
+def opponent_model(setup: Setup, n: int, rng: random.Random) -> OpponentModel:
+    """The other's held declarations over ``n`` sampled deals (his own book exchange)."""
+    tables = suit_tables(setup.rules)
+    k = setup.hi if setup.role == ELDER else 0
+    stats = []
+    blanche = 0
+    for w in worlds(setup.unseen, setup.rules, n, rng):
+        stats.append(hand_stats(_his_exchange(setup, w, k)[1], tables))
+        blanche += w.opp_dealt & COURTS == 0
+    return OpponentModel(tuple(stats), blanche / max(n, 1))
+
+
+# ------------------------------------------------------------------ the play-out
+@dataclass(slots=True)
+class _Played:
+    """One discard's values in each world: fast, and exact in the first worlds."""
+
+    fast: list[float]
+    net: list[float]
+    decl: list[float]
+    exact: list[float] = field(default_factory=list)
+
+
+class _PlayOut:
+    """Values discards of one hand in a fixed list of worlds (common random numbers)."""
+
+    def __init__(self, setup: Setup, ws: list[World], score: tuple[int, int] | None) -> None:
+        self.setup = setup
+        self.worlds = ws
+        self.score = score
+        r = setup.rules
+        self.start = (0, 0)
+        self.target: int | None = None
+        if score is not None:
+            s = [0, 0]
+            s[setup.role], s[1 - setup.role] = score
+            self.start = (s[0], s[1])
+            self.target = r.target if r.game_ends_mid_deal else None
+        self.objective = objective_for(r, start=self.start, target=r.target if score else None)
+        self.solver = Solver(r, self.objective)
+        self._his: dict[tuple[int, int], tuple[int, int]] = {}
+        self._play_points = 0.0
+        if score is not None:
+            pool = future_pool(r)
+            self._play_points = sum(sum(p for _, p in t[-12:]) for t in pool) / max(len(pool), 1)
+
+    def _state(self, w: int, discard: int) -> tuple[PlayState, tuple[int, int], int | None]:
+        st, world = self.setup, self.worlds[w]
+        k = discard.bit_count()
+        key = (w, k if st.role == ELDER else -1)
+        his = self._his.get(key)
+        if his is None:
+            his = self._his[key] = _his_exchange(st, world, k)
+        take = 0 if st.role == ELDER else st.elder_takes
+        mine = (st.hand & ~discard) | bits(world.stock[take : take + k])
+        final = (mine, his[1]) if st.role == ELDER else (his[1], mine)
+        dealt = (st.hand, world.opp_dealt) if st.role == ELDER else (world.opp_dealt, st.hand)
+        blanche = (dealt[0] & COURTS == 0, dealt[1] & COURTS == 0)
+        tally = declaration_tally(final[0], final[1], st.rules, blanche=blanche)
+        reached = None
+        if self.target is not None:
+            for seat, a, b in _running(tally.events):
+                if self.start[0] + a >= self.target or self.start[1] + b >= self.target:
+                    reached = seat
+                    break
+        state = PlayState(
+            hands=final, leader=ELDER, lead=None, won=(0, 0), totals=tally.totals, open=tally.open
+        )
+        return state, tally.totals, reached
+
+    def run(self, discard: int, exact: int = 0) -> _Played:
+        out = _Played([], [], [])
+        me = self.setup.role
+        for w in range(len(self.worlds)):
+            state, decl, reached = self._state(w, discard)
+            est = self.solver.estimate(state) if reached is None else 0
+            out.fast.append(self._score(w, decl, reached, est))
+            out.net.append(self._net(decl, est))
+            out.decl.append(float(decl[me] - decl[1 - me]))
+            if w < exact:
+                v = self.solver.value(state) if reached is None else 0
+                assert v is not None
+                out.exact.append(self._score(w, decl, reached, v))
+        return out
+
+    def _net(self, decl: tuple[int, int], play: int) -> float:
+        if self.objective.mode is Mode.RACE and abs(play) > RACE_BONUS // 2:
+            play -= RACE_BONUS if play > 0 else -RACE_BONUS
+        v = decl[0] - decl[1] + play
+        return float(v if self.setup.role == ELDER else -v)
+
+    def _score(self, w: int, decl: tuple[int, int], reached: int | None, play: int) -> float:
+        """This world's value: net points, or with a score the chance of the game."""
+        if self.score is None:
+            return self._net(decl, play)
+        me = self.setup.role
+        if self.objective.mode is Mode.RACE and reached is None and abs(play) > RACE_BONUS // 2:
+            reached = ELDER if play > 0 else YOUNGER
+        if reached is not None:
+            return 1.0 if reached == me else 0.0
+        half = self._play_points / 2
+        e = self.start[0] + decl[0] + half + play / 2
+        y = self.start[1] + decl[1] + half - play / 2
+        mine, his = (e, y) if me == ELDER else (y, e)
+        rng = random.Random(f"piquet-advise-race-{w}")
+        return game_chance(round(mine), round(his), 1 - me, self.setup.rules, rng, races=8)
+
+
+def _running(events: Sequence[Any]) -> list[tuple[int, int, int]]:
+    """(seat, elder's total, younger's total) after each event, in counting order."""
+    a = b = 0
+    out = []
+    for ev in events:
+        if ev.seat == ELDER:
+            a += ev.points
+        else:
+            b += ev.points
+        out.append((ev.seat, a, b))
+    return out
+
+
+def _mean(xs: Sequence[float]) -> float:
+    return sum(xs) / len(xs) if xs else 0.0
+
+
+def _stderr(xs: Sequence[float]) -> float:
+    n = len(xs)
+    if n < 2:
+        return 0.0
+    m = _mean(xs)
+    return float(np.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1) / n))
+
+
+# ------------------------------------------------------------------ the advice
+def _calibration(x_sim: list[float], y_sim: list[float]) -> tuple[float, float]:
+    """(intercept, slope) mapping pass estimates onto the played scale (slope >= 0)."""
+    mx, my = float(np.mean(x_sim)), float(np.mean(y_sim))
+    if len(x_sim) >= 3 and max(x_sim) > min(x_sim):
+        slope = max(float(np.polyfit(np.array(x_sim), np.array(y_sim), 1)[0]), 0.0)
+        return my - slope * mx, slope
+    return my - mx, 1.0
+
+
+def _candidates(result: PassResult, setup: Setup, n: int) -> list[int]:
+    """The discards to play out: the best by estimate, by size, by class, and the book's."""
+    value = result.value
+    order = np.argsort(-value, kind="stable")
+    picked: list[int] = []
+
+    def take(i: int) -> None:
+        d = result.discards[int(i)]
+        if d not in picked:
+            picked.append(d)
+
+    for i in order[:n]:
+        take(int(i))
+    sizes = np.array([d.bit_count() for d in result.discards])
+    for k in range(setup.lo, setup.hi + 1):
+        idx = np.flatnonzero(sizes == k)
+        if len(idx):
+            take(int(idx[np.argmax(value[idx])]))
+    for arr in (result.decl_value, result.play_value):
+        take(int(np.argmax(arr)))
+    book = book_discard(setup.hand, setup.lo, setup.hi, setup.rules, role=setup.role)
+    if book in result.discards and book not in picked:
+        picked.append(book)
+    return picked
+
+
+def advise(
+    hand: CardSet | int,
+    rules: Rules,
+    *,
+    role: int,
+    score: tuple[int, int] | None = None,
+    stock: int | None = None,
+    seed: int = 0,
+    samples: int = DEFAULT_SAMPLES,
+    candidates: int = DEFAULT_CANDIDATES,
+    explain_top: int = 3,
+    refine: int = 3,
+    exact: int = DEFAULT_EXACT,
+    budget: int = DEFAULT_BUDGET,
+    opponent_samples: int = OPPONENT_SAMPLES,
+) -> Advice:
+    """Rank every legal discard of ``hand`` (the twelve dealt to ``role``), best first.
+
+    ``score`` (mine, his) makes the value the chance of winning the game (the
+    game of ``rules.target`` points); otherwise it is the mean net points of
+    the deal.  About ``candidates`` discards are played out in ``samples``
+    worlds, and the ``refine`` best valued exactly in ``exact`` of them.
+    Younger assumes elder took his full allotment unless ``stock`` says how
+    many cards elder left.  ``seed`` fixes every sample.  Raises
+    :class:`PiquetError` for a hand, role or number the rules do not allow.
+    """
+    setup = Setup.of(hand, rules, role, stock)
+    if samples < 2 or candidates < 1 or exact < 0:
+        raise PiquetError("samples must be at least 2, candidates at least 1, exact at least 0")
+    if score is not None and (min(score) < 0 or max(score) >= rules.target):
+        raise PiquetError(
+            f"scores must be 0 to {rules.target - 1} (the game is {rules.target}); got "
+            f"{score[0]},{score[1]}"
+        )
+    h = setup.hand
+    rng = random.Random(f"piquet-advise-{seed}")
+    unseen = setup.unseen
+    opp = opponent_model(setup, opponent_samples, rng)
+    discards = discard_masks(h, setup.lo, setup.hi)
+    result = declaration_pass(
+        h, rules, discards=discards, unseen=unseen, opponent=opp, budget=budget, rng=rng
+    )
+    chosen = _candidates(result, setup, candidates)
+    sim = _PlayOut(setup, worlds(unseen, rules, samples, rng), score)
+    played = {d: sim.run(d) for d in chosen}
+    fast = {d: _mean(p.fast) for d, p in played.items()}
+    exact_n = min(exact, samples)
+    leaders: list[int] = []
+    if exact_n:
+        leaders = sorted(played, key=lambda d: (-fast[d], d))[: max(refine, 0)]
+    value = dict(fast)
+    err = {d: _stderr(p.fast) for d, p in played.items()}
+    for d in leaders:
+        p = sim.run(d, exact=exact_n)
+        played[d] = p
+        corr = _mean([e - f for e, f in zip(p.exact, p.fast[:exact_n], strict=True)])
+        value[d] = fast[d] + corr
+        if score is not None:
+            value[d] = min(max(value[d], 0.0), 1.0)
+    method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
+    ranked_played = sorted(
+        (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),
+        key=lambda r: (-r.value, r.discard.mask),
+    )
+    est = result.value
+    x_sim = [float(est[result.discards.index(d)]) for d in played]
+    y_sim = [fast[d] for d in played]
+    floor = min(value.values())
+    icpt, slope = _calibration(x_sim, y_sim)
+    rest = []
+    for i, d in enumerate(result.discards):
+        if d in played:
+            continue
+        v = min(icpt + slope * float(est[i]), floor)
+        if score is not None:
+            v = min(max(v, 0.0), 1.0)
+        rest.append(Ranked(CardSet(d), v, "estimated"))
+    rest.sort(key=lambda r: (-r.value, r.discard.mask))
+    ranking = tuple(ranked_played + rest)
+    runner = ranking[1] if len(ranking) > 1 else None
+
+    def pass_decl(d: int) -> float | None:
+        """The declarations' mean net over the worlds a discard was played in."""
+        return _mean(played[d].decl) if d in played else None
+
+    expl = tuple(
+        explain(
+            setup,
+            r.discard.mask,
+            ranked=r,
+            opponent=opp,
+            score=score,
+            stock=stock,
+            versus=None if i else runner,
+            decl=pass_decl(r.discard.mask),
+            decl_versus=pass_decl(runner.discard.mask) if runner is not None and not i else None,
+            deals=samples if r.discard.mask in played else 0,
+        )
+        for i, r in enumerate(ranking[:explain_top])
+    )
+    how = "exact over every draw" if result.all_exact else "over a uniform sample of draws"
+    method = {
+        "declarations": f"{how}, {result.hands:,} final hands, against {opponent_samples} "
+        "sampled hands of the other",
+        "play": f"{len(played)} discards played out in {samples} worlds each (the other "
+        "exchanging by the book, declarations by the engine's count, the play by the "
+        f"solver's fast open-handed play-out), the best {len(leaders)} with the exact "
+        f"double-dummy play in {exact_n} of them; the rest estimated",
+        "exact": result.all_exact,
+        "hands": result.hands,
+        "samples": samples,
+        "exact_worlds": exact_n,
+        "simulated": len(played),
+        "seed": seed,
+    }
+    return Advice(
+        rules=rules.name,
+        role=role,
+        hand=CardSet(h),
+        score=score,
+        ranking=ranking,
+        explanations=expl,
+        method=method,
+        blanche=h & COURTS == 0,
+    )

@@ -1,0 +1,137 @@
+"""Issue 18, points 3 and 6: what one connection may cost, and whose address counts.
+
+Against real ``piquet serve`` processes over raw sockets: a head over 16 KiB or over 64
+header lines is refused with 431 before the application sees it; a connection that sends
+nothing, or trickles its request, is closed (408) once ``--request-timeout`` has passed;
+past ``--max-connections`` a connection is answered 503; ``X-Forwarded-For`` is believed
+only from a ``--proxy`` named, so it cannot dodge the rate limit.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import time
+from pathlib import Path
+
+import httpx
+
+from test_web_kit import Server
+
+
+def _server(tmp: Path, *extra: str) -> Server:
+    return Server(["--data", str(tmp / "data"), "--ai-workers", "1", *extra], cwd=tmp).start()
+
+
+def _ask(port: int, head: bytes, timeout: float = 10) -> tuple[int, dict[str, object]]:
+    """Send ``head`` (a request without body); the status and the JSON body answered."""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
+        try:
+            s.sendall(head)
+        except OSError:  # the server hung up while we were still sending
+            pass
+        data = b""
+        try:
+            while chunk := s.recv(65536):
+                data += chunk
+        except OSError:
+            pass
+    status_line, _, rest = data.partition(b"\r\n")
+    body = rest.partition(b"\r\n\r\n")[2]
+    return int(status_line.split()[1]), json.loads(body or b"{}")
+
+
+def test_oversized_or_too_many_headers_are_refused_with_431(tmp_path: Path) -> None:
+    server = _server(tmp_path)
+    try:
+        ok = b"GET /api/health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n"
+        many = b"".join(b"x-h%d: v\r\n" % i for i in range(30))
+        assert _ask(server.port, ok + many + b"\r\n")[0] == 200
+        status, body = _ask(server.port, ok + b"x-big: " + b"a" * 20000 + b"\r\n\r\n")
+        assert status == 431 and "at most 64 headers and 16384 bytes" in str(body["error"])
+        more = b"".join(b"x-h%d: v\r\n" % i for i in range(100))
+        assert _ask(server.port, ok + more + b"\r\n")[0] == 431
+        # a 5 MB header is cut off early, not read
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+            s.sendall(ok + b"x-huge: ")
+            sent = 0
+            try:
+                while sent < 5_000_000:
+                    sent += s.send(b"a" * 65536)
+            except OSError:
+                pass
+            assert sent < 5_000_000 or s.recv(100).startswith(b"HTTP/1.1 431")
+        assert httpx.get(server.url + "/api/health").status_code == 200
+    finally:
+        server.stop()
+
+
+def test_idle_and_trickling_connections_are_closed_after_the_request_timeout(
+    tmp_path: Path,
+) -> None:
+    server = _server(tmp_path, "--request-timeout", "1")
+    try:
+        idle = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        slow = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        slow.sendall(b"GET /api/health HTTP/1.1\r\nhost: x\r\nx-slow: ")
+        t0 = time.monotonic()
+        for _ in range(8):  # a byte every half second: never finishing the head
+            time.sleep(0.5)
+            try:
+                slow.send(b"a")
+            except OSError:
+                break
+        answer = b""
+        try:
+            while chunk := slow.recv(4096):
+                answer += chunk
+        except OSError:
+            pass
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+        assert "did not arrive within 1 s" in answer.decode()
+        assert idle.recv(100) == b""  # closed without a word
+        assert time.monotonic() - t0 < 8
+        idle.close()
+        slow.close()
+        # a request that arrives in time is served as usual
+        assert httpx.get(server.url + "/api/health").status_code == 200
+    finally:
+        server.stop()
+
+
+def test_connections_past_the_cap_are_answered_503(tmp_path: Path) -> None:
+    server = _server(tmp_path, "--max-connections", "10")
+    try:
+        held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(10)]
+        time.sleep(0.3)
+        status, body = _ask(server.port, b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n")
+        assert status == 503 and "10 connections open" in str(body["error"])
+        for s in held:
+            s.close()
+        time.sleep(0.3)
+        assert httpx.get(server.url + "/api/health").status_code == 200
+    finally:
+        server.stop()
+
+
+def _codes(url: str, n: int) -> list[int]:
+    """``n`` requests, each claiming to come from another address."""
+    with httpx.Client(base_url=url) as http:
+        return [
+            http.get("/api/options", headers={"x-forwarded-for": f"10.0.{i // 250}.{i % 250}"})
+            .status_code
+            for i in range(n)
+        ]
+
+
+def test_x_forwarded_for_is_believed_only_from_a_named_proxy(tmp_path: Path) -> None:
+    server = _server(tmp_path, "--rate-limit", "1")
+    try:  # burst 20, one a second: the made-up addresses do not reset the bucket
+        assert 429 in _codes(server.url, 40)
+    finally:
+        server.stop()
+    server = _server(tmp_path, "--rate-limit", "1", "--proxy", "127.0.0.1")
+    try:  # a proxy on loopback: each forwarded client has its own bucket
+        assert set(_codes(server.url, 40)) == {200}
+    finally:
+        server.stop()

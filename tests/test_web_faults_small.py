@@ -1,0 +1,133 @@
+"""Issue 18, point 6: the small ones.
+
+Deeply nested JSON on the WebSocket is refused with words, not a crash; request fields
+take their own types only (no ``"yes"`` for true, no ``"2"`` for 2); the OpenAPI schema
+lists the values allowed, and each of them is accepted; names made only of characters
+that draw nothing are replaced by the default.  (``X-Forwarded-For``: see
+``test_web_faults_limits.py``.)
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
+
+from test_web_kit import bearer, client, create, view
+
+DEEP = "[" * 2000 + "]" * 2000
+
+
+def test_deeply_nested_json_on_the_websocket_is_refused_with_words(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    with client(tmp_path) as c, caplog.at_level(logging.WARNING, logger="piquet.web"):
+        made = create(c, opponent="random")
+        gid = made["id"]
+        # before the token: refused like any bad first message (4401), no crash
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.send_text(DEEP)
+            reply = ws.receive_json()
+            assert reply["type"] == "error" and "token" in reply["error"]
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4401
+        # after it: an error, and the socket stays open
+        with c.websocket_connect(f"/api/games/{gid}/ws") as ws:
+            ws.send_text(json.dumps({"token": made["token"]}))
+            assert ws.receive_json()["type"] == "view"
+            ws.send_text('{"action": ' + DEEP + "}")
+            reply = ws.receive_json()
+            while reply["type"] == "view":
+                reply = ws.receive_json()
+            assert reply == {"type": "error", "error": reply["error"]}
+            assert "nested too deep" in reply["error"]
+            ws.send_text(json.dumps({"type": "ping"}))
+            while (reply := ws.receive_json())["type"] == "view":
+                pass
+            assert reply == {"type": "pong"}
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+
+
+@pytest.mark.parametrize("value", ["yes", "true", 0, 1, None])
+def test_hints_must_be_true_or_false(tmp_path: Path, value: object) -> None:
+    with client(tmp_path) as c:
+        r = c.post("/api/games", json={"opponent": "random", "hints": value})
+        assert r.status_code == 422, r.text
+        assert "hints" in r.json()["error"]
+        assert c.post("/api/games", json={"opponent": "random", "hints": True}).status_code == 201
+
+
+@pytest.mark.parametrize("value", ["2", 2.0, True])
+def test_a_tally_counts_games_in_whole_numbers(tmp_path: Path, value: object) -> None:
+    with client(tmp_path) as c:
+        r = c.post("/api/tallies", json={"rules": "rubicon", "games": value})
+        assert r.status_code == 422, r.text
+        assert "games" in r.json()["error"]
+        assert c.post("/api/tallies", json={"rules": "rubicon", "games": 2}).status_code == 201
+
+
+def test_the_schema_lists_the_values_allowed_and_each_is_accepted(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        schemas = c.get("/openapi.json").json()["components"]["schemas"]
+        game = schemas["NewGameIn"]["properties"]
+        options = c.get("/api/options").json()
+        assert game["rules"]["enum"] == [r["name"] for r in options["rules"]]
+        assert game["opponent"]["enum"] == options["opponents"]
+        assert game["opponents"]["anyOf"][0]["items"]["enum"] == options["opponents"]
+        assert set(game["format"]["enum"]) == {"game", "partie", "pool", None}
+        assert game["hints"]["type"] == "boolean"
+        for rules in game["rules"]["enum"]:
+            assert create(c, rules=rules, opponent="random")["id"]
+        for opponent in game["opponent"]["enum"]:
+            assert create(c, opponent=opponent)["id"]
+        tally = schemas["NewTallyIn"]["properties"]
+        assert tally["rules"]["enum"] == game["rules"]["enum"]
+        assert set(tally["format"]["enum"]) == {"game", "partie", None}
+        act = schemas["ActionIn"]["properties"]["n"]["anyOf"][0]
+        assert act == {"type": "integer", "minimum": 0}
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "\ufeff",  # byte order mark
+        "\u3164\u3164",  # Hangul filler
+        "\U000e0041\U000e0064\U000e0061",  # tag characters
+        "\u0301\u0302\u0303",  # combining marks alone
+        "\u2800 \u115f",  # blank Braille pattern, Hangul choseong filler
+        "\u200d\u2060",  # joiners
+    ],
+)
+def test_names_that_draw_nothing_become_the_default(tmp_path: Path, name: str) -> None:
+    with client(tmp_path) as c:
+        made = create(c, opponent="friend", name=name)
+        gid = made["id"]
+        joined = c.post(
+            f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"], "name": name}
+        ).json()
+        seats = view(c, gid, made["token"])["seats"]
+        assert [s["name"] for s in seats] == ["Player 1", "Guest"]
+        assert c.get(f"/api/games/{gid}", headers=bearer(joined["token"])).status_code == 200
+
+
+def test_names_with_marks_on_letters_are_kept(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = create(c, opponent="random", name="Zoe\u0308 \ufeffA\u0301da")
+        assert view(c, made["id"], made["token"])["seats"][0]["name"] == "Zoë Áda"
+
+
+def test_errors_belong_to_their_layer() -> None:
+    """A refusal names its kind, and only the web edge says it in HTTP; a database that
+    fails is not bad input (issue 13's web part)."""
+    from piquet.web.app import HTTP_STATUS
+    from piquet.web.games import GameError, Refusal
+    from piquet.web.store import StoreError
+
+    assert not issubclass(StoreError, ValueError)
+    refused = GameError(Refusal.NOT_NOW, "it is not your turn")
+    assert refused.kind is Refusal.NOT_NOW and not hasattr(refused, "status")
+    assert set(HTTP_STATUS) == set(Refusal)

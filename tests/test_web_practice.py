@@ -1,0 +1,244 @@
+"""Undo, resign, rematch (web/practice.py); a browser's games, invitations, the rules in
+full and /docs offline (web/players.py): through the HTTP API, on a real server."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from piquet.web.players import IDENTITY_COOKIE, open_box, seal
+from test_web_kit import bearer, client, create, pick, view, walk
+
+
+def act(c: TestClient, game_id: str, token: str, action: str, n: int | None = None) -> Any:
+    body: dict[str, Any] = {"action": action}
+    if n is not None:
+        body["n"] = n
+    return c.post(f"/api/games/{game_id}/actions", json=body, headers=bearer(token))
+
+
+def my_turn(c: TestClient, game_id: str, token: str) -> dict[str, Any]:
+    """The game once it is this seat's turn (the computer moves meanwhile)."""
+    for _ in range(200):
+        g = view(c, game_id, token, wait=1)
+        if g["your_turn"] or g["finished"]:
+            return g
+    raise AssertionError("never my turn")
+
+
+def friend_game(c: TestClient, **more: Any) -> tuple[str, dict[int, str], str]:
+    made = create(c, rules=more.pop("rules", "rubicon"), opponent="friend", name="Ada", **more)
+    code = made["invites"][0]["invite"]
+    r = c.post(f"/api/games/{made['id']}/join", json={"invite": code, "name": "Bob"})
+    assert r.status_code == 201, r.text
+    return made["id"], {0: made["token"], 1: r.json()["token"]}, code
+
+
+# ---------------------------------------------------------------------- undo
+def test_undo_takes_back_your_last_move_and_the_computers_answer(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = create(c, rules="rubicon", opponent="random", name="Ada")
+        gid, tok = made["id"], made["token"]
+        rng = random.Random(7)
+        g = my_turn(c, gid, tok)
+        assert g["practice"] and not g["can_undo"]
+        r = c.post(f"/api/games/{gid}/undo", json={"n": g["n"]}, headers=bearer(tok))
+        assert r.status_code == 409 and "no move" in r.json()["error"]
+        before = g
+        for _ in range(6):
+            g = my_turn(c, gid, tok)
+            before = g
+            assert act(c, gid, tok, pick(g, rng), g["n"]).status_code == 200
+        after = my_turn(c, gid, tok)
+        assert after["can_undo"] and after["n"] > before["n"]
+        r = c.post(f"/api/games/{gid}/undo", json={"n": after["n"]}, headers=bearer(tok))
+        assert r.status_code == 200, r.text
+        back = r.json()
+        # exactly the game as it stood before that move: same view, same log length
+        assert back["n"] == before["n"]
+        assert back["view"] == before["view"]
+        assert back["legal_actions"] == before["legal_actions"]
+        store = c.app.state.piquet["store"]  # type: ignore[attr-defined]
+        assert len(store.actions(gid)) == before["n"]
+        # a stale n is refused with the game as it stands
+        r = c.post(f"/api/games/{gid}/undo", json={"n": after["n"]}, headers=bearer(tok))
+        assert r.status_code == 409 and r.json()["game"]["n"] == before["n"]
+    # a new server on the same database rebuilds the same game from the shortened log
+    with client(tmp_path) as c2:
+        again = view(c2, gid, tok)
+        assert again["n"] == before["n"] and again["view"] == before["view"]
+
+
+def test_undo_is_for_practice_games_only(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        gid, tokens, _code = friend_game(c)
+        g = view(c, gid, tokens[0])
+        p = g["to_act"]
+        mine = view(c, gid, tokens[p])
+        assert act(c, gid, tokens[p], pick(mine, random.Random(1))).status_code == 200
+        r = c.post(f"/api/games/{gid}/undo", json={}, headers=bearer(tokens[p]))
+        assert r.status_code == 409 and "practice" in r.json()["error"]
+        assert view(c, gid, tokens[p])["practice"] is False
+
+
+# ---------------------------------------------------------------------- resign
+def test_a_resigned_game_is_over_for_both_and_takes_no_action(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        gid, tokens, _code = friend_game(c)
+        r = c.post(f"/api/games/{gid}/resign", headers=bearer(tokens[0]))
+        assert r.status_code == 200, r.text
+        assert r.json()["finished"] and r.json()["resigned"] == 0
+        other = view(c, gid, tokens[1])
+        assert other["finished"] and other["resigned"] == 0 and other["legal_actions"] == []
+        assert other["result"]["winner"] == 1 and not other["your_turn"]
+        real = c.app.state.piquet["games"].peek(gid).live.match  # type: ignore[attr-defined]
+        to_act = real.to_act
+        legal = real.view(to_act).legal_actions
+        r = act(c, gid, tokens[to_act], str(legal[0]) if legal else "pass")
+        assert r.status_code == 409 and "resigned" in r.json()["error"]
+        r = c.post(f"/api/games/{gid}/resign", headers=bearer(tokens[1]))
+        assert r.status_code == 409
+
+
+def test_the_computer_stops_when_you_resign(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = create(c, rules="rubicon", opponent="random")
+        gid, tok = made["id"], made["token"]
+        g = my_turn(c, gid, tok)
+        assert c.post(f"/api/games/{gid}/resign", headers=bearer(tok)).status_code == 200
+        games = c.app.state.piquet["games"]  # type: ignore[attr-defined]
+        assert games.ai_turn(games.peek(gid)) is None
+        assert view(c, gid, tok, wait=0.5)["n"] == g["n"]
+
+
+# ---------------------------------------------------------------------- rematch
+def test_a_rematch_keeps_the_settings_and_swaps_the_seats(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        gid, tokens, _code = friend_game(c, rules="encyclopedia-19c", hints=True)
+        early = c.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[0]))
+        assert early.status_code == 409  # not before the end
+        walk(c, gid, tokens, random.Random(3))
+        r = c.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[0]))
+        assert r.status_code == 201, r.text
+        new = r.json()
+        assert new["seat"] == 1 and [i["seat"] for i in new["invites"]] == [0]
+        old0 = view(c, gid, tokens[0])
+        old1 = view(c, gid, tokens[1])
+        assert old0["rematch"] == old1["rematch"] == new["id"]
+        assert old0["rematch_mine"] and not old1["rematch_mine"]
+        # the other player takes the seat kept for them, with the old game's token
+        r = c.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[1]))
+        assert r.status_code == 201, r.text
+        theirs = r.json()
+        assert theirs["id"] == new["id"] and theirs["seat"] == 0
+        g = view(c, new["id"], new["token"])
+        assert g["rules"] == "encyclopedia-19c" and g["format"] == "game" and g["hints"]
+        assert [s["name"] for s in g["seats"]] == ["Bob", "Ada"]
+        assert all(s["joined"] for s in g["seats"])
+        r = c.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[0]))
+        assert r.status_code == 409  # made already: it is in your games
+
+
+def test_a_rematch_against_the_computer_gives_it_the_first_seat(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = create(c, rules="rubicon", opponent="club", name="Ada")
+        assert c.post(f"/api/games/{made['id']}/resign", headers=bearer(made["token"])).is_success
+        r = c.post(f"/api/games/{made['id']}/rematch", headers=bearer(made["token"]))
+        assert r.status_code == 201, r.text
+        g = view(c, r.json()["id"], r.json()["token"])
+        assert g["seat"] == 1 and g["format"] == "partie"
+        assert g["seats"][0]["kind"] == "ai" and g["seats"][0]["level"] == "club"
+
+
+# ---------------------------------------------------------------------- your games
+def test_your_games_are_listed_under_the_identity_cookie(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = create(c, rules="rubicon", opponent="random", name="Ada")
+        gid, tok = made["id"], made["token"]
+        assert c.get("/api/me/games").json() == {"games": []}
+        r = c.post("/api/me/games", json={"id": gid, "token": tok})
+        assert r.status_code == 200 and IDENTITY_COOKIE in r.cookies
+        identity = r.cookies[IDENTITY_COOKIE]
+        assert len(identity) >= 40
+        assert "httponly" in r.headers["set-cookie"].lower()
+        games = c.get("/api/me/games").json()["games"]
+        assert [g["id"] for g in games] == [gid]
+        line = games[0]
+        assert line["format_label"] == "a Rubicon partie of 6 deals"
+        assert "deal 1 of 6" in line["score"] and line["opponents"] == "Computer (random)"
+        assert line["state"] in ("yours", "theirs") and not line["finished"]
+        # the seat comes back to this browser; the database holds no token
+        assert c.get(f"/api/me/games/{gid}/seat").json()["token"] == tok
+        engine = c.app.state.piquet["store"].engine  # type: ignore[attr-defined]
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("select * from piquet_player_games")).all()
+        assert rows and all(
+            tok not in str(tuple(row)) and identity not in str(tuple(row)) for row in rows
+        )
+        # another browser sees nothing, and cannot add a seat without its token
+        other = TestClient(c.app)
+        assert other.get("/api/me/games").json() == {"games": []}
+        assert other.get(f"/api/me/games/{gid}/seat").status_code == 404
+        bad = other.post("/api/me/games", json={"id": gid, "token": "x" * 43})
+        assert bad.status_code == 404
+        # forget
+        assert c.delete(f"/api/me/games/{gid}").status_code == 200
+        assert c.get("/api/me/games").json() == {"games": []}
+
+
+def test_a_sealed_token_opens_only_with_its_identity() -> None:
+    box = seal("identity-one" * 4, "game1", 0, "tok" * 14)
+    assert "tok" not in box
+    assert open_box("identity-one" * 4, "game1", 0, box) == "tok" * 14
+    assert open_box("identity-two" * 4, "game1", 0, box) != "tok" * 14
+
+
+# ---------------------------------------------------------------------- invitations
+def test_an_invitation_says_who_invites_and_whether_it_was_used(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = create(c, rules="rubicon", opponent="friend", name="Ada")
+        gid, code = made["id"], made["invites"][0]["invite"]
+        r = c.post(f"/api/games/{gid}/invitation", json={"invite": code})
+        assert r.status_code == 200, r.text
+        about = r.json()
+        assert about["host"] == "Ada" and about["format_label"] == "a Rubicon partie of 6 deals"
+        assert about["rules"] == "rubicon" and about["summary"]
+        # a new link replaces the old one
+        new = c.post(f"/api/games/{gid}/invite", headers=bearer(made["token"])).json()
+        r = c.post(f"/api/games/{gid}/invitation", json={"invite": code})
+        assert r.status_code == 410 and "replaced" in r.json()["error"]
+        code2 = new["invites"][0]["invite"]
+        assert c.post(f"/api/games/{gid}/join", json={"invite": code2}).status_code == 201
+        r = c.post(f"/api/games/{gid}/invitation", json={"invite": code2})
+        assert r.status_code == 410 and "has been used" in r.json()["error"]
+        r = c.post("/api/games/nosuchgame/invitation", json={"invite": code2})
+        assert r.status_code == 404
+
+
+# ---------------------------------------------------------------------- rules, docs, options
+def test_the_rules_in_full_name_each_source(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        r = c.get("/api/rules/court-gamester-1754")
+        assert r.status_code == 200
+        knobs = {k["knob"]: k for k in r.json()["knobs"]}
+        assert len(knobs) > 20 and all(k["source"] for k in knobs.values())
+        assert c.get("/api/rules/house.toml").status_code == 400
+        opts = c.get("/api/options").json()
+        rubicon = next(x for x in opts["rules"] if x["name"] == "rubicon")
+        assert rubicon["partie_deals"] == 6 and rubicon["default_format"] == "partie"
+
+
+def test_docs_need_no_network(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        page = c.get("/docs")
+        assert page.status_code == 200
+        assert "http://" not in page.text and "https://" not in page.text
+        assert '"/docs/assets/swagger-ui-bundle.js"' in page.text
+        js = c.get("/docs/assets/swagger-ui-bundle.js")
+        assert js.status_code == 200 and "SwaggerUIBundle" in js.text
+        assert c.get("/docs/assets/swagger-ui.css").status_code == 200
+        assert c.get("/redoc").status_code == 404  # it would need a network

@@ -1,0 +1,772 @@
+"""The browser table's second pass (issue 17, points 1-10), in Debian's Chromium.
+
+Each test runs at a desktop size and at a phone's 390x844.  A game is brought to the
+moment a test needs through the HTTP API (a game against *a friend*: this test holds both
+seats' tokens and acts for the one the page does not show), then the page is looked at
+and used as a person would.  Screenshots go to a temporary directory (or to
+``$PIQUET_SCREENSHOTS``: ``scripts/screenshots``).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from test_web_kit import CHROMIUM, CHROMIUM_ARGS, ThreadServer, chromium_available
+
+pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+
+SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-table-"))
+SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
+RAW_ID = re.compile(r"\b(play|declare|discard|name|appoint|answer):\S")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    with ThreadServer(tmp_path_factory.mktemp("table")) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture(params=list(SIZES))
+def size(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+def new_page(browser: Any, size: str = "desktop", *, offline: bool = False) -> Any:
+    ctx = browser.new_context(viewport=SIZES[size], bypass_csp=True)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    if offline:  # nothing but the test server answers
+        page.route(
+            "**/*",
+            lambda route: (
+                route.continue_()
+                if route.request.url.startswith("http://127.0.0.1")
+                else route.abort()
+            ),
+        )
+    return page
+
+
+def shot(page: Any, name: str, size: str, part: str | None = None) -> Path:
+    """The page (or the element ``part``) as SHOTS/NAME-SIZE.png."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    path = SHOTS / f"{name}-{size}.png"
+    if part:
+        page.locator(part).screenshot(path=str(path))
+    else:
+        page.screenshot(path=str(path))
+    return path
+
+
+def no_sideways_scroll(page: Any) -> None:
+    width = page.viewport_size["width"]
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+# ---------------------------------------------------------------------- the API side
+class Api:
+    """Both seats of a friend game, through HTTP."""
+
+    def __init__(self, url: str, rules: str, fmt: str | None = None, **more: Any) -> None:
+        self.http = httpx.Client(base_url=url, timeout=30)
+        body = {"rules": rules, "format": fmt, "opponent": "friend", "name": "Ada", **more}
+        r = self.http.post("/api/games", json=body)
+        assert r.status_code == 201, r.text
+        made = r.json()
+        self.id = made["id"]
+        self.invite = made["invites"][0]["invite"]
+        self.tokens = {0: made["token"]}
+
+    def join(self, name: str = "Bob") -> None:
+        r = self.http.post(f"/api/games/{self.id}/join", json={"invite": self.invite, "name": name})
+        assert r.status_code == 201, r.text
+        self.tokens[1] = r.json()["token"]
+
+    def view(self, seat: int) -> dict[str, Any]:
+        r = self.http.get(
+            f"/api/games/{self.id}", headers={"Authorization": f"Bearer {self.tokens[seat]}"}
+        )
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    def act(self, seat: int, action: str) -> dict[str, Any]:
+        game = self.view(seat)
+        r = self.http.post(
+            f"/api/games/{self.id}/actions",
+            json={"action": action, "n": game["n"]},
+            headers={"Authorization": f"Bearer {self.tokens[seat]}"},
+        )
+        assert r.status_code == 200, r.text
+        data: dict[str, Any] = r.json()
+        return data
+
+    def drive(
+        self,
+        until: Callable[[dict[str, Any]], bool],
+        policy: Callable[[dict[str, Any], random.Random], str] | None = None,
+        *,
+        watch: int = 0,
+        seed: int = 1,
+        limit: int = 3000,
+    ) -> dict[str, Any]:
+        """Act for whoever is to act until ``until(seat watch's game)``; that game."""
+        rng = random.Random(seed)
+        for _ in range(limit):
+            game = self.view(watch)
+            if until(game):
+                return game
+            assert not game["finished"], "the game ended before the moment was reached"
+            p = game["to_act"]
+            mine = self.view(p)
+            self.act(p, (policy or plain)(mine, rng))
+        raise AssertionError("the moment was not reached")
+
+    def url(self, seat: int) -> str:
+        return f"/play/{self.id}#token={self.tokens[seat]}"
+
+
+def plain(game: dict[str, Any], rng: random.Random) -> str:
+    """A legal action: the fewest discards allowed (at least one), else any at random."""
+    legal = game["legal_actions"]
+    if legal[0]["kind"] == "discard":
+        k = max(1, legal[0]["min"])
+        return "discard:" + " ".join(game["view"]["deal"]["hand"][:k])
+    return str(rng.choice(legal)["id"])
+
+
+def open_seat(page: Any, server: ThreadServer, api: Api, seat: int) -> None:
+    page.goto(server.url + api.url(seat))
+    page.wait_for_selector("#main[data-n]")
+    page.wait_for_selector('#main[data-busy="0"]')
+
+
+def elder_seat(game: dict[str, Any]) -> int:
+    v = game["view"]
+    return int(v["in_game"][0] if v["dealer"] == v["in_game"][1] else v["in_game"][1])
+
+
+def wait_n_changes(page: Any, before: str) -> None:
+    page.wait_for_function(
+        f"document.querySelector('#main').dataset.n != '{before}'", timeout=15000
+    )
+
+
+# ---------------------------------------------------------------------- 1. the trick
+def test_the_finished_trick_stays_in_view_beside_the_next_lead(
+    server: ThreadServer, browser: Any, size: str
+) -> None:
+    """Point 1: the opponent wins a trick and leads again; the trick it won stays in view
+    beside its new lead, and the tricks panel lists each trick (leader, winner, points)."""
+    api = Api(server.url, "rubicon", "partie")
+    api.join()
+
+    def their_lead_after_their_win(g: dict[str, Any]) -> bool:
+        d = g["view"]["deal"]
+        if not d or d["phase"] != "play" or not g["your_turn"] or not d["trick_lead"]:
+            return False
+        return bool(d["tricks"]) and d["tricks"][-1]["winner"] != d["role"]
+
+    game = api.drive(their_lead_after_their_win, watch=0)
+    last = game["view"]["deal"]["tricks"][-1]
+    page = new_page(browser, size)
+    open_seat(page, server, api, 0)
+    lead = game["view"]["deal"]["trick_lead"]
+    assert page.is_visible(f'#trick > .trick-slot [data-card="{lead}"]')
+    for c in (last["lead"], last["follow"]):
+        assert page.is_visible(f'#last-trick [data-card="{c}"]')
+    lines = page.locator("#tricks li")
+    assert lines.count() == len(game["view"]["deal"]["tricks"])
+    text = page.inner_text("#tricks")
+    assert "Bob led" in text or "Ada led" in text
+    assert "won" in text and "+" in text
+    no_sideways_scroll(page)
+    shot(page, "trick", size)
+    # answer the lead: the trick just finished stays in view while the next one starts
+    mine = page.get_attribute("#hand .card.playable", "data-card")
+    before = page.get_attribute("#main", "data-n")
+    page.click("#hand .card.playable")
+    wait_n_changes(page, before)
+    after = api.view(1)
+    if after["your_turn"] and after["view"]["deal"] and after["view"]["deal"]["phase"] == "play":
+        api.act(1, after["legal_actions"][0]["id"])
+        page.wait_for_selector("#last-trick", timeout=15000)
+        assert page.is_visible(f'#last-trick [data-card="{mine}"]')
+    assert not page.errors
+
+
+# ---------------------------------------------------------------------- 2. the format
+def test_the_format_follows_the_rule_set_and_the_table_counts_the_deals(
+    server: ThreadServer, browser: Any, size: str
+) -> None:
+    """Point 2: choosing rubicon chooses its partie; the table says "Deal 1 of 6"."""
+    page = new_page(browser, size)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start")
+    page.select_option("#rules", "encyclopedia-19c")
+    assert page.get_attribute('input[name="format"]:checked', "value") == "game"
+    page.select_option("#rules", "rubicon")
+    assert page.get_attribute('input[name="format"]:checked', "value") == "partie"
+    page.select_option("#rules", "court-gamester-1754")
+    assert page.get_attribute('input[name="format"]:checked', "value") == "game"
+    page.select_option("#rules", "rubicon")
+    no_sideways_scroll(page)
+    page.select_option("#opponent", "random")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("#deal-number")
+    assert page.inner_text("#deal-number") == "Deal 1 of 6"
+    assert "partie" in page.inner_text(".scores .title")
+    assert not page.errors
+
+
+# ---------------------------------------------------------------------- 3. naming the lead
+def leftovers_for_elder(url: str, rules: str) -> tuple[Api, int]:
+    """A friend game at elder's choice to name a lead and see younger's leftovers."""
+    api = Api(url, rules)
+    api.join()
+    first = api.view(0)
+    elder = elder_seat(first)
+
+    def elder_to_name(g: dict[str, Any]) -> bool:
+        return g["your_turn"] and any(a["kind"] == "name" for a in g["legal_actions"])
+
+    def exchange_small(g: dict[str, Any], rng: random.Random) -> str:
+        legal = g["legal_actions"]
+        if legal[0]["kind"] == "discard":  # both take few: cards are left in the stock
+            return "discard:" + " ".join(g["view"]["deal"]["hand"][: max(1, legal[0]["min"])])
+        for a in legal:
+            if a["kind"] == "leftover" and a["id"] == "decline":
+                return "decline"
+        return str(rng.choice(legal)["id"])
+
+    api.drive(elder_to_name, exchange_small, watch=elder)
+    return api, elder
+
+
+def test_naming_the_lead_card_offers_the_cards_you_hold(
+    server: ThreadServer, browser: Any, size: str
+) -> None:
+    """Point 3 (court-gamester-1754): the cards held first, what naming another means,
+    the other cards behind one choice; the names are spoken at the table."""
+    api, elder = leftovers_for_elder(server.url, "court-gamester-1754")
+    page = new_page(browser, size)
+    open_seat(page, server, api, elder)
+    page.wait_for_selector("#naming")
+    hand = api.view(elder)["view"]["deal"]["hand"]
+    held = page.locator("#hand .card.nameable")  # the hand itself offers its cards
+    assert held.count() == len(hand) == 12
+    assert {held.nth(i).get_attribute("data-card") for i in range(12)} == set(hand)
+    rule = page.inner_text("#naming-rule")
+    assert "do not hold" in rule and "chooses your lead" in rule
+    assert not page.is_visible("#name-other")  # the other cards wait behind one choice
+    assert page.locator("#naming button").count() <= 16
+    shot(page, "name-lead", size)
+    box = page.query_selector("#hand").bounding_box()
+    assert box["y"] <= SIZES[size]["height"] + 300  # the hand is not pushed far down
+    page.click("#name-other-toggle")
+    page.wait_for_selector("#name-other")
+    assert page.locator("#name-other .name-card").count() == 32 - 12
+    no_sideways_scroll(page)
+    # name a card held: the leftovers are shown, apart from your own unused cards
+    pick = hand[0]
+    before = page.get_attribute("#main", "data-n")
+    page.click(f'#hand [data-card="{pick}"]', position={"x": 8, "y": 40})
+    wait_n_changes(page, before)
+    page.wait_for_selector("#leftovers-label")
+    assert "younger's leftovers" in page.inner_text("#leftovers-label")
+    assert "I shall lead the" in page.inner_text(".dialog")
+    assert not page.errors
+
+
+def test_naming_a_suit_keeps_your_unused_cards_apart(
+    server: ThreadServer, browser: Any, size: str
+) -> None:
+    """Point 3 (cotgrave-1662): four suits with what you hold of each; your own unused
+    cards and the cards seen in the stock are labelled apart."""
+    api, elder = leftovers_for_elder(server.url, "cotgrave-1662")
+    page = new_page(browser, size)
+    open_seat(page, server, api, elder)
+    page.wait_for_selector("#naming")
+    suits = page.locator("#naming .name-suit-btn")
+    assert suits.count() == 4
+    assert "you hold" in suits.nth(0).inner_text()
+    assert "suit" in page.inner_text("#naming-rule")
+    if page.is_visible("#unused-label"):
+        assert "Your unused cards" in page.inner_text("#unused-label")
+    shot(page, "name-suit", size)
+    before = page.get_attribute("#main", "data-n")
+    page.keyboard.press("1")  # the keys reach the suits
+    wait_n_changes(page, before)
+    page.wait_for_selector("#leftovers-label")
+    assert "leftovers" in page.inner_text("#leftovers-label")
+    no_sideways_scroll(page)
+    assert not page.errors
+
+
+# ---------------------------------------------------------------------- 4. declarations
+def test_the_declarations_dialog_puts_their_words_beside_your_answer(
+    server: ThreadServer, browser: Any, size: str
+) -> None:
+    """Point 4: the opponent's claim next to the answers, in view together on a phone;
+    then your own claim: the best first, sinking behind one choice, all by keyboard."""
+    api = Api(server.url, "rubicon", "partie")
+    api.join()
+    elder = elder_seat(api.view(0))
+    younger = 1 - elder
+
+    def younger_answers(g: dict[str, Any]) -> bool:
+        return g["your_turn"] and any(a["kind"] == "answer" for a in g["legal_actions"])
+
+    def elder_declares_best(g: dict[str, Any], rng: random.Random) -> str:
+        legal = g["legal_actions"]
+        if legal[0]["kind"] == "discard":
+            return "discard:" + " ".join(g["view"]["deal"]["hand"][: max(1, legal[0]["min"])])
+        if legal[0]["kind"] == "declare":
+            return str(legal[0]["id"])
+        return str(legal[0]["id"])
+
+    game = api.drive(younger_answers, elder_declares_best, watch=younger)
+    page = new_page(browser, size)
+    open_seat(page, server, api, younger)
+    page.wait_for_selector("#declare #their-words")
+    said = game["view"]["deal"]["dialog"][-1]["text"]
+    assert said in page.inner_text("#their-words")
+    page.locator("#declare").scroll_into_view_if_needed()
+    words = page.query_selector("#their-words").bounding_box()
+    answer = page.query_selector("#answers button").bounding_box()
+    height = SIZES[size]["height"]
+    assert 0 <= words["y"] and answer["y"] + answer["height"] <= height  # both in view
+    assert "Answer" in page.inner_text("#status")
+    shot(page, "declarations-answer", size)
+    no_sideways_scroll(page)
+    # now a seat with claims of its own: the best first, the rest behind "Sink"
+    api2 = Api(server.url, "rubicon", "partie")
+    api2.join()
+    elder2 = elder_seat(api2.view(0))
+
+    def elder_to_declare(g: dict[str, Any]) -> bool:
+        kinds = [a["kind"] for a in g["legal_actions"]] if g["your_turn"] else []
+        return kinds.count("declare") >= 2
+
+    api2.drive(elder_to_declare, watch=elder2, seed=3)
+    page2 = new_page(browser, size)
+    open_seat(page2, server, api2, elder2)
+    page2.wait_for_selector("#declare .best")
+    assert page2.inner_text("#declare .best").split("Declare: ")[1].strip()
+    assert not page2.is_visible("#sink-list")
+    # the keyboard reaches every option: Tab to "Sink", Enter, then the lesser claims
+    page2.focus("#declare .best")
+    page2.keyboard.press("Tab")
+    assert page2.evaluate("document.activeElement.id") == "sink-toggle"
+    page2.keyboard.press("Enter")
+    page2.wait_for_selector("#sink-list")
+    assert page2.evaluate("document.activeElement.closest('#sink-list') !== null")
+    claims = [a for a in api2.view(elder2)["legal_actions"] if a["kind"] in ("declare", "pass")]
+    assert page2.locator("#sink-list button").count() == len(claims) - 1
+    assert page2.locator("#declare button:disabled").count() == 0
+    shot(page2, "declarations", size)
+    no_sideways_scroll(page2)
+    assert not page.errors and not page2.errors
+
+
+# ---------------------------------------------------------------------- 5. undo, resign, rematch
+def test_undo_resign_and_rematch(server: ThreadServer, browser: Any, size: str) -> None:
+    """Point 5: undo in a practice game, resign, and a rematch with the seats swapped."""
+    page = new_page(browser, size)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start")
+    page.select_option("#rules", "rubicon")
+    page.select_option("#opponent", "random")
+    page.fill("#name", "Ada")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    first = page.url
+    # act until an undo is offered
+    for _ in range(40):
+        page.wait_for_selector('#main[data-busy="0"]')
+        if page.is_visible("#undo"):
+            break
+        if page.is_visible("#modal:not([hidden])"):
+            page.click("#modal .modal-close")
+            continue
+        page.wait_for_selector(
+            "#actions button:not([disabled]), #hand .card.playable, #hand.choosing"
+        )
+        before = page.get_attribute("#main", "data-n")
+        if page.is_visible("#hand.choosing"):
+            page.locator("#hand .card").first.click()
+            page.click("#discard")
+        elif page.query_selector("#hand .card.playable"):
+            page.click("#hand .card.playable")
+        else:
+            page.locator("#actions button:not([disabled])").first.click()
+        wait_n_changes(page, before)
+    assert page.is_visible("#undo")
+    n = int(page.get_attribute("#main", "data-n") or 0)
+    page.wait_for_selector("#undo:not([disabled])")
+    page.click("#undo")
+    page.wait_for_function(f"Number(document.querySelector('#main').dataset.n) < {n}")
+    page.wait_for_selector('#main[data-turn="1"]')
+    shot(page, "undo", size)
+    # resign
+    page.click("#btn-resign")
+    page.click("#resign-yes")
+    page.wait_for_selector("#finished")
+    assert "You resigned" in page.inner_text("#finished")
+    assert page.title() == "Game over · Piquet"
+    shot(page, "resigned", size)
+    # rematch: a new game, same rules, the seats swapped
+    page.click("#rematch")
+    page.wait_for_function(f"location.href !== {first!r}")
+    page.wait_for_selector("#main[data-n]")
+    assert "rubicon" in page.inner_text(".scores .title")
+    seat = page.evaluate(
+        "JSON.parse(localStorage.getItem('piquet.games'))[location.pathname.split('/')[2]].seat"
+    )
+    assert seat == 1
+    no_sideways_scroll(page)
+    assert not page.errors
+
+
+# ---------------------------------------------------------------------- 6. the phone
+def test_phone_cards_are_whole_tap_targets(server: ThreadServer, browser: Any) -> None:
+    """Point 6: at 390x844 each hand card is a target of at least 44 px that its own
+    centre hits, with no sideways scroll; tapping a centre chooses that card."""
+    api = Api(server.url, "rubicon", "partie")
+    api.join()
+    elder = elder_seat(api.view(0))
+    api.drive(
+        lambda g: bool(g["your_turn"] and g["legal_actions"][0]["kind"] == "discard"), watch=elder
+    )
+    page = new_page(browser, "phone")
+    open_seat(page, server, api, elder)
+    page.wait_for_selector("#hand.choosing")
+    cards = page.locator("#hand .card")
+    assert cards.count() == 12
+    for i in range(12):
+        c = cards.nth(i)
+        c.scroll_into_view_if_needed()
+        box = c.bounding_box()
+        assert box["width"] >= 44 and box["height"] >= 44
+        hit = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('.card')?.dataset.card",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert hit == c.get_attribute("data-card")
+    target = cards.nth(5).get_attribute("data-card")
+    box = cards.nth(5).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_selector(f'#hand .card.selected[data-card="{target}"]')
+    assert page.locator("#hand .card.selected").count() == 1
+    for b in page.query_selector_all("#actions button, #nav button"):
+        if not b.is_visible():
+            continue
+        bb = b.bounding_box()
+        assert bb["height"] >= 44, b.inner_text()
+    no_sideways_scroll(page)
+    shot(page, "phone", "phone")
+    assert not page.errors
+
+
+# ---------------------------------------------------------------------- 7. the keyboard
+def test_keyboard_focus_stays_in_the_hand(server: ThreadServer, browser: Any, size: str) -> None:
+    """Point 7: after a card is played by key, focus is in the hand (not the page); the
+    opponent's card count is text a screen reader reads."""
+    api = Api(server.url, "rubicon", "partie")
+    api.join()
+
+    def my_lead(g: dict[str, Any]) -> bool:
+        d = g["view"]["deal"]
+        return bool(g["your_turn"] and d and d["phase"] == "play" and not d["trick_lead"])
+
+    api.drive(my_lead, watch=0)
+    page = new_page(browser, size)
+    open_seat(page, server, api, 0)
+    count = page.inner_text("#opp-count")
+    assert re.fullmatch(r"Bob holds \d+ cards?\.", count), count
+    hidden = page.evaluate(
+        "document.querySelector('#opp-count').closest('[aria-hidden=\"true\"]') !== null"
+    )
+    assert not hidden
+    page.focus("#hand .card.playable")
+    before = page.get_attribute("#main", "data-n")
+    page.keyboard.press("Enter")
+    wait_n_changes(page, before)
+    page.wait_for_selector('#main[data-busy="0"]')
+    assert page.evaluate("document.activeElement.closest('#hand') !== null")
+    # the other side answers: the redraw keeps the focus in the hand too
+    after = api.view(1)
+    if after["your_turn"]:
+        before = page.get_attribute("#main", "data-n")
+        api.act(1, after["legal_actions"][0]["id"])
+        wait_n_changes(page, before)
+        assert page.evaluate("document.activeElement.closest('#hand') !== null")
+        page.keyboard.press("ArrowRight")
+        assert page.evaluate("document.activeElement.closest('#hand') !== null")
+    assert not page.errors
+
+
+# ---------------------------------------------------------------------- 8. games, invitations
+def test_your_games_are_kept_by_the_server(server: ThreadServer, browser: Any, size: str) -> None:
+    """Point 8: the list comes from the server (the identity cookie), with status, score,
+    format and resume links; it survives the browser's local memory being cleared."""
+    page = new_page(browser, size)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start")
+    page.select_option("#rules", "rubicon")
+    page.select_option("#opponent", "random")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.evaluate("localStorage.clear()")
+    page.goto(server.url + "/")
+    row = page.wait_for_selector(f'#my-games tr[data-game="{game_id}"]')
+    text = row.inner_text()
+    assert "rubicon" in text and "partie of 6 deals" in text
+    assert "deal 1 of 6" in text
+    assert "Your turn" in text or "to play" in text
+    shot(page, "your-games", size, "#my-games")
+    no_sideways_scroll(page)
+    page.click(f'#my-games tr[data-game="{game_id}"] a.resume')
+    page.wait_for_selector("#main[data-n] .felt")  # the seat, from the server's list
+    stored = page.evaluate("JSON.parse(localStorage.getItem('piquet.games') || '{}')")
+    assert stored[game_id]["token"]
+    # another browser (no cookie) sees none of it
+    other = new_page(browser, size)
+    other.goto(server.url + "/")
+    other.wait_for_selector("#my-games p")
+    assert other.query_selector(f'#my-games tr[data-game="{game_id}"]') is None
+    assert not page.errors and not other.errors
+
+
+def test_the_invitation_says_who_invites_and_a_used_one_says_so(
+    server: ThreadServer, browser: Any, size: str
+) -> None:
+    """Point 8: the join page names the host, the rules and the format before asking a
+    name; a used invitation says so at once, without asking a name."""
+    api = Api(server.url, "rubicon", "partie")
+    link = f"{server.url}/join/{api.id}#invite={api.invite}"
+    guest = new_page(browser, size)
+    guest.goto(link)
+    guest.wait_for_selector("#join-form")
+    text = guest.inner_text("#join-form")
+    assert "Ada invites you" in text
+    assert "Rubicon" in text and "partie of 6 deals" in text
+    shot(guest, "invitation", size)
+    no_sideways_scroll(guest)
+    guest.fill("#join-name", "Bob")
+    guest.click("#join")
+    guest.wait_for_url("**/play/*")
+    late = new_page(browser, size)
+    late.goto(link)
+    late.wait_for_selector("#join-refused")
+    assert "has been used" in late.inner_text("#join-refused")
+    assert late.query_selector("#join-name") is None
+    shot(late, "invitation-used", size)
+    assert not guest.errors and not late.errors
+
+
+# ---------------------------------------------------------------------- 9. the replay
+def test_replay_speaks_names_and_words_with_one_listener(
+    server: ThreadServer, browser: Any, size: str
+) -> None:
+    """Point 9: names instead of elder/younger, actions in words, and one arrow key is
+    one request however often the replay was opened."""
+    api = Api(server.url, "encyclopedia-19c")
+    api.join()
+    api.drive(lambda g: bool(g["finished"]), watch=0, limit=5000)
+    page = new_page(browser, size)
+    open_seat(page, server, api, 0)
+    page.wait_for_selector("#finished")
+    for _ in range(3):  # open the replay, go back, open it again
+        page.click("#open-replay")
+        page.wait_for_selector("#replay .replay-bar")
+        page.click("#nav button")
+        page.wait_for_selector("#finished")
+    page.click("#open-replay")
+    page.wait_for_selector("#replay-step")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/replay?step=" in r.url else None)
+    for _ in range(40):
+        page.keyboard.press("ArrowRight")
+        page.wait_for_timeout(30)
+    page.wait_for_function("document.querySelector('#replay-step').textContent.includes('40')")
+    assert len(asked) <= 40
+    page.wait_for_timeout(200)
+    caption = page.inner_text("#replay-caption")
+    dialog = page.inner_text("#replay-dialog") if page.query_selector("#replay-dialog") else ""
+    assert not RAW_ID.search(caption), caption
+    assert "elder:" not in dialog and "younger:" not in dialog
+    assert ("Ada" in caption) or ("Bob" in caption)
+    shot(page, "replay", size)
+    # and one more key: exactly one request
+    asked.clear()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.querySelector('#replay-step').textContent.includes('41')")
+    page.wait_for_timeout(300)
+    assert len(asked) == 1
+    no_sideways_scroll(page)
+    assert not page.errors
+
+
+# ---------------------------------------------------------------------- 10. smaller things
+def test_docs_work_without_a_network(server: ThreadServer, browser: Any, size: str) -> None:
+    """Point 10: /docs draws the API from files served by the server itself."""
+    page = new_page(browser, size, offline=True)
+    outside: list[str] = []
+    page.on("requestfailed", lambda r: outside.append(r.url))
+    page.goto(server.url + "/docs")
+    page.wait_for_selector(".swagger-ui .info .title", timeout=15000)
+    assert "Piquet" in page.inner_text(".swagger-ui .info .title")
+    page.wait_for_selector(".opblock")
+    assert not [u for u in outside if not u.startswith("http://127.0.0.1")]
+    shot(page, "docs", size)
+
+
+def test_the_smaller_things(server: ThreadServer, browser: Any, size: str) -> None:
+    """Point 10: no cards before the deal, the Discard button's words, "I take two" in
+    the dialog, the count panel unclipped, whose turn in the tab's title, the rules in
+    full in the Rules panel."""
+    api = Api(server.url, "cotgrave-1662")  # the dealer chooses to deal by two or three
+    api.join()
+    first = api.view(0)
+    page = new_page(browser, size)
+    open_seat(page, server, api, 0)
+    if first["view"]["deal"]["phase"] == "deal":
+        assert page.get_attribute(".opp-hand", "data-count") == "0"
+        assert "holds no cards yet" in page.inner_text("#opp-count")
+    title = page.title()
+    assert title == ("▶ Your turn · Piquet" if first["your_turn"] else "Bob to play · Piquet")
+    elder = elder_seat(first)
+    api.drive(
+        lambda g: bool(g["your_turn"] and g["legal_actions"][0]["kind"] == "discard"), watch=elder
+    )
+    page.goto(server.url + api.url(elder))
+    page.wait_for_selector("#hand.choosing")
+    assert "(Discard" not in page.inner_text("#discard")
+    assert re.match(r"1\s+Discard 1 to \d cards", page.inner_text("#discard"))
+    assert page.title() == "▶ Your turn · Piquet"
+    api.drive(
+        lambda g: bool(g["view"]["deal"] and g["view"]["deal"]["phase"] == "play"), watch=elder
+    )
+    page.wait_for_function("document.querySelector('#main').dataset.phase === 'play'")
+    dialog = page.inner_text(".dialog")
+    assert "I take" in dialog and "exchanges" not in dialog
+    clipped = page.evaluate(
+        "[...document.querySelectorAll('.events .lines')]"
+        ".some((e) => e.scrollHeight > e.clientHeight + 1)"
+    )
+    assert not clipped
+    page.click("#btn-rules")
+    page.wait_for_selector("#rules-all dl.knobs dt")
+    assert page.locator("#rules-all dl.knobs dt").count() > 10
+    body = page.inner_text("#modal")
+    assert "piquet rules" not in body and "Cotgrave" in body
+    shot(page, "rules", size)
+    no_sideways_scroll(page)
+    assert not page.errors
+
+
+def test_the_hint_shows_in_the_declarations(server: ThreadServer, browser: Any) -> None:
+    """Point 10: whatever the advisor answers during the declarations is shown there."""
+    api = Api(server.url, "rubicon", "partie", hints=True)
+    api.join()
+    elder = elder_seat(api.view(0))
+    api.drive(
+        lambda g: bool(
+            g["your_turn"] and g["view"]["deal"] and g["view"]["deal"]["phase"] == "declare"
+        ),
+        watch=elder,
+    )
+    page = new_page(browser, "desktop")
+    open_seat(page, server, api, elder)
+    if page.is_disabled("#btn-hint"):
+        pytest.skip("the advisor is not installed")
+    r = api.http.get(
+        f"/api/games/{api.id}/hint", headers={"Authorization": f"Bearer {api.tokens[elder]}"}
+    )
+    page.click("#btn-hint")
+    if r.status_code == 200:
+        page.wait_for_selector("#declare-hint", timeout=60000)
+        assert r.json()["hint"] in page.inner_text("#declare-hint")
+    else:
+        page.wait_for_selector(".toast.show")
+    assert not page.errors
+
+
+# ---------------------------------------------------------------------- live updates degraded
+def test_the_table_polls_while_live_updates_are_down(server: ThreadServer, browser: Any) -> None:
+    """The contract with the server: ``{"type": "live", "ok": false}`` on the socket makes
+    the page show a notice and ask for the game every ~2 s until ``ok: true``."""
+    import json
+
+    api = Api(server.url, "rubicon", "partie")
+    api.join()
+    page = new_page(browser, "phone")
+    routes: list[Any] = []
+
+    live = {"on": True}
+
+    def relay(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+        # while "down", the server's views do not reach the page: only polling brings news
+        server_side.on_message(lambda m: ws.send(m) if live["on"] else None)
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws$"), relay)
+    polls: list[float] = []
+    page.on(
+        "request",
+        lambda r: (
+            polls.append(r.timing["startTime"])
+            if r.method == "GET" and r.url.endswith(f"/api/games/{api.id}")
+            else None
+        ),
+    )
+    open_seat(page, server, api, 0)
+    for _ in range(50):
+        if routes:
+            break
+        page.wait_for_timeout(100)
+    assert routes, "the page opened no socket"
+    polls.clear()
+    live["on"] = False
+    routes[0].send(json.dumps({"type": "live", "ok": False, "error": "redis is down"}))
+    page.wait_for_selector("#live-notice")
+    page.wait_for_timeout(4500)
+    assert 2 <= len(polls) <= 3, polls
+    # news reaches the page by polling meanwhile
+    before = page.get_attribute("#main", "data-n")
+    g = api.view(0)
+    p = g["to_act"]
+    api.act(p, plain(api.view(p), random.Random(1)))
+    wait_n_changes(page, before)
+    live["on"] = True
+    routes[0].send(json.dumps({"type": "live", "ok": True}))
+    page.wait_for_selector("#live-notice", state="detached")
+    polls.clear()
+    page.wait_for_timeout(2500)
+    assert polls == []
+    assert not page.errors
