@@ -10,8 +10,10 @@ import pytest
 
 from piquet.actions import Action, Discard
 from piquet.cards import CardSet
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.deal import ELDER, YOUNGER, Deal, Phase, Utterance
+from piquet.declarations import DeclClass
 from piquet.errors import IllegalActionError
+from piquet.facts import Declared, Statement
 from piquet.integrations.actions import (
     ACTION_NAMES,
     CHANCE,
@@ -39,11 +41,11 @@ from piquet.integrations.observation import (
     knowledge,
     observation_string,
     observation_tensor,
-    parse_statement,
-    parse_utterance,
+    said_of,
 )
 from piquet.rules import PRESETS, Rules
 from piquet.view import deal_view
+from piquet.words import capitalized, statement_words
 
 PRESET_NAMES = sorted(PRESETS)
 
@@ -269,7 +271,7 @@ def test_laid_out_cards_are_seen_only_by_the_seat_laying_them_out() -> None:
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
-def test_every_dialog_line_is_read_back(name: str) -> None:
+def test_every_dialog_line_is_read_from_its_fact(name: str) -> None:
     rules = PRESETS[name]
     rng = random.Random(name + "dialog")
     for _ in range(25):
@@ -279,7 +281,7 @@ def test_every_dialog_line_is_read_back(name: str) -> None:
         while not deal.is_over:
             deal = deal.apply(deal.random_action(rng))
         for u in deal.dialog:
-            said = parse_utterance(u)
+            said = said_of(u)
             if u.cls is not None:
                 assert said.kind is not Saying.OTHER, u
             if said.kind is Saying.CLAIM:
@@ -307,12 +309,16 @@ def test_every_dialog_line_is_read_back(name: str) -> None:
         ("Three knaves.", 2, 3, 11, 0, -1),
     ],
 )
-def test_statements_are_read_as_spoken(
+def test_statements_are_spoken_as_their_facts_tell(
     text: str, cls: int, size: int, rank: int, pips: int, suit: int
 ) -> None:
-    said = parse_statement(text)
-    assert said is not None
-    assert (int(said.cls or 0), said.size, said.rank, said.pips, said.suit) == (
+    # the fact holds the numbers; the words are made from it, never read back
+    said = Statement(DeclClass(cls), size=size, rank=rank, pips=pips, suit=suit)
+    rules = PRESETS["cotton-1674" if text.startswith("Ruff") else "rubicon"]
+    assert capitalized(statement_words(said, rules)) + "." == text
+    line = Utterance(0, said.cls, text, 0, Declared(0, said))
+    got = said_of(line)
+    assert (int(got.cls or 0), got.size, got.rank, got.pips, got.suit) == (
         cls,
         size,
         rank,

@@ -11,7 +11,7 @@ import pytest
 
 from piquet.actions import Action, Pass, parse_action
 from piquet.cards import Card
-from piquet.errors import IllegalActionError, PiquetError, RecordError
+from piquet.errors import IllegalActionError, PiquetError, RecordError, SetupError
 from piquet.match import DealSummary, GameResult, Match, new_match
 from piquet.players.random_player import RandomPlayer
 from piquet.rules import PRESETS, Format, Settlement
@@ -62,19 +62,19 @@ def test_new_match_defaults(preset: str) -> None:
 
 
 def test_new_match_refuses_bad_options() -> None:
-    with pytest.raises(IllegalActionError, match="unknown format 'duel'; use one of: game, partie"):
+    with pytest.raises(SetupError, match="unknown format 'duel'; use one of: game, partie"):
         new_match("rubicon", seed=1, format="duel")
     with pytest.raises(
-        IllegalActionError, match="cotton-1674 does not play a partie; it plays: game"
+        SetupError, match="cotton-1674 does not play a partie; it plays: game"
     ):
         new_match("cotton", seed=1, format="partie")
-    with pytest.raises(IllegalActionError, match="a pool needs 3 players, not 2"):
+    with pytest.raises(SetupError, match="a pool needs 3 players, not 2"):
         new_match("1754", seed=1, format="pool", names=["a", "b"])
-    with pytest.raises(IllegalActionError, match="a game needs 2 players, not 3"):
+    with pytest.raises(SetupError, match="a game needs 2 players, not 3"):
         new_match("1754", seed=1, names=["a", "b", "c"])
-    with pytest.raises(IllegalActionError, match="seed must be 0 to"):
+    with pytest.raises(SetupError, match="seed must be 0 to"):
         new_match("rubicon", seed=-1)
-    with pytest.raises(IllegalActionError, match="games must be at least 1"):
+    with pytest.raises(SetupError, match="games must be at least 1"):
         new_match("rubicon", seed=1, games=0)
     with pytest.raises(PiquetError, match="unknown rule set"):
         new_match("whist", seed=1)

@@ -704,8 +704,11 @@ def play_match(rules: Rules, fmt: Format, seed: int, games: int) -> Match:
 
 
 def match_state(m: Match) -> dict[str, Any]:
-    out = {k: getattr(m, k) for k in Match.__dataclass_fields__ if k != "deal"}
+    out = {
+        k: getattr(m, k) for k in Match.__dataclass_fields__ if k not in ("deal", "last_deal")
+    }
     out["deal"] = None if m.deal is None else snapshot(m.deal)
+    out["last_deal"] = None if m.last_deal is None else snapshot(m.last_deal)
     return out
 
 

@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import random
 
-from piquet import sampling
+from piquet import words
 from piquet.declarations import DeclClass, claims
 from piquet.match import Match, new_match
 from piquet.notation import dump_text, loads
 from piquet.players.search import SearchPlayer
+from piquet.roles import ELDER
 from piquet.rules import PRESETS, Rules
 from piquet.solver import DIFF
 from piquet.tui.session import advisor_hint
@@ -44,13 +45,17 @@ def test_a_house_rule_set_named_as_a_preset_is_advised_under_its_own_knobs() -> 
 
 
 def test_the_words_of_a_claim_are_cached_by_the_rules_value_not_its_id() -> None:
+    # the sampler reads facts, not words; the words of a claim are cached in piquet.words,
+    # keyed on the values of the knobs that decide them
     claim = claims(0b111111, DeclClass.SEQUENCE, RUBICON)[0]
-    sampling._said(claim, RUBICON)
+    said = words.declared(ELDER, claim, RUBICON)
     twin = RUBICON.replace()  # an equal rule set, another object (another id)
     assert twin is not RUBICON and twin == RUBICON
-    assert (claim, twin) in sampling._SAID
+    assert words.declared(ELDER, claim, twin) is said
+    before = len(words._DECLARED)
     ruff = RUBICON.replace(deck_size=36)  # same name, other knobs: its own entry
-    assert (claim, ruff) not in sampling._SAID
+    words.declared(ELDER, claim, ruff)
+    assert len(words._DECLARED) == before + 1
 
 
 def test_the_search_players_solvers_are_kept_per_rules_value_not_per_name() -> None:

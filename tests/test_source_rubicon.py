@@ -16,7 +16,7 @@ from enginekit import act, new_deal, play, refused, said, timeline
 from piquet.actions import AnnounceBlanche, DealBy, Discard
 from piquet.cards import CardSet
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.errors import IllegalActionError
+from piquet.errors import SetupError
 from piquet.match import Match, new_match
 from piquet.rules import Format, Settlement, get_rules
 from piquet.sources import citation
@@ -476,5 +476,5 @@ def test_rubicon_single_game_to_a_hundred_is_an_option() -> None:
         match = match.apply(match.random_action(rng))
     (game,) = match.games
     assert max(game.scores) >= 100 and game.settled == 0
-    with pytest.raises(IllegalActionError, match="does not play a pool"):
+    with pytest.raises(SetupError, match="does not play a pool"):
         new_match(RULES, seed=4, format="pool")

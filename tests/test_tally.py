@@ -13,6 +13,7 @@ from piquet.actions import Discard, Play
 from piquet.cards import Card, CardSet
 from piquet.cli import main
 from piquet.deal import Phase
+from piquet.dealtypes import ExchangeKind
 from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordError
 from piquet.match import Match, new_match
 from piquet.rules import PRESETS, get_rules
@@ -51,7 +52,7 @@ def _entries_for(m: Match, rng: random.Random) -> tuple[Match, list[str]]:
         stock = deal.stock
         after = m.apply(a)
         if isinstance(a, Discard):
-            if deal.exchange_steps[0][0] == "discard":
+            if deal.exchange_steps[0].kind is ExchangeKind.DISCARD:
                 taken = " ".join(_card(c) for c in stock[: len(a.cards)])
                 who = ("elder", "younger")[role or 0]
                 out.append(f"{who}: discard {a.cards or '-'} take {taken}".replace("take  ", ""))

@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike, NDArray
 from piquet.cards import DECK36
 from piquet.declarations import SUIT_RUNS, _best_split
 from piquet.errors import PiquetError
+from piquet.roles import ROLE_NAMES
 from piquet.rules import PointMeasure, PointScoring, Rules
 
 __all__ = ["BATCH_FIELDS", "BatchScore", "batch_rows", "score_batch", "split_worth"]
@@ -383,7 +384,7 @@ def score_batch(
     return {k: np.concatenate([p[k] for p in parts]) for k in BATCH_FIELDS}
 
 
-_ROLE: Final = ("elder", "younger")
+_ROLE: Final = ROLE_NAMES
 
 
 def _role(seat: int) -> str | None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Iterator
-from typing import Final
+from typing import Final, Protocol
 
 from piquet.errors import ParseError
 
@@ -31,7 +31,8 @@ __all__ = [
     "Suit",
     "card_points",
     "mask_cards",
-    "popcount",
+    "pack",
+    "pack_mask",
     "suit_mask",
 ]
 
@@ -146,8 +147,23 @@ DECK36: Final = (1 << 36) - 1
 DECK32: Final = DECK36 & ~sum(1 << (9 * s) for s in range(4))
 
 
-def popcount(mask: int) -> int:
-    return mask.bit_count()
+class _PackRules(Protocol):
+    @property
+    def deck_size(self) -> int: ...
+
+
+_PACKS: Final = {n: tuple(i for i in range(36) if n == 36 or i % 9) for n in (32, 36)}
+
+
+def pack(rules: _PackRules) -> list[int]:
+    """The card indices of a rule set's pack (``rules.deck_size`` 36 or 32: no sixes),
+    in order, as a new list to shuffle."""
+    return list(_PACKS[rules.deck_size])
+
+
+def pack_mask(rules: _PackRules) -> int:
+    """A rule set's pack as a card mask (:data:`DECK36` or :data:`DECK32`)."""
+    return DECK36 if rules.deck_size == 36 else DECK32
 
 
 class Card:

@@ -40,7 +40,7 @@ from piquet.actions import (
     Reply,
 )
 from piquet.cards import SUIT_CARDS as _SUIT_CARDS
-from piquet.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards
+from piquet.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards, pack
 from piquet.dealtypes import (
     ELDER,
     P_APPOINT,
@@ -58,7 +58,13 @@ from piquet.dealtypes import (
     S_YOUNGER,
     YOUNGER,
     ClassResult,
+    DealState,
+    Deferred,
+    ExchangeStep,
+    HeldCount,
+    LeadRule,
     Phase,
+    Role,
     Step,
     Trick,
     Utterance,
@@ -73,7 +79,7 @@ from piquet.declarations import (
 )
 from piquet.errors import IllegalActionError
 from piquet.rules import Leftovers, PointMeasure, Rules
-from piquet.scoring import Event, Kind, Tally
+from piquet.scoring import Event, Tally
 
 __all__ = ["ELDER", "ROLE_NAMES", "YOUNGER", "ClassResult", "Deal", "Phase", "Step", "Trick",
            "Utterance"]
@@ -82,9 +88,11 @@ __all__ = ["ELDER", "ROLE_NAMES", "YOUNGER", "ClassResult", "Deal", "Phase", "St
 class Deal:
     """The state of one deal.  Immutable: every action returns a new ``Deal``."""
 
+    # The attributes, read-only; their meaning is documented on DealState (the same
+    # fields, as the typed dict a transition fills).
     rules: Rules
     phase: Phase
-    to_act: int | None
+    to_act: Role | None
     hands: tuple[int, int]
     dealt: tuple[int, int]
     discards: tuple[int, int]
@@ -98,27 +106,27 @@ class Deal:
     elder_unused: int
     leftovers: int
     leftover_look: tuple[bool, bool]
-    lead_rule: tuple[str, int] | None
-    exchange_steps: tuple[tuple[str, int, int], ...]
+    lead_rule: LeadRule | None
+    exchange_steps: tuple[ExchangeStep, ...]
     pending_take: int
-    cls: int
+    cls: DeclClass
     step: Step
     elder_claim: Claim | None
     revealed: bool
-    asker: int
-    deferred: tuple[tuple[int, tuple[int, int] | None, bool], ...]
+    asker: Role
+    deferred: tuple[Deferred, ...]
     results: tuple[ClassResult | None, ClassResult | None, ClassResult | None]
     committed: int
     dialog: tuple[Utterance, ...]
     shown: tuple[int, int]
     tally: Tally
-    held_play: tuple[tuple[int, Kind, int, str], ...]
+    held_play: tuple[HeldCount, ...]
     tricks: tuple[Trick, ...]
     trick_lead: int | None
-    leader: int
+    leader: Role
     won: tuple[int, int]
-    _hist: tuple[Any, tuple[int, Action]] | None
-    pending_blanche: tuple[int, ...]
+    _hist: tuple[Any, tuple[Role | None, Action]] | None
+    pending_blanche: tuple[Role, ...]
     question_late: bool
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -140,12 +148,12 @@ class Deal:
         ``target`` the game's target (None: nothing ends the deal early).
         """
         deck_t = tuple(deck)
-        if sorted(deck_t) != _PACKS[rules.deck_size]:
+        if sorted(deck_t) != pack(rules):
             raise IllegalActionError(
                 f"a {rules.deck_size}-card pack must hold each of its cards exactly once"
             )
         self = object.__new__(cls)
-        d = _FRESH.copy()
+        d: DealState = _FRESH.copy()
         _SET_ATTR(self, "__dict__", d)
         d["rules"] = rules
         d["deck"] = deck_t
@@ -155,19 +163,23 @@ class Deal:
             return self._deal_by(rules.packet_sizes[0])
         return self
 
-    def _successor(self) -> tuple[Deal, dict[str, Any]]:
+    def _successor(self) -> tuple[Deal, DealState]:
         new = object.__new__(Deal)
-        d = self.__dict__.copy()
+        d = self._state().copy()
         d["_legal"] = None
         d["_play"] = None
         _SET_ATTR(new, "__dict__", d)
         return new, d
 
+    def _state(self) -> DealState:
+        """The attributes, as the typed record the transitions fill."""
+        return self.__dict__  # type: ignore[return-value]  # a DealState, by construction
+
     # ------------------------------------------------------------------ queries
     @property
-    def history(self) -> tuple[tuple[int, Action], ...]:
+    def history(self) -> tuple[tuple[Role | None, Action], ...]:
         """Every action taken in this deal, as (role, action), in order."""
-        out: list[tuple[int, Action]] = []
+        out: list[tuple[Role | None, Action]] = []
         node = self._hist
         while node is not None:
             node, entry = node
@@ -189,9 +201,10 @@ class Deal:
         return self.tally.events
 
     @property
-    def game_reached_by(self) -> int | None:
+    def game_reached_by(self) -> Role | None:
         """The role that reached the game's target during this deal, if any."""
-        return self.tally.reached
+        reached = self.tally.reached
+        return None if reached is None else _ROLES[reached]
 
     @property
     def declarations_done(self) -> bool:
@@ -203,10 +216,11 @@ class Deal:
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
         """Everything the seat to act may do now (empty when the deal is over)."""
-        cached: list[Action] | None = self.__dict__.get("_legal")
+        state: DealState = self.__dict__  # type: ignore[assignment]  # (no call: hot path)
+        cached = state["_legal"]
         if cached is None:
             cached = self._legal_actions()
-            self.__dict__["_legal"] = cached
+            state["_legal"] = cached  # the private cache of this state's legal actions
         return list(cached)
 
     def _legal_actions(self) -> list[Action]:
@@ -218,11 +232,11 @@ class Deal:
         if phase is P_DEAL:
             return [_DEAL_BY[n] for n in self.rules.packet_sizes]
         if phase is P_BLANCHE:
-            lo, hi = self._blanche_range(self.to_act or 0)
+            lo, hi = self._blanche_range(self._actor())
             return [AnnounceBlanche(n) for n in range(lo, hi + 1)]
         if phase is P_EXCHANGE:
             lo, hi, fixed = self._discard_range()
-            hand = mask_cards(self.hands[self.to_act or 0])
+            hand = mask_cards(self.hands[self._actor()])
             out: list[Action] = []
             from itertools import combinations
 
@@ -239,9 +253,10 @@ class Deal:
 
     def random_action(self, rng: random.Random) -> Action:
         """One legal action drawn uniformly at random (without listing discards)."""
-        phase = self.__dict__["phase"]
+        state: DealState = self.__dict__  # type: ignore[assignment]  # (no call: hot path)
+        phase = state["phase"]
         if phase is P_PLAY:
-            playable = self.__dict__["_play"] or self._playable()
+            playable = state["_play"] or self._playable()
             n = len(playable)
             k = n.bit_length()
             r = rng.getrandbits(k)  # rng.randrange(n), drawn the same way
@@ -250,7 +265,7 @@ class Deal:
             return PLAY[playable[r]]
         if phase is P_EXCHANGE:
             lo, hi, fixed = self._discard_range()
-            hand = list(mask_cards(self.hands[self.to_act or 0]))
+            hand = list(mask_cards(self.hands[self._actor()]))
             n = len(hand)
             if fixed is not None:
                 k = fixed
@@ -269,10 +284,10 @@ class Deal:
                 mask |= 1 << hand[j]
             return Discard(CardSet(mask))
         if phase is P_DECLARE and self.step is S_ELDER:
-            mine = claims(self.hands[ELDER], _CLASS[self.cls], self.rules)
+            mine = claims(self.hands[ELDER], self.cls, self.rules)
             k = _below(rng, len(mine) + 1)
             return _PASS if k == len(mine) else _declare_of(mine[k])
-        actions = self.__dict__.get("_legal") or self.legal_actions()
+        actions = self.__dict__["_legal"] or self.legal_actions()
         if not actions:
             raise IllegalActionError("the deal is over: there is nothing to do")
         return actions[_below(rng, len(actions))]
@@ -296,7 +311,7 @@ class Deal:
 
     def _discard_range(self) -> tuple[int, int, int | None]:
         r = self.rules
-        seat = self.to_act or 0
+        seat = self._actor()
         fixed = self.blanche[seat] if self.blanche[seat] >= 0 else None
         if seat == ELDER:
             return r.elder_min, r.elder_max, fixed
@@ -314,7 +329,7 @@ class Deal:
         if mode is Leftovers.ELDER_NAMES_SUIT:
             return [NameLead(suit=s) for s in Suit] + [decline]
         if mode is Leftovers.ELDER_NAMES_CARD:
-            deck = [i for i in range(36) if self.rules.deck_size == 36 or i % 9]
+            deck = pack(self.rules)
             return [NameLead(card=Card.from_index(i)) for i in deck] + [decline]
         return [Leftover(LeftoverChoice.LOOK), decline]
 
@@ -322,12 +337,12 @@ class Deal:
         if self.rules.younger_leftovers is Leftovers.ELDER_NAMES_SUIT:
             return [Appoint(suit=s) for s in Suit]
         own = self.hands[YOUNGER]
-        deck = [i for i in range(36) if (self.rules.deck_size == 36 or i % 9) and not own >> i & 1]
+        deck = [i for i in pack(self.rules) if not own >> i & 1]
         return [Appoint(card=Card.from_index(i)) for i in deck]
 
     def _declare_actions(self) -> list[Action]:
         step = self.step
-        cls = _CLASS[self.cls]
+        cls = self.cls
         if step is S_QUESTION:
             return [_ASK, _NO_QUESTION]
         if step is S_ELDER:
@@ -359,7 +374,7 @@ class Deal:
     def _partial(self) -> bool:
         """Only the number of cards of elder's point is known (no "making" yet)."""
         return (
-            self.cls == 0  # the point
+            self.cls is DeclClass.POINT
             and self.rules.point_measure is _BY_CARDS
             and not self.revealed
         )
@@ -369,7 +384,7 @@ class Deal:
         assert claim is not None
         # younger's claims come best first: the first tells "not good", the first not
         # better than elder's tells "equal" (or, before "making", the same number of cards)
-        mine = claims(self.hands[YOUNGER], _CLASS[self.cls], self.rules)
+        mine = claims(self.hands[YOUNGER], self.cls, self.rules)
         out = [Reply.GOOD]
         if self._partial():
             n = claim.key[0]
@@ -393,8 +408,8 @@ class Deal:
 
     def _playable(self) -> tuple[int, ...]:
         """The cards the seat to act may play (computed once per state)."""
-        attrs = self.__dict__
-        found: tuple[int, ...] | None = attrs["_play"]
+        attrs: DealState = self.__dict__  # type: ignore[assignment]  # (no call: hot path)
+        found = attrs["_play"]
         if found is not None:
             return found
         seat = attrs["to_act"]
@@ -417,7 +432,7 @@ class Deal:
                     found = mask_cards(hand)
             else:
                 found = mask_cards(hand)
-        attrs["_play"] = found
+        attrs["_play"] = found  # the private cache of this state's playable cards
         return found
 
     # ------------------------------------------------------------------ verify / can / apply
@@ -434,7 +449,7 @@ class Deal:
 
     def apply(self, action: Action) -> Deal:
         """The deal after ``action`` by the seat to act (``self`` is unchanged)."""
-        attrs = self.__dict__
+        attrs: DealState = self.__dict__  # type: ignore[assignment]  # (no call: hot path)
         if not (type(action) is Play and attrs["phase"] is P_PLAY
                 and action.card.index in (attrs["_play"] or self._playable())):
             self._check(action)
@@ -476,8 +491,15 @@ class Deal:
         return self.apply(Declare(cls, cards))
 
     # ------------------------------------------------------------------ checking
+    def _actor(self) -> Role:
+        """The role to act; refuses when nobody is (the deal is over)."""
+        seat = self.to_act
+        if seat is None:
+            raise IllegalActionError("the deal is over: nobody is to act")
+        return seat
+
     def _who(self) -> str:
-        return ROLE_NAMES[self.to_act or 0]
+        return ROLE_NAMES[self._actor()]
 
     def _check(self, action: Action) -> None:
         phase = self.phase
@@ -498,7 +520,7 @@ class Deal:
             if phase is not P_EXCHANGE:
                 raise IllegalActionError(f"no discarding now; now {self._doing()}")
             lo, hi, fixed = self._discard_range()
-            hand = self.hands[self.to_act or 0]
+            hand = self.hands[self._actor()]
             cards = action.cards.mask
             if cards & ~hand:
                 missing = CardSet(cards & ~hand)
@@ -528,7 +550,7 @@ class Deal:
             if kind is Pass and (self.step is S_ELDER or (
                     self.step is S_YOUNGER and self._younger_terms()[2])):
                 return
-        legal = self.__dict__.get("_legal") or self.legal_actions()
+        legal = self.__dict__["_legal"] or self.legal_actions()
         if action in legal:
             return
         raise IllegalActionError(self._why_not(action, legal))
@@ -562,7 +584,7 @@ class Deal:
         }[self.phase]
 
     def _why_not_playable(self, card: Card, playable: Sequence[int]) -> str:
-        seat = self.to_act or 0
+        seat = self._actor()
         hand = self.hands[seat]
         allowed = " ".join(_card_text(i) for i in playable)
         if not hand >> card.index & 1:
@@ -581,10 +603,10 @@ class Deal:
         if len(legal) > 40:
             listed += f", ... ({len(legal)} in all)"
         if isinstance(action, Declare) and self.phase is P_DECLARE:
-            cls = DeclClass(self.cls)
+            cls = self.cls
             if action.cls is not cls:
                 return f"{action}: now the {cls.label} is declared, not the {action.cls.label}"
-            seat = self.to_act or 0
+            seat = self._actor()
             held = self.hands[seat]
             if action.cards.mask & ~held:
                 return (
@@ -601,9 +623,12 @@ class Deal:
         return new
 
 
-_PACKS: Final = {n: [i for i in range(36) if n == 36 or i % 9] for n in (32, 36)}
 _SET_ATTR: Final = object.__setattr__  # Deal's own __setattr__ refuses every change
-_FRESH: Final[dict[str, Any]] = dict(
+_FRESH: Final = DealState(
+    rules=Rules(),
+    deck=(),
+    start=(0, 0),
+    target=None,
     _legal=None,
     _play=None,
     phase=P_DEAL,
@@ -621,7 +646,7 @@ _FRESH: Final[dict[str, Any]] = dict(
     lead_rule=None,
     exchange_steps=(),
     pending_take=0,
-    cls=0,
+    cls=DeclClass.POINT,
     step=S_ELDER,
     elder_claim=None,
     revealed=False,
@@ -641,7 +666,9 @@ _FRESH: Final[dict[str, Any]] = dict(
     pending_blanche=(),
     question_late=False,
 )
-"""A new deal's attributes, but for the rule set, the pack, the start and the target."""
+"""A new deal's attributes (the rule set, the pack, the start and the target are set by
+:meth:`Deal.new`)."""
+_ROLES: Final = tuple(Role)
 _DEAL_BY: Final = {n: DealBy(n) for n in range(1, 13)}
 _BY_CARDS: Final = PointMeasure.CARDS
 _PASS: Final = Pass()

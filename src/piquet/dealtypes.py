@@ -1,21 +1,41 @@
-"""The small values a deal is made of: roles, phases, dialog lines, tricks, class results."""
+"""The small values a deal is made of: roles, phases, dialog lines, tricks, class results,
+and :class:`DealState`, the typed record of a deal's attributes that the transitions fill."""
 
 from __future__ import annotations
 
 import enum
-from typing import Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypedDict
 
 from piquet.cards import Card
-from piquet.declarations import (
-    Claim,
-    DeclClass,
-)
+from piquet.declarations import Claim, DeclClass
+from piquet.facts import Fact
+from piquet.roles import ELDER, OTHER, ROLE_NAMES, YOUNGER, Role
 
-__all__ = ["ELDER", "YOUNGER", "ROLE_NAMES", "ClassResult", "Phase", "Step", "Trick", "Utterance"]
+if TYPE_CHECKING:
+    from piquet.actions import Action
+    from piquet.rules import Rules
+    from piquet.scoring import Kind, Tally
 
-ELDER: Final = 0
-YOUNGER: Final = 1
-ROLE_NAMES: Final = ("elder", "younger")
+__all__ = [
+    "ELDER",
+    "OTHER",
+    "ROLE_NAMES",
+    "YOUNGER",
+    "ClassResult",
+    "DealState",
+    "Deferred",
+    "ExchangeKind",
+    "ExchangeStep",
+    "HeldCount",
+    "LeadRule",
+    "Phase",
+    "Role",
+    "Step",
+    "Trick",
+    "Utterance",
+]
+
+
 _TENTH: Final = frozenset(i for i in range(36) if i % 9 + 6 >= 10)
 
 
@@ -39,6 +59,49 @@ class Step(enum.Enum):
     QUESTION = "question"
 
 
+class LeadRule(NamedTuple):
+    """The card (an index) or suit elder is bound to lead first (named or appointed)."""
+
+    kind: Literal["card", "suit"]
+    value: int
+
+
+class Deferred(NamedTuple):
+    """A class younger declares after elder's first lead, and what his claim must beat
+    (``beat`` None: elder passed; ``partial``: only the number of cards of the point)."""
+
+    cls: DeclClass
+    beat: tuple[int, int] | None
+    partial: bool
+
+
+class ExchangeKind(enum.Enum):
+    DISCARD = "discard"
+    """Lay out and take at once."""
+    DISCARD_ONLY = "discard-only"
+    """Younger lays out first and takes after elder's carte blanche is shown."""
+    SHOW = "show"
+    """Carte blanche is shown (automatic)."""
+    TAKE = "take"
+    """Younger takes the cards he laid out for (automatic)."""
+
+
+class ExchangeStep(NamedTuple):
+    """One step of the exchange still to come."""
+
+    kind: ExchangeKind
+    seat: Role
+
+
+class HeldCount(NamedTuple):
+    """A count of the play held back until the declarations are counted."""
+
+    seat: Role
+    kind: Kind
+    points: int
+    note: str
+
+
 # The members as module constants, for the engine's hot paths: in Python 3.11 reaching an
 # enum member through its class costs about a tenth of a microsecond, and a deal's every
 # action reaches several.
@@ -47,19 +110,21 @@ S_ELDER, S_ANSWER, S_YOUNGER, S_QUESTION = Step
 
 
 class Utterance(NamedTuple):
-    """One public line of the dialog: who said what, and any cards shown."""
+    """One public line of the dialog: its fact, who said it, the words, any cards shown."""
 
-    seat: int
+    seat: Role
     cls: DeclClass | None
     text: str
-    shown: int = 0
+    """The words, made from ``fact`` by :mod:`piquet.words` (never read back)."""
+    shown: int
+    fact: Fact
 
 
 class Trick(NamedTuple):
-    leader: int
+    leader: Role
     lead: int  # card index
     follow: int  # card index
-    winner: int
+    winner: Role
 
     def to_json(self) -> dict[str, str]:
         """The trick as JSON: roles by name, cards as text (``QH``)."""
@@ -74,7 +139,7 @@ class Trick(NamedTuple):
 class ClassResult(NamedTuple):
     """How a class of declaration ended: ``winner`` (None: equal or nobody) counts ``points``."""
 
-    winner: int | None
+    winner: Role | None
     holdings: tuple[Claim, ...]
     points: int
     equal: bool = False
@@ -90,22 +155,57 @@ _WIN_NOTES: Final = tuple(
 )
 
 
+class DealState(TypedDict):
+    """Every attribute of a :class:`~piquet.deal.Deal`, typed: a transition writes
+    ``d["hands"] = ...`` into one of these, so a misspelt field or a wrong type is a mypy
+    error.  At run time it is the deal's plain attribute dict (copied once per action)."""
 
-_ONES: Final = (
-    "", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
-    "nineteen",
-)
-_TENS: Final = (
-    "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"
-)
-
-
-def number_words(n: int) -> str:
-    """A number as the dialog says it ("forty-nine"); 0 is "nothing", 100 and over in figures."""
-    if n < 20:
-        return _ONES[n] or "nothing"
-    if n >= 100:
-        return str(n)
-    tens, ones = divmod(n, 10)
-    return _TENS[tens] + ("-" + _ONES[ones] if ones else "")
+    rules: Rules
+    deck: tuple[int, ...]
+    """The pack, top first."""
+    start: tuple[int, int]
+    """The game score of (elder, younger) before the deal."""
+    target: int | None
+    phase: Phase
+    to_act: Role | None
+    """The role to act; None when nobody is (the deal is over)."""
+    packet: int | None
+    hands: tuple[int, int]
+    dealt: tuple[int, int]
+    discards: tuple[int, int]
+    taken: tuple[int, int]
+    stock: tuple[int, ...]
+    pending_blanche: tuple[Role, ...]
+    blanche: tuple[int, int]
+    """Cards each role announced he will discard with carte blanche (-1: no blanche)."""
+    exchange_steps: tuple[ExchangeStep, ...]
+    pending_take: int
+    elder_unused: int
+    leftovers: int
+    leftover_look: tuple[bool, bool]
+    lead_rule: LeadRule | None
+    cls: DeclClass
+    """The class being declared (in the play: the last one)."""
+    step: Step
+    elder_claim: Claim | None
+    revealed: bool
+    asker: Role
+    deferred: tuple[Deferred, ...]
+    question_late: bool
+    results: tuple[ClassResult | None, ClassResult | None, ClassResult | None]
+    committed: int
+    """Classes counted so far (0 to 3)."""
+    dialog: tuple[Utterance, ...]
+    shown: tuple[int, int]
+    tally: Tally
+    held_play: tuple[HeldCount, ...]
+    tricks: tuple[Trick, ...]
+    trick_lead: int | None
+    leader: Role
+    won: tuple[int, int]
+    _hist: tuple[Any, tuple[Role | None, Action]] | None
+    """The history as a cons chain (see ``Deal.history``)."""
+    _legal: list[Action] | None
+    """Private cache: the legal actions, once asked."""
+    _play: tuple[int, ...] | None
+    """Private cache: the playable cards, once asked."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Final, NamedTuple, Protocol
 
-from piquet.cards import SUIT_MASKS, Card, CardSet, Rank, Suit
+from piquet.cards import SUIT_MASKS, Card, CardSet
 from piquet.rules import PointMeasure, PointScoring, Rules
 
 __all__ = [
@@ -557,66 +557,13 @@ def statement(claim: Claim, rules: Rules, *, full: bool = True) -> str:
         # the words depend on the cards and class alone, and on the three knobs in the key
         if len(_STATEMENTS) > _CACHE_LIMIT:
             _STATEMENTS.clear()
-        found = _STATEMENTS[key] = _statement(claim, rules, full)
+        from piquet.words import claim_words  # the words live there; they import claims
+
+        found = _STATEMENTS[key] = claim_words(claim, rules, full=full)
     return found
 
 
 _STATEMENTS: dict[int, str] = {}
-
-
-def _statement(claim: Claim, rules: Rules, full: bool) -> str:
-    if claim.cls is DeclClass.POINT:
-        if rules.point_measure is PointMeasure.PIPS:
-            word = "ruff" if rules.deck_size == 36 else "point"
-            return f"{word} of {claim.pips}"
-        first = f"point of {_NUMBER_WORDS[claim.size]}"
-        return f"{first}, making {claim.pips}" if full else first
-    if claim.cls is DeclClass.SEQUENCE:
-        name = _SEQ_NAMES[min(claim.size, 9)]
-        top = Rank(claim.top)
-        suit = ""
-        if rules.sequences_same_suit:
-            suit = f" in {Suit(_suit_of(claim.cards)).plural}"
-        if top == Rank.ACE:
-            return f"{name} major{suit}"
-        return f"{name} to the {top.name_singular}{suit}"
-    rank = Rank(claim.top)
-    if claim.size == 4:
-        return f"quatorze of {rank.name_plural}"
-    return f"three {rank.name_plural}"
-
-
-def _suit_of(cards: int) -> int:
-    for s in range(4):
-        if cards & SUIT_MASKS[s]:
-            return s
-    return 0  # pragma: no cover
-
-
-_NUMBER_WORDS: Final = (
-    "none",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-)
-_SEQ_NAMES: Final = {
-    3: "tierce",
-    4: "quart",
-    5: "quint",
-    6: "sixième",
-    7: "septième",
-    8: "huitième",
-    9: "neuvième",
-}
 
 
 @dataclass(frozen=True, slots=True)

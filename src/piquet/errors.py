@@ -13,6 +13,7 @@ __all__ = [
     "PiquetError",
     "RecordError",
     "RulesError",
+    "SetupError",
 ]
 
 
@@ -34,3 +35,8 @@ class IllegalActionError(PiquetError):
 
 class RecordError(PiquetError):
     """A game record that is malformed or does not replay."""
+
+
+class SetupError(PiquetError):
+    """A match asked for with a bad option: a seed out of range, a format the rule set
+    does not play, the wrong number of players, fewer than one game."""

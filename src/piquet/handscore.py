@@ -12,12 +12,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from piquet.declarations import DeclClass, best_claim, counted
+from piquet.roles import ROLE_NAMES
 from piquet.rules import Rules
 from piquet.scoring import Kind, Tally
 
 __all__ = ["ClassOutcome", "HandsScore", "score_hands"]
 
-_ROLE = ("elder", "younger")
+_ROLE = ROLE_NAMES
 
 
 @dataclass(frozen=True, slots=True)

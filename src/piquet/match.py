@@ -12,18 +12,23 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Final, NewType
 
-from piquet.actions import Action, parse_action
-from piquet.cards import Card
-from piquet.deal import ELDER, YOUNGER, Deal
-from piquet.errors import IllegalActionError, PiquetError, RecordError
+from piquet.actions import Action, DealBy, parse_action
+from piquet.cards import Card, pack
+from piquet.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.errors import IllegalActionError, PiquetError, RecordError, SetupError
+from piquet.roles import ROLE_NAMES, Role
 from piquet.rules import Format, Rules, Settlement, get_rules, rules_from_mapping
 from piquet.view import DealView, deal_view, public_view
 
-__all__ = ["DealSummary", "GameResult", "Match", "MatchView", "new_match"]
+__all__ = ["DealSummary", "GameResult", "Match", "MatchView", "Player", "new_match"]
 
 MAX_SEED = 2**63 - 1
+
+Player = NewType("Player", int)
+"""A player's index at the table (0, 1; 2 in a pool): not a :class:`~piquet.roles.Role`,
+which is a seat inside one deal."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,14 +103,16 @@ class MatchView:
     names: tuple[str, ...]
     in_game: tuple[int, int]
     dealer: int
-    role: int | None
+    role: Role | None
+    """This player's role in the current deal."""
     scores: tuple[int, ...]
     game_number: int
     deal_number: int
     deals: tuple[DealSummary, ...]
     games: tuple[GameResult, ...]
     deal: DealView | None
-    to_act: int | None
+    to_act: Player | None
+    """The player to act (None: nobody); compare ``deal.to_act``, a role."""
     finished: bool
     ledger: tuple[int, ...]
     pool: int
@@ -125,7 +132,7 @@ class MatchView:
             "names": list(self.names),
             "in_game": list(self.in_game),
             "dealer": self.dealer,
-            "role": None if self.role is None else ("elder", "younger")[self.role],
+            "role": None if self.role is None else ROLE_NAMES[self.role],
             "scores": list(self.scores),
             "game_number": self.game_number,
             "deal_number": self.deal_number,
@@ -143,8 +150,7 @@ def _seeded(seed: int, *parts: object) -> random.Random:
     return random.Random(":".join(["piquet", str(seed), *map(str, parts)]))
 
 
-def _pack(rules: Rules) -> list[int]:
-    return [i for i in range(36) if rules.deck_size == 36 or i % 9]
+_pack: Final = pack
 
 
 @dataclass(frozen=True)
@@ -175,24 +181,28 @@ class Match:
     """Pool: the player who won the last game and how many running."""
     finished: bool = False
     _partie_extra: int = field(default=0)
+    last_deal: Deal | None = field(default=None, compare=False, repr=False)
+    """The deal that finished last, in its end state (the views of a finished deal and the
+    records read it; the match itself has moved on to the next deal)."""
 
     # ------------------------------------------------------------------ players
     @property
     def n_players(self) -> int:
         return len(self.names)
 
-    def role_of(self, player: int) -> int | None:
+    def role_of(self, player: int) -> Role | None:
         """The role (0 elder, 1 younger) of ``player`` in the current deal."""
         if player not in self.in_game:
             return None
         return YOUNGER if player == self.dealer else ELDER
 
-    def player_of(self, role: int) -> int:
+    def player_of(self, role: int) -> Player:
+        """The player who holds ``role`` in the current deal."""
         elder = self.in_game[0] if self.in_game[1] == self.dealer else self.in_game[1]
-        return self.dealer if role == YOUNGER else elder
+        return Player(self.dealer if role == YOUNGER else elder)
 
     @property
-    def to_act(self) -> int | None:
+    def to_act(self) -> Player | None:
         """The player to act, or None when the match is over."""
         if self.finished or self.deal is None or self.deal.to_act is None:
             return None
@@ -217,9 +227,16 @@ class Match:
             raise IllegalActionError("the match is over: no more actions")
         if player is not None and player != self.to_act:
             raise IllegalActionError(
-                f"it is not {self.names[player]}'s turn; {self.names[self.to_act or 0]} is to act"
+                f"it is not {self.names[player]}'s turn; {self.names[self._actor()]} is to act"
             )
         return self.deal
+
+    def _actor(self) -> Player:
+        """The player to act; refuses when nobody is."""
+        player = self.to_act
+        if player is None:
+            raise IllegalActionError("the match is over: nobody is to act")
+        return player
 
     def can(self, action: Action, player: int | None = None) -> bool:
         try:
@@ -236,6 +253,8 @@ class Match:
         attrs = self.__dict__.copy()
         attrs["deal"] = deal
         attrs["history"] = (*self.history, (actor, action))
+        if deal.is_over:
+            attrs["last_deal"] = deal
         m = object.__new__(Match)
         object.__setattr__(m, "__dict__", attrs)
         if deal.is_over:
@@ -249,13 +268,32 @@ class Match:
         rng.shuffle(pack)
         cut = rng.randint(2, len(pack) - 2)  # a cut of at least two cards (1754)
         pack = pack[cut:] + pack[:cut]
+        return replace(self, deal=self._deal_of(pack))
+
+    def _deal_of(self, pack: Sequence[int]) -> Deal:
+        """A fresh deal of this match from ``pack``: the game's score and target around it."""
         elder_player = self.in_game[0] if self.in_game[1] == self.dealer else self.in_game[1]
         start = (
             self.scores[self.in_game.index(elder_player)],
             self.scores[self.in_game.index(self.dealer)],
         )
         target = self.rules.target if self.format is not Format.PARTIE else None
-        return replace(self, deal=Deal.new(self.rules, pack, start=start, target=target))
+        return Deal.new(self.rules, pack, start=start, target=target)
+
+    def with_pack(
+        self, pack: Sequence[int], *, dealer: int | None = None, packet: int | None = None
+    ) -> Match:
+        """This match with its current deal dealt again from a given ``pack`` (top first),
+        as at a real table whose cards are entered (:mod:`piquet.tally`): ``dealer`` changes
+        who deals, ``packet`` deals by that packet size at once.  The seeded packs are not
+        drawn; the history is unchanged.  Raises :class:`IllegalActionError` for a pack that
+        is not the rule set's or a packet size it does not deal by.
+        """
+        m = self if dealer is None or dealer == self.dealer else replace(self, dealer=dealer)
+        deal = m._deal_of(pack)
+        if packet is not None and deal.phase is Phase.DEAL:
+            deal = deal.apply(DealBy(packet))
+        return replace(m, deal=deal)
 
     def _settle_deal(self) -> Match:
         deal = self.deal
@@ -596,17 +634,18 @@ def new_match(
     """Start a match: cut for deal and deal the first hand.
 
     ``format`` defaults to the rule set's; ``seed`` to a random one (kept in
-    the match, so the record replays).  A pool has three players.
+    the match, so the record replays).  A pool has three players.  Raises
+    :class:`SetupError` for an option out of range.
     """
     r = rules if isinstance(rules, Rules) else get_rules(rules)
     try:
         fmt = Format(format) if isinstance(format, str) else (format or r.default_format)
     except ValueError:
-        raise IllegalActionError(
+        raise SetupError(
             f"unknown format {format!r}; use one of: {', '.join(f.value for f in Format)}"
         ) from None
     if fmt not in r.formats:
-        raise IllegalActionError(
+        raise SetupError(
             f"{r.name} does not play a {fmt.value}; it plays: "
             + ", ".join(f.value for f in r.formats)
         )
@@ -614,13 +653,13 @@ def new_match(
     if names is None:
         names = tuple(f"player {i + 1}" for i in range(n))
     if len(names) != n:
-        raise IllegalActionError(f"a {fmt.value} needs {n} players, not {len(names)}")
+        raise SetupError(f"a {fmt.value} needs {n} players, not {len(names)}")
     if seed is None:
         seed = random.SystemRandom().randrange(MAX_SEED)
     if not 0 <= seed <= MAX_SEED:
-        raise IllegalActionError(f"seed must be 0 to {MAX_SEED}")
+        raise SetupError(f"seed must be 0 to {MAX_SEED}")
     if games < 1:
-        raise IllegalActionError("games must be at least 1")
+        raise SetupError("games must be at least 1")
     m = Match(
         rules=r,
         format=fmt,

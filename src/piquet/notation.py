@@ -53,6 +53,7 @@ from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Utterance
 from piquet.errors import PiquetError, RecordError
 from piquet.match import Match, new_match
 from piquet.rules import PRESETS, Format, Rules, get_rules, rules_from_mapping
+from piquet.words import Voice, voice
 
 __all__ = [
     "RECORD_VERSION",
@@ -146,12 +147,12 @@ def utterance_line(u: Utterance) -> str:
     does is told plainly (``elder shows AH KH QH``).
     """
     role = ROLE_NAMES[u.seat]
-    text = u.text
-    if text.startswith(("elder ", "younger ")):
-        return text
-    if text[:1].islower():
-        return f"{role} {text}"
-    return f'{role} says "{text}"'
+    how = voice(u.fact)
+    if how is Voice.NARRATION:
+        return u.text
+    if how is Voice.DEED:
+        return f"{role} {u.text}"
+    return f'{role} says "{u.text}"'
 
 
 class _Walker:
@@ -215,9 +216,8 @@ class _Walker:
         if m.finished or before is None:
             raise RecordError(f"{where}: the game is over; no more moves")
         if before.to_act != role:
-            raise RecordError(
-                f"{where}: it is {ROLE_NAMES[before.to_act or 0]}'s turn, not {ROLE_NAMES[role]}'s"
-            )
+            now = "nobody" if before.to_act is None else ROLE_NAMES[before.to_act]
+            raise RecordError(f"{where}: it is {now}'s turn, not {ROLE_NAMES[role]}'s")
         try:
             after_match = m.apply(action, player)
         except PiquetError as exc:
@@ -226,7 +226,8 @@ class _Walker:
         if nxt is not None and len(nxt.history) == len(before.history) + 1:
             after = nxt  # the same deal goes on
         else:
-            after = before.apply(action)  # the deal ended: see its last state
+            assert after_match.last_deal is not None  # the deal ended: see its last state
+            after = after_match.last_deal
         mv = MoveNotes(role, player, action)
         self.current.moves.append(mv)
         notes = mv.notes

@@ -30,10 +30,11 @@ from typing import Any, Final
 
 import numpy as np
 
-from piquet.cards import CardSet, Rank, Suit, mask_cards
+from piquet.cards import CardSet, Rank, Suit, mask_cards, pack_mask
 from piquet.declarations import COURTS, DeclClass, best_claim, statement
 from piquet.drawtables import cross_suit_sequences, draws, suit_tables
 from piquet.errors import PiquetError
+from piquet.roles import ROLE_NAMES
 from piquet.rules import PointMeasure, Rules
 
 __all__ = [
@@ -50,7 +51,7 @@ __all__ = [
 
 ELDER: Final = 0
 YOUNGER: Final = 1
-_ROLES: Final = ("elder", "younger")
+_ROLES: Final = ROLE_NAMES
 #: most draws enumerated for one discard before sampling (never reached by the presets)
 _EXACT_LIMIT: Final = 3_000_000
 
@@ -174,7 +175,7 @@ class Odds:
 # ====================================================================== improvements
 def deck_mask(rules: Rules) -> int:
     """Every card of the rule set's pack, as a mask."""
-    return sum(1 << i for i in range(36) if rules.deck_size == 36 or i % 9)
+    return pack_mask(rules)
 
 
 def role_draw_range(rules: Rules, role: int, *, stock: int | None = None) -> tuple[int, int]:

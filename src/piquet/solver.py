@@ -12,7 +12,10 @@ What is scored is what the rule set scores in the play (:class:`~piquet.rules.Pl
 leads, tricks, the last trick, the cards or capot, and a pique while it is
 still open (made in play only, never by the cards or capot; by elder's first
 card at the latest where :attr:`~piquet.rules.Rules.pique_by_first_card` says so).
-The objective (:class:`Objective`) is one of:
+``_step`` is the compiled copy of the engine's trick scorer
+(:func:`piquet.transitions._h_play`), kept for speed and checked against the engine
+by a differential test (``tests/test_solver.py``: the solver's value equals a minimax
+over the engine's own deals).  The objective (:class:`Objective`) is one of:
 
 - ``DIFF``: the points elder counts from here on minus those younger counts;
 - ``RACE``: the game's target is within reach in this deal; reaching it first
@@ -37,6 +40,7 @@ from numba import njit
 
 from piquet.deal import ELDER, Deal, Phase
 from piquet.errors import PiquetError
+from piquet.roles import Role
 from piquet.rules import PlayScoring, Rules, Settlement
 from piquet.scoring import Tally
 
@@ -102,6 +106,13 @@ class PlayState:
         return self.won[0] + self.won[1]
 
 
+def _to_act(deal: Deal) -> Role:
+    seat = deal.to_act
+    if seat is None:
+        raise PiquetError("the deal is over: nobody is to play")
+    return seat
+
+
 def play_state(deal: Deal) -> PlayState:
     """The solver's position for a deal in its play phase (every card's place known).
 
@@ -112,7 +123,7 @@ def play_state(deal: Deal) -> PlayState:
     tally: Tally = deal.tally
     return PlayState(
         hands=deal.hands,
-        leader=deal.leader if deal.trick_lead is not None else (deal.to_act or 0),
+        leader=deal.leader if deal.trick_lead is not None else _to_act(deal),
         lead=deal.trick_lead,
         won=deal.won,
         totals=tally.totals,

@@ -41,7 +41,6 @@ from piquet.actions import (
     Action,
     AnnounceBlanche,
     Answer,
-    DealBy,
     Declare,
     Discard,
     Leftover,
@@ -52,16 +51,19 @@ from piquet.actions import (
     Reply,
     parse_action,
 )
-from piquet.cards import CardSet, mask_cards
+from piquet.cards import CardSet, mask_cards, pack_mask
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.dealtypes import ExchangeKind
 from piquet.declarations import DeclClass
 from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordError
 from piquet.match import Match, new_match
+from piquet.roles import ROLE_NAMES
 from piquet.rules import Format, Leftovers, Rules, get_rules, rules_from_mapping
+from piquet.transitions import pack_dealing
 
 __all__ = ["HELP", "TallySession", "in_words", "new_tally"]
 
-_ROLE_NAMES: Final = ("elder", "younger")
+_ROLE_NAMES: Final = ROLE_NAMES
 
 HELP: Final = """Entries (one a line; any may start with 'elder:', 'younger:' or a player's name):
   dealer NAME|1|2             who deals (each game's first deal; then the deal alternates)
@@ -140,18 +142,11 @@ class _Draft:
 
 
 def _pack(rules: Rules) -> int:
-    return sum(1 << i for i in range(36) if rules.deck_size == 36 or i % 9)
+    return pack_mask(rules)
 
 
 def _deck(rules: Rules, draft: _Draft, packet: int) -> list[int]:
     """A pack order that deals the entered hands and puts the cards taken on top of the stock."""
-    e, y = mask_cards(draft.hands[0]), mask_cards(draft.hands[1])
-    deck: list[int] = []
-    while e or y:
-        deck.extend(e[:packet])
-        e = e[packet:]
-        deck.extend(y[:packet])
-        y = y[packet:]
     known = [c for t in draft.taken if t for c in t]
     rest = mask_cards(
         _pack(rules) & ~draft.hands[0] & ~draft.hands[1] & ~sum(1 << c for c in known)
@@ -159,7 +154,7 @@ def _deck(rules: Rules, draft: _Draft, packet: int) -> list[int]:
     # elder takes from the top, younger the next cards (elder's unused ones first);
     # cards not yet known to have been taken keep their places in any order
     stock = [*(draft.taken[0] or ()), *(draft.taken[1] or ()), *rest]
-    return deck + stock
+    return pack_dealing(draft.hands[0], draft.hands[1], stock, packet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,15 +172,8 @@ def _install(state: _State, rules: Rules) -> _State:
     dealer = draft.dealer if draft.dealer is not None else base.dealer
     if dealer not in base.in_game:
         raise IllegalActionError(f"player {dealer + 1} is not in this game")
-    m = replace(base, dealer=dealer)
-    elder_p = m.player_of(ELDER)
-    start = (m.scores[m.in_game.index(elder_p)], m.scores[m.in_game.index(dealer)])
-    target = rules.target if m.format is not Format.PARTIE else None
     packet = draft.packet if draft.packet is not None else rules.packet_sizes[0]
-    deal = Deal.new(rules, _deck(rules, draft, packet), start=start, target=target)
-    if deal.phase is Phase.DEAL:
-        deal = deal.apply(DealBy(packet))
-    m = replace(m, deal=deal)
+    m = base.with_pack(_deck(rules, draft, packet), dealer=dealer, packet=packet)
     for action in draft.actions:
         m = m.apply(action)
     return _State(m, replace(base, dealer=dealer), draft)
@@ -337,8 +325,10 @@ class TallySession:
         if role is not None:
             n = deal.taken[role].bit_count()
             return f"{_ROLE_NAMES[role]} takes in {n}: take CARDS"
-        who = _ROLE_NAMES[deal.to_act or 0]
-        name = self.names[m.player_of(deal.to_act or 0)]
+        seat = deal.to_act
+        assert seat is not None, "a deal not over has a role to act"
+        who = ROLE_NAMES[seat]
+        name = self.names[m.player_of(seat)]
         phase = deal.phase
         if phase is Phase.BLANCHE:
             return f"{who} ({name}) holds carte blanche: blanche N (cards he will lay out)"
@@ -500,7 +490,7 @@ class TallySession:
                     f"{who} has already laid out {CardSet(deal.discards[role])}: "
                     f"{self.rules.name} does not allow discarding twice"
                 )
-        now = _ROLE_NAMES[deal.to_act or 0] if deal.to_act is not None else "nobody"
+        now = ROLE_NAMES[deal.to_act] if deal.to_act is not None else "nobody"
         return f"it is not {who}'s turn: {now} is to act ({self.expecting()})"
 
     def _hand_step(self, role: int, text: str) -> _Step:
@@ -690,7 +680,7 @@ def _jsonable(value: Any) -> Any:
 def _takes_now(deal: Deal) -> bool:
     """The seat to act takes its cards as it lays out (not after elder's carte blanche)."""
     steps = deal.exchange_steps
-    return bool(steps) and steps[0][0] == "discard"
+    return bool(steps) and steps[0].kind is ExchangeKind.DISCARD
 
 
 def _cards_in_order(text: str) -> list[Any]:
@@ -737,8 +727,9 @@ def _friendly_action(text: str, deal: Deal) -> Action:
     try:
         return parse_action(raw)
     except ParseError:
+        now = "nobody" if deal.to_act is None else ROLE_NAMES[deal.to_act]
         raise ParseError(
-            f"{raw!r} is not an entry; now {_ROLE_NAMES[deal.to_act or 0]} is to act. "
+            f"{raw!r} is not an entry; now {now} is to act. "
             "Type help for the entries."
         ) from None
 

@@ -26,9 +26,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from piquet.actions import Action
+from piquet.cards import pack as rules_pack
 from piquet.deal import ELDER, YOUNGER, Deal
 from piquet.errors import PiquetError
 from piquet.match import Match, MatchView, new_match
+from piquet.match import Player as MatchPlayer
 from piquet.players import LEVELS, Player, make_player
 from piquet.rules import Format, Rules, get_rules
 from piquet.view import deal_view
@@ -53,7 +55,7 @@ Progress = Callable[[int], None]
 def deal_pack(rules: Rules, seed: int, index: int) -> list[int]:
     """The shuffled and cut pack of pair ``index`` of a tournament seeded ``seed``."""
     rng = random.Random(f"piquet-tournament:{seed}:{index}")
-    pack = [i for i in range(36) if rules.deck_size == 36 or i % 9]
+    pack = rules_pack(rules)
     rng.shuffle(pack)
     cut = rng.randint(2, len(pack) - 2)
     return pack[cut:] + pack[:cut]
@@ -77,7 +79,7 @@ def _deal_match_view(
     role = ELDER if player == elder_player else YOUNGER
     to_act = None
     if deal.to_act is not None:
-        to_act = elder_player if deal.to_act == ELDER else 1 - elder_player
+        to_act = MatchPlayer(elder_player if deal.to_act == ELDER else 1 - elder_player)
     return MatchView(
         player=player,
         rules=rules.name,

@@ -7,6 +7,7 @@ the old state and writes the new one; nothing else ever changes a state.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
 from piquet.actions import (
@@ -24,12 +25,13 @@ from piquet.actions import (
     Question,
     Reply,
 )
-from piquet.cards import SUIT_MASKS, Card, CardSet
+from piquet.cards import SUIT_MASKS, Card, mask_cards
 from piquet.dealtypes import (
     _LEAD_NOTES,
     _TENTH,
     _WIN_NOTES,
     ELDER,
+    OTHER,
     P_APPOINT,
     P_BLANCHE,
     P_DECLARE,
@@ -37,16 +39,21 @@ from piquet.dealtypes import (
     P_LEFTOVERS,
     P_OVER,
     P_PLAY,
-    ROLE_NAMES,
     S_ANSWER,
     S_ELDER,
     S_QUESTION,
     S_YOUNGER,
     YOUNGER,
     ClassResult,
+    DealState,
+    Deferred,
+    ExchangeKind,
+    ExchangeStep,
+    HeldCount,
+    LeadRule,
+    Role,
     Trick,
     Utterance,
-    number_words,
 )
 from piquet.declarations import (
     Claim,
@@ -56,18 +63,41 @@ from piquet.declarations import (
     is_blanche,
     statement,
 )
+from piquet.facts import (
+    BlancheCalled,
+    BlancheDiscards,
+    BlancheShown,
+    Fact,
+    LeadAppointed,
+    LeadLacked,
+    LeadNamed,
+    LeftoverWay,
+    MissingAsked,
+    MissingTold,
+    PipsTold,
+)
 from piquet.rules import Leftovers, PlayScoring, PointMeasure, Rules
 from piquet.scoring import Kind, Tally
+from piquet.words import (
+    declared,
+    exchanged,
+    further_held,
+    holding_shown,
+    leftovers,
+    passed,
+    replied,
+    utterance,
+)
 
 if TYPE_CHECKING:
     from piquet.deal import Deal
 
-__all__ = ["HANDLERS", "do_deal"]
+__all__ = ["HANDLERS", "dealt_places", "do_deal", "pack_dealing"]
 
 # Each handler takes the old deal and the new deal's attribute dict, and fills it.
 
 
-def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
+def _do_deal(old: Deal, d: DealState, size: int) -> None:
     deck = old.deck
     hands = [0, 0]
     for seat, positions in enumerate(_DEALT_FROM[size]):
@@ -84,9 +114,10 @@ def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
     if blanche_holders:
         # carte blanche is declared at once ("he is to declare that he has Carte-blanche");
         # the number to discard follows, each holder in turn, where the rules have one
+        rules: Rules = d["rules"]
         d["dialog"] = (
             *d["dialog"],
-            *(Utterance(s, None, "Carte blanche!") for s in blanche_holders),
+            *(utterance(BlancheCalled(s), rules) for s in blanche_holders),
         )
         if old.rules.blanche_number:
             d["phase"] = P_BLANCHE
@@ -95,9 +126,10 @@ def _do_deal(old: Deal, d: dict[str, Any], size: int) -> None:
     _start_exchange(d)
 
 
-_DEALT_FROM: Final = {
-    size: tuple(
-        tuple(pos for pos in range(24) if (pos // size) % 2 == seat) for seat in (ELDER, YOUNGER)
+_DEALT_FROM: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {
+    size: (
+        tuple(pos for pos in range(24) if (pos // size) % 2 == ELDER),
+        tuple(pos for pos in range(24) if (pos // size) % 2 == YOUNGER),
     )
     for size in (1, 2, 3, 4, 6, 12)
 }
@@ -105,17 +137,32 @@ _DEALT_FROM: Final = {
 first, packet by packet."""
 
 
-def _h_deal(old: Deal, d: dict[str, Any], action: DealBy) -> None:
+def dealt_places(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The places in the pack (0 = top) of elder's and younger's cards, dealt by ``size``."""
+    return _DEALT_FROM[size]
+
+
+def pack_dealing(elder: int, younger: int, stock: Sequence[int], size: int) -> list[int]:
+    """The pack order (top first) that deals the hands ``elder`` and ``younger`` (masks)
+    by packets of ``size``, with ``stock`` (top first) below them: the inverse of the deal."""
+    out = [0] * 24
+    for places, hand in zip(_DEALT_FROM[size], (elder, younger), strict=True):
+        for place, card in zip(places, mask_cards(hand), strict=True):
+            out[place] = card
+    return [*out, *stock]
+
+
+def _h_deal(old: Deal, d: DealState, action: DealBy) -> None:
     _do_deal(old, d, action.size)
 
 
-def _h_blanche(old: Deal, d: dict[str, Any], action: AnnounceBlanche) -> None:
-    seat = old.to_act or 0
+def _h_blanche(old: Deal, d: DealState, action: AnnounceBlanche) -> None:
+    seat = old.to_act
+    assert seat is not None, "a handler runs once the action is checked: someone is to act"
     b = list(old.blanche)
     b[seat] = action.discards
     d["blanche"] = (b[0], b[1])
-    word = "one card" if action.discards == 1 else f"{action.discards} cards"
-    d["dialog"] = (*old.dialog, Utterance(seat, None, f"Carte blanche. I shall discard {word}."))
+    d["dialog"] = (*old.dialog, utterance(BlancheDiscards(seat, action.discards), old.rules))
     pending = tuple(s for s in d["pending_blanche"] if s != seat)
     d["pending_blanche"] = pending
     if pending:
@@ -124,63 +171,67 @@ def _h_blanche(old: Deal, d: dict[str, Any], action: AnnounceBlanche) -> None:
         _start_exchange(d)
 
 
-def _start_exchange(d: dict[str, Any]) -> None:
+def _start_exchange(d: DealState) -> None:
     b = d["blanche"]
-    steps: list[tuple[str, int, int]]
+    steps: list[ExchangeStep]
     if not d["rules"].blanche_number:
         # no number announced (Rubicon): a blanche is shown, and the exchange goes on as
         # usual; younger shows his once elder has exchanged, then takes what he will of the rest
         dealt = d["dealt"]
-        steps = [("show", ELDER, 0)] if is_blanche(dealt[ELDER]) else []
-        steps.append(("discard", ELDER, 0))
+        steps = [ExchangeStep(_SHOW, ELDER)] if is_blanche(dealt[ELDER]) else []
+        steps.append(ExchangeStep(_DISCARD, ELDER))
         if is_blanche(dealt[YOUNGER]):
-            steps.append(("show", YOUNGER, 0))
-        steps.append(("discard", YOUNGER, 0))
+            steps.append(ExchangeStep(_SHOW, YOUNGER))
+        steps.append(ExchangeStep(_DISCARD, YOUNGER))
     elif b[ELDER] >= 0:
         # elder's blanche: the other discards first, then elder shows, discards, takes
         steps = [
-            ("discard-only", YOUNGER, 0),
-            ("show", ELDER, 0),
-            ("discard", ELDER, 0),
+            ExchangeStep(_DISCARD_ONLY, YOUNGER),
+            ExchangeStep(_SHOW, ELDER),
+            ExchangeStep(_DISCARD, ELDER),
         ]
         if b[YOUNGER] >= 0:
-            steps.append(("show", YOUNGER, 0))
-        steps.append(("take", YOUNGER, 0))
+            steps.append(ExchangeStep(_SHOW, YOUNGER))
+        steps.append(ExchangeStep(_TAKE, YOUNGER))
     elif b[YOUNGER] >= 0:
-        steps = [("discard", ELDER, 0), ("show", YOUNGER, 0), ("discard", YOUNGER, 0)]
+        steps = [
+            ExchangeStep(_DISCARD, ELDER),
+            ExchangeStep(_SHOW, YOUNGER),
+            ExchangeStep(_DISCARD, YOUNGER),
+        ]
     else:
-        steps = [("discard", ELDER, 0), ("discard", YOUNGER, 0)]
+        steps = list(_PLAIN_EXCHANGE)
     d["exchange_steps"] = tuple(steps)
     d["phase"] = P_EXCHANGE
     _run_exchange(d)
 
 
-def _run_exchange(d: dict[str, Any]) -> None:
+def _run_exchange(d: DealState) -> None:
     """Carry out automatic exchange steps until one needs a player."""
     while d["exchange_steps"]:
-        kind, seat, _ = d["exchange_steps"][0]
-        if kind in ("discard", "discard-only"):
+        kind, seat = d["exchange_steps"][0]
+        if kind is _DISCARD or kind is _DISCARD_ONLY:
             d["to_act"] = seat
             return
         d["exchange_steps"] = d["exchange_steps"][1:]
-        if kind == "show":
+        if kind is _SHOW:
             dealt = d["dealt"][seat]
             shown = list(d["shown"])
             shown[seat] |= dealt
             d["shown"] = (shown[0], shown[1])
-            d["dialog"] = (*d["dialog"], Utterance(seat, None, "shows carte blanche", dealt))
             rules: Rules = d["rules"]
+            d["dialog"] = (*d["dialog"], utterance(BlancheShown(seat, dealt), rules))
             both = is_blanche(d["dealt"][0]) and is_blanche(d["dealt"][1])
             if not both or rules.both_blanche_score:
                 _count(d, seat, Kind.BLANCHE, rules.blanche_value, "carte blanche")
                 if d["phase"] is P_OVER:
                     return
-        elif kind == "take":
+        elif kind is _TAKE:
             _take(d, seat, d["pending_take"])
     _end_exchange(d)
 
 
-def _take(d: dict[str, Any], seat: int, n: int) -> None:
+def _take(d: DealState, seat: int, n: int) -> None:
     stock = d["stock"]
     got = 0
     for i in stock[:n]:
@@ -194,8 +245,8 @@ def _take(d: dict[str, Any], seat: int, n: int) -> None:
     d["taken"] = (taken[0], taken[1])
 
 
-def _h_discard(old: Deal, d: dict[str, Any], action: Discard) -> None:
-    kind, seat, _ = old.exchange_steps[0]
+def _h_discard(old: Deal, d: DealState, action: Discard) -> None:
+    kind, seat = old.exchange_steps[0]
     cards = action.cards.mask
     n = cards.bit_count()
     hands = list(old.hands)
@@ -206,13 +257,12 @@ def _h_discard(old: Deal, d: dict[str, Any], action: Discard) -> None:
     d["discards"] = (disc[0], disc[1])
     d["exchange_steps"] = old.exchange_steps[1:]
     rules = old.rules
-    who = ROLE_NAMES[seat]
-    if kind == "discard-only":
+    if kind is _DISCARD_ONLY:
         d["pending_take"] = n
-        d["dialog"] = (*old.dialog, Utterance(seat, None, f"{who} discards {n}"))
+        d["dialog"] = (*old.dialog, exchanged(seat, n, takes=False))
     else:
         _take(d, seat, n)
-        d["dialog"] = (*old.dialog, Utterance(seat, None, f"{who} exchanges {n}"))
+        d["dialog"] = (*old.dialog, exchanged(seat, n))
         if seat == ELDER:
             unused = rules.elder_max - n
             mask = 0
@@ -222,7 +272,7 @@ def _h_discard(old: Deal, d: dict[str, Any], action: Discard) -> None:
     _run_exchange(d)
 
 
-def _end_exchange(d: dict[str, Any]) -> None:
+def _end_exchange(d: DealState) -> None:
     rules: Rules = d["rules"]
     left = 0
     for i in d["stock"]:
@@ -241,48 +291,46 @@ def _end_exchange(d: dict[str, Any]) -> None:
     _start_declarations(d)
 
 
-def _h_leftover(old: Deal, d: dict[str, Any], action: Leftover) -> None:
-    seat = old.to_act or 0
+def _h_leftover(old: Deal, d: DealState, action: Leftover) -> None:
+    seat = old.to_act
+    assert seat is not None, "a handler runs once the action is checked: someone is to act"
     look = action.choice is LeftoverChoice.LOOK
-    n = old.leftovers.bit_count()
-    mode = old.rules.younger_leftovers
+    rules = old.rules
+    mode = rules.younger_leftovers
     if seat == ELDER:
-        d["dialog"] = (
-            *old.dialog,
-            Utterance(ELDER, None, "elder leaves the rest of the stock unseen"),
-        )
+        line = leftovers(ELDER, LeftoverWay.ELDER_DECLINES)
     elif mode is Leftovers.YOUNGER_TURNS_UP:
         d["leftover_look"] = (look, look)
-        text = (
-            f"younger turns up the {n} cards he left"
-            if look
-            else "younger leaves the stock face down"
-        )
-        d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, text, old.leftovers if look else 0))
+        if look:
+            line = leftovers(YOUNGER, LeftoverWay.TURNED_UP, old.leftovers)
+        else:
+            line = leftovers(YOUNGER, LeftoverWay.FACE_DOWN)
     else:
         # younger looks; elder may look after playing his first card
         d["leftover_look"] = (False, look)
-        text = "younger looks at the cards he left" if look else "younger leaves the stock unseen"
-        d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, text))
+        line = leftovers(YOUNGER, LeftoverWay.LOOKED if look else LeftoverWay.UNSEEN)
+    d["dialog"] = (*old.dialog, line)
     _start_declarations(d)
 
 
-def _h_name(old: Deal, d: dict[str, Any], action: NameLead) -> None:
+def _h_name(old: Deal, d: DealState, action: NameLead) -> None:
     hand = old.hands[ELDER]
+    card = suit = -1
     if action.card is not None:
-        rule = ("card", action.card.index)
-        lacks = not hand >> action.card.index & 1
-        named = str(action.card)
+        card = action.card.index
+        rule = LeadRule("card", card)
+        lacks = not hand >> card & 1
     else:
         assert action.suit is not None
-        rule = ("suit", int(action.suit))
-        lacks = not hand & SUIT_MASKS[action.suit]
-        named = action.suit.plural
+        suit = int(action.suit)
+        rule = LeadRule("suit", suit)
+        lacks = not hand & SUIT_MASKS[suit]
     d["lead_rule"] = rule
     d["leftover_look"] = (True, True)
-    lines = [Utterance(ELDER, None, f"elder will lead {named}, and sees the stock")]
+    rules = old.rules
+    lines = [utterance(LeadNamed(ELDER, card, suit), rules)]
     if lacks:
-        lines.append(Utterance(ELDER, None, f"elder holds no {named}: younger appoints the lead"))
+        lines.append(utterance(LeadLacked(ELDER, card, suit), rules))
         d["phase"] = P_APPOINT
         d["to_act"] = YOUNGER
         d["dialog"] = (*old.dialog, *lines)
@@ -291,40 +339,42 @@ def _h_name(old: Deal, d: dict[str, Any], action: NameLead) -> None:
     _start_declarations(d)
 
 
-def _h_appoint(old: Deal, d: dict[str, Any], action: Appoint) -> None:
+def _h_appoint(old: Deal, d: DealState, action: Appoint) -> None:
     if action.card is not None:
-        d["lead_rule"] = ("card", action.card.index)
-        named = str(action.card)
+        d["lead_rule"] = LeadRule("card", action.card.index)
+        fact = LeadAppointed(YOUNGER, card=action.card.index)
     else:
         assert action.suit is not None
-        d["lead_rule"] = ("suit", int(action.suit))
-        named = action.suit.plural
-    d["dialog"] = (*old.dialog, Utterance(YOUNGER, None, f"younger appoints {named}"))
+        d["lead_rule"] = LeadRule("suit", int(action.suit))
+        fact = LeadAppointed(YOUNGER, suit=int(action.suit))
+    d["dialog"] = (*old.dialog, utterance(fact, old.rules))
     _start_declarations(d)
 
 
-def _start_declarations(d: dict[str, Any]) -> None:
+def _start_declarations(d: DealState) -> None:
     d["phase"] = P_DECLARE
     d["to_act"] = ELDER
-    d["cls"] = 0
+    d["cls"] = DeclClass.POINT
     d["step"] = S_ELDER
     d["elder_claim"] = None
     d["revealed"] = False
 
 
-def _claim_of(d: dict[str, Any], seat: int, cls: DeclClass, cards: int) -> Claim:
+def _claim_of(d: DealState, seat: int, cls: DeclClass, cards: int) -> Claim:
     return claim_index(d["hands"][seat], cls, d["rules"])[cards]
 
 
-def _say(d: dict[str, Any], seat: int, cls: DeclClass | None, text: str, shown: int = 0) -> None:
-    d["dialog"] = (*d["dialog"], _new_tuple(Utterance, (seat, cls, text, shown)))
+def _say(d: DealState, line: Utterance) -> None:
+    d["dialog"] = (*d["dialog"], line)
 
 
-_new_tuple: Final = tuple.__new__  # a named tuple without its constructor's Python-level call
+def _tell(d: DealState, fact: Fact) -> None:
+    d["dialog"] = (*d["dialog"], utterance(fact, d["rules"]))
 
 
-def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
-    seat = old.to_act or 0
+def _h_declare(old: Deal, d: DealState, action: Declare) -> None:
+    seat = old.to_act
+    assert seat is not None, "a handler runs once the action is checked: someone is to act"
     cls = action.cls
     rules = old.rules
     claim = _claim_of(d, seat, cls, action.cards.mask)
@@ -332,24 +382,25 @@ def _h_declare(old: Deal, d: dict[str, Any], action: Declare) -> None:
         d["elder_claim"] = claim
         d["revealed"] = False
         partial = cls is DeclClass.POINT and rules.point_measure is PointMeasure.CARDS
-        _say(d, ELDER, cls, _cap(statement(claim, rules, full=not partial)) + ".")
+        _say(d, declared(ELDER, claim, rules, full=not partial))
         d["step"] = S_ANSWER
         d["to_act"] = YOUNGER
         return
     # younger declares what wins the class
-    _say(d, YOUNGER, cls, _cap(statement(claim, rules)) + ".")
+    _say(d, declared(YOUNGER, claim, rules))
     _win_class(d, YOUNGER, claim)
 
 
-def _h_pass(old: Deal, d: dict[str, Any], action: Pass) -> None:
-    seat = old.to_act or 0
-    cls = _CLASSES[old.cls]
-    _say(d, seat, cls, f"No {cls.label} declared.")
+def _h_pass(old: Deal, d: DealState, action: Pass) -> None:
+    seat = old.to_act
+    assert seat is not None, "a handler runs once the action is checked: someone is to act"
+    cls = old.cls
+    _say(d, passed(seat, cls))
     rules = old.rules
     if seat == ELDER:
         d["elder_claim"] = None
         if rules.younger_declares_after_lead:
-            d["deferred"] = (*old.deferred, (old.cls, None, False))
+            d["deferred"] = (*old.deferred, Deferred(cls, None, False))
             _next_class(d)
         else:
             d["step"] = S_YOUNGER
@@ -359,36 +410,36 @@ def _h_pass(old: Deal, d: dict[str, Any], action: Pass) -> None:
     _set_result(d, ClassResult(None, (), 0))
 
 
-def _h_answer(old: Deal, d: dict[str, Any], action: Answer) -> None:
+def _h_answer(old: Deal, d: DealState, action: Answer) -> None:
     claim = old.elder_claim
     assert claim is not None
-    cls = _CLASSES[old.cls]
+    cls = old.cls
     rules = old.rules
     reply = action.reply
     if reply is Reply.MAKING:
-        _say(d, YOUNGER, cls, "Making?")
-        _say(d, ELDER, cls, f"{_cap(number_words(claim.pips))}.")
+        _say(d, replied(YOUNGER, cls, reply))
+        _tell(d, PipsTold(ELDER, cls, claim.pips))
         d["revealed"] = True
         return
     if reply is Reply.GOOD:
-        _say(d, YOUNGER, cls, "Good.")
+        _say(d, replied(YOUNGER, cls, reply))
         _win_class(d, ELDER, claim)
         return
     if reply is Reply.EQUAL:
-        _say(d, YOUNGER, cls, "Equal.")
+        _say(d, replied(YOUNGER, cls, reply))
         _set_result(d, ClassResult(None, (), 0, True))
         return
-    _say(d, YOUNGER, cls, "Not good.")
+    _say(d, replied(YOUNGER, cls, reply))
     partial = old._partial()
     if rules.younger_declares_after_lead:
-        d["deferred"] = (*old.deferred, (old.cls, claim.key, partial))
+        d["deferred"] = (*old.deferred, Deferred(cls, claim.key, partial))
         _next_class(d)
     else:
         d["step"] = S_YOUNGER
         d["to_act"] = YOUNGER
 
 
-def _win_class(d: dict[str, Any], seat: int, claim: Claim) -> None:
+def _win_class(d: DealState, seat: Role, claim: Claim) -> None:
     rules: Rules = d["rules"]
     held, points = counted(d["hands"][seat], claim, rules)
     cls = claim.cls
@@ -398,22 +449,27 @@ def _win_class(d: dict[str, Any], seat: int, claim: Claim) -> None:
         cards |= h.cards
     extras = [h for h in held if h.cards != claim.cards]
     if extras:
-        _say(d, seat, cls, "And " + ", ".join(statement(h, rules) for h in extras) + ".")
+        _say(d, further_held(seat, cls, extras, rules))
     if show:
         shown = list(d["shown"])
         shown[seat] |= cards
         d["shown"] = (shown[0], shown[1])
-        _say(d, seat, cls, f"shows {CardSet(cards)}", cards)
+        _say(d, holding_shown(seat, cls, cards))
     _set_result(d, ClassResult(seat, tuple(held), points))
 
 
-def _set_result(d: dict[str, Any], result: ClassResult) -> None:
+def _set_result(d: DealState, result: ClassResult) -> None:
     rules: Rules = d["rules"]
-    results = list(d["results"])
     late = bool(d["deferred"]) and d["trick_lead"] is not None
-    cls = d["deferred"][0][0] if late else d["cls"]
-    results[cls] = result
-    d["results"] = tuple(results)
+    cls = d["deferred"][0].cls if late else d["cls"]
+    r0, r1, r2 = d["results"]
+    if cls is DeclClass.POINT:
+        r0 = result
+    elif cls is DeclClass.SEQUENCE:
+        r1 = result
+    else:
+        r2 = result
+    d["results"] = (r0, r1, r2)
     _commit(d)
     if d["phase"] is P_OVER:
         return
@@ -424,21 +480,21 @@ def _set_result(d: dict[str, Any], result: ClassResult) -> None:
         and any(h.size == 3 for h in result.holdings)
     ):
         d["step"] = S_QUESTION
-        d["asker"] = 1 - result.winner
-        d["to_act"] = 1 - result.winner
+        d["asker"] = OTHER[result.winner]
+        d["to_act"] = OTHER[result.winner]
         d["question_late"] = late
         return
     d["question_late"] = False
     _after_class(d, late)
 
 
-def _after_class(d: dict[str, Any], late: bool) -> None:
+def _after_class(d: DealState, late: bool) -> None:
     if late:
         d["deferred"] = d["deferred"][1:]
         if d["deferred"]:
             d["to_act"] = YOUNGER
             d["step"] = S_YOUNGER
-            d["cls"] = d["deferred"][0][0]
+            d["cls"] = d["deferred"][0].cls
             return
         _commit(d)
         if d["phase"] is P_OVER:
@@ -449,14 +505,13 @@ def _after_class(d: dict[str, Any], late: bool) -> None:
     _next_class(d)
 
 
-def _h_question(old: Deal, d: dict[str, Any], action: Question) -> None:
+def _h_question(old: Deal, d: DealState, action: Question) -> None:
     asker = old.asker
-    holder = 1 - asker
-    cls = DeclClass.SET
+    holder = OTHER[asker]
     result = old.results[DeclClass.SET]
     assert result is not None
     if action.ask:
-        _say(d, asker, cls, "Which one is missing?")
+        _tell(d, MissingAsked(asker))
         for h in result.holdings:
             if h.size != 3:
                 continue
@@ -465,25 +520,25 @@ def _h_question(old: Deal, d: dict[str, Any], action: Question) -> None:
             card = Card.from_index(9 * missing + rank - 6)
             if not old.discards[holder] & card.bit:
                 # the rule is about a card laid out; none of this rank was
-                _say(d, holder, cls, f"I laid out none of the {card.rank.name_plural}.")
+                _tell(d, MissingTold(holder, rank))
                 continue
-            text = f"The {card.rank.name_singular} of {card.suit.plural}, laid out"
             if old.rules.show_missing:
                 # 1754: "if he requires it, you must shew him which you laid out"
                 shown = list(d["shown"])
                 shown[holder] |= card.bit
                 d["shown"] = (shown[0], shown[1])
-                _say(d, holder, cls, text + ": here it is.", card.bit)
+                _tell(d, MissingTold(holder, rank, card.index, shown=True))
             else:
-                _say(d, holder, cls, text + ".")
+                _tell(d, MissingTold(holder, rank, card.index))
     _after_class(d, old.question_late)
 
 
-def _next_class(d: dict[str, Any]) -> None:
-    d["cls"] += 1
+def _next_class(d: DealState) -> None:
     d["elder_claim"] = None
     d["revealed"] = False
-    if d["cls"] < 3:
+    cls = d["cls"]
+    if cls is not DeclClass.SET:
+        d["cls"] = _CLASSES[cls + 1]
         d["step"] = S_ELDER
         d["to_act"] = ELDER
         return
@@ -494,10 +549,15 @@ def _next_class(d: dict[str, Any]) -> None:
 
 
 _CLASSES: Final = tuple(DeclClass)
+_DISCARD: Final = ExchangeKind.DISCARD
+_DISCARD_ONLY: Final = ExchangeKind.DISCARD_ONLY
+_SHOW: Final = ExchangeKind.SHOW
+_TAKE: Final = ExchangeKind.TAKE
+_PLAIN_EXCHANGE: Final = (ExchangeStep(_DISCARD, ELDER), ExchangeStep(_DISCARD, YOUNGER))
 _CLASS_KIND: Final = (Kind.POINT, Kind.SEQUENCES, Kind.SETS)
 
 
-def _commit(d: dict[str, Any]) -> None:
+def _commit(d: DealState) -> None:
     """Count resolved classes in order, then any held play events."""
     rules: Rules = d["rules"]
     while d["committed"] < 3:
@@ -520,7 +580,7 @@ def _commit(d: dict[str, Any]) -> None:
                 return
 
 
-def _count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> None:
+def _count(d: DealState, seat: Role, kind: Kind, points: int, note: str) -> None:
     tally: Tally = d["tally"]
     new = tally.add(seat, kind, points, note, d["rules"], d["start"], d["target"])
     d["tally"] = new
@@ -529,9 +589,9 @@ def _count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> 
         d["to_act"] = None
 
 
-def _play_count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str) -> None:
+def _play_count(d: DealState, seat: Role, kind: Kind, points: int, note: str) -> None:
     if d["committed"] < 3:
-        d["held_play"] = (*d["held_play"], (seat, kind, points, note))
+        d["held_play"] = (*d["held_play"], HeldCount(seat, kind, points, note))
         return
     tally: Tally = d["tally"].add(seat, kind, points, note, d["rules"], d["start"], d["target"])
     d["tally"] = tally
@@ -540,8 +600,9 @@ def _play_count(d: dict[str, Any], seat: int, kind: Kind, points: int, note: str
         d["to_act"] = None
 
 
-def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
-    seat: int = old.to_act  # type: ignore[assignment]  # someone is to act in the play
+def _h_play(old: Deal, d: DealState, action: Play) -> None:
+    seat = old.to_act
+    assert seat is not None, "a handler runs once the action is checked: someone is to act"
     idx = action.card.index
     h0, h1 = old.hands
     d["hands"] = (h0 & ~(1 << idx), h1) if seat == 0 else (h0, h1 & ~(1 << idx))
@@ -561,9 +622,9 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
             d["step"] = S_YOUNGER
             d["to_act"] = YOUNGER
             d["elder_claim"] = None
-            d["cls"] = old.deferred[0][0]
+            d["cls"] = old.deferred[0].cls
             return
-        d["to_act"] = 1 - seat
+        d["to_act"] = OTHER[seat]
         return
     if not old.tricks and rules.pique_by_first_card:
         # younger plays to the first trick: a pique had to be made by now (Cotgrave: "by
@@ -600,13 +661,13 @@ def _h_play(old: Deal, d: dict[str, Any], action: Play) -> None:
     _play_count(d, winner, Kind.LAST_TRICK, bonus, "the last trick")
     if d["phase"] is P_OVER:
         return
-    mine, theirs = won[winner], won[1 - winner]
+    mine, theirs = won[winner], won[OTHER[winner]]
     if mine == 12:
         _play_count(d, winner, Kind.CAPOT, rules.capot_bonus, "all twelve tricks")
     elif mine > theirs:
         _play_count(d, winner, Kind.CARDS, rules.cards_bonus, f"{mine} tricks")
     elif theirs > mine:
-        _play_count(d, 1 - winner, Kind.CARDS, rules.cards_bonus, f"{theirs} tricks")
+        _play_count(d, OTHER[winner], Kind.CARDS, rules.cards_bonus, f"{theirs} tricks")
     d["phase"] = P_OVER
     d["to_act"] = None
 
@@ -617,17 +678,13 @@ _LEADS_AND_WINS: Final = PlayScoring.LEADS_AND_WINS
 _TENTH_CARDS: Final = PlayScoring.TENTH_CARDS
 _TRICKS: Final = tuple(
     Trick(leader, lead, follow,
-          1 - leader if follow // 9 == lead // 9 and follow > lead else leader)
+          OTHER[leader] if follow // 9 == lead // 9 and follow > lead else leader)
     for leader in (ELDER, YOUNGER)
     for lead in range(36)
     for follow in range(36)
 )
 """Every trick by (leader * 36 + lead) * 36 + follow: the follower wins by a higher card of the
 suit led."""
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 HANDLERS: Final[dict[type, Any]] = {

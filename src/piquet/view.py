@@ -19,20 +19,25 @@ from typing import Any
 from piquet.actions import Action
 from piquet.cards import CardSet
 from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase, Trick, Utterance
+from piquet.dealtypes import LeadRule
 from piquet.declarations import DeclClass
+from piquet.roles import OTHER, Role
 from piquet.rules import Leftovers
 from piquet.scoring import Event
 
 __all__ = ["DealView", "PublicView", "deal_view", "public_mask", "public_view", "visible_mask"]
+
+_ROLES = tuple(Role)
 
 
 @dataclass(frozen=True, slots=True)
 class DealView:
     """One role's knowledge of a deal.  Every card field is a :class:`CardSet`."""
 
-    role: int
+    role: Role
     phase: Phase
-    to_act: int | None
+    to_act: Role | None
+    """The role to act (None: nobody); a role of the deal, not a player."""
     hand: CardSet
     dealt: CardSet
     discards: CardSet
@@ -61,7 +66,7 @@ class DealView:
     events: tuple[Event, ...]
     scores: tuple[int, int]
     tricks_won: tuple[int, int]
-    lead_rule: tuple[str, int] | None
+    lead_rule: LeadRule | None
     legal_actions: tuple[Action, ...]
     """What this role may do now; in the exchange see ``discard_range`` instead."""
     discard_range: tuple[int, int] | None
@@ -124,7 +129,7 @@ class DealView:
         }
 
 
-def _lead_text(rule: tuple[str, int]) -> str:
+def _lead_text(rule: LeadRule) -> str:
     from piquet.cards import Card, Suit
 
     kind, value = rule
@@ -176,7 +181,8 @@ def visible_mask(deal: Deal, role: int) -> int:
 
 def deal_view(deal: Deal, role: int) -> DealView:
     """What ``role`` (0 elder, 1 younger) may see of ``deal``."""
-    other = 1 - role
+    role = _ROLES[role]
+    other = OTHER[role]
     seen_by_opp = deal.shown[role] | _stock_seen(deal, other)
     mine = deal.hands[role] | deal.discards[role] | _played_by(deal, role)
     legal: tuple[Action, ...] = ()
@@ -202,7 +208,7 @@ def deal_view(deal: Deal, role: int) -> DealView:
             deal.leftovers if deal.leftovers and _leftovers_seen(deal, role) else 0
         ),
         packet=deal.packet,
-        declaring=DeclClass(deal.cls) if deal.phase is Phase.DECLARE and deal.cls < 3 else None,
+        declaring=deal.cls if deal.phase is Phase.DECLARE else None,
         opponent_shown=CardSet(deal.shown[other]),
         opponent_played=CardSet(_played_by(deal, other)),
         seen_by_opponent=CardSet(seen_by_opp & mine),
@@ -231,7 +237,7 @@ class PublicView:
     """
 
     phase: Phase
-    to_act: int | None
+    to_act: Role | None
     packet: int | None
     declaring: DeclClass | None
     shown: tuple[CardSet, CardSet]
@@ -246,7 +252,7 @@ class PublicView:
     events: tuple[Event, ...]
     scores: tuple[int, int]
     tricks_won: tuple[int, int]
-    lead_rule: tuple[str, int] | None
+    lead_rule: LeadRule | None
 
     def to_json(self) -> dict[str, Any]:
         from piquet.cards import Card
@@ -324,7 +330,7 @@ def public_view(deal: Deal) -> PublicView:
         phase=deal.phase,
         to_act=deal.to_act,
         packet=deal.packet,
-        declaring=DeclClass(deal.cls) if deal.phase is Phase.DECLARE and deal.cls < 3 else None,
+        declaring=deal.cls if deal.phase is Phase.DECLARE else None,
         shown=(CardSet(deal.shown[ELDER]), CardSet(deal.shown[YOUNGER])),
         played=(CardSet(_played_by(deal, ELDER)), CardSet(_played_by(deal, YOUNGER))),
         hand_counts=(deal.hands[ELDER].bit_count(), deal.hands[YOUNGER].bit_count()),

@@ -29,10 +29,11 @@ from piquet.actions import PLAY, Action, AnnounceBlanche, DealBy, Discard, Play
 from piquet.advisor.deals import ELDER, Setup, World
 from piquet.cards import CardSet, mask_cards
 from piquet.deal import Deal, Phase
-from piquet.match import MatchView
+from piquet.match import MatchView, Player
 from piquet.players.book import book_action
 from piquet.players.common import book_discard, truthful_declaration
 from piquet.players.search import SearchPlayer
+from piquet.roles import Role
 from piquet.rules import Format, Rules
 from piquet.scoring import HAND_KINDS, Kind
 from piquet.solver import Objective, Solver, objective_for, play_state
@@ -107,14 +108,14 @@ def match_view(deal: Deal, role: int, start: tuple[int, int] = (0, 0)) -> MatchV
         names=("elder", "younger"),
         in_game=(0, 1),
         dealer=1,
-        role=role,
+        role=Role(role),
         scores=start,
         game_number=1,
         deal_number=1,
         deals=(),
         games=(),
         deal=deal_view(deal, role),
-        to_act=deal.to_act,
+        to_act=None if deal.to_act is None else Player(deal.to_act),  # player i holds role i
         finished=False,
         ledger=(),
         pool=0,

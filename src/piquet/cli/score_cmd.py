@@ -30,6 +30,7 @@ from piquet.cards import DECK32, DECK36, Card, CardSet, Rank
 from piquet.declarations import Claim, DeclClass, best_claim, counted, score_of, statement
 from piquet.errors import ParseError, PiquetError
 from piquet.handscore import HandsScore, score_hands
+from piquet.roles import ROLE_NAMES
 from piquet.rules import DEFAULT_PRESET, Rules, get_rules
 
 __all__ = ["parse_hand", "parse_hands", "register", "run"]
@@ -41,7 +42,7 @@ BATCH_MIN: Final = 256
 
 _FIELDS: Final = ("elder", "younger", "elder_blanche", "younger_blanche")
 _EXAMPLE: Final = '{"elder": "AS KS QS JS TS 9S AH KH QH AD KD AC", "younger": "..."}'
-_ROLE: Final = ("elder", "younger")
+_ROLE: Final = ROLE_NAMES
 
 
 def register(sub: Any) -> None:

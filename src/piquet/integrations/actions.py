@@ -62,7 +62,8 @@ from piquet.cards import Card, CardSet, Rank, Suit, mask_cards
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.declarations import DeclClass, claims
 from piquet.errors import IllegalActionError
-from piquet.match import MatchView
+from piquet.match import MatchView, Player
+from piquet.roles import Role
 from piquet.rules import Format, Rules
 from piquet.view import DealView, deal_view
 
@@ -456,13 +457,13 @@ class Episode:
         """Every card of the rule set's pack, by index."""
         return _PACKS[self.rules.deck_size]
 
-    def role_of(self, player: int) -> int:
+    def role_of(self, player: int) -> Role:
         """The role (0 elder, 1 younger) of ``player`` in the current deal."""
         return YOUNGER if player == self.dealer else ELDER
 
-    def player_of(self, role: int) -> int:
+    def player_of(self, role: int) -> Player:
         assert self.dealer is not None
-        return self.dealer if role == YOUNGER else 1 - self.dealer
+        return Player(self.dealer if role == YOUNGER else 1 - self.dealer)
 
     @property
     def to_move(self) -> int:
@@ -528,7 +529,7 @@ class Episode:
             deals=(),
             games=(),
             deal=self.view(player),
-            to_act=None if self.to_move < 0 else self.to_move,
+            to_act=None if self.to_move < 0 else Player(self.to_move),
             finished=self.over,
             ledger=(0, 0),
             pool=0,

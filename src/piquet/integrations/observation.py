@@ -12,16 +12,15 @@ Nothing reads a :class:`~piquet.deal.Deal`, so nothing hidden can leak.
   stands (cards, counts, the current trick, the declarations so far), without
   the order of past tricks.
 
-The dialog's spoken lines are read back into numbers by :func:`parse_utterance`
-(the statement of a claim gives its size, top or rank, pips and suit as far as
-they were said).  Tensor entries all lie in ``[0, 1]``; :data:`INFO_PIECES` and
-:data:`OBS_PIECES` name their parts.
+The dialog's lines are turned into numbers by :func:`said_of`, from each line's
+fact (:mod:`piquet.facts`: a claim's size, top or rank, pips and suit as far as
+they were said); no sentence is read back.  Tensor entries all lie in ``[0, 1]``;
+:data:`INFO_PIECES` and :data:`OBS_PIECES` name their parts.
 """
 
 from __future__ import annotations
 
 import enum
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, NamedTuple
@@ -29,9 +28,23 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from piquet.cards import Card, CardSet, Rank, Suit
+from piquet.actions import Reply
+from piquet.cards import Card, CardSet, Suit
 from piquet.deal import ROLE_NAMES, Phase, Utterance
 from piquet.declarations import DeclClass
+from piquet.facts import (
+    BlancheCalled,
+    BlancheDiscards,
+    Declared,
+    FurtherHeld,
+    HoldingShown,
+    MissingAsked,
+    MissingTold,
+    Passed,
+    PipsTold,
+    Replied,
+    Statement,
+)
 from piquet.integrations.actions import DEAL_SIZES, Episode, EpisodeFormat
 from piquet.scoring import Kind
 from piquet.view import DealView
@@ -49,8 +62,7 @@ __all__ = [
     "knowledge",
     "observation_string",
     "observation_tensor",
-    "parse_statement",
-    "parse_utterance",
+    "said_of",
 ]
 
 Vector = npt.NDArray[np.float32]
@@ -89,119 +101,47 @@ class Said(NamedTuple):
     extras: tuple[Said, ...] = ()
 
 
-_ONES: Final = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-    "fifteen sixteen seventeen eighteen nineteen"
-).split()
-_TENS: Final = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
-_SEQ_LENGTH: Final = {
-    "tierce": 3,
-    "quart": 4,
-    "quint": 5,
-    "sixième": 6,
-    "septième": 7,
-    "huitième": 8,
-    "neuvième": 9,
-}
-_RANK_SINGULAR: Final = {r.name_singular: int(r) for r in Rank}
-_RANK_PLURAL: Final = {r.name_plural: int(r) for r in Rank}
-_SUIT_PLURAL: Final = {s.plural: int(s) for s in Suit}
-_SEQ_RE: Final = re.compile(
-    r"(tierce|quart|quint|sixième|septième|huitième|neuvième) (major|to the (\w+))( in (\w+))?"
-)
+def _from_statement(said: Statement, cls: DeclClass) -> Said:
+    return Said(
+        Saying.CLAIM, cls, size=said.size, rank=said.rank, pips=said.pips, suit=said.suit
+    )
 
 
-def _number(text: str) -> int | None:
-    t = text.strip().lower()
-    if t.isdigit():
-        return int(t)
-    if t in _ONES:
-        return _ONES.index(t)
-    tens, _, ones = t.partition("-")
-    if tens in _TENS:
-        return _TENS.index(tens) * 10 + (_ONES.index(ones) if ones in _ONES else 0)
-    return None
-
-
-def parse_statement(text: str) -> Said | None:
-    """Read the statement of one claim ("point of five, making 48", "quart major in hearts",
-    "three kings"); None if the text is no statement."""
-    t = text.strip().rstrip(".").strip().lower()
-    for head in ("point of ", "ruff of "):
-        if t.startswith(head):
-            rest = t[len(head) :]
-            cards, sep, pips = rest.partition(", making ")
-            if sep:
-                size, total = _number(cards), _number(pips)
-                if size is None or total is None:
-                    return None
-                return Said(Saying.CLAIM, DeclClass.POINT, size=size, pips=total)
-            if rest.isdigit():
-                return Said(Saying.CLAIM, DeclClass.POINT, pips=int(rest))
-            size = _number(rest)
-            return None if size is None else Said(Saying.CLAIM, DeclClass.POINT, size=size)
-    m = _SEQ_RE.fullmatch(t)
-    if m:
-        top = 14 if m.group(2) == "major" else _RANK_SINGULAR.get(m.group(3) or "", 0)
-        suit = _SUIT_PLURAL.get(m.group(5) or "", -1)
-        if not top or (m.group(5) and suit < 0):
-            return None
-        return Said(
-            Saying.CLAIM, DeclClass.SEQUENCE, size=_SEQ_LENGTH[m.group(1)], rank=top, suit=suit
-        )
-    for head, size in (("quatorze of ", 4), ("three ", 3)):
-        if t.startswith(head) and t[len(head) :] in _RANK_PLURAL:
-            return Said(Saying.CLAIM, DeclClass.SET, size=size, rank=_RANK_PLURAL[t[len(head) :]])
-    return None
-
-
-_FIXED: Final = {
-    "good.": Saying.GOOD,
-    "not good.": Saying.NOT_GOOD,
-    "equal.": Saying.EQUAL,
-    "making?": Saying.MAKING,
-    "which one is missing?": Saying.ASK,
+_REPLY_SAYING: Final = {
+    Reply.GOOD: Saying.GOOD,
+    Reply.NOT_GOOD: Saying.NOT_GOOD,
+    Reply.EQUAL: Saying.EQUAL,
+    Reply.MAKING: Saying.MAKING,
 }
 
 
 @lru_cache(maxsize=1 << 14)
-def parse_utterance(u: Utterance) -> Said:
-    """Read one public dialog line back into numbers (:class:`Said`); cached."""
-    text = u.text.strip()
-    low = text.lower()
-    if u.cls is None:
-        if low == "carte blanche!":
+def said_of(u: Utterance) -> Said:
+    """The numbers one public dialog line gave (:class:`Said`), read from its fact; cached."""
+    fact = u.fact
+    match fact:
+        case BlancheCalled():
             return Said(Saying.BLANCHE, size=0)
-        if low.startswith("carte blanche. i shall discard"):
-            word = low.rsplit("discard", 1)[1].strip().rstrip(".").split()[0]
-            return Said(Saying.BLANCHE, size=_number(word) or 0)
-        return Said(Saying.OTHER)
-    cls = u.cls
-    fixed = _FIXED.get(low)
-    if fixed is not None:
-        return Said(fixed, cls)
-    if low.startswith("no ") and low.endswith(" declared."):
-        return Said(Saying.PASS, cls)
-    if low.startswith("shows "):
-        return Said(Saying.SHOWS, cls)
-    if low.startswith("and "):
-        parts = tuple(parse_statement(p) for p in text[4:].rstrip(".").split(", "))
-        return Said(Saying.EXTRAS, cls, extras=tuple(p for p in parts if p is not None))
-    m = re.fullmatch(r"the (\w+) of (\w+), laid out(?:: here it is)?\.", low)
-    if m and m.group(1) in _RANK_SINGULAR and m.group(2) in _SUIT_PLURAL:
-        card = Card(_SUIT_PLURAL[m.group(2)], _RANK_SINGULAR[m.group(1)])
-        return Said(Saying.MISSING, cls, card=card.index)
-    m = re.fullmatch(r"i laid out none of the (\w+)\.", low)
-    if m and m.group(1) in _RANK_PLURAL:
-        # none of that rank was laid out: the fourth card is elsewhere
-        return Said(Saying.MISSING, cls, rank=_RANK_PLURAL[m.group(1)], card=-1)
-    claim = parse_statement(text)
-    if claim is not None:
-        return claim._replace(cls=cls)
-    pips = _number(low.rstrip("."))
-    if pips is not None:
-        return Said(Saying.PIPS, cls, pips=pips)
-    return Said(Saying.OTHER, cls)
+        case BlancheDiscards(count=n):
+            return Said(Saying.BLANCHE, size=n)
+        case Declared(said=said):
+            return _from_statement(said, said.cls)
+        case FurtherHeld(cls=cls, said=said):
+            return Said(Saying.EXTRAS, cls, extras=tuple(_from_statement(x, cls) for x in said))
+        case Passed(cls=cls):
+            return Said(Saying.PASS, cls)
+        case Replied(cls=cls, reply=reply):
+            return Said(_REPLY_SAYING[reply], cls)
+        case PipsTold(cls=cls, pips=pips):
+            return Said(Saying.PIPS, cls, pips=pips)
+        case HoldingShown(cls=cls):
+            return Said(Saying.SHOWS, cls)
+        case MissingAsked():
+            return Said(Saying.ASK, DeclClass.SET)
+        case MissingTold(rank=rank, card=card):
+            # card -1: none of that rank was laid out; the fourth card is elsewhere
+            return Said(Saying.MISSING, DeclClass.SET, rank=rank if card < 0 else 0, card=card)
+    return Said(Saying.OTHER, u.cls)
 
 
 # ====================================================================== what a seat knows
@@ -481,7 +421,7 @@ def _fill_dialog(out: Vector, v: DealView) -> None:
     d = o["declarations"]
     last_claim: dict[tuple[int, int], int] = {}
     for u in v.dialog:
-        said = parse_utterance(u)
+        said = said_of(u)
         side = 0 if u.seat == me else 1
         if said.kind is Saying.BLANCHE:
             out[b + side] = 1.0

@@ -26,16 +26,15 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable
-from itertools import combinations
 from typing import Any, Final
 
 import numpy as np
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
-from piquet.actions import Action, Declare, Discard
-from piquet.cards import SUIT_MASKS, CardSet, card_points, mask_cards
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.declarations import COURTS, DeclClass
+from piquet.actions import Action, Discard
+from piquet.cards import CardSet, mask_cards
+from piquet.cards import pack as rules_pack
+from piquet.deal import ROLE_NAMES, Deal, Phase
 from piquet.errors import IllegalActionError, PiquetError
 from piquet.integrations.actions import (
     ACTION_NAMES,
@@ -50,17 +49,15 @@ from piquet.integrations.actions import (
 from piquet.integrations.observation import (
     INFO_PIECES,
     OBS_PIECES,
-    Said,
-    Saying,
     information_state_string,
     information_state_tensor,
     knowledge,
     observation_string,
     observation_tensor,
-    parse_utterance,
 )
 from piquet.rules import DEFAULT_PRESET, Rules, get_rules
-from piquet.view import DealView, deal_view
+from piquet.sampling import SamplingError, sample_worlds, world_deal
+from piquet.view import deal_view
 
 __all__ = [
     "GAME_NAME",
@@ -242,7 +239,9 @@ class PiquetState(pyspiel.State):  # type: ignore[misc]
                 if ep.to_move == player_id:
                     ids += list(encode_discard(CardSet(ep.selected))[:-1])
                 else:
-                    own = sampled.hands[sampled.to_act or 0]
+                    seat = sampled.to_act
+                    assert seat is not None, "a seat is laying out its discard"
+                    own = sampled.hands[seat]
                     ids += [36 + c for c in sorted(mask_cards(own))[: ep.selected.bit_count()]]
         state = self.get_game().new_initial_state()
         for i in ids:
@@ -359,352 +358,38 @@ class ResampleError(PiquetError):
     """No deal consistent with the seat's knowledge was found within the tries."""
 
 
-def _deal_positions(packet: int, deck_size: int) -> tuple[list[int], list[int]]:
-    elder: list[int] = []
-    younger: list[int] = []
-    pos = 0
-    while pos < 24:
-        for seat in (elder, younger):
-            seat.extend(range(pos, pos + packet))
-            pos += packet
-    return elder, younger
-
-
-def _voids(v: DealView) -> int:
-    """Suits (as a card mask) the other seat has shown it lacks, by not following."""
-    out = 0
-    for t in v.tricks:
-        if t.leader == v.role and t.follow // 9 != t.lead // 9:
-            out |= SUIT_MASKS[t.lead // 9]
-    return out
-
-
-def _pips(cards: Iterable[int]) -> int:
-    return sum(card_points(c) for c in cards)
-
-
-class _Facts:
-    """What one seat knows about a deal, read from its view and the public record."""
-
-    def __init__(self, real: Deal, role: int) -> None:
-        self.real = real
-        self.role = role
-        self.rules = real.rules
-        self.view = deal_view(real, role)
-        v = self.view
-        opp = 1 - role
-        self.pack = [i for i in range(36) if self.rules.deck_size == 36 or i % 9]
-        taken_total = self.rules.stock_size - v.stock_count
-        mine = len(v.taken)
-        self.n_taken = [0, 0]
-        self.n_taken[role] = mine
-        self.n_taken[opp] = taken_total - mine
-        self.saids = [(u, parse_utterance(u)) for u in v.dialog]
-        self.elder_exchanged = any(
-            u.seat == ELDER and u.text.startswith("elder exchanges") for u in v.dialog
-        )
-        self.opp_blanche_shown: int | None = None
-        self.opp_blanche_said = False
-        self.opp_shown_decl = 0
-        self.my_shown = 0
-        self.turned_up = 0
-        for u, said in self.saids:
-            if u.seat == opp and said.kind is Saying.BLANCHE:
-                self.opp_blanche_said = True
-            if u.shown and u.cls is None and u.text != "shows carte blanche":
-                self.turned_up = u.shown  # the stock cards younger left, face up
-            elif u.shown and u.seat == opp and u.text == "shows carte blanche":
-                self.opp_blanche_shown = u.shown
-            elif u.shown and u.cls is not None:
-                # cards shown for a declaration (not the stock turned up)
-                if u.seat == opp:
-                    self.opp_shown_decl |= u.shown
-                else:
-                    self.my_shown |= u.shown
-        # the public record: the other's discards and declarations masked
-        self.skeleton: list[tuple[int, Action | tuple[str, int]]] = []
-        for seat, action in real.history:
-            if seat == opp and isinstance(action, Discard):
-                self.skeleton.append((seat, ("discard", len(action.cards))))
-            elif seat == opp and isinstance(action, Declare):
-                self.skeleton.append((seat, ("declare", int(action.cls))))
-            else:
-                self.skeleton.append((seat, action))
-
-
-def resample_deal(real: Deal, role: int, rng: random.Random, *, tries: int = 20000) -> Deal:
+def resample_deal(real: Deal, role: int, rng: random.Random, *, tries: int = 2000) -> Deal:
     """A deal that ``role`` cannot tell from ``real``: its unseen cards dealt again.
 
-    The new deal has the same history as far as ``role`` can see (its own
-    actions; the other's public ones; the other's discards and declarations
-    re-chosen to say the same) and ``deal_view(new, role) == deal_view(real, role)``.
-    Raises :class:`ResampleError` after ``tries`` failed attempts.
+    The worlds come from the one sampler (:mod:`piquet.sampling`), which reads the
+    facts of the dialog; the new deal replays the history as far as ``role`` can see
+    (its own actions, the other's public ones, the other's discards and declarations
+    re-chosen to say the same), and ``deal_view(new, role) == deal_view(real, role)``.
+    A world is drawn in proportion to its weight.  Raises :class:`ResampleError`
+    after ``tries`` worlds that do not replay.
     """
-    facts = _Facts(real, role)
+    rules = real.rules
     if real.phase is Phase.DEAL:
-        pack = list(facts.pack)
+        pack = rules_pack(rules)
         rng.shuffle(pack)
-        return Deal.new(real.rules, pack, start=real.start, target=real.target)
-    for _ in range(tries):
-        drawn = _draw(facts, rng)
-        if drawn is None:
-            continue
-        deal = _replay(facts, drawn[0], drawn[1], rng)
-        if deal is not None:
-            return deal
+        return Deal.new(rules, pack, start=real.start, target=real.target)
+    view = deal_view(real, role)
+    failed = 0
+    while failed < tries:
+        try:
+            worlds = sample_worlds(view, rules, rng, 8)
+        except SamplingError:
+            break
+        while worlds:
+            world = rng.choices(worlds, weights=[w.weight for w in worlds])[0]
+            try:
+                return world_deal(view, rules, world, start=real.start, target=real.target)
+            except SamplingError:
+                failed += 1
+                worlds.remove(world)
     raise ResampleError(
-        f"no deal consistent with {('elder', 'younger')[role]}'s view found in {tries} tries"
+        f"no deal consistent with {ROLE_NAMES[role]}'s view found in {tries} tries"
     )
-
-
-def _forced(facts: _Facts, free: int, known: int, rng: random.Random) -> int | None:
-    """``known`` and the cards the other's spoken claims force into its hand.
-
-    ``free`` are the cards that may be in its hand; None if the claims do not fit.
-    """
-    opp = 1 - facts.role
-    out = known
-    free |= known
-    point: Said | None = None
-    claims_said: list[Said] = []
-    for u, said in facts.saids:
-        if u.seat != opp or said.cls is None:
-            continue
-        if said.kind is Saying.CLAIM:
-            if said.cls is DeclClass.POINT:
-                point = said
-            else:
-                claims_said.append(said)
-        elif said.kind is Saying.PIPS and point is not None:
-            point = point._replace(pips=said.pips)
-        elif said.kind is Saying.EXTRAS:
-            claims_said.extend(s for s in said.extras if s.cls is not DeclClass.POINT)
-    for said in claims_said:
-        if said.cls is DeclClass.SEQUENCE:
-            for rank in range(said.rank - said.size + 1, said.rank + 1):
-                suits = [said.suit] if said.suit >= 0 else [0, 1, 2, 3]
-                cards = [9 * s + rank - 6 for s in suits]
-                if any(out >> c & 1 for c in cards):
-                    continue
-                ok = [c for c in cards if free >> c & 1]
-                if not ok:
-                    return None
-                out |= 1 << rng.choice(ok)
-        elif said.cls is DeclClass.SET:
-            cards = [9 * s + said.rank - 6 for s in range(4)]
-            have = sum(out >> c & 1 for c in cards)
-            ok = [c for c in cards if free >> c & 1 and not out >> c & 1]
-            need = said.size - have
-            if need > len(ok):
-                return None
-            for c in rng.sample(ok, max(need, 0)):
-                out |= 1 << c
-    if point is not None:
-        choice = _point_cards(point, free | out, rng)
-        if choice is None:
-            return None
-        out |= choice
-    return out
-
-
-def _point_cards(said: Said, free: int, rng: random.Random) -> int | None:
-    options: list[tuple[int, ...]] = []
-    for s in range(4):
-        cards = mask_cards(free & SUIT_MASKS[s])
-        sizes = [said.size] if said.size else range(1, len(cards) + 1)
-        for k in sizes:
-            if k > len(cards):
-                continue
-            combos = combinations(cards, k)
-            if said.pips:
-                options.extend(c for c in combos if _pips(c) == said.pips)
-            else:
-                options.extend(combos)
-    if not options:
-        return None
-    return sum(1 << c for c in rng.choice(options))
-
-
-def _draw(facts: _Facts, rng: random.Random) -> tuple[list[int], int] | None:
-    """A pack order consistent with the seat's cards and counts, and the other's discard.
-
-    Not yet checked against the dialog: :func:`_replay` does that.
-    """
-    real, v, rules, role = facts.real, facts.view, facts.rules, facts.role
-    n = len(facts.pack)
-    assert real.packet is not None
-    elder_pos, younger_pos = _deal_positions(real.packet, rules.deck_size)
-    my_pos, opp_pos = (elder_pos, younger_pos) if role == ELDER else (younger_pos, elder_pos)
-    n_e, n_y = facts.n_taken
-    elder_take = list(range(24, 24 + n_e))
-    younger_take = list(range(24 + n_e, 24 + n_e + n_y))
-    my_take, opp_take = (elder_take, younger_take) if role == ELDER else (younger_take, elder_take)
-    rest = list(range(24 + n_e + n_y, n))
-    slot: list[int] = [-1] * n
-    # the seat's own cards
-    for p, c in zip(my_pos, rng.sample(mask_cards(v.dealt.mask), 12), strict=True):
-        slot[p] = c
-    mine_taken = list(mask_cards(v.taken.mask))
-    rng.shuffle(mine_taken)
-    if role == YOUNGER and rules.elder_sees_unused and facts.elder_exchanged:
-        seen = v.seen_by_opponent.mask
-        mine_taken.sort(
-            key=lambda c: (
-                0 if seen >> c & 1 and not facts.my_shown >> c & 1 else 1 if seen >> c & 1 else 2
-            )
-        )
-    for p, c in zip(my_take, mine_taken, strict=True):
-        slot[p] = c
-    # stock cards the seat has seen
-    unused = (
-        set(range(24 + n_e, 24 + rules.elder_max))
-        if role == ELDER and rules.elder_sees_unused and facts.elder_exchanged
-        else set()
-    )
-    q = list(mask_cards(v.stock_seen.mask))
-    # elder knows which seen cards were his unused allotment and which younger left
-    q_unused = [c for c in q if v.unused_seen.mask >> c & 1]
-    q_left = [c for c in q if not v.unused_seen.mask >> c & 1]
-    unused_pos = sorted(unused)
-    left_only = [p for p in rest if p not in unused]
-    if len(q_unused) != len(unused_pos) or (q_left and len(q_left) != len(left_only)):
-        return None
-    seen_pos = unused_pos + (left_only if q_left else [])
-    known_opp = v.opponent_played.mask | facts.opp_shown_decl
-    known_mine = v.dealt.mask | v.taken.mask
-    free = sum(1 << c for c in facts.pack) & ~known_mine & ~v.stock_seen.mask
-    if facts.opp_blanche_shown is not None:
-        free &= ~facts.opp_blanche_shown
-    takeable = v.stock_seen.mask if set(opp_take) & set(seen_pos) else 0
-    forced = _forced(facts, free | takeable, known_opp, rng)
-    if forced is None:
-        return None
-    known_opp = forced
-    opp_take_set = set(opp_take)
-    if facts.turned_up and any(known_opp >> c & 1 for c in mask_cards(facts.turned_up)):
-        return None
-    # leftovers beyond elder's allotment: only in the positions younger left
-    beyond = [c for c in q_left] + [
-        c for c in mask_cards(facts.turned_up) if not v.unused_seen.mask >> c & 1 and c not in q
-    ]
-    if beyond:
-        if any(known_opp >> c & 1 for c in beyond) or len(beyond) != len(left_only):
-            return None
-        for p, c in zip(left_only, rng.sample(beyond, len(beyond)), strict=True):
-            slot[p] = c
-    # elder's unused allotment: those seen among the leftovers stay there, those known in
-    # the other's hand are where younger took, the others anywhere in the allotment
-    left_vis = v.leftovers_seen.mask | facts.turned_up
-    u_left = [p for p in unused_pos if p not in opp_take_set]
-    u_taken = [p for p in unused_pos if p in opp_take_set]
-    must_left = [c for c in q_unused if left_vis >> c & 1]
-    must_taken = [c for c in q_unused if known_opp >> c & 1]
-    if len(must_left) > len(u_left) or len(must_taken) > len(u_taken):
-        return None
-    if set(must_left) & set(must_taken):
-        return None
-    rng.shuffle(u_left)
-    rng.shuffle(u_taken)
-    for p, c in zip(u_left, must_left, strict=False):
-        slot[p] = c
-    for p, c in zip(u_taken, must_taken, strict=False):
-        slot[p] = c
-    free_u = [p for p in unused_pos if slot[p] < 0]
-    others_u = [c for c in q_unused if c not in must_left and c not in must_taken]
-    rng.shuffle(others_u)
-    for p, c in zip(free_u, others_u, strict=True):
-        slot[p] = c
-    # the other's dealt hand, the cards known in its hand, its discard
-    must_blanche = facts.opp_blanche_said and facts.opp_blanche_shown is None
-    if facts.opp_blanche_shown is not None:
-        for p, c in zip(opp_pos, rng.sample(mask_cards(facts.opp_blanche_shown), 12), strict=True):
-            slot[p] = c
-    pending = [c for c in mask_cards(known_opp) if c not in slot]
-    hand_slots = [p for p in opp_pos + opp_take if slot[p] < 0]
-    rng.shuffle(pending)
-    for c in pending:
-        ok = [p for p in hand_slots if not (must_blanche and COURTS >> c & 1 and p in opp_pos)]
-        if not ok:
-            return None
-        p = rng.choice(ok)
-        hand_slots.remove(p)
-        slot[p] = c
-    discard_n = v.opponent_discard_count
-    discard_slots: list[int] = []
-    if facts.opp_blanche_shown is not None:
-        dealt_free = [p for p in opp_pos if not known_opp >> slot[p] & 1]
-        if len(dealt_free) < discard_n:
-            return None
-        discard_slots = rng.sample(dealt_free, discard_n)
-    else:
-        open_dealt = [p for p in hand_slots if p in set(opp_pos)]
-        if len(open_dealt) < discard_n:
-            return None
-        discard_slots = rng.sample(open_dealt, discard_n)
-        hand_slots = [p for p in hand_slots if p not in discard_slots]
-    # fill the rest from the unknown cards; the other's hand avoids suits it lacks
-    pool = [c for c in facts.pack if c not in slot]
-    void = _voids(v)
-    rng.shuffle(pool)
-    pool.sort(key=lambda c: bool(void >> c & 1))
-    if must_blanche:
-        pool.sort(key=lambda c: bool(COURTS >> c & 1))
-    others = [p for p in range(n) if slot[p] < 0 and p not in hand_slots]
-    for p in hand_slots:
-        if not pool:
-            return None
-        c = pool.pop(0)
-        if void >> c & 1:
-            return None
-        slot[p] = c
-    rng.shuffle(pool)
-    for p, c in zip(others, pool, strict=True):
-        slot[p] = c
-    return slot, sum(1 << slot[p] for p in discard_slots)
-
-
-def _replay(facts: _Facts, pack: list[int], discard: int, rng: random.Random) -> Deal | None:
-    """Play the seat's record again on ``pack``; None if what it saw comes out different."""
-    real = facts.real
-    try:
-        deal = Deal.new(real.rules, pack, start=real.start, target=real.target)
-    except IllegalActionError:
-        return None
-    dialog, events = real.dialog, real.events
-    for seat, step in facts.skeleton:
-        if deal.to_act != seat:
-            return None
-        if isinstance(step, tuple):
-            if step[0] == "discard":
-                action: Action = Discard(CardSet(discard))
-                if not deal.can(action):
-                    return None
-                nxt = deal.apply(action)
-            else:
-                options = [a for a in deal.legal_actions() if isinstance(a, Declare)]
-                rng.shuffle(options)
-                found = None
-                for a in options:
-                    cand = deal.apply(a)
-                    if (
-                        cand.dialog == dialog[: len(cand.dialog)]
-                        and cand.events == events[: len(cand.events)]
-                    ):
-                        found = cand
-                        break
-                if found is None:
-                    return None
-                nxt = found
-        else:
-            if not deal.can(step):
-                return None
-            nxt = deal.apply(step)
-        if nxt.dialog != dialog[: len(nxt.dialog)] or nxt.events != events[: len(nxt.events)]:
-            return None
-        deal = nxt
-    if deal_view(deal, facts.role) != facts.view:
-        return None
-    return deal
 
 
 pyspiel.register_game(_GAME_TYPE, PiquetGame)

@@ -34,10 +34,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.actions import Action, AnnounceBlanche, Declare, Pass, Play
+from piquet.actions import Action, AnnounceBlanche, Declare, Pass, Play, Reply
 from piquet.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.declarations import DeclClass, best_claim, counted
 from piquet.errors import PiquetError
+from piquet.facts import BlancheCalled, BlancheDiscards, Exchanged, Replied
 from piquet.match import MatchView
 from piquet.players.base import register_level
 from piquet.players.book import book_action, book_lead
@@ -442,7 +443,9 @@ def _pending_classes(deal: DealView) -> bool:
     answered = {
         u.cls
         for u in deal.dialog
-        if u.cls is not None and u.seat == YOUNGER and u.text in ("Good.", "Equal.")
+        if isinstance(u.fact, Replied)
+        and u.fact.role == YOUNGER
+        and u.fact.reply in (Reply.GOOD, Reply.EQUAL)
     }
     return len(answered) < 3 or len(classes) < 3
 
@@ -492,7 +495,7 @@ def declaration_tally(
 def _blanche_flags(deal: DealView) -> tuple[bool, bool]:
     flags = [False, False]
     for u in deal.dialog:
-        if u.cls is None and u.text.startswith("Carte blanche"):
+        if isinstance(u.fact, (BlancheCalled, BlancheDiscards)):
             flags[u.seat] = True
     if deal.phase is Phase.BLANCHE:
         flags[deal.role] = True
@@ -564,8 +567,8 @@ def _exchange_value(
 
 def _elder_count(deal: DealView) -> int:
     for u in deal.dialog:
-        if u.cls is None and u.text.startswith("elder exchanges "):
-            return int(u.text.rsplit(" ", 1)[1])
+        if isinstance(u.fact, Exchanged) and u.fact.role == ELDER:
+            return u.fact.count
     return -1
 
 

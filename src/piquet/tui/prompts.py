@@ -37,7 +37,9 @@ from piquet.cards import Card, CardSet, Suit
 from piquet.deal import ELDER, YOUNGER, Phase
 from piquet.declarations import Claim, DeclClass, claims, statement
 from piquet.errors import ParseError, PiquetError
+from piquet.facts import Fact, Passed, Replied
 from piquet.match import MatchView
+from piquet.roles import OTHER, Role
 from piquet.rules import Leftovers, PointMeasure, Rules
 
 __all__ = [
@@ -123,10 +125,10 @@ def current_class(view: MatchView) -> DeclClass | None:
     for a in deal.legal_actions:
         if isinstance(a, Declare):
             return a.cls
-    spoken: dict[int, list[tuple[int, str]]] = {0: [], 1: [], 2: []}
+    spoken: dict[int, list[tuple[int, Fact]]] = {0: [], 1: [], 2: []}
     for u in deal.dialog:
         if u.cls is not None:
-            spoken[int(u.cls)].append((u.seat, u.text))
+            spoken[int(u.cls)].append((u.seat, u.fact))
     if deal.role == ELDER:
         for c in range(3):
             if not any(seat == ELDER for seat, _ in spoken[c]):
@@ -134,8 +136,11 @@ def current_class(view: MatchView) -> DeclClass | None:
         return None
     for c in range(3):
         elder_spoke = any(seat == ELDER for seat, _ in spoken[c])
-        replies = {t for seat, t in spoken[c] if seat == YOUNGER}
-        if elder_spoke and replies <= {"Making?", "Not good."}:
+        younger_said = [f for seat, f in spoken[c] if seat == YOUNGER]
+        if elder_spoke and all(
+            isinstance(f, Replied) and f.reply in (Reply.MAKING, Reply.NOT_GOOD)
+            for f in younger_said
+        ):
             return DeclClass(c)
     return None
 
@@ -156,6 +161,12 @@ def claim_label(hand: CardSet, action: Declare, rules: Rules) -> str:
     if claim is None:  # pragma: no cover - legal claims are always found
         return str(action.cards)
     return f"{_cap(statement(claim, rules))}: {action.cards}"
+
+
+def _other(role: Role | None) -> Role:
+    """The other role of the player to act (who always has one while acting)."""
+    assert role is not None, "the player to act holds a role"
+    return OTHER[role]
 
 
 def _last_words(view: MatchView, seat: int, n: int = 1) -> str:
@@ -261,7 +272,7 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
     # declarations
     if any(isinstance(a, Answer) for a in legal):
         replies = [a.reply for a in legal if isinstance(a, Answer)]
-        said = _last_words(view, 1 - (role or 0), 2)
+        said = _last_words(view, _other(role), 2)
         stop = "" if said.endswith('"') else "."
         return Ask(
             "answer",
@@ -271,7 +282,7 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
             "Type good, not good, equal or making (as offered), or a number.",
         )
     if any(isinstance(a, Question) for a in legal):
-        said = _last_words(view, 1 - (role or 0), 1)
+        said = _last_words(view, _other(role), 1)
         stop = "" if said.endswith('"') else "."
         return Ask(
             "question",
@@ -290,8 +301,8 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
     if role == ELDER:
         q = f"You are elder: declare your {word} first."
     else:
-        elder_said = [u.text for u in deal.dialog if u.seat == ELDER and u.cls == cls]
-        if elder_said and elder_said[-1].startswith("No "):
+        elder_said = [u.fact for u in deal.dialog if u.seat == ELDER and u.cls == cls]
+        if elder_said and isinstance(elder_said[-1], Passed):
             q = f"{opponent} declared no {word}. Declare yours, or pass."
         elif not may_pass:
             q = f"You said not good: declare the {word} that beats {opponent}'s."

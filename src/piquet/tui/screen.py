@@ -21,6 +21,7 @@ from piquet.rules import Format, Rules
 from piquet.scoring import Event, Kind
 from piquet.tui.prompts import class_word, current_class
 from piquet.view import DealView
+from piquet.words import Voice, voice
 
 __all__ = [
     "card_markup",
@@ -114,9 +115,10 @@ def personal(text: str, viewer: int | None, names: tuple[str, str]) -> str:
 def say_line(u: Utterance, viewer: int | None, names: tuple[str, str]) -> str:
     """One utterance for the table: speech quoted after the speaker's name."""
     text = u.text
-    if text.startswith(("elder ", "younger ")):
+    how = voice(u.fact)
+    if how is Voice.NARRATION:
         return escape(personal(text, viewer, names))
-    if text[:1].islower():
+    if how is Voice.DEED:
         line = personal(f"{ROLE_NAMES[u.seat]} {text}", viewer, names)
         if u.shown:
             shown = CardSet(u.shown)

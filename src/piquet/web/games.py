@@ -218,10 +218,9 @@ class Created:
 def _step(live: Live, player: int, action: Action) -> Live:
     """``live`` after ``action``; raises :class:`IllegalActionError`."""
     m = live.match.apply(action, player)
-    # the deal just finished is settled into the match; keep its end state for the views
+    # the deal just finished is settled into the match, which keeps its end state
     if len(m.deals) != len(live.match.deals):
-        assert live.match.deal is not None
-        return Live(m, live.match.deal.apply(action))
+        return Live(m, m.last_deal)
     return Live(m, live.last_deal, live.last_views)
 
 

@@ -333,7 +333,7 @@ def _deal_json(session: TallySession) -> dict[str, Any] | None:
             "cards": cards,
         }
     pending = session.pending_take()
-    player = {r: m.player_of(r) for r in (ELDER, YOUNGER)}
+    player = (m.player_of(ELDER), m.player_of(YOUNGER))
     cards = {}
     for r in (ELDER, YOUNGER):
         unknown = deal.taken[r] if pending == r else 0

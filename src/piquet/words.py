@@ -1,0 +1,353 @@
+"""The words of the dialog: the one place a fact (:mod:`piquet.facts`) becomes a sentence.
+
+The deal builds each line of its dialog here (:func:`utterance`): the fact, and the
+sentence a person reads, in the rule set's words ("Point of five, making 48.",
+"ruff of 51", "quint major in hearts").  Nothing reads a sentence back: code that
+needs to know what was said reads the fact.  Rewording a sentence here changes the
+records and the screens, never what a player believes.
+
+:func:`voice` tells how a line is told: spoken words (quoted in a record), a deed
+("shows AH KH QH"), or a narration that names its subject ("elder exchanges 5").
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Sequence
+from typing import Any, Final
+
+from piquet.actions import Reply
+from piquet.cards import Card, CardSet, Rank, Suit
+from piquet.dealtypes import ROLE_NAMES, Utterance
+from piquet.declarations import Claim, DeclClass
+from piquet.facts import (
+    BlancheCalled,
+    BlancheDiscards,
+    BlancheShown,
+    Declared,
+    Exchanged,
+    Fact,
+    FurtherHeld,
+    HoldingShown,
+    LaidOut,
+    LeadAppointed,
+    LeadLacked,
+    LeadNamed,
+    LeftoversChoice,
+    LeftoverWay,
+    MissingAsked,
+    MissingTold,
+    Passed,
+    PipsTold,
+    Replied,
+    Statement,
+    statement_of,
+)
+from piquet.roles import Role
+from piquet.rules import PointMeasure, Rules
+
+__all__ = [
+    "Voice",
+    "capitalized",
+    "claim_words",
+    "declared",
+    "exchanged",
+    "further_held",
+    "holding_shown",
+    "leftovers",
+    "number_words",
+    "passed",
+    "replied",
+    "sentence",
+    "statement_words",
+    "utterance",
+    "voice",
+]
+
+_ONES: Final = (
+    "", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen",
+    "nineteen",
+)
+_TENS: Final = (
+    "", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"
+)
+
+
+def number_words(n: int) -> str:
+    """A number as the dialog says it ("forty-nine"); 0 is "nothing", 100 and over in figures."""
+    if n < 20:
+        return _ONES[n] or "nothing"
+    if n >= 100:
+        return str(n)
+    tens, ones = divmod(n, 10)
+    return _TENS[tens] + ("-" + _ONES[ones] if ones else "")
+
+
+def capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+_CARD_COUNT: Final = (
+    "none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve",
+)
+_SEQ_NAMES: Final = {
+    3: "tierce",
+    4: "quart",
+    5: "quint",
+    6: "sixième",
+    7: "septième",
+    8: "huitième",
+    9: "neuvième",
+}
+
+
+def statement_words(said: Statement, rules: Rules) -> str:
+    """A claim as announced ("point of five, making 48", "quart to the king in hearts")."""
+    cls = said.cls
+    if cls is DeclClass.POINT:
+        if not said.size:
+            word = "ruff" if rules.deck_size == 36 else "point"
+            return f"{word} of {said.pips}"
+        first = f"point of {_CARD_COUNT[said.size]}"
+        return f"{first}, making {said.pips}" if said.pips else first
+    if cls is DeclClass.SEQUENCE:
+        name = _SEQ_NAMES[min(said.size, 9)]
+        suit = f" in {Suit(said.suit).plural}" if said.suit >= 0 else ""
+        if said.rank == Rank.ACE:
+            return f"{name} major{suit}"
+        return f"{name} to the {Rank(said.rank).name_singular}{suit}"
+    plural = Rank(said.rank).name_plural
+    return f"quatorze of {plural}" if said.size == 4 else f"three {plural}"
+
+
+def claim_words(claim: Claim, rules: Rules, *, full: bool = True) -> str:
+    """How a player announces ``claim`` (see :func:`piquet.declarations.statement`)."""
+    return statement_words(statement_of(claim, rules, full=full), rules)
+
+
+def _named(card: int, suit: int) -> str:
+    return str(Card.from_index(card)) if card >= 0 else Suit(suit).plural
+
+
+_REPLY_WORDS: Final = {
+    Reply.GOOD: "Good.",
+    Reply.NOT_GOOD: "Not good.",
+    Reply.EQUAL: "Equal.",
+    Reply.MAKING: "Making?",
+}
+
+
+_LEFTOVER_WORDS: Final[dict[LeftoverWay, str]] = {
+    LeftoverWay.ELDER_DECLINES: "elder leaves the rest of the stock unseen",
+    LeftoverWay.TURNED_UP: "younger turns up the {n} cards he left",
+    LeftoverWay.FACE_DOWN: "younger leaves the stock face down",
+    LeftoverWay.LOOKED: "younger looks at the cards he left",
+    LeftoverWay.UNSEEN: "younger leaves the stock unseen",
+}
+
+
+def _blanche_discards(fact: BlancheDiscards, rules: Rules) -> str:
+    word = "one card" if fact.count == 1 else f"{fact.count} cards"
+    return f"Carte blanche. I shall discard {word}."
+
+
+def _missing_told(fact: MissingTold, rules: Rules) -> str:
+    if fact.card < 0:
+        return f"I laid out none of the {Rank(fact.rank).name_plural}."
+    told = Card.from_index(fact.card)
+    text = f"The {told.rank.name_singular} of {told.suit.plural}, laid out"
+    return text + (": here it is." if fact.shown else ".")
+
+
+_SENTENCES: Final[dict[type, Callable[[Any, Rules], str]]] = {
+    BlancheCalled: lambda f, r: "Carte blanche!",
+    BlancheDiscards: _blanche_discards,
+    BlancheShown: lambda f, r: "shows carte blanche",
+    Exchanged: lambda f, r: f"{ROLE_NAMES[f.role]} exchanges {f.count}",
+    LaidOut: lambda f, r: f"{ROLE_NAMES[f.role]} discards {f.count}",
+    LeftoversChoice: lambda f, r: _LEFTOVER_WORDS[f.way].format(n=f.cards.bit_count()),
+    LeadNamed: lambda f, r: f"elder will lead {_named(f.card, f.suit)}, and sees the stock",
+    LeadLacked: lambda f, r: f"elder holds no {_named(f.card, f.suit)}: younger appoints the lead",
+    LeadAppointed: lambda f, r: f"younger appoints {_named(f.card, f.suit)}",
+    Declared: lambda f, r: capitalized(statement_words(f.said, r)) + ".",
+    Passed: lambda f, r: f"No {f.cls.label} declared.",
+    Replied: lambda f, r: _REPLY_WORDS[f.reply],
+    PipsTold: lambda f, r: capitalized(number_words(f.pips)) + ".",
+    FurtherHeld: lambda f, r: "And " + ", ".join(statement_words(s, r) for s in f.said) + ".",
+    HoldingShown: lambda f, r: f"shows {CardSet(f.cards)}",
+    MissingAsked: lambda f, r: "Which one is missing?",
+    MissingTold: _missing_told,
+}
+"""The words of each kind of fact."""
+
+
+def sentence(fact: Fact, rules: Rules) -> str:
+    """The words of one fact, as the dialog says them."""
+    return _SENTENCES[type(fact)](fact, rules)
+
+
+
+
+_new_tuple: Final = tuple.__new__  # a named tuple without its constructor's Python-level call
+
+
+def _cls_of(fact: Fact) -> DeclClass | None:
+    if isinstance(fact, Declared):
+        return fact.said.cls
+    if isinstance(fact, (Passed, Replied, PipsTold, FurtherHeld, HoldingShown)):
+        return fact.cls
+    if isinstance(fact, (MissingAsked, MissingTold)):
+        return DeclClass.SET
+    return None
+
+
+def _shown_by(fact: Fact) -> int:
+    if isinstance(fact, (BlancheShown, HoldingShown, LeftoversChoice)):
+        return fact.cards
+    if isinstance(fact, MissingTold) and fact.shown:
+        return 1 << fact.card
+    return 0
+
+
+def utterance(fact: Fact, rules: Rules) -> Utterance:
+    """The dialog line of ``fact``: its speaker, class, words and the cards it shows."""
+    return _new_tuple(
+        Utterance,
+        (fact.role, _cls_of(fact), _SENTENCES[type(fact)](fact, rules), _shown_by(fact), fact),
+    )
+
+
+_PLAIN: Final = Rules()
+"""Rules for the words that depend on none of them."""
+_EXCHANGED: Final = {
+    (kind, role, n): utterance(kind(role, n), _PLAIN)
+    for kind in (Exchanged, LaidOut)
+    for role in Role
+    for n in range(13)
+}
+
+
+def exchanged(role: Role, count: int, *, takes: bool = True) -> Utterance:
+    """``role`` laid out ``count`` cards and took as many (``takes=False``: takes later)."""
+    return _EXCHANGED[Exchanged if takes else LaidOut, role, count]
+
+
+# The lines said most often, ready made (a deal says several; the engine's speed counts).
+# (tables indexed by ints: an enum member's hash is a Python-level call)
+_PASSED: Final = tuple(
+    Utterance(role, cls, f"No {cls.label} declared.", 0, Passed(role, cls))
+    for role in Role
+    for cls in DeclClass
+)
+_REPLIES: Final = tuple(Reply)
+_REPLIED: Final = tuple(
+    Utterance(role, cls, _REPLY_WORDS[reply], 0, Replied(role, cls, reply))
+    for role in Role
+    for cls in DeclClass
+    for reply in _REPLIES
+)
+_REPLY_INDEX: Final = {reply.value: i for i, reply in enumerate(_REPLIES)}
+_DECLARED: dict[int, Utterance] = {}
+
+
+def passed(role: Role, cls: DeclClass) -> Utterance:
+    """``role`` passes class ``cls``."""
+    return _PASSED[role * 3 + cls]
+
+
+def replied(role: Role, cls: DeclClass, reply: Reply) -> Utterance:
+    """``role`` answers ``reply`` in class ``cls``."""
+    return _REPLIED[(role * 3 + cls) * 4 + _REPLY_INDEX[reply.value]]
+
+
+def _knobs(rules: Rules, full: bool) -> int:
+    """The knobs a claim's words depend on, as bits (with ``full``: a point's pips said)."""
+    return (
+        full << 3
+        | (rules.deck_size == 36) << 2
+        | (rules.point_measure is PointMeasure.PIPS) << 1
+        | rules.sequences_same_suit
+    )
+
+
+def declared(role: Role, claim: Claim, rules: Rules, *, full: bool = True) -> Utterance:
+    """``role`` announces ``claim`` (``full=False``: the first part of a point by cards)."""
+    key = ((claim.cards << 2 | claim.cls) << 4 | _knobs(rules, full)) << 1 | role
+    found = _DECLARED.get(key)
+    if found is None:
+        if len(_DECLARED) > 16_384:
+            _DECLARED.clear()
+        said = statement_of(claim, rules, full=full)
+        fact = Declared(role, said)
+        found = _new_tuple(
+            Utterance, (role, said.cls, capitalized(statement_words(said, rules)) + ".", 0, fact)
+        )
+        _DECLARED[key] = found
+    return found
+
+
+_SHOWN: dict[int, Utterance] = {}
+
+
+def holding_shown(role: Role, cls: DeclClass, cards: int) -> Utterance:
+    """``role`` shows the ``cards`` he counts in ``cls`` (cached: a deal shows several)."""
+    key = (cards << 2 | cls) << 1 | role
+    found = _SHOWN.get(key)
+    if found is None:
+        if len(_SHOWN) > 16_384:
+            _SHOWN.clear()
+        fact = HoldingShown(role, cls, cards)
+        found = _SHOWN[key] = _new_tuple(
+            Utterance, (role, cls, f"shows {CardSet(cards)}", cards, fact)
+        )
+    return found
+
+
+_WAYS: Final = tuple(LeftoverWay)
+_LEFTOVERS: dict[int, Utterance] = {}
+
+
+def leftovers(role: Role, way: LeftoverWay, cards: int = 0) -> Utterance:
+    """``role`` chose ``way`` for younger's leftovers (``cards``: those turned up)."""
+    key = (cards << 3 | _WAYS.index(way)) << 1 | role
+    found = _LEFTOVERS.get(key)
+    if found is None:
+        if len(_LEFTOVERS) > 16_384:
+            _LEFTOVERS.clear()
+        found = _LEFTOVERS[key] = utterance(LeftoversChoice(role, way, cards), _PLAIN)
+    return found
+
+
+_FURTHER: dict[tuple[int, ...], Utterance] = {}
+
+
+def further_held(role: Role, cls: DeclClass, extras: Sequence[Claim], rules: Rules) -> Utterance:
+    """``role``, who won ``cls``, announces the further holdings ``extras`` he counts."""
+    key = (_knobs(rules, True) << 3 | cls << 1 | role, *(h.cards for h in extras))
+    found = _FURTHER.get(key)
+    if found is None:
+        if len(_FURTHER) > 16_384:
+            _FURTHER.clear()
+        fact = FurtherHeld(role, cls, tuple(statement_of(h, rules) for h in extras))
+        found = _FURTHER[key] = utterance(fact, rules)
+    return found
+
+
+class Voice(enum.Enum):
+    """How a line is told: words spoken, a deed, or a narration naming its subject."""
+
+    SPEECH = "speech"
+    DEED = "deed"
+    NARRATION = "narration"
+
+
+def voice(fact: Fact) -> Voice:
+    if isinstance(fact, (BlancheShown, HoldingShown)):
+        return Voice.DEED
+    if isinstance(
+        fact, (Exchanged, LaidOut, LeftoversChoice, LeadNamed, LeadLacked, LeadAppointed)
+    ):
+        return Voice.NARRATION
+    return Voice.SPEECH
