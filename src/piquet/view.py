@@ -97,28 +97,12 @@ class DealView:
             "opponent_discard_count": self.opponent_discard_count,
             "stock_count": self.stock_count,
             "leftover_count": self.leftover_count,
-            "dialog": [
-                {
-                    "seat": ROLE_NAMES[u.seat],
-                    "class": None if u.cls is None else u.cls.label,
-                    "text": u.text,
-                    "shown": cs(CardSet(u.shown)),
-                }
-                for u in self.dialog
-            ],
+            "dialog": _dialog_json(self.dialog),
             "tricks": [t.to_json() for t in self.tricks],
             "trick_lead": None
             if self.trick_lead is None
             else str(Card.from_index(self.trick_lead)),
-            "events": [
-                {
-                    "seat": ROLE_NAMES[e.seat],
-                    "kind": e.kind.value,
-                    "points": e.points,
-                    "note": e.note,
-                }
-                for e in self.events
-            ],
+            "events": _events_json(self.events),
             "scores": {"elder": self.scores[0], "younger": self.scores[1]},
             "tricks_won": {"elder": self.tricks_won[0], "younger": self.tricks_won[1]},
             "lead_rule": None
@@ -127,6 +111,27 @@ class DealView:
             "legal_actions": [str(a) for a in self.legal_actions],
             "discard_range": None if self.discard_range is None else list(self.discard_range),
         }
+
+
+def _dialog_json(dialog: tuple[Utterance, ...]) -> list[dict[str, Any]]:
+    """The dialog as JSON: one shape for a seat's view and the public view."""
+    return [
+        {
+            "seat": ROLE_NAMES[u.seat],
+            "class": None if u.cls is None else u.cls.label,
+            "text": u.text,
+            "shown": [str(c) for c in CardSet(u.shown)],
+        }
+        for u in dialog
+    ]
+
+
+def _events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
+    """The score events as JSON: one shape for a seat's view and the public view."""
+    return [
+        {"seat": ROLE_NAMES[e.seat], "kind": e.kind.value, "points": e.points, "note": e.note}
+        for e in events
+    ]
 
 
 def _lead_text(rule: LeadRule) -> str:
@@ -274,28 +279,12 @@ class PublicView:
             "discard_counts": by_role(self.discard_counts),
             "stock_count": self.stock_count,
             "leftover_count": self.leftover_count,
-            "dialog": [
-                {
-                    "seat": ROLE_NAMES[u.seat],
-                    "class": None if u.cls is None else u.cls.label,
-                    "text": u.text,
-                    "shown": cs(CardSet(u.shown)),
-                }
-                for u in self.dialog
-            ],
+            "dialog": _dialog_json(self.dialog),
             "tricks": [t.to_json() for t in self.tricks],
             "trick_lead": None
             if self.trick_lead is None
             else str(Card.from_index(self.trick_lead)),
-            "events": [
-                {
-                    "seat": ROLE_NAMES[e.seat],
-                    "kind": e.kind.value,
-                    "points": e.points,
-                    "note": e.note,
-                }
-                for e in self.events
-            ],
+            "events": _events_json(self.events),
             "scores": by_role(self.scores),
             "tricks_won": by_role(self.tricks_won),
             "lead_rule": None
