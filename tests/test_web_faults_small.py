@@ -157,3 +157,25 @@ def test_a_database_failure_in_the_lobby_is_a_503_with_words(tmp_path: Path) -> 
         assert r.status_code == 503, r.text
         assert "database" in r.json()["error"]
         assert r.headers["retry-after"] == "5"
+
+
+def test_nesting_is_judged_before_parsing_whatever_the_recursion_limit(tmp_path: Path) -> None:
+    """A raised recursion limit (some libraries raise it) must not let deep JSON through."""
+    import sys
+
+    from piquet.web.ws import MAX_DEPTH, _too_deep
+
+    assert _too_deep("[" * (MAX_DEPTH + 1)) and not _too_deep("[" * MAX_DEPTH)
+    assert not _too_deep('{"token": "[[[[[[' + "[" * 100 + '"}')  # brackets inside a string
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(100_000)
+    try:
+        with client(tmp_path) as c:
+            made = create(c, opponent="random")
+            with c.websocket_connect(f"/api/games/{made['id']}/ws") as ws:
+                ws.send_text(DEEP)
+                assert "nested too deep" in ws.receive_json()["error"]
+                ws.send_text(json.dumps({"token": made["token"]}))
+                assert ws.receive_json()["type"] == "view"
+    finally:
+        sys.setrecursionlimit(old)

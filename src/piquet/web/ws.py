@@ -66,6 +66,31 @@ def add_websocket(app: FastAPI, state: dict[str, Any]) -> None:
 
 
 _NESTED_TRIES = 3  # refusals of too-deep JSON before the token, then the socket closes
+MAX_DEPTH = 32  # no message of the protocol nests deeper than 2
+
+
+def _too_deep(text: str) -> bool:
+    """Whether ``text`` opens more than :data:`MAX_DEPTH` arrays or objects at once (outside
+    strings).  Decided before parsing, so the answer never depends on the recursion limit."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
 
 
 def _message_text(msg: MutableMapping[str, Any]) -> str | None:
@@ -149,14 +174,14 @@ class _Session:
             text = _message_text(first)
             if text is None or len(text) > MAX_MESSAGE:
                 break
-            try:
-                data = json.loads(text)
-            except RecursionError:
+            if _too_deep(text):
                 await self.send(
                     {"type": "error", "error": 'JSON nested too deep: send {"token": TOKEN}'}
                 )
                 continue
-            except ValueError:
+            try:
+                data = json.loads(text)
+            except (ValueError, RecursionError):
                 break
             if isinstance(data, dict) and isinstance(data.get("token"), str):
                 token = data["token"]
@@ -222,13 +247,13 @@ class _Session:
                 {"type": "error", "error": f"message too long: at most {MAX_MESSAGE} characters"}
             )
             return
+        if _too_deep(text):
+            await self.send({"type": "error", "error": f"JSON nested too deep: {_HELP}"})
+            return
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             await self.send({"type": "error", "error": f"not JSON: {_HELP}"})
-            return
-        except RecursionError:
-            await self.send({"type": "error", "error": f"JSON nested too deep: {_HELP}"})
             return
         if not isinstance(data, dict):
             await self.send({"type": "error", "error": f"expected an object: {_HELP}"})
