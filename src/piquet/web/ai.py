@@ -28,6 +28,7 @@ from piquet.web.store import StoreError
 __all__ = [
     "AiRunner",
     "ask_advisor",
+    "cancel_all",
     "choose_action",
     "make_executor",
     "warm_up",
@@ -112,6 +113,20 @@ def warm_up(executor: Executor) -> None:
         executor.submit(_ready)
 
 
+
+async def cancel_all(tasks: dict[str, asyncio.Task[None]]) -> None:
+    """Cancel the running tasks of ``tasks``, wait for each to end, and forget them all
+    (how the AI runner and the analysis stop with the server)."""
+    running = [t for t in tasks.values() if not t.done()]
+    for t in running:
+        t.cancel()
+    for t in running:
+        try:
+            await t
+        except (asyncio.CancelledError, Exception):
+            pass
+    tasks.clear()
+
 class AiRunner:
     """Plays the AI seats of games while they are to act."""
 
@@ -140,15 +155,7 @@ class AiRunner:
         self._tasks[game_id] = asyncio.create_task(self._drive(game_id, entry))
 
     async def stop(self) -> None:
-        tasks = [t for t in self._tasks.values() if not t.done()]
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            try:
-                await t
-            except (asyncio.CancelledError, Exception):
-                pass
-        self._tasks.clear()
+        await cancel_all(self._tasks)
 
     def busy(self) -> int:
         return sum(1 for t in self._tasks.values() if not t.done())

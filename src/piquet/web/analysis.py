@@ -38,6 +38,7 @@ from piquet.actions import parse_action
 from piquet.match import new_match
 from piquet.review import ANALYSIS_VERSION, finished_deals, review_deal
 from piquet.rules import get_rules
+from piquet.web.ai import cancel_all
 from piquet.web.games import Entry, GameError, Games
 from piquet.web.store import metadata
 
@@ -188,15 +189,7 @@ class Analyses:
                 del self._jobs[row.id]
 
     async def stop(self) -> None:
-        tasks = [t for t in self._jobs.values() if not t.done()]
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            try:
-                await t
-            except (asyncio.CancelledError, Exception):
-                pass
-        self._jobs.clear()
+        await cancel_all(self._jobs)
 
     # ------------------------------------------------------------------ the answer
     async def answer(self, entry: Entry) -> dict[str, Any]:
