@@ -44,9 +44,9 @@ from typing import Any
 
 import numpy as np
 
-from piquet.deal import Deal
+from piquet.core.deal import Deal
+from piquet.core.rules import PRESETS, Rules
 from piquet.integrations.actions import CHANCE, TERMINAL, Episode
-from piquet.rules import PRESETS, Rules
 
 Measure = Callable[[str, float, int], tuple[int, int, float]]
 

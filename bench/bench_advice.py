@@ -31,10 +31,10 @@ from typing import Any
 from piquet.advisor import advise, verify
 from piquet.advisor.deals import Setup
 from piquet.advisor.verify import paired
-from piquet.cards import CardSet, mask_cards
+from piquet.core.cards import CardSet, mask_cards
+from piquet.core.rules import PRESETS
 from piquet.odds import deck_mask
 from piquet.players.common import book_discard
-from piquet.rules import PRESETS
 
 
 def _cpu() -> float:

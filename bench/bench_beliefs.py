@@ -26,10 +26,10 @@ import random
 import sys
 import time
 
-from piquet.deal import Deal, Phase
-from piquet.rules import PRESETS
+from piquet.core.deal import Deal, Phase
+from piquet.core.rules import PRESETS
+from piquet.core.view import deal_view
 from piquet.sampling import SamplingError, dialog_weight, sample_worlds, world_deal
-from piquet.view import deal_view
 
 
 def measure(name: str, deals: int, worlds: int, seed: int) -> dict[str, float]:

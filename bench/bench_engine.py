@@ -42,10 +42,10 @@ import numpy as np
 from numpy.typing import NDArray
 
 from piquet.batch import score_batch, split_worth
-from piquet.deal import Deal
+from piquet.core.deal import Deal
+from piquet.core.match import new_match
+from piquet.core.rules import PRESETS, Rules
 from piquet.handscore import score_hands
-from piquet.match import new_match
-from piquet.rules import PRESETS, Rules
 
 TARGET_DEALS = 5_000
 TARGET_HANDS = 500_000

@@ -15,10 +15,10 @@ import random
 import statistics
 import time
 
-from piquet.deal import Deal, Phase
+from piquet.core.deal import Deal, Phase
+from piquet.core.rules import PRESETS, Rules
 from piquet.players import make_player
 from piquet.players.search import DEFAULT_THINK_MS, SearchPlayer
-from piquet.rules import PRESETS, Rules
 from piquet.solver import Solver, play_state
 from piquet.tournament import _deal_match_view, deal_pack
 

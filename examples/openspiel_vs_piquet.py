@@ -18,7 +18,7 @@ import time
 import numpy as np
 from open_spiel.python.algorithms import ismcts, mcts
 
-from piquet.errors import PiquetError
+from piquet.core.errors import PiquetError
 from piquet.integrations import openspiel as ops
 from piquet.players import LEVELS
 

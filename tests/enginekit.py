@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from piquet.actions import Action, Play, parse_action
-from piquet.cards import Card, CardSet, mask_cards
-from piquet.deal import ROLE_NAMES, Deal
-from piquet.errors import IllegalActionError, PiquetError
-from piquet.rules import Rules
+from piquet.core.actions import Action, Play, parse_action
+from piquet.core.cards import Card, CardSet, mask_cards
+from piquet.core.deal import ROLE_NAMES, Deal
+from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.rules import Rules
 
 
 def build_deck(
@@ -58,7 +58,7 @@ def new_deal(
         rules, build_deck(rules, elder, younger, stock, packet=size), start=start, target=target
     )
     if deal.phase.value == "deal":
-        from piquet.actions import DealBy
+        from piquet.core.actions import DealBy
 
         deal = deal.apply(DealBy(size))
     return deal

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from piquet.actions import (
+from piquet.core.actions import (
     PLAY,
     Action,
     AnnounceBlanche,
@@ -27,11 +27,11 @@ from piquet.actions import (
     Reply,
     parse_action,
 )
-from piquet.cards import DECK36, Card, CardSet, Suit
-from piquet.deal import Deal, Phase
-from piquet.declarations import DeclClass
-from piquet.errors import ParseError
-from piquet.rules import PRESETS, Rules
+from piquet.core.cards import DECK36, Card, CardSet, Suit
+from piquet.core.deal import Deal, Phase
+from piquet.core.declarations import DeclClass
+from piquet.core.errors import ParseError
+from piquet.core.rules import PRESETS, Rules
 
 PROFILE = settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 

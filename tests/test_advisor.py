@@ -8,23 +8,23 @@ import random
 import pytest
 
 from enginekit import build_deck
-from piquet.actions import AnnounceBlanche, Answer, DealBy, Declare, Discard, Play
 from piquet.advisor import Setup, Verified, advise, hint, play_out, verify
 from piquet.advisor.deals import World
 from piquet.advisor.playout import BookExchange, Table
 from piquet.advisor.verify import paired
-from piquet.cards import Card, CardSet, mask_cards
 from piquet.cli import main
-from piquet.deal import Deal, Phase
-from piquet.declarations import COURTS
-from piquet.errors import PiquetError
-from piquet.match import new_match
+from piquet.core.actions import AnnounceBlanche, Answer, DealBy, Declare, Discard, Play
+from piquet.core.cards import Card, CardSet, mask_cards
+from piquet.core.deal import Deal, Phase
+from piquet.core.declarations import COURTS
+from piquet.core.errors import PiquetError
+from piquet.core.match import new_match
+from piquet.core.rules import PRESETS, Rules, get_rules
+from piquet.core.view import deal_view
 from piquet.odds import deck_mask
 from piquet.players.book import book_action
 from piquet.players.common import book_discard, truthful_declaration
-from piquet.rules import PRESETS, Rules, get_rules
 from piquet.solver import Solver, play_state
-from piquet.view import deal_view
 
 R1754 = get_rules("court-gamester-1754")
 

@@ -13,13 +13,13 @@ import random
 
 import pytest
 
-from piquet.actions import Question
-from piquet.deal import ELDER, YOUNGER, Deal, Phase, Step
-from piquet.declarations import DeclClass, claims, counted
-from piquet.facts import MissingTold
-from piquet.rules import PRESETS, Rules
+from piquet.core.actions import Question
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase, Step
+from piquet.core.declarations import DeclClass, claims, counted
+from piquet.core.facts import MissingTold
+from piquet.core.rules import PRESETS, Rules
+from piquet.core.view import deal_view
 from piquet.sampling import dialog_weight, sample_worlds, world_deal
-from piquet.view import deal_view
 
 DEALS_PER_PRESET = 400  # six presets: 2,400 random deals (bench/bench_beliefs.py for more)
 

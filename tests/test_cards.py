@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from piquet.cards import (
+from piquet.core.cards import (
     DECK32,
     DECK36,
     SUIT_MASKS,
@@ -20,7 +20,7 @@ from piquet.cards import (
     mask_cards,
     suit_mask,
 )
-from piquet.errors import ParseError, PiquetError
+from piquet.core.errors import ParseError, PiquetError
 
 PROFILE = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 

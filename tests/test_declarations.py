@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from piquet.cards import CardSet, Rank
-from piquet.declarations import (
+from piquet.core.cards import CardSet, Rank
+from piquet.core.declarations import (
     Claim,
     DeclClass,
     best_claim,
@@ -20,7 +20,7 @@ from piquet.declarations import (
     score_of,
     statement,
 )
-from piquet.rules import PRESETS, Rules, get_rules
+from piquet.core.rules import PRESETS, Rules, get_rules
 
 POINT, SEQ, SET = DeclClass.POINT, DeclClass.SEQUENCE, DeclClass.SET
 PIP_PRESETS = ["cotgrave-1662", "cotton-1674", "du-coeur-1995", "court-gamester-1754"]

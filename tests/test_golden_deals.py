@@ -1,7 +1,7 @@
 """Golden deals: one whole deal per preset, worked by hand from a chosen pack order.
 
 Each deal goes from the pack through the deal, the exchange, the declarations dialog and
-all twelve tricks.  The expected dialog, the scoring timeline (``piquet.scoring`` kinds
+all twelve tricks.  The expected dialog, the scoring timeline (``piquet.core.scoring`` kinds
 and points, in counting order) and the final scores were worked out by hand; the
 comments show the sums.  Among them: a carte blanche (cotgrave-1662), a repique
 (cotton-1674, court-gamester-1754), a pique (du-coeur-1995 in the play, rubicon on the
@@ -11,11 +11,11 @@ first lead) and a capot (court-gamester-1754).
 from __future__ import annotations
 
 from enginekit import act, build_deck, said, timeline
-from piquet.actions import DealBy, Play
-from piquet.cards import Card, CardSet
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.rules import Rules, get_rules
-from piquet.view import deal_view
+from piquet.core.actions import DealBy, Play
+from piquet.core.cards import Card, CardSet
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.rules import Rules, get_rules
+from piquet.core.view import deal_view
 
 E, Y = "elder", "younger"
 

@@ -8,12 +8,15 @@ import random
 import numpy as np
 import pytest
 
-from piquet.actions import Action, Discard
-from piquet.cards import CardSet
-from piquet.deal import ELDER, YOUNGER, Deal, Phase, Utterance
-from piquet.declarations import DeclClass
-from piquet.errors import IllegalActionError
-from piquet.facts import Declared, Statement
+from piquet.core.actions import Action, Discard
+from piquet.core.cards import CardSet
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase, Utterance
+from piquet.core.declarations import DeclClass
+from piquet.core.errors import IllegalActionError
+from piquet.core.facts import Declared, Statement
+from piquet.core.rules import PRESETS, Rules
+from piquet.core.view import deal_view
+from piquet.core.words import capitalized, statement_words
 from piquet.integrations.actions import (
     ACTION_NAMES,
     CHANCE,
@@ -43,9 +46,6 @@ from piquet.integrations.observation import (
     observation_tensor,
     said_of,
 )
-from piquet.rules import PRESETS, Rules
-from piquet.view import deal_view
-from piquet.words import capitalized, statement_words
 
 PRESET_NAMES = sorted(PRESETS)
 

@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from piquet.actions import Action, Pass, parse_action
-from piquet.cards import Card
-from piquet.errors import IllegalActionError, PiquetError, RecordError, SetupError
-from piquet.match import DealSummary, GameResult, Match, new_match
+from piquet.core.actions import Action, Pass, parse_action
+from piquet.core.cards import Card
+from piquet.core.errors import IllegalActionError, PiquetError, RecordError, SetupError
+from piquet.core.match import DealSummary, GameResult, Match, new_match
+from piquet.core.rules import PRESETS, Format, Settlement
 from piquet.players.random_player import RandomPlayer
-from piquet.rules import PRESETS, Format, Settlement
 
 PRESET_NAMES = list(PRESETS)
 

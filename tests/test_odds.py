@@ -11,9 +11,11 @@ from math import comb
 import numpy as np
 import pytest
 
-from piquet.cards import CardSet, mask_cards
 from piquet.cli import main
-from piquet.declarations import DeclClass, best_claim, counted
+from piquet.core.cards import CardSet, mask_cards
+from piquet.core.declarations import DeclClass, best_claim, counted
+from piquet.core.errors import PiquetError
+from piquet.core.rules import PRESETS, get_rules
 from piquet.drawtables import (
     OpponentModel,
     claim_codes,
@@ -24,7 +26,6 @@ from piquet.drawtables import (
     hand_stats,
     suit_tables,
 )
-from piquet.errors import PiquetError
 from piquet.odds import (
     ELDER,
     YOUNGER,
@@ -35,7 +36,6 @@ from piquet.odds import (
     odds_phrase,
     role_draw_range,
 )
-from piquet.rules import PRESETS, get_rules
 
 
 # ---------------------------------------------------------------- the simple draw

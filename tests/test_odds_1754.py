@@ -16,7 +16,8 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from piquet.cards import CardSet, mask_cards
+from piquet.core.cards import CardSet, mask_cards
+from piquet.core.rules import get_rules
 from piquet.drawtables import hand_stats, suit_tables
 from piquet.odds import (
     ELDER,
@@ -27,7 +28,6 @@ from piquet.odds import (
     draw_chance,
     improvements,
 )
-from piquet.rules import get_rules
 
 RULES = get_rules("court-gamester-1754")
 

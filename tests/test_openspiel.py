@@ -11,11 +11,11 @@ pyspiel = pytest.importorskip("pyspiel")
 
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
-from piquet.errors import PiquetError, RulesError  # noqa: E402
+from piquet.core.errors import PiquetError, RulesError  # noqa: E402
+from piquet.core.rules import DEFAULT_PRESET, PRESETS  # noqa: E402
 from piquet.integrations import openspiel as ops  # noqa: E402
 from piquet.integrations.actions import NUM_ACTIONS  # noqa: E402
 from piquet.integrations.observation import INFO_SIZE, OBS_SIZE  # noqa: E402
-from piquet.rules import DEFAULT_PRESET, PRESETS  # noqa: E402
 
 PRESET_NAMES = sorted(PRESETS)
 

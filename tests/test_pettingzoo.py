@@ -9,11 +9,11 @@ pytest.importorskip("pettingzoo")
 
 from pettingzoo.test import api_test, seed_test
 
-from piquet.errors import IllegalActionError, PiquetError, RulesError
+from piquet.core.errors import IllegalActionError, PiquetError, RulesError
+from piquet.core.rules import PRESETS
 from piquet.integrations.actions import NUM_ACTIONS, action_name
 from piquet.integrations.observation import INFO_SIZE
 from piquet.integrations.pettingzoo import env, raw_env
-from piquet.rules import PRESETS
 
 PRESET_NAMES = sorted(PRESETS)
 

@@ -6,7 +6,7 @@ toward it, in every rule set."  1754: "part in Hand, and part by Play"; Parlett:
 declarations and play".  Cotgrave 1662 and Cotton 1674 go further: the pique is made by
 elder's first card at the latest (``pique_by_first_card``).
 
-These check the scoring timeline (:class:`~piquet.scoring.Tally`) and the double-dummy solver
+These check the scoring timeline (:class:`~piquet.core.scoring.Tally`) and the double-dummy solver
 (:mod:`piquet.solver`), which counts the play on its own board; the deal's own timeline is
 checked against an independent recount over random deals in ``test_properties``.
 """
@@ -18,12 +18,12 @@ import random
 
 import pytest
 
-from piquet.actions import Action, Play
-from piquet.cards import CardSet
 from piquet.cli import main
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.rules import PRESETS, Rules
-from piquet.scoring import HAND_KINDS, PLAY_KINDS, Kind, Tally
+from piquet.core.actions import Action, Play
+from piquet.core.cards import CardSet
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.rules import PRESETS, Rules
+from piquet.core.scoring import HAND_KINDS, PLAY_KINDS, Kind, Tally
 from piquet.solver import PlayState, Solver
 from test_properties import check_finished_deal
 

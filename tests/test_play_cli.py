@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from piquet.cards import CardSet
 from piquet.cli import main
 from piquet.cli.play_cmd import ai_seed, default_level
-from piquet.match import Match, new_match
+from piquet.core.cards import CardSet
+from piquet.core.match import Match, new_match
+from piquet.core.rules import PRESETS
 from piquet.notation import load
 from piquet.players import LEVELS, RandomPlayer
-from piquet.rules import PRESETS
 
 RANKS = "AKQJT9876"
 PACK = [r + s for s in "SHDC" for r in RANKS]
@@ -566,8 +566,8 @@ def _match_at(kind_phase: str, seed: int = 3) -> Match:
 
 
 def test_cards_are_read_in_every_usual_form() -> None:
-    from piquet.actions import Discard, Play
-    from piquet.rules import get_rules
+    from piquet.core.actions import Discard, Play
+    from piquet.core.rules import get_rules
     from piquet.tui.prompts import InputError, ask_for, read_action
 
     rules = get_rules("encyclopedia-19c")
@@ -605,7 +605,7 @@ def test_the_answer_prompt_shows_shown_cards_as_cards_not_as_words_said() -> Non
     "Three queens."'."""
     import random as random_module
 
-    from piquet.actions import Answer
+    from piquet.core.actions import Answer
     from piquet.tui.prompts import ask_for
 
     found = 0

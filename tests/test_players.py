@@ -7,14 +7,14 @@ import inspect
 
 import pytest
 
-from piquet.actions import Action, Discard
-from piquet.deal import Deal
-from piquet.errors import IllegalActionError
-from piquet.match import Match, MatchView, new_match
+from piquet.core.actions import Action, Discard
+from piquet.core.deal import Deal
+from piquet.core.errors import IllegalActionError
+from piquet.core.match import Match, MatchView, new_match
+from piquet.core.rules import PRESETS
 from piquet.players import LEVELS, make_player
 from piquet.players import book as book_module
 from piquet.players.search import SearchPlayer
-from piquet.rules import PRESETS
 from piquet.tournament import deal_pack, play_deal
 
 FAST = 20  # milliseconds: enough for the search levels to work, quick for tests
@@ -157,8 +157,8 @@ def test_expert_discards_within_the_range() -> None:
 
 
 def test_the_game_score_changes_what_a_deal_is_worth() -> None:
+    from piquet.core.rules import Format
     from piquet.players.common import situation
-    from piquet.rules import Format
     from piquet.solver import Mode
 
     rules = PRESETS["court-gamester-1754"]

@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from enginekit import new_deal
-from piquet.actions import (
+from piquet.core.actions import (
     PLAY,
     Action,
     AnnounceBlanche,
@@ -44,14 +44,14 @@ from piquet.actions import (
     Reply,
     parse_action,
 )
-from piquet.cards import DECK32, DECK36, Card, CardSet, Suit, mask_cards
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.declarations import COURTS, DeclClass, claims, counted
-from piquet.errors import IllegalActionError
-from piquet.match import Match, new_match
+from piquet.core.cards import DECK32, DECK36, Card, CardSet, Suit, mask_cards
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.declarations import COURTS, DeclClass, claims, counted
+from piquet.core.errors import IllegalActionError
+from piquet.core.match import Match, new_match
+from piquet.core.rules import PRESETS, Format, PlayScoring, Rules
+from piquet.core.scoring import HAND_KINDS, Kind
 from piquet.players.random_player import RandomPlayer
-from piquet.rules import PRESETS, Format, PlayScoring, Rules
-from piquet.scoring import HAND_KINDS, Kind
 
 PRESET_NAMES = list(PRESETS)
 

@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from piquet.cards import Card
-from piquet.deal import ELDER, YOUNGER, Deal
-from piquet.match import new_match
-from piquet.rules import PRESETS
-from piquet.view import deal_view, public_mask, public_view, visible_mask
+from piquet.core.cards import Card
+from piquet.core.deal import ELDER, YOUNGER, Deal
+from piquet.core.match import new_match
+from piquet.core.rules import PRESETS
+from piquet.core.view import deal_view, public_mask, public_view, visible_mask
 
 CARD = re.compile(r"(?<![A-Za-z0-9])([6-9TJQKA][SHDC])(?![A-Za-z0-9])")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from piquet.cli import main
-from piquet.match import Match, new_match
+from piquet.core.match import Match, new_match
 from piquet.notation import dump_text, save
 
 

@@ -6,11 +6,11 @@ import random
 
 import pytest
 
-from piquet.actions import PLAY, Discard, Play
-from piquet.deal import ELDER, Phase
-from piquet.match import Match, new_match
+from piquet.core.actions import PLAY, Discard, Play
+from piquet.core.deal import ELDER, Phase
+from piquet.core.match import Match, new_match
+from piquet.core.rules import get_rules
 from piquet.review import finished_deals, review_deal
-from piquet.rules import get_rules
 from piquet.solver import Solver, play_state
 
 CHEAP = {"think_ms": 5, "samples": 8, "verify": 16}

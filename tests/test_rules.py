@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from piquet.cards import Rank
-from piquet.errors import PiquetError, RulesError
-from piquet.rules import (
+from piquet.core.cards import Rank
+from piquet.core.errors import PiquetError, RulesError
+from piquet.core.rules import (
     DEFAULT_PRESET,
     KNOB_DOCS,
     PRESETS,
@@ -342,7 +342,7 @@ def test_piquet_rules_house_file_cites_the_base_presets_source_for_unchanged_kno
     """Issue 12: "piquet rules house.toml (base rubicon) cites unchanged knobs as 'house rule
     (same as court-gamester-1754: ...)'": an unchanged knob cites its base preset's source."""
     from piquet.cli import main
-    from piquet.sources import citation
+    from piquet.core.sources import citation
 
     path = _write(tmp_path, 'base = "rubicon"\ntarget = 150\nyounger_min = 0\n')
     assert main(["rules", str(path), "--json"]) == 0

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import random
 
-from piquet import words
-from piquet.declarations import DeclClass, claims
-from piquet.match import Match, new_match
+from piquet.core import words
+from piquet.core.declarations import DeclClass, claims
+from piquet.core.match import Match, new_match
+from piquet.core.roles import ELDER
+from piquet.core.rules import PRESETS, Rules
 from piquet.notation import dump_text, loads
 from piquet.players.search import SearchPlayer
-from piquet.roles import ELDER
-from piquet.rules import PRESETS, Rules
 from piquet.solver import DIFF
 from piquet.tui.session import advisor_hint
 from piquet.tui.summary import rules_summary
@@ -45,7 +45,7 @@ def test_a_house_rule_set_named_as_a_preset_is_advised_under_its_own_knobs() -> 
 
 
 def test_the_words_of_a_claim_are_cached_by_the_rules_value_not_its_id() -> None:
-    # the sampler reads facts, not words; the words of a claim are cached in piquet.words,
+    # the sampler reads facts, not words; the words of a claim are cached in piquet.core.words,
     # keyed on the values of the knobs that decide them
     claim = claims(0b111111, DeclClass.SEQUENCE, RUBICON)[0]
     said = words.declared(ELDER, claim, RUBICON)

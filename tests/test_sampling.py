@@ -7,12 +7,13 @@ import random
 import pytest
 
 from enginekit import new_deal
-from piquet.actions import Answer, Declare, Discard, Reply
-from piquet.cards import CardSet
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.declarations import DeclClass, claims
-from piquet.errors import PiquetError
-from piquet.rules import PRESETS, Rules
+from piquet.core.actions import Answer, Declare, Discard, Reply
+from piquet.core.cards import CardSet
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.declarations import DeclClass, claims
+from piquet.core.errors import PiquetError
+from piquet.core.rules import PRESETS, Rules
+from piquet.core.view import deal_view
 from piquet.sampling import (
     SamplingError,
     dialog_weight,
@@ -21,7 +22,6 @@ from piquet.sampling import (
     sample_worlds,
     world_deal,
 )
-from piquet.view import deal_view
 
 
 def _random_point(rules: Rules, seed: int) -> Deal | None:

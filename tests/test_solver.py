@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from piquet.deal import ELDER, Deal, Phase
-from piquet.errors import PiquetError
-from piquet.rules import PRESETS, Rules
+from piquet.core.deal import ELDER, Deal, Phase
+from piquet.core.errors import PiquetError
+from piquet.core.rules import PRESETS, Rules
 from piquet.solver import (
     RACE_BONUS,
     Mode,

@@ -4,7 +4,7 @@ Every test quotes the words it rests on.  The deals are built with
 ``enginekit.new_deal`` from hands written out in full; every count in the comments was
 worked by hand (ace 11, courts and ten 10, others their pips; a ruff is worth
 ``(total + 5) // 10``).  Where the preset follows a **reading** (see RULES.md and
-``piquet.sources``), the test says so.
+``piquet.core.sources``), the test says so.
 """
 
 from __future__ import annotations
@@ -15,14 +15,14 @@ import random
 import pytest
 
 from enginekit import act, new_deal, play, said, timeline
-from piquet.actions import Action, DealBy, Discard, NameLead, Play, parse_action
-from piquet.cards import Card, CardSet, Suit
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.declarations import DeclClass, best_claim, score_of
-from piquet.errors import IllegalActionError, PiquetError
-from piquet.match import new_match
-from piquet.rules import Rules, get_rules
-from piquet.view import deal_view
+from piquet.core.actions import Action, DealBy, Discard, NameLead, Play, parse_action
+from piquet.core.cards import Card, CardSet, Suit
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.declarations import DeclClass, best_claim, score_of
+from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.match import new_match
+from piquet.core.rules import Rules, get_rules
+from piquet.core.view import deal_view
 
 RULES = get_rules("cotgrave-1662")
 
@@ -850,7 +850,7 @@ def test_cotgrave_younger_cannot_picy_once_elder_has_played() -> None:
 
 
 def test_cotgrave_younger_may_win_a_picy_without_the_first_card_limit() -> None:
-    """**Reading** (piquet.sources): "he that can in like manner" names no player, so with the
+    """**Reading** (piquet.core.sources): "he that can in like manner" names no player, so with the
     first-card limit lifted (a house rule) younger may win a pique: 29 in hand, then a trick won
     with a tenth card before elder counts."""
     house = RULES.replace(pique_by_first_card=False)

@@ -3,7 +3,7 @@
 Cotton copies much of Cotgrave; each test quotes Cotton's own words.  Hands are written
 out in full (36 cards) and every count in the comments was worked by hand: ace 11, courts
 and ten 10, others their pips; a ruff is worth ``(total + 5) // 10``.  Where the preset
-follows a **reading** (RULES.md, ``piquet.sources``), the test says so.
+follows a **reading** (RULES.md, ``piquet.core.sources``), the test says so.
 """
 
 from __future__ import annotations
@@ -11,12 +11,12 @@ from __future__ import annotations
 import random
 
 from enginekit import act, new_deal, play, refused, said, timeline
-from piquet.actions import DealBy, Discard, Play, parse_action
-from piquet.cards import Card, CardSet
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.match import new_match
-from piquet.rules import Leftovers, Rules, get_rules
-from piquet.view import deal_view
+from piquet.core.actions import DealBy, Discard, Play, parse_action
+from piquet.core.cards import Card, CardSet
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.match import new_match
+from piquet.core.rules import Leftovers, Rules, get_rules
+from piquet.core.view import deal_view
 
 RULES = get_rules("cotton-1674")
 

@@ -4,7 +4,7 @@
 Every test quotes the words it rests on.  Hands are written out in full (32 cards, no
 sixes) and every count in the comments was worked by hand: ace 11, courts and ten 10,
 others their pips; a point is worth ``(total + 5) // 10``.  Where the preset follows a
-**reading** (RULES.md, ``piquet.sources``), the test says so.
+**reading** (RULES.md, ``piquet.core.sources``), the test says so.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ import random
 import pytest
 
 from enginekit import act, new_deal, play, refused, said, timeline
-from piquet.actions import Appoint, DealBy, Discard, NameLead, Play, parse_action
-from piquet.cards import Card, CardSet
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.errors import IllegalActionError
-from piquet.match import Match, new_match
-from piquet.rules import Format, get_rules
-from piquet.view import deal_view
+from piquet.core.actions import Appoint, DealBy, Discard, NameLead, Play, parse_action
+from piquet.core.cards import Card, CardSet
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.errors import IllegalActionError
+from piquet.core.match import Match, new_match
+from piquet.core.rules import Format, get_rules
+from piquet.core.view import deal_view
 
 RULES = get_rules("court-gamester-1754")
 
@@ -339,8 +339,8 @@ def test_which_one_is_missing() -> None:
 def test_1754_may_ask_to_see_the_missing_card() -> None:
     """1754: "you are obliged to tell him; and if he requires it, you must shew him which you
     laid out" - the laid-out ace is shown to younger (and only that card of the discard)."""
-    from piquet.cards import Card, CardSet
-    from piquet.view import deal_view
+    from piquet.core.cards import Card, CardSet
+    from piquet.core.view import deal_view
 
     deal = new_deal(RULES, N_ELDER, N_YOUNGER, N_STOCK)
     deal = act(deal, "discard:AC", "discard:JH", "decline")

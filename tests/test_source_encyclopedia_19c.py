@@ -3,7 +3,7 @@
 Every test quotes the words it rests on; hands are written out in full and every count
 in the comments was worked by hand.  The point counts one per card; equal numbers of
 cards are compared by value (ace 11, courts and ten 10, others their pips).  Where the
-preset follows a **reading** (RULES.md, ``piquet.sources``), the test says so.
+preset follows a **reading** (RULES.md, ``piquet.core.sources``), the test says so.
 """
 
 from __future__ import annotations
@@ -12,13 +12,13 @@ import dataclasses
 import random
 
 from enginekit import act, new_deal, play, refused, said, timeline
-from piquet.actions import Discard, Play, parse_action
-from piquet.cards import Card, CardSet
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.match import Match, new_match
-from piquet.rules import Format, PlayScoring, get_rules
-from piquet.scoring import Kind, Tally
-from piquet.view import deal_view
+from piquet.core.actions import Discard, Play, parse_action
+from piquet.core.cards import Card, CardSet
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.match import Match, new_match
+from piquet.core.rules import Format, PlayScoring, get_rules
+from piquet.core.scoring import Kind, Tally
+from piquet.core.view import deal_view
 
 RULES = get_rules("encyclopedia-19c")
 

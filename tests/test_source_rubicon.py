@@ -1,6 +1,6 @@
 """The ``rubicon`` preset against David Parlett's published rules of Rubicon Piquet.
 
-There is no period text here: each test quotes the rule as ``piquet.sources`` gives it
+There is no period text here: each test quotes the rule as ``piquet.core.sources`` gives it
 (``parlett: ...``), or names the **reading** the preset takes.  Hands are written out in
 full and every count in the comments was worked by hand.
 """
@@ -13,14 +13,14 @@ import random
 import pytest
 
 from enginekit import act, new_deal, play, refused, said, timeline
-from piquet.actions import AnnounceBlanche, DealBy, Discard
-from piquet.cards import CardSet
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.errors import SetupError
-from piquet.match import Match, new_match
-from piquet.rules import Format, Settlement, get_rules
-from piquet.sources import citation
-from piquet.view import deal_view
+from piquet.core.actions import AnnounceBlanche, DealBy, Discard
+from piquet.core.cards import CardSet
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.errors import SetupError
+from piquet.core.match import Match, new_match
+from piquet.core.rules import Format, Settlement, get_rules
+from piquet.core.sources import citation
+from piquet.core.view import deal_view
 
 RULES = get_rules("rubicon")
 

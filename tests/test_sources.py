@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from piquet.rules import KNOB_DOCS, PRESETS
-from piquet.sources import SOURCE_FILES, SOURCES, citation
+from piquet.core.rules import KNOB_DOCS, PRESETS
+from piquet.core.sources import SOURCE_FILES, SOURCES, citation
 
 _HERE = Path(__file__).resolve()
 _SHARED = _HERE.parents[2] / "shared" / "sources"

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from piquet.actions import Discard, Play
-from piquet.cards import Card, CardSet
 from piquet.cli import main
-from piquet.deal import Phase
-from piquet.dealtypes import ExchangeKind
-from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordError
-from piquet.match import Match, new_match
-from piquet.rules import PRESETS, get_rules
+from piquet.core.actions import Discard, Play
+from piquet.core.cards import Card, CardSet
+from piquet.core.deal import Phase
+from piquet.core.dealtypes import ExchangeKind
+from piquet.core.errors import IllegalActionError, ParseError, PiquetError, RecordError
+from piquet.core.match import Match, new_match
+from piquet.core.rules import PRESETS, get_rules
 from piquet.tally import HELP, TallySession, new_tally
 
 ELDER_HAND = "AS KS QS JS TS AH KH QH 9D 8D 7C 8C"

@@ -10,8 +10,8 @@ import sys
 import pytest
 
 from piquet.cli import main
-from piquet.errors import PiquetError
-from piquet.rules import PRESETS
+from piquet.core.errors import PiquetError
+from piquet.core.rules import PRESETS
 from piquet.tournament import (
     deal_pack,
     fit_ratings,

@@ -9,7 +9,7 @@ import pytest
 api = pytest.importorskip("mypy.api")
 
 _BAD = '''
-from piquet.dealtypes import DealState
+from piquet.core.dealtypes import DealState
 
 
 def transition(d: DealState) -> None:

@@ -1,6 +1,6 @@
 """Hidden information stays hidden: what each seat's view shows, for every preset.
 
-The oracle here is written from RULES.md, independently of :mod:`piquet.view`: from the
+The oracle here is written from RULES.md, independently of :mod:`piquet.core.view`: from the
 pack and the record of actions it works out which cards a seat may see -- its own dealt
 cards, discards and takes; the unused rest of elder's allotment (elder, where allowed);
 younger's leftovers by the rule set's procedure (1662 elder names a suit, 1754 a card,
@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from enginekit import new_deal
-from piquet.actions import (
+from piquet.core.actions import (
     PLAY,
     Action,
     AnnounceBlanche,
@@ -42,13 +42,13 @@ from piquet.actions import (
     Question,
     Reply,
 )
-from piquet.cards import DECK32, DECK36, CardSet, mask_cards
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.declarations import COURTS, DeclClass
-from piquet.match import Match, new_match
+from piquet.core.cards import DECK32, DECK36, CardSet, mask_cards
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.declarations import COURTS, DeclClass
+from piquet.core.match import Match, new_match
+from piquet.core.rules import PRESETS, Format, Leftovers, Rules
+from piquet.core.view import DealView, deal_view, visible_mask
 from piquet.players.random_player import RandomPlayer
-from piquet.rules import PRESETS, Format, Leftovers, Rules
-from piquet.view import DealView, deal_view, visible_mask
 from test_properties import (
     bits,
     blanche_cases,

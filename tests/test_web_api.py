@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from piquet.match import Match
+from piquet.core.match import Match
 from piquet.web.games import clean_name
 from test_web_kit import bearer, client, create, pick, view, walk
 
@@ -268,8 +268,8 @@ def test_new_game_choices_are_checked(tmp_path: Path) -> None:
 
 
 def test_options_list_rule_sets_levels_and_summaries(tmp_path: Path) -> None:
+    from piquet.core.rules import PRESETS
     from piquet.players import LEVELS
-    from piquet.rules import PRESETS
 
     with client(tmp_path) as c:
         opts = c.get("/api/options").json()

@@ -23,7 +23,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from piquet.match import new_match
+from piquet.core.match import new_match
 from piquet.web.app import create_app
 from piquet.web.games import Entry, Games, Live, _step
 from piquet.web.store import GameRow, SeatRow, Store, database_url

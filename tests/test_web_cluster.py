@@ -19,7 +19,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from piquet.match import Match
+from piquet.core.match import Match
 from piquet.web.store import NewSeat, Store, database_url
 from test_web_kit import (
     REDIS_URL,

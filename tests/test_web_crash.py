@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 
-from piquet.match import Match
+from piquet.core.match import Match
 from test_web_kit import Server, pick
 
 
@@ -75,6 +75,6 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
 
 
 def _canonical(ids: list[str]) -> list[str]:
-    from piquet.actions import parse_action
+    from piquet.core.actions import parse_action
 
     return [str(parse_action(i)) for i in ids]

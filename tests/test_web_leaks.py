@@ -17,12 +17,12 @@ from typing import Any
 
 import pytest
 
-from piquet.actions import parse_action
-from piquet.cards import Card, CardSet
-from piquet.deal import Deal
-from piquet.match import Match, new_match
-from piquet.rules import PRESETS
-from piquet.view import deal_view, visible_mask
+from piquet.core.actions import parse_action
+from piquet.core.cards import Card, CardSet
+from piquet.core.deal import Deal
+from piquet.core.match import Match, new_match
+from piquet.core.rules import PRESETS
+from piquet.core.view import deal_view, visible_mask
 from test_web_kit import CARD, bearer, client, create, walk
 
 CASES = [(name, None) for name in PRESETS] + [
@@ -176,7 +176,7 @@ def public_cards(r: dict[str, Any]) -> set[int]:
 def check_spectator(oracle: Oracle, r: dict[str, Any]) -> None:
     """A spectator's response is the engine's public view at that step, and places no
     card that both players have not made public (shown or played)."""
-    from piquet.view import public_mask, public_view
+    from piquet.core.view import public_mask, public_view
 
     m, last = oracle.at(r["n"])
     expected = m.public_view()

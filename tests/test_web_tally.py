@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from piquet.match import new_match
+from piquet.core.match import new_match
 from piquet.tally import TallySession
 from piquet.web.app import create_app
 from piquet.web.tally import TallyOut, speak

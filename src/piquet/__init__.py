@@ -5,14 +5,14 @@ nothing else in the package; notation, players and odds build on it; the
 command line and the web table sit on top.
 """
 
-from piquet.actions import Action, parse_action
-from piquet.cards import Card, CardSet, Rank, Suit
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.declarations import Claim, DeclClass
-from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordError, RulesError
-from piquet.match import Match, new_match
-from piquet.rules import DEFAULT_PRESET, PRESETS, Format, Rules, get_rules, load_rules_file
-from piquet.view import DealView, deal_view
+from piquet.core.actions import Action, parse_action
+from piquet.core.cards import Card, CardSet, Rank, Suit
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.declarations import Claim, DeclClass
+from piquet.core.errors import IllegalActionError, ParseError, PiquetError, RecordError, RulesError
+from piquet.core.match import Match, new_match
+from piquet.core.rules import DEFAULT_PRESET, PRESETS, Format, Rules, get_rules, load_rules_file
+from piquet.core.view import DealView, deal_view
 
 __version__ = "0.1.0"
 

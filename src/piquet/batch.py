@@ -3,9 +3,9 @@
 :func:`score_batch` does for arrays of card masks what
 :func:`piquet.handscore.score_hands` does for one pair, and gives exactly the
 same numbers: both players declare all they hold, each class goes to the
-better best claim, the winner counts what :func:`piquet.declarations.counted`
+better best claim, the winner counts what :func:`piquet.core.declarations.counted`
 gives, and repique is judged in counting order (carte blanche, point,
-sequences, sets) as :class:`piquet.scoring.Tally` does.
+sequences, sets) as :class:`piquet.core.scoring.Tally` does.
 
 The work is table look-ups over 9-bit suit masks (cards, pip total, maximal
 runs of each suit) and per-rank counts.  With sequences in any suits
@@ -13,7 +13,7 @@ runs of each suit) and per-rank counts.  With sequences in any suits
 into disjoint runs; that value depends only on how many cards of each rank he
 holds, so it is read from a table over rank-count vectors, built once per
 ``sequence_values`` by dynamic programming (the same recursion as
-:func:`piquet.declarations._best_split`) for every vector of up to twelve cards.
+:func:`piquet.core.declarations._best_split`) for every vector of up to twelve cards.
 """
 
 from __future__ import annotations
@@ -24,11 +24,11 @@ from typing import Any, Final
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from piquet.cards import DECK36
-from piquet.declarations import SUIT_RUNS, _best_split
-from piquet.errors import PiquetError
-from piquet.roles import ROLE_NAMES
-from piquet.rules import PointMeasure, PointScoring, Rules
+from piquet.core.cards import DECK36
+from piquet.core.declarations import SUIT_RUNS, _best_split
+from piquet.core.errors import PiquetError
+from piquet.core.roles import ROLE_NAMES
+from piquet.core.rules import PointMeasure, PointScoring, Rules
 
 __all__ = ["BATCH_FIELDS", "BatchScore", "batch_rows", "score_batch", "split_worth"]
 
@@ -139,7 +139,7 @@ def _split_table(values: tuple[int, ...]) -> NDArray[np.int64]:
     """Best total of disjoint cross-suit runs, by rank-count code; -1 where not yet solved.
 
     Indexed by ``sum(counts[i] * 5**i)`` (counts 0..4 of ranks six to ace).
-    The recursion is :func:`piquet.declarations._best_split`'s: one card of
+    The recursion is :func:`piquet.core.declarations._best_split`'s: one card of
     the lowest rank held is either in no run, or starts a run upward.  It is
     solved for every vector of at most :data:`_SPLIT_PRESOLVED` cards, level
     by level of card count, so every sub-vector is known when it is needed.
@@ -185,7 +185,7 @@ def split_worth(codes: NDArray[np.int64], values: tuple[int, ...]) -> NDArray[np
 
     ``codes`` are ``sum(counts[i] * 5**i)``; ``values`` the rule set's
     ``sequence_values``.  Vectors of more than twelve cards (never a hand of
-    the game) are solved one by one with :func:`piquet.declarations._best_split`
+    the game) are solved one by one with :func:`piquet.core.declarations._best_split`
     and remembered.
     """
     table = _split_table(values)
@@ -361,7 +361,7 @@ def score_batch(
     one int64 array per key of :data:`BATCH_FIELDS`, entry ``i`` equal to
     ``score_hands(elder[i], younger[i], rules, ...)``.
 
-    Raises :class:`~piquet.errors.PiquetError` if the arrays are not
+    Raises :class:`~piquet.core.errors.PiquetError` if the arrays are not
     one-dimensional integer masks of 36 bits, or their lengths differ.
     """
     e = _as_masks("elder", elder)

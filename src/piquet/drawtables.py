@@ -4,7 +4,7 @@ A hand's declarations are decided suit by suit: the point is the best suit's
 point, the sequences are runs inside one suit, and the sets add up rank
 counts across the suits.  So every quantity the pass needs is a lookup in a
 table of the 512 possible holdings of one suit (the engine's own
-:data:`~piquet.declarations.SUIT_COUNT`, ``SUIT_PIPS`` and ``SUIT_RUNS``),
+:data:`~piquet.core.declarations.SUIT_COUNT`, ``SUIT_PIPS`` and ``SUIT_RUNS``),
 combined across the four suits by ``max`` or ``+``.
 
 :func:`declaration_pass` uses this to value every legal discard of a hand over
@@ -37,14 +37,14 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from piquet.cards import mask_cards
-from piquet.declarations import (
+from piquet.core.cards import mask_cards
+from piquet.core.declarations import (
     SUIT_COUNT,
     SUIT_PIPS,
     SUIT_RUNS,
     DeclClass,
 )
-from piquet.rules import PointMeasure, PointScoring, Rules
+from piquet.core.rules import PointMeasure, PointScoring, Rules
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -188,7 +188,7 @@ def suit_tables(rules: Rules) -> SuitTables:
 
 
 def claim_codes(cls: DeclClass, key: tuple[int, int], size: int, rules: Rules) -> int:
-    """The code of an engine :class:`~piquet.declarations.Claim` key (see the module doc)."""
+    """The code of an engine :class:`~piquet.core.declarations.Claim` key (see the module doc)."""
     if cls is DeclClass.POINT:
         return (
             key[0] * 16

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from piquet.declarations import DeclClass, best_claim, counted
-from piquet.roles import ROLE_NAMES
-from piquet.rules import Rules
-from piquet.scoring import Kind, Tally
+from piquet.core.declarations import DeclClass, best_claim, counted
+from piquet.core.roles import ROLE_NAMES
+from piquet.core.rules import Rules
+from piquet.core.scoring import Kind, Tally
 
 __all__ = ["ClassOutcome", "HandsScore", "score_hands"]
 

@@ -1,6 +1,6 @@
 """Game records: a plain-text notation (PQN) and JSON, both replayed and checked.
 
-A record is the seed and every action of a :class:`~piquet.match.Match`, with
+A record is the seed and every action of a :class:`~piquet.core.match.Match`, with
 what the replay says about them written out for a reader: the cut, the hands
 as dealt, the stock, each player's words, the cards taken, every trick and
 every point counted, and the score after each deal.  The text notation reads
@@ -25,7 +25,7 @@ like this (see ``docs/notation.md``)::
     ...
 
 Tag lines hold one JSON value each.  Lines ``elder: ACTION`` and
-``younger: ACTION`` are the moves (action ids, :mod:`piquet.actions`); every
+``younger: ACTION`` are the moves (action ids, :mod:`piquet.core.actions`); every
 other line is a statement the replay re-derives: a record whose statements
 disagree with its moves is refused, naming the line.  Statements may be left
 out (a record of moves alone replays), but those present must be true.  Lines
@@ -47,13 +47,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from piquet.actions import Action, parse_action
-from piquet.cards import Card, CardSet
-from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Utterance
-from piquet.errors import PiquetError, RecordError
-from piquet.match import Match, new_match
-from piquet.rules import PRESETS, Format, Rules, get_rules, rules_from_mapping
-from piquet.words import Voice, voice
+from piquet.core.actions import Action, parse_action
+from piquet.core.cards import Card, CardSet
+from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Utterance
+from piquet.core.errors import PiquetError, RecordError
+from piquet.core.match import Match, new_match
+from piquet.core.rules import PRESETS, Format, Rules, get_rules, rules_from_mapping
+from piquet.core.words import Voice, voice
 
 __all__ = [
     "RECORD_VERSION",
@@ -352,7 +352,7 @@ def _check_tags(tags: Mapping[str, Any]) -> dict[str, Any]:
 def _rules_tags(rules: Rules) -> tuple[str, dict[str, Any] | None]:
     if PRESETS.get(rules.name) == rules:
         return rules.name, None
-    from piquet.match import _knob_json
+    from piquet.core.match import _knob_json
 
     knobs = {k: _knob_json(v) for k, v in rules.knobs().items() if k != "name"}
     return rules.name, knobs

@@ -30,15 +30,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from piquet.actions import PLAY, Action, Answer, Declare, Discard, Pass, Play, Question
-from piquet.cards import CardSet
-from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
-from piquet.declarations import DeclClass, claims, statement
-from piquet.errors import PiquetError
-from piquet.match import Match
-from piquet.rules import Rules
+from piquet.core.actions import PLAY, Action, Answer, Declare, Discard, Pass, Play, Question
+from piquet.core.cards import CardSet
+from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
+from piquet.core.declarations import DeclClass, claims, statement
+from piquet.core.errors import PiquetError
+from piquet.core.match import Match
+from piquet.core.rules import Rules
+from piquet.core.view import deal_view
 from piquet.solver import Solver, play_state
-from piquet.view import deal_view
 
 __all__ = [
     "ANALYSIS_VERSION",
@@ -87,7 +87,7 @@ def finished_deals(first: Match, history: Sequence[tuple[int, Action]]) -> list[
 
     ``first`` is the match before any action (the same seed, rules and format).  A deal
     still being played at the end of ``history`` is not returned.  Raises
-    :class:`~piquet.errors.IllegalActionError` if the history does not replay.
+    :class:`~piquet.core.errors.IllegalActionError` if the history does not replay.
     """
     out: list[FinishedDeal] = []
     m = first
@@ -177,7 +177,7 @@ def exchange_advice(
     """The advisor's best discard of ``dealt`` against the discard ``made``, valued and
     verified in the same simulated deals.  The one place this module calls the advisor.
 
-    Raises :class:`~piquet.errors.PiquetError` when the advisor cannot value the hand
+    Raises :class:`~piquet.core.errors.PiquetError` when the advisor cannot value the hand
     (a rule set or a discard it does not know).
     """
     from piquet.advisor import advise

@@ -1,7 +1,7 @@
 """Worlds consistent with what one seat knows: the other hand, the discards, the stock.
 
 A seat sees its own cards, the cards it was shown or saw in the stock, the
-dialog and the tricks (:class:`~piquet.view.DealView`).  Searching players need
+dialog and the tricks (:class:`~piquet.core.view.DealView`).  Searching players need
 the rest: a *world* places every hidden card (the other's dealt hand and
 discards, the unseen stock in order) so that the deal, replayed, gives exactly
 this seat's view.  The draws here are constructive, then filtered:
@@ -24,7 +24,7 @@ his best) makes a world less likely (:data:`SINK_WEIGHT`).
 
 :func:`sample_hands` is the fast path for the play (the other's hand only);
 :func:`sample_worlds` draws whole worlds; :func:`world_deal` and
-:func:`sample_deals` rebuild each as a :class:`~piquet.deal.Deal` by replaying
+:func:`sample_deals` rebuild each as a :class:`~piquet.core.deal.Deal` by replaying
 the public history, checked to give the same view.  The view holds no list of
 actions, so :func:`public_actions` reconstructs the seat's own and the public
 actions from the view while replaying.
@@ -37,13 +37,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.actions import Action, DealBy, Discard, Play, Reply
-from piquet.cards import SUIT_MASKS, Card, CardSet, mask_cards, pack_mask
-from piquet.deal import ELDER, YOUNGER, Deal, Phase, Utterance
-from piquet.declarations import COURTS as COURTS_MASK
-from piquet.declarations import Claim, DeclClass, claims, counted
-from piquet.errors import PiquetError
-from piquet.facts import (
+from piquet.core.actions import Action, DealBy, Discard, Play, Reply
+from piquet.core.cards import SUIT_MASKS, Card, CardSet, mask_cards, pack_mask
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase, Utterance
+from piquet.core.declarations import COURTS as COURTS_MASK
+from piquet.core.declarations import Claim, DeclClass, claims, counted
+from piquet.core.errors import PiquetError
+from piquet.core.facts import (
     BlancheCalled,
     BlancheDiscards,
     BlancheShown,
@@ -63,9 +63,9 @@ from piquet.facts import (
     Statement,
     statement_of,
 )
-from piquet.rules import PointMeasure, Rules
-from piquet.transitions import pack_dealing
-from piquet.view import DealView, deal_view
+from piquet.core.rules import PointMeasure, Rules
+from piquet.core.transitions import pack_dealing
+from piquet.core.view import DealView, deal_view
 
 __all__ = [
     "SINK_WEIGHT",

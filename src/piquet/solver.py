@@ -8,12 +8,12 @@ equivalent (next to each other in a suit once the played cards are taken out,
 in one hand, and alike for the rule set's scoring) are tried once, and a
 transposition table keeps what was learnt.
 
-What is scored is what the rule set scores in the play (:class:`~piquet.rules.PlayScoring`):
+What is scored is what the rule set scores in the play (:class:`~piquet.core.rules.PlayScoring`):
 leads, tricks, the last trick, the cards or capot, and a pique while it is
 still open (made in play only, never by the cards or capot; by elder's first
-card at the latest where :attr:`~piquet.rules.Rules.pique_by_first_card` says so).
+card at the latest where :attr:`~piquet.core.rules.Rules.pique_by_first_card` says so).
 ``_step`` is the compiled copy of the engine's trick scorer
-(:func:`piquet.transitions._h_play`), kept for speed and checked against the engine
+(:func:`piquet.core.transitions._h_play`), kept for speed and checked against the engine
 by a differential test (``tests/test_solver.py``: the solver's value equals a minimax
 over the engine's own deals).  The objective (:class:`Objective`) is one of:
 
@@ -38,11 +38,11 @@ from typing import Any, Final, TypeVar, cast
 import numpy as np
 from numba import njit
 
-from piquet.deal import ELDER, Deal, Phase
-from piquet.errors import PiquetError
-from piquet.roles import Role
-from piquet.rules import PlayScoring, Rules, Settlement
-from piquet.scoring import Tally
+from piquet.core.deal import ELDER, Deal, Phase
+from piquet.core.errors import PiquetError
+from piquet.core.roles import Role
+from piquet.core.rules import PlayScoring, Rules, Settlement
+from piquet.core.scoring import Tally
 
 __all__ = [
     "RACE_BONUS",

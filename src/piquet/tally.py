@@ -4,7 +4,7 @@ At a real table the players deal and play with their own pack; the program
 is told what happened, one entry at a time, and keeps the score under their
 rule set with the engine itself.  A :class:`TallySession` is immutable: each
 :meth:`TallySession.enter` returns the session after one more entry, or
-raises an error (of the :class:`~piquet.errors.PiquetError` tree) saying what
+raises an error (of the :class:`~piquet.core.errors.PiquetError` tree) saying what
 the rule set forbids, and the session is unchanged.
 
 The entries, in the order of a deal (``help`` lists them)::
@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
-from piquet.actions import (
+from piquet.core.actions import (
     Action,
     AnnounceBlanche,
     Answer,
@@ -51,15 +51,15 @@ from piquet.actions import (
     Reply,
     parse_action,
 )
-from piquet.cards import CardSet, mask_cards, pack_mask
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.dealtypes import ExchangeKind
-from piquet.declarations import DeclClass
-from piquet.errors import IllegalActionError, ParseError, PiquetError, RecordError
-from piquet.match import Match, new_match
-from piquet.roles import ROLE_NAMES
-from piquet.rules import Format, Leftovers, Rules, get_rules, rules_from_mapping
-from piquet.transitions import pack_dealing
+from piquet.core.cards import CardSet, mask_cards, pack_mask
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.dealtypes import ExchangeKind
+from piquet.core.declarations import DeclClass
+from piquet.core.errors import IllegalActionError, ParseError, PiquetError, RecordError
+from piquet.core.match import Match, new_match
+from piquet.core.roles import ROLE_NAMES
+from piquet.core.rules import Format, Leftovers, Rules, get_rules, rules_from_mapping
+from piquet.core.transitions import pack_dealing
 
 __all__ = ["HELP", "TallySession", "in_words", "new_tally"]
 
@@ -113,7 +113,7 @@ def _order_text(cards: Sequence[int]) -> str:
 def _ordered(text: str) -> tuple[int, ...]:
     """Cards in the order written (``CardSet.parse`` checks each and refuses repeats)."""
     CardSet.parse(text)
-    from piquet.cards import Card
+    from piquet.core.cards import Card
 
     tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
     out: list[int] = []
@@ -590,7 +590,7 @@ class TallySession:
     # ------------------------------------------------------------------ records
     def to_record(self) -> dict[str, Any]:
         """The game as JSON-ready data: rules, players, every entry, the result."""
-        from piquet.rules import PRESETS
+        from piquet.core.rules import PRESETS
 
         rules: Any = self.rules.name
         if PRESETS.get(self.rules.name) != self.rules:
@@ -684,7 +684,7 @@ def _takes_now(deal: Deal) -> bool:
 
 
 def _cards_in_order(text: str) -> list[Any]:
-    from piquet.cards import Card
+    from piquet.core.cards import Card
 
     body = text.strip()
     if body.lower().startswith("play"):

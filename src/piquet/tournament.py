@@ -25,15 +25,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from piquet.actions import Action
-from piquet.cards import pack as rules_pack
-from piquet.deal import ELDER, YOUNGER, Deal
-from piquet.errors import PiquetError
-from piquet.match import Match, MatchView, new_match
-from piquet.match import Player as MatchPlayer
+from piquet.core.actions import Action
+from piquet.core.cards import pack as rules_pack
+from piquet.core.deal import ELDER, YOUNGER, Deal
+from piquet.core.errors import PiquetError
+from piquet.core.match import Match, MatchView, new_match
+from piquet.core.match import Player as MatchPlayer
+from piquet.core.rules import Format, Rules, get_rules
+from piquet.core.view import deal_view
 from piquet.players import LEVELS, Player, make_player
-from piquet.rules import Format, Rules, get_rules
-from piquet.view import deal_view
 
 __all__ = [
     "LadderResult",
@@ -110,7 +110,7 @@ def play_deal(
 ) -> Deal:
     """Play one deal to its end; ``players[elder]`` is elder.  Each player gets only views.
 
-    Raises :class:`~piquet.errors.IllegalActionError` if a player chooses an illegal action.
+    Raises :class:`~piquet.core.errors.IllegalActionError` if a player chooses an illegal action.
     """
     deal = Deal.new(rules, pack)
     while not deal.is_over:

@@ -17,8 +17,8 @@ One module per job:
   and browser).
 
 No rule is counted here: the declarations and the play are counted by the
-engine (:class:`~piquet.deal.Deal`, :class:`~piquet.scoring.Tally`,
-:mod:`piquet.declarations`) and played by the players and the solver; the
+engine (:class:`~piquet.core.deal.Deal`, :class:`~piquet.core.scoring.Tally`,
+:mod:`piquet.core.declarations`) and played by the players and the solver; the
 book's discard is :func:`piquet.players.common.book_discard`.
 """
 

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.cards import DECK32, DECK36, CardSet, mask_cards
-from piquet.errors import PiquetError
+from piquet.core.cards import DECK32, DECK36, CardSet, mask_cards
+from piquet.core.errors import PiquetError
+from piquet.core.rules import Rules
 from piquet.odds import role_draw_range
-from piquet.rules import Rules
 
 __all__ = ["ELDER", "ROLES", "YOUNGER", "Setup", "World", "bits", "deck_of", "worlds"]
 

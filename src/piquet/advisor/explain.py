@@ -17,8 +17,8 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any, Final
 
 from piquet.advisor.deals import Setup
-from piquet.cards import CardSet
-from piquet.declarations import DeclClass, best_claim, statement
+from piquet.core.cards import CardSet
+from piquet.core.declarations import DeclClass, best_claim, statement
 from piquet.drawtables import OpponentModel, hand_stats, suit_tables
 from piquet.odds import Improvements, Odds, improvements
 

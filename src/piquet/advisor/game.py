@@ -16,11 +16,11 @@ from functools import lru_cache
 from typing import Final
 
 from piquet.advisor.deals import deck_of
-from piquet.cards import mask_cards
-from piquet.deal import Deal
+from piquet.core.cards import mask_cards
+from piquet.core.deal import Deal
+from piquet.core.rules import Rules
+from piquet.core.view import deal_view
 from piquet.players.book import book_action
-from piquet.rules import Rules
-from piquet.view import deal_view
 
 __all__ = ["FUTURE_POOL", "RACES", "game_chance", "future_pool"]
 

@@ -10,7 +10,7 @@
   the view, that the holding is good;
 - the play: the ``expert`` level's card, and what it does.
 
-Only the :class:`~piquet.match.MatchView` is read: nothing hidden is used.
+Only the :class:`~piquet.core.match.MatchView` is read: nothing hidden is used.
 """
 
 from __future__ import annotations
@@ -19,7 +19,9 @@ import random
 from functools import lru_cache
 from typing import Any, Final
 
-from piquet.actions import (
+from piquet.advisor.deals import YOUNGER
+from piquet.advisor.ranking import Advice, advise
+from piquet.core.actions import (
     Action,
     Answer,
     Appoint,
@@ -32,17 +34,15 @@ from piquet.actions import (
     Question,
     Reply,
 )
-from piquet.advisor.deals import YOUNGER
-from piquet.advisor.ranking import Advice, advise
-from piquet.cards import CardSet
-from piquet.deal import Phase
-from piquet.declarations import DeclClass, best_claim, claims, statement
-from piquet.errors import PiquetError
+from piquet.core.cards import CardSet
+from piquet.core.deal import Phase
+from piquet.core.declarations import DeclClass, best_claim, claims, statement
+from piquet.core.errors import PiquetError
+from piquet.core.rules import Rules
+from piquet.core.view import DealView
 from piquet.players.book import book_action
 from piquet.players.search import SearchPlayer
-from piquet.rules import Rules
 from piquet.sampling import SamplingError, sample_worlds
-from piquet.view import DealView
 
 __all__ = ["hint"]
 
@@ -53,7 +53,7 @@ GOOD_WORLDS: Final = 60
 
 
 def hint(view: Any, *, rules: Rules | None = None, samples: int = 60) -> str:
-    """A one-line hint for the player whose :class:`~piquet.match.MatchView` this is.
+    """A one-line hint for the player whose :class:`~piquet.core.match.MatchView` this is.
 
     Returns ``""`` when there is nothing to suggest (not the player's turn).
     """

@@ -1,6 +1,6 @@
 """Playing a discard out: one whole deal through the engine, the strongest play both sides.
 
-Nothing here counts a point: the deal is a :class:`~piquet.deal.Deal`, every
+Nothing here counts a point: the deal is a :class:`~piquet.core.deal.Deal`, every
 action goes through :meth:`Deal.apply`, and the score is the engine's tally
 (carte blanche, the declarations, pique and repique, the play, the cards,
 capot, and the end of a game in the middle of a deal).
@@ -25,19 +25,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from piquet.actions import PLAY, Action, AnnounceBlanche, DealBy, Discard, Play
 from piquet.advisor.deals import ELDER, Setup, World
-from piquet.cards import CardSet, mask_cards
-from piquet.deal import Deal, Phase
-from piquet.match import MatchView, Player
+from piquet.core.actions import PLAY, Action, AnnounceBlanche, DealBy, Discard, Play
+from piquet.core.cards import CardSet, mask_cards
+from piquet.core.deal import Deal, Phase
+from piquet.core.match import MatchView, Player
+from piquet.core.roles import Role
+from piquet.core.rules import Format, Rules
+from piquet.core.scoring import HAND_KINDS, Kind
+from piquet.core.view import deal_view
 from piquet.players.book import book_action
 from piquet.players.common import book_discard, truthful_declaration
 from piquet.players.search import SearchPlayer
-from piquet.roles import Role
-from piquet.rules import Format, Rules
-from piquet.scoring import HAND_KINDS, Kind
 from piquet.solver import Objective, Solver, objective_for, play_state
-from piquet.view import deal_view
 
 __all__ = [
     "BookExchange",

@@ -44,8 +44,10 @@ import numpy as np
 from piquet.advisor.deals import ELDER, ROLES, YOUNGER, Setup, World, bits, worlds
 from piquet.advisor.explain import Explanation, explain
 from piquet.advisor.game import future_pool, game_chance
-from piquet.cards import CardSet
-from piquet.declarations import COURTS
+from piquet.core.cards import CardSet
+from piquet.core.declarations import COURTS
+from piquet.core.errors import PiquetError
+from piquet.core.rules import Rules
 from piquet.drawtables import (
     DEFAULT_BUDGET,
     OpponentModel,
@@ -55,10 +57,8 @@ from piquet.drawtables import (
     hand_stats,
     suit_tables,
 )
-from piquet.errors import PiquetError
 from piquet.players.common import book_discard
 from piquet.players.search import declaration_tally
-from piquet.rules import Rules
 from piquet.solver import RACE_BONUS, Mode, PlayState, Solver, objective_for
 
 __all__ = [

@@ -28,9 +28,9 @@ from typing import Any, Final
 from piquet.advisor.deals import ROLES, Setup, World, worlds
 from piquet.advisor.game import game_chance
 from piquet.advisor.playout import DEFAULT_THINK_MS, Table, exchanger, play_out
-from piquet.cards import CardSet
-from piquet.errors import PiquetError
-from piquet.rules import Rules
+from piquet.core.cards import CardSet
+from piquet.core.errors import PiquetError
+from piquet.core.rules import Rules
 
 __all__ = ["DEFAULT_DEALS", "Verification", "Verified", "paired", "verify"]
 

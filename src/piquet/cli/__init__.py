@@ -2,7 +2,7 @@
 
 Each module has ``register(subparsers)`` adding its parser, whose ``run``
 default takes the parsed arguments and returns the exit status.  Errors of
-the :class:`~piquet.errors.PiquetError` tree become one line on standard
+the :class:`~piquet.core.errors.PiquetError` tree become one line on standard
 error and exit status 2, never a traceback.
 """
 
@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from importlib import import_module
 
 from piquet import __version__
-from piquet.errors import PiquetError
+from piquet.core.errors import PiquetError
 
 __all__ = ["build_parser", "command_names", "main"]
 

@@ -12,9 +12,9 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from piquet.cards import CardSet
-from piquet.errors import PiquetError
-from piquet.rules import get_rules
+from piquet.core.cards import CardSet
+from piquet.core.errors import PiquetError
+from piquet.core.rules import get_rules
 
 if TYPE_CHECKING:
     from piquet.advisor import Advice, Explanation

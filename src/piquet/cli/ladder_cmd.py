@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 from piquet.cli.tournament_cmd import add_common, progress_bar
-from piquet.errors import PiquetError
-from piquet.rules import get_rules
+from piquet.core.errors import PiquetError
+from piquet.core.rules import get_rules
 
 __all__ = ["register", "run"]
 

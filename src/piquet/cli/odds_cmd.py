@@ -6,10 +6,10 @@ import argparse
 import json
 from typing import Any
 
-from piquet.cards import CardSet
-from piquet.errors import PiquetError
+from piquet.core.cards import CardSet
+from piquet.core.errors import PiquetError
+from piquet.core.rules import get_rules
 from piquet.odds import Odds, draw_chance, improvements
-from piquet.rules import get_rules
 
 _ROLES = {"elder": 0, "younger": 1}
 

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 
-from piquet.errors import PiquetError
-from piquet.match import Match, new_match
+from piquet.core.errors import PiquetError
+from piquet.core.match import Match, new_match
+from piquet.core.rules import Format, get_rules
 from piquet.notation import load, save
-from piquet.rules import Format, get_rules
 
 if TYPE_CHECKING:
     from piquet.players import Player

@@ -16,8 +16,8 @@ from typing import Any
 from rich.console import Console
 from rich.markup import escape
 
-from piquet.cards import Card
-from piquet.match import Match
+from piquet.core.cards import Card
+from piquet.core.match import Match
 from piquet.notation import DealNotes, annotate, load
 
 __all__ = ["final_of", "register", "run"]

@@ -12,8 +12,8 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from piquet.rules import DEFAULT_PRESET, KNOB_DOCS, PRESETS, Rules, get_rules
-from piquet.sources import SOURCE_FILES, citation
+from piquet.core.rules import DEFAULT_PRESET, KNOB_DOCS, PRESETS, Rules, get_rules
+from piquet.core.sources import SOURCE_FILES, citation
 
 
 def register(sub: Any) -> None:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from piquet.errors import PiquetError
+from piquet.core.errors import PiquetError
 from piquet.web.limits import ServerLimits, guarded_http
 
 __all__ = ["register", "run"]

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from piquet.errors import PiquetError, RecordError
+from piquet.core.errors import PiquetError, RecordError
 from piquet.tally import HELP, TallySession, new_tally
 
 

@@ -11,8 +11,8 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from piquet.errors import PiquetError
-from piquet.rules import get_rules
+from piquet.core.errors import PiquetError
+from piquet.core.rules import get_rules
 
 __all__ = ["add_common", "progress_bar", "register", "run"]
 

@@ -27,12 +27,12 @@ ids       count  action
 
 A discard is several ids: the cards one at a time, in increasing card index,
 then ``discard-done``; the episode applies one engine
-:class:`~piquet.actions.Discard` at the end.  Declaring a lesser claim than the
+:class:`~piquet.core.actions.Discard` at the end.  Declaring a lesser claim than the
 best (sinking) is simply another declare id; so is passing.
 
 :class:`Episode` is one deal (or one game of deals) as the frameworks see it:
 chance draws the pack card by card, the players move by ids, and the legal ids
-come only from the seat's :class:`~piquet.view.DealView`.
+come only from the seat's :class:`~piquet.core.view.DealView`.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ import enum
 from dataclasses import dataclass, replace
 from typing import Final
 
-from piquet.actions import (
+from piquet.core.actions import (
     PLAY,
     Action,
     AnnounceBlanche,
@@ -58,14 +58,14 @@ from piquet.actions import (
     Question,
     Reply,
 )
-from piquet.cards import Card, CardSet, Rank, Suit, mask_cards
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.declarations import DeclClass, claims
-from piquet.errors import IllegalActionError
-from piquet.match import MatchView, Player
-from piquet.roles import Role
-from piquet.rules import Format, Rules
-from piquet.view import DealView, deal_view
+from piquet.core.cards import Card, CardSet, Rank, Suit, mask_cards
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.declarations import DeclClass, claims
+from piquet.core.errors import IllegalActionError
+from piquet.core.match import MatchView, Player
+from piquet.core.roles import Role
+from piquet.core.rules import Format, Rules
+from piquet.core.view import DealView, deal_view
 
 __all__ = [
     "ACTION_NAMES",
@@ -240,7 +240,7 @@ def _claim_id(cls: DeclClass, cards: int, rules: Rules) -> int:
 def encode_action(action: Step, *, rules: Rules) -> int:
     """The id of one engine action (or discard step) under ``rules``.
 
-    A whole :class:`~piquet.actions.Discard` is several ids: use
+    A whole :class:`~piquet.core.actions.Discard` is several ids: use
     :func:`encode_discard`.  Raises :class:`IllegalActionError` for a discard
     or an action the numbering does not hold (an empty claim, a blanche
     count above 12).
@@ -511,7 +511,7 @@ class Episode:
         return legal_action_ids(view, rules=self.rules, selected=CardSet(self.selected))
 
     def match_view(self, player: int) -> MatchView:
-        """A :class:`~piquet.match.MatchView` for ``player``, for the package's own players."""
+        """A :class:`~piquet.core.match.MatchView` for ``player``, for the package's own players."""
         return MatchView(
             player=player,
             rules=self.rules.name,

@@ -1,10 +1,10 @@
 """Strings and tensors of what one seat knows, built from its view alone.
 
-Everything here reads a :class:`~piquet.view.DealView` (the only thing a
+Everything here reads a :class:`~piquet.core.view.DealView` (the only thing a
 seat may receive) plus what the adapters add that every seat knows or that is
 the seat's own: the packet size the dealer dealt by (public), the cards the
 seat has itself laid out for a discard it is making, and the game's score.
-Nothing reads a :class:`~piquet.deal.Deal`, so nothing hidden can leak.
+Nothing reads a :class:`~piquet.core.deal.Deal`, so nothing hidden can leak.
 
 * :func:`information_state_string` / :func:`information_state_tensor`: all the
   seat has seen this deal (the whole dialog, every trick in order).
@@ -13,7 +13,7 @@ Nothing reads a :class:`~piquet.deal.Deal`, so nothing hidden can leak.
   the order of past tricks.
 
 The dialog's lines are turned into numbers by :func:`said_of`, from each line's
-fact (:mod:`piquet.facts`: a claim's size, top or rank, pips and suit as far as
+fact (:mod:`piquet.core.facts`: a claim's size, top or rank, pips and suit as far as
 they were said); no sentence is read back.  Tensor entries all lie in ``[0, 1]``;
 :data:`INFO_PIECES` and :data:`OBS_PIECES` name their parts.
 """
@@ -28,11 +28,11 @@ from typing import Final, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from piquet.actions import Reply
-from piquet.cards import Card, CardSet, Suit
-from piquet.deal import ROLE_NAMES, Phase, Utterance
-from piquet.declarations import DeclClass
-from piquet.facts import (
+from piquet.core.actions import Reply
+from piquet.core.cards import Card, CardSet, Suit
+from piquet.core.deal import ROLE_NAMES, Phase, Utterance
+from piquet.core.declarations import DeclClass
+from piquet.core.facts import (
     BlancheCalled,
     BlancheDiscards,
     Declared,
@@ -45,9 +45,9 @@ from piquet.facts import (
     Replied,
     Statement,
 )
+from piquet.core.scoring import Kind
+from piquet.core.view import DealView
 from piquet.integrations.actions import DEAL_SIZES, Episode, EpisodeFormat
-from piquet.scoring import Kind
-from piquet.view import DealView
 
 __all__ = [
     "INFO_PIECES",

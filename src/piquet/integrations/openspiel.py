@@ -31,11 +31,13 @@ from typing import Any, Final
 import numpy as np
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
-from piquet.actions import Action, Discard
-from piquet.cards import CardSet, mask_cards
-from piquet.cards import pack as rules_pack
-from piquet.deal import ROLE_NAMES, Deal, Phase
-from piquet.errors import IllegalActionError, PiquetError
+from piquet.core.actions import Action, Discard
+from piquet.core.cards import CardSet, mask_cards
+from piquet.core.cards import pack as rules_pack
+from piquet.core.deal import ROLE_NAMES, Deal, Phase
+from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.rules import DEFAULT_PRESET, Rules, get_rules
+from piquet.core.view import deal_view
 from piquet.integrations.actions import (
     ACTION_NAMES,
     CHANCE,
@@ -55,9 +57,7 @@ from piquet.integrations.observation import (
     observation_string,
     observation_tensor,
 )
-from piquet.rules import DEFAULT_PRESET, Rules, get_rules
 from piquet.sampling import SamplingError, sample_worlds, world_deal
-from piquet.view import deal_view
 
 __all__ = [
     "GAME_NAME",
@@ -114,8 +114,8 @@ def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int]:
 class PiquetGame(pyspiel.Game):  # type: ignore[misc]
     """The OpenSpiel game ``python_piquet`` for one rule set and format.
 
-    Raises :class:`~piquet.errors.RulesError` for an unknown rule set and
-    :class:`~piquet.errors.PiquetError` for a bad format or ``max_deals``.
+    Raises :class:`~piquet.core.errors.RulesError` for an unknown rule set and
+    :class:`~piquet.core.errors.PiquetError` for a bad format or ``max_deals``.
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -296,7 +296,7 @@ class PiquetObserver:
 class LevelBot(pyspiel.Bot):  # type: ignore[misc]
     """A level of :mod:`piquet.players` (``random``, ``expert``...) as an OpenSpiel bot.
 
-    It sees the :class:`~piquet.match.MatchView` the adapter builds for its
+    It sees the :class:`~piquet.core.match.MatchView` the adapter builds for its
     seat, and plays a discard id by id.
     """
 

@@ -30,7 +30,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped,import-not-found,unused-ignore]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped,import-not-found,unused-ignore]
 
-from piquet.errors import IllegalActionError, PiquetError
+from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.rules import DEFAULT_PRESET, get_rules
 from piquet.integrations.actions import CHANCE, NUM_ACTIONS, TERMINAL, Episode, EpisodeFormat
 from piquet.integrations.observation import (
     INFO_SIZE,
@@ -38,7 +39,6 @@ from piquet.integrations.observation import (
     information_state_tensor,
     knowledge,
 )
-from piquet.rules import DEFAULT_PRESET, get_rules
 
 __all__ = ["PiquetEnv", "env", "raw_env"]
 
@@ -48,8 +48,8 @@ AGENTS = ("player_0", "player_1")
 class PiquetEnv(AECEnv):  # type: ignore[misc]
     """The raw AEC environment (use :func:`env` for the usual wrappers).
 
-    Raises :class:`~piquet.errors.RulesError` for an unknown rule set and
-    :class:`~piquet.errors.PiquetError` for a bad format or ``max_deals``.
+    Raises :class:`~piquet.core.errors.RulesError` for an unknown rule set and
+    :class:`~piquet.core.errors.PiquetError` for a bad format or ``max_deals``.
     """
 
     metadata: ClassVar[dict[str, Any]] = {

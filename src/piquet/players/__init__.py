@@ -1,7 +1,7 @@
 """Players: anything that picks an action from a seat's view.
 
 A :class:`~piquet.players.base.Player` sees only a
-:class:`~piquet.match.MatchView` (never the hidden cards).  Levels are looked
+:class:`~piquet.core.match.MatchView` (never the hidden cards).  Levels are looked
 up by name with :func:`make_player`.
 """
 

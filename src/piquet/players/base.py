@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol, runtime_checkable
 
-from piquet.actions import Action
-from piquet.errors import PiquetError
-from piquet.match import MatchView
+from piquet.core.actions import Action
+from piquet.core.errors import PiquetError
+from piquet.core.match import MatchView
 
 __all__ = ["Player", "LEVELS", "WEAKEST_FIRST", "register_level", "make_player"]
 

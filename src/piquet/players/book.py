@@ -35,7 +35,7 @@ nothing.  Deterministic: the seed is kept for interface's sake only.
 
 from __future__ import annotations
 
-from piquet.actions import (
+from piquet.core.actions import (
     PLAY,
     Action,
     AnnounceBlanche,
@@ -48,10 +48,12 @@ from piquet.actions import (
     Pass,
     Play,
 )
-from piquet.cards import DECK32, DECK36, SUIT_MASKS
-from piquet.deal import ELDER, Phase
-from piquet.declarations import DeclClass
-from piquet.match import MatchView
+from piquet.core.cards import DECK32, DECK36, SUIT_MASKS
+from piquet.core.deal import ELDER, Phase
+from piquet.core.declarations import DeclClass
+from piquet.core.match import MatchView
+from piquet.core.rules import Leftovers, Rules
+from piquet.core.view import DealView
 from piquet.players.base import register_level
 from piquet.players.common import (
     book_discard,
@@ -61,8 +63,6 @@ from piquet.players.common import (
     situation,
     truthful_declaration,
 )
-from piquet.rules import Leftovers, Rules
-from piquet.view import DealView
 
 __all__ = ["BookPlayer", "book_lead", "book_play", "opponent_possible"]
 

@@ -1,7 +1,7 @@
 """What the AI levels share: the rule set of a view, the game situation, hand judgement.
 
-Everything here reads only a :class:`~piquet.match.MatchView` (or its
-:class:`~piquet.view.DealView`); nothing touches a match or a deal.
+Everything here reads only a :class:`~piquet.core.match.MatchView` (or its
+:class:`~piquet.core.view.DealView`); nothing touches a match or a deal.
 """
 
 from __future__ import annotations
@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.actions import Action, Answer, Declare, Discard, Pass, Question, Reply
-from piquet.cards import CardSet, mask_cards
-from piquet.deal import ELDER
-from piquet.declarations import SUIT_COUNT, SUIT_PIPS, SUIT_RUNS, claims
-from piquet.errors import IllegalActionError
-from piquet.match import MatchView
-from piquet.rules import Format, Rules
+from piquet.core.actions import Action, Answer, Declare, Discard, Pass, Question, Reply
+from piquet.core.cards import CardSet, mask_cards
+from piquet.core.deal import ELDER
+from piquet.core.declarations import SUIT_COUNT, SUIT_PIPS, SUIT_RUNS, claims
+from piquet.core.errors import IllegalActionError
+from piquet.core.match import MatchView
+from piquet.core.rules import Format, Rules
+from piquet.core.view import DealView
 from piquet.solver import Mode, Objective, objective_for
-from piquet.view import DealView
 
 __all__ = [
     "Situation",

@@ -5,10 +5,10 @@ from __future__ import annotations
 import random
 from math import comb
 
-from piquet.actions import Action, Discard
-from piquet.cards import CardSet
-from piquet.errors import IllegalActionError
-from piquet.match import MatchView
+from piquet.core.actions import Action, Discard
+from piquet.core.cards import CardSet
+from piquet.core.errors import IllegalActionError
+from piquet.core.match import MatchView
 from piquet.players.base import register_level
 
 __all__ = ["RandomPlayer"]

@@ -34,12 +34,15 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.actions import Action, AnnounceBlanche, Declare, Pass, Play, Reply
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.declarations import DeclClass, best_claim, counted
-from piquet.errors import PiquetError
-from piquet.facts import BlancheCalled, BlancheDiscards, Exchanged, Replied
-from piquet.match import MatchView
+from piquet.core.actions import Action, AnnounceBlanche, Declare, Pass, Play, Reply
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.declarations import DeclClass, best_claim, counted
+from piquet.core.errors import PiquetError
+from piquet.core.facts import BlancheCalled, BlancheDiscards, Exchanged, Replied
+from piquet.core.match import MatchView
+from piquet.core.rules import Rules
+from piquet.core.scoring import Kind, Tally
+from piquet.core.view import DealView, deal_view
 from piquet.players.base import register_level
 from piquet.players.book import book_action, book_lead
 from piquet.players.common import (
@@ -53,11 +56,8 @@ from piquet.players.common import (
     truthful_declaration,
     value_for,
 )
-from piquet.rules import Rules
 from piquet.sampling import SamplingError, World, sample_deals, sample_worlds
-from piquet.scoring import Kind, Tally
 from piquet.solver import Mode, Objective, PlayState, Solver, play_state
-from piquet.view import DealView, deal_view
 
 __all__ = ["DEFAULT_THINK_MS", "SearchPlayer", "declaration_tally"]
 
@@ -422,7 +422,7 @@ def _worlds_for(deal: DealView, rules: Rules, budget: _Budget, threads: int) -> 
 
 
 def _play_action(card: int) -> Play:
-    from piquet.actions import PLAY
+    from piquet.core.actions import PLAY
 
     return PLAY[card]
 

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.actions import (
+from piquet.core.actions import (
     Action,
     AnnounceBlanche,
     Answer,
@@ -33,14 +33,14 @@ from piquet.actions import (
     Reply,
     parse_action,
 )
-from piquet.cards import Card, CardSet, Suit
-from piquet.deal import ELDER, YOUNGER, Phase
-from piquet.declarations import Claim, DeclClass, claims, statement
-from piquet.errors import ParseError, PiquetError
-from piquet.facts import Fact, Passed, Replied
-from piquet.match import MatchView
-from piquet.roles import OTHER, Role
-from piquet.rules import Leftovers, PointMeasure, Rules
+from piquet.core.cards import Card, CardSet, Suit
+from piquet.core.deal import ELDER, YOUNGER, Phase
+from piquet.core.declarations import Claim, DeclClass, claims, statement
+from piquet.core.errors import ParseError, PiquetError
+from piquet.core.facts import Fact, Passed, Replied
+from piquet.core.match import MatchView
+from piquet.core.roles import OTHER, Role
+from piquet.core.rules import Leftovers, PointMeasure, Rules
 
 __all__ = [
     "Ask",

@@ -1,6 +1,6 @@
 """The table as one player sees it, written as lines of Rich markup.
 
-Everything here is built from a :class:`~piquet.match.MatchView` (and the
+Everything here is built from a :class:`~piquet.core.match.MatchView` (and the
 rule set, which is public): the player's hand sorted by suit and numbered,
 the score and the stage of the game, the stock cards the player has seen, his
 discards, what the other has shown and said, the tricks so far and who leads.
@@ -14,14 +14,14 @@ from typing import Final
 
 from rich.markup import escape
 
-from piquet.cards import Card, CardSet
-from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Phase, Utterance
-from piquet.match import MatchView
-from piquet.rules import Format, Rules
-from piquet.scoring import Event, Kind
+from piquet.core.cards import Card, CardSet
+from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Phase, Utterance
+from piquet.core.match import MatchView
+from piquet.core.rules import Format, Rules
+from piquet.core.scoring import Event, Kind
+from piquet.core.view import DealView
+from piquet.core.words import Voice, voice
 from piquet.tui.prompts import class_word, current_class
-from piquet.view import DealView
-from piquet.words import Voice, voice
 
 __all__ = [
     "card_markup",
@@ -380,7 +380,7 @@ def deal_end_lines(final: DealView, view: MatchView, rules: Rules, *, me: str = 
 
 
 def _name_of(view: MatchView, summary: object, role: int) -> str:
-    from piquet.match import DealSummary
+    from piquet.core.match import DealSummary
 
     if isinstance(summary, DealSummary):
         return view.names[summary.players[role]]

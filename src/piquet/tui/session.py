@@ -20,14 +20,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.text import Text
 
-from piquet.actions import Action
-from piquet.errors import PiquetError
-from piquet.match import Match, MatchView
+from piquet.core.actions import Action
+from piquet.core.errors import PiquetError
+from piquet.core.match import Match, MatchView
+from piquet.core.view import deal_view
 from piquet.notation import save
 from piquet.tui.prompts import Ask, ask_for, read_action
 from piquet.tui.screen import SAID_LINES, deal_end_lines, table_lines
 from piquet.tui.summary import rules_summary
-from piquet.view import deal_view
 
 if TYPE_CHECKING:
     from piquet.players import Player

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from piquet.rules import (
+from piquet.core.rules import (
     PRESETS,
     Format,
     Leftovers,
@@ -17,7 +17,7 @@ from piquet.rules import (
     PointScoring,
     Rules,
 )
-from piquet.sources import SOURCE_FILES
+from piquet.core.sources import SOURCE_FILES
 
 __all__ = ["rules_summary"]
 

@@ -20,7 +20,7 @@ from typing import Final
 
 from anyio import to_thread
 
-from piquet.match import MatchView
+from piquet.core.match import MatchView
 from piquet.web.games import Entry, GameError, Games, Refusal
 from piquet.web.hub import Hub
 from piquet.web.store import StoreError

@@ -34,10 +34,10 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from piquet.actions import parse_action
-from piquet.match import new_match
+from piquet.core.actions import parse_action
+from piquet.core.match import new_match
+from piquet.core.rules import get_rules
 from piquet.review import ANALYSIS_VERSION, finished_deals, review_deal
-from piquet.rules import get_rules
 from piquet.web.ai import cancel_all
 from piquet.web.games import Entry, GameError, Games
 from piquet.web.store import metadata

@@ -34,8 +34,8 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
-from piquet.match import Match, MatchView
-from piquet.rules import DEFAULT_PRESET, PRESETS
+from piquet.core.match import Match, MatchView
+from piquet.core.rules import DEFAULT_PRESET, PRESETS
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, Entry, GameError, Games, Refusal
 from piquet.web.hub import Hub, RedisHub

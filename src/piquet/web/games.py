@@ -2,7 +2,7 @@
 
 A game's truth is its row and action log in the :class:`~piquet.web.store.Store`.  Each
 process keeps the games it serves in memory (an :class:`Entry`: the seats, the live
-:class:`~piquet.match.Match`, and the views already built), so that showing a game or
+:class:`~piquet.core.match.Match`, and the views already built), so that showing a game or
 checking an action reads nothing from the database; a game not in memory is rebuilt by
 replaying its log.  Where other processes share the database (PostgreSQL), a game held in
 memory is checked against the stored log length first (one cheap query) and only the
@@ -35,7 +35,7 @@ from typing import Any, Final
 
 from anyio import to_thread
 
-from piquet.actions import (
+from piquet.core.actions import (
     Action,
     AnnounceBlanche,
     Answer,
@@ -52,13 +52,13 @@ from piquet.actions import (
     Reply,
     parse_action,
 )
-from piquet.cards import Card
-from piquet.deal import Deal
-from piquet.declarations import claims, statement
-from piquet.errors import IllegalActionError, ParseError, PiquetError
-from piquet.match import MAX_SEED, Match, MatchView, new_match
-from piquet.rules import PRESETS, Format, Rules, get_rules
-from piquet.view import deal_view
+from piquet.core.cards import Card
+from piquet.core.deal import Deal
+from piquet.core.declarations import claims, statement
+from piquet.core.errors import IllegalActionError, ParseError, PiquetError
+from piquet.core.match import MAX_SEED, Match, MatchView, new_match
+from piquet.core.rules import PRESETS, Format, Rules, get_rules
+from piquet.core.view import deal_view
 from piquet.web.store import GameRow, NewSeat, SeatRow, Store
 
 __all__ = [

@@ -31,7 +31,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from piquet.rules import PRESETS, Format
+from piquet.core.rules import PRESETS, Format
 from piquet.web.games import GameError, Games, hash_secret
 from piquet.web.limits import TokenBuckets
 from piquet.web.store import metadata, seats_t

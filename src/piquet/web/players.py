@@ -35,8 +35,8 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from piquet.rules import KNOB_DOCS, Format
-from piquet.sources import citation
+from piquet.core.rules import KNOB_DOCS, Format
+from piquet.core.sources import citation
 from piquet.web.games import Entry, GameError, Games, hash_secret, preset_named
 from piquet.web.practice import GameId, refusals
 from piquet.web.summary import TITLES, format_label, rules_summary

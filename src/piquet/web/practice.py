@@ -3,7 +3,7 @@
 - **Undo** (a practice game: every other seat is the computer): the game goes back to just
   before the seat's last action.  A game is its seed and its action log, so the log is cut
   there (an optimistic write on its length, as an append is) and the game is rebuilt by
-  replaying what is left through :class:`~piquet.match.Match`.
+  replaying what is left through :class:`~piquet.core.match.Match`.
 - **Resign**: the game ends; the others win.  Kept in ``piquet_game_ends`` (the rules
   engine knows nothing of it); a resigned game takes no more actions.
 - **Rematch**: a new game with the same rule set, format, opponents and hints, the seats
@@ -34,7 +34,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
-from piquet.match import MAX_SEED
+from piquet.core.match import MAX_SEED
 from piquet.web.games import Entry, GameError, Games, hash_secret
 from piquet.web.store import NewSeat, Store, actions_t, games_t
 

@@ -81,7 +81,7 @@ actions_t: Final = sa.Table(
 class StoreError(Exception):
     """The database cannot be reached, read or written; the message says which and why.
 
-    Not a :class:`~piquet.errors.PiquetError` (nor a ``ValueError``): a database that
+    Not a :class:`~piquet.core.errors.PiquetError` (nor a ``ValueError``): a database that
     fails is not bad input.  The web answers it with 503.
     """
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from piquet.rules import (
+from piquet.core.rules import (
     Format,
     Leftovers,
     PlayScoring,

@@ -35,11 +35,11 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
-from piquet.actions import Declare
-from piquet.cards import Card, CardSet
-from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
-from piquet.errors import IllegalActionError, ParseError, PiquetError
-from piquet.rules import DEFAULT_PRESET, PRESETS, Format, Rules
+from piquet.core.actions import Declare
+from piquet.core.cards import Card, CardSet
+from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
+from piquet.core.errors import IllegalActionError, ParseError, PiquetError
+from piquet.core.rules import DEFAULT_PRESET, PRESETS, Format, Rules
 from piquet.tally import HELP, TallySession, in_words, new_tally
 from piquet.web.games import GameError, clean_name, hash_secret, preset_named
 from piquet.web.limits import TokenBuckets

@@ -4,8 +4,8 @@ A seat asks for the game's spectator link (``POST /api/games/{id}/watch-link``);
 holds it may follow the game (``GET /api/games/{id}/watch``, the key in
 ``Authorization: Bearer KEY``) and hear of every move on the WebSocket
 ``/api/games/{id}/watch/ws`` (first message ``{"key": KEY}``).  What is sent is built by
-the engine's public view (:meth:`piquet.match.Match.public_view`,
-:func:`piquet.view.public_view`): the cards both players have shown or played, the dialog,
+the engine's public view (:meth:`piquet.core.match.Match.public_view`,
+:func:`piquet.core.view.public_view`): the cards both players have shown or played, the dialog,
 the score and the counts; never a hand, a discard or the stock, not even once the deal is
 over.  Nothing here removes fields from a seat's view: a spectator's body is made from
 the public view alone.
@@ -38,7 +38,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from piquet import __version__
-from piquet.view import public_view
+from piquet.core.view import public_view
 from piquet.web.games import Entry, GameError, Games
 from piquet.web.limits import TokenBuckets
 from piquet.web.store import metadata

@@ -4,7 +4,7 @@ Every knob of the project's RULES.md is a field of :class:`Rules`.  A preset
 is a named ``Rules`` value; a house rule is a preset with changed knobs,
 loaded from TOML by :func:`load_rules_file`.  The passage each preset's value
 rests on (or the reading chosen where the text is silent) is in
-:mod:`piquet.sources` and printed by ``piquet rules NAME``.
+:mod:`piquet.core.sources` and printed by ``piquet rules NAME``.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from piquet.cards import Rank
-from piquet.errors import RulesError
+from piquet.core.cards import Rank
+from piquet.core.errors import RulesError
 
 __all__ = [
     "DEFAULT_PRESET",
@@ -97,7 +97,7 @@ class Rules:
     """Every rule knob of Piquet.  Frozen; change a knob with :meth:`replace`.
 
     The field comments give each knob's meaning; :data:`KNOB_DOCS` holds the
-    same text for printing, and :mod:`piquet.sources` the source passage of
+    same text for printing, and :mod:`piquet.core.sources` the source passage of
     each preset's value.
     """
 
@@ -565,7 +565,7 @@ _collect_knob_docs()
 
 def knob_doc(knob: str) -> str:
     """A knob's meaning, then each preset's value and the passage it rests on."""
-    from piquet.sources import citation
+    from piquet.core.sources import citation
 
     if knob not in KNOB_DOCS:
         raise RulesError(f"unknown knob {knob!r}; the knobs are: {', '.join(KNOB_DOCS)}")

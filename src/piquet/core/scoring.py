@@ -10,7 +10,7 @@ A repique is made from hand alone (:data:`HAND_KINDS`), a pique from hand and
 play (:data:`PLAY_KINDS`): the cards and the capot come after the play and never
 carry a player to the threshold, in every rule set (RULES.md; 1754: "part in
 Hand, and part by Play").  Where the pique must be made by elder's first card
-(:attr:`~piquet.rules.Rules.pique_by_first_card`), the deal closes the chance
+(:attr:`~piquet.core.rules.Rules.pique_by_first_card`), the deal closes the chance
 with :meth:`Tally.closed` when younger plays to the first trick.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
-from piquet.rules import Rules
+from piquet.core.rules import Rules
 
 __all__ = ["HAND_KINDS", "PLAY_KINDS", "Event", "Kind", "Tally"]
 

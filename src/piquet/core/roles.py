@@ -1,7 +1,7 @@
 """The two seats of a deal, elder and younger, as a type of their own.
 
 A :class:`Role` is a seat inside one deal; a player is a seat at the table
-(:data:`piquet.match.Player`), mapped to a role deal by deal.  The names of the
+(:data:`piquet.core.match.Player`), mapped to a role deal by deal.  The names of the
 roles are defined here once.
 """
 
@@ -15,7 +15,7 @@ __all__ = ["ELDER", "OTHER", "ROLE_NAMES", "YOUNGER", "Role"]
 
 class Role(enum.IntEnum):
     """A seat inside a deal: elder (the non-dealer, who exchanges, declares and leads
-    first) or younger (the dealer).  Not a player: :class:`piquet.match.Match` maps
+    first) or younger (the dealer).  Not a player: :class:`piquet.core.match.Match` maps
     players to roles deal by deal."""
 
     ELDER = 0

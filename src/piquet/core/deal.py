@@ -1,7 +1,7 @@
 """One deal of Piquet as an immutable state machine.
 
 A :class:`Deal` is created from a rule set and a shuffled, cut pack
-(:meth:`Deal.new`), and moves on by actions (:mod:`piquet.actions`): the deal
+(:meth:`Deal.new`), and moves on by actions (:mod:`piquet.core.actions`): the deal
 itself (packet size), carte blanche, the exchange, the leftovers of the stock,
 the declarations dialog, the twelve tricks.  Seats inside a deal are roles:
 ``ELDER`` (0, the non-dealer, who exchanges, declares and leads first) and
@@ -22,7 +22,7 @@ from itertools import accumulate
 from math import comb
 from typing import Any, Final
 
-from piquet.actions import (
+from piquet.core.actions import (
     PLAY,
     Action,
     AnnounceBlanche,
@@ -39,9 +39,9 @@ from piquet.actions import (
     Question,
     Reply,
 )
-from piquet.cards import SUIT_CARDS as _SUIT_CARDS
-from piquet.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards, pack
-from piquet.dealtypes import (
+from piquet.core.cards import SUIT_CARDS as _SUIT_CARDS
+from piquet.core.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards, pack
+from piquet.core.dealtypes import (
     ELDER,
     P_APPOINT,
     P_BLANCHE,
@@ -70,16 +70,16 @@ from piquet.dealtypes import (
     Utterance,
     _card_text,
 )
-from piquet.declarations import (
+from piquet.core.declarations import (
     Claim,
     DeclClass,
     claim_index,
     claims,
     shape_of,
 )
-from piquet.errors import IllegalActionError
-from piquet.rules import Leftovers, PointMeasure, Rules
-from piquet.scoring import Event, Tally
+from piquet.core.errors import IllegalActionError
+from piquet.core.rules import Leftovers, PointMeasure, Rules
+from piquet.core.scoring import Event, Tally
 
 __all__ = ["ELDER", "ROLE_NAMES", "YOUNGER", "ClassResult", "Deal", "Phase", "Step", "Trick",
            "Utterance"]
@@ -727,4 +727,4 @@ def _beats(key: tuple[int, int], beat: tuple[int, int] | None, partial: bool) ->
 
 
 
-from piquet.transitions import HANDLERS, do_deal  # noqa: E402  (they need Deal's types)
+from piquet.core.transitions import HANDLERS, do_deal  # noqa: E402  (they need Deal's types)

@@ -6,15 +6,15 @@ from __future__ import annotations
 import enum
 from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypedDict
 
-from piquet.cards import Card
-from piquet.declarations import Claim, DeclClass
-from piquet.facts import Fact
-from piquet.roles import ELDER, OTHER, ROLE_NAMES, YOUNGER, Role
+from piquet.core.cards import Card
+from piquet.core.declarations import Claim, DeclClass
+from piquet.core.facts import Fact
+from piquet.core.roles import ELDER, OTHER, ROLE_NAMES, YOUNGER, Role
 
 if TYPE_CHECKING:
-    from piquet.actions import Action
-    from piquet.rules import Rules
-    from piquet.scoring import Kind, Tally
+    from piquet.core.actions import Action
+    from piquet.core.rules import Rules
+    from piquet.core.scoring import Kind, Tally
 
 __all__ = [
     "ELDER",
@@ -115,7 +115,7 @@ class Utterance(NamedTuple):
     seat: Role
     cls: DeclClass | None
     text: str
-    """The words, made from ``fact`` by :mod:`piquet.words` (never read back)."""
+    """The words, made from ``fact`` by :mod:`piquet.core.words` (never read back)."""
     shown: int
     fact: Fact
 
@@ -156,7 +156,7 @@ _WIN_NOTES: Final = tuple(
 
 
 class DealState(TypedDict):
-    """Every attribute of a :class:`~piquet.deal.Deal`, typed: a transition writes
+    """Every attribute of a :class:`~piquet.core.deal.Deal`, typed: a transition writes
     ``d["hands"] = ...`` into one of these, so a misspelt field or a wrong type is a mypy
     error.  At run time it is the deal's plain attribute dict (copied once per action)."""
 

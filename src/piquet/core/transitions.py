@@ -1,6 +1,6 @@
 """The transitions of a deal: each fills the attribute dictionary of the new state.
 
-:meth:`piquet.deal.Deal.apply` checks an action, copies the old state's attributes once
+:meth:`piquet.core.deal.Deal.apply` checks an action, copies the old state's attributes once
 and hands them to the handler for the action's type (:data:`HANDLERS`).  A handler reads
 the old state and writes the new one; nothing else ever changes a state.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Final
 
-from piquet.actions import (
+from piquet.core.actions import (
     AnnounceBlanche,
     Answer,
     Appoint,
@@ -25,8 +25,8 @@ from piquet.actions import (
     Question,
     Reply,
 )
-from piquet.cards import SUIT_MASKS, Card, mask_cards
-from piquet.dealtypes import (
+from piquet.core.cards import SUIT_MASKS, Card, mask_cards
+from piquet.core.dealtypes import (
     _LEAD_NOTES,
     _TENTH,
     _WIN_NOTES,
@@ -55,7 +55,7 @@ from piquet.dealtypes import (
     Trick,
     Utterance,
 )
-from piquet.declarations import (
+from piquet.core.declarations import (
     Claim,
     DeclClass,
     claim_index,
@@ -63,7 +63,7 @@ from piquet.declarations import (
     is_blanche,
     statement,
 )
-from piquet.facts import (
+from piquet.core.facts import (
     BlancheCalled,
     BlancheDiscards,
     BlancheShown,
@@ -76,9 +76,9 @@ from piquet.facts import (
     MissingTold,
     PipsTold,
 )
-from piquet.rules import Leftovers, PlayScoring, PointMeasure, Rules
-from piquet.scoring import Kind, Tally
-from piquet.words import (
+from piquet.core.rules import Leftovers, PlayScoring, PointMeasure, Rules
+from piquet.core.scoring import Kind, Tally
+from piquet.core.words import (
     declared,
     exchanged,
     further_held,
@@ -90,7 +90,7 @@ from piquet.words import (
 )
 
 if TYPE_CHECKING:
-    from piquet.deal import Deal
+    from piquet.core.deal import Deal
 
 __all__ = ["HANDLERS", "dealt_places", "do_deal", "pack_dealing"]
 

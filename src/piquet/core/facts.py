@@ -1,16 +1,16 @@
 """What a seat may learn in a deal, as typed values: the public facts of the dialog.
 
-Every line of the dialog (:class:`~piquet.dealtypes.Utterance`) carries one fact:
+Every line of the dialog (:class:`~piquet.core.dealtypes.Utterance`) carries one fact:
 who exchanged how many cards, a declared claim as far as its words tell it, an
 answer, a holding shown, "which one is missing?" and its answer, a named lead, a
 look at the leftovers, carte blanche.  The deal writes facts; the sentence a person
-reads is made from a fact in one place (:mod:`piquet.words`); the AI's beliefs
+reads is made from a fact in one place (:mod:`piquet.core.words`); the AI's beliefs
 (:mod:`piquet.sampling`), the adapters' observations and the terminal read the
 facts, never the sentence.
 
 A fact holds only what every seat was told: a claim is a :class:`Statement` (its
 class, and the size, rank, pips and suit *as said*), never the cards behind it
-unless they were shown.  Card fields are masks or indices (see :mod:`piquet.cards`).
+unless they were shown.  Card fields are masks or indices (see :mod:`piquet.core.cards`).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
-from piquet.actions import Reply
-from piquet.declarations import Claim, DeclClass
-from piquet.roles import Role
-from piquet.rules import PointMeasure, Rules
+from piquet.core.actions import Reply
+from piquet.core.declarations import Claim, DeclClass
+from piquet.core.roles import Role
+from piquet.core.rules import PointMeasure, Rules
 
 __all__ = [
     "BlancheCalled",

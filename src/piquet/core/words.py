@@ -1,4 +1,4 @@
-"""The words of the dialog: the one place a fact (:mod:`piquet.facts`) becomes a sentence.
+"""The words of the dialog: the one place a fact (:mod:`piquet.core.facts`) becomes a sentence.
 
 The deal builds each line of its dialog here (:func:`utterance`): the fact, and the
 sentence a person reads, in the rule set's words ("Point of five, making 48.",
@@ -16,11 +16,11 @@ import enum
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from piquet.actions import Reply
-from piquet.cards import Card, CardSet, Rank, Suit
-from piquet.dealtypes import ROLE_NAMES, Utterance
-from piquet.declarations import Claim, DeclClass
-from piquet.facts import (
+from piquet.core.actions import Reply
+from piquet.core.cards import Card, CardSet, Rank, Suit
+from piquet.core.dealtypes import ROLE_NAMES, Utterance
+from piquet.core.declarations import Claim, DeclClass
+from piquet.core.facts import (
     BlancheCalled,
     BlancheDiscards,
     BlancheShown,
@@ -43,8 +43,8 @@ from piquet.facts import (
     Statement,
     statement_of,
 )
-from piquet.roles import Role
-from piquet.rules import PointMeasure, Rules
+from piquet.core.roles import Role
+from piquet.core.rules import PointMeasure, Rules
 
 __all__ = [
     "Voice",
@@ -123,7 +123,7 @@ def statement_words(said: Statement, rules: Rules) -> str:
 
 
 def claim_words(claim: Claim, rules: Rules, *, full: bool = True) -> str:
-    """How a player announces ``claim`` (see :func:`piquet.declarations.statement`)."""
+    """How a player announces ``claim`` (see :func:`piquet.core.declarations.statement`)."""
     return statement_words(statement_of(claim, rules, full=full), rules)
 
 

@@ -1,7 +1,7 @@
 """What one seat may see: the only thing a player, a terminal or a client receives.
 
 :func:`deal_view` builds a :class:`DealView` for one role of a deal from the
-rule set's visibility rules; :func:`piquet.match.Match.view` wraps it with the
+rule set's visibility rules; :func:`piquet.core.match.Match.view` wraps it with the
 game's score for one player.  Nothing else in the package decides visibility.
 
 What a role sees: its own hand, the cards it was dealt, discarded and took in;
@@ -16,14 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from piquet.actions import Action
-from piquet.cards import CardSet
-from piquet.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase, Trick, Utterance
-from piquet.dealtypes import LeadRule
-from piquet.declarations import DeclClass
-from piquet.roles import OTHER, Role
-from piquet.rules import Leftovers
-from piquet.scoring import Event
+from piquet.core.actions import Action
+from piquet.core.cards import CardSet
+from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase, Trick, Utterance
+from piquet.core.dealtypes import LeadRule
+from piquet.core.declarations import DeclClass
+from piquet.core.roles import OTHER, Role
+from piquet.core.rules import Leftovers
+from piquet.core.scoring import Event
 
 __all__ = ["DealView", "PublicView", "deal_view", "public_mask", "public_view", "visible_mask"]
 
@@ -73,7 +73,7 @@ class DealView:
     """(fewest, most) cards this role may discard now, when it is to discard."""
 
     def to_json(self) -> dict[str, Any]:
-        from piquet.cards import Card
+        from piquet.core.cards import Card
 
         def cs(x: CardSet) -> list[str]:
             return [str(c) for c in x]
@@ -135,7 +135,7 @@ def _events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
 
 
 def _lead_text(rule: LeadRule) -> str:
-    from piquet.cards import Card, Suit
+    from piquet.core.cards import Card, Suit
 
     kind, value = rule
     return str(Card.from_index(value)) if kind == "card" else Suit(value).letter
@@ -260,7 +260,7 @@ class PublicView:
     lead_rule: LeadRule | None
 
     def to_json(self) -> dict[str, Any]:
-        from piquet.cards import Card
+        from piquet.core.cards import Card
 
         def cs(x: CardSet) -> list[str]:
             return [str(c) for c in x]

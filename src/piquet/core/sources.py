@@ -1,11 +1,11 @@
 """Where each preset's knob values come from.
 
-Every preset in :data:`piquet.rules.PRESETS` rests on one text: a period book
+Every preset in :data:`piquet.core.rules.PRESETS` rests on one text: a period book
 (Cotgrave 1662, Cotton 1674, the 1754 *Compleat Gamester*, a 19th-century
 encyclopedia article), a 1995 reconstruction of Cotton, or, for ``rubicon``,
 David Parlett's published rules of Rubicon Piquet.  :data:`SOURCE_FILES`
 names the text of each preset, and :data:`SOURCES` gives, for every preset
-and every knob of :class:`~piquet.rules.Rules` except ``name``, one short
+and every knob of :class:`~piquet.core.rules.Rules` except ``name``, one short
 citation in one of three forms:
 
 ``quote: "<words>"`` (optionally followed by `` - <explanation>``)

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Final, Protocol
 
-from piquet.errors import ParseError
+from piquet.core.errors import ParseError
 
 __all__ = [
     "DECK32",

@@ -11,9 +11,9 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.cards import Card, CardSet, Suit
-from piquet.declarations import DeclClass
-from piquet.errors import ParseError
+from piquet.core.cards import Card, CardSet, Suit
+from piquet.core.declarations import DeclClass
+from piquet.core.errors import ParseError
 
 __all__ = [
     "PLAY",

@@ -1,6 +1,6 @@
 """Games, parties, the lurch and the three-player pool, over a seeded stream of deals.
 
-A :class:`Match` is immutable, like a :class:`~piquet.deal.Deal`: it holds the
+A :class:`Match` is immutable, like a :class:`~piquet.core.deal.Deal`: it holds the
 rule set, the format, the seed, the current deal and everything settled so
 far, and :meth:`Match.apply` returns the next match.  Every random choice (the
 cut for deal, each shuffle and cut of the pack) comes from the seed, so a
@@ -14,20 +14,20 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final, NewType
 
-from piquet.actions import Action, DealBy, parse_action
-from piquet.cards import Card, pack
-from piquet.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.errors import IllegalActionError, PiquetError, RecordError, SetupError
-from piquet.roles import ROLE_NAMES, Role
-from piquet.rules import Format, Rules, Settlement, get_rules, rules_from_mapping
-from piquet.view import DealView, deal_view, public_view
+from piquet.core.actions import Action, DealBy, parse_action
+from piquet.core.cards import Card, pack
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.errors import IllegalActionError, PiquetError, RecordError, SetupError
+from piquet.core.roles import ROLE_NAMES, Role
+from piquet.core.rules import Format, Rules, Settlement, get_rules, rules_from_mapping
+from piquet.core.view import DealView, deal_view, public_view
 
 __all__ = ["DealSummary", "GameResult", "Match", "MatchView", "Player", "new_match"]
 
 MAX_SEED = 2**63 - 1
 
 Player = NewType("Player", int)
-"""A player's index at the table (0, 1; 2 in a pool): not a :class:`~piquet.roles.Role`,
+"""A player's index at the table (0, 1; 2 in a pool): not a :class:`~piquet.core.roles.Role`,
 which is a seat inside one deal."""
 
 
@@ -499,7 +499,7 @@ class Match:
 
     def public_view(self) -> dict[str, Any]:
         """What a spectator may see, JSON-ready: the game's score and settled deals and
-        games, and the current deal's :func:`~piquet.view.public_view` (no hand, no
+        games, and the current deal's :func:`~piquet.core.view.public_view` (no hand, no
         discard, no stock: only what both players have shown or played)."""
         return {
             "rules": self.rules.name,
@@ -526,7 +526,7 @@ class Match:
     # ------------------------------------------------------------------ records
     def to_record(self) -> dict[str, Any]:
         """The match as JSON-ready data: rules, format, seed, players, actions."""
-        from piquet.rules import PRESETS
+        from piquet.core.rules import PRESETS
 
         preset = PRESETS.get(self.rules.name)
         rules: Any = self.rules.name

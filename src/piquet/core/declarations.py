@@ -1,9 +1,9 @@
 """Point, sequences and sets: what a hand holds, what it may claim, what it scores.
 
-Everything here works on card masks (see :mod:`piquet.cards`) and a
-:class:`~piquet.rules.Rules`.  A :class:`Claim` is one holding a player can
+Everything here works on card masks (see :mod:`piquet.core.cards`) and a
+:class:`~piquet.core.rules.Rules`.  A :class:`Claim` is one holding a player can
 show: the cards of a point, a sequence or a set.  Claims of one class compare
-by their ``key``; the dialog of the deal (:mod:`piquet.deal`) uses
+by their ``key``; the dialog of the deal (:mod:`piquet.core.deal`) uses
 :func:`claims`, :func:`best_claim` and :func:`counted` to decide who counts
 what.
 """
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Final, NamedTuple, Protocol
 
-from piquet.cards import SUIT_MASKS, Card, CardSet
-from piquet.rules import PointMeasure, PointScoring, Rules
+from piquet.core.cards import SUIT_MASKS, Card, CardSet
+from piquet.core.rules import PointMeasure, PointScoring, Rules
 
 __all__ = [
     "Claim",
@@ -557,7 +557,7 @@ def statement(claim: Claim, rules: Rules, *, full: bool = True) -> str:
         # the words depend on the cards and class alone, and on the three knobs in the key
         if len(_STATEMENTS) > _CACHE_LIMIT:
             _STATEMENTS.clear()
-        from piquet.words import claim_words  # the words live there; they import claims
+        from piquet.core.words import claim_words  # the words live there; they import claims
 
         found = _STATEMENTS[key] = claim_words(claim, rules, full=full)
     return found
