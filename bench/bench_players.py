@@ -18,9 +18,10 @@ import time
 from piquet.core.deal import Deal, Phase
 from piquet.core.rules import PRESETS, Rules
 from piquet.players import make_player
+from piquet.players.expert import ExpertPlayer
 from piquet.players.search import DEFAULT_THINK_MS, SearchPlayer
 from piquet.solver import Solver, play_state
-from piquet.tournament import _deal_match_view, deal_pack
+from piquet.tournament import deal_match, deal_pack
 
 
 def solver_speed(rules: Rules, n: int = 10) -> tuple[float, float]:
@@ -53,29 +54,34 @@ def solver_speed(rules: Rules, n: int = 10) -> tuple[float, float]:
     return total_ms / done, nodes / (total_ms / 1000)
 
 
-def decision_times(rules: Rules, think: int, deals: int, threads: int) -> dict[str, list[float]]:
+def decision_times(
+    rules: Rules, think: int, deals: int, threads: int, level: str = "expert"
+) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {}
     first = True
     for i in range(deals):
         pack = deal_pack(rules, 99, i)
         for elder in (0, 1):
-            expert = SearchPlayer(i, think, level="expert", threads=threads)
+            if level == "expert":
+                expert: SearchPlayer = ExpertPlayer(i, think, threads=threads)
+            else:
+                expert = SearchPlayer(i, think, level="expert", threads=threads, name=level)
             book = make_player("book")
-            d = Deal.new(rules, pack)
-            while not d.is_over:
-                seat = d.to_act
-                p = elder if seat == 0 else 1 - elder
-                view = _deal_match_view(d, rules, p, elder, 1)
+            m = deal_match(rules, pack, elder=elder)
+            while m.last_deal is None:
+                p = m.to_act
+                assert p is not None and m.deal is not None
+                view = m.view(p)
                 if p == 0:
                     t = time.perf_counter()
                     action = expert.choose(view)
                     dt = time.perf_counter() - t
                     if not first:
-                        times.setdefault(d.phase.value, []).append(dt)
+                        times.setdefault(m.deal.phase.value, []).append(dt)
                     first = False
                 else:
                     action = book.choose(view)
-                d = d.apply(action)
+                m = m.apply(action, p)
     return times
 
 
@@ -85,17 +91,18 @@ def main() -> None:
     ap.add_argument("--deals", type=int, default=3)
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--presets", nargs="+", default=list(PRESETS))
+    ap.add_argument("--level", choices=("expert", "reference"), default="expert")
     args = ap.parse_args()
     for name in args.presets:
         rules = PRESETS[name]
         ms, nps = solver_speed(rules)
-        times = decision_times(rules, args.think, args.deals, args.threads)
+        times = decision_times(rules, args.think, args.deals, args.threads, args.level)
         every = sorted(x for v in times.values() for x in v)
         p95 = every[int(0.95 * (len(every) - 1))]
         print(
             f"{name:20} solver: {ms:7.1f} ms per opening, {nps / 1e6:5.2f} M positions/s | "
-            f"expert think {args.think} ms x{args.threads}: mean {statistics.mean(every):.3f} s, "
-            f"p95 {p95:.3f} s, slowest {every[-1]:.3f} s"
+            f"{args.level} think {args.think} ms x{args.threads}: "
+            f"mean {statistics.mean(every):.3f} s, p95 {p95:.3f} s, slowest {every[-1]:.3f} s"
         )
         for phase, v in sorted(times.items()):
             mean = statistics.mean(v)

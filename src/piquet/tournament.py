@@ -25,20 +25,18 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
-from piquet.core.actions import Action
 from piquet.core.cards import pack as rules_pack
 from piquet.core.deal import ELDER, YOUNGER, Deal
 from piquet.core.errors import PiquetError
-from piquet.core.match import Match, MatchView, new_match
-from piquet.core.match import Player as MatchPlayer
+from piquet.core.match import Match, new_match
 from piquet.core.rules import Format, Rules, get_rules
-from piquet.core.view import deal_view
 from piquet.players import LEVELS, Player, make_player
 
 __all__ = [
     "LadderResult",
     "PairOutcome",
     "TournamentResult",
+    "deal_match",
     "deal_pack",
     "fit_ratings",
     "ladder",
@@ -72,54 +70,28 @@ def _make(level: str, seed: int, think_ms: int | None, rules: Rules) -> Player:
     return player
 
 
-def _deal_match_view(
-    deal: Deal, rules: Rules, player: int, elder_player: int, number: int
-) -> MatchView:
-    """What a player of a lone deal sees: the deal's view with an empty game around it."""
-    role = ELDER if player == elder_player else YOUNGER
-    to_act = None
-    if deal.to_act is not None:
-        to_act = MatchPlayer(elder_player if deal.to_act == ELDER else 1 - elder_player)
-    return MatchView(
-        player=player,
-        rules=rules.name,
-        rule_set=rules,
-        format=Format.GAME,
-        seed_public=False,
-        players=(0, 1),
-        names=("A", "B"),
-        in_game=(0, 1),
-        dealer=1 - elder_player,
-        role=role,
-        scores=(0, 0),
-        game_number=1,
-        deal_number=number,
-        deals=(),
-        games=(),
-        deal=deal_view(deal, role),
-        to_act=to_act,
-        finished=False,
-        ledger=(0, 0),
-        pool=0,
-    )
+def deal_match(rules: Rules, pack: Sequence[int], *, elder: int) -> Match:
+    """A match whose first deal is dealt from ``pack``, with player ``elder`` elder: a deal
+    played on its own is the first deal of a game (or partie) from a score of nothing each."""
+    m = new_match(rules, seed=0, names=("A", "B"))
+    return m.with_pack(pack, dealer=1 - elder)
 
 
 def play_deal(
     rules: Rules, pack: Sequence[int], players: tuple[Player, Player], *, elder: int,
-    number: int = 1,
 ) -> Deal:
-    """Play one deal to its end; ``players[elder]`` is elder.  Each player gets only views.
+    """Play one deal to its end; ``players[elder]`` is elder.  Each player gets only the
+    views of a :class:`~piquet.core.match.Match` (:func:`deal_match`).
 
     Raises :class:`~piquet.core.errors.IllegalActionError` if a player chooses an illegal action.
     """
-    deal = Deal.new(rules, pack)
-    while not deal.is_over:
-        seat = deal.to_act
-        assert seat is not None
-        p = elder if seat == ELDER else 1 - elder
-        action: Action = players[p].choose(_deal_match_view(deal, rules, p, elder, number))
-        deal = deal.apply(action)
-    return deal
+    m = deal_match(rules, pack, elder=elder)
+    while True:
+        p = m.to_act
+        assert p is not None
+        m = m.apply(players[p].choose(m.view(p)), p)
+        if m.last_deal is not None:
+            return m.last_deal
 
 
 def play_match(rules: Rules, seed: int, players: tuple[Player, Player], *,
@@ -179,7 +151,7 @@ def _run_pair(task: _Task, index: int) -> PairOutcome:
     for first, elder in ((0, 0), (1, 1)):
         pa = _make(task.a, _player_seed(task.seed, index, first, "a"), task.think_ms, rules)
         pb = _make(task.b, _player_seed(task.seed, index, first, "b"), task.think_ms, rules)
-        deal = play_deal(rules, pack, (pa, pb), elder=elder, number=index + 1)
+        deal = play_deal(rules, pack, (pa, pb), elder=elder)
         pts = deal.scores
         a_pts = pts[ELDER] if elder == 0 else pts[YOUNGER]
         b_pts = pts[YOUNGER] if elder == 0 else pts[ELDER]

@@ -5,18 +5,30 @@ A :class:`~piquet.players.base.Player` sees only a
 up by name with :func:`make_player`.
 """
 
-from piquet.players.base import LEVELS, WEAKEST_FIRST, Player, make_player, register_level
+from piquet.players.base import (
+    LEVELS,
+    VARIANTS,
+    WEAKEST_FIRST,
+    Player,
+    make_player,
+    register_level,
+    register_variant,
+)
 from piquet.players.book import BookPlayer
+from piquet.players.expert import ExpertPlayer
 from piquet.players.random_player import RandomPlayer
 from piquet.players.search import SearchPlayer
 
 __all__ = [
     "LEVELS",
     "BookPlayer",
+    "ExpertPlayer",
     "Player",
     "RandomPlayer",
     "SearchPlayer",
+    "VARIANTS",
     "WEAKEST_FIRST",
     "make_player",
     "register_level",
+    "register_variant",
 ]

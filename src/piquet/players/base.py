@@ -9,7 +9,15 @@ from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
 from piquet.core.match import MatchView
 
-__all__ = ["Player", "LEVELS", "WEAKEST_FIRST", "register_level", "make_player"]
+__all__ = [
+    "LEVELS",
+    "VARIANTS",
+    "WEAKEST_FIRST",
+    "Player",
+    "make_player",
+    "register_level",
+    "register_variant",
+]
 
 
 @runtime_checkable
@@ -29,8 +37,10 @@ class Player(Protocol):
 
 #: The levels in the order measured by ``piquet tournament`` and ``piquet ladder``
 #: (docs/strength.md): ``book`` beats ``random`` by 29 to 51 points a deal, the
-#: search levels beat ``book``, and ``expert`` is ``club`` with more of the game simulated.
-WEAKEST_FIRST = ("random", "book", "club", "expert")
+#: search levels beat ``book``; ``reference`` is the expert of 2025 (``club`` with more of
+#: the game simulated), kept unchanged for measurement; ``expert`` adds beliefs about the
+#: other's exchange and play (docs/players.md).
+WEAKEST_FIRST = ("random", "book", "club", "reference", "expert")
 
 #: level name -> factory(seed, think_ms) -> Player, iterated weakest first
 #: (the measured levels in :data:`WEAKEST_FIRST` order, then any others as registered).
@@ -54,9 +64,20 @@ def register_level(name: str, factory: Callable[[int, int | None], Player]) -> N
     LEVELS.update(ordered)
 
 
+#: Unlisted players (the expert's parts alone, for measurement): ``make_player`` and the
+#: tournaments accept their names; the ladder and the browser list only :data:`LEVELS`.
+VARIANTS: dict[str, Callable[[int, int | None], Player]] = {}
+
+
+def register_variant(name: str, factory: Callable[[int, int | None], Player]) -> None:
+    """Add an unlisted player (see :data:`VARIANTS`)."""
+    VARIANTS[name] = factory
+
+
 def make_player(level: str, *, seed: int = 0, think_ms: int | None = None) -> Player:
     """The AI player called ``level``; raises :class:`PiquetError` naming the levels."""
-    factory = LEVELS.get(level.strip().lower())
+    key = level.strip().lower()
+    factory = LEVELS.get(key) or VARIANTS.get(key)
     if factory is None:
         raise PiquetError(f"unknown player level {level!r}; the levels are: {', '.join(LEVELS)}")
     return factory(seed, think_ms)

@@ -115,8 +115,9 @@ class SearchPlayer:
         level: str = "expert",
         threads: int | None = None,
         rules: Rules | None = None,
+        name: str | None = None,
     ) -> None:
-        self.name = level
+        self.name = name or level
         self.level = level
         self.seed = seed
         self.think_ms = DEFAULT_THINK_MS if think_ms is None else max(1, think_ms)
@@ -151,6 +152,15 @@ class SearchPlayer:
             return truthful_declaration(deal, rules)
         return book_action(deal, rules, lead=sit.lead)
 
+    # ------------------------------------------------------------------ worlds
+    def _worlds(self, deal: DealView, rules: Rules, rng: random.Random, n: int) -> list[World]:
+        """Up to ``n`` worlds drawn to fit the view (raises SamplingError if none can be)."""
+        return sample_worlds(deal, rules, rng, n)
+
+    def _play_worlds(self, deal: DealView, rules: Rules, budget: _Budget) -> int:
+        """How many worlds a play decision draws."""
+        return _worlds_for(deal, rules, budget, self.threads)
+
     # ------------------------------------------------------------------ the play
     def _solver(self, rules: Rules, objective: Objective, slot: int) -> Solver:
         key = (rules, objective, slot)
@@ -169,7 +179,7 @@ class SearchPlayer:
         if len(legal) == 1:
             return _play_action(legal[0])
         try:
-            worlds = sample_worlds(deal, rules, rng, _worlds_for(deal, rules, budget, self.threads))
+            worlds = self._worlds(deal, rules, rng, self._play_worlds(deal, rules, budget))
         except SamplingError:
             return _play_action(legal[0])
         states = [self._state(deal, rules, w) for w in worlds]
@@ -305,7 +315,7 @@ class SearchPlayer:
         if len(cands) == 1:
             return cands[0]
         try:
-            worlds = sample_worlds(deal, rules, rng, budget.exchange_worlds)
+            worlds = self._worlds(deal, rules, rng, budget.exchange_worlds)
         except SamplingError:
             return cands[0]
         solver = self._solver(rules, sit.objective, 9)
@@ -630,5 +640,9 @@ def _continue_value(d: Deal, rules: Rules, sit: Situation, solver: Solver, role:
 
 
 register_level("club", lambda seed, think_ms: SearchPlayer(seed, think_ms, level="club"))
-register_level("expert", lambda seed, think_ms: SearchPlayer(seed, think_ms, level="expert"))
+#: The expert of 2025 (issue #16), kept unchanged as the fixed reference of measurement.
+register_level(
+    "reference",
+    lambda seed, think_ms: SearchPlayer(seed, think_ms, level="expert", name="reference"),
+)
 

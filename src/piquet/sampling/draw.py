@@ -1,33 +1,9 @@
-"""Worlds consistent with what one seat knows: the other hand, the discards, the stock.
+"""Drawing worlds: what a view tells about the hidden cards, and constructive draws.
 
-A seat sees its own cards, the cards it was shown or saw in the stock, the
-dialog and the tricks (:class:`~piquet.core.view.DealView`).  Searching players need
-the rest: a *world* places every hidden card (the other's dealt hand and
-discards, the unseen stock in order) so that the deal, replayed, gives exactly
-this seat's view.  The draws here are constructive, then filtered:
-
-- the exchange: how many each discarded, which stock cards this seat took or
-  saw (elder's unused cards, the leftovers), and therefore which stock places
-  the other took from;
-- the dialog: every claim the other declared must be a claim of his hand, with
-  the same words, the same extra holdings counted and the cards shown;
-  "not good" means a better holding, "equal" an equal one, "making?" a point of
-  as many cards; a trio's missing card is the one he named; a lead he named and
-  lacked is a card or suit he does not hold;
-- the play: a suit he did not follow is a suit he no longer held;
-- carte blanche: a blanche he showed is his dealt hand; without one his dealt
-  hand held a king, queen or knave.
-
-Choices the other could make freely carry a weight instead of a veto: a
-holding he sank (passed, answered "good" to a worse claim, declared less than
-his best) makes a world less likely (:data:`SINK_WEIGHT`).
-
-:func:`sample_hands` is the fast path for the play (the other's hand only);
-:func:`sample_worlds` draws whole worlds; :func:`world_deal` and
-:func:`sample_deals` rebuild each as a :class:`~piquet.core.deal.Deal` by replaying
-the public history, checked to give the same view.  The view holds no list of
-actions, so :func:`public_actions` reconstructs the seat's own and the public
-actions from the view while replaying.
+Part of :mod:`piquet.sampling` (the one sampler): :func:`knowledge` gathers what a seat's
+view tells about the cards it cannot see, :func:`draw` places them all once (checked
+against the exchange, the voids, the claims' shown cards and carte blanche; the dialog's
+fit is weighed in :mod:`piquet.sampling.dialog`).
 """
 
 from __future__ import annotations
@@ -37,11 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.core.actions import Action, DealBy, Discard, Play, Reply
-from piquet.core.cards import SUIT_MASKS, Card, CardSet, mask_cards, pack_mask
-from piquet.core.deal import ELDER, YOUNGER, Deal, Phase, Utterance
+from piquet.core.cards import SUIT_MASKS, mask_cards, pack_mask
+from piquet.core.deal import ELDER, YOUNGER, Phase
 from piquet.core.declarations import COURTS as COURTS_MASK
-from piquet.core.declarations import Claim, DeclClass, claims, counted
+from piquet.core.declarations import DeclClass
 from piquet.core.errors import PiquetError
 from piquet.core.facts import (
     BlancheCalled,
@@ -49,35 +24,17 @@ from piquet.core.facts import (
     BlancheShown,
     Declared,
     Exchanged,
-    Fact,
     FurtherHeld,
     HoldingShown,
     LaidOut,
     LeadAppointed,
-    LeadLacked,
-    LeadNamed,
     MissingTold,
-    Passed,
-    PipsTold,
-    Replied,
     Statement,
-    statement_of,
 )
-from piquet.core.rules import PointMeasure, Rules
-from piquet.core.transitions import pack_dealing
-from piquet.core.view import DealView, deal_view
+from piquet.core.rules import Rules
+from piquet.core.view import DealView
 
-__all__ = [
-    "SINK_WEIGHT",
-    "Knowledge",
-    "World",
-    "knowledge",
-    "public_actions",
-    "sample_deals",
-    "sample_hands",
-    "sample_worlds",
-    "world_deal",
-]
+__all__ = ["SINK_WEIGHT", "Knowledge", "SamplingError", "World", "draw", "knowledge"]
 
 #: Weight of a world in which the other sank a holding (declared less than he held).
 SINK_WEIGHT: Final = 0.15
@@ -379,7 +336,7 @@ def _void_allowed(kn: Knowledge, view: DealView) -> int:
     return (allowed & ~kn.excluded) | kn.opp_known_held
 
 
-def _draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
+def draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
     """One constructive draw (not yet checked against the dialog); None if it failed."""
     rules = kn.rules
     other = 1 - kn.role
@@ -536,368 +493,3 @@ def _fill_stock(
     if ui != len(unseen) or any(used[k] != len(pools[k]) for k in used):
         return None
     return tuple(out)
-
-
-# ------------------------------------------------------------------ the dialog
-
-
-def _said_of(claim: Claim, rules: Rules) -> tuple[Statement, Statement]:
-    """What announcing ``claim`` tells, in full and (a point by cards) its first part."""
-    return statement_of(claim, rules), statement_of(claim, rules, full=False)
-
-
-def _talk_by_class(dialog: Sequence[Utterance]) -> list[tuple[DeclClass, list[Fact]]]:
-    by: dict[DeclClass, list[Fact]] = {}
-    for u in dialog:
-        if u.cls is not None:
-            by.setdefault(u.cls, []).append(u.fact)
-    return sorted(by.items())
-
-
-def _find_claims(hand: int, cls: DeclClass, said: Statement, rules: Rules) -> list[Claim]:
-    """The claims of ``hand`` whose announcement tells ``said``."""
-    return [c for c in claims(hand, cls, rules) if said in _said_of(c, rules)]
-
-
-def _my_post_exchange(view: DealView) -> int:
-    played = 0
-    for t in view.tricks:
-        played |= 1 << (t.lead if t.leader == view.role else t.follow)
-    if view.trick_lead is not None and view.to_act != view.role:
-        played |= 1 << view.trick_lead
-    return view.hand.mask | played
-
-
-def dialog_weight(opp_hand: int, view: DealView, rules: Rules) -> float:
-    """How well a post-exchange hand of the other fits the dialog: 0 (impossible) to 1.
-
-    ``opp_hand`` is his whole hand after the exchange (cards played included).
-    """
-    role = view.role
-    other = 1 - role
-    mine = _my_post_exchange(view)
-    weight = 1.0
-    for cls, facts in _talk_by_class(view.dialog):
-        w = _class_weight(cls, facts, opp_hand, mine, role, rules)
-        if w == 0.0:
-            return 0.0
-        weight *= w
-    if other == ELDER and _lead_fits(opp_hand, view) == 0.0:
-        return 0.0
-    return weight
-
-
-def _class_weight(
-    cls: DeclClass, facts: list[Fact], opp_hand: int, mine: int, role: int, rules: Rules
-) -> float:
-    """How well the other's hand fits what was said in one class (0: it cannot)."""
-    partial = cls is DeclClass.POINT and rules.point_measure is PointMeasure.CARDS
-    my_claim: Claim | None = None
-    my_said: Statement | None = None
-    his: list[Claim] = []
-    """The claims of his hand that his words may stand for."""
-    his_said: Statement | None = None
-    revealed = False
-    won = False
-    """He won the class: I answered "good" to his claim, or he declared as younger."""
-    weight = 1.0
-    his_claims = claims(opp_hand, cls, rules)
-    for fact in facts:
-        if fact.role == role:
-            if isinstance(fact, PipsTold):
-                revealed = True
-                if my_said is not None:
-                    mine_now = _claims_with(mine, cls, my_said, fact.pips, rules)
-                    my_claim = mine_now[0] if mine_now else my_claim
-            elif isinstance(fact, Declared) and my_claim is None:
-                my_said = fact.said
-                found = _find_claims(mine, cls, my_said, rules)
-                my_claim = found[0] if found else None
-            elif isinstance(fact, Replied) and fact.reply is Reply.GOOD:
-                won = bool(his)
-            continue
-        if isinstance(fact, Replied):
-            reply = fact.reply
-            if reply is Reply.NOT_GOOD:
-                if my_claim is None:
-                    return 0.0
-                if partial and not revealed:
-                    if not any(c.key[0] > my_claim.key[0] for c in his_claims):
-                        return 0.0
-                elif not any(c.key > my_claim.key for c in his_claims):
-                    return 0.0
-            elif reply is Reply.EQUAL:
-                if my_claim is None or not any(c.key == my_claim.key for c in his_claims):
-                    return 0.0
-            elif reply is Reply.MAKING:
-                if my_claim is None or not any(
-                    c.key[0] == my_claim.key[0] for c in his_claims
-                ):
-                    return 0.0
-            elif my_claim is not None and any(c.key > my_claim.key for c in his_claims):
-                weight *= SINK_WEIGHT  # "good" to a worse claim than his
-        elif isinstance(fact, Passed):
-            if his_claims:
-                weight *= SINK_WEIGHT
-        elif isinstance(fact, Declared):
-            his_said = fact.said
-            his = _find_claims(opp_hand, cls, his_said, rules)
-            if not his:
-                return 0.0
-            if his_claims and his_claims[0].key > his[0].key:
-                weight *= SINK_WEIGHT
-            if fact.role == YOUNGER:
-                won = True  # younger declares only what wins the class
-        elif isinstance(fact, PipsTold):
-            revealed = True
-            if his_said is None:
-                return 0.0
-            his = _claims_with(opp_hand, cls, his_said, fact.pips, rules)
-            if not his:
-                return 0.0
-        elif isinstance(fact, FurtherHeld):
-            his = [c for c in his if _extras(opp_hand, c, rules) == fact.said]
-            if not his:
-                return 0.0
-        elif isinstance(fact, HoldingShown):
-            his = [c for c in his if _counted_cards(opp_hand, c, rules) == fact.cards]
-            if not his:
-                return 0.0
-        # "which one is missing?" and its answer: see Knowledge.sets and not_laid_out
-    if won and not any(isinstance(f, FurtherHeld) for f in facts):
-        # he counted no further holding: his hand holds none beside the claim
-        his = [c for c in his if not _extras(opp_hand, c, rules)]
-        if not his:
-            return 0.0
-    return weight
-
-
-def _extras(hand: int, claim: Claim, rules: Rules) -> tuple[Statement, ...]:
-    """What the winner of a class announces beside ``claim`` ("And three kings")."""
-    held, _ = counted(hand, claim, rules)
-    return tuple(statement_of(h, rules) for h in held if h.cards != claim.cards)
-
-
-def _counted_cards(hand: int, claim: Claim, rules: Rules) -> int:
-    held, _ = counted(hand, claim, rules)
-    cards = 0
-    for h in held:
-        cards |= h.cards
-    return cards
-
-
-def _claims_with(
-    hand: int, cls: DeclClass, said: Statement, pips: int, rules: Rules
-) -> list[Claim]:
-    """The claims announced by ``said`` (the first words of a point) that make ``pips``."""
-    return [c for c in _find_claims(hand, cls, said, rules) if c.pips == pips]
-
-
-def _lead_fits(hand: int, view: DealView) -> float:
-    named = 0
-    lacked = False
-    for u in view.dialog:
-        fact = u.fact
-        if isinstance(fact, LeadNamed):
-            named = 1 << fact.card if fact.card >= 0 else SUIT_MASKS[fact.suit]
-        elif isinstance(fact, LeadLacked):
-            lacked = True
-    if not named:
-        return 1.0
-    holds = bool(hand & named)
-    return 1.0 if holds != lacked else 0.0
-
-
-# ------------------------------------------------------------------ public entry points
-def sample_worlds(
-    view: DealView,
-    rules: Rules,
-    rng: random.Random,
-    n: int,
-    *,
-    max_tries: int | None = None,
-) -> list[World]:
-    """Up to ``n`` worlds consistent with ``view`` (each with its weight).
-
-    Draws are rejected when they break a hard constraint; after ``max_tries``
-    draws (default ``max(300, 30 * n)``) the worlds found so far are returned,
-    and if there are none the dialog is no longer required, so that a decision
-    always has worlds to think with.  Raises :class:`SamplingError`
-    only if no world at all can be drawn.
-    """
-    kn = knowledge(view, rules)
-    tries = max_tries if max_tries is not None else max(300, 30 * n)
-    check_dialog = kn.opp_exchanged and any(u.cls is not None for u in view.dialog)
-    other = 1 - view.role
-    if other == ELDER and any(isinstance(u.fact, LeadNamed) for u in view.dialog):
-        check_dialog = kn.opp_exchanged
-    out: list[World] = []
-    loose: list[World] = []
-    for _ in range(tries):
-        w = _draw(kn, view, rng)
-        if w is None:
-            continue
-        if check_dialog:
-            full = w.opp_hand | kn.opp_played
-            weight = dialog_weight(full, view, rules)
-            if weight <= 0.0:
-                if len(loose) < n:
-                    loose.append(w)
-                continue
-            w = World(w.opp_dealt, w.opp_discards, w.stock, w.opp_hand, weight)
-        out.append(w)
-        if len(out) >= n:
-            return out
-    if out:
-        return out
-    if loose:
-        return loose
-    raise SamplingError("no placement of the hidden cards fits this view")
-
-
-def sample_hands(
-    view: DealView, rules: Rules, rng: random.Random, n: int
-) -> list[tuple[int, float]]:
-    """The other's hand now in up to ``n`` worlds, with weights (the fast path for play)."""
-    return [(w.opp_hand, w.weight) for w in sample_worlds(view, rules, rng, n)]
-
-
-# ------------------------------------------------------------------ whole deals
-def world_deck(view: DealView, rules: Rules, world: World, packet: int | None = None) -> list[int]:
-    """The pack order (top first) that deals this world's hands and stock."""
-    size = packet or view.packet or rules.packet_sizes[0]
-    hands = [0, 0]
-    hands[view.role] = view.dealt.mask
-    hands[1 - view.role] = world.opp_dealt
-    return pack_dealing(hands[ELDER], hands[YOUNGER], world.stock, size)
-
-
-def _plays(view: DealView) -> list[int]:
-    out: list[int] = []
-    for t in view.tricks:
-        out.extend((t.lead, t.follow))
-    if view.trick_lead is not None:
-        out.append(view.trick_lead)
-    return out
-
-
-def public_actions(deal: Deal, view: DealView, world: World) -> list[Action]:
-    """The actions that lead from ``deal`` (freshly dealt from the world's pack) to ``view``.
-
-    Discards come from the view (this seat's) and the world (the other's), plays
-    from the tricks; every other action is one whose words match the dialog
-    (where words fit several actions, as a point of two cards may, the replay
-    tries each).  Raises :class:`SamplingError` if the world cannot give the view.
-    """
-    plays = _plays(view)
-    budget = [2000]
-    found = _replay(deal, view, world, plays, 0, budget)
-    if found is None:
-        raise SamplingError("this world does not replay to the view")
-    found.reverse()
-    return found
-
-
-def _replay(
-    d: Deal, view: DealView, world: World, plays: list[int], played: int, budget: list[int]
-) -> list[Action] | None:
-    """Depth-first replay; returns the actions in reverse order, or None."""
-    while True:
-        budget[0] -= 1
-        if budget[0] < 0:
-            return None
-        if _reached(d, view, played, len(plays)):
-            return []
-        if d.is_over or len(d.dialog) > len(view.dialog):
-            return None
-        if d.phase is Phase.EXCHANGE:
-            cards = view.discards.mask if d.to_act == view.role else world.opp_discards
-            a: Action = Discard(CardSet(cards))
-        elif d.phase is Phase.PLAY:
-            if played >= len(plays):
-                return None
-            a = Play(Card.from_index(plays[played]))
-            played += 1
-        elif d.phase is Phase.DEAL:
-            a = DealBy(view.packet or d.rules.packet_sizes[0])
-        else:
-            options = _matching(d, view)
-            if not options:
-                return None
-            if len(options) > 1:
-                for a in options:
-                    rest = _replay(d.apply(a), view, world, plays, played, budget)
-                    if rest is not None:
-                        rest.append(a)
-                        return rest
-                return None
-            a = options[0]
-        if not d.can(a):
-            return None
-        rest = _replay(d.apply(a), view, world, plays, played, budget)
-        if rest is not None:
-            rest.append(a)
-        return rest
-
-
-def _reached(d: Deal, view: DealView, played: int, n_plays: int) -> bool:
-    return (
-        played == n_plays
-        and len(d.dialog) == len(view.dialog)
-        and d.phase is view.phase
-        and d.to_act == view.to_act
-    )
-
-
-def _matching(d: Deal, view: DealView) -> list[Action]:
-    """Actions whose new dialog lines are the view's next lines (silent ones last)."""
-    n = len(d.dialog)
-    out: list[Action] = []
-    silent: list[Action] = []
-    for a in d.legal_actions():
-        nd = d.apply(a)
-        new = nd.dialog[n:]
-        if not new:
-            silent.append(a)
-        elif tuple(view.dialog[n : n + len(new)]) == new:
-            out.append(a)
-    return out + silent
-
-
-def world_deal(view: DealView, rules: Rules, world: World, *, start: tuple[int, int] = (0, 0),
-               target: int | None = None) -> Deal:
-    """The :class:`Deal` of this world, replayed to the point of ``view``.
-
-    Raises :class:`SamplingError` if the replay does not give exactly ``view``.
-    """
-    deck = world_deck(view, rules, world)
-    d = Deal.new(rules, deck, start=start, target=target)
-    for a in public_actions(d, view, world):
-        d = d.apply(a)
-    if deal_view(d, view.role) != view:
-        raise SamplingError("the replayed world gives another view")
-    return d
-
-
-def sample_deals(
-    view: DealView,
-    rules: Rules,
-    rng: random.Random,
-    n: int,
-    *,
-    start: tuple[int, int] = (0, 0),
-    target: int | None = None,
-) -> list[tuple[Deal, float]]:
-    """Up to ``n`` whole deals consistent with ``view``, with weights.
-
-    Worlds whose replay fails are dropped (a drawn world that passes the fast
-    checks replays in all but rare cases).
-    """
-    out: list[tuple[Deal, float]] = []
-    for w in sample_worlds(view, rules, rng, n):
-        try:
-            out.append((world_deal(view, rules, w, start=start, target=target), w.weight))
-        except SamplingError:
-            continue
-    return out
-

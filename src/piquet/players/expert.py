@@ -1,0 +1,97 @@
+"""``expert``: the reference search, with beliefs about how the other exchanges and plays.
+
+It plays as :class:`~piquet.players.search.SearchPlayer` (the ``reference`` level: the
+exchange by simulated outcome, declarations by simulation from 200 ms, the cards by the
+exact solver over drawn worlds), with two changes, each measured in
+``docs/strength.md``:
+
+- **beliefs** (:mod:`piquet.players.beliefs`): every decision draws ``pool`` times the
+  worlds it solves and keeps them by systematic resampling on a model of the other's
+  exchange (which cards and how many he laid out) and of his play (following with the
+  lowest card that wins, else the lowest of the suit), on top of the dialog's weights.
+  The exchange is then evaluated in those worlds (when younger: elder's likely hands).
+- **time**: a play decision solves up to ``think_ms / 4`` worlds (the reference stops at
+  40), so that a larger budget buys more worlds, not only deeper ones.
+
+The budget stays a count (worlds, solver positions), so decisions repeat from a seed.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Final
+
+from piquet.core.rules import Rules
+from piquet.core.view import DealView
+from piquet.players.base import register_level, register_variant
+from piquet.players.beliefs import BeliefModel
+from piquet.players.search import SearchPlayer, _Budget, _worlds_for
+from piquet.sampling import World, sample_worlds
+
+__all__ = ["DEFAULT_POOL", "ExpertPlayer"]
+
+#: Worlds drawn per world solved, before resampling on the beliefs.
+DEFAULT_POOL: Final = 4
+
+
+class ExpertPlayer(SearchPlayer):
+    """The ``expert`` level (see the module docstring).
+
+    ``beliefs`` weighs worlds by the exchange and play models; ``more_worlds`` lets a play
+    decision solve up to ``think_ms / 4`` worlds; ``pool`` worlds are drawn per world kept.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        think_ms: int | None = None,
+        *,
+        beliefs: bool = True,
+        play_beliefs: bool = True,
+        more_worlds: bool = True,
+        pool: int = DEFAULT_POOL,
+        threads: int | None = None,
+        rules: Rules | None = None,
+        name: str = "expert",
+    ) -> None:
+        super().__init__(seed, think_ms, level="expert", threads=threads, rules=rules, name=name)
+        self.beliefs = beliefs
+        self.play_beliefs = play_beliefs
+        self.more_worlds = more_worlds
+        self.pool = max(1, pool)
+
+    def _worlds(self, deal: DealView, rules: Rules, rng: random.Random, n: int) -> list[World]:
+        if not self.beliefs:
+            return sample_worlds(deal, rules, rng, n)
+        model = BeliefModel(deal, rules, play=self.play_beliefs)
+        return sample_worlds(deal, rules, rng, n, weigh=model, pool=self.pool)
+
+    def _play_worlds(self, deal: DealView, rules: Rules, budget: _Budget) -> int:
+        n = _worlds_for(deal, rules, budget, self.threads)
+        if not self.more_worlds or n < 40:
+            return n
+        cap = max(40, budget.think_ms // 4)
+        # the reference's count, before its cap of 40
+        cards = deal.hand.mask.bit_count()
+        base = 300_000.0 if rules.deck_size == 36 else (
+            60_000.0 if rules.play_scoring.value == "leads-and-wins" else 120_000.0)
+        per_world = max(50.0, base * 0.4 ** (12 - cards))
+        return min(cap, int(budget.nodes * min(self.threads, 2) / per_world) + 1)
+
+
+register_level("expert", lambda seed, think_ms: ExpertPlayer(seed, think_ms))
+# the parts of the expert alone, for measuring what each gains (not listed in the ladder)
+register_variant(
+    "expert-no-beliefs",
+    lambda seed, think_ms: ExpertPlayer(seed, think_ms, beliefs=False, name="expert-no-beliefs"),
+)
+register_variant(
+    "expert-exchange-beliefs",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, play_beliefs=False, name="expert-exchange-beliefs"
+    ),
+)
+register_variant(
+    "expert-40-worlds",
+    lambda seed, think_ms: ExpertPlayer(seed, think_ms, more_worlds=False, name="expert-40-worlds"),
+)
