@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import sys
 
 import pytest
@@ -103,16 +102,6 @@ def test_ray_asked_for_but_missing_is_a_clean_error(
                "--no-progress"])
     assert rc == 2
     assert "install piquet[ray]" in capsys.readouterr().err
-
-
-@pytest.mark.skipif(
-    os.environ.get("PIQUET_TEST_RAY") != "1", reason="starts a local Ray (set PIQUET_TEST_RAY=1)"
-)
-def test_a_local_ray_gives_the_same_results() -> None:
-    pytest.importorskip("ray")
-    here = run_pairs(PRESETS["rubicon"], "book", "random", pairs=3, seed=4)
-    there = run_pairs(PRESETS["rubicon"], "book", "random", pairs=3, seed=4, ray_address="local")
-    assert here == there
 
 
 def test_fit_ratings_orders_and_anchors() -> None:

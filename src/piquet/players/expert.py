@@ -21,17 +21,24 @@ from __future__ import annotations
 import random
 from typing import Final
 
+from piquet.core.actions import Play
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
 from piquet.players.base import register_level, register_variant
 from piquet.players.beliefs import BeliefModel
-from piquet.players.search import SearchPlayer, _Budget, _worlds_for
+from piquet.players.common import Situation
+from piquet.players.lookahead import lookahead_values
+from piquet.players.search import SearchPlayer, _Budget, _play_action, _worlds_for
 from piquet.sampling import World, sample_worlds
 
-__all__ = ["DEFAULT_POOL", "ExpertPlayer"]
+__all__ = ["DEFAULT_POOL", "LOOKAHEAD_CANDIDATES", "LOOKAHEAD_MIN_WORLDS", "ExpertPlayer"]
 
 #: Worlds drawn per world solved, before resampling on the beliefs.
 DEFAULT_POOL: Final = 4
+#: The best cards by perfect-information Monte Carlo that the lookahead compares.
+LOOKAHEAD_CANDIDATES: Final = 3
+#: Worlds the lookahead must finish within its budget for its verdict to stand.
+LOOKAHEAD_MIN_WORLDS: Final = 6
 
 
 class ExpertPlayer(SearchPlayer):
@@ -49,6 +56,7 @@ class ExpertPlayer(SearchPlayer):
         beliefs: bool = True,
         play_beliefs: bool = True,
         more_worlds: bool = True,
+        lookahead: bool = True,
         pool: int = DEFAULT_POOL,
         threads: int | None = None,
         rules: Rules | None = None,
@@ -58,7 +66,48 @@ class ExpertPlayer(SearchPlayer):
         self.beliefs = beliefs
         self.play_beliefs = play_beliefs
         self.more_worlds = more_worlds
+        self.lookahead = lookahead
         self.pool = max(1, pool)
+        #: how many play decisions the lookahead decided, and changed (for measurement)
+        self.lookahead_stats = [0, 0]
+
+    def _play(
+        self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
+    ) -> Play:
+        legal = [a.card.index for a in deal.legal_actions if isinstance(a, Play)]
+        if len(legal) == 1:
+            return _play_action(legal[0])
+        found = self._play_means(deal, rules, sit, rng, budget, legal)
+        if found is None:
+            return _play_action(legal[0])
+        means, states, weights = found
+        order = sorted(legal, key=lambda c: (-round(means.get(c, -1e9), 6), c))
+        best = order[0]
+        if not self.lookahead:
+            return _play_action(best)
+        # one card of each value (equivalent cards share their values in every world)
+        candidates: list[int] = []
+        seen: set[float] = set()
+        for c in order:
+            v = round(means.get(c, -1e9), 6)
+            if v not in seen:
+                seen.add(v)
+                candidates.append(c)
+            if len(candidates) == LOOKAHEAD_CANDIDATES:
+                break
+        if len(candidates) < 2:
+            return _play_action(best)
+        solver = self._solver(rules, sit.objective, 6)
+        solver.reset()
+        values, used = lookahead_values(
+            solver, states, weights, candidates, nodes=budget.nodes
+        )
+        if used < min(LOOKAHEAD_MIN_WORLDS, len(states)) or not values:
+            return _play_action(best)
+        chosen = max(candidates, key=lambda c: (round(values[c], 6), -c))
+        self.lookahead_stats[0] += 1
+        self.lookahead_stats[1] += chosen != best
+        return _play_action(chosen)
 
     def _worlds(self, deal: DealView, rules: Rules, rng: random.Random, n: int) -> list[World]:
         if not self.beliefs:
@@ -90,6 +139,10 @@ register_variant(
     lambda seed, think_ms: ExpertPlayer(
         seed, think_ms, play_beliefs=False, name="expert-exchange-beliefs"
     ),
+)
+register_variant(
+    "expert-pimc",
+    lambda seed, think_ms: ExpertPlayer(seed, think_ms, lookahead=False, name="expert-pimc"),
 )
 register_variant(
     "expert-40-worlds",

@@ -178,10 +178,29 @@ class SearchPlayer:
         legal = [a.card.index for a in deal.legal_actions if isinstance(a, Play)]
         if len(legal) == 1:
             return _play_action(legal[0])
+        found = self._play_means(deal, rules, sit, rng, budget, legal)
+        if found is None:
+            return _play_action(legal[0])
+        means, _, _ = found
+        best = max(legal, key=lambda c: (round(means.get(c, -1e9), 6), -c))
+        return _play_action(best)
+
+    def _play_means(
+        self,
+        deal: DealView,
+        rules: Rules,
+        sit: Situation,
+        rng: random.Random,
+        budget: _Budget,
+        legal: list[int],
+    ) -> tuple[dict[int, float], list[PlayState], list[float]] | None:
+        """Each card's weighted mean value over the drawn worlds (perfect-information Monte
+        Carlo), with the worlds' positions and weights; None if no world could be drawn or
+        valued."""
         try:
             worlds = self._worlds(deal, rules, rng, self._play_worlds(deal, rules, budget))
         except SamplingError:
-            return _play_action(legal[0])
+            return None
         states = [self._state(deal, rules, w) for w in worlds]
         weights = [w.weight for w in worlds]
         n_threads = min(self.threads, 2)
@@ -203,9 +222,8 @@ class SearchPlayer:
             for c, v in part_totals.items():
                 totals[c] = totals.get(c, 0.0) + v
         if not totals or weight_sum <= 0:
-            return _play_action(legal[0])
-        best = max(legal, key=lambda c: (round(totals.get(c, -1e9) / weight_sum, 6), -c))
-        return _play_action(best)
+            return None
+        return {c: v / weight_sum for c, v in totals.items()}, states, weights
 
     def _solve_part(
         self,
