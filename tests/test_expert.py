@@ -1,0 +1,244 @@
+"""The expert: its beliefs, its lookahead, the reference it is measured against."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from piquet.core.cards import Card, CardSet
+from piquet.core.deal import Deal, Phase
+from piquet.core.errors import PiquetError
+from piquet.core.rules import PRESETS, Rules
+from piquet.core.view import deal_view
+from piquet.players import LEVELS, VARIANTS, WEAKEST_FIRST, make_player
+from piquet.players.beliefs import COUNT_WEIGHT, FOLLOW_WEIGHT, BeliefModel, _Follow
+from piquet.players.common import book_discard, card_values
+from piquet.players.expert import ExpertPlayer
+from piquet.players.lookahead import lookahead_values
+from piquet.players.search import SearchPlayer
+from piquet.sampling import World, sample_worlds
+from piquet.solver import Mode, Objective, Solver, play_state
+from piquet.tournament import deal_pack, play_deal
+
+FAST = 20
+
+
+def _mask(*names: str) -> int:
+    return CardSet(Card.parse(n) for n in names).mask
+
+
+def _play_position(rules: Rules, seed: int) -> Deal | None:
+    """A deal in its play, some tricks in, reached by random actions."""
+    rng = random.Random(seed)
+    pack = [i for i in range(36) if rules.deck_size == 36 or i % 9]
+    rng.shuffle(pack)
+    d = Deal.new(rules, pack)
+    stop = rng.randrange(2, 18)
+    plays = 0
+    while not d.is_over:
+        if d.phase is Phase.PLAY:
+            plays += 1
+            if plays >= stop:
+                return d
+        d = d.apply(d.random_action(rng))
+    return None
+
+
+def _younger_after_exchange(rules: Rules, seed: int) -> Deal:
+    """A deal where elder has exchanged by the book and younger is to exchange."""
+    book = make_player("book")
+    pack = deal_pack(rules, seed, 0)
+    from piquet.tournament import deal_match
+
+    m = deal_match(rules, pack, elder=0)
+    while True:
+        assert m.deal is not None
+        if m.deal.phase is Phase.EXCHANGE and m.deal.to_act == 1:
+            return m.deal
+        p = m.to_act
+        assert p is not None
+        m = m.apply(book.choose(m.view(p)), p)
+
+
+# ------------------------------------------------------------------ levels
+def test_reference_and_expert_are_levels_and_variants_are_not() -> None:
+    assert WEAKEST_FIRST[-2:] == ("reference", "expert")
+    assert list(LEVELS)[-2:] == ["reference", "expert"]
+    assert "expert-pimc" in VARIANTS and "expert-pimc" not in LEVELS
+    assert make_player("expert-pimc", seed=1).name == "expert-pimc"
+    assert make_player("reference").name == "reference"
+    with pytest.raises(PiquetError, match="the levels are"):
+        make_player("expert-2099")
+
+
+def test_reference_plays_as_the_2025_expert() -> None:
+    rules = PRESETS["rubicon"]
+    pack = deal_pack(rules, 3, 2)
+    ref = play_deal(rules, pack, (make_player("reference", seed=5, think_ms=FAST),
+                                  make_player("book")), elder=0)
+    old = play_deal(rules, pack, (SearchPlayer(5, FAST, level="expert"), make_player("book")),
+                    elder=0)
+    assert ref.history == old.history
+
+
+def test_expert_is_seeded() -> None:
+    rules = PRESETS["court-gamester-1754"]
+    pack = deal_pack(rules, 4, 1)
+    runs = [
+        play_deal(rules, pack, (make_player("expert", seed=2, think_ms=FAST),
+                                make_player("reference", seed=3, think_ms=FAST)), elder=1).history
+        for _ in range(2)
+    ]
+    assert runs[0] == runs[1]
+
+
+# ------------------------------------------------------------------ beliefs: the exchange
+def test_a_discard_of_the_least_useful_cards_is_the_likeliest() -> None:
+    rules = PRESETS["rubicon"]
+    d = _younger_after_exchange(rules, 6)
+    model = BeliefModel(deal_view(d, 1), rules)
+    elder_dealt = d.dealt[0]
+    lo, hi = model.range
+    book = book_discard(elder_dealt, lo, hi, rules, role=0)
+    values = card_values(elder_dealt, rules, role=0)
+    best_card = max(values, key=lambda c: values[c])
+    worst_kept = min((c for c in values if not book >> c & 1), key=lambda c: values[c])
+    if best_card == worst_kept:
+        pytest.skip("a hand whose best card is its worst kept")
+    swapped = (book & ~(1 << min(c for c in values if book >> c & 1))) | 1 << best_card
+    assert model._exchange_weight(elder_dealt, book) == pytest.approx(1.0)
+    assert model._exchange_weight(elder_dealt, swapped) < 0.5
+
+
+def test_taking_fewer_cards_than_the_advice_is_less_likely() -> None:
+    rules = PRESETS["rubicon"]
+    d = _younger_after_exchange(rules, 6)
+    model = BeliefModel(deal_view(d, 1), rules)
+    elder_dealt = d.dealt[0]
+    lo, hi = model.range
+    book = book_discard(elder_dealt, lo, hi, rules, role=0)
+    values = card_values(elder_dealt, rules, role=0)
+    order = sorted(values, key=lambda c: (values[c], c))
+    fewer = sum(1 << c for c in order[: book.bit_count() - 1])
+    assert model._exchange_weight(elder_dealt, fewer) == pytest.approx(COUNT_WEIGHT)
+
+
+# ------------------------------------------------------------------ beliefs: the play
+def test_following_high_with_a_lower_winner_held_is_less_likely() -> None:
+    rules = PRESETS["rubicon"]
+    d = _younger_after_exchange(rules, 6)
+    model = BeliefModel(deal_view(d, 1), rules)
+    ten = _mask("TH").bit_length() - 1
+    knave = _mask("JH").bit_length() - 1
+    king = _mask("KH").bit_length() - 1
+    queen = _mask("QH").bit_length() - 1
+    # we led the ten; he won with the king, holding the knave
+    held = _mask("JH", "KH", "7S")
+    assert model._follow_weight(_Follow(ten, king, _mask("KH"), 0), held) == FOLLOW_WEIGHT
+    # winning with the lowest card that wins
+    assert model._follow_weight(_Follow(ten, knave, _mask("JH"), 0), held) == 1.0
+    # the knave and the queen are equivalent: either is as likely
+    held_jq = _mask("JH", "QH")
+    assert model._follow_weight(_Follow(ten, queen, _mask("QH"), 0), held_jq) == 1.0
+    # the queen played before makes the knave and the king equivalent
+    assert model._follow_weight(_Follow(ten, king, _mask("KH"), _mask("QH")), held) == 1.0
+
+
+# ------------------------------------------------------------------ the sampler's hook
+def test_weighed_sampling_keeps_the_likely_worlds() -> None:
+    rules = PRESETS["rubicon"]
+    d = _younger_after_exchange(rules, 6)
+    view = deal_view(d, 1)
+    ace_spades = _mask("AS")
+
+    def weigh(w: World) -> float:
+        return 0.0 if w.opp_hand & ace_spades else 1.0
+
+    plain = sample_worlds(view, rules, random.Random(1), 30)
+    if all(w.opp_hand & ace_spades for w in plain) or not any(
+        w.opp_hand & ace_spades for w in plain
+    ):
+        pytest.skip("the ace of spades is not in doubt in this deal")
+    got = sample_worlds(view, rules, random.Random(1), 10, weigh=weigh, pool=4)
+    assert 1 <= len(got) <= 10
+    assert sum(w.weight for w in got) == pytest.approx(10)
+    assert not any(w.opp_hand & ace_spades for w in got)
+    again = sample_worlds(view, rules, random.Random(1), 10, weigh=weigh, pool=4)
+    assert got == again
+
+
+def test_a_pool_below_one_is_refused() -> None:
+    rules = PRESETS["rubicon"]
+    view = deal_view(_younger_after_exchange(rules, 6), 1)
+    with pytest.raises(PiquetError, match="pool must be at least 1"):
+        sample_worlds(view, rules, random.Random(1), 4, pool=0)
+
+
+# ------------------------------------------------------------------ the lookahead
+@pytest.mark.parametrize("preset", ["rubicon", "du-coeur-1995", "cotgrave-1662"])
+@pytest.mark.parametrize("mode", [Mode.DIFF, Mode.RACE])
+def test_lookahead_over_one_world_is_the_exact_value(preset: str, mode: Mode) -> None:
+    rules = PRESETS[preset]
+    objective = Objective(mode=mode, remaining=(30, 25)) if mode is Mode.RACE else Objective()
+    checked = 0
+    for seed in range(30):
+        d = _play_position(rules, seed)
+        if d is None:
+            continue
+        state = play_state(d)
+        solver = Solver(rules, objective)
+        exact = solver.move_values(state)
+        values, used = lookahead_values(solver, [state], [1.0], list(exact), nodes=10**8)
+        assert used == 1
+        assert values == pytest.approx({c: float(v) for c, v in exact.items()})
+        checked += 1
+        if checked == 6:
+            break
+    assert checked == 6
+
+
+def test_lookahead_never_values_a_card_above_the_mean_of_its_exact_values() -> None:
+    """Over two worlds the seat cannot tell apart, choosing one next card for both is
+    worth at most the mean of the per-world exact values (which may choose differently:
+    strategy fusion); on some positions strictly less."""
+    rules = PRESETS["rubicon"]
+    checked = 0
+    for seed in range(80):
+        d = _play_position(rules, seed)
+        if d is None or d.trick_lead is not None:
+            continue
+        state = play_state(d)
+        me = state.to_move
+        opp = state.hands[1 - me]
+        played = 0
+        for t in d.tricks:
+            played |= 1 << t.lead | 1 << t.follow
+        pack = sum(1 << c for c in range(36) if c % 9)
+        outside = pack & ~state.hands[0] & ~state.hands[1] & ~played
+        if not outside or not opp:
+            continue
+        swap_out = opp & -opp
+        swap_in = outside & -outside
+        hands = list(state.hands)
+        hands[1 - me] = (opp & ~swap_out) | swap_in
+        other = dataclasses.replace(state, hands=(hands[0], hands[1]))
+        solver = Solver(rules)
+        a = solver.move_values(state)
+        b = solver.move_values(other)
+        values, used = lookahead_values(solver, [state, other], [1.0, 1.0], list(a),
+                                        nodes=10**8)
+        assert used == 2
+        for c in a:
+            assert values[c] <= (a[c] + b[c]) / 2 + 1e-9
+        checked += 1
+    assert checked >= 5
+
+
+def test_expert_records_its_lookahead_decisions() -> None:
+    rules = PRESETS["rubicon"]
+    expert = ExpertPlayer(4, 60)
+    play_deal(rules, deal_pack(rules, 2, 0), (expert, make_player("book")), elder=0)
+    decided, changed = expert.lookahead_stats
+    assert decided >= 1 and 0 <= changed <= decided
