@@ -1,7 +1,7 @@
 """Speed of the AI: the solver's positions per second, and the expert's time per decision.
 
 Usage: .venv/bin/python bench/bench_players.py [--think MS] [--deals N] [--threads T]
-       [--presets P ...]
+       [--presets P ...] [--level expert|reference] [--cpu]
 
 Prints, for each preset, the solver's speed on opening positions (full twelve tricks) and
 the expert's time per decision against the book (mean, 95th percentile, slowest), by phase.
@@ -55,7 +55,7 @@ def solver_speed(rules: Rules, n: int = 10) -> tuple[float, float]:
 
 
 def decision_times(
-    rules: Rules, think: int, deals: int, threads: int, level: str = "expert"
+    rules: Rules, think: int, deals: int, threads: int, level: str = "expert", cpu: bool = False
 ) -> dict[str, list[float]]:
     times: dict[str, list[float]] = {}
     first = True
@@ -73,9 +73,9 @@ def decision_times(
                 assert p is not None and m.deal is not None
                 view = m.view(p)
                 if p == 0:
-                    t = time.perf_counter()
+                    t = time.process_time() if cpu else time.perf_counter()
                     action = expert.choose(view)
-                    dt = time.perf_counter() - t
+                    dt = (time.process_time() if cpu else time.perf_counter()) - t
                     if not first:
                         times.setdefault(m.deal.phase.value, []).append(dt)
                     first = False
@@ -92,11 +92,17 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--presets", nargs="+", default=list(PRESETS))
     ap.add_argument("--level", choices=("expert", "reference"), default="expert")
+    ap.add_argument(
+        "--cpu", action="store_true",
+        help="time decisions in CPU seconds of this process (comparable on a loaded machine)",
+    )
     args = ap.parse_args()
     for name in args.presets:
         rules = PRESETS[name]
         ms, nps = solver_speed(rules)
-        times = decision_times(rules, args.think, args.deals, args.threads, args.level)
+        times = decision_times(
+            rules, args.think, args.deals, args.threads, args.level, args.cpu
+        )
         every = sorted(x for v in times.values() for x in v)
         p95 = every[int(0.95 * (len(every) - 1))]
         print(

@@ -30,7 +30,7 @@ from piquet.core.deal import ELDER, YOUNGER, Deal
 from piquet.core.errors import PiquetError
 from piquet.core.match import Match, new_match
 from piquet.core.rules import Format, Rules, get_rules
-from piquet.players import LEVELS, VARIANTS, Player, make_player
+from piquet.players import Player, make_player, player_factory
 
 __all__ = [
     "LadderResult",
@@ -212,10 +212,7 @@ def run_pairs(
     asked for but not installed.
     """
     for level in (a, b):
-        if level.strip().lower() not in LEVELS and level.strip().lower() not in VARIANTS:
-            raise PiquetError(
-                f"unknown player level {level!r}; the levels are: {', '.join(LEVELS)}"
-            )
+        player_factory(level)  # an unknown name is refused before any deal is played
     if pairs < 1:
         raise PiquetError(f"--deals must be at least 1, not {pairs}")
     if workers < 1:

@@ -11,6 +11,7 @@ from piquet.players.base import (
     WEAKEST_FIRST,
     Player,
     make_player,
+    player_factory,
     register_level,
     register_variant,
 )
@@ -29,6 +30,7 @@ __all__ = [
     "VARIANTS",
     "WEAKEST_FIRST",
     "make_player",
+    "player_factory",
     "register_level",
     "register_variant",
 ]

@@ -15,6 +15,7 @@ __all__ = [
     "WEAKEST_FIRST",
     "Player",
     "make_player",
+    "player_factory",
     "register_level",
     "register_variant",
 ]
@@ -74,10 +75,31 @@ def register_variant(name: str, factory: Callable[[int, int | None], Player]) ->
     VARIANTS[name] = factory
 
 
-def make_player(level: str, *, seed: int = 0, think_ms: int | None = None) -> Player:
-    """The AI player called ``level``; raises :class:`PiquetError` naming the levels."""
+def player_factory(level: str) -> tuple[Callable[[int, int | None], Player], int | None]:
+    """The factory of the player called ``level`` and the budget its name fixes, if any.
+
+    ``LEVEL@MS`` (``expert@1000``) is ``LEVEL`` thinking ``MS`` milliseconds whatever the
+    tournament's budget (for measuring what time buys).  Raises :class:`PiquetError` naming
+    the levels for an unknown name, or for a budget that is not a positive whole number.
+    """
     key = level.strip().lower()
+    fixed: int | None = None
+    if "@" in key:
+        key, _, ms = key.partition("@")
+        if not ms.isdigit() or int(ms) < 1:
+            raise PiquetError(
+                f"the budget in {level!r} must be a positive whole number of milliseconds "
+                "(e.g. expert@1000)"
+            )
+        fixed = int(ms)
     factory = LEVELS.get(key) or VARIANTS.get(key)
     if factory is None:
         raise PiquetError(f"unknown player level {level!r}; the levels are: {', '.join(LEVELS)}")
-    return factory(seed, think_ms)
+    return factory, fixed
+
+
+def make_player(level: str, *, seed: int = 0, think_ms: int | None = None) -> Player:
+    """The AI player called ``level`` (or ``LEVEL@MS``: see :func:`player_factory`);
+    raises :class:`PiquetError` naming the levels."""
+    factory, fixed = player_factory(level)
+    return factory(seed, fixed if fixed is not None else think_ms)

@@ -21,12 +21,12 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from piquet.core.actions import Play
+from piquet.core.actions import Action, Play
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
 from piquet.players.base import register_level, register_variant
 from piquet.players.beliefs import BeliefModel
-from piquet.players.common import Situation
+from piquet.players.common import Situation, truthful_declaration
 from piquet.players.lookahead import lookahead_values
 from piquet.players.search import SearchPlayer, _Budget, _play_action, _worlds_for
 from piquet.sampling import World, sample_worlds
@@ -70,6 +70,16 @@ class ExpertPlayer(SearchPlayer):
         self.pool = max(1, pool)
         #: how many play decisions the lookahead decided, and changed (for measurement)
         self.lookahead_stats = [0, 0]
+        #: declarations chosen by simulation, and how many sank (not the truthful choice)
+        self.declaration_stats = [0, 0]
+
+    def _declare(
+        self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
+    ) -> Action:
+        action = super()._declare(deal, rules, sit, rng, budget)
+        self.declaration_stats[0] += 1
+        self.declaration_stats[1] += action != truthful_declaration(deal, rules)
+        return action
 
     def _play(
         self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
