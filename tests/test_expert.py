@@ -66,8 +66,8 @@ def _younger_after_exchange(rules: Rules, seed: int) -> Deal:
 def test_reference_and_expert_are_levels_and_variants_are_not() -> None:
     assert WEAKEST_FIRST[-2:] == ("reference", "expert")
     assert list(LEVELS)[-2:] == ["reference", "expert"]
-    assert "expert-pimc" in VARIANTS and "expert-pimc" not in LEVELS
-    assert make_player("expert-pimc", seed=1).name == "expert-pimc"
+    assert "expert-lookahead" in VARIANTS and "expert-lookahead" not in LEVELS
+    assert make_player("expert-lookahead", seed=1).name == "expert-lookahead"
     assert make_player("reference").name == "reference"
     with pytest.raises(PiquetError, match="the levels are"):
         make_player("expert-2099")
@@ -238,7 +238,16 @@ def test_lookahead_never_values_a_card_above_the_mean_of_its_exact_values() -> N
 
 def test_expert_records_its_lookahead_decisions() -> None:
     rules = PRESETS["rubicon"]
-    expert = ExpertPlayer(4, 60)
+    expert = ExpertPlayer(4, 60, lookahead=True)
     play_deal(rules, deal_pack(rules, 2, 0), (expert, make_player("book")), elder=0)
     decided, changed = expert.lookahead_stats
     assert decided >= 1 and 0 <= changed <= decided
+
+
+def test_a_name_can_fix_the_budget() -> None:
+    player = make_player("expert@1000", seed=1, think_ms=100)
+    assert isinstance(player, ExpertPlayer) and player.think_ms == 1000
+    assert make_player("expert", think_ms=100).think_ms == 100  # type: ignore[attr-defined]
+    for bad in ("expert@0", "expert@fast", "expert@"):
+        with pytest.raises(PiquetError, match="positive whole number of milliseconds"):
+            make_player(bad)

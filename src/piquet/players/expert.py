@@ -56,7 +56,7 @@ class ExpertPlayer(SearchPlayer):
         beliefs: bool = True,
         play_beliefs: bool = True,
         more_worlds: bool = True,
-        lookahead: bool = True,
+        lookahead: bool = False,
         pool: int = DEFAULT_POOL,
         threads: int | None = None,
         rules: Rules | None = None,
@@ -151,8 +151,14 @@ register_variant(
     ),
 )
 register_variant(
-    "expert-pimc",
-    lambda seed, think_ms: ExpertPlayer(seed, think_ms, lookahead=False, name="expert-pimc"),
+    "expert-lookahead",
+    lambda seed, think_ms: ExpertPlayer(seed, think_ms, lookahead=True, name="expert-lookahead"),
+)
+register_variant(
+    "expert-lookahead-no-beliefs",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, beliefs=False, lookahead=True, name="expert-lookahead-no-beliefs"
+    ),
 )
 register_variant(
     "expert-40-worlds",
