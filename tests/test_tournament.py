@@ -144,3 +144,24 @@ def test_ladder_refuses_a_bad_plot_name(capsys: pytest.CaptureFixture[str]) -> N
 def test_tournament_refuses_bad_counts() -> None:
     with pytest.raises(PiquetError):
         run_pairs(PRESETS["rubicon"], "book", "random", pairs=0)
+
+
+def test_the_ladder_lists_the_reference_by_default() -> None:
+    from piquet.players import LEVELS
+
+    assert "reference" in LEVELS and "expert" in LEVELS
+
+
+def test_the_ladder_ranks_the_reference(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["ladder", "--rules", "rubicon", "--levels", "book", "reference", "--deals", "1",
+               "--think", "5", "--json", "--no-progress"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["levels"] == ["random", "book", "reference"]
+
+
+def test_the_ladder_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str]) -> None:
+    rc = main(["ladder", "--levels", "book", "grandmaster", "--deals", "1", "--no-progress"])
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "unknown player level 'grandmaster'" in err and "reference" in err

@@ -26,7 +26,8 @@ def register(sub: Any) -> None:
         nargs="+",
         default=None,
         metavar="LEVEL",
-        help="levels to rank, random first (default: every registered level)",
+        help="levels to rank, random first (default: every listed level, reference included; "
+        "a variant such as expert-lookahead or a fixed budget such as expert@1000 may be named)",
     )
     add_common(p, deals_default=50)
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the ratings (PNG)")
@@ -34,7 +35,7 @@ def register(sub: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from piquet.players import LEVELS
+    from piquet.players import LEVELS, player_factory
     from piquet.tournament import ladder, plot_ladder
 
     if args.deals < 1:
@@ -46,11 +47,8 @@ def run(args: argparse.Namespace) -> int:
     if "random" in levels:
         levels.remove("random")
     levels.insert(0, "random")
-    unknown = [lv for lv in levels if lv not in LEVELS]
-    if unknown:
-        raise PiquetError(
-            f"unknown player level {unknown[0]!r}; the levels are: {', '.join(LEVELS)}"
-        )
+    for lv in levels:
+        player_factory(lv)  # refuses an unknown name, naming the levels
     if args.plot is not None and not args.plot.lower().endswith(".png"):
         raise PiquetError(
             f"--plot writes a PNG: give a file name ending in .png, not {args.plot!r}"

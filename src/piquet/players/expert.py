@@ -2,7 +2,7 @@
 
 It plays as :class:`~piquet.players.search.SearchPlayer` (the ``reference`` level: the
 exchange by simulated outcome, declarations by simulation from 200 ms, the cards by the
-exact solver over drawn worlds), with two changes, each measured in
+exact solver over drawn worlds), with these changes, each measured in
 ``docs/strength.md``:
 
 - **beliefs** (:mod:`piquet.players.beliefs`): every decision draws ``pool`` times the
@@ -12,6 +12,9 @@ exact solver over drawn worlds), with two changes, each measured in
   The exchange is then evaluated in those worlds (when younger: elder's likely hands).
 - **time**: a play decision solves up to ``think_ms / 4`` worlds (the reference stops at
   40), so that a larger budget buys more worlds, not only deeper ones.
+- **lookahead** (off by default; the variant ``expert-lookahead``): the best cards are
+  compared by a search a trick deeper that avoids strategy fusion at the player's next
+  card (:mod:`piquet.players.lookahead`).  Measured, it did not gain.
 
 The budget stays a count (worlds, solver positions), so decisions repeat from a seed.
 """
