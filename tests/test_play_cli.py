@@ -230,8 +230,8 @@ def test_play_levels_lists_book_above_random_weakest_first_as_measured(
     above random in every measurement" (docs/strength.md: book v random +29 to +51)."""
     assert main(["play", "--levels"]) == 0
     out = capsys.readouterr().out
-    assert "AI levels, weakest first: random, book, club, expert (default: expert)" in out
-    assert list(LEVELS) == ["random", "book", "club", "expert"]
+    assert "AI levels, weakest first: random, book, club, reference, expert (default: expert)" in out
+    assert list(LEVELS) == ["random", "book", "club", "reference", "expert"]
 
 
 def test_a_level_registered_late_keeps_the_registry_weakest_first() -> None:
@@ -241,7 +241,7 @@ def test_a_level_registered_late_keeps_the_registry_weakest_first() -> None:
     try:
         register_level("random", LEVELS["random"])  # re-registering moves nothing
         register_level("zz-house", lambda seed, think_ms: RandomPlayer(seed))
-        assert list(LEVELS) == ["random", "book", "club", "expert", "zz-house"]
+        assert list(LEVELS) == ["random", "book", "club", "reference", "expert", "zz-house"]
     finally:
         LEVELS.clear()
         LEVELS.update(saved)
