@@ -40,11 +40,11 @@ def _play_out(preset: str, level: str, seed: int) -> Match:
 
 
 def test_the_ladder_is_registered() -> None:
-    assert {"random", "book", "club", "expert"} <= set(LEVELS)
+    assert {"random", "book", "club", "reference", "expert"} <= set(LEVELS)
 
 
 @pytest.mark.parametrize("preset", list(PRESETS))
-@pytest.mark.parametrize("level", ["book", "club", "expert"])
+@pytest.mark.parametrize("level", ["book", "club", "reference", "expert"])
 def test_levels_play_legal_actions_under_every_rule_set(preset: str, level: str) -> None:
     m = _play_out(preset, level, seed=11)
     assert m.deals or m.finished
@@ -100,7 +100,7 @@ def test_players_receive_nothing_but_the_view() -> None:
         assert isinstance(view, MatchView)
         assert not any(isinstance(x, (Deal, Match)) for x in _reachable(view))
         m = m.apply(make_player("book").choose(view), p)
-    for level in ("book", "club", "expert"):
+    for level in LEVELS:
         player = make_player(level)
         params = list(inspect.signature(player.choose).parameters)
         assert params == ["view"]
