@@ -103,24 +103,14 @@ class Refusal(enum.Enum):
     """The server cannot do it now (its database fails)."""
 
 
-_BY_NUMBER: Final = {
-    400: Refusal.UNREADABLE,
-    401: Refusal.NO_TOKEN,
-    404: Refusal.NOT_FOUND,
-    409: Refusal.NOT_NOW,
-    410: Refusal.GONE,
-    422: Refusal.AGAINST_RULES,
-    503: Refusal.UNAVAILABLE,
-}
-"""The numbers modules wrote before :class:`Refusal` (accepted while they move to it)."""
 
 
 class GameError(PiquetError):
     """A request the server refuses: ``kind`` says why, ``message`` in words."""
 
-    def __init__(self, kind: Refusal | int, message: str) -> None:
+    def __init__(self, kind: Refusal, message: str) -> None:
         super().__init__(message)
-        self.kind = kind if isinstance(kind, Refusal) else _BY_NUMBER[kind]
+        self.kind = kind
         self.message = message
 
 

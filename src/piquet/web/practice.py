@@ -35,7 +35,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
 from piquet.core.match import MAX_SEED
-from piquet.web.games import Entry, GameError, Games, hash_secret
+from piquet.web.games import Entry, GameError, Games, Refusal, hash_secret
 from piquet.web.store import NewSeat, Store, actions_t, games_t
 
 __all__ = ["Ends", "GameId", "attach", "practice_router", "refusals", "rotate", "truncate"]
@@ -206,14 +206,14 @@ Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 GameId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="The game's id.")]
 
 
-class Refusal(BaseModel):
+class ErrorBody(BaseModel):
     error: str = Field(description="What was wrong, and what is allowed.")
 
 
 def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The error answers a route documents (every one is ``{"error": ...}``); 400, 413,
     422 and 429 come with any request (bad body, too big, invalid, too many)."""
-    return {c: {"model": Refusal} for c in sorted({400, 413, 422, 429, *codes})}
+    return {c: {"model": ErrorBody} for c in sorted({400, 413, 422, 429, *codes})}
 
 
 class UndoIn(BaseModel):
@@ -270,9 +270,9 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
             entry, seat = await seat_of(game_id, creds)
             m = entry.live.match
             if not is_practice(entry, seat):
-                raise GameError(409, "undo is for practice games against the computer")
+                raise GameError(Refusal.NOT_NOW, "undo is for practice games against the computer")
             if m.finished or ended(game_id).resigned is not None:
-                raise GameError(409, "the game is over: nothing to take back")
+                raise GameError(Refusal.NOT_NOW, "the game is over: nothing to take back")
             if data is not None and data.n is not None and data.n != entry.n:
                 return JSONResponse(
                     {"error": "the game moved on", "game": g.seat_json(entry, seat)},
@@ -280,7 +280,7 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
                 )
             mine = [i for i, (p, _a) in enumerate(m.history) if p == seat]
             if not mine:
-                raise GameError(409, "you have made no move to take back")
+                raise GameError(Refusal.NOT_NOW, "you have made no move to take back")
             if await run(truncate, g.store, game_id, entry.n, mine[-1]):
                 after = await run(g.load, game_id)
                 await state["hub"].publish(game_id, -1)
@@ -289,7 +289,7 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
                 return body(after, seat)
             # the computer moved meanwhile: look again
             await to_thread.run_sync(functools.partial(g.fresh, game_id, check=True))
-        raise GameError(409, "the game moved on meanwhile: try again")
+        raise GameError(Refusal.NOT_NOW, "the game moved on meanwhile: try again")
 
     @router.post(
         "/api/games/{game_id}/resign",
@@ -301,9 +301,9 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
         g = games()
         entry, seat = await seat_of(game_id, creds)
         if entry.live.match.finished:
-            raise GameError(409, "the game is already over")
+            raise GameError(Refusal.NOT_NOW, "the game is already over")
         if not await run(state["ends"].resign, game_id, seat):
-            raise GameError(409, "the game is already over: a player resigned")
+            raise GameError(Refusal.NOT_NOW, "the game is already over: a player resigned")
         held = g.peek(game_id) or entry
         held.bodies.clear()  # built before the resignation
         entry.bodies.clear()
@@ -325,7 +325,7 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
         entry, seat = await seat_of(game_id, creds)
         row = entry.row
         if not entry.live.match.finished and ended(game_id).resigned is None:
-            raise GameError(409, "a rematch follows the end of the game")
+            raise GameError(Refusal.NOT_NOW, "a rematch follows the end of the game")
         made = ended(game_id).rematch
         n = len(row.seats)
         if made is None:
@@ -375,11 +375,11 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
                 }
             made = stands  # the other side asked first: take the seat it keeps for you
         if ended(game_id).rematch_by == seat:
-            raise GameError(409, "you made this rematch: it is among your games")
+            raise GameError(Refusal.NOT_NOW, "you made this rematch: it is among your games")
         to = rotate(seat, n)
         code = secrets.token_urlsafe(24)
         if not await run(g.store.set_invite, made, to, hash_secret(code)):
-            raise GameError(409, "your seat in the rematch is already taken")
+            raise GameError(Refusal.NOT_NOW, "your seat in the rematch is already taken")
         name = row.seats[seat].name
         token, taken = await run(g.join, made, code, name)
         await state["hub"].publish(made, -1)
