@@ -24,6 +24,7 @@ from piquet.core.declarations import DeclClass
 from piquet.core.roles import OTHER, Role
 from piquet.core.rules import Leftovers
 from piquet.core.scoring import Event
+from piquet.core.words import aloud
 
 __all__ = [
     "DealView",
@@ -130,6 +131,7 @@ def dialog_json(dialog: tuple[Utterance, ...]) -> list[dict[str, Any]]:
             "seat": ROLE_NAMES[u.seat],
             "class": None if u.cls is None else u.cls.label,
             "text": u.text,
+            "said": aloud(u),
             "shown": [str(c) for c in CardSet(u.shown)],
         }
         for u in dialog
