@@ -39,7 +39,8 @@ from piquet.core.match import new_match
 from piquet.core.rules import get_rules
 from piquet.review import ANALYSIS_VERSION, finished_deals, review_deal
 from piquet.web.ai import cancel_all
-from piquet.web.games import Entry, GameError, Games, Refusal
+from piquet.web.games import Entry, Games
+from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import metadata
 
 __all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router", "analyse_deal"]

@@ -35,12 +35,13 @@ from piquet import __version__
 from piquet.core.rules import DEFAULT_PRESET, PRESETS
 from piquet.notation import dump_text
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
-from piquet.web.games import FRIEND, Entry, GameError, Games, Refusal
+from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import attach as attach_practice
 from piquet.web.practice import practice_router
+from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import Store, StoreError
 from piquet.web.summary import TITLES, format_label, rules_summary
 

@@ -32,8 +32,9 @@ from sqlalchemy.engine import Engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet.core.rules import PRESETS, Format
-from piquet.web.games import GameError, Games, Refusal, hash_secret
+from piquet.web.games import Games
 from piquet.web.limits import TokenBuckets
+from piquet.web.refusals import GameError, Refusal, hash_secret
 from piquet.web.store import metadata, seats_t
 from piquet.web.summary import TITLES, format_label
 

@@ -37,8 +37,9 @@ from pydantic import BaseModel, Field
 
 from piquet.core.rules import KNOB_DOCS, Format
 from piquet.core.sources import citation
-from piquet.web.games import Entry, GameError, Games, Refusal, hash_secret, preset_named
+from piquet.web.games import Entry, Games
 from piquet.web.practice import GameId, refusals
+from piquet.web.refusals import GameError, Refusal, hash_secret, preset_named
 from piquet.web.summary import TITLES, format_label, rules_summary
 
 __all__ = ["IDENTITY_COOKIE", "mount_docs", "open_box", "players_router", "seal"]

@@ -35,7 +35,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
 from piquet.core.match import MAX_SEED
-from piquet.web.games import Entry, GameError, Games, Refusal, hash_secret
+from piquet.web.games import Entry, Games
+from piquet.web.refusals import GameError, Refusal, hash_secret
 from piquet.web.store import NewSeat, Store, actions_t, games_t
 
 __all__ = ["Ends", "GameId", "attach", "practice_router", "refusals", "rotate", "truncate"]

@@ -37,8 +37,8 @@ from piquet import __version__
 from piquet.core.errors import IllegalActionError, ParseError, PiquetError
 from piquet.core.rules import Format, Rules
 from piquet.tally import TallySession, new_tally
-from piquet.web.games import GameError, Refusal, clean_name, hash_secret, preset_named
 from piquet.web.limits import TokenBuckets
+from piquet.web.refusals import GameError, Refusal, clean_name, hash_secret, preset_named
 from piquet.web.store import Store, StoreError
 from piquet.web.tally_schemas import (
     MAX_GAMES,

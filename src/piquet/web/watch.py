@@ -39,8 +39,9 @@ from sqlalchemy.exc import IntegrityError
 
 from piquet import __version__
 from piquet.core.view import public_view
-from piquet.web.games import Entry, GameError, Games, Refusal
+from piquet.web.games import Entry, Games
 from piquet.web.limits import TokenBuckets
+from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import metadata
 
 __all__ = ["WatchKeys", "public_body", "public_json", "watch_keys_t", "watch_router"]
