@@ -160,6 +160,9 @@ class Games:
         self.announce = announce
         """Called with (game id, log length) once an action is committed and held."""
         self.cache_size = cache_size
+        self.revised: Callable[[str], None] | None = None
+        """Called with a game's id when it is read with a revision this process had not
+        seen (another process undid, resigned or made a rematch), before it is shown."""
         self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self._cache: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()
@@ -282,7 +285,11 @@ class Games:
                 entry = Entry(row, live)
             else:
                 new_row = old.row
-                if row is not None and _joined(row) >= old.joined:
+                if (
+                    row is not None
+                    and row.revision >= old.row.revision
+                    and (_joined(row) >= old.joined or row.revision > old.row.revision)
+                ):
                     new_row = row
                 new_live = old.live
                 if live is not None and (replace or live.n >= old.n):
@@ -334,8 +341,13 @@ class Games:
             row = self.store.game(game_id)
             if row is None:
                 raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
-        live, again = self._replay(row, held.live if held else None, row.n_actions)
-        return self._put(game_id, row=row, live=live, replace=again)
+        revised = row.revision != (0 if held is None else held.row.revision)
+        if revised and self.revised is not None:
+            self.revised(game_id)
+        # a copy of another revision may hold actions since taken back: start again
+        start = None if held is None or held.row.revision != row.revision else held.live
+        live, again = self._replay(row, start, row.n_actions)
+        return self._put(game_id, row=row, live=live, replace=again or revised)
 
     def fresh(self, game_id: str, *, check: bool = False) -> Entry:
         """The game as it stands.  Blocks (when it must ask the database).
@@ -353,10 +365,10 @@ class Games:
         version = self.store.version(game_id)
         if version is None:
             raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
-        n, joined = version
-        if n == held.n and joined == held.joined:
+        n, revision, joined = version
+        if n == held.n and revision == held.row.revision and joined == held.joined:
             return held
-        if joined != held.joined or n < held.n:
+        if joined != held.joined or n < held.n or revision != held.row.revision:
             return self.load(game_id)
         live, again = self._replay(held.row, held.live, n)
         return self._put(game_id, live=live, replace=again)

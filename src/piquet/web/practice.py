@@ -37,7 +37,7 @@ from sqlalchemy.exc import IntegrityError
 from piquet.core.match import MAX_SEED
 from piquet.web.games import Entry, Games
 from piquet.web.refusals import GameError, Refusal, hash_secret
-from piquet.web.store import NewSeat, Store, actions_t, games_t
+from piquet.web.store import NewSeat, Store, actions_t, bump_revision, games_t
 
 __all__ = ["Ends", "GameId", "attach", "practice_router", "refusals", "rotate", "truncate"]
 
@@ -64,9 +64,9 @@ class Ends:
     """Resignations and rematches: the table, and all of it in memory (read once at
     start-up; rows are few: only games that ended by a resignation or had a rematch).
 
-    The server's process that records one knows it at once; another process sharing the
-    database learns it at its next start (a resigned game is refused there by nobody
-    else: the player's table talks to the process that served it).
+    Recording one raises the game's revision (:func:`~piquet.web.store.bump_revision`):
+    another process sharing the database sees the new revision when it next checks the
+    game and reads its end again (:meth:`refresh`, hooked as ``Games.revised``).
     """
 
     def __init__(self, store: Store) -> None:
@@ -80,6 +80,16 @@ class Ends:
 
     def get(self, game_id: str) -> End | None:
         return self._ends.get(game_id)
+
+    def refresh(self, game_id: str) -> None:
+        """Read the end of ``game_id`` again (another process may have recorded it).  Blocks."""
+        with self.store.engine.connect() as conn:
+            r = conn.execute(sa.select(ends_t).where(ends_t.c.game_id == game_id)).first()
+        with self._lock:
+            if r is None:
+                self._ends.pop(game_id, None)
+            else:
+                self._ends[game_id] = End(r.resigned, r.rematch, r.rematch_by)
 
     def resign(self, game_id: str, seat: int) -> bool:
         """Record that ``seat`` resigned ``game_id``; False if it already ended so.  Blocks."""
@@ -97,6 +107,7 @@ class Ends:
                 conn.execute(
                     ends_t.insert().values(game_id=game_id, resigned=seat, created_at=time.time())
                 )
+            bump_revision(conn, game_id)
             old = self._ends.get(game_id, End())
             self._ends[game_id] = End(seat, old.rematch, old.rematch_by)
             return True
@@ -112,10 +123,12 @@ class Ends:
                         .where(ends_t.c.game_id == game_id, ends_t.c.rematch.is_(None))
                         .values(rematch=new_id, rematch_by=seat)
                     )
-                    if res.rowcount != 1:
+                    made = res.rowcount == 1
+                    if not made:
                         row = conn.execute(
                             sa.select(ends_t).where(ends_t.c.game_id == game_id)
                         ).first()
+                        made = row is None
                         if row is None:
                             conn.execute(
                                 ends_t.insert().values(
@@ -127,6 +140,8 @@ class Ends:
                             )
                         else:
                             new_id, seat = row.rematch, row.rematch_by
+                    if made:
+                        bump_revision(conn, game_id)
             except IntegrityError:  # another process inserted it meanwhile
                 with self.store.engine.connect() as conn:
                     row = conn.execute(sa.select(ends_t).where(ends_t.c.game_id == game_id)).one()
@@ -176,6 +191,7 @@ def attach(games: Games, store: Store) -> Ends:
     """Read the ends and hook them into ``games``' seat views.  Blocks."""
     ends = Ends(store)
     games.extras = extras(ends)
+    games.revised = ends.refresh
     return ends
 
 
@@ -186,7 +202,12 @@ def truncate(store: Store, game_id: str, n: int, keep: int) -> bool:
         res = conn.execute(
             games_t.update()
             .where(games_t.c.id == game_id, games_t.c.n_actions == n)
-            .values(n_actions=keep, finished=False, updated_at=time.time())
+            .values(
+                n_actions=keep,
+                finished=False,
+                updated_at=time.time(),
+                revision=games_t.c.revision + 1,
+            )
         )
         if res.rowcount != 1:
             return False
