@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import gc
 import json
@@ -646,8 +645,8 @@ def create_app(config: WebConfig) -> FastAPI:
         entry, _seat = await seat_entry(game_id, creds)
         rec = games().record(entry)
         if as_ == "text":
-            named = dataclasses.replace(entry.live.match, names=tuple(rec["players"]))
-            text = await run(dump_text, named)
+            named = entry.live.match.named(rec["players"])
+            text = await run(functools.partial(dump_text, named, tags=rec.get("tags")))
             return Response(
                 str(text),
                 media_type="text/plain; charset=utf-8",

@@ -658,14 +658,25 @@ class Games:
             out["last_deal"] = self._last_deal(live, seat)
         return out
 
+    def resigned(self, entry: Entry) -> int | None:
+        """The seat that resigned ``entry``'s game, or None."""
+        if self.extras is None:
+            return None
+        seat: int | None = self.extras(entry, 0).get("resigned")
+        return seat
+
     def record(self, entry: Entry) -> dict[str, Any]:
-        """The finished game's JSON record, with the seats' names.  Raises
+        """The finished (or resigned) game's JSON record, with the seats' names; a
+        resignation is the tag ``Resigned`` (the seat), after the actions played.  Raises
         :class:`GameError` (``NOT_NOW``) if the game is not over."""
         m = entry.live.match
-        if not m.finished:
+        resigned = self.resigned(entry)
+        if not m.finished and resigned is None:
             raise GameError(Refusal.NOT_NOW, "the record is available when the game is over")
         rec = m.to_record()
         rec["players"] = [s.name for s in entry.row.seats]
+        if resigned is not None:
+            rec["tags"] = {"Resigned": resigned}
         return rec
 
     def replay_step(self, entry: Entry, step: int) -> dict[str, Any]:
@@ -675,7 +686,7 @@ class Games:
         out of range.
         """
         row, m = entry.row, entry.live.match
-        if not m.finished:
+        if not m.finished and self.resigned(entry) is None:
             raise GameError(Refusal.NOT_NOW, "the replay is available when the game is over")
         total = len(m.history)
         if not 0 <= step <= total:
