@@ -115,3 +115,21 @@ def _replayed(start: Match, history: tuple[tuple[int, Action], ...]) -> Match:
     for player, action in history:
         m = m.apply(action, player)
     return m
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_two_rematches_asked_at_once_leave_one_game(kind: str, tmp_path: Path) -> None:
+    """Each process made a game for the rematch; the one whose claim does not stand drops
+    its game (no action was taken in it), so the database keeps one."""
+    with _two_processes(kind, tmp_path) as (a, a_ends, b, b_ends):
+        game_id, _m = _game(a)
+        mine, theirs = _game(a)[0], _game(b)[0]
+        assert a_ends.claim_rematch(game_id, mine, 0) == mine
+        stands = b_ends.claim_rematch(game_id, theirs, 1)
+        assert stands == mine
+        assert b.store.drop_unplayed_game(theirs)
+        assert b.store.game(theirs) is None and a.store.game(mine) is not None
+        played, m = _game(a)
+        _append(a, played, m, m.legal_actions()[0])
+        assert not a.store.drop_unplayed_game(played)  # a game with moves is never dropped
+        assert a.store.game(played) is not None

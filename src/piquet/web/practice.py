@@ -395,6 +395,7 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
                         for s, c in invites
                     ],
                 }
+            await run(g.store.drop_unplayed_game, new_id)  # the game made here does not stand
             made = stands  # the other side asked first: take the seat it keeps for you
         if ended(game_id).rematch_by == seat:
             raise GameError(Refusal.NOT_NOW, "you made this rematch: it is among your games")

@@ -561,6 +561,22 @@ class Store:
         self.engine.dispose()
 
     # ---------------------------------------------------------------- games
+    def drop_unplayed_game(self, game_id: str) -> bool:
+        """Delete ``game_id`` if no action was ever taken in it (a rematch made twice at
+        once: the one that does not stand); False, and nothing changed, otherwise."""
+        with self._using("write to"), self.engine.begin() as conn:
+            # the update takes the row's lock: no action can be appended meanwhile
+            unplayed = conn.execute(
+                games_t.update()
+                .where(games_t.c.id == game_id, games_t.c.n_actions == 0)
+                .values(finished=True)
+            ).rowcount
+            if unplayed != 1:
+                return False
+            conn.execute(seats_t.delete().where(seats_t.c.game_id == game_id))
+            conn.execute(games_t.delete().where(games_t.c.id == game_id))
+        return True
+
     def create_game(
         self,
         *,
