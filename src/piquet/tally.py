@@ -172,7 +172,7 @@ def _install(state: _State, rules: Rules) -> _State:
     m = base.with_pack(_deck(rules, draft, packet), dealer=dealer, packet=packet)
     for action in draft.actions:
         m = m.apply(action)
-    return _State(m, replace(base, dealer=dealer), draft)
+    return _State(m, base, draft)
 
 
 def _fold(rules: Rules, start: Match, steps: Sequence[_Step]) -> _State:
