@@ -230,7 +230,9 @@ def test_play_levels_lists_book_above_random_weakest_first_as_measured(
     above random in every measurement" (docs/strength.md: book v random +29 to +51)."""
     assert main(["play", "--levels"]) == 0
     out = capsys.readouterr().out
-    assert "AI levels, weakest first: random, book, club, reference, expert (default: expert)" in out
+    assert (
+        "AI levels, weakest first: random, book, club, reference, expert (default: expert)" in out
+    )
     assert list(LEVELS) == ["random", "book", "club", "reference", "expert"]
 
 
