@@ -80,9 +80,10 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"Ladder under {rules.name}: {args.deals} mirrored pairs per match, seed {args.seed}")
     order = sorted(range(len(levels)), key=lambda i: -result.ratings[i])
+    width = max(8, *(len(lv) for lv in levels))
     for i in order:
         lo, hi = result.intervals[i]
-        print(f"  {levels[i]:<8} {result.ratings[i]:7.0f}   (95% {lo:6.0f} to {hi:6.0f})")
+        print(f"  {levels[i]:<{width}} {result.ratings[i]:7.0f}   (95% {lo:6.0f} to {hi:6.0f})")
     for m in result.matches:
         lo, hi = m.ci95
         print(
