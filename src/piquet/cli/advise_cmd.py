@@ -294,6 +294,8 @@ def advice_lines(advice: Advice, *, top: int) -> list[str]:
     ]
     if advice.blanche:
         out.append("You hold carte blanche: announce it before discarding (counted first).")
+    if advice.note:
+        out.append(advice.note)
     explained = {e.discard: e for e in advice.explanations}
     pct = advice.score is not None
     for i, r in enumerate(advice.ranking[:top], 1):
