@@ -396,6 +396,7 @@ def _book_first(
     diff, se = _paired(played[rival], played[book], n)
     z = diff / se if se > 0 else (float("inf") if diff > 0 else 0.0)
     gap = f"{diff:+.1%} of the game" if chance else f"{diff:+.2f} points a deal"
+    err = f"{se:.1%}" if chance else f"{se:.2f}"
     info = {
         "discard": str(CardSet(book)),
         "rival": str(CardSet(rival)),
@@ -407,14 +408,14 @@ def _book_first(
         info["kept"] = False
         note = (
             f"The pick departs from the book's discard ({CardSet(book)}): it is valued "
-            f"{gap} better (± {se:.2f}), beyond the play-out's noise."
+            f"{gap} better, {z:.1f} standard errors of the play-out ({err})."
         )
         return ranked, note, info
     info["kept"] = True
     first = next(r for r in ranked if r.discard.mask == book)
     note = (
         f"The pick is the book's discard: {CardSet(rival)} is valued {gap} better, within "
-        f"the play-out's noise (± {se:.2f}), not enough to depart from the book."
+        f"the play-out's noise (standard error {err}), not enough to depart from the book."
     )
     return [first, *[r for r in ranked if r is not first]], note, info
 
@@ -451,6 +452,8 @@ def advise(
     setup = Setup.of(hand, rules, role, stock)
     if samples < 2 or candidates < 1 or exact < 0:
         raise PiquetError("samples must be at least 2, candidates at least 1, exact at least 0")
+    if not book_margin >= 0:  # also refuses NaN
+        raise PiquetError(f"the book margin must be 0 or more standard errors, not {book_margin}")
     if score is not None and (min(score) < 0 or max(score) >= rules.target):
         raise PiquetError(
             f"scores must be 0 to {rules.target - 1} (the game is {rules.target}); got "
@@ -476,13 +479,27 @@ def advise(
             leaders.append(book)
     value = dict(fast)
     err = {d: _stderr(p.fast) for d, p in played.items()}
-    for d in leaders:
+
+    def refine_one(d: int) -> None:
         p = sim.run(d, exact=exact_n)
         played[d] = p
         corr = _mean([e - f for e, f in zip(p.exact, p.fast[:exact_n], strict=True)])
         value[d] = fast[d] + corr
         if score is not None:
             value[d] = min(max(value[d], 0.0), 1.0)
+
+    for d in leaders:
+        refine_one(d)
+    # a discard valued only by the fast play-out may come out above the corrected leaders:
+    # the best is always valued exactly (a few more at most)
+    for _ in range(len(played)):
+        if not leaders:
+            break
+        top = max(played, key=lambda d: (value[d], -d))
+        if top in leaders:
+            break
+        leaders.append(top)
+        refine_one(top)
     method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
     ranked_played = sorted(
         (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),
