@@ -93,3 +93,20 @@ def test_the_future_pool_is_the_same_in_every_process() -> None:
         )
         outs.add(done.stdout.strip())
     assert len(outs) == 1 and len(outs.pop()) == 64
+
+
+@pytest.mark.parametrize(
+    ("decl", "total", "words"),
+    [
+        (5.0, 5.3, "almost all of it in the declarations"),
+        (0.2, 3.0, "almost all of it in the play"),
+        (2.0, 4.0, "in the declarations and in the play alike"),
+        (-2.6, 0.07, "the play (the cards), though the declarations give some of it back"),
+        (3.0, 1.0, "the declarations, though the play gives some of it back"),
+        (0.0, 0.01, "no difference to speak of"),
+    ],
+)
+def test_where_a_difference_comes_from_in_words(decl: float, total: float, words: str) -> None:
+    from piquet.advisor.explain import _where
+
+    assert _where(decl, total).startswith(words)

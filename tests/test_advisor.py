@@ -331,6 +331,8 @@ def test_cli_advise_text_and_verify(capsys: pytest.CaptureFixture[str]) -> None:
     assert "Verified by play: " in text and " discards in the same 6 deals" in text
     assert "(named)" in text and "advisor #1" in text and "The advisor's pick" in text
     assert " in the declarations, " in text
+    assert "after his exchange he holds a better point" in text
+    assert "The pick is the book's discard" in text or "departs from the book" in text
     assert main([*verify_args, "--verify", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["verification"]["deals"] == 6
