@@ -352,6 +352,7 @@ def test_hint_uses_only_the_view() -> None:
     text = hint(view)
     if view.deal is not None and view.deal.phase is Phase.EXCHANGE:
         assert text.startswith("Discard ")
+        assert "(the book's discard too)" in text or "the book would lay out" in text
     assert hint(m.view(1 - player)) == ""
     rng = random.Random(2)
     seen_play = False
