@@ -1,20 +1,29 @@
 """Does the advisor's pick stand up to verification by play?  Measured over random hands.
 
-Run (niced, it is long)::
+Run (niced, it is long; one process)::
 
-    nice -n 10 .venv/bin/python bench/bench_advice.py --hands 30 --deals 100 --out advice.jsonl
+    nice -n 10 .venv/bin/python bench/bench_advice.py --presets rubicon --hands 200 \
+        --deals 100 --out advice.jsonl
+    .venv/bin/python bench/bench_advice.py --summary-of advice.jsonl
 
 For each preset, ``--hands`` random hands (dealt from a seeded pack, elder and
 younger in turn) are ranked by :func:`piquet.advisor.advise` with its
-defaults; its best ``--candidates`` discards, and the book's discard
-(:func:`piquet.players.common.book_discard`), are then played out over the
-same ``--deals`` deals by :func:`piquet.advisor.verify` (double-dummy play
-both sides, the other exchanging as ``--opponent``).  Per hand it records
-whether the pick is the best by play, within the noise of the best (its
-paired 95% interval against the best holds 0), or worse; and whether it is
-significantly worse than the book's discard.  One JSON line per hand goes to
-``--out`` as it is done (so a run cut short keeps what it measured); the
-summary per preset is printed at the end.
+defaults; its best ``--candidates`` discards, the book's discard
+(:func:`piquet.players.common.book_discard`) and the best by the ranking's
+value (the pick had the book not been preferred) are then played out over
+the same ``--deals`` deals by :func:`piquet.advisor.verify` (double-dummy
+play both sides, the other exchanging as ``--opponent``; the deals are
+independent of the ranking's own worlds).  One JSON line per hand goes to
+``--out`` as it is done (a run cut short keeps what it measured), with every
+candidate's net points deal by deal.
+
+The summary judges, per preset, the run's pick and the pick the ranking would
+have made with other book margins (:data:`piquet.advisor.BOOK_MARGIN`: the
+rival replaces the book's discard when it is that many paired standard errors
+better in the ranking's worlds; 0 is the best by value): how often it is the
+best of the verified discards, within the noise of the best (its paired 95%
+interval against the best holds 0), worse, and worse than the book's discard
+beyond the noise; and its mean gain over the book's discard.
 """
 
 from __future__ import annotations

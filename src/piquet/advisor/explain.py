@@ -188,7 +188,7 @@ def explain(
         why = f"against {versus.discard}: {unit}"
         if decl is not None and decl_versus is not None and score is None:
             d = decl - decl_versus
-            why += f" ({d:+.1f} in the declarations, {gap - d:+.1f} in the play)"
+            why += f" ({d:+.1f} in the declarations, {gap - d:+.1f} in the play: {_where(d, gap)})"
     if score is not None:
         play = "the cards: counted with the declarations in the chance of the game"
     else:
