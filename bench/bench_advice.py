@@ -37,7 +37,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from piquet.advisor import advise, verify
+from piquet.advisor import BOOK_MARGIN, advise, verify
 from piquet.advisor.deals import Setup
 from piquet.advisor.verify import paired
 from piquet.core.cards import CardSet, mask_cards
@@ -100,6 +100,8 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
     diff, low, high = paired(pick.nets, vbook.nets)
     return {
         "preset": preset,
+        "i": i,
+        "book_margin": BOOK_MARGIN,
         "hand": str(CardSet(hand)),
         "role": ("elder", "younger")[role],
         "pick": str(pick.discard),
@@ -170,7 +172,16 @@ def _judge(row: dict[str, Any], pick: str) -> tuple[bool, bool, bool, float]:
 
 
 def summarize(rows: list[dict[str, Any]], load: tuple[float, float, float]) -> None:
+    """The table of :func:`_table` for each book margin the runs used (1.0 before it was
+    recorded): the hands of a margin chosen on earlier hands are held out."""
     print(f"load average: {load[0]:.1f}")
+    for used in sorted({r.get("book_margin", 1.0) for r in rows}):
+        part = [r for r in rows if r.get("book_margin", 1.0) == used]
+        print(f"\nHands ranked with book margin {used:g} (the run's pick):")
+        _table(part)
+
+
+def _table(rows: list[dict[str, Any]]) -> None:
     margins: list[tuple[str, float | None]] = [
         ("the run's pick", None),
         ("top by value (margin 0)", 0.0),

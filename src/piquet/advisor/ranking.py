@@ -80,7 +80,8 @@ DEFAULT_EXACT: Final = 32
 #: the leaders (by the fast play-out) valued exactly, besides the book's discard
 DEFAULT_REFINE: Final = 3
 #: how many paired standard errors a rival must beat the book's discard by to replace it
-BOOK_MARGIN: Final = 1.0
+#: (0.5: chosen on the first 88 hands of ``bench/bench_advice.py``, see docs/advice.md)
+BOOK_MARGIN: Final = 0.5
 #: the other's hands sampled for the declaration pass
 OPPONENT_SAMPLES: Final = 300
 
