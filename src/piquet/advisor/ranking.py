@@ -79,6 +79,8 @@ DEFAULT_CANDIDATES: Final = 8
 DEFAULT_EXACT: Final = 32
 #: the leaders (by the fast play-out) valued exactly, besides the book's discard
 DEFAULT_REFINE: Final = 3
+#: discards valued exactly besides those when one valued by the fast play-out comes out first
+EXTRA_LEADERS: Final = 2
 #: how many paired standard errors a rival must beat the book's discard by to replace it
 #: (0.5: chosen on the first 88 hands of ``bench/bench_advice.py``, see docs/advice.md)
 BOOK_MARGIN: Final = 0.5
@@ -492,8 +494,8 @@ def advise(
     for d in leaders:
         refine_one(d)
     # a discard valued only by the fast play-out may come out above the corrected leaders:
-    # the best is always valued exactly (a few more at most)
-    for _ in range(len(played)):
+    # it is valued exactly too (two more at most, for the time)
+    for _ in range(EXTRA_LEADERS):
         if not leaders:
             break
         top = max(played, key=lambda d: (value[d], -d))
