@@ -79,8 +79,6 @@ DEFAULT_CANDIDATES: Final = 8
 DEFAULT_EXACT: Final = 32
 #: the leaders (by the fast play-out) valued exactly, besides the book's discard
 DEFAULT_REFINE: Final = 3
-#: discards valued exactly besides those when one valued by the fast play-out comes out first
-EXTRA_LEADERS: Final = 2
 #: how many paired standard errors a rival must beat the book's discard by to replace it
 #: (0.5: chosen on the first 88 hands of ``bench/bench_advice.py``, see docs/advice.md)
 BOOK_MARGIN: Final = 0.5
@@ -493,11 +491,17 @@ def advise(
 
     for d in leaders:
         refine_one(d)
-    # a discard valued only by the fast play-out may come out above the corrected leaders:
-    # it is valued exactly too (two more at most, for the time)
-    for _ in range(EXTRA_LEADERS):
-        if not leaders:
-            break
+    if leaders:
+        # the fast play-out's error is much the same for every discard of a hand: the
+        # leaders' mean correction is applied to the others (a shared control variate)
+        shift = _mean([value[d] - fast[d] for d in leaders])
+        for d in played:
+            if d not in leaders:
+                value[d] = fast[d] + shift
+                if score is not None:
+                    value[d] = min(max(value[d], 0.0), 1.0)
+    # one valued only by the fast play-out may still come out first: it is valued exactly
+    for _ in range(len(played) if leaders else 0):
         top = max(played, key=lambda d: (value[d], -d))
         if top in leaders:
             break
@@ -515,7 +519,7 @@ def advise(
         )
     est = result.value
     x_sim = [float(est[result.discards.index(d)]) for d in played]
-    y_sim = [fast[d] for d in played]
+    y_sim = [value[d] for d in played]
     floor = min(value.values())
     icpt, slope = _calibration(x_sim, y_sim)
     rest = []
