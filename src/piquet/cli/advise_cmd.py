@@ -51,7 +51,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--samples",
         type=int,
-        help="worlds each ranked discard is played in (default: the advisor's, 120)",
+        help="worlds each ranked discard is played in (default: the advisor's, 400)",
     )
     p.add_argument(
         "--candidates",
