@@ -276,6 +276,14 @@ class _PlayOut:
                 out.exact.append(self._score(w, decl, reached, v))
         return out
 
+    def refine(self, discard: int, played: _Played, exact: int) -> None:
+        """Value the play exactly in the first ``exact`` worlds of a discard already run."""
+        for w in range(len(played.exact), exact):
+            state, decl, reached = self._state(w, discard)
+            v = self.solver.value(state) if reached is None else 0
+            assert v is not None
+            played.exact.append(self._score(w, decl, reached, v))
+
     def _net(self, decl: tuple[int, int], play: int) -> float:
         if self.objective.mode is Mode.RACE and abs(play) > RACE_BONUS // 2:
             play -= RACE_BONUS if play > 0 else -RACE_BONUS
@@ -483,8 +491,8 @@ def advise(
     err = {d: _stderr(p.fast) for d, p in played.items()}
 
     def refine_one(d: int) -> None:
-        p = sim.run(d, exact=exact_n)
-        played[d] = p
+        p = played[d]
+        sim.refine(d, p, exact_n)
         corr = _mean([e - f for e, f in zip(p.exact, p.fast[:exact_n], strict=True)])
         value[d] = fast[d] + corr
         if score is not None:
