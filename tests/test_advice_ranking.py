@@ -110,3 +110,16 @@ def test_where_a_difference_comes_from_in_words(decl: float, total: float, words
     from piquet.advisor.explain import _where
 
     assert _where(decl, total).startswith(words)
+
+
+def test_the_exact_worlds_stop_at_the_solvers_budget_and_stay_seeded() -> None:
+    """A budget of positions, not of time: the same seed gives the same advice, and a small
+    budget still values the leaders exactly in the fewest worlds allowed."""
+    args = {"samples": 40, "candidates": 3, "exact": 30, "seed": 4}
+    tight = advise(HAND, R1754, role=0, exact_nodes=1, **args)  # type: ignore[arg-type]
+    assert tight.method["exact_worlds"] == 12
+    again = advise(HAND, R1754, role=0, exact_nodes=1, **args)  # type: ignore[arg-type]
+    assert again.ranking == tight.ranking
+    free = advise(HAND, R1754, role=0, exact_nodes=10**12, **args)  # type: ignore[arg-type]
+    assert free.method["exact_worlds"] == 30
+    assert "in 12 of them" in tight.method["play"]

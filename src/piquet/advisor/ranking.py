@@ -78,6 +78,10 @@ DEFAULT_SAMPLES: Final = 400
 DEFAULT_CANDIDATES: Final = 8
 #: worlds in which the leaders' play is valued exactly
 DEFAULT_EXACT: Final = 32
+#: positions the solver may search for the leaders' exact values (about a second), and the
+#: fewest worlds they are valued exactly in whatever it costs
+EXACT_NODES: Final = 5_000_000
+MIN_EXACT: Final = 12
 #: the leaders (by the fast play-out) valued exactly, besides the book's discard
 DEFAULT_REFINE: Final = 3
 #: how many paired standard errors a rival must beat the book's discard by to replace it
@@ -444,6 +448,7 @@ def advise(
     refine: int = DEFAULT_REFINE,
     exact: int = DEFAULT_EXACT,
     book_margin: float = BOOK_MARGIN,
+    exact_nodes: int = EXACT_NODES,
     budget: int = DEFAULT_BUDGET,
     opponent_samples: int = OPPONENT_SAMPLES,
 ) -> Advice:
@@ -455,6 +460,8 @@ def advise(
     worlds, and the ``refine`` best and the book's discard valued exactly in
     ``exact`` of them; the book's discard stays first unless the best beats it
     by ``book_margin`` paired standard errors (0: never kept for being the book's).
+    The exact worlds stop early (not before 12) once the solver has searched
+    ``exact_nodes`` positions.
     Younger assumes elder took his full allotment unless ``stock`` says how
     many cards elder left.  ``seed`` fixes every sample.  Raises
     :class:`PiquetError` for a hand, role or number the rules do not allow.
@@ -498,6 +505,16 @@ def advise(
         if score is not None:
             value[d] = min(max(value[d], 0.0), 1.0)
 
+    # world by world, all leaders alike, until the solver's budget of positions is spent
+    # (never fewer than MIN_EXACT worlds): the positions searched, not the clock, so the
+    # same seed gives the same advice
+    start_nodes = sim.solver.nodes
+    for w in range(exact_n):
+        for d in leaders:
+            sim.refine(d, played[d], w + 1)
+        if w + 1 >= MIN_EXACT and sim.solver.nodes - start_nodes >= exact_nodes:
+            exact_n = w + 1
+            break
     for d in leaders:
         refine_one(d)
     if leaders:
