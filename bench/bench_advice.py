@@ -121,6 +121,7 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
         "verify_wall_s": round(verify_wall, 3),
         "verify_cpu_s": round(verify_cpu, 3),
         "candidates": len(ver.candidates),
+        "exact_worlds": advice.method.get("exact_worlds"),
         "nets": {str(v.discard): list(v.nets) for v in ver.candidates},
     }
 
