@@ -1,0 +1,7 @@
+"""The compiled fast path: whole deals of every rule set in numba, for search, simulation
+and research.  See ``docs/architecture.md`` ("The fast path") and ``docs/integrations.md``."""
+
+from piquet.fast.engine import FastDeal, actions_of, play_deal, random_deals
+from piquet.fast.params import compile_rules
+
+__all__ = ["FastDeal", "actions_of", "compile_rules", "play_deal", "random_deals"]
