@@ -48,6 +48,7 @@ POLICIES: Final = {"random": RANDOM, "book": BOOK}
 KINDS: Final = tuple(Kind)
 _REPLIES: Final = (Reply.GOOD, Reply.NOT_GOOD, Reply.EQUAL, Reply.MAKING)
 PolicyName = Literal["random", "book"]
+_NO_CHOICES: Final = np.zeros((1, 2), dtype=np.int64)
 
 
 def policy_code(policy: str) -> int:
@@ -98,9 +99,10 @@ def play_deal(
     p = compile_rules(rules)
     tr = np.zeros((K.MAX_TRACE, 2), dtype=np.int64)
     ev = np.zeros((K.MAX_EVENTS, 3), dtype=np.int64)
+    info = np.zeros(K.I_SIZE, dtype=np.int64)
     ntr, nev, s0, s1, reached = K.play_deal(
         p, np.asarray(deck, dtype=np.int64), start[0], start[1], target or 0, code,
-        new_rng(seed), tr, ev)
+        new_rng(seed), tr, ev, _NO_CHOICES, 0, False, info)
     return FastDeal(
         events=tuple((int(a), KINDS[int(b)], int(c)) for a, b, c in ev[:nev]),
         scores=(int(s0), int(s1)),
