@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 import numpy as np
+import numpy.typing as npt
 
 from piquet.core.actions import (
     PLAY,
@@ -29,19 +30,30 @@ from piquet.core.actions import (
     LeftoverChoice,
     NameLead,
     Pass,
+    Play,
     Question,
     Reply,
 )
 from piquet.core.cards import Card, CardSet, Suit, pack
 from piquet.core.declarations import DeclClass
-from piquet.core.errors import PiquetError
+from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import Rules
 from piquet.core.scoring import Kind
 from piquet.fast import kernel as K
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import BOOK, RANDOM, new_rng
 
-__all__ = ["POLICIES", "FastDeal", "actions_of", "play_deal", "policy_code", "random_deals"]
+__all__ = [
+    "POLICIES",
+    "FastDeal",
+    "Playouts",
+    "actions_of",
+    "play_deal",
+    "playout",
+    "policy_code",
+    "random_deals",
+    "trace_of",
+]
 
 POLICIES: Final = {"random": RANDOM, "book": BOOK}
 """The kernel's policies by name."""
@@ -156,3 +168,92 @@ def random_deals(rules: Rules, n: int, *, seed: int = 0, policy: PolicyName = "r
     totals = np.zeros(2, dtype=np.int64)
     events = K.play_deals(compile_rules(rules), n, policy_code(policy), new_rng(seed), totals)
     return int(totals[0]), int(totals[1]), int(events)
+
+
+def trace_of(actions: Sequence[Action]) -> npt.NDArray[np.int64]:
+    """The kernel's choice rows for engine actions (the inverse of :func:`actions_of`)."""
+    rows: list[tuple[int, int]] = []
+    for a in actions:
+        if isinstance(a, Play):
+            rows.append((K.A_PLAY, a.card.index))
+        elif isinstance(a, Discard):
+            rows.append((K.A_DISCARD, a.cards.mask))
+        elif isinstance(a, Declare):
+            rows.append((K.A_DECLARE, a.cards.mask << 2 | int(a.cls)))
+        elif isinstance(a, Pass):
+            rows.append((K.A_PASS, 0))
+        elif isinstance(a, Answer):
+            rows.append((K.A_ANSWER, _REPLIES.index(a.reply)))
+        elif isinstance(a, Question):
+            rows.append((K.A_QUESTION, int(a.ask)))
+        elif isinstance(a, DealBy):
+            rows.append((K.A_DEAL, a.size))
+        elif isinstance(a, AnnounceBlanche):
+            rows.append((K.A_BLANCHE, a.discards))
+        elif isinstance(a, Leftover):
+            rows.append((K.A_LEFTOVER, int(a.choice is LeftoverChoice.LOOK)))
+        elif isinstance(a, NameLead):
+            if a.card is not None:
+                rows.append((K.A_NAME_CARD, a.card.index))
+            else:
+                assert a.suit is not None
+                rows.append((K.A_NAME_SUIT, int(a.suit)))
+        elif isinstance(a, Appoint):
+            if a.card is not None:
+                rows.append((K.A_APPOINT_CARD, a.card.index))
+            else:
+                assert a.suit is not None
+                rows.append((K.A_APPOINT_SUIT, int(a.suit)))
+        else:  # pragma: no cover - every action type is above
+            raise PiquetError(f"{a}: not an action of a deal")
+    out = np.zeros((max(len(rows), 1), 2), dtype=np.int64)
+    for i, (code, value) in enumerate(rows):
+        out[i, 0] = code
+        out[i, 1] = value
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Playouts:
+    """What ``n`` play-outs of one world gave."""
+
+    n: int
+    mean_scores: tuple[float, float]
+    """Mean points elder and younger counted in the deal (from its start)."""
+    reached: tuple[float, float]
+    """How often elder, younger reached the game's target."""
+
+
+def playout(
+    rules: Rules,
+    deck: Sequence[int],
+    history: Sequence[Action] = (),
+    *,
+    start: tuple[int, int] = (0, 0),
+    target: int | None = None,
+    policy: PolicyName = "random",
+    n: int = 1,
+    seed: int = 0,
+) -> Playouts:
+    """Play a determinized world out ``n`` times with a fast policy: the AI's hook.
+
+    ``deck`` is the world (every card's place, e.g. drawn by :mod:`piquet.sampling` and
+    turned into a pack by :func:`piquet.core.transitions.pack_dealing`); ``history`` the
+    actions of the deal so far (``Deal.history``'s actions), replayed as they were; the
+    rest is played by ``policy`` (``"random"`` or ``"book"``), each play-out with its own
+    draws from ``seed``.  Scores count from the deal's start, so the points already made
+    are in them.  Raises :class:`IllegalActionError` if the history is not a legal
+    sequence of this world, :class:`PiquetError` for a bad pack, policy or ``n``.
+    """
+    _check_deck(rules, deck)
+    if n < 1:
+        raise PiquetError(f"n must be at least 1, not {n}")
+    code = policy_code(policy)
+    fz = trace_of(history)
+    out = np.zeros(4, dtype=np.int64)
+    status = K.playouts(compile_rules(rules), np.asarray(deck, dtype=np.int64), start[0],
+                        start[1], target or 0, code, new_rng(seed), fz, len(history), n, out)
+    if status < 0:
+        raise IllegalActionError(
+            "the history is not a legal sequence of actions in this world (pack and rules)")
+    return Playouts(n, (out[0] / n, out[1] / n), (out[2] / n, out[3] / n))

@@ -742,3 +742,23 @@ def play_deals(p, n, policy, rng, totals):  # type: ignore[no-untyped-def]
         totals[1] += s1
         events += nev
     return events
+
+
+@njit(cache=True, nogil=True)
+def playouts(p, deck, start0, start1, target, policy, rng, fz, nfz, n, out):  # type: ignore[no-untyped-def]
+    """Play the deal of ``deck`` ``n`` times: the forced choices ``fz[:nfz]`` first (the
+    deal so far), the rest by ``policy``.  Adds to ``out`` each role's points and how often
+    each role reached the target; returns -1 if a forced choice is not allowed, else 0."""
+    tr = np.zeros((MAX_TRACE, 2), dtype=np.int64)
+    ev = np.zeros((MAX_EVENTS, 3), dtype=np.int64)
+    info = np.zeros(I_SIZE, dtype=np.int64)
+    for _ in range(n):
+        _, _, s0, s1, reached = play_deal(p, deck, start0, start1, target, policy, rng, tr, ev,
+                                          fz, nfz, False, info)
+        if info[I_STATUS] == BAD_CHOICE:
+            return -1
+        out[0] += s0
+        out[1] += s1
+        if reached >= 0:
+            out[2 + reached] += 1
+    return 0
