@@ -13,7 +13,14 @@ from typing import Final
 import numpy as np
 import numpy.typing as npt
 
-from piquet.core.rules import Leftovers, PlayScoring, PointMeasure, PointScoring, Rules
+from piquet.core.rules import (
+    Leftovers,
+    PlayScoring,
+    PointMeasure,
+    PointScoring,
+    Rules,
+    Settlement,
+)
 
 __all__ = ["N_PARAMS", "compile_rules"]
 
@@ -53,7 +60,10 @@ PIQUE_FIRST_CARD: Final = 42
 TARGET: Final = 43
 ENDS_MID_DEAL: Final = 44
 STOCK_SIZE: Final = 45
-N_PARAMS: Final = 48
+PARTIE_DEALS: Final = 46
+PARTIE_TIE_EXTRA: Final = 47
+SETTLEMENT_PARLETT: Final = 48
+N_PARAMS: Final = 52
 
 # Codes of enumerated knobs.
 LEFT_HIDDEN, LEFT_NAMES_SUIT, LEFT_NAMES_CARD, LEFT_TURNS_UP, LEFT_LOOKS = range(5)
@@ -118,6 +128,9 @@ def compile_rules(rules: Rules) -> npt.NDArray[np.int64]:
     p[TARGET] = rules.target
     p[ENDS_MID_DEAL] = rules.game_ends_mid_deal
     p[STOCK_SIZE] = rules.stock_size
+    p[PARTIE_DEALS] = rules.partie_deals
+    p[PARTIE_TIE_EXTRA] = rules.partie_tie_extra_deals
+    p[SETTLEMENT_PARLETT] = rules.settlement is Settlement.PARLETT
     p.setflags(write=False)
     if len(_CACHE) > 256:
         _CACHE.clear()
