@@ -62,6 +62,6 @@ def test_trace_of_inverts_actions_of() -> None:
     for preset in PRESETS:
         _, deal = _engine_deal(preset, 11)
         history = [a for _, a in deal.history]
-        rows = [tuple(int(v) for v in r) for r in trace_of(history)]
+        rows = [(int(r[0]), int(r[1])) for r in trace_of(history)]
         back = actions_of(rows, PRESETS[preset])
         assert back == history

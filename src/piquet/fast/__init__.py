@@ -14,6 +14,7 @@ from piquet.fast.params import compile_rules
 
 __all__ = [
     "FastDeal",
+    "VectorEnv",
     "Playouts",
     "actions_of",
     "compile_rules",
@@ -22,3 +23,12 @@ __all__ = [
     "random_deals",
     "trace_of",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``VectorEnv`` on first use (it imports Gymnasium, which the play-outs never need)."""
+    if name == "VectorEnv":
+        from piquet.fast.env import VectorEnv
+
+        return VectorEnv
+    raise AttributeError(f"module 'piquet.fast' has no attribute {name!r}")

@@ -19,6 +19,7 @@ from numba import njit, prange
 from piquet.fast import kernel as K
 from piquet.fast import params as P
 from piquet.fast.kernel import play_deal, shuffle_pack
+from piquet.fast.policies import rand_below
 
 __all__ = ["OBS_SIZE", "reset_all", "step_all"]
 
@@ -126,7 +127,7 @@ def _advance(p, fmt, policy, i, decks, st, fz, rngs, obs, rewards, done):  # typ
 @njit(cache=True, nogil=True)
 def _new_game(p, i, decks, st, rngs):  # type: ignore[no-untyped-def]
     st[i, :] = 0
-    st[i, G_DEALER] = K.rand_below(rngs[i], 2)
+    st[i, G_DEALER] = rand_below(rngs[i], 2)
     st[i, G_DEAL_NO] = 1
     shuffle_pack(p, rngs[i], decks[i])
 

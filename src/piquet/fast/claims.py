@@ -46,7 +46,7 @@ def is_blanche(mask: int) -> bool:
 
 
 @njit(cache=True, nogil=True)
-def seq_value(p: np.ndarray, length: int) -> int:  # type: ignore[type-arg]
+def seq_value(p: np.ndarray, length: int) -> int:
     if length < 3:
         return 0
     idx = min(length, 2 + p[P.N_SEQ_VALUES]) - 3
@@ -63,7 +63,7 @@ def _suit_pips(local: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def claims(hand: int, cls: int, p: np.ndarray, out: np.ndarray) -> int:  # type: ignore[type-arg]
+def claims(hand: int, cls: int, p: np.ndarray, out: np.ndarray) -> int:
     """Fill ``out[k] = (cards, key, size, top, pips)`` with every claim of class ``cls``
     (0 point, 1 sequence, 2 set) the hand may show; return how many."""
     n = 0
@@ -153,7 +153,7 @@ def claims(hand: int, cls: int, p: np.ndarray, out: np.ndarray) -> int:  # type:
 
 
 @njit(cache=True, nogil=True)
-def claim_score(cls: int, size: int, pips: int, p: np.ndarray) -> int:  # type: ignore[type-arg]
+def claim_score(cls: int, size: int, pips: int, p: np.ndarray) -> int:
     if cls == 0:
         return (pips + 5) // 10 if p[P.POINT_TENS] else size
     if cls == 1:
@@ -162,7 +162,7 @@ def claim_score(cls: int, size: int, pips: int, p: np.ndarray) -> int:  # type: 
 
 
 @njit(cache=True, nogil=True)
-def _split(packed: int, limit: int, p: np.ndarray) -> int:  # type: ignore[type-arg]
+def _split(packed: int, limit: int, p: np.ndarray) -> int:
     """Best total of disjoint cross-suit runs (keys <= ``limit``) in packed rank counts."""
     if packed == 0:
         return 0
@@ -186,7 +186,7 @@ def _split(packed: int, limit: int, p: np.ndarray) -> int:  # type: ignore[type-
 
 @njit(cache=True, nogil=True)
 def counted(hand: int, cls: int, cards: int, key: int, size: int, top: int, pips: int,
-            p: np.ndarray) -> tuple[int, bool]:  # type: ignore[type-arg]
+            p: np.ndarray) -> tuple[int, bool]:
     """What the winner of class ``cls`` with this claim counts, and whether a trio is among
     the holdings counted (sets: the other may ask which card is missing)."""
     if cls == 0:

@@ -46,7 +46,7 @@ __all__ = ["VectorEnv"]
 _FORMATS: Final = {"game": B.FORMAT_GAME, "partie": B.FORMAT_PARTIE}
 
 
-class VectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
+class VectorEnv(gymnasium.vector.VectorEnv):
     """N games stepped together; see the module docstring."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -56,7 +56,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):  # type: ignore[misc]
         num_envs: int,
         *,
         rules: Rules | str = "rubicon",
-        format: Literal["game", "partie"] | None = None,  # noqa: A002
+        format: Literal["game", "partie"] | None = None,
         opponent_policy: PolicyName = "book",
         seed: int = 0,
     ) -> None:

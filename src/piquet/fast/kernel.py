@@ -105,8 +105,8 @@ def _discard(p, policy, rng, tl, fz, nfz, hand, seat, lo, hi, fixed):  # type: i
 
 
 @njit(cache=True, nogil=True)
-def _claim_choice(p, policy, rng, tl, fz, nfz, hand, cls, cl, n, younger, beat, partial,
-                  may_pass):  # type: ignore[no-untyped-def]
+def _claim_choice(p, policy, rng, tl, fz, nfz, hand, cls, cl, n, younger, beat, partial,  # type: ignore[no-untyped-def]
+                  may_pass):
     """A claim (an index into ``cl``) or ``n`` to pass: forced, or by the policy; -1 when a
     forced one is not allowed."""
     row = _forced(tl, fz, nfz)
@@ -129,8 +129,8 @@ def _claim_choice(p, policy, rng, tl, fz, nfz, hand, cls, cl, n, younger, beat, 
 
 
 @njit(cache=True, nogil=True)
-def _play_choice(p, policy, rng, tl, fz, nfz, stop, info, seat, hand, allowed, lead, possible,
-                 won, trick, discards):  # type: ignore[no-untyped-def]
+def _play_choice(p, policy, rng, tl, fz, nfz, stop, info, seat, hand, allowed, lead, possible,  # type: ignore[no-untyped-def]
+                 won, trick, discards):
     """The card played: forced, or by the policy; -1 when the deal stops here (``stop``
     and no forced choice left: ``info`` tells the decision) or a forced card is not allowed."""
     if stop and tl[T_FI] >= nfz:
@@ -419,7 +419,7 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
         _trace(tl, tr, A_DISCARD, n)
         hands[0] &= ~n
         disc[0] |= n
-        for i in range(popcount(n)):
+        for _ in range(popcount(n)):
             hands[0] |= 1 << deck[sp]
             sp += 1
         if bl1 and count_blanche:
@@ -435,7 +435,7 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
         _trace(tl, tr, A_DISCARD, n)
         hands[1] &= ~n
         disc[1] |= n
-        for i in range(popcount(n)):
+        for _ in range(popcount(n)):
             hands[1] |= 1 << deck[sp]
             sp += 1
     elif ann0 >= 0:
@@ -459,14 +459,14 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
         _trace(tl, tr, A_DISCARD, n)
         hands[0] &= ~n
         disc[0] |= n
-        for i in range(popcount(n)):
+        for _ in range(popcount(n)):
             hands[0] |= 1 << deck[sp]
             sp += 1
         if ann1 >= 0 and count_blanche:
             _add(p, tl, ev, 1, K_BLANCHE, bv)
             if tl[T_REACHED] >= 0 or tl[T_STOP]:
                 return _ret(tl)
-        for i in range(popcount(n1)):
+        for _ in range(popcount(n1)):
             hands[1] |= 1 << deck[sp]
             sp += 1
     else:
@@ -476,7 +476,7 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
         _trace(tl, tr, A_DISCARD, n)
         hands[0] &= ~n
         disc[0] |= n
-        for i in range(popcount(n)):
+        for _ in range(popcount(n)):
             hands[0] |= 1 << deck[sp]
             sp += 1
         if ann1 >= 0 and count_blanche:
@@ -492,7 +492,7 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
         _trace(tl, tr, A_DISCARD, n)
         hands[1] &= ~n
         disc[1] |= n
-        for i in range(popcount(n)):
+        for _ in range(popcount(n)):
             hands[1] |= 1 << deck[sp]
             sp += 1
 
@@ -651,10 +651,12 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
                     break
                 if j == ny:
                     _trace(tl, tr, A_PASS, cls)
-                    _set_result(p, tl, ev, res, held, cls, -1, 0, False, policy, rng, tr, fz, nfz, info)
+                    _set_result(p, tl, ev, res, held, cls, -1, 0, False, policy, rng, tr, fz, nfz,
+                                info)
                 else:
                     _trace(tl, tr, A_DECLARE, cl2[j, 0] << 2 | cls)
-                    _win(p, tl, ev, res, held, hands, 1, cls, cl2, j, policy, rng, tr, fz, nfz, info)
+                    _win(p, tl, ev, res, held, hands, 1, cls, cl2, j, policy, rng, tr, fz, nfz,
+                         info)
                 if tl[T_REACHED] >= 0 or tl[T_STOP]:
                     break
             if tl[T_REACHED] >= 0 or tl[T_STOP]:

@@ -30,7 +30,7 @@ RANDOM: Final = 0
 BOOK: Final = 1
 
 
-def new_rng(seed: int) -> np.ndarray:  # type: ignore[type-arg]
+def new_rng(seed: int) -> np.ndarray:
     """A generator state for the kernel from any integer seed (never zero)."""
     x = (seed * 0x9E3779B97F4A7C15 + 0x632BE59BD9B4E019) & ((1 << 64) - 1)
     x ^= x >> 31
