@@ -85,7 +85,7 @@ def engine_rate(rules: Rules, seconds: float) -> float:
 
 def skat_rate(seconds: float) -> float | None:
     try:
-        import pyspiel
+        import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
     game = pyspiel.load_game("skat")
@@ -100,7 +100,7 @@ def skat_rate(seconds: float) -> float | None:
 def skat_loop_rate(seconds: float) -> float | None:
     """C++ skat driven from a Python loop (random legal actions, random chance outcomes)."""
     try:
-        import pyspiel
+        import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
     game = pyspiel.load_game("skat")
@@ -121,7 +121,7 @@ def skat_loop_rate(seconds: float) -> float | None:
 
 
 def env_rate(seconds: float, preset: str) -> tuple[float, float]:
-    from piquet.fast import VectorEnv
+    from piquet.fast.env import VectorEnv
 
     env = VectorEnv(4096, rules=preset, format="game", opponent_policy="random")
     _, info = env.reset(seed=1)
