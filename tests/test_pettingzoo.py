@@ -109,3 +109,17 @@ def test_bad_options_say_what_is_allowed() -> None:
     e.reset(seed=0)
     text = e.render()
     assert text is not None and "hand:" in text
+
+
+@pytest.mark.parametrize("fmt", ["game", "partie"])
+def test_a_whole_game_or_partie_ends_and_is_zero_sum(fmt: str) -> None:
+    e = env(rules="rubicon", format=fmt)
+    totals = _play(e, 11)
+    assert totals["player_0"] == -totals["player_1"]
+    ep = e.unwrapped.episode
+    assert ep.over and ep.match is not None and ep.match.finished
+    if fmt == "partie":
+        assert len(ep.deals) >= 6
+        assert totals["player_0"] == 0 or abs(totals["player_0"]) >= 100
+    else:
+        assert abs(totals["player_0"]) == 1

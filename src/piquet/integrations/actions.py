@@ -690,7 +690,7 @@ class Episode:
         match = self.match
         assert match is not None
         after = match.apply(action)
-        if after.deal is not None and after.deal is not match.deal and not after.finished:
+        if len(after.deals) > len(match.deals) and not after.finished:
             # the deal is over and the match dealt the next from its own seed: the chance
             # nodes draw that pack instead
             if len(after.deals) >= self.max_deals and self.format is EpisodeFormat.GAME:
