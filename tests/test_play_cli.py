@@ -443,12 +443,17 @@ def test_rules_summary_question_and_hint_and_help(
     assert shown.count("Your hand") >= 2  # redraw
 
 
-def test_hint_without_an_advisor_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_failing_advisor_gives_no_hint_and_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    import piquet.advisor
     from piquet.tui.session import advisor_hint
 
-    monkeypatch.setitem(sys.modules, "piquet.advisor", None)  # import fails
+    def broken(view: object) -> str:
+        raise RuntimeError("out of cards")
+
+    monkeypatch.setattr(piquet.advisor, "hint", broken)
     m = new_match("rubicon", seed=1)
-    assert "No advisor" in advisor_hint(m.view(0))
+    said = advisor_hint(m.view(0))
+    assert said.startswith("The advisor has no hint here") and "out of cards" in said
 
 
 def test_undo_takes_back_your_last_move(

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from piquet.core.match import Match
-from piquet.web.games import clean_name
+from piquet.web.refusals import clean_name
 from test_web_kit import bearer, client, create, pick, view, walk
 
 

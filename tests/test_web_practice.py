@@ -115,6 +115,31 @@ def test_the_computer_stops_when_you_resign(tmp_path: Path) -> None:
         assert view(c, gid, tok, wait=0.5)["n"] == g["n"]
 
 
+def test_a_resigned_game_has_its_record_and_its_replay(tmp_path: Path) -> None:
+    from piquet.core.match import Match
+    from piquet.notation import loads
+
+    with client(tmp_path) as c:
+        gid, tokens, _code = friend_game(c)
+        games = c.app.state.piquet["games"]  # type: ignore[attr-defined]
+        for _ in range(3):  # a few moves, then a resignation
+            real = games.peek(gid).live.match
+            seat = real.to_act
+            move = str(real.legal_actions()[0])
+            assert act(c, gid, tokens[seat], move).status_code == 200
+        assert c.get(f"/api/games/{gid}/record", headers=bearer(tokens[0])).status_code == 409
+        assert c.post(f"/api/games/{gid}/resign", headers=bearer(tokens[1])).status_code == 200
+        r = c.get(f"/api/games/{gid}/record", headers=bearer(tokens[0]))
+        assert r.status_code == 200, r.text
+        rec = r.json()
+        assert rec["tags"] == {"Resigned": 1} and len(rec["actions"]) == 3
+        assert len(Match.from_record(rec).history) == 3
+        text = c.get(f"/api/games/{gid}/record?as=text", headers=bearer(tokens[0])).text
+        assert "[Resigned 1]" in text and loads(text).tags == {"Resigned": 1}
+        r = c.get(f"/api/games/{gid}/replay?step=3", headers=bearer(tokens[0]))
+        assert r.status_code == 200, r.text
+
+
 # ---------------------------------------------------------------------- rematch
 def test_a_rematch_keeps_the_settings_and_swaps_the_seats(tmp_path: Path) -> None:
     with client(tmp_path) as c:

@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 from piquet.core.match import new_match
 from piquet.tally import TallySession
 from piquet.web.app import create_app
-from piquet.web.tally import TallyOut, speak
+from piquet.web.tally_schemas import TallyOut
+from piquet.web.tally_view import speak
 from piquet.web.tallystore import TallyStore
 from test_tally import ELDER_HAND, YOUNGER_HAND, _entries_for
 from test_web_kit import (

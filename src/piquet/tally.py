@@ -141,15 +141,11 @@ class _Draft:
     started: bool = False
 
 
-def _pack(rules: Rules) -> int:
-    return pack_mask(rules)
-
-
 def _deck(rules: Rules, draft: _Draft, packet: int) -> list[int]:
     """A pack order that deals the entered hands and puts the cards taken on top of the stock."""
     known = [c for t in draft.taken if t for c in t]
     rest = mask_cards(
-        _pack(rules) & ~draft.hands[0] & ~draft.hands[1] & ~sum(1 << c for c in known)
+        pack_mask(rules) & ~draft.hands[0] & ~draft.hands[1] & ~sum(1 << c for c in known)
     )
     # elder takes from the top, younger the next cards (elder's unused ones first);
     # cards not yet known to have been taken keep their places in any order
@@ -176,7 +172,7 @@ def _install(state: _State, rules: Rules) -> _State:
     m = base.with_pack(_deck(rules, draft, packet), dealer=dealer, packet=packet)
     for action in draft.actions:
         m = m.apply(action)
-    return _State(m, replace(base, dealer=dealer), draft)
+    return _State(m, base, draft)
 
 
 def _fold(rules: Rules, start: Match, steps: Sequence[_Step]) -> _State:
@@ -495,7 +491,7 @@ class TallySession:
 
     def _hand_step(self, role: int, text: str) -> _Step:
         cards = CardSet.parse(text)
-        pack = _pack(self.rules)
+        pack = pack_mask(self.rules)
         if cards.mask & ~pack:
             raise IllegalActionError(
                 f"{CardSet(cards.mask & ~pack)} is not in the {self.rules.deck_size}-card pack"
@@ -581,9 +577,9 @@ class TallySession:
                 f"{CardSet(mask & sum(1 << c for c in other))} was taken in by "
                 f"{_ROLE_NAMES[1 - role]}"
             )
-        if mask & ~_pack(self.rules):
+        if mask & ~pack_mask(self.rules):
             raise IllegalActionError(
-                f"{CardSet(mask & ~_pack(self.rules))} is not in the "
+                f"{CardSet(mask & ~pack_mask(self.rules))} is not in the "
                 f"{self.rules.deck_size}-card pack"
             )
 

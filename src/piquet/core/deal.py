@@ -89,7 +89,8 @@ class Deal:
     """The state of one deal.  Immutable: every action returns a new ``Deal``."""
 
     # The attributes, read-only; their meaning is documented on DealState (the same
-    # fields, as the typed dict a transition fills).
+    # fields, as the typed dict a transition fills; tests/test_typed_state.py keeps the two
+    # lists equal, names and types).
     rules: Rules
     phase: Phase
     to_act: Role | None

@@ -295,6 +295,13 @@ class Match:
             deal = deal.apply(DealBy(packet))
         return replace(m, deal=deal)
 
+    def named(self, names: Sequence[str]) -> Match:
+        """This match with the players called ``names`` (one a player); nothing else
+        changes.  Raises :class:`SetupError` for the wrong number of names."""
+        if len(names) != len(self.names):
+            raise SetupError(f"this match has {len(self.names)} players, not {len(names)} names")
+        return replace(self, names=tuple(str(n) for n in names))
+
     def _settle_deal(self) -> Match:
         deal = self.deal
         assert deal is not None

@@ -14,7 +14,7 @@ every card played; the counts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from piquet.core.actions import Action
 from piquet.core.cards import CardSet
@@ -24,8 +24,19 @@ from piquet.core.declarations import DeclClass
 from piquet.core.roles import OTHER, Role
 from piquet.core.rules import Leftovers
 from piquet.core.scoring import Event
+from piquet.core.words import aloud
 
-__all__ = ["DealView", "PublicView", "deal_view", "public_mask", "public_view", "visible_mask"]
+__all__ = [
+    "DealView",
+    "PublicView",
+    "deal_view",
+    "dialog_json",
+    "events_json",
+    "played_by",
+    "public_mask",
+    "public_view",
+    "visible_mask",
+]
 
 _ROLES = tuple(Role)
 
@@ -97,12 +108,12 @@ class DealView:
             "opponent_discard_count": self.opponent_discard_count,
             "stock_count": self.stock_count,
             "leftover_count": self.leftover_count,
-            "dialog": _dialog_json(self.dialog),
+            "dialog": dialog_json(self.dialog),
             "tricks": [t.to_json() for t in self.tricks],
             "trick_lead": None
             if self.trick_lead is None
             else str(Card.from_index(self.trick_lead)),
-            "events": _events_json(self.events),
+            "events": events_json(self.events),
             "scores": {"elder": self.scores[0], "younger": self.scores[1]},
             "tricks_won": {"elder": self.tricks_won[0], "younger": self.tricks_won[1]},
             "lead_rule": None
@@ -113,20 +124,21 @@ class DealView:
         }
 
 
-def _dialog_json(dialog: tuple[Utterance, ...]) -> list[dict[str, Any]]:
+def dialog_json(dialog: tuple[Utterance, ...]) -> list[dict[str, Any]]:
     """The dialog as JSON: one shape for a seat's view and the public view."""
     return [
         {
             "seat": ROLE_NAMES[u.seat],
             "class": None if u.cls is None else u.cls.label,
             "text": u.text,
+            "said": aloud(u),
             "shown": [str(c) for c in CardSet(u.shown)],
         }
         for u in dialog
     ]
 
 
-def _events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
+def events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
     """The score events as JSON: one shape for a seat's view and the public view."""
     return [
         {"seat": ROLE_NAMES[e.seat], "kind": e.kind.value, "points": e.points, "note": e.note}
@@ -152,11 +164,24 @@ def _leftovers_seen(deal: Deal, role: int) -> bool:
     return look[role]
 
 
-def _played_by(deal: Deal, role: int) -> int:
+class _TricksSoFar(Protocol):
+    @property
+    def tricks(self) -> tuple[Trick, ...]: ...
+    @property
+    def trick_lead(self) -> int | None: ...
+    @property
+    def to_act(self) -> Role | None: ...
+
+
+def played_by(deal: _TricksSoFar, role: int) -> int:
+    """The mask of the cards ``role`` has played so far (a deal's or a view's tricks).
+
+    A card led to an open trick is the leader's: the seat not to act.
+    """
     out = 0
     for t in deal.tricks:
         out |= 1 << (t.lead if t.leader == role else t.follow)
-    if deal.trick_lead is not None and deal.leader == role:
+    if deal.trick_lead is not None and deal.to_act != role:
         out |= 1 << deal.trick_lead
     return out
 
@@ -180,7 +205,7 @@ def visible_mask(deal: Deal, role: int) -> int:
         | deal.taken[role]
         | _stock_seen(deal, role)
         | deal.shown[other]
-        | _played_by(deal, other)
+        | played_by(deal, other)
     )
 
 
@@ -189,7 +214,7 @@ def deal_view(deal: Deal, role: int) -> DealView:
     role = _ROLES[role]
     other = OTHER[role]
     seen_by_opp = deal.shown[role] | _stock_seen(deal, other)
-    mine = deal.hands[role] | deal.discards[role] | _played_by(deal, role)
+    mine = deal.hands[role] | deal.discards[role] | played_by(deal, role)
     legal: tuple[Action, ...] = ()
     discard_range = None
     if deal.to_act == role:
@@ -215,7 +240,7 @@ def deal_view(deal: Deal, role: int) -> DealView:
         packet=deal.packet,
         declaring=deal.cls if deal.phase is Phase.DECLARE else None,
         opponent_shown=CardSet(deal.shown[other]),
-        opponent_played=CardSet(_played_by(deal, other)),
+        opponent_played=CardSet(played_by(deal, other)),
         seen_by_opponent=CardSet(seen_by_opp & mine),
         opponent_discard_count=deal.discards[other].bit_count(),
         stock_count=len(deal.stock),
@@ -279,12 +304,12 @@ class PublicView:
             "discard_counts": by_role(self.discard_counts),
             "stock_count": self.stock_count,
             "leftover_count": self.leftover_count,
-            "dialog": _dialog_json(self.dialog),
+            "dialog": dialog_json(self.dialog),
             "tricks": [t.to_json() for t in self.tricks],
             "trick_lead": None
             if self.trick_lead is None
             else str(Card.from_index(self.trick_lead)),
-            "events": _events_json(self.events),
+            "events": events_json(self.events),
             "scores": by_role(self.scores),
             "tricks_won": by_role(self.tricks_won),
             "lead_rule": None
@@ -308,8 +333,8 @@ def public_mask(deal: Deal) -> int:
         deal.shown[ELDER]
         | deal.shown[YOUNGER]
         | _turned_up(deal)
-        | _played_by(deal, ELDER)
-        | _played_by(deal, YOUNGER)
+        | played_by(deal, ELDER)
+        | played_by(deal, YOUNGER)
     )
 
 
@@ -321,7 +346,7 @@ def public_view(deal: Deal) -> PublicView:
         packet=deal.packet,
         declaring=deal.cls if deal.phase is Phase.DECLARE else None,
         shown=(CardSet(deal.shown[ELDER]), CardSet(deal.shown[YOUNGER])),
-        played=(CardSet(_played_by(deal, ELDER)), CardSet(_played_by(deal, YOUNGER))),
+        played=(CardSet(played_by(deal, ELDER)), CardSet(played_by(deal, YOUNGER))),
         hand_counts=(deal.hands[ELDER].bit_count(), deal.hands[YOUNGER].bit_count()),
         discard_counts=(deal.discards[ELDER].bit_count(), deal.discards[YOUNGER].bit_count()),
         stock_count=len(deal.stock),

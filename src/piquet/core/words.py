@@ -13,6 +13,7 @@ records and the screens, never what a player believes.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
@@ -48,6 +49,7 @@ from piquet.core.rules import PointMeasure, Rules
 
 __all__ = [
     "Voice",
+    "aloud",
     "capitalized",
     "claim_words",
     "declared",
@@ -55,6 +57,7 @@ __all__ = [
     "further_held",
     "holding_shown",
     "leftovers",
+    "narrated",
     "number_words",
     "passed",
     "replied",
@@ -140,12 +143,90 @@ _REPLY_WORDS: Final = {
 
 
 _LEFTOVER_WORDS: Final[dict[LeftoverWay, str]] = {
-    LeftoverWay.ELDER_DECLINES: "elder leaves the rest of the stock unseen",
-    LeftoverWay.TURNED_UP: "younger turns up the {n} cards he left",
-    LeftoverWay.FACE_DOWN: "younger leaves the stock face down",
-    LeftoverWay.LOOKED: "younger looks at the cards he left",
-    LeftoverWay.UNSEEN: "younger leaves the stock unseen",
+    LeftoverWay.ELDER_DECLINES: "{elder} {leaves} the rest of the stock unseen",
+    LeftoverWay.TURNED_UP: "{younger} {turns} up the {n} cards {he} left",
+    LeftoverWay.FACE_DOWN: "{younger} {leaves} the stock face down",
+    LeftoverWay.LOOKED: "{younger} {looks} at the cards {he} left",
+    LeftoverWay.UNSEEN: "{younger} {leaves} the stock unseen",
 }
+"""The leftovers' narrations: ``{elder}``/``{younger}`` name a role, a verb in braces agrees
+with the role before it, ``{he}`` is the subject again."""
+
+_NARRATIONS: Final[dict[type, Callable[[Any], str]]] = {
+    Exchanged: lambda f: f"{{{ROLE_NAMES[f.role]}}} {{exchanges}} {f.count}",
+    LaidOut: lambda f: f"{{{ROLE_NAMES[f.role]}}} {{discards}} {f.count}",
+    LeftoversChoice: lambda f: _LEFTOVER_WORDS[f.way].replace("{n}", str(f.cards.bit_count())),
+    LeadNamed: lambda f: f"{{elder}} will lead {_named(f.card, f.suit)}, and {{sees}} the stock",
+    LeadLacked: lambda f: f"{{elder}} {{holds}} no {_named(f.card, f.suit)}: "
+    "{younger} {appoints} the lead",
+    LeadAppointed: lambda f: f"{{younger}} {{appoints}} {_named(f.card, f.suit)}",
+    BlancheShown: lambda f: f"{{{ROLE_NAMES[f.role]}}} {{shows}} carte blanche",
+    HoldingShown: lambda f: f"{{{ROLE_NAMES[f.role]}}} {{shows}} {CardSet(f.cards)}",
+}
+"""What a narration or a deed tells, with its roles and verbs left to :func:`narrated`."""
+
+_BASE_VERB: Final = {
+    "exchanges": "exchange",
+    "discards": "discard",
+    "leaves": "leave",
+    "turns": "turn",
+    "looks": "look",
+    "sees": "see",
+    "holds": "hold",
+    "appoints": "appoint",
+    "shows": "show",
+}
+_TEMPLATE_PART: Final = re.compile(r"\{(\w+)\}")
+
+
+def narrated(
+    fact: Fact, reader: int | None = None, names: tuple[str, str] = ROLE_NAMES
+) -> str:
+    """A narration or a deed (see :func:`voice`) told to ``reader``: his own role is "you"
+    (with the verb agreeing), the other's is his name from ``names`` (by role).
+
+    ``narrated(fact)`` (no reader, the roles' names) is the line of the dialog, the
+    sentence of a record: "elder exchanges 3".  Raises ``KeyError`` for a spoken fact.
+    """
+    template = _NARRATIONS[type(fact)](fact)
+    you = False  # whether the last role named is the reader
+
+    def part(m: re.Match[str]) -> str:
+        nonlocal you
+        word = m.group(1)
+        if word in ROLE_NAMES:
+            role = ROLE_NAMES.index(word)
+            you = role == reader
+            if you:
+                return "You" if m.start() == 0 else "you"
+            return names[role]
+        if word == "he":
+            return "you" if you else "he"
+        return _BASE_VERB[word] if you else word
+
+    return _TEMPLATE_PART.sub(part, template)
+
+
+def aloud(line: Utterance) -> str:
+    """What the player says at the table for a line of the dialog, in his own words: a
+    narration in the first person ("I take three."; "I shall lead the queen of hearts: show
+    me the cards you left."), any other line as the dialog says it."""
+    fact = line.fact
+    if isinstance(fact, Exchanged):
+        return "I take none." if fact.count == 0 else f"I take {number_words(fact.count)}."
+    if isinstance(fact, LeadNamed):
+        lead = (
+            f"the {Card.from_index(fact.card).rank.name_singular} of "
+            f"{Card.from_index(fact.card).suit.plural}"
+            if fact.card >= 0
+            else Suit(fact.suit).plural
+        )
+        return f"I shall lead {lead}: show me the cards you left."
+    if isinstance(fact, LeftoversChoice) and fact.way is LeftoverWay.UNSEEN:
+        return "I leave them unseen."
+    if isinstance(fact, LeftoversChoice) and fact.way is LeftoverWay.LOOKED:
+        return "I look at the cards I left."
+    return line.text
 
 
 def _blanche_discards(fact: BlancheDiscards, rules: Rules) -> str:
@@ -165,12 +246,12 @@ _SENTENCES: Final[dict[type, Callable[[Any, Rules], str]]] = {
     BlancheCalled: lambda f, r: "Carte blanche!",
     BlancheDiscards: _blanche_discards,
     BlancheShown: lambda f, r: "shows carte blanche",
-    Exchanged: lambda f, r: f"{ROLE_NAMES[f.role]} exchanges {f.count}",
-    LaidOut: lambda f, r: f"{ROLE_NAMES[f.role]} discards {f.count}",
-    LeftoversChoice: lambda f, r: _LEFTOVER_WORDS[f.way].format(n=f.cards.bit_count()),
-    LeadNamed: lambda f, r: f"elder will lead {_named(f.card, f.suit)}, and sees the stock",
-    LeadLacked: lambda f, r: f"elder holds no {_named(f.card, f.suit)}: younger appoints the lead",
-    LeadAppointed: lambda f, r: f"younger appoints {_named(f.card, f.suit)}",
+    Exchanged: lambda f, r: narrated(f),
+    LaidOut: lambda f, r: narrated(f),
+    LeftoversChoice: lambda f, r: narrated(f),
+    LeadNamed: lambda f, r: narrated(f),
+    LeadLacked: lambda f, r: narrated(f),
+    LeadAppointed: lambda f, r: narrated(f),
     Declared: lambda f, r: capitalized(statement_words(f.said, r)) + ".",
     Passed: lambda f, r: f"No {f.cls.label} declared.",
     Replied: lambda f, r: _REPLY_WORDS[f.reply],

@@ -20,7 +20,7 @@ from piquet.core.match import MatchView
 from piquet.core.rules import Format, Rules
 from piquet.core.scoring import Event, Kind
 from piquet.core.view import DealView
-from piquet.core.words import Voice, voice
+from piquet.core.words import Voice, narrated, voice
 from piquet.tui.prompts import class_word, current_class
 
 __all__ = [
@@ -29,29 +29,12 @@ __all__ = [
     "deal_end_lines",
     "exclamation",
     "hand_lines",
-    "personal",
     "SAID_LINES",
     "stage",
     "table_lines",
     "trick_lines",
 ]
 
-_BASE_VERB: Final = {
-    "exchanges": "exchange",
-    "discards": "discard",
-    "looks": "look",
-    "leaves": "leave",
-    "turns": "turn",
-    "holds": "hold",
-    "appoints": "appoint",
-    "shows": "show",
-    "takes": "take",
-    "sees": "see",
-    "counts": "count",
-    "wins": "win",
-    "leads": "lead",
-    "is": "are",
-}
 _EXCLAIM: Final = {
     Kind.PIQUE: "Pique!",
     Kind.REPIQUE: "Repique!",
@@ -85,41 +68,14 @@ def _opponent(view: MatchView) -> str:
     return view.names[other]
 
 
-def personal(text: str, viewer: int | None, names: tuple[str, str]) -> str:
-    """Engine narration ("elder exchanges 3") for one reader: his own role is "you"."""
-    words = text.split(" ")
-    subject_is_viewer = (
-        bool(words) and words[0] in ROLE_NAMES and (ROLE_NAMES.index(words[0]) == viewer)
-    )
-    for i, w in enumerate(words):
-        bare = w.rstrip(",:;.")
-        tail = w[len(bare) :]
-        if bare in ROLE_NAMES:
-            role = ROLE_NAMES.index(bare)
-            if role == viewer:
-                words[i] = ("You" if i == 0 else "you") + tail
-                if i + 1 < len(words):
-                    words[i + 1] = _BASE_VERB.get(words[i + 1], words[i + 1])
-                    if subject_is_viewer:
-                        # "you will lead spades, and see the stock"
-                        for j in range(i + 2, len(words) - 1):
-                            if words[j] == "and":
-                                words[j + 1] = _BASE_VERB.get(words[j + 1], words[j + 1])
-            else:
-                words[i] = names[role] + tail
-        elif subject_is_viewer and bare == "he":
-            words[i] = "you" + tail
-    return " ".join(words)
-
-
 def say_line(u: Utterance, viewer: int | None, names: tuple[str, str]) -> str:
     """One utterance for the table: speech quoted after the speaker's name."""
     text = u.text
     how = voice(u.fact)
     if how is Voice.NARRATION:
-        return escape(personal(text, viewer, names))
+        return escape(narrated(u.fact, viewer, names))
     if how is Voice.DEED:
-        line = personal(f"{ROLE_NAMES[u.seat]} {text}", viewer, names)
+        line = narrated(u.fact, viewer, names)
         if u.shown:
             shown = CardSet(u.shown)
             line = line.replace(str(shown), cards_markup(shown))

@@ -11,7 +11,6 @@ by default), so the session runs the same in a terminal, in tmux and in tests.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -55,14 +54,9 @@ def default_record_path(match: Match) -> Path:
 
 
 def advisor_hint(view: MatchView) -> str:
-    """Advice from ``piquet.advisor.hint(view)`` if that module exists, else a polite no."""
-    try:
-        module = importlib.import_module("piquet.advisor")
-    except ImportError:
-        return "No advisor is installed yet, so there is no hint to give."
-    hint = getattr(module, "hint", None)
-    if not callable(hint):
-        return "The advisor cannot give hints yet."
+    """The advisor's hint for ``view`` (:func:`piquet.advisor.hint`), in one line."""
+    from piquet.advisor import hint  # it loads the solver: only when a hint is asked for
+
     try:
         said = str(hint(view))
     except Exception as exc:  # an advisor's failure must not end the game

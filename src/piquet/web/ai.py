@@ -21,8 +21,9 @@ from typing import Final
 from anyio import to_thread
 
 from piquet.core.match import MatchView
-from piquet.web.games import Entry, GameError, Games, Refusal
+from piquet.web.games import Entry, Games
 from piquet.web.hub import Hub
+from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import StoreError
 
 __all__ = [

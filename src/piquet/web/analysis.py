@@ -39,7 +39,8 @@ from piquet.core.match import new_match
 from piquet.core.rules import get_rules
 from piquet.review import ANALYSIS_VERSION, finished_deals, review_deal
 from piquet.web.ai import cancel_all
-from piquet.web.games import Entry, GameError, Games
+from piquet.web.games import Entry, Games
+from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import metadata
 
 __all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router", "analyse_deal"]
@@ -260,7 +261,7 @@ def analysis_router(state: dict[str, Any]) -> APIRouter:
         else:
             entry = games.cached(game_id) or await run(games.fresh, game_id)
         if entry is None:  # pragma: no cover - fresh raises instead
-            raise GameError(404, "no such game")
+            raise GameError(Refusal.NOT_FOUND, "no such game")
         return JSONResponse(await analyses().answer(entry))
 
     return router

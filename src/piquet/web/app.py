@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import functools
 import gc
-import importlib
-import importlib.util
 import json
 import logging
 import time
@@ -34,15 +31,16 @@ from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
-from piquet.core.match import Match, MatchView
 from piquet.core.rules import DEFAULT_PRESET, PRESETS
+from piquet.notation import dump_text
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
-from piquet.web.games import FRIEND, Entry, GameError, Games, Refusal
+from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import attach as attach_practice
 from piquet.web.practice import practice_router
+from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import Store, StoreError
 from piquet.web.summary import TITLES, format_label, rules_summary
 
@@ -278,34 +276,6 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
     return {c: {"model": ErrorOut} for c in (*codes, 503)}
 
 
-# ---------------------------------------------------------------------- optional modules
-def advisor_hint() -> Callable[[MatchView], str] | None:
-    """``piquet.advisor.hint`` if the advisor is installed."""
-    if importlib.util.find_spec("piquet.advisor") is None:
-        return None
-    try:
-        mod = importlib.import_module("piquet.advisor")
-    except Exception:
-        return None
-    fn = getattr(mod, "hint", None)
-    return fn if callable(fn) else None
-
-
-def notation_dumper() -> Callable[[Match], str] | None:
-    """A function of ``piquet.notation`` that writes a match as text, if there is one."""
-    if importlib.util.find_spec("piquet.notation") is None:
-        return None
-    try:
-        mod = importlib.import_module("piquet.notation")
-    except Exception:
-        return None
-    for name in ("dump_text", "dumps", "to_text"):
-        fn = getattr(mod, name, None)
-        if callable(fn):
-            return fn  # type: ignore[no-any-return]
-    return None
-
-
 def _levels() -> list[str]:
     from piquet.players import LEVELS
 
@@ -481,8 +451,8 @@ def create_app(config: WebConfig) -> FastAPI:
             "default_rules": DEFAULT_PRESET,
             "levels": levels,
             "opponents": [*levels, FRIEND],
-            "hints_available": advisor_hint() is not None,
-            "record_formats": (["text"] if notation_dumper() else []) + ["json"],
+            "hints_available": True,
+            "record_formats": ["text", "json"],
             "version": __version__,
         }
 
@@ -648,12 +618,9 @@ def create_app(config: WebConfig) -> FastAPI:
         entry, seat = await seat_entry(game_id, creds)
         live = entry.live
         if not entry.row.hints:
-            raise GameError(409, "hints are off in this game")
-        fn = advisor_hint()
-        if fn is None:
-            raise GameError(404, "hints are not available yet: the advisor is not installed")
+            raise GameError(Refusal.NOT_NOW, "hints are off in this game")
         if live.match.to_act != seat:
-            raise GameError(409, "a hint is for your turn")
+            raise GameError(Refusal.NOT_NOW, "a hint is for your turn")
         loop = asyncio.get_running_loop()
         text = await loop.run_in_executor(state["executor"], ask_advisor, live.match.view(seat))
         return {"hint": text or "The advisor has nothing to suggest here."}
@@ -678,11 +645,8 @@ def create_app(config: WebConfig) -> FastAPI:
         entry, _seat = await seat_entry(game_id, creds)
         rec = games().record(entry)
         if as_ == "text":
-            dump = notation_dumper()
-            if dump is None:
-                raise GameError(404, "the text notation is not available yet: use as=json")
-            named = dataclasses.replace(entry.live.match, names=tuple(rec["players"]))
-            text = await run(dump, named)
+            named = entry.live.match.named(rec["players"])
+            text = await run(functools.partial(dump_text, named, tags=rec.get("tags")))
             return Response(
                 str(text),
                 media_type="text/plain; charset=utf-8",

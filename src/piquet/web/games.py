@@ -19,15 +19,12 @@ a thread; the rest work from memory.
 from __future__ import annotations
 
 import asyncio
-import enum
 import functools
 import hashlib
 import hmac
 import json
-import re
 import secrets
 import threading
-import unicodedata
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -37,133 +34,21 @@ from anyio import to_thread
 
 from piquet.core.actions import (
     Action,
-    AnnounceBlanche,
-    Answer,
-    Appoint,
-    DealBy,
-    Declare,
-    Discard,
-    Leftover,
-    LeftoverChoice,
-    NameLead,
-    Pass,
-    Play,
-    Question,
-    Reply,
     parse_action,
 )
-from piquet.core.cards import Card
 from piquet.core.deal import Deal
-from piquet.core.declarations import claims, statement
 from piquet.core.errors import IllegalActionError, ParseError, PiquetError
-from piquet.core.match import MAX_SEED, Match, MatchView, new_match
-from piquet.core.rules import PRESETS, Format, Rules, get_rules
+from piquet.core.match import MAX_SEED, Match, new_match
+from piquet.core.rules import Format
 from piquet.core.view import deal_view
+from piquet.web.legal import legal_objects
+from piquet.web.refusals import GameError, Refusal, clean_name, hash_secret, preset_named
 from piquet.web.store import GameRow, NewSeat, SeatRow, Store
 
-__all__ = [
-    "FRIEND",
-    "Created",
-    "Entry",
-    "GameError",
-    "Games",
-    "Refusal",
-    "Live",
-    "clean_name",
-    "preset_named",
-    "hash_secret",
-    "legal_objects",
-]
+__all__ = ["FRIEND", "Created", "Entry", "Games", "Live"]
 
 FRIEND: Final = "friend"
 """The opponent that is a person, invited by a link."""
-MAX_NAME: Final = 30
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-_UNSEEN: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
-_BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
-"""Letters (and a symbol) that draw nothing: the Hangul fillers, the blank Braille pattern."""
-
-
-class Refusal(enum.Enum):
-    """Why a request is refused (the web edge, ``web/app.py``, says it in HTTP)."""
-
-    UNREADABLE = "unreadable"
-    """The request cannot be read: an unknown name, a malformed action."""
-    NO_TOKEN = "no token"
-    """It needs a seat's (or a tally's) token and has none."""
-    NOT_FOUND = "not found"
-    """No such game, or not for this token (the two are not told apart)."""
-    NOT_NOW = "not now"
-    """Not at this point of the game: not your turn, the game is over or moved on."""
-    AGAINST_RULES = "against the rules"
-    """The rules forbid it (the message says what is allowed)."""
-    GONE = "gone"
-    """It was there and is no more: an invitation used or replaced."""
-    UNAVAILABLE = "unavailable"
-    """The server cannot do it now (its database fails)."""
-
-
-_BY_NUMBER: Final = {
-    400: Refusal.UNREADABLE,
-    401: Refusal.NO_TOKEN,
-    404: Refusal.NOT_FOUND,
-    409: Refusal.NOT_NOW,
-    410: Refusal.GONE,
-    422: Refusal.AGAINST_RULES,
-    503: Refusal.UNAVAILABLE,
-}
-"""The numbers modules wrote before :class:`Refusal` (accepted while they move to it)."""
-
-
-class GameError(PiquetError):
-    """A request the server refuses: ``kind`` says why, ``message`` in words."""
-
-    def __init__(self, kind: Refusal | int, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind if isinstance(kind, Refusal) else _BY_NUMBER[kind]
-        self.message = message
-
-
-def hash_secret(secret: str) -> str:
-    """The stored form of a token or invite: its SHA-256, hex."""
-    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
-
-
-def clean_name(name: str | None, default: str) -> str:
-    """A display name: control and direction characters removed, spaces folded, 30 at most.
-
-    The browser shows names as text, never as markup; this only keeps them tidy.
-    """
-    if not name:
-        return default
-    text = unicodedata.normalize("NFC", name)
-    text = _CONTROL.sub("", text)
-    # format characters (byte order mark, tags, joiners) and unassigned or private ones
-    text = "".join(ch for ch in text if unicodedata.category(ch) not in _UNSEEN)
-    text = " ".join(text.split())[:MAX_NAME].strip()
-    return text if _visible(text) else default
-
-
-def _visible(text: str) -> bool:
-    """Whether ``text`` has a character that shows by itself: not only combining marks,
-    spaces or blank "fillers" (U+3164 and its like)."""
-    return any(unicodedata.category(ch)[0] in "LNPS" and ch not in _BLANK_LETTERS for ch in text)
-
-
-def preset_named(name: str) -> Rules:
-    """The preset called ``name`` (or an alias); never a file.  Raises :class:`GameError`."""
-    key = name.strip().lower()
-    bad = GameError(
-        Refusal.UNREADABLE, f"unknown rule set {name!r}; the rule sets are: {', '.join(PRESETS)}"
-    )
-    if not key or key.endswith(".toml") or "/" in key or "\\" in key:
-        raise bad
-    try:
-        return get_rules(key)
-    except PiquetError:
-        raise bad from None
-
-
 @dataclass(frozen=True, slots=True)
 class Live:
     """A game's state: the match and the last finished deal's end state."""
@@ -275,6 +160,9 @@ class Games:
         self.announce = announce
         """Called with (game id, log length) once an action is committed and held."""
         self.cache_size = cache_size
+        self.revised: Callable[[str], None] | None = None
+        """Called with a game's id when it is read with a revision this process had not
+        seen (another process undid, resigned or made a rematch), before it is shown."""
         self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self._cache: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()
@@ -397,7 +285,11 @@ class Games:
                 entry = Entry(row, live)
             else:
                 new_row = old.row
-                if row is not None and _joined(row) >= old.joined:
+                if (
+                    row is not None
+                    and row.revision >= old.row.revision
+                    and (_joined(row) >= old.joined or row.revision > old.row.revision)
+                ):
                     new_row = row
                 new_live = old.live
                 if live is not None and (replace or live.n >= old.n):
@@ -449,8 +341,13 @@ class Games:
             row = self.store.game(game_id)
             if row is None:
                 raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
-        live, again = self._replay(row, held.live if held else None, row.n_actions)
-        return self._put(game_id, row=row, live=live, replace=again)
+        revised = row.revision != (0 if held is None else held.row.revision)
+        if revised and self.revised is not None:
+            self.revised(game_id)
+        # a copy of another revision may hold actions since taken back: start again
+        start = None if held is None or held.row.revision != row.revision else held.live
+        live, again = self._replay(row, start, row.n_actions)
+        return self._put(game_id, row=row, live=live, replace=again or revised)
 
     def fresh(self, game_id: str, *, check: bool = False) -> Entry:
         """The game as it stands.  Blocks (when it must ask the database).
@@ -468,10 +365,10 @@ class Games:
         version = self.store.version(game_id)
         if version is None:
             raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
-        n, joined = version
-        if n == held.n and joined == held.joined:
+        n, revision, joined = version
+        if n == held.n and revision == held.row.revision and joined == held.joined:
             return held
-        if joined != held.joined or n < held.n:
+        if joined != held.joined or n < held.n or revision != held.row.revision:
             return self.load(game_id)
         live, again = self._replay(held.row, held.live, n)
         return self._put(game_id, live=live, replace=again)
@@ -761,14 +658,25 @@ class Games:
             out["last_deal"] = self._last_deal(live, seat)
         return out
 
+    def resigned(self, entry: Entry) -> int | None:
+        """The seat that resigned ``entry``'s game, or None."""
+        if self.extras is None:
+            return None
+        seat: int | None = self.extras(entry, 0).get("resigned")
+        return seat
+
     def record(self, entry: Entry) -> dict[str, Any]:
-        """The finished game's JSON record, with the seats' names.  Raises
+        """The finished (or resigned) game's JSON record, with the seats' names; a
+        resignation is the tag ``Resigned`` (the seat), after the actions played.  Raises
         :class:`GameError` (``NOT_NOW``) if the game is not over."""
         m = entry.live.match
-        if not m.finished:
+        resigned = self.resigned(entry)
+        if not m.finished and resigned is None:
             raise GameError(Refusal.NOT_NOW, "the record is available when the game is over")
         rec = m.to_record()
         rec["players"] = [s.name for s in entry.row.seats]
+        if resigned is not None:
+            rec["tags"] = {"Resigned": resigned}
         return rec
 
     def replay_step(self, entry: Entry, step: int) -> dict[str, Any]:
@@ -778,7 +686,7 @@ class Games:
         out of range.
         """
         row, m = entry.row, entry.live.match
-        if not m.finished:
+        if not m.finished and self.resigned(entry) is None:
             raise GameError(Refusal.NOT_NOW, "the replay is available when the game is over")
         total = len(m.history)
         if not 0 <= step <= total:
@@ -803,84 +711,3 @@ class Games:
             "names": [s.name for s in row.seats],
             "views": views,
         }
-
-
-# ---------------------------------------------------------------------- legal actions
-_REPLY_LABELS: Final = {
-    Reply.GOOD: "Good",
-    Reply.NOT_GOOD: "Not good",
-    Reply.EQUAL: "Equal",
-    Reply.MAKING: "Making?",
-}
-
-
-def _named(suit: Any, card: Card | None) -> str:
-    if card is not None:
-        return f"{card.rank.name_singular} of {card.suit.plural}"
-    return f"{suit.plural}" if suit is not None else "?"
-
-
-def _label(action: Action, view: MatchView, rules: Rules) -> tuple[str, str, list[str]]:
-    """(kind, label in the dialog's words, cards) for one legal action."""
-    if isinstance(action, Play):
-        c = action.card
-        return "play", f"Play the {c.rank.name_singular} of {c.suit.plural}", [str(c)]
-    if isinstance(action, Declare):
-        deal = view.deal
-        hand = deal.hand.mask if deal is not None else 0
-        text = f"{action.cls.label} {action.cards}"
-        for claim in claims(hand, action.cls, rules):
-            if claim.cards == action.cards.mask:
-                text = statement(claim, rules, full=False)
-                break
-        return "declare", text[:1].upper() + text[1:], [str(c) for c in action.cards]
-    if isinstance(action, Pass):
-        return "pass", "Pass (declare nothing)", []
-    if isinstance(action, Answer):
-        return "answer", _REPLY_LABELS[action.reply], []
-    if isinstance(action, DealBy):
-        return "deal", f"Deal by {action.size}", []
-    if isinstance(action, AnnounceBlanche):
-        return "blanche", f"Carte blanche: I shall discard {action.discards}", []
-    if isinstance(action, NameLead):
-        what = _named(action.suit, action.card)
-        return "name", f"I shall lead {what}: show me the cards you left", []
-    if isinstance(action, Appoint):
-        return "appoint", f"Lead {_named(action.suit, action.card)}", []
-    if isinstance(action, Leftover):
-        if action.choice is LeftoverChoice.LOOK:
-            return "leftover", "Look at the cards left in the stock", []
-        return "leftover", "Leave them unseen", []
-    if isinstance(action, Question):
-        return "question", "Which card is missing?" if action.ask else "No question", []
-    if isinstance(action, Discard):  # pragma: no cover - the exchange uses discard_range
-        return "discard", f"Discard {action.cards}", [str(c) for c in action.cards]
-    return "other", str(action), []  # pragma: no cover
-
-
-def legal_objects(view: MatchView, rules: Rules) -> list[dict[str, Any]]:
-    """The seat's legal actions as objects with an ``id``; the exchange as one descriptor.
-
-    In the exchange the client builds ``discard:7S 8S`` (or ``discard:-`` for none) from
-    the cards it selects, between ``min`` and ``max`` of them.
-    """
-    deal = view.deal
-    if deal is None or view.to_act != view.player:
-        return []
-    if deal.discard_range is not None:
-        lo, hi = deal.discard_range
-        return [
-            {
-                "id": "discard",
-                "kind": "discard",
-                "label": f"Discard {lo} to {hi} cards" if lo != hi else f"Discard {lo} cards",
-                "cards": [],
-                "min": lo,
-                "max": hi,
-            }
-        ]
-    out = []
-    for a in deal.legal_actions:
-        kind, label, cards = _label(a, view, rules)
-        out.append({"id": str(a), "kind": kind, "label": label, "cards": cards})
-    return out

@@ -32,8 +32,9 @@ from sqlalchemy.engine import Engine
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet.core.rules import PRESETS, Format
-from piquet.web.games import GameError, Games, hash_secret
+from piquet.web.games import Games
 from piquet.web.limits import TokenBuckets
+from piquet.web.refusals import GameError, Refusal, hash_secret
 from piquet.web.store import metadata, seats_t
 from piquet.web.summary import TITLES, format_label
 
@@ -211,7 +212,7 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         token = creds.credentials if creds is not None else None
         entry, seat = await run(games.authenticate, body.game, token)
         if entry.live.match.finished:
-            raise GameError(409, "the game is over: there is no seat to offer")
+            raise GameError(Refusal.NOT_NOW, "the game is over: there is no seat to offer")
         digest = hash_secret(body.invite)
         open_seat = next(
             (s for s in entry.row.seats
@@ -220,11 +221,12 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         )
         if open_seat is None:
             raise GameError(
-                404, "that invitation opens no waiting seat of this game: make a new link"
+                Refusal.NOT_FOUND,
+                "that invitation opens no waiting seat of this game: make a new link",
             )
         n_seats = len(entry.row.seats)
         if n_seats != 2:
-            raise GameError(400, "only a game of two may be offered in the lobby")
+            raise GameError(Refusal.UNREADABLE, "only a game of two may be offered in the lobby")
         cid = await run(
             lobby().post, game_id=body.game, seat=open_seat.seat, invite=body.invite,
             name=seat.name, rules=entry.row.rules, fmt=entry.row.format,
@@ -238,13 +240,13 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         challenge leaves the lobby."""
         taken = await run(lobby().take, challenge_id)
         if taken is None:
-            raise GameError(404, GONE)
+            raise GameError(Refusal.NOT_FOUND, GONE)
         game_id, invite = taken
         games: Games = state["games"]
         try:
             token, seat = await run(games.join, game_id, invite, body.name)
         except GameError:
-            raise GameError(404, GONE) from None
+            raise GameError(Refusal.NOT_FOUND, GONE) from None
         await state["hub"].publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 
@@ -253,7 +255,7 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         """Withdraw your challenge (a seat's token of its game); the link still works."""
         game_id = await run(lobby().game_of, challenge_id)
         if game_id is None:
-            raise GameError(404, GONE)
+            raise GameError(Refusal.NOT_FOUND, GONE)
         games: Games = state["games"]
         token = creds.credentials if creds is not None else None
         await run(games.authenticate, game_id, token)

@@ -37,8 +37,9 @@ from pydantic import BaseModel, Field
 
 from piquet.core.rules import KNOB_DOCS, Format
 from piquet.core.sources import citation
-from piquet.web.games import Entry, GameError, Games, hash_secret, preset_named
+from piquet.web.games import Entry, Games
 from piquet.web.practice import GameId, refusals
+from piquet.web.refusals import GameError, Refusal, hash_secret, preset_named
 from piquet.web.summary import TITLES, format_label, rules_summary
 
 __all__ = ["IDENTITY_COOKIE", "mount_docs", "open_box", "players_router", "seal"]
@@ -244,7 +245,7 @@ def players_router(state: dict[str, Any]) -> APIRouter:
         """The token of this browser's seat at ``game_id`` (404 if it has none there)."""
         identity = identity_of(piquet_id)
         if identity is None:
-            raise GameError(404, "this browser holds no seat at this game")
+            raise GameError(Refusal.NOT_FOUND, "this browser holds no seat at this game")
 
         def find() -> Any:
             with engine().connect() as conn:
@@ -257,7 +258,7 @@ def players_router(state: dict[str, Any]) -> APIRouter:
 
         r = await run(find)
         if r is None:
-            raise GameError(404, "this browser holds no seat at this game")
+            raise GameError(Refusal.NOT_FOUND, "this browser holds no seat at this game")
         return {
             "id": game_id,
             "seat": r.seat,
@@ -298,7 +299,9 @@ def players_router(state: dict[str, Any]) -> APIRouter:
         game or link; 410: the invitation was used (the seat is taken) or replaced."""
         row = await run(games().store.game, game_id)
         if row is None:
-            raise GameError(404, "no such game: the link may be mistyped or cut short")
+            raise GameError(
+                Refusal.NOT_FOUND, "no such game: the link may be mistyped or cut short"
+            )
         digest = hash_secret(body.invite)
         seat = next(
             (
@@ -313,12 +316,13 @@ def players_router(state: dict[str, Any]) -> APIRouter:
         if seat is None:
             if not any(s.kind == "human" and s.token_hash is None for s in row.seats):
                 raise GameError(
-                    410,
+                    Refusal.GONE,
                     "this invitation has been used: its seat is taken. Ask whoever sent it "
                     "for a new game.",
                 )
             raise GameError(
-                410, "this invitation link has been replaced by a newer one: ask for the new link"
+                Refusal.GONE,
+                "this invitation link has been replaced by a newer one: ask for the new link",
             )
         rules = preset_named(row.rules)
         hosts = [s.name for s in row.seats if s.kind == "human" and s.token_hash is not None]

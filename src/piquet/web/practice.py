@@ -35,8 +35,9 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
 from piquet.core.match import MAX_SEED
-from piquet.web.games import Entry, GameError, Games, hash_secret
-from piquet.web.store import NewSeat, Store, actions_t, games_t
+from piquet.web.games import Entry, Games
+from piquet.web.refusals import GameError, Refusal, hash_secret
+from piquet.web.store import NewSeat, Store, actions_t, bump_revision, games_t
 
 __all__ = ["Ends", "GameId", "attach", "practice_router", "refusals", "rotate", "truncate"]
 
@@ -63,9 +64,9 @@ class Ends:
     """Resignations and rematches: the table, and all of it in memory (read once at
     start-up; rows are few: only games that ended by a resignation or had a rematch).
 
-    The server's process that records one knows it at once; another process sharing the
-    database learns it at its next start (a resigned game is refused there by nobody
-    else: the player's table talks to the process that served it).
+    Recording one raises the game's revision (:func:`~piquet.web.store.bump_revision`):
+    another process sharing the database sees the new revision when it next checks the
+    game and reads its end again (:meth:`refresh`, hooked as ``Games.revised``).
     """
 
     def __init__(self, store: Store) -> None:
@@ -79,6 +80,16 @@ class Ends:
 
     def get(self, game_id: str) -> End | None:
         return self._ends.get(game_id)
+
+    def refresh(self, game_id: str) -> None:
+        """Read the end of ``game_id`` again (another process may have recorded it).  Blocks."""
+        with self.store.engine.connect() as conn:
+            r = conn.execute(sa.select(ends_t).where(ends_t.c.game_id == game_id)).first()
+        with self._lock:
+            if r is None:
+                self._ends.pop(game_id, None)
+            else:
+                self._ends[game_id] = End(r.resigned, r.rematch, r.rematch_by)
 
     def resign(self, game_id: str, seat: int) -> bool:
         """Record that ``seat`` resigned ``game_id``; False if it already ended so.  Blocks."""
@@ -96,6 +107,7 @@ class Ends:
                 conn.execute(
                     ends_t.insert().values(game_id=game_id, resigned=seat, created_at=time.time())
                 )
+            bump_revision(conn, game_id)
             old = self._ends.get(game_id, End())
             self._ends[game_id] = End(seat, old.rematch, old.rematch_by)
             return True
@@ -111,10 +123,12 @@ class Ends:
                         .where(ends_t.c.game_id == game_id, ends_t.c.rematch.is_(None))
                         .values(rematch=new_id, rematch_by=seat)
                     )
-                    if res.rowcount != 1:
+                    made = res.rowcount == 1
+                    if not made:
                         row = conn.execute(
                             sa.select(ends_t).where(ends_t.c.game_id == game_id)
                         ).first()
+                        made = row is None
                         if row is None:
                             conn.execute(
                                 ends_t.insert().values(
@@ -126,6 +140,8 @@ class Ends:
                             )
                         else:
                             new_id, seat = row.rematch, row.rematch_by
+                    if made:
+                        bump_revision(conn, game_id)
             except IntegrityError:  # another process inserted it meanwhile
                 with self.store.engine.connect() as conn:
                     row = conn.execute(sa.select(ends_t).where(ends_t.c.game_id == game_id)).one()
@@ -175,6 +191,7 @@ def attach(games: Games, store: Store) -> Ends:
     """Read the ends and hook them into ``games``' seat views.  Blocks."""
     ends = Ends(store)
     games.extras = extras(ends)
+    games.revised = ends.refresh
     return ends
 
 
@@ -185,7 +202,12 @@ def truncate(store: Store, game_id: str, n: int, keep: int) -> bool:
         res = conn.execute(
             games_t.update()
             .where(games_t.c.id == game_id, games_t.c.n_actions == n)
-            .values(n_actions=keep, finished=False, updated_at=time.time())
+            .values(
+                n_actions=keep,
+                finished=False,
+                updated_at=time.time(),
+                revision=games_t.c.revision + 1,
+            )
         )
         if res.rowcount != 1:
             return False
@@ -206,14 +228,14 @@ Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 GameId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="The game's id.")]
 
 
-class Refusal(BaseModel):
+class ErrorBody(BaseModel):
     error: str = Field(description="What was wrong, and what is allowed.")
 
 
 def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
     """The error answers a route documents (every one is ``{"error": ...}``); 400, 413,
     422 and 429 come with any request (bad body, too big, invalid, too many)."""
-    return {c: {"model": Refusal} for c in sorted({400, 413, 422, 429, *codes})}
+    return {c: {"model": ErrorBody} for c in sorted({400, 413, 422, 429, *codes})}
 
 
 class UndoIn(BaseModel):
@@ -270,9 +292,9 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
             entry, seat = await seat_of(game_id, creds)
             m = entry.live.match
             if not is_practice(entry, seat):
-                raise GameError(409, "undo is for practice games against the computer")
+                raise GameError(Refusal.NOT_NOW, "undo is for practice games against the computer")
             if m.finished or ended(game_id).resigned is not None:
-                raise GameError(409, "the game is over: nothing to take back")
+                raise GameError(Refusal.NOT_NOW, "the game is over: nothing to take back")
             if data is not None and data.n is not None and data.n != entry.n:
                 return JSONResponse(
                     {"error": "the game moved on", "game": g.seat_json(entry, seat)},
@@ -280,7 +302,7 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
                 )
             mine = [i for i, (p, _a) in enumerate(m.history) if p == seat]
             if not mine:
-                raise GameError(409, "you have made no move to take back")
+                raise GameError(Refusal.NOT_NOW, "you have made no move to take back")
             if await run(truncate, g.store, game_id, entry.n, mine[-1]):
                 after = await run(g.load, game_id)
                 await state["hub"].publish(game_id, -1)
@@ -289,7 +311,7 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
                 return body(after, seat)
             # the computer moved meanwhile: look again
             await to_thread.run_sync(functools.partial(g.fresh, game_id, check=True))
-        raise GameError(409, "the game moved on meanwhile: try again")
+        raise GameError(Refusal.NOT_NOW, "the game moved on meanwhile: try again")
 
     @router.post(
         "/api/games/{game_id}/resign",
@@ -301,9 +323,9 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
         g = games()
         entry, seat = await seat_of(game_id, creds)
         if entry.live.match.finished:
-            raise GameError(409, "the game is already over")
+            raise GameError(Refusal.NOT_NOW, "the game is already over")
         if not await run(state["ends"].resign, game_id, seat):
-            raise GameError(409, "the game is already over: a player resigned")
+            raise GameError(Refusal.NOT_NOW, "the game is already over: a player resigned")
         held = g.peek(game_id) or entry
         held.bodies.clear()  # built before the resignation
         entry.bodies.clear()
@@ -325,7 +347,7 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
         entry, seat = await seat_of(game_id, creds)
         row = entry.row
         if not entry.live.match.finished and ended(game_id).resigned is None:
-            raise GameError(409, "a rematch follows the end of the game")
+            raise GameError(Refusal.NOT_NOW, "a rematch follows the end of the game")
         made = ended(game_id).rematch
         n = len(row.seats)
         if made is None:
@@ -373,13 +395,14 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
                         for s, c in invites
                     ],
                 }
+            await run(g.store.drop_unplayed_game, new_id)  # the game made here does not stand
             made = stands  # the other side asked first: take the seat it keeps for you
         if ended(game_id).rematch_by == seat:
-            raise GameError(409, "you made this rematch: it is among your games")
+            raise GameError(Refusal.NOT_NOW, "you made this rematch: it is among your games")
         to = rotate(seat, n)
         code = secrets.token_urlsafe(24)
         if not await run(g.store.set_invite, made, to, hash_secret(code)):
-            raise GameError(409, "your seat in the rematch is already taken")
+            raise GameError(Refusal.NOT_NOW, "your seat in the rematch is already taken")
         name = row.seats[seat].name
         token, taken = await run(g.join, made, code, name)
         await state["hub"].publish(made, -1)

@@ -30,6 +30,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 __all__ = [
+    "bump_revision",
     "ActionRow",
     "GameRow",
     "NewSeat",
@@ -55,6 +56,7 @@ games_t: Final = sa.Table(
     sa.Column("hints", sa.Boolean, nullable=False),
     sa.Column("n_actions", sa.Integer, nullable=False),
     sa.Column("finished", sa.Boolean, nullable=False),
+    sa.Column("revision", sa.Integer, nullable=False, server_default="0"),
 )
 seats_t: Final = sa.Table(
     "piquet_seats",
@@ -163,6 +165,9 @@ class GameRow:
     finished: bool
     created_at: float
     seats: tuple[SeatRow, ...]
+    revision: int = 0
+    """Changes other than a growing log (an undo, a resignation, a rematch): a process
+    holding the game compares it, with the log's length, before trusting its copy."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,8 +283,19 @@ _ADVANCE: Final = (
     )
 )
 _LOG: Final = actions_t.insert()
+
+
+def bump_revision(conn: sa.Connection, game_id: str) -> None:
+    """Raise the revision of ``game_id`` in ``conn``'s transaction: a change other than an
+    append, that other processes holding the game must notice (see :meth:`Store.version`)."""
+    conn.execute(
+        games_t.update()
+        .where(games_t.c.id == game_id)
+        .values(revision=games_t.c.revision + 1)
+    )
 _VERSION: Final = sa.select(
     games_t.c.n_actions,
+    games_t.c.revision,
     sa.select(sa.func.count())
     .where(seats_t.c.game_id == games_t.c.id, seats_t.c.token_hash.is_not(None))
     .scalar_subquery(),
@@ -545,6 +561,22 @@ class Store:
         self.engine.dispose()
 
     # ---------------------------------------------------------------- games
+    def drop_unplayed_game(self, game_id: str) -> bool:
+        """Delete ``game_id`` if no action was ever taken in it (a rematch made twice at
+        once: the one that does not stand); False, and nothing changed, otherwise."""
+        with self._using("write to"), self.engine.begin() as conn:
+            # the update takes the row's lock: no action can be appended meanwhile
+            unplayed = conn.execute(
+                games_t.update()
+                .where(games_t.c.id == game_id, games_t.c.n_actions == 0)
+                .values(finished=True)
+            ).rowcount
+            if unplayed != 1:
+                return False
+            conn.execute(seats_t.delete().where(seats_t.c.game_id == game_id))
+            conn.execute(games_t.delete().where(games_t.c.id == game_id))
+        return True
+
     def create_game(
         self,
         *,
@@ -600,6 +632,7 @@ class Store:
                     g.n_actions,
                     g.finished,
                     g.created_at,
+                    g.revision,
                     st.seat,
                     st.kind,
                     st.level,
@@ -627,17 +660,20 @@ class Store:
             seats=tuple(
                 SeatRow(s.seat, s.kind, s.level, s.name, s.token_hash, s.invite_hash) for s in rows
             ),
+            revision=int(row.revision),
         )
 
-    def version(self, game_id: str) -> tuple[int, int] | None:
-        """(log length, seats taken by a person) of ``game_id``, or None: one cheap query.
+    def version(self, game_id: str) -> tuple[int, int, int] | None:
+        """(log length, revision, seats taken by a person) of ``game_id``, or None: one
+        cheap query.
 
-        Both only ever grow, so a process holding a game in memory knows from them
-        whether another process changed it.
+        The log grows by appends and the seats fill; anything else that changes a game
+        (an undo cuts the log, a resignation, a rematch) raises the revision.  So a
+        process holding a game in memory knows from these whether another changed it.
         """
         with self._using("read"), self.engine.connect() as conn:
             row = conn.execute(_VERSION, {"b_id": game_id}).first()
-        return None if row is None else (int(row[0]), int(row[1]))
+        return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
 
     def actions(self, game_id: str, start: int = 0) -> list[ActionRow]:
         """The log of ``game_id`` from index ``start`` on, in order."""

@@ -39,8 +39,9 @@ from sqlalchemy.exc import IntegrityError
 
 from piquet import __version__
 from piquet.core.view import public_view
-from piquet.web.games import Entry, GameError, Games
+from piquet.web.games import Entry, Games
 from piquet.web.limits import TokenBuckets
+from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import metadata
 
 __all__ = ["WatchKeys", "public_body", "public_json", "watch_keys_t", "watch_router"]
@@ -208,9 +209,9 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
         engine's public view, the seats, the deal just finished as the public saw it."""
         key = creds.credentials if creds is not None else None
         if key is None:
-            raise GameError(401, "send the spectator key: Authorization: Bearer KEY")
+            raise GameError(Refusal.NO_TOKEN, "send the spectator key: Authorization: Bearer KEY")
         if not await run(keys().opens, game_id, key):
-            raise GameError(404, NOT_FOUND)
+            raise GameError(Refusal.NOT_FOUND, NOT_FOUND)
         return Response(public_body(await current(game_id)), media_type="application/json")
 
     @router.websocket("/api/games/{game_id}/watch/ws")

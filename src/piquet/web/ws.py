@@ -31,8 +31,9 @@ from anyio import to_thread
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from piquet.web.app import HTTP_STATUS
-from piquet.web.games import GameError, Games, Refusal
+from piquet.web.games import Games
 from piquet.web.limits import TokenBuckets
+from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import StoreError
 
 __all__ = ["add_websocket"]

@@ -536,27 +536,6 @@ function opponentOf(v) {
   return v.in_game[0] === T.game.seat ? v.in_game[1] : v.in_game[0];
 }
 
-const NUMBER_WORDS = ["none", "one", "two", "three", "four", "five", "six", "seven", "eight"];
-// The engine's narration of a few moves, in the words a player says at the table.
-function spoken(text) {
-  let m;
-  if ((m = text.match(/^(?:elder|younger) exchanges (\d+)$/))) {
-    const n = Number(m[1]);
-    return n === 0 ? "I take none." : `I take ${NUMBER_WORDS[n] || n}.`;
-  }
-  if ((m = text.match(/^(?:elder|younger) will lead ([6-9TJQKA][SHDC]), and sees the stock$/))) {
-    return `I shall lead the ${cardName(m[1])}: show me the cards you left.`;
-  }
-  if ((m = text.match(/^(?:elder|younger) will lead (spades|hearts|diamonds|clubs), and sees the stock$/))) {
-    return `I shall lead ${m[1]}: show me the cards you left.`;
-  }
-  if (/^(?:elder|younger) leaves the stock unseen$/.test(text)) return "I leave them unseen.";
-  if (/^(?:elder|younger) looks at the cards he left$/.test(text)) {
-    return "I look at the cards I left.";
-  }
-  return text;
-}
-
 // Rendering ---------------------------------------------------------------------
 function renderNav() {
   const g = T.game;
@@ -1171,7 +1150,7 @@ function renderDialog() {
     const w = whoSaid(v, u.seat);
     list.append(h("li", { class: w.p === g.seat ? "me" : "them" },
       h("span", { class: "speaker" }, w.label + ": "),
-      h("span", { class: "said" }, spoken(u.text)),
+      h("span", { class: "said" }, u.said),
       u.shown.length ? mini(sortHand(u.shown)) : null));
   }
   box.append(list);
@@ -1390,9 +1369,9 @@ function wordAction(id, who, view) {
     case "declare": case "pass": case "good": case "not-good": case "equal": case "making":
     case "answer": {
       // the words said are the dialog's last line
-      const said = d && d.dialog.length ? d.dialog[d.dialog.length - 1].text : null;
+      const said = d && d.dialog.length ? d.dialog[d.dialog.length - 1].said : null;
       if (kind === "pass") return `${who} declares nothing` + (said ? `: “${said}”` : "");
-      return said ? `${who}: “${spoken(said)}”` : `${who} ${kind.replace("-", " ")}`;
+      return said ? `${who}: “${said}”` : `${who} ${kind.replace("-", " ")}`;
     }
     case "deal": return `${who} deals by ${rest}`;
     case "name": return rest.length === 2 ? `${who} names the ${cardName(rest)} as his lead`
@@ -1403,8 +1382,8 @@ function wordAction(id, who, view) {
     case "decline": return `${who} leaves the cards unseen`;
     case "blanche": return `${who} shows carte blanche`;
     default: {
-      const said = d && d.dialog.length ? d.dialog[d.dialog.length - 1].text : null;
-      return said ? `${who}: “${spoken(said)}”` : `${who}: ${id}`;
+      const said = d && d.dialog.length ? d.dialog[d.dialog.length - 1].said : null;
+      return said ? `${who}: “${said}”` : `${who}: ${id}`;
     }
   }
 }
@@ -1469,7 +1448,7 @@ async function showReplay(id) {
     const d = any.deal;
     const dialog = d ? h("ol", { class: "lines", id: "replay-dialog" }, d.dialog.slice(-8).map((u) =>
       h("li", {}, h("span", { class: "speaker" }, `${names[r[u.seat]]}: `),
-        h("span", { class: "said" }, spoken(u.text)), u.shown.length ? mini(u.shown) : null)))
+        h("span", { class: "said" }, u.said), u.shown.length ? mini(u.shown) : null)))
       : null;
     const trick = d && d.trick_lead ? h("div", { class: "trick" }, card(d.trick_lead)) :
       d && d.tricks.length ? h("div", { class: "trick" },

@@ -476,12 +476,12 @@ function renderDialog(t) {
   const events = d ? d.events : [];
   fill(S.els.dialog, h("h3", {}, "The dialog"),
     lines.length ? h("ul", { class: "lines", id: "tally-dialog-lines" }, lines.map((u) =>
-      h("li", { class: u.role === "elder" ? "me" : "them" },
+      h("li", { class: u.seat === "elder" ? "me" : "them" },
         h("span", { class: "speaker" }, u.name), ": ", h("span", { class: "said" }, u.text),
         u.shown.length ? [" ", chips(u.shown)] : null)))
       : h("p", { class: "muted small" }, "Nothing said yet in this deal."),
     events.length ? [h("h3", {}, "Counted"), h("ul", { class: "lines events" },
-      events.map((e) => h("li", { class: e.role === "elder" ? "me" : "them" },
+      events.map((e) => h("li", { class: e.seat === "elder" ? "me" : "them" },
         h("span", { class: "pts" }, `+${e.points}`), " ", h("span", { class: "speaker" },
           e.name), ` ${e.kind}` + (e.note ? ` (${e.note})` : ""))))] : null);
 }

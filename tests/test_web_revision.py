@@ -1,0 +1,135 @@
+"""Two processes holding one game: an undo, a resignation or a rematch made through one is
+seen by the other, even when the log has grown back to the length the other holds.
+
+Each ``Games`` here stands for a server process (its own store connection, its own memory,
+``shared`` as on PostgreSQL); they share one database: a SQLite file, and PostgreSQL's
+``test`` database when it is there.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from piquet.core.actions import Action
+from piquet.core.match import Match
+from piquet.web.games import Games
+from piquet.web.practice import Ends, attach, truncate
+from piquet.web.store import Store, database_url
+from test_web_kit import pg_available, pg_schema
+
+
+@contextmanager
+def _two_processes(kind: str, tmp_path: Path) -> Iterator[tuple[Games, Ends, Games, Ends]]:
+    if kind == "postgresql":
+        if not pg_available():
+            pytest.skip("no PostgreSQL at 127.0.0.1:5432/test")
+        with pg_schema() as url:
+            yield from _opened(database_url(url, tmp_path))
+    else:
+        yield from _opened(database_url(None, tmp_path))
+
+
+def _opened(url: str) -> Iterator[tuple[Games, Ends, Games, Ends]]:
+    a_store, b_store = Store.open(url), Store.open(url)
+    try:
+        a, b = Games(a_store, shared=True), Games(b_store, shared=True)
+        yield a, attach(a, a_store), b, attach(b, b_store)
+    finally:
+        a_store.close()
+        b_store.close()
+
+
+def _append(games: Games, game_id: str, match: Match, action: Action) -> Match:
+    player = match.to_act
+    assert player is not None
+    after = match.apply(action, player)
+    ok = games.store.append(
+        game_id, idx=len(match.history), player=player, action=str(action), finished=False
+    )
+    assert ok
+    return after
+
+
+def _game(games: Games) -> tuple[str, Match]:
+    made = games.create(
+        rules="rubicon", format="game", opponents=["random"], hints=False, name="A",
+        levels=["random"],
+    )
+    return made.id, games.load(made.id).live.match
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_an_undo_then_as_many_new_moves_is_seen_by_the_other_process(
+    kind: str, tmp_path: Path
+) -> None:
+    with _two_processes(kind, tmp_path) as (a, _a_ends, b, _b_ends):
+        game_id, m = _game(a)
+        rng = random.Random(3)
+        start = m
+        while len(m.history) < 20:
+            m = _append(a, game_id, m, m.random_action(rng))
+        held = b.fresh(game_id)
+        assert held.live.match.history == m.history  # b holds the game at 20 actions
+        # a takes back to the first point with a choice, and plays 20 again, otherwise
+        keep = next(
+            i for i in range(20) if len(_replayed(start, m.history[:i]).legal_actions()) > 1
+        )
+        assert truncate(a.store, game_id, 20, keep)
+        again = _replayed(start, m.history[:keep])
+        first = True
+        while len(again.history) < 20:
+            legal = list(again.legal_actions())
+            taken = m.history[len(again.history)][1]
+            pick = next(x for x in legal if x != taken) if first else rng.choice(legal)
+            first = False
+            again = _append(a, game_id, again, pick)
+        assert again.history != m.history and len(again.history) == len(m.history)
+        seen = b.fresh(game_id).live.match
+        assert seen.history == again.history
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_resignation_and_a_rematch_are_seen_by_the_other_process(
+    kind: str, tmp_path: Path
+) -> None:
+    with _two_processes(kind, tmp_path) as (a, a_ends, b, _b_ends):
+        game_id, _m = _game(a)
+        entry = b.fresh(game_id)
+        assert b.extras is not None and b.extras(entry, 0)["resigned"] is None
+        assert a_ends.resign(game_id, 0)
+        entry = b.fresh(game_id)
+        shown = b.extras(entry, 0)
+        assert shown["resigned"] == 0 and shown["finished"] is True and shown["legal_actions"] == []
+        assert a_ends.claim_rematch(game_id, "next-game", 0) == "next-game"
+        entry = b.fresh(game_id)
+        assert b.extras(entry, 1)["rematch"] == "next-game"
+
+
+def _replayed(start: Match, history: tuple[tuple[int, Action], ...]) -> Match:
+    m = start
+    for player, action in history:
+        m = m.apply(action, player)
+    return m
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_two_rematches_asked_at_once_leave_one_game(kind: str, tmp_path: Path) -> None:
+    """Each process made a game for the rematch; the one whose claim does not stand drops
+    its game (no action was taken in it), so the database keeps one."""
+    with _two_processes(kind, tmp_path) as (a, a_ends, b, b_ends):
+        game_id, _m = _game(a)
+        mine, theirs = _game(a)[0], _game(b)[0]
+        assert a_ends.claim_rematch(game_id, mine, 0) == mine
+        stands = b_ends.claim_rematch(game_id, theirs, 1)
+        assert stands == mine
+        assert b.store.drop_unplayed_game(theirs)
+        assert b.store.game(theirs) is None and a.store.game(mine) is not None
+        played, m = _game(a)
+        _append(a, played, m, m.legal_actions()[0])
+        assert not a.store.drop_unplayed_game(played)  # a game with moves is never dropped
+        assert a.store.game(played) is not None
