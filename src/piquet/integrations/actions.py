@@ -626,10 +626,9 @@ class Episode:
             step = decode_action(action_id, rules=self.rules, hand=CardSet(deal.hands[deal.to_act]))
             if not isinstance(step, Action):
                 raise IllegalActionError(f"{step}: no discarding now")
-            deal.verify(step)
+            return self._after(step)  # the deal checks the action
         except IllegalActionError as exc:
             raise IllegalActionError(f"{exc}; legal: {self._legal_text()}") from None
-        return self._after(step)
 
     def apply_action(self, action: Action) -> Episode:
         """Apply one engine action (a whole discard at once), for the package's players."""
