@@ -16,13 +16,19 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    (:func:`~piquet.players.search.declaration_tally`: carte blanche, the
    classes, repique, pique while open), and the play is valued by the
    solver's fast open-handed play-out (:meth:`~piquet.solver.Solver.estimate`).
-3. **The leaders, exactly.**  The ``refine`` best are valued again in the
-   first ``exact`` of those worlds with the exact double-dummy value of the
-   play (:meth:`~piquet.solver.Solver.value`), and the mean error of the fast
+3. **The leaders, exactly.**  The ``refine`` best and the book's discard are
+   valued again in the first ``exact`` of those worlds (fewer, not below
+   ``MIN_EXACT``, once the solver has searched ``exact_nodes`` positions) with
+   the exact double-dummy value of the play
+   (:meth:`~piquet.solver.Solver.value`), and the mean error of the fast
    play-out in those worlds is taken off their value (a control variate: the
-   same worlds, exact minus fast).  This is what makes the ranking agree with
-   verification by play (:mod:`piquet.advisor.verify`), which plays the same
-   way, whole deals through the engine.
+   same worlds, exact minus fast); the other discards played out get the
+   leaders' mean correction, and one that still comes out first is valued
+   exactly too.  This is what makes the ranking agree with verification by
+   play (:mod:`piquet.advisor.verify`), which plays the same way, whole deals
+   through the engine.
+4. **The book first.**  The book's discard stays first unless the best beats
+   it by ``book_margin`` standard errors of their paired difference.
 
 With ``score`` the value is the chance of winning the game: the deal counted
 from the score (the target reached in counting order during the declarations,
