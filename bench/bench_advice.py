@@ -1,20 +1,29 @@
 """Does the advisor's pick stand up to verification by play?  Measured over random hands.
 
-Run (niced, it is long)::
+Run (niced, it is long; one process)::
 
-    nice -n 10 .venv/bin/python bench/bench_advice.py --hands 30 --deals 100 --out advice.jsonl
+    nice -n 10 .venv/bin/python bench/bench_advice.py --presets rubicon --hands 200 \
+        --deals 100 --out advice.jsonl
+    .venv/bin/python bench/bench_advice.py --summary-of advice.jsonl
 
 For each preset, ``--hands`` random hands (dealt from a seeded pack, elder and
 younger in turn) are ranked by :func:`piquet.advisor.advise` with its
-defaults; its best ``--candidates`` discards, and the book's discard
-(:func:`piquet.players.common.book_discard`), are then played out over the
-same ``--deals`` deals by :func:`piquet.advisor.verify` (double-dummy play
-both sides, the other exchanging as ``--opponent``).  Per hand it records
-whether the pick is the best by play, within the noise of the best (its
-paired 95% interval against the best holds 0), or worse; and whether it is
-significantly worse than the book's discard.  One JSON line per hand goes to
-``--out`` as it is done (so a run cut short keeps what it measured); the
-summary per preset is printed at the end.
+defaults; its best ``--candidates`` discards, the book's discard
+(:func:`piquet.players.common.book_discard`) and the best by the ranking's
+value (the pick had the book not been preferred) are then played out over
+the same ``--deals`` deals by :func:`piquet.advisor.verify` (double-dummy
+play both sides, the other exchanging as ``--opponent``; the deals are
+independent of the ranking's own worlds).  One JSON line per hand goes to
+``--out`` as it is done (a run cut short keeps what it measured), with every
+candidate's net points deal by deal.
+
+The summary judges, per preset, the run's pick and the pick the ranking would
+have made with other book margins (:data:`piquet.advisor.BOOK_MARGIN`: the
+rival replaces the book's discard when it is that many paired standard errors
+better in the ranking's worlds; 0 is the best by value): how often it is the
+best of the verified discards, within the noise of the best (its paired 95%
+interval against the best holds 0), worse, and worse than the book's discard
+beyond the noise; and its mean gain over the book's discard.
 """
 
 from __future__ import annotations
@@ -28,7 +37,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from piquet.advisor import advise, verify
+from piquet.advisor import BOOK_MARGIN, advise, verify
 from piquet.advisor.deals import Setup
 from piquet.advisor.verify import paired
 from piquet.core.cards import CardSet, mask_cards
@@ -43,6 +52,17 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def _pick(row: dict[str, Any], margin: float | None) -> str:
+    """The advisor's pick had it used this book margin (None: the run's own pick)."""
+    if margin is None:
+        return str(row["pick"])
+    book = row["book_rule"]
+    if not book or book.get("rival") is None:
+        return str(row["top_by_value"])
+    z = book.get("z")
+    return str(book["rival"]) if z is None or z >= margin else str(book["discard"])
+
+
 def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[str, Any]:
     rules = PRESETS[preset]
     rng = random.Random(f"bench-advice-{preset}-{i}")
@@ -55,8 +75,13 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
     advise_wall, advise_cpu = time.perf_counter() - w, time.process_time() - c
     cands = advice.top(args.candidates)
     book = CardSet(book_discard(hand, setup.lo, setup.hi, rules, role=role))
-    if book not in cands:
-        cands.append(book)
+    rule = advice.method.get("book") or {}
+    top_by_value = max(
+        (r for r in advice.ranking if r.method != "estimated"), key=lambda r: r.value
+    ).discard
+    for extra in (book, top_by_value):
+        if extra not in cands:
+            cands.append(extra)
     w, c = time.perf_counter(), _cpu()
     ver = verify(
         hand,
@@ -66,6 +91,7 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
         deals=args.deals,
         seed=i,
         opponent=args.opponent,
+        workers=1 if pool is None else args.workers,
         executor=pool,
     )
     verify_wall, verify_cpu = time.perf_counter() - w, _cpu() - c
@@ -74,9 +100,13 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
     diff, low, high = paired(pick.nets, vbook.nets)
     return {
         "preset": preset,
+        "i": i,
+        "book_margin": BOOK_MARGIN,
         "hand": str(CardSet(hand)),
         "role": ("elder", "younger")[role],
         "pick": str(pick.discard),
+        "top_by_value": str(top_by_value),
+        "book_rule": rule,
         "best": str(ver.best.discard),
         "pick_is_best": pick.discard == ver.best.discard,
         "pick_within_noise": pick.within_noise,
@@ -91,6 +121,8 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
         "verify_wall_s": round(verify_wall, 3),
         "verify_cpu_s": round(verify_cpu, 3),
         "candidates": len(ver.candidates),
+        "exact_worlds": advice.method.get("exact_worlds"),
+        "nets": {str(v.discard): list(v.nets) for v in ver.candidates},
     }
 
 
@@ -103,7 +135,9 @@ def main() -> None:
     parser.add_argument("--opponent", choices=("expert", "book"), default="book")
     parser.add_argument("--presets", default=",".join(PRESETS))
     parser.add_argument("--out", default="advice-bench.jsonl")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--workers", type=int, default=1, help="verification processes (1: in this one)"
+    )
     parser.add_argument("--summary-of", metavar="FILE", help="only summarize a finished run")
     args = parser.parse_args()
     if args.summary_of:
@@ -113,7 +147,8 @@ def main() -> None:
     rows: list[dict[str, Any]] = []
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
     load = os.getloadavg()
-    with ProcessPoolExecutor(max_workers=args.workers) as pool, open(args.out, "a") as out:
+    pool = ProcessPoolExecutor(max_workers=args.workers) if args.workers > 1 else None
+    with open(args.out, "a") as out:
         for i in range(args.start, args.start + args.hands):
             for preset in presets:
                 row = one_hand(preset, i, args, pool)
@@ -121,33 +156,65 @@ def main() -> None:
                 rows.append(row)
                 out.write(json.dumps(row) + "\n")
                 out.flush()
+    if pool is not None:
+        pool.shutdown()
     summarize(rows, load)
     print(f"CPU seconds of the whole run (this process and its workers): {_cpu():.0f}")
 
 
+def _judge(row: dict[str, Any], pick: str) -> tuple[bool, bool, bool, float]:
+    """(best, within the noise of the best verified, worse than the book, pick - book)."""
+    nets = row["nets"]
+    mean = {d: sum(v) / len(v) for d, v in nets.items()}
+    best = max(mean, key=lambda d: mean[d])
+    _, _, high = paired(nets[pick], nets[best])
+    d, _, hb = paired(nets[pick], nets[row["book"]])
+    return pick == best, pick == best or high >= 0, hb < 0, d
+
+
 def summarize(rows: list[dict[str, Any]], load: tuple[float, float, float]) -> None:
+    """The table of :func:`_table` for each book margin the runs used (1.0 before it was
+    recorded): the hands of a margin chosen on earlier hands are held out."""
     print(f"load average: {load[0]:.1f}")
+    for used in sorted({r.get("book_margin", 1.0) for r in rows}):
+        part = [r for r in rows if r.get("book_margin", 1.0) == used]
+        print(f"\nHands ranked with book margin {used:g} (the run's pick):")
+        _table(part)
+
+
+def _table(rows: list[dict[str, Any]]) -> None:
+    margins: list[tuple[str, float | None]] = [
+        ("the run's pick", None),
+        ("top by value (margin 0)", 0.0),
+        ("margin 0.5", 0.5),
+        ("margin 1", 1.0),
+        ("margin 1.5", 1.5),
+        ("margin 2", 2.0),
+    ]
+    rows = [r for r in rows if "nets" in r]
     print(
-        "| preset | hands | pick best | within the noise | worse | worse than the book | "
-        "pick − book (mean) | advise CPU s (median, max) | verify wall s (median) |"
+        "| preset | pick | hands | pick best | within the noise | worse | worse than the book | "
+        "pick − book (mean) | advise CPU s (median, max) | verify CPU s (median) |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     groups = sorted({r["preset"] for r in rows})
     for preset in [*groups, "all"]:
         rs = [r for r in rows if preset in ("all", r["preset"])]
         n = len(rs)
         if not n:
             continue
-        best = sum(r["pick_is_best"] for r in rs)
-        noise = sum(r["pick_within_noise"] for r in rs)
-        book = sum(r["pick_worse_than_book"] for r in rs)
-        gain = sum(r["pick_minus_book"] for r in rs) / n
         cpu = sorted(r["advise_cpu_s"] for r in rs)
-        ver = sorted(r["verify_wall_s"] for r in rs)[n // 2]
-        print(
-            f"| {preset} | {n} | {best} | {noise} | {n - noise} | {book} | {gain:+.2f} | "
-            f"{cpu[n // 2]:.2f}, {cpu[-1]:.2f} | {ver:.0f} |"
-        )
+        ver = sorted(r["verify_cpu_s"] for r in rs)[n // 2]
+        for name, margin in margins:
+            judged = [_judge(r, _pick(r, margin)) for r in rs]
+            best = sum(j[0] for j in judged)
+            noise = sum(j[1] for j in judged)
+            book = sum(j[2] for j in judged)
+            gain = sum(j[3] for j in judged) / n
+            print(
+                f"| {preset} | {name} | {n} | {best} | {noise} | {n - noise} | {book} | "
+                f"{gain:+.2f} | {cpu[n // 2]:.2f}, {cpu[-1]:.2f} | {ver:.0f} |"
+            )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,11 @@ ISMCTS bot searches each move with random rollouts, drawing the cards it cannot
 see with the adapter's ``resample_from_infostate``; our ``expert`` level (or the
 strongest level registered, if there is no ``expert``) plays the other seat.
 Seats alternate deal by deal; the script prints each deal and the total.
+
+Why ISMCTS and not ``MCTSBot``: Piquet is a game of imperfect information, and
+OpenSpiel's ``MCTSBot`` searches clones of the true state, so it would see the
+other's hand and the stock (the game type's long name warns of it).  ISMCTS
+searches only worlds consistent with what its seat has seen.
 """
 
 from __future__ import annotations

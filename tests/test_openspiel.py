@@ -40,8 +40,10 @@ def test_the_game_is_registered_with_its_parameters() -> None:
 def test_bad_parameters_say_what_is_allowed() -> None:
     with pytest.raises(RulesError, match="the presets are"):
         ops.PiquetGame({"rules": "whist"})
-    with pytest.raises(PiquetError, match="use one of: deal, game"):
-        ops.PiquetGame({"format": "partie"})
+    with pytest.raises(PiquetError, match="use one of: deal, game, partie"):
+        ops.PiquetGame({"format": "pool"})
+    with pytest.raises(PiquetError, match="cotton-1674 does not play a partie; it plays: game"):
+        ops.PiquetGame({"rules": "cotton-1674", "format": "partie"})
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)
@@ -50,9 +52,40 @@ def test_openspiel_random_sim_test_passes(name: str) -> None:
     pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
 
 
-def test_openspiel_random_sim_test_passes_for_a_whole_game() -> None:
-    game = ops.load("rubicon", format="game")
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+WHOLE = [(name, fmt) for name in PRESET_NAMES for fmt in ("game", "partie")
+         if fmt == "game" or name in ("rubicon", "encyclopedia-19c")]
+
+
+@pytest.mark.parametrize(("name", "fmt"), WHOLE)
+def test_openspiel_random_sim_test_passes_for_a_whole_game_or_partie(name: str, fmt: str) -> None:
+    game = ops.load(name, format=fmt)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+
+def test_the_partie_returns_the_settlement() -> None:
+    game = ops.load("rubicon", format="partie")
+    assert game.max_utility() >= 100.0
+    rng = random.Random(5)
+    for _ in range(3):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+        a, b = state.returns()
+        assert a == -b and (a == 0 or abs(a) >= 100)
+        ep = state.episode
+        assert ep.match is not None and ep.match.finished
+        assert len(ep.deals) >= 6
+
+
+def test_the_game_type_says_mctsbot_would_see_hidden_cards() -> None:
+    game_type = ops.load("rubicon").get_type()
+    assert game_type.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert "MCTSBot would see hidden cards" in game_type.long_name
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, render_test, seed_test
 
 from piquet.core.errors import IllegalActionError, PiquetError, RulesError
 from piquet.core.rules import PRESETS
@@ -30,12 +30,31 @@ def test_pettingzoo_api_test_passes(name: str) -> None:
     api_test(env(rules=name), num_cycles=300)
 
 
-def test_pettingzoo_api_test_passes_for_a_whole_game() -> None:
-    api_test(env(rules="rubicon", format="game"), num_cycles=400)
+FORMATS = [(name, fmt) for name in PRESET_NAMES for fmt in ("deal", "game", "partie")
+           if fmt != "partie" or name in ("rubicon", "encyclopedia-19c")]
 
 
-def test_the_same_seed_plays_the_same_deal() -> None:
-    seed_test(lambda: env(rules="cotgrave-1662"), num_cycles=200)
+@pytest.mark.parametrize(("name", "fmt"), [c for c in FORMATS if c[1] != "deal"])
+def test_pettingzoo_api_test_passes_for_a_whole_game_or_partie(name: str, fmt: str) -> None:
+    api_test(env(rules=name, format=fmt), num_cycles=200)
+
+
+@pytest.mark.parametrize(("name", "fmt"), FORMATS)
+def test_the_same_seed_plays_the_same_episode(name: str, fmt: str) -> None:
+    seed_test(lambda: env(rules=name, format=fmt), num_cycles=100)
+
+
+@pytest.mark.parametrize(("name", "fmt"), FORMATS)
+def test_pettingzoo_render_test_passes(name: str, fmt: str) -> None:
+    render_test(lambda render_mode=None: env(rules=name, format=fmt, render_mode=render_mode))
+
+
+def test_human_render_prints_the_movers_information_state(capsys: pytest.CaptureFixture[str]
+                                                          ) -> None:
+    e = raw_env(rules="rubicon", render_mode="human")
+    e.reset(seed=1)
+    assert e.render() is None
+    assert "rubicon" in capsys.readouterr().out
 
 
 def _play(e: object, seed: int) -> dict[str, float]:
@@ -80,9 +99,27 @@ def test_only_the_selected_agent_has_legal_actions() -> None:
 def test_bad_options_say_what_is_allowed() -> None:
     with pytest.raises(RulesError, match="the presets are"):
         raw_env(rules="whist")
-    with pytest.raises(PiquetError, match="use one of: deal, game"):
-        raw_env(format="partie")
+    with pytest.raises(PiquetError, match="use one of: deal, game, partie"):
+        raw_env(format="pool")
+    with pytest.raises(PiquetError, match="does not play a partie"):
+        raw_env(rules="cotton-1674", format="partie")
+    with pytest.raises(PiquetError, match="use None, 'ansi' or 'human'"):
+        raw_env(render_mode="rgb_array")
     e = raw_env(render_mode="ansi")
     e.reset(seed=0)
     text = e.render()
     assert text is not None and "hand:" in text
+
+
+@pytest.mark.parametrize("fmt", ["game", "partie"])
+def test_a_whole_game_or_partie_ends_and_is_zero_sum(fmt: str) -> None:
+    e = env(rules="rubicon", format=fmt)
+    totals = _play(e, 11)
+    assert totals["player_0"] == -totals["player_1"]
+    ep = e.unwrapped.episode
+    assert ep.over and ep.match is not None and ep.match.finished
+    if fmt == "partie":
+        assert len(ep.deals) >= 6
+        assert totals["player_0"] == 0 or abs(totals["player_0"]) >= 100
+    else:
+        assert abs(totals["player_0"]) == 1

@@ -27,8 +27,10 @@ from piquet.advisor.explain import Explanation
 from piquet.advisor.hints import hint
 from piquet.advisor.playout import DEFAULT_THINK_MS, Outcome, play_out
 from piquet.advisor.ranking import (
+    BOOK_MARGIN,
     DEFAULT_CANDIDATES,
     DEFAULT_EXACT,
+    DEFAULT_REFINE,
     DEFAULT_SAMPLES,
     Advice,
     Ranked,
@@ -37,9 +39,11 @@ from piquet.advisor.ranking import (
 from piquet.advisor.verify import DEFAULT_DEALS, Verification, Verified, verify
 
 __all__ = [
+    "BOOK_MARGIN",
     "DEFAULT_CANDIDATES",
     "DEFAULT_DEALS",
     "DEFAULT_EXACT",
+    "DEFAULT_REFINE",
     "DEFAULT_SAMPLES",
     "DEFAULT_THINK_MS",
     "Advice",

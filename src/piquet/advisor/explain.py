@@ -188,7 +188,7 @@ def explain(
         why = f"against {versus.discard}: {unit}"
         if decl is not None and decl_versus is not None and score is None:
             d = decl - decl_versus
-            why += f" ({d:+.1f} in the declarations, {gap - d:+.1f} in the play)"
+            why += f" ({d:+.1f} in the declarations, {gap - d:+.1f} in the play: {_where(d, gap)})"
     if score is not None:
         play = "the cards: counted with the declarations in the chance of the game"
     else:
@@ -207,8 +207,32 @@ def explain(
     )
 
 
-def compare_lines(best: Verified, other: Verified, setup: Setup, *, score: bool) -> list[str]:
-    """Why ``best`` beats ``other`` (verified by play): by how much and where, in words."""
+def _where(decl: float, total: float) -> str:
+    """Where a difference comes from, in words: the declarations, the play, or both."""
+    play = total - decl
+    if abs(total) < 0.05:
+        return "no difference to speak of"
+    if decl * total > 0 and abs(play) <= 0.25 * abs(total):
+        return "almost all of it in the declarations"
+    if play * total > 0 and abs(decl) <= 0.25 * abs(total):
+        return "almost all of it in the play (the cards)"
+    if decl * total > 0 and play * total > 0:
+        return "in the declarations and in the play alike"
+    if decl * total > 0:
+        return "the declarations, though the play gives some of it back"
+    return "the play (the cards), though the declarations give some of it back"
+
+
+def compare_lines(
+    best: Verified,
+    other: Verified,
+    setup: Setup,
+    *,
+    score: bool,
+    opponent: OpponentModel | None = None,
+) -> list[str]:
+    """Why ``best`` beats ``other`` (verified by play): by how much and where, in words,
+    and what each keeps, may take in and (with ``opponent``) is likely to meet."""
     rules = setup.rules
     out = []
     if score and best.chance is not None and other.chance is not None:
@@ -223,7 +247,8 @@ def compare_lines(best: Verified, other: Verified, setup: Setup, *, score: bool)
         f"[{-other.high:+.2f}, {-other.low:+.2f}]"
         + ("" if other.high >= 0 else ", more than the noise")
         + f": {best.hand_points - other.hand_points:+.2f} in the declarations, "
-        f"{gap - (best.hand_points - other.hand_points):+.2f} in the play"
+        f"{gap - (best.hand_points - other.hand_points):+.2f} in the play; "
+        + _where(best.hand_points - other.hand_points, gap)
     )
     for v in (best, other):
         kept = setup.hand & ~v.discard.mask
@@ -242,4 +267,6 @@ def compare_lines(best: Verified, other: Verified, setup: Setup, *, score: bool)
             + (f" ({', '.join(bare)})" if bare else "")
             + (f"; {chances}" if chances else "")
         )
+        if opponent is not None:
+            out.append(f"    {_his_holdings(kept, setup, opponent)}")
     return out

@@ -35,6 +35,8 @@ Timeline = tuple[tuple[int, int], ...]
 @lru_cache(maxsize=8)
 def future_pool(rules: Rules) -> tuple[Timeline, ...]:
     """Timelines (role, points), in counting order, of deals between two book players."""
+    # a str seed is hashed by SHA-512, not by Python's salted str hash: the same pool in
+    # every process (tests/test_advice_ranking.py checks it across hash seeds)
     rng = random.Random(f"piquet-future-{rules.name}")
     pack = mask_cards(deck_of(rules))
     out = []

@@ -141,6 +141,11 @@ def _exchange_hint(view: Any, deal: DealView, rules: Rules, samples: int) -> str
     why = ""
     if e is not None and e.discard == best.discard:
         why = f": keeps {e.keeps}; {e.chances}"
+    book = advice.method.get("book") or {}
+    if book.get("discard") == str(best.discard):
+        why += " (the book's discard too)"
+    elif book.get("discard"):
+        why += f" (the book would lay out {book['discard']}; the play-out finds this better)"
     return f"Discard {best.discard}{why}."
 
 

@@ -214,13 +214,12 @@ def play_out(
             if (
                 score is None
                 and not d.deferred
-                and not d.tricks
-                and d.trick_lead is None
-                and d.lead_rule is None
-                and not rules.younger_declares_after_lead
-            ) or (score is None and d.tricks and not d.deferred and d.trick_lead is None):
-                # nothing else can be declared and any lead is free: the exact value of
-                # the play settles it (the same as playing it card by card)
+                and (d.tricks or d.lead_rule is None)
+                and (d.tricks or d.trick_lead is not None or not rules.younger_declares_after_lead)
+            ):
+                # nothing else can be declared and any card is free: the exact value of the
+                # play settles it (the same as playing it card by card; with younger
+                # declaring after the lead, from his answer to elder's first card on)
                 value = solver.value(state)
                 assert value is not None
                 t = d.scores

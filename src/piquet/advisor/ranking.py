@@ -16,13 +16,19 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    (:func:`~piquet.players.search.declaration_tally`: carte blanche, the
    classes, repique, pique while open), and the play is valued by the
    solver's fast open-handed play-out (:meth:`~piquet.solver.Solver.estimate`).
-3. **The leaders, exactly.**  The ``refine`` best are valued again in the
-   first ``exact`` of those worlds with the exact double-dummy value of the
-   play (:meth:`~piquet.solver.Solver.value`), and the mean error of the fast
+3. **The leaders, exactly.**  The ``refine`` best and the book's discard are
+   valued again in the first ``exact`` of those worlds (fewer, not below
+   ``MIN_EXACT``, once the solver has searched ``exact_nodes`` positions) with
+   the exact double-dummy value of the play
+   (:meth:`~piquet.solver.Solver.value`), and the mean error of the fast
    play-out in those worlds is taken off their value (a control variate: the
-   same worlds, exact minus fast).  This is what makes the ranking agree with
-   verification by play (:mod:`piquet.advisor.verify`), which plays the same
-   way, whole deals through the engine.
+   same worlds, exact minus fast); the other discards played out get the
+   leaders' mean correction, and one that still comes out first is valued
+   exactly too.  This is what makes the ranking agree with verification by
+   play (:mod:`piquet.advisor.verify`), which plays the same way, whole deals
+   through the engine.
+4. **The book first.**  The book's discard stays first unless the best beats
+   it by ``book_margin`` standard errors of their paired difference.
 
 With ``score`` the value is the chance of winning the game: the deal counted
 from the score (the target reached in counting order during the declarations,
@@ -71,12 +77,22 @@ __all__ = [
     "opponent_model",
 ]
 
-#: worlds each candidate is played in (the fast open-handed play-out)
-DEFAULT_SAMPLES: Final = 120
+#: worlds each candidate is played in (the fast open-handed play-out: cheap; at 120 the
+#: declarations' luck left du Coeur's values 10 points apart from one seed to another)
+DEFAULT_SAMPLES: Final = 400
 #: discards played out, besides the best of each size and the book's
 DEFAULT_CANDIDATES: Final = 8
 #: worlds in which the leaders' play is valued exactly
-DEFAULT_EXACT: Final = 24
+DEFAULT_EXACT: Final = 32
+#: positions the solver may search for the leaders' exact values (about a second), and the
+#: fewest worlds they are valued exactly in whatever it costs
+EXACT_NODES: Final = 5_000_000
+MIN_EXACT: Final = 12
+#: the leaders (by the fast play-out) valued exactly, besides the book's discard
+DEFAULT_REFINE: Final = 3
+#: how many paired standard errors a rival must beat the book's discard by to replace it
+#: (0.5: chosen on the first 88 hands of ``bench/bench_advice.py``, see docs/advice.md)
+BOOK_MARGIN: Final = 0.5
 #: the other's hands sampled for the declaration pass
 OPPONENT_SAMPLES: Final = 300
 
@@ -114,6 +130,9 @@ class Advice:
     explanations: tuple[Explanation, ...]
     method: dict[str, Any] = field(default_factory=dict)
     blanche: bool = False
+    note: str = ""
+    """Why the pick is the book's discard, or departs from it (empty if the book's
+    discard was not valued exactly)."""
 
     @property
     def best(self) -> CardSet:
@@ -139,6 +158,7 @@ class Advice:
             "ranking": [r.to_json() for r in self.ranking],
             "explanations": [e.to_json() for e in self.explanations],
             "method": self.method,
+            "note": self.note,
         }
 
     def lines(self, *, top: int = 5) -> list[str]:
@@ -152,6 +172,8 @@ class Advice:
         ]
         if self.blanche:
             out.append("You hold carte blanche: announce it before discarding (counted first).")
+        if self.note:
+            out.append(self.note)
         explained = {e.discard: e for e in self.explanations}
         for i, r in enumerate(self.ranking[:top], 1):
             value = f"{r.value:.1%}" if self.score is not None else f"{r.value:+.1f}"
@@ -264,6 +286,14 @@ class _PlayOut:
                 out.exact.append(self._score(w, decl, reached, v))
         return out
 
+    def refine(self, discard: int, played: _Played, exact: int) -> None:
+        """Value the play exactly in the first ``exact`` worlds of a discard already run."""
+        for w in range(len(played.exact), exact):
+            state, decl, reached = self._state(w, discard)
+            v = self.solver.value(state) if reached is None else 0
+            assert v is not None
+            played.exact.append(self._score(w, decl, reached, v))
+
     def _net(self, decl: tuple[int, int], play: int) -> float:
         if self.objective.mode is Mode.RACE and abs(play) > RACE_BONUS // 2:
             play -= RACE_BONUS if play > 0 else -RACE_BONUS
@@ -322,8 +352,9 @@ def _calibration(x_sim: list[float], y_sim: list[float]) -> tuple[float, float]:
     return my - mx, 1.0
 
 
-def _candidates(result: PassResult, setup: Setup, n: int) -> list[int]:
-    """The discards to play out: the best by estimate, by size, by class, and the book's."""
+def _candidates(result: PassResult, setup: Setup, n: int) -> tuple[list[int], int | None]:
+    """The discards to play out (the best by estimate, by size, by class, and the book's),
+    and the book's discard (None if the rules' range does not hold it)."""
     value = result.value
     order = np.argsort(-value, kind="stable")
     picked: list[int] = []
@@ -343,9 +374,70 @@ def _candidates(result: PassResult, setup: Setup, n: int) -> list[int]:
     for arr in (result.decl_value, result.play_value):
         take(int(np.argmax(arr)))
     book = book_discard(setup.hand, setup.lo, setup.hi, setup.rules, role=setup.role)
-    if book in result.discards and book not in picked:
+    if book not in result.discards:
+        return picked, None
+    if book not in picked:
         picked.append(book)
-    return picked
+    return picked, book
+
+
+def _paired(a: _Played, b: _Played, n: int) -> tuple[float, float]:
+    """(value of a minus value of b, its standard error), both valued exactly in the
+    first ``n`` worlds: the fast play-out's paired difference over every world plus the
+    paired difference of its errors over the exact ones (a control variate)."""
+    fd = [x - y for x, y in zip(a.fast, b.fast, strict=True)]
+    ed = [
+        (ea - fa) - (eb - fb)
+        for ea, fa, eb, fb in zip(a.exact, a.fast[:n], b.exact, b.fast[:n], strict=True)
+    ]
+    se = float(np.sqrt(_stderr(fd) ** 2 + _stderr(ed) ** 2))
+    return _mean(fd) + _mean(ed), se
+
+
+def _book_first(
+    ranked: list[Ranked],
+    played: dict[int, _Played],
+    book: int,
+    n: int,
+    margin: float,
+    chance: bool,
+) -> tuple[list[Ranked], str, dict[str, Any]]:
+    """The book's discard first unless the best rival beats it by more than ``margin``
+    paired standard errors over the same worlds (both valued exactly).
+
+    The period rule is the prior; the play-out has to show, beyond its own noise, that
+    departing from it pays.  Returns the ranking, a note saying which way it went, and
+    the figures (for ``--json`` and the measurement)."""
+    top = ranked[0]
+    if top.discard.mask == book:
+        info = {"discard": str(CardSet(book)), "kept": True, "rival": None}
+        return ranked, f"The pick is the book's discard ({CardSet(book)}).", info
+    rival = top.discard.mask
+    diff, se = _paired(played[rival], played[book], n)
+    z = diff / se if se > 0 else (float("inf") if diff > 0 else 0.0)
+    gap = f"{diff:+.1%} of the game" if chance else f"{diff:+.2f} points a deal"
+    err = f"{se:.1%}" if chance else f"{se:.2f}"
+    info = {
+        "discard": str(CardSet(book)),
+        "rival": str(CardSet(rival)),
+        "diff": round(diff, 4),
+        "stderr": round(se, 4),
+        "z": round(z, 3) if z != float("inf") else None,
+    }
+    if z >= margin:
+        info["kept"] = False
+        note = (
+            f"The pick departs from the book's discard ({CardSet(book)}): it is valued "
+            f"{gap} better, {z:.1f} standard errors of the play-out ({err})."
+        )
+        return ranked, note, info
+    info["kept"] = True
+    first = next(r for r in ranked if r.discard.mask == book)
+    note = (
+        f"The pick is the book's discard: {CardSet(rival)} is valued {gap} better, within "
+        f"the play-out's noise (standard error {err}), not enough to depart from the book."
+    )
+    return [first, *[r for r in ranked if r is not first]], note, info
 
 
 def advise(
@@ -359,8 +451,10 @@ def advise(
     samples: int = DEFAULT_SAMPLES,
     candidates: int = DEFAULT_CANDIDATES,
     explain_top: int = 3,
-    refine: int = 3,
+    refine: int = DEFAULT_REFINE,
     exact: int = DEFAULT_EXACT,
+    book_margin: float = BOOK_MARGIN,
+    exact_nodes: int = EXACT_NODES,
     budget: int = DEFAULT_BUDGET,
     opponent_samples: int = OPPONENT_SAMPLES,
 ) -> Advice:
@@ -369,7 +463,11 @@ def advise(
     ``score`` (mine, his) makes the value the chance of winning the game (the
     game of ``rules.target`` points); otherwise it is the mean net points of
     the deal.  About ``candidates`` discards are played out in ``samples``
-    worlds, and the ``refine`` best valued exactly in ``exact`` of them.
+    worlds, and the ``refine`` best and the book's discard valued exactly in
+    ``exact`` of them; the book's discard stays first unless the best beats it
+    by ``book_margin`` paired standard errors (0: never kept for being the book's).
+    The exact worlds stop early (not before 12) once the solver has searched
+    ``exact_nodes`` positions.
     Younger assumes elder took his full allotment unless ``stock`` says how
     many cards elder left.  ``seed`` fixes every sample.  Raises
     :class:`PiquetError` for a hand, role or number the rules do not allow.
@@ -377,6 +475,8 @@ def advise(
     setup = Setup.of(hand, rules, role, stock)
     if samples < 2 or candidates < 1 or exact < 0:
         raise PiquetError("samples must be at least 2, candidates at least 1, exact at least 0")
+    if not book_margin >= 0:  # also refuses NaN
+        raise PiquetError(f"the book margin must be 0 or more standard errors, not {book_margin}")
     if score is not None and (min(score) < 0 or max(score) >= rules.target):
         raise PiquetError(
             f"scores must be 0 to {rules.target - 1} (the game is {rules.target}); got "
@@ -390,7 +490,7 @@ def advise(
     result = declaration_pass(
         h, rules, discards=discards, unseen=unseen, opponent=opp, budget=budget, rng=rng
     )
-    chosen = _candidates(result, setup, candidates)
+    chosen, book = _candidates(result, setup, candidates)
     sim = _PlayOut(setup, worlds(unseen, rules, samples, rng), score)
     played = {d: sim.run(d) for d in chosen}
     fast = {d: _mean(p.fast) for d, p in played.items()}
@@ -398,23 +498,60 @@ def advise(
     leaders: list[int] = []
     if exact_n:
         leaders = sorted(played, key=lambda d: (-fast[d], d))[: max(refine, 0)]
+        if book is not None and book not in leaders:
+            leaders.append(book)
     value = dict(fast)
     err = {d: _stderr(p.fast) for d, p in played.items()}
-    for d in leaders:
-        p = sim.run(d, exact=exact_n)
-        played[d] = p
+
+    def refine_one(d: int) -> None:
+        p = played[d]
+        sim.refine(d, p, exact_n)
         corr = _mean([e - f for e, f in zip(p.exact, p.fast[:exact_n], strict=True)])
         value[d] = fast[d] + corr
         if score is not None:
             value[d] = min(max(value[d], 0.0), 1.0)
+
+    # world by world, all leaders alike, until the solver's budget of positions is spent
+    # (never fewer than MIN_EXACT worlds): the positions searched, not the clock, so the
+    # same seed gives the same advice
+    start_nodes = sim.solver.nodes
+    for w in range(exact_n):
+        for d in leaders:
+            sim.refine(d, played[d], w + 1)
+        if w + 1 >= MIN_EXACT and sim.solver.nodes - start_nodes >= exact_nodes:
+            exact_n = w + 1
+            break
+    for d in leaders:
+        refine_one(d)
+    if leaders:
+        # the fast play-out's error is much the same for every discard of a hand: the
+        # leaders' mean correction is applied to the others (a shared control variate)
+        shift = _mean([value[d] - fast[d] for d in leaders])
+        for d in played:
+            if d not in leaders:
+                value[d] = fast[d] + shift
+                if score is not None:
+                    value[d] = min(max(value[d], 0.0), 1.0)
+    # one valued only by the fast play-out may still come out first: it is valued exactly
+    for _ in range(len(played) if leaders else 0):
+        top = max(played, key=lambda d: (value[d], -d))
+        if top in leaders:
+            break
+        leaders.append(top)
+        refine_one(top)
     method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
     ranked_played = sorted(
         (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),
         key=lambda r: (-r.value, r.discard.mask),
     )
+    note, book_info = "", dict[str, Any]()
+    if book is not None and book in leaders:
+        ranked_played, note, book_info = _book_first(
+            ranked_played, played, book, exact_n, book_margin, score is not None
+        )
     est = result.value
     x_sim = [float(est[result.discards.index(d)]) for d in played]
-    y_sim = [fast[d] for d in played]
+    y_sim = [value[d] for d in played]
     floor = min(value.values())
     icpt, slope = _calibration(x_sim, y_sim)
     rest = []
@@ -454,7 +591,8 @@ def advise(
         "sampled hands of the other",
         "play": f"{len(played)} discards played out in {samples} worlds each (the other "
         "exchanging by the book, declarations by the engine's count, the play by the "
-        f"solver's fast open-handed play-out), the best {len(leaders)} with the exact "
+        f"solver's fast open-handed play-out), {len(leaders)} of them (the best and the "
+        "book's) with the exact "
         f"double-dummy play in {exact_n} of them; the rest estimated",
         "exact": result.all_exact,
         "hands": result.hands,
@@ -462,6 +600,7 @@ def advise(
         "exact_worlds": exact_n,
         "simulated": len(played),
         "seed": seed,
+        "book": book_info,
     }
     return Advice(
         rules=rules.name,
@@ -472,4 +611,5 @@ def advise(
         explanations=expl,
         method=method,
         blanche=h & COURTS == 0,
+        note=note,
     )

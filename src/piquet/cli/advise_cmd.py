@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 from typing import TYPE_CHECKING, Any
@@ -50,7 +51,7 @@ def register(sub: Any) -> None:
     p.add_argument(
         "--samples",
         type=int,
-        help="worlds each ranked discard is played in (default: the advisor's, 120)",
+        help="worlds each ranked discard is played in (default: the advisor's, 400)",
     )
     p.add_argument(
         "--candidates",
@@ -135,6 +136,7 @@ def run(args: argparse.Namespace) -> int:
         verify,
     )
     from piquet.advisor.explain import compare_lines
+    from piquet.advisor.ranking import OPPONENT_SAMPLES, opponent_model
 
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
     deals = DEFAULT_DEALS if args.deals is None else args.deals
@@ -220,7 +222,8 @@ def run(args: argparse.Namespace) -> int:
         versus = [pick, *[v for v in versus if v.discard.mask != pick.discard.mask]]
     elif len(ver.candidates) > 1 and not versus:
         versus = [ver.candidates[1]]
-    why = [compare_lines(best, v, setup, score=score is not None) for v in versus]
+    his = opponent_model(setup, OPPONENT_SAMPLES, random.Random(f"piquet-advise-{args.seed}"))
+    why = [compare_lines(best, v, setup, score=score is not None, opponent=his) for v in versus]
     if pick is best:
         verdict = f"The advisor's pick {pick.discard} is the best by play."
     elif pick.within_noise:
@@ -294,6 +297,8 @@ def advice_lines(advice: Advice, *, top: int) -> list[str]:
     ]
     if advice.blanche:
         out.append("You hold carte blanche: announce it before discarding (counted first).")
+    if advice.note:
+        out.append(advice.note)
     explained = {e.discard: e for e in advice.explanations}
     pct = advice.score is not None
     for i, r in enumerate(advice.ranking[:top], 1):

@@ -62,7 +62,7 @@ from piquet.core.cards import Card, CardSet, Rank, Suit, mask_cards
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.declarations import DeclClass, claims
 from piquet.core.errors import IllegalActionError
-from piquet.core.match import MatchView, Player
+from piquet.core.match import Match, MatchView, Player, new_match
 from piquet.core.roles import Role
 from piquet.core.rules import Format, Rules
 from piquet.core.view import DealView, deal_view
@@ -408,15 +408,23 @@ class EpisodeFormat(enum.Enum):
     """One deal; player 0 is elder; returns are the deal's point difference."""
     GAME = "game"
     """Deals until one player reaches the target; returns +1 / -1 (0 if drawn)."""
+    PARTIE = "partie"
+    """The Rubicon partie (rule sets that play one); returns are the settlement's points."""
+
+
+_MATCH_FORMATS: Final = {EpisodeFormat.GAME: Format.GAME, EpisodeFormat.PARTIE: Format.PARTIE}
 
 
 @dataclass(frozen=True, slots=True)
 class Episode:
-    """One deal (or one game) driven by ids, with the pack drawn by chance nodes.
+    """One deal (or one game, or one partie) driven by ids, the pack drawn by chance nodes.
 
     Immutable: :meth:`apply` returns the next episode.  Players are 0 and 1;
-    in a deal episode player 1 deals (so player 0 is elder); in a game
-    episode a chance node picks the first dealer and the deal alternates.
+    in a deal episode player 1 deals (so player 0 is elder); in a game or partie
+    episode a chance node picks the first dealer, and a
+    :class:`~piquet.core.match.Match` plays the deals (each dealt from the pack the
+    chance nodes drew, by :meth:`~piquet.core.match.Match.with_pack`), alternates the
+    deal, and ends and settles the game or partie.
     """
 
     rules: Rules
@@ -424,16 +432,15 @@ class Episode:
     max_deals: int
     pack: tuple[int, ...] = ()
     """Cards of the current deal's pack drawn so far (top first)."""
-    deal: Deal | None = None
+    single: Deal | None = None
+    """The deal of a deal episode (once the pack is drawn)."""
+    match: Match | None = None
+    """The game or partie (once the first dealer is drawn); its current deal is only in
+    play once this episode's pack is drawn."""
     selected: int = 0
     """Cards the seat to act has laid out for its discard (its own secret)."""
-    dealer: int | None = None
-    scores: tuple[int, int] = (0, 0)
-    """Game scores of players 0 and 1 before the current deal."""
-    deals: tuple[tuple[int, int], ...] = ()
-    """Points of players 0 and 1 in each finished deal."""
-    over: bool = False
-    winner: int | None = None
+    cut_off: bool = False
+    """A game episode stopped undecided at ``max_deals``."""
 
     def __deepcopy__(self, memo: object) -> Episode:
         return self  # immutable
@@ -444,12 +451,74 @@ class Episode:
     ) -> Episode:
         """A new episode: nothing drawn yet.
 
-        Raises :class:`IllegalActionError` if ``max_deals`` is below 1.
+        Raises :class:`IllegalActionError` if ``max_deals`` is below 1 or the rule set does
+        not play the format (a partie).
         """
         if max_deals < 1:
             raise IllegalActionError(f"max_deals must be at least 1, not {max_deals}")
-        dealer = 1 if format is EpisodeFormat.DEAL else None
-        return cls(rules, format, max_deals if format is EpisodeFormat.GAME else 1, dealer=dealer)
+        if format is EpisodeFormat.PARTIE and Format.PARTIE not in rules.formats:
+            raise IllegalActionError(
+                f"{rules.name} does not play a partie; it plays: "
+                + ", ".join(f.value for f in rules.formats if f is not Format.POOL))
+        return cls(rules, format, max_deals if format is EpisodeFormat.GAME else 1)
+
+    # ------------------------------------------------------------------ the state
+    @property
+    def over(self) -> bool:
+        if self.format is EpisodeFormat.DEAL:
+            return self.single is not None and self.single.is_over
+        return self.cut_off or (self.match is not None and self.match.finished)
+
+    @property
+    def dealer(self) -> int | None:
+        """The player who deals the current deal (None until the first dealer is drawn)."""
+        if self.format is EpisodeFormat.DEAL:
+            return 1
+        if self.match is None:
+            return None
+        # cut off after its last deal, the match has already passed the deal on
+        return 1 - self.match.dealer if self.cut_off else self.match.dealer
+
+    @property
+    def deal(self) -> Deal | None:
+        """The current deal (None while its pack is drawn); at the end, the last deal."""
+        if self.format is EpisodeFormat.DEAL:
+            return self.single
+        m = self.match
+        if m is None:
+            return None
+        if self.over:
+            return m.last_deal
+        return m.deal if len(self.pack) == len(self.pack_cards) else None
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Game scores of players 0 and 1 (before the current deal; at the end, final)."""
+        if self.match is None:
+            return (0, 0)
+        return (self.match.scores[0], self.match.scores[1])
+
+    @property
+    def deals(self) -> tuple[tuple[int, int], ...]:
+        """Points of players 0 and 1 in each finished deal."""
+        if self.format is EpisodeFormat.DEAL:
+            d = self.single
+            return ((d.scores[0], d.scores[1]),) if d is not None and d.is_over else ()
+        if self.match is None:
+            return ()
+        out = []
+        for s in self.match.deals:
+            pts = [0, 0]
+            pts[s.players[0]], pts[s.players[1]] = s.points
+            out.append((pts[0], pts[1]))
+        return tuple(out)
+
+    @property
+    def winner(self) -> int | None:
+        m = self.match
+        if m is None or not m.finished or not m.games:
+            return None
+        return m.games[-1].winner
 
     # ------------------------------------------------------------------ who moves
     @property
@@ -482,7 +551,8 @@ class Episode:
             raise IllegalActionError("not a chance node")
         if self.dealer is None:
             return [(0, 0.5), (1, 0.5)]
-        left = [c for c in self.pack_cards if c not in self.pack]
+        drawn = set(self.pack)
+        left = [c for c in self.pack_cards if c not in drawn]
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
@@ -512,6 +582,8 @@ class Episode:
 
     def match_view(self, player: int) -> MatchView:
         """A :class:`~piquet.core.match.MatchView` for ``player``, for the package's own players."""
+        if self.match is not None and self.deal is not None and not self.over:
+            return self.match.view(player)
         return MatchView(
             player=player,
             rules=self.rules.name,
@@ -554,10 +626,9 @@ class Episode:
             step = decode_action(action_id, rules=self.rules, hand=CardSet(deal.hands[deal.to_act]))
             if not isinstance(step, Action):
                 raise IllegalActionError(f"{step}: no discarding now")
-            after = deal.apply(step)
+            return self._after(step)  # the deal checks the action
         except IllegalActionError as exc:
             raise IllegalActionError(f"{exc}; legal: {self._legal_text()}") from None
-        return self._after(after)
 
     def apply_action(self, action: Action) -> Episode:
         """Apply one engine action (a whole discard at once), for the package's players."""
@@ -575,7 +646,8 @@ class Episode:
         if self.dealer is None:
             if outcome not in (0, 1):
                 raise IllegalActionError(f"first dealer must be player 0 or 1, not {outcome}")
-            return replace(self, dealer=outcome)
+            match = new_match(self.rules, seed=0, format=_MATCH_FORMATS[self.format])
+            return replace(self, match=replace(match, dealer=outcome))
         if outcome not in self.pack_cards or outcome in self.pack:
             raise IllegalActionError(
                 f"chance outcome {outcome} is not a card left to draw for the pack"
@@ -583,15 +655,11 @@ class Episode:
         pack = (*self.pack, outcome)
         if len(pack) < len(self.pack_cards):
             return replace(self, pack=pack)
-        game = self.format is EpisodeFormat.GAME
-        elder, younger = self.player_of(ELDER), self.player_of(YOUNGER)
-        deal = Deal.new(
-            self.rules,
-            pack,
-            start=(self.scores[elder], self.scores[younger]) if game else (0, 0),
-            target=self.rules.target if game else None,
-        )
-        return replace(self, pack=pack, deal=deal)
+        if self.format is EpisodeFormat.DEAL:
+            # one deal: no game target stops it
+            return replace(self, pack=pack, single=Deal.new(self.rules, pack))
+        assert self.match is not None
+        return replace(self, pack=pack, match=self.match.with_pack(pack))
 
     def _apply_discard_step(self, action_id: int) -> Episode:
         deal = self.deal
@@ -604,7 +672,7 @@ class Episode:
                 raise IllegalActionError(
                     f"discard-done: {sel.bit_count()} cards laid out; lay out {lo} to {hi}"
                 )
-            return replace(self, selected=0)._after(deal.apply(Discard(CardSet(sel))))
+            return replace(self, selected=0)._after(Discard(CardSet(sel)))
         card = action_id - SELECT_BASE
         if not 0 <= card < 36 or card not in _selectable(hand & ~sel, sel, lo, hi):
             raise IllegalActionError(
@@ -613,27 +681,21 @@ class Episode:
             )
         return replace(self, selected=sel | 1 << card)
 
-    def _after(self, deal: Deal) -> Episode:
-        if not deal.is_over:
-            return replace(self, deal=deal)
-        elder, younger = self.player_of(ELDER), self.player_of(YOUNGER)
-        pts = [0, 0]
-        pts[elder], pts[younger] = deal.scores
-        deals = (*self.deals, (pts[0], pts[1]))
+    def _after(self, action: Action) -> Episode:
+        """The episode once ``action`` (checked) is played in the current deal."""
         if self.format is EpisodeFormat.DEAL:
-            return replace(self, deal=deal, deals=deals, over=True)
-        scores = (self.scores[0] + pts[0], self.scores[1] + pts[1])
-        winner: int | None = None
-        reached = deal.game_reached_by
-        target = self.rules.target
-        if reached is not None:
-            winner = self.player_of(reached)
-        elif max(scores) >= target and scores[0] != scores[1]:
-            winner = 0 if scores[0] > scores[1] else 1
-        if winner is not None or len(deals) >= self.max_deals:
-            return replace(self, deal=deal, deals=deals, scores=scores, over=True, winner=winner)
-        assert self.dealer is not None
-        return replace(self, deal=None, pack=(), deals=deals, scores=scores, dealer=1 - self.dealer)
+            assert self.single is not None
+            return replace(self, single=self.single.apply(action))
+        match = self.match
+        assert match is not None
+        after = match.apply(action)
+        if len(after.deals) > len(match.deals) and not after.finished:
+            # the deal is over and the match dealt the next from its own seed: the chance
+            # nodes draw that pack instead
+            if len(after.deals) >= self.max_deals and self.format is EpisodeFormat.GAME:
+                return replace(self, match=after, cut_off=True)
+            return replace(self, match=after, pack=())
+        return replace(self, match=after)
 
     # ------------------------------------------------------------------ results
     def returns(self) -> tuple[float, float]:
@@ -643,15 +705,25 @@ class Episode:
         if self.format is EpisodeFormat.DEAL:
             a, b = self.deals[-1]
             return (float(a - b), float(b - a))
-        if self.winner is None:
+        winner = self.winner
+        if winner is None:
             return (0.0, 0.0)
-        return (1.0, -1.0) if self.winner == 0 else (-1.0, 1.0)
+        if self.format is EpisodeFormat.PARTIE:
+            assert self.match is not None
+            won = float(self.match.games[-1].settled)
+            return (won, -won) if winner == 0 else (-won, won)
+        return (1.0, -1.0) if winner == 0 else (-1.0, 1.0)
 
     def max_utility(self) -> float:
         if self.format is EpisodeFormat.DEAL:
             return float(max_deal_points(self.rules))
+        if self.format is EpisodeFormat.PARTIE:
+            # 100 plus both totals, every deal (and the two extra ones) at its most
+            return float(100 + (self.rules.partie_deals + 2) * max_deal_points(self.rules))
         return 1.0
 
     def max_length(self) -> int:
         """A bound on the player decisions of the whole episode."""
-        return self.max_deals * max_deal_decisions(self.rules)
+        deals = self.rules.partie_deals + 2 if self.format is EpisodeFormat.PARTIE else (
+            self.max_deals)
+        return deals * max_deal_decisions(self.rules)

@@ -180,7 +180,7 @@ def knowledge(episode: Episode, player: int) -> SeatKnowledge:
         view=view,
         selected=episode.selected_by(player),
         packet=None if deal is None else deal.packet,
-        game=episode.format is EpisodeFormat.GAME,
+        game=episode.format is not EpisodeFormat.DEAL,
         target=episode.rules.target,
         scores=(episode.scores[player], episode.scores[other]),
         deals=tuple((d[player], d[other]) for d in episode.deals),

@@ -10,7 +10,13 @@
 Parameters: ``rules`` (a preset name or alias, or a house-rule ``.toml`` file;
 default the package's default preset), ``format`` (``"deal"``: one deal,
 returns the point difference; ``"game"``: deals to the target, returns +1 / -1,
-0 if ``max_deals`` deals end it undecided) and ``max_deals`` (default 50).
+0 if ``max_deals`` deals end it undecided; ``"partie"``: the Rubicon partie of the rule
+sets that play one, returns the settlement's points) and ``max_deals`` (default 50).
+
+The game has imperfect information.  A perfect-information algorithm (OpenSpiel's
+``MCTSBot``) clones the state it is given, so its search sees the other's hand and the
+stock: it plays a different, easier game.  Use ``ISMCTSBot`` (``examples/``), which
+searches worlds drawn by :meth:`PiquetState.resample_from_infostate`.
 
 Chance draws the pack one card per chance node (at most 36 outcomes each);
 the player nodes use the fixed ids of :mod:`piquet.integrations.actions`.
@@ -76,7 +82,9 @@ _DEFAULT_MAX_DEALS: Final = 50
 
 _GAME_TYPE: Final = pyspiel.GameType(
     short_name=GAME_NAME,
-    long_name="Python Piquet",
+    # OpenSpiel's game type has no field for it, so the name says it: a perfect-information
+    # search (MCTSBot) clones states and so sees the hidden cards; ISMCTS does not
+    long_name="Python Piquet (imperfect information: MCTSBot would see hidden cards; use ISMCTS)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,

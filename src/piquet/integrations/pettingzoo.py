@@ -17,7 +17,9 @@ fixed ids of :mod:`piquet.integrations.actions`; each observation is
 from the agent's own view (:mod:`piquet.integrations.observation`).  The pack
 is shuffled from the seed given to ``reset``.  ``format="deal"`` (default)
 plays one deal and rewards the point difference; ``format="game"`` plays to
-the target and rewards +1 / -1.
+the target and rewards +1 / -1; ``format="partie"`` plays the Rubicon partie (rule sets
+that play one) and rewards the settlement's points.  ``render_mode`` ``"ansi"`` returns
+the mover's information-state string, ``"human"`` prints it.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "name": "piquet_v0",
         "is_parallelizable": False,
     }
@@ -76,7 +78,7 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
                 + ", ".join(f.value for f in EpisodeFormat)
             ) from None
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise PiquetError(f"render_mode {render_mode!r}: use None or 'ansi'")
+            raise PiquetError(f"render_mode {render_mode!r}: use None, 'ansi' or 'human'")
         self.render_mode = render_mode
         self.max_deals = max_deals
         self.possible_agents = list(AGENTS)
@@ -160,11 +162,16 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        if self.render_mode != "ansi":
+        """``ansi``: the mover's information-state string; ``human``: the same, printed."""
+        if self.render_mode is None:
             return None
         mover = self.episode.to_move
         player = mover if mover >= 0 else 0
-        return information_state_string(knowledge(self.episode, player))
+        text = information_state_string(knowledge(self.episode, player))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

@@ -1,0 +1,140 @@
+"""``VectorEnv``: N games of Piquet stepped together, for research (a Gymnasium ``VectorEnv``).
+
+The agent plays the cards, for both players (self-play); every other choice of a deal (the
+packet size, carte blanche, the exchange, the leftovers, the declarations and answers) is
+made by a kernel policy (``opponent_policy="book"`` or ``"random"``).  Each game is a game
+to the rule set's target (``format="game"``) or a Rubicon partie (``format="partie"``:
+``rules.partie_deals`` deals, then the settlement).
+
+- **Observation** (``float32``, :data:`~piquet.fast.batch.OBS_SIZE` per game), for the player
+  to play: his hand, his discards, the cards played so far, the card led to this trick (36
+  each); his role (1 elder), the trick number and the tricks each has won (/12), the points
+  each has made in the deal and the game score of each (/100), the deal number.  Nothing
+  of the other's hand or of the stock is in it.
+- **Action**: a card index (0-35, ``Card.index``); ``infos["action_mask"]`` marks the legal
+  ones (follow suit; elder bound by a named lead).  An illegal card is refused with a
+  :class:`~piquet.core.errors.IllegalActionError` and nothing changes.
+- **Reward**: at the end of a game, from player 0's side (player 1's is its negative):
+  ``format="game"`` +1 / -1; ``format="partie"`` the settlement's points (+ for player 0
+  winning), 0 for a drawn partie.  ``infos["to_play"]`` is the player to act.
+- Finished games start again in the same step (Gymnasium's ``SAME_STEP`` autoreset): the
+  observation returned is the new game's first.
+
+Seeded: ``reset(seed=S)`` gives every game its own generator from ``S``; the same seed and
+actions give the same games.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final, Literal
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium.vector import AutoresetMode
+
+from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.rules import Format, Rules, get_rules
+from piquet.fast import batch as B
+from piquet.fast import kernel as K
+from piquet.fast.engine import PolicyName, policy_code
+from piquet.fast.params import compile_rules
+from piquet.fast.policies import new_rng
+
+__all__ = ["VectorEnv"]
+
+_FORMATS: Final = {"game": B.FORMAT_GAME, "partie": B.FORMAT_PARTIE}
+
+
+class VectorEnv(gymnasium.vector.VectorEnv):
+    """N games stepped together; see the module docstring."""
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(
+        self,
+        num_envs: int,
+        *,
+        rules: Rules | str = "rubicon",
+        format: Literal["game", "partie"] | None = None,
+        opponent_policy: PolicyName = "book",
+        seed: int = 0,
+    ) -> None:
+        if not isinstance(num_envs, int) or num_envs < 1:
+            raise PiquetError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
+        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        name = format if format is not None else self.rules.default_format.value
+        if name not in _FORMATS:
+            raise PiquetError(f"format {name!r} is not known; the batch environment plays: "
+                              f"{', '.join(_FORMATS)}")
+        if name == "partie" and Format.PARTIE not in self.rules.formats:
+            known = ", ".join(f.value for f in self.rules.formats)
+            raise PiquetError(f"{self.rules.name} does not play a partie; its formats: {known}")
+        self.format = name
+        self._fmt = _FORMATS[name]
+        self._policy = policy_code(opponent_policy)
+        self._p = compile_rules(self.rules)
+        self.num_envs = num_envs
+        self.single_observation_space = gymnasium.spaces.Box(
+            0.0, np.inf, shape=(B.OBS_SIZE,), dtype=np.float32)
+        self.single_action_space = gymnasium.spaces.Discrete(36)
+        self.observation_space = gymnasium.vector.utils.batch_space(
+            self.single_observation_space, num_envs)
+        self.action_space = gymnasium.spaces.MultiDiscrete(np.full(num_envs, 36))
+        self._decks = np.zeros((num_envs, 36), dtype=np.int64)
+        self._st = np.zeros((num_envs, B.G_SIZE), dtype=np.int64)
+        self._fz = np.zeros((num_envs, K.MAX_TRACE, 2), dtype=np.int64)
+        self._rngs = np.zeros((num_envs, 1), dtype=np.uint64)
+        self._obs = np.zeros((num_envs, B.OBS_SIZE), dtype=np.float32)
+        self._rewards = np.zeros(num_envs, dtype=np.float64)
+        self._done = np.zeros(num_envs, dtype=np.bool_)
+        self._seed = seed
+        self._started = False
+
+    def _infos(self) -> dict[str, Any]:
+        allowed = self._st[:, B.G_ALLOWED]
+        mask = (allowed[:, None] >> np.arange(36)[None, :]) & 1
+        return {"action_mask": mask.astype(np.bool_),
+                "to_play": self._st[:, B.G_TO_PLAY].copy()}
+
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The legal cards of each game, ``(num_envs, 36)``."""
+        return self._infos()["action_mask"]  # type: ignore[no-any-return]
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Start every game afresh (``seed``: a new base seed; otherwise the last one)."""
+        del options
+        if seed is not None:
+            self._seed = seed
+        for i in range(self.num_envs):
+            self._rngs[i] = new_rng(self._seed * 1_000_003 + i)
+        B.reset_all(self._p, self._fmt, self._policy, self._decks, self._st, self._fz,
+                    self._rngs, self._obs, self._rewards, self._done)
+        self._started = True
+        return self._obs.copy(), self._infos()
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_],
+               npt.NDArray[np.bool_], dict[str, Any]]:
+        """Play one card in every game; see the module docstring for what comes back."""
+        if not self._started:
+            raise IllegalActionError("call reset() before step()")
+        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if acts.shape[0] != self.num_envs:
+            raise IllegalActionError(
+                f"give one card per game: {self.num_envs} actions, not {acts.shape[0]}")
+        bad = (acts < 0) | (acts > 35)
+        legal = ~bad & ((self._st[:, B.G_ALLOWED] >> np.where(bad, 0, acts)) & 1).astype(bool)
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            allowed = [c for c in range(36) if self._st[i, B.G_ALLOWED] >> c & 1]
+            raise IllegalActionError(
+                f"game {i}: card {int(acts[i])} may not be played now; allowed: {allowed}")
+        B.step_all(self._p, self._fmt, self._policy, self._decks, self._st, self._fz,
+                   self._rngs, self._obs, self._rewards, self._done, acts)
+        terminated = self._done.copy()
+        truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        return self._obs.copy(), self._rewards.copy(), terminated, truncated, self._infos()

@@ -1,0 +1,53 @@
+"""Compile every numba function once, so that their caches are on disk before anyone plays.
+
+``scripts/setup-venv`` runs ``python -m piquet.fast.warm`` after installing: the kernel
+(every policy, the play-outs, the batch environment) and the double-dummy solver
+(:mod:`piquet.solver`, through one ``expert`` move) are compiled and cached
+(``numba cache=True``), so a new process loads them instead of compiling: no one waits for
+a compile in the terminal or the browser.
+"""
+
+from __future__ import annotations
+
+import time
+
+__all__ = ["warm"]
+
+
+def warm(*, verbose: bool = True) -> float:
+    """Compile (or load) every cached numba function; returns the seconds it took."""
+    start = time.perf_counter()
+    from piquet.core.match import new_match
+    from piquet.core.rules import PRESETS
+    from piquet.fast import playout, random_deals
+    from piquet.fast.check import differ, random_case
+    from piquet.fast.env import VectorEnv
+    from piquet.players.base import make_player
+
+    rules = PRESETS["rubicon"]
+    for policy in ("random", "book"):
+        random_deals(rules, 2, policy=policy)
+    import random
+
+    deck, _, _ = random_case(rules, random.Random(0))
+    differ(rules, deck)
+    playout(rules, deck, n=2)
+    env = VectorEnv(2, rules="rubicon", format="partie")
+    _, info = env.reset(seed=0)
+    env.step(info["action_mask"].argmax(axis=1))
+    # the solver, through one expert move of each kind it compiles
+    match = new_match("rubicon", seed=1)
+    player = make_player("expert", seed=1, think_ms=50)
+    for _ in range(80):
+        if match.to_act is None:
+            break
+        view = match.view(match.to_act)
+        match = match.apply(player.choose(view), match.to_act)
+    took = time.perf_counter() - start
+    if verbose:
+        print(f"numba caches warm ({took:.1f} s)")
+    return took
+
+
+if __name__ == "__main__":
+    warm()

@@ -1,0 +1,151 @@
+"""The compiled kernel against the public engine: the same packs and the same choices give
+the same score events (role, kind, points, order), the same scores and the same end.
+
+Every preset with both kernel policies (random and book), packs dealt with carte blanche,
+and random house rules that turn every knob the kernel reads.  ``bench/bench_fast.py --diff
+N`` runs the same check over N deals per preset.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from piquet.core.cards import pack
+from piquet.core.declarations import COURTS
+from piquet.core.rules import PRESETS, Leftovers, PlayScoring, PointMeasure, PointScoring, Rules
+from piquet.core.transitions import pack_dealing
+from piquet.fast.check import differ, random_case
+from piquet.fast.engine import play_deal
+
+DEALS_PER_PRESET = 1500
+
+
+def _run(rules: Rules, cases: int, seed: str) -> None:
+    rng = random.Random(seed)
+    for i in range(cases):
+        deck, start, target = random_case(rules, rng)
+        for policy in ("random", "book"):
+            msg = differ(rules, deck, start=start, target=target, policy=policy, seed=i)
+            assert msg is None, f"{rules.name} deal {i} ({policy}, start {start}): {msg}"
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_kernel_events_equal_engine_events_for_every_preset(preset: str) -> None:
+    _run(PRESETS[preset], DEALS_PER_PRESET, f"diff:{preset}")
+
+
+def _blanche_deck(rules: Rules, rng: random.Random, holders: tuple[int, ...]) -> list[int]:
+    """A pack dealing carte blanche (no K Q J) to each role in ``holders``, by packets of 2."""
+    cards = pack(rules)
+    low = [c for c in cards if not COURTS >> c & 1]
+    rng.shuffle(low)
+    hands: list[list[int]] = [[], []]
+    for role in holders:
+        hands[role], low = low[:12], low[12:]
+    rest = [c for c in cards if c not in hands[0] and c not in hands[1]]
+    rng.shuffle(rest)
+    for role in (0, 1):
+        if not hands[role]:
+            hands[role], rest = rest[:12], rest[12:]
+    masks = [sum(1 << c for c in h) for h in hands]
+    return pack_dealing(masks[0], masks[1], rest, 2)
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_kernel_carte_blanche_equals_engine(preset: str) -> None:
+    rules = PRESETS[preset].replace(packet_sizes=(2,))
+    rng = random.Random(f"blanche:{preset}")
+    for i in range(150):
+        holders = ((0,), (1,), (0, 1))[i % 3]
+        if len(holders) == 2 and rules.deck_size == 32:
+            holders = (i % 2,)  # a 32-card pack has 20 low cards: not enough for two blanks
+        deck = _blanche_deck(rules, rng, holders)
+        start = (rng.randrange(0, rules.target), rng.randrange(0, rules.target))
+        for policy in ("random", "book"):
+            msg = differ(rules, deck, start=start, target=rules.target, policy=policy, seed=i)
+            assert msg is None, f"{preset} blanche {holders} deal {i} ({policy}): {msg}"
+        assert any(k.name == "BLANCHE" for _, k, _ in play_deal(rules, deck).events) or (
+            len(holders) == 2 and not rules.both_blanche_score)
+
+
+def random_house_rules(rng: random.Random, base: Rules) -> Rules:
+    """A rule set with every knob the kernel reads drawn at random (within what is valid)."""
+    deck_size = rng.choice((32, 36))
+    stock = deck_size - 24
+    elder_max = rng.randrange(1, stock)
+    younger_min = rng.randrange(0, stock - elder_max + 1)
+    younger_max = rng.choice((0, max(younger_min, 1) + rng.randrange(0, 3)))
+    low = 6 if deck_size == 36 else 7
+    return base.replace(
+        name="house",
+        deck_size=deck_size,
+        packet_sizes=rng.sample((1, 2, 3, 4, 6, 12), rng.randrange(1, 4)),
+        blanche_value=rng.randrange(0, 15),
+        both_blanche_score=rng.random() < 0.5,
+        blanche_number=rng.random() < 0.5,
+        elder_max=elder_max,
+        elder_min=rng.randrange(0, elder_max + 1),
+        younger_min=younger_min,
+        younger_max=younger_max,
+        younger_leftovers=rng.choice(list(Leftovers)),
+        point_measure=rng.choice(list(PointMeasure)),
+        point_scoring=rng.choice(list(PointScoring)),
+        sequences_same_suit=rng.random() < 0.5,
+        sequence_values=[rng.randrange(0, 20) for _ in range(rng.randrange(1, 8))],
+        set_min_rank=rng.randrange(low, 15),
+        trio_value=rng.randrange(0, 5),
+        quatorze_value=rng.randrange(0, 20),
+        quatorze_beats_trio=rng.random() < 0.5,
+        younger_declares_after_lead=rng.random() < 0.5,
+        ask_missing=rng.random() < 0.5,
+        show_missing=rng.random() < 0.5,
+        play_scoring=rng.choice(list(PlayScoring)),
+        last_trick_bonus=rng.randrange(0, 3),
+        last_trick_tenth_bonus=rng.randrange(0, 3),
+        cards_bonus=rng.randrange(0, 15),
+        capot_bonus=rng.randrange(0, 50),
+        pique_threshold=rng.randrange(5, 40),
+        repique_bonus=rng.randrange(0, 70),
+        pique_bonus=rng.randrange(0, 40),
+        pique_elder_only=rng.random() < 0.5,
+        pique_by_first_card=rng.random() < 0.5,
+        target=rng.randrange(20, 150),
+        game_ends_mid_deal=rng.random() < 0.8,
+    )
+
+
+def test_kernel_equals_engine_under_random_house_rules() -> None:
+    rng = random.Random("house")
+    for r in range(300):
+        rules = random_house_rules(rng, PRESETS["rubicon"])
+        _run(rules, 10, f"house:{r}")
+
+
+def test_kernel_refuses_a_pack_that_is_not_the_rule_sets() -> None:
+    from piquet.core.errors import PiquetError
+
+    rules = PRESETS["rubicon"]
+    with pytest.raises(PiquetError, match="32-card pack"):
+        play_deal(rules, list(range(32)))
+
+
+def test_kernel_refuses_an_unknown_policy() -> None:
+    from piquet.core.errors import PiquetError
+
+    rules = PRESETS["rubicon"]
+    deck = pack(rules)
+    with pytest.raises(PiquetError, match="random, book"):
+        play_deal(rules, deck, policy="clever")  # type: ignore[arg-type]
+
+
+def test_kernel_deal_is_a_function_of_pack_policy_and_seed() -> None:
+    rules = PRESETS["du-coeur-1995"]
+    deck = pack(rules)
+    random.Random(5).shuffle(deck)
+    assert play_deal(rules, deck, seed=9) == play_deal(rules, deck, seed=9)
+    traces = {play_deal(rules, deck, seed=s).trace for s in range(20)}
+    assert len(traces) > 1
+
+

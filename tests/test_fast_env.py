@@ -1,0 +1,127 @@
+"""The batch environment: every preset and format, seeded, legal masks, hidden cards hidden.
+
+Each observation is checked against the public engine: the game's private state (its pack
+and the choices of the deal so far) is replayed through :class:`~piquet.core.deal.Deal`,
+and the observation must be exactly what the seat's :func:`~piquet.core.view.deal_view`
+shows (own hand, own discards, cards played, the card led), so nothing hidden is in it;
+the action mask must be the view's legal cards.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from piquet.core.actions import Play
+from piquet.core.deal import Deal
+from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.rules import PRESETS, Format
+from piquet.core.view import deal_view
+from piquet.fast import batch as B
+from piquet.fast.engine import actions_of
+from piquet.fast.env import VectorEnv
+
+CASES = [(name, f.value) for name, rules in PRESETS.items() for f in rules.formats
+         if f is not Format.POOL]
+
+
+def _bits(row: np.ndarray) -> int:
+    return sum(1 << c for c in range(36) if row[c])
+
+
+def _check_against_engine(env: VectorEnv, obs: np.ndarray, mask: np.ndarray) -> None:
+    rules = env.rules
+    for i in range(env.num_envs):
+        st = env._st[i]
+        dealer = int(st[B.G_DEALER])
+        start = (int(st[B.G_SCORE0 + 1 - dealer]), int(st[B.G_SCORE0 + dealer]))
+        target = rules.target if env.format == "game" else None
+        deal = Deal.new(rules, [int(c) for c in env._decks[i][: rules.deck_size]],
+                        start=start, target=target)
+        rows = [(int(a), int(b)) for a, b in env._fz[i][: int(st[B.G_NFZ])]]
+        for action in actions_of(rows, rules):
+            deal = deal.apply(action)
+        role = deal.to_act
+        assert role is not None and deal.phase.value == "play"
+        view = deal_view(deal, role)
+        played = 0
+        for t in view.tricks:
+            played |= 1 << t.lead | 1 << t.follow
+        if view.trick_lead is not None:
+            played |= 1 << view.trick_lead
+        o = obs[i]
+        assert _bits(o[0:36]) == view.hand.mask
+        assert _bits(o[36:72]) == view.discards.mask
+        assert _bits(o[72:108]) == played
+        assert _bits(o[108:144]) == (0 if view.trick_lead is None else 1 << view.trick_lead)
+        hidden = deal.hands[1 - role] | sum(1 << c for c in deal.stock)
+        assert not (_bits(o[0:144]) & hidden)
+        legal = {a.card.index for a in view.legal_actions if isinstance(a, Play)}
+        assert set(np.flatnonzero(mask[i])) == legal
+
+
+@pytest.mark.parametrize(("preset", "fmt"), CASES)
+def test_env_observations_are_the_seats_view_for_every_preset_and_format(
+        preset: str, fmt: str) -> None:
+    env = VectorEnv(6, rules=preset, format=fmt, opponent_policy="random")  # type: ignore[arg-type]
+    obs, info = env.reset(seed=5)
+    rng = np.random.default_rng(1)
+    ended = 0
+    for step in range(400):
+        if step % 7 == 0:
+            _check_against_engine(env, obs, info["action_mask"])
+        mask = info["action_mask"]
+        acts = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        obs, rewards, term, trunc, info = env.step(acts)
+        ended += int(term.sum())
+        assert not trunc.any()
+        assert (rewards[~term] == 0).all()
+    assert ended > 0
+
+
+def test_env_is_seeded() -> None:
+    def run(seed: int) -> list[np.ndarray]:
+        env = VectorEnv(4, rules="rubicon", format="partie")
+        obs, info = env.reset(seed=seed)
+        out = [obs]
+        for _ in range(60):
+            obs, _, _, _, info = env.step(np.argmax(info["action_mask"], axis=1))
+            out.append(obs)
+        return out
+
+    a, b, c = run(1), run(1), run(2)
+    assert all((x == y).all() for x, y in zip(a, b, strict=True))
+    assert not all((x == y).all() for x, y in zip(a, c, strict=True))
+
+
+def test_env_partie_rewards_are_settlements_and_game_rewards_are_one() -> None:
+    for fmt in ("game", "partie"):
+        env = VectorEnv(16, rules="rubicon", format=fmt)
+        _, info = env.reset(seed=3)
+        seen = 0
+        for _ in range(700):
+            _, rewards, term, _, info = env.step(np.argmax(info["action_mask"], axis=1))
+            for r in rewards[term]:
+                assert (abs(r) == 1) if fmt == "game" else (abs(r) >= 100 or r == 0), r
+                seen += 1
+        assert seen > 0
+
+
+def test_env_refuses_bad_setups_and_illegal_cards_and_changes_nothing() -> None:
+    with pytest.raises(PiquetError, match="game, partie"):
+        VectorEnv(2, rules="rubicon", format="pool")  # type: ignore[arg-type]
+    with pytest.raises(PiquetError, match="does not play a partie"):
+        VectorEnv(2, rules="cotton-1674", format="partie")
+    with pytest.raises(PiquetError, match="at least 1"):
+        VectorEnv(0)
+    env = VectorEnv(2, rules="rubicon")
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step([0, 0])
+    _, info = env.reset(seed=0)
+    illegal = [int(np.flatnonzero(~info["action_mask"][0])[0]), 0]
+    before = env._st.copy()
+    with pytest.raises(IllegalActionError, match="may not be played now; allowed"):
+        env.step(illegal)
+    with pytest.raises(IllegalActionError, match="one card per game"):
+        env.step([0])
+    assert (env._st == before).all()
