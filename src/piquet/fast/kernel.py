@@ -69,6 +69,23 @@ STOPPED, BAD_CHOICE = 1, -1
 
 
 @njit(cache=True, nogil=True)
+def _draw(hands, deck, sp, role, count):  # type: ignore[no-untyped-def]
+    """``role`` takes ``count`` cards from the stock at ``sp``; the stock's new top."""
+    for _ in range(count):
+        hands[role] |= 1 << deck[sp]
+        sp += 1
+    return sp
+
+
+@njit(cache=True, nogil=True)
+def _exchange(hands, disc, deck, sp, role, n):  # type: ignore[no-untyped-def]
+    """``role`` lays out the cards of mask ``n`` and takes as many; the stock's new top."""
+    hands[role] &= ~n
+    disc[role] |= n
+    return _draw(hands, deck, sp, role, popcount(n))
+
+
+@njit(cache=True, nogil=True)
 def _ret(tl):  # type: ignore[no-untyped-def]
     return tl[T_NTR], tl[T_NEV], tl[T0], tl[T1], tl[T_REACHED]
 
@@ -417,11 +434,7 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
         if n < 0:
             return _bad(tl, info)
         _trace(tl, tr, A_DISCARD, n)
-        hands[0] &= ~n
-        disc[0] |= n
-        for _ in range(popcount(n)):
-            hands[0] |= 1 << deck[sp]
-            sp += 1
+        sp = _exchange(hands, disc, deck, sp, 0, n)
         if bl1 and count_blanche:
             _add(p, tl, ev, 1, K_BLANCHE, bv)
             if tl[T_REACHED] >= 0 or tl[T_STOP]:
@@ -433,11 +446,7 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
         if n < 0:
             return _bad(tl, info)
         _trace(tl, tr, A_DISCARD, n)
-        hands[1] &= ~n
-        disc[1] |= n
-        for _ in range(popcount(n)):
-            hands[1] |= 1 << deck[sp]
-            sp += 1
+        sp = _exchange(hands, disc, deck, sp, 1, n)
     elif ann0 >= 0:
         # elder's blanche: younger lays out first, elder shows, exchanges; younger takes
         hi = stock - ann0
@@ -457,28 +466,18 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
         if n < 0:
             return _bad(tl, info)
         _trace(tl, tr, A_DISCARD, n)
-        hands[0] &= ~n
-        disc[0] |= n
-        for _ in range(popcount(n)):
-            hands[0] |= 1 << deck[sp]
-            sp += 1
+        sp = _exchange(hands, disc, deck, sp, 0, n)
         if ann1 >= 0 and count_blanche:
             _add(p, tl, ev, 1, K_BLANCHE, bv)
             if tl[T_REACHED] >= 0 or tl[T_STOP]:
                 return _ret(tl)
-        for _ in range(popcount(n1)):
-            hands[1] |= 1 << deck[sp]
-            sp += 1
+        sp = _draw(hands, deck, sp, 1, popcount(n1))
     else:
         n = _discard(p, policy, rng, tl, fz, nfz, hands[0], 0, p[P.ELDER_MIN], p[P.ELDER_MAX], -1)
         if n < 0:
             return _bad(tl, info)
         _trace(tl, tr, A_DISCARD, n)
-        hands[0] &= ~n
-        disc[0] |= n
-        for _ in range(popcount(n)):
-            hands[0] |= 1 << deck[sp]
-            sp += 1
+        sp = _exchange(hands, disc, deck, sp, 0, n)
         if ann1 >= 0 and count_blanche:
             _add(p, tl, ev, 1, K_BLANCHE, bv)
             if tl[T_REACHED] >= 0 or tl[T_STOP]:
@@ -490,11 +489,7 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
         if n < 0:
             return _bad(tl, info)
         _trace(tl, tr, A_DISCARD, n)
-        hands[1] &= ~n
-        disc[1] |= n
-        for _ in range(popcount(n)):
-            hands[1] |= 1 << deck[sp]
-            sp += 1
+        sp = _exchange(hands, disc, deck, sp, 1, n)
 
     # ---- the stock cards younger left
     lead_kind = 0

@@ -42,7 +42,7 @@ from piquet.core.facts import BlancheCalled, BlancheDiscards, Exchanged, Replied
 from piquet.core.match import MatchView
 from piquet.core.rules import Rules
 from piquet.core.scoring import Kind, Tally
-from piquet.core.view import DealView, deal_view
+from piquet.core.view import DealView, deal_view, played_by
 from piquet.players.base import register_level
 from piquet.players.book import book_action, book_lead
 from piquet.players.common import (
@@ -282,7 +282,7 @@ class SearchPlayer:
             and deal.trick_lead is None
             and _pending_classes(deal)
         ):
-            full = (mine | _played(deal, ELDER), world.opp_hand)
+            full = (mine | played_by(deal, ELDER), world.opp_hand)
             tally = declaration_tally(full[0], full[1], rules)
             totals = tally.totals
             opened = tally.open
@@ -456,15 +456,6 @@ def _play_action(card: int) -> Play:
 
 
 # ------------------------------------------------------------------ helpers
-def _played(deal: DealView, role: int) -> int:
-    out = 0
-    for t in deal.tricks:
-        out |= 1 << (t.lead if t.leader == role else t.follow)
-    if deal.trick_lead is not None and deal.to_act != role:
-        out |= 1 << deal.trick_lead
-    return out
-
-
 def _pending_classes(deal: DealView) -> bool:
     """Younger still has classes to declare after elder's first lead."""
     classes = {u.cls for u in deal.dialog if u.cls is not None}
