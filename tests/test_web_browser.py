@@ -141,7 +141,9 @@ def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
         if keyboard:
             page.keyboard.press("1")
         else:
-            buttons[0].click()
+            # a locator finds the button again when it is clicked: the table may have
+            # been drawn anew (a view pushed over the WebSocket) since it was listed
+            page.locator("#actions button:not([disabled])").first.click()
     page.wait_for_function(
         f"document.querySelector('#main').dataset.n != '{before}'"
         " || document.querySelector('#finished') !== null",
