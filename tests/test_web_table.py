@@ -467,7 +467,13 @@ def test_phone_cards_are_whole_tap_targets(server: ThreadServer, browser: Any) -
     assert cards.count() == 12
     for i in range(12):
         c = cards.nth(i)
-        c.scroll_into_view_if_needed()
+        for attempt in range(3):  # the hand may be drawn anew (a pushed view) meanwhile
+            try:
+                c.scroll_into_view_if_needed()
+                break
+            except Exception as exc:
+                if "not attached" not in str(exc) or attempt == 2:
+                    raise
         box = c.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44
         hit = page.evaluate(
