@@ -349,7 +349,7 @@ class Deal:
         if step is S_ELDER:
             return [*_declare_options(self.hands[ELDER], cls, self.rules), _PASS]
         if step is S_ANSWER:
-            return [_ANSWERS[r] for r in self._replies()]
+            return [_ANSWERS[r._value_] for r in self._replies()]
         # younger declares
         beat, partial, may_pass = self._younger_terms()
         mine = claims(self.hands[YOUNGER], cls, self.rules)
@@ -675,7 +675,8 @@ _BY_CARDS: Final = PointMeasure.CARDS
 _PASS: Final = Pass()
 _ASK: Final = Question(True)
 _NO_QUESTION: Final = Question(False)
-_ANSWERS: Final = {r: Answer(r) for r in Reply}
+_ANSWERS: Final = {r._value_: Answer(r) for r in Reply}
+"""By value: an enum member's hash is a Python-level call."""
 _CLASS: Final = tuple(DeclClass)
 _DECLARE_CACHE: dict[int, tuple[Declare, ...]] = {}
 

@@ -178,11 +178,11 @@ def _start_exchange(d: DealState) -> None:
         # no number announced (Rubicon): a blanche is shown, and the exchange goes on as
         # usual; younger shows his once elder has exchanged, then takes what he will of the rest
         dealt = d["dealt"]
-        steps = [ExchangeStep(_SHOW, ELDER)] if is_blanche(dealt[ELDER]) else []
-        steps.append(ExchangeStep(_DISCARD, ELDER))
+        steps = [_SHOW_ELDER] if is_blanche(dealt[ELDER]) else []
+        steps.append(_PLAIN_EXCHANGE[0])
         if is_blanche(dealt[YOUNGER]):
-            steps.append(ExchangeStep(_SHOW, YOUNGER))
-        steps.append(ExchangeStep(_DISCARD, YOUNGER))
+            steps.append(_SHOW_YOUNGER)
+        steps.append(_PLAIN_EXCHANGE[1])
     elif b[ELDER] >= 0:
         # elder's blanche: the other discards first, then elder shows, discards, takes
         steps = [
@@ -400,7 +400,7 @@ def _h_pass(old: Deal, d: DealState, action: Pass) -> None:
     if seat == ELDER:
         d["elder_claim"] = None
         if rules.younger_declares_after_lead:
-            d["deferred"] = (*old.deferred, Deferred(cls, None, False))
+            d["deferred"] = (*old.deferred, _new_tuple(Deferred, (cls, None, False)))
             _next_class(d)
         else:
             d["step"] = S_YOUNGER
@@ -432,7 +432,7 @@ def _h_answer(old: Deal, d: DealState, action: Answer) -> None:
     _say(d, replied(YOUNGER, cls, reply))
     partial = old._partial()
     if rules.younger_declares_after_lead:
-        d["deferred"] = (*old.deferred, Deferred(cls, claim.key, partial))
+        d["deferred"] = (*old.deferred, _new_tuple(Deferred, (cls, claim.key, partial)))
         _next_class(d)
     else:
         d["step"] = S_YOUNGER
@@ -554,6 +554,9 @@ _DISCARD_ONLY: Final = ExchangeKind.DISCARD_ONLY
 _SHOW: Final = ExchangeKind.SHOW
 _TAKE: Final = ExchangeKind.TAKE
 _PLAIN_EXCHANGE: Final = (ExchangeStep(_DISCARD, ELDER), ExchangeStep(_DISCARD, YOUNGER))
+_SHOW_ELDER: Final = ExchangeStep(_SHOW, ELDER)
+_SHOW_YOUNGER: Final = ExchangeStep(_SHOW, YOUNGER)
+_new_tuple: Final = tuple.__new__  # a named tuple without its constructor's Python-level call
 _CLASS_KIND: Final = (Kind.POINT, Kind.SEQUENCES, Kind.SETS)
 
 
@@ -591,7 +594,7 @@ def _count(d: DealState, seat: Role, kind: Kind, points: int, note: str) -> None
 
 def _play_count(d: DealState, seat: Role, kind: Kind, points: int, note: str) -> None:
     if d["committed"] < 3:
-        d["held_play"] = (*d["held_play"], HeldCount(seat, kind, points, note))
+        d["held_play"] = (*d["held_play"], _new_tuple(HeldCount, (seat, kind, points, note)))
         return
     tally: Tally = d["tally"].add(seat, kind, points, note, d["rules"], d["start"], d["target"])
     d["tally"] = tally

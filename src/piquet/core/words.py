@@ -329,7 +329,8 @@ _REPLIED: Final = tuple(
     for cls in DeclClass
     for reply in _REPLIES
 )
-_REPLY_INDEX: Final = {reply.value: i for i, reply in enumerate(_REPLIES)}
+_REPLY_INDEX: Final = {reply._value_: i for i, reply in enumerate(_REPLIES)}
+"""By the member's value (``.value`` is a Python-level property; the engine's speed counts)."""
 _DECLARED: dict[int, Utterance] = {}
 
 
@@ -340,7 +341,7 @@ def passed(role: Role, cls: DeclClass) -> Utterance:
 
 def replied(role: Role, cls: DeclClass, reply: Reply) -> Utterance:
     """``role`` answers ``reply`` in class ``cls``."""
-    return _REPLIED[(role * 3 + cls) * 4 + _REPLY_INDEX[reply.value]]
+    return _REPLIED[(role * 3 + cls) * 4 + _REPLY_INDEX[reply._value_]]
 
 
 def _knobs(rules: Rules, full: bool) -> int:
@@ -355,7 +356,15 @@ def _knobs(rules: Rules, full: bool) -> int:
 
 def declared(role: Role, claim: Claim, rules: Rules, *, full: bool = True) -> Utterance:
     """``role`` announces ``claim`` (``full=False``: the first part of a point by cards)."""
-    key = ((claim.cards << 2 | claim.cls) << 4 | _knobs(rules, full)) << 1 | role
+    # keyed by what the words can depend on (many hands say the same), not by the cards
+    cls = claim.cls
+    if cls is DeclClass.POINT:
+        shape = claim.size << 8 | claim.pips
+    elif cls is DeclClass.SEQUENCE:
+        shape = (claim.size << 4 | claim.top) << 2 | (claim.cards.bit_length() - 1) // 9
+    else:
+        shape = claim.size << 4 | claim.top
+    key = ((shape << 2 | cls) << 4 | _knobs(rules, full)) << 1 | role
     found = _DECLARED.get(key)
     if found is None:
         if len(_DECLARED) > 16_384:
