@@ -7,16 +7,18 @@ script (Python or the browser's) reads one back.
 
 from __future__ import annotations
 
+import random
 import re
 from pathlib import Path
 
 import pytest
 
-from piquet.core.cards import Card, CardSet, Suit
+from piquet.core.cards import Card, CardSet, Suit, pack
 from piquet.core.dealtypes import Utterance
-from piquet.core.declarations import DeclClass
+from piquet.core.declarations import DeclClass, claims
 from piquet.core.facts import (
     BlancheShown,
+    Declared,
     Exchanged,
     Fact,
     HoldingShown,
@@ -26,10 +28,11 @@ from piquet.core.facts import (
     LeadNamed,
     LeftoversChoice,
     LeftoverWay,
+    statement_of,
 )
 from piquet.core.roles import Role
-from piquet.core.rules import Rules
-from piquet.core.words import aloud, narrated, sentence, utterance
+from piquet.core.rules import PRESETS, Rules
+from piquet.core.words import aloud, declared, narrated, sentence, utterance
 
 E, Y = Role.ELDER, Role.YOUNGER
 QH = Card.parse("QH").index
@@ -125,3 +128,21 @@ def test_no_script_outside_the_words_module_holds_the_sentences_it_used_to_parse
             if _SENTENCE_PARSING.search(code) and _READING.search(code):
                 offenders.append(f"{path.relative_to(root)}:{n}: {text.strip()}")
     assert not offenders, "\n".join(offenders)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_cached_declaration_line_is_the_line_its_fact_makes(preset: str) -> None:
+    # words.declared keeps each line by what the words can depend on (the engine's speed);
+    # over many random hands, every claim's cached line must be the one made afresh
+    rules = PRESETS[preset]
+    rng = random.Random(preset)
+    cards = pack(rules)
+    for _ in range(400):
+        hand = sum(1 << c for c in rng.sample(cards, 12))
+        for cls in DeclClass:
+            for claim in claims(hand, cls, rules):
+                for full in (True, False):
+                    for role in Role:
+                        fact = Declared(role, statement_of(claim, rules, full=full))
+                        fresh = Utterance(role, cls, sentence(fact, rules), 0, fact)
+                        assert declared(role, claim, rules, full=full) == fresh, claim
