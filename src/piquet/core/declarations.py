@@ -341,7 +341,6 @@ def shape_of(rules: Rules) -> _Shape:
 _BY_KEY: Final = itemgetter(2)
 _POINT: Final = DeclClass.POINT
 _SEQUENCE: Final = DeclClass.SEQUENCE
-_BY_PIPS: Final = PointMeasure.PIPS
 _new_claim: Final = tuple.__new__  # a named tuple without its constructor's Python-level call
 
 
@@ -544,26 +543,12 @@ def statement(claim: Claim, rules: Rules, *, full: bool = True) -> str:
     ``full=False`` gives only the first part of a point measured by cards
     ("point of five"), before the other asks "making?".
     """
-    key = (
-        claim.cards << 6
-        | claim.cls << 4
-        | full << 3
-        | (rules.point_measure is _BY_PIPS) << 2
-        | (rules.deck_size == 36) << 1
-        | rules.sequences_same_suit
-    )
-    found = _STATEMENTS.get(key)
-    if found is None:
-        # the words depend on the cards and class alone, and on the three knobs in the key
-        if len(_STATEMENTS) > _CACHE_LIMIT:
-            _STATEMENTS.clear()
-        from piquet.core.words import claim_words  # the words live there; they import claims
+    from piquet.core.words import claim_words  # the words live there; they import claims
 
-        found = _STATEMENTS[key] = claim_words(claim, rules, full=full)
-    return found
+    return claim_words(claim, rules, full=full)
 
 
-_STATEMENTS: dict[int, str] = {}
+
 
 
 @dataclass(frozen=True, slots=True)

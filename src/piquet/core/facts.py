@@ -44,6 +44,7 @@ __all__ = [
     "PipsTold",
     "Replied",
     "Statement",
+    "said_shape",
     "statement_of",
 ]
 
@@ -68,6 +69,19 @@ class Statement:
 _STATEMENT_CACHE: dict[int, Statement] = {}
 
 
+def said_shape(claim: Claim) -> int:
+    """What an announcement of ``claim`` can tell, as bits: its class, size, top rank or suit,
+    pips, and the suit of its highest card, never the other cards (many hands say the same
+    thing: the words' caches are keyed on this)."""
+    cls = claim.cls
+    if cls is DeclClass.POINT:
+        return (claim.size << 8 | claim.pips) << 2 | cls
+    if cls is DeclClass.SEQUENCE:
+        top_suit = (claim.cards.bit_length() - 1) // 9
+        return ((claim.size << 4 | claim.top) << 2 | top_suit) << 2 | cls
+    return (claim.size << 4 | claim.top) << 2 | cls
+
+
 def statement_of(claim: Claim, rules: Rules, *, full: bool = True) -> Statement:
     """What the announcement of ``claim`` tells under ``rules``.
 
@@ -76,7 +90,7 @@ def statement_of(claim: Claim, rules: Rules, *, full: bool = True) -> Statement:
     """
     by_pips = rules.point_measure is PointMeasure.PIPS
     same_suit = rules.sequences_same_suit
-    key = claim.cards << 5 | claim.cls << 3 | full << 2 | by_pips << 1 | same_suit
+    key = said_shape(claim) << 3 | full << 2 | by_pips << 1 | same_suit
     found = _STATEMENT_CACHE.get(key)
     if found is None:
         if len(_STATEMENT_CACHE) > 16_384:

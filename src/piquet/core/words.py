@@ -42,6 +42,7 @@ from piquet.core.facts import (
     PipsTold,
     Replied,
     Statement,
+    said_shape,
     statement_of,
 )
 from piquet.core.roles import Role
@@ -125,9 +126,18 @@ def statement_words(said: Statement, rules: Rules) -> str:
     return f"quatorze of {plural}" if said.size == 4 else f"three {plural}"
 
 
+_CLAIM_WORDS: dict[int, str] = {}
+
+
 def claim_words(claim: Claim, rules: Rules, *, full: bool = True) -> str:
     """How a player announces ``claim`` (see :func:`piquet.core.declarations.statement`)."""
-    return statement_words(statement_of(claim, rules, full=full), rules)
+    key = said_shape(claim) << 4 | _knobs(rules, full)
+    found = _CLAIM_WORDS.get(key)
+    if found is None:
+        if len(_CLAIM_WORDS) > 16_384:
+            _CLAIM_WORDS.clear()
+        found = _CLAIM_WORDS[key] = statement_words(statement_of(claim, rules, full=full), rules)
+    return found
 
 
 def _named(card: int, suit: int) -> str:
@@ -357,14 +367,7 @@ def _knobs(rules: Rules, full: bool) -> int:
 def declared(role: Role, claim: Claim, rules: Rules, *, full: bool = True) -> Utterance:
     """``role`` announces ``claim`` (``full=False``: the first part of a point by cards)."""
     # keyed by what the words can depend on (many hands say the same), not by the cards
-    cls = claim.cls
-    if cls is DeclClass.POINT:
-        shape = claim.size << 8 | claim.pips
-    elif cls is DeclClass.SEQUENCE:
-        shape = (claim.size << 4 | claim.top) << 2 | (claim.cards.bit_length() - 1) // 9
-    else:
-        shape = claim.size << 4 | claim.top
-    key = ((shape << 2 | cls) << 4 | _knobs(rules, full)) << 1 | role
+    key = (said_shape(claim) << 4 | _knobs(rules, full)) << 1 | role
     found = _DECLARED.get(key)
     if found is None:
         if len(_DECLARED) > 16_384:
