@@ -10,6 +10,7 @@ import pytest
 
 from piquet.advisor import advise
 from piquet.advisor.deals import Setup
+from piquet.advisor.ranking import _beta, _paired, _Played, _regressed
 from piquet.core.cards import CardSet
 from piquet.core.rules import get_rules
 from piquet.players.common import book_discard
@@ -123,3 +124,56 @@ def test_the_exact_worlds_stop_at_the_solvers_budget_and_stay_seeded() -> None:
     free = advise(HAND, R1754, role=0, exact_nodes=10**12, **args)  # type: ignore[arg-type]
     assert free.method["exact_worlds"] == 30
     assert "in 12 of them" in tight.method["play"]
+
+
+# ---------------------------------------------------------------- the control variate
+def _played(fast: list[float], exact: list[float]) -> _Played:
+    return _Played(fast=list(fast), net=list(fast), decl=[0.0] * len(fast), exact=list(exact))
+
+
+def test_the_slope_of_the_exact_on_the_fast_play_out_is_measured_and_clipped() -> None:
+    """Exact differences that follow half the fast ones give a slope of 0.5; a slope is
+    clipped to 0..1, and is 1 when there is nothing to measure it on."""
+    base = [3.0, -1.0, 4.0, 0.0, 2.0, -5.0]
+    other = [0.0, 2.0, -2.0, 1.0, 5.0, 1.0]
+    a = _played(base, [b / 2 + 7 for b in base])
+    b = _played(other, [o / 2 + 7 for o in other])
+    assert _beta([a, b], 6) == pytest.approx(0.5)
+    against = [_played(base, [-x for x in base]), _played(other, [-o for o in other])]
+    assert _beta(against, 6) == 0.0
+    steep = _played(other, [3 * o for o in other])
+    assert _beta([_played(base, [3 * x for x in base]), steep], 6) == 1.0
+    assert _beta([a], 6) == 1.0 and _beta([a, b], 2) == 1.0
+    assert _beta([_played(base, base), _played(base, base)], 6) == 1.0
+
+
+def test_the_regression_estimator_with_a_slope_of_one_is_the_old_control_variate() -> None:
+    """Slope 1: the fast mean over every world plus the mean error over the exact ones;
+    slope 0: the exact mean alone.  The paired difference is the difference of the two
+    values (the same worlds), with a standard error from both parts."""
+    fast = [1.0, 5.0, 3.0, 7.0, 2.0, 4.0, 6.0, 0.0]
+    exact = [2.0, 4.0, 5.0, 6.0]
+    p = _played(fast, exact)
+    old = sum(fast) / 8 + sum(e - f for e, f in zip(exact, fast[:4], strict=False)) / 4
+    assert _regressed(p, 4, 1.0) == pytest.approx(old)
+    assert _regressed(p, 4, 0.0) == pytest.approx(sum(exact) / 4)
+    q = _played([f - 1 for f in fast[::-1]], [1.0, 3.0, 3.0, 2.0])
+    for beta in (0.0, 0.4, 1.0):
+        diff, se = _paired(p, q, 4, beta)
+        assert diff == pytest.approx(_regressed(p, 4, beta) - _regressed(q, 4, beta))
+        assert se > 0
+    assert advise(HAND, R1754, role=0, **SMALL).method["beta"] <= 1.0  # type: ignore[arg-type]
+
+
+def test_the_explanations_odds_stay_within_the_budget_of_draws() -> None:
+    """The pick's exact odds are always given; the others' only while the draws they
+    enumerate fit the budget, and the explanation says when they were not worked out."""
+    free = advise(HAND, R1754, role=0, **SMALL)  # type: ignore[arg-type]
+    assert all(e.improvements is not None for e in free.explanations)
+    tight = advise(HAND, R1754, role=0, explain_draws=0, **SMALL)  # type: ignore[arg-type]
+    assert tight.ranking == free.ranking
+    first, *rest = tight.explanations
+    assert first.improvements is not None and first.chances == free.explanations[0].chances
+    assert rest and all(e.improvements is None for e in rest)
+    assert all("odds not worked out here" in e.chances for e in rest)
+    assert "draws, over the advisor's budget" in rest[0].chances

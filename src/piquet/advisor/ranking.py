@@ -43,6 +43,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from math import comb
 from typing import Any, Final
 
 import numpy as np
@@ -71,22 +72,25 @@ __all__ = [
     "DEFAULT_CANDIDATES",
     "DEFAULT_EXACT",
     "DEFAULT_SAMPLES",
+    "EXPLAIN_DRAWS",
     "Advice",
     "Ranked",
     "advise",
     "opponent_model",
 ]
 
-#: worlds each candidate is played in (the fast open-handed play-out: cheap; at 120 the
-#: declarations' luck left du Coeur's values 10 points apart from one seed to another)
-DEFAULT_SAMPLES: Final = 400
+#: worlds each candidate is played in (the fast open-handed play-out: cheap, but a weak
+#: control variate: past 200 worlds it narrows a paired difference by a few hundredths of a
+#: point, the exact worlds decide; at 120, with the slope of 1 the control variate had
+#: then, the declarations' luck left du Coeur's values 10 points apart between seeds)
+DEFAULT_SAMPLES: Final = 200
 #: discards played out, besides the best of each size and the book's
 DEFAULT_CANDIDATES: Final = 8
 #: worlds in which the leaders' play is valued exactly
 DEFAULT_EXACT: Final = 32
-#: positions the solver may search for the leaders' exact values (about a second), and the
-#: fewest worlds they are valued exactly in whatever it costs
-EXACT_NODES: Final = 5_000_000
+#: positions the solver may search for the leaders' exact values (about 0.5 s of CPU), and
+#: the fewest worlds they are valued exactly in whatever it costs
+EXACT_NODES: Final = 3_000_000
 MIN_EXACT: Final = 12
 #: the leaders (by the fast play-out) valued exactly, besides the book's discard
 DEFAULT_REFINE: Final = 3
@@ -95,6 +99,10 @@ DEFAULT_REFINE: Final = 3
 BOOK_MARGIN: Final = 0.5
 #: the other's hands sampled for the declaration pass
 OPPONENT_SAMPLES: Final = 300
+#: draws the explanations' exact odds may enumerate, the pick's and then the others' while
+#: they fit (the pick's odds are always given): 36-card elder's seven or eight cards
+#: laid out take 346,104 or 735,471 draws, about 0.25 or 0.6 s of CPU each
+EXPLAIN_DRAWS: Final = 750_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,17 +389,47 @@ def _candidates(result: PassResult, setup: Setup, n: int) -> tuple[list[int], in
     return picked, book
 
 
-def _paired(a: _Played, b: _Played, n: int) -> tuple[float, float]:
+def _beta(played: Sequence[_Played], n: int) -> float:
+    """The slope of the exact play's value on the fast play-out's, from the differences
+    between the discards valued exactly in the first ``n`` worlds (pooled, each world's
+    mean over them taken off, clipped to 0..1; 1 when it cannot be measured).
+
+    The fast play-out is a control variate for the exact value: the exact mean over the
+    ``n`` worlds is corrected by ``beta`` times how far the fast mean over those worlds
+    is from its mean over every world.  Measured, the fast play-out's differences
+    between two discards follow the exact ones only about half (slopes 0.1 to 0.8,
+    correlation 0.2 to 0.7): with a slope of 1, as the control variate had before, the
+    correction added noise, in some hands more than it took off."""
+    if len(played) < 2 or n < 3:
+        return 1.0
+    f = np.array([p.fast[:n] for p in played], dtype=float)
+    e = np.array([p.exact[:n] for p in played], dtype=float)
+    f -= f.mean(axis=0)
+    e -= e.mean(axis=0)
+    f -= f.mean(axis=1, keepdims=True)
+    e -= e.mean(axis=1, keepdims=True)
+    den = float((f * f).sum())
+    if den <= 1e-12:
+        return 1.0
+    return min(max(float((f * e).sum()) / den, 0.0), 1.0)
+
+
+def _regressed(p: _Played, n: int, beta: float) -> float:
+    """A discard's value: its exact mean over the first ``n`` worlds, corrected by the
+    fast play-out over every world (the regression estimator, slope ``beta``)."""
+    return _mean(p.exact[:n]) + beta * (_mean(p.fast) - _mean(p.fast[:n]))
+
+
+def _paired(a: _Played, b: _Played, n: int, beta: float = 1.0) -> tuple[float, float]:
     """(value of a minus value of b, its standard error), both valued exactly in the
-    first ``n`` worlds: the fast play-out's paired difference over every world plus the
-    paired difference of its errors over the exact ones (a control variate)."""
+    first ``n`` worlds: the regression estimator of their paired difference (the exact
+    difference over the ``n`` worlds, corrected by ``beta`` times the fast play-out's
+    difference over every world less over those ``n``)."""
     fd = [x - y for x, y in zip(a.fast, b.fast, strict=True)]
-    ed = [
-        (ea - fa) - (eb - fb)
-        for ea, fa, eb, fb in zip(a.exact, a.fast[:n], b.exact, b.fast[:n], strict=True)
-    ]
-    se = float(np.sqrt(_stderr(fd) ** 2 + _stderr(ed) ** 2))
-    return _mean(fd) + _mean(ed), se
+    ed = [x - y for x, y in zip(a.exact[:n], b.exact[:n], strict=True)]
+    resid = [x - beta * y for x, y in zip(ed, fd[:n], strict=True)]
+    se = float(np.sqrt(_stderr(resid) ** 2 + (beta * _stderr(fd)) ** 2))
+    return _mean(ed) + beta * (_mean(fd) - _mean(fd[:n])), se
 
 
 def _book_first(
@@ -401,6 +439,7 @@ def _book_first(
     n: int,
     margin: float,
     chance: bool,
+    beta: float = 1.0,
 ) -> tuple[list[Ranked], str, dict[str, Any]]:
     """The book's discard first unless the best rival beats it by more than ``margin``
     paired standard errors over the same worlds (both valued exactly).
@@ -413,7 +452,7 @@ def _book_first(
         info = {"discard": str(CardSet(book)), "kept": True, "rival": None}
         return ranked, f"The pick is the book's discard ({CardSet(book)}).", info
     rival = top.discard.mask
-    diff, se = _paired(played[rival], played[book], n)
+    diff, se = _paired(played[rival], played[book], n, beta)
     z = diff / se if se > 0 else (float("inf") if diff > 0 else 0.0)
     gap = f"{diff:+.1%} of the game" if chance else f"{diff:+.2f} points a deal"
     err = f"{se:.1%}" if chance else f"{se:.2f}"
@@ -457,6 +496,7 @@ def advise(
     exact_nodes: int = EXACT_NODES,
     budget: int = DEFAULT_BUDGET,
     opponent_samples: int = OPPONENT_SAMPLES,
+    explain_draws: int = EXPLAIN_DRAWS,
 ) -> Advice:
     """Rank every legal discard of ``hand`` (the twelve dealt to ``role``), best first.
 
@@ -503,11 +543,12 @@ def advise(
     value = dict(fast)
     err = {d: _stderr(p.fast) for d, p in played.items()}
 
+    beta = 1.0
+
     def refine_one(d: int) -> None:
         p = played[d]
         sim.refine(d, p, exact_n)
-        corr = _mean([e - f for e, f in zip(p.exact, p.fast[:exact_n], strict=True)])
-        value[d] = fast[d] + corr
+        value[d] = _regressed(p, exact_n, beta)
         if score is not None:
             value[d] = min(max(value[d], 0.0), 1.0)
 
@@ -521,6 +562,8 @@ def advise(
         if w + 1 >= MIN_EXACT and sim.solver.nodes - start_nodes >= exact_nodes:
             exact_n = w + 1
             break
+    if leaders:
+        beta = _beta([played[d] for d in leaders], exact_n)
     for d in leaders:
         refine_one(d)
     if leaders:
@@ -547,7 +590,7 @@ def advise(
     note, book_info = "", dict[str, Any]()
     if book is not None and book in leaders:
         ranked_played, note, book_info = _book_first(
-            ranked_played, played, book, exact_n, book_margin, score is not None
+            ranked_played, played, book, exact_n, book_margin, score is not None, beta
         )
     est = result.value
     x_sim = [float(est[result.discards.index(d)]) for d in played]
@@ -570,6 +613,14 @@ def advise(
         """The declarations' mean net over the worlds a discard was played in."""
         return _mean(played[d].decl) if d in played else None
 
+    # the exact odds of the draw: always for the pick, for the others while the draws they
+    # enumerate stay within the budget (a count, so the same hand gives the same advice)
+    spent = 0
+    with_odds = []
+    for i, r in enumerate(ranking[:explain_top]):
+        n_draws = comb(len(unseen), r.discard.mask.bit_count())
+        with_odds.append(i == 0 or spent + n_draws <= explain_draws)
+        spent += n_draws if with_odds[-1] else 0
     expl = tuple(
         explain(
             setup,
@@ -582,6 +633,7 @@ def advise(
             decl=pass_decl(r.discard.mask),
             decl_versus=pass_decl(runner.discard.mask) if runner is not None and not i else None,
             deals=samples if r.discard.mask in played else 0,
+            odds=with_odds[i],
         )
         for i, r in enumerate(ranking[:explain_top])
     )
@@ -598,6 +650,7 @@ def advise(
         "hands": result.hands,
         "samples": samples,
         "exact_worlds": exact_n,
+        "beta": round(beta, 3),
         "simulated": len(played),
         "seed": seed,
         "book": book_info,
