@@ -3,6 +3,7 @@ noise, that another is better; and the seeds it rests on are the same in every p
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -10,7 +11,7 @@ import pytest
 
 from piquet.advisor import advise
 from piquet.advisor.deals import Setup
-from piquet.advisor.ranking import _beta, _paired, _Played, _regressed
+from piquet.advisor.ranking import _beta, _paired, _Played, _race, _regressed
 from piquet.core.cards import CardSet
 from piquet.core.rules import get_rules
 from piquet.players.common import book_discard
@@ -177,3 +178,27 @@ def test_the_explanations_odds_stay_within_the_budget_of_draws() -> None:
     assert rest and all(e.improvements is None for e in rest)
     assert all("odds not worked out here" in e.chances for e in rest)
     assert "draws, over the advisor's budget" in rest[0].chances
+
+
+def test_a_leader_clearly_behind_leaves_the_race_and_the_best_two_stay() -> None:
+    rng = random.Random(7)
+    noise = [rng.gauss(0, 1) for _ in range(40)]
+    fast = [rng.gauss(0, 3) for _ in range(40)]
+    best = _played(fast, [10 + x for x in noise[:16]])
+    close = _played(fast, [9.8 + x + 0.3 * y for x, y in zip(noise[:16], fast, strict=False)])
+    far = _played(fast, [4 + x + rng.gauss(0, 2) for x in noise[:16]])
+    played = {1: best, 2: close, 4: far}
+    assert _race([1, 2, 4], played, 16, 2.5) == [1, 2]
+    assert _race([1, 4], played, 16, 2.5) == [1, 4]  # never fewer than two
+    assert _race([1, 2, 4], played, 16, 100.0) == [1, 2, 4]
+
+
+def test_the_race_spends_the_budget_on_the_close_leaders_and_stays_seeded() -> None:
+    args = {"samples": 40, "candidates": 4, "exact": 40, "seed": 4}
+    a = advise(HAND, R1754, role=0, exact_nodes=10**12, **args)  # type: ignore[arg-type]
+    b = advise(HAND, R1754, role=0, exact_nodes=10**12, **args)  # type: ignore[arg-type]
+    assert a.ranking == b.ranking and a.method == b.method
+    assert a.method["exact_worlds"] == 40
+    assert 12 <= a.method["exact_worlds_least"] <= 40
+    if a.method["exact_worlds_least"] < 40:
+        assert f"in {a.method['exact_worlds_least']} to 40 of them" in a.method["play"]

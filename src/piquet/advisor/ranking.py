@@ -83,15 +83,20 @@ __all__ = [
 #: control variate: past 200 worlds it narrows a paired difference by a few hundredths of a
 #: point, the exact worlds decide; at 120, with the slope of 1 the control variate had
 #: then, the declarations' luck left du Coeur's values 10 points apart between seeds)
-DEFAULT_SAMPLES: Final = 200
+DEFAULT_SAMPLES: Final = 160
 #: discards played out, besides the best of each size and the book's
 DEFAULT_CANDIDATES: Final = 8
 #: worlds in which the leaders' play is valued exactly
-DEFAULT_EXACT: Final = 32
+DEFAULT_EXACT: Final = 64
 #: positions the solver may search for the leaders' exact values (about 0.5 s of CPU), and
 #: the fewest worlds they are valued exactly in whatever it costs
-EXACT_NODES: Final = 3_000_000
+EXACT_NODES: Final = 2_500_000
 MIN_EXACT: Final = 12
+#: a leader stops being valued exactly when it is this many paired standard errors behind
+#: the best, judged every DROP_EVERY worlds from MIN_EXACT on (the rest of the budget goes
+#: to the close ones)
+DROP_Z: Final = 2.5
+DROP_EVERY: Final = 4
 #: the leaders (by the fast play-out) valued exactly, besides the book's discard
 DEFAULT_REFINE: Final = 3
 #: how many paired standard errors a rival must beat the book's discard by to replace it
@@ -424,12 +429,32 @@ def _paired(a: _Played, b: _Played, n: int, beta: float = 1.0) -> tuple[float, f
     """(value of a minus value of b, its standard error), both valued exactly in the
     first ``n`` worlds: the regression estimator of their paired difference (the exact
     difference over the ``n`` worlds, corrected by ``beta`` times the fast play-out's
-    difference over every world less over those ``n``)."""
+    difference over every world less over those ``n``); over fewer worlds if one of the
+    two left the race before ``n``."""
+    n = min(n, len(a.exact), len(b.exact))
     fd = [x - y for x, y in zip(a.fast, b.fast, strict=True)]
     ed = [x - y for x, y in zip(a.exact[:n], b.exact[:n], strict=True)]
     resid = [x - beta * y for x, y in zip(ed, fd[:n], strict=True)]
     se = float(np.sqrt(_stderr(resid) ** 2 + (beta * _stderr(fd)) ** 2))
     return _mean(ed) + beta * (_mean(fd) - _mean(fd[:n])), se
+
+
+def _race(active: list[int], played: dict[int, _Played], n: int, z: float) -> list[int]:
+    """The leaders still in the race after ``n`` exact worlds: those not behind the best
+    (by value) by more than ``z`` standard errors of their paired difference.  At least
+    the best two stay."""
+    ps = [played[d] for d in active]
+    beta = _beta(ps, n)
+    vals = {d: _regressed(played[d], n, beta) for d in active}
+    best = max(active, key=lambda d: (vals[d], -d))
+    keep = []
+    for d in active:
+        diff, se = _paired(played[d], played[best], n, beta)
+        if d == best or diff + z * se >= 0:
+            keep.append(d)
+    if len(keep) < 2:
+        keep = sorted(active, key=lambda d: (-vals[d], d))[:2]
+    return [d for d in active if d in keep]
 
 
 def _book_first(
@@ -552,20 +577,43 @@ def advise(
         if score is not None:
             value[d] = min(max(value[d], 0.0), 1.0)
 
-    # world by world, all leaders alike, until the solver's budget of positions is spent
-    # (never fewer than MIN_EXACT worlds): the positions searched, not the clock, so the
-    # same seed gives the same advice
+    # world by world, until the solver's budget of positions is spent (never fewer than
+    # MIN_EXACT worlds): the positions searched, not the clock, so the same seed gives the
+    # same advice.  Every DROP_EVERY worlds a leader clearly behind the best (by DROP_Z
+    # paired standard errors) stops there, and the budget goes to the close ones
     start_nodes = sim.solver.nodes
+    active = list(leaders)
+    reached = 0
     for w in range(exact_n):
-        for d in leaders:
+        for d in active:
             sim.refine(d, played[d], w + 1)
-        if w + 1 >= MIN_EXACT and sim.solver.nodes - start_nodes >= exact_nodes:
-            exact_n = w + 1
+        reached = w + 1
+        if reached == 1 and len(active) > 2:
+            # where the solver is dear (36 cards, many laid out), only as many leaders as
+            # the budget can value in MIN_EXACT worlds, judged by the first world's cost:
+            # the best by the fast play-out first, and the book's discard
+            cost = max(sim.solver.nodes - start_nodes, 1) / len(active)
+            fit = max(int(exact_nodes / (cost * MIN_EXACT)), 2)
+            if fit < len(active):
+                keep = active[:fit]
+                if book is not None and book in active and book not in keep:
+                    keep[-1] = book
+                for d in active:
+                    if d not in keep:
+                        played[d].exact.clear()
+                leaders = active = keep
+        if reached >= MIN_EXACT and sim.solver.nodes - start_nodes >= exact_nodes:
             break
+        if reached >= MIN_EXACT and reached % DROP_EVERY == 0 and len(active) > 2:
+            active = _race(active, played, reached, DROP_Z)
+    exact_n = reached if leaders else exact_n
     if leaders:
-        beta = _beta([played[d] for d in leaders], exact_n)
+        beta = _beta([played[d] for d in active], exact_n)
     for d in leaders:
-        refine_one(d)
+        n = len(played[d].exact)
+        value[d] = _regressed(played[d], n, beta)
+        if score is not None:
+            value[d] = min(max(value[d], 0.0), 1.0)
     if leaders:
         # the fast play-out's error is much the same for every discard of a hand: the
         # leaders' mean correction is applied to the others (a shared control variate)
@@ -637,6 +685,8 @@ def advise(
         )
         for i, r in enumerate(ranking[:explain_top])
     )
+    counts = sorted({len(played[d].exact) for d in leaders}) or [exact_n]
+    worlds_text = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
     how = "exact over every draw" if result.all_exact else "over a uniform sample of draws"
     method = {
         "declarations": f"{how}, {result.hands:,} final hands, against {opponent_samples} "
@@ -645,11 +695,12 @@ def advise(
         "exchanging by the book, declarations by the engine's count, the play by the "
         f"solver's fast open-handed play-out), {len(leaders)} of them (the best and the "
         "book's) with the exact "
-        f"double-dummy play in {exact_n} of them; the rest estimated",
+        f"double-dummy play in {worlds_text} of them; the rest estimated",
         "exact": result.all_exact,
         "hands": result.hands,
         "samples": samples,
         "exact_worlds": exact_n,
+        "exact_worlds_least": counts[0],
         "beta": round(beta, 3),
         "simulated": len(played),
         "seed": seed,
