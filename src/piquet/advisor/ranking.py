@@ -17,15 +17,20 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    classes, repique, pique while open), and the play is valued by the
    solver's fast open-handed play-out (:meth:`~piquet.solver.Solver.estimate`).
 3. **The leaders, exactly.**  The ``refine`` best and the book's discard are
-   valued again in the first ``exact`` of those worlds (fewer, not below
-   ``MIN_EXACT``, once the solver has searched ``exact_nodes`` positions) with
-   the exact double-dummy value of the play
-   (:meth:`~piquet.solver.Solver.value`), and the mean error of the fast
-   play-out in those worlds is taken off their value (a control variate: the
-   same worlds, exact minus fast); the other discards played out get the
-   leaders' mean correction, and one that still comes out first is valued
-   exactly too.  This is what makes the ranking agree with verification by
-   play (:mod:`piquet.advisor.verify`), which plays the same way, whole deals
+   valued again, world by world, with the exact double-dummy value of the play
+   (:meth:`~piquet.solver.Solver.value`) in up to ``exact`` of those worlds,
+   until the solver has searched ``exact_nodes`` positions (never fewer than
+   ``MIN_EXACT`` worlds; where that many worlds of every leader would cost
+   more, fewer leaders).  Every ``DROP_EVERY`` worlds a leader ``DROP_Z``
+   paired standard errors behind the best stops (the race), so the budget goes
+   to the close ones.  A leader's value is the regression estimator: its exact
+   mean, corrected by ``beta`` times how far the fast play-out's mean over its
+   exact worlds is from its mean over all (``beta``: the slope of the exact
+   differences between the leaders on the fast ones, measured in the hand's
+   worlds).  The other discards played out get the leaders' mean correction,
+   and one that still comes out first is valued exactly too.  This is what
+   makes the ranking agree with verification by play
+   (:mod:`piquet.advisor.verify`), which plays the same way, whole deals
    through the engine.
 4. **The book first.**  The book's discard stays first unless the best beats
    it by ``book_margin`` standard errors of their paired difference.
@@ -529,8 +534,9 @@ def advise(
     game of ``rules.target`` points); otherwise it is the mean net points of
     the deal.  About ``candidates`` discards are played out in ``samples``
     worlds, and the ``refine`` best and the book's discard valued exactly in
-    ``exact`` of them; the book's discard stays first unless the best beats it
-    by ``book_margin`` paired standard errors (0: never kept for being the book's).
+    up to ``exact`` of them (raced, see the module docstring); the book's
+    discard stays first unless the best beats it by ``book_margin`` paired
+    standard errors (0: never kept for being the book's).
     The exact worlds stop early (not before 12) once the solver has searched
     ``exact_nodes`` positions.
     Younger assumes elder took his full allotment unless ``stock`` says how
