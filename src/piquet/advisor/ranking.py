@@ -444,6 +444,32 @@ def _paired(a: _Played, b: _Played, n: int, beta: float = 1.0) -> tuple[float, f
     return _mean(ed) + beta * (_mean(fd) - _mean(fd[:n])), se
 
 
+def _fast_se(a: _Played, b: _Played) -> float:
+    """The standard error of the fast play-out's paired difference between two discards."""
+    return _stderr([x - y for x, y in zip(a.fast, b.fast, strict=True)])
+
+
+def _distinct_leaders(
+    played: dict[int, _Played], fast: dict[int, float], n: int, book: int | None
+) -> list[int]:
+    """The ``n`` best by the fast play-out, one of each group that plays alike in every
+    world (laying out the nine or the eight of a suit often does: valuing both exactly
+    would spend the budget twice on one question), and the book's discard."""
+    out: list[int] = []
+    seen: set[tuple[float, ...]] = set()
+    for d in sorted(played, key=lambda d: (-fast[d], d)):
+        if len(out) >= n:
+            break
+        key = tuple(played[d].fast)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(d)
+    if book is not None and book not in out:
+        out.append(book)
+    return out
+
+
 def _race(active: list[int], played: dict[int, _Played], n: int, z: float) -> list[int]:
     """The leaders still in the race after ``n`` exact worlds: those not behind the best
     (by value) by more than ``z`` standard errors of their paired difference.  At least
@@ -568,9 +594,7 @@ def advise(
     exact_n = min(exact, samples)
     leaders: list[int] = []
     if exact_n:
-        leaders = sorted(played, key=lambda d: (-fast[d], d))[: max(refine, 0)]
-        if book is not None and book not in leaders:
-            leaders.append(book)
+        leaders = _distinct_leaders(played, fast, max(refine, 0), book)
     value = dict(fast)
     err = {d: _stderr(p.fast) for d, p in played.items()}
 
@@ -629,11 +653,24 @@ def advise(
                 value[d] = fast[d] + shift
                 if score is not None:
                     value[d] = min(max(value[d], 0.0), 1.0)
-    # one valued only by the fast play-out may still come out first: it is valued exactly
+    # one valued only by the fast play-out may still come out first: it is valued exactly,
+    # and so, while the budget lasts (twice the leaders'), is one close behind the best
+    # (within a paired standard error of the fast play-out)
     for _ in range(len(played) if leaders else 0):
-        top = max(played, key=lambda d: (value[d], -d))
-        if top in leaders:
+        best = max(leaders, key=lambda d: (value[d], -d))
+        spare = sim.solver.nodes - start_nodes < 2 * exact_nodes
+        late = [
+            d
+            for d in played
+            if d not in leaders
+            and (
+                value[d] > value[best]
+                or (spare and value[d] >= value[best] - _fast_se(played[d], played[best]))
+            )
+        ]
+        if not late:
             break
+        top = max(late, key=lambda d: (value[d], -d))
         leaders.append(top)
         refine_one(top)
     method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
