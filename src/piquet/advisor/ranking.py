@@ -631,7 +631,7 @@ def advise(
                 for d in active:
                     if d not in keep:
                         played[d].exact.clear()
-                leaders = active = keep
+                leaders, active = list(keep), keep
         if reached >= MIN_EXACT and sim.solver.nodes - start_nodes >= exact_nodes:
             break
         if reached >= MIN_EXACT and reached % DROP_EVERY == 0 and len(active) > 2:
