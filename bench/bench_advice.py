@@ -119,7 +119,8 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
         "advise_wall_s": round(advise_wall, 3),
         "advise_cpu_s": round(advise_cpu, 3),
         "verify_wall_s": round(verify_wall, 3),
-        "verify_cpu_s": round(verify_cpu, 3),
+        # the workers' CPU is counted only once they end: not measured with a pool
+        "verify_cpu_s": round(verify_cpu, 3) if pool is None else None,
         "candidates": len(ver.candidates),
         "exact_worlds": advice.method.get("exact_worlds"),
         "nets": {str(v.discard): list(v.nets) for v in ver.candidates},
@@ -204,7 +205,8 @@ def _table(rows: list[dict[str, Any]]) -> None:
         if not n:
             continue
         cpu = sorted(r["advise_cpu_s"] for r in rs)
-        ver = sorted(r["verify_cpu_s"] for r in rs)[n // 2]
+        vs = sorted(r["verify_cpu_s"] for r in rs if r.get("verify_cpu_s") is not None)
+        ver = f"{vs[len(vs) // 2]:.0f}" if vs else "-"
         for name, margin in margins:
             judged = [_judge(r, _pick(r, margin)) for r in rs]
             best = sum(j[0] for j in judged)
@@ -213,7 +215,7 @@ def _table(rows: list[dict[str, Any]]) -> None:
             gain = sum(j[3] for j in judged) / n
             print(
                 f"| {preset} | {name} | {n} | {best} | {noise} | {n - noise} | {book} | "
-                f"{gain:+.2f} | {cpu[n // 2]:.2f}, {cpu[-1]:.2f} | {ver:.0f} |"
+                f"{gain:+.2f} | {cpu[n // 2]:.2f}, {cpu[-1]:.2f} | {ver} |"
             )
 
 

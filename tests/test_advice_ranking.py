@@ -3,6 +3,7 @@ noise, that another is better; and the seeds it rests on are the same in every p
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 
@@ -10,6 +11,14 @@ import pytest
 
 from piquet.advisor import advise
 from piquet.advisor.deals import Setup
+from piquet.advisor.ranking import (
+    _beta,
+    _distinct_leaders,
+    _paired,
+    _Played,
+    _race,
+    _regressed,
+)
 from piquet.core.cards import CardSet
 from piquet.core.rules import get_rules
 from piquet.players.common import book_discard
@@ -123,3 +132,111 @@ def test_the_exact_worlds_stop_at_the_solvers_budget_and_stay_seeded() -> None:
     free = advise(HAND, R1754, role=0, exact_nodes=10**12, **args)  # type: ignore[arg-type]
     assert free.method["exact_worlds"] == 30
     assert "in 12 of them" in tight.method["play"]
+
+
+# ---------------------------------------------------------------- the control variate
+def _played(fast: list[float], exact: list[float]) -> _Played:
+    return _Played(fast=list(fast), net=list(fast), decl=[0.0] * len(fast), exact=list(exact))
+
+
+def test_the_slope_of_the_exact_on_the_fast_play_out_is_measured_and_clipped() -> None:
+    """Exact differences that follow half the fast ones give a slope of 0.5; a slope is
+    clipped to 0..1, and is 1 when there is nothing to measure it on."""
+    base = [3.0, -1.0, 4.0, 0.0, 2.0, -5.0]
+    other = [0.0, 2.0, -2.0, 1.0, 5.0, 1.0]
+    a = _played(base, [b / 2 + 7 for b in base])
+    b = _played(other, [o / 2 + 7 for o in other])
+    assert _beta([a, b], 6) == pytest.approx(0.5)
+    against = [_played(base, [-x for x in base]), _played(other, [-o for o in other])]
+    assert _beta(against, 6) == 0.0
+    steep = _played(other, [3 * o for o in other])
+    assert _beta([_played(base, [3 * x for x in base]), steep], 6) == 1.0
+    assert _beta([a], 6) == 1.0 and _beta([a, b], 2) == 1.0
+    assert _beta([_played(base, base), _played(base, base)], 6) == 1.0
+
+
+def test_the_regression_estimator_with_a_slope_of_one_is_the_old_control_variate() -> None:
+    """Slope 1: the fast mean over every world plus the mean error over the exact ones;
+    slope 0: the exact mean alone.  The paired difference is the difference of the two
+    values (the same worlds), with a standard error from both parts."""
+    fast = [1.0, 5.0, 3.0, 7.0, 2.0, 4.0, 6.0, 0.0]
+    exact = [2.0, 4.0, 5.0, 6.0]
+    p = _played(fast, exact)
+    old = sum(fast) / 8 + sum(e - f for e, f in zip(exact, fast[:4], strict=False)) / 4
+    assert _regressed(p, 4, 1.0) == pytest.approx(old)
+    assert _regressed(p, 4, 0.0) == pytest.approx(sum(exact) / 4)
+    q = _played([f - 1 for f in fast[::-1]], [1.0, 3.0, 3.0, 2.0])
+    for beta in (0.0, 0.4, 1.0):
+        diff, se = _paired(p, q, 4, beta)
+        assert diff == pytest.approx(_regressed(p, 4, beta) - _regressed(q, 4, beta))
+        assert se > 0
+    assert advise(HAND, R1754, role=0, **SMALL).method["beta"] <= 1.0  # type: ignore[arg-type]
+
+
+def test_the_explanations_odds_stay_within_the_budget_of_draws() -> None:
+    """The pick's exact odds are always given; the others' only while the draws they
+    enumerate fit the budget, and the explanation says when they were not worked out."""
+    free = advise(HAND, R1754, role=0, **SMALL)  # type: ignore[arg-type]
+    assert all(e.improvements is not None for e in free.explanations)
+    tight = advise(HAND, R1754, role=0, explain_draws=0, **SMALL)  # type: ignore[arg-type]
+    assert tight.ranking == free.ranking
+    first, *rest = tight.explanations
+    assert first.improvements is not None and first.chances == free.explanations[0].chances
+    assert rest and all(e.improvements is None for e in rest)
+    assert all("odds not worked out here" in e.chances for e in rest)
+    assert "draws, over the advisor's budget" in rest[0].chances
+
+
+def test_a_leader_clearly_behind_leaves_the_race_and_the_best_two_stay() -> None:
+    rng = random.Random(7)
+    noise = [rng.gauss(0, 1) for _ in range(40)]
+    fast = [rng.gauss(0, 3) for _ in range(40)]
+    best = _played(fast, [10 + x for x in noise[:16]])
+    close = _played(fast, [9.8 + x + 0.3 * y for x, y in zip(noise[:16], fast, strict=False)])
+    far = _played(fast, [4 + x + rng.gauss(0, 2) for x in noise[:16]])
+    played = {1: best, 2: close, 4: far}
+    assert _race([1, 2, 4], played, 16, 2.5) == [1, 2]
+    assert _race([1, 4], played, 16, 2.5) == [1, 4]  # never fewer than two
+    assert _race([1, 2, 4], played, 16, 100.0) == [1, 2, 4]
+
+
+def test_the_race_spends_the_budget_on_the_close_leaders_and_stays_seeded() -> None:
+    args = {"samples": 40, "candidates": 4, "exact": 40, "seed": 4}
+    a = advise(HAND, R1754, role=0, exact_nodes=10**12, **args)  # type: ignore[arg-type]
+    b = advise(HAND, R1754, role=0, exact_nodes=10**12, **args)  # type: ignore[arg-type]
+    assert a.ranking == b.ranking and a.method == b.method
+    assert a.method["exact_worlds"] == 40
+    assert 12 <= a.method["exact_worlds_least"] <= 40
+    if a.method["exact_worlds_least"] < 40:
+        assert f"in {a.method['exact_worlds_least']} to 40 of them" in a.method["play"]
+
+
+def test_the_leaders_are_distinct_discards_and_the_books() -> None:
+    """Discards that play alike in every world (the nine or the eight of a suit laid out)
+    are valued exactly once: the next best takes the place; the book's joins them."""
+    same = [1.0, 2.0, 3.0]
+    played = {
+        1: _played(same, []),
+        2: _played(same, []),
+        4: _played([0.0, 2.0, 3.0], []),
+        8: _played([0.0, 0.0, 0.0], []),
+        16: _played([-5.0, 0.0, 0.0], []),
+    }
+    fast = {d: sum(p.fast) / 3 for d, p in played.items()}
+    assert _distinct_leaders(played, fast, 3, 16) == [1, 4, 8, 16]
+    assert _distinct_leaders(played, fast, 2, 1) == [1, 4]
+    assert _distinct_leaders(played, fast, 2, None) == [1, 4]
+
+
+def test_a_discard_played_out_close_behind_the_best_is_valued_exactly() -> None:
+    """Rubicon, younger: the ranking's three best by the fast play-out laid out the queen of
+    hearts with two of three equal diamonds, and 9D 8D 7D, played out but two hundredths of
+    a point behind the book's discard in the ranking, was not valued exactly; by play (100
+    deals) it was 4.8 points a deal better than the book's.  It is now valued exactly, and
+    picked."""
+    hand = CardSet.parse("AS KS JS TS 9S 8S QH 9D 8D 7D KC 7C")
+    rules = get_rules("rubicon")
+    advice = advise(hand, rules, role=1, seed=601)
+    ranked = {str(r.discard): r for r in advice.ranking}
+    assert ranked["9D 8D 7D"].method == "exact"
+    assert advice.best == CardSet.parse("9D 8D 7D")

@@ -10,7 +10,14 @@ import pytest
 from enginekit import build_deck
 from piquet.advisor import Setup, Verified, advise, hint, play_out, verify
 from piquet.advisor.deals import World
-from piquet.advisor.playout import BookExchange, Table
+from piquet.advisor.playout import (
+    BookExchange,
+    ExpertExchange,
+    Table,
+    exchanger,
+    match_view,
+    stacked_deck,
+)
 from piquet.advisor.verify import paired
 from piquet.cli import main
 from piquet.core.actions import AnnounceBlanche, Answer, DealBy, Declare, Discard, Play
@@ -22,6 +29,7 @@ from piquet.core.match import new_match
 from piquet.core.rules import PRESETS, Rules, get_rules
 from piquet.core.view import deal_view
 from piquet.odds import deck_mask
+from piquet.players import make_player
 from piquet.players.book import book_action
 from piquet.players.common import book_discard, truthful_declaration
 from piquet.solver import Solver, play_state
@@ -494,3 +502,25 @@ def test_verify_younger_when_elder_left_cards() -> None:
             workers=1,
         )
         assert v.deals == 3
+
+
+def test_verification_and_hints_use_the_expert_level() -> None:
+    """The other's exchange in verification is the registered ``expert`` level's player
+    (not the ``reference`` search), and it lays out within his range from his own view."""
+    ex = exchanger("expert", seed=2, think_ms=20)
+    assert isinstance(ex, ExpertExchange)
+    assert type(ex.player) is type(make_player("expert"))
+    assert type(ex.player) is not type(make_player("reference"))
+    setup = Setup.of(CardSet.parse("AS KS QS 7S QH 9H 8H QD 8D 9C 8C 7C"), R1754, 0)
+    rng = random.Random(5)
+    unseen = setup.unseen
+    perm = rng.sample(unseen, len(unseen))
+    world = World(sum(1 << c for c in perm[:12]), tuple(perm[12:20]))
+    deal = Deal.new(R1754, stacked_deck(setup, world))
+    while deal.phase is not Phase.EXCHANGE or deal.to_act != 0:
+        deal = deal.apply(book_action(deal_view(deal, deal.to_act or 0), R1754))
+    deal = deal.apply(Discard(CardSet.parse("9H 8H 8D 8C 7C")))
+    action = ex.choose(match_view(deal, 1))
+    assert isinstance(action, Discard)
+    assert action.cards.mask & ~world.opp_dealt == 0
+    assert action == exchanger("expert", seed=2, think_ms=20).choose(match_view(deal, 1))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import comb
 from typing import TYPE_CHECKING, Any, Final
 
 from piquet.advisor.deals import Setup
@@ -149,11 +150,15 @@ def explain(
     decl: float | None = None,
     decl_versus: float | None = None,
     deals: int = 0,
+    odds: bool = True,
 ) -> Explanation:
-    """Explain ``discard`` of the setup's hand; ``versus`` is the runner-up to compare with."""
+    """Explain ``discard`` of the setup's hand; ``versus`` is the runner-up to compare with.
+
+    ``odds=False`` leaves out the exact chances of the draw (the advisor's budget of draws
+    is spent): the explanation says so and how many draws they would take."""
     rules = setup.rules
     kept = setup.hand & ~discard
-    imp = improvements(setup.hand, discard, rules, role=setup.role, stock=stock)
+    imp = improvements(setup.hand, discard, rules, role=setup.role, stock=stock) if odds else None
     holds = []
     for cls in DeclClass:
         claim = best_claim(kept, cls, rules)
@@ -163,10 +168,17 @@ def explain(
     holds.append(f"guards in {_NUM[g]} suit{'s' if g != 1 else ''}")
     holds.extend(bare)
     notable = sorted(
-        (e for e in imp.events if 0.02 <= e.odds.probability <= 0.98),
+        (e for e in (imp.events if imp is not None else ()) if 0.02 <= e.odds.probability <= 0.98),
         key=lambda e: -e.odds.probability * max(e.value, 1),
     )[:3]
-    if notable:
+    k = discard.bit_count()
+    if imp is None:
+        n = len(setup.unseen)
+        chances = (
+            f"takes in {k} of {n}: the odds not worked out here ({comb(n, k):,} draws, over "
+            "the advisor's budget; `piquet odds` gives them)"
+        )
+    elif notable:
         chances = f"takes in {imp.draw} of {imp.unseen}: " + "; ".join(
             f"{e.name} {e.odds.probability:.0%} ({idiom(e.odds)})" for e in notable
         )

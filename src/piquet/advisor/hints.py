@@ -41,7 +41,7 @@ from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
 from piquet.players.book import book_action
-from piquet.players.search import SearchPlayer
+from piquet.players.expert import ExpertPlayer
 from piquet.sampling import SamplingError, sample_worlds
 
 __all__ = ["hint"]
@@ -151,7 +151,7 @@ def _exchange_hint(view: Any, deal: DealView, rules: Rules, samples: int) -> str
 
 # ------------------------------------------------------------------ the declarations
 def _expert_choice(view: Any) -> Action | None:
-    player = SearchPlayer(0, HINT_THINK_MS, level="expert", threads=1)
+    player = ExpertPlayer(0, HINT_THINK_MS, threads=1)
     try:
         return player.choose(view)
     except PiquetError:

@@ -9,8 +9,9 @@ Who does what, from the exchange on:
 
 - the player lays out the discard being tested;
 - the other exchanges as an :class:`Exchanger` decides: by default the
-  ``expert`` level (:class:`~piquet.players.search.SearchPlayer`, which weighs
-  its candidate discards by simulated outcome from its own view), or the book
+  ``expert`` level (:class:`~piquet.players.expert.ExpertPlayer`, which weighs
+  its candidate discards by simulated outcome from its own view, in worlds kept
+  by its beliefs about how the player exchanged), or the book
   (:func:`~piquet.players.common.book_discard`, the ``club`` level's exchange);
 - both declare all they hold and answer truthfully (the ``club`` level);
 - the cards are played by the double-dummy solver (:mod:`piquet.solver`):
@@ -36,7 +37,7 @@ from piquet.core.scoring import HAND_KINDS, Kind
 from piquet.core.view import deal_view
 from piquet.players.book import book_action
 from piquet.players.common import book_discard, truthful_declaration
-from piquet.players.search import SearchPlayer
+from piquet.players.expert import ExpertPlayer
 from piquet.solver import Objective, Solver, objective_for, play_state
 
 __all__ = [
@@ -72,15 +73,17 @@ class BookExchange:
 
 
 class ExpertExchange:
-    """The ``expert`` level's exchange at a thinking budget of ``think_ms``."""
+    """The ``expert`` level's exchange (:class:`~piquet.players.expert.ExpertPlayer`, as
+    ``make_player("expert")`` makes it) at a thinking budget of ``think_ms``, one thread
+    (the deals are shared between processes instead)."""
 
     def __init__(self, seed: int = 0, think_ms: int = DEFAULT_THINK_MS) -> None:
         self.name = f"expert ({think_ms} ms)"
         self.think_ms = think_ms
-        self._player = SearchPlayer(seed, think_ms, level="expert", threads=1)
+        self.player = ExpertPlayer(seed, think_ms, threads=1)
 
     def choose(self, view: MatchView) -> Action:
-        return self._player.choose(view)
+        return self.player.choose(view)
 
 
 def exchanger(name: str, *, seed: int = 0, think_ms: int = DEFAULT_THINK_MS) -> Exchanger:

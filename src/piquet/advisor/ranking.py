@@ -17,15 +17,20 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    classes, repique, pique while open), and the play is valued by the
    solver's fast open-handed play-out (:meth:`~piquet.solver.Solver.estimate`).
 3. **The leaders, exactly.**  The ``refine`` best and the book's discard are
-   valued again in the first ``exact`` of those worlds (fewer, not below
-   ``MIN_EXACT``, once the solver has searched ``exact_nodes`` positions) with
-   the exact double-dummy value of the play
-   (:meth:`~piquet.solver.Solver.value`), and the mean error of the fast
-   play-out in those worlds is taken off their value (a control variate: the
-   same worlds, exact minus fast); the other discards played out get the
-   leaders' mean correction, and one that still comes out first is valued
-   exactly too.  This is what makes the ranking agree with verification by
-   play (:mod:`piquet.advisor.verify`), which plays the same way, whole deals
+   valued again, world by world, with the exact double-dummy value of the play
+   (:meth:`~piquet.solver.Solver.value`) in up to ``exact`` of those worlds,
+   until the solver has searched ``exact_nodes`` positions (never fewer than
+   ``MIN_EXACT`` worlds; where that many worlds of every leader would cost
+   more, fewer leaders).  Every ``DROP_EVERY`` worlds a leader ``DROP_Z``
+   paired standard errors behind the best stops (the race), so the budget goes
+   to the close ones.  A leader's value is the regression estimator: its exact
+   mean, corrected by ``beta`` times how far the fast play-out's mean over its
+   exact worlds is from its mean over all (``beta``: the slope of the exact
+   differences between the leaders on the fast ones, measured in the hand's
+   worlds).  The other discards played out get the leaders' mean correction,
+   and one that still comes out first is valued exactly too.  This is what
+   makes the ranking agree with verification by play
+   (:mod:`piquet.advisor.verify`), which plays the same way, whole deals
    through the engine.
 4. **The book first.**  The book's discard stays first unless the best beats
    it by ``book_margin`` standard errors of their paired difference.
@@ -43,6 +48,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from math import comb
 from typing import Any, Final
 
 import numpy as np
@@ -71,23 +77,31 @@ __all__ = [
     "DEFAULT_CANDIDATES",
     "DEFAULT_EXACT",
     "DEFAULT_SAMPLES",
+    "EXPLAIN_DRAWS",
     "Advice",
     "Ranked",
     "advise",
     "opponent_model",
 ]
 
-#: worlds each candidate is played in (the fast open-handed play-out: cheap; at 120 the
-#: declarations' luck left du Coeur's values 10 points apart from one seed to another)
-DEFAULT_SAMPLES: Final = 400
+#: worlds each candidate is played in (the fast open-handed play-out: cheap, but a weak
+#: control variate: past 200 worlds it narrows a paired difference by a few hundredths of a
+#: point, the exact worlds decide; at 120, with the slope of 1 the control variate had
+#: then, the declarations' luck left du Coeur's values 10 points apart between seeds)
+DEFAULT_SAMPLES: Final = 160
 #: discards played out, besides the best of each size and the book's
 DEFAULT_CANDIDATES: Final = 8
 #: worlds in which the leaders' play is valued exactly
-DEFAULT_EXACT: Final = 32
-#: positions the solver may search for the leaders' exact values (about a second), and the
-#: fewest worlds they are valued exactly in whatever it costs
-EXACT_NODES: Final = 5_000_000
+DEFAULT_EXACT: Final = 64
+#: positions the solver may search for the leaders' exact values (about 0.5 s of CPU), and
+#: the fewest worlds they are valued exactly in whatever it costs
+EXACT_NODES: Final = 2_500_000
 MIN_EXACT: Final = 12
+#: a leader stops being valued exactly when it is this many paired standard errors behind
+#: the best, judged every DROP_EVERY worlds from MIN_EXACT on (the rest of the budget goes
+#: to the close ones)
+DROP_Z: Final = 2.5
+DROP_EVERY: Final = 4
 #: the leaders (by the fast play-out) valued exactly, besides the book's discard
 DEFAULT_REFINE: Final = 3
 #: how many paired standard errors a rival must beat the book's discard by to replace it
@@ -95,6 +109,10 @@ DEFAULT_REFINE: Final = 3
 BOOK_MARGIN: Final = 0.5
 #: the other's hands sampled for the declaration pass
 OPPONENT_SAMPLES: Final = 300
+#: draws the explanations' exact odds may enumerate, the pick's and then the others' while
+#: they fit (the pick's odds are always given): 36-card elder's seven or eight cards
+#: laid out take 346,104 or 735,471 draws, about 0.25 or 0.6 s of CPU each
+EXPLAIN_DRAWS: Final = 750_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,17 +399,93 @@ def _candidates(result: PassResult, setup: Setup, n: int) -> tuple[list[int], in
     return picked, book
 
 
-def _paired(a: _Played, b: _Played, n: int) -> tuple[float, float]:
+def _beta(played: Sequence[_Played], n: int) -> float:
+    """The slope of the exact play's value on the fast play-out's, from the differences
+    between the discards valued exactly in the first ``n`` worlds (pooled, each world's
+    mean over them taken off, clipped to 0..1; 1 when it cannot be measured).
+
+    The fast play-out is a control variate for the exact value: the exact mean over the
+    ``n`` worlds is corrected by ``beta`` times how far the fast mean over those worlds
+    is from its mean over every world.  Measured, the fast play-out's differences
+    between two discards follow the exact ones only about half (slopes 0.1 to 0.8,
+    correlation 0.2 to 0.7): with a slope of 1, as the control variate had before, the
+    correction added noise, in some hands more than it took off."""
+    if len(played) < 2 or n < 3:
+        return 1.0
+    f = np.array([p.fast[:n] for p in played], dtype=float)
+    e = np.array([p.exact[:n] for p in played], dtype=float)
+    f -= f.mean(axis=0)
+    e -= e.mean(axis=0)
+    f -= f.mean(axis=1, keepdims=True)
+    e -= e.mean(axis=1, keepdims=True)
+    den = float((f * f).sum())
+    if den <= 1e-12:
+        return 1.0
+    return min(max(float((f * e).sum()) / den, 0.0), 1.0)
+
+
+def _regressed(p: _Played, n: int, beta: float) -> float:
+    """A discard's value: its exact mean over the first ``n`` worlds, corrected by the
+    fast play-out over every world (the regression estimator, slope ``beta``)."""
+    return _mean(p.exact[:n]) + beta * (_mean(p.fast) - _mean(p.fast[:n]))
+
+
+def _paired(a: _Played, b: _Played, n: int, beta: float = 1.0) -> tuple[float, float]:
     """(value of a minus value of b, its standard error), both valued exactly in the
-    first ``n`` worlds: the fast play-out's paired difference over every world plus the
-    paired difference of its errors over the exact ones (a control variate)."""
+    first ``n`` worlds: the regression estimator of their paired difference (the exact
+    difference over the ``n`` worlds, corrected by ``beta`` times the fast play-out's
+    difference over every world less over those ``n``); over fewer worlds if one of the
+    two left the race before ``n``."""
+    n = min(n, len(a.exact), len(b.exact))
     fd = [x - y for x, y in zip(a.fast, b.fast, strict=True)]
-    ed = [
-        (ea - fa) - (eb - fb)
-        for ea, fa, eb, fb in zip(a.exact, a.fast[:n], b.exact, b.fast[:n], strict=True)
-    ]
-    se = float(np.sqrt(_stderr(fd) ** 2 + _stderr(ed) ** 2))
-    return _mean(fd) + _mean(ed), se
+    ed = [x - y for x, y in zip(a.exact[:n], b.exact[:n], strict=True)]
+    resid = [x - beta * y for x, y in zip(ed, fd[:n], strict=True)]
+    se = float(np.sqrt(_stderr(resid) ** 2 + (beta * _stderr(fd)) ** 2))
+    return _mean(ed) + beta * (_mean(fd) - _mean(fd[:n])), se
+
+
+def _fast_se(a: _Played, b: _Played) -> float:
+    """The standard error of the fast play-out's paired difference between two discards."""
+    return _stderr([x - y for x, y in zip(a.fast, b.fast, strict=True)])
+
+
+def _distinct_leaders(
+    played: dict[int, _Played], fast: dict[int, float], n: int, book: int | None
+) -> list[int]:
+    """The ``n`` best by the fast play-out, one of each group that plays alike in every
+    world (laying out the nine or the eight of a suit often does: valuing both exactly
+    would spend the budget twice on one question), and the book's discard."""
+    out: list[int] = []
+    seen: set[tuple[float, ...]] = set()
+    for d in sorted(played, key=lambda d: (-fast[d], d)):
+        if len(out) >= n:
+            break
+        key = tuple(played[d].fast)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(d)
+    if book is not None and book not in out:
+        out.append(book)
+    return out
+
+
+def _race(active: list[int], played: dict[int, _Played], n: int, z: float) -> list[int]:
+    """The leaders still in the race after ``n`` exact worlds: those not behind the best
+    (by value) by more than ``z`` standard errors of their paired difference.  At least
+    the best two stay."""
+    ps = [played[d] for d in active]
+    beta = _beta(ps, n)
+    vals = {d: _regressed(played[d], n, beta) for d in active}
+    best = max(active, key=lambda d: (vals[d], -d))
+    keep = []
+    for d in active:
+        diff, se = _paired(played[d], played[best], n, beta)
+        if d == best or diff + z * se >= 0:
+            keep.append(d)
+    if len(keep) < 2:
+        keep = sorted(active, key=lambda d: (-vals[d], d))[:2]
+    return [d for d in active if d in keep]
 
 
 def _book_first(
@@ -401,6 +495,7 @@ def _book_first(
     n: int,
     margin: float,
     chance: bool,
+    beta: float = 1.0,
 ) -> tuple[list[Ranked], str, dict[str, Any]]:
     """The book's discard first unless the best rival beats it by more than ``margin``
     paired standard errors over the same worlds (both valued exactly).
@@ -413,7 +508,7 @@ def _book_first(
         info = {"discard": str(CardSet(book)), "kept": True, "rival": None}
         return ranked, f"The pick is the book's discard ({CardSet(book)}).", info
     rival = top.discard.mask
-    diff, se = _paired(played[rival], played[book], n)
+    diff, se = _paired(played[rival], played[book], n, beta)
     z = diff / se if se > 0 else (float("inf") if diff > 0 else 0.0)
     gap = f"{diff:+.1%} of the game" if chance else f"{diff:+.2f} points a deal"
     err = f"{se:.1%}" if chance else f"{se:.2f}"
@@ -457,6 +552,7 @@ def advise(
     exact_nodes: int = EXACT_NODES,
     budget: int = DEFAULT_BUDGET,
     opponent_samples: int = OPPONENT_SAMPLES,
+    explain_draws: int = EXPLAIN_DRAWS,
 ) -> Advice:
     """Rank every legal discard of ``hand`` (the twelve dealt to ``role``), best first.
 
@@ -464,8 +560,9 @@ def advise(
     game of ``rules.target`` points); otherwise it is the mean net points of
     the deal.  About ``candidates`` discards are played out in ``samples``
     worlds, and the ``refine`` best and the book's discard valued exactly in
-    ``exact`` of them; the book's discard stays first unless the best beats it
-    by ``book_margin`` paired standard errors (0: never kept for being the book's).
+    up to ``exact`` of them (raced, see the module docstring); the book's
+    discard stays first unless the best beats it by ``book_margin`` paired
+    standard errors (0: never kept for being the book's).
     The exact worlds stop early (not before 12) once the solver has searched
     ``exact_nodes`` positions.
     Younger assumes elder took his full allotment unless ``stock`` says how
@@ -497,32 +594,56 @@ def advise(
     exact_n = min(exact, samples)
     leaders: list[int] = []
     if exact_n:
-        leaders = sorted(played, key=lambda d: (-fast[d], d))[: max(refine, 0)]
-        if book is not None and book not in leaders:
-            leaders.append(book)
+        leaders = _distinct_leaders(played, fast, max(refine, 0), book)
     value = dict(fast)
     err = {d: _stderr(p.fast) for d, p in played.items()}
+
+    beta = 1.0
 
     def refine_one(d: int) -> None:
         p = played[d]
         sim.refine(d, p, exact_n)
-        corr = _mean([e - f for e, f in zip(p.exact, p.fast[:exact_n], strict=True)])
-        value[d] = fast[d] + corr
+        value[d] = _regressed(p, exact_n, beta)
         if score is not None:
             value[d] = min(max(value[d], 0.0), 1.0)
 
-    # world by world, all leaders alike, until the solver's budget of positions is spent
-    # (never fewer than MIN_EXACT worlds): the positions searched, not the clock, so the
-    # same seed gives the same advice
+    # world by world, until the solver's budget of positions is spent (never fewer than
+    # MIN_EXACT worlds): the positions searched, not the clock, so the same seed gives the
+    # same advice.  Every DROP_EVERY worlds a leader clearly behind the best (by DROP_Z
+    # paired standard errors) stops there, and the budget goes to the close ones
     start_nodes = sim.solver.nodes
+    active = list(leaders)
+    reached = 0
     for w in range(exact_n):
-        for d in leaders:
+        for d in active:
             sim.refine(d, played[d], w + 1)
-        if w + 1 >= MIN_EXACT and sim.solver.nodes - start_nodes >= exact_nodes:
-            exact_n = w + 1
+        reached = w + 1
+        if reached == 1 and len(active) > 2:
+            # where the solver is dear (36 cards, many laid out), only as many leaders as
+            # the budget can value in MIN_EXACT worlds, judged by the first world's cost:
+            # the best by the fast play-out first, and the book's discard
+            cost = max(sim.solver.nodes - start_nodes, 1) / len(active)
+            fit = max(int(exact_nodes / (cost * MIN_EXACT)), 2)
+            if fit < len(active):
+                keep = active[:fit]
+                if book is not None and book in active and book not in keep:
+                    keep[-1] = book
+                for d in active:
+                    if d not in keep:
+                        played[d].exact.clear()
+                leaders, active = list(keep), keep
+        if reached >= MIN_EXACT and sim.solver.nodes - start_nodes >= exact_nodes:
             break
+        if reached >= MIN_EXACT and reached % DROP_EVERY == 0 and len(active) > 2:
+            active = _race(active, played, reached, DROP_Z)
+    exact_n = reached if leaders else exact_n
+    if leaders:
+        beta = _beta([played[d] for d in active], exact_n)
     for d in leaders:
-        refine_one(d)
+        n = len(played[d].exact)
+        value[d] = _regressed(played[d], n, beta)
+        if score is not None:
+            value[d] = min(max(value[d], 0.0), 1.0)
     if leaders:
         # the fast play-out's error is much the same for every discard of a hand: the
         # leaders' mean correction is applied to the others (a shared control variate)
@@ -532,11 +653,24 @@ def advise(
                 value[d] = fast[d] + shift
                 if score is not None:
                     value[d] = min(max(value[d], 0.0), 1.0)
-    # one valued only by the fast play-out may still come out first: it is valued exactly
+    # one valued only by the fast play-out may still come out first: it is valued exactly,
+    # and so, while the budget lasts (twice the leaders'), is one close behind the best
+    # (within a paired standard error of the fast play-out)
     for _ in range(len(played) if leaders else 0):
-        top = max(played, key=lambda d: (value[d], -d))
-        if top in leaders:
+        best = max(leaders, key=lambda d: (value[d], -d))
+        spare = sim.solver.nodes - start_nodes < 2 * exact_nodes
+        late = [
+            d
+            for d in played
+            if d not in leaders
+            and (
+                value[d] > value[best]
+                or (spare and value[d] >= value[best] - _fast_se(played[d], played[best]))
+            )
+        ]
+        if not late:
             break
+        top = max(late, key=lambda d: (value[d], -d))
         leaders.append(top)
         refine_one(top)
     method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
@@ -547,7 +681,7 @@ def advise(
     note, book_info = "", dict[str, Any]()
     if book is not None and book in leaders:
         ranked_played, note, book_info = _book_first(
-            ranked_played, played, book, exact_n, book_margin, score is not None
+            ranked_played, played, book, exact_n, book_margin, score is not None, beta
         )
     est = result.value
     x_sim = [float(est[result.discards.index(d)]) for d in played]
@@ -570,6 +704,14 @@ def advise(
         """The declarations' mean net over the worlds a discard was played in."""
         return _mean(played[d].decl) if d in played else None
 
+    # the exact odds of the draw: always for the pick, for the others while the draws they
+    # enumerate stay within the budget (a count, so the same hand gives the same advice)
+    spent = 0
+    with_odds = []
+    for i, r in enumerate(ranking[:explain_top]):
+        n_draws = comb(len(unseen), r.discard.mask.bit_count())
+        with_odds.append(i == 0 or spent + n_draws <= explain_draws)
+        spent += n_draws if with_odds[-1] else 0
     expl = tuple(
         explain(
             setup,
@@ -582,9 +724,12 @@ def advise(
             decl=pass_decl(r.discard.mask),
             decl_versus=pass_decl(runner.discard.mask) if runner is not None and not i else None,
             deals=samples if r.discard.mask in played else 0,
+            odds=with_odds[i],
         )
         for i, r in enumerate(ranking[:explain_top])
     )
+    counts = sorted({len(played[d].exact) for d in leaders}) or [exact_n]
+    worlds_text = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
     how = "exact over every draw" if result.all_exact else "over a uniform sample of draws"
     method = {
         "declarations": f"{how}, {result.hands:,} final hands, against {opponent_samples} "
@@ -593,11 +738,13 @@ def advise(
         "exchanging by the book, declarations by the engine's count, the play by the "
         f"solver's fast open-handed play-out), {len(leaders)} of them (the best and the "
         "book's) with the exact "
-        f"double-dummy play in {exact_n} of them; the rest estimated",
+        f"double-dummy play in {worlds_text} of them; the rest estimated",
         "exact": result.all_exact,
         "hands": result.hands,
         "samples": samples,
         "exact_worlds": exact_n,
+        "exact_worlds_least": counts[0],
+        "beta": round(beta, 3),
         "simulated": len(played),
         "seed": seed,
         "book": book_info,
