@@ -30,11 +30,29 @@ from piquet.core.view import DealView
 from piquet.players.base import register_level, register_variant
 from piquet.players.beliefs import BeliefModel
 from piquet.players.common import Situation, truthful_declaration
+from piquet.players.exchange import PlayoutWorld, playout_values, playout_worlds, wide_candidates
 from piquet.players.lookahead import lookahead_values
-from piquet.players.search import SearchPlayer, _Budget, _play_action, _worlds_for
-from piquet.sampling import World, sample_worlds
+from piquet.players.search import (
+    SearchPlayer,
+    _blanche_flags,
+    _Budget,
+    _exchange_value,
+    _play_action,
+    _worlds_for,
+)
+from piquet.sampling import SamplingError, World, sample_worlds
+from piquet.solver import Mode
 
-__all__ = ["DEFAULT_POOL", "LOOKAHEAD_CANDIDATES", "LOOKAHEAD_MIN_WORLDS", "ExpertPlayer"]
+__all__ = [
+    "DEFAULT_POOL",
+    "EXACT_CANDIDATES",
+    "LOOKAHEAD_CANDIDATES",
+    "LOOKAHEAD_MIN_WORLDS",
+    "SWITCH_MARGIN",
+    "ExpertPlayer",
+    "exchange_candidates",
+    "exchange_worlds",
+]
 
 #: Worlds drawn per world solved, before resampling on the beliefs.
 DEFAULT_POOL: Final = 4
@@ -42,6 +60,20 @@ DEFAULT_POOL: Final = 4
 LOOKAHEAD_CANDIDATES: Final = 3
 #: Worlds the lookahead must finish within its budget for its verdict to stand.
 LOOKAHEAD_MIN_WORLDS: Final = 6
+#: The best discards by play-outs that the exact solver checks.
+EXACT_CANDIDATES: Final = 3
+#: Points per deal by which a discard must beat the book's to be preferred (play-outs).
+SWITCH_MARGIN: Final = 0.5
+
+
+def exchange_worlds(budget: _Budget) -> int:
+    """Worlds the exchange plays out: one per millisecond of budget, 48 to 400."""
+    return max(48, min(400, budget.think_ms))
+
+
+def exchange_candidates(budget: _Budget) -> int:
+    """Discards the exchange plays out: 16 to 40 (a tenth of the budget in milliseconds)."""
+    return max(16, min(40, budget.think_ms // 10))
 
 
 class ExpertPlayer(SearchPlayer):
@@ -60,6 +92,8 @@ class ExpertPlayer(SearchPlayer):
         play_beliefs: bool = True,
         more_worlds: bool = True,
         lookahead: bool = False,
+        playout_exchange: bool = True,
+        exact_check: bool = True,
         pool: int = DEFAULT_POOL,
         threads: int | None = None,
         rules: Rules | None = None,
@@ -70,6 +104,8 @@ class ExpertPlayer(SearchPlayer):
         self.play_beliefs = play_beliefs
         self.more_worlds = more_worlds
         self.lookahead = lookahead
+        self.playout_exchange = playout_exchange
+        self.exact_check = exact_check
         self.pool = max(1, pool)
         #: how many play decisions the lookahead decided, and changed (for measurement)
         self.lookahead_stats = [0, 0]
@@ -122,6 +158,88 @@ class ExpertPlayer(SearchPlayer):
         self.lookahead_stats[1] += chosen != best
         return _play_action(chosen)
 
+    def _exchange(
+        self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
+    ) -> int:
+        if not self.playout_exchange or sit.objective.mode is not Mode.DIFF:
+            return super()._exchange(deal, rules, sit, rng, budget)
+        assert deal.discard_range is not None
+        lo, hi = deal.discard_range
+        hand = deal.hand.mask
+        role = deal.role
+        cands = wide_candidates(
+            hand, lo, hi, rules, role=role, lead=sit.lead, limit=exchange_candidates(budget)
+        )
+        if len(cands) == 1:
+            return cands[0]
+        try:
+            worlds = self._worlds(deal, rules, rng, exchange_worlds(budget))
+        except SamplingError:
+            return cands[0]
+        ready = playout_worlds(deal, rules, worlds)
+        if not ready:
+            return super()._exchange(deal, rules, sit, rng, budget)
+        seed = rng.randrange(2**31)
+        wsum = sum(pw.weight for pw in ready)
+        values: dict[int, list[float]] = {}
+        scores: dict[int, float] = {}
+        for i, cand in enumerate(cands):
+            got = playout_values(rules, role, ready, cand, seed)
+            if got is None:
+                continue
+            values[i] = got
+            scores[i] = sum(pw.weight * v for pw, v in zip(ready, got, strict=True)) / wsum
+        if not scores:
+            return cands[0]
+        top = sorted(scores, key=lambda i: (-round(scores[i], 6), i))[:EXACT_CANDIDATES]
+        if self.exact_check and len(top) > 1:
+            self._exact_correction(deal, rules, sit, budget, ready, cands, top, values, scores)
+        best = max(top, key=lambda i: (round(scores[i], 6), -i))
+        if 0 in scores and scores[best] - scores[0] < SWITCH_MARGIN:
+            return cands[0]
+        return cands[best]
+
+    def _exact_correction(
+        self,
+        deal: DealView,
+        rules: Rules,
+        sit: Situation,
+        budget: _Budget,
+        ready: list[PlayoutWorld],
+        cands: list[int],
+        top: list[int],
+        values: dict[int, list[float]],
+        scores: dict[int, float],
+    ) -> None:
+        """Add to the best candidates' scores the mean of (exact - play-out) over the first
+        worlds, within the budget (a control variate, as the reference does)."""
+        exact = self._solver(rules, sit.objective, 7)
+        exact.reset()
+        start = exact.nodes
+        blanche = _blanche_flags(deal)
+        corr = dict.fromkeys(top, 0.0)
+        wsum = 0.0
+        for j, pw in enumerate(ready[: budget.exact_worlds(rules)]):
+            w = pw.world
+            left = budget.exact_nodes - (exact.nodes - start)
+            if left <= 0:
+                break
+            diffs = {}
+            for i in top:
+                e = _exchange_value(deal, rules, sit, w, cands[i], exact, blanche, exact=True,
+                                    nodes=left)
+                if e is None:
+                    break
+                diffs[i] = e - values[i][j]
+            if len(diffs) < len(top):
+                break
+            for i, dv in diffs.items():
+                corr[i] += ready[j].weight * dv
+            wsum += ready[j].weight
+        if wsum:
+            for i in top:
+                scores[i] += corr[i] / wsum
+
     def _worlds(self, deal: DealView, rules: Rules, rng: random.Random, n: int) -> list[World]:
         if not self.beliefs:
             return sample_worlds(deal, rules, rng, n)
@@ -161,6 +279,18 @@ register_variant(
     "expert-lookahead-no-beliefs",
     lambda seed, think_ms: ExpertPlayer(
         seed, think_ms, beliefs=False, lookahead=True, name="expert-lookahead-no-beliefs"
+    ),
+)
+register_variant(
+    "expert-book-exchange",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, playout_exchange=False, name="expert-book-exchange"
+    ),
+)
+register_variant(
+    "expert-playouts-only",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, exact_check=False, name="expert-playouts-only"
     ),
 )
 register_variant(
