@@ -350,3 +350,16 @@ def test_the_playout_exchange_can_be_switched_off() -> None:
                                     make_player("book")), elder=0)
     assert plain.is_over
     assert make_player("expert-playouts-only", seed=1).name == "expert-playouts-only"
+
+
+def test_the_expert_counts_its_budget_at_the_measured_speed() -> None:
+    from piquet.players.expert import EXPERT_NODES_PER_MS, ExpertBudget, per_world_nodes
+    from piquet.players.search import NODES_PER_MS
+
+    expert = ExpertPlayer(1, 100)
+    assert isinstance(expert._budget(), ExpertBudget)
+    assert expert._budget().nodes == 100 * EXPERT_NODES_PER_MS > 100 * NODES_PER_MS
+    assert type(ExpertPlayer(1, 100, calibrated=False)._budget()).__name__ == "_Budget"
+    rules = PRESETS["rubicon"]
+    assert per_world_nodes(rules, 12) > per_world_nodes(rules, 11) > per_world_nodes(rules, 1)
+    assert per_world_nodes(PRESETS["cotgrave-1662"], 12) > per_world_nodes(rules, 12)

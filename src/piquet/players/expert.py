@@ -22,6 +22,7 @@ The budget stays a count (worlds, solver positions), so decisions repeat from a 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Final
 
 from piquet.core.actions import Action, Play
@@ -46,12 +47,15 @@ from piquet.solver import Mode
 __all__ = [
     "DEFAULT_POOL",
     "EXACT_CANDIDATES",
+    "EXPERT_NODES_PER_MS",
     "LOOKAHEAD_CANDIDATES",
     "LOOKAHEAD_MIN_WORLDS",
     "SWITCH_MARGIN",
+    "ExpertBudget",
     "ExpertPlayer",
     "exchange_candidates",
     "exchange_worlds",
+    "per_world_nodes",
 ]
 
 #: Worlds drawn per world solved, before resampling on the beliefs.
@@ -64,6 +68,34 @@ LOOKAHEAD_MIN_WORLDS: Final = 6
 EXACT_CANDIDATES: Final = 3
 #: Points per deal by which a discard must beat the book's to be preferred (play-outs).
 SWITCH_MARGIN: Final = 0.5
+
+
+#: Solver positions per millisecond of budget for the expert: measured on the project's
+#: machine in CPU time, 5,000 to 6,000 a millisecond in the first tricks (the reference
+#: assumes 1,500); a little under, for the drawing of worlds.
+EXPERT_NODES_PER_MS: Final = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertBudget(_Budget):
+    """The reference's budget with solver positions counted at the measured speed."""
+
+    @property
+    def nodes(self) -> int:
+        return self.think_ms * EXPERT_NODES_PER_MS
+
+
+def per_world_nodes(rules: Rules, cards: int) -> float:
+    """Solver positions one world of the play costs with ``cards`` in hand (measured means
+    at the first lead: 60,000 for 32 cards, 140,000 for 36, 160,000 for the lead-and-win
+    scoring; about 0.4 times as many for each card fewer)."""
+    if rules.deck_size == 36:
+        base = 140_000.0
+    elif rules.play_scoring.value == "leads-and-wins":
+        base = 160_000.0
+    else:
+        base = 60_000.0
+    return max(50.0, base * 0.4 ** (12 - cards))
 
 
 def exchange_worlds(budget: _Budget) -> int:
@@ -91,6 +123,7 @@ class ExpertPlayer(SearchPlayer):
         beliefs: bool = True,
         play_beliefs: bool = True,
         more_worlds: bool = True,
+        calibrated: bool = True,
         lookahead: bool = False,
         playout_exchange: bool = True,
         exact_check: bool = True,
@@ -103,6 +136,7 @@ class ExpertPlayer(SearchPlayer):
         self.beliefs = beliefs
         self.play_beliefs = play_beliefs
         self.more_worlds = more_worlds
+        self.calibrated = calibrated
         self.lookahead = lookahead
         self.playout_exchange = playout_exchange
         self.exact_check = exact_check
@@ -246,7 +280,17 @@ class ExpertPlayer(SearchPlayer):
         model = BeliefModel(deal, rules, play=self.play_beliefs)
         return sample_worlds(deal, rules, rng, n, weigh=model, pool=self.pool)
 
+    def _budget(self) -> _Budget:
+        if self.calibrated:
+            return ExpertBudget(self.think_ms)
+        return _Budget(self.think_ms)
+
     def _play_worlds(self, deal: DealView, rules: Rules, budget: _Budget) -> int:
+        if self.calibrated:
+            cap = max(40, budget.think_ms // 2) if self.more_worlds else 40
+            per = per_world_nodes(rules, deal.hand.mask.bit_count())
+            n = int(budget.nodes * min(self.threads, 2) / per) + 1
+            return max(3, min(cap, n))
         n = _worlds_for(deal, rules, budget, self.threads)
         if not self.more_worlds or n < 40:
             return n
@@ -291,6 +335,12 @@ register_variant(
     "expert-playouts-only",
     lambda seed, think_ms: ExpertPlayer(
         seed, think_ms, exact_check=False, name="expert-playouts-only"
+    ),
+)
+register_variant(
+    "expert-uncalibrated",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, calibrated=False, name="expert-uncalibrated"
     ),
 )
 register_variant(
