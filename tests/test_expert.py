@@ -349,7 +349,7 @@ def test_the_playout_exchange_can_be_switched_off() -> None:
     plain = play_deal(rules, pack, (make_player("expert-book-exchange", seed=5, think_ms=FAST),
                                     make_player("book")), elder=0)
     assert plain.is_over
-    assert make_player("expert-playouts-only", seed=1).name == "expert-playouts-only"
+    assert make_player("expert-exact-check", seed=1).name == "expert-exact-check"
 
 
 def test_the_expert_counts_its_budget_at_the_measured_speed() -> None:
@@ -363,3 +363,4 @@ def test_the_expert_counts_its_budget_at_the_measured_speed() -> None:
     rules = PRESETS["rubicon"]
     assert per_world_nodes(rules, 12) > per_world_nodes(rules, 11) > per_world_nodes(rules, 1)
     assert per_world_nodes(PRESETS["cotgrave-1662"], 12) > per_world_nodes(rules, 12)
+    assert per_world_nodes(PRESETS["court-gamester-1754"], 12) > per_world_nodes(rules, 12)

@@ -87,25 +87,26 @@ class ExpertBudget(_Budget):
 
 def per_world_nodes(rules: Rules, cards: int) -> float:
     """Solver positions one world of the play costs with ``cards`` in hand (measured means
-    at the first lead: 60,000 for 32 cards, 140,000 for 36, 160,000 for the lead-and-win
-    scoring; about 0.4 times as many for each card fewer)."""
+    at the first lead over a few deals: about 60,000 to 100,000 for the 32-card rule sets
+    that count leads and wins, 200,000 for the 32-card tenth-card scoring, 150,000 for 36
+    cards; about 0.4 times as many for each card fewer)."""
     if rules.deck_size == 36:
-        base = 140_000.0
+        base = 150_000.0
     elif rules.play_scoring.value == "leads-and-wins":
-        base = 160_000.0
+        base = 80_000.0
     else:
-        base = 60_000.0
+        base = 200_000.0
     return max(50.0, base * 0.4 ** (12 - cards))
 
 
 def exchange_worlds(budget: _Budget) -> int:
-    """Worlds the exchange plays out: one per millisecond of budget, 48 to 400."""
-    return max(48, min(400, budget.think_ms))
+    """Worlds the exchange plays out: two per millisecond of budget, 200 to 600."""
+    return max(200, min(600, 2 * budget.think_ms))
 
 
 def exchange_candidates(budget: _Budget) -> int:
-    """Discards the exchange plays out: 16 to 40 (a tenth of the budget in milliseconds)."""
-    return max(16, min(40, budget.think_ms // 10))
+    """Discards the exchange plays out: 24 to 40 (a tenth of the budget in milliseconds)."""
+    return max(24, min(40, budget.think_ms // 10))
 
 
 class ExpertPlayer(SearchPlayer):
@@ -126,7 +127,7 @@ class ExpertPlayer(SearchPlayer):
         calibrated: bool = True,
         lookahead: bool = False,
         playout_exchange: bool = True,
-        exact_check: bool = True,
+        exact_check: bool = False,
         pool: int = DEFAULT_POOL,
         threads: int | None = None,
         rules: Rules | None = None,
@@ -332,9 +333,9 @@ register_variant(
     ),
 )
 register_variant(
-    "expert-playouts-only",
+    "expert-exact-check",
     lambda seed, think_ms: ExpertPlayer(
-        seed, think_ms, exact_check=False, name="expert-playouts-only"
+        seed, think_ms, exact_check=True, name="expert-exact-check"
     ),
 )
 register_variant(
