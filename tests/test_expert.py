@@ -364,3 +364,22 @@ def test_the_expert_counts_its_budget_at_the_measured_speed() -> None:
     assert per_world_nodes(rules, 12) > per_world_nodes(rules, 11) > per_world_nodes(rules, 1)
     assert per_world_nodes(PRESETS["cotgrave-1662"], 12) > per_world_nodes(rules, 12)
     assert per_world_nodes(PRESETS["court-gamester-1754"], 12) > per_world_nodes(rules, 12)
+
+
+def test_near_the_target_the_exchange_is_the_references() -> None:
+    """The play-outs count the deal's points: for a race or a partie's settlement the
+    reference's evaluation (with the objective) decides."""
+    from piquet.players.common import Situation
+    from piquet.solver import Objective
+
+    rules = PRESETS["rubicon"]
+    d = _younger_after_exchange(rules, 13)
+    view = deal_view(d, 1)
+    race = Situation((80, 90), Objective(mode=Mode.RACE, remaining=(20, 10)), -10)
+    a = ExpertPlayer(4, FAST)
+    b = ExpertPlayer(4, FAST, playout_exchange=False)
+    got = [p._exchange(view, rules, race, random.Random(2), p._budget()) for p in (a, b)]
+    assert got[0] == got[1]
+    assert view.discard_range is not None
+    lo, hi = view.discard_range
+    assert lo <= got[0].bit_count() <= hi and got[0] & ~view.hand.mask == 0
