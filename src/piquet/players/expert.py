@@ -10,8 +10,15 @@ exact solver over drawn worlds), with these changes, each measured in
   exchange (which cards and how many he laid out) and of his play (following with the
   lowest card that wins, else the lowest of the suit), on top of the dialog's weights.
   The exchange is then evaluated in those worlds (when younger: elder's likely hands).
-- **time**: a play decision solves up to ``think_ms / 4`` worlds (the reference stops at
-  40), so that a larger budget buys more worlds, not only deeper ones.
+- **the exchange by play-outs** (:mod:`piquet.players.exchange`): every good discard is
+  played out to the end of the deal by the compiled kernel (the book's policy for both)
+  in 200 to 600 worlds drawn from the beliefs, the same worlds for every candidate; the
+  book's discard stands unless another is :data:`SWITCH_MARGIN` better.  The reference's
+  check by the exact solver on a few worlds is the variant ``expert-exact-check``.
+- **the budget at the solver's measured speed** (:class:`ExpertBudget`,
+  :func:`per_world_nodes`): :data:`EXPERT_NODES_PER_MS` positions a millisecond, worlds
+  by their measured cost, up to ``think_ms / 2`` worlds a play decision (the reference
+  stops at 40), so that a larger budget buys more worlds, not only deeper ones.
 - **lookahead** (off by default; the variant ``expert-lookahead``): the best cards are
   compared by a search a trick deeper that avoids strategy fusion at the player's next
   card (:mod:`piquet.players.lookahead`).  Measured, it did not gain.
