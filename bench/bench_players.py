@@ -2,26 +2,42 @@
 
 Usage: .venv/bin/python bench/bench_players.py [--think MS] [--deals N] [--threads T]
        [--presets P ...] [--level expert|reference] [--cpu]
+       .venv/bin/python bench/bench_players.py --diagnose A B [--deals N] [--think MS]
+       [--presets P ...] [--seed S]
 
 Prints, for each preset, the solver's speed on opening positions (full twelve tricks) and
 the expert's time per decision against the book (mean, 95th percentile, slowest), by phase.
 The first decision of a process loads the compiled solver and is left out.
+
+``--diagnose A B`` plays the first N mirrored pairs of ``piquet tournament --players A B
+--seed S --think MS`` (the same packs and player seeds, so the same deals) and says where
+the margin comes from: A's points minus B's per deal split into those counted in hand
+(carte blanche, point, sequences, sets, repique) and in play (leads, tricks, the last
+trick, the cards, capot, pique); each level's double-dummy regret in the play (the exact
+solver on the true deal: the best card's value minus the chosen card's, an oracle no
+player can reach); how often the two chose different discards holding the same hand in
+the same seat; how many declarations were not the truthful one.  The last line is JSON.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import time
+from collections import defaultdict
 
-from piquet.core.deal import Deal, Phase
+from piquet.core.actions import Discard, Play
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.rules import PRESETS, Rules
+from piquet.core.scoring import HAND_KINDS, Kind
 from piquet.players import make_player
+from piquet.players.common import truthful_declaration
 from piquet.players.expert import ExpertPlayer
 from piquet.players.search import DEFAULT_THINK_MS, SearchPlayer
 from piquet.solver import Solver, play_state
-from piquet.tournament import deal_match, deal_pack
+from piquet.tournament import _make, _player_seed, deal_match, deal_pack
 
 
 def solver_speed(rules: Rules, n: int = 10) -> tuple[float, float]:
@@ -85,6 +101,69 @@ def decision_times(
     return times
 
 
+def diagnose(rules: Rules, a: str, b: str, pairs: int, think: int, seed: int) -> dict[str, object]:
+    """Where the points go between levels ``a`` and ``b`` (see the module docstring)."""
+    solver = Solver(rules)
+    split: dict[str, float] = defaultdict(float)
+    regret: dict[str, float] = defaultdict(float)
+    plays: dict[str, int] = defaultdict(int)
+    declared: dict[str, int] = defaultdict(int)
+    untrue: dict[str, int] = defaultdict(int)
+    differ = {"elder": 0, "younger": 0}
+    margins = []
+    for index in range(pairs):
+        pack = deal_pack(rules, seed, index)
+        margin = 0.0
+        discards: list[dict[int, int]] = []
+        for first, elder in ((0, 0), (1, 1)):
+            players = (
+                _make(a, _player_seed(seed, index, first, "a"), think, rules),
+                _make(b, _player_seed(seed, index, first, "b"), think, rules),
+            )
+            names = (a, b)
+            m = deal_match(rules, pack, elder=elder)
+            chosen: dict[int, int] = {}
+            while m.last_deal is None:
+                p = m.to_act
+                assert p is not None and m.deal is not None
+                view = m.view(p)
+                assert view.deal is not None
+                action = players[p].choose(view)
+                if isinstance(action, Play):
+                    values = solver.move_values(play_state(m.deal))
+                    if values:
+                        regret[names[p]] += max(values.values()) - values[action.card.index]
+                        plays[names[p]] += 1
+                elif isinstance(action, Discard):
+                    chosen[view.deal.role] = action.cards.mask
+                if view.deal.phase is Phase.DECLARE:
+                    declared[names[p]] += 1
+                    untrue[names[p]] += action != truthful_declaration(view.deal, rules)
+                m = m.apply(action, p)
+            deal = m.last_deal
+            a_role = ELDER if elder == 0 else YOUNGER
+            for e in deal.events:
+                sign = 1 if e.seat == a_role else -1
+                in_hand = e.kind in HAND_KINDS or e.kind is Kind.REPIQUE
+                split["hand" if in_hand else "play"] += sign * e.points / 2
+            margin += (deal.scores[a_role] - deal.scores[1 - a_role]) / 2
+            discards.append(chosen)
+        margins.append(margin)
+        for role, key in ((ELDER, "elder"), (YOUNGER, "younger")):
+            differ[key] += discards[0].get(role) != discards[1].get(role)
+    n = len(margins)
+    mean = statistics.mean(margins)
+    half = 1.96 * statistics.stdev(margins) / n**0.5 if n > 1 else 0.0
+    return {
+        "rules": rules.name, "a": a, "b": b, "pairs": n, "think_ms": think, "seed": seed,
+        "margin_per_deal": round(mean, 3), "ci95": [round(mean - half, 3), round(mean + half, 3)],
+        "hand_per_deal": round(split["hand"] / n, 3), "play_per_deal": round(split["play"] / n, 3),
+        "play_regret_per_deal": {k: round(v / (2 * n), 3) for k, v in regret.items()},
+        "pairs_with_other_discards": differ,
+        "declarations": dict(declared), "not_truthful": dict(untrue),
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--think", type=int, default=DEFAULT_THINK_MS)
@@ -96,7 +175,16 @@ def main() -> None:
         "--cpu", action="store_true",
         help="time decisions in CPU seconds of this process (comparable on a loaded machine)",
     )
+    ap.add_argument("--diagnose", nargs=2, metavar=("A", "B"),
+                    help="where the points go between two levels (see above)")
+    ap.add_argument("--seed", type=int, default=2026)
     args = ap.parse_args()
+    if args.diagnose:
+        a, b = args.diagnose
+        for name in args.presets:
+            got = diagnose(PRESETS[name], a, b, args.deals, args.think, args.seed)
+            print(json.dumps(got), flush=True)
+        return
     for name in args.presets:
         rules = PRESETS[name]
         ms, nps = solver_speed(rules)

@@ -251,3 +251,135 @@ def test_a_name_can_fix_the_budget() -> None:
     for bad in ("expert@0", "expert@fast", "expert@"):
         with pytest.raises(PiquetError, match="positive whole number of milliseconds"):
             make_player(bad)
+
+
+# ------------------------------------------------------------------ the exchange by play-outs
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_wide_candidates_are_legal_distinct_and_start_with_the_book(preset: str) -> None:
+    from piquet.players.common import discard_candidates
+    from piquet.players.exchange import wide_candidates
+
+    rules = PRESETS[preset]
+    d = _younger_after_exchange(rules, 11)
+    view = deal_view(d, 1)
+    assert view.discard_range is not None
+    lo, hi = view.discard_range
+    hand = view.hand.mask
+    cands = wide_candidates(hand, lo, hi, rules, role=1, limit=30)
+    assert cands[0] == book_discard(hand, lo, hi, rules, role=1)
+    assert len(cands) == len(set(cands)) <= 30
+    assert all(lo <= c.bit_count() <= hi and c & ~hand == 0 for c in cands)
+    # the reference's candidates come first, in its order
+    ref = [c for c in discard_candidates(hand, lo, hi, rules, role=1, limit=30)
+           if c != cands[0]]
+    assert cands[1 : 1 + len(ref)] == ref[: len(cands) - 1]
+
+
+def test_playout_values_are_the_kernels_and_repeat_from_a_seed() -> None:
+    from piquet.fast import playout
+    from piquet.players.exchange import playout_values, playout_worlds
+
+    rules = PRESETS["rubicon"]
+    d = _younger_after_exchange(rules, 12)
+    view = deal_view(d, 1)
+    worlds = sample_worlds(view, rules, random.Random(1), 8)
+    ready = playout_worlds(view, rules, worlds)
+    assert ready and all(pw.weight == pw.world.weight for pw in ready)
+    assert view.discard_range is not None
+    disc = book_discard(view.hand.mask, *view.discard_range, rules, role=1)
+    got = playout_values(rules, 1, ready, disc, seed=5)
+    assert got is not None and got == playout_values(rules, 1, ready, disc, seed=5)
+    from piquet.core.actions import Discard
+
+    one = playout(rules, ready[2].deck, (*ready[2].history, Discard(CardSet(disc))),
+                  policy="book", n=1, seed=7)
+    assert got[2] == one.mean_scores[1] - one.mean_scores[0]
+    # the replayed history gives the seat's view in each world
+    for pw in ready:
+        dd = Deal.new(rules, list(pw.deck))
+        for a in pw.history:
+            dd = dd.apply(a)
+        assert deal_view(dd, 1) == view
+
+
+def _same_view_other_cards(rules: Rules, seed: int) -> tuple[list[int], list[int]]:
+    """Two packs that deal elder the same hand, and younger and the stock other cards."""
+    from piquet.core.transitions import pack_dealing
+
+    rng = random.Random(seed)
+    cards = [i for i in range(36) if rules.deck_size == 36 or i % 9]
+    rng.shuffle(cards)
+    elder = sum(1 << c for c in cards[:12])
+    rest = cards[12:]
+    packs = []
+    for _ in range(2):
+        rng.shuffle(rest)
+        younger = sum(1 << c for c in rest[:12])
+        packs.append(pack_dealing(elder, younger, tuple(rest[12:]), rules.packet_sizes[0]))
+    return packs[0], packs[1]
+
+
+@pytest.mark.parametrize("preset", ["rubicon", "cotgrave-1662", "du-coeur-1995"])
+def test_the_expert_exchange_sees_no_hidden_card(preset: str) -> None:
+    """Elder's discard depends on his view alone: the same hand with other hidden cards
+    (younger's hand, the stock) gives the same discard from the same seed."""
+    from piquet.tournament import deal_match
+
+    rules = PRESETS[preset]
+    chosen = []
+    for pack in _same_view_other_cards(rules, 21):
+        m = deal_match(rules, pack, elder=0)
+        expert = make_player("expert", seed=3, think_ms=FAST)
+        while True:
+            p = m.to_act
+            assert p is not None and m.deal is not None
+            view = m.view(p)
+            action = expert.choose(view) if p == 0 else make_player("book").choose(view)
+            if p == 0 and m.deal.phase is Phase.EXCHANGE:
+                chosen.append((view.deal, action))
+                break
+            m = m.apply(action, p)
+    assert chosen[0][0] == chosen[1][0]
+    assert chosen[0][1] == chosen[1][1]
+
+
+def test_the_playout_exchange_can_be_switched_off() -> None:
+    rules = PRESETS["rubicon"]
+    pack = deal_pack(rules, 8, 0)
+    plain = play_deal(rules, pack, (make_player("expert-book-exchange", seed=5, think_ms=FAST),
+                                    make_player("book")), elder=0)
+    assert plain.is_over
+    assert make_player("expert-exact-check", seed=1).name == "expert-exact-check"
+
+
+def test_the_expert_counts_its_budget_at_the_measured_speed() -> None:
+    from piquet.players.expert import EXPERT_NODES_PER_MS, ExpertBudget, per_world_nodes
+    from piquet.players.search import NODES_PER_MS
+
+    expert = ExpertPlayer(1, 100)
+    assert isinstance(expert._budget(), ExpertBudget)
+    assert expert._budget().nodes == 100 * EXPERT_NODES_PER_MS > 100 * NODES_PER_MS
+    assert type(ExpertPlayer(1, 100, calibrated=False)._budget()).__name__ == "_Budget"
+    rules = PRESETS["rubicon"]
+    assert per_world_nodes(rules, 12) > per_world_nodes(rules, 11) > per_world_nodes(rules, 1)
+    assert per_world_nodes(PRESETS["cotgrave-1662"], 12) > per_world_nodes(rules, 12)
+    assert per_world_nodes(PRESETS["court-gamester-1754"], 12) > per_world_nodes(rules, 12)
+
+
+def test_near_the_target_the_exchange_is_the_references() -> None:
+    """The play-outs count the deal's points: for a race or a partie's settlement the
+    reference's evaluation (with the objective) decides."""
+    from piquet.players.common import Situation
+    from piquet.solver import Objective
+
+    rules = PRESETS["rubicon"]
+    d = _younger_after_exchange(rules, 13)
+    view = deal_view(d, 1)
+    race = Situation((80, 90), Objective(mode=Mode.RACE, remaining=(20, 10)), -10)
+    a = ExpertPlayer(4, FAST)
+    b = ExpertPlayer(4, FAST, playout_exchange=False)
+    got = [p._exchange(view, rules, race, random.Random(2), p._budget()) for p in (a, b)]
+    assert got[0] == got[1]
+    assert view.discard_range is not None
+    lo, hi = view.discard_range
+    assert lo <= got[0].bit_count() <= hi and got[0] & ~view.hand.mask == 0

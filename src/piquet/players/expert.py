@@ -10,8 +10,15 @@ exact solver over drawn worlds), with these changes, each measured in
   exchange (which cards and how many he laid out) and of his play (following with the
   lowest card that wins, else the lowest of the suit), on top of the dialog's weights.
   The exchange is then evaluated in those worlds (when younger: elder's likely hands).
-- **time**: a play decision solves up to ``think_ms / 4`` worlds (the reference stops at
-  40), so that a larger budget buys more worlds, not only deeper ones.
+- **the exchange by play-outs** (:mod:`piquet.players.exchange`): every good discard is
+  played out to the end of the deal by the compiled kernel (the book's policy for both)
+  in 200 to 600 worlds drawn from the beliefs, the same worlds for every candidate; the
+  book's discard stands unless another is :data:`SWITCH_MARGIN` better.  The reference's
+  check by the exact solver on a few worlds is the variant ``expert-exact-check``.
+- **the budget at the solver's measured speed** (:class:`ExpertBudget`,
+  :func:`per_world_nodes`): :data:`EXPERT_NODES_PER_MS` positions a millisecond, worlds
+  by their measured cost, up to ``think_ms / 2`` worlds a play decision (the reference
+  stops at 40), so that a larger budget buys more worlds, not only deeper ones.
 - **lookahead** (off by default; the variant ``expert-lookahead``): the best cards are
   compared by a search a trick deeper that avoids strategy fusion at the player's next
   card (:mod:`piquet.players.lookahead`).  Measured, it did not gain.
@@ -22,6 +29,7 @@ The budget stays a count (worlds, solver positions), so decisions repeat from a 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Final
 
 from piquet.core.actions import Action, Play
@@ -30,11 +38,32 @@ from piquet.core.view import DealView
 from piquet.players.base import register_level, register_variant
 from piquet.players.beliefs import BeliefModel
 from piquet.players.common import Situation, truthful_declaration
+from piquet.players.exchange import PlayoutWorld, playout_values, playout_worlds, wide_candidates
 from piquet.players.lookahead import lookahead_values
-from piquet.players.search import SearchPlayer, _Budget, _play_action, _worlds_for
-from piquet.sampling import World, sample_worlds
+from piquet.players.search import (
+    SearchPlayer,
+    _blanche_flags,
+    _Budget,
+    _exchange_value,
+    _play_action,
+    _worlds_for,
+)
+from piquet.sampling import SamplingError, World, sample_worlds
+from piquet.solver import Mode
 
-__all__ = ["DEFAULT_POOL", "LOOKAHEAD_CANDIDATES", "LOOKAHEAD_MIN_WORLDS", "ExpertPlayer"]
+__all__ = [
+    "DEFAULT_POOL",
+    "EXACT_CANDIDATES",
+    "EXPERT_NODES_PER_MS",
+    "LOOKAHEAD_CANDIDATES",
+    "LOOKAHEAD_MIN_WORLDS",
+    "SWITCH_MARGIN",
+    "ExpertBudget",
+    "ExpertPlayer",
+    "exchange_candidates",
+    "exchange_worlds",
+    "per_world_nodes",
+]
 
 #: Worlds drawn per world solved, before resampling on the beliefs.
 DEFAULT_POOL: Final = 4
@@ -42,6 +71,49 @@ DEFAULT_POOL: Final = 4
 LOOKAHEAD_CANDIDATES: Final = 3
 #: Worlds the lookahead must finish within its budget for its verdict to stand.
 LOOKAHEAD_MIN_WORLDS: Final = 6
+#: The best discards by play-outs that the exact solver checks.
+EXACT_CANDIDATES: Final = 3
+#: Points per deal by which a discard must beat the book's to be preferred (play-outs).
+SWITCH_MARGIN: Final = 0.5
+
+
+#: Solver positions per millisecond of budget for the expert: measured on the project's
+#: machine in CPU time, 5,000 to 6,000 a millisecond in the first tricks (the reference
+#: assumes 1,500); a little under, for the drawing of worlds.
+EXPERT_NODES_PER_MS: Final = 4000
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertBudget(_Budget):
+    """The reference's budget with solver positions counted at the measured speed."""
+
+    @property
+    def nodes(self) -> int:
+        return self.think_ms * EXPERT_NODES_PER_MS
+
+
+def per_world_nodes(rules: Rules, cards: int) -> float:
+    """Solver positions one world of the play costs with ``cards`` in hand (measured means
+    at the first lead over a few deals: about 60,000 to 100,000 for the 32-card rule sets
+    that count leads and wins, 200,000 for the 32-card tenth-card scoring, 150,000 for 36
+    cards; about 0.4 times as many for each card fewer)."""
+    if rules.deck_size == 36:
+        base = 150_000.0
+    elif rules.play_scoring.value == "leads-and-wins":
+        base = 80_000.0
+    else:
+        base = 200_000.0
+    return max(50.0, base * 0.4 ** (12 - cards))
+
+
+def exchange_worlds(budget: _Budget) -> int:
+    """Worlds the exchange plays out: two per millisecond of budget, 200 to 600."""
+    return max(200, min(600, 2 * budget.think_ms))
+
+
+def exchange_candidates(budget: _Budget) -> int:
+    """Discards the exchange plays out: 24 to 40 (a tenth of the budget in milliseconds)."""
+    return max(24, min(40, budget.think_ms // 10))
 
 
 class ExpertPlayer(SearchPlayer):
@@ -59,7 +131,10 @@ class ExpertPlayer(SearchPlayer):
         beliefs: bool = True,
         play_beliefs: bool = True,
         more_worlds: bool = True,
+        calibrated: bool = True,
         lookahead: bool = False,
+        playout_exchange: bool = True,
+        exact_check: bool = False,
         pool: int = DEFAULT_POOL,
         threads: int | None = None,
         rules: Rules | None = None,
@@ -69,7 +144,10 @@ class ExpertPlayer(SearchPlayer):
         self.beliefs = beliefs
         self.play_beliefs = play_beliefs
         self.more_worlds = more_worlds
+        self.calibrated = calibrated
         self.lookahead = lookahead
+        self.playout_exchange = playout_exchange
+        self.exact_check = exact_check
         self.pool = max(1, pool)
         #: how many play decisions the lookahead decided, and changed (for measurement)
         self.lookahead_stats = [0, 0]
@@ -122,13 +200,105 @@ class ExpertPlayer(SearchPlayer):
         self.lookahead_stats[1] += chosen != best
         return _play_action(chosen)
 
+    def _exchange(
+        self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
+    ) -> int:
+        if not self.playout_exchange or sit.objective.mode is not Mode.DIFF:
+            return super()._exchange(deal, rules, sit, rng, budget)
+        assert deal.discard_range is not None
+        lo, hi = deal.discard_range
+        hand = deal.hand.mask
+        role = deal.role
+        cands = wide_candidates(
+            hand, lo, hi, rules, role=role, lead=sit.lead, limit=exchange_candidates(budget)
+        )
+        if len(cands) == 1:
+            return cands[0]
+        try:
+            worlds = self._worlds(deal, rules, rng, exchange_worlds(budget))
+        except SamplingError:
+            return cands[0]
+        ready = playout_worlds(deal, rules, worlds)
+        if not ready:
+            return super()._exchange(deal, rules, sit, rng, budget)
+        seed = rng.randrange(2**31)
+        wsum = sum(pw.weight for pw in ready)
+        values: dict[int, list[float]] = {}
+        scores: dict[int, float] = {}
+        for i, cand in enumerate(cands):
+            got = playout_values(rules, role, ready, cand, seed)
+            if got is None:
+                continue
+            values[i] = got
+            scores[i] = sum(pw.weight * v for pw, v in zip(ready, got, strict=True)) / wsum
+        if not scores:
+            return cands[0]
+        top = sorted(scores, key=lambda i: (-round(scores[i], 6), i))[:EXACT_CANDIDATES]
+        if self.exact_check and len(top) > 1:
+            self._exact_correction(deal, rules, sit, budget, ready, cands, top, values, scores)
+        best = max(top, key=lambda i: (round(scores[i], 6), -i))
+        if 0 in scores and scores[best] - scores[0] < SWITCH_MARGIN:
+            return cands[0]
+        return cands[best]
+
+    def _exact_correction(
+        self,
+        deal: DealView,
+        rules: Rules,
+        sit: Situation,
+        budget: _Budget,
+        ready: list[PlayoutWorld],
+        cands: list[int],
+        top: list[int],
+        values: dict[int, list[float]],
+        scores: dict[int, float],
+    ) -> None:
+        """Add to the best candidates' scores the mean of (exact - play-out) over the first
+        worlds, within the budget (a control variate, as the reference does)."""
+        exact = self._solver(rules, sit.objective, 7)
+        exact.reset()
+        start = exact.nodes
+        blanche = _blanche_flags(deal)
+        corr = dict.fromkeys(top, 0.0)
+        wsum = 0.0
+        for j, pw in enumerate(ready[: budget.exact_worlds(rules)]):
+            w = pw.world
+            left = budget.exact_nodes - (exact.nodes - start)
+            if left <= 0:
+                break
+            diffs = {}
+            for i in top:
+                e = _exchange_value(deal, rules, sit, w, cands[i], exact, blanche, exact=True,
+                                    nodes=left)
+                if e is None:
+                    break
+                diffs[i] = e - values[i][j]
+            if len(diffs) < len(top):
+                break
+            for i, dv in diffs.items():
+                corr[i] += ready[j].weight * dv
+            wsum += ready[j].weight
+        if wsum:
+            for i in top:
+                scores[i] += corr[i] / wsum
+
     def _worlds(self, deal: DealView, rules: Rules, rng: random.Random, n: int) -> list[World]:
         if not self.beliefs:
             return sample_worlds(deal, rules, rng, n)
         model = BeliefModel(deal, rules, play=self.play_beliefs)
         return sample_worlds(deal, rules, rng, n, weigh=model, pool=self.pool)
 
+    def _budget(self) -> _Budget:
+        if self.calibrated:
+            return ExpertBudget(self.think_ms)
+        return _Budget(self.think_ms)
+
     def _play_worlds(self, deal: DealView, rules: Rules, budget: _Budget) -> int:
+        if self.calibrated:
+            cap = max(40, budget.think_ms // 2) if self.more_worlds else 40
+            per = per_world_nodes(rules, deal.hand.mask.bit_count())
+            n = int(budget.nodes * min(self.threads, 2) / per) + 1
+            return max(3, min(cap, n))
         n = _worlds_for(deal, rules, budget, self.threads)
         if not self.more_worlds or n < 40:
             return n
@@ -161,6 +331,24 @@ register_variant(
     "expert-lookahead-no-beliefs",
     lambda seed, think_ms: ExpertPlayer(
         seed, think_ms, beliefs=False, lookahead=True, name="expert-lookahead-no-beliefs"
+    ),
+)
+register_variant(
+    "expert-book-exchange",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, playout_exchange=False, name="expert-book-exchange"
+    ),
+)
+register_variant(
+    "expert-exact-check",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, exact_check=True, name="expert-exact-check"
+    ),
+)
+register_variant(
+    "expert-uncalibrated",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, calibrated=False, name="expert-uncalibrated"
     ),
 )
 register_variant(

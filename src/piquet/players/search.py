@@ -137,7 +137,7 @@ class SearchPlayer:
         rng = random.Random(f"{self.level}:{self.seed}:{view.game_number}:"
                             f"{view.deal_number}:{len(deal.dialog)}:{len(deal.tricks)}:"
                             f"{deal.trick_lead}:{deal.phase.value}")
-        budget = _Budget(self.think_ms)
+        budget = self._budget()
         phase = deal.phase
         expert = self.level == "expert"
         if phase is Phase.PLAY:
@@ -151,6 +151,10 @@ class SearchPlayer:
         if phase is Phase.DECLARE:
             return truthful_declaration(deal, rules)
         return book_action(deal, rules, lead=sit.lead)
+
+    def _budget(self) -> _Budget:
+        """What this player's ``think_ms`` buys (the expert calibrates it anew)."""
+        return _Budget(self.think_ms)
 
     # ------------------------------------------------------------------ worlds
     def _worlds(self, deal: DealView, rules: Rules, rng: random.Random, n: int) -> list[World]:
