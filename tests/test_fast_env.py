@@ -1,7 +1,8 @@
 """The batch environment: every preset and format, seeded, legal masks, hidden cards hidden.
 
 Each observation is checked against the public engine: the game's private state (its pack
-and the choices of the deal so far) is replayed through :class:`~piquet.core.deal.Deal`,
+and the choices of the deal so far, from the kernel's resumable board) is replayed through
+:class:`~piquet.core.deal.Deal`,
 and the observation must be exactly what the seat's :func:`~piquet.core.view.deal_view`
 shows (own hand, own discards, cards played, the card led), so nothing hidden is in it;
 the action mask must be the view's legal cards.
@@ -18,6 +19,7 @@ from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import PRESETS, Format
 from piquet.core.view import deal_view
 from piquet.fast import batch as B
+from piquet.fast import kernel as K
 from piquet.fast.engine import actions_of
 from piquet.fast.env import VectorEnv
 
@@ -38,7 +40,8 @@ def _check_against_engine(env: VectorEnv, obs: np.ndarray, mask: np.ndarray) -> 
         target = rules.target if env.format == "game" else None
         deal = Deal.new(rules, [int(c) for c in env._decks[i][: rules.deck_size]],
                         start=start, target=target)
-        rows = [(int(a), int(b)) for a, b in env._fz[i][: int(st[B.G_NFZ])]]
+        tl, _, tr = env._boards[:3]
+        rows = [(int(a), int(b)) for a, b in tr[i][: int(tl[i, K.T_NTR])]]
         for action in actions_of(rows, rules):
             deal = deal.apply(action)
         role = deal.to_act
