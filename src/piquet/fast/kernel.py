@@ -95,12 +95,12 @@ def _exchange(hands, disc, deck, sp, role, n):  # type: ignore[no-untyped-def]
     return _draw(hands, deck, sp, role, popcount(n))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _ret(tl):  # type: ignore[no-untyped-def]
     return tl[T_NTR], tl[T_NEV], tl[T0], tl[T1], tl[T_REACHED]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _forced(tl, fz, nfz):  # type: ignore[no-untyped-def]
     """The next forced choice's row, or -1 when the forced choices are used up."""
     i = tl[T_FI]
@@ -110,7 +110,7 @@ def _forced(tl, fz, nfz):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _bad(tl, info):  # type: ignore[no-untyped-def]
     """A forced choice that is not a legal choice here: the deal stops, marked so."""
     info[I_STATUS] = BAD_CHOICE
@@ -155,7 +155,7 @@ def _claim_choice(p, policy, rng, tl, fz, nfz, hand, cls, cl, n, younger, beat, 
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _play_choice(p, policy, rng, tl, fz, nfz, stop, info, seat, hand, allowed, lead, possible,  # type: ignore[no-untyped-def]
                  won, trick, discards):
     """The card played: forced, or by the policy; -1 when the deal stops here (``stop``
@@ -188,7 +188,7 @@ def _play_choice(p, policy, rng, tl, fz, nfz, stop, info, seat, hand, allowed, l
     return c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _add(p, tl, ev, seat, kind, pts):  # type: ignore[no-untyped-def]
     """The scoring timeline: ``seat`` counts ``pts`` for ``kind`` (Tally.add)."""
     if tl[T_REACHED] >= 0 or pts <= 0:
@@ -226,7 +226,7 @@ def _add(p, tl, ev, seat, kind, pts):  # type: ignore[no-untyped-def]
         tl[T_REACHED] = seat
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _play_count(p, tl, ev, held, seat, kind, pts):  # type: ignore[no-untyped-def]
     """A count of the play: held back until the declarations are counted."""
     if tl[T_COMMITTED] < 3:
@@ -260,7 +260,7 @@ def _commit(p, tl, ev, res, held):  # type: ignore[no-untyped-def]
                 return
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _trace(tl, tr, code, value):  # type: ignore[no-untyped-def]
     k = tl[T_NTR]
     tr[k, 0] = code
@@ -330,7 +330,7 @@ def _replies(claim_key, partial, cl, n, out):  # type: ignore[no-untyped-def]
     return m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _playable(hand, lead, lead_kind, lead_val):  # type: ignore[no-untyped-def]
     """The cards a seat may play: follow suit; elder's first lead bound by a named lead."""
     if lead >= 0:
@@ -345,7 +345,7 @@ def _playable(hand, lead, lead_kind, lead_val):  # type: ignore[no-untyped-def]
     return hand
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _tenth(card):  # type: ignore[no-untyped-def]
     return card % 9 >= 4
 
@@ -647,7 +647,7 @@ def run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop
     return _ret(tl)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def resume(p, policy, rng, tl, ev, held, res, deferred, ps, tr, info, card):  # type: ignore[no-untyped-def]
     """Go on with a deal stopped at a card (:func:`run_deal` or :func:`resume` with
     ``stop``): the seat to play plays ``card`` (one of ``info[I_ALLOWED]``; the caller
@@ -659,7 +659,7 @@ def resume(p, policy, rng, tl, ev, held, res, deferred, ps, tr, info, card):  # 
     return _ret(tl)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _play(p, policy, rng, tl, ev, held, res, deferred, ps, tr, fz, nfz, stop, info, card):  # type: ignore[no-untyped-def]
     """The play, from the trick and half-trick ``ps`` holds: ``card`` (if >= 0) is the next
     card, then the forced choices, then the policy; returns at the end of the deal, or where

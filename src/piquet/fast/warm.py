@@ -1,8 +1,8 @@
 """Compile every numba function once, so that their caches are on disk before anyone plays.
 
 ``scripts/setup-venv`` runs ``python -m piquet.fast.warm`` after installing: the kernel
-(every policy, the play-outs, the resumable board, the batch environment) and the double-dummy solver
-(:mod:`piquet.solver`, through one ``expert`` move) are compiled and cached
+(every policy, the play-outs, the resumable board, the batch environment) and the
+double-dummy solver (:mod:`piquet.solver`, through one ``expert`` move) are compiled and cached
 (``numba cache=True``), so a new process loads them instead of compiling: no one waits for
 a compile in the terminal or the browser.
 """
