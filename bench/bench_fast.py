@@ -26,7 +26,12 @@ the ratios compare figures measured in this run, so the machine's load cancels o
 
 ``--diff N`` plays N deals per preset (random and book policies in turn, one third of them
 with the game's target in reach) through the kernel and the engine with
-:func:`piquet.fast.check.differ`, and counts the deals where any score event differs.
+:func:`piquet.fast.check.differ`, and counts the deals where any score event differs; then
+N/10 deals through the resumable board (what the batch environment steps) with
+:func:`piquet.fast.check.differ_resumed` (compared at every card and at the end).
+``--adapters-diff N`` plays N random episodes of each format (deal, game, partie where the
+rule set plays one) per preset with :func:`piquet.integrations.check.differ_episode`: every
+answer of the adapters at every step against the reference path.
 The last line of the output is one JSON object with every figure.
 """
 
@@ -44,7 +49,7 @@ import numpy as np
 from piquet.core.deal import Deal
 from piquet.core.rules import PRESETS, Rules
 from piquet.fast import random_deals
-from piquet.fast.check import differ, random_case
+from piquet.fast.check import differ, differ_resumed, random_case
 
 TARGET_DEALS = 100_000
 TARGET_ENV = 1_000_000
@@ -347,25 +352,55 @@ def _floor_env(moves: int) -> Any:
     return wrappers.OrderEnforcingWrapper(e)
 
 
-def diff_run(n: int, presets: list[str]) -> dict[str, int]:
+def diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
     out = {}
     for name in presets:
         rules = PRESETS[name]
-        rng = random.Random(f"bench-diff:{name}")
-        bad = 0
-        start = time.perf_counter()
-        for i in range(n):
-            deck, start_scores, target = random_case(rules, rng)
-            policy = "random" if i % 2 == 0 else "book"
-            msg = differ(rules, deck, start=start_scores, target=target,
-                         policy=policy, seed=i)  # type: ignore[arg-type]
-            if msg is not None:
-                bad += 1
-                if bad <= 3:
-                    print(f"  {name} deal {i}: {msg}")
-        out[name] = bad
-        print(f"{name:22s} {n:>9,} deals  {bad} differ  ({time.perf_counter() - start:.0f} s)",
-              flush=True)
+        row = {}
+        for label, check, count in (("kernel", differ, n), ("resumed", differ_resumed, n // 10)):
+            rng = random.Random(f"bench-diff:{name}")
+            bad = 0
+            start = time.perf_counter()
+            for i in range(count):
+                deck, start_scores, target = random_case(rules, rng)
+                policy = "random" if i % 2 == 0 else "book"
+                msg = check(rules, deck, start=start_scores, target=target,
+                            policy=policy, seed=i)  # type: ignore[arg-type]
+                if msg is not None:
+                    bad += 1
+                    if bad <= 3:
+                        print(f"  {name} {label} deal {i}: {msg}")
+            row[label] = bad
+            print(f"{name:22s} {label:8s} {count:>9,} deals  {bad} differ  "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+        out[name] = row
+    return out
+
+
+def adapters_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
+    from piquet.core.rules import Format
+    from piquet.integrations.actions import EpisodeFormat
+    from piquet.integrations.check import differ_episode
+
+    out = {}
+    for name in presets:
+        rules = PRESETS[name]
+        row = {}
+        for fmt in EpisodeFormat:
+            if fmt is EpisodeFormat.PARTIE and Format.PARTIE not in rules.formats:
+                continue
+            bad = 0
+            start = time.perf_counter()
+            for seed in range(n):
+                msg = differ_episode(rules, fmt, seed)
+                if msg is not None:
+                    bad += 1
+                    if bad <= 3:
+                        print(f"  {name} {fmt.value} episode {seed}: {msg}")
+            row[fmt.value] = bad
+            print(f"{name:22s} {fmt.value:7s} {n:>7,} episodes  {bad} differ  "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+        out[name] = row
     return out
 
 
@@ -375,14 +410,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--presets", nargs="*", default=list(PRESETS))
     ap.add_argument("--diff", type=int, default=0, metavar="N",
                     help="run the differential check over N deals per preset instead")
+    ap.add_argument("--adapters-diff", type=int, default=0, metavar="N",
+                    help="check the adapters' answers over N episodes of each format instead")
     args = ap.parse_args(argv)
     load = os.getloadavg()
     report: dict[str, Any] = {"load_before": load, "cpus": os.cpu_count()}
-    if args.diff:
-        report["diff"] = diff_run(args.diff, args.presets)
-        report["diff_deals_per_preset"] = args.diff
+    if args.diff or args.adapters_diff:
+        if args.diff:
+            report["diff"] = diff_run(args.diff, args.presets)
+            report["diff_deals_per_preset"] = args.diff
+        if args.adapters_diff:
+            report["adapters_diff"] = adapters_diff_run(args.adapters_diff, args.presets)
+            report["adapters_episodes_per_format"] = args.adapters_diff
         print(json.dumps(report))
-        return 1 if any(report["diff"].values()) else 0
+        failed = [v for part in ("diff", "adapters_diff") for row in report.get(part, {}).values()
+                  for v in row.values() if v]
+        return 1 if failed else 0
     s = args.seconds
     sim = skat_rate(s)
     loop = skat_loop_rate(s)

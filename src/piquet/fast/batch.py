@@ -15,7 +15,7 @@ so :class:`~piquet.fast.env.VectorEnv` steps slices of the rows on several threa
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
 from numba import njit, types
@@ -44,8 +44,7 @@ Boards = tuple[np.ndarray, ...]
 per game (see :func:`new_boards`)."""
 
 
-@intrinsic
-def _borrow(typingctx, arr):  # type: ignore[no-untyped-def]
+def _borrowed(typingctx, arr):  # type: ignore[no-untyped-def]
     """The same array without an owner to count references on (a null meminfo): numba's
     reference counting of array views is an atomic operation, and it was two thirds of a
     step's time.  Only for arrays the caller keeps alive for the whole compiled call (the
@@ -56,8 +55,8 @@ def _borrow(typingctx, arr):  # type: ignore[no-untyped-def]
     def codegen(context, builder, signature, args):  # type: ignore[no-untyped-def]
         src = context.make_array(arr)(context, builder, value=args[0])
         out = context.make_array(arr)(context, builder)
-        out.meminfo = cgutils.get_null_value(out.meminfo.type)
-        out.parent = cgutils.get_null_value(out.parent.type)
+        out.meminfo = cgutils.get_null_value(out.meminfo.type)  # type: ignore[no-untyped-call]
+        out.parent = cgutils.get_null_value(out.parent.type)  # type: ignore[no-untyped-call]
         out.nitems = src.nitems
         out.itemsize = src.itemsize
         out.data = src.data
@@ -66,6 +65,9 @@ def _borrow(typingctx, arr):  # type: ignore[no-untyped-def]
         return out._getvalue()
 
     return arr(arr), codegen
+
+
+_borrow: Any = intrinsic(_borrowed)
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -38,8 +38,9 @@ come only from the seat's :class:`~piquet.core.view.DealView`.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
-from typing import Final
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Final, cast
 
 from piquet.core.actions import (
     PLAY,
@@ -354,14 +355,21 @@ def legal_action_ids(view: DealView, *, rules: Rules, selected: CardSet) -> list
     """
     if view.to_act != view.role:
         return []
-    if view.discard_range is not None:
-        lo, hi = view.discard_range
-        sel = selected.mask
-        ids = [SELECT_BASE + c for c in _selectable(view.hand.mask & ~sel, sel, lo, hi)]
+    return _legal_ids(view.discard_range, view.hand.mask, view.legal_actions, rules,
+                      selected.mask)
+
+
+def _legal_ids(discard_range: tuple[int, int] | None, hand: int, actions: Iterable[Action],
+               rules: Rules, sel: int) -> list[int]:
+    """The legal ids of the seat to act: in the exchange from its discard range, its hand
+    and the cards it has laid out (``sel``), else from its legal actions."""
+    if discard_range is not None:
+        lo, hi = discard_range
+        ids = [SELECT_BASE + c for c in _selectable(hand & ~sel, sel, lo, hi)]
         if lo <= sel.bit_count() <= hi:
             ids.append(DISCARD_DONE)
         return sorted(ids)
-    return sorted(encode_action(a, rules=rules) for a in view.legal_actions)
+    return sorted(encode_action(a, rules=rules) for a in actions)
 
 
 # ---------------------------------------------------------------------- bounds
@@ -441,6 +449,10 @@ class Episode:
     """Cards the seat to act has laid out for its discard (its own secret)."""
     cut_off: bool = False
     """A game episode stopped undecided at ``max_deals``."""
+    _cache: dict[str, object] = field(default_factory=dict, init=False, repr=False,
+                                      compare=False)
+    """What this (immutable) episode has already worked out: who moves, the current deal,
+    each player's view, the legal ids.  Private; a new episode starts with it empty."""
 
     def __deepcopy__(self, memo: object) -> Episode:
         return self  # immutable
@@ -482,6 +494,12 @@ class Episode:
     @property
     def deal(self) -> Deal | None:
         """The current deal (None while its pack is drawn); at the end, the last deal."""
+        cache = self._cache
+        if "deal" not in cache:
+            cache["deal"] = self._deal()
+        return cache["deal"]  # type: ignore[return-value]
+
+    def _deal(self) -> Deal | None:
         if self.format is EpisodeFormat.DEAL:
             return self.single
         m = self.match
@@ -537,6 +555,13 @@ class Episode:
     @property
     def to_move(self) -> int:
         """The player to move, :data:`CHANCE` or :data:`TERMINAL`."""
+        cache = self._cache
+        mover = cache.get("to_move")
+        if mover is None:
+            mover = cache["to_move"] = self._to_move()
+        return mover  # type: ignore[return-value]
+
+    def _to_move(self) -> int:
         if self.over:
             return TERMINAL
         deal = self.deal
@@ -559,9 +584,12 @@ class Episode:
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> DealView | None:
         """What ``player`` sees of the current deal (None while the pack is drawn)."""
-        if self.deal is None:
-            return None
-        return deal_view(self.deal, self.role_of(player))
+        key = "view1" if player else "view0"
+        cache = self._cache
+        if key not in cache:
+            deal = self.deal
+            cache[key] = None if deal is None else deal_view(deal, self.role_of(player))
+        return cache[key]  # type: ignore[return-value]
 
     def selected_by(self, player: int) -> CardSet:
         """The cards ``player`` has laid out (empty unless it is discarding now)."""
@@ -576,9 +604,18 @@ class Episode:
             return []
         if mover == CHANCE:
             return [o for o, _ in self.chance_outcomes()]
-        view = self.view(mover)
-        assert view is not None
-        return legal_action_ids(view, rules=self.rules, selected=CardSet(self.selected))
+        cache = self._cache
+        ids = cast("list[int] | None", cache.get("legal"))
+        if ids is None:
+            # what legal_action_ids reads of the mover's view, read from the deal without
+            # building the whole view (tests/test_integrations_actions.py: the same ids)
+            deal = self.deal
+            assert deal is not None and deal.to_act is not None
+            exchange = deal.phase is Phase.EXCHANGE
+            ids = cache["legal"] = _legal_ids(
+                deal.discard_range() if exchange else None, deal.hands[deal.to_act],
+                () if exchange else deal.legal_actions(), self.rules, self.selected)
+        return list(ids)
 
     def match_view(self, player: int) -> MatchView:
         """A :class:`~piquet.core.match.MatchView` for ``player``, for the package's own players."""
