@@ -32,7 +32,8 @@ best (sinking) is simply another declare id; so is passing.
 
 :class:`Episode` is one deal (or one game of deals) as the frameworks see it:
 chance draws the pack card by card, the players move by ids, and the legal ids
-come only from the seat's :class:`~piquet.core.view.DealView`.
+are those of the seat's :class:`~piquet.core.view.DealView` (read from the deal for the
+mover, without building the view; :mod:`piquet.integrations.check` compares them).
 """
 
 from __future__ import annotations
@@ -676,6 +677,28 @@ class Episode:
             return ep
         return self.apply(encode_action(action, rules=self.rules))
 
+    def _but(
+        self,
+        *,
+        pack: tuple[int, ...] | None = None,
+        single: Deal | None = None,
+        match: Match | None = None,
+        selected: int | None = None,
+        cut_off: bool | None = None,
+    ) -> Episode:
+        """This episode with the given fields changed (``dataclasses.replace`` without its
+        scan of the fields: the adapters make one a step)."""
+        return Episode(
+            self.rules,
+            self.format,
+            self.max_deals,
+            self.pack if pack is None else pack,
+            self.single if single is None else single,
+            self.match if match is None else match,
+            self.selected if selected is None else selected,
+            self.cut_off if cut_off is None else cut_off,
+        )
+
     def _legal_text(self) -> str:
         return ", ".join(ACTION_NAMES[i] for i in self.legal_ids()[:30])
 
@@ -684,19 +707,19 @@ class Episode:
             if outcome not in (0, 1):
                 raise IllegalActionError(f"first dealer must be player 0 or 1, not {outcome}")
             match = new_match(self.rules, seed=0, format=_MATCH_FORMATS[self.format])
-            return replace(self, match=replace(match, dealer=outcome))
+            return self._but(match=replace(match, dealer=outcome))
         if outcome not in self.pack_cards or outcome in self.pack:
             raise IllegalActionError(
                 f"chance outcome {outcome} is not a card left to draw for the pack"
             )
         pack = (*self.pack, outcome)
         if len(pack) < len(self.pack_cards):
-            return replace(self, pack=pack)
+            return self._but(pack=pack)
         if self.format is EpisodeFormat.DEAL:
             # one deal: no game target stops it
-            return replace(self, pack=pack, single=Deal.new(self.rules, pack))
+            return self._but(pack=pack, single=Deal.new(self.rules, pack))
         assert self.match is not None
-        return replace(self, pack=pack, match=self.match.with_pack(pack))
+        return self._but(pack=pack, match=self.match.with_pack(pack))
 
     def _apply_discard_step(self, action_id: int) -> Episode:
         deal = self.deal
@@ -709,20 +732,20 @@ class Episode:
                 raise IllegalActionError(
                     f"discard-done: {sel.bit_count()} cards laid out; lay out {lo} to {hi}"
                 )
-            return replace(self, selected=0)._after(Discard(CardSet(sel)))
+            return self._but(selected=0)._after(Discard(CardSet(sel)))
         card = action_id - SELECT_BASE
         if not 0 <= card < 36 or card not in _selectable(hand & ~sel, sel, lo, hi):
             raise IllegalActionError(
                 f"{action_id} ({ACTION_NAMES[action_id] if 0 <= action_id < NUM_ACTIONS else '?'})"
                 f": not allowed now; legal: {self._legal_text()}"
             )
-        return replace(self, selected=sel | 1 << card)
+        return self._but(selected=sel | 1 << card)
 
     def _after(self, action: Action) -> Episode:
         """The episode once ``action`` (checked) is played in the current deal."""
         if self.format is EpisodeFormat.DEAL:
             assert self.single is not None
-            return replace(self, single=self.single.apply(action))
+            return self._but(single=self.single.apply(action))
         match = self.match
         assert match is not None
         after = match.apply(action)
@@ -730,9 +753,9 @@ class Episode:
             # the deal is over and the match dealt the next from its own seed: the chance
             # nodes draw that pack instead
             if len(after.deals) >= self.max_deals and self.format is EpisodeFormat.GAME:
-                return replace(self, match=after, cut_off=True)
-            return replace(self, match=after, pack=())
-        return replace(self, match=after)
+                return self._but(match=after, cut_off=True)
+            return self._but(match=after, pack=())
+        return self._but(match=after)
 
     # ------------------------------------------------------------------ results
     def returns(self) -> tuple[float, float]:
