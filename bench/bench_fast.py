@@ -79,9 +79,11 @@ def kernel_rate(rules: Rules, seconds: float, policy: str) -> float:
     return _cpu_rate(run, seconds)
 
 
-def engine_rate(rules: Rules, seconds: float) -> float:
+def engine_rate(rules: Rules, seconds: float, counts: list[int] | None = None) -> float:
+    """Random deals a CPU-second through the engine; ``counts`` gets [deals, actions] added."""
     rng = random.Random(1)
     pack = [i for i in range(36) if rules.deck_size == 36 or i % 9]
+    tally = counts if counts is not None else [0, 0]
 
     def run() -> int:
         order = pack[:]
@@ -89,6 +91,8 @@ def engine_rate(rules: Rules, seconds: float) -> float:
         deal = Deal.new(rules, order)
         while not deal.is_over:
             deal = deal.apply(deal.random_action(rng))
+            tally[1] += 1
+        tally[0] += 1
         return 1
 
     return _cpu_rate(run, seconds)
@@ -108,14 +112,16 @@ def skat_rate(seconds: float) -> float | None:
     return _cpu_rate(run, seconds)
 
 
-def skat_loop_rate(seconds: float) -> float | None:
-    """C++ skat driven from a Python loop (random legal actions, random chance outcomes)."""
+def skat_loop_rate(seconds: float, counts: list[int] | None = None) -> float | None:
+    """C++ skat driven from a Python loop (random legal actions, random chance outcomes);
+    ``counts`` gets [games, player actions] added."""
     try:
         import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
     game = pyspiel.load_game("skat")
     rng = random.Random(2)
+    tally = counts if counts is not None else [0, 0]
 
     def run() -> int:
         state = game.new_initial_state()
@@ -126,6 +132,8 @@ def skat_loop_rate(seconds: float) -> float | None:
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
+                tally[1] += 1
+        tally[0] += 1
         return 1
 
     return _cpu_rate(run, seconds)
@@ -428,7 +436,11 @@ def main(argv: list[str] | None = None) -> int:
         return 1 if failed else 0
     s = args.seconds
     sim = skat_rate(s)
-    loop = skat_loop_rate(s)
+    skat_counts = [0, 0]
+    loop = skat_loop_rate(s, skat_counts)
+    # C++ skat's player actions a CPU-second (Python loop): the per-step yardstick
+    skat_steps = loop * skat_counts[1] / skat_counts[0] if loop else None
+    report["skat_python_loop_actions_per_cpu_s"] = skat_steps
     report["skat_random_sim_test_games_per_cpu_s"] = sim
     report["skat_python_loop_games_per_cpu_s"] = loop
     # the ratio is taken against the faster of the two ways of running C++ skat
@@ -446,8 +458,10 @@ def main(argv: list[str] | None = None) -> int:
         rules = PRESETS[name]
         k = kernel_rate(rules, s, "random")
         b = kernel_rate(rules, s, "book")
-        e = engine_rate(rules, s)
-        rows[name] = {"kernel": k, "book": b, "engine": e}
+        eng_counts = [0, 0]
+        e = engine_rate(rules, s, eng_counts)
+        rows[name] = {"kernel": k, "book": b, "engine": e,
+                      "engine_actions": e * eng_counts[1] / eng_counts[0]}
         vs_skat = f"{k / skat:7.2f}" if skat else "    n/a"
         print(f"{name:22s} {k:10,.0f} {b:10,.0f} {e:8,.0f} {k / e:9.1f} {vs_skat} "
               f"{'yes' if k >= TARGET_DEALS else 'NO':>7s}", flush=True)
@@ -465,9 +479,21 @@ def main(argv: list[str] | None = None) -> int:
           f"{TARGET_ENV:,}/s: {'met' if wall >= TARGET_ENV else 'NOT met'} (wall, with the "
           f"choice of cards); per CPU-s {env['steps_per_cpu_s'] / TARGET_ENV:.2f}x the target")
     eng = rows.get("rubicon", {}).get("engine")
-    if eng:
-        print(f"  VectorEnv / engine: {env['steps_per_cpu_s'] / (eng * 24):.1f}x (engine deals "
-              f"x 24 cards, per CPU-s)")
+    eng_steps = rows.get("rubicon", {}).get("engine_actions")
+
+    def ratios(per_step: float) -> str:
+        """A per-step rate against the engine's and C++ skat's actions a CPU-second."""
+        parts = []
+        if eng_steps:
+            parts.append(f"x engine actions {per_step / eng_steps:.2f}")
+        if skat_steps:
+            parts.append(f"x C++ skat actions {per_step / skat_steps:.2f}")
+        return "; ".join(parts)
+
+    if eng_steps or skat_steps:
+        print(f"  per CPU-s: {ratios(env['steps_per_cpu_s'])} (engine "
+              f"{eng_steps or 0:,.0f} actions/CPU-s, rubicon; C++ skat "
+              f"{skat_steps or 0:,.0f} player actions/CPU-s, Python loop)")
     counts = [0, 0, 0]
     ops = openspiel_rate("rubicon", s, counts=counts)
     pz_counts = [0, 0]
@@ -495,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
         report["pettingzoo_floor_steps_per_cpu_s"] = floor
         assert floor is not None
         print(f"PettingZoo (rubicon): {pz:,.0f} steps/CPU-s; target {TARGET_PETTINGZOO:,}: "
-              f"{'met' if pz >= TARGET_PETTINGZOO else 'NOT met'}")
+              f"{'met' if pz >= TARGET_PETTINGZOO else 'NOT met'}; {ratios(pz)}")
         print(f"  floor (an AEC env doing nothing, {moves} steps a game, same sizes, wrappers "
               f"and loop): {floor:,.0f} steps/CPU-s; PettingZoo = {pz / floor:.3f} of the floor; "
               f"the target is {TARGET_PETTINGZOO / floor:.2f}x the floor")

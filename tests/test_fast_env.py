@@ -128,3 +128,18 @@ def test_env_refuses_bad_setups_and_illegal_cards_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError, match="one card per game"):
         env.step([0])
     assert (env._st == before).all()
+
+
+def test_the_researchers_five_lines_in_the_docs_run() -> None:
+    """``docs/integrations.md``'s batch-environment example, run as it is written."""
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "integrations.md").read_text()
+    part = doc.split("A researcher's five lines:", 1)[1]
+    code = part.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "VectorEnv" in code and len(code.strip().splitlines()) <= 8
+    scope: dict[str, object] = {}
+    exec(compile(code, "docs/integrations.md", "exec"), scope)
+    obs, rewards = scope["obs"], scope["rewards"]
+    assert isinstance(obs, np.ndarray) and obs.shape == (4096, B.OBS_SIZE)
+    assert isinstance(rewards, np.ndarray) and rewards.shape == (4096,)
