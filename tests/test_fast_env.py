@@ -143,3 +143,21 @@ def test_the_researchers_five_lines_in_the_docs_run() -> None:
     obs, rewards = scope["obs"], scope["rewards"]
     assert isinstance(obs, np.ndarray) and obs.shape == (4096, B.OBS_SIZE)
     assert isinstance(rewards, np.ndarray) and rewards.shape == (4096,)
+
+
+def test_env_gives_the_same_games_whatever_the_number_of_threads() -> None:
+    def run(threads: int) -> list[np.ndarray]:
+        env = VectorEnv(24, rules="rubicon", format="game", opponent_policy="random",
+                        threads=threads)
+        obs, info = env.reset(seed=9)
+        out = [obs]
+        for _ in range(80):
+            obs, rewards, _, _, info = env.step(np.argmax(info["action_mask"], axis=1))
+            out += [obs, rewards]
+        env.close()
+        return out
+
+    one, three = run(1), run(3)
+    assert all((x == y).all() for x, y in zip(one, three, strict=True))
+    with pytest.raises(PiquetError, match="threads must be"):
+        VectorEnv(4, threads=0)
