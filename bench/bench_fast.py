@@ -14,13 +14,24 @@ the ratios compare figures measured in this run, so the machine's load cancels o
 ``skat``        OpenSpiel's C++ skat, random games two ways: ``pyspiel.random_sim_test``
                 (the C++ loop, with its checks) and a Python loop over ``apply_action``;
                 the ratio is against the faster.
-``VectorEnv``   :class:`piquet.fast.VectorEnv` (4,096 games, random legal cards): steps
-                per wall second on all cores, and per CPU-second.
+``VectorEnv``   :class:`piquet.fast.VectorEnv` (4,096 games, random legal cards drawn with
+                numpy): steps per wall second on all cores and per CPU-second, with the
+                random choice of the cards counted and without it (``env.step`` alone),
+                and ``env.step`` alone on one thread (per CPU-second).
 ``python_piquet`` random games through the OpenSpiel adapter; ``pettingzoo`` steps.
+``floor``       the same two harnesses over a trivial Python game with the same numbers of
+                chance and player steps a game (and, for PettingZoo, the same observation
+                and mask sizes and wrappers) that does nothing else: what the framework's
+                per-call cost alone allows; the adapters' figures are given as a ratio of it.
 
 ``--diff N`` plays N deals per preset (random and book policies in turn, one third of them
 with the game's target in reach) through the kernel and the engine with
-:func:`piquet.fast.check.differ`, and counts the deals where any score event differs.
+:func:`piquet.fast.check.differ`, and counts the deals where any score event differs; then
+N/10 deals through the resumable board (what the batch environment steps) with
+:func:`piquet.fast.check.differ_resumed` (compared at every card and at the end).
+``--adapters-diff N`` plays N random episodes of each format (deal, game, partie where the
+rule set plays one) per preset with :func:`piquet.integrations.check.differ_episode`: every
+answer of the adapters at every step against the reference path.
 The last line of the output is one JSON object with every figure.
 """
 
@@ -38,7 +49,7 @@ import numpy as np
 from piquet.core.deal import Deal
 from piquet.core.rules import PRESETS, Rules
 from piquet.fast import random_deals
-from piquet.fast.check import differ, random_case
+from piquet.fast.check import differ, differ_resumed, random_case
 
 TARGET_DEALS = 100_000
 TARGET_ENV = 1_000_000
@@ -68,9 +79,11 @@ def kernel_rate(rules: Rules, seconds: float, policy: str) -> float:
     return _cpu_rate(run, seconds)
 
 
-def engine_rate(rules: Rules, seconds: float) -> float:
+def engine_rate(rules: Rules, seconds: float, counts: list[int] | None = None) -> float:
+    """Random deals a CPU-second through the engine; ``counts`` gets [deals, actions] added."""
     rng = random.Random(1)
     pack = [i for i in range(36) if rules.deck_size == 36 or i % 9]
+    tally = counts if counts is not None else [0, 0]
 
     def run() -> int:
         order = pack[:]
@@ -78,6 +91,8 @@ def engine_rate(rules: Rules, seconds: float) -> float:
         deal = Deal.new(rules, order)
         while not deal.is_over:
             deal = deal.apply(deal.random_action(rng))
+            tally[1] += 1
+        tally[0] += 1
         return 1
 
     return _cpu_rate(run, seconds)
@@ -97,14 +112,16 @@ def skat_rate(seconds: float) -> float | None:
     return _cpu_rate(run, seconds)
 
 
-def skat_loop_rate(seconds: float) -> float | None:
-    """C++ skat driven from a Python loop (random legal actions, random chance outcomes)."""
+def skat_loop_rate(seconds: float, counts: list[int] | None = None) -> float | None:
+    """C++ skat driven from a Python loop (random legal actions, random chance outcomes);
+    ``counts`` gets [games, player actions] added."""
     try:
         import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
     except ImportError:
         return None
     game = pyspiel.load_game("skat")
     rng = random.Random(2)
+    tally = counts if counts is not None else [0, 0]
 
     def run() -> int:
         state = game.new_initial_state()
@@ -115,38 +132,57 @@ def skat_loop_rate(seconds: float) -> float | None:
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
+                tally[1] += 1
+        tally[0] += 1
         return 1
 
     return _cpu_rate(run, seconds)
 
 
-def env_rate(seconds: float, preset: str) -> tuple[float, float]:
+def env_rate(seconds: float, preset: str, threads: int | None = None
+             ) -> dict[str, float]:
+    """VectorEnv steps a second (wall and CPU), with and without the random choice of cards."""
     from piquet.fast.env import VectorEnv
 
-    env = VectorEnv(4096, rules=preset, format="game", opponent_policy="random")
+    env = VectorEnv(4096, rules=preset, format="game", opponent_policy="random",
+                    threads=threads)
     _, info = env.reset(seed=1)
     rng = np.random.default_rng(0)
     mask = info["action_mask"]
     _, _, _, _, info = env.step(np.argmax(rng.random(mask.shape) * mask, axis=1))
     steps = 0
+    step_cpu = 0.0
+    step_wall = 0.0
     cpu = time.process_time()
     wall = time.perf_counter()
     while time.perf_counter() - wall < seconds:
         mask = info["action_mask"]
-        _, _, _, _, info = env.step(np.argmax(rng.random(mask.shape) * mask, axis=1))
+        acts = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        c0 = time.process_time()
+        w0 = time.perf_counter()
+        _, _, _, _, info = env.step(acts)
+        step_cpu += time.process_time() - c0
+        step_wall += time.perf_counter() - w0
         steps += env.num_envs
     w = time.perf_counter() - wall
     c = time.process_time() - cpu
-    return steps / w, steps / c
+    env.close()
+    return {"steps_per_wall_s": steps / w, "steps_per_cpu_s": steps / c,
+            "step_only_per_wall_s": steps / step_wall, "step_only_per_cpu_s": steps / step_cpu}
 
 
-def openspiel_rate(preset: str, seconds: float) -> float | None:
-    try:
-        from piquet.integrations import openspiel as ops
-    except ImportError:
-        return None
-    game = ops.load(preset)
+def openspiel_rate(preset: str, seconds: float, game: Any = None,
+                   counts: list[int] | None = None) -> float | None:
+    """Random games a CPU-second of ``python_piquet`` (or of ``game``, the same loop);
+    ``counts`` gets [games, chance steps, player steps] added."""
+    if game is None:
+        try:
+            from piquet.integrations import openspiel as ops
+        except ImportError:
+            return None
+        game = ops.load(preset)
     rng = random.Random(3)
+    tally = counts if counts is not None else [0, 0, 0]
 
     def run() -> int:
         state = game.new_initial_state()
@@ -154,27 +190,97 @@ def openspiel_rate(preset: str, seconds: float) -> float | None:
             if state.is_chance_node():
                 outcomes = state.chance_outcomes()
                 state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                tally[1] += 1
             else:
                 legal = state.legal_actions()
                 state.apply_action(legal[rng.randrange(len(legal))])
+                tally[2] += 1
+        tally[0] += 1
         return 1
 
     return _cpu_rate(run, seconds)
 
 
-def pettingzoo_rate(preset: str, seconds: float) -> float | None:
-    try:
-        from piquet.integrations.pettingzoo import env as make_env
-    except ImportError:
-        return None
-    e = make_env(rules=preset)
+def _floor_game(chance: int, moves: int) -> Any:
+    """A Python pyspiel game that does nothing but ``chance`` chance steps (36, 35, ...
+    outcomes, as a pack drawn card by card) then ``moves`` player steps (two legal ids),
+    with python_piquet's number of distinct actions: the per-call floor of the harness."""
+    import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
+    name = f"python_floor_{chance}_{moves}"
+    game_type = pyspiel.GameType(
+        short_name=name, long_name=name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2, min_num_players=2,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=False,
+        parameter_specification={})
+    info = pyspiel.GameInfo(num_distinct_actions=480, max_chance_outcomes=36, num_players=2,
+                            min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
+                            max_game_length=chance + moves)
+
+    class FloorState(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, game: Any) -> None:
+            super().__init__(game)
+            self.n = 0
+
+        def current_player(self) -> int:
+            if self.n >= chance + moves:
+                return int(pyspiel.PlayerId.TERMINAL)
+            if self.n < chance:
+                return int(pyspiel.PlayerId.CHANCE)
+            return self.n % 2
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return [0, 1]
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            k = 36 - self.n
+            return [(c, 1.0 / k) for c in range(k)]
+
+        def _apply_action(self, action: int) -> None:
+            self.n += 1
+
+        def is_terminal(self) -> bool:
+            return self.n >= chance + moves
+
+        def returns(self) -> list[float]:
+            return [0.0, 0.0]
+
+    class FloorGame(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: Any = None) -> None:
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> Any:
+            return FloorState(self)
+
+    pyspiel.register_game(game_type, FloorGame)
+    return pyspiel.load_game(name)
+
+
+def pettingzoo_rate(preset: str, seconds: float, e: Any = None,
+                    counts: list[int] | None = None) -> float | None:
+    """Steps a CPU-second of the PettingZoo env (or of ``e``, the same loop); ``counts``
+    gets [games, steps] added."""
+    if e is None:
+        try:
+            from piquet.integrations.pettingzoo import env as make_env
+        except ImportError:
+            return None
+        e = make_env(rules=preset)
     rng = np.random.default_rng(4)
     games = [0]
+    tally = counts if counts is not None else [0, 0]
 
     def run() -> int:
         steps = 0
         e.reset(seed=games[0])
         games[0] += 1
+        tally[0] += 1
         for _agent in e.agent_iter():
             obs, _, terminated, truncated, _ = e.last()
             if terminated or truncated:
@@ -183,30 +289,126 @@ def pettingzoo_rate(preset: str, seconds: float) -> float | None:
             legal = np.flatnonzero(obs["action_mask"])
             e.step(int(legal[rng.integers(len(legal))]))
             steps += 1
+        tally[1] += steps
         return steps
 
     return _cpu_rate(run, seconds)
 
 
-def diff_run(n: int, presets: list[str]) -> dict[str, int]:
+def _floor_env(moves: int) -> Any:
+    """A PettingZoo AEC env that does nothing but ``moves`` steps a game, with the
+    adapter's observation and mask sizes and its wrappers: the per-call floor."""
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+
+    from piquet.integrations.actions import NUM_ACTIONS
+    from piquet.integrations.observation import INFO_SIZE
+
+    agents = ["player_0", "player_1"]
+
+    class FloorEnv(AECEnv):  # type: ignore[misc]
+        metadata: dict[str, Any] = {"render_modes": [], "name": "floor_v0"}  # noqa: RUF012
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.possible_agents = list(agents)
+            space = spaces.Dict({
+                "observation": spaces.Box(0.0, 1.0, (INFO_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8)})
+            self.observation_spaces = dict.fromkeys(agents, space)
+            self.action_spaces = dict.fromkeys(agents, spaces.Discrete(NUM_ACTIONS))
+            self.n = 0
+
+        def observation_space(self, agent: str) -> Any:
+            return self.observation_spaces[agent]
+
+        def action_space(self, agent: str) -> Any:
+            return self.action_spaces[agent]
+
+        def reset(self, seed: int | None = None, options: Any = None) -> None:
+            self.agents = list(agents)
+            self.rewards = dict.fromkeys(agents, 0.0)
+            self._cumulative_rewards = dict.fromkeys(agents, 0.0)
+            self.terminations = dict.fromkeys(agents, False)
+            self.truncations = dict.fromkeys(agents, False)
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in agents}
+            self.agent_selection = agents[0]
+            self.n = 0
+
+        def observe(self, agent: str) -> dict[str, Any]:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+            mask[:2] = 1
+            return {"observation": np.zeros(INFO_SIZE, np.float32), "action_mask": mask}
+
+        def step(self, action: int | None) -> None:
+            agent = self.agent_selection
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            self._cumulative_rewards[agent] = 0.0
+            self.n += 1
+            self.rewards = dict.fromkeys(agents, 0.0)
+            if self.n >= moves:
+                self.terminations = dict.fromkeys(agents, True)
+            else:
+                self.agent_selection = agents[self.n % 2]
+            self._accumulate_rewards()
+
+    e: Any = FloorEnv()
+    e = wrappers.AssertOutOfBoundsWrapper(e)
+    return wrappers.OrderEnforcingWrapper(e)
+
+
+def diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
     out = {}
     for name in presets:
         rules = PRESETS[name]
-        rng = random.Random(f"bench-diff:{name}")
-        bad = 0
-        start = time.perf_counter()
-        for i in range(n):
-            deck, start_scores, target = random_case(rules, rng)
-            policy = "random" if i % 2 == 0 else "book"
-            msg = differ(rules, deck, start=start_scores, target=target,
-                         policy=policy, seed=i)  # type: ignore[arg-type]
-            if msg is not None:
-                bad += 1
-                if bad <= 3:
-                    print(f"  {name} deal {i}: {msg}")
-        out[name] = bad
-        print(f"{name:22s} {n:>9,} deals  {bad} differ  ({time.perf_counter() - start:.0f} s)",
-              flush=True)
+        row = {}
+        for label, check, count in (("kernel", differ, n), ("resumed", differ_resumed, n // 10)):
+            rng = random.Random(f"bench-diff:{name}")
+            bad = 0
+            start = time.perf_counter()
+            for i in range(count):
+                deck, start_scores, target = random_case(rules, rng)
+                policy = "random" if i % 2 == 0 else "book"
+                msg = check(rules, deck, start=start_scores, target=target,
+                            policy=policy, seed=i)  # type: ignore[arg-type]
+                if msg is not None:
+                    bad += 1
+                    if bad <= 3:
+                        print(f"  {name} {label} deal {i}: {msg}")
+            row[label] = bad
+            print(f"{name:22s} {label:8s} {count:>9,} deals  {bad} differ  "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+        out[name] = row
+    return out
+
+
+def adapters_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
+    from piquet.core.rules import Format
+    from piquet.integrations.actions import EpisodeFormat
+    from piquet.integrations.check import differ_episode
+
+    out = {}
+    for name in presets:
+        rules = PRESETS[name]
+        row = {}
+        for fmt in EpisodeFormat:
+            if fmt is EpisodeFormat.PARTIE and Format.PARTIE not in rules.formats:
+                continue
+            bad = 0
+            start = time.perf_counter()
+            for seed in range(n):
+                msg = differ_episode(rules, fmt, seed)
+                if msg is not None:
+                    bad += 1
+                    if bad <= 3:
+                        print(f"  {name} {fmt.value} episode {seed}: {msg}")
+            row[fmt.value] = bad
+            print(f"{name:22s} {fmt.value:7s} {n:>7,} episodes  {bad} differ  "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+        out[name] = row
     return out
 
 
@@ -216,17 +418,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--presets", nargs="*", default=list(PRESETS))
     ap.add_argument("--diff", type=int, default=0, metavar="N",
                     help="run the differential check over N deals per preset instead")
+    ap.add_argument("--adapters-diff", type=int, default=0, metavar="N",
+                    help="check the adapters' answers over N episodes of each format instead")
     args = ap.parse_args(argv)
     load = os.getloadavg()
     report: dict[str, Any] = {"load_before": load, "cpus": os.cpu_count()}
-    if args.diff:
-        report["diff"] = diff_run(args.diff, args.presets)
-        report["diff_deals_per_preset"] = args.diff
+    if args.diff or args.adapters_diff:
+        if args.diff:
+            report["diff"] = diff_run(args.diff, args.presets)
+            report["diff_deals_per_preset"] = args.diff
+        if args.adapters_diff:
+            report["adapters_diff"] = adapters_diff_run(args.adapters_diff, args.presets)
+            report["adapters_episodes_per_format"] = args.adapters_diff
         print(json.dumps(report))
-        return 1 if any(report["diff"].values()) else 0
+        failed = [v for part in ("diff", "adapters_diff") for row in report.get(part, {}).values()
+                  for v in row.values() if v]
+        return 1 if failed else 0
     s = args.seconds
     sim = skat_rate(s)
-    loop = skat_loop_rate(s)
+    skat_counts = [0, 0]
+    loop = skat_loop_rate(s, skat_counts)
+    # C++ skat's player actions a CPU-second (Python loop): the per-step yardstick
+    skat_steps = loop * skat_counts[1] / skat_counts[0] if loop else None
+    report["skat_python_loop_actions_per_cpu_s"] = skat_steps
     report["skat_random_sim_test_games_per_cpu_s"] = sim
     report["skat_python_loop_games_per_cpu_s"] = loop
     # the ratio is taken against the faster of the two ways of running C++ skat
@@ -244,28 +458,73 @@ def main(argv: list[str] | None = None) -> int:
         rules = PRESETS[name]
         k = kernel_rate(rules, s, "random")
         b = kernel_rate(rules, s, "book")
-        e = engine_rate(rules, s)
-        rows[name] = {"kernel": k, "book": b, "engine": e}
+        eng_counts = [0, 0]
+        e = engine_rate(rules, s, eng_counts)
+        rows[name] = {"kernel": k, "book": b, "engine": e,
+                      "engine_actions": e * eng_counts[1] / eng_counts[0]}
         vs_skat = f"{k / skat:7.2f}" if skat else "    n/a"
         print(f"{name:22s} {k:10,.0f} {b:10,.0f} {e:8,.0f} {k / e:9.1f} {vs_skat} "
               f"{'yes' if k >= TARGET_DEALS else 'NO':>7s}", flush=True)
     report["deals"] = rows
     print()
-    wall, cpu = env_rate(s * 2, "rubicon")
-    report["vector_env"] = {"steps_per_wall_s": wall, "steps_per_cpu_s": cpu}
-    print(f"VectorEnv (rubicon, 4096 games): {wall:,.0f} steps/s wall on {os.cpu_count()} "
-          f"cores, {cpu:,.0f} per CPU-s; target {TARGET_ENV:,}: "
-          f"{'met' if wall >= TARGET_ENV else 'NOT met'}")
-    ops = openspiel_rate("rubicon", s)
-    pz = pettingzoo_rate("rubicon", s)
+    env = env_rate(s * 2, "rubicon")
+    one = env_rate(s, "rubicon", threads=1)
+    env["one_thread_step_only_per_cpu_s"] = one["step_only_per_cpu_s"]
+    report["vector_env"] = env
+    wall = env["steps_per_wall_s"]
+    print(f"VectorEnv (rubicon, 4096 games, random legal cards): {wall:,.0f} steps/s wall on "
+          f"{os.cpu_count()} cores, {env['steps_per_cpu_s']:,.0f} per CPU-s; env.step alone "
+          f"{env['step_only_per_wall_s']:,.0f}/s wall, {env['step_only_per_cpu_s']:,.0f} per "
+          f"CPU-s ({one['step_only_per_cpu_s']:,.0f} per CPU-s on one thread); target "
+          f"{TARGET_ENV:,}/s: {'met' if wall >= TARGET_ENV else 'NOT met'} (wall, with the "
+          f"choice of cards); per CPU-s {env['steps_per_cpu_s'] / TARGET_ENV:.2f}x the target")
+    eng = rows.get("rubicon", {}).get("engine")
+    eng_steps = rows.get("rubicon", {}).get("engine_actions")
+
+    def ratios(per_step: float) -> str:
+        """A per-step rate against the engine's and C++ skat's actions a CPU-second."""
+        parts = []
+        if eng_steps:
+            parts.append(f"x engine actions {per_step / eng_steps:.2f}")
+        if skat_steps:
+            parts.append(f"x C++ skat actions {per_step / skat_steps:.2f}")
+        return "; ".join(parts)
+
+    if eng_steps or skat_steps:
+        print(f"  per CPU-s: {ratios(env['steps_per_cpu_s'])} (engine "
+              f"{eng_steps or 0:,.0f} actions/CPU-s, rubicon; C++ skat "
+              f"{skat_steps or 0:,.0f} player actions/CPU-s, Python loop)")
+    counts = [0, 0, 0]
+    ops = openspiel_rate("rubicon", s, counts=counts)
+    pz_counts = [0, 0]
+    pz = pettingzoo_rate("rubicon", s, counts=pz_counts)
     report["python_piquet_games_per_cpu_s"] = ops
     report["pettingzoo_steps_per_cpu_s"] = pz
     if ops is not None:
+        chance = round(counts[1] / counts[0])
+        moves = round(counts[2] / counts[0])
+        floor = openspiel_rate("rubicon", s, game=_floor_game(chance, moves))
+        report["openspiel_floor_games_per_cpu_s"] = floor
+        report["openspiel_steps_per_game"] = [chance, moves]
+        assert floor is not None
+        vs_skat = f"; x skat {ops / skat:.3f}" if skat else ""
+        vs_eng = f"; x engine {ops / eng:.2f}" if eng else ""
         print(f"python_piquet (rubicon): {ops:,.0f} games/CPU-s; target {TARGET_OPENSPIEL:,}: "
-              f"{'met' if ops >= TARGET_OPENSPIEL else 'NOT met'}")
+              f"{'met' if ops >= TARGET_OPENSPIEL else 'NOT met'}{vs_eng}{vs_skat}")
+        print(f"  floor (a Python pyspiel game doing nothing, {chance} chance + {moves} player "
+              f"steps a game, same loop): {floor:,.0f} games/CPU-s; python_piquet = "
+              f"{ops / floor:.3f} of the floor; the target is {TARGET_OPENSPIEL / floor:.2f}x "
+              f"the floor")
     if pz is not None:
+        moves = round(pz_counts[1] / pz_counts[0])
+        floor = pettingzoo_rate("rubicon", s, e=_floor_env(moves))
+        report["pettingzoo_floor_steps_per_cpu_s"] = floor
+        assert floor is not None
         print(f"PettingZoo (rubicon): {pz:,.0f} steps/CPU-s; target {TARGET_PETTINGZOO:,}: "
-              f"{'met' if pz >= TARGET_PETTINGZOO else 'NOT met'}")
+              f"{'met' if pz >= TARGET_PETTINGZOO else 'NOT met'}; {ratios(pz)}")
+        print(f"  floor (an AEC env doing nothing, {moves} steps a game, same sizes, wrappers "
+              f"and loop): {floor:,.0f} steps/CPU-s; PettingZoo = {pz / floor:.3f} of the floor; "
+              f"the target is {TARGET_PETTINGZOO / floor:.2f}x the floor")
     report["load_after"] = os.getloadavg()
     print(json.dumps(report))
     return 0

@@ -16,7 +16,7 @@ from piquet.core.cards import pack
 from piquet.core.declarations import COURTS
 from piquet.core.rules import PRESETS, Leftovers, PlayScoring, PointMeasure, PointScoring, Rules
 from piquet.core.transitions import pack_dealing
-from piquet.fast.check import differ, random_case
+from piquet.fast.check import differ, differ_resumed, random_case
 from piquet.fast.engine import play_deal
 
 DEALS_PER_PRESET = 1500
@@ -149,3 +149,29 @@ def test_kernel_deal_is_a_function_of_pack_policy_and_seed() -> None:
     assert len(traces) > 1
 
 
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_resumable_board_equals_engine_for_every_preset(preset: str) -> None:
+    """The board the batch environment steps, stopped at every card and resumed with a card
+    chosen from outside, against the engine fed the same choices (every stop and the end)."""
+    rules = PRESETS[preset]
+    rng = random.Random(f"resumed:{preset}")
+    for i in range(DEALS_PER_PRESET // 3):
+        deck, start, target = random_case(rules, rng)
+        for policy in ("random", "book"):
+            msg = differ_resumed(rules, deck, start=start, target=target, policy=policy, seed=i)
+            assert msg is None, f"{preset} resumed deal {i} ({policy}, start {start}): {msg}"
+
+
+def test_resumable_board_equals_engine_under_random_house_rules() -> None:
+    rng = random.Random("house-resumed")
+    for r in range(60):
+        rules = random_house_rules(rng, PRESETS["rubicon"])
+        cases = random.Random(f"house-resumed:{r}")
+        for i in range(10):
+            deck, start, target = random_case(rules, cases)
+            for policy in ("random", "book"):
+                msg = differ_resumed(rules, deck, start=start, target=target, policy=policy,
+                                     seed=i)
+                assert msg is None, f"{rules} deal {i} ({policy}): {msg}"

@@ -1,7 +1,8 @@
 """The batch environment: every preset and format, seeded, legal masks, hidden cards hidden.
 
 Each observation is checked against the public engine: the game's private state (its pack
-and the choices of the deal so far) is replayed through :class:`~piquet.core.deal.Deal`,
+and the choices of the deal so far, from the kernel's resumable board) is replayed through
+:class:`~piquet.core.deal.Deal`,
 and the observation must be exactly what the seat's :func:`~piquet.core.view.deal_view`
 shows (own hand, own discards, cards played, the card led), so nothing hidden is in it;
 the action mask must be the view's legal cards.
@@ -18,6 +19,7 @@ from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import PRESETS, Format
 from piquet.core.view import deal_view
 from piquet.fast import batch as B
+from piquet.fast import kernel as K
 from piquet.fast.engine import actions_of
 from piquet.fast.env import VectorEnv
 
@@ -38,7 +40,8 @@ def _check_against_engine(env: VectorEnv, obs: np.ndarray, mask: np.ndarray) -> 
         target = rules.target if env.format == "game" else None
         deal = Deal.new(rules, [int(c) for c in env._decks[i][: rules.deck_size]],
                         start=start, target=target)
-        rows = [(int(a), int(b)) for a, b in env._fz[i][: int(st[B.G_NFZ])]]
+        tl, _, tr = env._boards[:3]
+        rows = [(int(a), int(b)) for a, b in tr[i][: int(tl[i, K.T_NTR])]]
         for action in actions_of(rows, rules):
             deal = deal.apply(action)
         role = deal.to_act
@@ -125,3 +128,36 @@ def test_env_refuses_bad_setups_and_illegal_cards_and_changes_nothing() -> None:
     with pytest.raises(IllegalActionError, match="one card per game"):
         env.step([0])
     assert (env._st == before).all()
+
+
+def test_the_researchers_five_lines_in_the_docs_run() -> None:
+    """``docs/integrations.md``'s batch-environment example, run as it is written."""
+    from pathlib import Path
+
+    doc = (Path(__file__).parent.parent / "docs" / "integrations.md").read_text()
+    part = doc.split("A researcher's five lines:", 1)[1]
+    code = part.split("```python\n", 1)[1].split("```", 1)[0]
+    assert "VectorEnv" in code and len(code.strip().splitlines()) <= 8
+    scope: dict[str, object] = {}
+    exec(compile(code, "docs/integrations.md", "exec"), scope)
+    obs, rewards = scope["obs"], scope["rewards"]
+    assert isinstance(obs, np.ndarray) and obs.shape == (4096, B.OBS_SIZE)
+    assert isinstance(rewards, np.ndarray) and rewards.shape == (4096,)
+
+
+def test_env_gives_the_same_games_whatever_the_number_of_threads() -> None:
+    def run(threads: int) -> list[np.ndarray]:
+        env = VectorEnv(24, rules="rubicon", format="game", opponent_policy="random",
+                        threads=threads)
+        obs, info = env.reset(seed=9)
+        out = [obs]
+        for _ in range(80):
+            obs, rewards, _, _, info = env.step(np.argmax(info["action_mask"], axis=1))
+            out += [obs, rewards]
+        env.close()
+        return out
+
+    one, three = run(1), run(3)
+    assert all((x == y).all() for x, y in zip(one, three, strict=True))
+    with pytest.raises(PiquetError, match="threads must be"):
+        VectorEnv(4, threads=0)

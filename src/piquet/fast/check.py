@@ -3,8 +3,12 @@
 :func:`differ` plays one pack through the kernel, replays the kernel's choices through
 :class:`~piquet.core.deal.Deal`, and says where the two disagree: every score event (role,
 kind, points, order), the final scores, who reached the target, and that the engine's deal
-ends exactly where the kernel's did.  ``tests/test_fast_differential.py`` runs it over a few
-thousand deals of every preset; ``bench/bench_fast.py --diff N`` over N per preset.
+ends exactly where the kernel's did.  :func:`differ_resumed` does the same for the
+resumable board (:func:`piquet.fast.kernel.run_deal` and :func:`~piquet.fast.kernel.resume`,
+what the batch environment steps): the deal stopped at every card, the card chosen from
+outside, and at every stop what the seat sees and may play compared with the engine's view.
+``tests/test_fast_differential.py`` runs both over a few thousand deals of every preset;
+``bench/bench_fast.py --diff N`` over N per preset.
 """
 
 from __future__ import annotations
@@ -12,13 +16,22 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+import numpy as np
+
+from piquet.core.actions import Play
 from piquet.core.cards import pack
 from piquet.core.deal import Deal
 from piquet.core.errors import IllegalActionError
 from piquet.core.rules import Rules
-from piquet.fast.engine import PolicyName, actions_of, play_deal
+from piquet.core.scoring import Kind
+from piquet.core.view import deal_view
+from piquet.fast import batch as B
+from piquet.fast import kernel as K
+from piquet.fast.engine import KINDS, PolicyName, actions_of, play_deal, policy_code
+from piquet.fast.params import compile_rules
+from piquet.fast.policies import new_rng
 
-__all__ = ["differ", "random_case"]
+__all__ = ["differ", "differ_resumed", "random_case"]
 
 
 def random_case(rules: Rules, rng: random.Random) -> tuple[list[int], tuple[int, int], int | None]:
@@ -50,21 +63,111 @@ def differ(
     """None when the kernel and the engine agree on this deal, else what differs."""
     fast = play_deal(rules, deck, start=start, target=target, policy=policy, seed=seed)
     deal = Deal.new(rules, deck, start=start, target=target)
-    for i, action in enumerate(actions_of(fast.trace, rules)):
+    deal, msg = _replay(deal, fast.trace, 0, rules)
+    if msg is not None:
+        return msg
+    return _compare_end(deal, fast.events, fast.scores, fast.reached)
+
+
+def _replay(deal: Deal, trace: Sequence[tuple[int, int]], first: int, rules: Rules
+            ) -> tuple[Deal, str | None]:
+    """``deal`` with the kernel's choices ``trace[first:]`` applied, or what went wrong."""
+    for i, action in enumerate(actions_of(trace[first:], rules), start=first):
         if deal.is_over:
-            return f"the engine's deal is over before the kernel's choice {i} ({action})"
+            return deal, f"the engine's deal is over before the kernel's choice {i} ({action})"
         try:
             deal = deal.apply(action)
         except IllegalActionError as exc:
-            return f"choice {i} ({action}) refused by the engine: {exc}"
+            return deal, f"choice {i} ({action}) refused by the engine: {exc}"
+    return deal, None
+
+
+def _compare_end(deal: Deal, events: tuple[tuple[int, Kind, int], ...], scores: tuple[int, int],
+                 reached_role: int | None) -> str | None:
     if not deal.is_over:
         return f"the kernel stopped but the engine still waits ({deal.phase}, {deal.to_act})"
     engine = tuple((e.seat, e.kind, e.points) for e in deal.events)
-    if engine != fast.events:
-        return f"events differ:\n engine {engine}\n kernel {fast.events}"
-    if deal.scores != fast.scores:
-        return f"scores differ: engine {deal.scores}, kernel {fast.scores}"
+    if engine != events:
+        return f"events differ:\n engine {engine}\n kernel {events}"
+    if deal.scores != scores:
+        return f"scores differ: engine {deal.scores}, kernel {scores}"
     reached = deal.game_reached_by
-    if (None if reached is None else int(reached)) != fast.reached:
-        return f"target reached by: engine {reached}, kernel {fast.reached}"
+    if (None if reached is None else int(reached)) != reached_role:
+        return f"target reached by: engine {reached}, kernel {reached_role}"
     return None
+
+
+def _compare_stop(deal: Deal, info: np.ndarray) -> str | None:
+    """The kernel stopped at a card: the engine waits for the same seat's card, and what the
+    kernel says the seat holds, has laid out, has seen played, may play and has scored is
+    what the engine's view of that seat shows."""
+    role = deal.to_act
+    seat = int(info[K.I_SEAT])
+    if role is None or int(role) != seat or deal.phase.value != "play":
+        return f"the kernel waits for role {seat}'s card, the engine for {role} ({deal.phase})"
+    view = deal_view(deal, role)
+    played = 0
+    for t in view.tricks:
+        played |= 1 << t.lead | 1 << t.follow
+    if view.trick_lead is not None:
+        played |= 1 << view.trick_lead
+    legal = sum(1 << a.card.index for a in view.legal_actions if isinstance(a, Play))
+    lead = -1 if view.trick_lead is None else view.trick_lead
+    engine = (view.hand.mask, legal, view.discards.mask, played, lead, len(view.tricks),
+              view.tricks_won[seat], deal.scores)
+    kernel = (int(info[K.I_HAND]), int(info[K.I_ALLOWED]), int(info[K.I_DISCARDS]),
+              int(info[K.I_PLAYED]), int(info[K.I_LEAD]), int(info[K.I_TRICK]),
+              int(info[K.I_WON]), (int(info[K.I_SCORE0]), int(info[K.I_SCORE1])))
+    if engine != kernel:
+        return ("at a card (hand, legal, discards, played, lead, trick, won, scores) differ:"
+                f"\n engine {engine}\n kernel {kernel}")
+    return None
+
+
+def differ_resumed(
+    rules: Rules,
+    deck: Sequence[int],
+    *,
+    start: tuple[int, int] = (0, 0),
+    target: int | None = None,
+    policy: PolicyName = "random",
+    seed: int = 0,
+) -> str | None:
+    """None when the resumable board and the engine agree on this deal, else what differs.
+
+    The kernel deals ``deck`` on a board (:func:`~piquet.fast.kernel.run_deal`) and stops at
+    every card; each card is drawn (seeded) from the legal cards the kernel gives and played
+    with :func:`~piquet.fast.kernel.resume`, while the engine is fed the same choices.  At
+    every stop :func:`_compare_stop`; at the end every score event, the scores and the end.
+    """
+    p = compile_rules(rules)
+    tl, ev, tr, res, held, deferred, ps, info = (a[0] for a in B.new_boards(1))
+    code = policy_code(policy)
+    rng = new_rng(seed)
+    pick = random.Random(seed)
+    K.run_deal(p, np.asarray(deck, dtype=np.int64), start[0], start[1], target or 0, code, rng,
+               tr, ev, K.NO_CHOICES, 0, True, info, tl, res, held, deferred, ps)
+    deal = Deal.new(rules, deck, start=start, target=target)
+    done = 0
+    while True:
+        ntr = int(tl[K.T_NTR])
+        trace = [(int(a), int(b)) for a, b in tr[:ntr]]
+        deal, msg = _replay(deal, trace, done, rules)
+        if msg is not None:
+            return msg
+        done = ntr
+        if info[K.I_STATUS] != K.STOPPED:
+            break
+        msg = _compare_stop(deal, info)
+        if msg is not None:
+            return msg
+        allowed = int(info[K.I_ALLOWED])
+        card = pick.choice([c for c in range(36) if allowed >> c & 1])
+        K.resume(p, code, rng, tl, ev, held, res, deferred, ps, tr, info, card)
+    if info[K.I_STATUS] == K.BAD_CHOICE:
+        return "the kernel refused its own choice"
+    nev = int(tl[K.T_NEV])
+    events = tuple((int(a), KINDS[int(b)], int(c)) for a, b, c in ev[:nev])
+    reached = int(tl[K.T_REACHED])
+    return _compare_end(deal, events, (int(tl[K.T0]), int(tl[K.T1])),
+                        None if reached < 0 else reached)

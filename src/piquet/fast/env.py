@@ -21,11 +21,20 @@ to the rule set's target (``format="game"``) or a Rubicon partie (``format="part
   observation returned is the new game's first.
 
 Seeded: ``reset(seed=S)`` gives every game its own generator from ``S``; the same seed and
-actions give the same games.
+actions give the same games (whatever the number of threads).
+
+A step is one compiled call a slice of the games (``threads`` slices, by default one per
+core, on threads at once): each game goes on from its resumable board
+(:mod:`piquet.fast.batch`) to its next card; the observations and legal masks are written
+from the boards.
 """
 
 from __future__ import annotations
 
+import itertools
+import os
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, Literal
 
 import gymnasium
@@ -36,7 +45,6 @@ from gymnasium.vector import AutoresetMode
 from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import Format, Rules, get_rules
 from piquet.fast import batch as B
-from piquet.fast import kernel as K
 from piquet.fast.engine import PolicyName, policy_code
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
@@ -44,6 +52,7 @@ from piquet.fast.policies import new_rng
 __all__ = ["VectorEnv"]
 
 _FORMATS: Final = {"game": B.FORMAT_GAME, "partie": B.FORMAT_PARTIE}
+_MIN_ROWS: Final = 256  # fewer games than this a thread are not worth a thread
 
 
 class VectorEnv(gymnasium.vector.VectorEnv):
@@ -59,6 +68,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         format: Literal["game", "partie"] | None = None,
         opponent_policy: PolicyName = "book",
         seed: int = 0,
+        threads: int | None = None,
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise PiquetError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
@@ -83,23 +93,47 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.action_space = gymnasium.spaces.MultiDiscrete(np.full(num_envs, 36))
         self._decks = np.zeros((num_envs, 36), dtype=np.int64)
         self._st = np.zeros((num_envs, B.G_SIZE), dtype=np.int64)
-        self._fz = np.zeros((num_envs, K.MAX_TRACE, 2), dtype=np.int64)
+        self._boards = B.new_boards(num_envs)
+        self._masks = np.zeros((num_envs, 36), dtype=np.bool_)
         self._rngs = np.zeros((num_envs, 1), dtype=np.uint64)
         self._obs = np.zeros((num_envs, B.OBS_SIZE), dtype=np.float32)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._done = np.zeros(num_envs, dtype=np.bool_)
         self._seed = seed
         self._started = False
+        if threads is None:
+            threads = min(os.cpu_count() or 1, max(1, num_envs // _MIN_ROWS))
+        if not isinstance(threads, int) or threads < 1:
+            raise PiquetError(f"threads must be a whole number of at least 1, not {threads!r}")
+        cuts = np.linspace(0, num_envs, min(threads, num_envs) + 1).astype(int)
+        self._slices = [(int(a), int(b)) for a, b in itertools.pairwise(cuts)]
+        self._pool = (ThreadPoolExecutor(len(self._slices) - 1, thread_name_prefix="piquet-env")
+                      if len(self._slices) > 1 else None)
+
+    def _rows(self, fn: Callable[..., object], *args: object) -> None:
+        """``fn(*args, lo, hi)`` over every slice of the rows, the slices on threads at once
+        (the compiled functions release the GIL)."""
+        rest = [] if self._pool is None else [
+            self._pool.submit(fn, *args, lo, hi) for lo, hi in self._slices[1:]]
+        fn(*args, *self._slices[0])
+        for future in rest:
+            future.result()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the stepping threads."""
+        del kwargs
+        if self._pool is not None:
+            self._pool.shutdown()
+            self._pool = None
+            self._slices = [(0, self.num_envs)]
 
     def _infos(self) -> dict[str, Any]:
-        allowed = self._st[:, B.G_ALLOWED]
-        mask = (allowed[:, None] >> np.arange(36)[None, :]) & 1
-        return {"action_mask": mask.astype(np.bool_),
+        return {"action_mask": self._masks.copy(),
                 "to_play": self._st[:, B.G_TO_PLAY].copy()}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal cards of each game, ``(num_envs, 36)``."""
-        return self._infos()["action_mask"]  # type: ignore[no-any-return]
+        return self._masks.copy()
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -110,8 +144,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self._seed = seed
         for i in range(self.num_envs):
             self._rngs[i] = new_rng(self._seed * 1_000_003 + i)
-        B.reset_all(self._p, self._fmt, self._policy, self._decks, self._st, self._fz,
-                    self._rngs, self._obs, self._rewards, self._done)
+        self._rows(B.reset_rows, self._p, self._fmt, self._policy, self._decks, self._st,
+                   self._rngs, self._boards, self._obs, self._masks, self._rewards, self._done)
         self._started = True
         return self._obs.copy(), self._infos()
 
@@ -133,8 +167,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             allowed = [c for c in range(36) if self._st[i, B.G_ALLOWED] >> c & 1]
             raise IllegalActionError(
                 f"game {i}: card {int(acts[i])} may not be played now; allowed: {allowed}")
-        B.step_all(self._p, self._fmt, self._policy, self._decks, self._st, self._fz,
-                   self._rngs, self._obs, self._rewards, self._done, acts)
+        self._rows(B.step_rows, self._p, self._fmt, self._policy, self._decks, self._st,
+                   self._rngs, self._boards, self._obs, self._masks, self._rewards, self._done,
+                   acts)
         terminated = self._done.copy()
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
         return self._obs.copy(), self._rewards.copy(), terminated, truncated, self._infos()

@@ -42,7 +42,8 @@ from piquet.fast.policies import (
     rand_below,
 )
 
-__all__ = ["MAX_EVENTS", "MAX_TRACE", "play_deal", "play_deals", "shuffle_pack"]
+__all__ = ["MAX_EVENTS", "MAX_TRACE", "play_deal", "play_deals", "resume", "run_deal",
+           "shuffle_pack"]
 
 # choice codes of the trace
 A_DEAL, A_BLANCHE, A_DISCARD, A_LEFTOVER, A_NAME_SUIT, A_NAME_CARD = 0, 1, 2, 3, 4, 5
@@ -65,7 +66,16 @@ T_SIZE: Final = 16
 I_STATUS, I_SEAT, I_ALLOWED, I_LEAD, I_HAND, I_PLAYED, I_WON, I_TRICK, I_DISCARDS = range(9)
 I_SCORE0, I_SCORE1 = 9, 10
 I_SIZE: Final = 12
+# the play state (the ps array of run_deal and resume): hands and discards (masks, by role),
+# the cards played, the trick (0-11; 12 when played out), its half (0: the lead to play),
+# the card led, who leads, the tricks elder won, the named lead (kind 1 a suit, 2 a card;
+# its value), how many of younger's declarations wait for the lead, the pack's mask
+PS_HAND, PS_DISC, PS_PLAYED, PS_TRICK, PS_HALF, PS_LED, PS_LEADER, PS_WON0 = 0, 2, 4, 5, 6, 7, 8, 9
+PS_LEAD_KIND, PS_LEAD_VAL, PS_NDEF, PS_FULL = 10, 11, 12, 13
+PS_SIZE: Final = 16
+MAX_HELD: Final = 40
 STOPPED, BAD_CHOICE = 1, -1
+NO_CHOICES: Final = np.zeros((1, 2), dtype=np.int64)  # no forced choices (read only)
 
 
 @njit(cache=True, nogil=True)
@@ -85,12 +95,12 @@ def _exchange(hands, disc, deck, sp, role, n):  # type: ignore[no-untyped-def]
     return _draw(hands, deck, sp, role, popcount(n))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _ret(tl):  # type: ignore[no-untyped-def]
     return tl[T_NTR], tl[T_NEV], tl[T0], tl[T1], tl[T_REACHED]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _forced(tl, fz, nfz):  # type: ignore[no-untyped-def]
     """The next forced choice's row, or -1 when the forced choices are used up."""
     i = tl[T_FI]
@@ -100,7 +110,7 @@ def _forced(tl, fz, nfz):  # type: ignore[no-untyped-def]
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _bad(tl, info):  # type: ignore[no-untyped-def]
     """A forced choice that is not a legal choice here: the deal stops, marked so."""
     info[I_STATUS] = BAD_CHOICE
@@ -145,7 +155,7 @@ def _claim_choice(p, policy, rng, tl, fz, nfz, hand, cls, cl, n, younger, beat, 
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _play_choice(p, policy, rng, tl, fz, nfz, stop, info, seat, hand, allowed, lead, possible,  # type: ignore[no-untyped-def]
                  won, trick, discards):
     """The card played: forced, or by the policy; -1 when the deal stops here (``stop``
@@ -178,7 +188,7 @@ def _play_choice(p, policy, rng, tl, fz, nfz, stop, info, seat, hand, allowed, l
     return c
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _add(p, tl, ev, seat, kind, pts):  # type: ignore[no-untyped-def]
     """The scoring timeline: ``seat`` counts ``pts`` for ``kind`` (Tally.add)."""
     if tl[T_REACHED] >= 0 or pts <= 0:
@@ -216,7 +226,7 @@ def _add(p, tl, ev, seat, kind, pts):  # type: ignore[no-untyped-def]
         tl[T_REACHED] = seat
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _play_count(p, tl, ev, held, seat, kind, pts):  # type: ignore[no-untyped-def]
     """A count of the play: held back until the declarations are counted."""
     if tl[T_COMMITTED] < 3:
@@ -250,7 +260,7 @@ def _commit(p, tl, ev, res, held):  # type: ignore[no-untyped-def]
                 return
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _trace(tl, tr, code, value):  # type: ignore[no-untyped-def]
     k = tl[T_NTR]
     tr[k, 0] = code
@@ -320,7 +330,7 @@ def _replies(claim_key, partial, cl, n, out):  # type: ignore[no-untyped-def]
     return m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _playable(hand, lead, lead_kind, lead_val):  # type: ignore[no-untyped-def]
     """The cards a seat may play: follow suit; elder's first lead bound by a named lead."""
     if lead >= 0:
@@ -335,7 +345,7 @@ def _playable(hand, lead, lead_kind, lead_val):  # type: ignore[no-untyped-def]
     return hand
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _tenth(card):  # type: ignore[no-untyped-def]
     return card % 9 >= 4
 
@@ -356,20 +366,36 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
     forced choice that is not allowed stops the deal with ``info[I_STATUS]`` =
     :data:`BAD_CHOICE`.
     """
-    info[I_STATUS] = 0
     tl = np.zeros(T_SIZE, dtype=np.int64)
+    res = np.zeros((3, 3), dtype=np.int64)
+    held = np.zeros((MAX_HELD, 3), dtype=np.int64)
+    deferred = np.zeros((3, 3), dtype=np.int64)
+    ps = np.zeros(PS_SIZE, dtype=np.int64)
+    return run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop, info,
+                    tl, res, held, deferred, ps)
+
+
+@njit(cache=True, nogil=True)
+def run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop, info,  # type: ignore[no-untyped-def]
+             tl, res, held, deferred, ps):
+    """:func:`play_deal` on a board the caller keeps: the tally ``tl``, the classes decided
+    ``res``, the play counts ``held`` back, younger's ``deferred`` declarations and the play
+    state ``ps`` (hands, discards, the trick; the ``PS_*`` slots).  Stopped at a card
+    (``stop``), the deal goes on with :func:`resume` from the same board."""
+    info[I_STATUS] = 0
+    tl[:] = 0
+    res[:] = 0
+    ps[:] = 0
     tl[T_OPEN] = 1
     tl[T_REACHED] = -1
     tl[T_START0] = start0
     tl[T_START1] = start1
     tl[T_TARGET] = target if p[P.ENDS_MID_DEAL] else 0
-    res = np.zeros((3, 3), dtype=np.int64)
-    held = np.zeros((40, 3), dtype=np.int64)
     cl = np.zeros((MAX_CLAIMS, 5), dtype=np.int64)
     cl2 = np.zeros((MAX_CLAIMS, 5), dtype=np.int64)
     opts = np.zeros(40, dtype=np.int64)
-    hands = np.zeros(2, dtype=np.int64)
-    disc = np.zeros(2, dtype=np.int64)
+    hands = ps[PS_HAND:PS_HAND + 2]
+    disc = ps[PS_DISC:PS_DISC + 2]
     deck_size = p[P.DECK_SIZE]
     full = (1 << 36) - 1 if deck_size == 36 else ((1 << 36) - 1) & ~(1 | 1 << 9 | 1 << 18 | 1 << 27)
 
@@ -539,8 +565,7 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
 
     # ---- the declarations
     after_lead = p[P.YOUNGER_AFTER_LEAD] != 0
-    n_def = 0
-    deferred = np.zeros((3, 3), dtype=np.int64)  # (class, key to beat or -1, partial)
+    n_def = 0  # younger's declarations after the lead: (class, key to beat or -1, partial)
     for cls in range(3):
         ne = claims(hands[0], cls, p, cl)
         k = _claim_choice(p, policy, rng, tl, fz, nfz, hands[0], cls, cl, ne, False, -1, False,
@@ -614,68 +639,111 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
         return _ret(tl)
 
     # ---- the play
+    ps[PS_FULL] = full
+    ps[PS_LEAD_KIND] = lead_kind
+    ps[PS_LEAD_VAL] = lead_val
+    ps[PS_NDEF] = n_def
+    _play(p, policy, rng, tl, ev, held, res, deferred, ps, tr, fz, nfz, stop, info, -1)
+    return _ret(tl)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def resume(p, policy, rng, tl, ev, held, res, deferred, ps, tr, info, card):  # type: ignore[no-untyped-def]
+    """Go on with a deal stopped at a card (:func:`run_deal` or :func:`resume` with
+    ``stop``): the seat to play plays ``card`` (one of ``info[I_ALLOWED]``; the caller
+    checks), then the policy makes every other choice up to the next card to play, where the
+    deal stops again (``info[I_STATUS]`` = :data:`STOPPED`), or to its end."""
+    info[I_STATUS] = 0
+    tl[T_STOP] = 0
+    _play(p, policy, rng, tl, ev, held, res, deferred, ps, tr, NO_CHOICES, 0, True, info, card)
+    return _ret(tl)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _play(p, policy, rng, tl, ev, held, res, deferred, ps, tr, fz, nfz, stop, info, card):  # type: ignore[no-untyped-def]
+    """The play, from the trick and half-trick ``ps`` holds: ``card`` (if >= 0) is the next
+    card, then the forced choices, then the policy; returns at the end of the deal, or where
+    ``stop`` stops it at a card (``ps`` then holds where to go on)."""
     scoring = p[P.PLAY_SCORING]
-    leader = 0
-    won0 = 0
-    played = 0
-    for t in range(12):
-        hand = hands[leader]
-        allowed = _playable(hand, -1, lead_kind if t == 0 else 0, lead_val)
-        c = _play_choice(p, policy, rng, tl, fz, nfz, stop, info, leader, hand, allowed, -1,
-                         full & ~hand & ~disc[leader] & ~played, won0 if leader == 0 else t - won0,
-                         t, disc[leader])
-        if c < 0:
-            return _ret(tl)
-        _trace(tl, tr, A_PLAY, c)
-        hands[leader] &= ~(1 << c)
-        played |= 1 << c
-        if scoring == P.PS_LEADS_AND_WINS or (scoring == P.PS_TENTH_CARDS and _tenth(c)):
-            _play_count(p, tl, ev, held, leader, K_LEAD, 1)
-            if tl[T_REACHED] >= 0 or tl[T_STOP]:
-                break
-        if t == 0 and n_def:
-            # younger's declarations wait until elder has led his first card
-            for d in range(n_def):
-                cls = deferred[d, 0]
-                beat = deferred[d, 1]
-                ny = claims(hands[1], cls, p, cl2)
-                j = _claim_choice(p, policy, rng, tl, fz, nfz, hands[1], cls, cl2, ny, True, beat,
-                                  deferred[d, 2] != 0, beat < 0)
-                if j < 0:
-                    _bad(tl, info)
-                    break
-                if j == ny:
-                    _trace(tl, tr, A_PASS, cls)
-                    _set_result(p, tl, ev, res, held, cls, -1, 0, False, policy, rng, tr, fz, nfz,
-                                info)
-                else:
-                    _trace(tl, tr, A_DECLARE, cl2[j, 0] << 2 | cls)
-                    _win(p, tl, ev, res, held, hands, 1, cls, cl2, j, policy, rng, tr, fz, nfz,
-                         info)
+    hands = ps[PS_HAND:PS_HAND + 2]
+    disc = ps[PS_DISC:PS_DISC + 2]
+    full = ps[PS_FULL]
+    while ps[PS_TRICK] < 12:
+        t = ps[PS_TRICK]
+        leader = ps[PS_LEADER]
+        won0 = ps[PS_WON0]
+        if ps[PS_HALF] == 0:
+            hand = hands[leader]
+            if card >= 0:
+                c = card
+                card = -1
+            else:
+                allowed = _playable(hand, -1, ps[PS_LEAD_KIND] if t == 0 else 0,
+                                    ps[PS_LEAD_VAL])
+                c = _play_choice(p, policy, rng, tl, fz, nfz, stop, info, leader, hand, allowed,
+                                 -1, full & ~hand & ~disc[leader] & ~ps[PS_PLAYED],
+                                 won0 if leader == 0 else t - won0, t, disc[leader])
+                if c < 0:
+                    return
+            _trace(tl, tr, A_PLAY, c)
+            hands[leader] &= ~(1 << c)
+            ps[PS_PLAYED] |= 1 << c
+            ps[PS_LED] = c
+            ps[PS_HALF] = 1
+            if scoring == P.PS_LEADS_AND_WINS or (scoring == P.PS_TENTH_CARDS and _tenth(c)):
+                _play_count(p, tl, ev, held, leader, K_LEAD, 1)
                 if tl[T_REACHED] >= 0 or tl[T_STOP]:
-                    break
-            if tl[T_REACHED] >= 0 or tl[T_STOP]:
-                break
-            _commit(p, tl, ev, res, held)
-            if tl[T_REACHED] >= 0 or tl[T_STOP]:
-                break
+                    return
+            n_def = ps[PS_NDEF]
+            if t == 0 and n_def:
+                # younger's declarations wait until elder has led his first card
+                cl2 = np.zeros((MAX_CLAIMS, 5), dtype=np.int64)
+                for d in range(n_def):
+                    cls = deferred[d, 0]
+                    beat = deferred[d, 1]
+                    ny = claims(hands[1], cls, p, cl2)
+                    j = _claim_choice(p, policy, rng, tl, fz, nfz, hands[1], cls, cl2, ny, True,
+                                      beat, deferred[d, 2] != 0, beat < 0)
+                    if j < 0:
+                        _bad(tl, info)
+                        return
+                    if j == ny:
+                        _trace(tl, tr, A_PASS, cls)
+                        _set_result(p, tl, ev, res, held, cls, -1, 0, False, policy, rng, tr, fz,
+                                    nfz, info)
+                    else:
+                        _trace(tl, tr, A_DECLARE, cl2[j, 0] << 2 | cls)
+                        _win(p, tl, ev, res, held, hands, 1, cls, cl2, j, policy, rng, tr, fz,
+                             nfz, info)
+                    if tl[T_REACHED] >= 0 or tl[T_STOP]:
+                        return
+                _commit(p, tl, ev, res, held)
+                if tl[T_REACHED] >= 0 or tl[T_STOP]:
+                    return
+        c = ps[PS_LED]
         follower = 1 - leader
-        allowed = _playable(hands[follower], c, 0, 0)
         hand = hands[follower]
-        f = _play_choice(p, policy, rng, tl, fz, nfz, stop, info, follower, hand, allowed, c,
-                         full & ~hand & ~disc[follower] & ~played,
-                         won0 if follower == 0 else t - won0, t, disc[follower])
-        if f < 0:
-            return _ret(tl)
+        if card >= 0:
+            f = card
+            card = -1
+        else:
+            allowed = _playable(hand, c, 0, 0)
+            f = _play_choice(p, policy, rng, tl, fz, nfz, stop, info, follower, hand, allowed, c,
+                             full & ~hand & ~disc[follower] & ~ps[PS_PLAYED],
+                             won0 if follower == 0 else t - won0, t, disc[follower])
+            if f < 0:
+                return
         _trace(tl, tr, A_PLAY, f)
         hands[follower] &= ~(1 << f)
-        played |= 1 << f
+        ps[PS_PLAYED] |= 1 << f
+        ps[PS_HALF] = 0
         if t == 0 and p[P.PIQUE_FIRST_CARD]:
             tl[T_OPEN] = 0
         follower_wins = f // 9 == c // 9 and f > c
         winner = follower if follower_wins else leader
         if winner == 0:
             won0 += 1
+            ps[PS_WON0] = won0
         if scoring == P.PS_LEADS_AND_WINS:
             if follower_wins:
                 _play_count(p, tl, ev, held, follower, K_TRICK, 1)
@@ -687,15 +755,17 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
             if n:
                 _play_count(p, tl, ev, held, winner, K_TRICK, n)
         if tl[T_REACHED] >= 0 or tl[T_STOP]:
-            break
+            return
         if t < 11:
-            leader = winner
+            ps[PS_LEADER] = winner
+            ps[PS_TRICK] = t + 1
             continue
+        ps[PS_TRICK] = 12
         win_card = f if follower_wins else c
         bonus = p[P.LAST_TENTH_BONUS] if _tenth(win_card) else p[P.LAST_BONUS]
         _play_count(p, tl, ev, held, winner, K_LAST, bonus)
         if tl[T_REACHED] >= 0 or tl[T_STOP]:
-            break
+            return
         mine = won0 if winner == 0 else 12 - won0
         theirs = 12 - mine
         if mine == 12:
@@ -704,7 +774,6 @@ def play_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, sto
             _play_count(p, tl, ev, held, winner, K_CARDS, p[P.CARDS_BONUS])
         elif theirs > mine:
             _play_count(p, tl, ev, held, 1 - winner, K_CARDS, p[P.CARDS_BONUS])
-    return _ret(tl)
 
 
 @njit(cache=True, nogil=True)

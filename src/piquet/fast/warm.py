@@ -1,8 +1,8 @@
 """Compile every numba function once, so that their caches are on disk before anyone plays.
 
 ``scripts/setup-venv`` runs ``python -m piquet.fast.warm`` after installing: the kernel
-(every policy, the play-outs, the batch environment) and the double-dummy solver
-(:mod:`piquet.solver`, through one ``expert`` move) are compiled and cached
+(every policy, the play-outs, the resumable board, the batch environment) and the
+double-dummy solver (:mod:`piquet.solver`, through one ``expert`` move) are compiled and cached
 (``numba cache=True``), so a new process loads them instead of compiling: no one waits for
 a compile in the terminal or the browser.
 """
@@ -20,7 +20,7 @@ def warm(*, verbose: bool = True) -> float:
     from piquet.core.match import new_match
     from piquet.core.rules import PRESETS
     from piquet.fast import playout, random_deals
-    from piquet.fast.check import differ, random_case
+    from piquet.fast.check import differ, differ_resumed, random_case
     from piquet.fast.env import VectorEnv
     from piquet.players.base import make_player
 
@@ -31,6 +31,7 @@ def warm(*, verbose: bool = True) -> float:
 
     deck, _, _ = random_case(rules, random.Random(0))
     differ(rules, deck)
+    differ_resumed(rules, deck)
     playout(rules, deck, n=2)
     env = VectorEnv(2, rules="rubicon", format="partie")
     _, info = env.reset(seed=0)

@@ -32,14 +32,16 @@ best (sinking) is simply another declare id; so is passing.
 
 :class:`Episode` is one deal (or one game of deals) as the frameworks see it:
 chance draws the pack card by card, the players move by ids, and the legal ids
-come only from the seat's :class:`~piquet.core.view.DealView`.
+are those of the seat's :class:`~piquet.core.view.DealView` (read from the deal for the
+mover, without building the view; :mod:`piquet.integrations.check` compares them).
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, replace
-from typing import Final
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Final, cast
 
 from piquet.core.actions import (
     PLAY,
@@ -354,14 +356,21 @@ def legal_action_ids(view: DealView, *, rules: Rules, selected: CardSet) -> list
     """
     if view.to_act != view.role:
         return []
-    if view.discard_range is not None:
-        lo, hi = view.discard_range
-        sel = selected.mask
-        ids = [SELECT_BASE + c for c in _selectable(view.hand.mask & ~sel, sel, lo, hi)]
+    return _legal_ids(view.discard_range, view.hand.mask, view.legal_actions, rules,
+                      selected.mask)
+
+
+def _legal_ids(discard_range: tuple[int, int] | None, hand: int, actions: Iterable[Action],
+               rules: Rules, sel: int) -> list[int]:
+    """The legal ids of the seat to act: in the exchange from its discard range, its hand
+    and the cards it has laid out (``sel``), else from its legal actions."""
+    if discard_range is not None:
+        lo, hi = discard_range
+        ids = [SELECT_BASE + c for c in _selectable(hand & ~sel, sel, lo, hi)]
         if lo <= sel.bit_count() <= hi:
             ids.append(DISCARD_DONE)
         return sorted(ids)
-    return sorted(encode_action(a, rules=rules) for a in view.legal_actions)
+    return sorted(encode_action(a, rules=rules) for a in actions)
 
 
 # ---------------------------------------------------------------------- bounds
@@ -441,6 +450,10 @@ class Episode:
     """Cards the seat to act has laid out for its discard (its own secret)."""
     cut_off: bool = False
     """A game episode stopped undecided at ``max_deals``."""
+    _cache: dict[str, object] = field(default_factory=dict, init=False, repr=False,
+                                      compare=False)
+    """What this (immutable) episode has already worked out: who moves, the current deal,
+    each player's view, the legal ids.  Private; a new episode starts with it empty."""
 
     def __deepcopy__(self, memo: object) -> Episode:
         return self  # immutable
@@ -482,6 +495,12 @@ class Episode:
     @property
     def deal(self) -> Deal | None:
         """The current deal (None while its pack is drawn); at the end, the last deal."""
+        cache = self._cache
+        if "deal" not in cache:
+            cache["deal"] = self._deal()
+        return cache["deal"]  # type: ignore[return-value]
+
+    def _deal(self) -> Deal | None:
         if self.format is EpisodeFormat.DEAL:
             return self.single
         m = self.match
@@ -537,6 +556,13 @@ class Episode:
     @property
     def to_move(self) -> int:
         """The player to move, :data:`CHANCE` or :data:`TERMINAL`."""
+        cache = self._cache
+        mover = cache.get("to_move")
+        if mover is None:
+            mover = cache["to_move"] = self._to_move()
+        return mover  # type: ignore[return-value]
+
+    def _to_move(self) -> int:
         if self.over:
             return TERMINAL
         deal = self.deal
@@ -559,9 +585,12 @@ class Episode:
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> DealView | None:
         """What ``player`` sees of the current deal (None while the pack is drawn)."""
-        if self.deal is None:
-            return None
-        return deal_view(self.deal, self.role_of(player))
+        key = "view1" if player else "view0"
+        cache = self._cache
+        if key not in cache:
+            deal = self.deal
+            cache[key] = None if deal is None else deal_view(deal, self.role_of(player))
+        return cache[key]  # type: ignore[return-value]
 
     def selected_by(self, player: int) -> CardSet:
         """The cards ``player`` has laid out (empty unless it is discarding now)."""
@@ -576,9 +605,18 @@ class Episode:
             return []
         if mover == CHANCE:
             return [o for o, _ in self.chance_outcomes()]
-        view = self.view(mover)
-        assert view is not None
-        return legal_action_ids(view, rules=self.rules, selected=CardSet(self.selected))
+        cache = self._cache
+        ids = cast("list[int] | None", cache.get("legal"))
+        if ids is None:
+            # what legal_action_ids reads of the mover's view, read from the deal without
+            # building the whole view (tests/test_integrations_actions.py: the same ids)
+            deal = self.deal
+            assert deal is not None and deal.to_act is not None
+            exchange = deal.phase is Phase.EXCHANGE
+            ids = cache["legal"] = _legal_ids(
+                deal.discard_range() if exchange else None, deal.hands[deal.to_act],
+                () if exchange else deal.legal_actions(), self.rules, self.selected)
+        return list(ids)
 
     def match_view(self, player: int) -> MatchView:
         """A :class:`~piquet.core.match.MatchView` for ``player``, for the package's own players."""
@@ -639,6 +677,28 @@ class Episode:
             return ep
         return self.apply(encode_action(action, rules=self.rules))
 
+    def _but(
+        self,
+        *,
+        pack: tuple[int, ...] | None = None,
+        single: Deal | None = None,
+        match: Match | None = None,
+        selected: int | None = None,
+        cut_off: bool | None = None,
+    ) -> Episode:
+        """This episode with the given fields changed (``dataclasses.replace`` without its
+        scan of the fields: the adapters make one a step)."""
+        return Episode(
+            self.rules,
+            self.format,
+            self.max_deals,
+            self.pack if pack is None else pack,
+            self.single if single is None else single,
+            self.match if match is None else match,
+            self.selected if selected is None else selected,
+            self.cut_off if cut_off is None else cut_off,
+        )
+
     def _legal_text(self) -> str:
         return ", ".join(ACTION_NAMES[i] for i in self.legal_ids()[:30])
 
@@ -647,19 +707,19 @@ class Episode:
             if outcome not in (0, 1):
                 raise IllegalActionError(f"first dealer must be player 0 or 1, not {outcome}")
             match = new_match(self.rules, seed=0, format=_MATCH_FORMATS[self.format])
-            return replace(self, match=replace(match, dealer=outcome))
+            return self._but(match=replace(match, dealer=outcome))
         if outcome not in self.pack_cards or outcome in self.pack:
             raise IllegalActionError(
                 f"chance outcome {outcome} is not a card left to draw for the pack"
             )
         pack = (*self.pack, outcome)
         if len(pack) < len(self.pack_cards):
-            return replace(self, pack=pack)
+            return self._but(pack=pack)
         if self.format is EpisodeFormat.DEAL:
             # one deal: no game target stops it
-            return replace(self, pack=pack, single=Deal.new(self.rules, pack))
+            return self._but(pack=pack, single=Deal.new(self.rules, pack))
         assert self.match is not None
-        return replace(self, pack=pack, match=self.match.with_pack(pack))
+        return self._but(pack=pack, match=self.match.with_pack(pack))
 
     def _apply_discard_step(self, action_id: int) -> Episode:
         deal = self.deal
@@ -672,20 +732,20 @@ class Episode:
                 raise IllegalActionError(
                     f"discard-done: {sel.bit_count()} cards laid out; lay out {lo} to {hi}"
                 )
-            return replace(self, selected=0)._after(Discard(CardSet(sel)))
+            return self._but(selected=0)._after(Discard(CardSet(sel)))
         card = action_id - SELECT_BASE
         if not 0 <= card < 36 or card not in _selectable(hand & ~sel, sel, lo, hi):
             raise IllegalActionError(
                 f"{action_id} ({ACTION_NAMES[action_id] if 0 <= action_id < NUM_ACTIONS else '?'})"
                 f": not allowed now; legal: {self._legal_text()}"
             )
-        return replace(self, selected=sel | 1 << card)
+        return self._but(selected=sel | 1 << card)
 
     def _after(self, action: Action) -> Episode:
         """The episode once ``action`` (checked) is played in the current deal."""
         if self.format is EpisodeFormat.DEAL:
             assert self.single is not None
-            return replace(self, single=self.single.apply(action))
+            return self._but(single=self.single.apply(action))
         match = self.match
         assert match is not None
         after = match.apply(action)
@@ -693,9 +753,9 @@ class Episode:
             # the deal is over and the match dealt the next from its own seed: the chance
             # nodes draw that pack instead
             if len(after.deals) >= self.max_deals and self.format is EpisodeFormat.GAME:
-                return replace(self, match=after, cut_off=True)
-            return replace(self, match=after, pack=())
-        return replace(self, match=after)
+                return self._but(match=after, cut_off=True)
+            return self._but(match=after, pack=())
+        return self._but(match=after)
 
     # ------------------------------------------------------------------ results
     def returns(self) -> tuple[float, float]:

@@ -337,12 +337,8 @@ _PHASES: Final = tuple(Phase)
 
 
 _SHIFTS: Final = np.arange(36, dtype=np.int64)
-
-
-def _set_cards(out: Vector, name: str, mask: int) -> None:
-    if mask:
-        base = _OFFSETS[name]
-        out[base : base + 36] = (np.int64(mask) >> _SHIFTS) & 1
+_PLANES_AT: Final = _OFFSETS[_CARD_PLANES[0]]
+assert all(_OFFSETS[name] == _PLANES_AT + 36 * i for i, name in enumerate(_CARD_PLANES))
 
 
 def _points(n: int) -> float:
@@ -372,20 +368,24 @@ def _fill(out: Vector, k: SeatKnowledge) -> None:
         my_played |= 1 << (t.lead if t.leader == me else t.follow)
     if v.trick_lead is not None and v.to_act != me:
         my_played |= 1 << v.trick_lead
-    for name, mask in (
-        ("hand", v.hand.mask),
-        ("dealt", v.dealt.mask),
-        ("discards", v.discards.mask),
-        ("taken", v.taken.mask),
-        ("laid_out", k.selected.mask),
-        ("stock_seen", v.stock_seen.mask),
-        ("other_shown", v.opponent_shown.mask),
-        ("other_played", v.opponent_played.mask),
-        ("my_played", my_played),
-        ("seen_by_other", v.seen_by_opponent.mask),
-        ("trick_lead", 0 if v.trick_lead is None else 1 << v.trick_lead),
-    ):
-        _set_cards(out, name, mask)
+    # the card planes are consecutive, in _CARD_PLANES's order: one shift for all of them
+    masks = np.array(
+        (
+            v.hand.mask,
+            v.dealt.mask,
+            v.discards.mask,
+            v.taken.mask,
+            k.selected.mask,
+            v.stock_seen.mask,
+            v.opponent_shown.mask,
+            v.opponent_played.mask,
+            my_played,
+            v.seen_by_opponent.mask,
+            0 if v.trick_lead is None else 1 << v.trick_lead,
+        ),
+        dtype=np.int64,
+    )
+    out[_PLANES_AT : _PLANES_AT + 36 * len(masks)] = ((masks[:, None] >> _SHIFTS) & 1).ravel()
     c = o["counts"]
     lo, hi = v.discard_range or (0, 0)
     for i, n in enumerate(

@@ -1,0 +1,89 @@
+"""The adapters' shortcuts against the reference path, step by step.
+
+An :class:`~piquet.integrations.actions.Episode` keeps what it has worked out (who moves,
+the current deal, each player's view, the legal ids) and reads the mover's legal ids from
+the deal instead of building the whole view.  :func:`differ_episode` plays one random
+episode and, at every step, compares everything the adapters give (the player to move,
+the legal ids, each player's information-state and observation strings and tensors, the
+returns) with the same answers worked out afresh the reference way: from a copy of the
+episode with nothing kept, the legal ids by
+:func:`~piquet.integrations.actions.legal_action_ids` from the seat's
+:func:`~piquet.core.view.deal_view`.  ``tests/test_fast_adapters.py`` runs it for every
+preset and format; ``bench/bench_fast.py --adapters-diff N`` over N episodes of each.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from piquet.core.cards import CardSet
+from piquet.core.rules import Rules
+from piquet.core.view import deal_view
+from piquet.integrations.actions import (
+    CHANCE,
+    TERMINAL,
+    Episode,
+    EpisodeFormat,
+    legal_action_ids,
+)
+from piquet.integrations.observation import (
+    information_state_string,
+    information_state_tensor,
+    knowledge,
+    observation_string,
+    observation_tensor,
+)
+
+__all__ = ["differ_episode"]
+
+
+def _reference_legal(ep: Episode) -> list[int]:
+    mover = ep.to_move
+    if mover == TERMINAL:
+        return []
+    if mover == CHANCE:
+        return [o for o, _ in ep.chance_outcomes()]
+    deal = ep.deal
+    assert deal is not None
+    view = deal_view(deal, ep.role_of(mover))
+    return legal_action_ids(view, rules=ep.rules, selected=CardSet(ep.selected))
+
+
+def _answers(ep: Episode, legal: list[int]) -> tuple[object, ...]:
+    out: list[object] = [ep.to_move, legal, ep.returns(), ep.over]
+    for player in (0, 1):
+        k = knowledge(ep, player)
+        out += [information_state_string(k), observation_string(k),
+                        information_state_tensor(k).tobytes(), observation_tensor(k).tobytes()]
+        # (the tensors as bytes: equal bit for bit)
+    return tuple(out)
+
+
+def differ_episode(rules: Rules, fmt: EpisodeFormat, seed: int, *, max_deals: int = 50
+                   ) -> str | None:
+    """None when the episode's answers equal the reference answers at every step of one
+    random episode (seeded), else the first difference."""
+    rng = random.Random(seed)
+    ep = Episode.start(rules, format=fmt, max_deals=max_deals)
+    step = 0
+    while True:
+        fast = _answers(ep, ep.legal_ids())
+        ep.legal_ids()  # asked twice: the kept answer must not change
+        fresh = replace(ep)  # the same episode with nothing kept
+        ref = _answers(fresh, _reference_legal(fresh))
+        again = _answers(ep, ep.legal_ids())
+        for name, a, b, c in zip(_NAMES, fast, ref, again, strict=True):
+            if not (a == b == c):
+                return f"step {step}: {name} differs:\n fast {a!r}\n reference {b!r}"
+        if ep.over:
+            return None
+        legal = ep.legal_ids()
+        ep = ep.apply(legal[rng.randrange(len(legal))])
+        step += 1
+
+
+_NAMES = ("to_move", "legal ids", "returns", "over", *(
+    f"player {p}'s {what}" for p in (0, 1) for what in (
+        "information-state string", "observation string", "information-state tensor",
+        "observation tensor")))
