@@ -548,9 +548,6 @@ def statement(claim: Claim, rules: Rules, *, full: bool = True) -> str:
     return claim_words(claim, rules, full=full)
 
 
-
-
-
 @dataclass(frozen=True, slots=True)
 class HandSummary:
     """The best claim of each class in a hand, and its carte blanche."""

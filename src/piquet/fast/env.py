@@ -115,9 +115,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         (the compiled functions release the GIL)."""
         rest = [] if self._pool is None else [
             self._pool.submit(fn, *args, lo, hi) for lo, hi in self._slices[1:]]
-        fn(*args, *self._slices[0])
-        for future in rest:
-            future.result()
+        try:
+            fn(*args, *self._slices[0])
+        finally:
+            # the arrays are lent to the threads uncounted: every slice ends before we return
+            for future in rest:
+                future.result()
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop the stepping threads."""

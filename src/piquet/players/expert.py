@@ -235,6 +235,8 @@ class ExpertPlayer(SearchPlayer):
             return cands[0]
         top = sorted(scores, key=lambda i: (-round(scores[i], 6), i))[:EXACT_CANDIDATES]
         if self.exact_check and len(top) > 1:
+            if 0 in scores and 0 not in top:
+                top.append(0)  # the book's discard is judged on the same (corrected) footing
             self._exact_correction(deal, rules, sit, budget, ready, cands, top, values, scores)
         best = max(top, key=lambda i: (round(scores[i], 6), -i))
         if 0 in scores and scores[best] - scores[0] < SWITCH_MARGIN:
