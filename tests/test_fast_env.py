@@ -10,6 +10,9 @@ the action mask must be the view's legal cards.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -161,3 +164,19 @@ def test_env_gives_the_same_games_whatever_the_number_of_threads() -> None:
     assert all((x == y).all() for x, y in zip(one, three, strict=True))
     with pytest.raises(PiquetError, match="threads must be"):
         VectorEnv(4, threads=0)
+
+
+def test_the_set_up_warms_the_caches_without_the_research_extras() -> None:
+    # `scripts/run` installs piquet without the test extras: the warm-up must not need
+    # Gymnasium (the batch environment's), PettingZoo, OpenSpiel or Ray
+    code = (
+        "import sys\n"
+        "for name in ('gymnasium', 'pettingzoo', 'pyspiel', 'open_spiel', 'ray'):\n"
+        "    sys.modules[name] = None  # an import of it fails as if it were not installed\n"
+        "from piquet.fast.warm import warm\n"
+        "warm(verbose=False)\n"
+        "import piquet.web.app\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]

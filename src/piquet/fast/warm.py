@@ -1,7 +1,8 @@
 """Compile every numba function once, so that their caches are on disk before anyone plays.
 
 ``scripts/setup-venv`` runs ``python -m piquet.fast.warm`` after installing: the kernel
-(every policy, the play-outs, the resumable board, the batch environment) and the
+(every policy, the play-outs, the resumable board, the batch environment where Gymnasium
+is installed) and the
 double-dummy solver (:mod:`piquet.solver`, through one ``expert`` move) are compiled and cached
 (``numba cache=True``), so a new process loads them instead of compiling: no one waits for
 a compile in the terminal or the browser.
@@ -21,7 +22,6 @@ def warm(*, verbose: bool = True) -> float:
     from piquet.core.rules import PRESETS
     from piquet.fast import playout, random_deals
     from piquet.fast.check import differ, differ_resumed, random_case
-    from piquet.fast.env import VectorEnv
     from piquet.players.base import make_player
 
     rules = PRESETS["rubicon"]
@@ -33,9 +33,14 @@ def warm(*, verbose: bool = True) -> float:
     differ(rules, deck)
     differ_resumed(rules, deck)
     playout(rules, deck, n=2)
-    env = VectorEnv(2, rules="rubicon", format="partie")
-    _, info = env.reset(seed=0)
-    env.step(info["action_mask"].argmax(axis=1))
+    try:  # the batch environment needs Gymnasium (the pettingzoo extra); the table does not
+        from piquet.fast.env import VectorEnv
+    except ImportError:
+        pass
+    else:
+        env = VectorEnv(2, rules="rubicon", format="partie")
+        _, info = env.reset(seed=0)
+        env.step(info["action_mask"].argmax(axis=1))
     # the solver, through one expert move of each kind it compiles
     match = new_match("rubicon", seed=1)
     player = make_player("expert", seed=1, think_ms=50)
