@@ -20,11 +20,11 @@ import numpy as np
 
 from piquet.core.actions import Play
 from piquet.core.cards import pack
-from piquet.core.deal import Deal
+from piquet.core.deal import ELDER, YOUNGER, Deal
 from piquet.core.errors import IllegalActionError
 from piquet.core.rules import Rules
 from piquet.core.scoring import Kind
-from piquet.core.view import deal_view
+from piquet.core.view import deal_view, played_by
 from piquet.fast import batch as B
 from piquet.fast import kernel as K
 from piquet.fast.engine import KINDS, PolicyName, actions_of, play_deal, policy_code
@@ -106,11 +106,7 @@ def _compare_stop(deal: Deal, info: np.ndarray) -> str | None:
     if role is None or int(role) != seat or deal.phase.value != "play":
         return f"the kernel waits for role {seat}'s card, the engine for {role} ({deal.phase})"
     view = deal_view(deal, role)
-    played = 0
-    for t in view.tricks:
-        played |= 1 << t.lead | 1 << t.follow
-    if view.trick_lead is not None:
-        played |= 1 << view.trick_lead
+    played = played_by(view, ELDER) | played_by(view, YOUNGER)
     legal = sum(1 << a.card.index for a in view.legal_actions if isinstance(a, Play))
     lead = -1 if view.trick_lead is None else view.trick_lead
     engine = (view.hand.mask, legal, view.discards.mask, played, lead, len(view.tricks),
