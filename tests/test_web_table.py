@@ -79,6 +79,18 @@ def shot(page: Any, name: str, size: str, part: str | None = None) -> Path:
     return path
 
 
+def scroll_into_view(locator: Any) -> None:
+    """Scroll ``locator`` into view, again if the table was drawn anew meanwhile (a view
+    pushed over the WebSocket replaces the element the locator had found)."""
+    for attempt in range(3):
+        try:
+            locator.scroll_into_view_if_needed()
+            return
+        except Exception as exc:
+            if "not attached" not in str(exc) or attempt == 2:
+                raise
+
+
 def no_sideways_scroll(page: Any) -> None:
     width = page.viewport_size["width"]
     assert page.evaluate("document.documentElement.scrollWidth") <= width
@@ -353,7 +365,7 @@ def test_the_declarations_dialog_puts_their_words_beside_your_answer(
     page.wait_for_selector("#declare #their-words")
     said = game["view"]["deal"]["dialog"][-1]["text"]
     assert said in page.inner_text("#their-words")
-    page.locator("#declare").scroll_into_view_if_needed()
+    scroll_into_view(page.locator("#declare"))
     words = page.query_selector("#their-words").bounding_box()
     answer = page.query_selector("#answers button").bounding_box()
     height = SIZES[size]["height"]
@@ -467,13 +479,7 @@ def test_phone_cards_are_whole_tap_targets(server: ThreadServer, browser: Any) -
     assert cards.count() == 12
     for i in range(12):
         c = cards.nth(i)
-        for attempt in range(3):  # the hand may be drawn anew (a pushed view) meanwhile
-            try:
-                c.scroll_into_view_if_needed()
-                break
-            except Exception as exc:
-                if "not attached" not in str(exc) or attempt == 2:
-                    raise
+        scroll_into_view(c)  # the hand may be drawn anew (a pushed view) meanwhile
         box = c.bounding_box()
         assert box["width"] >= 44 and box["height"] >= 44
         hit = page.evaluate(
