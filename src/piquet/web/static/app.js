@@ -122,11 +122,9 @@ async function showLobby() {
   const opp2Row = h("label", { class: "field", hidden: true }, "Third player", opp2);
   const name = h("input", { id: "name", name: "name", maxlength: 30, autocomplete: "nickname",
     placeholder: "Your name", value: localStorage.getItem("piquet.name") || "" });
-  const hints = h("input", { type: "checkbox", id: "hints", name: "hints",
-    disabled: !opts.hints_available });
+  const hints = h("input", { type: "checkbox", id: "hints", name: "hints" });
   const hintsLabel = h("label", { class: "check", for: "hints" }, hints,
-    opts.hints_available ? " Hints and “why?” from the advisor"
-      : " Hints: not available yet");
+    " Hints and “why?” from the advisor");
   const start = h("button", { class: "primary big", type: "submit", id: "start" },
     "Deal the cards");
 
@@ -539,7 +537,6 @@ function opponentOf(v) {
 // Rendering ---------------------------------------------------------------------
 function renderNav() {
   const g = T.game;
-  const hintOn = g.hints && T.opts.hints_available;
   const over = g.finished;
   fill($nav,
     h("span", { id: "conn", class: "conn on", title: "Connected", role: "img",
@@ -549,9 +546,7 @@ function renderNav() {
     h("button", { type: "button", class: "navbtn", id: "btn-sheet", onclick: showSheet },
       "Score sheet"),
     g.hints ? h("button", { type: "button", class: "navbtn", id: "btn-hint",
-      disabled: !hintOn || !g.your_turn, onclick: askHint,
-      title: hintOn ? "Ask the advisor" : "Hints are not available yet" },
-    hintOn ? "Hint" : "Hints: not available yet") : null,
+      disabled: !g.your_turn, onclick: askHint, title: "Ask the advisor" }, "Hint") : null,
     h("button", { type: "button", class: "navbtn", id: "btn-link", onclick: showLinks },
       "Links"),
     watchButton(T.id, T.token),
