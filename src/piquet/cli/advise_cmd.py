@@ -39,7 +39,7 @@ def register(sub: Any) -> None:
             "the play is played out for the most promising discards. --verify plays the best "
             "--candidates discards (and any --compare discard) over the same --deals deals "
             "through the engine, the strongest play both sides, and prints each one's mean "
-            "with a paired 95%% interval against the best."
+            "with a paired 95% interval against the best."
         ),
     )
     p.add_argument("--rules", help="rule set (preset, alias or house-rule .toml)")
