@@ -109,8 +109,8 @@ def discard_rollouts(
     )
     cands = np.asarray(list(discards), dtype=np.int64)
     out = np.zeros((len(cands), n_w), dtype=np.float64)
-    status = rollout_matrix(compile_rules(rules), deck_arr, fz, nfz, cands, role, code,
-                            states, plays, out)
+    status = rollout_matrix(compile_rules(rules), deck_arr, fz, nfz, cands, int(role), int(code),
+                            states, int(plays), out)
     result: list[list[float] | None] = []
     for c in range(len(cands)):
         result.append(None if status[c] < 0 else [float(x) for x in out[c]])

@@ -378,6 +378,10 @@ for _per_ms, _cap, _margin in ((6.0, 4000, 0.5), (6.0, 4000, 0.25), (2.0, 600, 0
 
     register_variant(_name, _factory)
 register_variant(
+    "expert-pool8",
+    lambda seed, think_ms: ExpertPlayer(seed, think_ms, pool=8, name="expert-pool8"),
+)
+register_variant(
     "expert-40-worlds",
     lambda seed, think_ms: ExpertPlayer(seed, think_ms, more_worlds=False, name="expert-40-worlds"),
 )
