@@ -302,6 +302,59 @@ def test_playout_values_are_the_kernels_and_repeat_from_a_seed() -> None:
         assert deal_view(dd, 1) == view
 
 
+@pytest.mark.parametrize("preset", ["rubicon", "du-coeur-1995", "cotgrave-1662"])
+@pytest.mark.parametrize("role", [0, 1])
+def test_all_playout_values_in_one_call_are_the_single_play_outs(preset: str, role: int) -> None:
+    """The compiled loop over discards and worlds gives, bit for bit, what one
+    :func:`piquet.fast.playout` call per discard and world gives (same seeds)."""
+    from piquet.core.actions import Discard
+    from piquet.fast.rollouts import discard_rollouts
+    from piquet.players.exchange import (
+        all_playout_values,
+        playout_values,
+        playout_worlds,
+        wide_candidates,
+    )
+
+    rules = PRESETS[preset]
+    if role == 1:
+        d = _younger_after_exchange(rules, 14)
+    else:
+        d = Deal.new(rules, deal_pack(rules, 14, 0))
+        while d.phase is not Phase.EXCHANGE:
+            d = d.apply(d.random_action(random.Random(0)))
+    view = deal_view(d, role)
+    assert view.discard_range is not None
+    ready = playout_worlds(view, rules, sample_worlds(view, rules, random.Random(2), 12))
+    cands = wide_candidates(view.hand.mask, *view.discard_range, rules, role=role, limit=8)
+    # one discard that is not legal (a card not held) gives None, the others their values
+    foreign = next(c for c in range(36) if not view.hand.mask >> c & 1 and
+                   (rules.deck_size == 36 or c % 9))
+    bad = (cands[0] & (cands[0] - 1)) | 1 << foreign
+    got = all_playout_values(rules, role, ready, [*cands, bad], seed=9)
+    assert got[-1] is None
+    assert got[:-1] == [playout_values(rules, role, ready, c, seed=9) for c in cands]
+    # several play-outs a world: the mean of the single ones with the seeds they use
+    two = discard_rollouts(rules, role, [pw.deck for pw in ready[:3]],
+                           [pw.history for pw in ready[:3]], cands[:1], seed=4, plays=2)
+    from piquet.fast import playout
+
+    want = []
+    for j, pw in enumerate(ready[:3]):
+        vals = []
+        for r in range(2):
+            s = playout(rules, pw.deck, (*pw.history, Discard(CardSet(cands[0]))),
+                        policy="book", seed=4 + 2 * j + r).mean_scores
+            vals.append(s[role] - s[1 - role])
+        want.append(sum(vals) / 2)
+    assert two == [want]
+    with pytest.raises(PiquetError):
+        discard_rollouts(rules, role, [ready[0].deck], [], cands, seed=1)
+    with pytest.raises(PiquetError):
+        discard_rollouts(rules, role, [ready[0].deck], [ready[0].history], cands, seed=1,
+                         plays=0)
+
+
 def _same_view_other_cards(rules: Rules, seed: int) -> tuple[list[int], list[int]]:
     """Two packs that deal elder the same hand, and younger and the stock other cards."""
     from piquet.core.transitions import pack_dealing

@@ -35,10 +35,18 @@ from piquet.core.errors import IllegalActionError
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
 from piquet.fast import playout
+from piquet.fast.rollouts import discard_rollouts
 from piquet.players.common import book_discard, card_values, discard_candidates
 from piquet.sampling import SamplingError, World, public_actions, world_deck
 
-__all__ = ["EXTRA_CARDS", "PlayoutWorld", "playout_worlds", "playout_values", "wide_candidates"]
+__all__ = [
+    "EXTRA_CARDS",
+    "PlayoutWorld",
+    "all_playout_values",
+    "playout_values",
+    "playout_worlds",
+    "wide_candidates",
+]
 
 #: How many cards beyond the number discarded a candidate may draw from (the least useful).
 EXTRA_CARDS: Final = 3
@@ -116,3 +124,16 @@ def playout_values(
         s = got.mean_scores
         out.append(s[role] - s[1 - role])
     return out
+
+
+def all_playout_values(
+    rules: Rules, role: int, worlds: list[PlayoutWorld], discards: list[int], seed: int,
+    *, plays: int = 1,
+) -> list[list[float] | None]:
+    """:func:`playout_values` of every discard in one compiled call
+    (:func:`piquet.fast.rollouts.discard_rollouts`; with ``plays=1`` the same values),
+    ``plays`` play-outs a world averaged."""
+    return discard_rollouts(
+        rules, role, [pw.deck for pw in worlds], [pw.history for pw in worlds], discards,
+        seed=seed, plays=plays,
+    )

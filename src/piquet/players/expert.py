@@ -38,7 +38,12 @@ from piquet.core.view import DealView
 from piquet.players.base import register_level, register_variant
 from piquet.players.beliefs import BeliefModel
 from piquet.players.common import Situation, truthful_declaration
-from piquet.players.exchange import PlayoutWorld, playout_values, playout_worlds, wide_candidates
+from piquet.players.exchange import (
+    PlayoutWorld,
+    all_playout_values,
+    playout_worlds,
+    wide_candidates,
+)
 from piquet.players.lookahead import lookahead_values
 from piquet.players.search import (
     SearchPlayer,
@@ -106,9 +111,9 @@ def per_world_nodes(rules: Rules, cards: int) -> float:
     return max(50.0, base * 0.4 ** (12 - cards))
 
 
-def exchange_worlds(budget: _Budget) -> int:
-    """Worlds the exchange plays out: two per millisecond of budget, 200 to 600."""
-    return max(200, min(600, 2 * budget.think_ms))
+def exchange_worlds(budget: _Budget, per_ms: float = 2.0, cap: int = 600) -> int:
+    """Worlds the exchange plays out: ``per_ms`` per millisecond of budget, 200 to ``cap``."""
+    return max(200, min(cap, int(per_ms * budget.think_ms)))
 
 
 def exchange_candidates(budget: _Budget) -> int:
@@ -136,6 +141,9 @@ class ExpertPlayer(SearchPlayer):
         playout_exchange: bool = True,
         exact_check: bool = False,
         pool: int = DEFAULT_POOL,
+        worlds_per_ms: float = 2.0,
+        max_worlds: int = 600,
+        switch_margin: float = SWITCH_MARGIN,
         threads: int | None = None,
         rules: Rules | None = None,
         name: str = "expert",
@@ -149,6 +157,9 @@ class ExpertPlayer(SearchPlayer):
         self.playout_exchange = playout_exchange
         self.exact_check = exact_check
         self.pool = max(1, pool)
+        self.worlds_per_ms = worlds_per_ms
+        self.max_worlds = max_worlds
+        self.switch_margin = switch_margin
         #: how many play decisions the lookahead decided, and changed (for measurement)
         self.lookahead_stats = [0, 0]
         #: declarations chosen by simulation, and how many sank (not the truthful choice)
@@ -215,7 +226,9 @@ class ExpertPlayer(SearchPlayer):
         if len(cands) == 1:
             return cands[0]
         try:
-            worlds = self._worlds(deal, rules, rng, exchange_worlds(budget))
+            worlds = self._worlds(
+                deal, rules, rng, exchange_worlds(budget, self.worlds_per_ms, self.max_worlds)
+            )
         except SamplingError:
             return cands[0]
         ready = playout_worlds(deal, rules, worlds)
@@ -225,8 +238,7 @@ class ExpertPlayer(SearchPlayer):
         wsum = sum(pw.weight for pw in ready)
         values: dict[int, list[float]] = {}
         scores: dict[int, float] = {}
-        for i, cand in enumerate(cands):
-            got = playout_values(rules, role, ready, cand, seed)
+        for i, got in enumerate(all_playout_values(rules, role, ready, cands, seed)):
             if got is None:
                 continue
             values[i] = got
@@ -239,7 +251,7 @@ class ExpertPlayer(SearchPlayer):
                 top.append(0)  # the book's discard is judged on the same (corrected) footing
             self._exact_correction(deal, rules, sit, budget, ready, cands, top, values, scores)
         best = max(top, key=lambda i: (round(scores[i], 6), -i))
-        if 0 in scores and scores[best] - scores[0] < SWITCH_MARGIN:
+        if 0 in scores and scores[best] - scores[0] < self.switch_margin:
             return cands[0]
         return cands[best]
 
@@ -352,6 +364,22 @@ register_variant(
     lambda seed, think_ms: ExpertPlayer(
         seed, think_ms, calibrated=False, name="expert-uncalibrated"
     ),
+)
+# more worlds for the exchange (the compiled play-outs make them cheap), a smaller margin
+for _per_ms, _cap, _margin in ((6.0, 4000, 0.5), (6.0, 4000, 0.25), (2.0, 600, 0.25)):
+    _name = f"expert-x{_per_ms:g}-m{_margin:g}"
+
+    def _factory(
+        seed: int, think_ms: int | None, *, _p: float = _per_ms, _c: int = _cap,
+        _m: float = _margin, _n: str = _name,
+    ) -> ExpertPlayer:
+        return ExpertPlayer(seed, think_ms, worlds_per_ms=_p, max_worlds=_c, switch_margin=_m,
+                            name=_n)
+
+    register_variant(_name, _factory)
+register_variant(
+    "expert-pool8",
+    lambda seed, think_ms: ExpertPlayer(seed, think_ms, pool=8, name="expert-pool8"),
 )
 register_variant(
     "expert-40-worlds",
