@@ -1,8 +1,8 @@
 """Compile every numba function once, so that their caches are on disk before anyone plays.
 
 ``scripts/setup-venv`` runs ``python -m piquet.fast.warm`` after installing: the kernel
-(every policy, the play-outs, the resumable board, the batch environment where Gymnasium
-is installed) and the
+(every policy, the play-outs, the resumable board, the adapters' card run, the batch
+environment where Gymnasium is installed) and the
 double-dummy solver (:mod:`piquet.solver`, through one ``expert`` move) are compiled and cached
 (``numba cache=True``), so a new process loads them instead of compiling: no one waits for
 a compile in the terminal or the browser.
@@ -33,6 +33,12 @@ def warm(*, verbose: bool = True) -> float:
     differ(rules, deck)
     differ_resumed(rules, deck)
     playout(rules, deck, n=2)
+    # the adapters' card run on the kernel's board (piquet.integrations.board)
+    from piquet.integrations.actions import Episode
+
+    ep = Episode.start(rules)
+    while not ep.over:
+        ep = ep.apply(ep.legal_ids()[0])
     try:  # the batch environment needs Gymnasium (the pettingzoo extra); the table does not
         from piquet.fast.env import VectorEnv
     except ImportError:

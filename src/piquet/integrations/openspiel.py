@@ -100,11 +100,12 @@ _GAME_TYPE: Final = pyspiel.GameType(
         "rules": DEFAULT_PRESET,
         "format": EpisodeFormat.DEAL.value,
         "max_deals": _DEFAULT_MAX_DEALS,
+        "kernel": True,
     },
 )
 
 
-def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int]:
+def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int, bool]:
     rules = get_rules(str(params.get("rules", DEFAULT_PRESET)))
     raw = str(params.get("format", EpisodeFormat.DEAL.value))
     try:
@@ -116,7 +117,10 @@ def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int]:
     max_deals = int(params.get("max_deals", _DEFAULT_MAX_DEALS))
     if max_deals < 1:
         raise PiquetError(f"max_deals must be at least 1, not {max_deals}")
-    return rules, fmt, max_deals
+    kernel = params.get("kernel", True)
+    if not isinstance(kernel, bool):
+        raise PiquetError(f"kernel must be true or false, not {kernel!r}")
+    return rules, fmt, max_deals, kernel
 
 
 class PiquetGame(pyspiel.Game):  # type: ignore[misc]
@@ -127,8 +131,9 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        self.rules, self.format, self.max_deals = _parse_params(dict(params or {}))
-        template = Episode.start(self.rules, format=self.format, max_deals=self.max_deals)
+        self.rules, self.format, self.max_deals, kernel = _parse_params(dict(params or {}))
+        template = Episode.start(self.rules, format=self.format, max_deals=self.max_deals,
+                                 kernel=kernel)
         bound = template.max_utility()
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -142,7 +147,8 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(
             _GAME_TYPE,
             info,
-            {"rules": self.rules.name, "format": self.format.value, "max_deals": self.max_deals},
+            {"rules": self.rules.name, "format": self.format.value, "max_deals": self.max_deals,
+             "kernel": kernel},
         )
         self._template = template
 
@@ -354,9 +360,12 @@ def play(game: Any, bots: list[Any], *, seed: int = 0) -> list[float]:
     return list(state.returns())
 
 
-def load(rules: str = DEFAULT_PRESET, *, format: str = "deal", max_deals: int = 50) -> Any:
-    """``pyspiel.load_game("python_piquet", ...)`` with these parameters."""
-    return pyspiel.load_game(GAME_NAME, {"rules": rules, "format": format, "max_deals": max_deals})
+def load(rules: str = DEFAULT_PRESET, *, format: str = "deal", max_deals: int = 50,
+         kernel: bool = True) -> Any:
+    """``pyspiel.load_game("python_piquet", ...)`` with these parameters (``kernel``: play
+    the cards on the compiled kernel's board; False: every step through the engine)."""
+    return pyspiel.load_game(GAME_NAME, {"rules": rules, "format": format, "max_deals": max_deals,
+                                         "kernel": kernel})
 
 
 # ====================================================================== resampling
