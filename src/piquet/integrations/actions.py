@@ -491,6 +491,8 @@ class Episode:
     @property
     def over(self) -> bool:
         if self.format is EpisodeFormat.DEAL:
+            if self.run is not None:
+                return not self.run.waiting
             return self.single is not None and self.single.is_over
         return self.cut_off or (self.match is not None and self.match.finished)
 
@@ -535,6 +537,8 @@ class Episode:
     def deals(self) -> tuple[tuple[int, int], ...]:
         """Points of players 0 and 1 in each finished deal."""
         if self.format is EpisodeFormat.DEAL:
+            if self.run is not None:
+                return () if self.run.waiting else (self.run.scores,)
             d = self.single
             return ((d.scores[0], d.scores[1]),) if d is not None and d.is_over else ()
         if self.match is None:
@@ -577,7 +581,7 @@ class Episode:
         return mover  # type: ignore[return-value]
 
     def _to_move(self) -> int:
-        if self.run is not None:
+        if self.run is not None and self.run.waiting:
             return self.player_of(self.run.seat)
         if self.over:
             return TERMINAL
@@ -808,13 +812,12 @@ class Episode:
             raise IllegalActionError(
                 f"{action_id} ({name}): not allowed now; legal: {self._legal_text()}")
         after = run.play(action_id)
-        if after.waiting:
+        if after.waiting or self.format is EpisodeFormat.DEAL:
+            # (a deal episode ends with its deal: the engine's deal is worked out only if
+            # asked for, :attr:`deal`)
             return self._but(run=after)
-        if self.format is EpisodeFormat.DEAL:
-            before = self._but(single=run.deal)
-        else:
-            before = self._but(match=self._engine_match())
-        return before._after(PLAY[action_id])
+        # the deal of a game or partie is over: the match takes the run's cards on
+        return self._but(match=self._engine_match())._after(PLAY[action_id])
 
     def _after(self, action: Action) -> Episode:
         """The episode once ``action`` (checked) is played in the current deal."""

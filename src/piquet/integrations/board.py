@@ -23,8 +23,7 @@ every step.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Final, cast
+from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -54,6 +53,8 @@ _O_PS: Final = _O_DEF + 9
 _O_INFO: Final = _O_PS + K.PS_SIZE
 _SIZE: Final = _O_INFO + K.I_SIZE
 _KINDS: Final = tuple(Kind)
+assert (K.I_STATUS, K.I_SEAT, K.I_ALLOWED) == (0, 1, 2)
+assert (K.PS_HALF, K.PS_LED, K.PS_LEADER, K.PS_WON0) == (6, 7, 8, 9)
 
 Board = npt.NDArray[np.int64]
 
@@ -109,27 +110,55 @@ def can_run(deal: Deal) -> bool:
                 and deal.rules.younger_declares_after_lead)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
 class CardRun:
     """The cards of one deal played on the kernel's board, from the engine's ``base`` deal.
 
-    Immutable: :meth:`play` returns the next run (the board copied, then played on).
-    Build one with :meth:`start`.
+    Immutable by use: nothing changes a run once it is made (its board included);
+    :meth:`play` returns the next run (the board copied, then played on).  Build one with
+    :meth:`start`.  (A plain slotted class, not a frozen dataclass: one is made a card, and a
+    frozen dataclass's ``__init__`` cost more than the card.)
     """
 
+    __slots__ = ("_cache", "_legal", "_trick", "allowed", "base", "board", "cards", "params",
+                 "previous", "rules", "seat", "shared", "tricks", "waiting")
+
     rules: Rules
+    params: npt.NDArray[np.int64]
     base: Deal
     """The engine's deal where the run began."""
     board: Board
     """The kernel's board (never written after the run is made)."""
-    cards: tuple[int, ...] = ()
+    cards: tuple[int, ...]
     """The cards played since ``base``, in order."""
-    tricks: tuple[Trick, ...] = ()
+    tricks: tuple[Trick, ...]
     """Every trick of the deal so far (those of ``base`` first)."""
-    previous: CardRun | None = None
-    shared: dict[str, DealView] = field(default_factory=dict, repr=False)
-    """The seats' engine views at the run's start (one dict for the whole run)."""
-    _cache: dict[str, object] = field(default_factory=dict, repr=False)
+    previous: CardRun | None
+    shared: dict[str, DealView]
+    """The seats' engine views (one dict for the whole run)."""
+    waiting: bool
+    """The board waits for a card (else the deal is over)."""
+    seat: int
+    """The role (0 elder, 1 younger) to play."""
+    allowed: int
+    """The mask of the cards the seat to play may play."""
+
+    def __init__(self, rules: Rules, params: npt.NDArray[np.int64], base: Deal, board: Board,
+                 cards: tuple[int, ...], tricks: tuple[Trick, ...], previous: CardRun | None,
+                 shared: dict[str, DealView]) -> None:
+        self.rules = rules
+        self.params = params
+        self.base = base
+        self.board = board
+        self.cards = cards
+        self.tricks = tricks
+        self.previous = previous
+        self.shared = shared
+        status, self.seat, self.allowed = board[_O_INFO:_O_INFO + 3].tolist()
+        self.waiting = status == K.STOPPED
+        # the trick as it stands: half, the card led, the leader, the tricks elder won
+        self._trick: list[int] = board[_O_PS + K.PS_HALF:_O_PS + K.PS_WON0 + 1].tolist()
+        self._legal: list[int] | None = None
+        self._cache: dict[str, object] = {}
 
     @classmethod
     def start(cls, deal: Deal) -> CardRun | None:
@@ -139,52 +168,40 @@ class CardRun:
             return None
         history = [a for _, a in deal.history]
         board = np.zeros(_SIZE, dtype=np.int64)
-        _start(_params(deal.rules), np.asarray(deal.deck, dtype=np.int64), deal.start[0],
-               deal.start[1], deal.target or 0, trace_of(history), len(history), board)
-        run = cls(deal.rules, deal, board, (), deal.tricks)
+        p = _params(deal.rules)
+        _start(p, np.asarray(deal.deck, dtype=np.int64), deal.start[0], deal.start[1],
+               deal.target or 0, trace_of(history), len(history), board)
+        run = cls(deal.rules, p, deal, board, (), deal.tricks, None, {})
         if not run.waiting or run.seat != deal.to_act:
             return None  # (the differential check says this never happens)
         return run
 
     # ------------------------------------------------------------------ the board
     @property
-    def waiting(self) -> bool:
-        """The board waits for a card (else the deal is over)."""
-        return bool(self.board[_O_INFO + K.I_STATUS] == K.STOPPED)
-
-    @property
-    def seat(self) -> int:
-        """The role (0 elder, 1 younger) to play."""
-        return int(self.board[_O_INFO + K.I_SEAT])
-
-    @property
-    def allowed(self) -> int:
-        """The mask of the cards the seat to play may play."""
-        return int(self.board[_O_INFO + K.I_ALLOWED])
+    def scores(self) -> tuple[int, int]:
+        """Points elder and younger have counted in the deal so far."""
+        tl = self.board
+        return (int(tl[K.T0]), int(tl[K.T1]))
 
     def legal_ids(self) -> list[int]:
         """The ids of the legal cards (a card's id is its index), increasing."""
-        ids = cast("list[int] | None", self._cache.get("legal"))
+        ids = self._legal
         if ids is None:
-            ids = self._cache["legal"] = sorted(mask_cards(self.allowed))
+            ids = self._legal = sorted(mask_cards(self.allowed))
         return list(ids)
 
     def play(self, card: int) -> CardRun:
         """The run after the seat to play plays ``card`` (one of :attr:`allowed`; the caller
         checks)."""
-        b = self.board
-        ps = _O_PS
-        half = b[ps + K.PS_HALF]
-        leader = int(b[ps + K.PS_LEADER])
-        won0 = b[ps + K.PS_WON0]
-        led = int(b[ps + K.PS_LED])
-        new = b.copy()
-        _resume(_params(self.rules), new, card)
-        tricks = self.tricks
+        half, led, leader, won0 = self._trick
+        new = self.board.copy()
+        _resume(self.params, new, card)
+        run = CardRun(self.rules, self.params, self.base, new, (*self.cards, card), self.tricks,
+                      self, self.shared)
         if half:
-            winner = 0 if new[ps + K.PS_WON0] > won0 else 1
-            tricks = (*tricks, Trick(leader, led, card, winner))  # type: ignore[arg-type]
-        return CardRun(self.rules, self.base, new, (*self.cards, card), tricks, self, self.shared)
+            winner = 0 if run._trick[3] > won0 else 1
+            run.tricks = (*self.tricks, Trick(leader, led, card, winner))  # type: ignore[arg-type]
+        return run
 
     # ------------------------------------------------------------------ the engine's deal
     @property
@@ -210,7 +227,7 @@ class CardRun:
         ps = _O_PS
         tl = b[:_O_EV]
         open_trick = bool(b[ps + K.PS_HALF])
-        to_act = self.seat
+        to_act = self.seat if self.waiting else None
         other = 1 - role
         played_other = 0  # (view.played_by, on the board's tricks)
         for t in self.tricks:
@@ -227,7 +244,7 @@ class CardRun:
         won0 = int(b[ps + K.PS_WON0])
         v = DealView(
             role=start.role,
-            phase=Phase.PLAY,
+            phase=Phase.PLAY if self.waiting else Phase.OVER,
             to_act=to_act,  # type: ignore[arg-type]
             hand=CardSet(int(b[ps + K.PS_HAND + role])),
             dealt=start.dealt,
