@@ -161,23 +161,33 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
         return PiquetObserver(iig_obs_type, params)
 
 
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+
+
 class PiquetState(pyspiel.State):  # type: ignore[misc]
     """One OpenSpiel state: an :class:`~piquet.integrations.actions.Episode` inside."""
 
     def __init__(self, game: PiquetGame) -> None:
         super().__init__(game)
         self.episode: Episode = game._template
+        self._player = self._player_of(self.episode)
         self._moves = 0
         self._deal_start = 0
 
     # ------------------------------------------------------------------ the pyspiel API
-    def current_player(self) -> int:
-        mover = self.episode.to_move
+    @staticmethod
+    def _player_of(ep: Episode) -> int:
+        mover = ep.to_move
         if mover == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         if mover == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         return mover
+
+    def current_player(self) -> int:
+        # kept a move (OpenSpiel asks several times a step)
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.episode.to_move:
@@ -191,7 +201,8 @@ class PiquetState(pyspiel.State):  # type: ignore[misc]
         ep = self.episode
         if ep.to_move == CHANCE and ep.dealer is not None and not ep.pack:
             self._deal_start = self._moves
-        self.episode = ep.apply(int(action))
+        self.episode = ep = ep.apply(int(action))
+        self._player = self._player_of(ep)
         self._moves += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
