@@ -33,12 +33,18 @@ def warm(*, verbose: bool = True) -> float:
     differ(rules, deck)
     differ_resumed(rules, deck)
     playout(rules, deck, n=2)
-    # the adapters' card run on the kernel's board (piquet.integrations.board)
-    from piquet.integrations.actions import Episode
+    # the flat board the adapters play the cards on (piquet.integrations.board)
+    import numpy as np
 
-    ep = Episode.start(rules)
-    while not ep.over:
-        ep = ep.apply(ep.legal_ids()[0])
+    from piquet.fast.engine import FLAT_INFO, FLAT_SIZE, flat_resume, flat_start
+    from piquet.fast.kernel import I_ALLOWED, NO_CHOICES
+    from piquet.fast.params import compile_rules
+
+    flat = np.zeros(FLAT_SIZE, dtype=np.int64)
+    p = compile_rules(rules)
+    flat_start(p, np.asarray(deck, dtype=np.int64), 0, 0, 0, NO_CHOICES, 0, flat)
+    allowed = int(flat[FLAT_INFO + I_ALLOWED])
+    flat_resume(p, flat, (allowed & -allowed).bit_length() - 1)
     try:  # the batch environment needs Gymnasium (the pettingzoo extra); the table does not
         from piquet.fast.env import VectorEnv
     except ImportError:

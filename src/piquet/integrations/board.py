@@ -27,7 +27,6 @@ from typing import Final
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from piquet.core.actions import PLAY
 from piquet.core.cards import CardSet, mask_cards
@@ -37,58 +36,28 @@ from piquet.core.rules import Rules
 from piquet.core.scoring import Event, Kind
 from piquet.core.view import DealView, deal_view
 from piquet.fast import kernel as K
-from piquet.fast.engine import trace_of
+from piquet.fast.engine import (
+    FLAT_EV,
+    FLAT_INFO,
+    FLAT_PS,
+    FLAT_SIZE,
+    flat_resume,
+    flat_start,
+    trace_of,
+)
 from piquet.fast.params import compile_rules
 
 __all__ = ["CardRun", "can_run"]
 
-# the board in one flat int64 array (one copy a card): tally, events, trace, classes
-# decided, held counts, deferred declarations, play state, stop info
-_O_EV: Final = K.T_SIZE
-_O_TR: Final = _O_EV + K.MAX_EVENTS * 3
-_O_RES: Final = _O_TR + K.MAX_TRACE * 2
-_O_HELD: Final = _O_RES + 9
-_O_DEF: Final = _O_HELD + K.MAX_HELD * 3
-_O_PS: Final = _O_DEF + 9
-_O_INFO: Final = _O_PS + K.PS_SIZE
-_SIZE: Final = _O_INFO + K.I_SIZE
+_O_EV: Final = FLAT_EV
+_O_PS: Final = FLAT_PS
+_O_INFO: Final = FLAT_INFO
+_SIZE: Final = FLAT_SIZE
 _KINDS: Final = tuple(Kind)
 assert (K.I_STATUS, K.I_SEAT, K.I_ALLOWED) == (0, 1, 2)
 assert (K.PS_HALF, K.PS_LED, K.PS_LEADER, K.PS_WON0) == (6, 7, 8, 9)
 
 Board = npt.NDArray[np.int64]
-
-
-@njit(cache=True, nogil=True)
-def _start(p, deck, start0, start1, target, fz, nfz, flat):  # type: ignore[no-untyped-def]
-    """Deal ``deck`` on ``flat`` with the forced choices ``fz[:nfz]`` (the deal's history),
-    stopped at the first card after them."""
-    tl = flat[0:_O_EV]
-    ev = flat[_O_EV:_O_TR].reshape((K.MAX_EVENTS, 3))
-    tr = flat[_O_TR:_O_RES].reshape((K.MAX_TRACE, 2))
-    res = flat[_O_RES:_O_HELD].reshape((3, 3))
-    held = flat[_O_HELD:_O_DEF].reshape((K.MAX_HELD, 3))
-    deferred = flat[_O_DEF:_O_PS].reshape((3, 3))
-    ps = flat[_O_PS:_O_INFO]
-    info = flat[_O_INFO:_SIZE]
-    rng = np.ones(1, dtype=np.uint64)  # no policy draws: every choice is forced or a card
-    K.run_deal(p, deck, start0, start1, target, 0, rng, tr, ev, fz, nfz, True, info, tl, res,
-               held, deferred, ps)
-
-
-@njit(cache=True, nogil=True)
-def _resume(p, flat, card):  # type: ignore[no-untyped-def]
-    """The seat to play plays ``card`` on ``flat``; the board runs to the next card."""
-    tl = flat[0:_O_EV]
-    ev = flat[_O_EV:_O_TR].reshape((K.MAX_EVENTS, 3))
-    tr = flat[_O_TR:_O_RES].reshape((K.MAX_TRACE, 2))
-    res = flat[_O_RES:_O_HELD].reshape((3, 3))
-    held = flat[_O_HELD:_O_DEF].reshape((K.MAX_HELD, 3))
-    deferred = flat[_O_DEF:_O_PS].reshape((3, 3))
-    ps = flat[_O_PS:_O_INFO]
-    info = flat[_O_INFO:_SIZE]
-    rng = np.ones(1, dtype=np.uint64)
-    K.resume(p, 0, rng, tl, ev, held, res, deferred, ps, tr, info, card)
 
 
 _PARAMS: dict[Rules, npt.NDArray[np.int64]] = {}
@@ -169,7 +138,7 @@ class CardRun:
         history = [a for _, a in deal.history]
         board = np.zeros(_SIZE, dtype=np.int64)
         p = _params(deal.rules)
-        _start(p, np.asarray(deal.deck, dtype=np.int64), deal.start[0], deal.start[1],
+        flat_start(p, np.asarray(deal.deck, dtype=np.int64), deal.start[0], deal.start[1],
                deal.target or 0, trace_of(history), len(history), board)
         run = cls(deal.rules, p, deal, board, (), deal.tricks, None, {})
         if not run.waiting or run.seat != deal.to_act:
@@ -195,7 +164,7 @@ class CardRun:
         checks)."""
         half, led, leader, won0 = self._trick
         new = self.board.copy()
-        _resume(self.params, new, card)
+        flat_resume(self.params, new, card)
         run = CardRun(self.rules, self.params, self.base, new, (*self.cards, card), self.tricks,
                       self, self.shared)
         if half:
