@@ -18,7 +18,10 @@ the ratios compare figures measured in this run, so the machine's load cancels o
                 numpy): steps per wall second on all cores and per CPU-second, with the
                 random choice of the cards counted and without it (``env.step`` alone),
                 and ``env.step`` alone on one thread (per CPU-second).
-``python_piquet`` random games through the OpenSpiel adapter; ``pettingzoo`` steps.
+``python_piquet`` random games through the OpenSpiel adapter; ``pettingzoo`` steps, with
+                the wrappers (``env``) and without (``raw_env``); each also through the
+                engine alone (``kernel=False``: no card played on the kernel's board), the
+                ratio said.  ``--adapters-only`` measures only these and their floors.
 ``floor``       the same two harnesses over a trivial Python game with the same numbers of
                 chance and player steps a game (and, for PettingZoo, the same observation
                 and mask sizes and wrappers) that does nothing else: what the framework's
@@ -295,9 +298,10 @@ def pettingzoo_rate(preset: str, seconds: float, e: Any = None,
     return _cpu_rate(run, seconds)
 
 
-def _floor_env(moves: int) -> Any:
+def _floor_env(moves: int, *, wrapped: bool = True) -> Any:
     """A PettingZoo AEC env that does nothing but ``moves`` steps a game, with the
-    adapter's observation and mask sizes and its wrappers: the per-call floor."""
+    adapter's observation and mask sizes and (``wrapped``) its wrappers: the per-call
+    floor."""
     from gymnasium import spaces
     from pettingzoo import AECEnv
     from pettingzoo.utils import wrappers
@@ -356,6 +360,8 @@ def _floor_env(moves: int) -> Any:
             self._accumulate_rewards()
 
     e: Any = FloorEnv()
+    if not wrapped:
+        return e
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
 
@@ -399,17 +405,82 @@ def adapters_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
                 continue
             bad = 0
             start = time.perf_counter()
+            steps = [0, 0]
             for seed in range(n):
-                msg = differ_episode(rules, fmt, seed)
+                msg = differ_episode(rules, fmt, seed, counts=steps)
                 if msg is not None:
                     bad += 1
                     if bad <= 3:
                         print(f"  {name} {fmt.value} episode {seed}: {msg}")
             row[fmt.value] = bad
+            row[f"{fmt.value}_steps"] = steps[0]
+            row[f"{fmt.value}_board_steps"] = steps[1]
             print(f"{name:22s} {fmt.value:7s} {n:>7,} episodes  {bad} differ  "
-                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+                  f"({steps[0]:,} steps, {steps[1]:,} on the kernel's board; "
+                  f"{time.perf_counter() - start:.0f} s)", flush=True)
         out[name] = row
     return out
+
+
+def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | None,
+             ratios: Any) -> None:
+    """python_piquet and PettingZoo (wrapped and raw), each on the kernel's board (the
+    default) and through the engine alone (``kernel=False``), against its floor."""
+    try:
+        from piquet.integrations import openspiel as ops_mod
+        from piquet.integrations.pettingzoo import env as make_env
+        from piquet.integrations.pettingzoo import raw_env
+    except ImportError as exc:
+        print(f"python_piquet / PettingZoo: n/a ({exc})")
+        return
+
+    counts = [0, 0, 0]
+    ops = openspiel_rate("rubicon", s, game=ops_mod.load("rubicon"), counts=counts)
+    ops_engine = openspiel_rate("rubicon", s, game=ops_mod.load("rubicon", kernel=False))
+    report["python_piquet_games_per_cpu_s"] = ops
+    report["python_piquet_engine_path_games_per_cpu_s"] = ops_engine
+    if ops is not None and ops_engine is not None:
+        chance = round(counts[1] / counts[0])
+        moves = round(counts[2] / counts[0])
+        floor = openspiel_rate("rubicon", s, game=_floor_game(chance, moves))
+        report["openspiel_floor_games_per_cpu_s"] = floor
+        report["openspiel_steps_per_game"] = [chance, moves]
+        assert floor is not None
+        vs_skat = f"; x skat {ops / skat:.3f}" if skat else ""
+        vs_eng = f"; x engine {ops / eng:.2f}" if eng else ""
+        print(f"python_piquet (rubicon): {ops:,.0f} games/CPU-s; target {TARGET_OPENSPIEL:,}: "
+              f"{'met' if ops >= TARGET_OPENSPIEL else 'NOT met'}{vs_eng}{vs_skat}")
+        print(f"  engine path (kernel=False): {ops_engine:,.0f} games/CPU-s; the kernel's board "
+              f"= {ops / ops_engine:.3f} of the engine path")
+        print(f"  floor (a Python pyspiel game doing nothing, {chance} chance + {moves} player "
+              f"steps a game, same loop): {floor:,.0f} games/CPU-s; python_piquet = "
+              f"{ops / floor:.3f} of the floor (engine path {ops_engine / floor:.3f}); the "
+              f"target is {TARGET_OPENSPIEL / floor:.2f}x the floor")
+    rows = {}
+    for label, maker, wrapped in (("PettingZoo", make_env, True),
+                                  ("PettingZoo raw_env", raw_env, False)):
+        pz_counts = [0, 0]
+        pz = pettingzoo_rate("rubicon", s, e=maker(rules="rubicon"), counts=pz_counts)
+        pz_engine = pettingzoo_rate("rubicon", s, e=maker(rules="rubicon", kernel=False))
+        assert pz is not None and pz_engine is not None
+        moves = round(pz_counts[1] / pz_counts[0])
+        floor = pettingzoo_rate("rubicon", s, e=_floor_env(moves, wrapped=wrapped))
+        assert floor is not None
+        rows[label] = {"steps_per_cpu_s": pz, "engine_path_steps_per_cpu_s": pz_engine,
+                       "floor_steps_per_cpu_s": floor}
+        more = f"; {ratios(pz)}" if ratios is not None and ratios(pz) else ""
+        print(f"{label} (rubicon): {pz:,.0f} steps/CPU-s; target {TARGET_PETTINGZOO:,}: "
+              f"{'met' if pz >= TARGET_PETTINGZOO else 'NOT met'}{more}")
+        print(f"  engine path (kernel=False): {pz_engine:,.0f} steps/CPU-s; the kernel's board "
+              f"= {pz / pz_engine:.3f} of the engine path")
+        print(f"  floor (an AEC env doing nothing, {moves} steps a game, same sizes, "
+              f"{'wrappers' if wrapped else 'no wrappers'} and loop): {floor:,.0f} "
+              f"steps/CPU-s; {label} = {pz / floor:.3f} of the floor (engine path "
+              f"{pz_engine / floor:.3f}); the target is {TARGET_PETTINGZOO / floor:.2f}x the "
+              f"floor", flush=True)
+    report["pettingzoo_steps_per_cpu_s"] = rows["PettingZoo"]["steps_per_cpu_s"]
+    report["pettingzoo_floor_steps_per_cpu_s"] = rows["PettingZoo"]["floor_steps_per_cpu_s"]
+    report["pettingzoo"] = rows
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -420,9 +491,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="run the differential check over N deals per preset instead")
     ap.add_argument("--adapters-diff", type=int, default=0, metavar="N",
                     help="check the adapters' answers over N episodes of each format instead")
+    ap.add_argument("--adapters-only", action="store_true",
+                    help="measure only python_piquet and PettingZoo (and their floors)")
     args = ap.parse_args(argv)
     load = os.getloadavg()
     report: dict[str, Any] = {"load_before": load, "cpus": os.cpu_count()}
+    if args.adapters_only:
+        print(f"load average before: {load[0]:.2f} on {os.cpu_count()} cores; per CPU-second")
+        adapters(args.seconds, report, None, None, None)
+        report["load_after"] = os.getloadavg()
+        print(f"load average after: {report['load_after'][0]:.2f}")
+        print(json.dumps(report))
+        return 0
     if args.diff or args.adapters_diff:
         if args.diff:
             report["diff"] = diff_run(args.diff, args.presets)
@@ -432,7 +512,7 @@ def main(argv: list[str] | None = None) -> int:
             report["adapters_episodes_per_format"] = args.adapters_diff
         print(json.dumps(report))
         failed = [v for part in ("diff", "adapters_diff") for row in report.get(part, {}).values()
-                  for v in row.values() if v]
+                  for k, v in row.items() if v and not k.endswith("steps")]
         return 1 if failed else 0
     s = args.seconds
     sim = skat_rate(s)
@@ -494,37 +574,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  per CPU-s: {ratios(env['steps_per_cpu_s'])} (engine "
               f"{eng_steps or 0:,.0f} actions/CPU-s, rubicon; C++ skat "
               f"{skat_steps or 0:,.0f} player actions/CPU-s, Python loop)")
-    counts = [0, 0, 0]
-    ops = openspiel_rate("rubicon", s, counts=counts)
-    pz_counts = [0, 0]
-    pz = pettingzoo_rate("rubicon", s, counts=pz_counts)
-    report["python_piquet_games_per_cpu_s"] = ops
-    report["pettingzoo_steps_per_cpu_s"] = pz
-    if ops is not None:
-        chance = round(counts[1] / counts[0])
-        moves = round(counts[2] / counts[0])
-        floor = openspiel_rate("rubicon", s, game=_floor_game(chance, moves))
-        report["openspiel_floor_games_per_cpu_s"] = floor
-        report["openspiel_steps_per_game"] = [chance, moves]
-        assert floor is not None
-        vs_skat = f"; x skat {ops / skat:.3f}" if skat else ""
-        vs_eng = f"; x engine {ops / eng:.2f}" if eng else ""
-        print(f"python_piquet (rubicon): {ops:,.0f} games/CPU-s; target {TARGET_OPENSPIEL:,}: "
-              f"{'met' if ops >= TARGET_OPENSPIEL else 'NOT met'}{vs_eng}{vs_skat}")
-        print(f"  floor (a Python pyspiel game doing nothing, {chance} chance + {moves} player "
-              f"steps a game, same loop): {floor:,.0f} games/CPU-s; python_piquet = "
-              f"{ops / floor:.3f} of the floor; the target is {TARGET_OPENSPIEL / floor:.2f}x "
-              f"the floor")
-    if pz is not None:
-        moves = round(pz_counts[1] / pz_counts[0])
-        floor = pettingzoo_rate("rubicon", s, e=_floor_env(moves))
-        report["pettingzoo_floor_steps_per_cpu_s"] = floor
-        assert floor is not None
-        print(f"PettingZoo (rubicon): {pz:,.0f} steps/CPU-s; target {TARGET_PETTINGZOO:,}: "
-              f"{'met' if pz >= TARGET_PETTINGZOO else 'NOT met'}; {ratios(pz)}")
-        print(f"  floor (an AEC env doing nothing, {moves} steps a game, same sizes, wrappers "
-              f"and loop): {floor:,.0f} steps/CPU-s; PettingZoo = {pz / floor:.3f} of the floor; "
-              f"the target is {TARGET_PETTINGZOO / floor:.2f}x the floor")
+    adapters(s, report, eng, skat, ratios)
     report["load_after"] = os.getloadavg()
     print(json.dumps(report))
     return 0

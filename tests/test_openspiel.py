@@ -44,6 +44,35 @@ def test_bad_parameters_say_what_is_allowed() -> None:
         ops.PiquetGame({"format": "pool"})
     with pytest.raises(PiquetError, match="cotton-1674 does not play a partie; it plays: game"):
         ops.PiquetGame({"rules": "cotton-1674", "format": "partie"})
+    with pytest.raises(PiquetError, match="kernel must be true or false"):
+        ops.PiquetGame({"kernel": "yes"})
+
+
+@pytest.mark.parametrize("fmt", ["deal", "game", "partie"])
+def test_the_engine_path_passes_random_sim_test_and_plays_the_same_games(fmt: str) -> None:
+    """``kernel=False`` (no card on the kernel's board) is the same game, step for step."""
+    games = [ops.load("rubicon", format=fmt, max_deals=4, kernel=k) for k in (True, False)]
+    assert games[0].get_parameters()["kernel"] is True
+    assert games[1].get_parameters()["kernel"] is False
+    pyspiel.random_sim_test(games[1], num_sims=1, serialize=False, verbose=False)
+    rng = random.Random(3)
+    states = [g.new_initial_state() for g in games]
+    while not states[0].is_terminal():
+        assert states[0].current_player() == states[1].current_player()
+        if states[0].is_chance_node():
+            outcomes = [o for o, _ in states[0].chance_outcomes()]
+            assert outcomes == [o for o, _ in states[1].chance_outcomes()]
+            action = rng.choice(outcomes)
+        else:
+            legal = states[0].legal_actions()
+            assert legal == states[1].legal_actions()
+            for p in (0, 1):
+                assert (states[0].information_state_string(p)
+                        == states[1].information_state_string(p))
+            action = rng.choice(legal)
+        for st in states:
+            st.apply_action(action)
+    assert states[1].is_terminal() and states[0].returns() == states[1].returns()
 
 
 @pytest.mark.parametrize("name", PRESET_NAMES)

@@ -34,6 +34,12 @@ FORMATS = [(name, fmt) for name in PRESET_NAMES for fmt in ("deal", "game", "par
            if fmt != "partie" or name in ("rubicon", "encyclopedia-19c")]
 
 
+@pytest.mark.parametrize("fmt", ["deal", "game", "partie"])
+def test_the_raw_env_and_the_engine_path_pass_the_api_test(fmt: str) -> None:
+    api_test(raw_env(rules="rubicon", format=fmt), num_cycles=200)
+    api_test(env(rules="rubicon", format=fmt, kernel=False), num_cycles=200)
+
+
 @pytest.mark.parametrize(("name", "fmt"), [c for c in FORMATS if c[1] != "deal"])
 def test_pettingzoo_api_test_passes_for_a_whole_game_or_partie(name: str, fmt: str) -> None:
     api_test(env(rules=name, format=fmt), num_cycles=200)

@@ -36,8 +36,9 @@ score of each, the deal number (scaled to about 0..1)."""
 
 FORMAT_GAME, FORMAT_PARTIE = 0, 1
 # per-game integer state columns
-G_SCORE0, G_SCORE1, G_DEALER, G_DEAL_NO, G_EXTRA, G_TO_PLAY, G_ALLOWED = range(7)
-G_SIZE: Final = 8
+# (the legal cards are kept once, in the masks the environment hands out)
+G_SCORE0, G_SCORE1, G_DEALER, G_DEAL_NO, G_EXTRA, G_TO_PLAY = range(6)
+G_SIZE: Final = 6
 
 Boards = tuple[np.ndarray, ...]
 """The kernel's boards of N games: (tl, ev, tr, res, held, deferred, ps, info), one row
@@ -119,7 +120,6 @@ def _advance(p, fmt, policy, i, decks, st, rngs, bd, obs, masks, rewards, done):
             player = st[i, G_DEALER] if seat == 1 else 1 - st[i, G_DEALER]
             st[i, G_TO_PLAY] = player
             allowed = inf[K.I_ALLOWED]
-            st[i, G_ALLOWED] = allowed
             o = obs[i]
             m = masks[i]
             hand = inf[K.I_HAND]

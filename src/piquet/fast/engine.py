@@ -5,7 +5,8 @@ returns a :class:`FastDeal`: its score events in counting order (as the engine's
 :class:`~piquet.core.scoring.Kind`), its scores, who reached the game's target, and the
 choices made.  :func:`actions_of` turns those choices into the public engine's actions, so
 the same deal can be replayed through :class:`~piquet.core.deal.Deal` (that is what the
-differential test does).
+differential test does).  :func:`flat_start` and :func:`flat_resume` keep the resumable
+board in one flat array (the adapters' card run, :mod:`piquet.integrations.board`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 from piquet.core.actions import (
     PLAY,
@@ -45,9 +47,15 @@ from piquet.fast.policies import BOOK, RANDOM, new_rng
 
 __all__ = [
     "POLICIES",
+    "FLAT_EV",
+    "FLAT_INFO",
+    "FLAT_PS",
+    "FLAT_SIZE",
     "FastDeal",
     "Playouts",
     "actions_of",
+    "flat_resume",
+    "flat_start",
     "play_deal",
     "playout",
     "policy_code",
@@ -257,3 +265,50 @@ def playout(
         raise IllegalActionError(
             "the history is not a legal sequence of actions in this world (pack and rules)")
     return Playouts(n, (out[0] / n, out[1] / n), (out[2] / n, out[3] / n))
+
+
+# ---------------------------------------------------------------------- a flat board
+# The resumable board (kernel.run_deal / kernel.resume) in one flat int64 array, so that a
+# caller holding many boards (piquet.integrations.board: one a card) copies one array and
+# makes a three-argument call: the tally, events, trace, classes decided, held counts,
+# deferred declarations, play state and stop info, at these offsets.
+FLAT_EV: Final = K.T_SIZE
+FLAT_TR: Final = FLAT_EV + K.MAX_EVENTS * 3
+FLAT_RES: Final = FLAT_TR + K.MAX_TRACE * 2
+FLAT_HELD: Final = FLAT_RES + 9
+FLAT_DEF: Final = FLAT_HELD + K.MAX_HELD * 3
+FLAT_PS: Final = FLAT_DEF + 9
+FLAT_INFO: Final = FLAT_PS + K.PS_SIZE
+FLAT_SIZE: Final = FLAT_INFO + K.I_SIZE
+
+
+@njit(cache=True, nogil=True)
+def flat_start(p, deck, start0, start1, target, fz, nfz, flat):  # type: ignore[no-untyped-def]
+    """Deal ``deck`` on ``flat`` with the forced choices ``fz[:nfz]`` (the deal's history),
+    stopped at the first card after them."""
+    tl = flat[0:FLAT_EV]
+    ev = flat[FLAT_EV:FLAT_TR].reshape((K.MAX_EVENTS, 3))
+    tr = flat[FLAT_TR:FLAT_RES].reshape((K.MAX_TRACE, 2))
+    res = flat[FLAT_RES:FLAT_HELD].reshape((3, 3))
+    held = flat[FLAT_HELD:FLAT_DEF].reshape((K.MAX_HELD, 3))
+    deferred = flat[FLAT_DEF:FLAT_PS].reshape((3, 3))
+    ps = flat[FLAT_PS:FLAT_INFO]
+    info = flat[FLAT_INFO:FLAT_SIZE]
+    rng = np.ones(1, dtype=np.uint64)  # no policy draws: every choice is forced or a card
+    K.run_deal(p, deck, start0, start1, target, 0, rng, tr, ev, fz, nfz, True, info, tl, res,
+               held, deferred, ps)
+
+
+@njit(cache=True, nogil=True)
+def flat_resume(p, flat, card):  # type: ignore[no-untyped-def]
+    """The seat to play plays ``card`` on ``flat``; the board runs to the next card."""
+    tl = flat[0:FLAT_EV]
+    ev = flat[FLAT_EV:FLAT_TR].reshape((K.MAX_EVENTS, 3))
+    tr = flat[FLAT_TR:FLAT_RES].reshape((K.MAX_TRACE, 2))
+    res = flat[FLAT_RES:FLAT_HELD].reshape((3, 3))
+    held = flat[FLAT_HELD:FLAT_DEF].reshape((K.MAX_HELD, 3))
+    deferred = flat[FLAT_DEF:FLAT_PS].reshape((3, 3))
+    ps = flat[FLAT_PS:FLAT_INFO]
+    info = flat[FLAT_INFO:FLAT_SIZE]
+    rng = np.ones(1, dtype=np.uint64)
+    K.resume(p, 0, rng, tl, ev, held, res, deferred, ps, tr, info, card)

@@ -95,6 +95,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._st = np.zeros((num_envs, B.G_SIZE), dtype=np.int64)
         self._boards = B.new_boards(num_envs)
         self._masks = np.zeros((num_envs, 36), dtype=np.bool_)
+        self._rows_at = np.arange(num_envs)
         self._rngs = np.zeros((num_envs, 1), dtype=np.uint64)
         self._obs = np.zeros((num_envs, B.OBS_SIZE), dtype=np.float32)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
@@ -164,10 +165,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             raise IllegalActionError(
                 f"give one card per game: {self.num_envs} actions, not {acts.shape[0]}")
         bad = (acts < 0) | (acts > 35)
-        legal = ~bad & ((self._st[:, B.G_ALLOWED] >> np.where(bad, 0, acts)) & 1).astype(bool)
+        legal = ~bad & self._masks[self._rows_at, np.where(bad, 0, acts)]
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
-            allowed = [c for c in range(36) if self._st[i, B.G_ALLOWED] >> c & 1]
+            allowed = [int(c) for c in np.flatnonzero(self._masks[i])]
             raise IllegalActionError(
                 f"game {i}: card {int(acts[i])} may not be played now; allowed: {allowed}")
         self._rows(B.step_rows, self._p, self._fmt, self._policy, self._decks, self._st,

@@ -1,8 +1,8 @@
 """Compile every numba function once, so that their caches are on disk before anyone plays.
 
 ``scripts/setup-venv`` runs ``python -m piquet.fast.warm`` after installing: the kernel
-(every policy, the play-outs, the resumable board, the batch environment where Gymnasium
-is installed) and the
+(every policy, the play-outs, the resumable board, the adapters' card run, the batch
+environment where Gymnasium is installed) and the
 double-dummy solver (:mod:`piquet.solver`, through one ``expert`` move) are compiled and cached
 (``numba cache=True``), so a new process loads them instead of compiling: no one waits for
 a compile in the terminal or the browser.
@@ -33,6 +33,18 @@ def warm(*, verbose: bool = True) -> float:
     differ(rules, deck)
     differ_resumed(rules, deck)
     playout(rules, deck, n=2)
+    # the flat board the adapters play the cards on (piquet.integrations.board)
+    import numpy as np
+
+    from piquet.fast.engine import FLAT_INFO, FLAT_SIZE, flat_resume, flat_start
+    from piquet.fast.kernel import I_ALLOWED, NO_CHOICES
+    from piquet.fast.params import compile_rules
+
+    flat = np.zeros(FLAT_SIZE, dtype=np.int64)
+    p = compile_rules(rules)
+    flat_start(p, np.asarray(deck, dtype=np.int64), 0, 0, 0, NO_CHOICES, 0, flat)
+    allowed = int(flat[FLAT_INFO + I_ALLOWED])
+    flat_resume(p, flat, (allowed & -allowed).bit_length() - 1)
     try:  # the batch environment needs Gymnasium (the pettingzoo extra); the table does not
         from piquet.fast.env import VectorEnv
     except ImportError:

@@ -68,6 +68,7 @@ from piquet.core.match import Match, MatchView, Player, new_match
 from piquet.core.roles import Role
 from piquet.core.rules import Format, Rules
 from piquet.core.view import DealView, deal_view
+from piquet.integrations.board import CardRun
 
 __all__ = [
     "ACTION_NAMES",
@@ -421,6 +422,9 @@ class EpisodeFormat(enum.Enum):
     """The Rubicon partie (rule sets that play one); returns are the settlement's points."""
 
 
+_KEPT_IN_DISCARD: Final = ("deal", "to_move", "view0", "view1")
+"""What an episode has worked out that a card laid out for a discard does not change."""
+
 _MATCH_FORMATS: Final = {EpisodeFormat.GAME: Format.GAME, EpisodeFormat.PARTIE: Format.PARTIE}
 
 
@@ -450,6 +454,12 @@ class Episode:
     """Cards the seat to act has laid out for its discard (its own secret)."""
     cut_off: bool = False
     """A game episode stopped undecided at ``max_deals``."""
+    kernel: bool = True
+    """Play the cards on the compiled kernel's board (:mod:`piquet.integrations.board`)
+    once only cards are left to decide; False: every step through the engine."""
+    run: CardRun | None = None
+    """The cards being played on the kernel's board.  While a run goes on, ``single`` and
+    ``match`` hold the engine's state where it began; :attr:`deal` is the current deal."""
     _cache: dict[str, object] = field(default_factory=dict, init=False, repr=False,
                                       compare=False)
     """What this (immutable) episode has already worked out: who moves, the current deal,
@@ -460,9 +470,10 @@ class Episode:
 
     @classmethod
     def start(
-        cls, rules: Rules, *, format: EpisodeFormat = EpisodeFormat.DEAL, max_deals: int = 50
+        cls, rules: Rules, *, format: EpisodeFormat = EpisodeFormat.DEAL, max_deals: int = 50,
+        kernel: bool = True,
     ) -> Episode:
-        """A new episode: nothing drawn yet.
+        """A new episode: nothing drawn yet (``kernel``: see :attr:`kernel`).
 
         Raises :class:`IllegalActionError` if ``max_deals`` is below 1 or the rule set does
         not play the format (a partie).
@@ -473,12 +484,15 @@ class Episode:
             raise IllegalActionError(
                 f"{rules.name} does not play a partie; it plays: "
                 + ", ".join(f.value for f in rules.formats if f is not Format.POOL))
-        return cls(rules, format, max_deals if format is EpisodeFormat.GAME else 1)
+        return cls(rules, format, max_deals if format is EpisodeFormat.GAME else 1,
+                   kernel=kernel)
 
     # ------------------------------------------------------------------ the state
     @property
     def over(self) -> bool:
         if self.format is EpisodeFormat.DEAL:
+            if self.run is not None:
+                return not self.run.waiting
             return self.single is not None and self.single.is_over
         return self.cut_off or (self.match is not None and self.match.finished)
 
@@ -501,6 +515,8 @@ class Episode:
         return cache["deal"]  # type: ignore[return-value]
 
     def _deal(self) -> Deal | None:
+        if self.run is not None:
+            return self.run.deal
         if self.format is EpisodeFormat.DEAL:
             return self.single
         m = self.match
@@ -521,6 +537,8 @@ class Episode:
     def deals(self) -> tuple[tuple[int, int], ...]:
         """Points of players 0 and 1 in each finished deal."""
         if self.format is EpisodeFormat.DEAL:
+            if self.run is not None:
+                return () if self.run.waiting else (self.run.scores,)
             d = self.single
             return ((d.scores[0], d.scores[1]),) if d is not None and d.is_over else ()
         if self.match is None:
@@ -563,6 +581,8 @@ class Episode:
         return mover  # type: ignore[return-value]
 
     def _to_move(self) -> int:
+        if self.run is not None and self.run.waiting:
+            return self.player_of(self.run.seat)
         if self.over:
             return TERMINAL
         deal = self.deal
@@ -592,9 +612,25 @@ class Episode:
             cache[key] = None if deal is None else deal_view(deal, self.role_of(player))
         return cache[key]  # type: ignore[return-value]
 
+    def seat_view(self, player: int) -> DealView | None:
+        """What ``player`` sees of the current deal, for the adapters' strings and tensors:
+        :meth:`view`, or during a run on the kernel's board the same read from the board
+        (:meth:`~piquet.integrations.board.CardRun.seat_view`; its events carry no note)."""
+        if self.run is not None:
+            return self.run.seat_view(self.role_of(player))
+        return self.view(player)
+
+    @property
+    def packet(self) -> int | None:
+        """The packet size the current deal was dealt by (None while its pack is drawn)."""
+        if self.run is not None:
+            return self.run.base.packet
+        deal = self.deal
+        return None if deal is None else deal.packet
+
     def selected_by(self, player: int) -> CardSet:
         """The cards ``player`` has laid out (empty unless it is discarding now)."""
-        if self.deal is not None and self.to_move == player:
+        if self.run is None and self.deal is not None and self.to_move == player:
             return CardSet(self.selected)
         return CardSet()
 
@@ -605,6 +641,8 @@ class Episode:
             return []
         if mover == CHANCE:
             return [o for o, _ in self.chance_outcomes()]
+        if self.run is not None:
+            return self.run.legal_ids()
         cache = self._cache
         ids = cast("list[int] | None", cache.get("legal"))
         if ids is None:
@@ -621,7 +659,7 @@ class Episode:
     def match_view(self, player: int) -> MatchView:
         """A :class:`~piquet.core.match.MatchView` for ``player``, for the package's own players."""
         if self.match is not None and self.deal is not None and not self.over:
-            return self.match.view(player)
+            return self._engine_match().view(player)
         return MatchView(
             player=player,
             rules=self.rules.name,
@@ -645,6 +683,20 @@ class Episode:
             pool=0,
         )
 
+    def _engine_match(self) -> Match:
+        """The match now: during a run, the run's cards applied to ``match``."""
+        m = self.match
+        assert m is not None
+        run = self.run
+        if run is None:
+            return m
+        cache = self._cache
+        if "match" not in cache:
+            for card in run.cards:
+                m = m.apply(PLAY[card])
+            cache["match"] = m
+        return cache["match"]  # type: ignore[return-value]
+
     # ------------------------------------------------------------------ moving
     def apply(self, action_id: int) -> Episode:
         """The episode after ``action_id`` (a chance outcome at a chance node).
@@ -656,6 +708,8 @@ class Episode:
             raise IllegalActionError("the episode is over: no more actions")
         if mover == CHANCE:
             return self._apply_chance(action_id)
+        if self.run is not None:
+            return self._apply_card(self.run, action_id)
         deal = self.deal
         assert deal is not None and deal.to_act is not None
         if deal.phase is Phase.EXCHANGE:
@@ -685,9 +739,11 @@ class Episode:
         match: Match | None = None,
         selected: int | None = None,
         cut_off: bool | None = None,
+        run: CardRun | None = None,
     ) -> Episode:
-        """This episode with the given fields changed (``dataclasses.replace`` without its
-        scan of the fields: the adapters make one a step)."""
+        """This episode with the given fields changed, and the ``run`` given (else none)
+        (``dataclasses.replace`` without its scan of the fields: the adapters make one a
+        step)."""
         return Episode(
             self.rules,
             self.format,
@@ -697,6 +753,8 @@ class Episode:
             self.match if match is None else match,
             self.selected if selected is None else selected,
             self.cut_off if cut_off is None else cut_off,
+            self.kernel,
+            run,
         )
 
     def _legal_text(self) -> str:
@@ -739,13 +797,34 @@ class Episode:
                 f"{action_id} ({ACTION_NAMES[action_id] if 0 <= action_id < NUM_ACTIONS else '?'})"
                 f": not allowed now; legal: {self._legal_text()}"
             )
-        return self._but(selected=sel | 1 << card)
+        after = self._but(selected=sel | 1 << card)
+        # the same deal, mover and views: only the cards laid out (and so the legal ids)
+        # change; the new episode keeps what this one worked out instead of working it anew
+        cache = self._cache
+        after._cache.update({k: cache[k] for k in _KEPT_IN_DISCARD if k in cache})
+        return after
+
+    def _apply_card(self, run: CardRun, action_id: int) -> Episode:
+        """A card played on the kernel's board; at the deal's end the engine takes the
+        run's cards on (the last one through :meth:`_after`)."""
+        if not (0 <= action_id < 36 and run.allowed >> action_id & 1):
+            name = ACTION_NAMES[action_id] if 0 <= action_id < NUM_ACTIONS else "?"
+            raise IllegalActionError(
+                f"{action_id} ({name}): not allowed now; legal: {self._legal_text()}")
+        after = run.play(action_id)
+        if after.waiting or self.format is EpisodeFormat.DEAL:
+            # (a deal episode ends with its deal: the engine's deal is worked out only if
+            # asked for, :attr:`deal`)
+            return self._but(run=after)
+        # the deal of a game or partie is over: the match takes the run's cards on
+        return self._but(match=self._engine_match())._after(PLAY[action_id])
 
     def _after(self, action: Action) -> Episode:
         """The episode once ``action`` (checked) is played in the current deal."""
         if self.format is EpisodeFormat.DEAL:
             assert self.single is not None
-            return self._but(single=self.single.apply(action))
+            single = self.single.apply(action)
+            return self._but(single=single, run=self._run_from(single))
         match = self.match
         assert match is not None
         after = match.apply(action)
@@ -755,7 +834,13 @@ class Episode:
             if len(after.deals) >= self.max_deals and self.format is EpisodeFormat.GAME:
                 return self._but(match=after, cut_off=True)
             return self._but(match=after, pack=())
-        return self._but(match=after)
+        return self._but(match=after, run=None if after.finished else self._run_from(after.deal))
+
+    def _run_from(self, deal: Deal | None) -> CardRun | None:
+        """The run on the kernel's board from ``deal``, where only cards are left."""
+        if not self.kernel or deal is None or deal.phase is not Phase.PLAY:
+            return None
+        return CardRun.start(deal)
 
     # ------------------------------------------------------------------ results
     def returns(self) -> tuple[float, float]:

@@ -1,12 +1,14 @@
-"""The adapters' shortcuts against the reference path, step by step.
+"""The adapters' fast paths against the engine path, step by step.
 
-An :class:`~piquet.integrations.actions.Episode` keeps what it has worked out (who moves,
-the current deal, each player's view, the legal ids) and reads the mover's legal ids from
-the deal instead of building the whole view.  :func:`differ_episode` plays one random
-episode and, at every step, compares everything the adapters give (the player to move,
-the legal ids, each player's information-state and observation strings and tensors, the
-returns) with the same answers worked out afresh the reference way: from a copy of the
-episode with nothing kept, the legal ids by
+An :class:`~piquet.integrations.actions.Episode` plays the cards on the compiled kernel's
+board once only cards are left (:mod:`piquet.integrations.board`), keeps what it has worked
+out (who moves, the current deal, each player's view, the legal ids) and reads the mover's
+legal ids from the deal instead of building the whole view.  :func:`differ_episode` plays
+one random episode twice in step, on the kernel's board (``kernel=True``) and through the
+engine alone (``kernel=False``), and at every step compares everything the adapters give
+(the player to move, the legal ids, each player's information-state and observation
+strings and tensors, the returns) with the same answers worked out afresh the reference
+way: from a copy of the engine episode with nothing kept, the legal ids by
 :func:`~piquet.integrations.actions.legal_action_ids` from the seat's
 :func:`~piquet.core.view.deal_view`.  ``tests/test_fast_adapters.py`` runs it for every
 preset and format; ``bench/bench_fast.py --adapters-diff N`` over N episodes of each.
@@ -60,26 +62,36 @@ def _answers(ep: Episode, legal: list[int]) -> tuple[object, ...]:
     return tuple(out)
 
 
-def differ_episode(rules: Rules, fmt: EpisodeFormat, seed: int, *, max_deals: int = 50
-                   ) -> str | None:
-    """None when the episode's answers equal the reference answers at every step of one
-    random episode (seeded), else the first difference."""
+def differ_episode(rules: Rules, fmt: EpisodeFormat, seed: int, *, max_deals: int = 50,
+                   counts: list[int] | None = None) -> str | None:
+    """None when the episode's answers on the kernel's board and through the engine equal
+    the reference answers at every step of one random episode (seeded), else the first
+    difference.  ``counts`` gets [steps, steps on the kernel's board] added."""
     rng = random.Random(seed)
     ep = Episode.start(rules, format=fmt, max_deals=max_deals)
+    engine = Episode.start(rules, format=fmt, max_deals=max_deals, kernel=False)
+    tally = counts if counts is not None else [0, 0]
     step = 0
     while True:
         fast = _answers(ep, ep.legal_ids())
         ep.legal_ids()  # asked twice: the kept answer must not change
-        fresh = replace(ep)  # the same episode with nothing kept
+        slow = _answers(engine, engine.legal_ids())
+        fresh = replace(engine)  # the same episode with nothing kept
         ref = _answers(fresh, _reference_legal(fresh))
         again = _answers(ep, ep.legal_ids())
-        for name, a, b, c in zip(_NAMES, fast, ref, again, strict=True):
-            if not (a == b == c):
-                return f"step {step}: {name} differs:\n fast {a!r}\n reference {b!r}"
+        for name, a, b, c, d in zip(_NAMES, fast, ref, again, slow, strict=True):
+            if not (a == b == c == d):
+                where = "kernel's board" if ep.run is not None else "engine"
+                return (f"step {step} ({where}): {name} differs:\n fast {a!r}\n"
+                        f" reference {b!r}\n engine path {d!r}")
         if ep.over:
             return None
+        tally[0] += 1
+        tally[1] += ep.run is not None
         legal = ep.legal_ids()
-        ep = ep.apply(legal[rng.randrange(len(legal))])
+        action = legal[rng.randrange(len(legal))]
+        ep = ep.apply(action)
+        engine = engine.apply(action)
         step += 1
 
 

@@ -171,15 +171,13 @@ class SeatKnowledge:
 
 def knowledge(episode: Episode, player: int) -> SeatKnowledge:
     """What ``player`` knows of ``episode``: its view plus the public facts."""
-    deal = episode.deal
     other = 1 - player
-    view = episode.view(player)
     return SeatKnowledge(
         player=player,
         rules_name=episode.rules.name,
-        view=view,
+        view=episode.seat_view(player),
         selected=episode.selected_by(player),
-        packet=None if deal is None else deal.packet,
+        packet=episode.packet,
         game=episode.format is not EpisodeFormat.DEAL,
         target=episode.rules.target,
         scores=(episode.scores[player], episode.scores[other]),

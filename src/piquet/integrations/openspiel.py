@@ -100,11 +100,12 @@ _GAME_TYPE: Final = pyspiel.GameType(
         "rules": DEFAULT_PRESET,
         "format": EpisodeFormat.DEAL.value,
         "max_deals": _DEFAULT_MAX_DEALS,
+        "kernel": True,
     },
 )
 
 
-def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int]:
+def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int, bool]:
     rules = get_rules(str(params.get("rules", DEFAULT_PRESET)))
     raw = str(params.get("format", EpisodeFormat.DEAL.value))
     try:
@@ -116,7 +117,10 @@ def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int]:
     max_deals = int(params.get("max_deals", _DEFAULT_MAX_DEALS))
     if max_deals < 1:
         raise PiquetError(f"max_deals must be at least 1, not {max_deals}")
-    return rules, fmt, max_deals
+    kernel = params.get("kernel", True)
+    if not isinstance(kernel, bool):
+        raise PiquetError(f"kernel must be true or false, not {kernel!r}")
+    return rules, fmt, max_deals, kernel
 
 
 class PiquetGame(pyspiel.Game):  # type: ignore[misc]
@@ -127,8 +131,9 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        self.rules, self.format, self.max_deals = _parse_params(dict(params or {}))
-        template = Episode.start(self.rules, format=self.format, max_deals=self.max_deals)
+        self.rules, self.format, self.max_deals, kernel = _parse_params(dict(params or {}))
+        template = Episode.start(self.rules, format=self.format, max_deals=self.max_deals,
+                                 kernel=kernel)
         bound = template.max_utility()
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
@@ -142,7 +147,8 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(
             _GAME_TYPE,
             info,
-            {"rules": self.rules.name, "format": self.format.value, "max_deals": self.max_deals},
+            {"rules": self.rules.name, "format": self.format.value, "max_deals": self.max_deals,
+             "kernel": kernel},
         )
         self._template = template
 
@@ -155,23 +161,33 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
         return PiquetObserver(iig_obs_type, params)
 
 
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+
+
 class PiquetState(pyspiel.State):  # type: ignore[misc]
     """One OpenSpiel state: an :class:`~piquet.integrations.actions.Episode` inside."""
 
     def __init__(self, game: PiquetGame) -> None:
         super().__init__(game)
         self.episode: Episode = game._template
+        self._player = self._player_of(self.episode)
         self._moves = 0
         self._deal_start = 0
 
     # ------------------------------------------------------------------ the pyspiel API
-    def current_player(self) -> int:
-        mover = self.episode.to_move
+    @staticmethod
+    def _player_of(ep: Episode) -> int:
+        mover = ep.to_move
         if mover == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         if mover == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         return mover
+
+    def current_player(self) -> int:
+        # kept a move (OpenSpiel asks several times a step)
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.episode.to_move:
@@ -185,7 +201,8 @@ class PiquetState(pyspiel.State):  # type: ignore[misc]
         ep = self.episode
         if ep.to_move == CHANCE and ep.dealer is not None and not ep.pack:
             self._deal_start = self._moves
-        self.episode = ep.apply(int(action))
+        self.episode = ep = ep.apply(int(action))
+        self._player = self._player_of(ep)
         self._moves += 1
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -354,9 +371,12 @@ def play(game: Any, bots: list[Any], *, seed: int = 0) -> list[float]:
     return list(state.returns())
 
 
-def load(rules: str = DEFAULT_PRESET, *, format: str = "deal", max_deals: int = 50) -> Any:
-    """``pyspiel.load_game("python_piquet", ...)`` with these parameters."""
-    return pyspiel.load_game(GAME_NAME, {"rules": rules, "format": format, "max_deals": max_deals})
+def load(rules: str = DEFAULT_PRESET, *, format: str = "deal", max_deals: int = 50,
+         kernel: bool = True) -> Any:
+    """``pyspiel.load_game("python_piquet", ...)`` with these parameters (``kernel``: play
+    the cards on the compiled kernel's board; False: every step through the engine)."""
+    return pyspiel.load_game(GAME_NAME, {"rules": rules, "format": format, "max_deals": max_deals,
+                                         "kernel": kernel})
 
 
 # ====================================================================== resampling

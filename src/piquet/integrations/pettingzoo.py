@@ -67,6 +67,7 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
         format: str = "deal",
         max_deals: int = 50,
         render_mode: str | None = None,
+        kernel: bool = True,
     ) -> None:
         super().__init__()
         self.rules = get_rules(rules)
@@ -81,6 +82,7 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
             raise PiquetError(f"render_mode {render_mode!r}: use None, 'ansi' or 'human'")
         self.render_mode = render_mode
         self.max_deals = max_deals
+        self.kernel = kernel
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self._action_space = spaces.Discrete(NUM_ACTIONS)
@@ -93,7 +95,8 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
         self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
         self._rng = random.Random(random.SystemRandom().randrange(2**63))
-        self.episode = Episode.start(self.rules, format=self.format, max_deals=max_deals)
+        self.episode = Episode.start(self.rules, format=self.format, max_deals=max_deals,
+                                     kernel=kernel)
         self._reset_bookkeeping()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -115,7 +118,8 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = random.Random(seed)
         self.episode = self._to_player(
-            Episode.start(self.rules, format=self.format, max_deals=self.max_deals)
+            Episode.start(self.rules, format=self.format, max_deals=self.max_deals,
+                          kernel=self.kernel)
         )
         self._reset_bookkeeping()
         self.agent_selection = AGENTS[self.episode.to_move]
@@ -183,9 +187,12 @@ def raw_env(
     format: str = "deal",
     max_deals: int = 50,
     render_mode: str | None = None,
+    kernel: bool = True,
 ) -> PiquetEnv:
-    """The unwrapped environment."""
-    return PiquetEnv(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode)
+    """The unwrapped environment (``kernel``: play the cards on the compiled kernel's board;
+    False: every step through the engine)."""
+    return PiquetEnv(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode,
+                     kernel=kernel)
 
 
 def env(
@@ -194,9 +201,11 @@ def env(
     format: str = "deal",
     max_deals: int = 50,
     render_mode: str | None = None,
+    kernel: bool = True,
 ) -> AECEnv:
     """The environment with PettingZoo's usual checks (order, bounds)."""
-    e: AECEnv = raw_env(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode)
+    e: AECEnv = raw_env(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode,
+                        kernel=kernel)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e

@@ -1,0 +1,256 @@
+"""The play of the cards on the kernel's board: the adapters' fast path.
+
+Once a deal's every decision but the cards is made (the exchange, the declarations, the
+named lead, and where younger's declarations wait for elder's first lead, those too), an
+:class:`~piquet.integrations.actions.Episode` plays the cards on the compiled kernel's
+resumable board (:func:`piquet.fast.kernel.run_deal` with the deal's history as forced
+choices, stopped at the next card; :func:`piquet.fast.kernel.resume` for each card): who
+is to play, the legal cards, the cards played, the trick, the tricks won, the score events
+and the points are read from the board's arrays.  A :class:`CardRun` is that board, held
+immutable (each card plays on a copy), with the engine's deal where it began.
+
+What a seat sees during the run (:meth:`CardRun.seat_view`) is the seat's
+:class:`~piquet.core.view.DealView` at the run's start with the fields the play changes
+read from the board: the hand is the seat's own, the other's cards only as played; nothing
+hidden enters (the board's other hand and the stock are never read into a view).  The
+events counted during the run carry no ``note`` (the adapters' strings and tensors do not
+read it); :attr:`CardRun.deal` is the engine's deal at the same point (the run's cards
+replayed through :meth:`~piquet.core.deal.Deal.apply`, worked out only when asked).
+
+:func:`piquet.integrations.check.differ_episode` compares the run with the engine path at
+every step.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from piquet.core.actions import PLAY
+from piquet.core.cards import CardSet, mask_cards
+from piquet.core.deal import Deal, Phase
+from piquet.core.dealtypes import Trick
+from piquet.core.rules import Rules
+from piquet.core.scoring import Event, Kind
+from piquet.core.view import DealView, deal_view
+from piquet.fast import kernel as K
+from piquet.fast.engine import (
+    FLAT_EV,
+    FLAT_INFO,
+    FLAT_PS,
+    FLAT_SIZE,
+    flat_resume,
+    flat_start,
+    trace_of,
+)
+from piquet.fast.params import compile_rules
+
+__all__ = ["CardRun", "can_run"]
+
+_O_EV: Final = FLAT_EV
+_O_PS: Final = FLAT_PS
+_O_INFO: Final = FLAT_INFO
+_SIZE: Final = FLAT_SIZE
+_KINDS: Final = tuple(Kind)
+assert (K.I_STATUS, K.I_SEAT, K.I_ALLOWED) == (0, 1, 2)
+assert (K.PS_HALF, K.PS_LED, K.PS_LEADER, K.PS_WON0) == (6, 7, 8, 9)
+
+Board = npt.NDArray[np.int64]
+
+
+_PARAMS: dict[Rules, npt.NDArray[np.int64]] = {}
+
+
+def _params(rules: Rules) -> npt.NDArray[np.int64]:
+    p = _PARAMS.get(rules)
+    if p is None:
+        p = _PARAMS[rules] = compile_rules(rules)
+    return p
+
+
+def can_run(deal: Deal) -> bool:
+    """Only cards are left to decide in ``deal`` (its play has begun, and no declaration of
+    younger's still waits for elder's first lead)."""
+    if deal.phase is not Phase.PLAY:
+        return False
+    return not (deal.deferred and not deal.tricks and deal.trick_lead is None
+                and deal.rules.younger_declares_after_lead)
+
+
+class CardRun:
+    """The cards of one deal played on the kernel's board, from the engine's ``base`` deal.
+
+    Immutable by use: nothing changes a run once it is made (its board included);
+    :meth:`play` returns the next run (the board copied, then played on).  Build one with
+    :meth:`start`.  (A plain slotted class, not a frozen dataclass: one is made a card, and a
+    frozen dataclass's ``__init__`` cost more than the card.)
+    """
+
+    __slots__ = ("_cache", "_legal", "_trick", "allowed", "base", "board", "cards", "params",
+                 "previous", "rules", "seat", "shared", "tricks", "waiting")
+
+    rules: Rules
+    params: npt.NDArray[np.int64]
+    base: Deal
+    """The engine's deal where the run began."""
+    board: Board
+    """The kernel's board (never written after the run is made)."""
+    cards: tuple[int, ...]
+    """The cards played since ``base``, in order."""
+    tricks: tuple[Trick, ...]
+    """Every trick of the deal so far (those of ``base`` first)."""
+    previous: CardRun | None
+    shared: dict[str, DealView]
+    """The seats' engine views (one dict for the whole run)."""
+    waiting: bool
+    """The board waits for a card (else the deal is over)."""
+    seat: int
+    """The role (0 elder, 1 younger) to play."""
+    allowed: int
+    """The mask of the cards the seat to play may play."""
+
+    def __init__(self, rules: Rules, params: npt.NDArray[np.int64], base: Deal, board: Board,
+                 cards: tuple[int, ...], tricks: tuple[Trick, ...], previous: CardRun | None,
+                 shared: dict[str, DealView]) -> None:
+        self.rules = rules
+        self.params = params
+        self.base = base
+        self.board = board
+        self.cards = cards
+        self.tricks = tricks
+        self.previous = previous
+        self.shared = shared
+        status, self.seat, self.allowed = board[_O_INFO:_O_INFO + 3].tolist()
+        self.waiting = status == K.STOPPED
+        # the trick as it stands: half, the card led, the leader, the tricks elder won
+        self._trick: list[int] = board[_O_PS + K.PS_HALF:_O_PS + K.PS_WON0 + 1].tolist()
+        self._legal: list[int] | None = None
+        self._cache: dict[str, object] = {}
+
+    @classmethod
+    def start(cls, deal: Deal) -> CardRun | None:
+        """The run from ``deal`` (see :func:`can_run`), or None where the board cannot
+        take the deal on (then the engine goes on alone)."""
+        if not can_run(deal):
+            return None
+        history = [a for _, a in deal.history]
+        board = np.zeros(_SIZE, dtype=np.int64)
+        p = _params(deal.rules)
+        flat_start(p, np.asarray(deal.deck, dtype=np.int64), deal.start[0], deal.start[1],
+               deal.target or 0, trace_of(history), len(history), board)
+        run = cls(deal.rules, p, deal, board, (), deal.tricks, None, {})
+        if not run.waiting or run.seat != deal.to_act:
+            return None  # (the differential check says this never happens)
+        return run
+
+    # ------------------------------------------------------------------ the board
+    @property
+    def scores(self) -> tuple[int, int]:
+        """Points elder and younger have counted in the deal so far."""
+        tl = self.board
+        return (int(tl[K.T0]), int(tl[K.T1]))
+
+    def legal_ids(self) -> list[int]:
+        """The ids of the legal cards (a card's id is its index), increasing."""
+        ids = self._legal
+        if ids is None:
+            ids = self._legal = sorted(mask_cards(self.allowed))
+        return list(ids)
+
+    def play(self, card: int) -> CardRun:
+        """The run after the seat to play plays ``card`` (one of :attr:`allowed`; the caller
+        checks)."""
+        half, led, leader, won0 = self._trick
+        new = self.board.copy()
+        flat_resume(self.params, new, card)
+        run = CardRun(self.rules, self.params, self.base, new, (*self.cards, card), self.tricks,
+                      self, self.shared)
+        if half:
+            winner = 0 if run._trick[3] > won0 else 1
+            run.tricks = (*self.tricks, Trick(leader, led, card, winner))  # type: ignore[arg-type]
+        return run
+
+    # ------------------------------------------------------------------ the engine's deal
+    @property
+    def deal(self) -> Deal:
+        """The engine's deal at this point (the run's cards applied to ``base``)."""
+        d = self._cache.get("deal")
+        if d is None:
+            prev = self.previous
+            d = self.base if prev is None else prev.deal.apply(PLAY[self.cards[-1]])
+            self._cache["deal"] = d
+        return d  # type: ignore[return-value]
+
+    # ------------------------------------------------------------------ what a seat sees
+    def seat_view(self, role: int) -> DealView:
+        """What ``role`` sees now: its view at the run's start, with what the play changed
+        read from the board (its own hand; the other's cards only as played)."""
+        key = "view1" if role else "view0"
+        v = self._cache.get(key)
+        if v is not None:
+            return v  # type: ignore[return-value]
+        start = self._cache_base_view(role)
+        b = self.board
+        ps = _O_PS
+        tl = b[:_O_EV]
+        open_trick = bool(b[ps + K.PS_HALF])
+        to_act = self.seat if self.waiting else None
+        other = 1 - role
+        played_other = 0  # (view.played_by, on the board's tricks)
+        for t in self.tricks:
+            played_other |= 1 << (t.lead if t.leader == other else t.follow)
+        lead = int(b[ps + K.PS_LED]) if open_trick else None
+        if lead is not None and to_act != other:
+            played_other |= 1 << lead
+        n_base = len(self.base.events)
+        nev = int(tl[K.T_NEV])
+        ev = b[_O_EV:_O_EV + 3 * nev]
+        events = self.base.events + tuple(
+            Event(int(ev[3 * i]), _KINDS[int(ev[3 * i + 1])], int(ev[3 * i + 2]))
+            for i in range(n_base, nev))
+        won0 = int(b[ps + K.PS_WON0])
+        v = DealView(
+            role=start.role,
+            phase=Phase.PLAY if self.waiting else Phase.OVER,
+            to_act=to_act,  # type: ignore[arg-type]
+            hand=CardSet(int(b[ps + K.PS_HAND + role])),
+            dealt=start.dealt,
+            discards=start.discards,
+            taken=start.taken,
+            stock_seen=start.stock_seen,
+            unused_seen=start.unused_seen,
+            leftovers_seen=start.leftovers_seen,
+            packet=start.packet,
+            declaring=None,
+            opponent_shown=start.opponent_shown,
+            opponent_played=CardSet(played_other),
+            seen_by_opponent=start.seen_by_opponent,
+            opponent_discard_count=start.opponent_discard_count,
+            stock_count=start.stock_count,
+            leftover_count=start.leftover_count,
+            dialog=start.dialog,
+            tricks=self.tricks,
+            trick_lead=lead,
+            events=events,
+            scores=(int(tl[K.T0]), int(tl[K.T1])),
+            tricks_won=(won0, len(self.tricks) - won0),
+            lead_rule=start.lead_rule,
+            legal_actions=tuple(PLAY[i] for i in mask_cards(self.allowed))
+            if role == to_act else (),
+            discard_range=None,
+        )
+        self._cache[key] = v
+        return v
+
+    def _cache_base_view(self, role: int) -> DealView:
+        """The seat's engine view at some point of the run, for what the play does not
+        change: one before elder's first card and one after (elder may then see the cards
+        younger left, where younger looked at them), each worked out once a run."""
+        led = bool(self.tricks) or bool(self.board[_O_PS + K.PS_HALF])
+        key = f"base{role}{int(led)}"
+        v = self.shared.get(key)
+        if v is None:
+            v = self.shared[key] = deal_view(self.deal, role)
+        return v
