@@ -35,7 +35,7 @@ import random
 import resource
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Final
 
 from piquet.advisor import BOOK_MARGIN, advise, verify
 from piquet.advisor.deals import Setup
@@ -102,6 +102,7 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
         "preset": preset,
         "i": i,
         "book_margin": BOOK_MARGIN,
+        "opponent": args.opponent,
         "hand": str(CardSet(hand)),
         "role": ("elder", "younger")[role],
         "pick": str(pick.discard),
@@ -140,7 +141,17 @@ def main() -> None:
         "--workers", type=int, default=1, help="verification processes (1: in this one)"
     )
     parser.add_argument("--summary-of", metavar="FILE", help="only summarize a finished run")
+    parser.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="replay the flagged hands of a finished run (the pick not within the noise of "
+        "the best, or worse than the book's discard) on --deals fresh deals",
+    )
     args = parser.parse_args()
+    if args.replay:
+        with open(args.replay) as f:
+            replay([json.loads(line) for line in f if line.strip()], args, os.getloadavg())
+        return
     if args.summary_of:
         with open(args.summary_of) as f:
             summarize([json.loads(line) for line in f if line.strip()], os.getloadavg())
@@ -161,6 +172,70 @@ def main() -> None:
         pool.shutdown()
     summarize(rows, load)
     print(f"CPU seconds of the whole run (this process and its workers): {_cpu():.0f}")
+
+
+#: added to a hand's seed for its replay: deals the run's verification did not use
+REPLAY_SEED: Final = 1_000_000
+
+
+def replay(rows: list[dict[str, Any]], args: argparse.Namespace, load: Any) -> None:
+    """Play the flagged hands' pick, best verified and book's discard again on ``--deals``
+    fresh deals (the other exchanging as in the run), and count those still worse.
+
+    A hand is flagged when its pick is not within the noise of the best verified, or is
+    worse than the book's discard beyond the noise.  Still worse: the pick's paired 95%
+    interval against the new best of the three (or against the book's discard) lies
+    below 0."""
+    print(f"load average: {load[0]:.1f}")
+    flagged = []
+    for r in rows:
+        if "nets" not in r:
+            continue
+        _, noise, book_worse, _ = _judge(r, r["pick"])
+        if not noise or book_worse:
+            flagged.append((r, not noise, book_worse))
+    print(f"{len(flagged)} flagged hands of {len(rows)}; replayed on {args.deals} fresh deals")
+    print(
+        "| preset | hand | role | flag | pick | best | pick − best [95%] | pick − book [95%] "
+        "| still worse |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    still = 0
+    for r, vs_best, vs_book in flagged:
+        rules = PRESETS[r["preset"]]
+        hand = CardSet.parse(r["hand"])
+        cands = [r["pick"], r["best"], r["book"]]
+        ver = verify(
+            hand,
+            [CardSet.parse(c) for c in dict.fromkeys(cands)],
+            rules,
+            role=0 if r["role"] == "elder" else 1,
+            deals=args.deals,
+            seed=r["i"] + REPLAY_SEED,
+            opponent=r.get("opponent", args.opponent),
+            workers=1,
+        )
+        pick = ver.get(CardSet.parse(r["pick"]))
+        best = ver.best
+        d_best, lo_best, hi_best = paired(pick.nets, best.nets)
+        d_book, lo_book, hi_book = paired(pick.nets, ver.get(CardSet.parse(r["book"])).nets)
+        worse = hi_best < 0 or hi_book < 0
+        still += worse
+        flag = " and ".join(
+            x
+            for x, on in (("not within the noise", vs_best), ("worse than the book", vs_book))
+            if on
+        )
+        print(
+            f"| {r['preset']} | {r['i']} | {r['role']} | {flag} | {r['pick']} | "
+            f"{best.discard} | {d_best:+.2f} [{lo_best:+.2f}, {hi_best:+.2f}] | "
+            f"{d_book:+.2f} [{lo_book:+.2f}, {hi_book:+.2f}] | {'yes' if worse else 'no'} |",
+            flush=True,
+        )
+    print(
+        f"\nstill worse on {args.deals} fresh deals: {still} of {len(flagged)} flagged "
+        f"({still / max(len(rows), 1):.1%} of {len(rows)} hands)"
+    )
 
 
 def _judge(row: dict[str, Any], pick: str) -> tuple[bool, bool, bool, float]:

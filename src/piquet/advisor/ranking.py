@@ -93,9 +93,10 @@ DEFAULT_SAMPLES: Final = 160
 DEFAULT_CANDIDATES: Final = 8
 #: worlds in which the leaders' play is valued exactly
 DEFAULT_EXACT: Final = 64
-#: positions the solver may search for the leaders' exact values (about 0.5 s of CPU), and
+#: positions the solver may search for the leaders' exact values (about 0.8 s of CPU; was
+#: 2,500,000 while the declaration pass of a hand with two long suits took up to 2 s), and
 #: the fewest worlds they are valued exactly in whatever it costs
-EXACT_NODES: Final = 2_500_000
+EXACT_NODES: Final = 4_000_000
 MIN_EXACT: Final = 12
 #: a leader stops being valued exactly when it is this many paired standard errors behind
 #: the best, judged every DROP_EVERY worlds from MIN_EXACT on (the rest of the budget goes
