@@ -37,11 +37,20 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Final
 
+import numpy as np
+
 from piquet.advisor import BOOK_MARGIN, advise, verify
-from piquet.advisor.deals import Setup
+from piquet.advisor import ranking as rk
+from piquet.advisor.deals import Setup, World, worlds
+from piquet.advisor.playout import stacked_deck
 from piquet.advisor.verify import paired
+from piquet.core.actions import Action, DealBy, Discard
 from piquet.core.cards import CardSet, mask_cards
+from piquet.core.deal import Deal
+from piquet.core.dealtypes import Phase
 from piquet.core.rules import PRESETS
+from piquet.drawtables import declaration_pass, discard_masks
+from piquet.fast import playout
 from piquet.odds import deck_mask
 from piquet.players.common import book_discard
 
@@ -142,12 +151,23 @@ def main() -> None:
     )
     parser.add_argument("--summary-of", metavar="FILE", help="only summarize a finished run")
     parser.add_argument(
+        "--playout-study",
+        type=int,
+        metavar="WORLDS",
+        help="instead: how well the ranking's fast play-out and the kernel's book play-out "
+        "follow the exact values, in WORLDS worlds of --hands hands a preset",
+    )
+    parser.add_argument(
         "--replay",
         metavar="FILE",
         help="replay the flagged hands of a finished run (the pick not within the noise of "
         "the best, or worse than the book's discard) on --deals fresh deals",
     )
     args = parser.parse_args()
+    if args.playout_study:
+        presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+        playout_study(presets, args.start, args.hands, args.playout_study)
+        return
     if args.replay:
         with open(args.replay) as f:
             replay([json.loads(line) for line in f if line.strip()], args, os.getloadavg())
@@ -172,6 +192,105 @@ def main() -> None:
         pool.shutdown()
     summarize(rows, load)
     print(f"CPU seconds of the whole run (this process and its workers): {_cpu():.0f}")
+
+
+def _kernel_nets(setup: Setup, ws: list[World], discard: int) -> list[float | None]:
+    """The deal's net points in each world after ``discard``, the rest played by the
+    kernel's book policy both sides (:func:`piquet.fast.playout`); None where the deal
+    goes another way than a plain exchange (carte blanche)."""
+    rules = setup.rules
+    out: list[float | None] = []
+    for j, w in enumerate(ws):
+        deck = stacked_deck(setup, w)
+        d = Deal.new(rules, deck)
+        history: list[Action] = []
+        while not (d.phase is Phase.EXCHANGE and d.to_act == setup.role):
+            a: Action
+            if d.phase is Phase.DEAL:
+                a = DealBy(rules.packet_sizes[0])
+            elif d.phase is Phase.EXCHANGE:  # elder, when I am younger: the book's
+                a = Discard(CardSet(rk._his_exchange(setup, w, 0)[0]))
+            else:
+                break
+            history.append(a)
+            d = d.apply(a)
+        if not (d.phase is Phase.EXCHANGE and d.to_act == setup.role):
+            out.append(None)
+            continue
+        history.append(Discard(CardSet(discard)))
+        got = playout(rules, deck, tuple(history), policy="book", n=1, seed=j).mean_scores
+        out.append(got[setup.role] - got[1 - setup.role])
+    return out
+
+
+def _slope_corr(fast: list[list[float]], exact: list[list[float]]) -> tuple[float, float]:
+    """Slope and correlation of the exact values on the fast ones, the differences between
+    discards (each world's mean over the discards and each discard's mean taken off), as
+    the ranking's regression estimator measures them."""
+    f = np.array(fast, dtype=float)
+    e = np.array(exact, dtype=float)
+    f -= f.mean(axis=0)
+    e -= e.mean(axis=0)
+    f -= f.mean(axis=1, keepdims=True)
+    e -= e.mean(axis=1, keepdims=True)
+    fe, ff, ee = float((f * e).sum()), float((f * f).sum()), float((e * e).sum())
+    return fe / ff if ff else 0.0, fe / np.sqrt(ff * ee) if ff and ee else 0.0
+
+
+def playout_study(presets: list[str], start: int, hands: int, n_worlds: int) -> None:
+    """For each hand, the ranking's candidates are played in ``n_worlds`` worlds; the four
+    best by the fast play-out and the book's discard are valued exactly in every world,
+    and by the kernel's book play-out (the whole deal: the other's exchange, declarations
+    and play by the book's policy).  Prints, per hand, the slope and correlation of the
+    exact differences on each fast estimate's: the larger the correlation, the more a
+    regression estimator built on it narrows the exact worlds' noise (by 1 - r²)."""
+    print(f"load average: {os.getloadavg()[0]:.1f}")
+    print(
+        "| preset | hand | role | worlds | leaders | solver estimate: slope, r | kernel: slope, r |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    rows = []
+    for preset in presets:
+        rules = PRESETS[preset]
+        for i in range(start, start + hands):
+            rng = random.Random(f"bench-advice-study-{preset}-{i}")
+            hand = sum(1 << c for c in rng.sample(list(mask_cards(deck_mask(rules))), 12))
+            setup = Setup.of(hand, rules, i % 2)
+            opp = rk.opponent_model(setup, 100, rng)
+            ds = discard_masks(hand, setup.lo, setup.hi)
+            res = declaration_pass(
+                hand, rules, discards=ds, unseen=setup.unseen, opponent=opp, rng=rng
+            )
+            chosen, book = rk._candidates(res, setup, 8)
+            ws = worlds(setup.unseen, rules, n_worlds, rng)
+            sim = rk._PlayOut(setup, ws, None)
+            played = {d: sim.run(d) for d in chosen}
+            lead = sorted(chosen, key=lambda d: (-sum(played[d].fast), d))[:4]
+            if book is not None and book not in lead:
+                lead.append(book)
+            kern = []
+            for d in lead:
+                sim.refine(d, played[d], n_worlds)
+                kern.append(_kernel_nets(setup, ws, d))
+            good = [w for w in range(n_worlds) if all(k[w] is not None for k in kern)]
+            exact = [[played[d].exact[w] for w in good] for d in lead]
+            fast = [[played[d].fast[w] for w in good] for d in lead]
+            kv = [[float(k[w] or 0.0) for w in good] for k in kern]
+            sf, cf = _slope_corr(fast, exact)
+            sk, ck = _slope_corr(kv, exact)
+            rows.append((cf, ck))
+            print(
+                f"| {preset} | {i} | {('elder', 'younger')[i % 2]} | {len(good)} | {len(lead)} "
+                f"| {sf:.2f}, {cf:.2f} | {sk:.2f}, {ck:.2f} |",
+                flush=True,
+            )
+    if rows:
+        n = len(rows)
+        print(
+            f"\nmean r: solver estimate {sum(r[0] for r in rows) / n:.3f}, kernel "
+            f"{sum(r[1] for r in rows) / n:.3f}; the kernel's larger in "
+            f"{sum(r[1] > r[0] for r in rows)} of {n} hands"
+        )
 
 
 #: added to a hand's seed for its replay: deals the run's verification did not use
