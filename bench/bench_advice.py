@@ -35,13 +35,22 @@ import random
 import resource
 import time
 from concurrent.futures import ProcessPoolExecutor
-from typing import Any
+from typing import Any, Final
+
+import numpy as np
 
 from piquet.advisor import BOOK_MARGIN, advise, verify
-from piquet.advisor.deals import Setup
+from piquet.advisor import ranking as rk
+from piquet.advisor.deals import Setup, World, worlds
+from piquet.advisor.playout import stacked_deck
 from piquet.advisor.verify import paired
+from piquet.core.actions import Action, DealBy, Discard
 from piquet.core.cards import CardSet, mask_cards
+from piquet.core.deal import Deal
+from piquet.core.dealtypes import Phase
 from piquet.core.rules import PRESETS
+from piquet.drawtables import declaration_pass, discard_masks
+from piquet.fast import playout
 from piquet.odds import deck_mask
 from piquet.players.common import book_discard
 
@@ -102,6 +111,7 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
         "preset": preset,
         "i": i,
         "book_margin": BOOK_MARGIN,
+        "opponent": args.opponent,
         "hand": str(CardSet(hand)),
         "role": ("elder", "younger")[role],
         "pick": str(pick.discard),
@@ -140,7 +150,28 @@ def main() -> None:
         "--workers", type=int, default=1, help="verification processes (1: in this one)"
     )
     parser.add_argument("--summary-of", metavar="FILE", help="only summarize a finished run")
+    parser.add_argument(
+        "--playout-study",
+        type=int,
+        metavar="WORLDS",
+        help="instead: how well the ranking's fast play-out and the kernel's book play-out "
+        "follow the exact values, in WORLDS worlds of --hands hands a preset",
+    )
+    parser.add_argument(
+        "--replay",
+        metavar="FILE",
+        help="replay the flagged hands of a finished run (the pick not within the noise of "
+        "the best, or worse than the book's discard) on --deals fresh deals",
+    )
     args = parser.parse_args()
+    if args.playout_study:
+        presets = [p.strip() for p in args.presets.split(",") if p.strip()]
+        playout_study(presets, args.start, args.hands, args.playout_study)
+        return
+    if args.replay:
+        with open(args.replay) as f:
+            replay([json.loads(line) for line in f if line.strip()], args, os.getloadavg())
+        return
     if args.summary_of:
         with open(args.summary_of) as f:
             summarize([json.loads(line) for line in f if line.strip()], os.getloadavg())
@@ -161,6 +192,169 @@ def main() -> None:
         pool.shutdown()
     summarize(rows, load)
     print(f"CPU seconds of the whole run (this process and its workers): {_cpu():.0f}")
+
+
+def _kernel_nets(setup: Setup, ws: list[World], discard: int) -> list[float | None]:
+    """The deal's net points in each world after ``discard``, the rest played by the
+    kernel's book policy both sides (:func:`piquet.fast.playout`); None where the deal
+    goes another way than a plain exchange (carte blanche)."""
+    rules = setup.rules
+    out: list[float | None] = []
+    for j, w in enumerate(ws):
+        deck = stacked_deck(setup, w)
+        d = Deal.new(rules, deck)
+        history: list[Action] = []
+        while not (d.phase is Phase.EXCHANGE and d.to_act == setup.role):
+            a: Action
+            if d.phase is Phase.DEAL:
+                a = DealBy(rules.packet_sizes[0])
+            elif d.phase is Phase.EXCHANGE:  # elder, when I am younger: the book's
+                a = Discard(CardSet(rk._his_exchange(setup, w, 0)[0]))
+            else:
+                break
+            history.append(a)
+            d = d.apply(a)
+        if not (d.phase is Phase.EXCHANGE and d.to_act == setup.role):
+            out.append(None)
+            continue
+        history.append(Discard(CardSet(discard)))
+        got = playout(rules, deck, tuple(history), policy="book", n=1, seed=j).mean_scores
+        out.append(got[setup.role] - got[1 - setup.role])
+    return out
+
+
+def _slope_corr(fast: list[list[float]], exact: list[list[float]]) -> tuple[float, float]:
+    """Slope and correlation of the exact values on the fast ones, the differences between
+    discards (each world's mean over the discards and each discard's mean taken off), as
+    the ranking's regression estimator measures them."""
+    f = np.array(fast, dtype=float)
+    e = np.array(exact, dtype=float)
+    f -= f.mean(axis=0)
+    e -= e.mean(axis=0)
+    f -= f.mean(axis=1, keepdims=True)
+    e -= e.mean(axis=1, keepdims=True)
+    fe, ff, ee = float((f * e).sum()), float((f * f).sum()), float((e * e).sum())
+    return fe / ff if ff else 0.0, fe / np.sqrt(ff * ee) if ff and ee else 0.0
+
+
+def playout_study(presets: list[str], start: int, hands: int, n_worlds: int) -> None:
+    """For each hand, the ranking's candidates are played in ``n_worlds`` worlds; the four
+    best by the fast play-out and the book's discard are valued exactly in every world,
+    and by the kernel's book play-out (the whole deal: the other's exchange, declarations
+    and play by the book's policy).  Prints, per hand, the slope and correlation of the
+    exact differences on each fast estimate's: the larger the correlation, the more a
+    regression estimator built on it narrows the exact worlds' noise (by 1 - r²)."""
+    print(f"load average: {os.getloadavg()[0]:.1f}")
+    print(
+        "| preset | hand | role | worlds | leaders | solver estimate: slope, r | kernel: slope, r |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    rows = []
+    for preset in presets:
+        rules = PRESETS[preset]
+        for i in range(start, start + hands):
+            rng = random.Random(f"bench-advice-study-{preset}-{i}")
+            hand = sum(1 << c for c in rng.sample(list(mask_cards(deck_mask(rules))), 12))
+            setup = Setup.of(hand, rules, i % 2)
+            opp = rk.opponent_model(setup, 100, rng)
+            ds = discard_masks(hand, setup.lo, setup.hi)
+            res = declaration_pass(
+                hand, rules, discards=ds, unseen=setup.unseen, opponent=opp, rng=rng
+            )
+            chosen, book = rk._candidates(res, setup, 8)
+            ws = worlds(setup.unseen, rules, n_worlds, rng)
+            sim = rk._PlayOut(setup, ws, None)
+            played = {d: sim.run(d) for d in chosen}
+            lead = sorted(chosen, key=lambda d: (-sum(played[d].fast), d))[:4]
+            if book is not None and book not in lead:
+                lead.append(book)
+            kern = []
+            for d in lead:
+                sim.refine(d, played[d], n_worlds)
+                kern.append(_kernel_nets(setup, ws, d))
+            good = [w for w in range(n_worlds) if all(k[w] is not None for k in kern)]
+            exact = [[played[d].exact[w] for w in good] for d in lead]
+            fast = [[played[d].fast[w] for w in good] for d in lead]
+            kv = [[float(k[w] or 0.0) for w in good] for k in kern]
+            sf, cf = _slope_corr(fast, exact)
+            sk, ck = _slope_corr(kv, exact)
+            rows.append((cf, ck))
+            print(
+                f"| {preset} | {i} | {('elder', 'younger')[i % 2]} | {len(good)} | {len(lead)} "
+                f"| {sf:.2f}, {cf:.2f} | {sk:.2f}, {ck:.2f} |",
+                flush=True,
+            )
+    if rows:
+        n = len(rows)
+        print(
+            f"\nmean r: solver estimate {sum(r[0] for r in rows) / n:.3f}, kernel "
+            f"{sum(r[1] for r in rows) / n:.3f}; the kernel's larger in "
+            f"{sum(r[1] > r[0] for r in rows)} of {n} hands"
+        )
+
+
+#: added to a hand's seed for its replay: deals the run's verification did not use
+REPLAY_SEED: Final = 1_000_000
+
+
+def replay(rows: list[dict[str, Any]], args: argparse.Namespace, load: Any) -> None:
+    """Play the flagged hands' pick, best verified and book's discard again on ``--deals``
+    fresh deals (the other exchanging as in the run), and count those still worse.
+
+    A hand is flagged when its pick is not within the noise of the best verified, or is
+    worse than the book's discard beyond the noise.  Still worse: the pick's paired 95%
+    interval against the new best of the three (or against the book's discard) lies
+    below 0."""
+    print(f"load average: {load[0]:.1f}")
+    flagged = []
+    for r in rows:
+        if "nets" not in r:
+            continue
+        _, noise, book_worse, _ = _judge(r, r["pick"])
+        if not noise or book_worse:
+            flagged.append((r, not noise, book_worse))
+    print(f"{len(flagged)} flagged hands of {len(rows)}; replayed on {args.deals} fresh deals")
+    print(
+        "| preset | hand | role | flag | pick | best | pick − best [95%] | pick − book [95%] "
+        "| still worse |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    still = 0
+    for r, vs_best, vs_book in flagged:
+        rules = PRESETS[r["preset"]]
+        hand = CardSet.parse(r["hand"])
+        cands = [r["pick"], r["best"], r["book"]]
+        ver = verify(
+            hand,
+            [CardSet.parse(c) for c in dict.fromkeys(cands)],
+            rules,
+            role=0 if r["role"] == "elder" else 1,
+            deals=args.deals,
+            seed=r["i"] + REPLAY_SEED,
+            opponent=r.get("opponent", args.opponent),
+            workers=1,
+        )
+        pick = ver.get(CardSet.parse(r["pick"]))
+        best = ver.best
+        d_best, lo_best, hi_best = paired(pick.nets, best.nets)
+        d_book, lo_book, hi_book = paired(pick.nets, ver.get(CardSet.parse(r["book"])).nets)
+        worse = hi_best < 0 or hi_book < 0
+        still += worse
+        flag = " and ".join(
+            x
+            for x, on in (("not within the noise", vs_best), ("worse than the book", vs_book))
+            if on
+        )
+        print(
+            f"| {r['preset']} | {r['i']} | {r['role']} | {flag} | {r['pick']} | "
+            f"{best.discard} | {d_best:+.2f} [{lo_best:+.2f}, {hi_best:+.2f}] | "
+            f"{d_book:+.2f} [{lo_book:+.2f}, {hi_book:+.2f}] | {'yes' if worse else 'no'} |",
+            flush=True,
+        )
+    print(
+        f"\nstill worse on {args.deals} fresh deals: {still} of {len(flagged)} flagged "
+        f"({still / max(len(rows), 1):.1%} of {len(rows)} hands)"
+    )
 
 
 def _judge(row: dict[str, Any], pick: str) -> tuple[bool, bool, bool, float]:

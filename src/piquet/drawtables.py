@@ -320,18 +320,12 @@ def draws(
     total = comb(len(cards), k)
     suit_of = np.array([c // 9 for c in cards], dtype=np.int64)
     bit_of = np.array([1 << (c % 9) for c in cards], dtype=np.int64)
-    if limit is not None and total > limit:
-        r = rng if rng is not None else random.Random(0)
-        gen = np.random.default_rng(r.getrandbits(63))
-        keys = gen.random((limit, len(cards)))
-        idx = np.argpartition(keys, k - 1, axis=1)[:, :k].astype(np.int64)
-        exact = False
-    elif k == 0:
-        idx = np.zeros((1, 0), dtype=np.int64)
-        exact = True
-    else:
-        idx = np.array(list(itertools.combinations(range(len(cards)), k)), dtype=np.int64)
-        exact = True
+    if limit is None or total <= limit:
+        return Draws(k, _every_draw(suit_of, bit_of, k), True, total)
+    r = rng if rng is not None else random.Random(0)
+    gen = np.random.default_rng(r.getrandbits(63))
+    keys = gen.random((limit, len(cards)))
+    idx = np.argpartition(keys, k - 1, axis=1)[:, :k].astype(np.int64)
     n = idx.shape[0]
     out = np.zeros((n, 4), dtype=np.int64)
     for col in range(k):
@@ -340,7 +334,28 @@ def draws(
         b = bit_of[c]
         for suit in range(4):
             out[:, suit] |= np.where(s == suit, b, 0)
-    return Draws(k, out.astype(np.uint16), exact, total)
+    return Draws(k, out.astype(np.uint16), False, total)
+
+
+def _every_draw(suit_of: I64, bit_of: I64, k: int) -> npt.NDArray[np.uint16]:
+    """Every draw of ``k`` of the cards (as suit masks), in ``itertools.combinations`` order.
+
+    Built level by level: the draws of ``j`` cards starting with card ``f`` are card
+    ``f`` added to the draws of ``j - 1`` cards from those after it, which in that
+    (lexicographic) order are the last ``C(n - f - 1, j - 1)`` rows of the level below.
+    A few array copies per level instead of a Python tuple per draw (8 of 24 cards,
+    735,471 draws: 2 ms of CPU instead of 0.47 s).
+    """
+    n = len(suit_of)
+    level = np.zeros((1, 4), dtype=np.uint16)
+    for j in range(1, k + 1):
+        parts = []
+        for f in range(n - j + 1):
+            part = level[len(level) - comb(n - f - 1, j - 1) :].copy()
+            part[:, int(suit_of[f])] |= np.uint16(bit_of[f])
+            parts.append(part)
+        level = np.concatenate(parts)
+    return level
 
 
 def discard_masks(hand: int, lo: int, hi: int) -> list[int]:
@@ -563,44 +578,53 @@ def declaration_pass(
     for k, group in sorted(by_size.items()):
         dr = draws(unseen, k, limit=limits[k], rng=rng)
         n_draw = dr.count
-        # each discard leaves a holding in each suit; a pair of suits takes few
-        # distinct values, so each pair's rows are combined once, and each
-        # discard is one row of the pair (S, H) against one row of (D, C)
-        pair_rows: list[dict[str, npt.NDArray[Any]]] = []
-        pair_of: list[I64] = []
-        for a, b in ((0, 1), (2, 3)):
-            kept = [((hand & ~d) >> (9 * a) & 0x1FF, (hand & ~d) >> (9 * b) & 0x1FF) for d in group]
+        # each discard leaves a holding in each suit, which takes few distinct values:
+        # each suit's rows (one per holding, one column per draw) are looked up once; a
+        # discard is then the pair (S, H) of its rows combined, against the pair (D, C),
+        # combined once for each (D, C) it leaves (the outer loop)
+        rows: list[dict[str, npt.NDArray[Any]]] = []
+        row_of: list[I64] = []
+        for s in range(4):
+            kept = [(hand & ~d) >> (9 * s) & 0x1FF for d in group]
             distinct = sorted(set(kept))
             where = {v: i for i, v in enumerate(distinct)}
-            pair_of.append(np.array([where[v] for v in kept], dtype=np.int64))
-            va = np.array([v[0] for v in distinct], dtype=np.int64)[:, None]
-            vb = np.array([v[1] for v in distinct], dtype=np.int64)[:, None]
-            ia = va | dr.suits[:, a].astype(np.int64)[None, :]
-            ib = vb | dr.suits[:, b].astype(np.int64)[None, :]
-            pair_rows.append({name: _COMBINE[name](t[ia], t[ib]) for name, t in per_suit.items()})
-        outer, inner = (
-            (0, 1) if pair_rows[0]["pval"].shape[0] <= pair_rows[1]["pval"].shape[0] else (1, 0)
-        )
-        rows_o, rows_i = pair_rows[outer], pair_rows[inner]
+            row_of.append(np.array([where[v] for v in kept], dtype=np.int64))
+            held = (
+                np.array(distinct, dtype=np.int64)[:, None]
+                | dr.suits[:, s].astype(np.int64)[None, :]
+            )
+            rows.append({name: t[held] for name, t in per_suit.items()})
+        pair_of = [row_of[0] * 512 + row_of[1], row_of[2] * 512 + row_of[3]]
+        n_pairs = [len(np.unique(p)) for p in pair_of]
+        outer, inner = (0, 1) if n_pairs[0] <= n_pairs[1] else (1, 0)
         block = max(1, _BLOCK // max(n_draw, 1))
         order = np.argsort(pair_of[outer], kind="stable")
         o_sorted = pair_of[outer][order]
         bounds = np.flatnonzero(np.diff(o_sorted)) + 1
+        rows_a, rows_b = rows[2 * inner], rows[2 * inner + 1]
         for run in np.split(order, bounds):
-            o = int(pair_of[outer][run[0]])
+            first = int(run[0])
+            ja, jb = int(row_of[2 * outer][first]), int(row_of[2 * outer + 1][first])
+            rows_o = {
+                name: op(rows[2 * outer][name][ja], rows[2 * outer + 1][name][jb])
+                for name, op in _COMBINE.items()
+                if name in per_suit
+            }
             for start in range(0, len(run), block):
                 members = run[start : start + block]
-                ji = pair_of[inner][members]
 
                 def g(
                     name: str,
-                    ji: I64 = ji,
-                    o: int = o,
-                    rows_i: dict[str, npt.NDArray[Any]] = rows_i,
+                    ka: I64 = row_of[2 * inner][members],
+                    kb: I64 = row_of[2 * inner + 1][members],
                     rows_o: dict[str, npt.NDArray[Any]] = rows_o,
+                    rows_a: dict[str, npt.NDArray[Any]] = rows_a,
+                    rows_b: dict[str, npt.NDArray[Any]] = rows_b,
                 ) -> npt.NDArray[Any]:
-                    x = rows_i[name][ji]
-                    _COMBINE[name](x, rows_o[name][o], out=x)
+                    op = _COMBINE[name]
+                    x = rows_a[name][ka]
+                    op(x, rows_b[name][kb], out=x)
+                    op(x, rows_o[name], out=x)
                     return x
 
                 pos = _positions(position, [group[int(m)] for m in members])

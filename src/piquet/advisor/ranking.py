@@ -93,9 +93,10 @@ DEFAULT_SAMPLES: Final = 160
 DEFAULT_CANDIDATES: Final = 8
 #: worlds in which the leaders' play is valued exactly
 DEFAULT_EXACT: Final = 64
-#: positions the solver may search for the leaders' exact values (about 0.5 s of CPU), and
+#: positions the solver may search for the leaders' exact values (about 0.8 s of CPU; was
+#: 2,500,000 while the declaration pass of a hand with two long suits took up to 2 s), and
 #: the fewest worlds they are valued exactly in whatever it costs
-EXACT_NODES: Final = 2_500_000
+EXACT_NODES: Final = 4_000_000
 MIN_EXACT: Final = 12
 #: a leader stops being valued exactly when it is this many paired standard errors behind
 #: the best, judged every DROP_EVERY worlds from MIN_EXACT on (the rest of the budget goes
@@ -111,8 +112,10 @@ BOOK_MARGIN: Final = 0.5
 OPPONENT_SAMPLES: Final = 300
 #: draws the explanations' exact odds may enumerate, the pick's and then the others' while
 #: they fit (the pick's odds are always given): 36-card elder's seven or eight cards
-#: laid out take 346,104 or 735,471 draws, about 0.25 or 0.6 s of CPU each
-EXPLAIN_DRAWS: Final = 750_000
+#: laid out take 346,104 or 735,471 draws, about 0.02 or 0.04 s of CPU each since the draws
+#: are built by arrays (0.25 or 0.6 s before, with a budget of 750,000): three explanations
+#: of eight cards each (2,206,413 draws) fit
+EXPLAIN_DRAWS: Final = 3_000_000
 
 
 @dataclass(frozen=True, slots=True)
