@@ -68,7 +68,7 @@ from piquet.core.match import Match, MatchView, Player, new_match
 from piquet.core.roles import Role
 from piquet.core.rules import Format, Rules
 from piquet.core.view import DealView, deal_view
-from piquet.integrations.board import CardRun
+from piquet.integrations.board import CardRun, SeatParts, deal_parts
 
 __all__ = [
     "ACTION_NAMES",
@@ -619,6 +619,14 @@ class Episode:
         if self.run is not None:
             return self.run.seat_view(self.role_of(player))
         return self.view(player)
+
+    def seat_parts(self, player: int) -> SeatParts | None:
+        """What the adapters' tensors read of :meth:`seat_view` (``player``), read without
+        building the view (:class:`~piquet.integrations.board.SeatParts`)."""
+        if self.run is not None:
+            return self.run.seat_parts(self.role_of(player))
+        deal = self.deal
+        return None if deal is None else deal_parts(deal, self.role_of(player))
 
     @property
     def packet(self) -> int | None:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +48,7 @@ from piquet.core.facts import (
 from piquet.core.scoring import Kind
 from piquet.core.view import DealView
 from piquet.integrations.actions import DEAL_SIZES, Episode, EpisodeFormat
+from piquet.integrations.board import SeatParts
 
 __all__ = [
     "INFO_PIECES",
@@ -57,6 +58,8 @@ __all__ = [
     "Said",
     "Saying",
     "SeatKnowledge",
+    "episode_information_state_tensor",
+    "episode_observation_tensor",
     "information_state_string",
     "information_state_tensor",
     "knowledge",
@@ -474,3 +477,184 @@ def information_state_tensor(k: SeatKnowledge) -> Vector:
             out[at + 2 + t.lead] = 1.0
             out[at + 38 + t.follow] = 1.0
     return out
+
+
+# ====================================================================== the adapters' fast path
+#
+# The same tensors as :func:`information_state_tensor` and :func:`observation_tensor` of
+# ``knowledge(episode, player)``, bit for bit (tests/test_observation_fast.py compares them
+# at every step of random episodes), made without a :class:`SeatKnowledge`: the game's part
+# read from the episode, the deal's from the seat's view, the dialog's entries worked out
+# once a dialog (a deal's dialog is one tuple until a line is added) and kept, and the
+# whole tensor kept by the (immutable) episode.
+
+_DialogEntries = tuple[npt.NDArray[np.intp], Vector]
+_DIALOG_KEPT: dict[tuple[int, int], tuple[tuple[Utterance, ...], _DialogEntries]] = {}
+_DIALOG_KEEP: Final = 1 << 12
+_KIND_AT: Final = {kind: i for i, kind in enumerate(_KINDS)}
+_PHASE_AT: Final = {phase: i for i, phase in enumerate(_PHASES)}
+_PACKET_AT: Final = {n: i for i, n in enumerate(DEAL_SIZES)}
+_O_ROLE: Final = _OFFSETS["role"]
+_O_PHASE: Final = _OFFSETS["phase"]
+_O_TO_ACT: Final = _OFFSETS["to_act"]
+_O_PACKET: Final = _OFFSETS["packet"]
+_O_COUNTS: Final = _OFFSETS["counts"]
+_O_LEAD_RULE: Final = _OFFSETS["lead_rule"]
+_O_COUNTED: Final = _OFFSETS["counted"]
+_O_GAME: Final = _OFFSETS["game"]
+_O_TRICKS: Final = _OFFSETS["tricks"]
+_N_PLANES: Final = len(_CARD_PLANES) - 1  # "missing" comes from the dialog
+
+
+class _DialogOnly(NamedTuple):
+    """What :func:`_fill_dialog` reads of a view."""
+
+    role: int
+    dialog: tuple[Utterance, ...]
+
+
+def _dialog_entries(dialog: tuple[Utterance, ...], me: int) -> _DialogEntries:
+    """The (index, value) entries :func:`_fill_dialog` writes for ``dialog`` seen by ``me``
+    (the blanche, declarations and missing parts, which nothing else writes), kept by the
+    dialog's identity (the entry holds the dialog, so the identity is not reused)."""
+    key = (id(dialog), me)
+    kept = _DIALOG_KEPT.get(key)
+    if kept is not None and kept[0] is dialog:
+        return kept[1]
+    scratch = np.zeros(INFO_SIZE, np.float32)
+    _fill_dialog(scratch, _DialogOnly(me, dialog))  # type: ignore[arg-type]
+    at = np.flatnonzero(scratch)
+    entries = (at, scratch[at])
+    if len(_DIALOG_KEPT) >= _DIALOG_KEEP:
+        _DIALOG_KEPT.clear()
+    _DIALOG_KEPT[key] = (dialog, entries)
+    return entries
+
+
+def _fill_fast(out: Vector, episode: Episode, player: int, v: SeatParts | None,
+               tricks: bool) -> None:
+    """:func:`_fill` (and with ``tricks`` the tricks' part) of ``knowledge(episode, player)``,
+    from the seat's :class:`~piquet.integrations.board.SeatParts`."""
+    g = _O_GAME
+    match = episode.match
+    if episode.format is not EpisodeFormat.DEAL:
+        out[g] = 1.0
+    if match is not None:  # (else the scores are 0)
+        scores = match.scores
+        out[g + 1] = _points(scores[player])
+        out[g + 2] = _points(scores[1 - player])
+        done = len(match.deals)  # (len(episode.deals))
+    else:
+        done = len(episode.deals)
+    out[g + 3] = _points(episode.rules.target)
+    if done:
+        out[g + 4] = min(done / episode.max_deals, 1.0)
+    if v is None:
+        return
+    me = v.role
+    to_act = v.to_act
+    out[_O_ROLE + me] = 1.0
+    out[_O_PHASE + _PHASE_AT[v.phase]] = 1.0
+    if to_act is not None:
+        out[_O_TO_ACT + (0 if to_act == me else 1)] = 1.0
+    packet = episode.packet
+    if packet in _PACKET_AT:
+        out[_O_PACKET + _PACKET_AT[packet]] = 1.0
+    selected = episode.selected_by(player).mask
+    past = v.tricks
+    lead = v.trick_lead
+    masks = np.array(
+        (
+            v.hand,
+            v.dealt,
+            v.discards,
+            v.taken,
+            selected,
+            v.stock_seen,
+            v.opponent_shown,
+            v.opponent_played,
+            v.my_played,
+            v.seen_by_opponent,
+            0 if lead is None else 1 << lead,
+        ),
+        dtype="<u8",
+    )
+    bits = np.unpackbits(masks.view(np.uint8), bitorder="little").reshape(_N_PLANES, 64)
+    out[_PLANES_AT : _PLANES_AT + 36 * _N_PLANES].reshape(_N_PLANES, 36)[:] = bits[:, :36]
+    c = _O_COUNTS
+    lo, hi = v.discard_range or (0, 0)
+    won = v.tricks_won
+    for i, n in enumerate(
+        (
+            v.opponent_discard_count,
+            v.stock_count,
+            v.leftover_count,
+            lo,
+            hi,
+            selected.bit_count(),
+            won[me],
+            won[1 - me],
+            len(past),
+        )
+    ):
+        if n:  # (the entry is min(n / 12, 1); a zero is there already)
+            x = n / 12.0
+            out[c + i] = x if x < 1.0 else 1.0
+    rule = v.lead_rule
+    if rule is not None:
+        kind, value = rule
+        out[_O_LEAD_RULE + (value if kind == "suit" else 4 + value)] = 1.0
+    if v.dialog:
+        at, values = _dialog_entries(v.dialog, me)
+        out[at] = values
+    cnt = _O_COUNTED
+    other_at = cnt + len(_KINDS)
+    first: dict[int, float] = {}
+    again: list[tuple[int, float]] = []
+    for e in v.events:
+        i = (cnt if e.seat == me else other_at) + _KIND_AT[e.kind]
+        if i in first:
+            again.append((i, e.points / _POINT_SCALE))
+        else:
+            first[i] = e.points / _POINT_SCALE
+    flat = v.board_events
+    for j in range(0, len(flat), 3):
+        i = (cnt if flat[j] == me else other_at) + flat[j + 1]
+        if i in first:
+            again.append((i, flat[j + 2] / _POINT_SCALE))
+        else:
+            first[i] = flat[j + 2] / _POINT_SCALE
+    for i, x in first.items():
+        out[i] = x
+    for i, x in again:
+        out[i] += x
+    pts = v.scores
+    out[cnt + 2 * len(_KINDS)] = _points(pts[me])
+    out[cnt + 2 * len(_KINDS) + 1] = _points(pts[1 - me])
+    if tricks and past:
+        ones: list[int] = []
+        at_ = _O_TRICKS
+        for t in past:
+            ones += (at_ + (0 if t.leader == me else 1), at_ + 2 + t.lead, at_ + 38 + t.follow)
+            at_ += 74
+        out[ones] = 1.0
+
+
+def episode_information_state_tensor(episode: Episode, player: int) -> Vector:
+    """``information_state_tensor(knowledge(episode, player))``, bit for bit, made faster
+    (and kept by the episode: each call returns a fresh copy the caller may keep)."""
+    key = "info1" if player else "info0"
+    cache = episode._cache
+    out = cast("Vector | None", cache.get(key))
+    if out is None:
+        out = np.zeros(INFO_SIZE, np.float32)
+        _fill_fast(out, episode, player, episode.seat_parts(player), True)
+        cache[key] = out
+    return out.copy()
+
+
+def episode_observation_tensor(episode: Episode, player: int) -> Vector:
+    """``observation_tensor(knowledge(episode, player))``, bit for bit, made faster."""
+    out = np.zeros(INFO_SIZE, np.float32)
+    _fill_fast(out, episode, player, episode.seat_parts(player), False)
+    return out[:OBS_SIZE].copy()

@@ -37,8 +37,8 @@ from piquet.core.rules import DEFAULT_PRESET, get_rules
 from piquet.integrations.actions import CHANCE, NUM_ACTIONS, TERMINAL, Episode, EpisodeFormat
 from piquet.integrations.observation import (
     INFO_SIZE,
+    episode_information_state_tensor,
     information_state_string,
-    information_state_tensor,
     knowledge,
 )
 
@@ -133,11 +133,11 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, Any]:
         player = AGENTS.index(agent)
-        k = knowledge(self.episode, player)
+        ep = self.episode
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        if self.episode.to_move == player:
-            mask[self.episode.legal_ids()] = 1
-        return {"observation": information_state_tensor(k), "action_mask": mask}
+        if ep.to_move == player:
+            mask[ep.legal_ids()] = 1
+        return {"observation": episode_information_state_tensor(ep, player), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play ``action`` (an id) for the selected agent.
