@@ -48,7 +48,7 @@ from piquet.core.facts import (
 from piquet.core.scoring import Kind
 from piquet.core.view import DealView
 from piquet.integrations.actions import DEAL_SIZES, Episode, EpisodeFormat
-from piquet.integrations.board import SeatParts
+from piquet.integrations.board import CardRun, SeatParts
 
 __all__ = [
     "INFO_PIECES",
@@ -640,9 +640,97 @@ def _fill_fast(out: Vector, episode: Episode, player: int, v: SeatParts | None,
         out[ones] = 1.0
 
 
+_PLANE_HAND: Final = _PLANES_AT
+_PLANE_OTHER_PLAYED: Final = _PLANES_AT + 36 * _CARD_PLANES.index("other_played")
+_PLANE_MY_PLAYED: Final = _PLANES_AT + 36 * _CARD_PLANES.index("my_played")
+_PLANE_LEAD: Final = _PLANES_AT + 36 * _CARD_PLANES.index("trick_lead")
+_AT_PLAY: Final = _O_PHASE + _PHASE_AT[Phase.PLAY]
+_AT_OVER: Final = _O_PHASE + _PHASE_AT[Phase.OVER]
+
+
+class _RunKept(NamedTuple):
+    """A seat's tensor on the kernel's board, kept by the run, with what the next card
+    changes: the hand, the cards played, the card led, the events counted so far."""
+
+    tensor: Vector
+    masks: tuple[int, int, int, int]
+    """hand, the other's cards played, the seat's own, the card led (a mask)."""
+    events: int
+    led: bool
+    """The run's view is the one after elder's first card (:meth:`CardRun.seat_parts`)."""
+
+
+def _run_kept(episode: Episode, run: CardRun, player: int) -> _RunKept:
+    """The seat's tensor on the kernel's board: from the previous card's (kept by the run
+    before) by what the card changed, or made whole (:func:`_fill_fast`)."""
+    role = episode.role_of(player)
+    key = "tensor1" if role else "tensor0"
+    kept = cast("_RunKept | None", run._cache.get(key))
+    if kept is not None:
+        return kept
+    parts = run.seat_parts(role)
+    led = bool(run.tricks) or parts.trick_lead is not None
+    lead = 0 if parts.trick_lead is None else 1 << parts.trick_lead
+    masks = (parts.hand, parts.opponent_played, parts.my_played, lead)
+    events = len(parts.events) + len(parts.board_events) // 3
+    prev = run.previous
+    before = None if prev is None else cast("_RunKept | None", prev._cache.get(key))
+    if before is None or before.led != led:
+        out = np.zeros(INFO_SIZE, np.float32)
+        _fill_fast(out, episode, player, parts, True)
+    else:
+        assert prev is not None
+        out = before.tensor.copy()
+        me = role
+        if parts.phase is not Phase.PLAY:
+            out[_AT_PLAY] = 0.0
+            out[_AT_OVER] = 1.0
+            # (a deal episode's deal is over: it counts among the deals played)
+            out[_O_GAME + 4] = min(len(episode.deals) / episode.max_deals, 1.0)
+        to_act = parts.to_act
+        out[_O_TO_ACT] = 0.0
+        out[_O_TO_ACT + 1] = 0.0
+        if to_act is not None:
+            out[_O_TO_ACT + (0 if to_act == me else 1)] = 1.0
+        for plane, old, new in zip((_PLANE_HAND, _PLANE_OTHER_PLAYED, _PLANE_MY_PLAYED,
+                                    _PLANE_LEAD), before.masks, masks, strict=True):
+            diff = old ^ new
+            while diff:
+                low = diff & -diff
+                out[plane + low.bit_length() - 1] = 1.0 if new & low else 0.0
+                diff ^= low
+        c = _O_COUNTS
+        won = parts.tricks_won
+        past = parts.tricks
+        out[c + 6] = min(won[me] / 12.0, 1.0)
+        out[c + 7] = min(won[1 - me] / 12.0, 1.0)
+        out[c + 8] = min(len(past) / 12.0, 1.0)
+        cnt = _O_COUNTED
+        other_at = cnt + len(_KINDS)
+        flat = parts.board_events
+        for j in range(3 * (before.events - len(parts.events)), len(flat), 3):
+            # (added in turn in float32, as _fill adds them)
+            out[(cnt if flat[j] == me else other_at) + flat[j + 1]] += flat[j + 2] / _POINT_SCALE
+        pts = parts.scores
+        out[cnt + 2 * len(_KINDS)] = _points(pts[me])
+        out[cnt + 2 * len(_KINDS) + 1] = _points(pts[1 - me])
+        if len(past) > len(prev.tricks):
+            t = past[-1]
+            at = _O_TRICKS + (len(past) - 1) * 74
+            out[at + (0 if t.leader == me else 1)] = 1.0
+            out[at + 2 + t.lead] = 1.0
+            out[at + 38 + t.follow] = 1.0
+    kept = _RunKept(out, masks, events, led)
+    run._cache[key] = kept
+    return kept
+
+
 def episode_information_state_tensor(episode: Episode, player: int) -> Vector:
     """``information_state_tensor(knowledge(episode, player))``, bit for bit, made faster
     (and kept by the episode: each call returns a fresh copy the caller may keep)."""
+    run = episode.run
+    if run is not None:
+        return _run_kept(episode, run, player).tensor.copy()
     key = "info1" if player else "info0"
     cache = episode._cache
     out = cast("Vector | None", cache.get(key))
