@@ -68,3 +68,28 @@ def test_a_returned_tensor_is_the_callers_own() -> None:
     again = episode_information_state_tensor(ep, 0)
     assert np.array_equal(again, kept)
     assert again is not first
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_fast_tensors_asked_only_now_and_then_equal_the_reference(preset: str) -> None:
+    """As PettingZoo asks (only the player to move, so a seat's tensor on the kernel's
+    board is worked out from one kept some cards before) and at random gaps: the same."""
+    rules = PRESETS[preset]
+    rng = random.Random(5)
+    asked = 0
+    for fmt in (EpisodeFormat.DEAL, EpisodeFormat.GAME):
+        for _ in range(6):
+            ep = Episode.start(rules, format=fmt, max_deals=3)
+            while not ep.over:
+                player = ep.to_move
+                if player >= 0 and rng.random() < 0.7:
+                    got = episode_information_state_tensor(ep, player)
+                    want = information_state_tensor(knowledge(ep, player))
+                    assert got.tobytes() == want.tobytes()
+                    asked += 1
+                legal = ep.legal_ids()
+                ep = ep.apply(legal[rng.randrange(len(legal))])
+            for player in (0, 1):
+                assert episode_information_state_tensor(ep, player).tobytes() == (
+                    information_state_tensor(knowledge(ep, player)).tobytes())
+    assert asked > 100

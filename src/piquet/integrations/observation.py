@@ -656,8 +656,12 @@ class _RunKept(NamedTuple):
     masks: tuple[int, int, int, int]
     """hand, the other's cards played, the seat's own, the card led (a mask)."""
     events: int
+    tricks: int
     led: bool
     """The run's view is the one after elder's first card (:meth:`CardRun.seat_parts`)."""
+
+
+_RUN_BACK: Final = 4
 
 
 def _run_kept(episode: Episode, run: CardRun, player: int) -> _RunKept:
@@ -673,13 +677,21 @@ def _run_kept(episode: Episode, run: CardRun, player: int) -> _RunKept:
     lead = 0 if parts.trick_lead is None else 1 << parts.trick_lead
     masks = (parts.hand, parts.opponent_played, parts.my_played, lead)
     events = len(parts.events) + len(parts.board_events) // 3
+    # the seat's tensor kept at one of the last few cards (the seat is observed when it is
+    # to play, so usually two cards before)
+    before = None
     prev = run.previous
-    before = None if prev is None else cast("_RunKept | None", prev._cache.get(key))
+    for _ in range(_RUN_BACK):
+        if prev is None:
+            break
+        before = cast("_RunKept | None", prev._cache.get(key))
+        if before is not None:
+            break
+        prev = prev.previous
     if before is None or before.led != led:
         out = np.zeros(INFO_SIZE, np.float32)
         _fill_fast(out, episode, player, parts, True)
     else:
-        assert prev is not None
         out = before.tensor.copy()
         me = role
         if parts.phase is not Phase.PLAY:
@@ -714,13 +726,13 @@ def _run_kept(episode: Episode, run: CardRun, player: int) -> _RunKept:
         pts = parts.scores
         out[cnt + 2 * len(_KINDS)] = _points(pts[me])
         out[cnt + 2 * len(_KINDS) + 1] = _points(pts[1 - me])
-        if len(past) > len(prev.tricks):
-            t = past[-1]
-            at = _O_TRICKS + (len(past) - 1) * 74
+        for n in range(before.tricks, len(past)):
+            t = past[n]
+            at = _O_TRICKS + n * 74
             out[at + (0 if t.leader == me else 1)] = 1.0
             out[at + 2 + t.lead] = 1.0
             out[at + 38 + t.follow] = 1.0
-    kept = _RunKept(out, masks, events, led)
+    kept = _RunKept(out, masks, events, len(parts.tricks), led)
     run._cache[key] = kept
     return kept
 
