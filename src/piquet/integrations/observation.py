@@ -489,7 +489,7 @@ def information_state_tensor(k: SeatKnowledge) -> Vector:
 # whole tensor kept by the (immutable) episode.
 
 _DialogEntries = tuple[npt.NDArray[np.intp], Vector]
-_DIALOG_KEPT: dict[tuple[int, int], tuple[tuple[Utterance, ...], _DialogEntries]] = {}
+_DIALOG_KEPT: dict[tuple[int, ...], tuple[tuple[Utterance, ...], _DialogEntries]] = {}
 _DIALOG_KEEP: Final = 1 << 12
 _KIND_AT: Final = {kind: i for i, kind in enumerate(_KINDS)}
 _PHASE_AT: Final = {phase: i for i, phase in enumerate(_PHASES)}
@@ -516,10 +516,11 @@ class _DialogOnly(NamedTuple):
 def _dialog_entries(dialog: tuple[Utterance, ...], me: int) -> _DialogEntries:
     """The (index, value) entries :func:`_fill_dialog` writes for ``dialog`` seen by ``me``
     (the blanche, declarations and missing parts, which nothing else writes), kept by the
-    dialog's identity (the entry holds the dialog, so the identity is not reused)."""
-    key = (id(dialog), me)
+    identities of the dialog's lines (a deal's next dialog is a new tuple of the same lines
+    and one more; the entry holds the lines, so their identities are not reused)."""
+    key = (me, *map(id, dialog))
     kept = _DIALOG_KEPT.get(key)
-    if kept is not None and kept[0] is dialog:
+    if kept is not None and all(a is b for a, b in zip(kept[0], dialog, strict=True)):
         return kept[1]
     scratch = np.zeros(INFO_SIZE, np.float32)
     _fill_dialog(scratch, _DialogOnly(me, dialog))  # type: ignore[arg-type]
@@ -641,6 +642,7 @@ def _fill_fast(out: Vector, episode: Episode, player: int, v: SeatParts | None,
 
 
 _PLANE_HAND: Final = _PLANES_AT
+_PLANE_LAID_OUT: Final = _PLANES_AT + 36 * _CARD_PLANES.index("laid_out")
 _PLANE_OTHER_PLAYED: Final = _PLANES_AT + 36 * _CARD_PLANES.index("other_played")
 _PLANE_MY_PLAYED: Final = _PLANES_AT + 36 * _CARD_PLANES.index("my_played")
 _PLANE_LEAD: Final = _PLANES_AT + 36 * _CARD_PLANES.index("trick_lead")
@@ -747,8 +749,20 @@ def episode_information_state_tensor(episode: Episode, player: int) -> Vector:
     cache = episode._cache
     out = cast("Vector | None", cache.get(key))
     if out is None:
-        out = np.zeros(INFO_SIZE, np.float32)
-        _fill_fast(out, episode, player, episode.seat_parts(player), True)
+        before = cast("Vector | None", cache.get("laid1" if player else "laid0"))
+        if before is not None:
+            # the tensor before the player laid out one more card for its discard
+            # (Episode._apply_discard_step): that card and the count are all that changed
+            out = before.copy()
+            selected = episode.selected_by(player).mask
+            out[_PLANE_LAID_OUT : _PLANE_LAID_OUT + 36] = 0.0
+            for card in range(selected.bit_length()):
+                if selected >> card & 1:
+                    out[_PLANE_LAID_OUT + card] = 1.0
+            out[_O_COUNTS + 5] = min(selected.bit_count() / 12.0, 1.0)
+        else:
+            out = np.zeros(INFO_SIZE, np.float32)
+            _fill_fast(out, episode, player, episode.seat_parts(player), True)
         cache[key] = out
     return out.copy()
 

@@ -127,6 +127,9 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
     def _to_player(self, ep: Episode) -> Episode:
         """Draw chance outcomes until a player is to move or the episode is over."""
         while ep.to_move == CHANCE:
+            if ep.dealer is not None:  # a pack: drawn at once, the same draws
+                ep = ep.draw_rest(self._rng)
+                continue
             outcomes = ep.chance_outcomes()
             ep = ep.apply(outcomes[self._rng.randrange(len(outcomes))][0])
         return ep
