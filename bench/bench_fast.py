@@ -22,6 +22,9 @@ the ratios compare figures measured in this run, so the machine's load cancels o
                 the wrappers (``env``) and without (``raw_env``); each also through the
                 engine alone (``kernel=False``: no card played on the kernel's board), the
                 ratio said.  ``--adapters-only`` measures only these and their floors.
+                Then each PettingZoo env in two processes at once (the random loop for the
+                same seconds in each): their steps per wall second added up, against the
+                target (50,000 steps/s), with the load before and after.
 ``floor``       the same two harnesses over a trivial Python game with the same numbers of
                 chance and player steps a game (and, for PettingZoo, the same observation
                 and mask sizes and wrappers) that does nothing else: what the framework's
@@ -298,6 +301,36 @@ def pettingzoo_rate(preset: str, seconds: float, e: Any = None,
     return _cpu_rate(run, seconds)
 
 
+def _pettingzoo_worker(job: tuple[str, float, bool]) -> tuple[int, float, float]:
+    """One process of :func:`pettingzoo_processes`: (steps, wall seconds, CPU seconds) of
+    the random loop on a fresh env, after a short warm-up."""
+    preset, seconds, wrapped = job
+    from piquet.integrations.pettingzoo import env as make_env
+    from piquet.integrations.pettingzoo import raw_env
+
+    e = (make_env if wrapped else raw_env)(rules=preset)
+    pettingzoo_rate(preset, 0.3, e=e)
+    counts = [0, 0]
+    wall, cpu = time.perf_counter(), time.process_time()
+    pettingzoo_rate(preset, seconds, e=e, counts=counts)
+    return counts[1], time.perf_counter() - wall, time.process_time() - cpu
+
+
+def pettingzoo_processes(preset: str, seconds: float, *, wrapped: bool,
+                         processes: int = 2) -> dict[str, Any]:
+    """``processes`` processes each running the random loop for ``seconds``: their steps
+    per wall second added up (each its steps over its own wall time; they run together),
+    and the load before and after."""
+    import multiprocessing
+
+    load = os.getloadavg()[0]
+    with multiprocessing.get_context("fork").Pool(processes) as pool:
+        runs = pool.map(_pettingzoo_worker, [(preset, seconds, wrapped)] * processes)
+    return {"processes": processes, "steps_per_wall_s": sum(n / w for n, w, _ in runs),
+            "steps_per_cpu_s": sum(n for n, _, _ in runs) / sum(c for _, _, c in runs),
+            "load_before": load, "load_after": os.getloadavg()[0]}
+
+
 def _floor_env(moves: int, *, wrapped: bool = True) -> Any:
     """A PettingZoo AEC env that does nothing but ``moves`` steps a game, with the
     adapter's observation and mask sizes and (``wrapped``) its wrappers: the per-call
@@ -478,6 +511,17 @@ def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | 
               f"steps/CPU-s; {label} = {pz / floor:.3f} of the floor (engine path "
               f"{pz_engine / floor:.3f}); the target is {TARGET_PETTINGZOO / floor:.2f}x the "
               f"floor", flush=True)
+    cores = os.cpu_count() or 1
+    for label, wrapped in (("PettingZoo", True), ("PettingZoo raw_env", False)):
+        two = pettingzoo_processes("rubicon", s, wrapped=wrapped, processes=2)
+        rows[label]["two_processes"] = two
+        wall = two["steps_per_wall_s"]
+        print(f"{label} (rubicon), two processes on {cores} cores: {wall:,.0f} steps/s wall "
+              f"in all ({two['steps_per_cpu_s']:,.0f} per CPU-s; one process "
+              f"{rows[label]['steps_per_cpu_s']:,.0f} per CPU-s); target "
+              f"{TARGET_PETTINGZOO:,}/s: {'met' if wall >= TARGET_PETTINGZOO else 'NOT met'} "
+              f"(load {two['load_before']:.2f} before, {two['load_after']:.2f} after)",
+              flush=True)
     report["pettingzoo_steps_per_cpu_s"] = rows["PettingZoo"]["steps_per_cpu_s"]
     report["pettingzoo_floor_steps_per_cpu_s"] = rows["PettingZoo"]["floor_steps_per_cpu_s"]
     report["pettingzoo"] = rows

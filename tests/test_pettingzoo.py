@@ -129,3 +129,30 @@ def test_a_whole_game_or_partie_ends_and_is_zero_sum(fmt: str) -> None:
         assert totals["player_0"] == 0 or abs(totals["player_0"]) >= 100
     else:
         assert abs(totals["player_0"]) == 1
+
+
+def test_a_pack_drawn_at_once_is_the_pack_drawn_card_by_card() -> None:
+    """``Episode.draw_rest`` (the env's chance nodes): the same draws of the same seed give
+    the same pack, deal and state of the generator as applying the outcomes one by one."""
+    import random as _random
+
+    from piquet.core.rules import PRESETS
+    from piquet.integrations.actions import CHANCE, Episode, EpisodeFormat
+
+    for fmt in (EpisodeFormat.DEAL, EpisodeFormat.GAME):
+        for seed in range(10):
+            one, all_ = _random.Random(seed), _random.Random(seed)
+            a = b = Episode.start(PRESETS["rubicon"], format=fmt)
+            while a.to_move == CHANCE:
+                outcomes = a.chance_outcomes()
+                a = a.apply(outcomes[one.randrange(len(outcomes))][0])
+            while b.to_move == CHANCE:
+                if b.dealer is None:
+                    outcomes = b.chance_outcomes()
+                    b = b.apply(outcomes[all_.randrange(len(outcomes))][0])
+                else:
+                    b = b.draw_rest(all_)
+            assert a.pack == b.pack and a.dealer == b.dealer and a.to_move == b.to_move
+            assert a.legal_ids() == b.legal_ids() and one.random() == all_.random()
+            assert a.deal is not None and b.deal is not None
+            assert a.deal.hands == b.deal.hands

@@ -39,6 +39,7 @@ mover, without building the view; :mod:`piquet.integrations.check` compares them
 from __future__ import annotations
 
 import enum
+import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Final, cast
@@ -68,7 +69,7 @@ from piquet.core.match import Match, MatchView, Player, new_match
 from piquet.core.roles import Role
 from piquet.core.rules import Format, Rules
 from piquet.core.view import DealView, deal_view
-from piquet.integrations.board import CardRun
+from piquet.integrations.board import CardRun, SeatParts, deal_parts
 
 __all__ = [
     "ACTION_NAMES",
@@ -602,6 +603,22 @@ class Episode:
         p = 1.0 / len(left)
         return [(c, p) for c in left]
 
+    def draw_rest(self, rng: random.Random) -> Episode:
+        """The episode once the chance nodes of the current pack are drawn by ``rng``: the
+        same draws (``rng.randrange`` over :meth:`chance_outcomes`, one a card) and the same
+        episode as applying them one by one, without the episodes between.
+
+        Raises :class:`IllegalActionError` unless the next card of a pack is to be drawn.
+        """
+        if self.to_move != CHANCE or self.dealer is None:
+            raise IllegalActionError("not drawing a pack now")
+        drawn = set(self.pack)
+        left = [c for c in self.pack_cards if c not in drawn]
+        pack = list(self.pack)
+        while left:
+            pack.append(left.pop(rng.randrange(len(left))))
+        return self._but(pack=tuple(pack[:-1]))._apply_chance(pack[-1])
+
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> DealView | None:
         """What ``player`` sees of the current deal (None while the pack is drawn)."""
@@ -619,6 +636,14 @@ class Episode:
         if self.run is not None:
             return self.run.seat_view(self.role_of(player))
         return self.view(player)
+
+    def seat_parts(self, player: int) -> SeatParts | None:
+        """What the adapters' tensors read of :meth:`seat_view` (``player``), read without
+        building the view (:class:`~piquet.integrations.board.SeatParts`)."""
+        if self.run is not None:
+            return self.run.seat_parts(self.role_of(player))
+        deal = self.deal
+        return None if deal is None else deal_parts(deal, self.role_of(player))
 
     @property
     def packet(self) -> int | None:
@@ -801,7 +826,15 @@ class Episode:
         # the same deal, mover and views: only the cards laid out (and so the legal ids)
         # change; the new episode keeps what this one worked out instead of working it anew
         cache = self._cache
-        after._cache.update({k: cache[k] for k in _KEPT_IN_DISCARD if k in cache})
+        kept = after._cache
+        kept.update({k: cache[k] for k in _KEPT_IN_DISCARD if k in cache})
+        # the adapters' tensors (piquet.integrations.observation): the other player's is the
+        # same; the mover's is the one before with the card laid out
+        mover = self.to_move
+        for key, into in ((f"info{1 - mover}", f"info{1 - mover}"),
+                          (f"info{mover}", f"laid{mover}")):
+            if key in cache:
+                kept[into] = cache[key]
         return after
 
     def _apply_card(self, run: CardRun, action_id: int) -> Episode:

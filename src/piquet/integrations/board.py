@@ -23,18 +23,18 @@ every step.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from piquet.core.actions import PLAY
 from piquet.core.cards import CardSet, mask_cards
-from piquet.core.deal import Deal, Phase
-from piquet.core.dealtypes import Trick
+from piquet.core.deal import Deal, Phase, Utterance
+from piquet.core.dealtypes import LeadRule, Trick
 from piquet.core.rules import Rules
 from piquet.core.scoring import Event, Kind
-from piquet.core.view import DealView, deal_view
+from piquet.core.view import DealView, _stock_seen, deal_view, played_by
 from piquet.fast import kernel as K
 from piquet.fast.engine import (
     FLAT_EV,
@@ -47,7 +47,7 @@ from piquet.fast.engine import (
 )
 from piquet.fast.params import compile_rules
 
-__all__ = ["CardRun", "can_run"]
+__all__ = ["CardRun", "SeatParts", "can_run", "deal_parts"]
 
 _O_EV: Final = FLAT_EV
 _O_PS: Final = FLAT_PS
@@ -77,6 +77,58 @@ def can_run(deal: Deal) -> bool:
         return False
     return not (deal.deferred and not deal.tricks and deal.trick_lead is None
                 and deal.rules.younger_declares_after_lead)
+
+
+class SeatParts(NamedTuple):
+    """What the adapters' tensors read of a seat's :class:`~piquet.core.view.DealView`, the
+    card sets as masks, made without the whole view (:func:`deal_parts`,
+    :meth:`CardRun.seat_parts`): each field equals the view's field of the same name
+    (``my_played``: the view's ``played_by`` of the seat itself; the events are ``events``
+    and then ``board_events``, flat (seat, kind's index in :class:`Kind`, points) triples
+    of the kernel's board)."""
+
+    role: int
+    phase: Phase
+    to_act: int | None
+    hand: int
+    dealt: int
+    discards: int
+    taken: int
+    stock_seen: int
+    opponent_shown: int
+    opponent_played: int
+    my_played: int
+    seen_by_opponent: int
+    opponent_discard_count: int
+    stock_count: int
+    leftover_count: int
+    dialog: tuple[Utterance, ...]
+    tricks: tuple[Trick, ...]
+    trick_lead: int | None
+    events: tuple[Event, ...]
+    board_events: list[int]
+    scores: tuple[int, int]
+    tricks_won: tuple[int, int]
+    lead_rule: LeadRule | None
+    discard_range: tuple[int, int] | None
+
+
+def deal_parts(deal: Deal, role: int) -> SeatParts:
+    """:class:`SeatParts` of ``deal_view(deal, role)``, read from the deal (as
+    :func:`~piquet.core.view.deal_view` reads them, without the legal actions)."""
+    other = 1 - role
+    hands = deal.hands
+    mine = played_by(deal, role)
+    seen_by_opp = deal.shown[role] | _stock_seen(deal, other)
+    to_act = deal.to_act
+    return SeatParts(
+        role, deal.phase, to_act, hands[role], deal.dealt[role], deal.discards[role],
+        deal.taken[role], _stock_seen(deal, role), deal.shown[other], played_by(deal, other),
+        mine, seen_by_opp & (hands[role] | deal.discards[role] | mine),
+        deal.discards[other].bit_count(), len(deal.stock), deal.leftovers.bit_count(),
+        deal.dialog, deal.tricks, deal.trick_lead, deal.events, [], deal.scores, deal.won,
+        deal.lead_rule,
+        deal.discard_range() if to_act == role and deal.phase is Phase.EXCHANGE else None)
 
 
 class CardRun:
@@ -243,6 +295,42 @@ class CardRun:
         )
         self._cache[key] = v
         return v
+
+    def seat_parts(self, role: int) -> SeatParts:
+        """:class:`SeatParts` of :meth:`seat_view` (``role``), read from the board without
+        building the view."""
+        start = self._cache_base_view(role)
+        half, led, _leader, won0 = self._trick
+        to_act = self.seat if self.waiting else None
+        other = 1 - role
+        lead = led if half else None
+        played_other = 0
+        mine = 0
+        for t in self.tricks:
+            if t.leader == other:
+                played_other |= 1 << t.lead
+                mine |= 1 << t.follow
+            else:
+                played_other |= 1 << t.follow
+                mine |= 1 << t.lead
+        if lead is not None:
+            if to_act != other:
+                played_other |= 1 << lead
+            if to_act != role:
+                mine |= 1 << lead
+        b = self.board
+        tl = b[:_O_EV]
+        n_base = len(self.base.events)
+        nev = int(tl[K.T_NEV])
+        return SeatParts(
+            start.role, Phase.PLAY if self.waiting else Phase.OVER, to_act,
+            int(b[_O_PS + K.PS_HAND + role]), start.dealt.mask, start.discards.mask,
+            start.taken.mask, start.stock_seen.mask, start.opponent_shown.mask, played_other,
+            mine, start.seen_by_opponent.mask, start.opponent_discard_count,
+            start.stock_count, start.leftover_count, start.dialog, self.tricks, lead,
+            self.base.events, b[_O_EV + 3 * n_base:_O_EV + 3 * nev].tolist(),
+            (int(tl[K.T0]), int(tl[K.T1])), (won0, len(self.tricks) - won0),
+            start.lead_rule, None)
 
     def _cache_base_view(self, role: int) -> DealView:
         """The seat's engine view at some point of the run, for what the play does not

@@ -23,7 +23,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final, NamedTuple
+from typing import Final, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +48,7 @@ from piquet.core.facts import (
 from piquet.core.scoring import Kind
 from piquet.core.view import DealView
 from piquet.integrations.actions import DEAL_SIZES, Episode, EpisodeFormat
+from piquet.integrations.board import CardRun, SeatParts
 
 __all__ = [
     "INFO_PIECES",
@@ -57,6 +58,8 @@ __all__ = [
     "Said",
     "Saying",
     "SeatKnowledge",
+    "episode_information_state_tensor",
+    "episode_observation_tensor",
     "information_state_string",
     "information_state_tensor",
     "knowledge",
@@ -474,3 +477,298 @@ def information_state_tensor(k: SeatKnowledge) -> Vector:
             out[at + 2 + t.lead] = 1.0
             out[at + 38 + t.follow] = 1.0
     return out
+
+
+# ====================================================================== the adapters' fast path
+#
+# The same tensors as :func:`information_state_tensor` and :func:`observation_tensor` of
+# ``knowledge(episode, player)``, bit for bit (tests/test_observation_fast.py compares them
+# at every step of random episodes), made without a :class:`SeatKnowledge`: the game's part
+# read from the episode, the deal's from the seat's view, the dialog's entries worked out
+# once a dialog (a deal's dialog is one tuple until a line is added) and kept, and the
+# whole tensor kept by the (immutable) episode.
+
+_DialogEntries = tuple[npt.NDArray[np.intp], Vector]
+_DIALOG_KEPT: dict[tuple[int, ...], tuple[tuple[Utterance, ...], _DialogEntries]] = {}
+_DIALOG_KEEP: Final = 1 << 12
+_KIND_AT: Final = {kind: i for i, kind in enumerate(_KINDS)}
+_PHASE_AT: Final = {phase: i for i, phase in enumerate(_PHASES)}
+_PACKET_AT: Final = {n: i for i, n in enumerate(DEAL_SIZES)}
+_O_ROLE: Final = _OFFSETS["role"]
+_O_PHASE: Final = _OFFSETS["phase"]
+_O_TO_ACT: Final = _OFFSETS["to_act"]
+_O_PACKET: Final = _OFFSETS["packet"]
+_O_COUNTS: Final = _OFFSETS["counts"]
+_O_LEAD_RULE: Final = _OFFSETS["lead_rule"]
+_O_COUNTED: Final = _OFFSETS["counted"]
+_O_GAME: Final = _OFFSETS["game"]
+_O_TRICKS: Final = _OFFSETS["tricks"]
+_N_PLANES: Final = len(_CARD_PLANES) - 1  # "missing" comes from the dialog
+
+
+class _DialogOnly(NamedTuple):
+    """What :func:`_fill_dialog` reads of a view."""
+
+    role: int
+    dialog: tuple[Utterance, ...]
+
+
+def _dialog_entries(dialog: tuple[Utterance, ...], me: int) -> _DialogEntries:
+    """The (index, value) entries :func:`_fill_dialog` writes for ``dialog`` seen by ``me``
+    (the blanche, declarations and missing parts, which nothing else writes), kept by the
+    identities of the dialog's lines (a deal's next dialog is a new tuple of the same lines
+    and one more; the entry holds the lines, so their identities are not reused)."""
+    key = (me, *map(id, dialog))
+    kept = _DIALOG_KEPT.get(key)
+    if kept is not None and all(a is b for a, b in zip(kept[0], dialog, strict=True)):
+        return kept[1]
+    scratch = np.zeros(INFO_SIZE, np.float32)
+    _fill_dialog(scratch, _DialogOnly(me, dialog))  # type: ignore[arg-type]
+    at = np.flatnonzero(scratch)
+    entries = (at, scratch[at])
+    if len(_DIALOG_KEPT) >= _DIALOG_KEEP:
+        _DIALOG_KEPT.clear()
+    _DIALOG_KEPT[key] = (dialog, entries)
+    return entries
+
+
+def _fill_fast(out: Vector, episode: Episode, player: int, v: SeatParts | None,
+               tricks: bool) -> None:
+    """:func:`_fill` (and with ``tricks`` the tricks' part) of ``knowledge(episode, player)``,
+    from the seat's :class:`~piquet.integrations.board.SeatParts`."""
+    g = _O_GAME
+    match = episode.match
+    if episode.format is not EpisodeFormat.DEAL:
+        out[g] = 1.0
+    if match is not None:  # (else the scores are 0)
+        scores = match.scores
+        out[g + 1] = _points(scores[player])
+        out[g + 2] = _points(scores[1 - player])
+        done = len(match.deals)  # (len(episode.deals))
+    else:
+        done = len(episode.deals)
+    out[g + 3] = _points(episode.rules.target)
+    if done:
+        out[g + 4] = min(done / episode.max_deals, 1.0)
+    if v is None:
+        return
+    me = v.role
+    to_act = v.to_act
+    out[_O_ROLE + me] = 1.0
+    out[_O_PHASE + _PHASE_AT[v.phase]] = 1.0
+    if to_act is not None:
+        out[_O_TO_ACT + (0 if to_act == me else 1)] = 1.0
+    packet = episode.packet
+    if packet in _PACKET_AT:
+        out[_O_PACKET + _PACKET_AT[packet]] = 1.0
+    selected = episode.selected_by(player).mask
+    past = v.tricks
+    lead = v.trick_lead
+    masks = np.array(
+        (
+            v.hand,
+            v.dealt,
+            v.discards,
+            v.taken,
+            selected,
+            v.stock_seen,
+            v.opponent_shown,
+            v.opponent_played,
+            v.my_played,
+            v.seen_by_opponent,
+            0 if lead is None else 1 << lead,
+        ),
+        dtype="<u8",
+    )
+    bits = np.unpackbits(masks.view(np.uint8), bitorder="little").reshape(_N_PLANES, 64)
+    out[_PLANES_AT : _PLANES_AT + 36 * _N_PLANES].reshape(_N_PLANES, 36)[:] = bits[:, :36]
+    c = _O_COUNTS
+    lo, hi = v.discard_range or (0, 0)
+    won = v.tricks_won
+    for i, n in enumerate(
+        (
+            v.opponent_discard_count,
+            v.stock_count,
+            v.leftover_count,
+            lo,
+            hi,
+            selected.bit_count(),
+            won[me],
+            won[1 - me],
+            len(past),
+        )
+    ):
+        if n:  # (the entry is min(n / 12, 1); a zero is there already)
+            x = n / 12.0
+            out[c + i] = x if x < 1.0 else 1.0
+    rule = v.lead_rule
+    if rule is not None:
+        kind, value = rule
+        out[_O_LEAD_RULE + (value if kind == "suit" else 4 + value)] = 1.0
+    if v.dialog:
+        at, values = _dialog_entries(v.dialog, me)
+        out[at] = values
+    cnt = _O_COUNTED
+    other_at = cnt + len(_KINDS)
+    first: dict[int, float] = {}
+    again: list[tuple[int, float]] = []
+    for e in v.events:
+        i = (cnt if e.seat == me else other_at) + _KIND_AT[e.kind]
+        if i in first:
+            again.append((i, e.points / _POINT_SCALE))
+        else:
+            first[i] = e.points / _POINT_SCALE
+    flat = v.board_events
+    for j in range(0, len(flat), 3):
+        i = (cnt if flat[j] == me else other_at) + flat[j + 1]
+        if i in first:
+            again.append((i, flat[j + 2] / _POINT_SCALE))
+        else:
+            first[i] = flat[j + 2] / _POINT_SCALE
+    for i, x in first.items():
+        out[i] = x
+    for i, x in again:
+        out[i] += x
+    pts = v.scores
+    out[cnt + 2 * len(_KINDS)] = _points(pts[me])
+    out[cnt + 2 * len(_KINDS) + 1] = _points(pts[1 - me])
+    if tricks and past:
+        ones: list[int] = []
+        at_ = _O_TRICKS
+        for t in past:
+            ones += (at_ + (0 if t.leader == me else 1), at_ + 2 + t.lead, at_ + 38 + t.follow)
+            at_ += 74
+        out[ones] = 1.0
+
+
+_PLANE_HAND: Final = _PLANES_AT
+_PLANE_LAID_OUT: Final = _PLANES_AT + 36 * _CARD_PLANES.index("laid_out")
+_PLANE_OTHER_PLAYED: Final = _PLANES_AT + 36 * _CARD_PLANES.index("other_played")
+_PLANE_MY_PLAYED: Final = _PLANES_AT + 36 * _CARD_PLANES.index("my_played")
+_PLANE_LEAD: Final = _PLANES_AT + 36 * _CARD_PLANES.index("trick_lead")
+_AT_PLAY: Final = _O_PHASE + _PHASE_AT[Phase.PLAY]
+_AT_OVER: Final = _O_PHASE + _PHASE_AT[Phase.OVER]
+
+
+class _RunKept(NamedTuple):
+    """A seat's tensor on the kernel's board, kept by the run, with what the next card
+    changes: the hand, the cards played, the card led, the events counted so far."""
+
+    tensor: Vector
+    masks: tuple[int, int, int, int]
+    """hand, the other's cards played, the seat's own, the card led (a mask)."""
+    events: int
+    tricks: int
+    led: bool
+    """The run's view is the one after elder's first card (:meth:`CardRun.seat_parts`)."""
+
+
+_RUN_BACK: Final = 4
+
+
+def _run_kept(episode: Episode, run: CardRun, player: int) -> _RunKept:
+    """The seat's tensor on the kernel's board: from the previous card's (kept by the run
+    before) by what the card changed, or made whole (:func:`_fill_fast`)."""
+    role = episode.role_of(player)
+    key = "tensor1" if role else "tensor0"
+    kept = cast("_RunKept | None", run._cache.get(key))
+    if kept is not None:
+        return kept
+    parts = run.seat_parts(role)
+    led = bool(run.tricks) or parts.trick_lead is not None
+    lead = 0 if parts.trick_lead is None else 1 << parts.trick_lead
+    masks = (parts.hand, parts.opponent_played, parts.my_played, lead)
+    events = len(parts.events) + len(parts.board_events) // 3
+    # the seat's tensor kept at one of the last few cards (the seat is observed when it is
+    # to play, so usually two cards before)
+    before = None
+    prev = run.previous
+    for _ in range(_RUN_BACK):
+        if prev is None:
+            break
+        before = cast("_RunKept | None", prev._cache.get(key))
+        if before is not None:
+            break
+        prev = prev.previous
+    if before is None or before.led != led:
+        out = np.zeros(INFO_SIZE, np.float32)
+        _fill_fast(out, episode, player, parts, True)
+    else:
+        out = before.tensor.copy()
+        me = role
+        if parts.phase is not Phase.PLAY:
+            out[_AT_PLAY] = 0.0
+            out[_AT_OVER] = 1.0
+            # (a deal episode's deal is over: it counts among the deals played)
+            out[_O_GAME + 4] = min(len(episode.deals) / episode.max_deals, 1.0)
+        to_act = parts.to_act
+        out[_O_TO_ACT] = 0.0
+        out[_O_TO_ACT + 1] = 0.0
+        if to_act is not None:
+            out[_O_TO_ACT + (0 if to_act == me else 1)] = 1.0
+        for plane, old, new in zip((_PLANE_HAND, _PLANE_OTHER_PLAYED, _PLANE_MY_PLAYED,
+                                    _PLANE_LEAD), before.masks, masks, strict=True):
+            diff = old ^ new
+            while diff:
+                low = diff & -diff
+                out[plane + low.bit_length() - 1] = 1.0 if new & low else 0.0
+                diff ^= low
+        c = _O_COUNTS
+        won = parts.tricks_won
+        past = parts.tricks
+        out[c + 6] = min(won[me] / 12.0, 1.0)
+        out[c + 7] = min(won[1 - me] / 12.0, 1.0)
+        out[c + 8] = min(len(past) / 12.0, 1.0)
+        cnt = _O_COUNTED
+        other_at = cnt + len(_KINDS)
+        flat = parts.board_events
+        for j in range(3 * (before.events - len(parts.events)), len(flat), 3):
+            # (added in turn in float32, as _fill adds them)
+            out[(cnt if flat[j] == me else other_at) + flat[j + 1]] += flat[j + 2] / _POINT_SCALE
+        pts = parts.scores
+        out[cnt + 2 * len(_KINDS)] = _points(pts[me])
+        out[cnt + 2 * len(_KINDS) + 1] = _points(pts[1 - me])
+        for n in range(before.tricks, len(past)):
+            t = past[n]
+            at = _O_TRICKS + n * 74
+            out[at + (0 if t.leader == me else 1)] = 1.0
+            out[at + 2 + t.lead] = 1.0
+            out[at + 38 + t.follow] = 1.0
+    kept = _RunKept(out, masks, events, len(parts.tricks), led)
+    run._cache[key] = kept
+    return kept
+
+
+def episode_information_state_tensor(episode: Episode, player: int) -> Vector:
+    """``information_state_tensor(knowledge(episode, player))``, bit for bit, made faster
+    (and kept by the episode: each call returns a fresh copy the caller may keep)."""
+    run = episode.run
+    if run is not None:
+        return _run_kept(episode, run, player).tensor.copy()
+    key = "info1" if player else "info0"
+    cache = episode._cache
+    out = cast("Vector | None", cache.get(key))
+    if out is None:
+        before = cast("Vector | None", cache.get("laid1" if player else "laid0"))
+        if before is not None:
+            # the tensor before the player laid out one more card for its discard
+            # (Episode._apply_discard_step): that card and the count are all that changed
+            out = before.copy()
+            selected = episode.selected_by(player).mask
+            out[_PLANE_LAID_OUT : _PLANE_LAID_OUT + 36] = 0.0
+            for card in range(selected.bit_length()):
+                if selected >> card & 1:
+                    out[_PLANE_LAID_OUT + card] = 1.0
+            out[_O_COUNTS + 5] = min(selected.bit_count() / 12.0, 1.0)
+        else:
+            out = np.zeros(INFO_SIZE, np.float32)
+            _fill_fast(out, episode, player, episode.seat_parts(player), True)
+        cache[key] = out
+    return out.copy()
+
+
+def episode_observation_tensor(episode: Episode, player: int) -> Vector:
+    """``observation_tensor(knowledge(episode, player))``, bit for bit, made faster."""
+    out = np.zeros(INFO_SIZE, np.float32)
+    _fill_fast(out, episode, player, episode.seat_parts(player), False)
+    return out[:OBS_SIZE].copy()

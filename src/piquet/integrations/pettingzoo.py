@@ -37,8 +37,8 @@ from piquet.core.rules import DEFAULT_PRESET, get_rules
 from piquet.integrations.actions import CHANCE, NUM_ACTIONS, TERMINAL, Episode, EpisodeFormat
 from piquet.integrations.observation import (
     INFO_SIZE,
+    episode_information_state_tensor,
     information_state_string,
-    information_state_tensor,
     knowledge,
 )
 
@@ -127,17 +127,20 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
     def _to_player(self, ep: Episode) -> Episode:
         """Draw chance outcomes until a player is to move or the episode is over."""
         while ep.to_move == CHANCE:
+            if ep.dealer is not None:  # a pack: drawn at once, the same draws
+                ep = ep.draw_rest(self._rng)
+                continue
             outcomes = ep.chance_outcomes()
             ep = ep.apply(outcomes[self._rng.randrange(len(outcomes))][0])
         return ep
 
     def observe(self, agent: str) -> dict[str, Any]:
         player = AGENTS.index(agent)
-        k = knowledge(self.episode, player)
+        ep = self.episode
         mask = np.zeros(NUM_ACTIONS, np.int8)
-        if self.episode.to_move == player:
-            mask[self.episode.legal_ids()] = 1
-        return {"observation": information_state_tensor(k), "action_mask": mask}
+        if ep.to_move == player:
+            mask[ep.legal_ids()] = 1
+        return {"observation": episode_information_state_tensor(ep, player), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play ``action`` (an id) for the selected agent.
