@@ -21,6 +21,7 @@ import pytest
 from piquet.advisor.deals import Setup
 from piquet.advisor.ranking import opponent_model
 from piquet.core.cards import mask_cards
+from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS, Rules
 from piquet.drawtables import (
     _BLOCK,
@@ -256,3 +257,11 @@ def test_the_pass_is_bit_identical_to_the_first_one(preset: str) -> None:
         assert _same(new, old), (preset, i)
         if i == 3:
             assert not new.all_exact
+
+
+def test_a_draw_of_more_cards_than_unseen_is_refused_clearly() -> None:
+    with pytest.raises(PiquetError, match="cannot draw 6 of 5 unseen cards: 0 to 5"):
+        draws(range(5), 6)
+    with pytest.raises(PiquetError, match="cannot draw -1 of 5"):
+        draws(range(5), -1)
+    assert draws(range(5), 0).total == 1 and draws(range(5), 5).total == 1

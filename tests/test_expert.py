@@ -436,3 +436,19 @@ def test_near_the_target_the_exchange_is_the_references() -> None:
     assert view.discard_range is not None
     lo, hi = view.discard_range
     assert lo <= got[0].bit_count() <= hi and got[0] & ~view.hand.mask == 0
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ({"worlds_per_ms": -5.0}, "worlds_per_ms must be a positive number, not -5.0"),
+        ({"worlds_per_ms": float("nan")}, "worlds_per_ms must be a positive number"),
+        ({"max_worlds": 0}, "max_worlds must be at least 200, not 0"),
+        ({"switch_margin": float("nan")}, "switch_margin must be a number of points"),
+        ({"switch_margin": -1.0}, "switch_margin must be a number of points >= 0, not -1.0"),
+    ],
+)
+def test_the_experts_exchange_settings_are_checked(setting: dict[str, float],
+                                                    message: str) -> None:
+    with pytest.raises(PiquetError, match=message):
+        ExpertPlayer(0, 100, **setting)  # type: ignore[arg-type]

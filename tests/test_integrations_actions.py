@@ -218,6 +218,38 @@ def test_illegal_ids_are_refused_with_the_legal_ones() -> None:
         Episode.start(rules).apply(0).apply(0)
 
 
+@pytest.mark.parametrize("kernel", [True, False])
+def test_a_refused_card_says_why_on_the_kernels_board_as_on_the_engine(kernel: bool) -> None:
+    """On the board or through the engine alone, a card refused in the play gets the
+    engine's reason and the legal ids, and leaves the episode as it was."""
+    rules = PRESETS["rubicon"]
+    rng = random.Random(5)
+    ep = _draw(Episode.start(rules, kernel=kernel), rng)
+    def leading_the_second_trick(e: Episode) -> bool:
+        d = e.deal
+        return d is not None and d.phase is Phase.PLAY and len(d.tricks) == 1 \
+            and d.trick_lead is None
+
+    while not leading_the_second_trick(ep):
+        ep = ep.apply(ep.legal_ids()[rng.randrange(len(ep.legal_ids()))])
+    assert (ep.run is not None) is kernel
+    deal = ep.deal
+    assert deal is not None and deal.to_act is not None
+    other = deal.hands[1 - deal.to_act]
+    card = (other & -other).bit_length() - 1  # a card of the other's hand
+    before = (ep.legal_ids(), ep.to_move)
+    with pytest.raises(IllegalActionError, match=r"does not hold it.*; legal: play:"):
+        ep.apply(card)
+    with pytest.raises(IllegalActionError, match="ids are 0 to 479"):
+        ep.apply(10_000)
+    assert (ep.legal_ids(), ep.to_move) == before
+
+
+def test_the_kernel_switch_is_a_bool() -> None:
+    with pytest.raises(IllegalActionError, match="kernel must be True or False, not 'no'"):
+        Episode.start(PRESETS["rubicon"], kernel="no")  # type: ignore[arg-type]
+
+
 # ---------------------------------------------------------------------- what a seat knows
 
 

@@ -44,6 +44,7 @@ from piquet.core.declarations import (
     SUIT_RUNS,
     DeclClass,
 )
+from piquet.core.errors import PiquetError
 from piquet.core.rules import PointMeasure, PointScoring, Rules
 
 __all__ = [
@@ -317,6 +318,8 @@ def draws(
     when there are more than ``limit``; ``rng`` then gives the sample.
     """
     cards = list(unseen)
+    if not 0 <= k <= len(cards):
+        raise PiquetError(f"cannot draw {k} of {len(cards)} unseen cards: 0 to {len(cards)}")
     total = comb(len(cards), k)
     suit_of = np.array([c // 9 for c in cards], dtype=np.int64)
     bit_of = np.array([1 << (c % 9) for c in cards], dtype=np.int64)

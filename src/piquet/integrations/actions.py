@@ -476,11 +476,13 @@ class Episode:
     ) -> Episode:
         """A new episode: nothing drawn yet (``kernel``: see :attr:`kernel`).
 
-        Raises :class:`IllegalActionError` if ``max_deals`` is below 1 or the rule set does
-        not play the format (a partie).
+        Raises :class:`IllegalActionError` if ``max_deals`` is below 1, ``kernel`` is not a
+        bool, or the rule set does not play the format (a partie).
         """
         if max_deals < 1:
             raise IllegalActionError(f"max_deals must be at least 1, not {max_deals}")
+        if not isinstance(kernel, bool):
+            raise IllegalActionError(f"kernel must be True or False, not {kernel!r}")
         if format is EpisodeFormat.PARTIE and Format.PARTIE not in rules.formats:
             raise IllegalActionError(
                 f"{rules.name} does not play a partie; it plays: "
@@ -841,9 +843,21 @@ class Episode:
         """A card played on the kernel's board; at the deal's end the engine takes the
         run's cards on (the last one through :meth:`_after`)."""
         if not (0 <= action_id < 36 and run.allowed >> action_id & 1):
-            name = ACTION_NAMES[action_id] if 0 <= action_id < NUM_ACTIONS else "?"
-            raise IllegalActionError(
-                f"{action_id} ({name}): not allowed now; legal: {self._legal_text()}")
+            # refused: the engine's deal says why, in the words of the engine path
+            deal = run.deal
+            assert deal.to_act is not None
+            try:
+                step = decode_action(action_id, rules=self.rules,
+                                     hand=CardSet(deal.hands[deal.to_act]))
+                if not isinstance(step, Action):
+                    raise IllegalActionError(f"{step}: no discarding now")
+                deal.apply(step)
+            except IllegalActionError as exc:
+                raise IllegalActionError(f"{exc}; legal: {self._legal_text()}") from None
+            name = ACTION_NAMES[action_id]
+            raise IllegalActionError(  # the board and the engine disagree: a fault, said so
+                f"{action_id} ({name}): refused by the kernel's board but allowed by the "
+                f"engine; legal on the board: {self._legal_text()}")
         after = run.play(action_id)
         if after.waiting or self.format is EpisodeFormat.DEAL:
             # (a deal episode ends with its deal: the engine's deal is worked out only if

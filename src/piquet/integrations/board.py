@@ -33,7 +33,7 @@ from piquet.core.cards import CardSet, mask_cards
 from piquet.core.deal import Deal, Phase, Utterance
 from piquet.core.dealtypes import LeadRule, Trick
 from piquet.core.rules import Rules
-from piquet.core.scoring import Event, Kind
+from piquet.core.scoring import Event
 from piquet.core.view import DealView, _stock_seen, deal_view, played_by
 from piquet.fast import kernel as K
 from piquet.fast.engine import (
@@ -41,6 +41,7 @@ from piquet.fast.engine import (
     FLAT_INFO,
     FLAT_PS,
     FLAT_SIZE,
+    KINDS,
     flat_resume,
     flat_start,
     trace_of,
@@ -53,21 +54,10 @@ _O_EV: Final = FLAT_EV
 _O_PS: Final = FLAT_PS
 _O_INFO: Final = FLAT_INFO
 _SIZE: Final = FLAT_SIZE
-_KINDS: Final = tuple(Kind)
 assert (K.I_STATUS, K.I_SEAT, K.I_ALLOWED) == (0, 1, 2)
 assert (K.PS_HALF, K.PS_LED, K.PS_LEADER, K.PS_WON0) == (6, 7, 8, 9)
 
 Board = npt.NDArray[np.int64]
-
-
-_PARAMS: dict[Rules, npt.NDArray[np.int64]] = {}
-
-
-def _params(rules: Rules) -> npt.NDArray[np.int64]:
-    p = _PARAMS.get(rules)
-    if p is None:
-        p = _PARAMS[rules] = compile_rules(rules)
-    return p
 
 
 def can_run(deal: Deal) -> bool:
@@ -189,7 +179,7 @@ class CardRun:
             return None
         history = [a for _, a in deal.history]
         board = np.zeros(_SIZE, dtype=np.int64)
-        p = _params(deal.rules)
+        p = compile_rules(deal.rules)
         flat_start(p, np.asarray(deal.deck, dtype=np.int64), deal.start[0], deal.start[1],
                deal.target or 0, trace_of(history), len(history), board)
         run = cls(deal.rules, p, deal, board, (), deal.tricks, None, {})
@@ -260,7 +250,7 @@ class CardRun:
         nev = int(tl[K.T_NEV])
         ev = b[_O_EV:_O_EV + 3 * nev]
         events = self.base.events + tuple(
-            Event(int(ev[3 * i]), _KINDS[int(ev[3 * i + 1])], int(ev[3 * i + 2]))
+            Event(int(ev[3 * i]), KINDS[int(ev[3 * i + 1])], int(ev[3 * i + 2]))
             for i in range(n_base, nev))
         won0 = int(b[ps + K.PS_WON0])
         v = DealView(

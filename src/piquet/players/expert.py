@@ -28,11 +28,13 @@ The budget stays a count (worlds, solver positions), so decisions repeat from a 
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from typing import Final
 
 from piquet.core.actions import Action, Play
+from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
 from piquet.players.base import register_level, register_variant
@@ -111,9 +113,14 @@ def per_world_nodes(rules: Rules, cards: int) -> float:
     return max(50.0, base * 0.4 ** (12 - cards))
 
 
+#: The fewest worlds the exchange plays out, whatever the budget.
+MIN_EXCHANGE_WORLDS: Final = 200
+
+
 def exchange_worlds(budget: _Budget, per_ms: float = 2.0, cap: int = 600) -> int:
-    """Worlds the exchange plays out: ``per_ms`` per millisecond of budget, 200 to ``cap``."""
-    return max(200, min(cap, int(per_ms * budget.think_ms)))
+    """Worlds the exchange plays out: ``per_ms`` per millisecond of budget,
+    :data:`MIN_EXCHANGE_WORLDS` to ``cap`` (``cap`` is at least that many)."""
+    return max(MIN_EXCHANGE_WORLDS, min(cap, int(per_ms * budget.think_ms)))
 
 
 def exchange_candidates(budget: _Budget) -> int:
@@ -148,6 +155,14 @@ class ExpertPlayer(SearchPlayer):
         rules: Rules | None = None,
         name: str = "expert",
     ) -> None:
+        if not (math.isfinite(worlds_per_ms) and worlds_per_ms > 0):
+            raise PiquetError(f"worlds_per_ms must be a positive number, not {worlds_per_ms!r}")
+        if max_worlds < MIN_EXCHANGE_WORLDS:
+            raise PiquetError(
+                f"max_worlds must be at least {MIN_EXCHANGE_WORLDS}, not {max_worlds!r}")
+        if not (math.isfinite(switch_margin) and switch_margin >= 0):
+            raise PiquetError(f"switch_margin must be a number of points >= 0, not "
+                              f"{switch_margin!r}")
         super().__init__(seed, think_ms, level="expert", threads=threads, rules=rules, name=name)
         self.beliefs = beliefs
         self.play_beliefs = play_beliefs
