@@ -7,8 +7,9 @@ legal ids from the deal instead of building the whole view.  :func:`differ_episo
 one random episode twice in step, on the kernel's board (``kernel=True``) and through the
 engine alone (``kernel=False``), and at every step compares everything the adapters give
 (the player to move, the legal ids, each player's information-state and observation
-strings and tensors, the returns) with the same answers worked out afresh the reference
-way: from a copy of the engine episode with nothing kept, the legal ids by
+strings and tensors, the returns; the tensors as the adapters make them, kept by the
+episode) with the same answers worked out afresh the reference way (the tensors from the
+seat's knowledge): from a copy of the engine episode with nothing kept, the legal ids by
 :func:`~piquet.integrations.actions.legal_action_ids` from the seat's
 :func:`~piquet.core.view.deal_view`.  ``tests/test_fast_adapters.py`` runs it for every
 preset and format; ``bench/bench_fast.py --adapters-diff N`` over N episodes of each.
@@ -30,6 +31,8 @@ from piquet.integrations.actions import (
     legal_action_ids,
 )
 from piquet.integrations.observation import (
+    episode_information_state_tensor,
+    episode_observation_tensor,
     information_state_string,
     information_state_tensor,
     knowledge,
@@ -52,13 +55,21 @@ def _reference_legal(ep: Episode) -> list[int]:
     return legal_action_ids(view, rules=ep.rules, selected=CardSet(ep.selected))
 
 
-def _answers(ep: Episode, legal: list[int]) -> tuple[object, ...]:
+def _answers(ep: Episode, legal: list[int], *, reference: bool = False) -> tuple[object, ...]:
+    """Every answer at this step; the tensors as the adapters make them (kept by the
+    episode, :func:`episode_information_state_tensor`), or with ``reference`` from the
+    seat's knowledge afresh."""
     out: list[object] = [ep.to_move, legal, ep.returns(), ep.over]
     for player in (0, 1):
         k = knowledge(ep, player)
-        out += [information_state_string(k), observation_string(k),
-                        information_state_tensor(k).tobytes(), observation_tensor(k).tobytes()]
+        if reference:
+            info, obs = information_state_tensor(k), observation_tensor(k)
+        else:
+            info = episode_information_state_tensor(ep, player)
+            obs = episode_observation_tensor(ep, player)
         # (the tensors as bytes: equal bit for bit)
+        out += [information_state_string(k), observation_string(k), info.tobytes(),
+                obs.tobytes()]
     return tuple(out)
 
 
@@ -77,7 +88,7 @@ def differ_episode(rules: Rules, fmt: EpisodeFormat, seed: int, *, max_deals: in
         ep.legal_ids()  # asked twice: the kept answer must not change
         slow = _answers(engine, engine.legal_ids())
         fresh = replace(engine)  # the same episode with nothing kept
-        ref = _answers(fresh, _reference_legal(fresh))
+        ref = _answers(fresh, _reference_legal(fresh), reference=True)
         again = _answers(ep, ep.legal_ids())
         for name, a, b, c, d in zip(_NAMES, fast, ref, again, slow, strict=True):
             if not (a == b == c == d):
