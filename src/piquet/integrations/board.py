@@ -183,8 +183,12 @@ class CardRun:
         flat_start(p, np.asarray(deal.deck, dtype=np.int64), deal.start[0], deal.start[1],
                deal.target or 0, trace_of(history), len(history), board)
         run = cls(deal.rules, p, deal, board, (), deal.tricks, None, {})
-        if not run.waiting or run.seat != deal.to_act:
-            return None  # (the differential check says this never happens)
+        n = len(history)
+        if (not run.waiting or run.seat != deal.to_act
+                or int(board[K.T_FI]) != n or int(board[K.T_NTR]) != n):
+            # the board must stop at a card having taken every forced choice and made none
+            # of its own (the differential check says this never happens)
+            return None
         return run
 
     # ------------------------------------------------------------------ the board
