@@ -283,9 +283,9 @@ FLAT_SIZE: Final = FLAT_INFO + K.I_SIZE
 
 
 @njit(cache=True, nogil=True)
-def flat_start(p, deck, start0, start1, target, fz, nfz, flat):  # type: ignore[no-untyped-def]
-    """Deal ``deck`` on ``flat`` with the forced choices ``fz[:nfz]`` (the deal's history),
-    stopped at the first card after them."""
+def _flat_parts(flat):  # type: ignore[no-untyped-def]
+    """The board's arrays as views of ``flat``: tally, events, trace, classes decided, held
+    counts, deferred declarations, play state, stop info."""
     tl = flat[0:FLAT_EV]
     ev = flat[FLAT_EV:FLAT_TR].reshape((K.MAX_EVENTS, 3))
     tr = flat[FLAT_TR:FLAT_RES].reshape((K.MAX_TRACE, 2))
@@ -294,6 +294,14 @@ def flat_start(p, deck, start0, start1, target, fz, nfz, flat):  # type: ignore[
     deferred = flat[FLAT_DEF:FLAT_PS].reshape((3, 3))
     ps = flat[FLAT_PS:FLAT_INFO]
     info = flat[FLAT_INFO:FLAT_SIZE]
+    return tl, ev, tr, res, held, deferred, ps, info
+
+
+@njit(cache=True, nogil=True)
+def flat_start(p, deck, start0, start1, target, fz, nfz, flat):  # type: ignore[no-untyped-def]
+    """Deal ``deck`` on ``flat`` with the forced choices ``fz[:nfz]`` (the deal's history),
+    stopped at the first card after them."""
+    tl, ev, tr, res, held, deferred, ps, info = _flat_parts(flat)
     rng = np.ones(1, dtype=np.uint64)  # no policy draws: every choice is forced or a card
     K.run_deal(p, deck, start0, start1, target, 0, rng, tr, ev, fz, nfz, True, info, tl, res,
                held, deferred, ps)
@@ -302,13 +310,6 @@ def flat_start(p, deck, start0, start1, target, fz, nfz, flat):  # type: ignore[
 @njit(cache=True, nogil=True)
 def flat_resume(p, flat, card):  # type: ignore[no-untyped-def]
     """The seat to play plays ``card`` on ``flat``; the board runs to the next card."""
-    tl = flat[0:FLAT_EV]
-    ev = flat[FLAT_EV:FLAT_TR].reshape((K.MAX_EVENTS, 3))
-    tr = flat[FLAT_TR:FLAT_RES].reshape((K.MAX_TRACE, 2))
-    res = flat[FLAT_RES:FLAT_HELD].reshape((3, 3))
-    held = flat[FLAT_HELD:FLAT_DEF].reshape((K.MAX_HELD, 3))
-    deferred = flat[FLAT_DEF:FLAT_PS].reshape((3, 3))
-    ps = flat[FLAT_PS:FLAT_INFO]
-    info = flat[FLAT_INFO:FLAT_SIZE]
+    tl, ev, tr, res, held, deferred, ps, info = _flat_parts(flat)
     rng = np.ones(1, dtype=np.uint64)
     K.resume(p, 0, rng, tl, ev, held, res, deferred, ps, tr, info, card)

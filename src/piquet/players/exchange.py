@@ -113,7 +113,9 @@ def playout_values(
 ) -> list[float] | None:
     """This seat's points minus the other's in each world after ``discard``, the rest of
     the deal played by the book's policy in the kernel (world ``j`` with seed ``seed + j``);
-    None if the discard is not legal in some world."""
+    None if the discard is not legal in some world.  One discard at a time, through
+    :func:`piquet.fast.playout`: the expert calls :func:`all_playout_values`; this is the
+    form its test checks that one compiled call against."""
     act = Discard(CardSet(discard))
     out: list[float] = []
     for j, pw in enumerate(worlds):
