@@ -40,6 +40,7 @@ from piquet.core.view import DealView
 from piquet.players.base import register_level, register_variant
 from piquet.players.beliefs import BeliefModel
 from piquet.players.common import Situation, truthful_declaration
+from piquet.players.consistency import PlayConsistency
 from piquet.players.exchange import (
     PlayoutWorld,
     all_playout_values,
@@ -51,12 +52,14 @@ from piquet.players.search import (
     SearchPlayer,
     _blanche_flags,
     _Budget,
+    _continue_value,
     _exchange_value,
     _play_action,
     _worlds_for,
 )
-from piquet.sampling import SamplingError, World, sample_worlds
-from piquet.solver import Mode
+from piquet.players.sinking import SINK_WORLDS, choose_sink, sink_options
+from piquet.sampling import SamplingError, World, _resample, sample_worlds
+from piquet.solver import Mode, Objective
 
 __all__ = [
     "DEFAULT_POOL",
@@ -151,6 +154,8 @@ class ExpertPlayer(SearchPlayer):
         worlds_per_ms: float = 2.0,
         max_worlds: int = 600,
         switch_margin: float = SWITCH_MARGIN,
+        sink_allowance: float | None = None,
+        consistency: float | None = None,
         threads: int | None = None,
         rules: Rules | None = None,
         name: str = "expert",
@@ -179,14 +184,54 @@ class ExpertPlayer(SearchPlayer):
         self.lookahead_stats = [0, 0]
         #: declarations chosen by simulation, and how many sank (not the truthful choice)
         self.declaration_stats = [0, 0]
+        #: points a sink is credited for what it hides (None: the reference's declarations)
+        self.sink_allowance = sink_allowance
+        #: each sink made: (role, the action, the truthful one, points it was expected to cost)
+        self.sinks: list[tuple[int, str, str, float]] = []
+        #: the play's inference by consistency with the solver: its LAMBDA (None: off)
+        self.consistency = consistency
+        #: (play decisions weighed by consistency, positions solved for it)
+        self.consistency_stats = [0, 0]
+        #: (his cards read, his cards that could have been read), summed over decisions
+        self.consistency_depth = [0, 0]
+        self._reading: tuple[Objective, _Budget] | None = None
+
+    def _declares_by_search(self, budget: _Budget) -> bool:
+        return self.sink_allowance is not None or super()._declares_by_search(budget)
 
     def _declare(
         self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
     ) -> Action:
-        action = super()._declare(deal, rules, sit, rng, budget)
+        if self.sink_allowance is None:
+            action = super()._declare(deal, rules, sit, rng, budget)
+        else:
+            action = self._sink_or_declare(deal, rules, sit, rng, self.sink_allowance)
         self.declaration_stats[0] += 1
         self.declaration_stats[1] += action != truthful_declaration(deal, rules)
         return action
+
+    def _sink_or_declare(
+        self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, allowance: float
+    ) -> Action:
+        """Declare all, or sink where the points it risks are under ``allowance``
+        (:mod:`piquet.players.sinking`)."""
+        default = truthful_declaration(deal, rules)
+        if not sink_options(deal, default):
+            return default
+        try:
+            worlds = self._worlds(deal, rules, rng, SINK_WORLDS)
+        except SamplingError:
+            return default
+        solver = self._solver(rules, sit.objective, 8)
+        role = deal.role
+        choice = choose_sink(
+            deal, rules, default, worlds,
+            lambda d: _continue_value(d, rules, sit, solver, role), allowance=allowance,
+        )
+        if choice.sank:
+            assert choice.cost is not None
+            self.sinks.append((deal.role, str(choice.action), str(default), choice.cost))
+        return choice.action
 
     def _play(
         self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
@@ -194,7 +239,11 @@ class ExpertPlayer(SearchPlayer):
         legal = [a.card.index for a in deal.legal_actions if isinstance(a, Play)]
         if len(legal) == 1:
             return _play_action(legal[0])
-        found = self._play_means(deal, rules, sit, rng, budget, legal)
+        self._reading = (sit.objective, budget) if self.consistency is not None else None
+        try:
+            found = self._play_means(deal, rules, sit, rng, budget, legal)
+        finally:
+            self._reading = None
         if found is None:
             return _play_action(legal[0])
         means, states, weights = found
@@ -315,7 +364,22 @@ class ExpertPlayer(SearchPlayer):
         if not self.beliefs:
             return sample_worlds(deal, rules, rng, n)
         model = BeliefModel(deal, rules, play=self.play_beliefs)
-        return sample_worlds(deal, rules, rng, n, weigh=model, pool=self.pool)
+        if self._reading is None or self.consistency is None:
+            return sample_worlds(deal, rules, rng, n, weigh=model, pool=self.pool)
+        objective, budget = self._reading
+        solver = self._solver(rules, objective, 5)
+        solver.reset()
+        reader = PlayConsistency(deal, solver, budget.nodes, lam=self.consistency)
+        # the pool drawn and weighed as sample_worlds does, then read, then resampled
+        pool = sample_worlds(deal, rules, rng, n * self.pool, weigh=model)
+        if not reader.cards:
+            return _resample(pool, n, rng) if len(pool) > n else pool
+        pool = reader.weigh(pool)
+        self.consistency_stats[0] += 1
+        self.consistency_stats[1] += reader.solved
+        self.consistency_depth[0] += reader.depth
+        self.consistency_depth[1] += len(reader.cards)
+        return _resample(pool, n, rng) if len(pool) > n else pool
 
     def _budget(self) -> _Budget:
         if self.calibrated:
@@ -400,3 +464,24 @@ register_variant(
     "expert-40-worlds",
     lambda seed, think_ms: ExpertPlayer(seed, think_ms, more_worlds=False, name="expert-40-worlds"),
 )
+# the play and declarations (issue 16, sinking): the expert sinking where what it risks is
+# under an allowance of points (piquet.players.sinking)
+for _allow in (0.5, 1.0, 2.0):
+    _sname = f"expert-sink{_allow:g}"
+
+    def _sink_factory(
+        seed: int, think_ms: int | None, *, _a: float = _allow, _n: str = _sname
+    ) -> ExpertPlayer:
+        return ExpertPlayer(seed, think_ms, sink_allowance=_a, name=_n)
+
+    register_variant(_sname, _sink_factory)
+# the play's inference by consistency with the solver (piquet.players.consistency)
+for _lam in (0.5, 0.25):
+    _cname = f"expert-consistent{_lam:g}"
+
+    def _cons_factory(
+        seed: int, think_ms: int | None, *, _l: float = _lam, _n: str = _cname
+    ) -> ExpertPlayer:
+        return ExpertPlayer(seed, think_ms, consistency=_l, name=_n)
+
+    register_variant(_cname, _cons_factory)

@@ -146,7 +146,7 @@ class SearchPlayer:
             return discard_action(self._exchange(deal, rules, sit, rng, budget))
         if phase is Phase.BLANCHE and expert:
             return self._blanche(deal, rules, sit, rng, budget)
-        if phase is Phase.DECLARE and expert and budget.think_ms >= 200:
+        if phase is Phase.DECLARE and expert and self._declares_by_search(budget):
             return self._declare(deal, rules, sit, rng, budget)
         if phase is Phase.DECLARE:
             return truthful_declaration(deal, rules)
@@ -155,6 +155,10 @@ class SearchPlayer:
     def _budget(self) -> _Budget:
         """What this player's ``think_ms`` buys (the expert calibrates it anew)."""
         return _Budget(self.think_ms)
+
+    def _declares_by_search(self, budget: _Budget) -> bool:
+        """Whether the declarations are chosen by simulation (from 200 ms), not truthfully."""
+        return budget.think_ms >= 200
 
     # ------------------------------------------------------------------ worlds
     def _worlds(self, deal: DealView, rules: Rules, rng: random.Random, n: int) -> list[World]:

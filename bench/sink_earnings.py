@@ -1,0 +1,114 @@
+"""What sinking earns: a sinking variant against an opponent, each deal with a sink replayed
+with the truthful expert (the same seeds), so that the difference is what the sinks earned.
+
+The deals are those of ``piquet tournament`` / ``scripts/strength-table`` (the same packs and
+player seeds), so the first figure is the tournament's margin of VARIANT v OPPONENT; the
+variant plays as ``expert`` until its first sink (its decisions are seeded by position), so
+the replay of a deal without sinking is the ``expert`` v OPPONENT deal, and the margin of
+``expert`` v OPPONENT on the same packs is the variant's minus the earnings.
+
+    PYTHONPATH=src python bench/sink_earnings.py --variant expert-sink1 --pairs 150 \\
+        --think 100 --seed 2026 --preset rubicon --json /tmp/play/sink.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import time
+from typing import Any
+
+from piquet.core.deal import ELDER, YOUNGER
+from piquet.core.rules import get_rules
+from piquet.players.base import make_player
+from piquet.players.expert import ExpertPlayer
+from piquet.tournament import _player_seed, deal_pack, play_deal
+
+
+def _ci(xs: list[float]) -> tuple[float, float, float]:
+    m = statistics.fmean(xs) if xs else 0.0
+    if len(xs) < 2:
+        return m, m, m
+    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
+    return m, m - h, m + h
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--variant", default="expert-sink1")
+    ap.add_argument("--opponent", default="reference")
+    ap.add_argument("--pairs", type=int, default=150)
+    ap.add_argument("--start", type=int, default=0)
+    ap.add_argument("--think", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--preset", default="rubicon")
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+    rules = get_rules(args.preset)
+
+    def make(level: str, seed: int) -> Any:
+        p = make_player(level, seed=seed, think_ms=args.think)
+        if hasattr(p, "rules"):
+            p.rules = rules
+        return p
+
+    margins: list[float] = []
+    base_margins: list[float] = []
+    earned: list[dict[str, Any]] = []
+    decisions = 0
+    cpu = time.process_time()
+    for index in range(args.start, args.start + args.pairs):
+        pack = deal_pack(rules, args.seed, index)
+        pair = 0.0
+        base_pair = 0.0
+        for first, elder in ((0, 0), (1, 1)):
+            sa = _player_seed(args.seed, index, first, "a")
+            sb = _player_seed(args.seed, index, first, "b")
+            pa = make(args.variant, sa)
+            assert isinstance(pa, ExpertPlayer)
+            d = play_deal(rules, pack, (pa, make(args.opponent, sb)), elder=elder)
+            a_seat = ELDER if elder == 0 else YOUNGER
+            diff = d.scores[a_seat] - d.scores[1 - a_seat]
+            decisions += pa.declaration_stats[0]
+            base = diff
+            if pa.sinks:
+                plain = make("expert", sa)
+                d0 = play_deal(rules, pack, (plain, make(args.opponent, sb)), elder=elder)
+                base = d0.scores[a_seat] - d0.scores[1 - a_seat]
+                earned.append({
+                    "pair": index, "elder": elder == 0, "sinks": pa.sinks,
+                    "with": diff, "without": base, "earned": diff - base,
+                })
+            pair += diff / 2
+            base_pair += base / 2
+        margins.append(pair)
+        base_margins.append(base_pair)
+        done = index - args.start + 1
+        if done % 10 == 0:
+            m, lo, hi = _ci(margins)
+            print(f"{done} pairs: {m:+.2f} ({lo:+.2f} to {hi:+.2f}), sinks in "
+                  f"{len(earned)} deals, {time.process_time() - cpu:.0f} s CPU", flush=True)
+    m, lo, hi = _ci(margins)
+    bm, blo, bhi = _ci(base_margins)
+    gains = [e["earned"] for e in earned]
+    em, elo, ehi = _ci([g / 1.0 for g in gains])
+    diffs = [a - b for a, b in zip(margins, base_margins, strict=True)]
+    dm, dlo, dhi = _ci(diffs)
+    n_sinks = sum(len(e["sinks"]) for e in earned)
+    print(f"{args.variant} v {args.opponent}, {args.preset}, {args.pairs} pairs, think "
+          f"{args.think}: {m:+.2f} ({lo:+.2f} to {hi:+.2f})")
+    print(f"expert v {args.opponent} on the same deals: {bm:+.2f} ({blo:+.2f} to {bhi:+.2f})")
+    print(f"difference per pair: {dm:+.3f} ({dlo:+.3f} to {dhi:+.3f})")
+    print(f"sinks: {n_sinks} in {len(earned)} of {2 * args.pairs} deals, of {decisions} "
+          f"declaration decisions; earned per deal with a sink {em:+.2f} "
+          f"({elo:+.2f} to {ehi:+.2f})")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"args": vars(args), "margins": margins, "base_margins": base_margins,
+                       "earned": earned, "decisions": decisions}, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
