@@ -45,6 +45,11 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--preset", default="rubicon")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--base", default="expert",
+                    help="the player the variant is compared with on the same deals and seeds")
+    ap.add_argument("--replay", choices=("sinks", "all"), default="sinks",
+                    help="replay with the base only the deals with a sink (the variant differs "
+                         "from the base only by sinking), or every deal")
     args = ap.parse_args()
     rules = get_rules(args.preset)
 
@@ -73,10 +78,11 @@ def main() -> None:
             diff = d.scores[a_seat] - d.scores[1 - a_seat]
             decisions += pa.declaration_stats[0]
             base = diff
-            if pa.sinks:
-                plain = make("expert", sa)
+            if pa.sinks or args.replay == "all":
+                plain = make(args.base, sa)
                 d0 = play_deal(rules, pack, (plain, make(args.opponent, sb)), elder=elder)
                 base = d0.scores[a_seat] - d0.scores[1 - a_seat]
+            if pa.sinks:
                 earned.append({
                     "pair": index, "elder": elder == 0, "sinks": pa.sinks,
                     "with": diff, "without": base, "earned": diff - base,
@@ -99,7 +105,7 @@ def main() -> None:
     n_sinks = sum(len(e["sinks"]) for e in earned)
     print(f"{args.variant} v {args.opponent}, {args.preset}, {args.pairs} pairs, think "
           f"{args.think}: {m:+.2f} ({lo:+.2f} to {hi:+.2f})")
-    print(f"expert v {args.opponent} on the same deals: {bm:+.2f} ({blo:+.2f} to {bhi:+.2f})")
+    print(f"{args.base} v {args.opponent} on the same deals: {bm:+.2f} ({blo:+.2f} to {bhi:+.2f})")
     print(f"difference per pair: {dm:+.3f} ({dlo:+.3f} to {dhi:+.3f})")
     print(f"sinks: {n_sinks} in {len(earned)} of {2 * args.pairs} deals, of {decisions} "
           f"declaration decisions; earned per deal with a sink {em:+.2f} "

@@ -28,6 +28,7 @@ The budget stays a count (worlds, solver positions), so decisions repeat from a 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 from dataclasses import dataclass
@@ -156,6 +157,7 @@ class ExpertPlayer(SearchPlayer):
         switch_margin: float = SWITCH_MARGIN,
         sink_allowance: float | None = None,
         consistency: float | None = None,
+        first_trick_boost: float = 1.0,
         threads: int | None = None,
         rules: Rules | None = None,
         name: str = "expert",
@@ -195,6 +197,9 @@ class ExpertPlayer(SearchPlayer):
         #: (his cards read, his cards that could have been read), summed over decisions
         self.consistency_depth = [0, 0]
         self._reading: tuple[Objective, _Budget] | None = None
+        #: the budget of the first trick's cards, times the budget (the opening lead decides
+        #: most of the play's double-dummy regret)
+        self.first_trick_boost = first_trick_boost
 
     def _declares_by_search(self, budget: _Budget) -> bool:
         return self.sink_allowance is not None or super()._declares_by_search(budget)
@@ -239,6 +244,9 @@ class ExpertPlayer(SearchPlayer):
         legal = [a.card.index for a in deal.legal_actions if isinstance(a, Play)]
         if len(legal) == 1:
             return _play_action(legal[0])
+        if self.first_trick_boost != 1.0 and not deal.tricks:
+            budget = dataclasses.replace(
+                budget, think_ms=max(1, round(budget.think_ms * self.first_trick_boost)))
         self._reading = (sit.objective, budget) if self.consistency is not None else None
         try:
             found = self._play_means(deal, rules, sit, rng, budget, legal)
@@ -485,3 +493,13 @@ for _lam in (0.5, 0.25):
         return ExpertPlayer(seed, think_ms, consistency=_l, name=_n)
 
     register_variant(_cname, _cons_factory)
+# more of the budget for the first trick's cards
+for _boost in (2.0, 4.0):
+    _bname = f"expert-first{_boost:g}"
+
+    def _boost_factory(
+        seed: int, think_ms: int | None, *, _b: float = _boost, _n: str = _bname
+    ) -> ExpertPlayer:
+        return ExpertPlayer(seed, think_ms, first_trick_boost=_b, name=_n)
+
+    register_variant(_bname, _boost_factory)
