@@ -190,3 +190,21 @@ def test_the_consistent_expert_is_seeded_and_reads_within_its_budget() -> None:
         assert 0 <= read <= readable
     assert runs[0] == runs[1]
     assert "expert-consistent0.5" in VARIANTS
+
+
+# ------------------------------------------------------------------ the first trick
+def test_the_first_tricks_cards_get_the_boosted_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = PRESETS["rubicon"]
+    seen: list[tuple[int, int]] = []
+    original = ExpertPlayer._play_means
+
+    def spy(self, deal, rules_, sit, rng, budget, legal):  # type: ignore[no-untyped-def]
+        seen.append((len(deal.tricks), budget.think_ms))
+        return original(self, deal, rules_, sit, rng, budget, legal)
+
+    monkeypatch.setattr(ExpertPlayer, "_play_means", spy)
+    expert = ExpertPlayer(1, FAST, first_trick_boost=4.0)
+    play_deal(rules, deal_pack(rules, 5, 0), (expert, make_player("book")), elder=0)
+    assert seen and all(ms == (4 * FAST if tricks == 0 else FAST) for tricks, ms in seen)
+    assert any(tricks == 0 for tricks, _ in seen)
+    assert "expert-first2" in VARIANTS and "expert-first4" in VARIANTS

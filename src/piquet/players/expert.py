@@ -23,6 +23,15 @@ exact solver over drawn worlds), with these changes, each measured in
   compared by a search a trick deeper that avoids strategy fusion at the player's next
   card (:mod:`piquet.players.lookahead`).  Measured, it did not gain.
 
+- **the play and declarations, measured and off by default** (variants):
+  ``expert-consistent0.5`` / ``0.25`` weigh the worlds by whether the other's past cards
+  were the exact solver's in them (:mod:`piquet.players.consistency`);
+  ``expert-sink0.5`` / ``1`` / ``2`` sink a declaration where the points it risks, in drawn
+  deals, are under that allowance (:mod:`piquet.players.sinking`);
+  ``expert-first2`` ... ``16`` give the first trick's cards (the opening lead carries the
+  largest part of the play's double-dummy regret) that many times the budget.  None gained
+  measurably (``bench/sink_earnings.py``, ``bench/play_regret.py``).
+
 The budget stays a count (worlds, solver positions), so decisions repeat from a seed.
 """
 
@@ -494,7 +503,7 @@ for _lam in (0.5, 0.25):
 
     register_variant(_cname, _cons_factory)
 # more of the budget for the first trick's cards
-for _boost in (2.0, 4.0):
+for _boost in (2.0, 4.0, 8.0, 16.0):
     _bname = f"expert-first{_boost:g}"
 
     def _boost_factory(
