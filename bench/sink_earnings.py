@@ -9,6 +9,9 @@ the replay of a deal without sinking is the ``expert`` v OPPONENT deal, and the 
 
     PYTHONPATH=src python bench/sink_earnings.py --variant expert-sink1 --pairs 150 \\
         --think 100 --seed 2026 --preset rubicon --json /tmp/play/sink.json
+
+With ``--replay all`` every deal is played by both (any variant against ``--base``, paired
+deal by deal: the same packs and seeds, so the deals the two play alike count zero).
 """
 
 from __future__ import annotations
