@@ -28,23 +28,32 @@ import itertools
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.core.actions import Action, Discard
-from piquet.core.cards import CardSet
+import numpy as np
+
+from piquet.core.actions import Action, Discard, Play
+from piquet.core.cards import Card, CardSet
 from piquet.core.deal import Deal
 from piquet.core.errors import IllegalActionError
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
+from piquet.fast import kernel as K
 from piquet.fast import playout
-from piquet.fast.rollouts import discard_rollouts
+from piquet.fast.engine import actions_of, policy_code, trace_of
+from piquet.fast.params import compile_rules
+from piquet.fast.policies import new_rng
+from piquet.fast.rollouts import discard_rollouts, discard_solver_values
 from piquet.players.common import book_discard, card_values, discard_candidates
 from piquet.sampling import SamplingError, World, public_actions, world_deck
+from piquet.solver import Solver, _greedy_card, play_state
 
 __all__ = [
     "EXTRA_CARDS",
     "PlayoutWorld",
     "all_playout_values",
+    "all_solver_values",
     "playout_values",
     "playout_worlds",
+    "solver_playout_value",
     "wide_candidates",
 ]
 
@@ -138,4 +147,97 @@ def all_playout_values(
     return discard_rollouts(
         rules, role, [pw.deck for pw in worlds], [pw.history for pw in worlds], discards,
         seed=seed, plays=plays,
+    )
+
+
+def _book_until_card(rules: Rules, deck: tuple[int, ...], rows: list[tuple[int, int]],
+                     seed: int) -> list[Action]:
+    """The actions of the deal from its start: the choices ``rows``, then the book's up to
+    the next card to play (the kernel's policy, stopped there)."""
+    fz = np.zeros((max(1, len(rows)), 2), dtype=np.int64)
+    for i, (a, b) in enumerate(rows):
+        fz[i] = (a, b)
+    tr = np.zeros((K.MAX_TRACE, 2), dtype=np.int64)
+    ev = np.zeros((K.MAX_EVENTS, 3), dtype=np.int64)
+    info = np.zeros(K.I_SIZE, dtype=np.int64)
+    ntr, *_ = K.play_deal(compile_rules(rules), np.asarray(deck, dtype=np.int64), 0, 0, 0,
+                          policy_code("book"), new_rng(seed), tr, ev, fz, len(rows), True, info)
+    if info[K.I_STATUS] == K.BAD_CHOICE:
+        raise IllegalActionError("not a legal sequence of choices in this world")
+    return actions_of([(int(a), int(b)) for a, b in tr[:ntr]], rules)
+
+
+def _hybrid_on_engine(deal: Deal, solver: Solver, exact_cards: int, node_cap: int) -> int:
+    """Elder's points minus younger's at the end of the deal: greedy open-handed cards on
+    the engine while the seat to move holds more than ``exact_cards``, then the solver's
+    exact value (within ``node_cap`` positions, else greedy to the end)."""
+    while not deal.is_over:
+        st = play_state(deal)
+        mover = st.to_move
+        if st.hands[mover].bit_count() <= exact_cards:
+            got = solver.value(st, nodes=node_cap)
+            if got is not None:
+                return st.totals[0] - st.totals[1] + got
+            exact_cards = -1
+            continue
+        lead = -1 if st.lead is None else st.lead
+        card = int(_greedy_card(st.hands[mover], st.hands[1 - mover], lead))
+        deal = deal.apply(Play(Card.from_index(card)))
+    t = deal.tally.totals
+    return t[0] - t[1]
+
+
+def solver_playout_value(
+    rules: Rules, role: int, pw: PlayoutWorld, discard: int, seed: int, solver: Solver,
+    *, exact_cards: int = 12, node_cap: int = 200_000,
+) -> float | None:
+    """This seat's points minus the other's in one world after ``discard``: the dialog by
+    the book, then elder's best first lead (each tried, younger's waiting declarations
+    made after it by the book), the play valued by the solver, greedy open-handed play
+    down to ``exact_cards`` cards and exact from there; on the public engine, one world at
+    a time (the form :func:`all_solver_values`' compiled call is tested against).  None if
+    the discard is not legal there."""
+    rows = [*_rows_of(list(pw.history)), (K.A_DISCARD, discard)]
+    try:
+        acts = _book_until_card(rules, pw.deck, rows, seed)
+    except IllegalActionError:
+        return None
+    deal = Deal.new(rules, list(pw.deck))
+    for a in acts:
+        deal = deal.apply(a)
+    if deal.is_over:
+        t = deal.tally.totals
+        v = t[0] - t[1]
+    else:
+        best: int | None = None
+        for a in deal.legal_actions():
+            assert isinstance(a, Play)
+            more = _book_until_card(rules, pw.deck, [*_rows_of(acts), (K.A_PLAY, a.card.index)],
+                                    seed)
+            d = deal
+            for b in more[len(acts):]:
+                d = d.apply(b)
+            got = _hybrid_on_engine(d, solver, exact_cards, node_cap)
+            best = got if best is None else max(best, got)
+        assert best is not None
+        v = best
+    return float(v if role == 0 else -v)
+
+
+def _rows_of(actions: list[Action]) -> list[tuple[int, int]]:
+    """The kernel's choice rows of engine actions."""
+    return [(int(a), int(b)) for a, b in trace_of(actions)[: len(actions)]]
+
+
+def all_solver_values(
+    rules: Rules, role: int, worlds: list[PlayoutWorld], discards: list[int], seed: int,
+    solver: Solver, *, exact_cards: int = 12, node_cap: int = 200_000,
+) -> tuple[list[list[float] | None], int]:
+    """:func:`solver_playout_value` of every discard in every world in one compiled call
+    (:func:`piquet.fast.rollouts.discard_solver_values`; world ``j`` with seed
+    ``seed + j``), and how many first leads were solved exactly."""
+    return discard_solver_values(
+        rules, role, [pw.deck for pw in worlds], [pw.history for pw in worlds], discards,
+        solver, seeds=[seed + j for j in range(len(worlds))], exact_cards=exact_cards,
+        node_cap=node_cap,
     )

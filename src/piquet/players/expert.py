@@ -43,6 +43,7 @@ from piquet.players.common import Situation, truthful_declaration
 from piquet.players.exchange import (
     PlayoutWorld,
     all_playout_values,
+    all_solver_values,
     playout_worlds,
     wide_candidates,
 )
@@ -123,6 +124,20 @@ def exchange_worlds(budget: _Budget, per_ms: float = 2.0, cap: int = 600) -> int
     return max(MIN_EXCHANGE_WORLDS, min(cap, int(per_ms * budget.think_ms)))
 
 
+#: The best discards by play-outs that the solver values again (with the book's).
+SOLVER_CANDIDATES: Final = 4
+#: Positions one exact solve of the play may search before it falls back to greedy play.
+SOLVER_NODE_CAP: Final = 400_000
+#: The fewest worlds in which the solver values the play.
+MIN_SOLVER_WORLDS: Final = 16
+
+
+def solver_worlds(budget: _Budget, per_ms: float, available: int) -> int:
+    """Worlds in which the solver values the best discards' play: ``per_ms`` per
+    millisecond of budget, at least :data:`MIN_SOLVER_WORLDS`, at most ``available``."""
+    return max(1, min(available, max(MIN_SOLVER_WORLDS, int(per_ms * budget.think_ms))))
+
+
 def exchange_candidates(budget: _Budget) -> int:
     """Discards the exchange plays out: 24 to 40 (a tenth of the budget in milliseconds)."""
     return max(24, min(40, budget.think_ms // 10))
@@ -151,6 +166,10 @@ class ExpertPlayer(SearchPlayer):
         worlds_per_ms: float = 2.0,
         max_worlds: int = 600,
         switch_margin: float = SWITCH_MARGIN,
+        solver_exchange: bool = False,
+        solver_candidates: int = SOLVER_CANDIDATES,
+        solver_worlds_per_ms: float = 0.4,
+        exact_cards: int = 12,
         threads: int | None = None,
         rules: Rules | None = None,
         name: str = "expert",
@@ -163,6 +182,12 @@ class ExpertPlayer(SearchPlayer):
         if not (math.isfinite(switch_margin) and switch_margin >= 0):
             raise PiquetError(f"switch_margin must be a number of points >= 0, not "
                               f"{switch_margin!r}")
+        if solver_candidates < 1 or not (math.isfinite(solver_worlds_per_ms)
+                                         and solver_worlds_per_ms > 0):
+            raise PiquetError("solver_candidates must be at least 1 and solver_worlds_per_ms "
+                              "a positive number")
+        if not 0 <= exact_cards <= 12:
+            raise PiquetError(f"exact_cards must be 0 to 12, not {exact_cards!r}")
         super().__init__(seed, think_ms, level="expert", threads=threads, rules=rules, name=name)
         self.beliefs = beliefs
         self.play_beliefs = play_beliefs
@@ -175,6 +200,13 @@ class ExpertPlayer(SearchPlayer):
         self.worlds_per_ms = worlds_per_ms
         self.max_worlds = max_worlds
         self.switch_margin = switch_margin
+        self.solver_exchange = solver_exchange
+        self.solver_candidates = solver_candidates
+        self.solver_worlds_per_ms = solver_worlds_per_ms
+        self.exact_cards = exact_cards
+        #: exchanges re-ranked by the solver, how many changed the play-outs' choice, and
+        #: the first leads solved exactly / valued in all (for measurement)
+        self.solver_stats = [0, 0, 0, 0]
         #: how many play decisions the lookahead decided, and changed (for measurement)
         self.lookahead_stats = [0, 0]
         #: declarations chosen by simulation, and how many sank (not the truthful choice)
@@ -260,6 +292,8 @@ class ExpertPlayer(SearchPlayer):
             scores[i] = sum(pw.weight * v for pw, v in zip(ready, got, strict=True)) / wsum
         if not scores:
             return cands[0]
+        if self.solver_exchange:
+            return self._solver_rerank(rules, sit, budget, role, ready, cands, scores, seed)
         top = sorted(scores, key=lambda i: (-round(scores[i], 6), i))[:EXACT_CANDIDATES]
         if self.exact_check and len(top) > 1:
             if 0 in scores and 0 not in top:
@@ -268,6 +302,51 @@ class ExpertPlayer(SearchPlayer):
         best = max(top, key=lambda i: (round(scores[i], 6), -i))
         if 0 in scores and scores[best] - scores[0] < self.switch_margin:
             return cands[0]
+        return cands[best]
+
+    def _solver_rerank(
+        self,
+        rules: Rules,
+        sit: Situation,
+        budget: _Budget,
+        role: int,
+        ready: list[PlayoutWorld],
+        cands: list[int],
+        scores: dict[int, float],
+        seed: int,
+    ) -> int:
+        """The best few discards by the book's play-outs (and the book's discard) valued
+        again with the play of the cards by the solver (:func:`all_solver_values`) in the
+        first :func:`solver_worlds` worlds; the best by that stands if it beats the book's
+        discard by the switch margin."""
+        order = sorted(scores, key=lambda i: (-round(scores[i], 6), i))
+        top = order[: self.solver_candidates]
+        if 0 in scores and 0 not in top:
+            top.append(0)
+        if len(top) == 1:
+            return cands[top[0]]
+        m = solver_worlds(budget, self.solver_worlds_per_ms, len(ready))
+        sub = ready[:m]
+        solver = self._solver(rules, sit.objective, 8)
+        solver.reset()
+        got, exact = all_solver_values(
+            rules, role, sub, [cands[i] for i in top], seed, solver,
+            exact_cards=self.exact_cards, node_cap=SOLVER_NODE_CAP,
+        )
+        wsum = sum(pw.weight for pw in sub)
+        solved: dict[int, float] = {}
+        for i, vals in zip(top, got, strict=True):
+            if vals is not None:
+                solved[i] = sum(pw.weight * v for pw, v in zip(sub, vals, strict=True)) / wsum
+        if not solved:
+            return cands[order[0]]
+        best = max(solved, key=lambda i: (round(solved[i], 6), -i))
+        self.solver_stats[0] += 1
+        self.solver_stats[2] += exact
+        self.solver_stats[3] += len(sub) * len(solved)
+        if 0 in solved and solved[best] - solved[0] < self.switch_margin:
+            best = 0
+        self.solver_stats[1] += best != order[0]
         return cands[best]
 
     def _exact_correction(
@@ -400,3 +479,15 @@ register_variant(
     "expert-40-worlds",
     lambda seed, think_ms: ExpertPlayer(seed, think_ms, more_worlds=False, name="expert-40-worlds"),
 )
+# the exchange's best discards valued again with the play of the cards by the solver
+# (greedy open-handed down to ``exact_cards`` cards, exact from there), in ``per_ms``
+# worlds a millisecond of budget
+for _ec, _wpm in ((6, 1.0), (9, 0.2), (0, 2.0)):
+    _sname = f"expert-solx-e{_ec}-w{_wpm:g}"
+
+    def _sfactory(seed: int, think_ms: int | None, *, _e: int = _ec, _w: float = _wpm,
+                  _n: str = _sname) -> ExpertPlayer:
+        return ExpertPlayer(seed, think_ms, solver_exchange=True, exact_cards=_e,
+                            solver_worlds_per_ms=_w, name=_n)
+
+    register_variant(_sname, _sfactory)
