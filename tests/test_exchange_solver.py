@@ -23,10 +23,10 @@ from piquet.players.exchange import (
     all_solver_values,
     playout_worlds,
     solver_playout_value,
+    solver_worlds,
     wide_candidates,
 )
-from piquet.players.expert import ExpertPlayer, solver_worlds
-from piquet.players.search import _Budget
+from piquet.players.expert import ExpertPlayer
 from piquet.sampling import sample_worlds
 from piquet.solver import Mode, Objective, Solver
 from piquet.tournament import deal_match, deal_pack
@@ -107,10 +107,10 @@ def test_values_repeat_and_bad_calls_are_refused() -> None:
 
 
 def test_solver_worlds_grow_with_the_budget() -> None:
-    small = solver_worlds(_Budget(100), 0.4, 600)
-    large = solver_worlds(_Budget(1000), 0.4, 600)
+    small = solver_worlds(100, 0.4, 600)
+    large = solver_worlds(1000, 0.4, 600)
     assert small < large <= 600
-    assert solver_worlds(_Budget(1000), 0.4, 20) == 20
+    assert solver_worlds(1000, 0.4, 20) == 20
 
 
 def test_the_solver_exchange_is_seeded_and_legal() -> None:
@@ -128,6 +128,17 @@ def test_the_solver_exchange_is_seeded_and_legal() -> None:
 
 def test_the_solver_variants_are_registered_and_settings_checked() -> None:
     assert any(v.startswith("expert-solx") for v in VARIANTS)
-    for bad in ({"solver_candidates": 0}, {"solver_worlds_per_ms": 0.0}, {"exact_cards": 13}):
+    assert "expert-x1000" in VARIANTS
+    for bad in ({"solver_candidates": 0}, {"solver_worlds_per_ms": 0.0}, {"exact_cards": 13},
+                {"exchange_ms": 0}):
         with pytest.raises(PiquetError):
             ExpertPlayer(0, 20, **bad)  # type: ignore[arg-type]
+
+
+def test_the_exchange_budget_can_be_its_own() -> None:
+    """With ``exchange_ms`` the exchange decides as the player of that budget does."""
+    rules = PRESETS["rubicon"]
+    m = _exchange_match(rules, 41, 0)
+    own = ExpertPlayer(2, 20, exchange_ms=40, rules=rules).choose(m.view(0))
+    same = ExpertPlayer(2, 40, rules=rules).choose(m.view(0))
+    assert own == same

@@ -48,17 +48,28 @@ from piquet.solver import Solver, _greedy_card, play_state
 
 __all__ = [
     "EXTRA_CARDS",
+    "MIN_SOLVER_WORLDS",
+    "SOLVER_CANDIDATES",
+    "SOLVER_NODE_CAP",
     "PlayoutWorld",
     "all_playout_values",
     "all_solver_values",
     "playout_values",
     "playout_worlds",
     "solver_playout_value",
+    "solver_rerank",
+    "solver_worlds",
     "wide_candidates",
 ]
 
 #: How many cards beyond the number discarded a candidate may draw from (the least useful).
 EXTRA_CARDS: Final = 3
+#: The best discards by play-outs that the solver values again (with the book's).
+SOLVER_CANDIDATES: Final = 4
+#: Positions one exact solve of the play may search before it falls back to greedy play.
+SOLVER_NODE_CAP: Final = 400_000
+#: The fewest worlds in which the solver values the play.
+MIN_SOLVER_WORLDS: Final = 16
 
 
 def wide_candidates(
@@ -241,3 +252,47 @@ def all_solver_values(
         solver, seeds=[seed + j for j in range(len(worlds))], exact_cards=exact_cards,
         node_cap=node_cap,
     )
+
+
+def solver_worlds(think_ms: int, per_ms: float, available: int) -> int:
+    """Worlds in which the solver values the best discards' play: ``per_ms`` per
+    millisecond of budget, at least :data:`MIN_SOLVER_WORLDS`, at most ``available``."""
+    return max(1, min(available, max(MIN_SOLVER_WORLDS, int(per_ms * think_ms))))
+
+
+def solver_rerank(
+    rules: Rules, role: int, ready: list[PlayoutWorld], cands: list[int],
+    scores: dict[int, float], seed: int, solver: Solver, *, candidates: int, worlds: int,
+    exact_cards: int, switch_margin: float, stats: list[int] | None = None,
+) -> int:
+    """The index in ``cands`` of the discard chosen: the best ``candidates`` by the
+    play-outs' ``scores`` (and the book's, index 0) valued again with the play of the
+    cards by the solver (:func:`all_solver_values`) in the first ``worlds`` worlds; the
+    best by that stands if it beats the book's discard by ``switch_margin``.  ``stats``
+    (if given) counts: exchanges re-ranked, choices unlike the play-outs', first leads
+    solved exactly, world-discards valued."""
+    order = sorted(scores, key=lambda i: (-round(scores[i], 6), i))
+    top = order[:candidates]
+    if 0 in scores and 0 not in top:
+        top.append(0)
+    if len(top) == 1:
+        return top[0]
+    sub = ready[:worlds]
+    got, exact = all_solver_values(rules, role, sub, [cands[i] for i in top], seed, solver,
+                                   exact_cards=exact_cards, node_cap=SOLVER_NODE_CAP)
+    wsum = sum(pw.weight for pw in sub)
+    solved: dict[int, float] = {}
+    for i, vals in zip(top, got, strict=True):
+        if vals is not None:
+            solved[i] = sum(pw.weight * v for pw, v in zip(sub, vals, strict=True)) / wsum
+    if not solved:
+        return order[0]
+    best = max(solved, key=lambda i: (round(solved[i], 6), -i))
+    if 0 in solved and solved[best] - solved[0] < switch_margin:
+        best = 0
+    if stats is not None:
+        stats[0] += 1
+        stats[1] += best != order[0]
+        stats[2] += exact
+        stats[3] += len(sub) * len(solved)
+    return best

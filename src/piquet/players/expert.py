@@ -41,10 +41,12 @@ from piquet.players.base import register_level, register_variant
 from piquet.players.beliefs import BeliefModel
 from piquet.players.common import Situation, truthful_declaration
 from piquet.players.exchange import (
+    SOLVER_CANDIDATES,
     PlayoutWorld,
     all_playout_values,
-    all_solver_values,
     playout_worlds,
+    solver_rerank,
+    solver_worlds,
     wide_candidates,
 )
 from piquet.players.lookahead import lookahead_values
@@ -124,20 +126,6 @@ def exchange_worlds(budget: _Budget, per_ms: float = 2.0, cap: int = 600) -> int
     return max(MIN_EXCHANGE_WORLDS, min(cap, int(per_ms * budget.think_ms)))
 
 
-#: The best discards by play-outs that the solver values again (with the book's).
-SOLVER_CANDIDATES: Final = 4
-#: Positions one exact solve of the play may search before it falls back to greedy play.
-SOLVER_NODE_CAP: Final = 400_000
-#: The fewest worlds in which the solver values the play.
-MIN_SOLVER_WORLDS: Final = 16
-
-
-def solver_worlds(budget: _Budget, per_ms: float, available: int) -> int:
-    """Worlds in which the solver values the best discards' play: ``per_ms`` per
-    millisecond of budget, at least :data:`MIN_SOLVER_WORLDS`, at most ``available``."""
-    return max(1, min(available, max(MIN_SOLVER_WORLDS, int(per_ms * budget.think_ms))))
-
-
 def exchange_candidates(budget: _Budget) -> int:
     """Discards the exchange plays out: 24 to 40 (a tenth of the budget in milliseconds)."""
     return max(24, min(40, budget.think_ms // 10))
@@ -170,6 +158,7 @@ class ExpertPlayer(SearchPlayer):
         solver_candidates: int = SOLVER_CANDIDATES,
         solver_worlds_per_ms: float = 0.4,
         exact_cards: int = 12,
+        exchange_ms: int | None = None,
         threads: int | None = None,
         rules: Rules | None = None,
         name: str = "expert",
@@ -186,6 +175,8 @@ class ExpertPlayer(SearchPlayer):
                                          and solver_worlds_per_ms > 0):
             raise PiquetError("solver_candidates must be at least 1 and solver_worlds_per_ms "
                               "a positive number")
+        if exchange_ms is not None and exchange_ms < 1:
+            raise PiquetError(f"exchange_ms must be a positive number of ms, not {exchange_ms!r}")
         if not 0 <= exact_cards <= 12:
             raise PiquetError(f"exact_cards must be 0 to 12, not {exact_cards!r}")
         super().__init__(seed, think_ms, level="expert", threads=threads, rules=rules, name=name)
@@ -204,6 +195,8 @@ class ExpertPlayer(SearchPlayer):
         self.solver_candidates = solver_candidates
         self.solver_worlds_per_ms = solver_worlds_per_ms
         self.exact_cards = exact_cards
+        #: the exchange's own budget (ms), whatever the player's (None: the player's)
+        self.exchange_ms = exchange_ms
         #: exchanges re-ranked by the solver, how many changed the play-outs' choice, and
         #: the first leads solved exactly / valued in all (for measurement)
         self.solver_stats = [0, 0, 0, 0]
@@ -261,6 +254,8 @@ class ExpertPlayer(SearchPlayer):
     def _exchange(
         self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
     ) -> int:
+        if self.exchange_ms is not None:
+            budget = type(budget)(self.exchange_ms)
         if not self.playout_exchange or sit.objective.mode is not Mode.DIFF:
             return super()._exchange(deal, rules, sit, rng, budget)
         assert deal.discard_range is not None
@@ -293,7 +288,16 @@ class ExpertPlayer(SearchPlayer):
         if not scores:
             return cands[0]
         if self.solver_exchange:
-            return self._solver_rerank(rules, sit, budget, role, ready, cands, scores, seed)
+            solver = self._solver(rules, sit.objective, 8)
+            solver.reset()
+            i = solver_rerank(
+                rules, role, ready, cands, scores, seed, solver,
+                candidates=self.solver_candidates,
+                worlds=solver_worlds(budget.think_ms, self.solver_worlds_per_ms, len(ready)),
+                exact_cards=self.exact_cards, switch_margin=self.switch_margin,
+                stats=self.solver_stats,
+            )
+            return cands[i]
         top = sorted(scores, key=lambda i: (-round(scores[i], 6), i))[:EXACT_CANDIDATES]
         if self.exact_check and len(top) > 1:
             if 0 in scores and 0 not in top:
@@ -302,51 +306,6 @@ class ExpertPlayer(SearchPlayer):
         best = max(top, key=lambda i: (round(scores[i], 6), -i))
         if 0 in scores and scores[best] - scores[0] < self.switch_margin:
             return cands[0]
-        return cands[best]
-
-    def _solver_rerank(
-        self,
-        rules: Rules,
-        sit: Situation,
-        budget: _Budget,
-        role: int,
-        ready: list[PlayoutWorld],
-        cands: list[int],
-        scores: dict[int, float],
-        seed: int,
-    ) -> int:
-        """The best few discards by the book's play-outs (and the book's discard) valued
-        again with the play of the cards by the solver (:func:`all_solver_values`) in the
-        first :func:`solver_worlds` worlds; the best by that stands if it beats the book's
-        discard by the switch margin."""
-        order = sorted(scores, key=lambda i: (-round(scores[i], 6), i))
-        top = order[: self.solver_candidates]
-        if 0 in scores and 0 not in top:
-            top.append(0)
-        if len(top) == 1:
-            return cands[top[0]]
-        m = solver_worlds(budget, self.solver_worlds_per_ms, len(ready))
-        sub = ready[:m]
-        solver = self._solver(rules, sit.objective, 8)
-        solver.reset()
-        got, exact = all_solver_values(
-            rules, role, sub, [cands[i] for i in top], seed, solver,
-            exact_cards=self.exact_cards, node_cap=SOLVER_NODE_CAP,
-        )
-        wsum = sum(pw.weight for pw in sub)
-        solved: dict[int, float] = {}
-        for i, vals in zip(top, got, strict=True):
-            if vals is not None:
-                solved[i] = sum(pw.weight * v for pw, v in zip(sub, vals, strict=True)) / wsum
-        if not solved:
-            return cands[order[0]]
-        best = max(solved, key=lambda i: (round(solved[i], 6), -i))
-        self.solver_stats[0] += 1
-        self.solver_stats[2] += exact
-        self.solver_stats[3] += len(sub) * len(solved)
-        if 0 in solved and solved[best] - solved[0] < self.switch_margin:
-            best = 0
-        self.solver_stats[1] += best != order[0]
         return cands[best]
 
     def _exact_correction(
@@ -482,7 +441,7 @@ register_variant(
 # the exchange's best discards valued again with the play of the cards by the solver
 # (greedy open-handed down to ``exact_cards`` cards, exact from there), in ``per_ms``
 # worlds a millisecond of budget
-for _ec, _wpm in ((6, 1.0), (9, 0.2), (0, 2.0)):
+for _ec, _wpm in ((6, 1.0), (9, 0.2), (0, 2.0), (12, 0.2)):
     _sname = f"expert-solx-e{_ec}-w{_wpm:g}"
 
     def _sfactory(seed: int, think_ms: int | None, *, _e: int = _ec, _w: float = _wpm,
@@ -491,3 +450,20 @@ for _ec, _wpm in ((6, 1.0), (9, 0.2), (0, 2.0)):
                             solver_worlds_per_ms=_w, name=_n)
 
     register_variant(_sname, _sfactory)
+# the exchange alone given ten times the budget (the rest of the player at its own)
+register_variant(
+    "expert-x1000",
+    lambda seed, think_ms: ExpertPlayer(seed, think_ms, exchange_ms=1000, name="expert-x1000"),
+)
+register_variant(
+    "expert-solx-e6-w1-x1000",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, solver_exchange=True, exact_cards=6, solver_worlds_per_ms=1.0,
+        exchange_ms=1000, name="expert-solx-e6-w1-x1000"),
+)
+register_variant(
+    "expert-solx-e12-x1000",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, solver_exchange=True, exact_cards=12, solver_worlds_per_ms=0.1,
+        exchange_ms=1000, name="expert-solx-e12-x1000"),
+)
