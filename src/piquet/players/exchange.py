@@ -20,6 +20,20 @@ of exact minus play-out on those worlds is added), as the reference corrects its
 
 Only for the deal's points (the objective ``DIFF``); near the game's target or on a
 partie's last deal the reference's evaluation stands.
+
+**The play valued by the solver** (off by default; the variants ``expert-solx-*``):
+:func:`solver_rerank` values the best few discards by the play-outs (and the book's)
+again, the dialog still by the book on the kernel's board but the play of the cards by
+the double-dummy solver (:func:`all_solver_values`, one compiled call,
+:func:`piquet.fast.rollouts.discard_solver_values`; elder's first lead tried card by
+card, younger's waiting declarations made after it, then greedy open-handed play down to
+``exact_cards`` cards and the exact value from there), in a number of worlds that grows
+with the budget (:func:`solver_worlds`).  :func:`solver_playout_value` is the same on
+the public engine, one world at a time, the form the compiled call is tested against.
+Measured (rubicon, 100 ms, mirrored pairs), it gained nothing: the re-ranking changes a
+third of the choices, but judged on held-out worlds by the solver itself it gains
++0.2 to +0.5 points an exchange (``bench/bench_exchange_headroom.py``), and neither it
+nor ten times the exchange's budget moved the expert's margin.
 """
 
 from __future__ import annotations
