@@ -23,11 +23,18 @@ from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
 from piquet.fast import kernel as K
-from piquet.fast.engine import _check_deck, policy_code, trace_of
+from piquet.fast.claims import popcount
+from piquet.fast.engine import FLAT_SIZE, _check_deck, _flat_parts, policy_code, trace_of
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
+from piquet.solver import Mode, Solver
+from piquet.solver import _greedy as S_greedy
+from piquet.solver import _greedy_card as S_greedy_card
+from piquet.solver import _mtdf as S_mtdf
+from piquet.solver import _step as S_step
 
-__all__ = ["discard_rollouts", "rollout_matrix"]
+__all__ = ["discard_rollouts", "discard_solver_values", "hybrid_value", "rollout_matrix",
+           "solver_matrix"]
 
 
 @njit(cache=True, nogil=True)
@@ -92,17 +99,7 @@ def discard_rollouts(
     n_w = len(decks)
     if n_w == 0 or not discards:
         return [[] if n_w == 0 else None for _ in discards]
-    for d in decks:
-        _check_deck(rules, d)
-    rows = [trace_of(h) if h else np.zeros((0, 2), dtype=np.int64) for h in histories]
-    nfz = np.array([len(h) for h in histories], dtype=np.int64)
-    depth = int(nfz.max()) + 1
-    fz = np.zeros((n_w, depth, 2), dtype=np.int64)
-    for j, (r, k) in enumerate(zip(rows, nfz, strict=True)):
-        fz[j, :k] = r[:k]
-    deck_arr = np.zeros((n_w, 36), dtype=np.int64)
-    for j, d in enumerate(decks):
-        deck_arr[j, : len(d)] = d
+    deck_arr, fz, nfz = _worlds_arrays(rules, decks, histories)
     states = np.array(
         [[new_rng(seed + j * plays + r)[0] for r in range(plays)] for j in range(n_w)],
         dtype=np.uint64,
@@ -116,3 +113,161 @@ def discard_rollouts(
         result.append(None if status[c] < 0 else [float(x) for x in out[c]])
     return result
 
+
+# ------------------------------------------------------------------ the play by the solver
+# The book plays the rest of the dialog (the other's exchange, the declarations); then the
+# play of the cards is valued by the double-dummy solver (piquet.solver) instead of the
+# book's play: elder's first lead tried card by card (younger's declarations that wait for
+# the lead are made after it, by the book, as on the board), each followed by a greedy
+# open-handed play down to ``exact_cards`` cards in the hand to move, then solved exactly
+# (within ``node_cap`` positions a solve; out of them, the greedy play to the end).
+
+
+@njit(cache=True, nogil=True)
+def hybrid_value(h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, exact_cards, node_cap,  # type: ignore[no-untyped-def]
+                 sp, tt, buf, stats, S):
+    """Elder's points minus younger's to come from a position of the play: the greedy
+    open-handed player (``piquet.solver._greedy_card``) for both while the seat to move
+    holds more than ``exact_cards`` cards, then the exact value (``_mtdf``, at most
+    ``node_cap`` positions, else the greedy play on).  Returns (value, 1 if solved exactly)."""
+    start = acc0 - acc1
+    ended = 0
+    while ntr < 12 and ended == 0:
+        mover = leader if lead < 0 else 1 - leader
+        hand = h0 if mover == 0 else h1
+        if popcount(hand) <= exact_cards:
+            break
+        opp = h1 if mover == 0 else h0
+        card = S_greedy_card(hand, opp, lead)
+        h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, ended = S_step(
+            h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, card, sp)
+    if ntr >= 12 or ended != 0:
+        return (acc0 - acc1) - start, 0
+    stats[2] = 0
+    stats[1] = stats[0] + max(1, node_cap)
+    v = S_mtdf(h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, 0, sp, tt, buf, stats, S)
+    if stats[2] != 0:
+        stats[2] = 0
+        return (acc0 - acc1) - start + S_greedy(h0, h1, leader, lead, won0, ntr, acc0, acc1,
+                                                opn, sp), 0
+    return (acc0 - acc1) - start + v, 1
+
+
+@njit(cache=True, nogil=True)
+def solver_matrix(p, sp, decks, fz, nfz, cands, role, policy, states, exact_cards, node_cap,  # type: ignore[no-untyped-def]
+                  tt, buf, stats, S, out, solved):
+    """Fill ``out[c, j]`` with ``role``'s points minus the other's in world ``j`` after the
+    discard ``cands[c]``: the dialog by ``policy`` (generator state ``states[j]``, the same
+    for every candidate), the play by :func:`hybrid_value` after elder's best first lead
+    (open-handed).  ``solved[c, j]`` counts the leads solved exactly.  Returns for each
+    candidate 0, or -1 if it was not a legal discard in some world."""
+    n_c = cands.shape[0]
+    n_w = decks.shape[0]
+    status = np.zeros(n_c, dtype=np.int64)
+    flat = np.zeros(FLAT_SIZE, dtype=np.int64)
+    flat2 = np.zeros(FLAT_SIZE, dtype=np.int64)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng2 = np.zeros(1, dtype=np.uint64)
+    for c in range(n_c):
+        for j in range(n_w):
+            k = nfz[j]
+            fz[j, k, 0] = K.A_DISCARD
+            fz[j, k, 1] = cands[c]
+            flat[:] = 0
+            tl, ev, tr, res, held, deferred, ps, info = _flat_parts(flat)
+            rng[0] = states[j]
+            K.run_deal(p, decks[j], 0, 0, 0, policy, rng, tr, ev, fz[j], k + 1, True, info, tl,
+                       res, held, deferred, ps)
+            if info[K.I_STATUS] == K.BAD_CHOICE:
+                status[c] = -1
+                break
+            if info[K.I_STATUS] != K.STOPPED:
+                v0 = float(tl[K.T0] - tl[K.T1])
+            else:
+                allowed = info[K.I_ALLOWED]
+                best = -1e18
+                for card in range(36):
+                    if not allowed >> card & 1:
+                        continue
+                    flat2[:] = flat
+                    tl2, ev2, tr2, res2, held2, def2, ps2, info2 = _flat_parts(flat2)
+                    rng2[0] = rng[0]
+                    K.resume(p, policy, rng2, tl2, ev2, held2, res2, def2, ps2, tr2, info2, card)
+                    v = float(tl2[K.T0] - tl2[K.T1])
+                    if info2[K.I_STATUS] == K.STOPPED:
+                        g, ex = hybrid_value(
+                            ps2[K.PS_HAND], ps2[K.PS_HAND + 1], ps2[K.PS_LEADER],
+                            ps2[K.PS_LED] if ps2[K.PS_HALF] == 1 else -1, ps2[K.PS_WON0],
+                            ps2[K.PS_TRICK], tl2[K.T0], tl2[K.T1], tl2[K.T_OPEN], exact_cards,
+                            node_cap, sp, tt, buf, stats, S)
+                        v += g
+                        solved[c, j] += ex
+                    if v > best:
+                        best = v
+                v0 = best
+            out[c, j] = v0 if role == 0 else -v0
+    return status
+
+
+def discard_solver_values(
+    rules: Rules,
+    role: int,
+    decks: Sequence[Sequence[int]],
+    histories: Sequence[Sequence[Action]],
+    discards: Sequence[int],
+    solver: Solver,
+    *,
+    seeds: Sequence[int],
+    exact_cards: int = 12,
+    node_cap: int = 200_000,
+    policy: str = "book",
+) -> tuple[list[list[float] | None], int]:
+    """For each discard, ``role``'s points minus the other's in each world after it: the
+    dialog by ``policy`` (world ``j`` drawing from :func:`~piquet.fast.policies.new_rng`
+    of ``seeds[j]``), the play of the cards by the solver (see :func:`solver_matrix`);
+    ``solver`` (made for ``rules`` and the objective DIFF) lends its table.  Also returns
+    how many first leads were solved exactly.  None for a discard not legal in some world."""
+    if len(decks) != len(histories) or len(decks) != len(seeds):
+        raise PiquetError(f"{len(decks)} packs, {len(histories)} histories, {len(seeds)} seeds")
+    if role not in (0, 1):
+        raise PiquetError(f"role must be 0 (elder) or 1 (younger), not {role}")
+    if solver.rules != rules or solver.objective.mode is not Mode.DIFF:
+        raise PiquetError("the solver must be made for these rules and the objective DIFF")
+    code = policy_code(policy)
+    n_w = len(decks)
+    if n_w == 0 or not discards:
+        return [[] if n_w == 0 else None for _ in discards], 0
+    deck_arr, fz, nfz = _worlds_arrays(rules, decks, histories)
+    states = np.array([new_rng(s)[0] for s in seeds], dtype=np.uint64)
+    cands = np.asarray(list(discards), dtype=np.int64)
+    out = np.zeros((len(cands), n_w), dtype=np.float64)
+    solved = np.zeros((len(cands), n_w), dtype=np.int64)
+    # the solver's own arrays (its table is valid for these rules and DIFF)
+    tt, buf, stats, stack, sp = solver._tt, solver._buf, solver._stats, solver._stack, solver._p
+    status = solver_matrix(compile_rules(rules), sp, deck_arr, fz, nfz, cands, int(role),
+                           int(code), states, int(exact_cards), int(node_cap), tt, buf, stats,
+                           stack, out, solved)
+    result: list[list[float] | None] = []
+    for c in range(len(cands)):
+        result.append(None if status[c] < 0 else [float(x) for x in out[c]])
+    return result, int(solved.sum())
+
+
+def _worlds_arrays(
+    rules: Rules, decks: Sequence[Sequence[int]], histories: Sequence[Sequence[Action]]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The packs (checked), the forced choices (with a free row after each history for the
+    discard) and their numbers, as the compiled loops take them."""
+    n_w = len(decks)
+    for d in decks:
+        _check_deck(rules, d)
+    rows = [trace_of(h) if h else np.zeros((0, 2), dtype=np.int64) for h in histories]
+    nfz = np.array([len(h) for h in histories], dtype=np.int64)
+    depth = int(nfz.max()) + 1
+    fz = np.zeros((n_w, depth, 2), dtype=np.int64)
+    for j, (r, k) in enumerate(zip(rows, nfz, strict=True)):
+        fz[j, :k] = r[:k]
+    deck_arr = np.zeros((n_w, 36), dtype=np.int64)
+    for j, d in enumerate(decks):
+        deck_arr[j, : len(d)] = d
+    return deck_arr, fz, nfz

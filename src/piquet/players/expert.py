@@ -52,9 +52,12 @@ from piquet.players.beliefs import BeliefModel
 from piquet.players.common import Situation, truthful_declaration
 from piquet.players.consistency import PlayConsistency
 from piquet.players.exchange import (
+    SOLVER_CANDIDATES,
     PlayoutWorld,
     all_playout_values,
     playout_worlds,
+    solver_rerank,
+    solver_worlds,
     wide_candidates,
 )
 from piquet.players.lookahead import lookahead_values
@@ -167,6 +170,11 @@ class ExpertPlayer(SearchPlayer):
         sink_allowance: float | None = None,
         consistency: float | None = None,
         first_trick_boost: float = 1.0,
+        solver_exchange: bool = False,
+        solver_candidates: int = SOLVER_CANDIDATES,
+        solver_worlds_per_ms: float = 0.4,
+        exact_cards: int = 12,
+        exchange_ms: int | None = None,
         threads: int | None = None,
         rules: Rules | None = None,
         name: str = "expert",
@@ -179,6 +187,14 @@ class ExpertPlayer(SearchPlayer):
         if not (math.isfinite(switch_margin) and switch_margin >= 0):
             raise PiquetError(f"switch_margin must be a number of points >= 0, not "
                               f"{switch_margin!r}")
+        if solver_candidates < 1 or not (math.isfinite(solver_worlds_per_ms)
+                                         and solver_worlds_per_ms > 0):
+            raise PiquetError("solver_candidates must be at least 1 and solver_worlds_per_ms "
+                              "a positive number")
+        if exchange_ms is not None and exchange_ms < 1:
+            raise PiquetError(f"exchange_ms must be a positive number of ms, not {exchange_ms!r}")
+        if not 0 <= exact_cards <= 12:
+            raise PiquetError(f"exact_cards must be 0 to 12, not {exact_cards!r}")
         super().__init__(seed, think_ms, level="expert", threads=threads, rules=rules, name=name)
         self.beliefs = beliefs
         self.play_beliefs = play_beliefs
@@ -191,6 +207,15 @@ class ExpertPlayer(SearchPlayer):
         self.worlds_per_ms = worlds_per_ms
         self.max_worlds = max_worlds
         self.switch_margin = switch_margin
+        self.solver_exchange = solver_exchange
+        self.solver_candidates = solver_candidates
+        self.solver_worlds_per_ms = solver_worlds_per_ms
+        self.exact_cards = exact_cards
+        #: the exchange's own budget (ms), whatever the player's (None: the player's)
+        self.exchange_ms = exchange_ms
+        #: exchanges re-ranked by the solver, how many changed the play-outs' choice, and
+        #: the first leads solved exactly / valued in all (for measurement)
+        self.solver_stats = [0, 0, 0, 0]
         #: how many play decisions the lookahead decided, and changed (for measurement)
         self.lookahead_stats = [0, 0]
         #: declarations chosen by simulation, and how many sank (not the truthful choice)
@@ -295,6 +320,8 @@ class ExpertPlayer(SearchPlayer):
     def _exchange(
         self, deal: DealView, rules: Rules, sit: Situation, rng: random.Random, budget: _Budget
     ) -> int:
+        if self.exchange_ms is not None:
+            budget = type(budget)(self.exchange_ms)
         if not self.playout_exchange or sit.objective.mode is not Mode.DIFF:
             return super()._exchange(deal, rules, sit, rng, budget)
         assert deal.discard_range is not None
@@ -326,6 +353,17 @@ class ExpertPlayer(SearchPlayer):
             scores[i] = sum(pw.weight * v for pw, v in zip(ready, got, strict=True)) / wsum
         if not scores:
             return cands[0]
+        if self.solver_exchange:
+            solver = self._solver(rules, sit.objective, 8)
+            solver.reset()
+            i = solver_rerank(
+                rules, role, ready, cands, scores, seed, solver,
+                candidates=self.solver_candidates,
+                worlds=solver_worlds(budget.think_ms, self.solver_worlds_per_ms, len(ready)),
+                exact_cards=self.exact_cards, switch_margin=self.switch_margin,
+                stats=self.solver_stats,
+            )
+            return cands[i]
         top = sorted(scores, key=lambda i: (-round(scores[i], 6), i))[:EXACT_CANDIDATES]
         if self.exact_check and len(top) > 1:
             if 0 in scores and 0 not in top:
@@ -512,3 +550,32 @@ for _boost in (2.0, 4.0, 8.0, 16.0):
         return ExpertPlayer(seed, think_ms, first_trick_boost=_b, name=_n)
 
     register_variant(_bname, _boost_factory)
+# the exchange's best discards valued again with the play of the cards by the solver
+# (greedy open-handed down to ``exact_cards`` cards, exact from there), in ``per_ms``
+# worlds a millisecond of budget
+for _ec, _wpm in ((6, 1.0), (9, 0.2), (0, 2.0), (12, 0.2)):
+    _sname = f"expert-solx-e{_ec}-w{_wpm:g}"
+
+    def _sfactory(seed: int, think_ms: int | None, *, _e: int = _ec, _w: float = _wpm,
+                  _n: str = _sname) -> ExpertPlayer:
+        return ExpertPlayer(seed, think_ms, solver_exchange=True, exact_cards=_e,
+                            solver_worlds_per_ms=_w, name=_n)
+
+    register_variant(_sname, _sfactory)
+# the exchange alone given ten times the budget (the rest of the player at its own)
+register_variant(
+    "expert-x1000",
+    lambda seed, think_ms: ExpertPlayer(seed, think_ms, exchange_ms=1000, name="expert-x1000"),
+)
+register_variant(
+    "expert-solx-e6-w1-x1000",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, solver_exchange=True, exact_cards=6, solver_worlds_per_ms=1.0,
+        exchange_ms=1000, name="expert-solx-e6-w1-x1000"),
+)
+register_variant(
+    "expert-solx-e12-x1000",
+    lambda seed, think_ms: ExpertPlayer(
+        seed, think_ms, solver_exchange=True, exact_cards=12, solver_worlds_per_ms=0.1,
+        exchange_ms=1000, name="expert-solx-e12-x1000"),
+)
