@@ -3,7 +3,9 @@ with the truthful expert (the same seeds), so that the difference is what the si
 
 The deals are those of ``piquet tournament`` / ``scripts/strength-table`` (the same packs and
 player seeds), so the first figure is the tournament's margin of VARIANT v OPPONENT; the
-variant plays as ``expert`` until its first sink (its decisions are seeded by position), so
+variant plays as ``expert`` until its first sink (its decisions are seeded by position;
+below 200 ms only: from 200 ms the plain expert decides its declarations by the reference's
+search and the sinking variants by theirs, so use ``--replay all`` there), so
 the replay of a deal without sinking is the ``expert`` v OPPONENT deal, and the margin of
 ``expert`` v OPPONENT on the same packs is the variant's minus the earnings.
 

@@ -130,7 +130,11 @@ def test_the_solver_variants_are_registered_and_settings_checked() -> None:
     assert any(v.startswith("expert-solx") for v in VARIANTS)
     assert "expert-x1000" in VARIANTS
     for bad in ({"solver_candidates": 0}, {"solver_worlds_per_ms": 0.0}, {"exact_cards": 13},
-                {"exchange_ms": 0}):
+                {"exchange_ms": 0}, {"exchange_ms": 1.5}, {"sink_allowance": -1.0},
+                {"sink_allowance": float("nan")}, {"consistency": 0.0},
+                {"consistency": float("nan")}, {"consistency": -0.5},
+                {"first_trick_boost": 0.0}, {"first_trick_boost": float("inf")},
+                {"first_trick_boost": float("nan")}):
         with pytest.raises(PiquetError):
             ExpertPlayer(0, 20, **bad)  # type: ignore[arg-type]
 

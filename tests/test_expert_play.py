@@ -7,16 +7,18 @@ from collections.abc import Callable
 
 import pytest
 
-from piquet.core.actions import Declare, Pass
+from piquet.core.actions import Action, Declare, Pass
 from piquet.core.deal import Deal, Phase
+from piquet.core.match import MatchView
 from piquet.core.rules import PRESETS, Rules
 from piquet.core.view import deal_view
 from piquet.players import VARIANTS, make_player
+from piquet.players.base import Player
 from piquet.players.book import book_action
 from piquet.players.common import Situation, truthful_declaration
 from piquet.players.consistency import PlayConsistency
 from piquet.players.expert import ExpertPlayer
-from piquet.players.search import SearchPlayer, _continue_value
+from piquet.players.search import _continue_value
 from piquet.players.sinking import choose_sink, sink_options
 from piquet.sampling import World, sample_worlds
 from piquet.solver import DIFF, Solver
@@ -119,14 +121,33 @@ def test_the_sinking_expert_plays_legal_deals_and_counts_its_sinks() -> None:
     assert "expert-sink1" in VARIANTS
 
 
-def test_the_reference_still_declares_truthfully_at_a_small_budget() -> None:
-    rules = PRESETS["rubicon"]
-    pack = deal_pack(rules, 3, 2)
-    ref = play_deal(rules, pack, (make_player("reference", seed=5, think_ms=FAST),
-                                  make_player("book")), elder=0)
-    old = play_deal(rules, pack, (SearchPlayer(5, FAST, level="expert"), make_player("book")),
-                    elder=0)
-    assert ref.history == old.history
+class _DeclarationSpy:
+    """A player that records each declaration it makes with the truthful one."""
+
+    def __init__(self, inner: Player, rules: Rules) -> None:
+        self.inner, self.rules, self.name = inner, rules, inner.name
+        self.seen: list[tuple[Action, Action]] = []
+
+    def choose(self, view: MatchView) -> Action:
+        action = self.inner.choose(view)
+        deal = view.deal
+        if deal is not None and deal.phase is Phase.DECLARE:
+            self.seen.append((action, truthful_declaration(deal, self.rules)))
+        return action
+
+
+@pytest.mark.parametrize("preset", ["rubicon", "cotgrave-1662"])
+def test_the_reference_still_declares_truthfully_at_a_small_budget(preset: str) -> None:
+    """Below 200 ms the reference (and the plain expert) declare truthfully: the hook
+    ``_declares_by_search`` the sinking variants widen leaves them as they were."""
+    rules = PRESETS[preset]
+    for seed in range(3):
+        pack = deal_pack(rules, seed, 2)
+        for level in ("reference", "expert"):
+            spy = _DeclarationSpy(make_player(level, seed=5, think_ms=FAST), rules)
+            play_deal(rules, pack, (spy, make_player("book")), elder=seed % 2)
+            assert spy.seen, "no declaration was asked"
+            assert all(made == truthful for made, truthful in spy.seen), spy.seen
 
 
 # ------------------------------------------------------------------ consistency

@@ -299,14 +299,19 @@ def solver_rerank(
     for i, vals in zip(top, got, strict=True):
         if vals is not None:
             solved[i] = sum(pw.weight * v for pw, v in zip(sub, vals, strict=True)) / wsum
+    # the play-outs' own choice: their best, unless it is not switch_margin better than
+    # the book's discard
+    playouts = order[0]
+    if 0 in scores and scores[playouts] - scores[0] < switch_margin:
+        playouts = 0
     if not solved:
-        return order[0]
+        return playouts
     best = max(solved, key=lambda i: (round(solved[i], 6), -i))
     if 0 in solved and solved[best] - solved[0] < switch_margin:
         best = 0
     if stats is not None:
         stats[0] += 1
-        stats[1] += best != order[0]
+        stats[1] += best != playouts
         stats[2] += exact
         stats[3] += len(sub) * len(solved)
     return best

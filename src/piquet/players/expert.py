@@ -29,8 +29,10 @@ exact solver over drawn worlds), with these changes, each measured in
   ``expert-sink0.5`` / ``1`` / ``2`` sink a declaration where the points it risks, in drawn
   deals, are under that allowance (:mod:`piquet.players.sinking`);
   ``expert-first2`` ... ``16`` give the first trick's cards (the opening lead carries the
-  largest part of the play's double-dummy regret) that many times the budget.  None gained
-  measurably (``bench/sink_earnings.py``, ``bench/play_regret.py``).
+  largest part of the play's double-dummy regret) that many times the budget.  Sinking
+  and consistency gained nothing measurable; ``expert-first4`` +0.18 a deal (+0.01 to
+  +0.35, 500 ``rubicon`` pairs), too little for the budget it spends on the opening lead
+  (``bench/sink_earnings.py``, ``bench/play_regret.py``; ``docs/strength.md``).
 
 The budget stays a count (worlds, solver positions), so decisions repeat from a seed.
 """
@@ -191,8 +193,20 @@ class ExpertPlayer(SearchPlayer):
                                          and solver_worlds_per_ms > 0):
             raise PiquetError("solver_candidates must be at least 1 and solver_worlds_per_ms "
                               "a positive number")
-        if exchange_ms is not None and exchange_ms < 1:
-            raise PiquetError(f"exchange_ms must be a positive number of ms, not {exchange_ms!r}")
+        if exchange_ms is not None and (isinstance(exchange_ms, bool)
+                                        or not isinstance(exchange_ms, int) or exchange_ms < 1):
+            raise PiquetError(f"exchange_ms must be a whole positive number of ms, not "
+                              f"{exchange_ms!r}")
+        if sink_allowance is not None and not (math.isfinite(sink_allowance)
+                                               and sink_allowance >= 0):
+            raise PiquetError(f"sink_allowance must be a number of points >= 0 (or None: no "
+                              f"sinking), not {sink_allowance!r}")
+        if consistency is not None and not (math.isfinite(consistency) and consistency > 0):
+            raise PiquetError(f"consistency must be a positive number (its lambda; None: "
+                              f"off), not {consistency!r}")
+        if not (math.isfinite(first_trick_boost) and first_trick_boost > 0):
+            raise PiquetError(f"first_trick_boost must be a positive number (1: none), not "
+                              f"{first_trick_boost!r}")
         if not 0 <= exact_cards <= 12:
             raise PiquetError(f"exact_cards must be 0 to 12, not {exact_cards!r}")
         super().__init__(seed, think_ms, level="expert", threads=threads, rules=rules, name=name)

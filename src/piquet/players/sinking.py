@@ -7,7 +7,7 @@ to fit it, and play the cards accordingly; a holding *sunk* (passed, or declared
 lesser claim) is believed with the weight :data:`~piquet.sampling.draw.SINK_WEIGHT` only,
 so they play as if it were not there.
 
-The points a sink gives up are measured in drawn whole deals (:func:`sink_costs`): each
+The points a sink gives up are measured in drawn whole deals (:func:`choose_sink`): each
 option is finished truthfully and valued as the reference values declarations (the points
 counted, the play estimated open-handed); the same deals for every option, so the
 difference is the points (and pique or repique) the sink gives up, little noise.  What
