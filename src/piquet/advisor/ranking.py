@@ -491,6 +491,20 @@ def _paired(a: _Played, b: _Played, n: int, beta: float = 1.0) -> tuple[float, f
     return _mean(bd) + _mean(ed) + beta * (_mean(fd) - _mean(fd[:n])), se
 
 
+def _on_reference(p: _Played, ref: _Played, beta: float) -> float:
+    """A leader's value: the reference leader's (the one valued in the most exact worlds)
+    plus the leader's paired difference from it over the worlds both were valued in.
+
+    A leader that left the race early is so judged on the same worlds as the others: its
+    own mean over its few worlds would keep their luck, which the pairing takes off (in a
+    rubicon hand the book's discard, out of the race after 20 worlds of 64, kept a level
+    10 points above what the later worlds showed, and came out first)."""
+    level = _regressed(ref, len(ref.exact), beta)
+    if p is ref:
+        return level
+    return level + _paired(p, ref, len(p.exact), beta)[0]
+
+
 def _fast_se(a: _Played, b: _Played) -> float:
     """The standard error of the fast play-out's paired difference between two discards
     (over the worlds both were played in)."""
@@ -654,17 +668,7 @@ def advise(
     ref = -1
 
     def exact_value(d: int) -> float:
-        """A leader's value: the reference's (the leader valued in the most exact worlds)
-        plus its paired difference from it over the worlds both were valued in.  A leader
-        that left the race early is then judged on the same worlds as the others: its own
-        mean over its few worlds would keep their luck (in a rubicon hand the book's
-        discard, out of the race after 20 worlds of 64, kept a level 10 points above what
-        the later worlds showed, and came out first)."""
-        if d == ref:
-            v = _regressed(played[d], len(played[d].exact), beta)
-        else:
-            diff, _ = _paired(played[d], played[ref], len(played[d].exact), beta)
-            v = _regressed(played[ref], len(played[ref].exact), beta) + diff
+        v = _on_reference(played[d], played[ref], beta)
         return min(max(v, 0.0), 1.0) if score is not None else v
 
     def refine_one(d: int) -> None:
