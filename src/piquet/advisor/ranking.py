@@ -23,11 +23,17 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    ``MIN_EXACT`` worlds; where that many worlds of every leader would cost
    more, fewer leaders).  Every ``DROP_EVERY`` worlds a leader ``DROP_Z``
    paired standard errors behind the best stops (the race), so the budget goes
-   to the close ones.  A leader's value is the regression estimator: its exact
+   to the close ones.  A leader's value is the regression estimator: the
+   declarations' net over every world it was played in (known exactly, the
+   leaders are played in ``leader_samples`` worlds), plus the play's exact
    mean, corrected by ``beta`` times how far the fast play-out's mean over its
    exact worlds is from its mean over all (``beta``: the slope of the exact
    differences between the leaders on the fast ones, measured in the hand's
-   worlds).  The other discards played out get the leaders' mean correction,
+   worlds).  The leaders are put on one footing: the value of the leader
+   valued in the most exact worlds, plus each other's paired difference from
+   it over the worlds both were valued in (one that left the race early would
+   otherwise keep its few worlds' luck).  The other discards played out get
+   the leaders' mean correction,
    and one that still comes out first is valued exactly too.  This is what
    makes the ranking agree with verification by play
    (:mod:`piquet.advisor.verify`), which plays the same way, whole deals
