@@ -43,7 +43,7 @@ from piquet.advisor import BOOK_MARGIN, advise, verify
 from piquet.advisor import ranking as rk
 from piquet.advisor.deals import Setup, World, worlds
 from piquet.advisor.playout import stacked_deck
-from piquet.advisor.verify import paired
+from piquet.advisor.verify import Z95, paired
 from piquet.core.actions import Action, DealBy, Discard
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.deal import Deal
@@ -133,6 +133,9 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
         "verify_cpu_s": round(verify_cpu, 3) if pool is None else None,
         "candidates": len(ver.candidates),
         "exact_worlds": advice.method.get("exact_worlds"),
+        "exact_worlds_least": advice.method.get("exact_worlds_least"),
+        "beta": advice.method.get("beta"),
+        "ranking_top": [[str(r.discard), round(r.value, 3), r.method] for r in advice.ranking[:6]],
         "nets": {str(v.discard): list(v.nets) for v in ver.candidates},
     }
 
@@ -163,7 +166,18 @@ def main() -> None:
         help="replay the flagged hands of a finished run (the pick not within the noise of "
         "the best, or worse than the book's discard) on --deals fresh deals",
     )
+    parser.add_argument(
+        "--chance-of",
+        metavar="FILE",
+        help="the chance level of the protocol (a ranker without fault, the noise alone) "
+        "on a finished run's deals, by the bootstrap",
+    )
+    parser.add_argument("--boots", type=int, default=400, help="bootstrap copies a hand")
     args = parser.parse_args()
+    if args.chance_of:
+        with open(args.chance_of) as f:
+            chance([json.loads(line) for line in f if line.strip()], args.boots, 2 * args.deals, 7)
+        return
     if args.playout_study:
         presets = [p.strip() for p in args.presets.split(",") if p.strip()]
         playout_study(presets, args.start, args.hands, args.playout_study)
@@ -354,6 +368,85 @@ def replay(rows: list[dict[str, Any]], args: argparse.Namespace, load: Any) -> N
     print(
         f"\nstill worse on {args.deals} fresh deals: {still} of {len(flagged)} flagged "
         f"({still / max(len(rows), 1):.1%} of {len(rows)} hands)"
+    )
+
+
+def _interval_high(x: np.ndarray, n: int) -> np.ndarray:
+    """The upper end of the paired 95% interval of the mean of ``x`` (boots × deals)."""
+    sd = x.std(axis=-1, ddof=1)
+    return x.mean(axis=-1) + Z95 * sd / np.sqrt(n)
+
+
+def _two_stage(
+    x: np.ndarray, pick: int, book: int, rng: np.random.Generator, boots: int, fresh: int
+) -> tuple[float, float, float]:
+    """The protocol of the measurement on bootstrap copies of one hand's deals ``x``
+    (deals × candidates), where ``pick`` is what a ranker chose: (the chance it is not
+    within the noise of the best, the chance it is also still worse on ``fresh`` deals
+    against the best of the pick, the flagged best and the book's discard or against the
+    book's discard, the chance it is worse than the book's discard in both)."""
+    n = x.shape[0]
+    idx = rng.integers(0, n, size=(boots, n))
+    s1 = x[idx]  # boots × n × m
+    best = s1.mean(axis=1).argmax(axis=1)
+    d_best = s1[:, :, pick] - s1[np.arange(boots)[:, None], np.arange(n)[None, :], best[:, None]]
+    flag_best = (best != pick) & (_interval_high(d_best, n) < 0)
+    flag_book = _interval_high(s1[:, :, pick] - s1[:, :, book], n) < 0
+    flagged = flag_best | flag_book
+    idx2 = rng.integers(0, n, size=(boots, fresh))
+    s2 = x[idx2]
+    still = np.zeros(boots, dtype=bool)
+    book2 = np.zeros(boots, dtype=bool)
+    for b in np.flatnonzero(flagged):
+        three = sorted({pick, int(best[b]), book})
+        means = s2[b][:, three].mean(axis=0)
+        nb = three[int(means.argmax())]
+        worse_best = nb != pick and _interval_high(s2[b][:, pick] - s2[b][:, nb], fresh) < 0
+        worse_book = _interval_high(s2[b][:, pick] - s2[b][:, book], fresh) < 0
+        still[b] = bool(worse_best or worse_book)
+        book2[b] = bool(flag_book[b] and worse_book)
+    return float(flag_best.mean()), float(still.mean()), float(book2.mean())
+
+
+def chance(rows: list[dict[str, Any]], boots: int, fresh: int, seed: int) -> None:
+    """What a ranker without fault would score by the protocol, the noise alone: each
+    hand's verified deals resampled (the bootstrap) as the first verification and, for
+    the hands it flags, again as ``fresh`` fresh deals.  Two worlds: ``true best`` (the
+    candidates' means as measured are the truth, and the pick is the best of them) and
+    ``ties`` (every candidate made equal to their common mean, the worst case for the
+    test; the pick is the run's).  Also the run's pick on the same copies (its
+    bootstrap rate, to set beside the real one) and the first stage of a pick drawn at
+    random among the advisor's top three (the order shuffled)."""
+    rng = np.random.default_rng(seed)
+    rows = [r for r in rows if "nets" in r]
+    print(f"{len(rows)} hands, {boots} bootstrap copies each, {fresh} fresh deals")
+    tot = {"true best": [0.0, 0.0, 0.0], "ties": [0.0, 0.0, 0.0], "run's pick": [0.0, 0.0, 0.0]}
+    shuffled = 0.0
+    for r in rows:
+        names = list(r["nets"])
+        x = np.array([r["nets"][d] for d in names], dtype=float).T
+        pick, book = names.index(r["pick"]), names.index(r["book"])
+        best = int(x.mean(axis=0).argmax())
+        ties = x - x.mean(axis=0) + x.mean()
+        for key, data, p in (("true best", x, best), ("ties", ties, pick), ("run's pick", x, pick)):
+            got = _two_stage(data, p, book, rng, boots, fresh)
+            for j in range(3):
+                tot[key][j] += got[j]
+        top3 = names[: min(3, len(names))]
+        shuffled += sum(_judge(r, d)[1] for d in top3) / len(top3)
+    n = len(rows)
+    print(
+        "| pick | not within the noise | still worse on fresh deals | worse than the book, both |"
+    )
+    print("|---|---|---|---|")
+    for key, (a, b, c) in tot.items():
+        print(
+            f"| {key} (expected) | {a:.1f} ({a / n:.1%}) | {b:.1f} ({b / n:.1%}) | "
+            f"{c:.2f} ({c / n:.2%}) |"
+        )
+    print(
+        f"\nA pick drawn at random among the advisor's top three: within the noise in "
+        f"{shuffled:.1f} of {n} ({shuffled / n:.1%}) on the run's own deals"
     )
 
 

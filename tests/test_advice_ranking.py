@@ -14,6 +14,7 @@ from piquet.advisor.deals import Setup
 from piquet.advisor.ranking import (
     _beta,
     _distinct_leaders,
+    _on_reference,
     _paired,
     _Played,
     _race,
@@ -240,3 +241,41 @@ def test_a_discard_played_out_close_behind_the_best_is_valued_exactly() -> None:
     ranked = {str(r.discard): r for r in advice.ranking}
     assert ranked["9D 8D 7D"].method == "exact"
     assert advice.best == CardSet.parse("9D 8D 7D")
+
+
+# ---------------------------------------------------------------- the leaders' footing
+def test_the_declarations_are_taken_over_every_world_and_only_the_play_regressed() -> None:
+    """With a base (the declarations' net, known in every world) the value is its mean
+    over every world plus the play's exact mean, corrected by the slope times the fast
+    play's; with no base, the regression estimator on the whole value as before."""
+    base = [4.0, 0.0, 10.0, -2.0, 6.0, 2.0, 8.0, 0.0]
+    play_fast = [1.0, 3.0, -1.0, 2.0, 0.0, 4.0, 1.0, 2.0]
+    play_exact = [2.0, 2.0, 0.0, 4.0]
+    p = _Played(
+        fast=[b + f for b, f in zip(base, play_fast, strict=True)],
+        net=[],
+        decl=list(base),
+        exact=[b + e for b, e in zip(base, play_exact, strict=False)],
+        base=list(base),
+    )
+    for beta in (0.0, 0.5, 1.0):
+        want = sum(base) / 8 + sum(play_exact) / 4 + beta * (sum(play_fast) / 8 - 5 / 4)
+        assert _regressed(p, 4, beta) == pytest.approx(want)
+    # the declarations' luck in the four exact worlds (mean 3 against 3.5) is taken off
+    # whatever the slope, where the whole value's regression took off only beta of it
+    whole = _played(p.fast, p.exact)
+    assert _regressed(whole, 4, 0.0) == pytest.approx(sum(p.exact) / 4)
+    assert _regressed(p, 4, 0.0) == pytest.approx(3.5 + 2.0)
+
+
+def test_a_leader_out_of_the_race_early_is_judged_on_the_reference_leaders_worlds() -> None:
+    """The reference was valued in eight worlds, the last four bad for every discard; a
+    leader valued only in the first four (the good ones), one point behind the reference
+    in each, is valued one point behind the reference's value, not at its own mean."""
+    fast = [0.0] * 8
+    ref = _played(fast, [10.0, 12.0, 11.0, 9.0, -20.0, -22.0, -18.0, -20.0])
+    early = _played(fast, [9.0, 11.0, 10.0, 8.0])
+    level = _regressed(ref, 8, 0.5)
+    assert _on_reference(ref, ref, 0.5) == pytest.approx(level) == pytest.approx(-4.75)
+    assert _on_reference(early, ref, 0.5) == pytest.approx(level - 1.0)
+    assert _regressed(early, 4, 0.5) == pytest.approx(9.5)  # its own mean: far above

@@ -23,11 +23,17 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    ``MIN_EXACT`` worlds; where that many worlds of every leader would cost
    more, fewer leaders).  Every ``DROP_EVERY`` worlds a leader ``DROP_Z``
    paired standard errors behind the best stops (the race), so the budget goes
-   to the close ones.  A leader's value is the regression estimator: its exact
+   to the close ones.  A leader's value is the regression estimator: the
+   declarations' net over every world it was played in (known exactly, the
+   leaders are played in ``leader_samples`` worlds), plus the play's exact
    mean, corrected by ``beta`` times how far the fast play-out's mean over its
    exact worlds is from its mean over all (``beta``: the slope of the exact
    differences between the leaders on the fast ones, measured in the hand's
-   worlds).  The other discards played out get the leaders' mean correction,
+   worlds).  The leaders are put on one footing: the value of the leader
+   valued in the most exact worlds, plus each other's paired difference from
+   it over the worlds both were valued in (one that left the race early would
+   otherwise keep its few worlds' luck).  The other discards played out get
+   the leaders' mean correction,
    and one that still comes out first is valued exactly too.  This is what
    makes the ranking agree with verification by play
    (:mod:`piquet.advisor.verify`), which plays the same way, whole deals
@@ -89,6 +95,12 @@ __all__ = [
 #: point, the exact worlds decide; at 120, with the slope of 1 the control variate had
 #: then, the declarations' luck left du Coeur's values 10 points apart between seeds)
 DEFAULT_SAMPLES: Final = 160
+#: worlds the leaders (those valued exactly) are played in by the fast play-out: what it
+#: and the declarations measure in every world is the part of the value the exact worlds
+#: do not have to (the declarations exactly, the play through the regression); past the
+#: other candidates' 160 worlds this narrowed the leaders' paired differences by about a
+#: fifth in 36-card hands, for about 0.1 s of CPU
+LEADER_SAMPLES: Final = 480
 #: discards played out, besides the best of each size and the book's
 DEFAULT_CANDIDATES: Final = 8
 #: worlds in which the leaders' play is valued exactly
@@ -106,8 +118,11 @@ DROP_EVERY: Final = 4
 #: the leaders (by the fast play-out) valued exactly, besides the book's discard
 DEFAULT_REFINE: Final = 3
 #: how many paired standard errors a rival must beat the book's discard by to replace it
-#: (0.5: chosen on the first 88 hands of ``bench/bench_advice.py``, see docs/advice.md)
-BOOK_MARGIN: Final = 0.5
+#: (0.5 was chosen on the first 88 hands of ``bench/bench_advice.py``; on the 396 hands 900
+#: on a margin of 1 would have lost to the book's discard in 2 hands instead of 7 with about
+#: the same record otherwise: 1 was declared before the measurement on the hands 1300 on,
+#: see docs/advice.md)
+BOOK_MARGIN: Final = 1.0
 #: the other's hands sampled for the declaration pass
 OPPONENT_SAMPLES: Final = 300
 #: draws the explanations' exact odds may enumerate, the pick's and then the others' while
@@ -237,12 +252,34 @@ def opponent_model(setup: Setup, n: int, rng: random.Random) -> OpponentModel:
 # ------------------------------------------------------------------ the play-out
 @dataclass(slots=True)
 class _Played:
-    """One discard's values in each world: fast, and exact in the first worlds."""
+    """One discard's values in each world: fast, and exact in the first worlds.
+
+    ``base`` is the part of both that the play does not change (the declarations' net
+    points, known exactly in every world; empty, or 0 in every world, when the value is
+    the chance of the game, which is not a sum): the regression estimator corrects only
+    the play by the fast play-out's slope, and takes the declarations' mean over every
+    world as it is."""
 
     fast: list[float]
     net: list[float]
     decl: list[float]
     exact: list[float] = field(default_factory=list)
+    base: list[float] = field(default_factory=list)
+
+    def play_fast(self) -> list[float]:
+        """The fast values less the base: the fast play-out's part, world by world."""
+        if not self.base:
+            return list(self.fast)
+        return [x - b for x, b in zip(self.fast, self.base, strict=True)]
+
+    def play_exact(self) -> list[float]:
+        """The exact values less the base, in the worlds valued exactly."""
+        if not self.base:
+            return list(self.exact)
+        return [x - b for x, b in zip(self.exact, self.base, strict=False)]
+
+    def base_or_zero(self) -> list[float]:
+        return list(self.base) if self.base else [0.0] * len(self.fast)
 
 
 class _PlayOut:
@@ -292,20 +329,27 @@ class _PlayOut:
         )
         return state, tally.totals, reached
 
-    def run(self, discard: int, exact: int = 0) -> _Played:
+    def run(self, discard: int, exact: int = 0, upto: int | None = None) -> _Played:
+        """Play ``discard`` out in the first ``upto`` worlds (every one by default)."""
         out = _Played([], [], [])
+        self.extend(discard, out, len(self.worlds) if upto is None else upto, exact)
+        return out
+
+    def extend(self, discard: int, out: _Played, upto: int, exact: int = 0) -> None:
+        """Play ``discard`` out by the fast play-out in more worlds, up to ``upto``."""
         me = self.setup.role
-        for w in range(len(self.worlds)):
+        for w in range(len(out.fast), min(upto, len(self.worlds))):
             state, decl, reached = self._state(w, discard)
             est = self.solver.estimate(state) if reached is None else 0
             out.fast.append(self._score(w, decl, reached, est))
             out.net.append(self._net(decl, est))
             out.decl.append(float(decl[me] - decl[1 - me]))
-            if w < exact:
+            # the value is the declarations plus the play, in points (not with a score)
+            out.base.append(out.decl[-1] if self.score is None else 0.0)
+            if w < exact and w == len(out.exact):
                 v = self.solver.value(state) if reached is None else 0
                 assert v is not None
                 out.exact.append(self._score(w, decl, reached, v))
-        return out
 
     def refine(self, discard: int, played: _Played, exact: int) -> None:
         """Value the play exactly in the first ``exact`` worlds of a discard already run."""
@@ -415,8 +459,8 @@ def _beta(played: Sequence[_Played], n: int) -> float:
     correction added noise, in some hands more than it took off."""
     if len(played) < 2 or n < 3:
         return 1.0
-    f = np.array([p.fast[:n] for p in played], dtype=float)
-    e = np.array([p.exact[:n] for p in played], dtype=float)
+    f = np.array([p.play_fast()[:n] for p in played], dtype=float)
+    e = np.array([p.play_exact()[:n] for p in played], dtype=float)
     f -= f.mean(axis=0)
     e -= e.mean(axis=0)
     f -= f.mean(axis=1, keepdims=True)
@@ -428,9 +472,11 @@ def _beta(played: Sequence[_Played], n: int) -> float:
 
 
 def _regressed(p: _Played, n: int, beta: float) -> float:
-    """A discard's value: its exact mean over the first ``n`` worlds, corrected by the
-    fast play-out over every world (the regression estimator, slope ``beta``)."""
-    return _mean(p.exact[:n]) + beta * (_mean(p.fast) - _mean(p.fast[:n]))
+    """A discard's value: the declarations' mean over every world (``base``), plus the
+    play's exact mean over the first ``n`` worlds corrected by the fast play-out over
+    every world (the regression estimator, slope ``beta``)."""
+    pf, pe = p.play_fast(), p.play_exact()
+    return _mean(p.base_or_zero()) + _mean(pe[:n]) + beta * (_mean(pf) - _mean(pf[:n]))
 
 
 def _paired(a: _Played, b: _Played, n: int, beta: float = 1.0) -> tuple[float, float]:
@@ -440,16 +486,35 @@ def _paired(a: _Played, b: _Played, n: int, beta: float = 1.0) -> tuple[float, f
     difference over every world less over those ``n``); over fewer worlds if one of the
     two left the race before ``n``."""
     n = min(n, len(a.exact), len(b.exact))
-    fd = [x - y for x, y in zip(a.fast, b.fast, strict=True)]
-    ed = [x - y for x, y in zip(a.exact[:n], b.exact[:n], strict=True)]
+    fd = [x - y for x, y in zip(a.play_fast(), b.play_fast(), strict=True)]
+    ed = [x - y for x, y in zip(a.play_exact()[:n], b.play_exact()[:n], strict=True)]
+    bd = [x - y for x, y in zip(a.base_or_zero(), b.base_or_zero(), strict=True)]
     resid = [x - beta * y for x, y in zip(ed, fd[:n], strict=True)]
-    se = float(np.sqrt(_stderr(resid) ** 2 + (beta * _stderr(fd)) ** 2))
-    return _mean(ed) + beta * (_mean(fd) - _mean(fd[:n])), se
+    # the exact worlds' residual, and the worlds' own noise in what every world measures
+    # (the declarations and the fast play-out's share)
+    whole = [x + beta * y for x, y in zip(bd, fd, strict=True)]
+    se = float(np.sqrt(_stderr(resid) ** 2 + _stderr(whole) ** 2))
+    return _mean(bd) + _mean(ed) + beta * (_mean(fd) - _mean(fd[:n])), se
+
+
+def _on_reference(p: _Played, ref: _Played, beta: float) -> float:
+    """A leader's value: the reference leader's (the one valued in the most exact worlds)
+    plus the leader's paired difference from it over the worlds both were valued in.
+
+    A leader that left the race early is so judged on the same worlds as the others: its
+    own mean over its few worlds would keep their luck, which the pairing takes off (in a
+    rubicon hand the book's discard, out of the race after 20 worlds of 64, kept a level
+    10 points above what the later worlds showed, and came out first)."""
+    level = _regressed(ref, len(ref.exact), beta)
+    if p is ref:
+        return level
+    return level + _paired(p, ref, len(p.exact), beta)[0]
 
 
 def _fast_se(a: _Played, b: _Played) -> float:
-    """The standard error of the fast play-out's paired difference between two discards."""
-    return _stderr([x - y for x, y in zip(a.fast, b.fast, strict=True)])
+    """The standard error of the fast play-out's paired difference between two discards
+    (over the worlds both were played in)."""
+    return _stderr([x - y for x, y in zip(a.fast, b.fast, strict=False)])
 
 
 def _distinct_leaders(
@@ -547,6 +612,7 @@ def advise(
     stock: int | None = None,
     seed: int = 0,
     samples: int = DEFAULT_SAMPLES,
+    leader_samples: int = LEADER_SAMPLES,
     candidates: int = DEFAULT_CANDIDATES,
     explain_top: int = 3,
     refine: int = DEFAULT_REFINE,
@@ -591,8 +657,11 @@ def advise(
         h, rules, discards=discards, unseen=unseen, opponent=opp, budget=budget, rng=rng
     )
     chosen, book = _candidates(result, setup, candidates)
-    sim = _PlayOut(setup, worlds(unseen, rules, samples, rng), score)
-    played = {d: sim.run(d) for d in chosen}
+    # the leaders are played in more worlds than the others (the first ``samples`` are
+    # the same for every discard)
+    many = max(samples, leader_samples)
+    sim = _PlayOut(setup, worlds(unseen, rules, many, rng), score)
+    played = {d: sim.run(d, upto=samples) for d in chosen}
     fast = {d: _mean(p.fast) for d, p in played.items()}
     exact_n = min(exact, samples)
     leaders: list[int] = []
@@ -602,13 +671,17 @@ def advise(
     err = {d: _stderr(p.fast) for d, p in played.items()}
 
     beta = 1.0
+    ref = -1
+
+    def exact_value(d: int) -> float:
+        v = _on_reference(played[d], played[ref], beta)
+        return min(max(v, 0.0), 1.0) if score is not None else v
 
     def refine_one(d: int) -> None:
         p = played[d]
+        sim.extend(d, p, many)
         sim.refine(d, p, exact_n)
-        value[d] = _regressed(p, exact_n, beta)
-        if score is not None:
-            value[d] = min(max(value[d], 0.0), 1.0)
+        value[d] = exact_value(d)
 
     # world by world, until the solver's budget of positions is spent (never fewer than
     # MIN_EXACT worlds): the positions searched, not the clock, so the same seed gives the
@@ -640,13 +713,13 @@ def advise(
         if reached >= MIN_EXACT and reached % DROP_EVERY == 0 and len(active) > 2:
             active = _race(active, played, reached, DROP_Z)
     exact_n = reached if leaders else exact_n
+    for d in leaders:  # the leaders the budget kept, in more worlds
+        sim.extend(d, played[d], many)
     if leaders:
         beta = _beta([played[d] for d in active], exact_n)
+        ref = max(leaders, key=lambda d: (len(played[d].exact), fast[d], -d))
     for d in leaders:
-        n = len(played[d].exact)
-        value[d] = _regressed(played[d], n, beta)
-        if score is not None:
-            value[d] = min(max(value[d], 0.0), 1.0)
+        value[d] = exact_value(d)
     if leaders:
         # the fast play-out's error is much the same for every discard of a hand: the
         # leaders' mean correction is applied to the others (a shared control variate)
