@@ -439,16 +439,16 @@ class ExpertPlayer(SearchPlayer):
         solver = self._solver(rules, objective, 5)
         solver.reset()
         reader = PlayConsistency(deal, solver, budget.nodes, lam=self.consistency)
-        # the pool drawn and weighed as sample_worlds does, then read, then resampled
-        pool = sample_worlds(deal, rules, rng, n * self.pool, weigh=model)
-        if not reader.cards:
-            return _resample(pool, n, rng) if len(pool) > n else pool
-        pool = reader.weigh(pool)
-        self.consistency_stats[0] += 1
-        self.consistency_stats[1] += reader.solved
-        self.consistency_depth[0] += reader.depth
-        self.consistency_depth[1] += len(reader.cards)
-        return _resample(pool, n, rng) if len(pool) > n else pool
+        # sample_worlds' pooling (pool worlds drawn and weighed a world kept, resampled),
+        # the other's past cards read between the weighing and the resampling
+        drawn = sample_worlds(deal, rules, rng, n * self.pool, weigh=model)
+        if reader.cards:
+            drawn = reader.weigh(drawn)
+            self.consistency_stats[0] += 1
+            self.consistency_stats[1] += reader.solved
+            self.consistency_depth[0] += reader.depth
+            self.consistency_depth[1] += len(reader.cards)
+        return _resample(drawn, n, rng) if len(drawn) > n else drawn
 
     def _budget(self) -> _Budget:
         if self.calibrated:
