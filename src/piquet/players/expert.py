@@ -57,7 +57,9 @@ from piquet.players.exchange import (
     SOLVER_CANDIDATES,
     PlayoutWorld,
     all_playout_values,
+    margin_choice,
     playout_worlds,
+    ranked,
     solver_rerank,
     solver_worlds,
     wide_candidates,
@@ -378,15 +380,12 @@ class ExpertPlayer(SearchPlayer):
                 stats=self.solver_stats,
             )
             return cands[i]
-        top = sorted(scores, key=lambda i: (-round(scores[i], 6), i))[:EXACT_CANDIDATES]
+        top = ranked(scores)[:EXACT_CANDIDATES]
         if self.exact_check and len(top) > 1:
             if 0 in scores and 0 not in top:
                 top.append(0)  # the book's discard is judged on the same (corrected) footing
             self._exact_correction(deal, rules, sit, budget, ready, cands, top, values, scores)
-        best = max(top, key=lambda i: (round(scores[i], 6), -i))
-        if 0 in scores and scores[best] - scores[0] < self.switch_margin:
-            return cands[0]
-        return cands[best]
+        return cands[margin_choice(scores, self.switch_margin, among=top)]
 
     def _exact_correction(
         self,
