@@ -37,6 +37,7 @@ from piquet.players.exchange import (
     PlayoutWorld,
     all_playout_values,
     all_solver_values,
+    margin_choice,
     playout_worlds,
     wide_candidates,
 )
@@ -49,11 +50,6 @@ def _means(vals: list[list[float] | None], ws: list[PlayoutWorld]) -> dict[int, 
     wsum = sum(w.weight for w in ws)
     return {k: sum(w.weight * x for w, x in zip(ws, v, strict=True)) / wsum
             for k, v in enumerate(vals) if v is not None}
-
-
-def _choose(sc: dict[int, float]) -> int:
-    best = max(sc, key=lambda k: (round(sc[k], 6), -k))
-    return 0 if 0 in sc and sc[best] - sc[0] < SWITCH_MARGIN else best
 
 
 def main() -> None:
@@ -95,7 +91,7 @@ def main() -> None:
                                            exact_cards=args.exact_cards)[0], a)
             s_b = _means(all_solver_values(rules, role, b, cands, 7 + 10**6, Solver(rules),
                                            exact_cards=args.exact_cards)[0], b)
-            cb, cs = _choose(bk_a), _choose(s_a)
+            cb, cs = margin_choice(bk_a, SWITCH_MARGIN), margin_choice(s_a, SWITCH_MARGIN)
             rows.append((float(cb != 0), float(cs != 0), float(cb != cs),
                          s_b[cs] - s_b[cb], bk_b[cs] - bk_b[cb], s_b[cb] - s_b[0],
                          bk_b[cb] - bk_b[0], max(s_b.values()) - s_b[cb]))

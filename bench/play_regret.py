@@ -13,27 +13,17 @@ count zero), with a 95% interval over the deals.  Also the CPU seconds per decis
 
 from __future__ import annotations
 
-import argparse
-import math
 import statistics
 import time
-from typing import Any
+
+from _common import ci, paired_parser, player_maker
 
 from piquet.core.actions import Play
 from piquet.core.deal import Phase
 from piquet.core.rules import get_rules
-from piquet.players.base import make_player
 from piquet.players.common import rules_of, situation
 from piquet.solver import Solver, play_state
 from piquet.tournament import _player_seed, deal_match, deal_pack
-
-
-def _ci(xs: list[float]) -> tuple[float, float, float]:
-    m = statistics.fmean(xs) if xs else 0.0
-    if len(xs) < 2:
-        return m, m, m
-    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
-    return m, m - h, m + h
 
 
 def _pct(xs: list[float], q: float) -> float:
@@ -44,25 +34,12 @@ def _pct(xs: list[float], q: float) -> float:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--variant", default="expert-consistent0.5")
-    ap.add_argument("--base", default="expert")
-    ap.add_argument("--opponent", default="reference")
-    ap.add_argument("--pairs", type=int, default=50)
-    ap.add_argument("--start", type=int, default=0)
-    ap.add_argument("--think", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--preset", default="rubicon")
+    ap = paired_parser(__doc__.splitlines()[0], variant="expert-consistent0.5", pairs=50)
     ap.add_argument("--by-trick", action="store_true",
                     help="also the base's double-dummy regret by cards in hand, lead or follow")
     args = ap.parse_args()
     rules = get_rules(args.preset)
-
-    def make(level: str, seed: int) -> Any:
-        p = make_player(level, seed=seed, think_ms=args.think)
-        if hasattr(p, "rules"):
-            p.rules = rules
-        return p
+    make = player_maker(rules, args.think)
 
     per_deal: list[float] = []
     differ = 0
@@ -118,10 +95,10 @@ def main() -> None:
             per_deal.append(gain)
         done = index - args.start + 1
         if done % 10 == 0:
-            g, lo, hi = _ci(per_deal)
+            g, lo, hi = ci(per_deal)
             print(f"{done} pairs: variant's card - base's (exact, true deal) {g:+.3f} a deal "
                   f"({lo:+.3f} to {hi:+.3f}); differed {differ} of {decisions}", flush=True)
-    g, lo, hi = _ci(per_deal)
+    g, lo, hi = ci(per_deal)
     print(f"{args.variant} - {args.base} v {args.opponent}, {args.preset}, think {args.think}, "
           f"{len(per_deal)} deals: {g:+.3f} a deal ({lo:+.3f} to {hi:+.3f}); cards differed "
           f"in {differ} of {decisions} play decisions")

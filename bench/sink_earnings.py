@@ -18,51 +18,27 @@ deal by deal: the same packs and seeds, so the deals the two play alike count ze
 
 from __future__ import annotations
 
-import argparse
 import json
-import math
-import statistics
 import time
 from typing import Any
 
+from _common import ci, paired_parser, player_maker
+
 from piquet.core.deal import ELDER, YOUNGER
 from piquet.core.rules import get_rules
-from piquet.players.base import make_player
 from piquet.players.expert import ExpertPlayer
 from piquet.tournament import _player_seed, deal_pack, play_deal
 
 
-def _ci(xs: list[float]) -> tuple[float, float, float]:
-    m = statistics.fmean(xs) if xs else 0.0
-    if len(xs) < 2:
-        return m, m, m
-    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
-    return m, m - h, m + h
-
-
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--variant", default="expert-sink1")
-    ap.add_argument("--opponent", default="reference")
-    ap.add_argument("--pairs", type=int, default=150)
-    ap.add_argument("--start", type=int, default=0)
-    ap.add_argument("--think", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=2026)
-    ap.add_argument("--preset", default="rubicon")
+    ap = paired_parser(__doc__.splitlines()[0], variant="expert-sink1", pairs=150)
     ap.add_argument("--json", default=None)
-    ap.add_argument("--base", default="expert",
-                    help="the player the variant is compared with on the same deals and seeds")
     ap.add_argument("--replay", choices=("sinks", "all"), default="sinks",
                     help="replay with the base only the deals with a sink (the variant differs "
                          "from the base only by sinking), or every deal")
     args = ap.parse_args()
     rules = get_rules(args.preset)
-
-    def make(level: str, seed: int) -> Any:
-        p = make_player(level, seed=seed, think_ms=args.think)
-        if hasattr(p, "rules"):
-            p.rules = rules
-        return p
+    make = player_maker(rules, args.think)
 
     margins: list[float] = []
     base_margins: list[float] = []
@@ -98,15 +74,15 @@ def main() -> None:
         base_margins.append(base_pair)
         done = index - args.start + 1
         if done % 10 == 0:
-            m, lo, hi = _ci(margins)
+            m, lo, hi = ci(margins)
             print(f"{done} pairs: {m:+.2f} ({lo:+.2f} to {hi:+.2f}), sinks in "
                   f"{len(earned)} deals, {time.process_time() - cpu:.0f} s CPU", flush=True)
-    m, lo, hi = _ci(margins)
-    bm, blo, bhi = _ci(base_margins)
+    m, lo, hi = ci(margins)
+    bm, blo, bhi = ci(base_margins)
     gains = [e["earned"] for e in earned]
-    em, elo, ehi = _ci([g / 1.0 for g in gains])
+    em, elo, ehi = ci([g / 1.0 for g in gains])
     diffs = [a - b for a, b in zip(margins, base_margins, strict=True)]
-    dm, dlo, dhi = _ci(diffs)
+    dm, dlo, dhi = ci(diffs)
     n_sinks = sum(len(e["sinks"]) for e in earned)
     print(f"{args.variant} v {args.opponent}, {args.preset}, {args.pairs} pairs, think "
           f"{args.think}: {m:+.2f} ({lo:+.2f} to {hi:+.2f})")

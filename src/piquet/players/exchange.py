@@ -39,6 +39,7 @@ nor ten times the exchange's budget moved the expert's margin.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
@@ -68,8 +69,10 @@ __all__ = [
     "PlayoutWorld",
     "all_playout_values",
     "all_solver_values",
+    "margin_choice",
     "playout_values",
     "playout_worlds",
+    "ranked",
     "solver_playout_value",
     "solver_rerank",
     "solver_worlds",
@@ -274,6 +277,24 @@ def solver_worlds(think_ms: int, per_ms: float, available: int) -> int:
     return max(1, min(available, max(MIN_SOLVER_WORLDS, int(per_ms * think_ms))))
 
 
+def ranked(scores: Mapping[int, float]) -> list[int]:
+    """The candidates' indices, best first by ``scores`` (values equal to six decimals: the
+    lower index first)."""
+    return sorted(scores, key=lambda i: (-round(scores[i], 6), i))
+
+
+def margin_choice(
+    scores: Mapping[int, float], margin: float, *, among: Iterable[int] | None = None
+) -> int:
+    """The index chosen by ``scores``: the best (as :func:`ranked`; only those in ``among``
+    if given), unless the book's discard (index 0) has a score and the best does not beat
+    it by ``margin`` points: then the book's."""
+    best = max(scores if among is None else among, key=lambda i: (round(scores[i], 6), -i))
+    if 0 in scores and scores[best] - scores[0] < margin:
+        return 0
+    return best
+
+
 def solver_rerank(
     rules: Rules, role: int, ready: list[PlayoutWorld], cands: list[int],
     scores: dict[int, float], seed: int, solver: Solver, *, candidates: int, worlds: int,
@@ -285,8 +306,7 @@ def solver_rerank(
     best by that stands if it beats the book's discard by ``switch_margin``.  ``stats``
     (if given) counts: exchanges re-ranked, choices unlike the play-outs', first leads
     solved exactly, world-discards valued."""
-    order = sorted(scores, key=lambda i: (-round(scores[i], 6), i))
-    top = order[:candidates]
+    top = ranked(scores)[:candidates]
     if 0 in scores and 0 not in top:
         top.append(0)
     if len(top) == 1:
@@ -301,14 +321,10 @@ def solver_rerank(
             solved[i] = sum(pw.weight * v for pw, v in zip(sub, vals, strict=True)) / wsum
     # the play-outs' own choice: their best, unless it is not switch_margin better than
     # the book's discard
-    playouts = order[0]
-    if 0 in scores and scores[playouts] - scores[0] < switch_margin:
-        playouts = 0
+    playouts = margin_choice(scores, switch_margin)
     if not solved:
         return playouts
-    best = max(solved, key=lambda i: (round(solved[i], 6), -i))
-    if 0 in solved and solved[best] - solved[0] < switch_margin:
-        best = 0
+    best = margin_choice(solved, switch_margin)
     if stats is not None:
         stats[0] += 1
         stats[1] += best != playouts

@@ -43,7 +43,7 @@ import dataclasses
 import math
 import random
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from piquet.core.actions import Action, Play
 from piquet.core.errors import PiquetError
@@ -57,7 +57,9 @@ from piquet.players.exchange import (
     SOLVER_CANDIDATES,
     PlayoutWorld,
     all_playout_values,
+    margin_choice,
     playout_worlds,
+    ranked,
     solver_rerank,
     solver_worlds,
     wide_candidates,
@@ -378,15 +380,12 @@ class ExpertPlayer(SearchPlayer):
                 stats=self.solver_stats,
             )
             return cands[i]
-        top = sorted(scores, key=lambda i: (-round(scores[i], 6), i))[:EXACT_CANDIDATES]
+        top = ranked(scores)[:EXACT_CANDIDATES]
         if self.exact_check and len(top) > 1:
             if 0 in scores and 0 not in top:
                 top.append(0)  # the book's discard is judged on the same (corrected) footing
             self._exact_correction(deal, rules, sit, budget, ready, cands, top, values, scores)
-        best = max(top, key=lambda i: (round(scores[i], 6), -i))
-        if 0 in scores and scores[best] - scores[0] < self.switch_margin:
-            return cands[0]
-        return cands[best]
+        return cands[margin_choice(scores, self.switch_margin, among=top)]
 
     def _exact_correction(
         self,
@@ -439,16 +438,16 @@ class ExpertPlayer(SearchPlayer):
         solver = self._solver(rules, objective, 5)
         solver.reset()
         reader = PlayConsistency(deal, solver, budget.nodes, lam=self.consistency)
-        # the pool drawn and weighed as sample_worlds does, then read, then resampled
-        pool = sample_worlds(deal, rules, rng, n * self.pool, weigh=model)
-        if not reader.cards:
-            return _resample(pool, n, rng) if len(pool) > n else pool
-        pool = reader.weigh(pool)
-        self.consistency_stats[0] += 1
-        self.consistency_stats[1] += reader.solved
-        self.consistency_depth[0] += reader.depth
-        self.consistency_depth[1] += len(reader.cards)
-        return _resample(pool, n, rng) if len(pool) > n else pool
+        # sample_worlds' pooling (pool worlds drawn and weighed a world kept, resampled),
+        # the other's past cards read between the weighing and the resampling
+        drawn = sample_worlds(deal, rules, rng, n * self.pool, weigh=model)
+        if reader.cards:
+            drawn = reader.weigh(drawn)
+            self.consistency_stats[0] += 1
+            self.consistency_stats[1] += reader.solved
+            self.consistency_depth[0] += reader.depth
+            self.consistency_depth[1] += len(reader.cards)
+        return _resample(drawn, n, rng) if len(drawn) > n else drawn
 
     def _budget(self) -> _Budget:
         if self.calibrated:
@@ -474,122 +473,47 @@ class ExpertPlayer(SearchPlayer):
 
 
 register_level("expert", lambda seed, think_ms: ExpertPlayer(seed, think_ms))
+
+
+def _register(name: str, **settings: Any) -> None:
+    """Register the unlisted variant ``name``: the expert with ``settings``."""
+    register_variant(
+        name, lambda seed, think_ms: ExpertPlayer(seed, think_ms, name=name, **settings))
+
+
 # the parts of the expert alone, for measuring what each gains (not listed in the ladder)
-register_variant(
-    "expert-no-beliefs",
-    lambda seed, think_ms: ExpertPlayer(seed, think_ms, beliefs=False, name="expert-no-beliefs"),
-)
-register_variant(
-    "expert-exchange-beliefs",
-    lambda seed, think_ms: ExpertPlayer(
-        seed, think_ms, play_beliefs=False, name="expert-exchange-beliefs"
-    ),
-)
-register_variant(
-    "expert-lookahead",
-    lambda seed, think_ms: ExpertPlayer(seed, think_ms, lookahead=True, name="expert-lookahead"),
-)
-register_variant(
-    "expert-lookahead-no-beliefs",
-    lambda seed, think_ms: ExpertPlayer(
-        seed, think_ms, beliefs=False, lookahead=True, name="expert-lookahead-no-beliefs"
-    ),
-)
-register_variant(
-    "expert-book-exchange",
-    lambda seed, think_ms: ExpertPlayer(
-        seed, think_ms, playout_exchange=False, name="expert-book-exchange"
-    ),
-)
-register_variant(
-    "expert-exact-check",
-    lambda seed, think_ms: ExpertPlayer(
-        seed, think_ms, exact_check=True, name="expert-exact-check"
-    ),
-)
-register_variant(
-    "expert-uncalibrated",
-    lambda seed, think_ms: ExpertPlayer(
-        seed, think_ms, calibrated=False, name="expert-uncalibrated"
-    ),
-)
+_register("expert-no-beliefs", beliefs=False)
+_register("expert-exchange-beliefs", play_beliefs=False)
+_register("expert-lookahead", lookahead=True)
+_register("expert-lookahead-no-beliefs", beliefs=False, lookahead=True)
+_register("expert-book-exchange", playout_exchange=False)
+_register("expert-exact-check", exact_check=True)
+_register("expert-uncalibrated", calibrated=False)
 # more worlds for the exchange (the compiled play-outs make them cheap), a smaller margin
 for _per_ms, _cap, _margin in ((6.0, 4000, 0.5), (6.0, 4000, 0.25), (2.0, 600, 0.25)):
-    _name = f"expert-x{_per_ms:g}-m{_margin:g}"
-
-    def _factory(
-        seed: int, think_ms: int | None, *, _p: float = _per_ms, _c: int = _cap,
-        _m: float = _margin, _n: str = _name,
-    ) -> ExpertPlayer:
-        return ExpertPlayer(seed, think_ms, worlds_per_ms=_p, max_worlds=_c, switch_margin=_m,
-                            name=_n)
-
-    register_variant(_name, _factory)
-register_variant(
-    "expert-pool8",
-    lambda seed, think_ms: ExpertPlayer(seed, think_ms, pool=8, name="expert-pool8"),
-)
-register_variant(
-    "expert-40-worlds",
-    lambda seed, think_ms: ExpertPlayer(seed, think_ms, more_worlds=False, name="expert-40-worlds"),
-)
+    _register(f"expert-x{_per_ms:g}-m{_margin:g}", worlds_per_ms=_per_ms, max_worlds=_cap,
+              switch_margin=_margin)
+_register("expert-pool8", pool=8)
+_register("expert-40-worlds", more_worlds=False)
 # the play and declarations (issue 16, sinking): the expert sinking where what it risks is
 # under an allowance of points (piquet.players.sinking)
 for _allow in (0.5, 1.0, 2.0):
-    _sname = f"expert-sink{_allow:g}"
-
-    def _sink_factory(
-        seed: int, think_ms: int | None, *, _a: float = _allow, _n: str = _sname
-    ) -> ExpertPlayer:
-        return ExpertPlayer(seed, think_ms, sink_allowance=_a, name=_n)
-
-    register_variant(_sname, _sink_factory)
+    _register(f"expert-sink{_allow:g}", sink_allowance=_allow)
 # the play's inference by consistency with the solver (piquet.players.consistency)
 for _lam in (0.5, 0.25):
-    _cname = f"expert-consistent{_lam:g}"
-
-    def _cons_factory(
-        seed: int, think_ms: int | None, *, _l: float = _lam, _n: str = _cname
-    ) -> ExpertPlayer:
-        return ExpertPlayer(seed, think_ms, consistency=_l, name=_n)
-
-    register_variant(_cname, _cons_factory)
+    _register(f"expert-consistent{_lam:g}", consistency=_lam)
 # more of the budget for the first trick's cards
 for _boost in (2.0, 4.0, 8.0, 16.0):
-    _bname = f"expert-first{_boost:g}"
-
-    def _boost_factory(
-        seed: int, think_ms: int | None, *, _b: float = _boost, _n: str = _bname
-    ) -> ExpertPlayer:
-        return ExpertPlayer(seed, think_ms, first_trick_boost=_b, name=_n)
-
-    register_variant(_bname, _boost_factory)
+    _register(f"expert-first{_boost:g}", first_trick_boost=_boost)
 # the exchange's best discards valued again with the play of the cards by the solver
 # (greedy open-handed down to ``exact_cards`` cards, exact from there), in ``per_ms``
 # worlds a millisecond of budget
 for _ec, _wpm in ((6, 1.0), (9, 0.2), (0, 2.0), (12, 0.2)):
-    _sname = f"expert-solx-e{_ec}-w{_wpm:g}"
-
-    def _sfactory(seed: int, think_ms: int | None, *, _e: int = _ec, _w: float = _wpm,
-                  _n: str = _sname) -> ExpertPlayer:
-        return ExpertPlayer(seed, think_ms, solver_exchange=True, exact_cards=_e,
-                            solver_worlds_per_ms=_w, name=_n)
-
-    register_variant(_sname, _sfactory)
+    _register(f"expert-solx-e{_ec}-w{_wpm:g}", solver_exchange=True, exact_cards=_ec,
+              solver_worlds_per_ms=_wpm)
 # the exchange alone given ten times the budget (the rest of the player at its own)
-register_variant(
-    "expert-x1000",
-    lambda seed, think_ms: ExpertPlayer(seed, think_ms, exchange_ms=1000, name="expert-x1000"),
-)
-register_variant(
-    "expert-solx-e6-w1-x1000",
-    lambda seed, think_ms: ExpertPlayer(
-        seed, think_ms, solver_exchange=True, exact_cards=6, solver_worlds_per_ms=1.0,
-        exchange_ms=1000, name="expert-solx-e6-w1-x1000"),
-)
-register_variant(
-    "expert-solx-e12-x1000",
-    lambda seed, think_ms: ExpertPlayer(
-        seed, think_ms, solver_exchange=True, exact_cards=12, solver_worlds_per_ms=0.1,
-        exchange_ms=1000, name="expert-solx-e12-x1000"),
-)
+_register("expert-x1000", exchange_ms=1000)
+_register("expert-solx-e6-w1-x1000", solver_exchange=True, exact_cards=6,
+          solver_worlds_per_ms=1.0, exchange_ms=1000)
+_register("expert-solx-e12-x1000", solver_exchange=True, exact_cards=12,
+          solver_worlds_per_ms=0.1, exchange_ms=1000)

@@ -56,6 +56,7 @@ from piquet.players.common import (
     truthful_declaration,
     value_for,
 )
+from piquet.players.sinking import sink_options
 from piquet.sampling import SamplingError, World, sample_deals, sample_worlds
 from piquet.solver import Mode, Objective, PlayState, Solver, play_state
 
@@ -607,21 +608,15 @@ def _mask(cards: tuple[int, ...] | list[int]) -> int:
 
 
 def _declaration_options(deal: DealView, rules: Rules, default: Action) -> list[Action]:
-    """The truthful choice, plus sinking: passing, or the best lesser claim of another size."""
-    legal = deal.legal_actions
-    opts: list[Action] = [default]
-    declares = [a for a in legal if isinstance(a, Declare)]
+    """The truthful choice, plus sinking: passing, or the best lesser claim of another size
+    (:func:`~piquet.players.sinking.sink_options`)."""
     if isinstance(default, Declare):
-        if Pass() in legal:
-            opts.append(Pass())
-        smaller = [a for a in declares if a.cards.mask.bit_count() < default.cards.mask.bit_count()]
-        if smaller:
-            opts.append(max(smaller, key=lambda a: a.cards.mask.bit_count()))
-    elif isinstance(default, Pass) and declares:
-        opts.append(declares[0])
-    else:
-        opts.extend(a for a in legal if a != default)
-    return opts
+        return [default, *sink_options(deal, default, sizes=1)]
+    legal = deal.legal_actions
+    declares = [a for a in legal if isinstance(a, Declare)]
+    if isinstance(default, Pass) and declares:
+        return [default, declares[0]]
+    return [default, *(a for a in legal if a != default)]
 
 
 def _continue_value(d: Deal, rules: Rules, sit: Situation, solver: Solver, role: int) -> float:

@@ -38,9 +38,10 @@ HIDE_ALLOWANCE: Final = 1.0
 SINK_WORLDS: Final = 32
 
 
-def sink_options(view: DealView, default: Action) -> list[Action]:
-    """The sinks of a truthful declaration ``default``: passing, and each lesser claim
-    (fewer cards) of the class; nothing if ``default`` declares nothing."""
+def sink_options(view: DealView, default: Action, *, sizes: int | None = None) -> list[Action]:
+    """The sinks of a truthful declaration ``default``: passing, and the largest lesser
+    claim (fewer cards) of the class of each size, the largest first, at most ``sizes`` of
+    them (None: every size); nothing if ``default`` declares nothing."""
     if not isinstance(default, Declare):
         return []
     legal = view.legal_actions
@@ -55,7 +56,7 @@ def sink_options(view: DealView, default: Action) -> list[Action]:
         k = a.cards.mask.bit_count()
         if k not in by_size:
             by_size[k] = a
-    out.extend(by_size[k] for k in sorted(by_size, reverse=True))
+    out.extend(by_size[k] for k in sorted(by_size, reverse=True)[:sizes])
     return out
 
 
