@@ -15,8 +15,9 @@ hand's median per tree; ``--check`` also compares the JSON printed by every tree
 ``seconds``) and exits 1 if any differs.
 
 ``--phases`` instead prints, for the first ``--src`` tree and each hand, the CPU seconds of
-the cold command's parts in one fresh process: importing numpy, numba, the command line and
-the advisor, building the parser, numba's first load of its cached kernels, and the advice.
+the cold command's parts in one fresh process, as the tree's command does them: importing
+numpy, numba, the command line and the advisor, building the parser, numba's registration
+of its library (the first cached kernel call's fixed cost), and the advice.
 """
 
 from __future__ import annotations
@@ -67,10 +68,18 @@ def mark(name):
 import numpy; mark("numpy")
 import numba; mark("numba")
 import piquet.cli as C; mark("cli")
-parser = C.build_parser(); mark("parser")
+try:
+    parser = C.build_parser("advise")  # what the command builds now
+except TypeError:
+    parser = C.build_parser()  # before it could build one command's parser
+mark("parser")
 import piquet.advisor as A; mark("advisor")
-from numba.core.registry import cpu_target
-cpu_target.target_context.refresh(); mark("numba init")
+try:
+    from piquet.fast.loading import ready
+except ImportError:
+    from numba.core.registry import cpu_target
+    ready = cpu_target.target_context.refresh
+ready(); mark("numba init")
 from piquet.core.cards import CardSet
 from piquet.core.rules import get_rules
 preset, role, hand, score = sys.argv[1:5]

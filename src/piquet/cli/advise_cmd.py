@@ -137,7 +137,9 @@ def run(args: argparse.Namespace) -> int:
     )
     from piquet.advisor.explain import compare_lines
     from piquet.advisor.ranking import OPPONENT_SAMPLES, opponent_model
+    from piquet.fast.loading import ready
 
+    ready()  # numba's library registered without SciPy (a cold command's largest fixed cost)
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
     deals = DEFAULT_DEALS if args.deals is None else args.deals
     think = DEFAULT_THINK_MS if args.think is None else args.think
