@@ -8,16 +8,18 @@ Run (niced, one process at a time)::
 Each run is the command a user types, ``piquet advise --rules R --role ROLE --hand H --json``
 (no ``--verify``), in a new interpreter whose ``PYTHONPATH`` is one ``--src`` tree.  Its cost
 is the child's user + system CPU seconds (``os.wait4``), not the wall clock: the machine may
-be busy with other work.  Every tree is run once first and not counted (so its numba caches
-are on disk, as a user's are after the first run), then ``--rounds`` times, the trees
-interleaved hand by hand so they are measured in the same conditions.  The table gives each
+be busy with other work.  Every tree is run once a rule set first, not counted (so its
+numba caches and tables are on disk, as a user's are after the first run), then
+``--rounds`` times, the trees interleaved hand by hand so they are measured in the same
+conditions.  The table gives each
 hand's median per tree; ``--check`` also compares the JSON printed by every tree (less its
 ``seconds``) and exits 1 if any differs.
 
 ``--phases`` instead prints, for the first ``--src`` tree and each hand, the CPU seconds of
 the cold command's parts in one fresh process, as the tree's command does them: importing
 numpy, numba, the command line and the advisor, building the parser, numba's registration
-of its library (the first cached kernel call's fixed cost), and the advice.
+of its library (the first cached kernel call's fixed cost, where the tree's command still
+pays it), and the advice.
 """
 
 from __future__ import annotations
@@ -74,18 +76,22 @@ except TypeError:
     parser = C.build_parser()  # before it could build one command's parser
 mark("parser")
 import piquet.advisor as A; mark("advisor")
-try:
-    from piquet.fast.loading import ready
-except ImportError:
+import contextlib
+try:  # the tree's command loads its cached kernels without numba's library
+    from piquet.fast.loading import cached_kernels
+except ImportError:  # numba registers it at the first kernel call: here, to be counted
     from numba.core.registry import cpu_target
-    ready = cpu_target.target_context.refresh
-ready(); mark("numba init")
+    cpu_target.target_context.refresh()
+    cached_kernels = contextlib.nullcontext
+mark("numba init")
 from piquet.core.cards import CardSet
 from piquet.core.rules import get_rules
 preset, role, hand, score = sys.argv[1:5]
 sc = None if score == "-" else tuple(int(x) for x in score.split(","))
-A.advise(CardSet.parse(hand), get_rules(preset), role=("elder", "younger").index(role),
-         score=sc, seed=0); mark("advise")
+with cached_kernels():
+    A.advise(CardSet.parse(hand), get_rules(preset), role=("elder", "younger").index(role),
+             score=sc, seed=0)
+mark("advise")
 out["total"] = cpu()
 print(json.dumps({k: round(v, 3) for k, v in out.items()}))
 """
@@ -147,7 +153,9 @@ def phases(src: str, hands: list[tuple[str, str, str, str | None]]) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--src", action="append", help="a source tree (default: this checkout's src)")
-    ap.add_argument("--rounds", type=int, default=3, help="counted runs a hand and tree (default 3)")
+    ap.add_argument(
+        "--rounds", type=int, default=3, help="counted runs a hand and tree (default 3)"
+    )
     ap.add_argument("--hands", type=int, help="only the first N hands")
     ap.add_argument("--check", action="store_true", help="the trees' advice must be identical")
     ap.add_argument("--phases", action="store_true", help="the cold command's parts, first tree")
@@ -160,8 +168,10 @@ def main() -> int:
         return 0
     cpu: dict[tuple[int, int], list[float]] = {}
     answers: dict[tuple[int, int], Any] = {}
-    for s, src in enumerate(srcs):  # the caches on disk, as after a user's first run
-        measured(src, command(*hands[0]))
+    for src in srcs:  # the caches on disk, as after a user's first run under each rule set
+        for preset in dict.fromkeys(h[0] for h in hands):
+            warm = next(h for h in hands if h[0] == preset)
+            measured(src, [*command(*warm), "--samples", "2", "--candidates", "1"])
     for _ in range(a.rounds):
         for h, hand in enumerate(hands):
             for s, src in enumerate(srcs):
@@ -169,27 +179,38 @@ def main() -> int:
                 cpu.setdefault((h, s), []).append(seconds)
                 answers.setdefault((h, s), answer(text))
     width = max(12, *(len(Path(s).resolve().parent.name) + 2 for s in srcs))
-    print(f"{'hand (CPU s, median)':<44}" + "".join(
-        f"{Path(s).resolve().parent.name:>{width}}" for s in srcs
-    ))
+    print(
+        f"{'hand (CPU s, median)':<44}"
+        + "".join(f"{Path(s).resolve().parent.name:>{width}}" for s in srcs)
+    )
     differ = []
+
+    def mean_median(s: int) -> float:
+        return statistics.mean(statistics.median(cpu[h, s]) for h in range(len(hands)))
+
     for h, (preset, role, _, score) in enumerate(hands):
         label = f"{preset} {role}" + (f" {score}" if score else "")
-        print(f"{label:<44}" + "".join(
-            f"{statistics.median(cpu[h, s]):>{width}.2f}" for s in range(len(srcs))
-        ))
+        print(
+            f"{label:<44}"
+            + "".join(f"{statistics.median(cpu[h, s]):>{width}.2f}" for s in range(len(srcs)))
+        )
         if any(answers[h, s] != answers[h, 0] for s in range(len(srcs))):
             differ.append(label)
-    print(f"{'all hands (mean of medians)':<44}" + "".join(
-        f"{statistics.mean(statistics.median(cpu[h, s]) for h in range(len(hands))):>{width}.2f}"
-        for s in range(len(srcs))
-    ))
+    print(
+        f"{'all hands (mean of medians)':<44}"
+        + "".join(f"{mean_median(s):>{width}.2f}" for s in range(len(srcs)))
+    )
     if a.out:
-        Path(a.out).write_text(json.dumps({
-            "srcs": srcs,
-            "hands": hands,
-            "cpu": {f"{h},{s}": v for (h, s), v in cpu.items()},
-        }, indent=1))
+        Path(a.out).write_text(
+            json.dumps(
+                {
+                    "srcs": srcs,
+                    "hands": hands,
+                    "cpu": {f"{h},{s}": v for (h, s), v in cpu.items()},
+                },
+                indent=1,
+            )
+        )
     if a.check:
         if differ:
             print("advice differs:", ", ".join(differ))

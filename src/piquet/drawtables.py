@@ -265,14 +265,17 @@ def _store_path(name: str) -> Path:
 
 
 def _stored(
-    path: Path, compute: Callable[[], npt.NDArray[Any]], dtype: np.dtype[Any], shape: tuple[int, ...]
+    path: Path,
+    compute: Callable[[], npt.NDArray[Any]],
+    dtype: np.dtype[Any],
+    shape: tuple[int, ...],
 ) -> npt.NDArray[Any]:
     """The table at ``path``, or ``compute()`` kept there (written whole, then renamed into
     place, the same table of an earlier version removed) when it is missing or not a
     ``dtype`` array of ``shape``; where the folder cannot be written, the table is computed
     and not kept."""
     try:
-        table = np.load(path, allow_pickle=False)
+        table: npt.NDArray[Any] = np.load(path, allow_pickle=False)
         if table.dtype == dtype and table.shape == shape:
             return table
     except (OSError, ValueError, EOFError):

@@ -1,59 +1,51 @@
-"""Numba made ready to load cached kernels, at less cost to a short-lived process.
+"""Numba's cached kernels loaded at less cost to a short-lived process.
 
 The first call of a compiled function in a process, even one whose machine code is cached
-on disk, has numba first import and register its whole library of implementations (its
-CPU target's ``refresh``, once a process).  Part of that is numba asking whether SciPy's
-BLAS is there: ``numba.np.arraymath`` imports ``scipy.linalg`` (a third of a second of CPU,
-more than the rest of the registration) to decide, once and for all, whether numpy's float
-inner products in compiled code (``np.correlate``, ``np.convolve``) call BLAS or a loop.
-No kernel of this package uses them, and a kernel loaded from the cache is machine code
-already: :func:`ready` registers numba's library with ``scipy.linalg`` kept out of the way
-for that moment only, so a command that only loads cached kernels (``piquet advise``) does
-not pay for SciPy.  Everything else is as numba does it: ``np.dot`` and ``np.linalg``
-(which check for BLAS when they are compiled) still find SciPy later in the same process,
-and a kernel compiled afresh compiles to the same code (it has no float inner product).
+on disk, has numba import and register its whole library of implementations first (its
+CPU target's ``refresh``, a quarter to half a second of CPU once a process, a third of a
+second of it SciPy's ``scipy.linalg``, imported by ``numba.np.arraymath`` to look for
+BLAS).  Loading machine code needs none of it: only numba's runtime (``rtsys``: the
+allocator and reference counting the kernels call).  :func:`cached_kernels` loads cached
+kernels so, for as long as it is open; a kernel that is not in the cache (its source
+changed, a new type signature) is compiled as ever, numba registering its library then.
+The kernels are the same machine code either way: what they compute is unchanged.
+
+Used by ``piquet advise``, whose fixed cost this is the largest part of; where numba's
+caching is not the one this was written against (``Cache._load_overload``), it does
+nothing.
 """
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
-from importlib.abc import MetaPathFinder
-from importlib.machinery import ModuleSpec
-from types import ModuleType
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
-__all__ = ["ready"]
-
-#: the package numba imports to look for BLAS while it registers its library
-_BLAS_PACKAGE = "scipy.linalg"
+__all__ = ["cached_kernels"]
 
 
-class _NotNow(MetaPathFinder):
-    """Makes ``scipy.linalg`` (and its modules) unimportable while installed."""
+@contextmanager
+def cached_kernels() -> Iterator[None]:
+    """Within: numba loads a cached kernel with its runtime initialised only, not its
+    library of implementations registered (which only compiling uses)."""
+    from numba.core import caching
+    from numba.core.runtime.nrt import rtsys
 
-    def find_spec(
-        self,
-        fullname: str,
-        path: Sequence[str] | None,
-        target: ModuleType | None = None,
-    ) -> ModuleSpec | None:
-        if fullname == _BLAS_PACKAGE or fullname.startswith(_BLAS_PACKAGE + "."):
-            raise ModuleNotFoundError(f"{fullname} is not imported while numba registers")
-        return None
+    cache = caching.Cache
+    original = cache.load_overload
+    if not (
+        hasattr(cache, "_load_overload") and hasattr(cache, "_guard_against_spurious_io_errors")
+    ):  # not the numba this was written against: load as numba does
+        yield
+        return
 
+    def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+        rtsys.initialize(target_context)  # what the loaded machine code links against
+        with self._guard_against_spurious_io_errors():
+            return self._load_overload(sig, target_context)
 
-def ready() -> None:
-    """Register numba's implementations now (what the first kernel call would do), without
-    importing ``scipy.linalg`` unless this process already has.  Idempotent and cheap once
-    done; the kernels then load from their caches as before, unchanged."""
-    from numba.core.registry import cpu_target
-
-    hide = _BLAS_PACKAGE not in sys.modules and "numba.np.arraymath" not in sys.modules
-    finder = _NotNow()
-    if hide:
-        sys.meta_path.insert(0, finder)
+    setattr(cache, "load_overload", load_overload)  # noqa: B010 (a method replaced)
     try:
-        cpu_target.target_context.refresh()
+        yield
     finally:
-        if hide:
-            sys.meta_path.remove(finder)
+        setattr(cache, "load_overload", original)  # noqa: B010
