@@ -27,11 +27,13 @@ Codes (small integers that order like the engine's claim keys):
 from __future__ import annotations
 
 import itertools
+import os
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from math import comb
+from pathlib import Path
 from typing import Any, Final
 
 import numpy as np
@@ -246,8 +248,55 @@ def split_table(values: tuple[int, ...]) -> npt.NDArray[np.int16]:
     ``i``, 0 to 4).  The split is the engine's: runs of three or more, each
     card in one run, the total as large as it can be (the best claim never
     limits it, since no run is longer or higher than the best).  Computed
-    bottom-up over all 5**9 count vectors, fewest cards first.
+    bottom-up over all 5**9 count vectors, fewest cards first
+    (:func:`_split_table`, half a second), once: then kept on disk (:func:`_stored`).
     """
+    name = "split_table-" + "-".join(str(v) for v in values)
+    return _stored(_store_path(name), lambda: _split_table(values), np.dtype(np.int16), (5**9,))
+
+
+def _store_path(name: str) -> Path:
+    """Where table ``name`` is kept: in ``__pycache__`` beside this module (as numba keeps
+    its compiled kernels), under this file's size and modification time, so a table is
+    never read by another version of the code that computed it."""
+    here = Path(__file__)
+    st = here.stat()
+    return here.parent / "__pycache__" / f"drawtables.{name}.{st.st_size:x}-{st.st_mtime_ns:x}.npy"
+
+
+def _stored(
+    path: Path,
+    compute: Callable[[], npt.NDArray[Any]],
+    dtype: np.dtype[Any],
+    shape: tuple[int, ...],
+) -> npt.NDArray[Any]:
+    """The table at ``path``, or ``compute()`` kept there (written whole, then renamed into
+    place, the same table of an earlier version removed) when it is missing or not a
+    ``dtype`` array of ``shape``; where the folder cannot be written, the table is computed
+    and not kept."""
+    try:
+        table: npt.NDArray[Any] = np.load(path, allow_pickle=False)
+        if table.dtype == dtype and table.shape == shape:
+            return table
+    except (OSError, ValueError, EOFError):
+        pass
+    table = compute()
+    try:
+        path.parent.mkdir(exist_ok=True)
+        part = path.with_name(f"{path.name}.{os.getpid()}.part")
+        with open(part, "wb") as f:
+            np.save(f, table, allow_pickle=False)
+        os.replace(part, path)
+        for older in path.parent.glob(path.name.rsplit(".", 2)[0] + ".*.npy"):
+            if older != path:  # kept by an earlier version of this file
+                older.unlink(missing_ok=True)
+    except OSError:
+        pass
+    return table
+
+
+def _split_table(values: tuple[int, ...]) -> npt.NDArray[np.int16]:
+    """:func:`split_table` computed."""
     n = 5**9
     states = np.arange(n, dtype=np.int32)
     total = np.zeros(n, dtype=np.int8)

@@ -4,6 +4,11 @@ Each module has ``register(subparsers)`` adding its parser, whose ``run``
 default takes the parsed arguments and returns the exit status.  Errors of
 the :class:`~piquet.core.errors.PiquetError` tree become one line on standard
 error and exit status 2, never a traceback.
+
+A command named first (``piquet advise ...``) imports its own module only, not
+every command's (a module imports what its command needs when it runs; the web
+server, the tournaments and the terminal table are not loaded to advise a
+discard); ``piquet``, ``piquet --help`` and the like build the whole parser.
 """
 
 from __future__ import annotations
@@ -35,7 +40,9 @@ def command_names() -> list[str]:
     return [n for n in FIRST if n in found] + [n for n in found if n not in FIRST]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``piquet`` parser with every command, or with the command ``only`` alone (what
+    ``piquet ONLY ...`` parses the same: the rest of its arguments are that command's)."""
     parser = argparse.ArgumentParser(
         prog="piquet",
         description="Piquet, the two-player card game, under every period and modern rule set.",
@@ -43,14 +50,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"piquet {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in command_names():
+    for name in [only] if only is not None else command_names():
         module = import_module(f"piquet.cli.{name}_cmd")
         module.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    first = argv[0] if argv else None
+    parser = build_parser(first if first in command_names() else None)
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] | None = getattr(args, "run", None)
     if run is None:

@@ -137,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from piquet.advisor.explain import compare_lines
     from piquet.advisor.ranking import OPPONENT_SAMPLES, opponent_model
+    from piquet.fast.loading import cached_kernels
 
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
     deals = DEFAULT_DEALS if args.deals is None else args.deals
@@ -153,18 +154,21 @@ def run(args: argparse.Namespace) -> int:
     if verifying and (args.candidates is not None and args.candidates < 0):
         raise PiquetError(f"--candidates must be 0 or more, not {args.candidates}")
     started = time.perf_counter()
-    advice = advise(
-        hand,
-        rules,
-        role=role,
-        score=score,
-        stock=args.stock,
-        seed=args.seed,
-        samples=samples,
-        candidates=(
-            args.candidates if args.candidates is not None and not verifying else DEFAULT_CANDIDATES
-        ),
-    )
+    with cached_kernels():  # loaded without numba's library: a cold command's largest fixed cost
+        advice = advise(
+            hand,
+            rules,
+            role=role,
+            score=score,
+            stock=args.stock,
+            seed=args.seed,
+            samples=samples,
+            candidates=(
+                args.candidates
+                if args.candidates is not None and not verifying
+                else DEFAULT_CANDIDATES
+            ),
+        )
     advised = time.perf_counter() - started
     if not verifying:
         if args.json:
