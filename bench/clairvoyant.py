@@ -164,6 +164,34 @@ def play_pair(rules: Rules, a: str, b: str, seed: int, index: int,
     return PairOutcome(index, scores[0], scores[1])
 
 
+def _report(margins: dict[str, list[float]]) -> None:
+    for a, m in margins.items():
+        if not m:
+            continue
+        mean, (lo, hi) = mean_ci(m)
+        print(f"  {a:10s} {len(m):4d} pairs  {mean:+.2f} ({lo:+.2f} to {hi:+.2f})")
+    base = margins.get("expert")
+    for a, m in margins.items():
+        if a == "expert" or not base or len(m) != len(base) or len(m) < 2:
+            continue
+        mean, (lo, hi) = mean_ci([x - y for x, y in zip(m, base, strict=True)])
+        print(f"  {a} - expert, paired by pack: {mean:+.2f} ({lo:+.2f} to {hi:+.2f})")
+
+
+def summarize(path: Path) -> None:
+    """Points a deal v the opponent over the packs every pairing in ``path`` played."""
+    rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    by: dict[str, dict[int, float]] = {}
+    for r in rows:
+        by.setdefault(r["a"], {})[r["index"]] = r["margin"]
+    common = sorted(set.intersection(*(set(d) for d in by.values()))) if by else []
+    r0 = rows[0] if rows else {}
+    print(f"{r0.get('preset')}, think {r0.get('think_ms')} ms, seed {r0.get('seed')}, v "
+          f"{r0.get('b')}, {len(common)} packs played by every pairing; points a deal (mean "
+          f"of each mirrored pair), 95% interval:")
+    _report({a: [d[i] for i in common] for a, d in by.items()})
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--preset", default="rubicon")
@@ -176,7 +204,12 @@ def main() -> None:
     ap.add_argument("--until", default=None,
                     help="UTC HH:MM: start no pack after it (the pairings stay on equal packs)")
     ap.add_argument("--out", default=None, help="JSON lines, one per pair and pairing")
+    ap.add_argument("--summary", default=None, metavar="JSONL",
+                    help="play nothing: summarize the packs every pairing of this file played")
     args = ap.parse_args()
+    if args.summary:
+        summarize(Path(args.summary))
+        return
     rules = get_rules(args.preset)
     stop = None
     if args.until:
@@ -212,17 +245,7 @@ def main() -> None:
               f"CPU): {line}", flush=True)
     print(f"{args.preset}, think {args.think} ms, seed {args.seed}, v {args.opponent}, "
           f"points a deal (mean of each mirrored pair), 95% interval:")
-    for a, m in margins.items():
-        if not m:
-            continue
-        mean, (lo, hi) = mean_ci(m)
-        print(f"  {a:10s} {len(m):4d} pairs  {mean:+.2f} ({lo:+.2f} to {hi:+.2f})")
-    base = margins.get("expert")
-    for a, m in margins.items():
-        if a == "expert" or not base or len(m) != len(base) or len(m) < 2:
-            continue
-        mean, (lo, hi) = mean_ci([x - y for x, y in zip(m, base, strict=True)])
-        print(f"  {a} - expert, paired by pack: {mean:+.2f} ({lo:+.2f} to {hi:+.2f})")
+    _report(margins)
     if out:
         out.close()
     sys.stdout.flush()
