@@ -1,0 +1,52 @@
+"""bench/clairvoyant.py: the clairvoyant's worlds are the true deal (sees-all), or keep the
+other's true hand with the rest drawn (sees-hand), and every one replays to the view."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+
+import pytest
+
+from piquet.core.deal import Phase
+from piquet.core.rules import get_rules
+from piquet.sampling import world_deal
+from piquet.tournament import deal_match, deal_pack
+
+_PATH = Path(__file__).resolve().parents[1] / "bench" / "clairvoyant.py"
+_spec = importlib.util.spec_from_file_location("clairvoyant_bench", _PATH)
+assert _spec is not None and _spec.loader is not None
+bench = importlib.util.module_from_spec(_spec)
+sys.modules["clairvoyant_bench"] = bench
+_spec.loader.exec_module(bench)
+
+
+@pytest.mark.parametrize("mode", bench.MODES)
+def test_worlds_are_the_true_deal(mode: str) -> None:
+    rules = get_rules("rubicon")
+    pack = deal_pack(rules, 2026, 0)
+    players = (bench.ClairvoyantPlayer(mode, 1, 20, rules=rules),
+               bench.ClairvoyantPlayer(mode, 2, 20, rules=rules))
+    m = deal_match(rules, pack, elder=0)
+    checked = 0
+    while m.last_deal is None:
+        p = m.to_act
+        assert p is not None and m.deal is not None
+        view = m.view(p)
+        dv = view.deal
+        assert dv is not None
+        players[p].truth = m.deal
+        if dv.phase in (Phase.EXCHANGE, Phase.PLAY):
+            truth = bench.true_world(m.deal, dv.role)
+            worlds = players[p]._worlds(dv, rules, random.Random(checked), 5)
+            for w in worlds:
+                assert w.opp_hand == truth.opp_hand
+                # every world replays to exactly this seat's view
+                world_deal(dv, rules, w)
+            if mode == "sees-all" or dv.phase is Phase.PLAY:
+                assert all(w == truth for w in worlds)
+            checked += 1
+        m = m.apply(players[p].choose(view), p)
+    assert checked >= 10
