@@ -3,7 +3,8 @@
 ``scripts/setup-venv`` runs ``python -m piquet.fast.warm`` after installing: the kernel
 (every policy, the play-outs, the resumable board, the adapters' card run, the batch
 environment where Gymnasium is installed) and the
-double-dummy solver (:mod:`piquet.solver`, through one ``expert`` move) are compiled and cached
+double-dummy solver (:mod:`piquet.solver`, through one ``expert`` move and three pieces of
+advice) are compiled and cached
 (``numba cache=True``), so a new process loads them instead of compiling: no one waits for
 a compile in the terminal or the browser.
 """
@@ -61,6 +62,16 @@ def warm(*, verbose: bool = True) -> float:
             break
         view = match.view(match.to_act)
         match = match.apply(player.choose(view), match.to_act)
+    # the advisor's kernels (the solver's greedy estimate and its search as the ranking
+    # calls them, with and without a game score), so a first ``piquet advise`` compiles
+    # nothing
+    from piquet.advisor import advise
+    from piquet.core.cards import CardSet
+
+    hand = CardSet.parse("KS JS TS 9S AH QD TD 8D 7D AC KC TC")
+    for role in (0, 1):
+        advise(hand, rules, role=role)
+    advise(hand, rules, role=0, score=(60, 80))
     took = time.perf_counter() - start
     if verbose:
         print(f"numba caches warm ({took:.1f} s)")
