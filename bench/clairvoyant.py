@@ -13,6 +13,12 @@ its budget, its exchange by play-outs, its solver) whose worlds are the true dea
 - ``sees-all``: the true deal, stock order and discards included (one world in the play;
   in the exchange the true world repeated, as many as the expert would draw).
 
+Its worlds reach every decision that draws worlds through ``_worlds``: the exchange, the
+play, and the declarations below 200 ms (where the expert declares truthfully); from a
+calibrated 200 ms the expert weighs its declarations over deals it samples itself
+(``SearchPlayer._declare``), which this does not override, so run it at 100 ms as the
+figures in ``docs/strength.md`` were.
+
 The clairvoyant is made here only, handed the real :class:`~piquet.core.deal.Deal` before
 each of its decisions by this script's own loop; it is not registered as a level or
 variant, so the game, the CLI, the web, ``make_player`` and the ladder cannot reach it.

@@ -154,3 +154,20 @@ def test_stored_tables_are_computed_once_and_recomputed_when_unreadable(tmp_path
     unwritable.write_text("")
     got = _stored(unwritable / "x.npy", compute, np.dtype(np.int16), (10,))
     assert np.array_equal(got, first)
+
+
+def test_stored_tables_written_by_many_threads_at_once_are_whole(tmp_path: Path) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    table = np.arange(200_000, dtype=np.int16)
+    path = tmp_path / "cache" / "drawtables.t.abc.npy"
+
+    def store(_: int) -> np.ndarray:
+        return _stored(path, lambda: table.copy(), np.dtype(np.int16), table.shape)
+
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(store, range(32)))
+    assert all(np.array_equal(g, table) for g in got)
+    assert np.array_equal(np.load(path), table)
+    assert [p.name for p in path.parent.iterdir()] == [path.name], "no partial file is left"
+    assert _stored(None, lambda: table, np.dtype(np.int16), table.shape) is table

@@ -26,9 +26,12 @@ Codes (small integers that order like the engine's claim keys):
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import itertools
 import os
 import random
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -255,17 +258,21 @@ def split_table(values: tuple[int, ...]) -> npt.NDArray[np.int16]:
     return _stored(_store_path(name), lambda: _split_table(values), np.dtype(np.int16), (5**9,))
 
 
-def _store_path(name: str) -> Path:
+def _store_path(name: str) -> Path | None:
     """Where table ``name`` is kept: in ``__pycache__`` beside this module (as numba keeps
-    its compiled kernels), under this file's size and modification time, so a table is
-    never read by another version of the code that computed it."""
-    here = Path(__file__)
-    st = here.stat()
-    return here.parent / "__pycache__" / f"drawtables.{name}.{st.st_size:x}-{st.st_mtime_ns:x}.npy"
+    its compiled kernels), under a digest of this file's source, so a table is never read
+    by another version of the code that computed it; None where the source cannot be read
+    (a zip or frozen install: the table is then computed and not kept)."""
+    try:
+        here = Path(__file__)
+        digest = hashlib.sha256(here.read_bytes()).hexdigest()[:16]
+    except OSError:
+        return None
+    return here.parent / "__pycache__" / f"drawtables.{name}.{digest}.npy"
 
 
 def _stored(
-    path: Path,
+    path: Path | None,
     compute: Callable[[], npt.NDArray[Any]],
     dtype: np.dtype[Any],
     shape: tuple[int, ...],
@@ -274,24 +281,34 @@ def _stored(
     place, the same table of an earlier version removed) when it is missing or not a
     ``dtype`` array of ``shape``; where the folder cannot be written, the table is computed
     and not kept."""
-    try:
-        table: npt.NDArray[Any] = np.load(path, allow_pickle=False)
-        if table.dtype == dtype and table.shape == shape:
-            return table
-    except (OSError, ValueError, EOFError):
-        pass
+    if path is not None:
+        try:
+            table: npt.NDArray[Any] = np.load(path, allow_pickle=False)
+            if table.dtype == dtype and table.shape == shape:
+                return table
+        except (OSError, ValueError, EOFError):
+            pass
     table = compute()
+    if path is None:
+        return table
+    part = None
     try:
         path.parent.mkdir(exist_ok=True)
-        part = path.with_name(f"{path.name}.{os.getpid()}.part")
-        with open(part, "wb") as f:
+        # a file of its own for each writer (threads and processes alike), renamed whole
+        fd, part = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".part")
+        with os.fdopen(fd, "wb") as f:
             np.save(f, table, allow_pickle=False)
         os.replace(part, path)
+        part = None
         for older in path.parent.glob(path.name.rsplit(".", 2)[0] + ".*.npy"):
             if older != path:  # kept by an earlier version of this file
                 older.unlink(missing_ok=True)
     except OSError:
         pass
+    finally:
+        if part is not None:  # a write that failed leaves nothing behind
+            with contextlib.suppress(OSError):
+                os.unlink(part)
     return table
 
 

@@ -42,7 +42,10 @@ def command_names() -> list[str]:
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The ``piquet`` parser with every command, or with the command ``only`` alone (what
-    ``piquet ONLY ...`` parses the same: the rest of its arguments are that command's)."""
+    ``piquet ONLY ...`` parses the same: the rest of its arguments are that command's).
+    Raises ValueError for a name that is not a command."""
+    if only is not None and only not in command_names():
+        raise ValueError(f"no command {only!r}; the commands are: {', '.join(command_names())}")
     parser = argparse.ArgumentParser(
         prog="piquet",
         description="Piquet, the two-player card game, under every period and modern rule set.",

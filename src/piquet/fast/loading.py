@@ -17,20 +17,38 @@ nothing.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 __all__ = ["cached_kernels"]
 
+#: held while numba's loader is replaced: one replacement at a time (a nested use in the
+#: same thread replaces it again and puts back what it found)
+_LOCK = threading.RLock()
+
 
 @contextmanager
 def cached_kernels() -> Iterator[None]:
     """Within: numba loads a cached kernel with its runtime initialised only, not its
-    library of implementations registered (which only compiling uses)."""
+    library of implementations registered (which only compiling uses).
+
+    Meant for a short-lived command (``piquet advise``); other threads that load a kernel
+    meanwhile load it the same way, and a second thread entering waits for the first.
+    """
+    # the one symbol table numba's library adds (the hash secret a kernel hashing strings
+    # would link against; 0.03 s)
+    import numba.cpython.hashing  # noqa: F401
     from numba.core import caching
     from numba.core.runtime.nrt import rtsys
 
+    with _LOCK:
+        yield from _replaced(caching, rtsys)
+
+
+def _replaced(caching: Any, rtsys: Any) -> Iterator[None]:
+    """Numba's loader replaced for as long as the generator is suspended at its yield."""
     cache = caching.Cache
     original = cache.load_overload
     if not (
