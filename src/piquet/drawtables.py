@@ -298,6 +298,7 @@ def _stored(
         fd, part = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".part")
         with os.fdopen(fd, "wb") as f:
             np.save(f, table, allow_pickle=False)
+        os.chmod(part, 0o644)  # readable as the compiled caches beside it are (mkstemp: 0600)
         os.replace(part, path)
         part = None
         for older in path.parent.glob(path.name.rsplit(".", 2)[0] + ".*.npy"):

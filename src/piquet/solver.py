@@ -783,15 +783,16 @@ class Solver:
 
     def _args(self, s: PlayState) -> tuple[int, int, int, int, int, int, int, int, int]:
         _check_state(s)
+        # plain ints (a Role or a bool would have numba compile the kernels once more)
         return (
-            s.hands[0],
-            s.hands[1],
-            s.leader,
-            -1 if s.lead is None else s.lead,
-            s.won[0],
-            s.won[0] + s.won[1],
-            s.totals[0],
-            s.totals[1],
+            int(s.hands[0]),
+            int(s.hands[1]),
+            int(s.leader),
+            -1 if s.lead is None else int(s.lead),
+            int(s.won[0]),
+            int(s.won[0] + s.won[1]),
+            int(s.totals[0]),
+            int(s.totals[1]),
             1 if s.open else 0,
         )
 
