@@ -62,9 +62,17 @@ def _cpu() -> float:
 
 
 def _pick(row: dict[str, Any], margin: float | None) -> str:
-    """The advisor's pick had it used this book margin (None: the run's own pick)."""
+    """The advisor's pick had it used this book margin (None: the run's own pick; a
+    negative number: the run's margin without the close call's settling)."""
     if margin is None:
         return str(row["pick"])
+    if margin < 0:
+        settled = row.get("settled") or {}
+        if "worlds" not in settled:
+            return str(row["pick"])
+        z = settled["z_before"]
+        before = z is None or z >= row.get("book_margin", BOOK_MARGIN)
+        return str(settled["rival"]) if before else str(row["book_rule"]["discard"])
     book = row["book_rule"]
     if not book or book.get("rival") is None:
         return str(row["top_by_value"])
@@ -88,7 +96,10 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
     top_by_value = max(
         (r for r in advice.ranking if r.method != "estimated"), key=lambda r: r.value
     ).discard
-    for extra in (book, top_by_value):
+    settled = advice.method.get("settled") or {}
+    # the pick the ranking would have made without settling a close call, verified too
+    unsettled = [CardSet.parse(settled["rival"])] if "worlds" in settled else []
+    for extra in (book, top_by_value, *unsettled):
         if extra not in cands:
             cands.append(extra)
     w, c = time.perf_counter(), _cpu()
@@ -117,6 +128,7 @@ def one_hand(preset: str, i: int, args: argparse.Namespace, pool: Any) -> dict[s
         "pick": str(pick.discard),
         "top_by_value": str(top_by_value),
         "book_rule": rule,
+        "settled": settled,
         "best": str(ver.best.discard),
         "pick_is_best": pick.discard == ver.best.discard,
         "pick_within_noise": pick.within_noise,
@@ -478,6 +490,7 @@ def _table(rows: list[dict[str, Any]]) -> None:
         ("margin 1", 1.0),
         ("margin 1.5", 1.5),
         ("margin 2", 2.0),
+        ("without the settling", -1.0),
     ]
     rows = [r for r in rows if "nets" in r]
     print(

@@ -19,9 +19,11 @@ from piquet.advisor.ranking import (
     _Played,
     _race,
     _regressed,
+    _settle,
 )
-from piquet.core.cards import CardSet
-from piquet.core.rules import get_rules
+from piquet.core.cards import CardSet, mask_cards
+from piquet.core.rules import PRESETS, get_rules
+from piquet.odds import deck_mask
 from piquet.players.common import book_discard
 
 R1754 = get_rules("court-gamester-1754")
@@ -83,7 +85,8 @@ def test_a_bad_margin_is_refused(margin: float) -> None:
 _POOL_FINGERPRINT = """
 import hashlib, sys
 from piquet.advisor.game import future_pool
-from piquet.core.rules import get_rules
+from piquet.core.rules import PRESETS, get_rules
+from piquet.odds import deck_mask
 pool = future_pool(get_rules("court-gamester-1754"))
 print(hashlib.sha256(repr(pool[:20]).encode()).hexdigest())
 """
@@ -279,3 +282,99 @@ def test_a_leader_out_of_the_race_early_is_judged_on_the_reference_leaders_world
     assert _on_reference(ref, ref, 0.5) == pytest.approx(level) == pytest.approx(-4.75)
     assert _on_reference(early, ref, 0.5) == pytest.approx(level - 1.0)
     assert _regressed(early, 4, 0.5) == pytest.approx(9.5)  # its own mean: far above
+
+
+# ---------------------------------------------------------------- the close call
+class _Solver:
+    nodes = 0
+
+
+class _Sim:
+    """Values the play exactly from a table, world by world, a fixed cost a world."""
+
+    def __init__(self, table: dict[int, list[float]], cost: int = 10) -> None:
+        self.table, self.cost, self.solver = table, cost, _Solver()
+
+    def refine(self, d: int, played: _Played, exact: int) -> None:
+        for w in range(len(played.exact), exact):
+            played.exact.append(self.table[d][w])
+            self.solver.nodes += self.cost
+
+
+def _close_call(
+    rival: list[float], book: list[float], n: int = 12, worlds: int = 200
+) -> tuple[_Sim, dict[int, _Played]]:
+    fast = [0.0] * worlds
+    table = {1: rival, 2: book}
+    return _Sim(table), {1: _played(fast, rival[:n]), 2: _played(fast, book[:n])}
+
+
+def _noisy(mean: float, n: int, seed: int) -> list[float]:
+    rng = random.Random(seed)
+    return [mean + rng.gauss(0.0, 4.0) for _ in range(n)]
+
+
+def test_a_close_call_with_the_book_is_valued_in_more_worlds_until_it_is_decided() -> None:
+    """The rival a little ahead of the book's discard in 12 exact worlds: the two are
+    valued in more worlds until the lead is two standard errors (here the rival is 3
+    points better a world, with noise 4: decided well before the 200 worlds)."""
+    book = _noisy(0.0, 200, 1)
+    rival = [b + 3.0 + d for b, d in zip(book, _noisy(0.0, 200, 2), strict=True)]
+    rival[:12] = [b + 0.5 + (1 if i % 2 else -1) * 4 for i, b in enumerate(book[:12])]
+    sim, played = _close_call(rival, book)
+    info = _settle(sim, played, 1, 2, 0.0, nodes=10**9)  # type: ignore[arg-type]
+    assert info["worlds_before"] == 12 and 0 <= info["z_before"] < 2
+    n = info["worlds"]
+    assert 12 < n < 200 and n % 4 == 0
+    assert len(played[1].exact) == len(played[2].exact) == n
+    diff, se = _paired(played[1], played[2], n, 0.0)
+    assert diff / se >= 2
+    assert info["positions"] == 2 * (n - 12) * 10
+
+
+def test_a_close_call_stops_at_the_budget_of_positions_and_the_worlds_played() -> None:
+    book = [0.0] * 40
+    rival = [(1.0 if i % 2 else -0.8) for i in range(40)]  # level: never decided
+    sim, played = _close_call(rival, book, worlds=40)
+    info = _settle(sim, played, 1, 2, 0.0, nodes=10**9)  # type: ignore[arg-type]
+    assert info["worlds"] == 40  # every world the two were played in, no more
+    sim, played = _close_call(rival, book, worlds=40)
+    info = _settle(sim, played, 1, 2, 0.0, nodes=100)  # type: ignore[arg-type]
+    assert info["worlds"] == 17 and info["positions"] == 100  # five worlds of 20 positions
+
+
+@pytest.mark.parametrize(
+    ("lead", "nodes"),
+    [(10.0, 10**9), (-1.0, 10**9), (0.5, 0)],
+    ids=["rival-clearly-better", "book-ahead", "no-budget"],
+)
+def test_a_call_that_is_not_close_is_left_as_it_is(lead: float, nodes: int) -> None:
+    book = _noisy(0.0, 50, 3)
+    rival = [b + lead + (1 if i % 2 else -1) for i, b in enumerate(book)]
+    sim, played = _close_call(rival, book, worlds=50)
+    info = _settle(sim, played, 1, 2, 0.0, nodes=nodes)  # type: ignore[arg-type]
+    assert "worlds" not in info
+    assert len(played[1].exact) == len(played[2].exact) == 12
+    assert sim.solver.nodes == 0
+
+
+def test_the_margins_miss_in_rubicon_1611_younger_is_settled() -> None:
+    """Measured (docs/advice.md, hands 1600 on): in this hand the book's discard was kept by
+    the margin, the rival 0.7 standard errors better in 64 exact worlds, and by play 0.82
+    points a deal better (confirmed on 200 fresh deals).  Valued in more worlds, the rival
+    is 1.5 standard errors better and replaces it; without the settling the book stays."""
+    rules = PRESETS["rubicon"]
+    rng = random.Random("bench-advice-rubicon-1611")  # bench/bench_advice.py's hand 1611
+    hand = CardSet(sum(1 << c for c in rng.sample(list(mask_cards(deck_mask(rules))), 12)))
+    s = Setup.of(hand, rules, 1)
+    book = CardSet(book_discard(hand.mask, s.lo, s.hi, rules, role=1))
+    assert book == CardSet.parse("7H 8C 7C")
+    before = advise(hand, rules, role=1, seed=1611, settle_nodes=0)
+    assert before.best == book
+    assert "worlds" not in before.method["settled"]
+    after = advise(hand, rules, role=1, seed=1611)
+    assert after.best == CardSet.parse("TD 8C 7C")
+    settled = after.method["settled"]
+    assert settled["worlds_before"] == 64 and settled["worlds"] > 64
+    assert after.method["book"]["z"] >= 1 > before.method["book"]["z"]
+    assert "departs from the book" in after.note

@@ -39,7 +39,11 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    (:mod:`piquet.advisor.verify`), which plays the same way, whole deals
    through the engine.
 4. **The book first.**  The book's discard stays first unless the best beats
-   it by ``book_margin`` standard errors of their paired difference.
+   it by ``book_margin`` standard errors of their paired difference.  A close
+   call (the best ahead of the book's discard by less than ``SETTLE_Z`` of them)
+   is first valued in more exact worlds, the two discards only, for up to
+   ``settle_nodes`` more positions (:func:`_settle`): the margin's confirmed
+   misses were such calls, left to the noise of a few exact worlds.
 
 With ``score`` the value is the chance of winning the game: the deal counted
 from the score (the target reached in counting order during the declarations,
@@ -123,6 +127,14 @@ DEFAULT_REFINE: Final = 3
 #: the same record otherwise: 1 was declared before the measurement on the hands 1300 on,
 #: see docs/advice.md)
 BOOK_MARGIN: Final = 1.0
+#: a close call: when the best by value leads the book's discard by less than SETTLE_Z
+#: paired standard errors, the two (only) are valued exactly in more worlds, up to the
+#: leaders' ``leader_samples``, until the solver has searched ``settle_nodes`` more
+#: positions or the lead is SETTLE_Z standard errors or more either way (judged every
+#: DROP_EVERY worlds).  The margin's misses were such calls: the rival 0.2 to 1 standard
+#: error better in the ranking's worlds, several points a deal better by play
+SETTLE_Z: Final = 2.0
+SETTLE_NODES: Final = 4_000_000
 #: the other's hands sampled for the declaration pass
 OPPONENT_SAMPLES: Final = 300
 #: draws the explanations' exact odds may enumerate, the pick's and then the others' while
@@ -556,6 +568,41 @@ def _race(active: list[int], played: dict[int, _Played], n: int, z: float) -> li
     return [d for d in active if d in keep]
 
 
+def _settle(
+    sim: _PlayOut, played: dict[int, _Played], rival: int, book: int, beta: float, nodes: int
+) -> dict[str, Any]:
+    """A close call between ``rival`` (the best by value) and the book's discard: both
+    valued exactly in more worlds (the same worlds for both, up to every world the leaders
+    were played in) while the lead is within SETTLE_Z paired standard errors and the
+    solver has searched fewer than ``nodes`` more positions.  Returns the figures."""
+    a, b = played[rival], played[book]
+    before = min(len(a.exact), len(b.exact))
+    diff, se = _paired(a, b, before, beta)
+    z0 = diff / se if se > 0 else float("inf")
+    info: dict[str, Any] = {
+        "rival": str(CardSet(rival)),
+        "worlds_before": before,
+        "z_before": round(z0, 3) if z0 != float("inf") else None,
+    }
+    if not 0 <= z0 < SETTLE_Z or nodes <= 0:
+        return info
+    start = sim.solver.nodes
+    n = max(len(a.exact), len(b.exact))
+    upto = min(len(a.fast), len(b.fast))
+    sim.refine(rival, a, n)
+    sim.refine(book, b, n)
+    while n < upto and sim.solver.nodes - start < nodes:
+        n += 1
+        sim.refine(rival, a, n)
+        sim.refine(book, b, n)
+        if n % DROP_EVERY == 0:
+            diff, se = _paired(a, b, n, beta)
+            if se > 0 and abs(diff / se) >= SETTLE_Z:
+                break
+    info.update(worlds=n, positions=sim.solver.nodes - start)
+    return info
+
+
 def _book_first(
     ranked: list[Ranked],
     played: dict[int, _Played],
@@ -619,6 +666,7 @@ def advise(
     exact: int = DEFAULT_EXACT,
     book_margin: float = BOOK_MARGIN,
     exact_nodes: int = EXACT_NODES,
+    settle_nodes: int = SETTLE_NODES,
     budget: int = DEFAULT_BUDGET,
     opponent_samples: int = OPPONENT_SAMPLES,
     explain_draws: int = EXPLAIN_DRAWS,
@@ -631,7 +679,9 @@ def advise(
     worlds, and the ``refine`` best and the book's discard valued exactly in
     up to ``exact`` of them (raced, see the module docstring); the book's
     discard stays first unless the best beats it by ``book_margin`` paired
-    standard errors (0: never kept for being the book's).
+    standard errors (0: never kept for being the book's), after a close call
+    between the two is valued in more worlds (up to ``settle_nodes`` more positions;
+    0: not at all).
     The exact worlds stop early (not before 12) once the solver has searched
     ``exact_nodes`` positions.
     Younger assumes elder took his full allotment unless ``stock`` says how
@@ -749,6 +799,18 @@ def advise(
         top = max(late, key=lambda d: (value[d], -d))
         leaders.append(top)
         refine_one(top)
+    # a close call between the best and the book's discard is valued in more worlds (the
+    # margin's misses were such calls, decided by the noise of a few exact worlds)
+    settled: dict[str, Any] = {}
+    counts = sorted({len(played[d].exact) for d in leaders}) or [exact_n]
+    if book is not None and book in leaders:
+        best = max(leaders, key=lambda d: (value[d], -d))
+        if best != book:
+            settled = _settle(sim, played, best, book, beta, settle_nodes)
+            if "worlds" in settled:
+                ref = max(leaders, key=lambda d: (len(played[d].exact), fast[d], -d))
+                for d in leaders:
+                    value[d] = exact_value(d)
     method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
     ranked_played = sorted(
         (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),
@@ -757,7 +819,8 @@ def advise(
     note, book_info = "", dict[str, Any]()
     if book is not None and book in leaders:
         ranked_played, note, book_info = _book_first(
-            ranked_played, played, book, exact_n, book_margin, score is not None, beta
+            ranked_played, played, book, max(exact_n, settled.get("worlds", 0)), book_margin,
+            score is not None, beta,
         )
     est = result.value
     x_sim = [float(est[result.discards.index(d)]) for d in played]
@@ -804,7 +867,6 @@ def advise(
         )
         for i, r in enumerate(ranking[:explain_top])
     )
-    counts = sorted({len(played[d].exact) for d in leaders}) or [exact_n]
     worlds_text = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
     how = "exact over every draw" if result.all_exact else "over a uniform sample of draws"
     method = {
@@ -814,7 +876,13 @@ def advise(
         "exchanging by the book, declarations by the engine's count, the play by the "
         f"solver's fast open-handed play-out), {len(leaders)} of them (the best and the "
         "book's) with the exact "
-        f"double-dummy play in {worlds_text} of them; the rest estimated",
+        f"double-dummy play in {worlds_text} of them"
+        + (
+            f" (the close call, the best and the book's, in {settled['worlds']} worlds)"
+            if "worlds" in settled
+            else ""
+        )
+        + "; the rest estimated",
         "exact": result.all_exact,
         "hands": result.hands,
         "samples": samples,
@@ -824,6 +892,7 @@ def advise(
         "simulated": len(played),
         "seed": seed,
         "book": book_info,
+        "settled": settled,
     }
     return Advice(
         rules=rules.name,
