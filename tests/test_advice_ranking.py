@@ -378,3 +378,31 @@ def test_the_margins_miss_in_rubicon_1611_younger_is_settled() -> None:
     assert settled["worlds_before"] == 64 and settled["worlds"] > 64
     assert after.method["book"]["z"] >= 1 > before.method["book"]["z"]
     assert "departs from the book" in after.note
+
+
+def _random_1754(i: int) -> CardSet:
+    rng = random.Random(f"settle-{i}")
+    return CardSet(sum(1 << c for c in rng.sample(list(mask_cards(deck_mask(R1754))), 12)))
+
+
+@pytest.mark.parametrize(("i", "settles"), [(0, True), (11, True), (2, False)])
+def test_after_a_close_call_the_best_is_still_valued_exactly_and_seeded(
+    i: int, settles: bool
+) -> None:
+    """The settling moves the leaders' common footing: the others are shifted again, and
+    none valued only by the fast play-out comes out above the best valued exactly."""
+    args = {"samples": 40, "candidates": 3, "exact": 12, "seed": i, "settle_nodes": 300_000}
+    a = advise(_random_1754(i), R1754, role=i % 2, **args)  # type: ignore[arg-type]
+    settled = a.method["settled"]
+    assert ("worlds" in settled) is settles
+    if settles:
+        assert settled["worlds"] > settled["worlds_before"] == 12
+        assert settled["z_before"] < 2 and settled["positions"] >= 300_000
+        assert f"in {settled['worlds']} worlds" in a.method["play"]
+    else:
+        assert settled["z_before"] >= 2
+    assert a.ranking[0].method == "exact"
+    best_exact = max(r.value for r in a.ranking if r.method == "exact")
+    assert all(r.value <= best_exact for r in a.ranking if r.method != "exact")
+    again = advise(_random_1754(i), R1754, role=i % 2, **args)  # type: ignore[arg-type]
+    assert again.ranking == a.ranking and again.method == a.method

@@ -768,37 +768,44 @@ def advise(
     if leaders:
         beta = _beta([played[d] for d in active], exact_n)
         ref = max(leaders, key=lambda d: (len(played[d].exact), fast[d], -d))
-    for d in leaders:
-        value[d] = exact_value(d)
-    if leaders:
-        # the fast play-out's error is much the same for every discard of a hand: the
-        # leaders' mean correction is applied to the others (a shared control variate)
+
+    def shift_others() -> None:
+        """The fast play-out's error is much the same for every discard of a hand: the
+        leaders' mean correction is applied to the others (a shared control variate)."""
         shift = _mean([value[d] - fast[d] for d in leaders])
         for d in played:
             if d not in leaders:
                 value[d] = fast[d] + shift
                 if score is not None:
                     value[d] = min(max(value[d], 0.0), 1.0)
-    # one valued only by the fast play-out may still come out first: it is valued exactly,
-    # and so, while the budget lasts (twice the leaders'), is one close behind the best
-    # (within a paired standard error of the fast play-out)
-    for _ in range(len(played) if leaders else 0):
-        best = max(leaders, key=lambda d: (value[d], -d))
-        spare = sim.solver.nodes - start_nodes < 2 * exact_nodes
-        late = [
-            d
-            for d in played
-            if d not in leaders
-            and (
-                value[d] > value[best]
-                or (spare and value[d] >= value[best] - _fast_se(played[d], played[best]))
-            )
-        ]
-        if not late:
-            break
-        top = max(late, key=lambda d: (value[d], -d))
-        leaders.append(top)
-        refine_one(top)
+
+    def value_late() -> None:
+        """One valued only by the fast play-out may still come out first: it is valued
+        exactly, and so, while the budget lasts (twice the leaders'), is one close behind
+        the best (within a paired standard error of the fast play-out)."""
+        for _ in range(len(played)):
+            best = max(leaders, key=lambda d: (value[d], -d))
+            spare = sim.solver.nodes - start_nodes < 2 * exact_nodes
+            late = [
+                d
+                for d in played
+                if d not in leaders
+                and (
+                    value[d] > value[best]
+                    or (spare and value[d] >= value[best] - _fast_se(played[d], played[best]))
+                )
+            ]
+            if not late:
+                break
+            top = max(late, key=lambda d: (value[d], -d))
+            leaders.append(top)
+            refine_one(top)
+
+    for d in leaders:
+        value[d] = exact_value(d)
+    if leaders:
+        shift_others()
+        value_late()
     # a close call between the best and the book's discard is valued in more worlds (the
     # margin's misses were such calls, decided by the noise of a few exact worlds)
     settled: dict[str, Any] = {}
@@ -808,9 +815,13 @@ def advise(
         if best != book:
             settled = _settle(sim, played, best, book, beta, settle_nodes)
             if "worlds" in settled:
+                # the two valued in the most worlds: the footing of every leader now, and
+                # the others shifted again (one that comes out first is valued exactly)
                 ref = max(leaders, key=lambda d: (len(played[d].exact), fast[d], -d))
                 for d in leaders:
                     value[d] = exact_value(d)
+                shift_others()
+                value_late()
     method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
     ranked_played = sorted(
         (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),
