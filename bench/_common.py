@@ -8,22 +8,20 @@ first on ``sys.path`` and they import this module as ``_common``.
 from __future__ import annotations
 
 import argparse
-import math
-import statistics
 from collections.abc import Callable
 
 from piquet.core.rules import Rules
 from piquet.players.base import Player
-from piquet.tournament import _make
+from piquet.tournament import _make, mean_ci
 
 
 def ci(xs: list[float]) -> tuple[float, float, float]:
-    """The mean of ``xs`` and its 95% interval (normal; the mean alone below two values)."""
-    m = statistics.fmean(xs) if xs else 0.0
-    if len(xs) < 2:
-        return m, m, m
-    h = 1.96 * statistics.stdev(xs) / math.sqrt(len(xs))
-    return m, m - h, m + h
+    """The mean of ``xs`` and its 95% interval (the tournament's, :func:`mean_ci`; 0 for
+    no values)."""
+    if not xs:
+        return 0.0, 0.0, 0.0
+    m, (lo, hi) = mean_ci(xs)
+    return m, lo, hi
 
 
 def paired_parser(description: str, *, variant: str, pairs: int) -> argparse.ArgumentParser:
