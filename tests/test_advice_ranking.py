@@ -406,3 +406,19 @@ def test_after_a_close_call_the_best_is_still_valued_exactly_and_seeded(
     assert all(r.value <= best_exact for r in a.ranking if r.method != "exact")
     again = advise(_random_1754(i), R1754, role=i % 2, **args)  # type: ignore[arg-type]
     assert again.ranking == a.ranking and again.method == a.method
+
+
+def test_cotgrave_1807_younger_where_a_played_out_discard_rose_after_the_settling() -> None:
+    """bench/bench_advice.py's hand 1807: after the close call was settled, a discard valued
+    only by the fast play-out came out above the best, and the book rule took its paired
+    difference over worlds it was never played in (a ValueError at a user's advise).  It
+    is valued exactly now, and the pick is valued exactly."""
+    rules = PRESETS["cotgrave-1662"]
+    rng = random.Random("bench-advice-cotgrave-1662-1807")
+    hand = CardSet(sum(1 << c for c in rng.sample(list(mask_cards(deck_mask(rules))), 12)))
+    a = advise(hand, rules, role=1, seed=1807)
+    assert "worlds" in a.method["settled"]
+    assert a.ranking[0].method == "exact"
+    assert a.best == CardSet.parse("9D QC 8C 7C")
+    exact = max(r.value for r in a.ranking if r.method == "exact")
+    assert all(r.value <= exact for r in a.ranking)
