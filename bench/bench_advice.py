@@ -61,12 +61,17 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+#: :func:`_pick`'s margin for the run's own margin without the close call's settling
+UNSETTLED: Final = -1.0
+
+
 def _pick(row: dict[str, Any], margin: float | None) -> str:
-    """The advisor's pick had it used this book margin (None: the run's own pick; a
-    negative number: the run's margin without the close call's settling)."""
+    """The advisor's pick had it used this book margin (None: the run's own pick;
+    :data:`UNSETTLED`: the run's margin without the close call's settling).  The other
+    margins are applied to the figures after the settling (``book_rule``)."""
     if margin is None:
         return str(row["pick"])
-    if margin < 0:
+    if margin == UNSETTLED:
         settled = row.get("settled") or {}
         if "worlds" not in settled:
             return str(row["pick"])
@@ -490,7 +495,7 @@ def _table(rows: list[dict[str, Any]]) -> None:
         ("margin 1", 1.0),
         ("margin 1.5", 1.5),
         ("margin 2", 2.0),
-        ("without the settling", -1.0),
+        ("without the settling", UNSETTLED),
     ]
     rows = [r for r in rows if "nets" in r]
     print(

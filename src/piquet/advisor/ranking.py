@@ -131,8 +131,9 @@ BOOK_MARGIN: Final = 1.0
 #: paired standard errors, the two (only) are valued exactly in more worlds, up to the
 #: leaders' ``leader_samples``, until the solver has searched ``settle_nodes`` more
 #: positions or the lead is SETTLE_Z standard errors or more either way (judged every
-#: DROP_EVERY worlds).  The margin's misses were such calls: the rival 0.2 to 1 standard
-#: error better in the ranking's worlds, several points a deal better by play
+#: DROP_EVERY worlds).  The margin's confirmed misses were such calls: the rival 0.2 to 1
+#: standard error better in the ranking's worlds (hands 1300 on and 1600 on), 1 to 9
+#: points a deal better by play
 SETTLE_Z: Final = 2.0
 SETTLE_NODES: Final = 4_000_000
 #: the other's hands sampled for the declaration pass
@@ -573,8 +574,11 @@ def _settle(
 ) -> dict[str, Any]:
     """A close call between ``rival`` (the best by value) and the book's discard: both
     valued exactly in more worlds (the same worlds for both, up to every world the leaders
-    were played in) while the lead is within SETTLE_Z paired standard errors and the
-    solver has searched fewer than ``nodes`` more positions.  Returns the figures."""
+    were played in) while their paired difference is within SETTLE_Z standard errors
+    (either way: the best by value is judged on the common footing, their difference
+    over the worlds both were valued in) and the solver has searched fewer than ``nodes``
+    more positions.  Returns the figures: ``rival``, ``worlds_before``, ``z_before``,
+    and ``worlds`` and ``positions`` when it valued them in more worlds."""
     a, b = played[rival], played[book]
     before = min(len(a.exact), len(b.exact))
     diff, se = _paired(a, b, before, beta)
@@ -584,7 +588,7 @@ def _settle(
         "worlds_before": before,
         "z_before": round(z0, 3) if z0 != float("inf") else None,
     }
-    if not 0 <= z0 < SETTLE_Z or nodes <= 0:
+    if not abs(z0) < SETTLE_Z or nodes <= 0:
         return info
     start = sim.solver.nodes
     n = max(len(a.exact), len(b.exact))
@@ -599,7 +603,8 @@ def _settle(
             diff, se = _paired(a, b, n, beta)
             if se > 0 and abs(diff / se) >= SETTLE_Z:
                 break
-    info.update(worlds=n, positions=sim.solver.nodes - start)
+    if n > before:
+        info.update(worlds=n, positions=sim.solver.nodes - start)
     return info
 
 
@@ -791,7 +796,8 @@ def advise(
                 for d in played
                 if d not in leaders
                 and (
-                    value[d] > value[best]
+                    # above it in the ranking's order (a tie goes to the lower mask)
+                    (value[d], -d) > (value[best], -best)
                     or (spare and value[d] >= value[best] - _fast_se(played[d], played[best]))
                 )
             ]
@@ -810,18 +816,31 @@ def advise(
     # margin's misses were such calls, decided by the noise of a few exact worlds)
     settled: dict[str, Any] = {}
     counts = sorted({len(played[d].exact) for d in leaders}) or [exact_n]
-    if book is not None and book in leaders:
+    settle_start = sim.solver.nodes
+    rivals: list[int] = []
+    while book is not None and book in leaders:
+        # settled once more if the settling put another discard first (one budget)
         best = max(leaders, key=lambda d: (value[d], -d))
-        if best != book:
-            settled = _settle(sim, played, best, book, beta, settle_nodes)
-            if "worlds" in settled:
-                # the two valued in the most worlds: the footing of every leader now, and
-                # the others shifted again (one that comes out first is valued exactly)
-                ref = max(leaders, key=lambda d: (len(played[d].exact), fast[d], -d))
-                for d in leaders:
-                    value[d] = exact_value(d)
-                shift_others()
-                value_late()
+        if best == book or best in rivals:
+            break
+        rivals.append(best)
+        left = settle_nodes - (sim.solver.nodes - settle_start)
+        got = _settle(sim, played, best, book, beta, left)
+        if "worlds" not in got:
+            settled = settled or got
+            break
+        # the first call's figures (what the ranking had before), the last pair's worlds
+        settled = {**(settled or got), "worlds": got["worlds"]}
+        settled["positions"] = sim.solver.nodes - settle_start
+        if len(rivals) > 1:
+            settled["rivals"] = [str(CardSet(d)) for d in rivals]
+        # the two valued in the most worlds: the footing of every leader now, and the
+        # others shifted again (one that comes out first is valued exactly)
+        ref = max(leaders, key=lambda d: (len(played[d].exact), fast[d], -d))
+        for d in leaders:
+            value[d] = exact_value(d)
+        shift_others()
+        value_late()
     method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
     ranked_played = sorted(
         (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),
@@ -829,9 +848,10 @@ def advise(
     )
     note, book_info = "", dict[str, Any]()
     if book is not None and book in leaders:
+        n_book = max(exact_n, settled.get("worlds", 0))
+        chance = score is not None
         ranked_played, note, book_info = _book_first(
-            ranked_played, played, book, max(exact_n, settled.get("worlds", 0)), book_margin,
-            score is not None, beta,
+            ranked_played, played, book, n_book, book_margin, chance, beta
         )
     est = result.value
     x_sim = [float(est[result.discards.index(d)]) for d in played]
@@ -889,7 +909,9 @@ def advise(
         "book's) with the exact "
         f"double-dummy play in {worlds_text} of them"
         + (
-            f" (the close call, the best and the book's, in {settled['worlds']} worlds)"
+            f" (the close call, {settled.get('rivals', [settled['rival']])[-1]} against "
+            "the book's, in "
+            f"{settled['worlds']} worlds)"
             if "worlds" in settled
             else ""
         )
