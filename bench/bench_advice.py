@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import lzma
 import os
 import random
 import resource
@@ -63,6 +64,12 @@ def _cpu() -> float:
 
 #: :func:`_pick`'s margin for the run's own margin without the close call's settling
 UNSETTLED: Final = -1.0
+
+
+def _rows(path: str) -> list[dict[str, Any]]:
+    """A run's lines (a ``.xz`` file, as the kept runs in ``bench/results``, read as is)."""
+    with lzma.open(path, "rt") if path.endswith(".xz") else open(path) as f:
+        return [json.loads(line) for line in f if line.strip()]
 
 
 def _pick(row: dict[str, Any], margin: float | None) -> str:
@@ -192,20 +199,17 @@ def main() -> None:
     parser.add_argument("--boots", type=int, default=400, help="bootstrap copies a hand")
     args = parser.parse_args()
     if args.chance_of:
-        with open(args.chance_of) as f:
-            chance([json.loads(line) for line in f if line.strip()], args.boots, 2 * args.deals, 7)
+        chance(_rows(args.chance_of), args.boots, 2 * args.deals, 7)
         return
     if args.playout_study:
         presets = [p.strip() for p in args.presets.split(",") if p.strip()]
         playout_study(presets, args.start, args.hands, args.playout_study)
         return
     if args.replay:
-        with open(args.replay) as f:
-            replay([json.loads(line) for line in f if line.strip()], args, os.getloadavg())
+        replay(_rows(args.replay), args, os.getloadavg())
         return
     if args.summary_of:
-        with open(args.summary_of) as f:
-            summarize([json.loads(line) for line in f if line.strip()], os.getloadavg())
+        summarize(_rows(args.summary_of), os.getloadavg())
         return
     rows: list[dict[str, Any]] = []
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
