@@ -467,3 +467,6 @@ def test_cotgrave_1926_elder_a_second_rival_is_settled_with_a_budget_of_its_own(
     assert settled["rivals"] == ["QS 8S 8H JC 9C 8C 6C", "8S 8H JC 9C 8C 6C"]
     assert a.best == CardSet.parse("QS 8S 8H JC 9C 8C 6C")
     assert a.ranking[0].method == "exact"
+    play = a.method["play"]
+    assert "the close calls, QS 8S 8H JC 9C 8C 6C in " in play
+    assert " worlds then 8S 8H JC 9C 8C 6C in " in play and "against the book's)" in play

@@ -40,10 +40,11 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    through the engine.
 4. **The book first.**  The book's discard stays first unless the best beats
    it by ``book_margin`` standard errors of their paired difference.  A close
-   call (the best ahead of the book's discard by less than ``SETTLE_Z`` of them)
-   is first valued in more exact worlds, the two discards only, for up to
-   ``settle_nodes`` more positions (:func:`_settle`): the margin's confirmed
-   misses were such calls, left to the noise of a few exact worlds.
+   call (the best and the book's discard within ``SETTLE_Z`` of them, either
+   way) is first valued in more exact worlds, the two discards only, for up to
+   ``settle_nodes`` more positions (:func:`_settle`), and so is a second rival
+   the settling puts first (``SETTLE_RIVALS``, a budget each): the margin's
+   confirmed misses were such calls, left to the noise of a few exact worlds.
 
 With ``score`` the value is the chance of winning the game: the deal counted
 from the score (the target reached in counting order during the declarations,
@@ -127,13 +128,13 @@ DEFAULT_REFINE: Final = 3
 #: the same record otherwise: 1 was declared before the measurement on the hands 1300 on,
 #: see docs/advice.md)
 BOOK_MARGIN: Final = 1.0
-#: a close call: when the best by value leads the book's discard by less than SETTLE_Z
-#: paired standard errors, the two (only) are valued exactly in more worlds, up to the
-#: leaders' ``leader_samples``, until the solver has searched ``settle_nodes`` more
-#: positions or the lead is SETTLE_Z standard errors or more either way (judged every
-#: DROP_EVERY worlds).  The margin's confirmed misses were such calls: the rival 0.2 to 1
-#: standard error better in the ranking's worlds (hands 1300 on and 1600 on), 1 to 9
-#: points a deal better by play
+#: a close call: when the best by value and the book's discard are within SETTLE_Z paired
+#: standard errors of each other (either way), the two (only) are valued exactly in more
+#: worlds, up to the leaders' ``leader_samples``, until the solver has searched
+#: ``settle_nodes`` more positions or the lead is SETTLE_Z standard errors or more either
+#: way (judged every DROP_EVERY worlds).  The margin's confirmed misses were such calls:
+#: the rival 0.2 to 1 standard error better in the ranking's worlds (hands 1300 on and
+#: 1600 on), 1 to 9 points a deal better by play
 SETTLE_Z: Final = 2.0
 SETTLE_NODES: Final = 4_000_000
 #: rivals settled in one hand, each with its own ``settle_nodes``: the settling puts the
@@ -691,8 +692,8 @@ def advise(
     up to ``exact`` of them (raced, see the module docstring); the book's
     discard stays first unless the best beats it by ``book_margin`` paired
     standard errors (0: never kept for being the book's), after a close call
-    between the two is valued in more worlds (up to ``settle_nodes`` more positions;
-    0: not at all).
+    between the two is valued in more worlds (up to ``settle_nodes`` more positions for
+    each of at most ``SETTLE_RIVALS`` rivals; 0: not at all).
     The exact worlds stop early (not before 12) once the solver has searched
     ``exact_nodes`` positions.
     Younger assumes elder took his full allotment unless ``stock`` says how
@@ -778,7 +779,6 @@ def advise(
         sim.extend(d, played[d], many)
     if leaders:
         beta = _beta([played[d] for d in active], exact_n)
-        ref = max(leaders, key=lambda d: (len(played[d].exact), fast[d], -d))
 
     def shift_others() -> None:
         """The fast play-out's error is much the same for every discard of a hand: the
@@ -813,17 +813,25 @@ def advise(
             leaders.append(top)
             refine_one(top)
 
-    for d in leaders:
-        value[d] = exact_value(d)
-    if leaders:
+    def refoot() -> None:
+        """The leaders on the footing of the one valued in the most exact worlds, the
+        others shifted to them, and one that comes out first valued exactly."""
+        nonlocal ref
+        ref = max(leaders, key=lambda d: (len(played[d].exact), fast[d], -d))
+        for d in leaders:
+            value[d] = exact_value(d)
         shift_others()
         value_late()
+
+    if leaders:
+        refoot()
     # a close call between the best and the book's discard is valued in more worlds (the
     # margin's misses were such calls, decided by the noise of a few exact worlds)
     settled: dict[str, Any] = {}
     counts = sorted({len(played[d].exact) for d in leaders}) or [exact_n]
     settle_start = sim.solver.nodes
     rivals: list[int] = []
+    pairs: list[tuple[str, int]] = []
     while book is not None and book in leaders and len(rivals) < SETTLE_RIVALS:
         # settled once more if the settling put another discard first (a budget each)
         best = max(leaders, key=lambda d: (value[d], -d))
@@ -836,16 +844,12 @@ def advise(
             break
         # the first call's figures (what the ranking had before), the last pair's worlds
         settled = {**(settled or got), "worlds": got["worlds"]}
-        settled["positions"] = sim.solver.nodes - settle_start
+        pairs.append((got["rival"], got["worlds"]))
         if len(rivals) > 1:
             settled["rivals"] = [str(CardSet(d)) for d in rivals]
-        # the two valued in the most worlds: the footing of every leader now, and the
-        # others shifted again (one that comes out first is valued exactly)
-        ref = max(leaders, key=lambda d: (len(played[d].exact), fast[d], -d))
-        for d in leaders:
-            value[d] = exact_value(d)
-        shift_others()
-        value_late()
+        refoot()  # on the footing of the two valued in the most worlds
+    if "worlds" in settled:
+        settled["positions"] = sim.solver.nodes - settle_start
     method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
     ranked_played = sorted(
         (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),
@@ -853,7 +857,7 @@ def advise(
     )
     note, book_info = "", dict[str, Any]()
     if book is not None and book in leaders:
-        n_book = max(exact_n, settled.get("worlds", 0))
+        n_book = len(played[book].exact)  # the pairing takes the fewer of the two
         chance = score is not None
         ranked_played, note, book_info = _book_first(
             ranked_played, played, book, n_book, book_margin, chance, beta
@@ -914,9 +918,11 @@ def advise(
         "book's) with the exact "
         f"double-dummy play in {worlds_text} of them"
         + (
-            f" (the close call, {settled.get('rivals', [settled['rival']])[-1]} against "
-            "the book's, in "
-            f"{settled['worlds']} worlds)"
+            " (the close call"
+            + ("s" if len(pairs) > 1 else "")
+            + ", "
+            + " then ".join(f"{r} in {n} worlds" for r, n in pairs)
+            + " against the book's)"
             if "worlds" in settled
             else ""
         )
