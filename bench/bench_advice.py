@@ -6,6 +6,9 @@ Run (niced, it is long; one process)::
         --deals 100 --out advice.jsonl
     .venv/bin/python bench/bench_advice.py --summary-of advice.jsonl
 
+``--summary-of``, ``--chance-of`` and ``--replay`` take several runs of different hands
+and pool them (the kept runs in ``bench/results`` are read as they are).
+
 For each preset, ``--hands`` random hands (dealt from a seeded pack, elder and
 younger in turn) are ranked by :func:`piquet.advisor.advise` with its
 defaults; its best ``--candidates`` discards, the book's discard
@@ -66,10 +69,27 @@ def _cpu() -> float:
 UNSETTLED: Final = -1.0
 
 
-def _rows(path: str) -> list[dict[str, Any]]:
-    """A run's lines (a ``.xz`` file, as the kept runs in ``bench/results``, read as is)."""
-    with lzma.open(path, "rt") if path.endswith(".xz") else open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+def _rows(paths: list[str]) -> list[dict[str, Any]]:
+    """The runs' lines, pooled in the order given (a ``.xz`` file, as the kept runs in
+    ``bench/results``, is read as is).  A hand measured twice (the same preset and number
+    in two files) is refused: pooling it would count it twice."""
+    rows: list[dict[str, Any]] = []
+    seen: dict[tuple[str, int], str] = {}
+    for path in paths:
+        with lzma.open(path, "rt") if path.endswith(".xz") else open(path) as f:
+            for line in f:
+                if not line.strip():
+                    continue
+                row = json.loads(line)
+                key = (str(row["preset"]), int(row["i"]))
+                if key in seen:
+                    raise SystemExit(
+                        f"{path}: {key[0]} hand {key[1]} is already in {seen[key]}; "
+                        "pool runs of different hands"
+                    )
+                seen[key] = path
+                rows.append(row)
+    return rows
 
 
 def _pick(row: dict[str, Any], margin: float | None) -> str:
@@ -176,7 +196,12 @@ def main() -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="verification processes (1: in this one)"
     )
-    parser.add_argument("--summary-of", metavar="FILE", help="only summarize a finished run")
+    parser.add_argument(
+        "--summary-of",
+        metavar="FILE",
+        nargs="+",
+        help="only summarize finished runs (several: pooled)",
+    )
     parser.add_argument(
         "--playout-study",
         type=int,
@@ -187,14 +212,23 @@ def main() -> None:
     parser.add_argument(
         "--replay",
         metavar="FILE",
+        nargs="+",
         help="replay the flagged hands of a finished run (the pick not within the noise of "
         "the best, or worse than the book's discard) on --deals fresh deals",
     )
     parser.add_argument(
         "--chance-of",
         metavar="FILE",
+        nargs="+",
         help="the chance level of the protocol (a ranker without fault, the noise alone) "
         "on a finished run's deals, by the bootstrap",
+    )
+    parser.add_argument(
+        "--retime",
+        metavar="FILE",
+        nargs="+",
+        help="rank the hands of finished runs again, one warm process, no verification: "
+        "the advice's CPU on this machine as it is now, and whether each pick is the run's",
     )
     parser.add_argument("--boots", type=int, default=400, help="bootstrap copies a hand")
     args = parser.parse_args()
@@ -210,6 +244,9 @@ def main() -> None:
         return
     if args.summary_of:
         summarize(_rows(args.summary_of), os.getloadavg())
+        return
+    if args.retime:
+        retime(_rows(args.retime))
         return
     rows: list[dict[str, Any]] = []
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
@@ -227,6 +264,35 @@ def main() -> None:
         pool.shutdown()
     summarize(rows, load)
     print(f"CPU seconds of the whole run (this process and its workers): {_cpu():.0f}")
+
+
+def retime(rows: list[dict[str, Any]]) -> None:
+    """Rank each hand of finished runs again, as the run did (its preset, hand, role and
+    seed), in one warm process: the CPU of each advice on this machine now, and the hands
+    whose pick is not the run's (the same seed must give the same advice)."""
+    load = os.getloadavg()
+    first = rows[0]
+    advise(CardSet.parse(first["hand"]), PRESETS[first["preset"]], role=0, seed=0)  # warm
+    cpu: list[float] = []
+    differ = []
+    for r in rows:
+        role = 0 if r["role"] == "elder" else 1
+        c = time.process_time()
+        advice = advise(CardSet.parse(r["hand"]), PRESETS[r["preset"]], role=role, seed=r["i"])
+        cpu.append(time.process_time() - c)
+        if str(advice.best) != r["pick"]:
+            differ.append(f"{r['preset']} {r['i']} {r['role']}: {advice.best} (run: {r['pick']})")
+    cpu.sort()
+    n = len(cpu)
+    over = sum(c > 2.0 for c in cpu)
+    after = os.getloadavg()
+    print(
+        f"{n} hands ranked again in one process (load average {load[0]:.1f} before, "
+        f"{after[0]:.1f} after): advise CPU median {cpu[n // 2]:.2f} s, 95th percentile "
+        f"{cpu[int(0.95 * (n - 1))]:.2f}, 99th {cpu[int(0.99 * (n - 1))]:.2f}, max "
+        f"{cpu[-1]:.2f}; over 2 s in {over} ({over / n:.1%})"
+    )
+    print(f"picks not the run's: {len(differ)}" + "".join(f"\n  {d}" for d in differ))
 
 
 def _kernel_nets(setup: Setup, ws: list[World], discard: int) -> list[float | None]:
@@ -526,6 +592,20 @@ def _table(rows: list[dict[str, Any]]) -> None:
                 f"| {preset} | {name} | {n} | {best} | {noise} | {n - noise} | {book} | "
                 f"{gain:+.2f} | {cpu[n // 2]:.2f}, {cpu[-1]:.2f} | {ver} |"
             )
+    cpu = sorted(r["advise_cpu_s"] for r in rows)
+    if cpu:
+        over = sum(c > 2.0 for c in cpu)
+        loads = [r["load"] for r in rows if "load" in r]
+        print(
+            f"\nadvise CPU: median {cpu[len(cpu) // 2]:.2f} s, 95th percentile "
+            f"{cpu[int(0.95 * (len(cpu) - 1))]:.2f}, max {cpu[-1]:.2f}; over 2 s in {over} of "
+            f"{len(cpu)} hands ({over / len(cpu):.1%})"
+            + (
+                f"; load average beside the hands {min(loads):.1f} to {max(loads):.1f}"
+                if loads
+                else ""
+            )
+        )
 
 
 if __name__ == "__main__":
