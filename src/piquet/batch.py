@@ -12,8 +12,9 @@ runs of each suit) and per-rank counts.  With sequences in any suits
 (``sequences_same_suit=False``) the winner counts the best split of his hand
 into disjoint runs; that value depends only on how many cards of each rank he
 holds, so it is read from a table over rank-count vectors, built once per
-``sequence_values`` by dynamic programming (the same recursion as
-:func:`piquet.core.declarations._best_split`) for every vector of up to twelve cards.
+``sequence_values`` by dynamic programming (:func:`piquet.drawtables.split_table`,
+the same table the advisor reads; checked against
+:func:`piquet.core.declarations._best_split` by the tests).
 """
 
 from __future__ import annotations
@@ -25,10 +26,11 @@ import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from piquet.core.cards import DECK36
-from piquet.core.declarations import SUIT_RUNS, _best_split
+from piquet.core.declarations import SUIT_RUNS
 from piquet.core.errors import PiquetError
 from piquet.core.roles import ROLE_NAMES
 from piquet.core.rules import PointMeasure, PointScoring, Rules
+from piquet.drawtables import split_table
 
 __all__ = ["BATCH_FIELDS", "BatchScore", "batch_rows", "score_batch", "split_worth"]
 
@@ -130,73 +132,15 @@ def _suit_seq_score_table(values: tuple[int, ...]) -> NDArray[np.int64]:
     return out
 
 
-#: count vectors of up to this many cards are solved in advance; larger ones on demand
-_SPLIT_PRESOLVED: Final = 12
-
-
-@lru_cache(maxsize=4)
-def _split_table(values: tuple[int, ...]) -> NDArray[np.int64]:
-    """Best total of disjoint cross-suit runs, by rank-count code; -1 where not yet solved.
-
-    Indexed by ``sum(counts[i] * 5**i)`` (counts 0..4 of ranks six to ace).
-    The recursion is :func:`piquet.core.declarations._best_split`'s: one card of
-    the lowest rank held is either in no run, or starts a run upward.  It is
-    solved for every vector of at most :data:`_SPLIT_PRESOLVED` cards, level
-    by level of card count, so every sub-vector is known when it is needed.
-    """
-    worth = _seq_value_table(values)
-    table = np.full(5**9, -1, dtype=np.int64)
-    codes = np.zeros(1, dtype=np.int64)
-    totals = np.zeros(1, dtype=np.int64)
-    digit = np.arange(5, dtype=np.int64)[None, :]
-    for i in range(9):
-        codes = (codes[:, None] + digit * _POW5[i]).ravel()
-        totals = (totals[:, None] + digit).ravel()
-        keep = totals <= _SPLIT_PRESOLVED
-        codes, totals = codes[keep], totals[keep]
-    order = np.argsort(totals, kind="stable")
-    codes, totals = codes[order], totals[order]
-    bounds = np.searchsorted(totals, np.arange(_SPLIT_PRESOLVED + 2))
-    table[0] = 0
-    for level in range(1, _SPLIT_PRESOLVED + 1):
-        ids = codes[bounds[level] : bounds[level + 1]]
-        low = np.full(ids.shape, 9, dtype=np.int64)
-        for i in range(8, -1, -1):
-            low[(ids // _POW5[i]) % 5 > 0] = i
-        best = table[ids - _POW5[low]]  # one card of the lowest rank in no run
-        running = np.ones(ids.shape, dtype=bool)
-        used = np.zeros(ids.shape, dtype=np.int64)
-        for length in range(1, 10):  # ... or a run from it upward
-            pos = low + length - 1
-            place = _POW5[np.minimum(pos, 8)]
-            running &= (pos <= 8) & ((ids // place) % 5 > 0)
-            if not running.any():
-                break
-            used += place * running
-            if length >= 3:
-                cand = worth[length] + table[np.where(running, ids - used, 0)]
-                best = np.where(running & (cand > best), cand, best)
-        table[ids] = best
-    return table
-
-
 def split_worth(codes: NDArray[np.int64], values: tuple[int, ...]) -> NDArray[np.int64]:
     """What the best split into disjoint cross-suit runs counts, per rank-count code.
 
     ``codes`` are ``sum(counts[i] * 5**i)``; ``values`` the rule set's
-    ``sequence_values``.  Vectors of more than twelve cards (never a hand of
-    the game) are solved one by one with :func:`piquet.core.declarations._best_split`
-    and remembered.
+    ``sequence_values``.  The table is the advisor's
+    (:func:`piquet.drawtables.split_table`: every count vector, computed once
+    and kept on disk), one implementation of the split for both.
     """
-    table = _split_table(values)
-    out = table[codes]
-    missing = out < 0
-    if missing.any():
-        for code in np.unique(codes[missing]).tolist():
-            counts = tuple(code // 5**i % 5 for i in range(9))
-            table[code] = _best_split(counts, (99, 99), values)[0]
-        out = table[codes]
-    return out
+    return split_table(values)[codes].astype(np.int64)
 
 
 def _as_masks(name: str, value: ArrayLike) -> NDArray[np.uint64]:
