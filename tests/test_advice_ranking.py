@@ -12,6 +12,8 @@ import pytest
 from piquet.advisor import advise
 from piquet.advisor.deals import Setup
 from piquet.advisor.ranking import (
+    SETTLE_NODES,
+    TOTAL_NODES,
     _beta,
     _distinct_leaders,
     _on_reference,
@@ -470,3 +472,22 @@ def test_cotgrave_1926_elder_a_second_rival_is_settled_with_a_budget_of_its_own(
     play = a.method["play"]
     assert "the close calls, QS 8S 8H JC 9C 8C 6C in " in play
     assert " worlds then 8S 8H JC 9C 8C 6C in " in play and "against the book's)" in play
+
+
+def test_du_coeur_2207_younger_the_close_calls_stay_within_the_advices_positions() -> None:
+    """bench/bench_advice.py's hand 2207 (hands 2200 on): two rivals settled with a full
+    budget each took the advice to 8.3 million positions of settling, 2.1 s of CPU.  Within
+    TOTAL_NODES the second rival gets what is left of the advice's positions (here nothing
+    after the first): the same pick, the search bounded."""
+    rules = PRESETS["du-coeur-1995"]
+    rng = random.Random("bench-advice-du-coeur-1995-2207")
+    hand = CardSet(sum(1 << c for c in rng.sample(list(mask_cards(deck_mask(rules))), 12)))
+    unbounded = advise(hand, rules, role=1, seed=2207, total_nodes=10**12)
+    assert len(unbounded.method["settled"]["rivals"]) == 2
+    assert unbounded.method["positions"] > TOTAL_NODES
+    a = advise(hand, rules, role=1, seed=2207)
+    assert "rivals" not in a.method["settled"] and "worlds" in a.method["settled"]
+    # the budget is checked before each world: at most one world of the two past it
+    assert TOTAL_NODES - SETTLE_NODES < a.method["positions"] < TOTAL_NODES + 1_000_000
+    assert a.best == unbounded.best
+    assert a.ranking[0].method == "exact"

@@ -43,8 +43,10 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    call (the best and the book's discard within ``SETTLE_Z`` of them, either
    way) is first valued in more exact worlds, the two discards only, for up to
    ``settle_nodes`` more positions (:func:`_settle`), and so is a second rival
-   the settling puts first (``SETTLE_RIVALS``, a budget each): the margin's
-   confirmed misses were such calls, left to the noise of a few exact worlds.
+   the settling puts first (``SETTLE_RIVALS``, a budget each), while the whole
+   advice stays within ``total_nodes`` positions (``TOTAL_NODES``, what keeps it
+   under 2 s): the margin's confirmed misses were such calls, left to the noise
+   of a few exact worlds.
 
 With ``score`` the value is the chance of winning the game: the deal counted
 from the score (the target reached in counting order during the declarations,
@@ -143,6 +145,12 @@ SETTLE_NODES: Final = 4_000_000
 #: departed from the book's discard on 1.0 standard error of its 32 worlds, and was worse
 #: than the book's by play)
 SETTLE_RIVALS: Final = 2
+#: the most positions the solver may search for one advice, the leaders' exact worlds, a
+#: late one's and the close calls' together (a close call gets what is left, up to its
+#: ``settle_nodes``): about 1.7 s of CPU on the two-core machine the project is built on.
+#: Two rivals settled with a full budget each took the advice to 2.1 s there (1 hand in
+#: 100 of the measurement)
+TOTAL_NODES: Final = 10_000_000
 #: the other's hands sampled for the declaration pass
 OPPONENT_SAMPLES: Final = 300
 #: draws the explanations' exact odds may enumerate, the pick's and then the others' while
@@ -679,6 +687,7 @@ def advise(
     book_margin: float = BOOK_MARGIN,
     exact_nodes: int = EXACT_NODES,
     settle_nodes: int = SETTLE_NODES,
+    total_nodes: int = TOTAL_NODES,
     budget: int = DEFAULT_BUDGET,
     opponent_samples: int = OPPONENT_SAMPLES,
     explain_draws: int = EXPLAIN_DRAWS,
@@ -695,7 +704,8 @@ def advise(
     between the two is valued in more worlds (up to ``settle_nodes`` more positions for
     each of at most ``SETTLE_RIVALS`` rivals; 0: not at all).
     The exact worlds stop early (not before 12) once the solver has searched
-    ``exact_nodes`` positions.
+    ``exact_nodes`` positions; a close call is valued only while the advice's search
+    stays within ``total_nodes`` positions in all.
     Younger assumes elder took his full allotment unless ``stock`` says how
     many cards elder left.  ``seed`` fixes every sample.  Raises
     :class:`PiquetError` for a hand, role or number the rules do not allow.
@@ -838,7 +848,8 @@ def advise(
         if best == book or best in rivals:
             break
         rivals.append(best)
-        got = _settle(sim, played, best, book, beta, settle_nodes)
+        left = total_nodes - (sim.solver.nodes - start_nodes)
+        got = _settle(sim, played, best, book, beta, min(settle_nodes, left))
         if "worlds" not in got:
             settled = settled or got
             break
@@ -932,6 +943,7 @@ def advise(
         "samples": samples,
         "exact_worlds": exact_n,
         "exact_worlds_least": counts[0],
+        "positions": sim.solver.nodes - start_nodes,
         "beta": round(beta, 3),
         "simulated": len(played),
         "seed": seed,
