@@ -7,7 +7,10 @@ Run (niced, it is long; one process)::
     .venv/bin/python bench/bench_advice.py --summary-of advice.jsonl
 
 ``--summary-of``, ``--chance-of`` and ``--replay`` take several runs of different hands
-and pool them (the kept runs in ``bench/results`` are read as they are).
+and pool them (the kept runs in ``bench/results`` are read as they are).  After a change to
+the ranking, ``--retime`` ranks a run's hands again (and names every pick that changed), and
+``--rerun PRESET:HAND ...`` (with the run's ``--opponent``, ``--deals`` and ``--candidates``)
+runs the whole protocol again for such hands on the same deals.
 
 For each preset, ``--hands`` random hands (dealt from a seeded pack, elder and
 younger in turn) are ranked by :func:`piquet.advisor.advise` with its
@@ -230,6 +233,14 @@ def main() -> None:
         help="rank the hands of finished runs again, one warm process, no verification: "
         "the advice's CPU on this machine as it is now, and whether each pick is the run's",
     )
+    parser.add_argument(
+        "--rerun",
+        metavar="PRESET:HAND",
+        nargs="+",
+        help="run the whole protocol again for these hands of a finished run (the same hand, "
+        "seed and deals; the code as it is now; give the run's --opponent, --deals and "
+        "--candidates), appending their lines to --out",
+    )
     parser.add_argument("--boots", type=int, default=400, help="bootstrap copies a hand")
     args = parser.parse_args()
     if args.chance_of:
@@ -247,6 +258,21 @@ def main() -> None:
         return
     if args.retime:
         retime(_rows(args.retime))
+        return
+    if args.rerun:
+        hands = []
+        for spec in args.rerun:
+            preset, _, number = spec.rpartition(":")
+            if preset not in PRESETS or not number.isdigit():
+                parser.error(f"{spec!r}: give PRESET:HAND, e.g. du-coeur-1995:2207")
+            hands.append((preset, int(number)))
+        with open(args.out, "a") as out:
+            for preset, i in hands:
+                row = one_hand(preset, i, args, None)
+                row["load"] = round(os.getloadavg()[0], 2)
+                out.write(json.dumps(row) + "\n")
+                out.flush()
+                print(f"{preset} {i}: pick {row['pick']}, best {row['best']}", flush=True)
         return
     rows: list[dict[str, Any]] = []
     presets = [p.strip() for p in args.presets.split(",") if p.strip()]
