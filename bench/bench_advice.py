@@ -269,9 +269,7 @@ def main() -> None:
         with open(args.out, "a") as out:
             for preset, i in hands:
                 row = one_hand(preset, i, args, None)
-                row["load"] = round(os.getloadavg()[0], 2)
-                out.write(json.dumps(row) + "\n")
-                out.flush()
+                _write(out, row)
                 print(f"{preset} {i}: pick {row['pick']}, best {row['best']}", flush=True)
         return
     rows: list[dict[str, Any]] = []
@@ -282,14 +280,19 @@ def main() -> None:
         for i in range(args.start, args.start + args.hands):
             for preset in presets:
                 row = one_hand(preset, i, args, pool)
-                row["load"] = round(os.getloadavg()[0], 2)
+                _write(out, row)
                 rows.append(row)
-                out.write(json.dumps(row) + "\n")
-                out.flush()
     if pool is not None:
         pool.shutdown()
     summarize(rows, load)
     print(f"CPU seconds of the whole run (this process and its workers): {_cpu():.0f}")
+
+
+def _write(out: Any, row: dict[str, Any]) -> None:
+    """A hand's line, with the load beside it, written at once (a run cut short keeps it)."""
+    row["load"] = round(os.getloadavg()[0], 2)
+    out.write(json.dumps(row) + "\n")
+    out.flush()
 
 
 def retime(rows: list[dict[str, Any]]) -> None:

@@ -856,8 +856,8 @@ def advise(
         # the first call's figures (what the ranking had before), the last pair's worlds
         settled = {**(settled or got), "worlds": got["worlds"]}
         pairs.append((got["rival"], got["worlds"]))
-        if len(rivals) > 1:
-            settled["rivals"] = [str(CardSet(d)) for d in rivals]
+        if len(pairs) > 1:
+            settled["rivals"] = [r for r, _ in pairs]
         refoot()  # on the footing of the two valued in the most worlds
     if "worlds" in settled:
         settled["positions"] = sim.solver.nodes - settle_start
