@@ -12,6 +12,10 @@ its budget, its exchange by play-outs, its solver) whose worlds are the true dea
   rest lie in the stock).  In the play only his hand matters, so one world is solved.
 - ``sees-all``: the true deal, stock order and discards included (one world in the play;
   in the exchange the true world repeated, as many as the expert would draw).
+- ``sees-hand-play``: told the other's hand in the play only; the exchange (and the
+  declarations) decided on the expert's own worlds.  What perfect inference in the play
+  could be worth: the part of ``sees-hand``'s gain that reading the dialog and the cards
+  played might reach (before the exchange there is nothing of his hand to read).
 
 Its worlds reach every decision that draws worlds through ``_worlds``: the exchange, the
 play, and the declarations below 200 ms (where the expert declares truthfully); from a
@@ -59,7 +63,7 @@ from piquet.tournament import PairOutcome, _player_seed, deal_match, deal_pack, 
 __all__ = ["MODES", "ClairvoyantPlayer", "play_pair", "true_world"]
 
 #: What the clairvoyant is told.
-MODES = ("sees-hand", "sees-all")
+MODES = ("sees-hand", "sees-all", "sees-hand-play")
 
 
 def true_world(deal: Deal, role: int) -> World:
@@ -127,6 +131,8 @@ class ClairvoyantPlayer(ExpertPlayer):
         truth = true_world(self.truth, deal.role)
         if deal.phase is Phase.PLAY:
             return [truth]  # the play's positions hold only the hands: one world says all
+        if self.mode == "sees-hand-play":
+            return super()._worlds(deal, rules, rng, n)  # told nothing before the play
         if self.mode == "sees-all":
             return [truth] * max(1, n)
         return [_redrawn(deal, rules, truth, rng) for _ in range(max(1, n))]

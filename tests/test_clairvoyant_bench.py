@@ -1,5 +1,6 @@
 """bench/clairvoyant.py: the clairvoyant's worlds are the true deal (sees-all), or keep the
-other's true hand with the rest drawn (sees-hand), and every one replays to the view."""
+other's true hand with the rest drawn (sees-hand), or are the plain expert's before the play
+and the truth in it (sees-hand-play), and every one replays to the view."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import pytest
 
 from piquet.core.deal import Phase
 from piquet.core.rules import get_rules
+from piquet.players.expert import ExpertPlayer
 from piquet.sampling import world_deal
 from piquet.tournament import deal_match, deal_pack
 
@@ -41,8 +43,13 @@ def test_worlds_are_the_true_deal(mode: str) -> None:
         if dv.phase in (Phase.EXCHANGE, Phase.PLAY):
             truth = bench.true_world(m.deal, dv.role)
             worlds = players[p]._worlds(dv, rules, random.Random(checked), 5)
+            told = mode != "sees-hand-play" or dv.phase is Phase.PLAY
+            if not told:
+                # before the play it is told nothing: the plain expert's worlds, same seed
+                plain = ExpertPlayer(1, 20, rules=rules)
+                assert worlds == plain._worlds(dv, rules, random.Random(checked), 5)
             for w in worlds:
-                assert w.opp_hand == truth.opp_hand
+                assert w.opp_hand == truth.opp_hand or not told
                 # every world replays to exactly this seat's view
                 world_deal(dv, rules, w)
             if mode == "sees-all" or dv.phase is Phase.PLAY:

@@ -129,12 +129,15 @@ def test_the_solver_exchange_is_seeded_and_legal() -> None:
 def test_the_solver_variants_are_registered_and_settings_checked() -> None:
     assert any(v.startswith("expert-solx") for v in VARIANTS)
     assert "expert-x1000" in VARIANTS
+    sharper = make_player("expert-beta0.7", seed=1)
+    assert isinstance(sharper, ExpertPlayer) and sharper.belief_beta == 0.7
     for bad in ({"solver_candidates": 0}, {"solver_worlds_per_ms": 0.0}, {"exact_cards": 13},
                 {"exchange_ms": 0}, {"exchange_ms": 1.5}, {"sink_allowance": -1.0},
                 {"sink_allowance": float("nan")}, {"consistency": 0.0},
                 {"consistency": float("nan")}, {"consistency": -0.5},
                 {"first_trick_boost": 0.0}, {"first_trick_boost": float("inf")},
-                {"first_trick_boost": float("nan")}):
+                {"first_trick_boost": float("nan")}, {"belief_beta": -0.1},
+                {"belief_beta": float("nan")}, {"belief_beta": float("inf")}):
         with pytest.raises(PiquetError):
             ExpertPlayer(0, 20, **bad)  # type: ignore[arg-type]
 
@@ -146,3 +149,16 @@ def test_the_exchange_budget_can_be_its_own() -> None:
     own = ExpertPlayer(2, 20, exchange_ms=40, rules=rules).choose(m.view(0))
     same = ExpertPlayer(2, 40, rules=rules).choose(m.view(0))
     assert own == same
+
+
+def test_the_beliefs_beta_weighs_the_worlds_of_elders_exchange() -> None:
+    """``belief_beta`` reaches the belief model: younger's worlds of elder's exchange are
+    resampled on it (0: every discard of that size alike), the same seed otherwise."""
+    rules = PRESETS["rubicon"]
+    view = _exchange_view(rules, 41, 1)
+    drawn = {}
+    for beta in (0.0, 0.35, 0.35, 3.0):
+        p = ExpertPlayer(3, 20, belief_beta=beta, rules=rules)
+        drawn.setdefault(beta, []).append(p._worlds(view, rules, random.Random(7), 40))
+    assert drawn[0.35][0] == drawn[0.35][1]
+    assert drawn[0.0][0] != drawn[0.35][0] != drawn[3.0][0]

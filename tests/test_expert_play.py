@@ -105,19 +105,34 @@ def test_a_sink_is_chosen_only_within_the_allowance() -> None:
         if sink_options(view, default):
             assert always.sank and always.action in sink_options(view, default)
             assert always.cost is not None
+            # the threshold is the cheapest sink's cost itself: at it, declare all; just
+            # above it, that sink
+            at = choose_sink(view, rules, default, worlds, value, allowance=always.cost)
+            assert at.action == default and not at.sank and at.cost == always.cost
+            above = choose_sink(view, rules, default, worlds, value,
+                                allowance=always.cost + 1e-6)
+            assert above.sank and above.action == always.action
             sank += 1
     assert sank >= 1
 
 
 def test_the_sinking_expert_plays_legal_deals_and_counts_its_sinks() -> None:
     rules = PRESETS["rubicon"]
+    sinks = 0
     for seed in range(3):
         pack = deal_pack(rules, seed, 1)
         expert = ExpertPlayer(seed, FAST, sink_allowance=50.0)
-        play_deal(rules, pack, (expert, make_player("book")), elder=seed % 2)
+        spy = _DeclarationSpy(expert, rules)
+        play_deal(rules, pack, (spy, make_player("book")), elder=seed % 2)
         decided, differed = expert.declaration_stats
-        assert 0 <= differed <= decided
-        assert len(expert.sinks) == differed
+        # every declaration decision counted, and the ones that differ are the sinks made
+        assert decided == len(spy.seen) and differed <= decided
+        made = [(str(a), str(t)) for a, t in spy.seen if a != t]
+        assert [(action, truthful) for _, action, truthful, _ in expert.sinks] == made
+        assert len(made) == differed
+        assert all(cost < 50.0 for *_, cost in expert.sinks)
+        sinks += differed
+    assert sinks >= 1  # an allowance of 50 points sinks where there is anything to sink
     assert "expert-sink1" in VARIANTS
 
 
@@ -196,8 +211,24 @@ def test_consistency_prefers_a_hand_where_his_card_was_the_solvers() -> None:
     assert found
 
 
-def test_the_consistent_expert_is_seeded_and_reads_within_its_budget() -> None:
+def test_the_consistent_expert_is_seeded_and_reads_within_its_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each reading of his past cards solves within twice its budget of positions (the
+    first hand reads while its cost, times the hands, fits the budget; the others may
+    spend as much again), give or take one search's overrun."""
     rules = PRESETS["rubicon"]
+    used: list[tuple[int, int]] = []
+    slack = 2_000  # an aborted search may pass its limit by a little
+    original = PlayConsistency.weigh
+
+    def spy(self: PlayConsistency, worlds: list[World]) -> list[World]:
+        start = self.solver.nodes
+        out = original(self, worlds)
+        used.append((self.solver.nodes - start, self.budget))
+        return out
+
+    monkeypatch.setattr(PlayConsistency, "weigh", spy)
     pack = deal_pack(rules, 4, 1)
     runs = []
     for _ in range(2):
@@ -206,10 +237,18 @@ def test_the_consistent_expert_is_seeded_and_reads_within_its_budget() -> None:
                                                                 think_ms=FAST)),
                               elder=1).history)
         decided, solved = expert.consistency_stats
-        assert decided >= 1 and solved >= 0
+        assert decided >= 1 and solved >= 1
         read, readable = expert.consistency_depth
-        assert 0 <= read <= readable
+        assert 0 < read <= readable
     assert runs[0] == runs[1]
+    assert used and all(n <= 2 * budget + slack for n, budget in used), used
+    # a budget too small for every card: it binds (unbounded, these reads cost ~100,000)
+    used.clear()
+    tight = ExpertPlayer(2, 2, consistency=0.5)
+    play_deal(rules, pack, (tight, make_player("reference", seed=3, think_ms=FAST)), elder=1)
+    assert used and all(budget == 8_000 for _, budget in used)
+    assert all(n <= 2 * budget + slack for n, budget in used), used
+    assert tight.consistency_depth[0] < tight.consistency_depth[1]
     assert "expert-consistent0.5" in VARIANTS
 
 

@@ -50,7 +50,7 @@ from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
 from piquet.players.base import register_level, register_variant
-from piquet.players.beliefs import BeliefModel
+from piquet.players.beliefs import EXCHANGE_BETA, BeliefModel
 from piquet.players.common import Situation, truthful_declaration
 from piquet.players.consistency import PlayConsistency
 from piquet.players.exchange import (
@@ -179,6 +179,7 @@ class ExpertPlayer(SearchPlayer):
         solver_worlds_per_ms: float = 0.4,
         exact_cards: int = 12,
         exchange_ms: int | None = None,
+        belief_beta: float = EXCHANGE_BETA,
         threads: int | None = None,
         rules: Rules | None = None,
         name: str = "expert",
@@ -209,6 +210,8 @@ class ExpertPlayer(SearchPlayer):
         if not (math.isfinite(first_trick_boost) and first_trick_boost > 0):
             raise PiquetError(f"first_trick_boost must be a positive number (1: none), not "
                               f"{first_trick_boost!r}")
+        if not (math.isfinite(belief_beta) and belief_beta >= 0):
+            raise PiquetError(f"belief_beta must be a number >= 0, not {belief_beta!r}")
         if not 0 <= exact_cards <= 12:
             raise PiquetError(f"exact_cards must be 0 to 12, not {exact_cards!r}")
         super().__init__(seed, think_ms, level="expert", threads=threads, rules=rules, name=name)
@@ -229,6 +232,8 @@ class ExpertPlayer(SearchPlayer):
         self.exact_cards = exact_cards
         #: the exchange's own budget (ms), whatever the player's (None: the player's)
         self.exchange_ms = exchange_ms
+        #: how sharply the beliefs discount a discard worse than the advice's
+        self.belief_beta = belief_beta
         #: exchanges re-ranked by the solver, how many changed the play-outs' choice, and
         #: the first leads solved exactly / valued in all (for measurement)
         self.solver_stats = [0, 0, 0, 0]
@@ -431,7 +436,7 @@ class ExpertPlayer(SearchPlayer):
     def _worlds(self, deal: DealView, rules: Rules, rng: random.Random, n: int) -> list[World]:
         if not self.beliefs:
             return sample_worlds(deal, rules, rng, n)
-        model = BeliefModel(deal, rules, play=self.play_beliefs)
+        model = BeliefModel(deal, rules, play=self.play_beliefs, beta=self.belief_beta)
         if self._reading is None or self.consistency is None:
             return sample_worlds(deal, rules, rng, n, weigh=model, pool=self.pool)
         objective, budget = self._reading
@@ -494,6 +499,8 @@ for _per_ms, _cap, _margin in ((6.0, 4000, 0.5), (6.0, 4000, 0.25), (2.0, 600, 0
     _register(f"expert-x{_per_ms:g}-m{_margin:g}", worlds_per_ms=_per_ms, max_worlds=_cap,
               switch_margin=_margin)
 _register("expert-pool8", pool=8)
+for _beta in (0.7, 1.0):
+    _register(f"expert-beta{_beta:g}", belief_beta=_beta)
 _register("expert-40-worlds", more_worlds=False)
 # the play and declarations (issue 16, sinking): the expert sinking where what it risks is
 # under an allowance of points (piquet.players.sinking)
