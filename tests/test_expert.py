@@ -169,6 +169,29 @@ def test_weighed_sampling_keeps_the_likely_worlds() -> None:
     assert got == again
 
 
+def test_reweigh_sees_every_drawn_world_before_the_resampling() -> None:
+    """``reweigh`` gets the whole pool, weighed by ``weigh``, and the worlds kept are drawn
+    on the weights it returns (as the consistency reading uses it)."""
+    rules = PRESETS["rubicon"]
+    view = deal_view(_younger_after_exchange(rules, 6), 1)
+    ace_spades = _mask("AS")
+    seen: list[list[World]] = []
+
+    def reweigh(worlds: list[World]) -> list[World]:
+        seen.append(worlds)
+        return [World(w.opp_dealt, w.opp_discards, w.stock, w.opp_hand,
+                      0.0 if w.opp_hand & ace_spades else w.weight) for w in worlds]
+
+    got = sample_worlds(view, rules, random.Random(1), 10, pool=4, reweigh=reweigh)
+    assert len(seen) == 1 and len(seen[0]) == 40
+    if all(w.opp_hand & ace_spades for w in seen[0]) or not any(
+        w.opp_hand & ace_spades for w in seen[0]
+    ):
+        pytest.skip("the ace of spades is not in doubt in this deal")
+    assert sum(w.weight for w in got) == pytest.approx(10)
+    assert not any(w.opp_hand & ace_spades for w in got)
+
+
 def test_a_pool_below_one_is_refused() -> None:
     rules = PRESETS["rubicon"]
     view = deal_view(_younger_after_exchange(rules, 6), 1)

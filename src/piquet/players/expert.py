@@ -75,7 +75,7 @@ from piquet.players.search import (
     _worlds_for,
 )
 from piquet.players.sinking import SINK_WORLDS, choose_sink, sink_options
-from piquet.sampling import SamplingError, World, _resample, sample_worlds
+from piquet.sampling import SamplingError, World, sample_worlds
 from piquet.solver import Mode, Objective
 
 __all__ = [
@@ -443,16 +443,19 @@ class ExpertPlayer(SearchPlayer):
         solver = self._solver(rules, objective, 5)
         solver.reset()
         reader = PlayConsistency(deal, solver, budget.nodes, lam=self.consistency)
-        # sample_worlds' pooling (pool worlds drawn and weighed a world kept, resampled),
-        # the other's past cards read between the weighing and the resampling
-        drawn = sample_worlds(deal, rules, rng, n * self.pool, weigh=model)
-        if reader.cards:
+
+        def read(drawn: list[World]) -> list[World]:
+            # the other's past cards, read between the weighing and the resampling
+            if not reader.cards:
+                return drawn
             drawn = reader.weigh(drawn)
             self.consistency_stats[0] += 1
             self.consistency_stats[1] += reader.solved
             self.consistency_depth[0] += reader.depth
             self.consistency_depth[1] += len(reader.cards)
-        return _resample(drawn, n, rng) if len(drawn) > n else drawn
+            return drawn
+
+        return sample_worlds(deal, rules, rng, n, weigh=model, pool=self.pool, reweigh=read)
 
     def _budget(self) -> _Budget:
         if self.calibrated:

@@ -72,6 +72,7 @@ def sample_worlds(
     max_tries: int | None = None,
     weigh: Callable[[World], float] | None = None,
     pool: int = 1,
+    reweigh: Callable[[list[World]], list[World]] | None = None,
 ) -> list[World]:
     """Up to ``n`` worlds consistent with ``view`` (each with its weight).
 
@@ -85,7 +86,9 @@ def sample_worlds(
     relative to the others) multiplies each world's weight.  With ``pool`` > 1,
     ``n * pool`` worlds are drawn and ``n`` kept by systematic resampling on their
     weights; a world drawn more than once is returned once, weighted by its count
-    (so the solver's work goes to the likely worlds).
+    (so the solver's work goes to the likely worlds).  ``reweigh``, if given, is applied to
+    all the drawn worlds after ``weigh`` and before the resampling (a model that weighs
+    the worlds together, as the expert's reading of the other's past cards does).
     """
     if pool < 1:
         raise PiquetError(f"pool must be at least 1, not {pool}")
@@ -122,6 +125,8 @@ def sample_worlds(
                    for w in out]
         kept = [w for w in weighed if w.weight > 0.0]
         out = kept or out
+    if reweigh is not None:
+        out = reweigh(out)
     if len(out) > n:
         out = _resample(out, n, rng)
     return out
