@@ -396,6 +396,9 @@ def test_hints_in_the_declarations_say_what_to_declare_sink_or_answer() -> None:
                 text = hint(view)
                 if any(isinstance(a, Answer) for a in legal):
                     assert text.split()[0] in ("Answer", "Ask"), text
+                    # his words quoted as words: no Python quotes, no doubled full stop
+                    assert "'" not in text.replace("expert's", "") and ".”" not in text, text
+                    assert "“" in text or "his declaration" in text or "making" in text, text
                     seen.add("answer")
                 elif any(isinstance(a, Declare) for a in legal):
                     assert text.split()[0] in ("Declare", "Sink"), text

@@ -370,3 +370,24 @@ def test_piquet_rules_a_house_file_named_as_a_preset_is_not_cited_as_that_preset
     data = json.loads(capsys.readouterr().out)
     assert data["base"] == "court-gamester-1754"
     assert data["knobs"]["target"]["source"] == "house rule, changed from court-gamester-1754's 100"
+
+
+def test_every_named_choice_has_words_and_value_text_uses_them() -> None:
+    from piquet.core.rules import (
+        VALUE_DOCS,
+        Format,
+        Leftovers,
+        PlayScoring,
+        PointMeasure,
+        PointScoring,
+        Settlement,
+        value_text,
+    )
+
+    for cls in (Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement, Format):
+        for member in cls:
+            assert VALUE_DOCS[member].strip(), member
+            assert value_text(member) == VALUE_DOCS[member].rstrip(".")
+    assert value_text(True) == "yes" and value_text(False) == "no"
+    assert value_text(Rank.TEN) == "ten" and value_text((2, 3)) == "2, 3"
+    assert value_text((Format.GAME,)) == VALUE_DOCS[Format.GAME].rstrip(".")

@@ -4,12 +4,23 @@ full and /docs offline (web/players.py): through the HTTP API, on a real server.
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from piquet.core.rules import (
+    PRESETS,
+    Format,
+    Leftovers,
+    PlayScoring,
+    PointMeasure,
+    PointScoring,
+    Settlement,
+)
 from piquet.web.players import IDENTITY_COOKIE, open_box, seal
 from test_web_kit import bearer, client, create, pick, view, walk
 
@@ -207,7 +218,11 @@ def test_your_games_are_listed_under_the_identity_cookie(tmp_path: Path) -> None
         # another browser sees nothing, and cannot add a seat without its token
         other = TestClient(c.app)
         assert other.get("/api/me/games").json() == {"games": []}
-        assert other.get(f"/api/me/games/{gid}/seat").status_code == 404
+        none = other.get(f"/api/me/games/{gid}/seat")
+        assert none.status_code == 200 and none.json() == {"id": gid, "seat": None,
+                                                           "token": None}
+        missing = other.get("/api/me/games/nosuchgame123/seat")
+        assert missing.status_code == 404 and "no such game" in missing.json()["error"]
         bad = other.post("/api/me/games", json={"id": gid, "token": "x" * 43})
         assert bad.status_code == 404
         # forget
@@ -242,6 +257,12 @@ def test_an_invitation_says_who_invites_and_whether_it_was_used(tmp_path: Path) 
         assert r.status_code == 410 and "has been used" in r.json()["error"]
         r = c.post("/api/games/nosuchgame/invitation", json={"invite": code2})
         assert r.status_code == 404
+        # an invitation to a game of 100 speaks of that game, not of the partie too
+        game = create(c, rules="rubicon", format="game", opponent="friend", name="Ada")
+        about = c.post(f"/api/games/{game['id']}/invitation",
+                       json={"invite": game["invites"][0]["invite"]}).json()
+        said = " ".join(about["summary"])
+        assert "This game: a game of 100." in said and "partie" not in said.lower(), said
 
 
 # ---------------------------------------------------------------------- rules, docs, options
@@ -255,6 +276,35 @@ def test_the_rules_in_full_name_each_source(tmp_path: Path) -> None:
         opts = c.get("/api/options").json()
         rubicon = next(x for x in opts["rules"] if x["name"] == "rubicon")
         assert rubicon["partie_deals"] == 6 and rubicon["default_format"] == "partie"
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_the_rules_in_full_read_as_words(tmp_path: Path, preset: str) -> None:
+    """A player reading the rules meets no programmer's values: no True/False, no knob
+    names, no enum values such as "younger-looks" or "leads-and-wins" (a new user met
+    them), and no code."""
+    with client(tmp_path) as c:
+        knobs = c.get(f"/api/rules/{preset}").json()["knobs"]
+    raw = {m.value for e in (Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement,
+                             Format) for m in e if "-" in m.value or m.value in (
+                                 "parlett", "encyclopedia", "pips", "tens")}
+    for k in knobs:
+        words = f"{k['meaning']} {k['value']} {k['source']}"
+        assert not re.search(r"\bTrue\b|\bFalse\b|``|\b[a-z]+_[a-z_]+\b", words), words
+        assert k["value"] not in raw, k
+        assert k["value"] and k["meaning"], k
+
+
+def test_a_mistyped_address_gets_a_page_and_the_api_keeps_json(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        page = c.get("/nonsense", headers={"accept": "text/html,application/xhtml+xml"})
+        assert page.status_code == 404 and "text/html" in page.headers["content-type"]
+        assert "No such page" in page.text and 'href="/"' in page.text
+        for path, accept in (("/nonsense", "application/json"),
+                             ("/api/nonsense", "text/html"),
+                             ("/static/nonsense.js", "text/html")):
+            r = c.get(path, headers={"accept": accept})
+            assert r.status_code == 404 and r.json()["error"], path
 
 
 def test_docs_need_no_network(tmp_path: Path) -> None:

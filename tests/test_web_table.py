@@ -701,6 +701,97 @@ def test_the_smaller_things(server: ThreadServer, browser: Any, size: str) -> No
     assert not page.errors
 
 
+def test_an_address_without_a_game_says_so(server: ThreadServer, browser: Any) -> None:
+    """A mistyped game link says there is no such game (it said "Not your seat", as if the
+    game were someone else's); an invitation link asks nothing the browser logs as failed."""
+    page = new_page(browser, "desktop")
+    page.goto(server.url + "/play/doesnotexist123")
+    page.wait_for_selector("#no-such-game")
+    assert "No such game" in page.inner_text("#no-such-game")
+    assert "mistyped" in page.inner_text("#no-such-game")
+    api = Api(server.url, "rubicon", None)
+    failed: list[str] = []
+    page2 = new_page(browser, "desktop")
+    page2.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+    page2.goto(f"{server.url}/join/{api.id}#invite={api.invite}")
+    page2.wait_for_selector("#join-form")
+    assert not failed, failed
+    assert not page.errors and not page2.errors
+
+
+def test_a_card_that_may_not_be_played_says_why(server: ThreadServer, browser: Any) -> None:
+    """Clicking a dimmed card when a suit must be followed says so (it did nothing)."""
+    api = Api(server.url, "rubicon", None)
+    api.join()
+
+    def must_follow(g: dict[str, Any]) -> bool:
+        deal = g["view"]["deal"]
+        if not (g["your_turn"] and deal and deal["phase"] == "play" and deal["trick_lead"]):
+            return False
+        plays = [a for a in g["legal_actions"] if a["kind"] == "play"]
+        return 0 < len(plays) < len(deal["hand"])
+
+    for seat in (0, 1):
+        try:
+            game = api.drive(must_follow, watch=seat, limit=400)
+        except AssertionError:
+            continue
+        page = new_page(browser, "desktop")
+        open_seat(page, server, api, seat)
+        page.locator("#hand button.card.dim").first.click(force=True)  # aria-disabled only
+        page.wait_for_selector(".toast.show")
+        suit = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}[
+            game["view"]["deal"]["trick_lead"][-1]]
+        assert f"you must follow {suit}" in page.inner_text("#toast")
+        assert page.get_attribute("#main", "data-n") == str(api.view(seat)["n"])  # nothing sent
+        assert not page.errors
+        return
+    pytest.skip("no trick to follow with a card of another suit in this seeded game")
+
+
+def _declaring(kinds: Callable[[list[str]], bool]) -> Callable[[dict[str, Any]], bool]:
+    """The moment the watched seat declares with legal action kinds that ``kinds`` accepts."""
+
+    def at(g: dict[str, Any]) -> bool:
+        deal = g["view"]["deal"]
+        return bool(g["your_turn"] and deal and deal["phase"] == "declare"
+                    and kinds([a["kind"] for a in g["legal_actions"]]))
+
+    return at
+
+
+@pytest.mark.parametrize(("rules", "moment", "says"), [
+    ("rubicon", lambda k: k == ["pass"], "nothing to declare"),
+    ("rubicon", lambda k: k.count("declare") >= 2, "declare it, or sink it"),
+    ("rubicon", lambda k: k == ["declare"], "declare it."),
+    ("court-gamester-1754", lambda k: "question" in k, "which card of the"),
+])
+def test_the_status_line_says_what_the_declaration_buttons_allow(
+    server: ThreadServer, browser: Any, rules: str,
+    moment: Callable[[list[str]], bool], says: str,
+) -> None:
+    """The line above the table names only what the buttons shown allow: no "sink" when
+    there is nothing to sink, "pass" when there is nothing to declare, the question when
+    the other has declared a trio (a new user was told "declare it, or sink it" there)."""
+    for seed in range(1, 9):
+        api = Api(server.url, rules, None)
+        api.join()
+        for seat in (0, 1):
+            try:
+                api.drive(_declaring(moment), watch=seat, seed=seed, limit=400)
+            except AssertionError:
+                continue
+            page = new_page(browser, "desktop")
+            open_seat(page, server, api, seat)
+            status = page.inner_text("#status")
+            assert says in status, status
+            if says == "declare it.":
+                assert "sink" not in status and not page.is_visible("#sink-toggle")
+            assert not page.errors
+            return
+    pytest.skip(f"no such moment in the seeded {rules} games")
+
+
 def test_the_hint_shows_in_the_declarations(server: ThreadServer, browser: Any) -> None:
     """Point 10: whatever the advisor answers during the declarations is shown there."""
     api = Api(server.url, "rubicon", "partie", hints=True)
@@ -726,6 +817,78 @@ def test_the_hint_shows_in_the_declarations(server: ThreadServer, browser: Any) 
     else:
         page.wait_for_selector(".toast.show")
     assert not page.errors
+
+
+def test_waiting_says_what_the_other_is_doing(server: ThreadServer, browser: Any) -> None:
+    """While a friend deals, exchanges or declares, the waiting seat reads that, not "is to
+    play"."""
+    api = Api(server.url, "rubicon", None, name="Ada")
+    api.join("Bob")
+    words = {"deal": "is dealing", "exchange": "is exchanging", "declare": "is declaring",
+             "play": "is to play"}
+    seen: set[str] = set()
+    rng = random.Random(2)
+    page = new_page(browser, "desktop")
+    for _ in range(60):
+        g = api.view(0)
+        phase = g["view"]["deal"]["phase"] if g["view"]["deal"] else None
+        waiting = 1 - g["to_act"]
+        if phase in words and phase not in seen:
+            open_seat(page, server, api, waiting)
+            status = page.inner_text("#status")
+            assert words[phase] in status and ("Ada" in status or "Bob" in status), status
+            seen.add(phase)
+        if seen == set(words):
+            break
+        p = g["to_act"]
+        api.act(p, plain(api.view(p), rng))
+    assert seen == set(words), seen
+    assert not page.errors
+
+
+def test_a_phone_shows_new_game(server: ThreadServer, browser: Any) -> None:
+    """On a phone the bar keeps "New game" (it was hidden behind the logo) and still does
+    not scroll sideways."""
+    api = Api(server.url, "rubicon", None)
+    api.join()
+    page = new_page(browser, "phone")
+    open_seat(page, server, api, 0)
+    assert page.is_visible("#nav-new")
+    box = page.query_selector("#nav-new").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= SIZES["phone"]["width"]
+    no_sideways_scroll(page)
+    page.click("#nav-new")
+    page.wait_for_url(server.url + "/")
+
+
+def test_the_connection_dot_tells_a_screen_reader_what_it_shows(
+    server: ThreadServer, browser: Any
+) -> None:
+    """When the socket drops, the dot says "Reconnecting…" to the eye and the ear alike (its
+    label stayed "Connected")."""
+    api = Api(server.url, "rubicon", None)
+    api.join()
+    page = new_page(browser, "desktop")
+    routes: list[Any] = []
+
+    def relay(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+        server_side.on_message(lambda m: ws.send(m))
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws$"), relay)
+    open_seat(page, server, api, 0)
+    for _ in range(50):
+        if routes:
+            break
+        page.wait_for_timeout(100)
+    assert routes, "the page opened no socket"
+    assert page.get_attribute("#conn", "aria-label") == "Connected"
+    page.route_web_socket(re.compile(r".*/ws$"), lambda ws: ws.close())  # it stays away
+    routes[0].close()
+    page.wait_for_selector("#conn.off")
+    assert page.get_attribute("#conn", "title") == "Reconnecting…"
+    assert page.get_attribute("#conn", "aria-label") == "Reconnecting…"
 
 
 # ---------------------------------------------------------------------- live updates degraded

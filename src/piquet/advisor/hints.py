@@ -158,22 +158,30 @@ def _expert_choice(view: Any) -> Action | None:
         return None
 
 
-def _good_chance(deal: DealView, rules: Rules, cls: DeclClass, key: tuple[int, ...]) -> str:
-    """How often, over worlds drawn from the view, a claim with ``key`` is good."""
+def _good_share(
+    deal: DealView, rules: Rules, cls: DeclClass, key: tuple[int, ...]
+) -> float | None:
+    """How often, over worlds drawn from the view, a claim with ``key`` is good (None: no
+    world could be drawn)."""
     rng = random.Random(f"piquet-hint-{deal.hand.mask}-{len(deal.dialog)}")
     try:
         worlds = sample_worlds(deal, rules, rng, GOOD_WORLDS)
     except SamplingError:
-        return ""
+        return None
     total = good = 0.0
     for w in worlds:
         his = best_claim(w.opp_hand, cls, rules)
         total += w.weight
         if his is None or his.key < key:
             good += w.weight
-    if not total:
+    return good / total if total else None
+
+
+def _chance_text(share: float | None) -> str:
+    """:func:`_good_share` in words ("" if unknown)."""
+    if share is None:
         return ""
-    return f"good in {good / total:.0%} of the deals that fit what you have seen"
+    return f"good in {share:.0%} of the deals that fit what you have seen"
 
 
 def _declare_hint(view: Any, deal: DealView, rules: Rules) -> str:
@@ -200,7 +208,8 @@ def _declare_hint(view: Any, deal: DealView, rules: Rules) -> str:
     if claim is None:
         return ""
     said = statement(claim, rules)
-    chance = _good_chance(deal, rules, best.cls, claim.key)
+    share = _good_share(deal, rules, best.cls, claim.key)
+    chance = _chance_text(share)
     chance_text = f" ({chance})" if chance else ""
     if isinstance(choice, Pass):
         return (
@@ -216,12 +225,20 @@ def _declare_hint(view: Any, deal: DealView, rules: Rules) -> str:
             f"Sink part of it: declare {what} ({choice.cards}) rather than your {said}; "
             "the expert's simulation of the deal finds it tells him less for the same count."
         )
+    if share is not None and share < 0.005:
+        # "declare it (good in 0% ...)" read as advice against itself
+        return (
+            f"Declare your {said} ({CardSet(claim.cards)}), though it is good in none of the "
+            "deals that fit what you have seen: declaring it is still the book's and the "
+            "expert's choice."
+        )
     return f"Declare your {said} ({CardSet(claim.cards)}){chance_text}."
 
 
 def _answer_hint(deal: DealView, rules: Rules, choice: Action | None, hand: int) -> str:
     legal = {a.reply for a in deal.legal_actions if isinstance(a, Answer)}
-    his = next((u.text for u in reversed(deal.dialog) if u.seat != deal.role), "his declaration")
+    said = next((u.text for u in reversed(deal.dialog) if u.seat != deal.role), None)
+    his = f"“{said.rstrip('.')}”" if said else "his declaration"
     cls = deal.declaring
     mine = best_claim(hand, cls, rules) if cls is not None else None
     mine_text = statement(mine, rules) if mine is not None else "nothing in this class"
@@ -232,9 +249,10 @@ def _answer_hint(deal: DealView, rules: Rules, choice: Action | None, hand: int)
                 reply = r
                 break
     if reply is Reply.NOT_GOOD:
-        return f'Answer "not good": your {mine_text} beats {his!r}.'
+        return f'Answer "not good": yours is better ({mine_text}, against {his}).'
     if reply is Reply.EQUAL:
-        return f'Answer "equal": your {mine_text} ties {his!r}, and neither counts.'
+        return (f'Answer "equal": yours is the same ({mine_text}, against {his}), and '
+                "neither counts.")
     if reply is Reply.MAKING:
         return f'Ask "making?": your {mine_text} has as many cards; the pips decide.'
     if Reply.NOT_GOOD in legal or Reply.EQUAL in legal:
@@ -242,7 +260,7 @@ def _answer_hint(deal: DealView, rules: Rules, choice: Action | None, hand: int)
             f'Answer "good" and sink your {mine_text}: the expert\'s simulation finds that '
             "hiding it costs less than it would tell him."
         )
-    return f'Answer "good": your {mine_text} does not beat {his!r}.'
+    return f'Answer "good": yours is not better ({mine_text}, against {his}).'
 
 
 # ------------------------------------------------------------------ the rest: the book

@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_PRESET",
     "KNOB_DOCS",
     "PRESETS",
+    "VALUE_DOCS",
     "Format",
     "Leftovers",
     "PlayScoring",
@@ -35,6 +36,7 @@ __all__ = [
     "get_rules",
     "load_rules_file",
     "rules_from_mapping",
+    "value_text",
 ]
 
 
@@ -62,7 +64,7 @@ class PointMeasure(enum.Enum):
 
 class PointScoring(enum.Enum):
     TENS = "tens"
-    """One per ten, 35 to 39 as 40: ``(total + 5) // 10``."""
+    """One per ten of the pip total, 35 to 39 counting as 40."""
     PER_CARD = "per-card"
     """One per card of the point."""
 
@@ -116,10 +118,10 @@ class Rules:
     blanche_value: int = 10
     """Points for carte blanche (no king, queen or knave in the twelve dealt)."""
     both_blanche_score: bool = True
-    """When both hold carte blanche: both count (True) or neither does (False)."""
+    """When both hold carte blanche, both count it (if not, neither does)."""
     blanche_number: bool = True
     """The holder of carte blanche announces how many cards he will exchange and is bound to it;
-    the other discards first (False: no number; the blanche is shown and the exchange goes on
+    the other discards first (if not, no number: the blanche is shown and the exchange goes on
     as usual).  Younger's number may be up to what elder's announced number will leave, else
     up to what elder must leave."""
 
@@ -143,7 +145,7 @@ class Rules:
     point_scoring: PointScoring = PointScoring.PER_CARD
     """What a good point is worth."""
     sequences_same_suit: bool = True
-    """Sequences must be in one suit (False: any suits, each card in one run)."""
+    """Sequences must be in one suit (if not, any suits, each card in one run)."""
     sequence_values: tuple[int, ...] = (3, 4, 15, 16, 17, 18)
     """Worth of a sequence of 3, 4, 5, ... cards (tierce, quart, quint, ...)."""
     set_min_rank: Rank = Rank.TEN
@@ -190,7 +192,7 @@ class Rules:
     """Only elder can win a pique."""
     pique_by_first_card: bool = False
     """The pique must be made by elder's first card at the latest: hand, then elder's first
-    lead, before younger plays (False: any time in the play before the other counts)."""
+    lead, before younger plays (if not, any time in the play before the other counts)."""
 
     # --- winning ---------------------------------------------------------------
     target: int = 100
@@ -270,6 +272,43 @@ def _collect_knob_docs() -> None:
             and isinstance(nxt.value.value, str)
         ):
             KNOB_DOCS[node.target.id] = " ".join(nxt.value.value.split())
+
+
+#: Each choice of a knob with named choices, in words (the docstring under the member).
+VALUE_DOCS: Final[dict[enum.Enum, str]] = {}
+
+
+def _collect_value_docs() -> None:
+    """Read each enum member's docstring (the string after it) from this module's source."""
+    import ast
+    import inspect
+
+    for cls in (Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement, Format):
+        body = ast.parse(inspect.getsource(cls)).body[0].body  # type: ignore[attr-defined]
+        for node, nxt in itertools.pairwise(body):
+            if (
+                isinstance(node, ast.Assign)
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(nxt, ast.Expr)
+                and isinstance(nxt.value, ast.Constant)
+                and isinstance(nxt.value.value, str)
+            ):
+                VALUE_DOCS[cls[node.targets[0].id]] = " ".join(nxt.value.value.split())
+
+
+def value_text(value: Any) -> str:
+    """A knob's value in words, for a reader of the rules rather than of a rules file:
+    yes or no, a named choice by what it means (:data:`VALUE_DOCS`), a rank by its name."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Rank):
+        return value.name.lower()
+    if isinstance(value, enum.Enum):
+        return VALUE_DOCS.get(value, str(value.value)).rstrip(".")
+    if isinstance(value, tuple):
+        return ("; " if any(isinstance(v, enum.Enum) for v in value) else ", ").join(
+            value_text(v) for v in value)
+    return str(value)
 
 
 def _validate(r: Rules) -> None:
@@ -561,6 +600,7 @@ def load_rules_file(path: str | Path) -> Rules:
 
 
 _collect_knob_docs()
+_collect_value_docs()
 
 
 def knob_doc(knob: str) -> str:

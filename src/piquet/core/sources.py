@@ -68,7 +68,7 @@ _SETS_NOT_SHOWN: Final = (
 )
 _PIQUE_EITHER: Final = (
     "reading: the pique is not limited to elder by name (he that can in like manner); as it "
-    "must be made by elder's first card (pique_by_first_card), only elder can ever make one"
+    "must be made by elder's first card at the latest, only elder can ever make one"
 )
 _ONE_GAME: Final = (
     "reading: the text describes only the single set played to an agreed total; no "
@@ -269,7 +269,7 @@ _COTTON: Final[dict[str, str]] = {
     ),
     "pique_elder_only": (
         "reading: the pique is not limited to elder by name (he that can make in like "
-        "manner); as it must be made by elder's first card (pique_by_first_card), only elder "
+        "manner); as it must be made by elder's first card at the latest, only elder "
         "can ever make one"
     ),
     "pique_by_first_card": (
@@ -605,7 +605,7 @@ _ENCYCLOPEDIA: Final[dict[str, str]] = {
     ),
     "last_trick_tenth_bonus": (
         "reading: the article has no tenth-card rule: the last trick counts 2 whatever wins "
-        "it, so this equals last_trick_bonus"
+        "it, so this is the same as the last trick's extra point"
     ),
     "cards_bonus": 'quote: "the winner of seven or more tricks adds 10 to his score"',
     "capot_bonus": (
@@ -707,7 +707,8 @@ _RUBICON: Final[dict[str, str]] = {
     ),
     "last_trick_bonus": "parlett: 1 extra for winning the last trick",
     "last_trick_tenth_bonus": (
-        "reading: the modern game has no tenth-card rule, so this equals last_trick_bonus"
+        "reading: the modern game has no tenth-card rule, so this is the same as the last "
+        "trick's extra point"
     ),
     "cards_bonus": "parlett: 10 for winning seven or more tricks; six each scores nothing",
     "capot_bonus": "parlett: 40 for winning all twelve tricks, instead of the 10",

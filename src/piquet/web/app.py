@@ -48,6 +48,18 @@ __all__ = ["HTTP_STATUS", "WebConfig", "create_app"]
 
 log = logging.getLogger("piquet.web")
 STATIC = Path(__file__).parent / "static"
+#: What a person at an address that is not a page of the table sees (the API keeps JSON).
+_NOT_FOUND_PAGE = """<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Piquet: no such page</title>
+<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<link rel="stylesheet" href="/static/style.css"></head>
+<body><header class="topbar"><a class="brand" href="/"><span class="brand-suit">♠</span>Piquet</a>
+</header><main id="main" class="main"><div class="panel" id="not-found">
+<h2>No such page</h2><p>There is nothing at this address: it may be mistyped.</p>
+<p><a href="/">Go to the card table</a></p></div></main></body></html>
+"""
 GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
 HTTP_STATUS: dict[Refusal, int] = {
     Refusal.UNREADABLE: 400,
@@ -374,7 +386,13 @@ def create_app(config: WebConfig) -> FastAPI:
         return JSONResponse({"error": "internal error: the server failed (see its log)"}, 500)
 
     @app.exception_handler(StarletteHTTPException)
-    async def _http_error(_r: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def _http_error(r: Request, exc: StarletteHTTPException) -> Response:
+        path = r.url.path
+        if (exc.status_code == 404 and r.method == "GET"
+                and "text/html" in r.headers.get("accept", "")
+                and not path.startswith(("/api/", "/static/", "/docs", "/openapi", "/ws"))):
+            # a person at a mistyped address gets a page, not the API's JSON
+            return HTMLResponse(_NOT_FOUND_PAGE, status_code=404)
         return JSONResponse(
             {"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers
         )

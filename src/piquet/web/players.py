@@ -35,7 +35,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 
-from piquet.core.rules import KNOB_DOCS, Format
+from piquet.core.rules import KNOB_DOCS, Format, value_text
 from piquet.core.sources import citation
 from piquet.web.games import Entry, Games
 from piquet.web.practice import GameId, refusals
@@ -242,10 +242,17 @@ def players_router(state: dict[str, Any]) -> APIRouter:
         responses=refusals(404),
     )
     async def my_seat(game_id: GameId, piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
-        """The token of this browser's seat at ``game_id`` (404 if it has none there)."""
+        """The token of this browser's seat at ``game_id``; ``seat`` and ``token`` null if
+        it holds none there (an answer, not a fault: a page asks before it offers to join);
+        404 if there is no such game."""
+        if await run(games().store.game, game_id) is None:
+            raise GameError(
+                Refusal.NOT_FOUND, "no such game: the link may be mistyped or cut short"
+            )
         identity = identity_of(piquet_id)
+        none = {"id": game_id, "seat": None, "token": None}
         if identity is None:
-            raise GameError(Refusal.NOT_FOUND, "this browser holds no seat at this game")
+            return none
 
         def find() -> Any:
             with engine().connect() as conn:
@@ -258,7 +265,7 @@ def players_router(state: dict[str, Any]) -> APIRouter:
 
         r = await run(find)
         if r is None:
-            raise GameError(Refusal.NOT_FOUND, "this browser holds no seat at this game")
+            return none
         return {
             "id": game_id,
             "seat": r.seat,
@@ -336,7 +343,7 @@ def players_router(state: dict[str, Any]) -> APIRouter:
             "title": TITLES.get(row.rules, row.rules),
             "format": row.format,
             "format_label": format_label(rules, Format(row.format)),
-            "summary": rules_summary(rules),
+            "summary": rules_summary(rules, Format(row.format)),
         }
 
     @router.get(
@@ -347,8 +354,6 @@ def players_router(state: dict[str, Any]) -> APIRouter:
     )
     async def rules_in_full(name: str) -> dict[str, Any]:
         """Each knob of the rule set: its value, what it means, and its source passage."""
-        from piquet.cli.rules_cmd import knob_text
-
         r = preset_named(name)
         return {
             "name": r.name,
@@ -356,7 +361,7 @@ def players_router(state: dict[str, Any]) -> APIRouter:
             "knobs": [
                 {
                     "knob": k,
-                    "value": knob_text(v),
+                    "value": value_text(v),
                     "meaning": KNOB_DOCS.get(k, ""),
                     "source": citation(r.name, k),
                 }

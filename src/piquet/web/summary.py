@@ -59,8 +59,9 @@ def _leftovers(rules: Rules) -> str:
     }[rules.younger_leftovers]
 
 
-def rules_summary(rules: Rules) -> list[str]:
-    """A dozen plain sentences: what this rule set plays, in the order of a deal."""
+def rules_summary(rules: Rules, fmt: Format | None = None) -> list[str]:
+    """A dozen plain sentences: what this rule set plays, in the order of a deal; with
+    ``fmt``, of a game in that format only (an invitation names the one it is for)."""
     lines: list[str] = []
     lines.append(
         f"{rules.deck_size} cards (ace high down to {rules.low_rank.name_singular}); 12 each, "
@@ -123,9 +124,10 @@ def rules_summary(rules: Rules) -> list[str]:
         f"anything: +{rules.repique_bonus}. Pique ({who}): {rules.pique_threshold} with the "
         f"play first: +{rules.pique_bonus}."
     )
-    formats = ", ".join(format_label(rules, f) for f in rules.formats)
-    lines.append(f"Plays {formats}.")
-    if Format.PARTIE in rules.formats:
+    played = (fmt,) if fmt is not None else rules.formats
+    formats = ", ".join(format_label(rules, f) for f in played)
+    lines.append(f"Plays {formats}." if fmt is None else f"This game: {formats}.")
+    if Format.PARTIE in played:
         s = (
             "the winner scores 100 plus the difference (plus both totals if the loser is "
             "under 100: rubiconed)"

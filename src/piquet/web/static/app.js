@@ -297,15 +297,17 @@ async function showJoin(id) {
 }
 
 // This browser's seat at game ``id``: from its memory, else from the server's list of
-// this browser's games (the identity cookie); null when it holds none.
+// this browser's games (the identity cookie); null when it holds none, and
+// { missing: message } when there is no such game.
 async function seatOf(id) {
   const mine = store.get(id);
   if (mine && mine.token) return mine;
   try {
     const res = await api("GET", `/api/me/games/${id}/seat`);
+    if (!res.token) return null;
     store.put(id, { token: res.token, seat: res.seat, created: Date.now(), listed: true });
     return store.get(id);
-  } catch { return null; }
+  } catch (e) { return e.status === 404 ? { missing: e.message } : null; }
 }
 
 // ------------------------------------------------------------------ the table
@@ -331,6 +333,14 @@ async function showTable(id) {
     history.replaceState(null, "", "/play/" + id);
   }
   const mine = await seatOf(id);
+  if (mine && mine.missing) {
+    $nav.replaceChildren();
+    $main.replaceChildren(h("div", { class: "panel", id: "no-such-game" },
+      h("h2", {}, "No such game"),
+      h("p", {}, mine.missing.charAt(0).toUpperCase() + mine.missing.slice(1) + "."),
+      h("a", { href: "/" }, "Start a new game")));
+    return;
+  }
   if (!mine || !mine.token) {
     $nav.replaceChildren();
     $main.replaceChildren(h("div", { class: "panel" }, h("h2", {}, "Not your seat"),
@@ -420,6 +430,7 @@ function setConn(ok) {
   if (dot) {
     dot.className = "conn " + (ok ? "on" : "off");
     dot.title = ok ? "Connected" : "Reconnecting…";
+    dot.setAttribute("aria-label", dot.title);  // what a screen reader says is what it shows
   }
 }
 
@@ -747,8 +758,17 @@ function phaseText() {
       case "appoint": return "Elder lacks what he named: appoint his lead.";
       case "declare": {
         const opp = plainName(opponentOf(g.view));
+        // the line says what the buttons shown allow (renderDeclare), nothing more
         if (la.some((a) => a.kind === "answer")) return `Answer ${opp}'s ${d.declaring}.`;
-        return `Your ${d.declaring}: declare it, or sink it.`;
+        if (la.some((a) => a.kind === "question")) {
+          return `Ask ${opp} which card of the ${d.declaring} is missing, or not.`;
+        }
+        const claims = la.filter((a) => a.kind === "declare").length;
+        const pass = la.some((a) => a.kind === "pass");
+        if (!claims) return pass ? `You have nothing to declare in ${d.declaring}: pass.`
+          : `Your ${d.declaring}.`;
+        return claims > 1 || pass ? `Your ${d.declaring}: declare it, or sink it.`
+          : `Your ${d.declaring}: declare it.`;
       }
       case "play": return d.trick_lead ? "Play to the trick (follow suit if you can)."
         : "Your lead.";
@@ -759,7 +779,11 @@ function phaseText() {
   const who = nameOf(g.to_act);
   const s = g.seats[g.to_act];
   if (s && s.kind === "human" && !s.joined) return `Waiting for ${who} to take the seat…`;
-  return `${who} is ${s && s.kind === "ai" ? "thinking" : "to play"}…`;
+  if (s && s.kind === "ai") return `${who} is thinking…`;
+  const doing = { deal: "dealing", blanche: "deciding on carte blanche",
+    exchange: "exchanging", leftovers: "deciding about the cards left in the stock",
+    appoint: "appointing the lead", declare: "declaring" }[d.phase];
+  return `${who} is ${doing || "to play"}…`;
 }
 
 function renderStatus() {
@@ -993,10 +1017,26 @@ function renderHand() {
         if (T.selected.has(c)) T.selected.delete(c); else T.selected.add(c);
         renderTable();
       });
-    } else b.setAttribute("aria-disabled", "true");
+    } else {
+      b.setAttribute("aria-disabled", "true");
+      // a card that may not be played says why, as the terminal does
+      if (playable.size) b.addEventListener("click", () => toast(whyNot(c, d), "bad"));
+    }
     hand.append(b);
   }
   return h("div", { class: "hand-wrap" }, hand);
+}
+
+// Why ``c`` may not be played now (the cards not dimmed are the ones that may).
+function whyNot(c, d) {
+  const name = cardName(c).charAt(0).toUpperCase() + cardName(c).slice(1);
+  const lead = d.trick_lead;
+  if (lead) {
+    const suit = SUIT_NAMES[lead.slice(-1)];
+    return `${name}: you must follow ${suit} while you hold any; the bright cards ` +
+      "are the ones you may play.";
+  }
+  return `${name} may not be led now: the bright cards are the ones you may lead.`;
 }
 
 function renderStandingOut() {
@@ -1390,7 +1430,9 @@ async function showReplay(id) {
   const mine = await seatOf(id);
   if (!mine || !mine.token) {
     R = null;
-    $main.replaceChildren(h("p", { class: "error" }, "This browser holds no seat at this game."));
+    $main.replaceChildren(h("p", { class: "error" }, mine && mine.missing
+      ? mine.missing.charAt(0).toUpperCase() + mine.missing.slice(1) + "."
+      : "This browser holds no seat at this game."));
     return;
   }
   const me = { id, step: 0, steps: 0, data: null, want: 0, loading: false };
