@@ -196,6 +196,44 @@ def test_spectator_link_shows_only_public_cards(
     fan.context.close()
 
 
+def test_the_spectator_follows_an_undo(server: ThreadServer, browser: Any) -> None:
+    """A practice game taken back a move: the spectator's page goes back with it (it kept
+    the later position, the log being shorter, until the next move)."""
+    made = httpx.post(server.url + "/api/games", json={"rules": "rubicon", "opponent": "random",
+                                                       "name": "Tess"}).json()
+    game_id, token = made["id"], made["token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    link = server.url + httpx.post(server.url + f"/api/games/{game_id}/watch-link",
+                                   headers=auth).json()["url"]
+    rng = random.Random(4)
+    for _ in range(200):  # some of Tess's moves, the computer answering
+        g = httpx.get(server.url + f"/api/games/{game_id}", params={"wait": 2},
+                      headers=auth).json()
+        if not g["your_turn"]:
+            continue
+        if g["n"] >= 12:
+            break
+        legal = g["legal_actions"]
+        if legal[0]["kind"] == "discard":
+            action = "discard:" + " ".join(g["view"]["deal"]["hand"][: max(1, legal[0]["min"])])
+        else:
+            action = rng.choice(legal)["id"]
+        r = httpx.post(server.url + f"/api/games/{game_id}/actions", headers=auth,
+                       json={"action": action, "n": g["n"]})
+        assert r.status_code == 200, r.text
+    fan = new_page(browser, DESKTOP)
+    fan.goto(link)
+    fan.wait_for_selector("#watch")
+    before = httpx.get(server.url + f"/api/games/{game_id}", headers=auth).json()["n"]
+    fan.wait_for_selector(f'#main[data-n="{before}"]', timeout=15000)
+    undone = httpx.post(server.url + f"/api/games/{game_id}/undo", headers=auth, json={})
+    assert undone.status_code == 200, undone.text
+    after = httpx.get(server.url + f"/api/games/{game_id}", headers=auth).json()["n"]
+    assert after < before
+    fan.wait_for_selector(f'#main[data-n="{after}"]', timeout=15000)
+    assert not fan.errors, fan.errors
+
+
 @pytest.fixture(scope="module")
 def finished_game(server: ThreadServer) -> tuple[str, str]:
     """A game against the computer played to its end through the API: (id, token)."""

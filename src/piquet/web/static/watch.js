@@ -100,7 +100,8 @@ function connect(mine) {
     if (mine.stopped || !location.pathname.startsWith("/watch/")) { stop(); return; }
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
-    if (msg.type === "view") { mine.fails = 0; draw(msg.view); }
+    // the socket sends the game as it now stands, in order: an undo (a smaller n) too
+    if (msg.type === "view") { mine.fails = 0; draw(msg.view, true); }
   });
   ws.addEventListener("close", (ev) => {
     if (mine.stopped || ev.code === 4404 || ev.code === 4401) return;
@@ -110,8 +111,8 @@ function connect(mine) {
   });
 }
 
-function draw(g) {
-  if (!W || g.n < W.n) return;
+function draw(g, current = false) {
+  if (!W || (!current && g.n < W.n)) return;
   W.n = g.n;
   const $main = document.getElementById("main");
   if (!location.pathname.startsWith("/watch/")) { stop(); return; }
