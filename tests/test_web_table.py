@@ -846,6 +846,46 @@ def test_waiting_says_what_the_other_is_doing(server: ThreadServer, browser: Any
     assert not page.errors
 
 
+def test_the_counts_name_the_players_and_a_partie_counts_its_deals(
+    server: ThreadServer, browser: Any
+) -> None:
+    """The side panel's count of the deal is by name, not by role; the summary of a
+    partie's deal is "Deal 1 of 6", as the panel says (it said "Deal 1 of game 1")."""
+    api = Api(server.url, "rubicon", "partie", name="Ada")
+    api.join("Bob")
+
+    def late(g: dict[str, Any]) -> bool:
+        deal = g["view"]["deal"]
+        return bool(deal and deal["phase"] == "play" and len(deal["tricks"]) >= 10)
+
+    api.drive(late)
+    page = new_page(browser, "desktop")
+    open_seat(page, server, api, 0)
+    count = page.inner_text("#deal-count")
+    assert "Ada" in count and "Bob" in count and "elder" not in count, count
+    api.drive(lambda g: len(g["view"]["deals"]) >= 1)
+    page.wait_for_selector("#summary")
+    assert page.inner_text("#modal-title") == "Deal 1 of 6"
+    assert not page.errors
+
+
+def test_a_settled_partie_says_how_it_was_settled(server: ThreadServer, browser: Any) -> None:
+    """"Settled at 142" alone left a player to guess the 100 and the 42."""
+    api = Api(server.url, "rubicon", "partie", name="Ada")
+    api.join("Bob")
+    game = api.drive(lambda g: bool(g["finished"]), limit=4000)
+    result = game["result"]
+    if not result.get("settled"):
+        pytest.skip("a drawn partie")
+    page = new_page(browser, "desktop")
+    open_seat(page, server, api, 0)
+    text = page.inner_text("#main")
+    won, lost = sorted(result["scores"], reverse=True)
+    assert f"Settled at {result['settled']}: 100 for the partie and " in text, text
+    assert (f"the difference, {won - lost}" in text) != (f"both totals, {won + lost}" in text)
+    assert not page.errors
+
+
 def test_a_phone_shows_new_game(server: ThreadServer, browser: Any) -> None:
     """On a phone the bar keeps "New game" (it was hidden behind the logo) and still does
     not scroll sideways."""

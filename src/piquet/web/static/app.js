@@ -1051,6 +1051,18 @@ function renderStandingOut() {
     undoButton());
 }
 
+// How a partie's settlement was made from the two totals (the rule sets' ways: 100 and
+// the difference, 100 and both totals when rubiconed, the difference, both totals).
+function settledHow(settled, won, lost) {
+  const diff = won - lost;
+  const both = won + lost;
+  if (settled === 100 + diff) return `: 100 for the partie and the difference, ${diff}`;
+  if (settled === 100 + both) return `: 100 for the partie and both totals, ${both}`;
+  if (settled === both) return ": both totals";
+  if (settled === diff) return ": the difference";
+  return "";
+}
+
 function resultText() {
   const g = T.game;
   const v = g.view;
@@ -1070,7 +1082,8 @@ function resultText() {
   const lose = w === 0 ? 1 : 0;
   let text = `${w === g.seat ? "You win" : nameOf(w) + " wins"}, ${scores[w]} to ${scores[lose]}.`;
   if (res.rubiconed) text += " The loser is rubiconed.";
-  if (res.settled) text += ` Settled at ${res.settled}.`;
+  if (res.settled) text += ` Settled at ${res.settled}${settledHow(res.settled, scores[w],
+    scores[lose])}.`;
   if (res.lurch) text += " A lurch: the loser pays double.";
   return text;
 }
@@ -1128,9 +1141,12 @@ function renderScores() {
   const of = g.format === "partie" && rs.partie_deals
     ? (v.deal_number <= rs.partie_deals ? ` of ${rs.partie_deals}` : " (an extra deal: the " +
       "partie stood level)") : "";
-  const extra = d ? h("div", { class: "muted small" },
-    `This deal: ${d.scores.elder} elder · ${d.scores.younger} younger · tricks ` +
-      `${d.tricks_won.elder}–${d.tricks_won.younger}`) : null;
+  // the deal's count by name (by role alone, a player could not tell which was his)
+  const r = d ? roleNames(v) : null;
+  const tricks = (n) => `${n} trick${n === 1 ? "" : "s"}`;
+  const extra = d ? h("div", { class: "muted small", id: "deal-count" },
+    `This deal: ${nameOf(r.elder)} ${d.scores.elder} (${tricks(d.tricks_won.elder)}) · ` +
+      `${nameOf(r.younger)} ${d.scores.younger} (${tricks(d.tricks_won.younger)})`) : null;
   return h("section", { class: "scores", "aria-label": "Scores" },
     h("div", { class: "title" }, `${g.rules} · ${fmt}`),
     h("div", { class: "muted small", id: "deal-number" },
@@ -1279,7 +1295,12 @@ function showDealSummary(index) {
   });
   const after = h("p", { class: "muted" }, g.finished ? resultText()
     : `Game score: ${v.in_game.map((p, i) => `${nameOf(p)} ${v.scores[i]}`).join(", ")}`);
-  openModal(`Deal ${s.number} of game ${s.game}`, h("div", { class: "summary", id: "summary" },
+  // a partie counts its deals as the side panel does ("deal 3 of 6"), a game by game
+  const rs = ruleSet(T.opts, g.rules);
+  const title = g.format === "partie" && rs.partie_deals
+    ? `Deal ${s.number} of ${rs.partie_deals}${s.number > rs.partie_deals ? " (an extra deal)" : ""}`
+    : `Deal ${s.number} of game ${s.game}`;
+  openModal(title, h("div", { class: "summary", id: "summary" },
     banners, table, why, after,
     h("button", { type: "button", class: "act primary", id: "summary-ok",
       onclick: closeModal }, g.finished ? "See the result" : "Next deal")));
