@@ -9,6 +9,7 @@ and used as a person would.  Screenshots go to a temporary directory (or to
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import re
@@ -449,6 +450,12 @@ def test_undo_resign_and_rematch(server: ThreadServer, browser: Any, size: str) 
     assert "You resigned" in page.inner_text("#finished")
     assert page.title() == "Game over · Piquet"
     shot(page, "resigned", size)
+    # its record and replay, as a finished game's (the resignation a tag of the record)
+    with page.expect_download() as got:
+        page.click("#download-json")
+    saved = got.value.path()
+    assert json.loads(Path(saved).read_text())["tags"]["Resigned"] == 0
+    assert page.is_visible("#open-replay")
     # rematch: a new game, same rules, the seats swapped
     page.click("#rematch")
     page.wait_for_function(f"location.href !== {first!r}")
@@ -935,7 +942,6 @@ def test_the_connection_dot_tells_a_screen_reader_what_it_shows(
 def test_the_table_polls_while_live_updates_are_down(server: ThreadServer, browser: Any) -> None:
     """The contract with the server: ``{"type": "live", "ok": false}`` on the socket makes
     the page show a notice and ask for the game every ~2 s until ``ok: true``."""
-    import json
 
     api = Api(server.url, "rubicon", "partie")
     api.join()

@@ -1091,7 +1091,6 @@ function resultText() {
 function renderFinished() {
   const g = T.game;
   const formats = (T.opts.record_formats || ["json"]);
-  const resigned = g.resigned !== null && g.resigned !== undefined;
   const others = g.seats.filter((s) => s.seat !== g.seat);
   const rematchLabel = g.rematch ? "Take your seat in the rematch"
     : "Rematch (same rules, seats swapped)";
@@ -1104,10 +1103,11 @@ function renderFinished() {
     h("div", { class: "row" },
       h("button", { type: "button", class: "act primary", id: "rematch", onclick: rematch },
         rematchLabel),
-      resigned ? null : formats.map((f) => h("button", { type: "button", class: "act",
+      // a resigned game has its record and replay too (the resignation is in the record)
+      formats.map((f) => h("button", { type: "button", class: "act",
         id: `download-${f}`, onclick: () => download(f) },
       `Download the record (${f === "text" ? "text" : "JSON"})`)),
-      resigned ? null : h("button", { type: "button", class: "act", id: "open-replay",
+      h("button", { type: "button", class: "act", id: "open-replay",
         onclick: () => go("/replay/" + g.id) }, "Replay the game"),
       h("button", { type: "button", class: "act", onclick: () => go("/") },
         "New game")),
