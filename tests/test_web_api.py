@@ -275,6 +275,9 @@ def test_options_list_rule_sets_levels_and_summaries(tmp_path: Path) -> None:
         opts = c.get("/api/options").json()
         assert [r["name"] for r in opts["rules"]] == list(PRESETS)
         assert opts["levels"] == list(LEVELS) and opts["opponents"][-1] == "friend"
+        # a new game offers the strongest first (as the terminal), each level in words
+        assert opts["default_level"] == "expert" and opts["default_level"] in opts["levels"]
+        assert all(opts["level_notes"][level] for level in opts["levels"])
         assert opts["default_rules"] == "encyclopedia-19c"
         pools = [r["name"] for r in opts["rules"] if "pool" in r["formats"]]
         assert pools == [n for n, r in PRESETS.items() if any(f.value == "pool" for f in r.formats)]

@@ -893,6 +893,18 @@ def test_a_settled_partie_says_how_it_was_settled(server: ThreadServer, browser:
     assert not page.errors
 
 
+def test_a_new_game_offers_the_strongest_level_first(server: ThreadServer,
+                                                     browser: Any) -> None:
+    """A first visitor is offered the expert (it offered "random"), each level in words."""
+    page = new_page(browser, "desktop")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start")
+    assert page.input_value("#opponent") == "expert"
+    labels = page.eval_on_selector_all("#opponent option", "els => els.map(e => e.textContent)")
+    assert any(t.startswith("The computer: random (") for t in labels), labels
+    assert any(t.startswith("The computer: expert (the strongest") for t in labels), labels
+
+
 def test_a_phone_shows_new_game(server: ThreadServer, browser: Any) -> None:
     """On a phone the bar keeps "New game" (it was hidden behind the logo) and still does
     not scroll sideways."""

@@ -6,6 +6,7 @@ up by name with :func:`make_player`.
 """
 
 from piquet.players.base import (
+    LEVEL_NOTES,
     LEVELS,
     VARIANTS,
     WEAKEST_FIRST,
@@ -22,6 +23,7 @@ from piquet.players.search import SearchPlayer
 
 __all__ = [
     "LEVELS",
+    "LEVEL_NOTES",
     "BookPlayer",
     "ExpertPlayer",
     "Player",

@@ -11,6 +11,7 @@ from piquet.core.match import MatchView
 
 __all__ = [
     "LEVELS",
+    "LEVEL_NOTES",
     "VARIANTS",
     "WEAKEST_FIRST",
     "Player",
@@ -42,6 +43,15 @@ class Player(Protocol):
 #: the game simulated), kept unchanged for measurement; ``expert`` adds beliefs about the
 #: other's exchange and play (docs/players.md).
 WEAKEST_FIRST = ("random", "book", "club", "reference", "expert")
+
+#: What each measured level is, in a few words, for a player choosing an opponent.
+LEVEL_NOTES: dict[str, str] = {
+    "random": "any legal card, at random (to learn the moves)",
+    "book": "the rules of thumb of the period books",
+    "club": "searches the play of the cards; exchanges by the book",
+    "reference": "the expert of 2025, kept unchanged to measure against",
+    "expert": "the strongest: also reads your exchange and your play",
+}
 
 #: level name -> factory(seed, think_ms) -> Player, iterated weakest first
 #: (the measured levels in :data:`WEAKEST_FIRST` order, then any others as registered).

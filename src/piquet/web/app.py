@@ -272,6 +272,8 @@ class OptionsOut(BaseModel):
     rules: list[RuleSetOut]
     default_rules: str
     levels: list[str]
+    default_level: str
+    level_notes: dict[str, str]
     opponents: list[str]
     hints_available: bool
     record_formats: list[str]
@@ -292,6 +294,13 @@ def _levels() -> list[str]:
     from piquet.players import LEVELS
 
     return list(LEVELS)
+
+
+def default_level() -> str:
+    """The opponent a new game offers first: the terminal's default (the strongest)."""
+    from piquet.cli.play_cmd import default_level as strongest
+
+    return strongest()
 
 
 # ---------------------------------------------------------------------- the app
@@ -451,7 +460,10 @@ def create_app(config: WebConfig) -> FastAPI:
 
     @app.get("/api/options", response_model=OptionsOut, tags=["games"])
     async def options() -> dict[str, Any]:
-        """What a new game may be: rule sets (with their short summaries), AI levels."""
+        """What a new game may be: rule sets (with their short summaries), AI levels (with
+        a few words on each, and the one offered first)."""
+        from piquet.players import LEVEL_NOTES
+
         levels = _levels()
         return {
             "rules": [
@@ -468,6 +480,8 @@ def create_app(config: WebConfig) -> FastAPI:
             ],
             "default_rules": DEFAULT_PRESET,
             "levels": levels,
+            "default_level": default_level(),
+            "level_notes": {name: LEVEL_NOTES.get(name, "") for name in levels},
             "opponents": [*levels, FRIEND],
             "hints_available": True,
             "record_formats": ["text", "json"],

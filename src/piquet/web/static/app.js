@@ -114,8 +114,11 @@ async function showLobby() {
   const fmtBox = h("div", { class: "choices", id: "formats", role: "radiogroup",
     "aria-label": "Format" });
   const about = h("div", { class: "about" });
+  // the terminal's default first (the strongest), each level in a few words
+  const notes = opts.level_notes || {};
   const oppSel = (id) => h("select", { id, name: id },
-    opts.levels.map((l) => h("option", { value: l }, `The computer: ${l}`)),
+    opts.levels.map((l) => h("option", { value: l, selected: l === opts.default_level },
+      `The computer: ${l}` + (notes[l] ? ` (${notes[l]})` : ""))),
     h("option", { value: "friend" }, "A friend (invitation link)"));
   const opp1 = oppSel("opponent");
   const opp2 = oppSel("opponent2");
