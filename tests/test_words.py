@@ -99,6 +99,10 @@ def test_a_narration_is_told_to_its_reader_from_the_fact(
         (LeadNamed(E, suit=HEARTS), "I shall lead hearts: show me the cards you left."),
         (LeftoversChoice(Y, LeftoverWay.UNSEEN), "I leave them unseen."),
         (LeftoversChoice(Y, LeftoverWay.LOOKED), "I look at the cards I left."),
+        # every way with the leftovers in the first person (elder's said "elder leaves ...")
+        (LeftoversChoice(E, LeftoverWay.ELDER_DECLINES), "I leave the rest of the stock unseen."),
+        (LeftoversChoice(Y, LeftoverWay.TURNED_UP, 0b111), "I turn up the three cards I left."),
+        (LeftoversChoice(Y, LeftoverWay.FACE_DOWN), "I leave the stock face down."),
         (LaidOut(Y, 2), "younger discards 2"),
     ],
 )

@@ -232,10 +232,15 @@ def aloud(line: Utterance) -> str:
             else Suit(fact.suit).plural
         )
         return f"I shall lead {lead}: show me the cards you left."
-    if isinstance(fact, LeftoversChoice) and fact.way is LeftoverWay.UNSEEN:
-        return "I leave them unseen."
-    if isinstance(fact, LeftoversChoice) and fact.way is LeftoverWay.LOOKED:
-        return "I look at the cards I left."
+    if isinstance(fact, LeftoversChoice):
+        n = fact.cards.bit_count()
+        return {
+            LeftoverWay.UNSEEN: "I leave them unseen.",
+            LeftoverWay.LOOKED: "I look at the cards I left.",
+            LeftoverWay.ELDER_DECLINES: "I leave the rest of the stock unseen.",
+            LeftoverWay.TURNED_UP: f"I turn up the {number_words(n)} cards I left.",
+            LeftoverWay.FACE_DOWN: "I leave the stock face down.",
+        }[fact.way]
     return line.text
 
 

@@ -127,7 +127,7 @@ async function showLobby() {
     placeholder: "Your name", value: localStorage.getItem("piquet.name") || "" });
   const hints = h("input", { type: "checkbox", id: "hints", name: "hints" });
   const hintsLabel = h("label", { class: "check", for: "hints" }, hints,
-    " Hints and “why?” from the advisor");
+    " Hints from the advisor (each says why)");
   const start = h("button", { class: "primary big", type: "submit", id: "start" },
     "Deal the cards");
 
@@ -894,7 +894,8 @@ function renderDeclare() {
       onclick: () => { T.sinking = !T.sinking; renderTable();
         const first = $main.querySelector("#sink-list button");
         if (T.sinking && first) first.focus(); } },
-    open ? "Hide the lesser claims" : `Sink: declare less (${sink.length})…`));
+    open ? "Hide the lesser claims" : `Sink: declare less (${sink.length} ` +
+      `way${sink.length === 1 ? "" : "s"})…`));
   } else if (sink.length) {
     for (const a of sink) { n += 1; row.append(actButton(a, n)); }
   }
