@@ -900,9 +900,11 @@ def test_a_new_game_offers_the_strongest_level_first(server: ThreadServer,
     page.goto(server.url + "/")
     page.wait_for_selector("#start")
     assert page.input_value("#opponent") == "expert"
-    labels = page.eval_on_selector_all("#opponent option", "els => els.map(e => e.textContent)")
-    assert any(t.startswith("The computer: random (") for t in labels), labels
-    assert any(t.startswith("The computer: expert (the strongest") for t in labels), labels
+    assert page.inner_text("#opponent-note").startswith("the strongest")
+    page.select_option("#opponent", "random")
+    assert "at random" in page.inner_text("#opponent-note")
+    titles = page.eval_on_selector_all("#opponent option", "els => els.map(e => e.title)")
+    assert all(titles[:-1]) and not titles[-1], titles  # each level explained; not "friend"
 
 
 def test_a_phone_shows_new_game(server: ThreadServer, browser: Any) -> None:

@@ -117,10 +117,15 @@ async function showLobby() {
   // the terminal's default first (the strongest), each level in a few words
   const notes = opts.level_notes || {};
   const oppSel = (id) => h("select", { id, name: id },
-    opts.levels.map((l) => h("option", { value: l, selected: l === opts.default_level },
-      `The computer: ${l}` + (notes[l] ? ` (${notes[l]})` : ""))),
+    opts.levels.map((l) => h("option", { value: l, selected: l === opts.default_level,
+      title: notes[l] || "" }, `The computer: ${l}`)),
     h("option", { value: "friend" }, "A friend (invitation link)"));
   const opp1 = oppSel("opponent");
+  // what the chosen level is, under the choice (short options keep a phone's width)
+  const oppNote = h("span", { class: "muted small", id: "opponent-note" });
+  const sayLevel = () => { oppNote.textContent = notes[opp1.value] || ""; };
+  opp1.addEventListener("change", sayLevel);
+  sayLevel();
   const opp2 = oppSel("opponent2");
   const opp2Row = h("label", { class: "field", hidden: true }, "Third player", opp2);
   const name = h("input", { id: "name", name: "name", maxlength: 30, autocomplete: "nickname",
@@ -156,7 +161,7 @@ async function showLobby() {
     h("h2", {}, "New game"),
     h("label", { class: "field" }, "Rule set", ruleSel),
     h("div", { class: "field" }, h("span", {}, "Format"), fmtBox),
-    h("label", { class: "field" }, "Opponent", opp1),
+    h("label", { class: "field" }, "Opponent", opp1, oppNote),
     opp2Row,
     h("label", { class: "field" }, "Your name", name),
     hintsLabel,
