@@ -716,6 +716,8 @@ def test_an_address_without_a_game_says_so(server: ThreadServer, browser: Any) -
     page.wait_for_selector("#no-such-game")
     assert "No such game" in page.inner_text("#no-such-game")
     assert "mistyped" in page.inner_text("#no-such-game")
+    page.goto(server.url + "/play/" + "x" * 40)  # longer than any game's id (a 422)
+    page.wait_for_selector("#no-such-game")
     api = Api(server.url, "rubicon", None)
     failed: list[str] = []
     page2 = new_page(browser, "desktop")

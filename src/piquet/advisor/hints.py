@@ -227,10 +227,10 @@ def _declare_hint(view: Any, deal: DealView, rules: Rules) -> str:
         )
     if share is not None and share < 0.005:
         # "declare it (good in 0% ...)" read as advice against itself
+        whose = "the book's and the expert's choice" if choice is not None else "the book's"
         return (
             f"Declare your {said} ({CardSet(claim.cards)}), though it is good in none of the "
-            "deals that fit what you have seen: declaring it is still the book's and the "
-            "expert's choice."
+            f"deals that fit what you have seen: declaring it is still {whose}."
         )
     return f"Declare your {said} ({CardSet(claim.cards)}){chance_text}."
 

@@ -256,22 +256,30 @@ class Rules:
 KNOB_DOCS: Final[dict[str, str]] = {}
 
 
-def _collect_knob_docs() -> None:
-    """Read each field's docstring (the string after it) from this module's source."""
+def _attribute_docs(cls: type) -> dict[str, str]:
+    """Each attribute of ``cls`` with the docstring under it in this module's source (a
+    dataclass field or an enum member), its whitespace folded."""
     import ast
     import inspect
 
-    tree = ast.parse(inspect.getsource(Rules))
-    body = tree.body[0].body  # type: ignore[attr-defined]
+    body = ast.parse(inspect.getsource(cls)).body[0].body  # type: ignore[attr-defined]
+    out: dict[str, str] = {}
     for node, nxt in itertools.pairwise(body):
+        target = (node.target if isinstance(node, ast.AnnAssign)
+                  else node.targets[0] if isinstance(node, ast.Assign) else None)
         if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
+            isinstance(target, ast.Name)
             and isinstance(nxt, ast.Expr)
             and isinstance(nxt.value, ast.Constant)
             and isinstance(nxt.value.value, str)
         ):
-            KNOB_DOCS[node.target.id] = " ".join(nxt.value.value.split())
+            out[target.id] = " ".join(nxt.value.value.split())
+    return out
+
+
+def _collect_knob_docs() -> None:
+    """Read each field's docstring (the string after it) from this module's source."""
+    KNOB_DOCS.update(_attribute_docs(Rules))
 
 
 #: Each choice of a knob with named choices, in words (the docstring under the member).
@@ -280,20 +288,9 @@ VALUE_DOCS: Final[dict[enum.Enum, str]] = {}
 
 def _collect_value_docs() -> None:
     """Read each enum member's docstring (the string after it) from this module's source."""
-    import ast
-    import inspect
-
     for cls in (Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement, Format):
-        body = ast.parse(inspect.getsource(cls)).body[0].body  # type: ignore[attr-defined]
-        for node, nxt in itertools.pairwise(body):
-            if (
-                isinstance(node, ast.Assign)
-                and isinstance(node.targets[0], ast.Name)
-                and isinstance(nxt, ast.Expr)
-                and isinstance(nxt.value, ast.Constant)
-                and isinstance(nxt.value.value, str)
-            ):
-                VALUE_DOCS[cls[node.targets[0].id]] = " ".join(nxt.value.value.split())
+        for name, doc in _attribute_docs(cls).items():
+            VALUE_DOCS[cls[name]] = doc
 
 
 def value_text(value: Any) -> str:

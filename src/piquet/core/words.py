@@ -152,9 +152,15 @@ _REPLY_WORDS: Final = {
 }
 
 
+def _cards(mask: int) -> str:
+    """"1 card", "3 cards": how many cards a mask holds."""
+    n = mask.bit_count()
+    return f"{n} card{'' if n == 1 else 's'}"
+
+
 _LEFTOVER_WORDS: Final[dict[LeftoverWay, str]] = {
     LeftoverWay.ELDER_DECLINES: "{elder} {leaves} the rest of the stock unseen",
-    LeftoverWay.TURNED_UP: "{younger} {turns} up the {n} cards {he} left",
+    LeftoverWay.TURNED_UP: "{younger} {turns} up the {n} {he} left",
     LeftoverWay.FACE_DOWN: "{younger} {leaves} the stock face down",
     LeftoverWay.LOOKED: "{younger} {looks} at the cards {he} left",
     LeftoverWay.UNSEEN: "{younger} {leaves} the stock unseen",
@@ -165,7 +171,7 @@ with the role before it, ``{he}`` is the subject again."""
 _NARRATIONS: Final[dict[type, Callable[[Any], str]]] = {
     Exchanged: lambda f: f"{{{ROLE_NAMES[f.role]}}} {{exchanges}} {f.count}",
     LaidOut: lambda f: f"{{{ROLE_NAMES[f.role]}}} {{discards}} {f.count}",
-    LeftoversChoice: lambda f: _LEFTOVER_WORDS[f.way].replace("{n}", str(f.cards.bit_count())),
+    LeftoversChoice: lambda f: _LEFTOVER_WORDS[f.way].replace("{n}", _cards(f.cards)),
     LeadNamed: lambda f: f"{{elder}} will lead {_named(f.card, f.suit)}, and {{sees}} the stock",
     LeadLacked: lambda f: f"{{elder}} {{holds}} no {_named(f.card, f.suit)}: "
     "{younger} {appoints} the lead",
@@ -238,7 +244,8 @@ def aloud(line: Utterance) -> str:
             LeftoverWay.UNSEEN: "I leave them unseen.",
             LeftoverWay.LOOKED: "I look at the cards I left.",
             LeftoverWay.ELDER_DECLINES: "I leave the rest of the stock unseen.",
-            LeftoverWay.TURNED_UP: f"I turn up the {number_words(n)} cards I left.",
+            LeftoverWay.TURNED_UP: f"I turn up the {number_words(n)} card{'' if n == 1 else 's'}"
+            " I left.",
             LeftoverWay.FACE_DOWN: "I leave the stock face down.",
         }[fact.way]
     return line.text

@@ -304,6 +304,11 @@ async function showJoin(id) {
   name.focus();
 }
 
+// A refusal's words as a sentence ("no such game: ..." -> "No such game: ....").
+function sentence(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1) + (text.endsWith(".") ? "" : ".");
+}
+
 // This browser's seat at game ``id``: from its memory, else from the server's list of
 // this browser's games (the identity cookie); null when it holds none, and
 // { missing: message } when there is no such game.
@@ -315,7 +320,13 @@ async function seatOf(id) {
     if (!res.token) return null;
     store.put(id, { token: res.token, seat: res.seat, created: Date.now(), listed: true });
     return store.get(id);
-  } catch (e) { return e.status === 404 ? { missing: e.message } : null; }
+  } catch (e) {
+    // a link whose game id cannot be one (422) is as mistyped as one of no game (404)
+    if (e.status === 422) {
+      return { missing: "no such game: the link may be mistyped or cut short" };
+    }
+    return e.status === 404 ? { missing: e.message } : null;
+  }
 }
 
 // ------------------------------------------------------------------ the table
@@ -345,7 +356,7 @@ async function showTable(id) {
     $nav.replaceChildren();
     $main.replaceChildren(h("div", { class: "panel", id: "no-such-game" },
       h("h2", {}, "No such game"),
-      h("p", {}, mine.missing.charAt(0).toUpperCase() + mine.missing.slice(1) + "."),
+      h("p", {}, sentence(mine.missing)),
       h("a", { href: "/" }, "Start a new game")));
     return;
   }
@@ -1060,16 +1071,13 @@ function renderStandingOut() {
     undoButton());
 }
 
-// How a partie's settlement was made from the two totals (the rule sets' ways: 100 and
-// the difference, 100 and both totals when rubiconed, the difference, both totals).
-function settledHow(settled, won, lost) {
-  const diff = won - lost;
-  const both = won + lost;
-  if (settled === 100 + diff) return `: 100 for the partie and the difference, ${diff}`;
-  if (settled === 100 + both) return `: 100 for the partie and both totals, ${both}`;
-  if (settled === both) return ": both totals";
-  if (settled === diff) return ": the difference";
-  return "";
+// How a partie's settlement was made: both totals when the loser was rubiconed, else the
+// difference; and 100 for the partie on top where the rule set gives it.
+function settledHow(settled, won, lost, rubiconed) {
+  const base = rubiconed ? won + lost : won - lost;
+  const what = rubiconed ? `both totals, ${base}` : `the difference, ${base}`;
+  if (settled === base + 100) return `: 100 for the partie and ${what}`;
+  return settled === base ? `: ${what}` : "";
 }
 
 function resultText() {
@@ -1092,7 +1100,7 @@ function resultText() {
   let text = `${w === g.seat ? "You win" : nameOf(w) + " wins"}, ${scores[w]} to ${scores[lose]}.`;
   if (res.rubiconed) text += " The loser is rubiconed.";
   if (res.settled) text += ` Settled at ${res.settled}${settledHow(res.settled, scores[w],
-    scores[lose])}.`;
+    scores[lose], !!res.rubiconed)}.`;
   if (res.lurch) text += " A lurch: the loser pays double.";
   return text;
 }
@@ -1461,8 +1469,7 @@ async function showReplay(id) {
   if (!mine || !mine.token) {
     R = null;
     $main.replaceChildren(h("p", { class: "error" }, mine && mine.missing
-      ? mine.missing.charAt(0).toUpperCase() + mine.missing.slice(1) + "."
-      : "This browser holds no seat at this game."));
+      ? sentence(mine.missing) : "This browser holds no seat at this game."));
     return;
   }
   const me = { id, step: 0, steps: 0, data: null, want: 0, loading: false };
