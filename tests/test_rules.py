@@ -373,18 +373,9 @@ def test_piquet_rules_a_house_file_named_as_a_preset_is_not_cited_as_that_preset
 
 
 def test_every_named_choice_has_words_and_value_text_uses_them() -> None:
-    from piquet.core.rules import (
-        VALUE_DOCS,
-        Format,
-        Leftovers,
-        PlayScoring,
-        PointMeasure,
-        PointScoring,
-        Settlement,
-        value_text,
-    )
+    from piquet.core.rules import CHOICE_ENUMS, VALUE_DOCS, Format, value_text
 
-    for cls in (Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement, Format):
+    for cls in CHOICE_ENUMS:
         for member in cls:
             assert VALUE_DOCS[member].strip(), member
             assert value_text(member) == VALUE_DOCS[member].rstrip(".")

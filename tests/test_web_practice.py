@@ -12,15 +12,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from piquet.core.rules import (
-    PRESETS,
-    Format,
-    Leftovers,
-    PlayScoring,
-    PointMeasure,
-    PointScoring,
-    Settlement,
-)
+from piquet.core.rules import CHOICE_ENUMS, PRESETS
 from piquet.web.players import IDENTITY_COOKIE, open_box, seal
 from test_web_kit import bearer, client, create, pick, view, walk
 
@@ -285,9 +277,8 @@ def test_the_rules_in_full_read_as_words(tmp_path: Path, preset: str) -> None:
     them), and no code."""
     with client(tmp_path) as c:
         knobs = c.get(f"/api/rules/{preset}").json()["knobs"]
-    raw = {m.value for e in (Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement,
-                             Format) for m in e if "-" in m.value or m.value in (
-                                 "parlett", "encyclopedia", "pips", "tens")}
+    raw = {m.value for e in CHOICE_ENUMS for m in e
+           if "-" in m.value or m.value in ("parlett", "encyclopedia", "pips", "tens")}
     for k in knobs:
         words = f"{k['meaning']} {k['value']} {k['source']}"
         assert not re.search(r"\bTrue\b|\bFalse\b|``|\b[a-z]+_[a-z_]+\b", words), words

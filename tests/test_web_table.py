@@ -175,6 +175,28 @@ def open_seat(page: Any, server: ThreadServer, api: Api, seat: int) -> None:
     page.wait_for_selector('#main[data-busy="0"]')
 
 
+def relay_sockets(page: Any, passes: Callable[[], bool] = lambda: True) -> list[Any]:
+    """Route the page's game sockets through the test: the server's messages reach the page
+    while ``passes()``; the routes opened are returned (the test may send or close)."""
+    routes: list[Any] = []
+
+    def relay(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+        server_side.on_message(lambda m: ws.send(m) if passes() else None)
+        routes.append(ws)
+
+    page.route_web_socket(re.compile(r".*/ws$"), relay)
+    return routes
+
+
+def wait_for_socket(page: Any, routes: list[Any]) -> None:
+    for _ in range(50):
+        if routes:
+            break
+        page.wait_for_timeout(100)
+    assert routes, "the page opened no socket"
+
+
 def elder_seat(game: dict[str, Any]) -> int:
     v = game["view"]
     return int(v["in_game"][0] if v["dealer"] == v["in_game"][1] else v["in_game"][1])
@@ -932,20 +954,9 @@ def test_the_connection_dot_tells_a_screen_reader_what_it_shows(
     api = Api(server.url, "rubicon", None)
     api.join()
     page = new_page(browser, "desktop")
-    routes: list[Any] = []
-
-    def relay(ws: Any) -> None:
-        server_side = ws.connect_to_server()
-        server_side.on_message(lambda m: ws.send(m))
-        routes.append(ws)
-
-    page.route_web_socket(re.compile(r".*/ws$"), relay)
+    routes = relay_sockets(page)
     open_seat(page, server, api, 0)
-    for _ in range(50):
-        if routes:
-            break
-        page.wait_for_timeout(100)
-    assert routes, "the page opened no socket"
+    wait_for_socket(page, routes)
     assert page.get_attribute("#conn", "aria-label") == "Connected"
     page.route_web_socket(re.compile(r".*/ws$"), lambda ws: ws.close())  # it stays away
     routes[0].close()
@@ -958,21 +969,12 @@ def test_the_connection_dot_tells_a_screen_reader_what_it_shows(
 def test_the_table_polls_while_live_updates_are_down(server: ThreadServer, browser: Any) -> None:
     """The contract with the server: ``{"type": "live", "ok": false}`` on the socket makes
     the page show a notice and ask for the game every ~2 s until ``ok: true``."""
-
     api = Api(server.url, "rubicon", "partie")
     api.join()
     page = new_page(browser, "phone")
-    routes: list[Any] = []
-
     live = {"on": True}
-
-    def relay(ws: Any) -> None:
-        server_side = ws.connect_to_server()
-        # while "down", the server's views do not reach the page: only polling brings news
-        server_side.on_message(lambda m: ws.send(m) if live["on"] else None)
-        routes.append(ws)
-
-    page.route_web_socket(re.compile(r".*/ws$"), relay)
+    # while "down", the server's views do not reach the page: only polling brings news
+    routes = relay_sockets(page, lambda: live["on"])
     polls: list[float] = []
     page.on(
         "request",
@@ -983,11 +985,7 @@ def test_the_table_polls_while_live_updates_are_down(server: ThreadServer, brows
         ),
     )
     open_seat(page, server, api, 0)
-    for _ in range(50):
-        if routes:
-            break
-        page.wait_for_timeout(100)
-    assert routes, "the page opened no socket"
+    wait_for_socket(page, routes)
     polls.clear()
     live["on"] = False
     routes[0].send(json.dumps({"type": "live", "ok": False, "error": "redis is down"}))

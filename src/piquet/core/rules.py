@@ -22,6 +22,7 @@ from piquet.core.cards import Rank
 from piquet.core.errors import RulesError
 
 __all__ = [
+    "CHOICE_ENUMS",
     "DEFAULT_PRESET",
     "KNOB_DOCS",
     "PRESETS",
@@ -282,13 +283,15 @@ def _collect_knob_docs() -> None:
     KNOB_DOCS.update(_attribute_docs(Rules))
 
 
+#: The knobs' kinds of named choice (enums), each member documented by its docstring.
+CHOICE_ENUMS: Final = (Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement, Format)
 #: Each choice of a knob with named choices, in words (the docstring under the member).
 VALUE_DOCS: Final[dict[enum.Enum, str]] = {}
 
 
 def _collect_value_docs() -> None:
     """Read each enum member's docstring (the string after it) from this module's source."""
-    for cls in (Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement, Format):
+    for cls in CHOICE_ENUMS:
         for name, doc in _attribute_docs(cls).items():
             VALUE_DOCS[cls[name]] = doc
 
