@@ -108,10 +108,14 @@ def play(
     monkeypatch: pytest.MonkeyPatch,
     argv: list[str],
     answer: Callable[[str, str], str] | None = None,
+    *,
+    no_clear: bool = True,
 ) -> tuple[int, Keyboard]:
+    """Play ``piquet play ARGV`` at the keyboard (``--no-clear`` but in a hotseat game,
+    which refuses it: the output is not a terminal, so nothing is cleared anyway)."""
     kb = Keyboard(capsys, answer)
     monkeypatch.setattr(builtins, "input", kb)
-    status = main(["play", "--no-clear", *argv])
+    status = main(["play", *(["--no-clear"] if no_clear else []), *argv])
     return status, kb
 
 
@@ -519,6 +523,7 @@ def test_hotseat_hands_over_between_players(
             str(rec),
             "--no-intro",
         ],
+        no_clear=False,
     )
     assert status == 0
     handovers = [p for p in kb.prompts if kind_of(p) == "handover"]

@@ -107,6 +107,10 @@ class Pane:
     def screen(self) -> str:
         return self._tmux("capture-pane", "-p", "-t", "play")
 
+    def scrollback(self) -> str:
+        """The screen and up to 500 lines scrolled off above it (what scrolling up shows)."""
+        return self._tmux("capture-pane", "-p", "-S", "-500", "-t", "play")
+
     def close(self) -> None:
         subprocess.run(
             [TMUX or "tmux", "-L", self.sock, "kill-server"], capture_output=True, timeout=WAIT
@@ -390,6 +394,8 @@ def test_hotseat_hides_each_hand_between_turns(tmp_path: Path, pane_factory: lis
         if kind == "handover":
             handovers += 1
             assert "Your hand" not in screen  # the screen is clear between turns
+            # and so is the scrollback: scrolling up does not show the other's hand
+            assert "Your hand" not in pane.scrollback()
             if handovers == 1:
                 after = pane.type("xyzzy")
                 assert "press Enter when" in after and "Your hand" not in after

@@ -76,6 +76,9 @@ def register(sub: Any) -> None:
     p.add_argument("--names", nargs="+", metavar="NAME", help="hotseat: the players' names")
     p.add_argument("--seed", type=int, default=None, help="seed of the shuffles (a number)")
     p.add_argument("--record", metavar="FILE", help="save the record here (.json: JSON)")
+    p.add_argument(
+        "--overwrite", action="store_true", help="let --record replace a file already there"
+    )
     p.add_argument("--date", default=None, help="the record's Date tag (default: today)")
     p.add_argument("--think-ms", type=int, default=None, metavar="MS", help="AI thinking time")
     p.add_argument("--resume", metavar="FILE", help="go on with a saved game")
@@ -120,6 +123,12 @@ def run(args: argparse.Namespace) -> int:
         return 0
     if args.json and not args.auto:
         raise PiquetError("--json goes with --auto (an unattended game)")
+    if args.think_ms is not None and args.think_ms < 1:
+        raise PiquetError(f"--think-ms must be at least 1 millisecond, not {args.think_ms}")
+    if args.games is not None and args.games < 1:
+        raise PiquetError(f"--games: games must be at least 1, not {args.games}")
+    if args.overwrite and not args.record:
+        raise PiquetError("--overwrite goes with --record FILE (the file it may replace)")
     if args.auto:
         return _run_auto(args)
     if args.resume:
@@ -137,17 +146,24 @@ def _run_auto(args: argparse.Namespace) -> int:
     rules = get_rules(args.rules)
     same = levels[0] == levels[1]
     names = [f"{lv} {i + 1}" if same else lv for i, lv in enumerate(levels)]
-    match = new_match(rules, seed=args.seed, format=fmt, names=names, games=args.games or 1)
+    match = new_match(rules, seed=args.seed, format=fmt, names=names, games=_games(args))
     from piquet.tui.session import play_unattended
 
-    players = [_ai(lv, match.seed, i, args.think_ms) for i, lv in enumerate(levels)]
-    end = play_unattended(match, players)
     tags: dict[str, Any] = {}
     if args.date:
         tags["Date"] = args.date
     tags["Levels"] = levels
     if args.record:
-        save(args.record, end, tags=tags)
+        _check_new_record(args.record, overwrite=args.overwrite)
+        save(args.record, match, tags=tags)  # a record that cannot be written: before play
+    players = [_ai(lv, match.seed, i, args.think_ms) for i, lv in enumerate(levels)]
+    end = play_unattended(match, players)
+    unsaved: PiquetError | None = None
+    if args.record:
+        try:
+            save(args.record, end, tags=tags)
+        except PiquetError as exc:  # the result is still printed, then the error
+            unsaved = exc
     res = end.result()
     final = {"scores": res["scores"], "winner": res["winner"]}
     if args.json:
@@ -161,9 +177,11 @@ def _run_auto(args: argparse.Namespace) -> int:
             "actions": len(end.history),
             "final": final,
             "result": res,
-            "record": args.record,
+            "record": args.record if unsaved is None else None,
         }
         print(json.dumps(out))
+        if unsaved is not None:
+            raise unsaved
         return 0
     console = Console(highlight=False, soft_wrap=True)
     for g in end.games:
@@ -181,9 +199,29 @@ def _run_auto(args: argparse.Namespace) -> int:
         f": {verdict}.",
         markup=False,
     )
+    if unsaved is not None:
+        raise unsaved
     if args.record:
         console.print(f"Record saved in {args.record}.", markup=False)
     return 0
+
+
+def _games(args: argparse.Namespace) -> int:
+    games: int = 1 if args.games is None else args.games
+    return games
+
+
+def _check_new_record(record: str, *, overwrite: bool) -> None:
+    """Refuse a ``--record`` path that names a directory, or a file already there (unless
+    ``overwrite``): an existing file is never replaced silently."""
+    path = Path(record)
+    if path.is_dir():
+        raise PiquetError(f"--record {record}: that is a directory; give the name of a file")
+    if (path.exists() or path.is_symlink()) and not overwrite:
+        raise PiquetError(
+            f"--record {record}: that file exists and would be replaced; choose another "
+            "name, or add --overwrite to replace it"
+        )
 
 
 def _check_name(name: str) -> str:
@@ -191,6 +229,19 @@ def _check_name(name: str) -> str:
     if not clean or not clean.isprintable():
         raise PiquetError(f"{name!r} is not a name: use one line of printable text")
     return clean
+
+
+def _shared_name(names: list[str]) -> str | None:
+    """Why two of ``names`` are one name at the table (letter case aside), or None."""
+    seen: dict[str, str] = {}
+    for name in names:
+        first = seen.get(name.casefold())
+        if first == name:
+            return f"two players may not both be called {name!r}"
+        if first is not None:
+            return f"{first!r} and {name!r} would be one name at the table"
+        seen[name.casefold()] = name
+    return None
 
 
 def _run_new(args: argparse.Namespace) -> int:
@@ -208,6 +259,11 @@ def _run_new(args: argparse.Namespace) -> int:
         )
         if len(names) != n:
             raise PiquetError(f"give {n} names to --names, not {len(names)}")
+        shared = _shared_name(names)
+        if shared is not None:
+            raise PiquetError(f"{shared}: give each player a different name with --names")
+        if args.no_clear:
+            raise PiquetError(_NO_CLEAR_HOTSEAT)
         levels = ["human"] * n
     else:
         if args.names:
@@ -215,10 +271,12 @@ def _run_new(args: argparse.Namespace) -> int:
         me = _check_name(args.name) if args.name else "Player"
         others = [level.capitalize()] if n == 2 else [f"{level.capitalize()} {i}" for i in (1, 2)]
         names = [me, *others]
-        if len(set(names)) != len(names):
+        if _shared_name(names) is not None:
             raise PiquetError("choose a name different from the computer's")
         levels = ["human"] + [level] * (n - 1)
-    match = new_match(rules, seed=args.seed, format=fmt, names=names, games=args.games or 1)
+    if args.record:
+        _check_new_record(args.record, overwrite=args.overwrite)
+    match = new_match(rules, seed=args.seed, format=fmt, names=names, games=_games(args))
     date = args.date or datetime.date.today().isoformat()
     tags: dict[str, Any] = {"Date": date, "Levels": levels}
     return _session(match, levels, tags, args, record=args.record, intro=not args.no_intro)
@@ -247,21 +305,67 @@ def _run_resume(args: argparse.Namespace) -> int:
     rec = load(args.resume)
     match = rec.match
     tags = dict(rec.tags)
-    levels = tags.get("Levels")
-    if not (
-        isinstance(levels, list)
-        and len(levels) == match.n_players
-        and all(isinstance(x, str) for x in levels)
-    ):
+    note = None
+    if "Levels" in tags:
+        levels = _resumed_levels(args.resume, tags["Levels"], match.n_players)
+    else:
+        # a record written elsewhere (the tally, the web): you take the first seat
         levels = ["human"] + [default_level()] * (match.n_players - 1)
-    for lv in levels:
-        if lv != "human":
-            _check_level(lv)
+        others = ", ".join(match.names[1:])
+        note = (
+            f"The record has no Levels tag: you play {match.names[0]}'s seat, the computer "
+            f"({default_level()}) plays {others}'s."
+        )
     if args.date:
         tags["Date"] = args.date
     tags["Levels"] = levels
-    record = args.record or args.resume
-    return _session(match, levels, tags, args, record=record, intro=False)
+    record = args.resume
+    if args.record and not _same_file(args.record, args.resume):
+        _check_new_record(args.record, overwrite=args.overwrite)
+        record = args.record
+    return _session(match, levels, tags, args, record=record, intro=False, note=note)
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:  # pragma: no cover - a path that cannot be resolved is not the same
+        return False
+
+
+def _resumed_levels(path: str, value: Any, n: int) -> list[str]:
+    """The ``Levels`` tag of a resumed record: one entry per player, ``human`` or an AI
+    level.  Raises :class:`PiquetError` naming the tag when it is not that."""
+    allowed = ", ".join(["human", *_levels()])
+    if not (
+        isinstance(value, list)
+        and len(value) == n
+        and all(isinstance(x, str) for x in value)
+    ):
+        raise PiquetError(
+            f"{path}: the Levels tag {json.dumps(value)} does not seat the {n} players; "
+            f"it must list one of {allowed} for each player, as "
+            f"{json.dumps(['human'] + [default_level()] * (n - 1))} (mend the tag, or remove "
+            "it to play the first seat against the computer)"
+        )
+    levels: list[str] = []
+    for lv in value:
+        if lv == "human":
+            levels.append(lv)
+        elif lv.strip().lower() in _levels():
+            levels.append(lv.strip().lower())
+        else:
+            raise PiquetError(
+                f"{path}: the Levels tag names {lv!r}, which is not a level; "
+                f"the levels are: {allowed}"
+            )
+    return levels
+
+
+_NO_CLEAR_HOTSEAT = (
+    "--no-clear cannot go with a hotseat game: the screen is cleared at each hand-over so "
+    "that no player sees another's hand; drop --no-clear"
+)
 
 
 def _session(
@@ -272,10 +376,13 @@ def _session(
     *,
     record: str | None,
     intro: bool,
+    note: str | None = None,
 ) -> int:
     from piquet.tui.session import Session
 
     humans = sum(1 for lv in levels if lv == "human")
+    if humans > 1 and args.no_clear:
+        raise PiquetError(_NO_CLEAR_HOTSEAT)
     seats: list[Player | None] = [
         None if lv == "human" else _ai(lv, match.seed, i, args.think_ms)
         for i, lv in enumerate(levels)
@@ -293,6 +400,8 @@ def _session(
         markup=False,
         highlight=False,
     )
+    if note is not None:
+        console.print(note, markup=False, highlight=False)
     session = Session(
         match,
         seats=seats,

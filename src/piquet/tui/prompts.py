@@ -414,14 +414,15 @@ def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
         raise InputError(f"please answer: {ask.how} (? lists the choices)")
     if ":" in raw:
         try:
-            return parse_action(raw)
+            given = parse_action(raw)
         except ParseError as exc:
             raise InputError(str(exc)) from None
+        return _checked_id(ask, raw, given, view)
     hand = list(deal.hand)
     kind = ask.kind
     if kind == "play":
         if raw.isdigit():
-            return Play(_hand_card(raw, hand))
+            return _checked_play(_hand_card(raw, hand), ask, view)
         try:
             card = Card.parse(raw)
         except ParseError:
@@ -429,23 +430,13 @@ def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
                 f"{raw!r} is not a card: type rank then suit (QH, q h, 10h) or a number "
                 f"1 to {len(hand)} from your hand"
             ) from None
-        if card not in deal.hand:
-            playable = " ".join(c.label.split()[0] for c in ask.choices)
-            raise InputError(f"you do not hold {card}; you may play: {playable}")
-        return Play(card)
+        return _checked_play(card, ask, view)
     if kind == "discard":
         if raw.lower() in ("-", "none", "0", "nothing"):
             cards = CardSet()
         else:
             cards = _parse_cards(raw, hand)
-        missing = cards - deal.hand
-        if missing:
-            raise InputError(f"you do not hold {missing}")
-        lo, hi = deal.discard_range or (0, 0)
-        if not lo <= len(cards) <= hi:
-            count = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise InputError(f"you must discard {count} cards, not {len(cards)}")
-        return Discard(cards)
+        return _checked_discard(cards, view)
     if kind in ("deal", "blanche"):
         numbers = re.findall(r"\d+", raw)
         if len(numbers) != 1:
@@ -470,16 +461,7 @@ def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
         reply = found
         action: Action = Answer(reply)
         if all(c.action != action for c in ask.choices):
-            why = {
-                Reply.NOT_GOOD: "you hold nothing better",
-                Reply.EQUAL: "you hold nothing equal",
-                Reply.MAKING: "you hold no point of as many cards",
-                Reply.GOOD: "",
-            }[reply]
-            raise InputError(
-                f"you cannot say {_REPLY_SAID[reply]}{': ' + why if why else ''}; "
-                f"say {_offered(ask)}"
-            )
+            raise InputError(_why_not_reply(reply, ask))
         return action
     if kind == "question":
         if raw.lower() in _YES:
@@ -512,6 +494,85 @@ def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
 
 def _offered(ask: Ask) -> str:
     return ", ".join(c.label.lower() for c in ask.choices)
+
+
+def _why_not_reply(reply: Reply, ask: Ask) -> str:
+    """Why ``reply`` is not an answer now (it is not among the choices offered)."""
+    said = _REPLY_SAID[reply]
+    making = any(c.action == Answer(Reply.MAKING) for c in ask.choices)
+    if making and reply in (Reply.NOT_GOOD, Reply.EQUAL):
+        # you hold a point of as many cards: only the count tells better, equal or worse
+        return (
+            f"you cannot say {said} yet: you hold a point of as many cards, so ask "
+            f"making? first (the count decides); say {_offered(ask)}"
+        )
+    why = {
+        Reply.NOT_GOOD: "you hold nothing better",
+        Reply.EQUAL: "you hold nothing equal",
+        Reply.MAKING: "you hold no point of as many cards",
+        Reply.GOOD: "",
+    }[reply]
+    return f"you cannot say {said}{': ' + why if why else ''}; say {_offered(ask)}"
+
+
+def _playable_text(ask: Ask) -> str:
+    return " ".join(c.label.split()[0] for c in ask.choices)
+
+
+def _checked_play(card: Card, ask: Ask, view: MatchView) -> Action:
+    """``Play(card)`` if the player may play it now, else :class:`InputError` saying why,
+    to him ("you must follow", "you are bound to lead")."""
+    deal = view.deal
+    assert deal is not None
+    action = Play(card)
+    if card not in deal.hand:
+        raise InputError(f"you do not hold {card}; you may play: {_playable_text(ask)}")
+    if action in deal.legal_actions:
+        return action
+    if deal.trick_lead is not None:
+        suit = Card.from_index(deal.trick_lead).suit
+        held = CardSet(c for c in deal.hand if c.suit == suit)
+        raise InputError(f"{card}: you must follow {suit.plural}: you hold {held}")
+    if deal.lead_rule is not None and not deal.tricks:
+        kind, value = deal.lead_rule
+        named = str(Card.from_index(value)) if kind == "card" else Suit(value).plural
+        raise InputError(
+            f"{card}: you are bound to lead {named}; you may play: {_playable_text(ask)}"
+        )
+    raise InputError(  # pragma: no cover - a card held is playable but for the two above
+        f"{card}: you may not play it now; you may play: {_playable_text(ask)}"
+    )
+
+
+def _checked_discard(cards: CardSet, view: MatchView) -> Action:
+    """``Discard(cards)`` if the player may discard them now, else :class:`InputError`."""
+    deal = view.deal
+    assert deal is not None
+    missing = cards - deal.hand
+    if missing:
+        raise InputError(f"you do not hold {missing}")
+    lo, hi = deal.discard_range or (0, 0)
+    if not lo <= len(cards) <= hi:
+        count = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise InputError(f"you must discard {count} cards, not {len(cards)}")
+    return Discard(cards)
+
+
+def _checked_id(ask: Ask, raw: str, action: Action, view: MatchView) -> Action:
+    """An action typed as its id (``play:QH``), checked against the question asked, so that
+    a refusal speaks to the player as the rest of the table does (never "younger
+    decides ...")."""
+    deal = view.deal
+    assert deal is not None
+    if ask.kind == "play" and isinstance(action, Play):
+        return _checked_play(action.card, ask, view)
+    if ask.kind == "discard" and isinstance(action, Discard):
+        return _checked_discard(action.cards, view)
+    if ask.kind != "discard" and action in deal.legal_actions:
+        return action
+    if ask.kind == "declare" and isinstance(action, Declare):
+        raise InputError(f"{raw}: not a claim you may declare now (? lists the claims)")
+    raise InputError(f"{raw}: not an answer to this question. {ask.how} (? lists the choices)")
 
 
 def _read_leftovers(ask: Ask, raw: str) -> Action:

@@ -151,7 +151,9 @@ def trick_lines(deal: DealView, names: tuple[str, str], viewer: int | None) -> l
             mark += "*" if role == t.winner else " "
             rows[role].append(mark)
     if deal.trick_lead is not None:
-        leader = ELDER if deal.to_act == YOUNGER else YOUNGER
+        # who led the open trick is a fact of the tricks, not of who is to act (nobody is,
+        # when the game ends on the card led): elder leads the first, the winner the next
+        leader = tricks[-1].winner if tricks else ELDER
         rows[leader].append(" >" + card_markup(Card.from_index(deal.trick_lead)) + " ")
         rows[1 - leader].append("  ..")
     width = max(len(n) for n in names) + 1

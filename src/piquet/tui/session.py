@@ -21,7 +21,7 @@ from rich.text import Text
 
 from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
-from piquet.core.match import Match, MatchView
+from piquet.core.match import Match, MatchView, new_match
 from piquet.core.view import deal_view
 from piquet.notation import save
 from piquet.tui.prompts import Ask, ask_for, read_action
@@ -48,9 +48,18 @@ class _Stop(Exception):
         self.why = why
 
 
-def default_record_path(match: Match) -> Path:
-    """Where an interrupted game is saved when no ``--record`` was given."""
-    return Path(f"piquet-{match.seed}.pqn")
+def default_record_path(match: Match, folder: Path | None = None) -> Path:
+    """Where an interrupted game is saved when no ``--record`` was given: ``piquet-SEED.pqn``
+    in ``folder`` (the current directory), or, that file being there already (another game
+    of the same seed), the first free ``piquet-SEED-2.pqn``, ``piquet-SEED-3.pqn``, ...; an
+    existing file is never replaced."""
+    where = folder if folder is not None else Path()
+    path = where / f"piquet-{match.seed}.pqn"
+    n = 2
+    while path.exists() or path.is_symlink():
+        path = where / f"piquet-{match.seed}-{n}.pqn"
+        n += 1
+    return path
 
 
 def advisor_hint(view: MatchView) -> str:
@@ -101,7 +110,9 @@ class Session:
         self.undo_allowed = undo
         self.hotseat = hotseat
         self.clear = clear and console.is_terminal
-        self.stack: list[tuple[Match, int]] = []
+        self.stack: list[tuple[Match, int]] = _undo_stack(match) if undo else []
+        self._saved_at: Path | None = None
+        """The file chosen for the record when no ``record`` was given (once chosen)."""
         undos = self.tags.get("Undos", 0)
         self.undos = undos if isinstance(undos, int) and not isinstance(undos, bool) else 0
         self.last_human: int | None = None
@@ -142,9 +153,15 @@ class Session:
                 break
         return lines
 
-    def _clear(self) -> None:
+    def _clear(self, *, scrollback: bool = False) -> None:
+        """Clear the screen (``scrollback``: the terminal's scrollback too, at a hand-over,
+        so that the next player cannot scroll up to the other's hand)."""
         if self.clear:
             self.console.clear()
+            if scrollback:
+                # ED 3 (xterm, tmux, VTE...): erase the saved lines; Rich has no control for it
+                self.console.file.write("\x1b[3J")
+                self.console.file.flush()
         else:
             self.out("")
 
@@ -221,17 +238,31 @@ class Session:
         except KeyboardInterrupt:  # while the computer was thinking
             return self._stopped(_Stop(130, "interrupted"))
         except PiquetError as exc:
-            path = self.record or default_record_path(self.match)
-            self.save(path)
+            path = self._save_somewhere()
             raise PiquetError(f"{exc} (the game so far is saved in {path})") from None
         self._finished()
         return 0
 
+    def _save_somewhere(self) -> Path:
+        """Save to the record, or else to a free ``piquet-SEED[-N].pqn`` (chosen once)."""
+        if self.record is not None:
+            self.save(self.record)
+            return self.record
+        if self._saved_at is None:
+            self._saved_at = default_record_path(self.match)
+        self.save(self._saved_at)
+        return self._saved_at
+
     def _stopped(self, stop: _Stop) -> int:
-        path = self.record or default_record_path(self.match)
-        self.save(path)
+        path = self._save_somewhere()
         self.out("")
-        self.out(f"Game stopped ({stop.why}). The record so far is saved in {escape(str(path))}.")
+        taken = ""
+        if self.record is None and path.name != f"piquet-{self.match.seed}.pqn":
+            taken = f" (piquet-{self.match.seed}.pqn holds another game and is left as it was)"
+        self.out(
+            f"Game stopped ({stop.why}). The record so far is saved in "
+            f"{escape(str(path))}{escape(taken)}."
+        )
         self.out(f"Resume with: piquet play --resume {escape(str(path))}")
         return stop.status
 
@@ -312,7 +343,7 @@ class Session:
 
     def _handover(self, p: int) -> None:
         name = self.match.names[p]
-        self._clear()
+        self._clear(scrollback=True)
         self.out(f"[bold]{escape(name)} to play.[/bold] The other player, please look away.")
         while True:
             text = self._ask_line(f"{name}, press Enter when you are ready> ").strip().lower()
@@ -423,6 +454,25 @@ class Session:
                 return True
         self.out("[red]! there is nothing of yours to take back yet[/red]")
         return False
+
+
+def _undo_stack(match: Match) -> list[tuple[Match, int]]:
+    """What undo needs for a match that did not start in this session (``--resume``):
+    the match before each move and who made it, replayed from the seed."""
+    if not match.history:
+        return []
+    m = new_match(
+        match.rules,
+        seed=match.seed,
+        format=match.format,
+        names=match.names,
+        games=match.games_to_play,
+    )
+    stack: list[tuple[Match, int]] = []
+    for player, action in match.history:
+        stack.append((m, player))
+        m = m.apply(action, player)
+    return stack
 
 
 def _one_line(text: str) -> str:
