@@ -234,7 +234,8 @@ def test_replace_reads_enum_names_and_values_and_ranks() -> None:
         ({"target": 0}, r"knob 'target': must be at least 1"),
         ({"cut_after_game": "yes"}, r"knob 'cut_after_game': 'yes' is not true or false"),
         ({"deck_size": 52}, r"knob 'deck_size': 52 is not allowed; use 32 or 36"),
-        ({"packet_sizes": [5]}, r"knob 'packet_sizes': \(5,\): each size must divide 12"),
+        # as the rules file writes it, not a Python tuple (5,)
+        ({"packet_sizes": [5]}, r"knob 'packet_sizes': \[5\]: each size must divide 12"),
         ({"packet_sizes": []}, r"knob 'packet_sizes': \[\] is not a non-empty list"),
         ({"packet_sizes": ["2"]}, r"knob 'packet_sizes': .* is not a list of whole numbers"),
         ({"younger_leftovers": "peek"}, r"knob 'younger_leftovers': 'peek' is not one of: hidden"),
@@ -360,16 +361,32 @@ def test_piquet_rules_house_file_cites_the_base_presets_source_for_unchanged_kno
     assert "house rules on rubicon" in out and "same as court-gamester-1754" not in out
 
 
-def test_piquet_rules_a_house_file_named_as_a_preset_is_not_cited_as_that_preset(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize(
+    ("text", "file", "said"),
+    [
+        ('name = "rubicon"\nbase = "1754"\ntarget = 150\n', "house.toml", "is named 'rubicon'"),
+        ('base = "19c"\n[knobs]\nname = "Modern"\n', "house.toml", "is named 'Modern'"),
+        ('base = "rubicon"\ntarget = 150\n', "1754.toml", "takes its name from the file: '1754'"),
+    ],
+)
+def test_a_house_rule_may_not_take_a_presets_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], text: str, file: str, said: str
 ) -> None:
+    """Fault 19: a house rule named "rubicon" was played and reported as rubicon.  Refused,
+    naming every name that is taken (the presets and their aliases)."""
     from piquet.cli import main
 
-    path = _write(tmp_path, 'name = "rubicon"\nbase = "1754"\ntarget = 150\n')
-    assert main(["rules", str(path), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
-    assert data["base"] == "court-gamester-1754"
-    assert data["knobs"]["target"]["source"] == "house rule, changed from court-gamester-1754's 100"
+    path = _write(tmp_path, text, file)
+    with pytest.raises(RulesError, match="a preset's name") as info:
+        load_rules_file(path)
+    message = str(info.value)
+    assert said in message and 'name = "our-table"' in message
+    for taken in ("encyclopedia-19c", "rubicon", "1754", "modern", "rubicon-piquet"):
+        assert taken in message.rpartition(" take ")[2]
+    assert main(["rules", str(path), "--json"]) == 2
+    captured = capsys.readouterr()
+    assert "a preset's name" in captured.err and not captured.out
+    assert "Traceback" not in captured.err
 
 
 def test_every_named_choice_has_words_and_value_text_uses_them() -> None:

@@ -70,10 +70,11 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
-    rc = main(["tournament", "--rules", "1754", "--players", "book", "random", "--deals", "1",
+    rc = main(["tournament", "--rules", "1754", "--players", "book", "random", "--deals", "2",
                "--no-progress"])
     assert rc == 0
     out = capsys.readouterr().out
+    assert "2 mirrored pairs (4 deals)" in out
     assert "points per deal" in out and "95% CI" in out
 
 

@@ -66,6 +66,8 @@ __all__ = [
     "dump_text",
     "load",
     "loads",
+    "parse_json",
+    "read_text",
     "record_json",
     "save",
     "utterance_line",
@@ -78,6 +80,10 @@ STANDARD_TAGS: Final = ("Piquet", "Rules", "Knobs", "Format", "Games", "Seed", "
 _TAG: Final = re.compile(r"^\[([A-Za-z][A-Za-z0-9_]*)\s+(.*)\]$")
 _MOVE: Final = re.compile(r"^(elder|younger)\s*:\s*(\S.*)$")
 _TAG_NAME: Final = re.compile(r"^[A-Za-z][A-Za-z0-9_]*$")
+MAX_JSON_DEPTH: Final = 100
+"""The deepest nesting of ``[ ]`` and ``{ }`` a record may hold (its own data is a few
+levels deep): deeper JSON is refused, not left to exhaust Python's recursion."""
+_TOO_DEEP: Final = f"nested too deeply (more than {MAX_JSON_DEPTH} levels of [ ] and {{ }})"
 
 
 # ====================================================================== the annotated game
@@ -341,6 +347,8 @@ def _check_tags(tags: Mapping[str, Any]) -> dict[str, Any]:
             raise RecordError(f"tag name {name!r}: use letters, digits and _, starting a letter")
         if name in STANDARD_TAGS:
             raise RecordError(f"tag {name!r} is written from the match itself")
+        if _depth(value) > MAX_JSON_DEPTH:
+            raise RecordError(f"tag {name!r}: the value is {_TOO_DEEP}")
         try:
             json.dumps(value)
         except (TypeError, ValueError):
@@ -424,6 +432,57 @@ def _json_text(value: Any, indent: int) -> str:
 
 
 # ====================================================================== reading
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in ``value`` (0 for a number or a string), counted
+    without recursion; stops counting past :data:`MAX_JSON_DEPTH`."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        elif isinstance(item, tuple):
+            item = list(item)
+        if not isinstance(item, list):
+            continue
+        deepest = max(deepest, level)
+        if deepest > MAX_JSON_DEPTH:
+            break
+        stack.extend((x, level + 1) for x in item)
+    return deepest
+
+
+def parse_json(text: str) -> Any:
+    """The JSON value of ``text``.  Raises :class:`ValueError` for text that is not JSON and
+    :class:`RecordError` ("nested too deeply ...") for lists or objects nested more than
+    :data:`MAX_JSON_DEPTH` deep."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise RecordError(_TOO_DEEP) from None
+    if _depth(value) > MAX_JSON_DEPTH:
+        raise RecordError(_TOO_DEEP)
+    return value
+
+
+def read_text(path: str | Path) -> str:
+    """The text of a record file (game record or tally), one reading for every reader:
+    UTF-8, a leading byte-order mark dropped.  Raises :class:`RecordError` for a file that
+    cannot be read, a directory, or bytes that are not UTF-8 text."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except IsADirectoryError:
+        raise RecordError(f"{str(p)!r} is a directory, not a record") from None
+    except OSError as exc:
+        raise RecordError(f"cannot read {str(p)!r}: {exc.strerror}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{str(p)!r} is not a piquet record (not UTF-8 text)") from None
+    return text.removeprefix("\ufeff")
+
+
 def _norm(line: str) -> str:
     return " ".join(line.split())
 
@@ -595,7 +654,9 @@ def _parse_text(text: str) -> GameRecord:
         if name in tags:
             raise RecordError(f"line {i + 1}: the tag {name} is given twice")
         try:
-            tags[name] = json.loads(value_text)
+            tags[name] = parse_json(value_text)
+        except RecordError as exc:
+            raise RecordError(f"line {i + 1}: the value of tag {name} is {exc}") from None
         except ValueError:
             raise RecordError(
                 f"line {i + 1}: the value of tag {name} is not JSON "
@@ -672,7 +733,9 @@ def _parse_text(text: str) -> GameRecord:
 
 def _parse_json_text(text: str) -> GameRecord:
     try:
-        data = json.loads(text)
+        data = parse_json(text)
+    except RecordError as exc:
+        raise RecordError(f"not a piquet record: the JSON is {exc}") from None
     except ValueError as exc:
         raise RecordError(f"not a piquet record: the JSON does not parse ({exc})") from None
     return _from_json(data)
@@ -779,22 +842,13 @@ def loads(text: str) -> GameRecord:
 def load(path: str | Path) -> GameRecord:
     """Read a record file; raises :class:`RecordError` if unreadable or not a record."""
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except IsADirectoryError:
-        raise RecordError(f"{str(p)!r} is a directory, not a record") from None
-    except OSError as exc:
-        raise RecordError(f"cannot read {str(p)!r}: {exc.strerror}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise RecordError(f"{str(p)!r} is not a piquet record (not UTF-8 text)") from None
+    text = read_text(p)
     try:
         if text.lstrip().startswith("{"):
             try:
-                data_json: Any = json.loads(text)
-            except ValueError:
-                data_json = None  # loads() says what is wrong with the JSON
+                data_json: Any = parse_json(text)
+            except ValueError:  # RecordError too: loads() says what is wrong with the JSON
+                data_json = None
             _refuse_a_tally(data_json, shlex.quote(str(p)))
         return loads(text)
     except RecordError as exc:

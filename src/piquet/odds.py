@@ -85,9 +85,10 @@ def draw_chance(unseen: int, draw: int, wanted: int, *, at_least: int = 1) -> Fr
 # ====================================================================== the idiom
 def _simple_ratio(big: int, small: int) -> tuple[int, int]:
     """Small whole numbers near ``big : small`` (``big >= small > 0``), as the books give them."""
-    ratio = big / small
-    if ratio >= 10:
-        return round(ratio), 1
+    if big >= 10 * small:
+        # "N to 1", rounded exactly: a float cannot hold every ratio of whole numbers
+        return round(Fraction(big, small)), 1
+    ratio = big / small  # below 10: a float holds it, however large big and small are
     for tolerance in (0.03, 0.06):
         for y in range(1, 13):
             x = round(ratio * y)

@@ -33,7 +33,7 @@ replays it.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Final
 
@@ -112,6 +112,7 @@ def _order_text(cards: Sequence[int]) -> str:
 
 def _ordered(text: str) -> tuple[int, ...]:
     """Cards in the order written (``CardSet.parse`` checks each and refuses repeats)."""
+    text = text.strip()  # a refusal quotes the cards as entered, not the spaces around them
     CardSet.parse(text)
     from piquet.core.cards import Card
 
@@ -474,7 +475,7 @@ class TallySession:
             return [self._exchange_step(actor, rest, deal, named=role is not None)]
         if deal.phase is Phase.PLAY:
             return [_Step("action", text=str(Play(c))) for c in _cards_in_order(body)]
-        return [_Step("action", text=str(_friendly_action(body, deal)))]
+        return [_Step("action", text=str(_friendly_action(body, deal, self.expecting)))]
 
     def _not_your_turn(self, role: int, deal: Deal) -> str:
         who = _ROLE_NAMES[role]
@@ -707,7 +708,17 @@ _WORDS: Final[dict[str, Action]] = {
 _CLASSES: Final = {"point": DeclClass.POINT, "sequence": DeclClass.SEQUENCE, "set": DeclClass.SET}
 
 
-def _friendly_action(text: str, deal: Deal) -> Action:
+#: what comes before the play, for a card entered too early
+_PHASE_WORDS: Final = {
+    Phase.BLANCHE: "carte blanche",
+    Phase.EXCHANGE: "the exchange",
+    Phase.LEFTOVERS: "the leftovers",
+    Phase.APPOINT: "the leftovers",
+    Phase.DECLARE: "the declarations",
+}
+
+
+def _friendly_action(text: str, deal: Deal, expecting: Callable[[], str]) -> Action:
     raw = text.strip()
     key = " ".join(raw.lower().split())
     if key in _WORDS:
@@ -723,11 +734,17 @@ def _friendly_action(text: str, deal: Deal) -> Action:
     try:
         return parse_action(raw)
     except ParseError:
-        now = "nobody" if deal.to_act is None else ROLE_NAMES[deal.to_act]
-        raise ParseError(
-            f"{raw!r} is not an entry; now {now} is to act. "
-            "Type help for the entries."
-        ) from None
+        pass
+    try:
+        CardSet.parse(raw)
+    except ParseError:
+        what = f"{raw!r} is not an entry"
+    else:  # cards, entered before the play
+        now = _PHASE_WORDS.get(deal.phase)
+        what = f"{raw!r}: the cards played are entered once the play begins" + (
+            f", not in {now}" if now else ""
+        )
+    raise ParseError(f"{what}; next: {expecting()} (type help for the entries)") from None
 
 
 def _result_text(session: TallySession) -> str:

@@ -277,6 +277,7 @@ class TournamentResult:
     think_ms: int | None
     margin_per_deal: float
     ci95: tuple[float, float]
+    """The 95% interval of the margin; of no width with one pair (no noise is measured)."""
     deals_won: tuple[int, int, int]
     """Deals A won, B won, tied."""
     games_won: tuple[int, int, int] | None = None
@@ -477,6 +478,11 @@ def ladder(
     r = rules if isinstance(rules, Rules) else get_rules(rules)
     if len(levels) < 2:
         raise PiquetError("a ladder needs at least two levels")
+    named: set[str] = set()
+    for lv in levels:
+        if lv in named:
+            raise PiquetError(f"a ladder names each level once; {lv!r} is named twice")
+        named.add(lv)
     matches: list[TournamentResult] = []
     wins: dict[tuple[str, str], float] = {}
     games: dict[tuple[str, str], float] = {}

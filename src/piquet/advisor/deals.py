@@ -74,7 +74,8 @@ class Setup:
                 f"{CardSet(h & ~deck)} is not in the {rules.deck_size}-card pack of {rules.name}"
             )
         if h.bit_count() != 12:
-            raise PiquetError(f"a hand is the 12 cards dealt; {CardSet(h)} has {h.bit_count()}")
+            held = f"{CardSet(h)} has {h.bit_count()}" if h else "none were given"
+            raise PiquetError(f"a hand is the 12 cards dealt; {held}")
         lo, hi = role_draw_range(rules, role, stock=stock)
         takes = rules.elder_max if stock is None else rules.stock_size - stock
         return cls(h, rules, role, lo, hi, takes)

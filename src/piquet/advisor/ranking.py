@@ -711,8 +711,10 @@ def advise(
     :class:`PiquetError` for a hand, role or number the rules do not allow.
     """
     setup = Setup.of(hand, rules, role, stock)
-    if samples < 2 or candidates < 1 or exact < 0:
-        raise PiquetError("samples must be at least 2, candidates at least 1, exact at least 0")
+    limits = (("samples", samples, 2), ("candidates", candidates, 1), ("exact", exact, 0))
+    for what, count, least in limits:
+        if count < least:
+            raise PiquetError(f"{what} must be at least {least}, not {count}")
     if not book_margin >= 0:  # also refuses NaN
         raise PiquetError(f"the book margin must be 0 or more standard errors, not {book_margin}")
     if score is not None and (min(score) < 0 or max(score) >= rules.target):

@@ -14,15 +14,18 @@ discard); ``piquet``, ``piquet --help`` and the like build the whole parser.
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import pkgutil
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
+from pathlib import Path
 
 from piquet import __version__
 from piquet.core.errors import PiquetError
 
-__all__ = ["build_parser", "command_names", "main"]
+__all__ = ["build_parser", "check_writable", "command_names", "main"]
 
 #: commands listed first in --help; any other ``piquet/cli/NAME_cmd.py`` follows
 FIRST = ("serve", "play", "replay", "rules", "score", "odds", "advise", "tally")
@@ -38,6 +41,28 @@ def command_names() -> list[str]:
         if m.name.endswith("_cmd")
     )
     return [n for n in FIRST if n in found] + [n for n in found if n not in FIRST]
+
+
+def check_writable(path: str) -> None:
+    """Refuse, before any work is done, a file that could not be written later: a
+    directory, a folder that does not exist, one this user may not write to.
+
+    Raises :class:`PiquetError` ("cannot write 'PATH': REASON", as a failed write says).
+    """
+    p = Path(path)
+    parent = p.parent if str(p.parent) else Path(".")
+    if p.is_dir():
+        code = errno.EISDIR
+    elif p.exists():
+        code = 0 if os.access(p, os.W_OK) else errno.EACCES
+    elif not parent.exists():
+        code = errno.ENOENT
+    elif not parent.is_dir():
+        code = errno.ENOTDIR
+    else:
+        code = 0 if os.access(parent, os.W_OK | os.X_OK) else errno.EACCES
+    if code:
+        raise PiquetError(f"cannot write {path!r}: {os.strerror(code)}")
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:

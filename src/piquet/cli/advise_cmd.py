@@ -108,6 +108,32 @@ def _score(text: str | None) -> tuple[int, int] | None:
     return int(parts[0]), int(parts[1])
 
 
+def _check_options(args: argparse.Namespace, *, verifying: bool) -> None:
+    """Refuse a count no advice can be given with, naming the option and its value."""
+    from piquet.core.match import MAX_SEED
+
+    if not 0 <= args.seed <= MAX_SEED:
+        raise PiquetError(f"seed must be 0 to {MAX_SEED}")
+    if args.top < 1:
+        raise PiquetError(f"--top must be at least 1 (discards printed), not {args.top}")
+    if args.samples is not None and args.samples < 2:
+        raise PiquetError(f"--samples must be at least 2, not {args.samples}")
+    if args.candidates is not None:
+        if not verifying and args.candidates < 1:
+            raise PiquetError(f"--candidates must be at least 1, not {args.candidates}")
+        if verifying and args.candidates < (0 if args.compare else 1):
+            raise PiquetError(
+                f"--candidates must be at least 1 with --verify (0 only with --compare, to "
+                f"verify the named discards alone), not {args.candidates}"
+            )
+    if args.deals is not None and args.deals < 2:
+        raise PiquetError(f"--deals must be at least 2 (to measure the noise), not {args.deals}")
+    if args.think is not None and args.think < 1:
+        raise PiquetError(f"--think must be at least 1 millisecond, not {args.think}")
+    if args.workers < 1:
+        raise PiquetError(f"--workers must be at least 1, not {args.workers}")
+
+
 def _progress_bar(enabled: bool) -> Any:
     """A Rich progress bar on standard error (a no-op when not wanted)."""
     if not enabled:
@@ -139,6 +165,8 @@ def run(args: argparse.Namespace) -> int:
     from piquet.advisor.ranking import OPPONENT_SAMPLES, opponent_model
     from piquet.fast.loading import cached_kernels
 
+    verifying = args.verify or bool(args.compare)
+    _check_options(args, verifying=verifying)
     samples = DEFAULT_SAMPLES if args.samples is None else args.samples
     deals = DEFAULT_DEALS if args.deals is None else args.deals
     think = DEFAULT_THINK_MS if args.think is None else args.think
@@ -146,13 +174,10 @@ def run(args: argparse.Namespace) -> int:
     role = _ROLES[args.role]
     hand = CardSet.parse(args.hand)
     score = _score(args.score)
-    verifying = args.verify or bool(args.compare)
     named = [CardSet.parse(c) for c in args.compare or []]
     setup = Setup.of(hand, rules, role, args.stock)
     for d in named:
         setup.check_discard(d)
-    if verifying and (args.candidates is not None and args.candidates < 0):
-        raise PiquetError(f"--candidates must be 0 or more, not {args.candidates}")
     started = time.perf_counter()
     with cached_kernels():  # loaded without numba's library: a cold command's largest fixed cost
         advice = advise(

@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import Any
 
-from piquet.cli.tournament_cmd import add_common, progress_bar
+from piquet.cli import check_writable
+from piquet.cli.tournament_cmd import add_common, check_common, interval_text, progress_bar
 from piquet.core.errors import PiquetError
 from piquet.core.rules import get_rules
 
@@ -38,21 +39,23 @@ def run(args: argparse.Namespace) -> int:
     from piquet.players import LEVELS, player_factory
     from piquet.tournament import ladder, plot_ladder
 
-    if args.deals < 1:
-        raise PiquetError(f"--deals must be at least 1, not {args.deals}")
-    if args.workers < 1:
-        raise PiquetError(f"--workers must be at least 1, not {args.workers}")
+    check_common(args)
     rules = get_rules(args.rules)
     levels = [x.strip().lower() for x in (args.levels or list(LEVELS))]
+    for i, lv in enumerate(levels):
+        if lv in levels[:i]:
+            raise PiquetError(f"--levels names {lv!r} twice: name each level once")
     if "random" in levels:
         levels.remove("random")
     levels.insert(0, "random")
     for lv in levels:
         player_factory(lv)  # refuses an unknown name, naming the levels
-    if args.plot is not None and not args.plot.lower().endswith(".png"):
-        raise PiquetError(
-            f"--plot writes a PNG: give a file name ending in .png, not {args.plot!r}"
-        )
+    if args.plot is not None:
+        if not args.plot.lower().endswith(".png"):
+            raise PiquetError(
+                f"--plot writes a PNG: give a file name ending in .png, not {args.plot!r}"
+            )
+        check_writable(args.plot)  # before the games, not after them
     n_matches = len(levels) * (len(levels) - 1) // 2
     prog, advance = progress_bar(
         args.deals * n_matches, f"ladder ({rules.name})", enabled=not args.no_progress
@@ -73,12 +76,13 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if prog is not None:
             prog.stop()
-    if args.plot is not None:
-        plot_ladder(result, args.plot)
     if args.json:
         print(json.dumps(result.to_json()))
+        if args.plot is not None:
+            plot_ladder(result, args.plot)
         return 0
-    print(f"Ladder under {rules.name}: {args.deals} mirrored pairs per match, seed {args.seed}")
+    pairs = "1 mirrored pair" if args.deals == 1 else f"{args.deals} mirrored pairs"
+    print(f"Ladder under {rules.name}: {pairs} per match, seed {args.seed}")
     order = sorted(range(len(levels)), key=lambda i: -result.ratings[i])
     width = max(8, *(len(lv) for lv in levels))
     for i in order:
@@ -87,9 +91,11 @@ def run(args: argparse.Namespace) -> int:
     for m in result.matches:
         lo, hi = m.ci95
         print(
-            f"  {m.a} v {m.b}: {m.margin_per_deal:+.2f} per deal ({lo:+.2f} to {hi:+.2f}), "
+            f"  {m.a} v {m.b}: {m.margin_per_deal:+.2f} per deal "
+            f"({interval_text(m.pairs, lo, hi, label='95%')}), "
             f"deals won {m.deals_won[0]}-{m.deals_won[1]}"
         )
-    if args.plot is not None:
+    if args.plot is not None:  # the ratings are printed first: a failed plot loses nothing
+        plot_ladder(result, args.plot)
         print(f"  plot: {args.plot}")
     return 0

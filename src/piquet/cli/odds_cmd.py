@@ -40,6 +40,20 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
+#: the most cards of any pack (the 36-card rule sets); no draw has more unseen cards
+MOST_CARDS = 36
+
+
+def _refuse_beyond_a_pack(unseen: int, draw: int, wanted: int) -> None:
+    """No pack has more than :data:`MOST_CARDS` cards: a bigger number describes no draw."""
+    for option, value in (("--unseen", unseen), ("--draw", draw), ("--wanted", wanted)):
+        if value > MOST_CARDS:
+            raise PiquetError(
+                f"{option} {value} is more cards than any pack holds: --unseen, --draw and "
+                f"--wanted go up to {MOST_CARDS} (the largest pack)"
+            )
+
+
 def _refuse_impossible(unseen: int, draw: int, wanted: int, at_least: int) -> None:
     """A question whose answer could only be "impossible" is refused, saying why: more
     cards asked for than are wanted, or than are drawn."""
@@ -88,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.rules is not None:
         get_rules(args.rules)  # a bad name is still an error
+    _refuse_beyond_a_pack(args.unseen, args.draw, args.wanted)
     _refuse_impossible(args.unseen, args.draw, args.wanted, args.at_least)
     odds = Odds(draw_chance(args.unseen, args.draw, args.wanted, at_least=args.at_least))
     if args.json:

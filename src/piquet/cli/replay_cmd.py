@@ -75,18 +75,27 @@ def run(args: argparse.Namespace) -> int:
         return 0
     console = Console(highlight=False, soft_wrap=True)
     what = m.format.value if m.games_to_play == 1 else f"match of {m.games_to_play} games"
+    moves = "1 move" if len(m.history) == 1 else f"{len(m.history)} moves"
     console.print(
         f"{escape(args.file)}: a {what} of {escape(m.rules.name)}, seed {m.seed}, "
-        f"{len(m.history)} moves: every move is legal and every statement agrees.",
+        f"{moves}: every move is legal and every statement agrees.",
     )
     scores = ", ".join(f"{escape(n)} {s}" for n, s in zip(m.names, final["scores"], strict=False))
     if m.finished:
         w = final["winner"]
         verdict = "drawn" if w is None else f"{escape(m.names[w])} wins"
-        console.print(f"Result: {scores}: {verdict}.")
         res = m.result()
+        # as the table says it at the end of play: the lurch, the rubiconed loser
+        lurched = [g.number for g in m.games if g.lurch]
+        if len(m.games) == 1:
+            lurch = " Lurched: the loser pays double." if lurched else ""
+        else:
+            games = ", ".join(f"game {n}" for n in lurched)
+            lurch = f" Lurched in {games}: the loser pays double." if lurched else ""
+        console.print(f"Result: {scores}: {verdict}.{lurch}")
         if "settled" in res:
-            console.print(f"Settled for {res['settled']}.")
+            rubiconed = " (rubiconed)" if res.get("rubiconed") else ""
+            console.print(f"Settled for {res['settled']}{rubiconed}.")
     else:
         console.print(
             f"Unfinished: game {m.game_number}, deal {m.deal_number}; standing {scores}. "

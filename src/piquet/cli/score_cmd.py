@@ -428,7 +428,20 @@ def _score_lines(lines: Sequence[str | bytes], first: int, rules: Rules) -> tupl
     return out, errors
 
 
+def _stdin_is_a_terminal() -> bool:
+    try:
+        return sys.stdin.isatty()
+    except (AttributeError, ValueError):  # replaced or closed
+        return False
+
+
 def _run_lines(rules: Rules) -> int:
+    if _stdin_is_a_terminal():  # not silent at a terminal: say what is read, and how to end
+        print(
+            f"piquet score: reading JSON lines, one pair of hands a line, e.g. {_EXAMPLE}; "
+            "end with Ctrl-D (or give --elder and --younger)",
+            file=sys.stderr,
+        )
     status = 0
     first = 1
     stdout = sys.stdout

@@ -41,11 +41,16 @@ def register(sub: Any) -> None:
 
 
 def _load(path: str) -> TallySession:
+    """The tally saved in ``path``, read as ``piquet replay`` reads a record (UTF-8, a
+    byte-order mark dropped, JSON nested too deeply refused)."""
+    from piquet.notation import parse_json, read_text
+
+    text = read_text(path)
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise RecordError(f"cannot read {path!r}: {exc.strerror}") from None
-    except json.JSONDecodeError as exc:
+        data = parse_json(text)
+    except RecordError as exc:
+        raise RecordError(f"{path!r} is not a tally record: the JSON is {exc}") from None
+    except ValueError as exc:
         raise RecordError(f"{path!r} is not JSON: {exc}") from None
     return TallySession.from_record(data)
 
@@ -64,6 +69,10 @@ def _score_line(session: TallySession) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from piquet.cli import check_writable
+
+    if args.save:
+        check_writable(args.save)  # before the first entry, not after it
     if args.load:
         session = _load(args.load)
     else:
@@ -99,7 +108,13 @@ def run(args: argparse.Namespace) -> int:
             if not target:
                 say("refused: save needs a file name (or --save)")
                 continue
-            _save(session, target)
+            try:
+                _save(session, target)
+            except PiquetError as exc:
+                if args.strict:
+                    raise
+                say(f"refused: {exc}")  # the session goes on; save it elsewhere
+                continue
             say(f"saved to {target}")
             continue
         deals_before = len(session.match.deals)
@@ -118,10 +133,15 @@ def run(args: argparse.Namespace) -> int:
                 + ", ".join(f"{n} {v}" for n, v in pts.items())
             )
         if args.save:
-            _save(session, args.save)
+            try:
+                _save(session, args.save)
+            except PiquetError as exc:  # the entry stands; the session goes on
+                if args.strict:
+                    raise
+                say(f"not saved: {exc} (type save FILE to save elsewhere)")
         if not args.quiet and text and not text.startswith("#"):
             say(f"next: {session.expecting()}")
+    say(_score_line(session) if not session.finished else session.expecting())
     if args.save:
         _save(session, args.save)
-    say(_score_line(session) if not session.finished else session.expecting())
     return 0

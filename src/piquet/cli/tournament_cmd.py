@@ -14,7 +14,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from piquet.core.errors import PiquetError
 from piquet.core.rules import get_rules
 
-__all__ = ["add_common", "progress_bar", "register", "run"]
+__all__ = ["add_common", "check_common", "interval_text", "progress_bar", "register", "run"]
 
 
 def add_common(p: argparse.ArgumentParser, *, deals_default: int) -> None:
@@ -91,19 +91,32 @@ def progress_bar(
     return prog, advance
 
 
-def _check(args: argparse.Namespace) -> None:
+def check_common(args: argparse.Namespace) -> None:
+    """Refuse the options of :func:`add_common` that no tournament can run with."""
+    from piquet.core.match import MAX_SEED
+
     if args.deals < 1:
         raise PiquetError(f"--deals must be at least 1, not {args.deals}")
     if args.workers < 1:
         raise PiquetError(f"--workers must be at least 1, not {args.workers}")
     if args.think is not None and args.think < 1:
         raise PiquetError(f"--think must be at least 1 millisecond, not {args.think}")
+    if not 0 <= args.seed <= MAX_SEED:
+        raise PiquetError(f"seed must be 0 to {MAX_SEED}")
+
+
+def interval_text(pairs: int, lo: float, hi: float, *, label: str = "95% CI") -> str:
+    """``95% CI +1.20 to +3.40``; with one pair, that there is no interval (the noise is
+    measured between pairs)."""
+    if pairs < 2:
+        return "one pair: no interval; play 2 or more pairs to measure the noise"
+    return f"{label} {lo:+.2f} to {hi:+.2f}"
 
 
 def run(args: argparse.Namespace) -> int:
     from piquet.tournament import tournament
 
-    _check(args)
+    check_common(args)
     rules = get_rules(args.rules)
     a, b = (x.strip().lower() for x in args.players)
     prog, advance = progress_bar(
@@ -132,13 +145,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     lo, hi = result.ci95
     think = f"{args.think} ms" if args.think is not None else "default"
+    pairs = "1 mirrored pair" if result.pairs == 1 else f"{result.pairs} mirrored pairs"
     print(
-        f"{a} v {b} under {rules.name}: {result.pairs} mirrored pairs "
+        f"{a} v {b} under {rules.name}: {pairs} "
         f"({2 * result.pairs} deals), seed {args.seed}, think {think}"
     )
     print(
         f"  {a} minus {b}: {result.margin_per_deal:+.2f} points per deal "
-        f"(95% CI {lo:+.2f} to {hi:+.2f})"
+        f"({interval_text(result.pairs, lo, hi)})"
     )
     aw, bw, tied = result.deals_won
     print(f"  deals won: {a} {aw}, {b} {bw}, tied {tied}")

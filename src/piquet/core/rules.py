@@ -318,7 +318,8 @@ def _validate(r: Rules) -> None:
     if r.deck_size not in (32, 36):
         raise bad("deck_size", f"{r.deck_size} is not allowed; use 32 or 36")
     if not r.packet_sizes or any(p not in (1, 2, 3, 4, 6, 12) for p in r.packet_sizes):
-        raise bad("packet_sizes", f"{r.packet_sizes}: each size must divide 12 (1, 2, 3, 4, 6, 12)")
+        shown = "[" + ", ".join(str(p) for p in r.packet_sizes) + "]"  # as a rules file writes it
+        raise bad("packet_sizes", f"{shown}: each size must divide 12 (1, 2, 3, 4, 6, 12)")
     stock = r.deck_size - 24
     if not 1 <= r.elder_max <= stock - 1:
         raise bad("elder_max", f"{r.elder_max}: must be 1 to {stock - 1} with a stock of {stock}")
@@ -596,6 +597,14 @@ def load_rules_file(path: str | Path) -> Rules:
         raise RulesError(f"rule file {str(p)!r}: [knobs] must be a table")
     changes = {**data, **knobs}
     changes.setdefault("name", p.stem)
+    name = changes["name"]
+    if isinstance(name, str) and name.strip().lower() in (*PRESETS, *_ALIASES):
+        given = "is named" if "name" in data or "name" in knobs else "takes its name from the file:"
+        raise RulesError(
+            f"rule file {str(p)!r} {given} {name.strip()!r}, a preset's name; a house rule "
+            f'needs its own (name = "our-table"): the presets and their aliases take '
+            f"{', '.join((*PRESETS, *_ALIASES))}"
+        )
     return rules_from_mapping(changes, base=base)
 
 
