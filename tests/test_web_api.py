@@ -233,6 +233,23 @@ def test_whole_game_between_two_seats_then_record_and_replay(tmp_path: Path) -> 
             f"/api/games/{gid}/replay", params={"step": final["n"] + 1}, headers=bearer(tokens[0])
         )
         assert bad.status_code == 400
+        # each step names the lines its action added and who said each: an answer "good"
+        # is the answerer's words, and the cards it makes the other show are his deed
+        answered = 0
+        for step in range(1, final["n"] + 1):
+            rp = c.get(f"/api/games/{gid}/replay", params={"step": step},
+                       headers=bearer(tokens[0])).json()
+            act, lines = rp["action"], rp["action"]["lines"]
+            assert rp["resigned"] is None
+            if act["id"] == "good" and len(lines) > 1:
+                assert lines[0] == {"player": act["player"], "said": "Good.", "deed": False}
+                shows = [ln for ln in lines[1:] if ln["deed"]]
+                assert shows and all(ln["player"] == 1 - act["player"] for ln in shows)
+                assert all(ln["said"].startswith("shows ") for ln in shows)
+                answered += 1
+            if act["id"].startswith("play:"):
+                assert lines == []
+        assert answered
 
 
 @pytest.mark.parametrize(
@@ -247,8 +264,9 @@ def test_formats_play_to_the_end_against_the_computer(
         final = walk(c, made["id"], {0: made["token"]}, random.Random(7))
         assert final["finished"]
         assert final["format"] == (fmt or final["format"])
-        if fmt == "pool":
-            assert len(final["seats"]) == 3
+        if fmt == "pool":  # two computers of one level, told apart
+            assert [s["name"] for s in final["seats"]][1:] == [
+                "Computer 1 (random)", "Computer 2 (random)"]
 
 
 def test_new_game_choices_are_checked(tmp_path: Path) -> None:

@@ -265,6 +265,22 @@ def test_analysis_on_the_replay_viewer(
     text = first.inner_text()
     assert "The exchange" in text and "Sinks and answers" in text and "The play" in text
     assert "discarded" in text
+    # the figures say what they are: the play's drops added up, the declarations' choices
+    # (each valued alone) not added, a verified discard said in words
+    whole = page.inner_text("#analysis")
+    assert "added up over the deal" in whole
+    data = httpx.get(server.url + f"/api/games/{game_id}/analysis",
+                     headers={"Authorization": f"Bearer {token}"}).json()
+    for d in data["deals"]:
+        a = d["analysis"]
+        for role in ("elder", "younger"):
+            if sum(x["role"] == role and x["loss"] > 0 for x in a["declarations"]) > 1:
+                assert "the costliest of" in whole
+        if any(not e.get("made") for e in a["exchange"]):
+            assert "discarded nothing" in whole
+        if any(e.get("verified") for e in a["exchange"]):
+            assert "played out, " in whole
+    assert "verified:" not in whole
     shot(page, f"analysis-{size}")
     first.scroll_into_view_if_needed()
     shot(page, f"analysis-deal-{size}")

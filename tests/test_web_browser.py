@@ -179,6 +179,9 @@ def test_whole_game_against_random_by_clicking(server: ThreadServer, browser: An
     # the score sheet and the replay viewer
     page.click("#btn-sheet")
     page.wait_for_selector("#modal .sheet")
+    # one game: its deals numbered 1, 2, ... (not "1.1"), no heading row
+    assert page.locator("#modal .sheet tbody tr td").first.inner_text() == "1"
+    assert not page.query_selector("#modal .sheet tr.game-row")
     page.click("#modal .modal-close")
     page.click("#open-replay")
     page.wait_for_selector("#replay .replay-bar")

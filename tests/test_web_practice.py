@@ -141,6 +141,13 @@ def test_a_resigned_game_has_its_record_and_its_replay(tmp_path: Path) -> None:
         assert "[Resigned 1]" in text and loads(text).tags == {"Resigned": 1}
         r = c.get(f"/api/games/{gid}/replay?step=3", headers=bearer(tokens[0]))
         assert r.status_code == 200, r.text
+        assert r.json()["resigned"] == 1  # told at the last step
+        r = c.get(f"/api/games/{gid}/replay?step=2", headers=bearer(tokens[0]))
+        assert r.json()["resigned"] is None
+        # "Your games" offers its replay, as a finished game's
+        assert c.post("/api/me/games", json={"id": gid, "token": tokens[0]}).status_code == 200
+        (mine,) = c.get("/api/me/games").json()["games"]
+        assert mine["finished"] and mine["replay"] and mine["status"] == "Bob resigned"
 
 
 # ---------------------------------------------------------------------- rematch

@@ -488,6 +488,94 @@ def test_undo_resign_and_rematch(server: ThreadServer, browser: Any, size: str) 
     )
     assert seat == 1
     no_sideways_scroll(page)
+    # back at the old game, the button leads to the rematch this browser made (it had
+    # offered to make it again, and was refused: "you made this rematch")
+    second = page.url
+    page.goto(first)
+    page.wait_for_selector("#finished")
+    assert page.inner_text("#rematch") == "Go to the rematch"
+    assert not page.is_visible("#rematch-offer")
+    page.click("#rematch")
+    page.wait_for_url(second)
+    page.wait_for_selector("#main[data-n]")
+    assert not page.errors
+
+
+# ---------------------------------------------------------------------- the pool of three
+def test_a_pool_says_who_won_each_game_and_who_stands_out(
+    server: ThreadServer, browser: Any
+) -> None:
+    """A deal that ends a game of the pool says who won it, who plays the next and who
+    stands out, and what the pool holds (it used to show the next game's 0 to 0 only)."""
+    http = httpx.Client(base_url=server.url, timeout=60)
+    r = http.post("/api/games", json={"rules": "court-gamester-1754", "format": "pool",
+                                       "opponents": ["friend", "friend"], "name": "Ada"})
+    assert r.status_code == 201, r.text
+    made = r.json()
+    gid, tokens = made["id"], {0: made["token"]}
+    for inv, name in zip(made["invites"], ["Bob", "Cleo"], strict=True):
+        r = http.post(f"/api/games/{gid}/join", json={"invite": inv["invite"], "name": name})
+        assert r.status_code == 201, r.text
+        tokens[r.json()["seat"]] = r.json()["token"]
+    page = new_page(browser)
+    page.goto(server.url + f"/play/{gid}#token={tokens[0]}")
+    page.wait_for_selector("#main[data-n]")  # the page has seen the start: it will sum up
+
+    def game_of(seat: int) -> dict[str, Any]:
+        got: dict[str, Any] = http.get(
+            f"/api/games/{gid}", headers={"Authorization": f"Bearer {tokens[seat]}"}).json()
+        return got
+
+    rng = random.Random(5)
+    for _ in range(5000):  # everyone acts (nobody else moves) until the first game is over
+        game = game_of(0)
+        if game["view"]["games"]:
+            break
+        p = game["to_act"]
+        mine = game_of(p)
+        r = http.post(f"/api/games/{gid}/actions", json={"action": plain(mine, rng),
+                      "n": mine["n"]}, headers={"Authorization": f"Bearer {tokens[p]}"})
+        assert r.status_code == 200, r.text
+    else:
+        raise AssertionError("the first game did not end")
+    view = game["view"]
+    first = view["games"][0]
+    winner = view["names"][first["winner"]]
+    out = next(p for p in range(3) if p not in view["in_game"])
+    # back at the table, it sums up the last deal: the one that ended the game
+    page.reload()
+    page.wait_for_selector("#summary-after")
+    after = page.inner_text("#summary-after")
+    assert after.startswith(f"Game 1: {winner}") and " wins (" in after, after
+    assert "Game 2: " in after, after
+    stands = "You stand out of it." if out == 0 else f"{view['names'][out]} stands out of it."
+    assert stands in after and f"The pool holds {view['pool']}." in after, after
+    assert "Game score" not in after
+    shot(page, "pool-summary", "desktop")
+    # the score sheet numbers the deals within each game, under a heading per game
+    page.click("#summary-ok")
+    page.click("#btn-sheet")
+    page.wait_for_selector("#modal .sheet")
+    first_rows = page.locator("#modal .sheet tbody tr")
+    assert first_rows.nth(0).inner_text().strip() == "Game 1"
+    assert first_rows.nth(1).locator("td").first.inner_text() == "1"
+    page.click("#modal .modal-close")
+    # the loser stands out: his side panels show the deal he lost, naming its players
+    # (not the next game's, whose roles the view holds)
+    loser = page if out == 0 else new_page(browser)
+    loser.goto(server.url + f"/play/{gid}#token={tokens[out]}")
+    loser.wait_for_selector("section.dialog")
+    said = loser.inner_text("section.dialog")
+    last = view["deals"][-1]
+
+    def label(p: int) -> str:
+        return view["names"][p] + (" (you)" if p == out else "")
+
+    absent = next(p for p in range(3) if p not in (last["elder"], last["younger"]))
+    assert f"{label(absent)}, " not in said, said
+    assert f"{label(last['elder'])}, elder: " in said, said
+    assert f"{label(last['younger'])}, younger: " in said, said
+    assert not loser.errors
     assert not page.errors
 
 

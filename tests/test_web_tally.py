@@ -547,3 +547,41 @@ def test_the_tally_page_keeps_the_score_and_says_what_is_refused(
         box = p2.query_selector("#tally-picker").bounding_box()
         assert box is not None and box["x"] + box["width"] <= 390
         phone.close()
+
+
+def test_a_refused_line_does_not_spoil_the_taps_and_choices_after_it(
+    tmp_path: Path, browser: Any
+) -> None:
+    """A line refused and left in the box is dropped once a tap is accepted (the cards
+    picked next went after it, and every later line was refused); a "who" that was
+    refused does not hold for the entries after it."""
+    with ThreadServer(tmp_path) as srv:
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(srv.url + "/tally")
+        page.wait_for_selector("#tally-start")
+        page.select_option("#tally-rules", "court-gamester-1754")
+        page.fill("#tally-name1", "Anne")
+        page.fill("#tally-name2", "Bob")
+        page.click("#tally-start")
+        page.wait_for_selector("#main[data-n='0']")
+        page.fill("#tally-entry", "dealr Bob")
+        page.press("#tally-entry", "Enter")
+        page.wait_for_selector("#tally-refusal:not([hidden])")
+        assert page.input_value("#tally-entry") == "dealr Bob"  # kept, to be corrected
+        page.click("button[data-word='dealer Bob']")  # ... or a tap instead
+        page.wait_for_selector("#main[data-n='1']")
+        assert page.input_value("#tally-entry") == ""
+        page.click("#tally-picker button[data-card='AS']")
+        assert page.input_value("#tally-entry").strip() == "AS"
+        for line in SCRIPT[1:3]:
+            _type(page, line)
+        # younger chosen while elder is to act: refused, and the choice goes back
+        page.select_option("#tally-who", "younger")
+        page.fill("#tally-entry", "discard 9S take QC")
+        page.press("#tally-entry", "Enter")
+        page.wait_for_selector("#tally-refusal:not([hidden])")
+        assert page.input_value("#tally-who") == ""
+        _type(page, SCRIPT[3])  # Anne's exchange, entered as whoever is to act
+        assert not errors

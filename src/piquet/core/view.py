@@ -176,13 +176,17 @@ class _TricksSoFar(Protocol):
 def played_by(deal: _TricksSoFar, role: int) -> int:
     """The mask of the cards ``role`` has played so far (a deal's or a view's tricks).
 
-    A card led to an open trick is the leader's: the seat not to act.
+    A card led to an open trick is the leader's: the winner of the last trick, or elder
+    at the first (not "the seat not to act": a game can end on a card led, 1754 counting
+    a point for a lead, and then nobody is to act).
     """
     out = 0
     for t in deal.tricks:
         out |= 1 << (t.lead if t.leader == role else t.follow)
-    if deal.trick_lead is not None and deal.to_act != role:
-        out |= 1 << deal.trick_lead
+    if deal.trick_lead is not None:
+        leader = deal.tricks[-1].winner if deal.tricks else ELDER
+        if leader == role:
+            out |= 1 << deal.trick_lead
     return out
 
 

@@ -46,7 +46,7 @@ from piquet.core.facts import (
     Statement,
 )
 from piquet.core.scoring import Kind
-from piquet.core.view import DealView
+from piquet.core.view import DealView, played_by
 from piquet.integrations.actions import DEAL_SIZES, Episode, EpisodeFormat
 from piquet.integrations.board import CardRun, SeatParts
 
@@ -364,11 +364,7 @@ def _fill(out: Vector, k: SeatKnowledge) -> None:
         out[o["to_act"] + (0 if v.to_act == me else 1)] = 1.0
     if k.packet in DEAL_SIZES:
         out[o["packet"] + DEAL_SIZES.index(k.packet)] = 1.0
-    my_played = 0
-    for t in v.tricks:
-        my_played |= 1 << (t.lead if t.leader == me else t.follow)
-    if v.trick_lead is not None and v.to_act != me:
-        my_played |= 1 << v.trick_lead
+    my_played = played_by(v, me)
     # the card planes are consecutive, in _CARD_PLANES's order: one shift for all of them
     masks = np.array(
         (

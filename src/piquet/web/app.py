@@ -253,9 +253,13 @@ class ReplayOut(BaseModel):
     id: str
     steps: int
     step: int
-    action: dict[str, Any] | None
+    action: dict[str, Any] | None = Field(
+        description="the step's action: its player, its id and the dialog lines it added "
+        "(lines: player, said, deed)")
     names: list[str]
     views: dict[str, dict[str, Any]]
+    resigned: int | None = Field(
+        None, description="at the last step of a resigned game, the seat that resigned")
 
 
 class RuleSetOut(BaseModel):

@@ -41,6 +41,7 @@ from piquet.core.errors import IllegalActionError, ParseError, PiquetError
 from piquet.core.match import MAX_SEED, Match, new_match
 from piquet.core.rules import Format
 from piquet.core.view import deal_view
+from piquet.core.words import Voice, aloud, voice
 from piquet.web.legal import legal_objects
 from piquet.web.refusals import GameError, Refusal, clean_name, hash_secret, preset_named
 from piquet.web.store import GameRow, NewSeat, SeatRow, Store
@@ -49,6 +50,26 @@ __all__ = ["FRIEND", "Created", "Entry", "Games", "Live"]
 
 FRIEND: Final = "friend"
 """The opponent that is a person, invited by a link."""
+
+
+def lines_added(before: Match, after: Match) -> list[dict[str, Any]]:
+    """The lines of the dialog one action added, in order, each with the player who said
+    it (an answer can make the other show his cards, a declaration its speaker show his),
+    what he said aloud and whether it is a deed ("shows ...") rather than words."""
+    old = before.deal
+    if old is None:
+        return []
+    same = (after.deal is not None and after.game_number == before.game_number
+            and after.deal_number == before.deal_number)
+    new = after.deal if same else after.last_deal
+    if new is None:
+        return []
+    return [
+        {"player": before.player_of(u.seat), "said": aloud(u),
+         "deed": voice(u.fact) is Voice.DEED}
+        for u in new.dialog[len(old.dialog):]
+    ]
+
 @dataclass(frozen=True, slots=True)
 class Live:
     """A game's state: the match and the last finished deal's end state."""
@@ -215,7 +236,10 @@ class Games:
                 invites.append((i, code))
                 seats.append(NewSeat("human", None, f"Friend {i}", None, hash_secret(code)))
             elif key in levels:
-                seats.append(NewSeat("ai", key, f"Computer ({key})", None, None))
+                # two computers of one level are told apart by their seats
+                twice = sum(o.strip().lower() == key for o in opponents) > 1
+                label = f"Computer {i} ({key})" if twice else f"Computer ({key})"
+                seats.append(NewSeat("ai", key, label, None, None))
             else:
                 raise GameError(
                     Refusal.UNREADABLE,
@@ -692,8 +716,9 @@ class Games:
         if not 0 <= step <= total:
             raise GameError(Refusal.UNREADABLE, f"step must be 0 to {total}")
         at = self._new_match(row.rules, row.format, row.seed, row.games_to_play, len(row.seats))
+        before = at
         for p, a in m.history[:step]:
-            at = at.apply(a, p)
+            before, at = at, at.apply(a, p)
         views = {}
         for p in range(at.n_players):
             vj = at.view(p).to_json()
@@ -702,7 +727,7 @@ class Games:
         action = None
         if step > 0:
             p, a = m.history[step - 1]
-            action = {"player": p, "id": str(a)}
+            action = {"player": p, "id": str(a), "lines": lines_added(before, at)}
         return {
             "id": row.id,
             "steps": total,
@@ -710,4 +735,6 @@ class Games:
             "action": action,
             "names": [s.name for s in row.seats],
             "views": views,
+            # who resigned, told at the last step (the resignation is not an action)
+            "resigned": self.resigned(entry) if step == total else None,
         }

@@ -129,7 +129,7 @@ def game_line(games: Games, entry: Entry, seat: int, ends: Any) -> dict[str, Any
         "state": state,
         "status": status,
         "finished": bool(m.finished or resigned is not None),
-        "replay": bool(m.finished),
+        "replay": bool(m.finished or resigned is not None),
         "created": row.created_at,
     }
 

@@ -12,9 +12,23 @@ function mini(ids) {
     return c;
   }));
 }
+// cards, or "nothing" when there are none (a younger who took no card)
+function cardsOr(ids) {
+  return ids.length ? mini(ids) : h("span", {}, "nothing");
+}
 function pts(x) {
   const v = Math.round(x * 10) / 10;
   return `${v} point${Math.abs(v) === 1 ? "" : "s"}`;
+}
+
+// Both discards played out in the same deals: which did better, by how much a deal.
+function verifiedText(v) {
+  const d = Math.round(v.difference * 10) / 10;
+  const noise = ` (±${v.stderr}, ${v.samples} deals)`;
+  if (d > 0) return ` · played out, the advisor's does better by ${pts(d)} a deal${noise}`;
+  if (d < 0) return ` · played out, the discard made does better by ${pts(-d)} a deal` +
+    `${noise}: the ranking is an estimate, and here it was wrong`;
+  return ` · played out, no difference${noise}`;
 }
 
 export function analysisPanel(gameId, token, jump) {
@@ -64,19 +78,27 @@ export function analysisPanel(gameId, token, jump) {
     const nameOf = (role) => names[a.players[role]] || role;
     const losses = ["elder", "younger"].map((role) => {
       const l = a.losses[role];
+      // each choice of the dialog is valued alone, the rest of the deal as it was: two
+      // answers that would each have changed the same points must not be added up
+      const costs = a.declarations.filter((x) => x.role === role && x.loss > 0)
+        .map((x) => x.loss);
+      const decl = costs.length > 1
+        ? `${pts(Math.max(...costs))} (the costliest of ${costs.length} choices, each ` +
+          "valued alone, so not to be added)"
+        : pts(costs.length ? costs[0] : 0);
       return h("li", { dataset: { role } }, h("b", {}, nameOf(role)),
         ` (${role}) scored ${a.points[role]}; gave away against the best: the exchange ` +
-        `${pts(l.exchange)} a deal (simulated), the declarations ${pts(l.declarations)}, ` +
-        `the play ${pts(l.play)} (both hands open)`);
+        `${pts(l.exchange)} a deal (simulated), the declarations ${decl}, ` +
+        `the play ${pts(l.play)} (each card's drop from the best, both hands open, added ` +
+        "up over the deal)");
     });
     const ex = a.exchange.map((e) => h("li", {},
-      h("b", {}, nameOf(e.role)), " discarded ", mini(e.made),
+      h("b", {}, nameOf(e.role)), " discarded ", cardsOr(e.made),
       e.error ? h("span", { class: "muted" }, " · " + e.error)
-        : h("span", {}, ` · the advisor: `, mini(e.best),
+        : h("span", {}, ` · the advisor: `, cardsOr(e.best),
           e.made.join() === e.best.join() ? " (the same)"
-            : ` · rank ${e.rank ?? "?"} of ${e.of}` +
-              (e.verified ? ` · verified: ${pts(e.verified.difference)} a deal ` +
-                `(±${e.verified.stderr}, ${e.verified.samples} deals)` : "")),
+            : ` · rank ${e.rank ?? "?"} of ${e.of}` + (e.verified ? verifiedText(e.verified)
+              : "")),
       " ", showAt(e.step)));
     const decl = a.declarations.map((x) => h("li", {},
       h("b", {}, nameOf(x.role)), ` ${x.kind === "sink" ? "sank" : x.kind === "answer"
@@ -85,7 +107,8 @@ export function analysisPanel(gameId, token, jump) {
           : "no difference in this deal"), " ", showAt(x.step)));
     const play = a.play.map((p) => h("li", {},
       h("b", {}, nameOf(p.role)), ` trick ${p.trick}: played `, mini([p.card]),
-      " instead of ", mini(p.best), ` · dropped ${pts(p.drop)}`, " ", showAt(p.step)));
+      p.best.length > 1 ? " instead of any of " : " instead of ", mini(p.best),
+      ` · dropped ${pts(p.drop)}`, " ", showAt(p.step)));
     return h("article", { class: "analysis-deal", dataset: { deal: d.number } },
       h("h3", {}, `${title} · ${nameOf("elder")} ${a.points.elder}, ${nameOf("younger")} ` +
         `${a.points.younger}`),
@@ -98,8 +121,8 @@ export function analysisPanel(gameId, token, jump) {
         : h("p", { class: "muted" }, "Every card kept the double-dummy value."),
       h("details", {}, h("summary", {}, "The hands as dealt"),
         ["elder", "younger"].map((role) => h("p", {}, `${nameOf(role)}: `,
-          mini(a.hands[role].dealt), " discarded ", mini(a.hands[role].discards),
-          " took ", mini(a.hands[role].taken)))));
+          mini(a.hands[role].dealt), " discarded ", cardsOr(a.hands[role].discards),
+          " took ", cardsOr(a.hands[role].taken)))));
   }
   load();
   return panel;

@@ -1090,8 +1090,11 @@ function resultText() {
   if (g.format === "pool") {
     const winner = res.winner;
     return winner === null || winner === undefined ? "The pool is over."
-      : `${nameOf(winner)} takes the pool. Ledger: ` +
-        v.players.map((p) => `${nameOf(p)} ${res.ledger ? res.ledger[p] : ""}`).join(", ");
+      : `${nameOf(winner)} takes the pool, winning two games running. Each laid one stake ` +
+        "into the pool at the start and one more for each game lost, a lurched loser one " +
+        "more to the winner; in all, stakes won or lost: " +
+        v.players.map((p) => `${nameOf(p)} ${res.ledger ? signed(res.ledger[p]) : ""}`)
+          .join(", ") + ".";
   }
   const scores = res.scores || [];
   const w = res.winner;
@@ -1109,17 +1112,19 @@ function renderFinished() {
   const g = T.game;
   const formats = (T.opts.record_formats || ["json"]);
   const others = g.seats.filter((s) => s.seat !== g.seat);
-  const rematchLabel = g.rematch ? "Take your seat in the rematch"
-    : "Rematch (same rules, seats swapped)";
+  // this browser holds a seat in the rematch (it made it, or took its seat): go there
+  const inRematch = g.rematch && (g.rematch_mine || store.get(g.rematch));
+  const rematchLabel = !g.rematch ? "Rematch (same rules, seats swapped)"
+    : inRematch ? "Go to the rematch" : "Take your seat in the rematch";
   return h("div", { class: "finished", id: "finished" },
     h("h2", {}, "Game over"),
     h("p", { class: "result" }, resultText()),
-    g.rematch && !g.rematch_mine ? h("p", { class: "rematch-offer", id: "rematch-offer" },
+    g.rematch && !inRematch ? h("p", { class: "rematch-offer", id: "rematch-offer" },
       `${others.map((s) => s.name).join(" and ")} offer${others.length === 1 ? "s" : ""} a ` +
       "rematch.") : null,
     h("div", { class: "row" },
-      h("button", { type: "button", class: "act primary", id: "rematch", onclick: rematch },
-        rematchLabel),
+      h("button", { type: "button", class: "act primary", id: "rematch",
+        onclick: inRematch ? () => go("/play/" + g.rematch) : rematch }, rematchLabel),
       // a resigned game has its record and replay too (the resignation is in the record)
       formats.map((f) => h("button", { type: "button", class: "act",
         id: `download-${f}`, onclick: () => download(f) },
@@ -1210,12 +1215,15 @@ function renderDialog() {
   const box = h("section", { class: "dialog", "aria-label": "What was said" },
     h("h3", {}, v.deal ? "The dialog" : "The dialog of the last deal"));
   if (!d || !d.dialog.length) {
-    box.append(h("p", { class: "muted small" }, "Nothing said yet this deal."));
+    box.append(h("p", { class: "muted small" }, standingOut(v)
+      ? "You stand out of this game: follow it by the spectator link."
+      : "Nothing said yet this deal."));
     return box;
   }
   const list = h("ol", { class: "lines" });
+  const rv = dealRoles(v);
   for (const u of d.dialog) {
-    const w = whoSaid(v, u.seat);
+    const w = whoSaid(rv, u.seat);
     list.append(h("li", { class: w.p === g.seat ? "me" : "them" },
       h("span", { class: "speaker" }, w.label + ": "),
       h("span", { class: "said" }, u.said),
@@ -1232,7 +1240,7 @@ function renderTricks() {
   const v = g.view;
   const d = v.deal || g.last_deal;
   if (!d || !d.tricks.length) return null;
-  const r = roleNames(v.deal ? v : lastView(v.deals[v.deals.length - 1]));
+  const r = roleNames(dealRoles(v));
   const who = (role) => plainName(role === "elder" ? r.elder : r.younger);
   const pts = trickPoints(d);
   return h("section", { class: "tricks", id: "tricks", "aria-label": "Tricks of this deal" },
@@ -1268,7 +1276,7 @@ function renderEvents() {
     box.append(h("p", { class: "muted small" }, "Nothing counted yet."));
     return box;
   }
-  box.append(h("ol", { class: "lines" }, d.events.map((e) => eventLine(v, e))));
+  box.append(h("ol", { class: "lines" }, d.events.map((e) => eventLine(dealRoles(v), e))));
   return box;
 }
 
@@ -1310,8 +1318,7 @@ function showDealSummary(index) {
     return h("div", { class: "callout" }, `${k[0].toUpperCase()}${k.slice(1)}! `,
       h("span", {}, nameOf(who)));
   });
-  const after = h("p", { class: "muted" }, g.finished ? resultText()
-    : `Game score: ${v.in_game.map((p, i) => `${nameOf(p)} ${v.scores[i]}`).join(", ")}`);
+  const after = h("p", { class: "muted", id: "summary-after" }, afterDeal(s));
   // a partie counts its deals as the side panel does ("deal 3 of 6"), a game by game
   const rs = ruleSet(T.opts, g.rules);
   const title = g.format === "partie" && rs.partie_deals
@@ -1328,6 +1335,50 @@ function lastView(s) {
   return { in_game: [s.elder, s.younger], dealer: s.younger };
 }
 
+// Who held the roles of the deal the side panels show: the deal in play, else the last
+// one finished (between deals, and while standing out of a pool's game, the players and
+// the dealer of the view are those of the next deal or game, not of the deal shown).
+function standingOut(v) {
+  return !v.deal && !v.in_game.includes(T.game.seat) && !T.game.finished;
+}
+
+function dealRoles(v) {
+  return v.deal || !v.deals.length ? v : lastView(v.deals[v.deals.length - 1]);
+}
+
+// A count with its sign: "+7", "-3", "0".
+function signed(n) { return n > 0 ? `+${n}` : String(n); }
+
+// One finished game of the match in a line: "Game 1: Ada wins (Ada 101, Bob 87), lurched".
+function gameLine(r) {
+  return `Game ${r.number}: ${r.winner === null ? "drawn" : nameOf(r.winner) + " wins"} ` +
+    `(${r.players.map((p, i) => `${nameOf(p)} ${r.scores[i]}`).join(", ")})` +
+    (r.rubiconed ? ", rubiconed" : "") + (r.lurch ? ", lurched" : "") +
+    (r.settled ? `, settled at ${r.settled}` : "");
+}
+
+// After a deal: the game's score, or (the deal ended a game that the match goes on from)
+// that game's result and who plays the next; in a pool, who stands out and the pool.
+function afterDeal(s) {
+  const g = T.game;
+  const v = g.view;
+  if (g.finished) return resultText();
+  const score = (pre) => `${pre}: ` +
+    v.in_game.map((p, i) => `${nameOf(p)} ${v.scores[i]}`).join(", ");
+  const ended = v.games.find((r) => r.number === s.game);
+  const later = v.deals.some((x) => x.game === s.game && x.number > s.number);
+  if (!ended || later) return score("Game score");
+  let text = `${gameLine(ended)}. Game ${v.game_number}: ` +
+    v.in_game.map((p) => nameOf(p)).join(" v ") + ".";
+  if (g.format === "pool") {
+    const out = v.players.find((p) => !v.in_game.includes(p));
+    if (out !== undefined) text += ` ${out === g.seat ? "You stand" : nameOf(out) + " stands"}` +
+      " out of it.";
+    text += ` The pool holds ${v.pool}.`;
+  }
+  return text;
+}
+
 // Score sheet, rules, links, hints ----------------------------------------------
 function showSheet() {
   const g = T.game;
@@ -1336,21 +1387,24 @@ function showSheet() {
   const totals = {};
   const rows = [];
   let game = 0;
+  // deals numbered within their game; a heading row for each game when there are several
+  const several = g.format === "pool" || v.game_number > 1 || v.deals.some((s) => s.game > 1);
   for (const s of v.deals) {
-    if (s.game !== game) { game = s.game; for (const p of players) totals[p] = 0; }
+    if (s.game !== game) {
+      game = s.game;
+      for (const p of players) totals[p] = 0;
+      if (several) rows.push(h("tr", { class: "game-row" },
+        h("th", { colspan: players.length + 1, scope: "rowgroup" }, `Game ${game}`)));
+    }
     totals[s.elder] += s.points[0];
     totals[s.younger] += s.points[1];
-    rows.push(h("tr", {}, h("td", {}, `${s.game}.${s.number}`),
+    rows.push(h("tr", {}, h("td", {}, String(s.number)),
       players.map((p) => {
         const i = p === s.elder ? 0 : p === s.younger ? 1 : -1;
         return h("td", {}, i < 0 ? "—" : `${s.points[i]} → ${totals[p]}`);
       })));
   }
-  const games = v.games.map((r) => h("li", {},
-    `Game ${r.number}: ${r.winner === null ? "drawn" : nameOf(r.winner) + " wins"} ` +
-      `(${r.players.map((p, i) => `${nameOf(p)} ${r.scores[i]}`).join(", ")})` +
-      (r.rubiconed ? ", rubiconed" : "") + (r.lurch ? ", lurched" : "") +
-      (r.settled ? `, settled at ${r.settled}` : "")));
+  const games = v.games.map((r) => h("li", {}, gameLine(r)));
   openModal("Score sheet", h("table", { class: "sheet" },
     h("thead", {}, h("tr", {}, h("th", {}, "deal"), players.map((p) => h("th", {}, nameOf(p))))),
     h("tbody", {}, rows.length ? rows : h("tr", {}, h("td", { colspan: players.length + 1 },
@@ -1426,11 +1480,14 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "ArrowLeft") { R.load(Math.max(0, R.want - 1)); e.preventDefault(); }
 });
 
-// An action of the record in words: "Ada plays the queen of hearts".
-function wordAction(id, who, view) {
+// An action of the record in words: "Ada plays the queen of hearts".  `lines` are the
+// dialog lines it added, each with who said it: an answer can make the other show his
+// cards, a declaration its speaker show his.
+function wordAction(id, who, lines, names) {
   const [kind, ...restParts] = id.split(":");
   const rest = restParts.join(":");
-  const d = view && view.deal;
+  const said = (lines || []).map((l) => l.deed ? `${names[l.player]} ${l.said}`
+    : `${names[l.player]}: “${l.said}”`).join(" · ");
   const cards = (t) => t.split(" ").filter((c) => /^[6-9TJQKA][SHDC]$/.test(c));
   switch (kind) {
     case "play": return `${who} plays the ${cardName(rest)}`;
@@ -1441,10 +1498,8 @@ function wordAction(id, who, view) {
     }
     case "declare": case "pass": case "good": case "not-good": case "equal": case "making":
     case "answer": {
-      // the words said are the dialog's last line
-      const said = d && d.dialog.length ? d.dialog[d.dialog.length - 1].said : null;
-      if (kind === "pass") return `${who} declares nothing` + (said ? `: “${said}”` : "");
-      return said ? `${who}: “${said}”` : `${who} ${kind.replace("-", " ")}`;
+      if (kind === "pass") return said.length ? said : `${who} declares nothing`;
+      return said.length ? said : `${who} ${kind.replace("-", " ")}`;
     }
     case "deal": return `${who} deals by ${rest}`;
     case "name": return rest.length === 2 ? `${who} names the ${cardName(rest)} as his lead`
@@ -1454,10 +1509,7 @@ function wordAction(id, who, view) {
     case "look": return `${who} looks at the cards left`;
     case "decline": return `${who} leaves the cards unseen`;
     case "blanche": return `${who} shows carte blanche`;
-    default: {
-      const said = d && d.dialog.length ? d.dialog[d.dialog.length - 1].said : null;
-      return said ? `${who}: “${said}”` : `${who}: ${id}`;
-    }
+    default: return said.length ? said : `${who}: ${id}`;
   }
 }
 
@@ -1507,10 +1559,11 @@ async function showReplay(id) {
       return { elder: younger === a ? b : a, younger };
     };
     const r = roleOf(any);
-    const actorView = data.action ? data.views[String(data.action.player)] : null;
-    const caption = data.action
-      ? wordAction(data.action.id, names[data.action.player], actorView)
-      : "The cards are cut.";
+    const caption = (data.action
+      ? wordAction(data.action.id, names[data.action.player], data.action.lines, names)
+      : "The cards are cut.") +
+      (data.resigned === null || data.resigned === undefined ? ""
+        : ` · then ${names[data.resigned]} resigned`);
     const slider = h("input", { type: "range", min: 0, max: me.steps, value: me.step,
       id: "replay-slider", "aria-label": "Step", oninput: (e) => me.load(Number(e.target.value)) });
     const hands = views.filter((x) => x.deal).map((x) => h("div", { class: "replay-seat" },

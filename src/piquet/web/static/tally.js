@@ -235,12 +235,18 @@ async function submit(raw, { keep } = {}) {
   setBusy(true);
   try {
     const t = await api("POST", `/api/tallies/${S.id}/entries`, { entry: text }, S.token);
-    if (!keep) S.els.entry.value = "";
+    // a line refused earlier and left as it was is done with once anything is accepted:
+    // later taps and picked cards must not be added to it
+    if (!keep || S.els.entry.value === S.refused) S.els.entry.value = "";
+    S.refused = null;
     S.els.who.value = "";
     refuse(null);
     show(t);
   } catch (e) {
     refuse(e);
+    if (!keep) S.refused = S.els.entry.value;
+    // "whoever is to act" again: a refused "who" must not hold for the entries after
+    S.els.who.value = "";
     stale = e.status === 409;
   } finally {
     setBusy(false);
