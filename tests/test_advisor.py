@@ -527,3 +527,33 @@ def test_verification_and_hints_use_the_expert_level() -> None:
     assert isinstance(action, Discard)
     assert action.cards.mask & ~world.opp_dealt == 0
     assert action == exchanger("expert", seed=2, think_ms=20).choose(match_view(deal, 1))
+
+
+def test_the_leftovers_hint_gives_the_reason_for_its_own_advice() -> None:
+    """The hint at the stock's leftovers once read "Decline: the book looks at what was
+    left only when it tells him something" (an argument against its own advice): each
+    choice now has its own reason, for whoever decides, under every rule set."""
+    from piquet.advisor.hints import hint
+    from piquet.players.book import book_action
+
+    seen: dict[tuple[str, int, str], str] = {}
+    for name, rules in PRESETS.items():
+        for seed in range(60):
+            m = new_match(name, seed=seed)
+            rng = random.Random(seed)
+            while not m.finished and m.deal is not None and m.deal.phase is not Phase.DECLARE:
+                p = m.to_act
+                assert p is not None
+                view = m.view(p)
+                if view.deal is not None and view.deal.phase is Phase.LEFTOVERS:
+                    text = hint(view)
+                    action = book_action(view.deal, rules)
+                    kind = type(action).__name__ + ":" + str(action).split(":")[0]
+                    seen[(name, view.deal.role, kind)] = text
+                    assert "only when it tells him something" not in text
+                    assert not text.startswith(("Name S:", "Name H:", "Name D:", "Name C:"))
+                    if str(action) == "decline" and view.deal.role == 0 and any(
+                            str(a).startswith("name:") for a in view.deal.legal_actions):
+                        assert "no such ace" in text, text
+                m = m.apply(m.random_action(rng), p)
+    assert any(k[1] == 0 for k in seen) and any(k[1] == 1 for k in seen)

@@ -15,7 +15,7 @@ import pytest
 
 from enginekit import act, new_deal, play, refused, said, timeline
 from piquet.core.actions import Appoint, DealBy, Discard, NameLead, Play, parse_action
-from piquet.core.cards import Card, CardSet
+from piquet.core.cards import DECK32, Card, CardSet
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.errors import IllegalActionError
 from piquet.core.match import Match, new_match
@@ -247,7 +247,16 @@ def test_1754_elder_names_card_to_see_leftovers() -> None:
     assert lacking.phase is Phase.APPOINT and lacking.to_act == YOUNGER
     assert said(lacking)[-1] == "elder: elder holds no KD: younger appoints the lead"
     assert Appoint(card=Card.parse("7H")) in lacking.legal_actions()
-    assert Appoint(card=Card.parse("KD")) not in lacking.legal_actions()  # his own card
+    # only a card elder may hold as far as younger knows: not his own, not one he laid
+    # out or saw among his leftovers, not the card elder has just said he lacks
+    appointable = CardSet(sum(1 << a.card.index for a in lacking.legal_actions()
+                              if isinstance(a, Appoint) and a.card is not None))
+    known = (lacking.hands[YOUNGER] | lacking.discards[YOUNGER] | leftovers.mask
+             | 1 << Card.parse("KD").index)
+    assert appointable.mask == DECK32 & ~known
+    assert len(lacking.legal_actions()) == 32 - 12 - 6 - lacking.discards[YOUNGER].bit_count()
+    for own in ("KD", *str(deal_view(deal, YOUNGER).discards).split()[:1], "9C"):
+        assert Appoint(card=Card.parse(own)) not in lacking.legal_actions(), own
     lacking = act(lacking, "appoint:7H")
     assert said(lacking)[-1] == "younger: younger appoints 7H"
     lacking = act(lacking, "pass", "pass", "pass", "pass", "pass", "pass")

@@ -933,6 +933,7 @@ def test_the_hint_shows_in_the_declarations(server: ThreadServer, browser: Any) 
     if r.status_code == 200:
         page.wait_for_selector("#declare-hint", timeout=60000)
         assert r.json()["hint"] in page.inner_text("#declare-hint")
+        assert not page.query_selector("#status #hint")  # said once, beside the buttons
     else:
         page.wait_for_selector(".toast.show")
     assert not page.errors

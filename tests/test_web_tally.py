@@ -287,7 +287,8 @@ def test_tokens_missing_wrong_or_of_another_tally_reveal_nothing(tmp_path: Path)
             for headers in (bearer("x" * 43), bearer(tok_b), bearer("y" * 500)):
                 r = c.request(method.upper(), url, headers=headers)
                 assert r.status_code == 404, (path, r.text)
-                assert r.json() == {"error": "no such tally (or not for this token)"}
+                assert r.json() == {"error": "no such tally, or its key is not this one: "
+                                             "open the tally by its own link"}
         r = c.post(f"/api/tallies/{a}/entries", json={"entry": "dealer Bob"}, headers=bearer(tok_b))
         assert r.status_code == 404
         unknown = c.get("/api/tallies/nosuchtally", headers=bearer(tok_a))
@@ -584,4 +585,38 @@ def test_a_refused_line_does_not_spoil_the_taps_and_choices_after_it(
         page.wait_for_selector("#tally-refusal:not([hidden])")
         assert page.input_value("#tally-who") == ""
         _type(page, SCRIPT[3])  # Anne's exchange, entered as whoever is to act
+        # a trick entered in one line is listed card by card, and undo takes back the last
+        # entry listed (it once took back both cards of the line, listed as two entries)
+        for line in SCRIPT[4:]:
+            _type(page, line)
+        before = page.locator("#tally-entry-list li").count()
+        _type(page, "AS JH")
+        items = page.locator("#tally-entry-list li")
+        assert items.count() == before + 2
+        assert page.inner_text("#tally-entries h3") == f"Entries ({before + 2})"
+        n = int(page.get_attribute("#main", "data-n") or 0)
+        page.click("#tally-undo")
+        page.wait_for_selector(f"#main[data-n='{n - 1}']")
+        assert page.locator("#tally-entry-list li").count() == before + 1
+        assert "JH" not in items.last.inner_text() and "AS" in items.last.inner_text()
         assert not errors
+
+
+def test_undo_takes_back_the_same_step_whether_the_tally_was_read_back_or_not(
+    tmp_path: Path,
+) -> None:
+    """A line of two cards is two steps, stored and listed as two: undo takes back the
+    last, in the process that took the line (its session in memory) as after a restart
+    (the session read back from the stored steps): once, these differed."""
+    db = tmp_path / "games.sqlite3"
+    with TestClient(create_app(config(db))) as c:
+        tid, tok, _ = new_tally(c)
+        for line in SCRIPT:
+            enter(c, tid, tok, line)
+        both = enter(c, tid, tok, "AS JH")
+        here = c.post(f"/api/tallies/{tid}/undo", headers=bearer(tok)).json()
+        assert here["n"] == both["n"] - 1 and here["entries"][-1]["text"].endswith("AS")
+        enter(c, tid, tok, "JH")
+    with TestClient(create_app(config(db))) as c:
+        there = enter(c, tid, tok, "undo")  # typed, after a restart
+        assert there["entries"] == here["entries"] and there["n"] == here["n"]

@@ -314,7 +314,8 @@ class TallySession:
             need = [f"{r} CARDS" for r, h in zip(_ROLE_NAMES, draft.hands, strict=True) if not h]
             who = self.names[dealer]
             first = m.deal_number == 1 and draft.dealer is None
-            lead = f"dealer NAME (now {who}), then " if first else f"{who} deals; enter "
+            lead = (f"dealer NAME (who deals: {who} unless you say otherwise), then " if first
+                    else f"{who} deals; enter ")
             return lead + " and ".join(need)
         role = self.pending_take()
         deal = self.deal
@@ -331,17 +332,18 @@ class TallySession:
             return f"{who} ({name}) holds carte blanche: blanche N (cards he will lay out)"
         if phase is Phase.EXCHANGE:
             lo, hi = deal.discard_range()
-            return f"{who} ({name}) lays out {lo} to {hi}: discard CARDS take CARDS"
+            many = str(lo) if lo == hi else f"{lo} to {hi}"
+            return f"{who} ({name}) lays out {many}: discard CARDS take CARDS"
         if phase is Phase.PLAY:
             return f"{who} ({name}) plays a card"
         what = "SUIT" if self.rules.younger_leftovers is Leftovers.ELDER_NAMES_SUIT else "CARD"
         if phase is Phase.LEFTOVERS:
             if who == "elder":
                 return (
-                    f"elder ({name}): name {what} (what he will lead) to see the cards "
+                    f"elder ({name}): name {what} (the lead to come) to see the cards "
                     "younger left, or decline"
                 )
-            return f"younger ({name}): look (at the cards he left) or decline"
+            return f"younger ({name}): look (at the stock cards left untaken) or decline"
         if phase is Phase.APPOINT:
             return f"younger ({name}): appoint {what} (what elder must lead)"
         legal = [in_words(str(a)) for a in deal.legal_actions()]
@@ -393,6 +395,25 @@ class TallySession:
             steps=steps,
             _state=_fold(self.rules, self._start(), steps),
             entry_sizes=sizes[:-1],
+        )
+
+    def undo_step(self) -> TallySession:
+        """The session without its last step: one card of a line of cards played, or the
+        whole of any other entry.  The browser's tally lists and stores steps, and takes
+        them back one at a time, so that what it undoes does not depend on whether the
+        session was entered here or read back from its stored steps.
+
+        Raises :class:`PiquetError` if there is none.
+        """
+        if not self.steps:
+            raise PiquetError("nothing to undo")
+        sizes = self._sizes()
+        steps = self.steps[:-1]
+        return replace(
+            self,
+            steps=steps,
+            _state=_fold(self.rules, self._start(), steps),
+            entry_sizes=sizes[:-1] + ((sizes[-1] - 1,) if sizes[-1] > 1 else ()),
         )
 
     def _start(self) -> Match:

@@ -19,7 +19,7 @@ import random
 from functools import lru_cache
 from typing import Any, Final
 
-from piquet.advisor.deals import YOUNGER
+from piquet.advisor.deals import ELDER, YOUNGER
 from piquet.advisor.ranking import Advice, advise
 from piquet.core.actions import (
     Action,
@@ -28,6 +28,7 @@ from piquet.core.actions import (
     DealBy,
     Declare,
     Leftover,
+    LeftoverChoice,
     NameLead,
     Pass,
     Play,
@@ -38,7 +39,7 @@ from piquet.core.cards import CardSet
 from piquet.core.deal import Phase
 from piquet.core.declarations import DeclClass, best_claim, claims, statement
 from piquet.core.errors import PiquetError
-from piquet.core.rules import Rules
+from piquet.core.rules import Leftovers, Rules
 from piquet.core.view import DealView
 from piquet.players.book import book_action
 from piquet.players.expert import ExpertPlayer
@@ -266,8 +267,21 @@ def _answer_hint(deal: DealView, rules: Rules, choice: Action | None, hand: int)
 # ------------------------------------------------------------------ the rest: the book
 _BOOK_WHY: Final = {
     Phase.DEAL: "the book deals by twos",
-    Phase.LEFTOVERS: "the book looks at what was left only when it tells him something",
     Phase.APPOINT: "the book appoints the suit where it holds the top",
+}
+
+#: why the book does what it does with the stock's leftovers, by who decides and how
+_LEFTOVERS_WHY: Final = {
+    # elder: he names a lead only when it is the lead he would make anyway
+    (True, "name"): "to see the rest of the stock the book names only the lead it would "
+    "make anyway, the ace of its longest suit",
+    (True, "decline"): "to see the rest of the stock the book names only the lead it would "
+    "make anyway, the ace of its longest suit, and you have no such ace to lead",
+    # younger: he looks where what he sees is his alone (for now), not where both would
+    (True, "leave"): "the book leaves them unseen",
+    (False, "leave"): "the book leaves them unseen",
+    (False, "look"): "what you left tells you which cards neither hand holds",
+    (False, "decline"): "turning them up would show them to the other player too",
 }
 
 
@@ -278,12 +292,22 @@ def _book_hint(deal: DealView, rules: Rules) -> str:
         return ""
     action = book_action(deal, rules)
     why = _BOOK_WHY.get(deal.phase, "the book's choice")
+    if deal.phase is Phase.LEFTOVERS:
+        kind = "name" if isinstance(action, NameLead) else (
+            "look" if isinstance(action, Leftover) and action.choice is LeftoverChoice.LOOK
+            else "decline")
+        if kind == "decline" and not (
+                any(isinstance(a, NameLead) for a in legal)
+                or rules.younger_leftovers is Leftovers.YOUNGER_TURNS_UP):
+            kind = "leave"  # nothing to name, nothing shown to both: just not looked at
+        why = _LEFTOVERS_WHY.get((deal.role == ELDER, kind), why)
     if isinstance(action, DealBy):
         return f"Deal the cards {action.size} at a time: {why}."
     if isinstance(action, Leftover):
         return f"{action.choice.value.capitalize()}: {why}."
     if isinstance(action, NameLead | Appoint):
-        what = action.card if action.card is not None else action.suit
+        what = action.card if action.card is not None else (
+            action.suit.plural if action.suit is not None else "")
         verb = "Name" if isinstance(action, NameLead) else "Appoint"
         return f"{verb} {what}: {why}."
     return f"Choose {action}: {why}."

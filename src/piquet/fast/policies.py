@@ -186,9 +186,14 @@ def choose_name(p, policy, rng, hand, by_suit, full):  # type: ignore[no-untyped
 
 
 @njit(cache=True, nogil=True)
-def choose_appoint(p, policy, rng, hand, by_suit, full):  # type: ignore[no-untyped-def]
-    """Younger appoints the suit or card elder leads (elder lacked what he named)."""
-    free = full & ~hand
+def choose_appoint(p, policy, rng, hand, by_suit, free):  # type: ignore[no-untyped-def]
+    """Younger appoints the suit or card elder leads (elder lacked what he named), among
+    ``free``: the cards elder may hold as far as younger knows (the engine's
+    ``Deal._appoint_actions``)."""
+    suits = 0  # the suits with a card in ``free``, as a 4-bit mask
+    for s in range(4):
+        if free >> (9 * s) & 0x1FF:
+            suits |= 1 << s
     if policy == BOOK:
         best = 0
         bk0 = -1
@@ -204,11 +209,13 @@ def choose_appoint(p, policy, rng, hand, by_suit, full):  # type: ignore[no-unty
                 bk1 = m
                 best = s
         if by_suit:
-            return best
+            if suits >> best & 1:
+                return best
+            return nth_card(suits, 0)  # the first suit he may appoint, as the book's list
         same = free & (0x1FF << (9 * best))
         return nth_card(same if same else free, 0)
     if by_suit:
-        return rand_below(rng, 4)
+        return nth_card(suits, rand_below(rng, popcount(suits)))
     return nth_card(free, rand_below(rng, popcount(free)))
 
 

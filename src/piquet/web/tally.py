@@ -57,7 +57,7 @@ STATIC: Final = Path(__file__).parent / "static"
 TALLY_ID: Final = r"^[A-Za-z0-9_-]{1,32}$"
 MAX_STEPS: Final = 4000
 """Entries a tally may hold (a game of many deals takes a few hundred)."""
-NOT_FOUND: Final = "no such tally (or not for this token)"
+NOT_FOUND: Final = "no such tally, or its key is not this one: open the tally by its own link"
 _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
@@ -212,6 +212,8 @@ class Tallies:
         forbids (the message says what and what is expected), 409 when the match is over,
         the tally is full, or it changed meanwhile.  The tally is unchanged then.
         """
+        if text.strip().lower() == "undo":  # typed: the same undo as the button's
+            return self.undo(tally_id, token)
         row, session = self.load(tally_id, token)
         try:
             after = session.enter(text)
@@ -228,10 +230,12 @@ class Tallies:
         return self._save(row, session, after)
 
     def undo(self, tally_id: str, token: str | None) -> tuple[TallyRow, TallySession]:
-        """The tally without its last entry.  Raises :class:`GameError` (409) if none."""
+        """The tally without its last step (as listed: one card of a line of cards, or an
+        entry), whether the session was entered in this process or read back from the
+        stored steps.  Raises :class:`GameError` (409) if none."""
         row, session = self.load(tally_id, token)
         try:
-            after = session.undo()
+            after = session.undo_step()
         except PiquetError as exc:
             raise GameError(Refusal.NOT_NOW, str(exc)) from None
         return self._save(row, session, after)

@@ -812,7 +812,9 @@ function renderStatus() {
     role: "status" },
   h("span", { class: "phase-tag" }, d.phase),
   h("span", {}, phaseText()),
-  T.hint ? h("div", { class: "hint", id: "hint" }, "Advisor: ", T.hint) : null);
+  // at one's own declarations the hint stands in their panel, beside the buttons: once
+  T.hint && !(d.phase === "declare" && g.your_turn)
+    ? h("div", { class: "hint", id: "hint" }, "Advisor: ", T.hint) : null);
 }
 
 // One button of the actions; keys 1-9 press the first nine shown.
@@ -1305,7 +1307,7 @@ function showDealSummary(index) {
   const calls = ordered.filter((k) => ["pique", "repique", "capot"].includes(k));
   const table = h("table", { class: "sheet" },
     h("thead", {}, h("tr", {}, h("th", {}, ""),
-      players.map((p, i) => h("th", {}, `${nameOf(p)} (${i ? "younger" : "elder"})`)))),
+      players.map((p, i) => h("th", {}, `${nameOf(p)}, ${i ? "younger" : "elder"}`)))),
     h("tbody", {}, ordered.map((k) => h("tr", { class: calls.includes(k) ? "call" : "" },
       h("th", {}, k), s.by_kind.map((bk) => h("td", {}, bk[k] ? String(bk[k]) : "·"))))),
     h("tfoot", {}, h("tr", {}, h("th", {}, "deal"),

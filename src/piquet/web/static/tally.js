@@ -483,7 +483,8 @@ function renderDialog(t) {
   fill(S.els.dialog, h("h3", {}, "The dialog"),
     lines.length ? h("ul", { class: "lines", id: "tally-dialog-lines" }, lines.map((u) =>
       h("li", { class: u.seat === "elder" ? "me" : "them" },
-        h("span", { class: "speaker" }, u.name), ": ", h("span", { class: "said" }, u.text),
+        // what each said in his own words ("I take three."), as at the card table
+        h("span", { class: "speaker" }, u.name), ": ", h("span", { class: "said" }, u.said),
         u.shown.length ? [" ", chips(u.shown)] : null)))
       : h("p", { class: "muted small" }, "Nothing said yet in this deal."),
     events.length ? [h("h3", {}, "Counted"), h("ul", { class: "lines events" },
