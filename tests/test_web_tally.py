@@ -620,3 +620,17 @@ def test_undo_takes_back_the_same_step_whether_the_tally_was_read_back_or_not(
     with TestClient(create_app(config(db))) as c:
         there = enter(c, tid, tok, "undo")  # typed, after a restart
         assert there["entries"] == here["entries"] and there["n"] == here["n"]
+
+
+def test_a_card_to_name_is_picked_not_offered_as_a_button_each(tmp_path: Path) -> None:
+    """1754: elder may name the card he will lead. The page once had a button for each of
+    the 32 ("name AS", ...), filling a phone's screen; the key word "name" and the card
+    picker make the entry, and the words offered are the rest ("decline")."""
+    with client(tmp_path) as c:
+        tid, tok, _ = new_tally(c)
+        for line in SCRIPT[:5]:
+            t = enter(c, tid, tok, line)
+        assert t["deal"]["phase"] == "leftovers"
+        assert t["deal"]["words"] == ["decline"]
+        t = enter(c, tid, tok, "name KD")  # typed (or the key word and a picked card)
+        assert t["deal"]["phase"] == "appoint" and t["deal"]["words"] == []

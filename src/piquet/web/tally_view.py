@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from piquet.core.actions import Declare
+from piquet.core.actions import Appoint, Declare, NameLead
 from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
 from piquet.core.view import dialog_json, events_json, played_by
@@ -89,7 +89,9 @@ def _words(deal: Deal) -> list[str]:
         return []
     out: list[str] = []
     for a in deal.legal_actions():
-        if isinstance(a, Declare):
+        # a declaration, or a card to name or appoint, is made with its key word and the
+        # card picker, not with a button each (32 of them filled a phone's screen)
+        if isinstance(a, Declare) or (isinstance(a, NameLead | Appoint) and a.card is not None):
             continue
         w = action_text(str(a))
         if w not in out:
