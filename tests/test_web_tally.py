@@ -585,39 +585,44 @@ def test_a_refused_line_does_not_spoil_the_taps_and_choices_after_it(
         page.wait_for_selector("#tally-refusal:not([hidden])")
         assert page.input_value("#tally-who") == ""
         _type(page, SCRIPT[3])  # Anne's exchange, entered as whoever is to act
-        # a trick entered in one line is listed card by card, and undo takes back the last
-        # entry listed (it once took back both cards of the line, listed as two entries)
+        # a trick entered in one line is one entry, listed as one and undone as one (it was
+        # listed as two entries, both taken back by one undo)
         for line in SCRIPT[4:]:
             _type(page, line)
         before = page.locator("#tally-entry-list li").count()
         _type(page, "AS JH")
         items = page.locator("#tally-entry-list li")
-        assert items.count() == before + 2
-        assert page.inner_text("#tally-entries h3") == f"Entries ({before + 2})"
+        assert items.count() == before + 1
+        assert items.last.get_attribute("data-steps") == "2"
+        assert "AS" in items.last.inner_text() and "JH" in items.last.inner_text()
+        assert page.inner_text("#tally-entries h3") == f"Entries ({before + 1})"
         n = int(page.get_attribute("#main", "data-n") or 0)
         page.click("#tally-undo")
-        page.wait_for_selector(f"#main[data-n='{n - 1}']")
-        assert page.locator("#tally-entry-list li").count() == before + 1
-        assert "JH" not in items.last.inner_text() and "AS" in items.last.inner_text()
+        page.wait_for_selector(f"#main[data-n='{n - 2}']")
+        assert page.locator("#tally-entry-list li").count() == before
         assert not errors
 
 
-def test_undo_takes_back_the_same_step_whether_the_tally_was_read_back_or_not(
+def test_undo_takes_back_the_same_line_whether_the_tally_was_read_back_or_not(
     tmp_path: Path,
 ) -> None:
-    """A line of two cards is two steps, stored and listed as two: undo takes back the
-    last, in the process that took the line (its session in memory) as after a restart
-    (the session read back from the stored steps): once, these differed."""
+    """A line of two cards is one entry of two steps: undo takes back both, in the process
+    that took the line (its session in memory) as after a restart (the session read back
+    from the stored steps, which keep how they were entered); once, after a restart it
+    took back one card."""
     db = tmp_path / "games.sqlite3"
     with TestClient(create_app(config(db))) as c:
         tid, tok, _ = new_tally(c)
         for line in SCRIPT:
-            enter(c, tid, tok, line)
+            before = enter(c, tid, tok, line)
         both = enter(c, tid, tok, "AS JH")
+        assert [e["entry"] for e in both["entries"][-2:]] == [len(SCRIPT) + 1] * 2
         here = c.post(f"/api/tallies/{tid}/undo", headers=bearer(tok)).json()
-        assert here["n"] == both["n"] - 1 and here["entries"][-1]["text"].endswith("AS")
-        enter(c, tid, tok, "JH")
+        assert here["n"] == both["n"] - 2 and here["entries"] == before["entries"]
+        enter(c, tid, tok, "AS JH")
     with TestClient(create_app(config(db))) as c:
+        again = state(c, tid, tok)
+        assert again["entries"] == both["entries"]  # grouped as entered
         there = enter(c, tid, tok, "undo")  # typed, after a restart
         assert there["entries"] == here["entries"] and there["n"] == here["n"]
 

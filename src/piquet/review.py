@@ -16,9 +16,12 @@ three parts of one finished deal:
   on, both hands open, best play by both after it) fell below that of the best card.
 
 Values are points of the deal from the side of the player who decided: ``loss`` is what
-the choice made cost against the better one (negative: it did better).  ``losses`` sums,
-for each side and part, what was given away (the positive losses; a choice that did
-better than the AI's is listed, not netted).  The advisor is
+the choice made cost against the better one (negative: it did better).  ``losses`` gives,
+for each side and part, what was given away: the positive losses summed for the exchange
+and the play (each card's drop is from the position its own card left), the costliest
+one alone for the declarations (each choice is valued alone, with the rest of the deal as
+it was, so two of them may count the same points); a choice that did better than the
+AI's is listed, not netted.  The advisor is
 called through one function, :func:`exchange_advice`; everything else is the engine.
 :func:`finished_deals` cuts a match's log into its deals.  Nothing here is for a deal
 still being played: a deal's hands are its players' secret until it is over.
@@ -49,7 +52,7 @@ __all__ = [
     "review_deal",
 ]
 
-ANALYSIS_VERSION: Final = 1
+ANALYSIS_VERSION: Final = 2
 """Bumped when the analysis changes: stored analyses of an older version are made again."""
 STRONGEST: Final = "expert"
 """The AI level whose choices the declarations are judged against."""
@@ -359,7 +362,9 @@ def review_deal(
                     "loss": ai_v - made_v,
                 }
             )
-            loss[who]["declarations"] += max(0, ai_v - made_v)
+            # each choice is valued alone, the rest of the deal as it was: two answers that
+            # would each have changed the same points are not added, the costliest stands
+            loss[who]["declarations"] = max(loss[who]["declarations"], ai_v - made_v)
         elif isinstance(action, Play) and d.phase is Phase.PLAY:
             vals = solver.move_values(play_state(d))
             if not vals:

@@ -397,24 +397,22 @@ class TallySession:
             entry_sizes=sizes[:-1],
         )
 
-    def undo_step(self) -> TallySession:
-        """The session without its last step: one card of a line of cards played, or the
-        whole of any other entry.  The browser's tally lists and stores steps, and takes
-        them back one at a time, so that what it undoes does not depend on whether the
-        session was entered here or read back from its stored steps.
+    @property
+    def step_entries(self) -> tuple[int, ...]:
+        """For each step, the number (from 1) of the entry that made it: a line of cards
+        played is one entry of several steps, which ``undo`` takes back whole."""
+        return tuple(n for n, size in enumerate(self._sizes(), 1) for _ in range(size))
 
-        Raises :class:`PiquetError` if there is none.
+    def with_entries(self, sizes: Sequence[int]) -> TallySession:
+        """This session with its steps grouped into entries of ``sizes`` steps (as they
+        were entered, for a session read back from its steps).
+
+        Raises :class:`PiquetError` unless the sizes are positive and add up to the steps.
         """
-        if not self.steps:
-            raise PiquetError("nothing to undo")
-        sizes = self._sizes()
-        steps = self.steps[:-1]
-        return replace(
-            self,
-            steps=steps,
-            _state=_fold(self.rules, self._start(), steps),
-            entry_sizes=sizes[:-1] + ((sizes[-1] - 1,) if sizes[-1] > 1 else ()),
-        )
+        if any(n < 1 for n in sizes) or sum(sizes) != len(self.steps):
+            raise PiquetError(f"entries of {list(sizes)} steps do not make the "
+                              f"{len(self.steps)} steps of this tally")
+        return replace(self, entry_sizes=tuple(sizes))
 
     def _start(self) -> Match:
         return new_match(self.rules, seed=0, format=self.format, names=self.names, games=self.games)

@@ -35,7 +35,7 @@ from piquet.core.actions import (
     Question,
     Reply,
 )
-from piquet.core.cards import CardSet
+from piquet.core.cards import SUIT_MASKS, CardSet
 from piquet.core.deal import Phase
 from piquet.core.declarations import DeclClass, best_claim, claims, statement
 from piquet.core.errors import PiquetError
@@ -305,6 +305,15 @@ def _book_hint(deal: DealView, rules: Rules) -> str:
         return f"Deal the cards {action.size} at a time: {why}."
     if isinstance(action, Leftover):
         return f"{action.choice.value.capitalize()}: {why}."
+    if isinstance(action, Appoint):
+        hand = deal.hand.mask
+        best = max(range(4), key=lambda s: (((hand & SUIT_MASKS[s]) >> 9 * s).bit_length(),
+                                            (hand & SUIT_MASKS[s]).bit_count()))
+        chosen = int(action.suit) if action.suit is not None else (
+            action.card.index // 9 if action.card is not None else best)
+        if chosen != best:
+            why = ("the book appoints where it holds the top, but elder cannot hold a card "
+                   "of that suit that you do not know of; so the first he may hold")
     if isinstance(action, NameLead | Appoint):
         what = action.card if action.card is not None else (
             action.suit.plural if action.suit is not None else "")

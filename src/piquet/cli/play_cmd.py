@@ -311,10 +311,11 @@ def _run_resume(args: argparse.Namespace) -> int:
     else:
         # a record written elsewhere (the tally, the web): you take the first seat
         levels = ["human"] + [default_level()] * (match.n_players - 1)
-        others = ", ".join(match.names[1:])
+        others = " and ".join(f"{n}'s" for n in match.names[1:])
+        seats = "seat" if match.n_players == 2 else "seats"
         note = (
             f"The record has no Levels tag: you play {match.names[0]}'s seat, the computer "
-            f"({default_level()}) plays {others}'s."
+            f"({default_level()}) plays {others} {seats}."
         )
     if args.date:
         tags["Date"] = args.date

@@ -335,22 +335,15 @@ class Deal:
         return [Leftover(LeftoverChoice.LOOK), decline]
 
     def _appoint_actions(self) -> list[Action]:
-        """What younger may appoint elder to lead: what elder may hold, as far as younger
-        knows.  Not his own cards, nor those he laid out, nor the leftovers he has seen,
-        nor the card (or suit) elder has just said he lacks: appointing any of these would
-        bind elder to nothing ("he is obliged to play what Card the other shall appoint
-        him", 1754; "that suit his opposite does appoint", Cotgrave)."""
-        known = self.hands[YOUNGER] | self.discards[YOUNGER]
-        if self.leftover_look[YOUNGER]:
-            known |= self.leftovers
-        rule = self.lead_rule
-        if rule is not None:
-            kind, value = rule
-            known |= SUIT_MASKS[value] if kind == "suit" else 1 << value
-        deck = [i for i in pack(self.rules) if not known >> i & 1]
+        """What younger may appoint elder to lead: any suit, or any card but his own.  The
+        texts restrict nothing ("he is obliged to play what Card the other shall appoint
+        him", 1754; "that suit his opposite does appoint", Cotgrave), and records made
+        with these choices replay; what elder may really hold, as far as younger knows,
+        is :func:`piquet.core.view.appointable` (the book appoints only among it)."""
         if self.rules.younger_leftovers is Leftovers.ELDER_NAMES_SUIT:
-            held = {i // 9 for i in deck}
-            return [Appoint(suit=s) for s in Suit if int(s) in held]
+            return [Appoint(suit=s) for s in Suit]
+        own = self.hands[YOUNGER]
+        deck = [i for i in pack(self.rules) if not own >> i & 1]
         return [Appoint(card=Card.from_index(i)) for i in deck]
 
     def _declare_actions(self) -> list[Action]:

@@ -619,6 +619,17 @@ class Match:
             m = m.apply(action, player)
         return m
 
+    def before_each(self) -> list[tuple[Match, int]]:
+        """The match as it stood before each action of its history, and who took it,
+        replayed from its seed (what an undo needs, for a match resumed from a record)."""
+        m = new_match(self.rules, seed=self.seed, format=self.format, names=self.names,
+                      games=self.games_to_play)
+        out: list[tuple[Match, int]] = []
+        for player, action in self.history:
+            out.append((m, player))
+            m = m.apply(action, player)
+        return out
+
 
 def _knob_json(value: Any) -> Any:
     import enum

@@ -17,21 +17,23 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from piquet.core.actions import Action
-from piquet.core.cards import CardSet
+from piquet.core.cards import SUIT_MASKS, CardSet, pack_mask
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase, Trick, Utterance
 from piquet.core.dealtypes import LeadRule
 from piquet.core.declarations import DeclClass
 from piquet.core.roles import OTHER, Role
-from piquet.core.rules import Leftovers
+from piquet.core.rules import Leftovers, Rules
 from piquet.core.scoring import Event
 from piquet.core.words import aloud
 
 __all__ = [
     "DealView",
     "PublicView",
+    "appointable",
     "deal_view",
     "dialog_json",
     "events_json",
+    "open_trick_leader",
     "played_by",
     "public_mask",
     "public_view",
@@ -183,11 +185,28 @@ def played_by(deal: _TricksSoFar, role: int) -> int:
     out = 0
     for t in deal.tricks:
         out |= 1 << (t.lead if t.leader == role else t.follow)
-    if deal.trick_lead is not None:
-        leader = deal.tricks[-1].winner if deal.tricks else ELDER
-        if leader == role:
-            out |= 1 << deal.trick_lead
+    if deal.trick_lead is not None and open_trick_leader(deal) == role:
+        out |= 1 << deal.trick_lead
     return out
+
+
+def open_trick_leader(deal: _TricksSoFar) -> Role:
+    """Who leads the trick in play (a deal's or a view's): elder the first, then the
+    winner of the last trick; a fact of the tricks, not of who is to act."""
+    return deal.tricks[-1].winner if deal.tricks else ELDER
+
+
+def appointable(view: DealView, rules: Rules) -> int:
+    """The cards elder may hold as far as younger (``view``, his view) knows, when he is
+    to appoint elder's lead: not his own cards, nor those he laid out, nor the stock cards
+    he has seen, nor the card (or any card of the suit) elder has just said he lacks.
+    Appointing any other binds elder to nothing: he leads as he likes."""
+    known = view.hand.mask | view.discards.mask | view.stock_seen.mask
+    rule = view.lead_rule
+    if rule is not None:
+        kind, value = rule
+        known |= SUIT_MASKS[value] if kind == "suit" else 1 << value
+    return pack_mask(rules) & ~known
 
 
 def _stock_seen(deal: Deal, role: int) -> int:

@@ -544,23 +544,23 @@ def run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop
             else:
                 lacks = (hands[0] >> k & 1) == 0
             if lacks:
-                # what elder may hold as far as younger knows (Deal._appoint_actions): not
+                # what elder may hold as far as younger knows (core.view.appointable): not
                 # younger's cards, his discards, the leftovers (both have seen them once
-                # the lead is named), nor what elder has just said he lacks
+                # the lead is named), nor what elder has just said he lacks; the book
+                # appoints among these, any other policy among all it may (the engine's
+                # Deal._appoint_actions: any suit, any card but his own)
                 known = hands[1] | disc[1]
                 for i in range(sp, deck_size):
                     known |= 1 << deck[i]
                 known |= (0x1FF << (9 * k)) if by_suit else (1 << k)
-                free = full & ~known
                 row = _forced(tl, fz, nfz)
                 if row < 0:
-                    lead_val = choose_appoint(p, policy, rng, hands[1], by_suit, free)
+                    lead_val = choose_appoint(p, policy, rng, hands[1], by_suit, full,
+                                              full & ~known)
                 else:
                     lead_val = fz[row, 1]
                     if fz[row, 0] != (A_APPOINT_SUIT if by_suit else A_APPOINT_CARD) or not (
-                            (lead_val >= 0 and lead_val < 4
-                             and (free >> (9 * lead_val)) & 0x1FF != 0)
-                            if by_suit else (free >> lead_val & 1) != 0):
+                            lead_val < 4 if by_suit else (full & ~hands[1]) >> lead_val & 1):
                         return _bad(tl, info)
                 _trace(tl, tr, A_APPOINT_SUIT if by_suit else A_APPOINT_CARD, lead_val)
     elif sp < deck_size and (mode == P.LEFT_TURNS_UP or mode == P.LEFT_LOOKS):

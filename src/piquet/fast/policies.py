@@ -186,10 +186,11 @@ def choose_name(p, policy, rng, hand, by_suit, full):  # type: ignore[no-untyped
 
 
 @njit(cache=True, nogil=True)
-def choose_appoint(p, policy, rng, hand, by_suit, free):  # type: ignore[no-untyped-def]
-    """Younger appoints the suit or card elder leads (elder lacked what he named), among
-    ``free``: the cards elder may hold as far as younger knows (the engine's
-    ``Deal._appoint_actions``)."""
+def choose_appoint(p, policy, rng, hand, by_suit, full, free):  # type: ignore[no-untyped-def]
+    """Younger appoints the suit or card elder leads (elder lacked what he named): the book
+    among ``free``, the cards elder may hold as far as younger knows (the engine's
+    ``core.view.appointable``), any other policy among every choice the engine allows
+    (any suit, any card of ``full`` not in ``hand``)."""
     suits = 0  # the suits with a card in ``free``, as a 4-bit mask
     for s in range(4):
         if free >> (9 * s) & 0x1FF:
@@ -215,8 +216,9 @@ def choose_appoint(p, policy, rng, hand, by_suit, free):  # type: ignore[no-unty
         same = free & (0x1FF << (9 * best))
         return nth_card(same if same else free, 0)
     if by_suit:
-        return nth_card(suits, rand_below(rng, popcount(suits)))
-    return nth_card(free, rand_below(rng, popcount(free)))
+        return rand_below(rng, 4)
+    anyone = full & ~hand
+    return nth_card(anyone, rand_below(rng, popcount(anyone)))
 
 
 @njit(cache=True, nogil=True)

@@ -53,7 +53,7 @@ from piquet.core.deal import ELDER, Phase
 from piquet.core.declarations import DeclClass
 from piquet.core.match import MatchView
 from piquet.core.rules import Leftovers, Rules
-from piquet.core.view import DealView
+from piquet.core.view import DealView, appointable
 from piquet.players.base import register_level
 from piquet.players.common import (
     book_discard,
@@ -136,9 +136,14 @@ def _leftovers(deal: DealView, rules: Rules) -> Action:
 
 
 def _appoint(deal: DealView, rules: Rules) -> Action:
-    """Younger appoints the suit (or a card of the suit) where he holds the top."""
+    """Younger appoints the suit (or a card of the suit) where he holds the top, among
+    what elder may hold as far as he knows (:func:`appointable`; anything else would bind
+    elder to nothing)."""
     hand = deal.hand.mask
-    legal = [a for a in deal.legal_actions if isinstance(a, Appoint)]
+    may = appointable(deal, rules)
+    legal = [a for a in deal.legal_actions if isinstance(a, Appoint) and (
+        may & SUIT_MASKS[int(a.suit)] if a.suit is not None
+        else a.card is not None and may >> a.card.index & 1)]
     best_suit = max(range(4), key=lambda s: (_top(hand, s), (hand & SUIT_MASKS[s]).bit_count()))
     for a in legal:
         if a.suit is not None and int(a.suit) == best_suit:

@@ -603,5 +603,6 @@ def _read_named(ask: Ask, raw: str, *, appoint: bool) -> Action:
         extra = "" if appoint else ", or no"
         raise InputError(f"{raw!r}: type {what}{extra}") from None
     if all(c.action != action for c in ask.choices):
-        raise InputError(f"{raw}: not one you may name now (? lists them)")
+        verb = "appoint" if appoint else "name"
+        raise InputError(f"{raw}: not one you may {verb} now (? lists them)")
     return action

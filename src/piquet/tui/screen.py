@@ -19,7 +19,7 @@ from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Phase, Utterance
 from piquet.core.match import MatchView
 from piquet.core.rules import Format, Rules
 from piquet.core.scoring import Event, Kind
-from piquet.core.view import DealView
+from piquet.core.view import DealView, open_trick_leader
 from piquet.core.words import Voice, narrated, voice
 from piquet.tui.prompts import class_word, current_class
 
@@ -152,8 +152,8 @@ def trick_lines(deal: DealView, names: tuple[str, str], viewer: int | None) -> l
             rows[role].append(mark)
     if deal.trick_lead is not None:
         # who led the open trick is a fact of the tricks, not of who is to act (nobody is,
-        # when the game ends on the card led): elder leads the first, the winner the next
-        leader = tricks[-1].winner if tricks else ELDER
+        # when the game ends on the card led)
+        leader = open_trick_leader(deal)
         rows[leader].append(" >" + card_markup(Card.from_index(deal.trick_lead)) + " ")
         rows[1 - leader].append("  ..")
     width = max(len(n) for n in names) + 1

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
-from piquet.core.match import Match, MatchView, new_match
+from piquet.core.match import Match, MatchView
 from piquet.core.view import deal_view
 from piquet.notation import save
 from piquet.tui.prompts import Ask, ask_for, read_action
@@ -459,20 +459,7 @@ class Session:
 def _undo_stack(match: Match) -> list[tuple[Match, int]]:
     """What undo needs for a match that did not start in this session (``--resume``):
     the match before each move and who made it, replayed from the seed."""
-    if not match.history:
-        return []
-    m = new_match(
-        match.rules,
-        seed=match.seed,
-        format=match.format,
-        names=match.names,
-        games=match.games_to_play,
-    )
-    stack: list[tuple[Match, int]] = []
-    for player, action in match.history:
-        stack.append((m, player))
-        m = m.apply(action, player)
-    return stack
+    return match.before_each()
 
 
 def _one_line(text: str) -> str:

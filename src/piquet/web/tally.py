@@ -183,6 +183,17 @@ class Tallies:
         if snap is None:
             raise GameError(Refusal.NOT_FOUND, NOT_FOUND)
         row, texts = snap
+        # a step stored as {"with_previous": STEP} was entered on the line of the one before
+        steps: list[Any] = []
+        sizes: list[int] = []
+        for t in texts:
+            js = json.loads(t)
+            if isinstance(js, dict) and "with_previous" in js and sizes:
+                steps.append(js["with_previous"])
+                sizes[-1] += 1
+            else:
+                steps.append(js)
+                sizes.append(1)
         record = {
             "piquet": 1,
             "tally": 1,
@@ -190,10 +201,10 @@ class Tallies:
             "format": row.format,
             "games": row.games_to_play,
             "players": list(row.names),
-            "entries": [json.loads(t) for t in texts],
+            "entries": steps,
         }
         try:
-            session = TallySession.from_record(record)
+            session = TallySession.from_record(record).with_entries(sizes)
         except (PiquetError, ValueError) as exc:
             raise GameError(
                 Refusal.NOT_NOW, f"this tally's entries no longer replay: {exc}"
@@ -230,12 +241,12 @@ class Tallies:
         return self._save(row, session, after)
 
     def undo(self, tally_id: str, token: str | None) -> tuple[TallyRow, TallySession]:
-        """The tally without its last step (as listed: one card of a line of cards, or an
-        entry), whether the session was entered in this process or read back from the
-        stored steps.  Raises :class:`GameError` (409) if none."""
+        """The tally without its last entry (a line of cards played is one), whether the
+        session was entered in this process or read back from the stored steps (which
+        keep how they were entered).  Raises :class:`GameError` (409) if none."""
         row, session = self.load(tally_id, token)
         try:
-            after = session.undo_step()
+            after = session.undo()
         except PiquetError as exc:
             raise GameError(Refusal.NOT_NOW, str(exc)) from None
         return self._save(row, session, after)
@@ -252,7 +263,12 @@ class Tallies:
         keep = min(len(before.steps), len(after.steps))
         while keep and before.steps[:keep] != after.steps[:keep]:
             keep -= 1
-        add = [json.dumps(s.to_json(), separators=(",", ":")) for s in after.steps[keep:]]
+        entry_of = after.step_entries
+        add = [
+            json.dumps(s.to_json() if i == 0 or entry_of[i] != entry_of[i - 1]
+                       else {"with_previous": s.to_json()}, separators=(",", ":"))
+            for i, s in ((i, after.steps[i]) for i in range(keep, len(after.steps)))
+        ]
         if any(len(a) > MAX_ENTRY for a in add):
             raise GameError(Refusal.UNREADABLE, "that entry is too long to keep")
         ok = _db(

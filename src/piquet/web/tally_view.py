@@ -181,7 +181,9 @@ def _deal_json(session: TallySession) -> dict[str, Any] | None:
 
 
 def _entries(session: TallySession) -> list[dict[str, Any]]:
-    """Every entry so far as a line, with the player who acted where it is an action.
+    """Every step so far as a line, with the player who acted where it is an action, and
+    the entry it belongs to (``entry``: cards played in one line are one entry, which
+    ``undo`` takes back whole; the page shows them as one).
 
     The engine's history holds one (player, action) for each exchange and action entry,
     in order; the hands, dealer and cards-taken entries are nobody's move.
@@ -193,13 +195,14 @@ def _entries(session: TallySession) -> list[dict[str, Any]]:
     by_history = len(acting) == len(history)
     out = []
     h = 0
+    entry_of = session.step_entries
     for n, js in enumerate(steps, 1):
         by = None
         if js[0] in ("exchange", "action"):
             if by_history:
                 by = names[history[h][0]]
             h += 1
-        out.append({"n": n, "text": step_text(js, names), "by": by})
+        out.append({"n": n, "text": step_text(js, names), "by": by, "entry": entry_of[n - 1]})
     return out
 
 

@@ -78,14 +78,11 @@ export function analysisPanel(gameId, token, jump) {
     const nameOf = (role) => names[a.players[role]] || role;
     const losses = ["elder", "younger"].map((role) => {
       const l = a.losses[role];
-      // each choice of the dialog is valued alone, the rest of the deal as it was: two
-      // answers that would each have changed the same points must not be added up
-      const costs = a.declarations.filter((x) => x.role === role && x.loss > 0)
-        .map((x) => x.loss);
-      const decl = costs.length > 1
-        ? `${pts(Math.max(...costs))} (the costliest of ${costs.length} choices, each ` +
-          "valued alone, so not to be added)"
-        : pts(costs.length ? costs[0] : 0);
+      // the costliest choice of the dialog (review.py: each is valued alone, the rest of
+      // the deal as it was, so two may count the same points and are not added up)
+      const n = a.declarations.filter((x) => x.role === role && x.loss > 0).length;
+      const decl = n > 1 ? `${pts(l.declarations)} (the costliest of ${n} choices, each ` +
+        "valued alone, so not to be added)" : pts(l.declarations);
       return h("li", { dataset: { role } }, h("b", {}, nameOf(role)),
         ` (${role}) scored ${a.points[role]}; gave away against the best: the exchange ` +
         `${pts(l.exchange)} a deal (simulated), the declarations ${decl}, ` +

@@ -494,12 +494,20 @@ function renderDialog(t) {
 }
 
 function renderEntries(t) {
+  // one line an entry: the cards of a line entered together are one entry, as undo takes
+  // them back together
+  const groups = [];
+  for (const e of t.entries) {
+    const last = groups[groups.length - 1];
+    if (last && last[0].entry === e.entry) last.push(e); else groups.push([e]);
+  }
+  const part = (e) => [e.by ? h("span", { class: "speaker" }, e.by + ": ") : null,
+    h("span", { class: "tentry-text" },
+      e.by ? e.text.replace(/^(elder|younger): /, "") : e.text)];
   const list = h("ol", { class: "lines tentries", id: "tally-entry-list" },
-    t.entries.map((e) => h("li", { value: e.n },
-      e.by ? h("span", { class: "speaker" }, e.by + ": ") : null,
-      h("span", { class: "tentry-text" },
-        e.by ? e.text.replace(/^(elder|younger): /, "") : e.text))));
-  fill(S.els.entries, h("h3", {}, `Entries (${t.n})`),
+    groups.map((g) => h("li", { value: g[0].entry, dataset: { steps: String(g.length) } },
+      g.flatMap((e, i) => i ? [" · ", ...part(e)] : part(e)))));
+  fill(S.els.entries, h("h3", {}, `Entries (${groups.length})`),
     t.entries.length ? list : h("p", { class: "muted small" }, "None yet."));
   list.scrollTop = list.scrollHeight;
 }
