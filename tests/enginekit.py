@@ -127,3 +127,31 @@ __all__ = [
     "said",
     "timeline",
 ]
+
+
+def games_ending_on_a_lead(preset: str, wanted: int = 2) -> list[tuple[Deal, Play, Deal]]:
+    """``wanted`` deals of random games under ``preset`` that end the game on a card led
+    (1754 counts a point for a lead, and a game can be won by it): each as the deal before
+    the lead, the lead, and the deal after it (nobody to act, the trick open).  Seeds 0 up;
+    raises if fewer are found in 400 games."""
+    from piquet.core.deal import Phase
+    from piquet.core.match import new_match
+
+    out: list[tuple[Deal, Play, Deal]] = []
+    for seed in range(400):
+        m = new_match(preset, seed=seed)
+        rng = random.Random(seed)
+        while not m.finished:
+            deal = m.deal
+            assert deal is not None
+            action = m.random_action(rng)
+            if (deal.phase is Phase.PLAY and deal.trick_lead is None
+                    and isinstance(action, Play) and deal.to_act is not None):
+                after = deal.apply(action)
+                if after.phase is Phase.OVER and after.trick_lead is not None:
+                    out.append((deal, action, after))
+                    break
+            m = m.apply(action)
+        if len(out) >= wanted:
+            return out
+    raise AssertionError(f"fewer than {wanted} {preset} games end on a card led")

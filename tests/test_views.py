@@ -26,7 +26,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from enginekit import new_deal
+from enginekit import games_ending_on_a_lead, new_deal
 from piquet.core.actions import (
     PLAY,
     Action,
@@ -570,28 +570,10 @@ def test_a_card_led_when_the_game_ends_is_the_leaders_in_every_count() -> None:
     """A game can end on a card led (1754 counts a point for the lead): nobody is then to
     act, and the view's ``played_by`` once gave that card to both seats (it took the leader to be
     the seat not to act).  It is the leader's alone, in the deal and in both views."""
-    from piquet.core.actions import Play as PlayAction
-
-    found = 0
-    for seed in range(400):
-        m = new_match("court-gamester-1754", seed=seed)
-        rng = random.Random(seed)
-        while not m.finished and found < 2:
-            deal = m.deal
-            assert deal is not None
-            action = m.random_action(rng)
-            leader = deal.to_act
-            if (deal.phase is Phase.PLAY and deal.trick_lead is None
-                    and isinstance(action, PlayAction) and leader is not None):
-                final = deal.apply(action)
-                if final.phase is Phase.OVER and final.trick_lead is not None:
-                    bit = 1 << action.card.index
-                    for shown in (final, deal_view(final, ELDER), deal_view(final, YOUNGER)):
-                        assert view_played_by(shown, leader) & bit
-                        assert not view_played_by(shown, 1 - leader) & bit
-                    found += 1
-                    break
-            m = m.apply(action)
-        if found >= 2:
-            break
-    assert found >= 2
+    for deal, action, final in games_ending_on_a_lead("court-gamester-1754"):
+        leader = deal.to_act
+        assert leader is not None
+        bit = 1 << action.card.index
+        for shown in (final, deal_view(final, ELDER), deal_view(final, YOUNGER)):
+            assert view_played_by(shown, leader) & bit
+            assert not view_played_by(shown, 1 - leader) & bit
