@@ -235,12 +235,23 @@ def test_whole_game_between_two_seats_then_record_and_replay(tmp_path: Path) -> 
         assert bad.status_code == 400
         # each step names the lines its action added and who said each: an answer "good"
         # is the answerer's words, and the cards it makes the other show are his deed
-        answered = 0
+        answered = ended = 0
         for step in range(1, final["n"] + 1):
             rp = c.get(f"/api/games/{gid}/replay", params={"step": step},
                        headers=bearer(tokens[0])).json()
             act, lines = rp["action"], rp["action"]["lines"]
             assert rp["resigned"] is None
+            # the step that ends a deal shows that deal as it ended (not the next one's
+            # start, nor an empty table at the very end)
+            for v in rp["views"].values():
+                assert v["deal"] is not None and v["role"] in ("elder", "younger")
+                if v["deal"]["phase"] == "over":
+                    summary = next(s for s in final["view"]["deals"]
+                                   if (s["game"], s["number"]) == (v["game_number"],
+                                                                   v["deal_number"]))
+                    assert summary["points"] == [v["deal"]["scores"]["elder"],
+                                                 v["deal"]["scores"]["younger"]]
+                    ended += 1
             if act["id"] == "good" and len(lines) > 1:
                 assert lines[0] == {"player": act["player"], "said": "Good.", "deed": False}
                 shows = [ln for ln in lines[1:] if ln["deed"]]
@@ -249,7 +260,7 @@ def test_whole_game_between_two_seats_then_record_and_replay(tmp_path: Path) -> 
                 answered += 1
             if act["id"].startswith("play:"):
                 assert lines == []
-        assert answered
+        assert answered and ended >= 2 * len(final["view"]["deals"])
 
 
 @pytest.mark.parametrize(

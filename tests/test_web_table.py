@@ -517,9 +517,11 @@ def test_a_pool_says_who_won_each_game_and_who_stands_out(
         r = http.post(f"/api/games/{gid}/join", json={"invite": inv["invite"], "name": name})
         assert r.status_code == 201, r.text
         tokens[r.json()["seat"]] = r.json()["token"]
-    page = new_page(browser)
-    page.goto(server.url + f"/play/{gid}#token={tokens[0]}")
-    page.wait_for_selector("#main[data-n]")  # the page has seen the start: it will sum up
+    pages = {}
+    for seat in range(3):  # each seat's page has seen the start: it will sum up its deals
+        pages[seat] = new_page(browser)
+        pages[seat].goto(server.url + f"/play/{gid}#token={tokens[seat]}")
+        pages[seat].wait_for_selector("#main[data-n]")
 
     def game_of(seat: int) -> dict[str, Any]:
         got: dict[str, Any] = http.get(
@@ -542,13 +544,15 @@ def test_a_pool_says_who_won_each_game_and_who_stands_out(
     first = view["games"][0]
     winner = view["names"][first["winner"]]
     out = next(p for p in range(3) if p not in view["in_game"])
-    # back at the table, it sums up the last deal: the one that ended the game
+    # back at the table, the winner's page sums up its last deal: the one that ended the
+    # game (the seat that stood out of game 1 played none of its deals)
+    page = pages[first["winner"]]
     page.reload()
     page.wait_for_selector("#summary-after")
     after = page.inner_text("#summary-after")
     assert after.startswith(f"Game 1: {winner}") and " wins (" in after, after
     assert "Game 2: " in after, after
-    stands = "You stand out of it." if out == 0 else f"{view['names'][out]} stands out of it."
+    stands = f"{view['names'][out]} stands out of it."  # the loser; the page is the winner's
     assert stands in after and f"The pool holds {view['pool']}." in after, after
     assert "Game score" not in after
     shot(page, "pool-summary", "desktop")
@@ -562,8 +566,8 @@ def test_a_pool_says_who_won_each_game_and_who_stands_out(
     page.click("#modal .modal-close")
     # the loser stands out: his side panels show the deal he lost, naming its players
     # (not the next game's, whose roles the view holds)
-    loser = page if out == 0 else new_page(browser)
-    loser.goto(server.url + f"/play/{gid}#token={tokens[out]}")
+    loser = pages[out]
+    loser.reload()
     loser.wait_for_selector("section.dialog")
     said = loser.inner_text("section.dialog")
     last = view["deals"][-1]
@@ -576,6 +580,13 @@ def test_a_pool_says_who_won_each_game_and_who_stands_out(
     assert f"{label(last['elder'])}, elder: " in said, said
     assert f"{label(last['younger'])}, younger: " in said, said
     assert not loser.errors
+    # the seat that stood out of game 1 played none of its deals: no summary of the
+    # others' deals stands over its table (one once did, over its own next game)
+    stood = next(p for p in range(3) if p not in first["players"])
+    pages[stood].reload()
+    pages[stood].wait_for_selector('#main[data-busy="0"]')
+    pages[stood].wait_for_timeout(500)
+    assert not pages[stood].is_visible("#summary-after")
     assert not page.errors
 
 

@@ -36,7 +36,7 @@ from piquet.core.actions import (
     Action,
     parse_action,
 )
-from piquet.core.deal import Deal
+from piquet.core.deal import ROLE_NAMES, Deal
 from piquet.core.errors import IllegalActionError, ParseError, PiquetError
 from piquet.core.match import MAX_SEED, Match, new_match
 from piquet.core.rules import Format
@@ -50,6 +50,36 @@ __all__ = ["FRIEND", "Created", "Entry", "Games", "Live"]
 
 FRIEND: Final = "friend"
 """The opponent that is a person, invited by a link."""
+
+
+def ended_deal_view(before: Match, after: Match, views: dict[str, dict[str, Any]]) -> None:
+    """When the action from ``before`` to ``after`` ended a deal, show that deal in the
+    replay's ``views`` as it ended (its last trick, its hands' last state, its dialog),
+    with the game, roles and score it was played under, not the next deal's start (the
+    match moves on at once) nor, at the very end, an empty table."""
+    old = before.deal
+    if old is None or after.last_deal is None or (
+            after.deal is not None and after.game_number == before.game_number
+            and after.deal_number == before.deal_number):
+        return
+    result = next((g for g in after.games if g.number == before.game_number), None)
+    if result is None:  # the game goes on: its score now
+        totals = dict(zip(after.in_game, after.scores, strict=True))
+    else:  # the deal ended its game: its final totals
+        totals = dict(zip(result.players, result.scores, strict=True))
+    for p in before.in_game:
+        role = before.role_of(p)
+        assert role is not None
+        vj = views[str(p)]
+        vj.update(
+            deal=deal_view(after.last_deal, role).to_json(),
+            in_game=list(before.in_game),
+            dealer=before.dealer,
+            role=ROLE_NAMES[role],
+            game_number=before.game_number,
+            deal_number=before.deal_number,
+            scores=[totals.get(q, 0) for q in before.in_game],
+        )
 
 
 def lines_added(before: Match, after: Match) -> list[dict[str, Any]]:
@@ -724,6 +754,8 @@ class Games:
             vj = at.view(p).to_json()
             vj["names"] = [s.name for s in row.seats]
             views[str(p)] = vj
+        if step > 0:
+            ended_deal_view(before, at, views)
         action = None
         if step > 0:
             p, a = m.history[step - 1]

@@ -1116,7 +1116,8 @@ function renderFinished() {
   const others = g.seats.filter((s) => s.seat !== g.seat);
   // this browser holds a seat in the rematch (it made it, or took its seat): go there
   const inRematch = g.rematch && (g.rematch_mine || store.get(g.rematch));
-  const rematchLabel = !g.rematch ? "Rematch (same rules, seats swapped)"
+  const rematchLabel = !g.rematch ? (g.format === "pool"
+    ? "Rematch (same rules, seats moved round)" : "Rematch (same rules, seats swapped)")
     : inRematch ? "Go to the rematch" : "Take your seat in the rematch";
   return h("div", { class: "finished", id: "finished" },
     h("h2", {}, "Game over"),
@@ -1293,7 +1294,12 @@ function maybeSummary() {
   if (mine.ack === undefined || mine.ack === null) { store.put(T.id, { ack: n }); return; }
   if (n <= mine.ack || !$modal.hidden) return;
   store.put(T.id, { ack: n });
-  showDealSummary(n - 1);
+  // the latest new deal this seat played: in a pool, the deals of a game it stands out
+  // of are the others' (their summaries would stand over its own next game)
+  for (let i = n - 1; i >= mine.ack; i--) {
+    const s = g.view.deals[i];
+    if (s.elder === g.seat || s.younger === g.seat) { showDealSummary(i); return; }
+  }
 }
 
 function showDealSummary(index) {

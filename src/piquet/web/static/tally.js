@@ -367,7 +367,7 @@ function renderWords(t) {
   const dealers = phase === "cards" && t.deal_number === 1
     ? t.names.map((n) => wordButton(`dealer ${n}`, "tdealer")) : [];
   fill(S.els.words,
-    CORE_WORDS.map((w) => wordButton(w)),
+    phase === "declare" ? CORE_WORDS.map((w) => wordButton(w)) : null,
     extra.map((w) => wordButton(w)),
     dealers,
     keys.map(keyButton),
