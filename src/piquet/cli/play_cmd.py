@@ -262,8 +262,6 @@ def _run_new(args: argparse.Namespace) -> int:
         shared = _shared_name(names)
         if shared is not None:
             raise PiquetError(f"{shared}: give each player a different name with --names")
-        if args.no_clear:
-            raise PiquetError(_NO_CLEAR_HOTSEAT)
         levels = ["human"] * n
     else:
         if args.names:

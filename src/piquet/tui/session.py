@@ -110,7 +110,8 @@ class Session:
         self.undo_allowed = undo
         self.hotseat = hotseat
         self.clear = clear and console.is_terminal
-        self.stack: list[tuple[Match, int]] = _undo_stack(match) if undo else []
+        # a resumed match: the match before each of its moves, for undo
+        self.stack: list[tuple[Match, int]] = match.before_each() if undo else []
         self._saved_at: Path | None = None
         """The file chosen for the record when no ``record`` was given (once chosen)."""
         undos = self.tags.get("Undos", 0)
@@ -454,12 +455,6 @@ class Session:
                 return True
         self.out("[red]! there is nothing of yours to take back yet[/red]")
         return False
-
-
-def _undo_stack(match: Match) -> list[tuple[Match, int]]:
-    """What undo needs for a match that did not start in this session (``--resume``):
-    the match before each move and who made it, replayed from the seed."""
-    return match.before_each()
 
 
 def _one_line(text: str) -> str:

@@ -52,15 +52,25 @@ FRIEND: Final = "friend"
 """The opponent that is a person, invited by a link."""
 
 
+def _acted_in(before: Match, after: Match) -> tuple[Deal | None, bool]:
+    """The deal an action from ``before`` to ``after`` was taken in, as the action left
+    it, and whether the action ended it (the match then holds it as ``last_deal`` and has
+    moved on to the next deal, or to its end)."""
+    if before.deal is None:
+        return None, False
+    if (after.deal is not None and after.game_number == before.game_number
+            and after.deal_number == before.deal_number):
+        return after.deal, False
+    return after.last_deal, True
+
+
 def ended_deal_view(before: Match, after: Match, views: dict[str, dict[str, Any]]) -> None:
     """When the action from ``before`` to ``after`` ended a deal, show that deal in the
     replay's ``views`` as it ended (its last trick, its hands' last state, its dialog),
     with the game, roles and score it was played under, not the next deal's start (the
     match moves on at once) nor, at the very end, an empty table."""
-    old = before.deal
-    if old is None or after.last_deal is None or (
-            after.deal is not None and after.game_number == before.game_number
-            and after.deal_number == before.deal_number):
+    ended, over = _acted_in(before, after)
+    if ended is None or not over:
         return
     result = next((g for g in after.games if g.number == before.game_number), None)
     if result is None:  # the game goes on: its score now
@@ -72,7 +82,7 @@ def ended_deal_view(before: Match, after: Match, views: dict[str, dict[str, Any]
         assert role is not None
         vj = views[str(p)]
         vj.update(
-            deal=deal_view(after.last_deal, role).to_json(),
+            deal=deal_view(ended, role).to_json(),
             in_game=list(before.in_game),
             dealer=before.dealer,
             role=ROLE_NAMES[role],
@@ -86,19 +96,15 @@ def lines_added(before: Match, after: Match) -> list[dict[str, Any]]:
     """The lines of the dialog one action added, in order, each with the player who said
     it (an answer can make the other show his cards, a declaration its speaker show his),
     what he said aloud and whether it is a deed ("shows ...") rather than words."""
-    old = before.deal
-    if old is None:
-        return []
-    same = (after.deal is not None and after.game_number == before.game_number
-            and after.deal_number == before.deal_number)
-    new = after.deal if same else after.last_deal
-    if new is None:
+    new, _ = _acted_in(before, after)
+    if new is None or before.deal is None:
         return []
     return [
         {"player": before.player_of(u.seat), "said": aloud(u),
          "deed": voice(u.fact) is Voice.DEED}
-        for u in new.dialog[len(old.dialog):]
+        for u in new.dialog[len(before.deal.dialog):]
     ]
+
 
 @dataclass(frozen=True, slots=True)
 class Live:
