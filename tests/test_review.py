@@ -103,3 +103,19 @@ def test_declarations_are_judged_against_the_expert_in_this_deal() -> None:
     for role in ("elder", "younger"):
         assert out["losses"][role]["declarations"] == max(
             [0, *(x["loss"] for x in out["declarations"] if x["role"] == role)])
+
+
+def test_a_deal_won_before_the_play_says_no_card_was_played() -> None:
+    """A game can be won in the declarations (du-coeur-1995, seed 0 at random): the analysis
+    says how many cards were played (none), so the page does not speak of the play."""
+    first, m = random_match("du-coeur-1995", 0)
+    deals = finished_deals(first, m.history)
+    ended = [fd for fd in deals if not fd.end.tricks and fd.end.trick_lead is None]
+    assert ended, "seed 0 had a deal won before the play"
+    out = review_deal(ended[0], get_rules("du-coeur-1995"), seed=1, exchange=False,
+                      declarations=False)
+    assert out["cards_played"] == 0 and out["play"] == []
+    played = review_deal(deals[0], get_rules("du-coeur-1995"), seed=1, exchange=False,
+                         declarations=False)
+    end = deals[0].end
+    assert played["cards_played"] == 2 * len(end.tricks) + (end.trick_lead is not None) > 0

@@ -15,7 +15,7 @@ import random
 import pytest
 
 from enginekit import act, new_deal, play, said, timeline
-from piquet.core.actions import Action, DealBy, Discard, NameLead, Play, parse_action
+from piquet.core.actions import Action, Appoint, DealBy, Discard, NameLead, Play, parse_action
 from piquet.core.cards import Card, CardSet, Suit
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.declarations import DeclClass, best_claim, score_of
@@ -421,6 +421,9 @@ def test_cotgrave_named_suit_he_lacks_is_appointed() -> None:
         "appoint:D",
         "appoint:C",
     ]
+    # a refusal says why: a card where a suit is appointed
+    refused(deal, Appoint(card=Card.parse("KD")), "appointed by its suit, not a card",
+            "appoint:spades")
     deal = act(deal, "appoint:D")
     assert said(deal)[-1] == "younger: younger appoints diamonds"
     deal = act(

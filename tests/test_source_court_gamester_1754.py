@@ -15,7 +15,7 @@ import pytest
 
 from enginekit import act, new_deal, play, refused, said, timeline
 from piquet.core.actions import Appoint, DealBy, Discard, NameLead, Play, parse_action
-from piquet.core.cards import DECK32, Card, CardSet
+from piquet.core.cards import DECK32, Card, CardSet, Suit
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.errors import IllegalActionError
 from piquet.core.match import Match, new_match
@@ -249,6 +249,12 @@ def test_1754_elder_names_card_to_see_leftovers() -> None:
     assert said(lacking)[-1] == "elder: elder holds no KD: younger appoints the lead"
     assert Appoint(card=Card.parse("7H")) in lacking.legal_actions()
     assert Appoint(card=Card.parse("KD")) not in lacking.legal_actions()  # his own card
+    # a refusal says why: his own card, a suit where a card is appointed, a card not in the pack
+    refused(lacking, Appoint(card=Card.parse("KD")), "younger holds KD himself")
+    refused(lacking, Appoint(suit=Suit.SPADES), "appointed by its card, not a suit",
+            "appoint:KS")
+    refused(lacking, Appoint(card=Card.parse("6S")), "no 6S in the 32-card pack")
+    refused(deal, NameLead(suit=Suit.SPADES), "named by its card, not a suit")
     # the text restricts nothing else: a card he laid out may be appointed (it binds elder
     # to nothing), so that what was done at a table, and old records, stand; what elder
     # may really hold, as far as younger knows, is narrower, and the book keeps to it

@@ -69,6 +69,16 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert len(data["ci95"]) == 2
 
 
+def test_cli_json_one_pair_has_no_interval(capsys: pytest.CaptureFixture[str]) -> None:
+    """One pair measures no noise: the JSON gives no interval (null) rather than one of no
+    width, as the text says "no interval"."""
+    rc = main(["tournament", "--rules", "rubicon", "--players", "book", "random", "--deals", "1",
+               "--json", "--no-progress"])
+    assert rc == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["pairs"] == 1 and data["ci95"] is None
+
+
 def test_cli_text(capsys: pytest.CaptureFixture[str]) -> None:
     rc = main(["tournament", "--rules", "1754", "--players", "book", "random", "--deals", "2",
                "--no-progress"])

@@ -101,7 +101,17 @@ def test_a_match_played_in_the_engine_entered_line_by_line_gives_its_result(
                 d, e = t["deals"][0], played.deals[0]
                 assert d["points"] == list(e.points)
                 assert [d["elder"], d["younger"]] == [played.names[p] for p in e.players]
+                # the deal just finished stays on the page, its dialog and counts whole,
+                # until the next deal's cards are entered
+                last = t["last_deal"]
+                assert last is not None and last["number"] == 1 and last["dialog"]
+                assert last["points"] == {"elder": e.points[0], "younger": e.points[1]}
+                assert sum(ev["points"] for ev in last["events"] if ev["seat"] == "elder") \
+                    == e.points[0]
+            if t["deal"] is not None and t["deal"]["phase"] != "cards":
+                assert t["last_deal"] is None
         assert t["finished"] and t["deal"] is None
+        assert t["last_deal"] is not None and t["last_deal"]["number"] == played.deals[-1].number
         assert t["result"] == played.result()
         assert t["result_text"] and ("wins" in t["result_text"] or "Drawn" in t["result_text"])
         assert len(t["deals"]) == len(played.deals)

@@ -52,7 +52,7 @@ __all__ = [
     "review_deal",
 ]
 
-ANALYSIS_VERSION: Final = 2
+ANALYSIS_VERSION: Final = 3
 """Bumped when the analysis changes: stored analyses of an older version are made again."""
 STRONGEST: Final = "expert"
 """The AI level whose choices the declarations are judged against."""
@@ -298,6 +298,8 @@ def review_deal(
             for r in (ELDER, YOUNGER)
         },
         "points": {"elder": end.scores[ELDER], "younger": end.scores[YOUNGER]},
+        # none when the game was won before the play (so there is no play to speak of)
+        "cards_played": 2 * len(end.tricks) + (end.trick_lead is not None),
         "exchange": [],
         "declarations": [],
         "play": [],

@@ -295,7 +295,8 @@ class TournamentResult:
             "seed": self.seed,
             "think_ms": self.think_ms,
             "margin_per_deal": round(self.margin_per_deal, 4),
-            "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)],
+            # one pair measures no noise: no interval (null), not one of no width
+            "ci95": [round(self.ci95[0], 4), round(self.ci95[1], 4)] if self.pairs > 1 else None,
             "deals_won": {
                 "a": self.deals_won[0],
                 "b": self.deals_won[1],

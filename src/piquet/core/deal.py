@@ -620,7 +620,37 @@ class Deal:
                     f"cannot show is refused. Allowed: {listed}"
                 )
             return f"{action}: that is not a {cls.label} this hand may claim now. Allowed: {listed}"
+        if isinstance(action, (NameLead, Appoint)) and self.phase in (P_LEFTOVERS, P_APPOINT):
+            why = self._why_not_lead(action)
+            if why is not None:
+                return f"{action}: {why}"
         return f"{action}: not allowed now ({self._doing()}). Allowed: {listed}"
+
+    def _why_not_lead(self, action: NameLead | Appoint) -> str | None:
+        """Why naming or appointing this lead is refused, where a reason can be given: a
+        card where the rules name a suit (or the other way), a card not in the pack, or
+        (appointing) a card younger holds himself."""
+        naming = isinstance(action, NameLead)
+        if naming is not (self.phase is P_LEFTOVERS):
+            return None
+        by_card = self.rules.younger_leftovers is Leftovers.ELDER_NAMES_CARD
+        by_suit = self.rules.younger_leftovers is Leftovers.ELDER_NAMES_SUIT
+        if naming and not (by_card or by_suit):
+            return "under these rules elder names no lead; younger looks at his leftovers or not"
+        word, done = ("name", "named") if naming else ("appoint", "appointed")
+        if by_suit and action.card is not None:
+            return f"under these rules the lead is {done} by its suit, not a card " \
+                f"(e.g. {word}:spades)"
+        if by_card and action.card is None:
+            return f"under these rules the lead is {done} by its card, not a suit " \
+                f"(e.g. {word}:KS)"
+        if action.card is not None:
+            if action.card.index not in pack(self.rules):
+                return f"there is no {action.card} in the {self.rules.deck_size}-card pack"
+            if not naming and self.hands[YOUNGER] >> action.card.index & 1:
+                return (f"younger holds {action.card} himself; he appoints a card he does not "
+                        "hold")
+        return None
 
     # ------------------------------------------------------------------ dealing
     def _deal_by(self, size: int) -> Deal:

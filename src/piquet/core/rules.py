@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
+import json
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -502,9 +503,29 @@ def get_rules(name: str | None = None) -> Rules:
 _FIELD_TYPES: Final = {f.name: f for f in dataclasses.fields(Rules)}
 
 
+def toml_text(value: Any) -> str:
+    """A value as a rules file writes it (``true``, ``"text"``, ``[1, 2]``, a rank's
+    letter), for messages about a rules file, which should not show Python's spelling."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, Rank):
+        return json.dumps(value.letter)
+    if isinstance(value, enum.Enum):
+        return toml_text(value.value)
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_text(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k} = {toml_text(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
 def _coerce(knob: str, value: Any, current: Any) -> Any:
     def fail(expected: str) -> RulesError:
-        return RulesError(f"knob {knob!r}: {value!r} is not {expected}")
+        return RulesError(f"knob {knob!r}: {toml_text(value)} is not {expected}")
 
     if isinstance(current, bool):
         if isinstance(value, bool):
@@ -518,12 +539,10 @@ def _coerce(knob: str, value: Any, current: Any) -> Any:
             for member in cls:
                 if value.strip().lower() in (member.value, member.name.lower()):
                     return member
-            if cls is Rank:
-                pass
         if cls is Rank:
             try:
                 return Rank(int(value)) if isinstance(value, int) else Rank.parse(str(value))
-            except (ValueError, Exception):
+            except ValueError:
                 raise fail("a rank (A K Q J T 9 8 7 6)") from None
         choices = ", ".join(str(m.value) for m in cls)
         raise fail(f"one of: {choices}")
@@ -621,7 +640,8 @@ def knob_doc(knob: str) -> str:
     lines = [KNOB_DOCS[knob]]
     if knob != "name":
         for preset, rules in PRESETS.items():
-            lines.append(f"  {preset} = {getattr(rules, knob)!r}: {citation(preset, knob)}")
+            value = toml_text(getattr(rules, knob))
+            lines.append(f"  {preset} = {value}: {citation(preset, knob)}")
     return "\n".join(lines)
 
 

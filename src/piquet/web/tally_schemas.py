@@ -107,6 +107,14 @@ class TallyDealOut(BaseModel):
     words: list[str] = Field(description="Word entries allowed now (good, pass, look, ...).")
 
 
+class TallyLastDealOut(BaseModel):
+    game: int
+    number: int = Field(description="The deal's number in its game.")
+    dialog: list[DialogLineOut]
+    events: list[EventOut]
+    points: dict[str, int] = Field(description="The deal's points, by role.")
+
+
 class EntryOut(BaseModel):
     n: int
     text: str = Field(description="The entry, written so that it can be typed again.")
@@ -151,6 +159,9 @@ class TallyOut(BaseModel):
     result_text: str | None
     entries: list[EntryOut]
     deal: TallyDealOut | None
+    last_deal: TallyLastDealOut | None = Field(
+        description="The deal that finished last, while no deal is being entered (between "
+        "deals and at the end); else null.")
     deals: list[SheetDealOut]
     games_done: list[SheetGameOut]
     help: str

@@ -180,6 +180,32 @@ def _deal_json(session: TallySession) -> dict[str, Any] | None:
     }
 
 
+def _last_deal_json(session: TallySession) -> dict[str, Any] | None:
+    """The dialog and counts of the deal that finished last, while no deal is being
+    entered (between deals, and when the match is over), so that what was said stays on
+    the page until the next deal's cards are entered; else ``None``."""
+    m = session.match
+    end = m.last_deal
+    if end is None or not m.deals or session.deal is not None:
+        return None
+    summary = m.deals[-1]
+    names = session.names
+    player = summary.players
+    return {
+        "game": summary.game,
+        "number": summary.number,
+        "dialog": [
+            {**line, "name": names[player[u.seat]]}
+            for u, line in zip(end.dialog, dialog_json(end.dialog), strict=True)
+        ],
+        "events": [
+            {**line, "name": names[player[e.seat]]}
+            for e, line in zip(end.events, events_json(end.events), strict=True)
+        ],
+        "points": {"elder": summary.points[ELDER], "younger": summary.points[YOUNGER]},
+    }
+
+
 def _entries(session: TallySession) -> list[dict[str, Any]]:
     """Every step so far as a line, with the player who acted where it is an action, and
     the entry it belongs to (``entry``: cards played in one line are one entry, which
@@ -248,6 +274,7 @@ def tally_json(tally_id: str, version: int, session: TallySession) -> dict[str, 
         "result_text": _result_text(session),
         "entries": _entries(session),
         "deal": _deal_json(session),
+        "last_deal": _last_deal_json(session),
         "deals": [
             {
                 "game": d.game,

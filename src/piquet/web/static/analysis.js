@@ -115,7 +115,9 @@ export function analysisPanel(gameId, token, jump) {
       h("h4", {}, "Sinks and answers"), decl.length ? h("ul", {}, decl)
         : h("p", { class: "muted" }, "Every declaration and answer was the expert's."),
       h("h4", {}, "The play"), play.length ? h("ul", { class: "analysis-drops" }, play)
-        : h("p", { class: "muted" }, "Every card kept the double-dummy value."),
+        : h("p", { class: "muted" }, a.cards_played === 0
+          ? "No card was played: the game was won before the play."
+          : "Every card kept the double-dummy value."),
       h("details", {}, h("summary", {}, "The hands as dealt"),
         ["elder", "younger"].map((role) => h("p", {}, `${nameOf(role)}: `,
           mini(a.hands[role].dealt), " discarded ", cardsOr(a.hands[role].discards),

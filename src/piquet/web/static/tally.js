@@ -477,10 +477,14 @@ function renderDeal(t) {
 }
 
 function renderDialog(t) {
-  const d = t.deal;
+  // between deals (and at the end) the deal just finished stays shown until the next
+  // deal's cards are entered
+  const last = t.last_deal;
+  const d = last || t.deal;
   const lines = d ? d.dialog : [];
   const events = d ? d.events : [];
-  fill(S.els.dialog, h("h3", {}, "The dialog"),
+  fill(S.els.dialog, h("h3", {}, last ? `The dialog of deal ${last.number} (finished)`
+    : "The dialog"),
     lines.length ? h("ul", { class: "lines", id: "tally-dialog-lines" }, lines.map((u) =>
       h("li", { class: u.seat === "elder" ? "me" : "them" },
         // what each said in his own words ("I take three."), as at the card table
