@@ -182,6 +182,19 @@ def test_spectator_socket_refuses_a_bad_key_and_actions(tmp_path: Path) -> None:
             assert err["type"] == "error" and "only watches" in err["error"]
             ws.send_json({"type": "refresh"})
             assert ws.receive_json()["type"] == "view"
+            # JSON nested too deep is no command: answered, the socket kept (it closed
+            # with 1011 and a RecursionError in the server's log)
+            ws.send_text("[" * 3000)
+            err = ws.receive_json()
+            assert err["type"] == "error" and "only watches" in err["error"]
+            ws.send_json({"type": "ping"})
+            assert ws.receive_json() == {"type": "pong"}
+        with c.websocket_connect(f"/api/games/{gid}/watch/ws") as ws:
+            ws.send_text("[" * 3000)  # as the first message: refused as no key
+            assert ws.receive_json()["type"] == "error"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+            assert closed.value.code == 4401
         assert c.get(f"/api/games/{gid}", headers=bearer(made["token"])).json()["n"] == 0
 
 

@@ -140,7 +140,8 @@ def test_a_write_memory_did_not_see_is_found_and_nothing_forks(tmp_path: Path) -
         other = Store.open(database_url(f"sqlite:///{db}", tmp_path), sqlite_sync="normal")
         try:
             first = pick(game, rng)
-            assert other.append(gid, idx=game["n"], player=seat, action=first, finished=False)
+            assert other.append(gid, idx=game["n"], revision=0, player=seat, action=first,
+                                finished=False)
         finally:
             other.close()
         r = c.post(

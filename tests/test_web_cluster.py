@@ -48,7 +48,8 @@ def _race(store: Store) -> None:
 
         def write(k: int, idx: int = idx, barrier: threading.Barrier = barrier) -> bool:
             barrier.wait()
-            return store.append("race", idx=idx, player=0, action=f"pass-{k}", finished=False)
+            return store.append("race", idx=idx, revision=0, player=0, action=f"pass-{k}",
+                                finished=False)
 
         with ThreadPoolExecutor(4) as pool:
             results = list(pool.map(write, range(4)))

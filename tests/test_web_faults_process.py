@@ -211,6 +211,26 @@ def test_a_damaged_sqlite_file_at_start_up_gets_one_line_saying_what_to_do(
     assert "is damaged" in lines[0] and "restore it from a backup" in lines[0]
 
 
+def test_a_port_in_use_is_one_line_and_never_said_to_be_served(tmp_path: Path) -> None:
+    """It printed "serving the card table at ..." and then uvicorn's error."""
+    import socket
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        out = subprocess.run(
+            [sys.executable, "-m", "piquet", "serve", "--data", str(tmp_path / "data"),
+             "--host", "127.0.0.1", "--port", str(port)],
+            capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        )
+    assert out.returncode == 2
+    assert "serving" not in out.stdout
+    lines = out.stderr.strip().splitlines()
+    assert lines == [f"piquet: error: cannot listen on 127.0.0.1:{port}: the port is in use "
+                     "(another server?); choose another with --port"], out.stderr
+
+
 def test_a_damaged_page_found_while_serving_is_a_503_and_health_says_so(tmp_path: Path) -> None:
     """The page of the seats table is overwritten while the server is down; the server
     starts (nothing at start-up reads that page), and the first request that reads it

@@ -3,7 +3,8 @@
 Two ``piquet serve`` share a PostgreSQL schema and a Redis server of the test's own
 (``redis-server`` on a free port, killed, stopped and started again here; the shared Redis
 of the machine is never touched).  While Redis refuses or hangs, moves still answer at
-once; the WebSockets hear ``{"type": "live", "ok": false}`` and the pages poll; health
+once; the WebSockets (the seats' and the spectators') hear ``{"type": "live", "ok": false}``
+and the pages poll; health
 says ``"redis": "down"``; once Redis is back the sockets hear ``ok: true`` and the news
 they missed.  A server started while Redis is down says so in one line.
 """
@@ -106,6 +107,13 @@ def _socket(base: str, gid: str, token: str) -> Iterator[ClientConnection]:
         yield ws
 
 
+@contextmanager
+def _watching(base: str, gid: str, key: str) -> Iterator[ClientConnection]:
+    with connect(base.replace("http", "ws") + f"/api/games/{gid}/watch/ws") as ws:
+        ws.send(json.dumps({"key": key}))
+        yield ws
+
+
 def _next(ws: ClientConnection, kind: str, timeout: float = 15) -> dict[str, Any]:
     """The next message of type ``kind`` (others are skipped)."""
     deadline = time.monotonic() + timeout
@@ -160,8 +168,11 @@ def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
             tokens = {0: made["token"], 1: r.json()["token"]}
             assert httpx.get(a.url + "/api/health").json()["redis"] == "ok"
             rng = random.Random(2)
-            with _socket(b.url, gid, tokens[1]) as far:
+            key = httpx.post(a.url + f"/api/games/{gid}/watch-link",
+                             headers=bearer(tokens[0])).json()["key"]
+            with _socket(b.url, gid, tokens[1]) as far, _watching(b.url, gid, key) as spectator:
                 seen = _next(far, "view")["view"]
+                _next(spectator, "view")
                 for fault in ("refused", "hung"):
                     if fault == "refused":
                         redis.kill()
@@ -169,6 +180,9 @@ def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
                         redis.pause(True)
                     down = _next(far, "live")
                     assert down["ok"] is False and "poll" in down["error"], down
+                    # a spectator's page is told too (it stopped without a word)
+                    down = _next(spectator, "live")
+                    assert down["ok"] is False and "/watch" in down["error"], down
                     health = httpx.get(a.url + "/api/health")
                     assert health.status_code == 200 and health.json()["redis"] == "down"
                     # a page connecting now hears it at once
@@ -187,6 +201,7 @@ def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
                     else:
                         redis.pause(False)
                     assert _next(far, "live")["ok"] is True
+                    assert _next(spectator, "live")["ok"] is True
                     # the news missed while it was down arrives
                     seen = _next(far, "view")["view"]
                     while seen["n"] < n:

@@ -163,10 +163,10 @@ def test_nesting_is_judged_before_parsing_whatever_the_recursion_limit(tmp_path:
     """A raised recursion limit (some libraries raise it) must not let deep JSON through."""
     import sys
 
-    from piquet.web.ws import MAX_DEPTH, _too_deep
+    from piquet.web.limits import MAX_DEPTH, too_deep
 
-    assert _too_deep("[" * (MAX_DEPTH + 1)) and not _too_deep("[" * MAX_DEPTH)
-    assert not _too_deep('{"token": "[[[[[[' + "[" * 100 + '"}')  # brackets inside a string
+    assert too_deep("[" * (MAX_DEPTH + 1)) and not too_deep("[" * MAX_DEPTH)
+    assert not too_deep('{"token": "[[[[[[' + "[" * 100 + '"}')  # brackets inside a string
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(100_000)
     try:

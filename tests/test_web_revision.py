@@ -8,6 +8,7 @@ Each ``Games`` here stands for a server process (its own store connection, its o
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,8 +17,9 @@ from pathlib import Path
 import pytest
 
 from piquet.core.actions import Action
+from piquet.core.cards import CardSet
 from piquet.core.match import Match
-from piquet.web.games import Games
+from piquet.web.games import GameError, Games
 from piquet.web.practice import Ends, attach, truncate
 from piquet.web.store import Store, database_url
 from test_web_kit import pg_available, pg_schema
@@ -48,8 +50,11 @@ def _append(games: Games, game_id: str, match: Match, action: Action) -> Match:
     player = match.to_act
     assert player is not None
     after = match.apply(action, player)
+    row = games.store.game(game_id)
+    assert row is not None
     ok = games.store.append(
-        game_id, idx=len(match.history), player=player, action=str(action), finished=False
+        game_id, idx=len(match.history), revision=row.revision, player=player,
+        action=str(action), finished=False,
     )
     assert ok
     return after
@@ -108,6 +113,97 @@ def test_a_resignation_and_a_rematch_are_seen_by_the_other_process(
         assert a_ends.claim_rematch(game_id, "next-game", 0) == "next-game"
         entry = b.fresh(game_id)
         assert b.extras(entry, 1)["rematch"] == "next-game"
+
+
+def _stale_move(b: Games, game_id: str, player: int, text: str, n: int) -> None:
+    """``player`` acts through ``b`` on ``b``'s copy in memory, as the route does when the
+    copy is not known to be the truth."""
+    entry = b.peek(game_id)
+    assert entry is not None
+    asyncio.run(b.act_once(game_id, player, text, expect=n, entry=entry, known=False))
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_move_checked_against_a_copy_from_before_an_undo_is_not_written(
+    kind: str, tmp_path: Path
+) -> None:
+    """b holds the game at 20 actions; a takes back and plays 20 again, otherwise; a move
+    legal in b's old copy but not now was written (the log had the length b expected) and
+    the game never replayed again.  The write checks the revision too: the move is checked
+    against the game as it stands and refused, and the game replays in both processes."""
+    with _two_processes(kind, tmp_path) as (a, _a_ends, b, _b_ends):
+        game_id, m = _game(a)
+        rng = random.Random(5)
+        start = m
+        while len(m.history) < 20:
+            m = _append(a, game_id, m, m.random_action(rng))
+        assert b.fresh(game_id).n == 20
+        keep = next(
+            i for i in range(20) if len(_replayed(start, m.history[:i]).legal_actions()) > 1
+        )
+        assert truncate(a.store, game_id, 20, keep)
+        again = _replayed(start, m.history[:keep])
+        first = True
+        while len(again.history) < 20:
+            legal = list(again.legal_actions())
+            taken = m.history[len(again.history)][1]
+            pick = next(x for x in legal if x != taken) if first else rng.choice(legal)
+            first = False
+            again = _append(a, game_id, again, pick)
+        now = set(again.legal_actions())
+        stale = [x for x in m.legal_actions() if x not in now]
+        assert stale and m.to_act is not None, "pick another seed: every old move is legal now"
+        with pytest.raises(GameError):
+            _stale_move(b, game_id, m.to_act, str(stale[0]), 20)
+        assert a.store.game(game_id).n_actions == 20  # type: ignore[union-attr]
+        assert a.load(game_id).live.match.history == again.history
+        assert b.fresh(game_id, check=True).live.match.history == again.history
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_move_through_the_other_process_after_a_resignation_is_refused(
+    kind: str, tmp_path: Path
+) -> None:
+    """b holds the game; seat 0 resigns through a; seat 1's move through b (checked against
+    b's copy, which knew of no resignation) was written after the resignation."""
+    with _two_processes(kind, tmp_path) as (a, a_ends, b, _b_ends):
+        game_id, m = _game(a)
+        rng = random.Random(2)
+        while m.to_act != 1:
+            m = _append(a, game_id, m, m.random_action(rng))
+        n = len(m.history)
+        assert b.fresh(game_id).n == n
+        assert a_ends.resign(game_id, 0)
+        with pytest.raises(GameError) as info:
+            _stale_move(b, game_id, 1, str(m.legal_actions()[0]), n)
+        assert "resigned" in info.value.message
+        assert a.store.game(game_id).n_actions == n  # type: ignore[union-attr]
+
+
+def test_a_log_that_no_longer_replays_is_refused_without_the_engines_reason(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The engine's reason for refusing a stored move lists what the seat to act may do,
+    which is his hand; the refusal reaches the other seat and spectators, so it says only
+    where the log stops replaying, and the reason goes to the server's log."""
+    with _two_processes("sqlite", tmp_path) as (a, _a_ends, b, _b_ends):
+        game_id, m = _game(a)
+        rng = random.Random(4)
+        while m.deal is None or m.deal.phase.value != "declare":
+            m = _append(a, game_id, m, m.random_action(rng))
+        row = a.store.game(game_id)
+        assert row is not None and m.to_act is not None
+        assert a.store.append(game_id, idx=len(m.history), revision=row.revision,
+                              player=m.to_act, action="declare:point:AS KS QS JS TS 9S 8S 7S",
+                              finished=False)
+        with pytest.raises(GameError) as info:
+            b.load(game_id)
+        message = info.value.message
+        assert f"at its action {len(m.history) + 1}" in message
+        hand = m.deal.hands[m.deal.to_act]  # type: ignore[index]
+        assert not any(str(c) in message for c in CardSet(hand)), message
+        assert "Allowed" not in message and "declare:" not in message
+        assert "does not replay" in caplog.text  # the reason is in the server's log
 
 
 def _replayed(start: Match, history: tuple[tuple[int, Action], ...]) -> Match:

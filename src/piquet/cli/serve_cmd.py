@@ -148,6 +148,11 @@ def run(args: argparse.Namespace) -> int:
         think_ms=args.think_ms,
         sqlite_sync=args.sqlite_sync,
     )
+    taken = _port_taken(args.host, args.port)
+    if taken is not None:
+        print(f"piquet: error: cannot listen on {args.host}:{args.port}: {taken}",
+              file=sys.stderr)
+        return 2
     app = create_app(config)
     # The event loop shares the interpreter with the database threads; a short switch
     # interval keeps it from waiting behind them for the default 5 ms at every hand-over.
@@ -170,3 +175,28 @@ def run(args: argparse.Namespace) -> int:
         forwarded_allow_ips=",".join(args.proxy) if args.proxy else "",
     )
     return 0
+
+
+def _port_taken(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (in use, not an address of this machine),
+    or None: tried before saying "serving", so that a busy port is one clear line rather
+    than a promise followed by uvicorn's error."""
+    import errno
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except OSError as exc:
+        return f"{host!r} is not an address this machine knows ({exc.strerror or exc})"
+    family, kind, proto, _name, addr = infos[0]
+    with socket.socket(family, kind, proto) as sock:
+        # as uvicorn binds: a port left in TIME_WAIT by a server just stopped is free
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(addr)
+        except OSError as exc:
+            if exc.errno == errno.EADDRINUSE:
+                return "the port is in use (another server?); choose another with --port"
+            return exc.strerror or str(exc)
+    return None

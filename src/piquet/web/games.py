@@ -23,6 +23,7 @@ import functools
 import hashlib
 import hmac
 import json
+import logging
 import secrets
 import threading
 from collections import OrderedDict
@@ -47,6 +48,8 @@ from piquet.web.refusals import GameError, Refusal, clean_name, hash_secret, pre
 from piquet.web.store import GameRow, NewSeat, SeatRow, Store
 
 __all__ = ["FRIEND", "Created", "Entry", "Games", "Live"]
+
+log = logging.getLogger("piquet.web")
 
 FRIEND: Final = "friend"
 """The opponent that is a person, invited by a link."""
@@ -375,14 +378,22 @@ class Games:
             )
         if live.n == upto:
             return live, again
+        at = live.n
         try:
             for a in self.store.actions(row.id, live.n):
                 if a.idx != live.n or a.idx >= upto:
                     break
+                at = a.idx
                 live = _step(live, a.player, parse_action(a.action))
         except PiquetError as exc:
+            # the engine's reason goes to the log only: it may list what the seat to act
+            # may do, that is his hand, and this answer reaches the other seat and
+            # spectators too
+            log.error("game %s: stored action %d does not replay: %s", row.id, at, exc)
             raise GameError(
-                Refusal.NOT_NOW, f"this game's record no longer replays: {exc}"
+                Refusal.NOT_NOW,
+                f"this game's record no longer replays (at its action {at + 1}): it cannot "
+                "be shown or played on; the server's log says why",
             ) from None
         return live, again
 
@@ -579,7 +590,9 @@ class Games:
                 continue
             # shielded: once the action is sent to the writer, memory and the watchers
             # hear of its commit even if the request is abandoned meanwhile
-            done = await asyncio.shield(self._record(game_id, entry.n, player, action, after))
+            done = await asyncio.shield(
+                self._record(game_id, entry.n, entry.row.revision, player, action, after)
+            )
             if done is not None:
                 return done, True
             check = functools.partial(self.fresh, game_id, check=True)
@@ -593,12 +606,14 @@ class Games:
             entry, known = await to_thread.run_sync(check), True
 
     async def _record(
-        self, game_id: str, idx: int, player: int, action: str, after: Live
+        self, game_id: str, idx: int, revision: int, player: int, action: str, after: Live
     ) -> Entry | None:
-        """Append, then (if the log was ``idx`` long) hold ``after`` and announce it; the
-        entry, or None when another action was recorded first."""
+        """Append, then (if the log was ``idx`` long and the game of ``revision``) hold
+        ``after`` and announce it; the entry, or None when another action was recorded
+        first or the game was revised (an undo, a resignation) since it was read."""
         ok = await self.store.append_async(
-            game_id, idx=idx, player=player, action=action, finished=after.match.finished
+            game_id, idx=idx, revision=revision, player=player, action=action,
+            finished=after.match.finished,
         )
         if not ok:
             return None

@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 __all__ = [
     "BodyLimit",
@@ -355,3 +355,31 @@ def guarded_http(limits: ServerLimits) -> type[asyncio.Protocol]:
             super().handle_websocket_upgrade()
 
     return GuardedHttpTools
+
+
+# ---------------------------------------------------------------------- socket messages
+MAX_DEPTH: Final = 32  # no message of the sockets' protocols nests deeper than 2
+
+
+def too_deep(text: str) -> bool:
+    """Whether ``text`` opens more than :data:`MAX_DEPTH` arrays or objects at once (outside
+    strings).  Decided before parsing, so the answer never depends on the recursion limit."""
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False

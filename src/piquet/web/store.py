@@ -266,6 +266,7 @@ def migrate(engine: Engine) -> None:
 class _Append:
     game_id: str
     idx: int
+    revision: int
     player: int
     action: str
     finished: bool
@@ -275,7 +276,13 @@ class _Append:
 # Built once: SQLAlchemy then reuses their compiled form (and their cache keys).
 _ADVANCE: Final = (
     games_t.update()
-    .where(games_t.c.id == sa.bindparam("b_id"), games_t.c.n_actions == sa.bindparam("b_idx"))
+    .where(
+        games_t.c.id == sa.bindparam("b_id"),
+        games_t.c.n_actions == sa.bindparam("b_idx"),
+        # an undo (then as many new moves), a resignation or a rematch raised it: a move
+        # checked against the copy of before must not be written
+        games_t.c.revision == sa.bindparam("b_rev"),
+    )
     .values(
         n_actions=sa.bindparam("b_next"),
         finished=sa.bindparam("b_finished"),
@@ -303,7 +310,8 @@ _VERSION: Final = sa.select(
 
 
 def _append_all(conn: sa.Connection, items: Sequence[_Append], now: float) -> list[bool]:
-    """Write ``items`` in ``conn``'s transaction: for each, whether the log had its length."""
+    """Write ``items`` in ``conn``'s transaction: for each, whether the log had its length
+    and the game its revision."""
     results = []
     rows = []
     for item in items:
@@ -312,6 +320,7 @@ def _append_all(conn: sa.Connection, items: Sequence[_Append], now: float) -> li
             {
                 "b_id": item.game_id,
                 "b_idx": item.idx,
+                "b_rev": item.revision,
                 "b_next": item.idx + 1,
                 "b_finished": item.finished,
                 "b_now": now,
@@ -685,20 +694,26 @@ class Store:
             ).all()
         return [ActionRow(r.idx, r.player, r.action) for r in rows]
 
-    def append(self, game_id: str, *, idx: int, player: int, action: str, finished: bool) -> bool:
-        """Add action number ``idx``; False (and nothing written) if the log is not ``idx`` long.
+    def append(
+        self, game_id: str, *, idx: int, revision: int, player: int, action: str, finished: bool
+    ) -> bool:
+        """Add action number ``idx``; False (and nothing written) if the log is not ``idx``
+        long or the game's revision is not ``revision`` (the one the move was checked
+        against: an undo then as many new moves leaves the length as it was, a resignation
+        leaves it alone, and either must refuse a move checked before it).
 
         The conditional update takes the game's row lock first, so of two writers racing
         for the same index exactly one succeeds.  It returns once the action is committed.
         Raises :class:`StoreError` if the database cannot be written.
         """
-        return self._writer.submit(_Append(game_id, idx, player, action, finished, Future()))
+        item = _Append(game_id, idx, revision, player, action, finished, Future())
+        return self._writer.submit(item)
 
     def append_async(
-        self, game_id: str, *, idx: int, player: int, action: str, finished: bool
+        self, game_id: str, *, idx: int, revision: int, player: int, action: str, finished: bool
     ) -> asyncio.Future[bool]:
         """:meth:`append` for the event loop: await the result; no thread is held meanwhile."""
-        item = _Append(game_id, idx, player, action, finished, Future())
+        item = _Append(game_id, idx, revision, player, action, finished, Future())
         return self._writer.submit_async(item)
 
     def join(self, game_id: str, *, invite_hash: str, token_hash: str, name: str) -> int | None:

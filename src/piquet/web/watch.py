@@ -40,7 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from piquet import __version__
 from piquet.core.view import public_view
 from piquet.web.games import Entry, Games
-from piquet.web.limits import TokenBuckets
+from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import metadata
 
@@ -248,8 +248,8 @@ async def _spectate(
         return
     key = None
     text = first.get("text")
-    if isinstance(text, str) and len(text) <= 4096:
-        with contextlib.suppress(ValueError):
+    if isinstance(text, str) and len(text) <= 4096 and not too_deep(text):
+        with contextlib.suppress(ValueError, RecursionError):
             data = json.loads(text)
             if isinstance(data, dict) and isinstance(data.get("key"), str):
                 key = data["key"]
@@ -276,7 +276,27 @@ async def _spectate(
             last["body"] = body
             await send(body)
 
-    with state["hub"].watch(game_id) as watcher:
+    hub = state["hub"]
+    sending: set[asyncio.Task[None]] = set()
+
+    async def send_live(ok: bool, error: str | None) -> None:
+        # as the seats' socket says it: while live updates between processes are down,
+        # the page polls GET /api/games/{id}/watch
+        message: dict[str, Any] = {"type": "live", "ok": ok}
+        if not ok:
+            message["error"] = (
+                f"live updates are degraded ({error}): poll GET /api/games/{{id}}/watch "
+                "until they are back"
+            )
+        with contextlib.suppress(Exception):  # the socket closed meanwhile
+            await send(json.dumps(message))
+
+    def live_changed(ok: bool, error: str | None) -> None:
+        task = asyncio.create_task(send_live(ok, error))
+        sending.add(task)
+        task.add_done_callback(sending.discard)
+
+    with hub.watch(game_id) as watcher, hub.watch_live(live_changed):
 
         async def pump() -> None:
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
@@ -286,6 +306,8 @@ async def _spectate(
                     await push()
 
         await push()
+        if hub.status == "down":
+            await send_live(False, hub.error)
         pumping = asyncio.create_task(pump())
         limiter = TokenBuckets(20.0, 40.0)
         try:
@@ -297,8 +319,10 @@ async def _spectate(
                     await _fail(ws, "too many messages: slow down", 4429)
                     return
                 kind = None
-                with contextlib.suppress(ValueError, TypeError):
-                    data = json.loads(msg.get("text") or "")
+                text = msg.get("text") or ""
+                # JSON nested too deep is no command (and never reaches the parser)
+                with contextlib.suppress(ValueError, TypeError, RecursionError):
+                    data = None if too_deep(text) else json.loads(text)
                     kind = data.get("type") if isinstance(data, dict) else None
                 if kind == "ping":
                     await send('{"type":"pong"}')

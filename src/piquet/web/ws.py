@@ -32,7 +32,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from piquet.web.app import HTTP_STATUS
 from piquet.web.games import Games
-from piquet.web.limits import TokenBuckets
+from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import StoreError
 
@@ -67,33 +67,6 @@ def add_websocket(app: FastAPI, state: dict[str, Any]) -> None:
 
 
 _NESTED_TRIES = 3  # refusals of too-deep JSON before the token, then the socket closes
-MAX_DEPTH = 32  # no message of the protocol nests deeper than 2
-
-
-def _too_deep(text: str) -> bool:
-    """Whether ``text`` opens more than :data:`MAX_DEPTH` arrays or objects at once (outside
-    strings).  Decided before parsing, so the answer never depends on the recursion limit."""
-    depth = 0
-    in_string = escaped = False
-    for ch in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif ch == "\\":
-                escaped = True
-            elif ch == '"':
-                in_string = False
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return True
-        elif ch in "]}":
-            depth -= 1
-    return False
-
-
 def _message_text(msg: MutableMapping[str, Any]) -> str | None:
     text = msg.get("text")
     return text if isinstance(text, str) else None
@@ -175,7 +148,7 @@ class _Session:
             text = _message_text(first)
             if text is None or len(text) > MAX_MESSAGE:
                 break
-            if _too_deep(text):
+            if too_deep(text):
                 await self.send(
                     {"type": "error", "error": 'JSON nested too deep: send {"token": TOKEN}'}
                 )
@@ -248,7 +221,7 @@ class _Session:
                 {"type": "error", "error": f"message too long: at most {MAX_MESSAGE} characters"}
             )
             return
-        if _too_deep(text):
+        if too_deep(text):
             await self.send({"type": "error", "error": f"JSON nested too deep: {_HELP}"})
             return
         try:

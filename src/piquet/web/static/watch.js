@@ -60,6 +60,7 @@ function stop() {
   if (!W) return;
   W.stopped = true;
   clearTimeout(W.retry);
+  clearTimeout(W.liveTimer);
   if (W.ws) { try { W.ws.close(); } catch { /* closed */ } }
   W = null;
 }
@@ -77,7 +78,7 @@ export async function showWatch(id) {
     return;
   }
   sessionStorage.setItem("piquet.watch." + id, key);
-  W = { id, key, ws: null, stopped: false, fails: 0, n: -1 };
+  W = { id, key, ws: null, stopped: false, fails: 0, n: -1, live: true, liveTimer: 0 };
   const mine = W;
   fill($main, h("p", { class: "loading" }, "Finding the table…"));
   try {
@@ -102,6 +103,7 @@ function connect(mine) {
     try { msg = JSON.parse(ev.data); } catch { return; }
     // the socket sends the game as it now stands, in order: an undo (a smaller n) too
     if (msg.type === "view") { mine.fails = 0; draw(msg.view, true); }
+    else if (msg.type === "live") setLive(mine, !!msg.ok);
   });
   ws.addEventListener("close", (ev) => {
     if (mine.stopped || ev.code === 4404 || ev.code === 4401) return;
@@ -109,6 +111,24 @@ function connect(mine) {
     mine.retry = setTimeout(() => connect(mine),
       Math.min(8000, 500 * 2 ** Math.min(4, mine.fails)));
   });
+}
+
+// Live updates between server processes degraded (the server says so): ask for the game
+// every two seconds until they are back, and say so under the table.
+function setLive(mine, ok) {
+  mine.live = ok;
+  clearTimeout(mine.liveTimer);
+  const poll = async () => {
+    if (mine.stopped || mine.live) return;
+    try {
+      const g = await api("GET", `/api/games/${mine.id}/watch`, undefined, mine.key);
+      if (!mine.stopped) draw(g, true);
+    } catch { /* try again */ }
+    if (!mine.stopped && !mine.live) mine.liveTimer = setTimeout(poll, 2000);
+  };
+  if (!ok) mine.liveTimer = setTimeout(poll, 2000);
+  const note = document.getElementById("watch-live");
+  if (note) note.hidden = ok;
 }
 
 function draw(g, current = false) {
@@ -161,5 +181,7 @@ function draw(g, current = false) {
     h("div", { class: "felt watch-table" }, seat("younger"), trick, seat("elder")),
     dialog ? h("section", { class: "dialog watch-said" }, h("h3", {}, "What was said"), dialog)
       : null,
-    h("p", { class: "muted small" }, "You are watching: the players' hands stay hidden.")));
+    h("p", { class: "muted small" }, "You are watching: the players' hands stay hidden."),
+    h("p", { class: "muted small", id: "watch-live", hidden: W.live !== false },
+      "Live updates are slow just now: the table is asked for every two seconds.")));
 }
