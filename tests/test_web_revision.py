@@ -68,31 +68,38 @@ def _game(games: Games) -> tuple[str, Match]:
     return made.id, games.load(made.id).live.match
 
 
+def _undone_and_played_again(
+    a: Games, b: Games, rng: random.Random
+) -> tuple[str, Match, Match]:
+    """A game played 20 actions through ``a`` and held by ``b``; then ``a`` takes back to
+    the first point with a choice and plays 20 again, otherwise: (its id, the match as
+    ``b`` holds it, the match as it now stands)."""
+    game_id, m = _game(a)
+    start = m
+    while len(m.history) < 20:
+        m = _append(a, game_id, m, m.random_action(rng))
+    assert b.fresh(game_id).live.match.history == m.history  # b holds the game at 20
+    keep = next(
+        i for i in range(20) if len(_replayed(start, m.history[:i]).legal_actions()) > 1
+    )
+    assert truncate(a.store, game_id, 20, keep)
+    again = _replayed(start, m.history[:keep])
+    first = True
+    while len(again.history) < 20:
+        legal = list(again.legal_actions())
+        taken = m.history[len(again.history)][1]
+        pick = next(x for x in legal if x != taken) if first else rng.choice(legal)
+        first = False
+        again = _append(a, game_id, again, pick)
+    return game_id, m, again
+
+
 @pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 def test_an_undo_then_as_many_new_moves_is_seen_by_the_other_process(
     kind: str, tmp_path: Path
 ) -> None:
     with _two_processes(kind, tmp_path) as (a, _a_ends, b, _b_ends):
-        game_id, m = _game(a)
-        rng = random.Random(3)
-        start = m
-        while len(m.history) < 20:
-            m = _append(a, game_id, m, m.random_action(rng))
-        held = b.fresh(game_id)
-        assert held.live.match.history == m.history  # b holds the game at 20 actions
-        # a takes back to the first point with a choice, and plays 20 again, otherwise
-        keep = next(
-            i for i in range(20) if len(_replayed(start, m.history[:i]).legal_actions()) > 1
-        )
-        assert truncate(a.store, game_id, 20, keep)
-        again = _replayed(start, m.history[:keep])
-        first = True
-        while len(again.history) < 20:
-            legal = list(again.legal_actions())
-            taken = m.history[len(again.history)][1]
-            pick = next(x for x in legal if x != taken) if first else rng.choice(legal)
-            first = False
-            again = _append(a, game_id, again, pick)
+        game_id, m, again = _undone_and_played_again(a, b, random.Random(3))
         assert again.history != m.history and len(again.history) == len(m.history)
         seen = b.fresh(game_id).live.match
         assert seen.history == again.history
@@ -132,24 +139,7 @@ def test_a_move_checked_against_a_copy_from_before_an_undo_is_not_written(
     the game never replayed again.  The write checks the revision too: the move is checked
     against the game as it stands and refused, and the game replays in both processes."""
     with _two_processes(kind, tmp_path) as (a, _a_ends, b, _b_ends):
-        game_id, m = _game(a)
-        rng = random.Random(5)
-        start = m
-        while len(m.history) < 20:
-            m = _append(a, game_id, m, m.random_action(rng))
-        assert b.fresh(game_id).n == 20
-        keep = next(
-            i for i in range(20) if len(_replayed(start, m.history[:i]).legal_actions()) > 1
-        )
-        assert truncate(a.store, game_id, 20, keep)
-        again = _replayed(start, m.history[:keep])
-        first = True
-        while len(again.history) < 20:
-            legal = list(again.legal_actions())
-            taken = m.history[len(again.history)][1]
-            pick = next(x for x in legal if x != taken) if first else rng.choice(legal)
-            first = False
-            again = _append(a, game_id, again, pick)
+        game_id, m, again = _undone_and_played_again(a, b, random.Random(5))
         now = set(again.legal_actions())
         stale = [x for x in m.legal_actions() if x not in now]
         assert stale and m.to_act is not None, "pick another seed: every old move is legal now"

@@ -18,9 +18,18 @@ import secrets
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["Hub", "RedisHub", "Watcher"]
+__all__ = ["Hub", "RedisHub", "Watcher", "live_message"]
 
 log = logging.getLogger("piquet.web")
+
+
+def live_message(ok: bool, error: str | None, poll: str) -> dict[str, Any]:
+    """What a socket is told when live updates between processes fail (``ok`` False,
+    with ``error``) or come back; ``poll``: what its page asks for meanwhile."""
+    message: dict[str, Any] = {"type": "live", "ok": ok}
+    if not ok:
+        message["error"] = f"live updates are degraded ({error}): poll {poll} until they are back"
+    return message
 
 
 class Watcher:

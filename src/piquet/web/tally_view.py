@@ -165,6 +165,20 @@ def _deal_json(session: TallySession) -> dict[str, Any] | None:
         if deal.phase is Phase.EXCHANGE and pending is None
         else None,
         "cards": cards,
+        **_said_and_counted(deal, names, player),
+        "tricks": [t.to_json() for t in deal.tricks],
+        "trick_lead": None if deal.trick_lead is None else str(Card.from_index(deal.trick_lead)),
+        "points": {"elder": deal.scores[ELDER], "younger": deal.scores[YOUNGER]},
+        "words": [] if pending is not None else _words(deal),
+    }
+
+
+def _said_and_counted(
+    deal: Deal, names: tuple[str, ...], player: tuple[int, int]
+) -> dict[str, list[dict[str, Any]]]:
+    """The deal's dialog and score events as the page shows them, each with the name of
+    the player (``player``: elder's, younger's) who said or counted it."""
+    return {
         "dialog": [
             {**line, "name": names[player[u.seat]]}
             for u, line in zip(deal.dialog, dialog_json(deal.dialog), strict=True)
@@ -173,10 +187,6 @@ def _deal_json(session: TallySession) -> dict[str, Any] | None:
             {**line, "name": names[player[e.seat]]}
             for e, line in zip(deal.events, events_json(deal.events), strict=True)
         ],
-        "tricks": [t.to_json() for t in deal.tricks],
-        "trick_lead": None if deal.trick_lead is None else str(Card.from_index(deal.trick_lead)),
-        "points": {"elder": deal.scores[ELDER], "younger": deal.scores[YOUNGER]},
-        "words": [] if pending is not None else _words(deal),
     }
 
 
@@ -194,14 +204,7 @@ def _last_deal_json(session: TallySession) -> dict[str, Any] | None:
     return {
         "game": summary.game,
         "number": summary.number,
-        "dialog": [
-            {**line, "name": names[player[u.seat]]}
-            for u, line in zip(end.dialog, dialog_json(end.dialog), strict=True)
-        ],
-        "events": [
-            {**line, "name": names[player[e.seat]]}
-            for e, line in zip(end.events, events_json(end.events), strict=True)
-        ],
+        **_said_and_counted(end, names, player),
         "points": {"elder": summary.points[ELDER], "younger": summary.points[YOUNGER]},
     }
 

@@ -40,6 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from piquet import __version__
 from piquet.core.view import public_view
 from piquet.web.games import Entry, Games
+from piquet.web.hub import live_message
 from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import metadata
@@ -280,14 +281,8 @@ async def _spectate(
     sending: set[asyncio.Task[None]] = set()
 
     async def send_live(ok: bool, error: str | None) -> None:
-        # as the seats' socket says it: while live updates between processes are down,
-        # the page polls GET /api/games/{id}/watch
-        message: dict[str, Any] = {"type": "live", "ok": ok}
-        if not ok:
-            message["error"] = (
-                f"live updates are degraded ({error}): poll GET /api/games/{{id}}/watch "
-                "until they are back"
-            )
+        # as the seats' socket says it; the spectator's page polls its own view
+        message = live_message(ok, error, "GET /api/games/{id}/watch")
         with contextlib.suppress(Exception):  # the socket closed meanwhile
             await send(json.dumps(message))
 

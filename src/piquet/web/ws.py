@@ -32,6 +32,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from piquet.web.app import HTTP_STATUS
 from piquet.web.games import Games
+from piquet.web.hub import live_message
 from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import StoreError
@@ -122,12 +123,7 @@ class _Session:
         task.add_done_callback(self.sending.discard)
 
     async def send_live(self, ok: bool, error: str | None) -> None:
-        message: dict[str, Any] = {"type": "live", "ok": ok}
-        if not ok:
-            message["error"] = (
-                f"live updates are degraded ({error}): poll GET /api/games/{{id}} until "
-                "they are back"
-            )
+        message = live_message(ok, error, "GET /api/games/{id}")
         with contextlib.suppress(Exception):  # the socket closed meanwhile
             await self.send(message)
 
