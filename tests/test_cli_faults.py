@@ -270,6 +270,8 @@ def test_the_ladder_function_refuses_a_level_named_twice() -> None:
         (["--verify", "--deals", "1"], "--deals must be at least 2 (to measure the noise), not 1"),
         (["--verify", "--workers", "0"], "--workers must be at least 1, not 0"),
         (["--seed", "-1"], f"seed must be 0 to {MAX_SEED}"),
+        # the stock elder left is younger's: it was ignored for elder
+        (["--stock", "2"], "--stock is what elder left younger: give it with --role younger"),
     ],
 )
 def test_advise_names_the_option_that_is_wrong(

@@ -333,6 +333,35 @@ def test_cli_odds_errors_are_one_line(capsys: pytest.CaptureFixture[str]) -> Non
     assert "--discard" in capsys.readouterr().err
 
 
+HAND_1754 = ["--rules", "1754", "--hand", "AS KS QS 7S QH QD QC JH TH 9D 8C 7C"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "why"),
+    [
+        # elder and younger draw from different stocks: the role is never assumed
+        (["--discard", "JH"], "need --role elder or --role younger"),
+        # the stock elder left is younger's; it was ignored for elder
+        (["--role", "elder", "--discard", "JH TH 9D", "--stock", "2"],
+         "give it with --role younger"),
+        # more known than a player can know: the stock (8) is unseen when he draws, so at
+        # most 12 others are known; 17 gave "2 of 3 unseen cards" as if it were possible
+        (["--role", "elder", "--discard", "JH TH", "--seen",
+          "AH KH 9H 8H 7H JS TS 9S 8S JD TD 8D 7D AC KC JC TC"],
+         "knows at most 12 other cards"),
+    ],
+)
+def test_cli_odds_of_a_hand_refuse_what_no_player_could_ask(
+    capsys: pytest.CaptureFixture[str], argv: list[str], why: str
+) -> None:
+    assert main(["odds", *HAND_1754, *argv]) == 2
+    err = capsys.readouterr().err
+    assert why in err and len(err.strip().splitlines()) == 1, err
+    # the other's twelve may all be known
+    assert main(["odds", *HAND_1754, "--role", "elder", "--discard", "JH TH", "--seen",
+                 "AH KH 9H 8H 7H JS TS 9S 8S JD TD 8D"]) == 0
+
+
 @pytest.mark.parametrize(
     ("argv", "why"),
     [

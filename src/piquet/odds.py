@@ -345,6 +345,20 @@ def improvements(
         raise PiquetError(f"{CardSet(s & h)} cannot be both in the hand and seen elsewhere")
     if s & ~deck_mask(rules):
         raise PiquetError(f"{CardSet(s & ~deck_mask(rules))} is not in the pack of {rules.name}")
+    # the stock is unseen until it is drawn, and as many cards as elder took from it lie
+    # unseen in his discard: no player knows more than the other's twelve
+    most_seen = rules.deck_size - 12 - rules.stock_size
+    if s.bit_count() > most_seen:
+        raise PiquetError(
+            f"{s.bit_count()} cards seen, but under {rules.name} a player knows at most "
+            f"{most_seen} other cards when he draws: the stock's {rules.stock_size} (for "
+            "younger, the stock elder left him and elder's discard) are unseen"
+        )
+    if role == ELDER and stock is not None:
+        raise PiquetError(
+            "the stock elder left is younger's question: elder draws from the whole stock "
+            "(give the stock for younger only)"
+        )
     lo, hi = role_draw_range(rules, role, stock=stock)
     k = d.bit_count()
     if not lo <= k <= hi:

@@ -172,6 +172,8 @@ def run(args: argparse.Namespace) -> int:
     think = DEFAULT_THINK_MS if args.think is None else args.think
     rules = get_rules(args.rules)
     role = _ROLES[args.role]
+    if args.stock is not None and args.role != "younger":
+        raise PiquetError("--stock is what elder left younger: give it with --role younger")
     hand = CardSet.parse(args.hand)
     score = _score(args.score)
     named = [CardSet.parse(c) for c in args.compare or []]

@@ -32,7 +32,7 @@ def register(sub: Any) -> None:
     p.add_argument("--at-least", type=int, default=1, help="how many of them (K, default 1)")
     p.add_argument("--rules", help="rule set (preset, alias or house-rule .toml)")
     p.add_argument("--hand", help='the twelve cards dealt, e.g. "AS KS QS ..."')
-    p.add_argument("--role", choices=sorted(_ROLES), default="elder", help="elder or younger")
+    p.add_argument("--role", choices=sorted(_ROLES), help="elder or younger (with --hand)")
     p.add_argument("--discard", help="the cards laid out (as many are taken in)")
     p.add_argument("--seen", default="", help="other cards known not to be in the stock")
     p.add_argument("--stock", type=int, help="younger: cards elder left him (default: the rest)")
@@ -81,6 +81,11 @@ def run(args: argparse.Namespace) -> int:
     if hand_mode:
         if args.hand is None or args.discard is None:
             raise PiquetError("a hand's odds need both --hand and --discard (and --role)")
+        if args.role is None:
+            # the two draw from different stocks (elder five of twenty, younger what is left)
+            raise PiquetError("a hand's odds need --role elder or --role younger")
+        if args.stock is not None and args.role != "younger":
+            raise PiquetError("--stock is what elder left younger: give it with --role younger")
         rules = get_rules(args.rules)
         imp = improvements(
             CardSet.parse(args.hand),
