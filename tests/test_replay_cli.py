@@ -76,6 +76,34 @@ def test_replay_of_an_unfinished_game(tmp_path: Path, capsys: pytest.CaptureFixt
     assert data["finished"] is False and data["final"]["winner"] is None
 
 
+def test_replay_of_a_resigned_game_says_who_resigned_and_who_won(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game resigned at the web table is written with the tag Resigned (the seat); it
+    replayed as "Unfinished ... Go on with: piquet play --resume"."""
+    path = tmp_path / "resigned.pqn"
+    m = played("rubicon", 3, stop=30)
+    save(path, m, tags={"Resigned": 0})
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "Resigned: player 1 resigned in game 1, deal" in out and "player 2 wins." in out
+    assert "Unfinished" not in out and "--resume" not in out
+    assert main(["replay", str(path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["resigned"] == 0
+    # it cannot be played on
+    assert main(["play", "--resume", str(path)]) == 2
+    assert "player 1 resigned this game; it cannot be played on" in capsys.readouterr().err
+    # a tag that names no player, or a game played to its end, is refused
+    for i, (bad, why) in enumerate(((7, "names the player who resigned, 0 to 1, not 7"),
+                                    ("x", 'not "x"'))):
+        save(tmp_path / f"bad{i}.json", m, tags={"Resigned": bad})
+        assert main(["replay", str(tmp_path / f"bad{i}.json")]) == 2
+        assert why in capsys.readouterr().err
+    save(tmp_path / "over.pqn", played("rubicon", 3), tags={"Resigned": 1})
+    assert main(["replay", str(tmp_path / "over.pqn")]) == 2
+    assert "this one was played to the end" in capsys.readouterr().err
+
+
 def test_show_steps_through_every_deal(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(record), "--show"]) == 0
     out = capsys.readouterr().out

@@ -28,6 +28,7 @@ from piquet.core.facts import (
     LeadNamed,
     LeftoversChoice,
     LeftoverWay,
+    MissingAsked,
     statement_of,
 )
 from piquet.core.roles import Role
@@ -106,6 +107,13 @@ def test_a_narration_is_told_to_its_reader_from_the_fact(
         (LeftoversChoice(Y, LeftoverWay.TURNED_UP, 0b1), "I turn up the one card I left."),
         (LeftoversChoice(Y, LeftoverWay.FACE_DOWN), "I leave the stock face down."),
         (LaidOut(Y, 2), "younger discards 2"),
+        # appointing a lead in words, not "elder holds no 8S: younger appoints the lead"
+        (LeadLacked(E, card=QH), "I hold no queen of hearts: appoint my lead."),
+        (LeadLacked(E, suit=HEARTS), "I hold no hearts: appoint my lead."),
+        (LeadAppointed(Y, card=QH), "Lead the queen of hearts."),
+        (LeadAppointed(Y, suit=HEARTS), "Lead hearts."),
+        # the question that the answer ("I laid out none of the aces.") answers
+        (MissingAsked(Y), "Which one is missing? Did you lay it out?"),
     ],
 )
 def test_what_a_player_says_aloud_comes_from_the_fact(fact: Fact, said: str) -> None:

@@ -333,6 +333,13 @@ class GameRecord:
     match: Match
     tags: Mapping[str, Any] = field(default_factory=dict)
 
+    @property
+    def resigned(self) -> int | None:
+        """The player who resigned the game (the web table's tag ``Resigned``, written
+        after the moves played), or None; checked when the record is read."""
+        value = self.tags.get("Resigned")
+        return value if type(value) is int else None
+
     def text(self) -> str:
         return dump_text(self.match, tags=self.tags)
 
@@ -728,6 +735,7 @@ def _parse_text(text: str) -> GameRecord:
     if "Result" in tags:
         _check_result(tags["Result"], walker.match, f"line {tag_lines['Result']}")
     extra = {k: v for k, v in tags.items() if k not in STANDARD_TAGS}
+    _check_resigned(extra, walker.match, f"line {tag_lines.get('Resigned', '?')}")
     return GameRecord(walker.match, extra)
 
 
@@ -823,7 +831,26 @@ def _from_json(data: Any) -> GameRecord:
     tags = data.get("tags", {})
     if not isinstance(tags, dict):
         raise RecordError('"tags" must be an object')
-    return GameRecord(walker.match, _check_tags(tags))
+    checked = _check_tags(tags)
+    _check_resigned(checked, walker.match, '"tags"')
+    return GameRecord(walker.match, checked)
+
+
+def _check_resigned(tags: Mapping[str, Any], match: Match, where: str) -> None:
+    """A ``Resigned`` tag names a player of the match, and the game was not over (a
+    finished game is not resigned)."""
+    if "Resigned" not in tags:
+        return
+    value = tags["Resigned"]
+    n = match.n_players
+    if type(value) is not int or not 0 <= value < n:
+        raise RecordError(
+            f"{where}: the Resigned tag names the player who resigned, 0 to {n - 1}, "
+            f"not {json.dumps(value)[:40]}"
+        )
+    if match.finished:
+        raise RecordError(f"{where}: the Resigned tag is for a game resigned before its end; "
+                          "this one was played to the end")
 
 
 def loads(text: str) -> GameRecord:

@@ -301,6 +301,11 @@ def _run_resume(args: argparse.Namespace) -> int:
             f"--resume goes on with the saved game as it was; drop {', '.join(given)}"
         )
     rec = load(args.resume)
+    if rec.resigned is not None:
+        raise PiquetError(
+            f"{args.resume}: {rec.match.names[rec.resigned]} resigned this game; it cannot "
+            "be played on (piquet replay shows it)"
+        )
     match = rec.match
     tags = dict(rec.tags)
     note = None

@@ -67,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
                     "deals": len(m.deals),
                     "actions": len(m.history),
                     "finished": m.finished,
+                    "resigned": rec.resigned,
                     "final": final,
                     "result": m.result() if m.finished else None,
                 }
@@ -96,6 +97,15 @@ def run(args: argparse.Namespace) -> int:
         if "settled" in res:
             rubiconed = " (rubiconed)" if res.get("rubiconed") else ""
             console.print(f"Settled for {res['settled']}{rubiconed}.")
+    elif rec.resigned is not None:
+        # as the table said it: the game ended there, the other player winning
+        quitter = m.names[rec.resigned]
+        others = [m.names[p] for p in m.in_game if p != rec.resigned]
+        wins = f": {escape(others[0])} wins" if len(others) == 1 else ""
+        console.print(
+            f"Resigned: {escape(quitter)} resigned in game {m.game_number}, deal "
+            f"{m.deal_number}, standing {scores}{wins}."
+        )
     else:
         console.print(
             f"Unfinished: game {m.game_number}, deal {m.deal_number}; standing {scores}. "

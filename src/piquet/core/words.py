@@ -231,13 +231,14 @@ def aloud(line: Utterance) -> str:
     if isinstance(fact, Exchanged):
         return "I take none." if fact.count == 0 else f"I take {number_words(fact.count)}."
     if isinstance(fact, LeadNamed):
-        lead = (
-            f"the {Card.from_index(fact.card).rank.name_singular} of "
-            f"{Card.from_index(fact.card).suit.plural}"
-            if fact.card >= 0
-            else Suit(fact.suit).plural
-        )
-        return f"I shall lead {lead}: show me the cards you left."
+        return f"I shall lead {_lead_words(fact.card, fact.suit)}: show me the cards you left."
+    if isinstance(fact, LeadLacked):
+        return f"I hold no {_lead_words(fact.card, fact.suit, article=False)}: appoint my lead."
+    if isinstance(fact, LeadAppointed):
+        return f"Lead {_lead_words(fact.card, fact.suit)}."
+    if isinstance(fact, MissingAsked):
+        # the answer says which card of the set was laid out, or that none was
+        return "Which one is missing? Did you lay it out?"
     if isinstance(fact, LeftoversChoice):
         n = fact.cards.bit_count()
         return {
@@ -249,6 +250,15 @@ def aloud(line: Utterance) -> str:
             LeftoverWay.FACE_DOWN: "I leave the stock face down.",
         }[fact.way]
     return line.text
+
+
+def _lead_words(card: int, suit: int, *, article: bool = True) -> str:
+    """A named or appointed lead in words: "the queen of hearts" (``article``) or "queen
+    of hearts", or a suit, "hearts"."""
+    if card < 0:
+        return Suit(suit).plural
+    c = Card.from_index(card)
+    return f"{'the ' if article else ''}{c.rank.name_singular} of {c.suit.plural}"
 
 
 def _blanche_discards(fact: BlancheDiscards, rules: Rules) -> str:
