@@ -83,11 +83,17 @@ export function analysisPanel(gameId, token, jump) {
       const n = a.declarations.filter((x) => x.role === role && x.loss > 0).length;
       const decl = n > 1 ? `${pts(l.declarations)} (the costliest of ${n} choices, each ` +
         "valued alone, so not to be added)" : pts(l.declarations);
+      // the play's drops are each measured from the position as it stood, both hands
+      // open: they are not points lost from the score, and may add up to more than it
+      const drops = a.play.filter((p) => p.role === role).length;
+      const play = drops === 0 ? "every card the best (both hands open)"
+        : `${drops} card${drops === 1 ? "" : "s"} below the best, their drops in ` +
+          `double-dummy value added up over the deal ${pts(l.play)} (each measured from ` +
+          "where the deal then stood, both hands open: not points off the score)";
       return h("li", { dataset: { role } }, h("b", {}, nameOf(role)),
-        ` (${role}) scored ${a.points[role]}; gave away against the best: the exchange ` +
-        `${pts(l.exchange)} a deal (simulated), the declarations ${decl}, ` +
-        `the play ${pts(l.play)} (each card's drop from the best, both hands open, added ` +
-        "up over the deal)");
+        ` (${role}) scored ${a.points[role]}; against the best: the exchange gave away ` +
+        `${pts(l.exchange)} a deal (simulated), the declarations ${decl}; the play: ` +
+        (a.cards_played === 0 ? "none (the game was won before it)" : play));
     });
     const ex = a.exchange.map((e) => h("li", {},
       h("b", {}, nameOf(e.role)), " discarded ", cardsOr(e.made),
