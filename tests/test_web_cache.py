@@ -150,7 +150,7 @@ def test_a_write_memory_did_not_see_is_found_and_nothing_forks(tmp_path: Path) -
             headers=bearer(tokens[seat]),
         )
         assert r.status_code == 409, r.text
-        assert "moved on" in r.json()["error"]
+        assert "already acted" in r.json()["error"]
         assert view(c, gid, tokens[0])["n"] == game["n"] + 1
         log = c.app.state.piquet["store"].actions(gid)  # type: ignore[attr-defined]
         assert [a.idx for a in log] == list(range(game["n"] + 1))

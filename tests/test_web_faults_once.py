@@ -106,7 +106,7 @@ def test_an_action_on_a_view_left_behind_is_409_with_the_game(tmp_path: Path) ->
             )
             assert r.status_code == 409, r.text
             body = r.json()
-            assert "moved on" in body["error"]
+            assert "as it stands" in body["error"]
             assert body["game"] == view(c, gid, tokens[seat_])
             assert body["game"]["n"] == now["n"]
         # the same action by the other seat is not "the same action"

@@ -43,7 +43,7 @@ from piquet.core.match import MAX_SEED, Match, new_match
 from piquet.core.rules import Format
 from piquet.core.view import deal_view
 from piquet.core.words import Voice, aloud, voice
-from piquet.web.legal import legal_objects
+from piquet.web.legal import first_lead, legal_objects
 from piquet.web.refusals import GameError, Refusal, clean_name, hash_secret, preset_named
 from piquet.web.store import GameRow, NewSeat, SeatRow, Store
 
@@ -181,6 +181,21 @@ def _already(entry: Entry, idx: int, player: int, text: str) -> bool:
         return str(parse_action(text)) == str(done)
     except ParseError:
         return False
+
+
+def _moved_on(entry: Entry, expect: int | None, player: int) -> str:
+    """Why an action chosen on the game as it stood ``expect`` actions in is refused, in a
+    player's words (the answer carries the game as it stands)."""
+    history = entry.live.match.history
+    if expect is not None and expect > len(history):
+        return "the game was taken back meanwhile (an undo): here it is as it stands"
+    idx = len(history) - 1 if expect is None else expect
+    if 0 <= idx < len(history):
+        who = history[idx][0]
+        if who == player:
+            return "your other tab (or a retry) already acted: here is the game as it stands"
+        return f"{entry.row.seats[who].name} acted first: here is the game as it stands"
+    return "the game changed meanwhile: here it is as it stands"
 
 
 def _ai_seed(seed: int, player: int, idx: int) -> int:
@@ -510,11 +525,7 @@ class Games:
         live = entry.live
         m = live.match
         if expect is not None and expect != live.n:
-            raise GameError(
-                Refusal.NOT_NOW,
-                f"the game moved on: you acted on action {expect}, the game is at {live.n}; "
-                "here it is as it stands now",
-            )
+            raise GameError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
         if self.extras is not None and self.extras(entry, player).get("resigned") is not None:
             raise GameError(Refusal.NOT_NOW, "the game is over: a player resigned")
         if m.finished:
@@ -600,9 +611,7 @@ class Games:
                 entry = await to_thread.run_sync(check)
                 if expect is not None and _already(entry, expect, player, text):
                     return entry, False
-                raise GameError(
-                    Refusal.NOT_NOW, "the game moved on meanwhile; here it is as it stands now"
-                )
+                raise GameError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
             entry, known = await to_thread.run_sync(check), True
 
     async def _record(
@@ -713,6 +722,7 @@ class Games:
             "to_act": m.to_act,
             "your_turn": m.to_act == seat,
             "legal_actions": legal_objects(view, m.rules),
+            "first_lead": first_lead(view),
             "seats": [
                 {
                     "seat": s.seat,

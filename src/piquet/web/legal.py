@@ -1,11 +1,16 @@
 """The legal actions of a seat's view as the page shows them: kind, label, cards.
 
 The labels are the dialog's words (a claim as its holder states it, the replies as said);
-the actions themselves come from the seat's view only.
+the actions themselves come from the seat's view only.  Every action the engine allows is
+listed (an API client may send any of them); ``offer`` says whether the table offers it:
+not an appointment of a card (or suit) elder cannot hold as far as younger knows
+(:func:`piquet.core.view.appointable`), nor a "sink" that would count the same as the full
+declaration.  :func:`first_lead` tells the page how elder's first lead is bound.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, Final
 
 from piquet.core.actions import (
@@ -24,12 +29,16 @@ from piquet.core.actions import (
     Question,
     Reply,
 )
-from piquet.core.cards import Card
-from piquet.core.declarations import claims, statement
+from piquet.core.cards import SUIT_MASKS, Card
+from piquet.core.dealtypes import Phase
+from piquet.core.declarations import Claim, DeclClass, claims, counted, statement
+from piquet.core.facts import LeadAppointed
 from piquet.core.match import MatchView
-from piquet.core.rules import Rules
+from piquet.core.roles import ELDER
+from piquet.core.rules import Leftovers, Rules
+from piquet.core.view import DealView, appointable
 
-__all__ = ["legal_objects"]
+__all__ = ["first_lead", "legal_objects"]
 
 
 _REPLY_LABELS: Final = {
@@ -74,9 +83,13 @@ def _label(action: Action, view: MatchView, rules: Rules) -> tuple[str, str, lis
     if isinstance(action, Appoint):
         return "appoint", f"Lead {_named(action.suit, action.card)}", []
     if isinstance(action, Leftover):
+        # turned up, younger's leftovers are seen by both: the words say so
+        both = rules.younger_leftovers is Leftovers.YOUNGER_TURNS_UP
         if action.choice is LeftoverChoice.LOOK:
+            if both:
+                return "leftover", "Turn them up (both see them)", []
             return "leftover", "Look at the cards left in the stock", []
-        return "leftover", "Leave them unseen", []
+        return "leftover", "Leave them face down" if both else "Leave them unseen", []
     if isinstance(action, Question):
         return "question", "Which card is missing?" if action.ask else "No question", []
     if isinstance(action, Discard):  # pragma: no cover - the exchange uses discard_range
@@ -106,7 +119,75 @@ def legal_objects(view: MatchView, rules: Rules) -> list[dict[str, Any]]:
             }
         ]
     out = []
+    offered = _offered(deal, rules)
     for a in deal.legal_actions:
         kind, label, cards = _label(a, view, rules)
-        out.append({"id": str(a), "kind": kind, "label": label, "cards": cards})
+        out.append(
+            {"id": str(a), "kind": kind, "label": label, "cards": cards, "offer": offered(a)}
+        )
     return out
+
+
+def _offered(deal: DealView, rules: Rules) -> Callable[[Action], bool]:
+    """Whether the table offers an action (the engine allows them all).
+
+    An appointment: only of what elder may hold as far as younger knows (appointing any
+    other card binds elder to nothing).  A claim: not one that would count exactly as the
+    best claim does (holding two tierces to the ten, declaring the one in hearts shows and
+    counts both: no sink at all).
+    """
+    open_cards = appointable(deal, rules) if any(
+        isinstance(a, Appoint) for a in deal.legal_actions
+    ) else 0
+    hand = deal.hand.mask
+    best: dict[DeclClass, tuple[tuple[int, int], int]] = {}
+
+    def worth(claim: Claim) -> tuple[tuple[int, int], int]:
+        return claim.key, counted(hand, claim, rules)[1]
+
+    def offered(action: Action) -> bool:
+        if isinstance(action, Appoint):
+            if action.card is not None:
+                return bool(open_cards >> action.card.index & 1)
+            return action.suit is not None and bool(open_cards & SUIT_MASKS[action.suit])
+        if isinstance(action, Declare):
+            found = claims(hand, action.cls, rules)
+            mine = next((c for c in found if c.cards == action.cards.mask), None)
+            if not found or mine is None or mine is found[0]:
+                return True
+            if action.cls not in best:
+                best[action.cls] = worth(found[0])
+            return worth(mine) != best[action.cls]
+        return True
+
+    return offered
+
+
+def first_lead(view: MatchView) -> dict[str, Any] | None:
+    """How elder's first lead is bound, as this seat knows it, until the first trick is
+    played: ``{"how": "named" | "appointed", "held": true | false | null}`` (``held``:
+    whether elder holds the card or suit; null when this seat cannot know).  Elder bound
+    to a card he lacks leads as he likes.  The card or suit is the view's ``lead_rule``.
+    None when nothing binds the lead."""
+    deal = view.deal
+    if deal is None or deal.phase is not Phase.PLAY or deal.lead_rule is None or deal.tricks:
+        return None
+    appointed = any(isinstance(u.fact, LeadAppointed) for u in deal.dialog)
+    kind, value = deal.lead_rule
+    mask = SUIT_MASKS[value] if kind == "suit" else 1 << value
+    held: bool | None
+    if deal.role == ELDER:
+        held = bool(deal.hand.mask & mask) or (
+            deal.trick_lead is not None and bool(1 << deal.trick_lead & mask)
+        )
+    elif deal.trick_lead is not None:
+        # bound to it if he held it: what he led tells
+        held = bool(1 << deal.trick_lead & mask)
+    elif not appointed:
+        held = True  # elder named what he holds (else younger appointed the lead)
+    else:
+        seen = deal.hand.mask | deal.discards.mask | deal.stock_seen.mask
+        held = True if mask & deal.opponent_shown.mask else (
+            False if mask & ~seen == 0 else None
+        )
+    return {"how": "appointed" if appointed else "named", "held": held}

@@ -297,7 +297,11 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
                 raise GameError(Refusal.NOT_NOW, "the game is over: nothing to take back")
             if data is not None and data.n is not None and data.n != entry.n:
                 return JSONResponse(
-                    {"error": "the game moved on", "game": g.seat_json(entry, seat)},
+                    {
+                        "error": "the game changed meanwhile (your other tab, or the "
+                        "computer's answer): here it is as it stands",
+                        "game": g.seat_json(entry, seat),
+                    },
                     status_code=409,
                 )
             mine = [i for i, (p, _a) in enumerate(m.history) if p == seat]

@@ -59,6 +59,18 @@ def _leftovers(rules: Rules) -> str:
     }[rules.younger_leftovers]
 
 
+def _exchange(rules: Rules) -> str:
+    """What each may exchange, as the knobs say: ``younger_max`` 0 is every card elder
+    left; a cap he could never reach (the stock less elder's fewest) is no cap."""
+    ymin = "may take none" if rules.younger_min == 0 else f"must take at least {rules.younger_min}"
+    most = rules.stock_size - rules.elder_min
+    if rules.younger_max and rules.younger_max < most:
+        younger = f"younger may take up to {rules.younger_max} of the cards elder leaves"
+    else:
+        younger = "younger may take all the cards elder leaves"
+    return f"Elder exchanges {rules.elder_min} to {rules.elder_max} cards; {younger}, and {ymin}."
+
+
 def rules_summary(rules: Rules, fmt: Format | None = None) -> list[str]:
     """A dozen plain sentences: what this rule set plays, in the order of a deal; with
     ``fmt``, of a game in that format only (an invitation names the one it is for)."""
@@ -72,11 +84,7 @@ def rules_summary(rules: Rules, fmt: Format | None = None) -> list[str]:
             f"Carte blanche (no king, queen or knave dealt) scores {rules.blanche_value}, "
             "counted first."
         )
-    ymin = "may take none" if rules.younger_min == 0 else f"must take at least {rules.younger_min}"
-    lines.append(
-        f"Elder exchanges {rules.elder_min} to {rules.elder_max} cards; younger may take "
-        f"the rest, and {ymin}."
-    )
+    lines.append(_exchange(rules))
     lines.append(_leftovers(rules))
     if rules.point_measure is PointMeasure.CARDS:
         point = "the point is the most cards in one suit (equal: the pip total decides)"

@@ -60,9 +60,11 @@ watch_keys_t: Final = sa.Table(
 )
 
 
-def public_json(entry: Entry) -> dict[str, Any]:
+def public_json(entry: Entry, resigned: int | None = None) -> dict[str, Any]:
     """What a spectator is sent: the engine's public view of the game, the seats' names,
-    and the public view of the deal just finished, as it stood at its end."""
+    and the public view of the deal just finished, as it stood at its end.  A game that
+    ``resigned`` (a seat) ended is over: ``finished``, nobody to act, and ``result``
+    names who resigned and who won, as the seats' views say it."""
     row, live = entry.row, entry.live
     m = live.match
     view = m.public_view()
@@ -73,14 +75,20 @@ def public_json(entry: Entry) -> dict[str, Any]:
         last = public_view(live.last_deal).to_json()
         last["number"] = len(m.deals)
         last["elder"], last["younger"] = summary.players
+    result = m.result() if m.finished else None
+    if resigned is not None and not m.finished:
+        others = [p for p in m.in_game if p != resigned]
+        result = {"resigned": resigned, "winner": others[0] if others else None}
+    over = m.finished or resigned is not None
     return {
         "id": row.id,
         "spectator": True,
         "n": live.n,
         "rules": row.rules,
         "format": row.format,
-        "finished": m.finished,
-        "to_act": m.to_act,
+        "finished": over,
+        "to_act": None if over else m.to_act,
+        "resigned": resigned,
         "seats": [
             {
                 "seat": s.seat,
@@ -93,12 +101,12 @@ def public_json(entry: Entry) -> dict[str, Any]:
         ],
         "view": view,
         "last_deal": last,
-        "result": m.result() if m.finished else None,
+        "result": result,
     }
 
 
-def public_body(entry: Entry) -> str:
-    return json.dumps(public_json(entry), ensure_ascii=False, separators=(",", ":"))
+def public_body(entry: Entry, resigned: int | None = None) -> str:
+    return json.dumps(public_json(entry, resigned), ensure_ascii=False, separators=(",", ":"))
 
 
 class WatchKeys:
@@ -186,6 +194,10 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
 
     router.add_api_route("/watch/{game_id}", page, methods=["GET"], include_in_schema=False)
 
+    def public(entry: Entry) -> str:
+        games: Games = state["games"]
+        return public_body(entry, games.resigned(entry))
+
     async def current(game_id: str) -> Entry:
         games: Games = state["games"]
         entry = games.cached(game_id)
@@ -213,13 +225,13 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
             raise GameError(Refusal.NO_TOKEN, "send the spectator key: Authorization: Bearer KEY")
         if not await run(keys().opens, game_id, key):
             raise GameError(Refusal.NOT_FOUND, NOT_FOUND)
-        return Response(public_body(await current(game_id)), media_type="application/json")
+        return Response(public(await current(game_id)), media_type="application/json")
 
     @router.websocket("/api/games/{game_id}/watch/ws")
     async def watch_socket(websocket: WebSocket, game_id: str) -> None:
         await websocket.accept()
         try:
-            await _spectate(websocket, game_id, state, keys(), current)
+            await _spectate(websocket, game_id, state, keys(), current, public)
         except WebSocketDisconnect:
             return
         except Exception:  # one socket must not take the server down
@@ -236,6 +248,7 @@ async def _spectate(
     state: dict[str, Any],
     keys: WatchKeys,
     current: Callable[[str], Any],
+    public: Callable[[Entry], str],
 ) -> None:
     """One spectator: ``{"key": KEY}`` first; then the public view now and at every change.
     ``{"type": "ping"}`` is answered ``pong``, ``{"type": "refresh"}`` sends the view
@@ -269,7 +282,7 @@ async def _spectate(
 
     async def push(force: bool = False) -> None:
         try:
-            body = '{"type":"view","view":' + public_body(await current(game_id)) + "}"
+            body = '{"type":"view","view":' + public(await current(game_id)) + "}"
         except GameError as exc:
             await send(json.dumps({"type": "error", "error": exc.message}))
             return

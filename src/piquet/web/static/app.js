@@ -483,7 +483,7 @@ async function act(id) {
   } catch (e) {
     if (T !== mine) return;
     mine.busy = false;
-    toast(e.message, "bad");
+    toast(sentence(e.message), "bad");
     if (e.data && e.data.game) { setGame(e.data.game); return; }
     try { setGame(await api("GET", `/api/games/${mine.id}`, undefined, mine.token)); }
     catch { renderTable(); }
@@ -538,16 +538,21 @@ async function rematch() {
 }
 
 // Names and roles --------------------------------------------------------------
+// A seat kept for a friend who has not yet taken it has no name of its own yet.
+function waitingSeat(s) { return !!s && s.kind === "human" && !s.joined; }
 function nameOf(p) {
   const g = T.game;
   const s = g.seats[p];
+  if (waitingSeat(s)) return WAITING;
   const n = s ? s.name : `Player ${p + 1}`;
   return p === g.seat ? `${n} (you)` : n;
 }
 function plainName(p) {
   const s = T.game.seats[p];
+  if (waitingSeat(s)) return WAITING;
   return s ? s.name : `Player ${p + 1}`;
 }
+const WAITING = "(waiting for your friend)";
 function roleNames(v) {
   // deal roles -> players
   const [a, b] = v.in_game;
@@ -565,6 +570,12 @@ function opponentOf(v) {
 }
 
 // Rendering ---------------------------------------------------------------------
+// A nav button's words: in full, and shorter on a phone (the bar keeps one row there).
+function navLabel(full, short) {
+  return [h("span", { class: "wide" }, full),
+    h("span", { class: "narrow", "aria-hidden": "true" }, short)];
+}
+
 function renderNav() {
   const g = T.game;
   const over = g.finished;
@@ -574,7 +585,7 @@ function renderNav() {
     h("button", { type: "button", class: "navbtn", id: "btn-rules", onclick: showRules },
       "Rules"),
     h("button", { type: "button", class: "navbtn", id: "btn-sheet", onclick: showSheet },
-      "Score sheet"),
+      navLabel("Score sheet", "Score")),
     g.hints ? h("button", { type: "button", class: "navbtn", id: "btn-hint",
       disabled: !g.your_turn, onclick: askHint, title: "Ask the advisor" }, "Hint") : null,
     h("button", { type: "button", class: "navbtn", id: "btn-link", onclick: showLinks },
@@ -583,7 +594,7 @@ function renderNav() {
     over ? null : h("button", { type: "button", class: "navbtn", id: "btn-resign",
       onclick: confirmResign }, "Resign"),
     h("button", { type: "button", class: "navbtn", id: "nav-new", onclick: () => go("/") },
-      "New game"));
+      navLabel("New game", "New")));
 }
 
 // The tab's title says whose turn it is (a player in another tab sees it).
@@ -625,7 +636,8 @@ function renderTable() {
     fill(felt, renderOpponent(), renderCenter(), renderStatus(), renderActions(),
       renderHand());
   }
-  fill(side, renderScores(), renderInvite(), renderDialog(), renderTricks(), renderEvents());
+  fill(side, renderScores(), renderSeen(), renderInvite(), renderDialog(), renderTricks(),
+    renderEvents());
   fill($main,
     T.live ? null : h("p", { class: "live-notice", id: "live-notice", role: "status" },
       "Live updates are interrupted: the table looks for news every two seconds."),
@@ -735,23 +747,35 @@ function renderCenter() {
   } else if (d.phase === "play") {
     trick.append(h("div", { class: "trick-note" }, "no card played yet"));
   }
-  const mine = h("div", { class: "pile mine-pile" });
-  if (d.discards.length) {
-    mine.append(h("div", { class: "pile-label" }, "Your discards"), mini(d.discards));
+  // before the play the middle holds only the stock: it keeps the hand in view
+  return h("div", { class: "center" + (d.phase === "play" ? "" : " quiet") }, stock, trick);
+}
+
+// The cards out of play that you have seen, beside the table (not over the hand): your
+// discards, your unused cards, younger's leftovers; each card once, in compact lines.
+function renderSeen() {
+  const g = T.game;
+  const d = g.view.deal;
+  if (!d || !(d.discards.length || d.unused_seen.length || d.leftovers_seen.length)) {
+    return null;
   }
-  // the stock cards seen, apart: your own unused cards, and the other side's leftovers
   const elder = d.role === "elder";
-  if (d.unused_seen.length) {
-    mine.append(h("div", { class: "pile-label", id: "unused-label" },
-      elder ? "Your unused cards (left on the stock)" : "Elder's unused cards"),
-    mini(sortHand(d.unused_seen)));
-  }
-  if (d.leftovers_seen.length) {
-    mine.append(h("div", { class: "pile-label", id: "leftovers-label" },
-      elder ? "Seen in the stock: younger's leftovers" : "The cards you left in the stock"),
-    mini(sortHand(d.leftovers_seen)));
-  }
-  return h("div", { class: "center" }, stock, trick, mine);
+  const left = new Set(d.leftovers_seen);
+  const unused = d.unused_seen.filter((c) => !left.has(c));
+  // turned up for both (du-coeur-1995): the dialog showed them
+  const both = d.leftovers_seen.length > 0 && d.dialog.some((u) =>
+    d.leftovers_seen.every((c) => u.shown.includes(c)));
+  const line = (id, label, ids) => h("div", { class: "seen-line" },
+    h("span", { class: "seen-label", id }, label), mini(sortHand(ids)));
+  return h("section", { class: "seen", id: "seen-cards", "aria-label": "Cards you have seen" },
+    h("h3", {}, "Cards out of play"),
+    d.discards.length ? line("discards-label", "Your discards", d.discards) : null,
+    unused.length ? line("unused-label", elder ? "Your unused cards (left on the stock)"
+      : "Elder's unused cards", unused) : null,
+    d.leftovers_seen.length ? line("leftovers-label", both
+      ? "Younger's leftovers, turned up for both" : elder
+        ? "Seen in the stock: younger's leftovers" : "The cards you left in the stock",
+    d.leftovers_seen) : null);
 }
 
 function phaseText() {
@@ -770,10 +794,15 @@ function phaseText() {
         return `Exchange: choose ${range} card${x.max === 1 ? "" : "s"} to discard ` +
           `(${n} chosen), then press Discard.`;
       }
-      case "leftovers":
-        return la.some((a) => a.kind === "name")
-          ? "Younger left cards in the stock: name your lead to see them, or leave them."
-          : "Cards are left in the stock: look at them, or not.";
+      case "leftovers": {
+        if (la.some((a) => a.kind === "name")) {
+          return "Younger left cards in the stock: name your lead to see them, or leave them.";
+        }
+        // the choices' own words: under some rules turning them up shows them to both
+        const [yes, no] = ["look", "decline"].map((id) => la.find((a) => a.id === id));
+        return yes && no ? `Cards are left in the stock: ${lower(yes.label)}, or ` +
+          `${lower(no.label)}.` : "Cards are left in the stock.";
+      }
       case "appoint": return "Elder lacks what he named: appoint his lead.";
       case "declare": {
         const opp = plainName(opponentOf(g.view));
@@ -782,27 +811,65 @@ function phaseText() {
         if (la.some((a) => a.kind === "question")) {
           return `Ask ${opp} which card of the ${d.declaring} is missing, or not.`;
         }
-        const claims = la.filter((a) => a.kind === "declare").length;
+        const claims = la.filter((a) => a.kind === "declare" && a.offer !== false).length;
         const pass = la.some((a) => a.kind === "pass");
         if (!claims) return pass ? `You have nothing to declare in ${d.declaring}: pass.`
           : `Your ${d.declaring}.`;
         return claims > 1 || pass ? `Your ${d.declaring}: declare it, or sink it.`
           : `Your ${d.declaring}: declare it.`;
       }
-      case "play": return d.trick_lead ? "Play to the trick (follow suit if you can)."
-        : "Your lead.";
+      case "play": return (d.trick_lead ? "Play to the trick (follow suit if you can)."
+        : "Your lead.") + leadBound(" ");
       default: return "Your turn.";
     }
   }
   if (g.to_act === null || g.to_act === undefined) return "";
   const who = nameOf(g.to_act);
   const s = g.seats[g.to_act];
-  if (s && s.kind === "human" && !s.joined) return `Waiting for ${who} to take the seat…`;
+  if (waitingSeat(s)) return "Waiting for your friend to take the seat…";
   if (s && s.kind === "ai") return `${who} is thinking…`;
   const doing = { deal: "dealing", blanche: "deciding on carte blanche",
     exchange: "exchanging", leftovers: "deciding about the cards left in the stock",
     appoint: "appointing the lead", declare: "declaring" }[d.phase];
-  return `${who} is ${doing || "to play"}…`;
+  return `${who} is ${doing || "to play"}…` + leadBound(" ");
+}
+
+function lower(text) { return text.charAt(0).toLowerCase() + text.slice(1); }
+
+// Elder's first lead when a lead was named (1662, 1754) or appointed: what binds it, as
+// this seat knows (the server's ``first_lead``); "" otherwise.  Bound to a card he does
+// not hold, elder leads as he likes: both are told so.
+function leadBound(sep) {
+  const g = T.game;
+  const d = g.view.deal;
+  const fl = g.first_lead;
+  if (!fl || !d || !d.lead_rule) return "";
+  const rule = d.lead_rule;
+  const card = rule.kind === "card";
+  const what = card ? `the ${cardShort(rule.value)}` : SUIT_NAMES[rule.value] || rule.value;
+  const leadIt = card ? "lead it" : "lead that suit";
+  const r = roleNames(g.view);
+  const elderMe = r.elder === g.seat;
+  const elder = plainName(r.elder);
+  const other = plainName(r.younger);
+  const led = !!d.trick_lead;
+  let text = "";
+  if (fl.how === "named") {
+    if (!led) text = elderMe ? `You named ${what}: ${leadIt}.` : `${elder} named ${what}.`;
+  } else if (fl.held === false) {
+    if (led) text = elderMe ? "" : `${elder} did not hold ${what}: his lead was free.`;
+    else {
+      text = elderMe ? `You do not hold ${what} that ${other} appointed: your lead is free.`
+        : `${elder} does not hold ${what}: his lead is free.`;
+    }
+  } else if (fl.held === true) {
+    if (!led) text = elderMe ? `${other} appointed ${what}: ${leadIt}.`
+      : `You appointed ${what}: ${elder} holds it and must lead it.`;
+  } else if (!led) {
+    text = `You appointed ${what}: ${elder} must lead it if he holds it; if not, his lead ` +
+      "is free.";
+  }
+  return text ? sep + text : "";
 }
 
 function renderStatus() {
@@ -904,7 +971,8 @@ function renderDeclare() {
   } else if (pass && !answers.length) {
     box.append(h("p", { class: "muted" }, `You have nothing to declare in ${d.declaring}.`));
   }
-  const sink = [...claims.slice(1), ...(pass ? [pass] : [])];
+  // a lesser claim that would count exactly as the best (``offer`` false) sinks nothing
+  const sink = [...claims.slice(1).filter((a) => a.offer !== false), ...(pass ? [pass] : [])];
   if (sink.length && claims.length) {
     const open = T.sinking;
     row.append(h("button", { type: "button", class: "act sink-toggle", id: "sink-toggle",
@@ -935,7 +1003,10 @@ function renderNaming() {
   const d = v.deal;
   const la = g.legal_actions;
   const opp = plainName(opponentOf(v));
-  const named = la.filter((a) => a.kind === "name" || a.kind === "appoint");
+  // appointing: only what elder may hold as far as you know (``offer``; the others would
+  // bind him to nothing)
+  const named = la.filter((a) => (a.kind === "name" || a.kind === "appoint") &&
+    a.offer !== false);
   const rest = la.filter((a) => a.kind !== "name" && a.kind !== "appoint");
   const appoint = named.some((a) => a.kind === "appoint");
   const target = (a) => a.id.slice(a.id.indexOf(":") + 1);
@@ -946,8 +1017,10 @@ function renderNaming() {
   let n = 0;
   if (appoint) {
     box.append(h("h3", { id: "naming-title" }, "Appoint elder's lead"),
-      h("p", { class: "small" }, `${opp} named a lead he does not hold: choose the ` +
-        (byCard ? "card he must lead." : "suit he must lead.")));
+      h("p", { class: "small", id: "appoint-rule" }, `${opp} named a lead he does not ` +
+        "hold: choose the " + (byCard ? "card he must lead, among those he may hold (not " +
+        "yours, nor those you laid out or saw in the stock)." : "suit he must lead.") +
+        " If he does not hold it, his lead is free."));
     const bySuit = {};
     for (const a of named) (bySuit[target(a).slice(-1)] ||= []).push(a);
     for (const [suit, acts] of Object.entries(bySuit)) {
@@ -1000,7 +1073,8 @@ function renderNaming() {
       row.append(h("button", { type: "button", class: "act name-suit-btn", disabled: T.busy,
         dataset: { action: a.id, key: n <= 9 ? String(n) : "" }, onclick: () => act(a.id) },
       n <= 9 ? h("kbd", {}, String(n)) : null, ` ${SUITS[suit]} ${SUIT_NAMES[suit]} `,
-      h("span", { class: "muted small" }, count ? `(you hold ${count})` : "(you hold none)")));
+      h("span", { class: "held-count small" }, count ? `(you hold ${count})`
+        : "(you hold none)")));
     }
     box.append(row);
     for (const a of rest) { n += 1; box.append(actButton(a, n)); }

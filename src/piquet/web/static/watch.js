@@ -30,7 +30,8 @@ export function watchButton(gameId, token) {
         const res = await api("POST", `/api/games/${gameId}/watch-link`, {}, token);
         showLink(location.origin + res.url);
       } catch (e) { toast(e.message, "bad"); }
-    } }, "Spectator link");
+    } }, h("span", { class: "wide" }, "Spectator link"),
+  h("span", { class: "narrow", "aria-hidden": "true" }, "Watch"));
 }
 
 function showLink(url) {
@@ -131,6 +132,43 @@ function setLive(mine, ok) {
   if (note) note.hidden = ok;
 }
 
+// How the game ended, as the seats' tables say it, with the players' names.
+function resultText(g, names) {
+  const res = g.result || {};
+  if (g.resigned !== null && g.resigned !== undefined) {
+    const w = res.winner;
+    return `${names[g.resigned]} resigned` +
+      (w === null || w === undefined ? "." : `: ${names[w]} wins.`);
+  }
+  if (g.format === "pool") {
+    return res.winner === null || res.winner === undefined ? "The pool is over."
+      : `${names[res.winner]} takes the pool.`;
+  }
+  const scores = res.scores || [];
+  const w = res.winner;
+  if (w === null || w === undefined) return `A drawn game: ${scores.join(" to ")}.`;
+  const lose = w === 0 ? 1 : 0;
+  let text = `${names[w]} wins, ${scores[w]} to ${scores[lose]}.`;
+  if (res.rubiconed) text += " The loser is rubiconed.";
+  if (res.settled) text += ` Settled at ${res.settled}.`;
+  if (res.lurch) text += " A lurch: the loser pays double.";
+  return text;
+}
+
+// The deal just finished, as the public saw it: what each counted, until the next deal's
+// play begins (the next deal is dealt at once).
+function lastDeal(ld, names) {
+  const who = (role) => names[role === "elder" ? ld.elder : ld.younger];
+  const tricks = (n) => `${n} trick${n === 1 ? "" : "s"}`;
+  return h("section", { class: "watch-last", id: "watch-last" },
+    h("h3", {}, `Deal ${ld.number} is over`),
+    h("p", { id: "watch-last-result" }, ["elder", "younger"].map((r) =>
+      `${who(r)} ${ld.scores[r]} (${tricks(ld.tricks_won[r])})`).join(" · ")),
+    ld.events.length ? h("ol", { class: "lines" }, ld.events.map((e) => h("li", {},
+      `+${e.points} ${who(e.seat)}: ${e.kind}`, e.note ? h("span", { class: "muted" },
+        ` (${e.note})`) : null))) : null);
+}
+
 function draw(g, current = false) {
   if (!W || (!current && g.n < W.n)) return;
   W.n = g.n;
@@ -139,23 +177,28 @@ function draw(g, current = false) {
   const v = g.view;
   const names = v.names;
   $main.dataset.n = String(g.n);
-  const d = v.deal || g.last_deal;
-  const elder = v.deal ? v.elder : (g.last_deal ? g.last_deal.elder : null);
-  const younger = elder === null ? null : v.in_game.find((p) => p !== elder);
+  const over = !!g.finished;
+  const live = v.deal; // none once the game is over (a resigned game keeps its deal)
+  const d = live || g.last_deal;
+  const elder = live ? v.elder : (g.last_deal ? g.last_deal.elder : null);
+  const younger = live ? v.in_game.find((p) => p !== elder)
+    : (g.last_deal ? g.last_deal.younger : null);
   const who = (role) => (role === "elder" ? elder : younger);
   const score = h("p", { class: "watch-score", id: "watch-score" },
     v.in_game.map((p, i) => `${names[p]} ${v.scores[i]}`).join(" · "),
     ` · game ${v.game_number}, deal ${v.deal_number}`);
-  const status = g.finished ? "The game is over."
-    : v.deal ? `${v.deal.phase}: ${g.to_act !== null ? names[g.to_act] + " to act" : ""}`
+  const status = over ? `The game is over. ${resultText(g, names)}`
+    : live ? `${live.phase}: ${g.to_act !== null ? names[g.to_act] + " to act" : ""}`
       : "Between deals.";
+  // the deal just finished stays in view until the next deal's play
+  const showLast = g.last_deal && (over || !live || live.phase !== "play");
   const seat = (role) => {
     if (!d) return null;
     const p = who(role);
     return h("div", { class: "watch-seat", dataset: { role } },
       h("div", { class: "pname" }, `${p === null ? role : names[p]} · ${role}` +
         ` · ${d.scores[role]} this deal`),
-      v.deal ? backs(d.hand_counts[role]) : null,
+      live ? backs(d.hand_counts[role]) : null,
       d.shown[role].length ? h("div", { class: "watch-note" }, "shown ",
         h("span", { class: "minis" }, d.shown[role].map((c) => card(c, "mini")))) : null,
       d.played[role].length ? h("div", { class: "watch-note watch-played" }, "played ",
@@ -169,8 +212,11 @@ function draw(g, current = false) {
       card(lastTrick.lead), card(lastTrick.follow),
       h("div", { class: "trick-note" }, `won by ${names[who(lastTrick.winner)] ?? lastTrick.winner}`))
       : h("div", { class: "trick watch-trick", id: "watch-trick" });
-  const dialog = d ? h("ol", { class: "lines", id: "watch-dialog" }, d.dialog.slice(-10).map((u) =>
-    h("li", {}, `${names[who(u.seat)] ?? u.seat}: ${u.text}`,
+  // the words said, as the seats' tables give them, with the speaker's name
+  const dialog = d && d.dialog.length ? h("ol", { class: "lines", id: "watch-dialog" },
+    d.dialog.slice(-10).map((u) => h("li", {},
+      h("span", { class: "speaker" }, `${names[who(u.seat)] ?? u.seat}: `),
+      h("span", { class: "said" }, u.said),
       u.shown.length ? h("span", { class: "minis" }, u.shown.map((c) => card(c, "mini")))
         : null))) : null;
   fill($main, h("div", { class: "watch", id: "watch" },
@@ -178,9 +224,10 @@ function draw(g, current = false) {
       .join(" v ")}`, h("span", { class: "muted small" }, ` · ${g.rules}`)),
     score,
     h("p", { class: "caption", id: "watch-status" }, status),
+    showLast ? lastDeal(g.last_deal, names) : null,
     h("div", { class: "felt watch-table" }, seat("younger"), trick, seat("elder")),
-    dialog ? h("section", { class: "dialog watch-said" }, h("h3", {}, "What was said"), dialog)
-      : null,
+    dialog ? h("section", { class: "dialog watch-said" }, h("h3", {}, live
+      ? "What was said" : "What was said in the last deal"), dialog) : null,
     h("p", { class: "muted small" }, "You are watching: the players' hands stay hidden."),
     h("p", { class: "muted small", id: "watch-live", hidden: W.live !== false },
       "Live updates are slow just now: the table is asked for every two seconds.")));
