@@ -205,6 +205,33 @@ def test_game_episode_deals_alternately_until_the_target() -> None:
     assert sum(a for a, _ in ep.deals) == ep.scores[0]
 
 
+def test_a_partie_tells_its_players_which_deal_it_is() -> None:
+    """The tensors' "deals played" was measured against one deal in a partie, so it read
+    1.0 from the second deal on: deal 2 and deal 6 looked alike.  It is measured against
+    the partie's most deals (six, two more when level), and the string says so."""
+    from piquet.integrations.observation import _OFFSETS
+
+    rules = PRESETS["rubicon"]
+    rng = random.Random(5)
+    ep = Episode.start(rules, format=EpisodeFormat.PARTIE)
+    assert ep.max_deals == 8
+    seen: dict[int, tuple[float, str]] = {}
+    while ep.to_move != TERMINAL:
+        if ep.to_move == CHANCE:
+            ep = _draw(ep, rng)
+            continue
+        k = knowledge(ep, ep.to_move)
+        if len(ep.deals) not in seen:
+            played = float(information_state_tensor(k)[_OFFSETS["game"] + 4])
+            seen[len(ep.deals)] = (played, information_state_string(k))
+        ep = ep.apply(rng.choice(ep.legal_ids()))
+    assert sorted(seen)[:6] == [0, 1, 2, 3, 4, 5]
+    values = [seen[n][0] for n in sorted(seen)]
+    assert values == sorted(values) and len(set(values)) == len(values)  # each deal its own
+    assert seen[1][0] == pytest.approx(1 / 8) and seen[5][0] == pytest.approx(5 / 8)
+    assert "partie of 6 deals: deal 2 of at most 8" in seen[1][1]
+
+
 def test_illegal_ids_are_refused_with_the_legal_ones() -> None:
     rules = PRESETS["rubicon"]
     ep = _draw(Episode.start(rules), random.Random(1))
@@ -319,7 +346,7 @@ def test_every_dialog_line_is_read_from_its_fact(name: str) -> None:
             if said.kind is Saying.CLAIM:
                 assert said.size or said.pips
         k = SeatKnowledge(
-            0, name, deal_view(deal, 0), CardSet(), 2, False, 100, (0, 0), (), 1, True
+            0, name, deal_view(deal, 0), CardSet(), 2, False, False, 100, (0, 0), (), 1, True
         )
         for vec, size in (
             (information_state_tensor(k), INFO_SIZE),

@@ -487,8 +487,11 @@ class Episode:
             raise IllegalActionError(
                 f"{rules.name} does not play a partie; it plays: "
                 + ", ".join(f.value for f in rules.formats if f is not Format.POOL))
-        return cls(rules, format, max_deals if format is EpisodeFormat.GAME else 1,
-                   kernel=kernel)
+        # the most deals the episode may take: a partie's own (two more when level),
+        # which the observation's "deals played" is measured against
+        most = {EpisodeFormat.DEAL: 1, EpisodeFormat.GAME: max_deals,
+                EpisodeFormat.PARTIE: rules.partie_deals + 2}[format]
+        return cls(rules, format, most, kernel=kernel)
 
     # ------------------------------------------------------------------ the state
     @property
@@ -916,6 +919,4 @@ class Episode:
 
     def max_length(self) -> int:
         """A bound on the player decisions of the whole episode."""
-        deals = self.rules.partie_deals + 2 if self.format is EpisodeFormat.PARTIE else (
-            self.max_deals)
-        return deals * max_deal_decisions(self.rules)
+        return self.max_deals * max_deal_decisions(self.rules)

@@ -163,6 +163,7 @@ class SeatKnowledge:
     packet: int | None
     """The packet size the dealer dealt by (public)."""
     game: bool
+    partie: bool
     target: int
     scores: tuple[int, int]
     """Game scores (this player, the other) before this deal."""
@@ -182,6 +183,7 @@ def knowledge(episode: Episode, player: int) -> SeatKnowledge:
         selected=episode.selected_by(player),
         packet=episode.packet,
         game=episode.format is not EpisodeFormat.DEAL,
+        partie=episode.format is EpisodeFormat.PARTIE,
         target=episode.rules.target,
         scores=(episode.scores[player], episode.scores[other]),
         deals=tuple((d[player], d[other]) for d in episode.deals),
@@ -201,8 +203,9 @@ def _header(k: SeatKnowledge) -> list[str]:
     lines = [f"piquet {k.rules_name}; player {k.player}"]
     if k.game:
         past = " ".join(f"{a}-{b}" for a, b in k.deals) or "-"
+        what = f"partie of {k.max_deals - 2} deals" if k.partie else f"game to {k.target}"
         lines.append(
-            f"game to {k.target}: deal {len(k.deals) + 1} of at most {k.max_deals}; "
+            f"{what}: deal {len(k.deals) + 1} of at most {k.max_deals}; "
             f"score {k.scores[0]}-{k.scores[1]} (yours first); past deals {past}"
         )
     v = k.view
