@@ -53,7 +53,25 @@ def test_games_are_played_when_asked() -> None:
 def test_mean_ci() -> None:
     mean, (lo, hi) = mean_ci([1.0, 2.0, 3.0, 4.0])
     assert mean == 2.5
-    assert lo < 2.5 < hi
+    # Student's t with 3 degrees of freedom (3.182), not the normal 1.96: the sample's
+    # standard error is sqrt(5/3 / 4)
+    assert hi - 2.5 == pytest.approx(3.182 * math.sqrt(5 / 12))
+    assert lo == pytest.approx(5.0 - hi)
+
+
+def test_t_quantiles_fall_to_the_normal_one() -> None:
+    from piquet.tournament import t975
+
+    qs = [t975(df) for df in (1, 2, 5, 10, 29, 30, 35, 40, 50, 60, 90, 120, 500, 10_000)]
+    assert qs == sorted(qs, reverse=True)
+    assert t975(1) == 12.706 and t975(30) == 2.042 and t975(60) == 2.0
+    assert t975(50) == pytest.approx(2.009, abs=0.001)  # the table's value
+    assert t975(10_000) == pytest.approx(1.960, abs=0.001)
+    # from 100 values the normal interval is kept (the published tables were made so)
+    values = [float(i % 7) for i in range(100)]
+    mean, (_lo, hi) = mean_ci(values)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / 99)
+    assert hi - mean == pytest.approx(1.959964 * sd / 10)
 
 
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -126,8 +144,29 @@ def test_fit_ratings_orders_and_anchors() -> None:
     ratings, intervals = fit_ratings(levels, wins, games)
     assert ratings[0] == 0.0
     assert 0 < ratings[1] < ratings[2]
-    for r, (lo, hi) in zip(ratings, intervals, strict=True):
-        assert lo <= r <= hi
+    for r, ci in zip(ratings, intervals, strict=True):
+        assert ci is not None and ci[0] <= r <= ci[1]
+
+
+def test_a_clean_sweep_has_no_rating_interval() -> None:
+    """Book won every deal against random: the fit's value is its regularisation's, and
+    its Wald interval (-2683 to +5040 for 6 of 6) meant nothing; it is said to have none."""
+    from piquet.tournament import LadderResult
+
+    levels = ["random", "book", "expert"]
+    wins = {("random", "book"): 0.0, ("book", "random"): 6.0,
+            ("random", "expert"): 0.0, ("expert", "random"): 6.0,
+            ("book", "expert"): 2.0, ("expert", "book"): 4.0}
+    games = {("random", "book"): 6.0, ("random", "expert"): 6.0, ("book", "expert"): 6.0}
+    _ratings, intervals = fit_ratings(levels, wins, games)
+    assert intervals[0] == (0.0, 0.0) and intervals[1] is None and intervals[2] is None
+    # one deal the other way makes every rating finite again
+    wins[("random", "book")], wins[("book", "random")] = 1.0, 5.0
+    assert all(ci is not None for ci in fit_ratings(levels, wins, games)[1])
+    res = LadderResult("rubicon", tuple(levels), (0.0, 900.0, 1000.0),
+                       ((0.0, 0.0), None, None), ())
+    js = res.to_json()
+    assert js["ratings"]["book"] is None and js["ci95"]["book"] is None
 
 
 def test_ladder_and_its_plot(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:

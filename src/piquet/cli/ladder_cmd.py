@@ -86,8 +86,13 @@ def run(args: argparse.Namespace) -> int:
     order = sorted(range(len(levels)), key=lambda i: -result.ratings[i])
     width = max(8, *(len(lv) for lv in levels))
     for i in order:
-        lo, hi = result.intervals[i]
-        print(f"  {levels[i]:<{width}} {result.ratings[i]:7.0f}   (95% {lo:6.0f} to {hi:6.0f})")
+        ci = result.intervals[i]
+        if ci is None:
+            print(f"  {levels[i]:<{width}}       ?   (no estimate: it won or lost every deal "
+                  "against the rest; play more deals)")
+            continue
+        print(f"  {levels[i]:<{width}} {result.ratings[i]:7.0f}   "
+              f"(95% {ci[0]:6.0f} to {ci[1]:6.0f})")
     for m in result.matches:
         lo, hi = m.ci95
         print(
