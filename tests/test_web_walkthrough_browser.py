@@ -252,7 +252,7 @@ def test_appointing_offers_what_elder_may_hold_and_a_free_lead_is_told(
     api.act(younger, f"appoint:{d['discards'][0]}")
     api.drive(lambda x: bool(x["your_turn"] and x["view"]["deal"]["phase"] == "play"),
               watch=elder)
-    for seat, words in ((elder, "your lead is free"), (younger, "his lead is free")):
+    for seat, words in ((elder, "your lead is free"), (younger, "the lead is free")):
         p = new_page(browser)
         open_seat(p, server, api, seat)
         p.wait_for_selector('#main[data-phase="play"]')

@@ -803,7 +803,7 @@ function phaseText() {
         return yes && no ? `Cards are left in the stock: ${lower(yes.label)}, or ` +
           `${lower(no.label)}.` : "Cards are left in the stock.";
       }
-      case "appoint": return "Elder lacks what he named: appoint his lead.";
+      case "appoint": return "Elder lacks the lead named: appoint the lead.";
       case "declare": {
         const opp = plainName(opponentOf(g.view));
         // the line says what the buttons shown allow (renderDeclare), nothing more
@@ -857,16 +857,16 @@ function leadBound(sep) {
   if (fl.how === "named") {
     if (!led) text = elderMe ? `You named ${what}: ${leadIt}.` : `${elder} named ${what}.`;
   } else if (fl.held === false) {
-    if (led) text = elderMe ? "" : `${elder} did not hold ${what}: his lead was free.`;
+    if (led) text = elderMe ? "" : `${elder} did not hold ${what}: the lead was free.`;
     else {
       text = elderMe ? `You do not hold ${what} that ${other} appointed: your lead is free.`
-        : `${elder} does not hold ${what}: his lead is free.`;
+        : `${elder} does not hold ${what}: the lead is free.`;
     }
   } else if (fl.held === true) {
     if (!led) text = elderMe ? `${other} appointed ${what}: ${leadIt}.`
       : `You appointed ${what}: ${elder} holds it and must lead it.`;
   } else if (!led) {
-    text = `You appointed ${what}: ${elder} must lead it if he holds it; if not, his lead ` +
+    text = `You appointed ${what}: ${elder} must lead it if holding it; if not, the lead ` +
       "is free.";
   }
   return text ? sep + text : "";
@@ -1017,10 +1017,10 @@ function renderNaming() {
   let n = 0;
   if (appoint) {
     box.append(h("h3", { id: "naming-title" }, "Appoint elder's lead"),
-      h("p", { class: "small", id: "appoint-rule" }, `${opp} named a lead he does not ` +
-        "hold: choose the " + (byCard ? "card he must lead, among those he may hold (not " +
-        "yours, nor those you laid out or saw in the stock)." : "suit he must lead.") +
-        " If he does not hold it, his lead is free."));
+      h("p", { class: "small", id: "appoint-rule" }, `${opp} named a lead not in ` +
+        "that hand: choose the " + (byCard ? "card to be led, among those that may be there " +
+        "(not yours, nor those you laid out or saw in the stock)." : "suit to be led.") +
+        " If it is not held, the lead is free."));
     const bySuit = {};
     for (const a of named) (bySuit[target(a).slice(-1)] ||= []).push(a);
     for (const [suit, acts] of Object.entries(bySuit)) {
@@ -1035,7 +1035,7 @@ function renderNaming() {
   box.append(h("h3", { id: "naming-title" }, "See the cards younger left?"));
   if (byCard) {
     box.append(h("p", { class: "small", id: "naming-rule" },
-      "Name the card you will lead, and younger shows you the cards he left. You are " +
+      "Name the card you will lead, and younger shows you the cards left in the stock. You are " +
       "bound to lead it. Name a card you do not hold and " + opp + " chooses your lead."));
     const other = named.filter((a) => !hand.has(target(a)));
     // the cards held are named from the hand itself (renderHand), right below
@@ -1063,7 +1063,7 @@ function renderNaming() {
     }
   } else {
     box.append(h("p", { class: "small", id: "naming-rule" },
-      "Name the suit you will lead, and younger shows you the cards he left. You are " +
+      "Name the suit you will lead, and younger shows you the cards left in the stock. You are " +
       "bound to lead that suit; holding none of it, you lead the suit " + opp + " names."));
     const row = h("div", { class: "row name-suits" });
     for (const a of named) {
@@ -1584,8 +1584,8 @@ function wordAction(id, who, lines, names) {
       return said.length ? said : `${who} ${kind.replace("-", " ")}`;
     }
     case "deal": return `${who} deals by ${rest}`;
-    case "name": return rest.length === 2 ? `${who} names the ${cardName(rest)} as his lead`
-      : `${who} names ${SUIT_NAMES[rest] || rest} as his lead`;
+    case "name": return rest.length === 2 ? `${who} names the ${cardName(rest)} as the lead`
+      : `${who} names ${SUIT_NAMES[rest] || rest} as the lead`;
     case "appoint": return rest.length === 2 ? `${who} appoints the ${cardName(rest)}`
       : `${who} appoints ${SUIT_NAMES[rest] || rest}`;
     case "look": return `${who} looks at the cards left`;
