@@ -229,7 +229,9 @@ def test_a_partie_tells_its_players_which_deal_it_is() -> None:
     values = [seen[n][0] for n in sorted(seen)]
     assert values == sorted(values) and len(set(values)) == len(values)  # each deal its own
     assert seen[1][0] == pytest.approx(1 / 8) and seen[5][0] == pytest.approx(5 / 8)
-    assert "partie of 6 deals: deal 2 of at most 8" in seen[1][1]
+    assert "partie: deal 2 of at most 8" in seen[1][1]
+    # a partie that is never extended (encyclopedia-19c: drawn when level) has six at most
+    assert Episode.start(PRESETS["encyclopedia-19c"], format=EpisodeFormat.PARTIE).max_deals == 6
 
 
 def test_illegal_ids_are_refused_with_the_legal_ones() -> None:

@@ -21,7 +21,7 @@ from piquet.core.cards import CardSet
 from piquet.core.match import Match
 from piquet.web.games import GameError, Games
 from piquet.web.practice import Ends, attach, truncate
-from piquet.web.store import Store, database_url
+from piquet.web.store import Store, database_url, games_t
 from test_web_kit import pg_available, pg_schema
 
 
@@ -168,6 +168,30 @@ def test_a_move_through_the_other_process_after_a_resignation_is_refused(
             _stale_move(b, game_id, 1, str(m.legal_actions()[0]), n)
         assert "resigned" in info.value.message
         assert a.store.game(game_id).n_actions == n  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_a_resignation_after_the_last_move_is_not_written(kind: str, tmp_path: Path) -> None:
+    """The route checks its copy, then resigns: a last move written meanwhile (an AI's, or
+    through the other process) made a finished game "resigned", whose record no longer
+    replayed.  The resignation checks the stored game in its own transaction."""
+    with _two_processes(kind, tmp_path) as (a, a_ends, _b, b_ends):
+        game_id, _m = _game(a)
+        with a.store.engine.begin() as conn:  # its last move, as the append writes it
+            conn.execute(games_t.update().where(games_t.c.id == game_id)
+                         .values(finished=True))
+        revision = a.store.game(game_id).revision  # type: ignore[union-attr]
+        assert not b_ends.resign(game_id, 0)
+        assert b_ends.get(game_id) is None
+        assert a.store.game(game_id).revision == revision  # type: ignore[union-attr]
+        with a.store.engine.begin() as conn:
+            conn.execute(games_t.update().where(games_t.c.id == game_id)
+                         .values(finished=False))
+        assert a_ends.resign(game_id, 1)
+        assert not b_ends.resign(game_id, 0)  # resigned already: nothing more written
+        b_ends.refresh(game_id)
+        assert b_ends.get(game_id).resigned == 1  # type: ignore[union-attr]
+        assert a.store.game(game_id).revision == revision + 1  # type: ignore[union-attr]
 
 
 def test_a_log_that_no_longer_replays_is_refused_without_the_engines_reason(

@@ -193,6 +193,22 @@ def test_a_claim_that_counts_as_the_best_is_no_sink() -> None:
     assert [a["offer"] for a in objs] == [True, False]
 
 
+def test_two_equal_points_are_both_offered() -> None:
+    """Two points of five making 48 (spades, hearts): only the one declared is counted and
+    shown, so which the other sees is a real choice; both are offered."""
+    m = drive(new_match("cotton-1674", seed=11), phase("declare", ELDER))
+    v = m.view(seat_of(m, ELDER))
+    assert v.deal is not None
+    mask = CardSet.parse("AS KS QS JS 7S AH KH QH JH 7H 8D 8C").mask
+    rules = PRESETS["rubicon"]
+    found = claims(mask, DeclClass.POINT, rules)
+    legal = tuple(Declare(DeclClass.POINT, c.cardset) for c in found)
+    deal = dataclasses.replace(v.deal, hand=CardSet(mask), legal_actions=legal)
+    objs = legal_objects(dataclasses.replace(v, deal=deal), rules)
+    equal = [a for a in objs if a["label"] == objs[0]["label"]]
+    assert len(equal) == 2 and all(a["offer"] for a in equal)
+
+
 def test_a_lesser_claim_that_counts_less_is_a_sink() -> None:
     """A quart in hearts and a tierce in spades: the tierce alone (3) counts less than the
     quart with it (7): a real sink, offered."""

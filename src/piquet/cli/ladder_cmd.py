@@ -85,11 +85,21 @@ def run(args: argparse.Namespace) -> int:
     print(f"Ladder under {rules.name}: {pairs} per match, seed {args.seed}")
     order = sorted(range(len(levels)), key=lambda i: -result.ratings[i])
     width = max(8, *(len(lv) for lv in levels))
+    anchor = levels[0]
+    anchor_scored = any(
+        (m.a == anchor and m.deals_won[0] + m.deals_won[2] > 0)
+        or (m.b == anchor and m.deals_won[1] + m.deals_won[2] > 0)
+        for m in result.matches
+    )
+    if not anchor_scored:
+        print(f"  {anchor} won no deal: no level can be rated against it (the ratings are "
+              "anchored on it); play more deals")
     for i in order:
         ci = result.intervals[i]
         if ci is None:
-            print(f"  {levels[i]:<{width}}       ?   (no estimate: it won or lost every deal "
-                  "against the rest; play more deals)")
+            why = (f"{anchor} won no deal" if not anchor_scored
+                   else f"a clean sweep between it and {anchor}'s side")
+            print(f"  {levels[i]:<{width}}       ?   (no estimate: {why}; play more deals)")
             continue
         print(f"  {levels[i]:<{width}} {result.ratings[i]:7.0f}   "
               f"(95% {ci[0]:6.0f} to {ci[1]:6.0f})")

@@ -184,19 +184,23 @@ def _port_taken(host: str, port: int) -> str | None:
     import errno
     import socket
 
+    # as uvicorn's server binds (asyncio's create_server): every address the host name
+    # gives (localhost: 127.0.0.1 and ::1), SO_REUSEADDR, IPv6 sockets IPv6 only
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
     except OSError as exc:
         return f"{host!r} is not an address this machine knows ({exc.strerror or exc})"
-    family, kind, proto, _name, addr = infos[0]
-    with socket.socket(family, kind, proto) as sock:
-        # as uvicorn binds: a port left in TIME_WAIT by a server just stopped is free
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    failed: list[str] = []
+    for family, kind, proto, _name, addr in dict.fromkeys(infos):
         try:
-            sock.bind(addr)
+            with socket.socket(family, kind, proto) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                if family == socket.AF_INET6:
+                    sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+                sock.bind(addr)
         except OSError as exc:
             if exc.errno == errno.EADDRINUSE:
                 return "the port is in use (another server?); choose another with --port"
-            return exc.strerror or str(exc)
-    return None
+            failed.append(exc.strerror or str(exc))  # (an IPv6 address on a machine without)
+    return failed[0] if len(failed) == len(dict.fromkeys(infos)) else None

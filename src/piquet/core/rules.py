@@ -506,6 +506,8 @@ _FIELD_TYPES: Final = {f.name: f for f in dataclasses.fields(Rules)}
 def toml_text(value: Any) -> str:
     """A value as a rules file writes it (``true``, ``"text"``, ``[1, 2]``, a rank's
     letter), for messages about a rules file, which should not show Python's spelling."""
+    if value is None:
+        return "null"  # (the web's JSON; a TOML file has no null)
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, Rank):

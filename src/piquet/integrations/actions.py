@@ -489,8 +489,9 @@ class Episode:
                 + ", ".join(f.value for f in rules.formats if f is not Format.POOL))
         # the most deals the episode may take: a partie's own (two more when level),
         # which the observation's "deals played" is measured against
+        extra = 2 if rules.partie_tie_extra_deals else 0
         most = {EpisodeFormat.DEAL: 1, EpisodeFormat.GAME: max_deals,
-                EpisodeFormat.PARTIE: rules.partie_deals + 2}[format]
+                EpisodeFormat.PARTIE: rules.partie_deals + extra}[format]
         return cls(rules, format, most, kernel=kernel)
 
     # ------------------------------------------------------------------ the state

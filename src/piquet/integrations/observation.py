@@ -203,7 +203,7 @@ def _header(k: SeatKnowledge) -> list[str]:
     lines = [f"piquet {k.rules_name}; player {k.player}"]
     if k.game:
         past = " ".join(f"{a}-{b}" for a, b in k.deals) or "-"
-        what = f"partie of {k.max_deals - 2} deals" if k.partie else f"game to {k.target}"
+        what = "partie" if k.partie else f"game to {k.target}"
         lines.append(
             f"{what}: deal {len(k.deals) + 1} of at most {k.max_deals}; "
             f"score {k.scores[0]}-{k.scores[1]} (yours first); past deals {past}"

@@ -524,12 +524,10 @@ class Games:
         """
         live = entry.live
         m = live.match
+        # a game over is said first: "X acted first" of a game X has ended tells less
+        self._refuse_if_over(entry, player)
         if expect is not None and expect != live.n:
             raise GameError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
-        if self.extras is not None and self.extras(entry, player).get("resigned") is not None:
-            raise GameError(Refusal.NOT_NOW, "the game is over: a player resigned")
-        if m.finished:
-            raise GameError(Refusal.NOT_NOW, "the game is over: no more actions")
         if m.to_act != player:
             who = "nobody" if m.to_act is None else entry.row.seats[m.to_act].name
             raise GameError(Refusal.NOT_NOW, f"it is not your turn: {who} is to act")
@@ -542,6 +540,13 @@ class Games:
         except IllegalActionError as exc:
             raise GameError(Refusal.AGAINST_RULES, str(exc)) from None
         return str(action), after
+
+    def _refuse_if_over(self, entry: Entry, player: int) -> None:
+        """Raise ``NOT_NOW`` if ``entry``'s game is over: resigned, or played to its end."""
+        if self.extras is not None and self.extras(entry, player).get("resigned") is not None:
+            raise GameError(Refusal.NOT_NOW, "the game is over: a player resigned")
+        if entry.live.match.finished:
+            raise GameError(Refusal.NOT_NOW, "the game is over: no more actions")
 
     async def act(
         self,
@@ -611,6 +616,7 @@ class Games:
                 entry = await to_thread.run_sync(check)
                 if expect is not None and _already(entry, expect, player, text):
                     return entry, False
+                self._refuse_if_over(entry, player)  # (a resignation raises the revision)
                 raise GameError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
             entry, known = await to_thread.run_sync(check), True
 

@@ -140,10 +140,13 @@ def _offered(deal: DealView, rules: Rules) -> Callable[[Action], bool]:
         isinstance(a, Appoint) for a in deal.legal_actions
     ) else 0
     hand = deal.hand.mask
-    best: dict[DeclClass, tuple[tuple[int, int], int]] = {}
+    best: dict[DeclClass, tuple[tuple[int, int], frozenset[int], int]] = {}
 
-    def worth(claim: Claim) -> tuple[tuple[int, int], int]:
-        return claim.key, counted(hand, claim, rules)[1]
+    def worth(claim: Claim) -> tuple[tuple[int, int], frozenset[int], int]:
+        # what the claim would count, card for card: two equal points count (and show)
+        # different cards, so both are a choice; two equal tierces count the same
+        holdings, total = counted(hand, claim, rules)
+        return claim.key, frozenset(h.cards for h in holdings), total
 
     def offered(action: Action) -> bool:
         if isinstance(action, Appoint):

@@ -34,7 +34,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.exc import IntegrityError
 
-from piquet.core.match import MAX_SEED
+from piquet.core.match import MAX_SEED, Match
 from piquet.web.games import Entry, Games
 from piquet.web.refusals import GameError, Refusal, hash_secret
 from piquet.web.store import NewSeat, Store, actions_t, bump_revision, games_t
@@ -58,6 +58,10 @@ class End:
     resigned: int | None = None
     rematch: str | None = None
     rematch_by: int | None = None
+
+
+class _Over(Exception):
+    """The game ended before the resignation could be written (the transaction is undone)."""
 
 
 class Ends:
@@ -92,25 +96,40 @@ class Ends:
                 self._ends[game_id] = End(r.resigned, r.rematch, r.rematch_by)
 
     def resign(self, game_id: str, seat: int) -> bool:
-        """Record that ``seat`` resigned ``game_id``; False if it already ended so.  Blocks."""
-        with self._lock, self.store.engine.begin() as conn:
-            res = conn.execute(
-                ends_t.update()
-                .where(ends_t.c.game_id == game_id, ends_t.c.resigned.is_(None))
-                .values(resigned=seat)
-            )
-            if res.rowcount != 1:
-                if conn.execute(
-                    sa.select(ends_t.c.game_id).where(ends_t.c.game_id == game_id)
-                ).first():
-                    return False
-                conn.execute(
-                    ends_t.insert().values(game_id=game_id, resigned=seat, created_at=time.time())
+        """Record that ``seat`` resigned ``game_id``; False (nothing written) if it already
+        ended, by a resignation or by its last move (written meanwhile, perhaps by another
+        process: the check and the write are one transaction).  Blocks."""
+        try:
+            with self._lock, self.store.engine.begin() as conn:
+                # the revision first, and only while the game is not over: its row lock
+                # orders this against a move being appended and another resignation
+                bumped = conn.execute(
+                    games_t.update()
+                    .where(games_t.c.id == game_id, games_t.c.finished.is_(False))
+                    .values(revision=games_t.c.revision + 1)
                 )
-            bump_revision(conn, game_id)
-            old = self._ends.get(game_id, End())
-            self._ends[game_id] = End(seat, old.rematch, old.rematch_by)
-            return True
+                if bumped.rowcount != 1:
+                    raise _Over
+                res = conn.execute(
+                    ends_t.update()
+                    .where(ends_t.c.game_id == game_id, ends_t.c.resigned.is_(None))
+                    .values(resigned=seat)
+                )
+                if res.rowcount != 1:
+                    if conn.execute(
+                        sa.select(ends_t.c.game_id).where(ends_t.c.game_id == game_id)
+                    ).first():
+                        raise _Over  # resigned already: the revision's raise is undone too
+                    conn.execute(
+                        ends_t.insert().values(
+                            game_id=game_id, resigned=seat, created_at=time.time()
+                        )
+                    )
+                old = self._ends.get(game_id, End())
+                self._ends[game_id] = End(seat, old.rematch, old.rematch_by)
+                return True
+        except _Over:
+            return False
 
     def claim_rematch(self, game_id: str, new_id: str, seat: int) -> str:
         """Make ``new_id`` the rematch of ``game_id`` unless one was made first: the
@@ -151,6 +170,13 @@ class Ends:
             return new_id
 
 
+def resigned_result(m: Match, resigned: int) -> dict[str, Any]:
+    """The result of a game ``resigned`` (a seat) resigned: the other player of the game
+    wins; nobody, in a pool, if the one who resigned was standing out."""
+    others = [p for p in m.in_game if p != resigned]
+    return {"resigned": resigned, "winner": others[0] if len(others) == 1 else None}
+
+
 def is_practice(entry: Entry, seat: int) -> bool:
     """Every other seat is the computer."""
     return all(s.kind == "ai" for s in entry.row.seats if s.seat != seat)
@@ -174,13 +200,12 @@ def extras(ends: Ends) -> Callable[[Entry, int], dict[str, Any]]:
             "rematch_mine": end.rematch is not None and end.rematch_by == seat,
         }
         if end.resigned is not None:
-            others = [p for p in m.in_game if p != end.resigned]
             out.update(
                 finished=True,
                 to_act=None,
                 your_turn=False,
                 legal_actions=[],
-                result={"resigned": end.resigned, "winner": others[0] if others else None},
+                result=resigned_result(m, end.resigned),
             )
         return out
 
@@ -329,7 +354,9 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
         if entry.live.match.finished:
             raise GameError(Refusal.NOT_NOW, "the game is already over")
         if not await run(state["ends"].resign, game_id, seat):
-            raise GameError(Refusal.NOT_NOW, "the game is already over: a player resigned")
+            now = await run(functools.partial(g.fresh, game_id, check=True))
+            why = "its last move was made" if now.live.match.finished else "a player resigned"
+            raise GameError(Refusal.NOT_NOW, f"the game is already over: {why}")
         held = g.peek(game_id) or entry
         held.bodies.clear()  # built before the resignation
         entry.bodies.clear()

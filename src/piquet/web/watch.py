@@ -42,6 +42,7 @@ from piquet.core.view import public_view
 from piquet.web.games import Entry, Games
 from piquet.web.hub import live_message
 from piquet.web.limits import TokenBuckets, too_deep
+from piquet.web.practice import resigned_result
 from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import metadata
 
@@ -77,8 +78,7 @@ def public_json(entry: Entry, resigned: int | None = None) -> dict[str, Any]:
         last["elder"], last["younger"] = summary.players
     result = m.result() if m.finished else None
     if resigned is not None and not m.finished:
-        others = [p for p in m.in_game if p != resigned]
-        result = {"resigned": resigned, "winner": others[0] if others else None}
+        result = resigned_result(m, resigned)
     over = m.finished or resigned is not None
     return {
         "id": row.id,
