@@ -219,13 +219,20 @@ def test_a_lesser_claim_that_counts_less_is_a_sink() -> None:
 
 
 # ---------------------------------------------------------------------- 5. two tabs
+def _ada_and_bob(c: Any) -> tuple[dict[str, Any], str, dict[int, str]]:
+    """A rubicon game between two friends, Ada (seat 0) and Bob, who has joined: (the
+    game as made, its id, each seat's token)."""
+    made = create(c, rules="rubicon", opponent="friend", name="Ada")
+    gid = made["id"]
+    r = c.post(f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"],
+                                               "name": "Bob"})
+    assert r.status_code == 201, r.text
+    return made, gid, {0: made["token"], 1: r.json()["token"]}
+
+
 def test_two_tabs_acting_at_once_hear_it_in_a_players_words(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        made = create(c, rules="rubicon", opponent="friend", name="Ada")
-        gid = made["id"]
-        r = c.post(f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"],
-                                                   "name": "Bob"})
-        tokens = {0: made["token"], 1: r.json()["token"]}
+        _made, gid, tokens = _ada_and_bob(c)
         g = view(c, gid, tokens[0])
         seat = g["to_act"]
         mine = view(c, gid, tokens[seat])
@@ -257,11 +264,7 @@ def test_two_tabs_acting_at_once_hear_it_in_a_players_words(tmp_path: Path) -> N
 def test_a_spectator_hears_of_a_resignation(tmp_path: Path) -> None:
     """After a resignation the spectator's view is over: who resigned, who won."""
     with client(tmp_path) as c:
-        made = create(c, rules="rubicon", opponent="friend", name="Ada")
-        gid = made["id"]
-        r = c.post(f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"],
-                                                   "name": "Bob"})
-        assert r.status_code == 201
+        made, gid, _tokens = _ada_and_bob(c)
         key = c.post(f"/api/games/{gid}/watch-link", headers=bearer(made["token"])).json()["key"]
         before = c.get(f"/api/games/{gid}/watch", headers=bearer(key)).json()
         assert not before["finished"] and before["resigned"] is None
