@@ -7,6 +7,7 @@ recalled, no card left raised on a touch screen).  The API side: test_web_walkth
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -72,8 +73,11 @@ def test_the_hand_stays_in_view_while_declaring(
     top = page.query_selector("#hand").bounding_box()["y"]
     assert 0 <= top < SIZES[size]["height"] - 60, top
     listed = page.eval_on_selector_all(
-        "#seen-cards .card[data-card]", "els => els.map(e => e.dataset.card)"
+        "#seen-cards [data-card]", "els => els.map(e => e.dataset.card)"
     )
+    # written as cards with their ranks ("A♣ 10♥"): pictures 20 px wide showed no rank
+    assert all(len(t) >= 2 for t in page.eval_on_selector_all(
+        "#seen-cards .textcard", "els => els.map(e => e.textContent)"))
     assert listed and len(listed) == len(set(listed))  # no card twice
     d = game["view"]["deal"]
     assert set(listed) == set(d["discards"]) | set(d["unused_seen"]) | set(d["leftovers_seen"])
@@ -105,7 +109,7 @@ def test_the_spectator_sees_the_deal_just_over_the_words_and_a_resignation(
     line = said["view"]["deal"]["dialog"][-1]
     page.wait_for_function("document.querySelector('#watch-dialog') !== null", timeout=15000)
     text = page.inner_text("#watch-dialog")
-    assert line["said"] in text and line["text"] not in text
+    assert _as_cards(line["said"]) in text and line["text"] not in text
     assert "Ada: " in text or "Bob: " in text
     # a deal over: its result stays in view while the next is dealt and declared
     api.drive(lambda g: len(g["view"]["deals"]) == 1)
@@ -126,7 +130,16 @@ def test_the_spectator_sees_the_deal_just_over_the_words_and_a_resignation(
     )
     assert page.get_attribute("#main", "data-n") == before
     assert page.inner_text("#watch-status") == "The game is over. Bob resigned: Ada wins."
+    # the deal left in its play stays shown, not the result of the deal before it
+    assert not page.is_visible("#watch-last")
     assert not page.errors
+
+
+def _as_cards(text: str) -> str:
+    """Card codes written as the pages write them: "shows AC TD" -> "shows A♣ 10♦"."""
+    suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    return re.sub(r"\b([AKQJT9876])([SHDC])\b",
+                  lambda m: ("10" if m[1] == "T" else m[1]) + suits[m[2]], text)
 
 
 def test_the_spectator_sees_who_won(server: ThreadServer, browser: Any) -> None:
@@ -160,6 +173,29 @@ def test_a_friends_seat_not_yet_taken_says_so(server: ThreadServer, browser: Any
     page.wait_for_selector(".opponent .pname")
     assert page.inner_text(".opponent .pname") == "(waiting for your friend)"
     assert "Friend 1" not in page.inner_text("#main")
+    assert not page.errors
+
+
+def test_a_practice_game_with_hints_fits_the_phones_top_bar(
+    server: ThreadServer, browser: Any
+) -> None:
+    """Seven buttons (Rules, Score, Hint, Links, Watch, Resign, New): "New" was cut to "N"
+    and the connection dot pushed out of sight, 377 px wanted in 350."""
+    import httpx
+
+    g = httpx.post(server.url + "/api/games", json={"opponent": "random", "hints": True}).json()
+    page = new_page(browser, "phone")
+    page.goto(server.url + f"/play/{g['id']}#token={g['token']}")
+    page.wait_for_selector("#nav-new")
+    assert page.locator("#nav button").count() == 7
+    width = SIZES["phone"]["width"]
+    for box in page.eval_on_selector_all(
+        "#nav button, #conn", "els => els.map(e => e.getBoundingClientRect().toJSON())"
+    ):
+        assert box["left"] >= 0 and box["right"] <= width, box
+    assert page.evaluate("(() => { const n = document.getElementById('nav'); "
+                         "return n.scrollWidth <= n.clientWidth; })()")
+    assert page.query_selector(".topbar").bounding_box()["height"] <= 70
     assert not page.errors
 
 

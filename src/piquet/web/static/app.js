@@ -2,7 +2,9 @@
 // Everything shown comes from the server's view of this seat; text is always set as text
 // (textContent), never as markup.
 
-import { SUITS, SUIT_NAMES, backSVG, cardName, cardShort, cardSVG, sortHand } from "./cards.js";
+import {
+  SUITS, SUIT_NAMES, backSVG, cardName, cardShort, cardSVG, codesAsCards, isRed, sortHand,
+} from "./cards.js";
 import { api, fill, h, toast } from "./dom.js";
 import { analysisPanel } from "./analysis.js";
 import { lobbySection, offerButton } from "./lobby.js";
@@ -53,6 +55,13 @@ function mini(ids) {
 function cardsText(ids) {
   return ids.map(cardShort).join(" ");
 }
+// Cards as coloured text ("A♣ 10♥"): small pictures show the suit but not the rank.
+function textCards(ids) {
+  return h("span", { class: "textcards" }, ids.map((id) =>
+    h("span", { class: "textcard" + (isRed(id) ? " red" : ""), title: cardName(id),
+      dataset: { card: id } }, cardShort(id))));
+}
+
 
 // ------------------------------------------------------------------ local memory
 // This browser's seats: {id: {token, seat, rules, opponent, created, invites, ack}}
@@ -766,11 +775,11 @@ function renderSeen() {
   const both = d.leftovers_seen.length > 0 && d.dialog.some((u) =>
     d.leftovers_seen.every((c) => u.shown.includes(c)));
   const line = (id, label, ids) => h("div", { class: "seen-line" },
-    h("span", { class: "seen-label", id }, label), mini(sortHand(ids)));
+    h("span", { class: "seen-label", id }, label), textCards(sortHand(ids)));
   return h("section", { class: "seen", id: "seen-cards", "aria-label": "Cards you have seen" },
     h("h3", {}, "Cards out of play"),
     d.discards.length ? line("discards-label", "Your discards", d.discards) : null,
-    unused.length ? line("unused-label", elder ? "Your unused cards (left on the stock)"
+    unused.length ? line("unused-label", elder ? "Your unused cards (left for younger)"
       : "Elder's unused cards", unused) : null,
     d.leftovers_seen.length ? line("leftovers-label", both
       ? "Younger's leftovers, turned up for both" : elder
@@ -800,8 +809,8 @@ function phaseText() {
         }
         // the choices' own words: under some rules turning them up shows them to both
         const [yes, no] = ["look", "decline"].map((id) => la.find((a) => a.id === id));
-        return yes && no ? `Cards are left in the stock: ${lower(yes.label)}, or ` +
-          `${lower(no.label)}.` : "Cards are left in the stock.";
+        return yes && no ? `You left cards in the stock: ${lower(yes.label)}, or ` +
+          `${lower(no.label)}.` : "You left cards in the stock.";
       }
       case "appoint": return "Elder lacks the lead named: appoint the lead.";
       case "declare": {
@@ -1018,9 +1027,9 @@ function renderNaming() {
   if (appoint) {
     box.append(h("h3", { id: "naming-title" }, "Appoint elder's lead"),
       h("p", { class: "small", id: "appoint-rule" }, `${opp} named a lead not in ` +
-        "that hand: choose the " + (byCard ? "card to be led, among those that may be there " +
-        "(not yours, nor those you laid out or saw in the stock)." : "suit to be led.") +
-        " If it is not held, the lead is free."));
+        `${opp}'s hand: choose the ` + (byCard ? "card to be led, among those that may " +
+        "be there (not yours, nor those you laid out or saw in the stock)."
+          : "suit to be led.") + " If it is not held, the lead is free."));
     const bySuit = {};
     for (const a of named) (bySuit[target(a).slice(-1)] ||= []).push(a);
     for (const [suit, acts] of Object.entries(bySuit)) {
@@ -1303,7 +1312,7 @@ function renderDialog() {
     const w = whoSaid(rv, u.seat);
     list.append(h("li", { class: w.p === g.seat ? "me" : "them" },
       h("span", { class: "speaker" }, w.label + ": "),
-      h("span", { class: "said" }, u.said),
+      h("span", { class: "said" }, codesAsCards(u.said)),
       u.shown.length ? mini(sortHand(u.shown)) : null));
   }
   box.append(list);
@@ -1340,7 +1349,7 @@ function eventLine(v, e) {
   return h("li", { class: (w.p === T.game.seat ? "me" : "them") + (big ? " big" : "") },
     h("span", { class: "pts" }, `+${e.points}`), " ",
     h("span", {}, `${nameOf(w.p)}: ${e.kind}`),
-    e.note ? h("span", { class: "muted" }, ` (${e.note})`) : null);
+    e.note ? h("span", { class: "muted" }, ` (${codesAsCards(e.note)})`) : null);
 }
 
 function renderEvents() {
@@ -1568,7 +1577,7 @@ document.addEventListener("keydown", (e) => {
 function wordAction(id, who, lines, names) {
   const [kind, ...restParts] = id.split(":");
   const rest = restParts.join(":");
-  const said = (lines || []).map((l) => l.deed ? `${names[l.player]} ${l.said}`
+  const said = (lines || []).map((l) => l.deed ? `${names[l.player]} ${codesAsCards(l.said)}`
     : `${names[l.player]}: “${l.said}”`).join(" · ");
   const cards = (t) => t.split(" ").filter((c) => /^[6-9TJQKA][SHDC]$/.test(c));
   switch (kind) {
@@ -1657,7 +1666,8 @@ async function showReplay(id) {
     const d = any.deal;
     const dialog = d ? h("ol", { class: "lines", id: "replay-dialog" }, d.dialog.slice(-8).map((u) =>
       h("li", {}, h("span", { class: "speaker" }, `${names[r[u.seat]]}: `),
-        h("span", { class: "said" }, u.said), u.shown.length ? mini(u.shown) : null)))
+        h("span", { class: "said" }, codesAsCards(u.said)),
+        u.shown.length ? mini(u.shown) : null)))
       : null;
     const trick = d && d.trick_lead ? h("div", { class: "trick" }, card(d.trick_lead)) :
       d && d.tricks.length ? h("div", { class: "trick" },

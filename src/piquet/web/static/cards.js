@@ -24,6 +24,12 @@ export function cardShort(card) {
   return (RANK_TEXT[card[0]] || card[0]) + SUITS[card[1]];
 }
 
+// A line of the dialog or a count's note with its card codes ("shows AC QC") written as
+// cards ("shows A♣ Q♣").
+export function codesAsCards(text) {
+  return text.replace(/\b([AKQJT9876])([SHDC])\b/g, (_m, r, su) => cardShort(r + su));
+}
+
 export function sortHand(cards) {
   return [...cards].sort((a, b) =>
     SUIT_ORDER.indexOf(a[1]) - SUIT_ORDER.indexOf(b[1]) ||

@@ -3,7 +3,7 @@
 // their rule set and refuses what it forbids.  Every text is set as text (textContent),
 // never as markup: names come from people.
 
-import { cardName, cardShort, isRed } from "./cards.js";
+import { cardName, cardShort, codesAsCards, isRed } from "./cards.js";
 import { api, fill, h, toast } from "./dom.js";
 
 const $main = document.getElementById("main");
@@ -488,13 +488,13 @@ function renderDialog(t) {
     lines.length ? h("ul", { class: "lines", id: "tally-dialog-lines" }, lines.map((u) =>
       h("li", { class: u.seat === "elder" ? "me" : "them" },
         // what each said in his own words ("I take three."), as at the card table
-        h("span", { class: "speaker" }, u.name), ": ", h("span", { class: "said" }, u.said),
+        h("span", { class: "speaker" }, u.name), ": ", h("span", { class: "said" }, codesAsCards(u.said)),
         u.shown.length ? [" ", chips(u.shown)] : null)))
       : h("p", { class: "muted small" }, "Nothing said yet in this deal."),
     events.length ? [h("h3", {}, "Counted"), h("ul", { class: "lines events" },
       events.map((e) => h("li", { class: e.seat === "elder" ? "me" : "them" },
         h("span", { class: "pts" }, `+${e.points}`), " ", h("span", { class: "speaker" },
-          e.name), ` ${e.kind}` + (e.note ? ` (${e.note})` : ""))))] : null);
+          e.name), ` ${e.kind}` + (e.note ? ` (${codesAsCards(e.note)})` : ""))))] : null);
 }
 
 function renderEntries(t) {

@@ -2,7 +2,7 @@
 // A spectator is sent the engine's public view only: shown and played cards, the dialog,
 // the score; never a hand.  Text is always set as text.
 
-import { backSVG, cardName, cardSVG } from "./cards.js";
+import { backSVG, cardName, cardSVG, codesAsCards } from "./cards.js";
 import { api, fill, h, toast } from "./dom.js";
 
 function card(id, cls) {
@@ -54,6 +54,12 @@ function showLink(url) {
   document.body.append(box);
   input.select();
 }
+
+const PHASE_WORDS = {
+  deal: "the deal", blanche: "carte blanche", exchange: "the exchange",
+  leftovers: "the stock's leftovers", appoint: "appointing the lead",
+  declare: "the declarations", play: "the play",
+};
 
 let W = null; // the spectator page's state
 
@@ -166,7 +172,7 @@ function lastDeal(ld, names) {
       `${who(r)} ${ld.scores[r]} (${tricks(ld.tricks_won[r])})`).join(" · ")),
     ld.events.length ? h("ol", { class: "lines" }, ld.events.map((e) => h("li", {},
       `+${e.points} ${who(e.seat)}: ${e.kind}`, e.note ? h("span", { class: "muted" },
-        ` (${e.note})`) : null))) : null);
+        ` (${codesAsCards(e.note)})`) : null))) : null);
 }
 
 function draw(g, current = false) {
@@ -188,10 +194,12 @@ function draw(g, current = false) {
     v.in_game.map((p, i) => `${names[p]} ${v.scores[i]}`).join(" · "),
     ` · game ${v.game_number}, deal ${v.deal_number}`);
   const status = over ? `The game is over. ${resultText(g, names)}`
-    : live ? `${live.phase}: ${g.to_act !== null ? names[g.to_act] + " to act" : ""}`
+    : live ? (g.to_act !== null ? `${names[g.to_act]} to act · ` : "") +
+      (PHASE_WORDS[live.phase] || live.phase)
       : "Between deals.";
   // the deal just finished stays in view until the next deal's play
-  const showLast = g.last_deal && (over || !live || live.phase !== "play");
+  // (a game resigned in a deal shows that deal as it was left, not the one before)
+  const showLast = g.last_deal && (!live || (!over && live.phase !== "play"));
   const seat = (role) => {
     if (!d) return null;
     const p = who(role);
@@ -216,7 +224,7 @@ function draw(g, current = false) {
   const dialog = d && d.dialog.length ? h("ol", { class: "lines", id: "watch-dialog" },
     d.dialog.slice(-10).map((u) => h("li", {},
       h("span", { class: "speaker" }, `${names[who(u.seat)] ?? u.seat}: `),
-      h("span", { class: "said" }, u.said),
+      h("span", { class: "said" }, codesAsCards(u.said)),
       u.shown.length ? h("span", { class: "minis" }, u.shown.map((c) => card(c, "mini")))
         : null))) : null;
   fill($main, h("div", { class: "watch", id: "watch" },
