@@ -250,6 +250,20 @@ def test_two_people_play_a_hand_through_an_invitation(server: ThreadServer, brow
     for p in (host, guest):
         assert "Deal 1" in p.inner_text("#modal-title")
         assert not p.errors
+    # the guest closes the page: the host's table says the guest is away; the guest
+    # opens the game again (the same browser remembers it) and is back
+    assert not host.is_visible("#opp-away")
+    where = guest.url
+    ctx = guest.context
+    guest.close()
+    host.keyboard.press("Escape")  # the summary closed: the table shows
+    host.wait_for_selector("#opp-away", timeout=10000)
+    assert "away from the table" in host.inner_text(".opponent")
+    back = ctx.new_page()
+    back.goto(where)
+    back.wait_for_selector("#main[data-n]")
+    host.wait_for_selector("#opp-away", state="detached", timeout=10000)
+    assert not host.errors
 
 
 def test_phone_sized_table(server: ThreadServer, browser: Any) -> None:

@@ -205,6 +205,7 @@ def test_your_games_are_listed_under_the_identity_cookie(tmp_path: Path) -> None
         line = games[0]
         assert line["format_label"] == "a Rubicon partie of 6 deals"
         assert "deal 1 of 6" in line["score"] and line["opponents"] == "Computer (random)"
+        assert line["score"].startswith("You 0 · Computer (random) 0")  # the caller first
         assert line["state"] in ("yours", "theirs") and not line["finished"]
         # the seat comes back to this browser; the database holds no token
         assert c.get(f"/api/me/games/{gid}/seat").json()["token"] == tok

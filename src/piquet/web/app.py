@@ -570,6 +570,8 @@ def create_app(config: WebConfig) -> FastAPI:
                 state["ai"].kick(game_id)
                 while True:
                     woke = await watcher.wait(deadline - time.monotonic())
+                    if woke and not watcher.news:
+                        continue  # who is at the table changed, not the game
                     # on news, memory may already hold it; at the deadline, look once more
                     held = g.after_news(game_id, watcher.take()) if woke else g.cached(game_id)
                     entry = held or await run(g.fresh, game_id)

@@ -6,6 +6,12 @@ never a card: each watcher then builds its own seat's view, and knows from the l
 whether the game this process holds in memory is already that new.  :class:`RedisHub` also
 sends the news through Redis pub/sub, so watchers connected to other server processes hear
 it too.
+
+The hub also knows who is at the table: which seats have a live socket open (:meth:`Hub.at_table`,
+:meth:`Hub.here`).  One process counts its own sockets; :class:`RedisHub` tells the other
+processes its seats on every change, again every :data:`PRESENCE_EVERY` seconds, and when
+asked; what another process said lapses after :data:`PRESENCE_LAPSE` seconds without word
+(a process killed), and while Redis is down the seats of the other processes are unknown.
 """
 
 from __future__ import annotations
@@ -15,12 +21,18 @@ import contextlib
 import json
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
 
-__all__ = ["Hub", "RedisHub", "Watcher", "live_message"]
+__all__ = ["PRESENCE_EVERY", "PRESENCE_LAPSE", "Hub", "RedisHub", "Watcher", "live_message"]
 
 log = logging.getLogger("piquet.web")
+
+
+def _clock() -> float:
+    """Seconds, for how long ago another process spoke (a function: tests move it on)."""
+    return asyncio.get_running_loop().time()
 
 
 def live_message(ok: bool, error: str | None, poll: str) -> dict[str, Any]:
@@ -40,6 +52,7 @@ class Watcher:
         self._event = asyncio.Event()
         self._heard = -1
         self._vague = False
+        self._news = False
 
     def notify(self, n: int | None = None) -> None:
         """News: the game's log is now ``n`` long (None or -1: something else changed)."""
@@ -47,13 +60,23 @@ class Watcher:
             self._vague = True
         else:
             self._heard = max(self._heard, n)
+        self._news = True
         self._event.set()
+
+    def notify_presence(self) -> None:
+        """News: who is at the table may have changed (the game did not; see :attr:`news`)."""
+        self._event.set()
+
+    @property
+    def news(self) -> bool:
+        """Whether the game changed since the last :meth:`take`."""
+        return self._news
 
     def take(self) -> int | None:
         """The longest log announced since the last take, or None if something else (a
         seat taken) was announced too; then forget it."""
         heard = None if self._vague else self._heard
-        self._heard, self._vague = -1, False
+        self._heard, self._vague, self._news = -1, False, False
         return heard
 
     async def wait(self, timeout: float | None = None) -> bool:
@@ -73,6 +96,8 @@ class Hub:
         self._watchers: dict[str, set[Watcher]] = {}
         self._live: set[Callable[[bool, str | None], None]] = set()
         self.error: str | None = None
+        #: this process's open sockets of each game, by seat
+        self._here: dict[str, Counter[int]] = {}
 
     status = "off"
     """Live updates between processes: ``off`` (one process), ``ok`` or ``down``."""
@@ -95,6 +120,7 @@ class Hub:
                 ws.discard(w)
                 if not ws:
                     del self._watchers[game_id]
+                    self._forget(game_id)
 
     @contextlib.contextmanager
     def watch_live(self, listener: Callable[[bool, str | None], None]) -> Iterator[None]:
@@ -105,6 +131,41 @@ class Hub:
             yield
         finally:
             self._live.discard(listener)
+
+    @contextlib.contextmanager
+    def at_table(self, game_id: str, seat: int) -> Iterator[None]:
+        """While inside, ``seat`` of ``game_id`` has a socket open here (it is at the table);
+        the game's watchers hear when that makes a seat arrive or leave."""
+        count = self._here.setdefault(game_id, Counter())
+        count[seat] += 1
+        if count[seat] == 1:
+            self._seats_changed(game_id)
+        try:
+            yield
+        finally:
+            count = self._here.get(game_id, Counter())
+            count[seat] -= 1
+            if count[seat] <= 0:
+                del count[seat]
+                if not count:
+                    self._here.pop(game_id, None)
+                self._seats_changed(game_id)
+
+    def _forget(self, game_id: str) -> None:
+        """Nobody here watches ``game_id`` any more."""
+
+    def here(self, game_id: str) -> frozenset[int] | None:
+        """The seats of ``game_id`` with a socket open (None: unknown, while live updates
+        between processes are down)."""
+        return frozenset(self._here.get(game_id, ()))
+
+    def _seats_changed(self, game_id: str) -> None:
+        self.deliver_presence(game_id)
+
+    def deliver_presence(self, game_id: str) -> None:
+        """Tell every local watcher of ``game_id`` that who is at its table may have changed."""
+        for w in list(self._watchers.get(game_id, ())):
+            w.notify_presence()
 
     def deliver(self, game_id: str, n: int | None = None) -> None:
         """Wake every local watcher of ``game_id`` (its log is now ``n`` long)."""
@@ -159,6 +220,10 @@ class RedisHub(Hub):
         self._ready = asyncio.Event()
         self.origin = secrets.token_hex(8)
         """This process's name in the messages it sends."""
+        #: the seats other processes said are at each game's table, and until when
+        #: (:func:`_clock`) that holds without word from them
+        self._remote: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+        self._beat = 0.0
 
     async def start(self) -> None:
         """Connect and subscribe; if Redis does not answer, say so in one line and go on
@@ -209,8 +274,14 @@ class RedisHub(Hub):
             missed, self._missed = self._missed, {}
             for game_id, n in missed.items():
                 self._spawn(game_id, n)
+            # who is at the tables: say ours, ask for theirs
+            for game_id in list(self._here):
+                self._say_seats(game_id, ask=True)
         else:
             log.warning("piquet: Redis failed (%s): live updates degraded, pages poll", error)
+            self._remote.clear()
+        for game_id in list(self._watchers):
+            self.deliver_presence(game_id)
         for listener in list(self._live):
             listener(self.status == "ok", self.error)
 
@@ -225,6 +296,10 @@ class RedisHub(Hub):
                         pubsub.get_message(ignore_subscribe_messages=True, timeout=self.every),
                         self.every + self.timeout,
                     )
+                    if _clock() >= self._beat:  # our seats, again
+                        self._beat = _clock() + PRESENCE_EVERY
+                        for game_id in list(self._here):
+                            self._say_seats(game_id)
                     if msg is None:  # quiet: is Redis still there?
                         await asyncio.wait_for(self._redis.ping(), self.timeout)
                         continue
@@ -248,8 +323,66 @@ class RedisHub(Hub):
             n = data.get("n")
         except (ValueError, KeyError, TypeError):
             return
-        if data.get("from") != self.origin:
-            self.deliver(game_id, n if isinstance(n, int) and not isinstance(n, bool) else None)
+        origin = data.get("from")
+        if origin == self.origin:
+            return
+        if "here" in data or "ask" in data:
+            self._hear_seats(game_id, str(origin), data)
+            return
+        self.deliver(game_id, n if isinstance(n, int) and not isinstance(n, bool) else None)
+
+    def _hear_seats(self, game_id: str, origin: str, data: dict[str, Any]) -> None:
+        """Another process said which seats of ``game_id`` it holds, or asked for ours."""
+        if data.get("ask") and game_id in self._here:
+            self._say_seats(game_id)
+        seats = data.get("here")
+        if not isinstance(seats, list) or game_id not in self._watchers:
+            return  # kept only for the games watched here
+        held = frozenset(s for s in seats if type(s) is int and 0 <= s < 8)
+        known = self._remote.setdefault(game_id, {})
+        before = known.get(origin, (frozenset(), 0.0))[0]
+        if held:
+            known[origin] = (held, _clock() + PRESENCE_LAPSE)
+        else:
+            known.pop(origin, None)
+            if not known:
+                del self._remote[game_id]
+        if held != before:
+            self.deliver_presence(game_id)
+
+    def _forget(self, game_id: str) -> None:
+        self._remote.pop(game_id, None)
+
+    def here(self, game_id: str) -> frozenset[int] | None:
+        if self.status != "ok":
+            return None
+        seats = set(self._here.get(game_id, ()))
+        now = _clock()
+        known = self._remote.get(game_id, {})
+        for origin, (held, until) in list(known.items()):
+            if until < now:  # that process has said nothing for too long
+                del known[origin]
+            else:
+                seats |= held
+        if not known:
+            self._remote.pop(game_id, None)
+        return frozenset(seats)
+
+    def _seats_changed(self, game_id: str) -> None:
+        self.deliver_presence(game_id)
+        # say so, and (if someone is still here) ask the others who is at that table: this
+        # process may not have heard of the game before
+        self._say_seats(game_id, ask=game_id in self._here)
+
+    def _say_seats(self, game_id: str, *, ask: bool = False) -> None:
+        """Tell the other processes which seats of ``game_id`` have a socket here."""
+        if self.status != "ok" or len(self._sending) >= MAX_PENDING:
+            return  # said again when Redis is back, and every PRESENCE_EVERY seconds
+        body: dict[str, Any] = {"game": game_id, "here": sorted(self._here.get(game_id, ())),
+                                "from": self.origin}
+        if ask:
+            body["ask"] = True
+        self._spawn_message(json.dumps(body))
 
     async def publish(self, game_id: str, n: int) -> None:
         """Wake the local watchers now; send the news to Redis from a task of its own
@@ -268,6 +401,17 @@ class RedisHub(Hub):
         self._sending.add(task)
         task.add_done_callback(self._sending.discard)
 
+    def _spawn_message(self, message: str) -> None:
+        task = asyncio.create_task(self._send_message(message))
+        self._sending.add(task)
+        task.add_done_callback(self._sending.discard)
+
+    async def _send_message(self, message: str) -> None:
+        try:
+            await asyncio.wait_for(self._redis.publish(self.channel, message), self.timeout)
+        except Exception as exc:
+            self._set(False, _describe(exc))
+
     async def _send(self, game_id: str, n: int) -> None:
         message = json.dumps({"game": game_id, "n": n, "from": self.origin})
         try:
@@ -277,6 +421,10 @@ class RedisHub(Hub):
             self._missed[game_id] = max(n, self._missed.get(game_id, n))
 
 
+PRESENCE_EVERY = 10.0
+"""Seconds between a process's reminders of the seats at its tables (through Redis)."""
+PRESENCE_LAPSE = 3 * PRESENCE_EVERY
+"""Seconds after which another process's word on its seats lapses (it may be gone)."""
 MAX_PENDING = 1000
 """Messages at most on their way to Redis at once (more wait until Redis is back)."""
 MAX_MISSED = 100_000

@@ -114,7 +114,10 @@ def game_line(games: Games, entry: Entry, seat: int, ends: Any) -> dict[str, Any
         state, status = "waiting", "—"
     else:
         state, status = "theirs", f"{names[m.to_act]} to play"
-    score = " · ".join(f"{names[p]} {v['scores'][i]}" for i, p in enumerate(v["in_game"]))
+    # the caller's own score first
+    shown = sorted(enumerate(v["in_game"]), key=lambda ip: ip[1] != seat)
+    score = " · ".join(
+        ("You" if p == seat else names[p]) + f" {v['scores'][i]}" for i, p in shown)
     fmt = Format(row.format)
     if fmt is Format.PARTIE and not m.finished and resigned is None:
         score += f" (deal {v['deal_number']} of {rules.partie_deals})"

@@ -310,8 +310,9 @@ async def _spectate(
             with contextlib.suppress(WebSocketDisconnect, RuntimeError):
                 while True:
                     await watcher.wait()
-                    watcher.take()
-                    await push()
+                    if watcher.news:  # (not who is at the table: spectators are not told)
+                        watcher.take()
+                        await push()
 
         await push()
         if hub.status == "down":

@@ -10,6 +10,11 @@ an action already recorded is answered with the view, a game that moved on other
 ``{"type": "error", "error": "..."}`` and the connection stays open; a bad token closes it
 with code 4404 (4401 without one), too many messages with 4429.
 
+A first message ``{"token": TOKEN, "presence": true}`` asks to be told who is at the
+table: ``{"type": "presence", "here": [SEAT, ...]}`` (the seats with a socket open, on any
+server process) after the first view and whenever that changes, ``"here": null`` while it
+cannot be known (live updates between processes down).
+
 When live updates between server processes fail (Redis), the server sends
 ``{"type": "live", "ok": false, "error": "..."}`` (also right after connecting while they
 are down): the client then polls ``GET /api/games/{id}`` until ``{"type": "live",
@@ -32,7 +37,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from piquet.web.app import HTTP_STATUS
 from piquet.web.games import Games
-from piquet.web.hub import live_message
+from piquet.web.hub import PRESENCE_EVERY, live_message
 from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import StoreError
@@ -67,6 +72,7 @@ def add_websocket(app: FastAPI, state: dict[str, Any]) -> None:
                 await websocket.close(code=1011)
 
 
+_UNTOLD = object()  # who is at the table: nothing told yet
 _NESTED_TRIES = 3  # refusals of too-deep JSON before the token, then the socket closes
 def _message_text(msg: MutableMapping[str, Any]) -> str | None:
     text = msg.get("text")
@@ -84,6 +90,9 @@ class _Session:
         self.ai = state["ai"]
         self.seat = -1
         self.last = ""
+        #: whether the client asked to be told who is at the table, and what it was told
+        self.presence = False
+        self.told: object = _UNTOLD
         self.lock = asyncio.Lock()
         self.sending: set[asyncio.Task[None]] = set()
 
@@ -115,6 +124,16 @@ class _Session:
             await self.send_text(body)
         if g.ai_turn(entry) is not None:
             self.ai.kick(self.game_id)
+
+    async def tell_presence(self) -> None:
+        """Send who is at the table, if the client asked and it changed since last told."""
+        if not self.presence:
+            return
+        seats = self.hub.here(self.game_id)
+        here = None if seats is None else sorted(seats)
+        if here != self.told:
+            self.told = here
+            await self.send({"type": "presence", "here": here})
 
     def live_changed(self, ok: bool, error: str | None) -> None:
         """Redis failed or came back: tell the client (it polls while it is down)."""
@@ -155,6 +174,7 @@ class _Session:
                 break
             if isinstance(data, dict) and isinstance(data.get("token"), str):
                 token = data["token"]
+                self.presence = data.get("presence") is True
             break
         if token is None:
             await self.fail('the first message must be {"token": TOKEN}', 4401)
@@ -175,12 +195,20 @@ class _Session:
     async def run(self) -> None:
         if not await self.authenticate():
             return
-        with self.hub.watch(self.game_id) as watcher, self.hub.watch_live(self.live_changed):
+        hub = self.hub
+        with hub.watch(self.game_id) as watcher, hub.watch_live(self.live_changed), \
+                hub.at_table(self.game_id, self.seat):
+            # who is at the table is looked at again now and then: another process's word
+            # lapses when it stops speaking
+            every = PRESENCE_EVERY if self.presence else None
 
             async def pump() -> None:
                 with contextlib.suppress(WebSocketDisconnect, RuntimeError):
                     while True:
-                        await watcher.wait()
+                        await watcher.wait(every)
+                        await self.tell_presence()
+                        if not watcher.news:
+                            continue
                         try:
                             await self.push(heard=watcher.take())
                         except GameError as exc:
@@ -189,8 +217,9 @@ class _Session:
                             await self.send({"type": "error", "error": str(exc), "status": 503})
 
             await self.push()
-            if self.hub.status == "down":
-                await self.send_live(False, self.hub.error)
+            await self.tell_presence()
+            if hub.status == "down":
+                await self.send_live(False, hub.error)
             pumping = asyncio.create_task(pump())
             limiter = TokenBuckets(20.0, 40.0)
             try:

@@ -90,9 +90,14 @@ export function analysisPanel(gameId, token, jump) {
         : `${drops} card${drops === 1 ? "" : "s"} below the best, their drops in ` +
           `double-dummy value added up over the deal ${pts(l.play)} (each measured from ` +
           "where the deal then stood, both hands open: not points off the score)";
+      // the exchange's loss: the advisor's best discard against the one made, each worth
+      // its average over deals played out from the same hand (not this deal's points)
+      const exch = Math.round(l.exchange * 10) === 0 ? "as good as the advisor's best"
+        : `${pts(l.exchange)} worse than the advisor's best (on average over deals ` +
+          "played out from the same hand, not this deal's score)";
       return h("li", { dataset: { role } }, h("b", {}, nameOf(role)),
-        ` (${role}) scored ${a.points[role]}; against the best: the exchange gave away ` +
-        `${pts(l.exchange)} a deal (simulated), the declarations ${decl}; the play: ` +
+        ` (${role}) scored ${a.points[role]}. Against the best: the discard ${exch}; ` +
+        `the declarations ${decl}; the play: ` +
         (a.cards_played === 0 ? "none (the game was won before it)" : play));
     });
     const ex = a.exchange.map((e) => h("li", {},

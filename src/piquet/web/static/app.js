@@ -9,6 +9,7 @@ import { api, fill, h, toast } from "./dom.js";
 import { analysisPanel } from "./analysis.js";
 import { lobbySection, offerButton } from "./lobby.js";
 import { showWatch, watchButton } from "./watch.js";
+import { resultText as resultOf } from "./result.js";
 
 const $main = document.getElementById("main");
 const $nav = document.getElementById("nav");
@@ -378,7 +379,7 @@ async function showTable(id) {
   }
   T = { id, token: mine.token, game: null, selected: new Set(), selKey: "", ws: null,
     stopped: false, busy: false, hint: null, wsFails: 0, onKey: null, sinking: false,
-    naming: false, live: true, liveTimer: null, handFocus: -1 };
+    naming: false, live: true, liveTimer: null, handFocus: -1, here: null };
   T.onKey = (e) => onKey(e);
   document.addEventListener("keydown", T.onKey);
   $main.replaceChildren(h("p", { class: "loading" }, "Finding your table…"));
@@ -406,17 +407,20 @@ function connect() {
   const ws = new WebSocket(`${proto}//${location.host}/api/games/${T.id}/ws`);
   const mine = T;
   T.ws = ws;
-  ws.addEventListener("open", () => ws.send(JSON.stringify({ token: mine.token })));
+  ws.addEventListener("open", () => ws.send(JSON.stringify({ token: mine.token,
+    presence: true })));
   ws.addEventListener("message", (ev) => {
     if (mine.stopped) return;
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === "view") { mine.wsFails = 0; setGame(msg.view); }
     else if (msg.type === "live") setLive(mine, !!msg.ok, msg.error);
+    else if (msg.type === "presence") setHere(mine, msg.here);
     else if (msg.type === "error") toast(msg.error, "bad");
   });
   ws.addEventListener("close", (ev) => {
     if (mine.stopped) return;
+    setHere(mine, null);  // who is at the table is not known while away
     if (ev.code === 4404 || ev.code === 4401) return;
     mine.wsFails += 1;
     setConn(false);
@@ -451,6 +455,21 @@ function setLive(mine, ok, error) {
     mine.liveTimer = setTimeout(poll, 2000);
   }
   if (T === mine && T.game) renderTable();
+}
+
+// Who is at the table (the seats with a page open, as the server says; null: not known).
+function setHere(mine, here) {
+  const now = Array.isArray(here) ? here.filter((p) => Number.isInteger(p)) : null;
+  if (JSON.stringify(now) === JSON.stringify(mine.here)) return;
+  mine.here = now;
+  if (T === mine && T.game) renderTable();
+}
+// Whether player ``p``, a person (not the computer) who has taken the seat, is known to
+// have no page of the game open.
+function away(p) {
+  const s = T.game.seats[p];
+  return !!s && s.kind === "human" && s.joined && p !== T.game.seat && !T.game.finished &&
+    Array.isArray(T.here) && !T.here.includes(p);
 }
 
 function setConn(ok) {
@@ -683,8 +702,11 @@ function renderOpponent() {
     h("div", { class: "who" },
       h("span", { class: "pname" }, nameOf(opp)),
       h("span", { class: "role" }, oppRole === "younger" ? "younger · dealer" : "elder"),
-      thinking ? h("span", { class: "thinking" }, g.seats[opp].kind === "ai"
-        ? "thinking…" : "to play…") : null),
+      away(opp) ? h("span", { class: "away", id: "opp-away", title:
+        "No page of this game is open for this player: the game waits for them" },
+        "away from the table")
+        : thinking ? h("span", { class: "thinking" }, g.seats[opp].kind === "ai"
+          ? "thinking…" : "to play…") : null),
     h("p", { class: "sr-only", id: "opp-count" }, `${plainName(opp)} ${said}.`),
     h("div", { class: "opp-hand", "aria-hidden": "true", dataset: { count: String(count) } },
       Array.from({ length: count }, () => back("small"))),
@@ -840,6 +862,10 @@ function phaseText() {
   const doing = { deal: "dealing", blanche: "deciding on carte blanche",
     exchange: "exchanging", leftovers: "deciding about the cards left in the stock",
     appoint: "appointing the lead", declare: "declaring" }[d.phase];
+  if (away(g.to_act)) {
+    return `${who} is ${doing || "to play"}, and away from the table: the game waits ` +
+      "(their link brings them back)." + leadBound(" ");
+  }
   return `${who} is ${doing || "to play"}…` + leadBound(" ");
 }
 
@@ -1156,41 +1182,8 @@ function renderStandingOut() {
     undoButton());
 }
 
-// How a partie's settlement was made: both totals when the loser was rubiconed, else the
-// difference; and 100 for the partie on top where the rule set gives it.
-function settledHow(settled, won, lost, rubiconed) {
-  const base = rubiconed ? won + lost : won - lost;
-  const what = rubiconed ? `both totals, ${base}` : `the difference, ${base}`;
-  if (settled === base + 100) return `: 100 for the partie and ${what}`;
-  return settled === base ? `: ${what}` : "";
-}
-
 function resultText() {
-  const g = T.game;
-  const v = g.view;
-  const res = g.result || {};
-  if (g.resigned !== null && g.resigned !== undefined) {
-    return g.resigned === g.seat ? "You resigned." : `${nameOf(g.resigned)} resigned: you win.`;
-  }
-  if (g.format === "pool") {
-    const winner = res.winner;
-    return winner === null || winner === undefined ? "The pool is over."
-      : `${nameOf(winner)} takes the pool, winning two games running. Each laid one stake ` +
-        "into the pool at the start and one more for each game lost, a lurched loser one " +
-        "more to the winner; in all, stakes won or lost: " +
-        v.players.map((p) => `${nameOf(p)} ${res.ledger ? signed(res.ledger[p]) : ""}`)
-          .join(", ") + ".";
-  }
-  const scores = res.scores || [];
-  const w = res.winner;
-  if (w === null || w === undefined) return `A drawn game: ${scores.join(" to ")}.`;
-  const lose = w === 0 ? 1 : 0;
-  let text = `${w === g.seat ? "You win" : nameOf(w) + " wins"}, ${scores[w]} to ${scores[lose]}.`;
-  if (res.rubiconed) text += " The loser is rubiconed.";
-  if (res.settled) text += ` Settled at ${res.settled}${settledHow(res.settled, scores[w],
-    scores[lose], !!res.rubiconed)}.`;
-  if (res.lurch) text += " A lurch: the loser pays double.";
-  return text;
+  return resultOf(T.game, nameOf, T.game.seat);
 }
 
 function renderFinished() {
@@ -1438,7 +1431,6 @@ function dealRoles(v) {
 }
 
 // A count with its sign: "+7", "-3", "0".
-function signed(n) { return n > 0 ? `+${n}` : String(n); }
 
 // One finished game of the match in a line: "Game 1: Ada wins (Ada 101, Bob 87), lurched".
 function gameLine(r) {

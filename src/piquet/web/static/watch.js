@@ -4,6 +4,7 @@
 
 import { backSVG, cardName, cardSVG, codesAsCards } from "./cards.js";
 import { api, fill, h, toast } from "./dom.js";
+import { resultText } from "./result.js";
 
 function card(id, cls) {
   const b = h("div", { class: "card" + (cls ? " " + cls : ""), role: "img",
@@ -138,29 +139,6 @@ function setLive(mine, ok) {
   if (note) note.hidden = ok;
 }
 
-// How the game ended, as the seats' tables say it, with the players' names.
-function resultText(g, names) {
-  const res = g.result || {};
-  if (g.resigned !== null && g.resigned !== undefined) {
-    const w = res.winner;
-    return `${names[g.resigned]} resigned` +
-      (w === null || w === undefined ? "." : `: ${names[w]} wins.`);
-  }
-  if (g.format === "pool") {
-    return res.winner === null || res.winner === undefined ? "The pool is over."
-      : `${names[res.winner]} takes the pool.`;
-  }
-  const scores = res.scores || [];
-  const w = res.winner;
-  if (w === null || w === undefined) return `A drawn game: ${scores.join(" to ")}.`;
-  const lose = w === 0 ? 1 : 0;
-  let text = `${names[w]} wins, ${scores[w]} to ${scores[lose]}.`;
-  if (res.rubiconed) text += " The loser is rubiconed.";
-  if (res.settled) text += ` Settled at ${res.settled}.`;
-  if (res.lurch) text += " A lurch: the loser pays double.";
-  return text;
-}
-
 // The deal just finished, as the public saw it: what each counted, until the next deal's
 // play begins (the next deal is dealt at once).
 function lastDeal(ld, names) {
@@ -193,7 +171,7 @@ function draw(g, current = false) {
   const score = h("p", { class: "watch-score", id: "watch-score" },
     v.in_game.map((p, i) => `${names[p]} ${v.scores[i]}`).join(" · "),
     ` · game ${v.game_number}, deal ${v.deal_number}`);
-  const status = over ? `The game is over. ${resultText(g, names)}`
+  const status = over ? `The game is over. ${resultText(g, (p) => names[p])}`
     : live ? (g.to_act !== null ? `${names[g.to_act]} to act · ` : "") +
       (PHASE_WORDS[live.phase] || live.phase)
       : "Between deals.";

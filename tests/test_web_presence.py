@@ -1,0 +1,187 @@
+"""Who is at the table: a friend who closes the page is shown away, on one server process
+and across two (through Redis).
+
+The seat's socket asks with ``{"token": T, "presence": true}`` and is told
+``{"type": "presence", "here": [SEAT, ...]}`` whenever that changes; a socket that does not
+ask is told nothing new (the protocol of before).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from piquet.web.hub import PRESENCE_LAPSE, Hub, RedisHub
+
+if TYPE_CHECKING:
+    from starlette.testclient import TestClient
+
+from test_web_kit import (
+    REDIS_URL,
+    Server,
+    client,
+    create,
+    pg_available,
+    pg_schema,
+    redis_available,
+)
+
+
+def _friend_game(c: TestClient) -> tuple[str, str, str]:
+    made = create(c, opponent="friend", name="Ann")
+    gid = made["id"]
+    r = c.post(f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"],
+                                               "name": "Gus"})
+    assert r.status_code == 201
+    return gid, made["token"], r.json()["token"]
+
+
+def _presence(ws: Any) -> list[int] | None:
+    """The next presence message on a test client's socket (views skipped)."""
+    while True:
+        msg = ws.receive_json()
+        if msg["type"] == "presence":
+            here: list[int] | None = msg["here"]
+            return here
+
+
+def test_a_seat_that_asks_is_told_who_comes_and_goes(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        gid, ann, gus = _friend_game(c)
+        with c.websocket_connect(f"/api/games/{gid}/ws") as a:
+            a.send_text(json.dumps({"token": ann, "presence": True}))
+            assert a.receive_json()["type"] == "view"
+            assert _presence(a) == [0]  # Gus has no page open
+            with c.websocket_connect(f"/api/games/{gid}/ws") as g:
+                g.send_text(json.dumps({"token": gus, "presence": True}))
+                assert g.receive_json()["type"] == "view"
+                assert _presence(g) == [0, 1]
+                assert _presence(a) == [0, 1]
+                # a second tab of Gus: nothing changes for Ann
+                with c.websocket_connect(f"/api/games/{gid}/ws") as g2:
+                    g2.send_text(json.dumps({"token": gus}))
+                    assert g2.receive_json()["type"] == "view"
+                    g2.send_text(json.dumps({"type": "ping"}))
+                    assert g2.receive_json() == {"type": "pong"}  # (no presence: not asked)
+                a.send_text(json.dumps({"type": "ping"}))
+                assert a.receive_json() == {"type": "pong"}  # one tab of two closed: no news
+            assert _presence(a) == [0]  # Gus closed his last page
+
+
+def test_a_socket_that_does_not_ask_is_told_nothing_new(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        gid, ann, gus = _friend_game(c)
+        with c.websocket_connect(f"/api/games/{gid}/ws") as a:
+            a.send_text(json.dumps({"token": ann}))
+            assert a.receive_json()["type"] == "view"
+            with c.websocket_connect(f"/api/games/{gid}/ws") as g:
+                g.send_text(json.dumps({"token": gus}))
+                assert g.receive_json()["type"] == "view"
+            a.send_text(json.dumps({"type": "ping"}))
+            assert a.receive_json() == {"type": "pong"}
+            # and a presence flag that is not exactly true asks nothing
+        with c.websocket_connect(f"/api/games/{gid}/ws") as a:
+            a.send_text(json.dumps({"token": ann, "presence": "yes"}))
+            assert a.receive_json()["type"] == "view"
+            a.send_text(json.dumps({"type": "ping"}))
+            assert a.receive_json() == {"type": "pong"}
+
+
+def test_the_hub_counts_sockets_by_seat_and_wakes_watchers_without_news() -> None:
+    async def main() -> None:
+        hub = Hub()
+        assert hub.here("g") == frozenset()
+        with hub.watch("g") as w:
+            with hub.at_table("g", 1):
+                assert await w.wait(1) and not w.news  # who is here changed, not the game
+                with hub.at_table("g", 1):
+                    assert not await w.wait(0.01)  # a second socket of the seat: no change
+                    assert hub.here("g") == {1}
+                assert hub.here("g") == {1}
+            assert await w.wait(1) and not w.news
+            assert hub.here("g") == frozenset()
+            hub.deliver("g", 3)
+            assert await w.wait(1) and w.news and w.take() == 3 and not w.news
+        assert hub._here == {}
+
+    asyncio.run(main())
+
+
+def test_another_process_s_word_on_its_seats_lapses_and_is_unknown_while_redis_is_down(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    async def main() -> None:
+        hub = RedisHub("redis://127.0.0.1:1")  # never started: messages handed in by hand
+        hub.status = "ok"
+        clock = [1000.0]
+        monkeypatch.setattr("piquet.web.hub._clock", lambda: clock[0])
+
+        def hear(**data: Any) -> None:
+            hub._receive({"type": "message", "data": json.dumps({"game": "g", **data})})
+
+        with hub.watch("g") as w:
+            hear(**{"here": [1], "from": "other"})
+            assert await w.wait(1) and not w.news
+            assert hub.here("g") == {1}
+            hear(**{"here": [1], "from": "other"})  # the same again (a reminder): no wake
+            assert not await w.wait(0.01)
+            hear(**{"here": [1, "x", True, -1, 99], "from": "third"})  # junk is ignored
+            assert hub.here("g") == {1}
+            clock[0] += PRESENCE_LAPSE + 1  # both fell silent: killed, say
+            assert hub.here("g") == frozenset()
+            hear(**{"here": [0], "from": "other"})
+            assert hub.here("g") == {0}
+            hear(**{"here": [], "from": "other"})  # its last socket closed
+            assert hub.here("g") == frozenset()
+            hub.status = "down"
+            assert hub.here("g") is None  # not known
+        # a game nobody watches here is not remembered
+        hear(**{"here": [1], "from": "other"})
+        assert hub._remote == {}
+
+    asyncio.run(main())
+
+
+@pytest.mark.skipif(not (redis_available() and pg_available()),
+                    reason="no Redis at 127.0.0.1:6379 or PostgreSQL at 127.0.0.1:5432")
+def test_two_processes_tell_each_other_who_is_at_the_table(tmp_path: Path) -> None:
+    with pg_schema() as url:
+        _two_processes(tmp_path, url)
+
+
+def _two_processes(tmp_path: Path, url: str) -> None:
+    common = ["--database", url, "--redis", REDIS_URL, "--rate-limit", "0"]
+    a = Server(common, cwd=tmp_path).start()
+    b = Server(common, cwd=tmp_path)
+    try:
+        b.start()
+        made = httpx.post(a.url + "/api/games", json={"opponent": "friend"}).json()
+        gid = made["id"]
+        r = httpx.post(b.url + f"/api/games/{gid}/join",
+                       json={"invite": made["invites"][0]["invite"], "name": "Far"})
+        assert r.status_code == 201
+
+        def told(ws: Any) -> list[int] | None:
+            while True:
+                msg = json.loads(ws.recv(timeout=10))
+                if msg["type"] == "presence":
+                    here: list[int] | None = msg["here"]
+                    return here
+
+        with connect(a.url.replace("http", "ws") + f"/api/games/{gid}/ws") as near:
+            near.send(json.dumps({"token": made["token"], "presence": True}))
+            assert told(near) == [0]
+            with connect(b.url.replace("http", "ws") + f"/api/games/{gid}/ws") as far:
+                far.send(json.dumps({"token": r.json()["token"], "presence": True}))
+                assert told(far) == [0, 1]  # B asked A, which answered
+                assert told(near) == [0, 1]  # A heard B
+            assert told(near) == [0]  # the far seat closed its page
+    finally:
+        a.stop()
+        b.stop()
