@@ -9,6 +9,7 @@ others their pips; a point is worth ``(total + 5) // 10``.  Where the preset fol
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -85,14 +86,46 @@ def test_1754_deal_by_four_three_or_two_the_same_throughout() -> None:
     refused(by_four, DealBy(2), "not allowed now")
 
 
-def test_1754_the_lowest_card_deals_and_cut_again_after_each_game() -> None:
-    """1754: "He who shews the lowest Card in cutting, is the Dealer" and "When the Game is at an
-    End, you are to cut again for the Deal, if you play on"."""
-    assert RULES.cut_after_game
-    match = new_match(RULES, seed=2, games=2)
+def test_1754_the_lowest_card_deals_and_a_number_of_games_agreed_deals_alternately() -> None:
+    """1754: "He who shews the lowest Card in cutting, is the Dealer", and "Sometimes it is
+    agreed to play a certain Number of Games, and to deal alternately to the End of those
+    Games": a match of several games cuts once, then the deal alternates to its end, over
+    the games' ends too."""
+    assert RULES.cut_after_game is False
+    match = new_match(RULES, seed=2, games=3)
     cut = dict(match.cuts[0][-2:])
     assert match.dealer == min(cut, key=lambda p: Card.parse(cut[p]).rank)
-    match = finish(match, random.Random(2))
+    rng = random.Random(2)
+    dealers = [match.dealer]
+    while not match.finished:
+        deal_number, game = match.deal_number, match.game_number
+        match = match.apply(match.random_action(rng))
+        if not match.finished and (match.deal_number, match.game_number) != (deal_number, game):
+            dealers.append(match.dealer)
+    assert len(match.games) == 3 and len(match.cuts) == 1, "no new cut within the games agreed"
+    assert len(dealers) == len(match.deals)
+    assert all(a != b for a, b in itertools.pairwise(dealers))
+
+
+def test_1754_cut_again_for_the_deal_if_you_play_on() -> None:
+    """1754: "When the Game is at an End, you are to cut again for the Deal, if you play on;
+    and so every Game you play": playing on after the games agreed is a new match, and every
+    match begins with a cut (the seed of the new match decides it, not the last dealer)."""
+    dealers = set()
+    for seed in range(12):
+        match = new_match(RULES, seed=seed)
+        [cut] = match.cuts
+        cards = dict(cut[-2:])
+        assert match.dealer == min(cards, key=lambda p: Card.parse(cards[p]).rank)
+        dealers.add(match.dealer)
+    assert dealers == {0, 1}
+
+
+def test_a_house_rule_may_cut_again_after_every_game_of_a_match() -> None:
+    """The knob itself (no source sets it): ``cut_after_game = true`` cuts again for the
+    deal at every game's end, and the lower card deals the new game."""
+    rules = RULES.replace(name="house-cut", cut_after_game=True)
+    match = finish(new_match(rules, seed=2, games=2), random.Random(2))
     assert len(match.games) == 2 and len(match.cuts) == 2
     second = dict(match.cuts[1][-2:])
     first_deal_of_second = next(d for d in match.deals if d.game == 2)

@@ -114,7 +114,8 @@ class Rules:
     packet_sizes: tuple[int, ...] = (2,)
     """Packet sizes the dealer may deal by (the same size throughout a deal)."""
     cut_after_game: bool = False
-    """Cut again for the deal after each game (otherwise the deal keeps alternating)."""
+    """Cut again for the deal after each game of a match (otherwise the deal keeps
+    alternating to the end of the games agreed).  A new match always begins with a cut."""
 
     # --- carte blanche ----------------------------------------------------
     blanche_value: int = 10
@@ -410,7 +411,6 @@ PRESETS: Final[dict[str, Rules]] = {
         name="court-gamester-1754",
         deck_size=32,
         packet_sizes=(2, 3, 4),
-        cut_after_game=True,
         elder_max=5,
         younger_leftovers=Leftovers.ELDER_NAMES_CARD,
         point_measure=PointMeasure.PIPS,

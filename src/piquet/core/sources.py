@@ -295,7 +295,10 @@ _DU_COEUR: Final[dict[str, str]] = {
         "Cotton, its source"
     ),
     "blanche_value": 'quote: "Blank is worth ten points"',
-    "both_blanche_score": 'quote: "if both players are blank, neither scores"',
+    "both_blanche_score": (
+        'quote: "if both players are blank, neither scores" - read as an equal class, which '
+        "blocks nothing: neither blank stops the other's pique or repique"
+    ),
     "blanche_number": (
         "reading: the report says only to declare Blank and show the hand; Cotton's procedure, "
         "which it reconstructs: the holder names the number he will discard and is bound to "
@@ -405,7 +408,10 @@ _COURT_GAMESTER: Final[dict[str, str]] = {
         'pleases" - with the same number throughout'
     ),
     "cut_after_game": (
-        'quote: "When the Game is at an End, you are to cut again for the Deal, if you play on"'
+        'quote: "Sometimes it is agreed to play a certain Number of Games, and to deal '
+        'alternately to the End of those Games" - a match is such a number of games; '
+        '"When the Game is at an End, you are to cut again for the Deal, if you play on" is '
+        "a new match, which begins with a cut"
     ),
     "blanche_value": 'quote: "then he is to reckon Ten for his *Carte-blanche*"',
     "both_blanche_score": (
