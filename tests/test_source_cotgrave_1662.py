@@ -16,7 +16,7 @@ import pytest
 
 from enginekit import act, new_deal, play, said, timeline
 from piquet.core.actions import Action, Appoint, DealBy, Discard, NameLead, Play, parse_action
-from piquet.core.cards import Card, CardSet, Suit
+from piquet.core.cards import SUIT_MASKS, Card, CardSet, Suit
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.declarations import DeclClass, best_claim, score_of
 from piquet.core.errors import IllegalActionError, PiquetError
@@ -941,3 +941,31 @@ def test_cotgrave_name_lead_is_an_action_with_an_id() -> None:
     """The naming of the suit is an action that round-trips through its id."""
     action = NameLead(suit=Suit.HEARTS)
     assert str(action) == "name:H" and parse_action("name:H") == action
+
+
+def test_cotgrave_the_suit_he_lacks_appointed_again_binds_nothing() -> None:
+    """Cotgrave: "he is bound to play that suit his opposite does appoint": appointed the very
+    suit elder has just said he lacks, nothing binds him, and both seats' views say so (the
+    terminal's and the browser's tables read it); it is not among the suits offered."""
+    from piquet.core.view import appointable, lead_binding
+
+    deal = act(new_deal(RULES, R_ELDER, R_YOUNGER, R_STOCK), "discard:6C AC", "discard:7S")
+    deal = act(deal, "name:C")
+    young = deal_view(deal, YOUNGER)
+    assert not appointable(young, RULES) & SUIT_MASKS[Suit.CLUBS]
+    same = act(deal, "appoint:C")
+    same = act(same, "declare:point:AS KS QS JS TS 9S", "good",
+               "declare:sequence:AS KS QS JS TS 9S", "good", "declare:set:AS AH AD", "good",
+               "no-question")
+    for role in (ELDER, YOUNGER):
+        bound = lead_binding(deal_view(same, role))
+        assert bound is not None and bound.appointed and bound.held is False
+    assert play(same, "AS 8S").tricks[0].winner == ELDER  # he leads as he likes
+    # a suit that could bind: elder holds diamonds, younger cannot know
+    other = act(deal, "appoint:D")
+    other = act(other, "declare:point:AS KS QS JS TS 9S", "good",
+                "declare:sequence:AS KS QS JS TS 9S", "good", "declare:set:AS AH AD", "good",
+                "no-question")
+    assert lead_binding(deal_view(other, ELDER)) is not None
+    assert lead_binding(deal_view(other, ELDER)).held is True  # type: ignore[union-attr]
+    assert lead_binding(deal_view(other, YOUNGER)).held is None  # type: ignore[union-attr]

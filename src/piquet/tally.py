@@ -453,10 +453,10 @@ class TallySession:
         names = self._name_keys()
         if key in names:
             return names[key]
-        if key.isdigit() and 1 <= int(key) <= len(self.names):
+        if key in [str(i) for i in range(1, len(self.names) + 1)]:
             return int(key) - 1
         raise ParseError(
-            f"{text.strip()!r} is not a player: write {' or '.join(self.names)} (or 1, 2)"
+            f"{text.strip()[:40]!r} is not a player: write {' or '.join(self.names)} (or 1, 2)"
         )
 
     def _steps_for(self, role: int | None, body: str) -> list[_Step]:
@@ -468,8 +468,8 @@ class TallySession:
         if w == "dealer":
             return [_Step("dealer", value=self._player(rest))]
         if w == "packet":
-            if not rest.isdigit():
-                raise ParseError(f"packet needs a number, e.g. packet 2; got {rest!r}")
+            if not (rest.isascii() and rest.isdigit() and len(rest) <= 9):
+                raise ParseError(f"packet needs a number, e.g. packet 2; got {rest[:40]!r}")
             return [_Step("packet", value=int(rest))]
         if w in ("elder", "younger") and rest:
             return [self._hand_step(_ROLE_NAMES.index(w), rest)]
@@ -664,7 +664,9 @@ def _step_from_json(entry: Any) -> _Step:
         raise RecordError(f'an entry is a list such as ["action", "play:QH"], not {entry!r}')
     kind = entry[0]
     if kind in ("dealer", "packet"):
-        return _Step(kind, value=int(entry[1]))
+        if len(entry) != 2 or type(entry[1]) is not int:
+            raise RecordError(f'a {kind} entry is ["{kind}", NUMBER], not {entry!r:.80}')
+        return _Step(kind, value=entry[1])
     if kind == "hand":
         return _Step("hand", role=_ROLE_NAMES.index(entry[1]), value=CardSet.parse(entry[2]).mask)
     if kind == "exchange":
@@ -746,7 +748,10 @@ def _friendly_action(text: str, deal: Deal, expecting: Callable[[], str]) -> Act
     w = word.lower()
     if w in _CLASSES and rest.strip():
         return Declare(_CLASSES[w], CardSet.parse(rest))
-    if w == "blanche" and rest.strip().isdigit():
+    if w == "blanche" and rest.strip().isascii() and rest.strip().isdigit():
+        if len(rest.strip()) > 2:
+            raise ParseError(f"blanche needs the number of cards to exchange; got "
+                             f"{rest.strip()[:40]!r}")
         return AnnounceBlanche(int(rest))
     if w in ("name", "appoint") and rest.strip():
         return parse_action(f"{w}:{rest.strip()}")

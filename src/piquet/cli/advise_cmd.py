@@ -46,7 +46,8 @@ def register(sub: Any) -> None:
     p.add_argument("--role", choices=sorted(_ROLES), required=True, help="elder or younger")
     p.add_argument("--hand", required=True, help='the twelve cards dealt, e.g. "AS KS QS ..."')
     p.add_argument("--score", help="game scores before the deal: MINE,HIS (e.g. 85,92)")
-    p.add_argument("--stock", type=int, help="younger: cards elder left him (default: the rest)")
+    p.add_argument("--stock", type=int, metavar="N",
+                   help="younger: how many cards elder left him in the stock (default: all)")
     p.add_argument("--seed", type=int, default=0, help="seed of every sample (default 0)")
     p.add_argument(
         "--samples",
@@ -103,8 +104,8 @@ def _score(text: str | None) -> tuple[int, int] | None:
     if text is None:
         return None
     parts = text.replace(" ", "").split(",")
-    if len(parts) != 2 or not all(x.isdigit() for x in parts):
-        raise PiquetError(f"--score is MINE,HIS in whole points, e.g. 85,92; got {text!r}")
+    if len(parts) != 2 or not all(x.isascii() and x.isdigit() and len(x) <= 6 for x in parts):
+        raise PiquetError(f"--score is MINE,HIS in whole points, e.g. 85,92; got {text!r:.60}")
     return int(parts[0]), int(parts[1])
 
 

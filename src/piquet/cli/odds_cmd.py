@@ -35,7 +35,8 @@ def register(sub: Any) -> None:
     p.add_argument("--role", choices=sorted(_ROLES), help="elder or younger (with --hand)")
     p.add_argument("--discard", help="the cards laid out (as many are taken in)")
     p.add_argument("--seen", default="", help="other cards known not to be in the stock")
-    p.add_argument("--stock", type=int, help="younger: cards elder left him (default: the rest)")
+    p.add_argument("--stock", type=int, metavar="N",
+                   help="younger: how many cards elder left him in the stock (default: all)")
     p.add_argument("--json", action="store_true", help="print JSON")
     p.set_defaults(run=run)
 

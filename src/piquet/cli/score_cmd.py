@@ -294,6 +294,10 @@ def _parse_line(text: str, rules: Rules) -> tuple[int, int, bool, bool]:
     """
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise ParseError(
+            f"JSON nested too deep: write one flat object per line, e.g. {_EXAMPLE}"
+        ) from None
     except json.JSONDecodeError as exc:
         raise ParseError(
             f"not JSON ({exc.msg} at column {exc.colno}): write one object per line, "

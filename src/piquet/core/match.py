@@ -619,6 +619,24 @@ class Match:
             m = m.apply(action, player)
         return m
 
+    @property
+    def deal_start(self) -> int:
+        """Where the deal now in play begins in :attr:`history` (its length when no deal is
+        in play)."""
+        return len(self.history) - (len(self.deal.history) if self.deal is not None else 0)
+
+    def takeback_index(self, players: int | Sequence[int]) -> int | None:
+        """Where the last move of ``players`` (one or several) stands in :attr:`history`, if
+        it may be taken back: a move of the deal now in play, in a match not over.  None if
+        there is none (a move of an earlier deal stays: the next hand has been seen)."""
+        if self.finished or self.deal is None:
+            return None
+        who = {players} if isinstance(players, int) else set(players)
+        for i in range(len(self.history) - 1, self.deal_start - 1, -1):
+            if self.history[i][0] in who:
+                return i
+        return None
+
     def before_each(self) -> list[tuple[Match, int]]:
         """The match as it stood before each action of its history, and who took it,
         replayed from its seed (what an undo needs, for a match resumed from a record)."""

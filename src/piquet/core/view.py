@@ -21,6 +21,7 @@ from piquet.core.cards import SUIT_MASKS, CardSet, pack_mask
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase, Trick, Utterance
 from piquet.core.dealtypes import LeadRule
 from piquet.core.declarations import DeclClass
+from piquet.core.facts import LeadAppointed, LeadLacked
 from piquet.core.roles import OTHER, Role
 from piquet.core.rules import Leftovers, Rules
 from piquet.core.scoring import Event
@@ -28,11 +29,13 @@ from piquet.core.words import aloud
 
 __all__ = [
     "DealView",
+    "LeadBinding",
     "PublicView",
     "appointable",
     "deal_view",
     "dialog_json",
     "events_json",
+    "lead_binding",
     "open_trick_leader",
     "played_by",
     "public_mask",
@@ -207,6 +210,51 @@ def appointable(view: DealView, rules: Rules) -> int:
         kind, value = rule
         known |= SUIT_MASKS[value] if kind == "suit" else 1 << value
     return pack_mask(rules) & ~known
+
+
+@dataclass(frozen=True, slots=True)
+class LeadBinding:
+    """How elder's first lead is bound, as one seat knows it (:func:`lead_binding`)."""
+
+    appointed: bool
+    """Younger appointed it (elder held none of what he named); else elder named it."""
+    held: bool | None
+    """Whether elder holds the card or suit (None: this seat cannot know).  Bound to what
+    he lacks, elder leads as he likes."""
+
+
+def lead_binding(view: DealView) -> LeadBinding | None:
+    """How elder's first lead is bound, from ``view``'s seat, until the first trick is
+    played (the card or suit is the view's ``lead_rule``); None when nothing binds it."""
+    if view.phase is not Phase.PLAY or view.lead_rule is None or view.tricks:
+        return None
+    lacked = [u.fact for u in view.dialog if isinstance(u.fact, LeadLacked)]
+    appointed = any(isinstance(u.fact, LeadAppointed) for u in view.dialog)
+    kind, value = view.lead_rule
+    mask = SUIT_MASKS[value] if kind == "suit" else 1 << value
+    held: bool | None
+    if view.role == ELDER:
+        held = bool(view.hand.mask & mask) or (
+            view.trick_lead is not None and bool(1 << view.trick_lead & mask)
+        )
+    elif view.trick_lead is not None:
+        held = bool(1 << view.trick_lead & mask)  # bound to it if he held it: his lead tells
+    elif not appointed:
+        held = True  # elder named what he holds (else younger appointed the lead)
+    elif any(_within(f.card, f.suit, mask) for f in lacked):
+        held = False  # appointed what elder had just said he lacks
+    else:
+        seen = view.hand.mask | view.discards.mask | view.stock_seen.mask
+        held = True if mask & view.opponent_shown.mask else (
+            False if mask & ~seen == 0 else None
+        )
+    return LeadBinding(appointed, held)
+
+
+def _within(card: int, suit: int, mask: int) -> bool:
+    """Whether the lack elder stated (a card, or a whole suit) covers all of ``mask``."""
+    lacked = SUIT_MASKS[suit] if suit >= 0 else (1 << card if card >= 0 else 0)
+    return mask & ~lacked == 0
 
 
 def _stock_seen(deal: Deal, role: int) -> int:

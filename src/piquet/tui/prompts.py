@@ -33,7 +33,7 @@ from piquet.core.actions import (
     Reply,
     parse_action,
 )
-from piquet.core.cards import Card, CardSet, Suit
+from piquet.core.cards import SUIT_MASKS, Card, CardSet, Suit
 from piquet.core.deal import ELDER, YOUNGER, Phase
 from piquet.core.declarations import Claim, DeclClass, claims, statement
 from piquet.core.errors import ParseError, PiquetError
@@ -41,6 +41,7 @@ from piquet.core.facts import Fact, Passed, Replied
 from piquet.core.match import MatchView
 from piquet.core.roles import OTHER, Role
 from piquet.core.rules import Leftovers, PointMeasure, Rules
+from piquet.core.view import appointable, lead_binding
 
 __all__ = [
     "Ask",
@@ -219,8 +220,9 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
         if deal.trick_lead is not None:
             lead = Card.from_index(deal.trick_lead)
             q = f"{opponent} leads {lead}: your play."
-        elif deal.lead_rule is not None and not deal.tricks:
-            q = "Your lead: you are bound to the lead named for the stock."
+        elif (bound := lead_binding(deal)) is not None:
+            q = ("Your lead: you are bound to the lead named for the stock." if bound.held
+                 else "Your lead: the lead appointed binds nothing (you hold none of it).")
         else:
             q = "Your lead."
         restricted = len(playable) < hand_size
@@ -260,6 +262,13 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
         return _ask_leftovers(view, rules, legal, opponent)
     if phase is Phase.APPOINT:
         named = [a for a in legal if isinstance(a, Appoint)]
+        # only what elder may hold as far as you know (the engine takes any: appointing
+        # a card he cannot hold binds him to nothing)
+        open_cards = appointable(deal, rules)
+        binding = [a for a in named if (
+            bool(open_cards >> a.card.index & 1) if a.card is not None
+            else a.suit is not None and bool(open_cards & SUIT_MASKS[a.suit]))]
+        named = binding or named
         suit = named[0].suit is not None
         return Ask(
             "appoint",
@@ -370,10 +379,21 @@ def _words(text: str) -> str:
     return re.sub(r"[\s\-_.?!]+", "", text.lower())
 
 
+def _digits(text: str) -> bool:
+    """Whether ``text`` is a number written in the digits 0-9 (not "²", not "-1")."""
+    return text.isascii() and text.isdigit()
+
+
+def _whole(text: str) -> int:
+    """The number ``text`` (:func:`_digits`); one too long to be any choice reads as a
+    number above every choice, never as an error of Python's."""
+    return int(text) if len(text) <= 9 else 10**9
+
+
 def _number(text: str, choices: tuple[Choice, ...]) -> Action | None:
     t = text.strip()
-    if t.isdigit():
-        n = int(t)
+    if _digits(t):
+        n = _whole(t)
         if 1 <= n <= len(choices):
             return choices[n - 1].action
         raise InputError(f"there is no choice {n}: choose 1 to {len(choices)} (? lists them)")
@@ -381,7 +401,7 @@ def _number(text: str, choices: tuple[Choice, ...]) -> Action | None:
 
 
 def _hand_card(token: str, hand: list[Card]) -> Card:
-    n = int(token)
+    n = _whole(token)
     if not 1 <= n <= len(hand):
         raise InputError(f"there is no card number {n}: your hand is numbered 1 to {len(hand)}")
     return hand[n - 1]
@@ -389,7 +409,7 @@ def _hand_card(token: str, hand: list[Card]) -> Card:
 
 def _parse_cards(text: str, hand: list[Card]) -> CardSet:
     tokens = [t for t in re.split(r"[\s,;]+", text.strip()) if t]
-    if tokens and all(t.isdigit() for t in tokens):
+    if tokens and all(_digits(t) for t in tokens):
         picked = [_hand_card(t, hand) for t in tokens]
         out = CardSet(picked)
         if len(out) != len(picked):
@@ -421,7 +441,7 @@ def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
     hand = list(deal.hand)
     kind = ask.kind
     if kind == "play":
-        if raw.isdigit():
+        if _digits(raw):
             return _checked_play(_hand_card(raw, hand), ask, view)
         try:
             card = Card.parse(raw)
@@ -438,10 +458,11 @@ def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
             cards = _parse_cards(raw, hand)
         return _checked_discard(cards, view)
     if kind in ("deal", "blanche"):
-        numbers = re.findall(r"\d+", raw)
-        if len(numbers) != 1:
+        # one number, in the digits 0-9, and no minus ("by 3" and "3 cards" are read too)
+        numbers = re.findall(r"-?\d+", raw, re.ASCII)
+        if len(numbers) != 1 or numbers[0].startswith("-") or len(numbers[0]) > 9:
             raise InputError(f"type a number: {', '.join(c.label for c in ask.choices)}")
-        n = int(numbers[0])
+        n = _whole(numbers[0])
         for c in ask.choices:
             a = c.action
             if (isinstance(a, DealBy) and a.size == n) or (
@@ -603,6 +624,8 @@ def _read_named(ask: Ask, raw: str, *, appoint: bool) -> Action:
         extra = "" if appoint else ", or no"
         raise InputError(f"{raw!r}: type {what}{extra}") from None
     if all(c.action != action for c in ask.choices):
-        verb = "appoint" if appoint else "name"
-        raise InputError(f"{raw}: not one you may {verb} now (? lists them)")
+        if appoint:
+            raise InputError(f"{raw}: it could bind no lead: as far as you know the other "
+                             "cannot hold it (? lists what you may appoint)")
+        raise InputError(f"{raw}: not one you may name now (? lists them)")
     return action

@@ -19,7 +19,7 @@ from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Phase, Utterance
 from piquet.core.match import MatchView
 from piquet.core.rules import Format, Rules
 from piquet.core.scoring import Event, Kind
-from piquet.core.view import DealView, open_trick_leader
+from piquet.core.view import DealView, lead_binding, open_trick_leader
 from piquet.core.words import Voice, narrated, voice
 from piquet.tui.prompts import class_word, current_class
 
@@ -267,15 +267,25 @@ def _table_lines(view: MatchView, rules: Rules, *, me: str, said: int) -> list[s
         other.append(f"has seen your {cards_markup(deal.seen_by_opponent)}")
     if other:
         lines.append(f"  {escape(opp)}: " + " · ".join(other))
-    if deal.lead_rule is not None and not deal.tricks:
+    binding = lead_binding(deal)
+    if binding is not None and deal.lead_rule is not None:
         kind, value = deal.lead_rule
         named = (
             str(Card.from_index(value))
             if kind == "card"
             else (("spades", "hearts", "diamonds", "clubs")[value])
         )
-        bound = "you are" if deal.role == ELDER else f"{escape(opp)} is"
-        lines.append(f"  The first lead: {bound} bound to lead {named}.")
+        how = "appointed" if binding.appointed else "named"
+        if binding.held is False:  # elder holds none of it: any lead
+            who = "you hold" if deal.role == ELDER else f"{escape(opp)} holds"
+            lines.append(f"  The first lead: {named} was {how}, but {who} none of it, so the "
+                         "lead is free.")
+        elif binding.held is None:  # younger cannot know
+            lines.append(f"  The first lead: {named} was {how}: {escape(opp)} must lead it "
+                         "if able.")
+        else:
+            bound = "you are" if deal.role == ELDER else f"{escape(opp)} is"
+            lines.append(f"  The first lead: {bound} bound to lead {named}.")
     spoken = [say_line(u, deal.role, names) for u in deal.dialog]
     spoken += [x for e in deal.events if (x := exclamation(e, deal.role, names)) is not None]
     if spoken and said > 0:

@@ -11,7 +11,10 @@ by default), so the session runs the same in a terminal, in tmux and in tests.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import contextlib
+import signal
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +25,7 @@ from rich.text import Text
 from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
 from piquet.core.match import Match, MatchView
+from piquet.core.rules import Format
 from piquet.core.view import deal_view
 from piquet.notation import save
 from piquet.tui.prompts import Ask, ask_for, read_action
@@ -35,17 +39,59 @@ __all__ = ["Session", "advisor_hint", "default_record_path", "play_unattended"]
 
 COMMANDS = (
     "?  the legal choices · hint  ask the advisor · undo  take back your last move "
-    "(against the computer) · rules  the rules · redraw  the table · quit  save and stop"
+    "(against the computer) · rules  the rules · redraw  the table · save  save and go on · "
+    "quit  save and stop"
 )
 
 
-class _Stop(Exception):
-    """The player asked to stop (quit, Ctrl-C, end of input)."""
+MAX_ANSWER = 200
+"""The longest answer read (an answer is a few cards or words)."""
 
-    def __init__(self, status: int, why: str) -> None:
+
+class _Stop(Exception):
+    """The player asked to stop (quit, Ctrl-C, end of input), or the terminal went away."""
+
+    def __init__(self, status: int, why: str, *, gone: bool = False) -> None:
         super().__init__(why)
         self.status = status
         self.why = why
+        self.gone = gone
+        """Whether the terminal may be gone (a hang-up): say what is saved if it can be."""
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    if signum == getattr(signal, "SIGHUP", None):
+        raise _Stop(128 + signum, "the terminal closed", gone=True)
+    raise _Stop(128 + signum, "terminated", gone=True)
+
+
+@contextlib.contextmanager
+def _stop_on_hangup() -> Iterator[None]:
+    """While inside, a hang-up (the terminal closed) or SIGTERM stops the game as Ctrl-C
+    does: the record is saved.  (Only from the main thread, where signals are handled.)"""
+    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+    before: dict[int, Any] = {}
+    try:
+        for sig in wanted:
+            before[sig] = signal.signal(sig, _on_signal)
+    except ValueError:  # not the main thread
+        pass
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def _flush_typed_ahead() -> None:
+    """Forget what was typed at a terminal before the question it would answer was shown."""
+    try:
+        import termios
+
+        if sys.stdin.isatty():
+            termios.tcflush(sys.stdin, termios.TCIFLUSH)
+    except (ImportError, OSError, ValueError, AttributeError):
+        pass
 
 
 def default_record_path(match: Match, folder: Path | None = None) -> Path:
@@ -117,6 +163,10 @@ class Session:
         undos = self.tags.get("Undos", 0)
         self.undos = undos if isinstance(undos, int) and not isinstance(undos, bool) else 0
         self.last_human: int | None = None
+        self._moved = False
+        """Whether the computer moved since the player last answered."""
+        self._note = ""
+        """A line for the next table drawn (what was just done, e.g. an undo)."""
 
     # ------------------------------------------------------------------ output
     def out(self, markup: str = "") -> None:
@@ -167,6 +217,11 @@ class Session:
             self.out("")
 
     def _ask_line(self, prompt: str) -> str:
+        if self._read is None and self._moved:
+            # the computer moved since the last answer: a line typed meanwhile was typed
+            # before this table was drawn, and does not answer this question
+            _flush_typed_ahead()
+        self._moved = False
         try:
             return self._read(prompt) if self._read is not None else input(prompt)
         except EOFError:
@@ -212,6 +267,10 @@ class Session:
                 return
             if text in ("quit", "exit"):
                 raise _Stop(0, "quit")
+            if text in ("?", "help"):
+                self.out("Type y to read a short summary of the rules first, or n (or just "
+                         "Enter) to begin; quit stops.")
+                continue
             self.out("[red]! please answer y or n[/red]")
 
     def run(self, *, intro: bool = False) -> int:
@@ -223,17 +282,19 @@ class Session:
         """
         self.save()  # a record that cannot be written is found out before play
         try:
-            if intro and not self.match.finished:
-                self.intro()
-            while not self.match.finished:
-                p = self.match.to_act
-                if p is None:  # pragma: no cover
-                    break
-                ai = self.seats[p]
-                if ai is None:
-                    self._human_turn(p)
-                else:
-                    self._apply(ai.choose(self.match.view(p)), p)
+            with _stop_on_hangup():
+                if intro and not self.match.finished:
+                    self.intro()
+                while not self.match.finished:
+                    p = self.match.to_act
+                    if p is None:  # pragma: no cover
+                        break
+                    ai = self.seats[p]
+                    if ai is None:
+                        self._human_turn(p)
+                    else:
+                        self._apply(ai.choose(self.match.view(p)), p)
+                        self._moved = True
         except _Stop as stop:
             return self._stopped(stop)
         except KeyboardInterrupt:  # while the computer was thinking
@@ -241,6 +302,13 @@ class Session:
         except PiquetError as exc:
             path = self._save_somewhere()
             raise PiquetError(f"{exc} (the game so far is saved in {path})") from None
+        except Exception as exc:  # a fault of ours: the game is kept all the same
+            path = self._save_somewhere()
+            raise PiquetError(
+                f"something went wrong inside piquet ({type(exc).__name__}: "
+                f"{_one_line(str(exc))[:200]}); the game so far is saved in {path}: resume "
+                f"with piquet play --resume {path}"
+            ) from exc
         self._finished()
         return 0
 
@@ -256,6 +324,14 @@ class Session:
 
     def _stopped(self, stop: _Stop) -> int:
         path = self._save_somewhere()
+        if stop.gone:  # the terminal may be gone: saved is what matters, said if it can be
+            with contextlib.suppress(Exception):
+                self._say_stopped(stop, path)
+            return stop.status
+        self._say_stopped(stop, path)
+        return stop.status
+
+    def _say_stopped(self, stop: _Stop, path: Path) -> None:
         self.out("")
         taken = ""
         if self.record is None and path.name != f"piquet-{self.match.seed}.pqn":
@@ -265,7 +341,6 @@ class Session:
             f"{escape(str(path))}{escape(taken)}."
         )
         self.out(f"Resume with: piquet play --resume {escape(str(path))}")
-        return stop.status
 
     def _finished(self) -> None:
         m = self.match
@@ -273,10 +348,21 @@ class Session:
         self.out("")
         self.out("[bold]The match is over.[/bold]")
         scores = res.get("scores", [])
-        names = m.names
+        people = self._humans()
+        # the one person at the keyboard is "You", as in the lines of each game
+        names = ["You" if people == [p] else n for p, n in enumerate(m.names)]
         parts = ", ".join(f"{escape(names[i])} {s}" for i, s in enumerate(scores))
         winner = res.get("winner")
-        verdict = "drawn" if winner is None else f"{escape(names[winner])} wins"
+        verdict = "drawn" if winner is None else (
+            "you win" if names[winner] == "You" else f"{escape(names[winner])} wins")
+        if "games" in res and m.format is not Format.POOL:
+            parts = "games won: " + parts  # not points: each game won (a lurch counts two)
+        elif m.format is Format.POOL:
+            parts = "stakes won or lost: " + ", ".join(
+                f"{escape(names[i])} {s:+d}" for i, s in enumerate(scores))
+            verdict = "nobody takes the pool" if winner is None else (
+                "you take the pool" if names[winner] == "You"
+                else f"{escape(names[winner])} takes the pool")
         self.out(f"Result: {parts}: {verdict}.")
         if "settled" in res:
             self.out(
@@ -357,6 +443,9 @@ class Session:
 
     def _draw(self, view: MatchView, ask: Ask) -> None:
         below = [escape(ask.question)]
+        if self._note:  # said once, under the table it concerns (a clear would wipe it)
+            below.insert(0, f"[bold]{escape(self._note)}[/bold]")
+            self._note = ""
         if ask.kind in ("declare", "leftovers", "appoint") and ask.choices:
             below += self._choice_lines(ask, brief=True)
         table = self._fitted_table(view, below)
@@ -399,8 +488,17 @@ class Session:
             if cmd in ("redraw", "table"):
                 self._draw(view, ask)
                 continue
-            if cmd in ("quit", "exit", "save"):
+            if cmd in ("quit", "exit"):
                 raise _Stop(0, "quit")
+            if cmd == "save":  # save, and go on
+                path = self._save_somewhere()
+                self.out(f"Saved in {escape(str(path))}; the game goes on (quit stops it, "
+                         f"piquet play --resume {escape(str(path))} brings it back).")
+                continue
+            if len(cmd) > MAX_ANSWER:
+                self.out(f"[red]! that answer is {len(cmd)} characters long: an answer is a "
+                         f"few cards or words. {escape(ask.how)}[/red]")
+                continue
             try:
                 action = read_action(ask, text, view, rules)
                 self.match.verify(action, p)
@@ -445,16 +543,19 @@ class Session:
         if not self.undo_allowed:
             self.out("[red]! undo is only for practice games against the computer[/red]")
             return False
-        for i in range(len(self.stack) - 1, -1, -1):
-            m, actor = self.stack[i]
-            if self.seats[actor] is None:
-                self.match = m
-                del self.stack[i:]
-                self.undos += 1
-                self.out("Your last move is taken back.")
-                return True
-        self.out("[red]! there is nothing of yours to take back yet[/red]")
-        return False
+        people = [p for p, seat in enumerate(self.seats) if seat is None]
+        i = self.match.takeback_index(people)
+        if i is None or i >= len(self.stack):
+            earlier = any(p in people for p, _a in self.match.history)
+            self.out("[red]! " + (
+                "your moves of the deals before this one stay: its cards are seen"
+                if earlier else "there is nothing of yours to take back yet") + "[/red]")
+            return False
+        self.match = self.stack[i][0]
+        del self.stack[i:]
+        self.undos += 1
+        self._note = "Your last move is taken back."
+        return True
 
 
 def _one_line(text: str) -> str:

@@ -30,13 +30,10 @@ from piquet.core.actions import (
     Reply,
 )
 from piquet.core.cards import SUIT_MASKS, Card
-from piquet.core.dealtypes import Phase
 from piquet.core.declarations import Claim, DeclClass, claims, counted, statement
-from piquet.core.facts import LeadAppointed
 from piquet.core.match import MatchView
-from piquet.core.roles import ELDER
 from piquet.core.rules import Leftovers, Rules
-from piquet.core.view import DealView, appointable
+from piquet.core.view import DealView, appointable, lead_binding
 
 __all__ = ["first_lead", "legal_objects"]
 
@@ -171,26 +168,10 @@ def first_lead(view: MatchView) -> dict[str, Any] | None:
     played: ``{"how": "named" | "appointed", "held": true | false | null}`` (``held``:
     whether elder holds the card or suit; null when this seat cannot know).  Elder bound
     to a card he lacks leads as he likes.  The card or suit is the view's ``lead_rule``.
-    None when nothing binds the lead."""
-    deal = view.deal
-    if deal is None or deal.phase is not Phase.PLAY or deal.lead_rule is None or deal.tricks:
+    None when nothing binds the lead (:func:`piquet.core.view.lead_binding`)."""
+    if view.deal is None:
         return None
-    appointed = any(isinstance(u.fact, LeadAppointed) for u in deal.dialog)
-    kind, value = deal.lead_rule
-    mask = SUIT_MASKS[value] if kind == "suit" else 1 << value
-    held: bool | None
-    if deal.role == ELDER:
-        held = bool(deal.hand.mask & mask) or (
-            deal.trick_lead is not None and bool(1 << deal.trick_lead & mask)
-        )
-    elif deal.trick_lead is not None:
-        # bound to it if he held it: what he led tells
-        held = bool(1 << deal.trick_lead & mask)
-    elif not appointed:
-        held = True  # elder named what he holds (else younger appointed the lead)
-    else:
-        seen = deal.hand.mask | deal.discards.mask | deal.stock_seen.mask
-        held = True if mask & deal.opponent_shown.mask else (
-            False if mask & ~seen == 0 else None
-        )
-    return {"how": "appointed" if appointed else "named", "held": held}
+    bound = lead_binding(view.deal)
+    if bound is None:
+        return None
+    return {"how": "appointed" if bound.appointed else "named", "held": bound.held}

@@ -329,10 +329,13 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
                     },
                     status_code=409,
                 )
-            mine = [i for i, (p, _a) in enumerate(m.history) if p == seat]
-            if not mine:
-                raise GameError(Refusal.NOT_NOW, "you have made no move to take back")
-            if await run(truncate, g.store, game_id, entry.n, mine[-1]):
+            last = m.takeback_index(seat)
+            if last is None:
+                earlier = any(p == seat for p, _a in m.history)
+                raise GameError(Refusal.NOT_NOW, (
+                    "your moves of the deals before this one stay: this deal's cards are seen"
+                    if earlier else "you have made no move to take back"))
+            if await run(truncate, g.store, game_id, entry.n, last):
                 after = await run(g.load, game_id)
                 await state["hub"].publish(game_id, -1)
                 if g.ai_turn(after) is not None:
