@@ -76,6 +76,32 @@ def test_undo_takes_back_your_last_move_and_the_computers_answer(tmp_path: Path)
         assert again["n"] == before["n"] and again["view"] == before["view"]
 
 
+def test_undo_stays_within_the_deal_in_play(tmp_path: Path) -> None:
+    """Once the next deal's cards are shown, the moves of the deal before stay: taking one
+    back would bring back a deal whose next hand has been seen."""
+    with client(tmp_path) as c:
+        made = create(c, rules="rubicon", opponent="random", name="Ada")
+        gid, tok = made["id"], made["token"]
+        rng = random.Random(3)
+        g = my_turn(c, gid, tok)
+        while g["view"]["deal_number"] == 1:
+            assert act(c, gid, tok, pick(g, rng), g["n"]).status_code == 200
+            g = my_turn(c, gid, tok)
+        # the first question of deal 2: nothing of this deal is mine yet
+        assert not g["can_undo"]
+        r = c.post(f"/api/games/{gid}/undo", json={"n": g["n"]}, headers=bearer(tok))
+        assert r.status_code == 409
+        assert "the deals before this one stay" in r.json()["error"]
+        assert view(c, gid, tok)["n"] == g["n"]  # nothing changed
+        # a move of this deal may be taken back
+        assert act(c, gid, tok, pick(g, rng), g["n"]).status_code == 200
+        g2 = my_turn(c, gid, tok)
+        if g2["view"]["deal_number"] == 2:
+            assert g2["can_undo"]
+            r = c.post(f"/api/games/{gid}/undo", json={"n": g2["n"]}, headers=bearer(tok))
+            assert r.status_code == 200 and r.json()["n"] == g["n"]
+
+
 def test_undo_is_for_practice_games_only(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         gid, tokens, _code = friend_game(c)

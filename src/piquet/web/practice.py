@@ -192,9 +192,8 @@ def extras(ends: Ends) -> Callable[[Entry, int], dict[str, Any]]:
         out: dict[str, Any] = {
             "practice": practice,
             "can_undo": practice
-            and not m.finished
             and end.resigned is None
-            and any(p == seat for p, _a in m.history),
+            and m.takeback_index(seat) is not None,  # a move of this deal (not over)
             "resigned": end.resigned,
             "rematch": end.rematch,
             "rematch_mine": end.rematch is not None and end.rematch_by == seat,
