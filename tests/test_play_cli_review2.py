@@ -284,3 +284,35 @@ def test_the_terminal_offers_only_appointments_that_could_bind() -> None:
             if found >= 3:
                 break
         assert found, name
+
+
+def test_said_shows_the_whole_dialog_of_the_deal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80 by 24 the table keeps the last lines said; ``said`` prints them all."""
+    from piquet.tui.screen import said_lines
+
+    asked = {"n": 0}
+    seen: list[str] = []
+
+    def answer(prompt: str, shown: str) -> str:
+        if kind_of(prompt) == "play" and asked["n"] == 0:
+            asked["n"] = 1
+            return "said"
+        if asked["n"] == 1:
+            asked["n"] = 2
+            seen.append(shown)
+            raise EOFError
+        return first_legal(prompt)
+
+    monkeypatch.chdir(tmp_path)
+    status, kb = play(capsys, monkeypatch, ["--rules", "rubicon", "--seed", "5",
+                                            "--opponent", "random"], answer)
+    assert status == 0 and seen
+    text = kb.text()
+    assert "Said in this deal" in text
+    saved = load(tmp_path / "piquet-5.pqn").match
+    view = saved.view(0)
+    for line in said_lines(view, me="You"):
+        plain = line.replace("[bold]", "").replace("[/bold]", "")
+        assert plain.split("[")[0].strip()[:20] in text

@@ -221,6 +221,18 @@ def table_lines(
     return lines
 
 
+def said_lines(view: MatchView, *, me: str) -> list[str]:
+    """Everything said in the deal in play, from ``view``'s seat, in order (the table
+    shows the last few lines only)."""
+    deal = view.deal
+    if deal is None:
+        return []
+    names = _role_names(view, me)
+    spoken = [say_line(u, deal.role, names) for u in deal.dialog]
+    spoken += [x for e in deal.events if (x := exclamation(e, deal.role, names)) is not None]
+    return spoken
+
+
 def _table_lines(view: MatchView, rules: Rules, *, me: str, said: int) -> list[str]:
     deal = view.deal
     title = (
@@ -286,8 +298,7 @@ def _table_lines(view: MatchView, rules: Rules, *, me: str, said: int) -> list[s
         else:
             bound = "you are" if deal.role == ELDER else f"{escape(opp)} is"
             lines.append(f"  The first lead: {bound} bound to lead {named}.")
-    spoken = [say_line(u, deal.role, names) for u in deal.dialog]
-    spoken += [x for e in deal.events if (x := exclamation(e, deal.role, names)) is not None]
+    spoken = said_lines(view, me=me)
     if spoken and said > 0:
         lines.append("")
         shown = spoken[-said:]

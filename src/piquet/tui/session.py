@@ -29,7 +29,7 @@ from piquet.core.rules import Format
 from piquet.core.view import deal_view
 from piquet.notation import save
 from piquet.tui.prompts import Ask, ask_for, read_action
-from piquet.tui.screen import SAID_LINES, deal_end_lines, table_lines
+from piquet.tui.screen import SAID_LINES, deal_end_lines, said_lines, table_lines
 from piquet.tui.summary import rules_summary
 
 if TYPE_CHECKING:
@@ -39,7 +39,8 @@ __all__ = ["Session", "advisor_hint", "default_record_path", "play_unattended"]
 
 COMMANDS = (
     "?  the legal choices · hint  ask the advisor · undo  take back your last move "
-    "(against the computer) · rules  the rules · redraw  the table · save  save and go on · "
+    "(against the computer) · said  all said this deal · rules  the rules · redraw  the table · "
+    "save  save and go on · "
     "quit  save and stop"
 )
 
@@ -484,6 +485,12 @@ class Session:
             if cmd == "rules":
                 for line in rules_summary(rules):
                     self.out(escape(line))
+                continue
+            if cmd in ("said", "dialog"):
+                spoken = said_lines(view, me=self._me())
+                self.out("[bold]Said in this deal[/bold]" if spoken else "Nothing is said yet.")
+                for line in spoken:
+                    self.out(f"  {line}")
                 continue
             if cmd in ("redraw", "table"):
                 self._draw(view, ask)
