@@ -316,3 +316,42 @@ def test_said_shows_the_whole_dialog_of_the_deal(
     for line in said_lines(view, me="You"):
         plain = line.replace("[bold]", "").replace("[/bold]", "")
         assert plain.split("[")[0].strip()[:20] in text
+
+
+def test_a_narrow_terminal_folds_the_hand_and_the_tricks() -> None:
+    """At 60 columns twelve tricks come in two blocks of six; at 40 the hand comes in two
+    rows, each card over its own number."""
+    import random
+
+    from rich.text import Text
+
+    from piquet.core.cards import CardSet
+    from piquet.core.view import deal_view
+    from piquet.tui.screen import hand_lines, trick_lines
+
+    m = new_match(get_rules("rubicon"), seed=41)
+    rng = random.Random(41)
+    while m.deal is not None and len(m.deal.tricks) < 12 and not m.finished:
+        before = m
+        m = m.apply(m.random_action(rng))
+        if m.deal is None or m.deal_number != before.deal_number:
+            break
+    final = m.last_deal if m.last_deal is not None else m.deal
+    assert final is not None and len(final.tricks) == 12
+    view = deal_view(final, 0)
+    wide = trick_lines(view, ("You", "Expert"), 0)
+    folded = trick_lines(view, ("You", "Expert"), 0, columns=60)
+    cells = [Text.from_markup(x).cell_len for x in folded]
+    assert max(cells) <= 60 and len(folded) == 1 + 2 * 3  # title, then two blocks of three
+    assert len(wide) == 4 and max(Text.from_markup(x).cell_len for x in wide) > 60
+    assert "   7" in Text.from_markup(folded[4]).plain  # the second block starts at trick 7
+    hand = CardSet.parse("AS QS TS KH QH TH QD QC JC TC 8C 7C")
+    rows = hand_lines(hand, columns=40)
+    plain = [Text.from_markup(x).plain for x in rows]
+    assert len(rows) == 4 and max(len(x) for x in plain) <= 40
+    assert plain[3].split()[-1] == "12" and plain[1].split()[0] == "1"
+    # each number sits under its card
+    for cards_row, numbers_row in ((plain[0], plain[1]), (plain[2], plain[3])):
+        for num in numbers_row.split():
+            at = numbers_row.index(" " + num) + 1 if not numbers_row.startswith(num) else 0
+            assert cards_row[at:at + 2].strip(), (cards_row, numbers_row, num)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from rich.markup import escape
+from rich.text import Text
 
 from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Phase, Utterance
@@ -117,15 +118,33 @@ def stage(view: MatchView, rules: Rules) -> str:
     return "the deal is over"
 
 
-def hand_lines(hand: CardSet, *, numbered: bool = True, label: str = "Your hand") -> list[str]:
-    """The hand by suit, and under each card its number."""
+def _cells(markup: str) -> int:
+    """Columns a line of markup takes on the screen."""
+    return Text.from_markup(markup).cell_len
+
+
+def hand_lines(
+    hand: CardSet, *, numbered: bool = True, label: str = "Your hand",
+    columns: int | None = None,
+) -> list[str]:
+    """The hand by suit, and under each card its number; in two parts when it is wider
+    than ``columns`` (each card keeps its number under it)."""
     cards = list(hand)
     if not cards:
         return [f"[bold]{label}[/bold]  (none)"]
+    lines = _hand_rows(cards, 1, label, numbered)
+    if columns is not None and len(cards) > 1 and max(map(_cells, lines)) > columns:
+        half = (len(cards) + 1) // 2
+        lines = (_hand_rows(cards[:half], 1, label, numbered)
+                 + _hand_rows(cards[half:], half + 1, " " * len(label), numbered))
+    return lines
+
+
+def _hand_rows(cards: list[Card], first: int, label: str, numbered: bool) -> list[str]:
     top = []
     bottom = []
     prev_suit = None
-    for n, c in enumerate(cards, 1):
+    for n, c in enumerate(cards, first):
         gap = "   " if prev_suit is not None and c.suit != prev_suit else " "
         if prev_suit is None:
             gap = ""
@@ -133,14 +152,17 @@ def hand_lines(hand: CardSet, *, numbered: bool = True, label: str = "Your hand"
         bottom.append(gap + f"{n:>2}")
         prev_suit = c.suit
     pad = " " * (len(label) + 2)
-    lines = [f"[bold]{label}[/bold]  " + "".join(top)]
+    lines = [(f"[bold]{label}[/bold]  " if label.strip() else pad) + "".join(top)]
     if numbered:
         lines.append(pad + "".join(bottom))
     return lines
 
 
-def trick_lines(deal: DealView, names: tuple[str, str], viewer: int | None) -> list[str]:
-    """The tricks so far in two rows, one per player: > led, * won."""
+def trick_lines(
+    deal: DealView, names: tuple[str, str], viewer: int | None, columns: int | None = None
+) -> list[str]:
+    """The tricks so far in two rows, one per player: > led, * won; in blocks of six
+    tricks when twelve are wider than ``columns``."""
     tricks = list(deal.tricks)
     if not tricks and deal.trick_lead is None:
         return []
@@ -157,11 +179,17 @@ def trick_lines(deal: DealView, names: tuple[str, str], viewer: int | None) -> l
         rows[leader].append(" >" + card_markup(Card.from_index(deal.trick_lead)) + " ")
         rows[1 - leader].append("  ..")
     width = max(len(n) for n in names) + 1
-    head = " " * width + " " + "".join(f"{i:>4} " for i in range(1, len(rows[ELDER]) + 1))
     order = (viewer, 1 - viewer) if viewer is not None else (ELDER, YOUNGER)
-    lines = ["[bold]Tricks[/bold]  (> led, * won)", head]
-    for role in order:
-        lines.append(f"{escape(names[role]):<{width}} " + "".join(rows[role]))
+    count = len(rows[ELDER])
+    block = count
+    if columns is not None and width + 1 + 5 * 12 > columns:
+        block = 6  # twelve tricks would not fit: two blocks of six, one under the other
+    lines = ["[bold]Tricks[/bold]  (> led, * won)"]
+    for start in range(0, max(count, 1), max(block, 1)):
+        stop = min(count, start + block)
+        lines.append(" " * width + " " + "".join(f"{i:>4} " for i in range(start + 1, stop + 1)))
+        for role in order:
+            lines.append(f"{escape(names[role]):<{width}} " + "".join(rows[role][start:stop]))
     return lines
 
 
@@ -208,14 +236,16 @@ def table_lines(
     me: str = "You",
     said: int = SAID_LINES,
     compact: bool = False,
+    columns: int | None = None,
 ) -> list[str]:
     """The whole table for the player of ``view``, as lines of markup.
 
     ``said``: how many of the latest lines of the dialog to show; ``compact``: no blank
     lines between the parts.  A small terminal asks for fewer (the title, the score and
-    the hand always come first, so they stay on the screen).
+    the hand always come first, so they stay on the screen); ``columns``: the screen's
+    width, which folds the hand and the tricks when they would not fit.
     """
-    lines = _table_lines(view, rules, me=me, said=said)
+    lines = _table_lines(view, rules, me=me, said=said, columns=columns)
     if compact:
         lines = [x for x in lines if x]
     return lines
@@ -233,7 +263,9 @@ def said_lines(view: MatchView, *, me: str) -> list[str]:
     return spoken
 
 
-def _table_lines(view: MatchView, rules: Rules, *, me: str, said: int) -> list[str]:
+def _table_lines(
+    view: MatchView, rules: Rules, *, me: str, said: int, columns: int | None = None
+) -> list[str]:
     deal = view.deal
     title = (
         f"[bold]Piquet[/bold] · {escape(rules.name)} · game {view.game_number}, "
@@ -258,7 +290,7 @@ def _table_lines(view: MatchView, rules: Rules, *, me: str, said: int) -> list[s
     if deal.phase is Phase.DEAL:
         lines.append("[bold]Your hand[/bold]  (not dealt yet)")
     else:
-        lines += hand_lines(deal.hand, numbered=deal.phase is not Phase.OVER)
+        lines += hand_lines(deal.hand, numbered=deal.phase is not Phase.OVER, columns=columns)
     facts = []
     if deal.stock_count:
         facts.append(f"stock {deal.stock_count}")
@@ -307,7 +339,7 @@ def _table_lines(view: MatchView, rules: Rules, *, me: str, said: int) -> list[s
         )
         lines.append(head)
         lines += [f"  {s}" for s in shown]
-    tl = trick_lines(deal, names, deal.role)
+    tl = trick_lines(deal, names, deal.role, columns)
     if tl:
         lines.append("")
         lines += tl
@@ -316,7 +348,10 @@ def _table_lines(view: MatchView, rules: Rules, *, me: str, said: int) -> list[s
     return lines
 
 
-def deal_end_lines(final: DealView, view: MatchView, rules: Rules, *, me: str = "You") -> list[str]:
+def deal_end_lines(
+    final: DealView, view: MatchView, rules: Rules, *, me: str = "You",
+    columns: int | None = None,
+) -> list[str]:
     """The end of a deal for one player: the tricks, what each counted, the game's score.
 
     ``final`` is the player's view of the finished deal, ``view`` his view of the
@@ -331,7 +366,7 @@ def deal_end_lines(final: DealView, view: MatchView, rules: Rules, *, me: str = 
     if summary is not None:
         head = f"[bold]Deal {summary.number} of game {summary.game} is over.[/bold]"
     lines = [head, ""]
-    lines += trick_lines(final, names_pair, final.role)
+    lines += trick_lines(final, names_pair, final.role, columns)
     if final.tricks:
         lines.append("")
     for role in (final.role, 1 - final.role):

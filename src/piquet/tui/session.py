@@ -200,7 +200,8 @@ class Session:
         tries = [(SAID_LINES, False)] + [(n, True) for n in range(SAID_LINES, -1, -1)]
         lines: list[str] = []
         for said, compact in tries:
-            lines = table_lines(view, rules, me=self._me(), said=said, compact=compact)
+            lines = table_lines(view, rules, me=self._me(), said=said, compact=compact,
+                                columns=self._width())
             if self._rows(lines) <= budget:
                 break
         return lines
@@ -417,7 +418,8 @@ class Session:
         fv = deal_view(final, role)
         view = after.view(p)
         self._clear()
-        for line in deal_end_lines(fv, view, after.rules, me=self._me()):
+        columns = self._width() if self.console.is_terminal else None
+        for line in deal_end_lines(fv, view, after.rules, me=self._me(), columns=columns):
             self.out(line)
         self.save()
         more = "the next deal" if not after.finished else "the result"
