@@ -223,6 +223,8 @@ class RedisHub(Hub):
         #: the seats other processes said are at each game's table, and until when
         #: (:func:`_clock`) that holds without word from them
         self._remote: dict[str, dict[str, tuple[frozenset[int], float]]] = {}
+        #: games whose seats changed here while their news could not be sent
+        self._unsaid: set[str] = set()
         self._beat = 0.0
 
     async def start(self) -> None:
@@ -274,9 +276,11 @@ class RedisHub(Hub):
             missed, self._missed = self._missed, {}
             for game_id, n in missed.items():
                 self._spawn(game_id, n)
-            # who is at the tables: say ours, ask for theirs
-            for game_id in list(self._here):
-                self._say_seats(game_id, ask=True)
+            # who is at the tables: say ours, ask for theirs; and say so of the games whose
+            # last seat here left while Redis was down (the others still count it)
+            unsaid, self._unsaid = self._unsaid, set()
+            for game_id in [*self._here, *(unsaid - set(self._here))]:
+                self._say_seats(game_id, ask=game_id in self._here)
         else:
             log.warning("piquet: Redis failed (%s): live updates degraded, pages poll", error)
             self._remote.clear()
@@ -377,7 +381,10 @@ class RedisHub(Hub):
     def _say_seats(self, game_id: str, *, ask: bool = False) -> None:
         """Tell the other processes which seats of ``game_id`` have a socket here."""
         if self.status != "ok" or len(self._sending) >= MAX_PENDING:
-            return  # said again when Redis is back, and every PRESENCE_EVERY seconds
+            # said when Redis is back (and every PRESENCE_EVERY seconds while held here)
+            if len(self._unsaid) < MAX_MISSED:
+                self._unsaid.add(game_id)
+            return
         body: dict[str, Any] = {"game": game_id, "here": sorted(self._here.get(game_id, ())),
                                 "from": self.origin}
         if ask:
