@@ -355,3 +355,18 @@ def test_a_narrow_terminal_folds_the_hand_and_the_tricks() -> None:
         for num in numbers_row.split():
             at = numbers_row.index(" " + num) + 1 if not numbers_row.startswith(num) else 0
             assert cards_row[at:at + 2].strip(), (cards_row, numbers_row, num)
+
+
+def test_a_record_that_cannot_be_written_is_refused_before_the_banner(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def no_game(prompt: str = "") -> str:
+        raise AssertionError(f"the game should not start: {prompt!r}")
+
+    monkeypatch.setattr("builtins.input", no_game)
+    capsys.readouterr()
+    target = tmp_path / "nowhere" / "x.pqn"
+    assert main(["play", "--no-clear", "--record", str(target), "--opponent", "random",
+                 "--seed", "3"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "cannot write" in err and err.count("\n") == 1

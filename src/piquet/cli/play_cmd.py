@@ -397,15 +397,6 @@ def _session(
             import readline  # noqa: F401  (line editing for input())
         except ImportError:  # pragma: no cover
             pass
-    console.print(
-        f"Piquet, {match.rules.name}: seed {match.seed}"
-        + (f", record in {record}" if record else "")
-        + ". Type ? at any prompt for help.",
-        markup=False,
-        highlight=False,
-    )
-    if note is not None:
-        console.print(note, markup=False, highlight=False)
     session = Session(
         match,
         seats=seats,
@@ -416,4 +407,14 @@ def _session(
         hotseat=humans > 1,
         clear=not args.no_clear,
     )
+    session.save()  # a record that cannot be written is refused before anything is shown
+    console.print(
+        f"Piquet, {match.rules.name}: seed {match.seed}"
+        + (f", record in {record}" if record else "")
+        + ". Type ? at any prompt for help.",
+        markup=False,
+        highlight=False,
+    )
+    if note is not None:
+        console.print(note, markup=False, highlight=False)
     return session.run(intro=intro)
