@@ -370,3 +370,39 @@ def test_a_record_that_cannot_be_written_is_refused_before_the_banner(
                  "--seed", "3"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "cannot write" in err and err.count("\n") == 1
+
+
+def test_ctrl_c_while_the_advisor_thinks_cancels_the_hint_not_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from piquet.tui import session as tui
+
+    def interrupted(view: object) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(tui, "advisor_hint", interrupted)
+    asked = {"hint": 0, "after": 0}
+
+    def answer(prompt: str, shown: str) -> str:
+        if kind_of(prompt) == "discard" and not asked["hint"]:
+            asked["hint"] = 1
+            return "hint"
+        if asked["hint"]:
+            asked["after"] += 1
+            if asked["after"] > 3:
+                raise EOFError
+        return first_legal(prompt)
+
+    monkeypatch.chdir(tmp_path)
+    status, kb = play(capsys, monkeypatch, ["--rules", "rubicon", "--seed", "5",
+                                            "--opponent", "random"], answer)
+    assert status == 0  # stopped by the end of input, not by the Ctrl-C
+    assert "The hint is cancelled." in kb.text() and asked["after"] > 3
+
+
+def test_one_choice_is_named_as_one() -> None:
+    from piquet.core.actions import Pass
+    from piquet.tui.prompts import Choice, InputError, _number
+
+    with pytest.raises(InputError, match="there is one, 1"):
+        _number("2", (Choice(Pass(), "Pass"),))

@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    console = Console(highlight=False, soft_wrap=True)
+    console = _console()
     what = m.format.value if m.games_to_play == 1 else f"match of {m.games_to_play} games"
     moves = "1 move" if len(m.history) == 1 else f"{len(m.history)} moves"
     console.print(
@@ -151,8 +151,16 @@ def _deal_lines(dn: DealNotes, names: tuple[str, ...]) -> list[str]:
     return lines
 
 
+def _console(*, stderr: bool = False) -> Console:
+    """Lines wrapped at word boundaries at a terminal (never in the middle of a word);
+    whole lines into a pipe or a file."""
+    console = Console(highlight=False, stderr=stderr)
+    console.soft_wrap = not console.is_terminal
+    return console
+
+
 def _show(m: Match, *, json_mode: bool) -> None:
-    console = Console(highlight=False, soft_wrap=True, stderr=json_mode)
+    console = _console(stderr=json_mode)
     deals = annotate(m)
     pause = sys.stdin.isatty() and not json_mode
     for i, dn in enumerate(deals):

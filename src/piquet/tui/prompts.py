@@ -396,6 +396,8 @@ def _number(text: str, choices: tuple[Choice, ...]) -> Action | None:
         n = _whole(t)
         if 1 <= n <= len(choices):
             return choices[n - 1].action
+        if len(choices) == 1:
+            raise InputError(f"there is no choice {n}: there is one, 1 (? shows it)")
         raise InputError(f"there is no choice {n}: choose 1 to {len(choices)} (? lists them)")
     return None
 

@@ -478,7 +478,11 @@ class Session:
                 self._show_choices(ask)
                 continue
             if cmd == "hint":
-                self.out(escape(advisor_hint(view)))
+                try:
+                    said = advisor_hint(view)
+                except KeyboardInterrupt:  # Ctrl-C while the advisor thinks: no hint, go on
+                    said = "The hint is cancelled."
+                self.out(escape(said))
                 continue
             if cmd == "undo":
                 if self._undo():
