@@ -406,3 +406,21 @@ def test_one_choice_is_named_as_one() -> None:
 
     with pytest.raises(InputError, match="there is one, 1"):
         _number("2", (Choice(Pass(), "Pass"),))
+
+
+def test_a_match_of_several_games_shows_the_games_won() -> None:
+    import random
+
+    from piquet.tui.screen import table_lines
+
+    rules = get_rules("court-gamester-1754")
+    m = new_match(rules, seed=9, games=3)
+    rng = random.Random(9)
+    while len(m.games) < 1:
+        m = m.apply(m.random_action(rng))
+    first = m.games[0]
+    assert first.winner is not None
+    text = "\n".join(table_lines(m.view(0), rules))
+    assert "game 2; games won:" in text
+    winner = "You" if first.winner == 0 else m.names[first.winner]
+    assert f"{winner} {first.stake}" in text.split("games won:")[1]

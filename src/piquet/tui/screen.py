@@ -219,6 +219,14 @@ def _score_line(view: MatchView, rules: Rules, me: str) -> str:
         line += f"   (partie of {rules.partie_deals} deals: {played} played)"
     else:
         line += f"   (game: {rules.target} up)"
+    if view.games and view.format is not Format.POOL:
+        # a match of several games: the games won so far (a lurch counts two)
+        won = dict.fromkeys(view.players, 0)
+        for g in view.games:
+            if g.winner is not None:
+                won[g.winner] += g.stake
+        line += f"   game {view.game_number}; games won: " + ", ".join(
+            f"{escape(who(p))} {won[p]}" for p in view.players)
     if view.format is Format.POOL:
         ledger = ", ".join(f"{escape(who(p))} {v:+d}" for p, v in enumerate(view.ledger))
         line += f"   pool {view.pool}; ledger {ledger}"
