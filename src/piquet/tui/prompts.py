@@ -295,7 +295,7 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
         stop = "" if said.endswith('"') else "."
         return Ask(
             "question",
-            f"{opponent} {said}{stop} You may ask which card of the rank is missing.",
+            f"{opponent} {said}{stop} You may ask which card is missing from each three counted.",
             "Ask which one is missing (y/n)> ",
             (Choice(Question(True), "Ask"), Choice(Question(False), "Do not ask")),
             "Type y to ask, n not to.",
