@@ -268,7 +268,9 @@ def test_analysis_on_the_replay_viewer(
     # the figures say what they are: the play's drops added up, the declarations' choices
     # (each valued alone) not added, a verified discard said in words
     whole = page.inner_text("#analysis")
-    assert "added up over the deal" in whole
+    assert "adding up to" in whole and "over the deal" in whole
+    assert "advisor's best, in points won less points given" in whole or \
+        "as good as the advisor's best" in whole
     data = httpx.get(server.url + f"/api/games/{game_id}/analysis",
                      headers={"Authorization": f"Bearer {token}"}).json()
     for d in data["deals"]:

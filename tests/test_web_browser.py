@@ -288,3 +288,84 @@ def test_phone_sized_table(server: ThreadServer, browser: Any) -> None:
     page.wait_for_selector("#start")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not page.errors
+
+
+def test_take_back_at_a_new_deal_says_why_nothing_happens(
+    server: ThreadServer, browser: Any
+) -> None:
+    """A practice game: at the first question of the second deal there is nothing of this
+    deal to take back; the keys z and u say so (the moves of the deal before stay)."""
+    import random
+    import time
+
+    import httpx
+
+    from test_web_kit import pick
+
+    page = new_page(browser)
+    start_game(page, server.url, rules="rubicon")
+    gid = page.url.rsplit("/", 1)[-1].split("#")[0]
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('piquet.games'))['{gid}'].token")
+    auth = {"Authorization": f"Bearer {token}"}
+    rng = random.Random(5)
+    with httpx.Client(base_url=server.url, headers=auth, timeout=60) as http:
+        for _ in range(400):
+            g = http.get(f"/api/games/{gid}", params={"wait": 10}).json()
+            if g["finished"]:
+                pytest.skip("the game ended within the first deal")  # pragma: no cover
+            if g["view"]["deal_number"] >= 2 and g["your_turn"]:
+                break
+            if g["your_turn"]:
+                assert http.post(f"/api/games/{gid}/actions",
+                                 json={"action": pick(g, rng), "n": g["n"]}).status_code == 200
+        else:  # pragma: no cover
+            raise AssertionError("the second deal never came")
+        assert not g["can_undo"]
+    page.wait_for_function(f"document.querySelector('#main').dataset.n === '{g['n']}'")
+    if page.is_visible("#summary"):
+        page.keyboard.press("Escape")
+    time.sleep(0.2)
+    page.keyboard.press("z")
+    page.wait_for_selector("#toast.show")
+    assert "the moves of the deals before stay" in page.inner_text("#toast")
+    assert not page.query_selector("#undo")
+    assert not page.errors
+
+
+def test_a_socket_gone_silent_is_given_up_and_the_table_reconnects(
+    server: ThreadServer, browser: Any
+) -> None:
+    """A network that goes silent closes nothing by itself: the table's heartbeat (a ping
+    every 10 s) gives up a socket silent for 25 s, shows it is reconnecting, and connects
+    again; the moves made meanwhile arrive."""
+    import threading
+
+    page = new_page(browser)
+    silent = threading.Event()
+    sockets: list[Any] = []
+
+    def handler(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+        sockets.append(ws)
+        mine = len(sockets)
+
+        def from_page(message: Any) -> None:
+            if not (silent.is_set() and mine == 1):
+                server_side.send(message)
+
+        def from_server(message: Any) -> None:
+            if not (silent.is_set() and mine == 1):
+                ws.send(message)
+
+        ws.on_message(from_page)
+        server_side.on_message(from_server)
+
+    page.route_web_socket("**/api/games/*/ws", handler)
+    start_game(page, server.url, rules="rubicon")
+    page.wait_for_selector("#conn.on")
+    silent.set()  # the first socket goes silent both ways
+    page.wait_for_selector("#conn.off", timeout=45000)
+    page.wait_for_function("document.querySelector('#conn').classList.contains('on')",
+                           timeout=30000)
+    assert len(sockets) >= 2
+    assert not page.errors

@@ -342,3 +342,19 @@ def test_docs_need_no_network(tmp_path: Path) -> None:
         assert js.status_code == 200 and "SwaggerUIBundle" in js.text
         assert c.get("/docs/assets/swagger-ui.css").status_code == 200
         assert c.get("/redoc").status_code == 404  # it would need a network
+
+
+def test_your_games_says_what_a_finished_partie_was_settled_for(tmp_path: Path) -> None:
+    with client(tmp_path) as c:
+        made = create(c, rules="rubicon", format="partie", opponent="friend", name="Ada")
+        gid = made["id"]
+        joined = c.post(f"/api/games/{gid}/join",
+                        json={"invite": made["invites"][0]["invite"]}).json()
+        final = walk(c, gid, {0: made["token"], 1: joined["token"]}, random.Random(2))
+        assert final["finished"]
+        res = final["result"]
+        assert c.post("/api/me/games", json={"id": gid, "token": made["token"]}).status_code == 200
+        [line] = c.get("/api/me/games").json()["games"]
+        assert line["status"].startswith("Finished: ")
+        assert f"settled at {res['settled']}" in line["status"]
+        assert ("(the loser rubiconed)" in line["status"]) == bool(res.get("rubiconed"))

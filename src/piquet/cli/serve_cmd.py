@@ -167,6 +167,10 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         log_level=args.log_level,
         ws_max_size=65536,
+        # a socket whose other end went silent (a network dropped, a laptop closed) is
+        # closed within about 20 s, and its seat shown away from the table
+        ws_ping_interval=10.0,
+        ws_ping_timeout=10.0,
         http=guarded_http(limits),  # header size and count, request time, connections
         timeout_keep_alive=limits.keep_alive,
         timeout_graceful_shutdown=5,

@@ -106,6 +106,9 @@ def game_line(games: Games, entry: Entry, seat: int, ends: Any) -> dict[str, Any
         status = "Finished: " + (
             "drawn" if w is None else ("you won" if w == seat else f"{names[w]} won")
         )
+        if res.get("settled"):  # a partie: what it was settled for
+            status += f", settled at {res['settled']}" + (
+                " (the loser rubiconed)" if res.get("rubiconed") else "")
     elif any(s.kind == "human" and s.token_hash is None for s in row.seats):
         state, status = "waiting", "Waiting for a friend to take the seat"
     elif m.to_act == seat:

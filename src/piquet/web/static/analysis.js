@@ -24,7 +24,7 @@ function pts(x) {
 // Both discards played out in the same deals: which did better, by how much a deal.
 function verifiedText(v) {
   const d = Math.round(v.difference * 10) / 10;
-  const noise = ` (±${v.stderr}, ${v.samples} deals)`;
+  const noise = ` (give or take ${v.stderr}, the noise of ${v.samples} deals played out)`;
   if (d > 0) return ` · played out, the advisor's does better by ${pts(d)} a deal${noise}`;
   if (d < 0) return ` · played out, the discard made does better by ${pts(-d)} a deal` +
     `${noise}: the ranking is an estimate, and here it was wrong`;
@@ -55,7 +55,9 @@ export function analysisPanel(gameId, token, jump) {
   function draw(data) {
     const names = data.names;
     if (!data.deals.length) {
-      fill(body, h("p", { class: "muted" }, "No deal is over yet."));
+      fill(body, h("p", { class: "muted" }, data.finished
+        ? "No deal was played to its end: nothing to analyse."
+        : "No deal is over yet."));
       return;
     }
     fill(body, data.deals.map((d) => deal(d, names)));
@@ -81,20 +83,22 @@ export function analysisPanel(gameId, token, jump) {
       // the costliest choice of the dialog (review.py: each is valued alone, the rest of
       // the deal as it was, so two may count the same points and are not added up)
       const n = a.declarations.filter((x) => x.role === role && x.loss > 0).length;
-      const decl = n > 1 ? `${pts(l.declarations)} (the costliest of ${n} choices, each ` +
-        "valued alone, so not to be added)" : pts(l.declarations);
+      const decl = l.declarations <= 0 ? "cost nothing" : n > 1
+        ? `cost ${pts(l.declarations)} (the costliest of ${n} choices, each valued alone, ` +
+          "so not to be added)" : `cost ${pts(l.declarations)}`;
       // the play's drops are each measured from the position as it stood, both hands
       // open: they are not points lost from the score, and may add up to more than it
       const drops = a.play.filter((p) => p.role === role).length;
       const play = drops === 0 ? "every card the best (both hands open)"
         : `${drops} card${drops === 1 ? "" : "s"} below the best, their drops in ` +
-          `double-dummy value added up over the deal ${pts(l.play)} (each measured from ` +
-          "where the deal then stood, both hands open: not points off the score)";
+          `double-dummy value adding up to ${pts(l.play)} over the deal (each measured ` +
+          "from where the deal then stood, both hands open: not points off the score)";
       // the exchange's loss: the advisor's best discard against the one made, each worth
       // its average over deals played out from the same hand (not this deal's points)
       const exch = Math.round(l.exchange * 10) === 0 ? "as good as the advisor's best"
-        : `${pts(l.exchange)} worse than the advisor's best (on average over deals ` +
-          "played out from the same hand, not this deal's score)";
+        : `${pts(l.exchange)} a deal worse than the advisor's best, in points won less ` +
+          "points given (its average over deals played out from the same hand, not this " +
+          "deal's score)";
       return h("li", { dataset: { role } }, h("b", {}, nameOf(role)),
         ` (${role}) scored ${a.points[role]}. Against the best: the discard ${exch}; ` +
         `the declarations ${decl}; the play: ` +

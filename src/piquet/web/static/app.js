@@ -409,8 +409,17 @@ function connect() {
   T.ws = ws;
   ws.addEventListener("open", () => ws.send(JSON.stringify({ token: mine.token,
     presence: true })));
+  // a heartbeat: a ping every 10 s; a socket silent for 25 s is given up for a new one (a
+  // network that went silent closes nothing by itself, and the table would look live)
+  let heard = Date.now();
+  const beat = setInterval(() => {
+    if (mine.ws !== ws || ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - heard > 25000) { lost(mine, ws); return; }
+    try { ws.send(JSON.stringify({ type: "ping" })); } catch { /* closing */ }
+  }, 10000);
   ws.addEventListener("message", (ev) => {
-    if (mine.stopped) return;
+    heard = Date.now();
+    if (mine.stopped || mine.ws !== ws) return;
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === "view") { mine.wsFails = 0; setGame(msg.view); }
@@ -419,22 +428,31 @@ function connect() {
     else if (msg.type === "error") toast(msg.error, "bad");
   });
   ws.addEventListener("close", (ev) => {
-    if (mine.stopped) return;
-    setHere(mine, null);  // who is at the table is not known while away
+    clearInterval(beat);
+    if (mine.stopped || mine.ws !== ws) return;
     if (ev.code === 4404 || ev.code === 4401) return;
-    mine.wsFails += 1;
-    setConn(false);
-    // reconnect, and poll meanwhile
-    const wait = Math.min(8000, 500 * 2 ** Math.min(4, mine.wsFails));
-    mine.retryTimer = setTimeout(async () => {
-      try {
-        const g = await api("GET", `/api/games/${mine.id}`, undefined, mine.token);
-        if (!mine.stopped) setGame(g);
-      } catch { /* still away */ }
-      connect();
-    }, wait);
+    lost(mine, ws);
   });
-  ws.addEventListener("open", () => setConn(true));
+  ws.addEventListener("open", () => { if (mine.ws === ws) setConn(true); });
+}
+
+// The socket closed, or went silent: say so, ask for the game, and connect again (later
+// each time it fails).
+function lost(mine, ws) {
+  if (mine.ws !== ws) return;
+  mine.ws = null;
+  try { ws.close(); } catch { /* already closed */ }
+  setHere(mine, null);  // who is at the table is not known while away
+  mine.wsFails += 1;
+  setConn(false);
+  const wait = Math.min(8000, 500 * 2 ** Math.min(4, mine.wsFails));
+  mine.retryTimer = setTimeout(async () => {
+    try {
+      const g = await api("GET", `/api/games/${mine.id}`, undefined, mine.token);
+      if (!mine.stopped) setGame(g);
+    } catch { /* still away */ }
+    connect();
+  }, wait);
 }
 
 // Live updates degraded (the server says so): ask for the game every two seconds until
@@ -670,7 +688,7 @@ function renderTable() {
     T.live ? null : h("p", { class: "live-notice", id: "live-notice", role: "status" },
       "Live updates are interrupted: the table looks for news every two seconds."),
     h("div", { class: "table-wrap" + (g.finished ? " done" : "") }, felt, side));
-  setConn(!T.ws || T.ws.readyState === WebSocket.OPEN);
+  setConn(T.ws ? T.ws.readyState === WebSocket.OPEN : !T.wsFails);
   if (inTable) {
     let again = focusKey ? $main.querySelector(
       `button[data-card="${CSS.escape(focusKey)}"], button[data-action="${CSS.escape(focusKey)}"], ` +
@@ -703,10 +721,10 @@ function renderOpponent() {
       h("span", { class: "pname" }, nameOf(opp)),
       h("span", { class: "role" }, oppRole === "younger" ? "younger · dealer" : "elder"),
       away(opp) ? h("span", { class: "away", id: "opp-away", title:
-        "No page of this game is open for this player: the game waits for them" },
+        "No page of this game is open for this player just now" },
         "away from the table")
-        : thinking ? h("span", { class: "thinking" }, g.seats[opp].kind === "ai"
-          ? "thinking…" : "to play…") : null),
+        : thinking && !waitingSeat(g.seats[opp]) ? h("span", { class: "thinking" },
+          g.seats[opp].kind === "ai" ? "thinking…" : "to play…") : null),
     h("p", { class: "sr-only", id: "opp-count" }, `${plainName(opp)} ${said}.`),
     h("div", { class: "opp-hand", "aria-hidden": "true", dataset: { count: String(count) } },
       Array.from({ length: count }, () => back("small"))),
@@ -864,7 +882,7 @@ function phaseText() {
     appoint: "appointing the lead", declare: "declaring" }[d.phase];
   if (away(g.to_act)) {
     return `${who} is ${doing || "to play"}, and away from the table: the game waits ` +
-      "(their link brings them back)." + leadBound(" ");
+      "for them." + leadBound(" ");
   }
   return `${who} is ${doing || "to play"}…` + leadBound(" ");
 }
@@ -1519,7 +1537,8 @@ function showLinks() {
 
 async function askHint() {
   try {
-    const res = await api("GET", `/api/games/${T.id}/hint`, undefined, T.token);
+    const res = await api("GET", `/api/games/${T.id}/hint`, undefined, T.token,
+      { timeout: 200000 });  // the advisor may think a while on a loaded server
     T.hint = res.hint;
     renderTable();
   } catch (e) { toast(e.message, "bad"); }
@@ -1534,7 +1553,15 @@ function onKey(e) {
   }
   const tag = (e.target && e.target.tagName) || "";
   if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-  if ((e.key === "z" || e.key === "u") && T.game.can_undo) { undo(); e.preventDefault(); return; }
+  if ((e.key === "z" || e.key === "u") && T.game.practice && !T.game.finished) {
+    e.preventDefault();
+    if (T.game.can_undo) { undo(); return; }
+    // say why nothing happens: a new deal's first question, or no move yet
+    toast(T.game.view.deal_number > 1 || T.game.view.game_number > 1
+      ? "Nothing to take back in this deal: the moves of the deals before stay (their " +
+        "next hand has been seen)." : "You have made no move to take back yet.");
+    return;
+  }
   const cards = [...$main.querySelectorAll("#hand .card")];
   const i = cards.indexOf(document.activeElement);
   if (e.key === "ArrowRight" || e.key === "ArrowLeft") {

@@ -33,22 +33,32 @@ export class ApiError extends Error {
 }
 
 // One call of the JSON API; the bearer token when given.  Throws ApiError with the
-// server's {"error": ...} message.
-export async function api(method, path, body, token) {
+// server's {"error": ...} message; status 0 when the server cannot be reached or does not
+// answer within ``timeout`` ms (a connection that went silent must not leave the table
+// waiting for ever).
+export async function api(method, path, body, token, { timeout = 30000 } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = "Bearer " + token;
-  let r;
+  const stop = new AbortController();
+  const timer = setTimeout(() => stop.abort(), timeout);
   try {
-    r = await fetch(path, { method, headers, credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (e) {
-    throw new ApiError(0, "the server cannot be reached: check the connection");
+    let r;
+    try {
+      r = await fetch(path, { method, headers, credentials: "same-origin", signal: stop.signal,
+        body: body === undefined ? undefined : JSON.stringify(body) });
+    } catch (e) {
+      throw new ApiError(0, stop.signal.aborted
+        ? "the server did not answer in time: check the connection"
+        : "the server cannot be reached: check the connection");
+    }
+    const type = r.headers.get("content-type") || "";
+    const data = type.includes("json") ? await r.json().catch(() => null) : await r.text();
+    if (!r.ok) throw new ApiError(r.status, (data && data.error) || r.statusText, data);
+    return data;
+  } finally {
+    clearTimeout(timer);
   }
-  const type = r.headers.get("content-type") || "";
-  const data = type.includes("json") ? await r.json().catch(() => null) : await r.text();
-  if (!r.ok) throw new ApiError(r.status, (data && data.error) || r.statusText, data);
-  return data;
 }
 
 // A passing message in the page's #toast element ("bad" for a refusal).

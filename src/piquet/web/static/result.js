@@ -21,7 +21,7 @@ export function resultText(g, name, seat = null) {
   const w = res.winner;
   const known = w !== null && w !== undefined;
   if (g.resigned !== null && g.resigned !== undefined) {
-    if (mine(g.resigned)) return "You resigned.";
+    if (mine(g.resigned)) return known ? `You resigned: ${name(w)} wins.` : "You resigned.";
     const won = !known ? (seat === null ? "." : ": you win.")
       : mine(w) ? ": you win." : `: ${name(w)} wins.`;
     return `${name(g.resigned)} resigned${won}`;

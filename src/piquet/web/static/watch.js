@@ -200,7 +200,7 @@ function draw(g, current = false) {
       : h("div", { class: "trick watch-trick", id: "watch-trick" });
   // the words said, as the seats' tables give them, with the speaker's name
   const dialog = d && d.dialog.length ? h("ol", { class: "lines", id: "watch-dialog" },
-    d.dialog.slice(-10).map((u) => h("li", {},
+    d.dialog.map((u) => h("li", {},
       h("span", { class: "speaker" }, `${names[who(u.seat)] ?? u.seat}: `),
       h("span", { class: "said" }, codesAsCards(u.said)),
       u.shown.length ? h("span", { class: "minis" }, u.shown.map((c) => card(c, "mini")))
@@ -217,4 +217,6 @@ function draw(g, current = false) {
     h("p", { class: "muted small" }, "You are watching: the players' hands stay hidden."),
     h("p", { class: "muted small", id: "watch-live", hidden: W.live !== false },
       "Live updates are slow just now: the table is asked for every two seconds.")));
+  // the newest words in sight (the box scrolls; the whole dialog is in it)
+  if (dialog) dialog.scrollTop = dialog.scrollHeight;
 }
