@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +19,7 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
-from piquet.web.hub import PRESENCE_LAPSE, Hub, RedisHub
+from piquet.web.hub import PRESENCE_LAPSE, Hub, RedisHub, Watcher
 
 if TYPE_CHECKING:
     from starlette.testclient import TestClient
@@ -217,5 +218,72 @@ def test_a_seat_that_left_while_redis_was_down_is_said_gone_when_it_is_back() ->
         assert sent == []  # the leave could not be said
         hub._set(True)
         assert [(m["game"], m["here"], m.get("ask", False)) for m in sent] == [("g", [], False)]
+
+    asyncio.run(main())
+
+
+def test_a_pump_waiting_with_a_timeout_ends_when_cancelled_as_news_comes() -> None:
+    """The race of Python 3.11's ``wait_for``: a cancel that comes as the event is set must
+    not be swallowed (a socket's pump would never end, its seat never leave the table)."""
+
+    async def main() -> None:
+        for _ in range(200):
+            w = Watcher("g")
+            task = asyncio.create_task(w.wait(10))
+            await asyncio.sleep(0)  # the task waits on the event
+            w.notify(1)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+
+    asyncio.run(main())
+
+
+def test_reminders_go_in_a_few_messages_and_are_heard() -> None:
+    sent: list[dict[str, Any]] = []
+
+    async def main() -> None:
+        hub = RedisHub("redis://127.0.0.1:1")
+        hub._spawn_message = lambda m: sent.append(json.loads(m))  # type: ignore[method-assign]
+        hub.status = "ok"
+        for i in range(1200):
+            hub._here[f"g{i}"] = Counter({i % 2: 1})
+        hub._remind()
+        assert len(sent) == 3 and sum(len(m["seats"]) for m in sent) == 1200
+        # another process hears them, for the games it watches
+        other = RedisHub("redis://127.0.0.1:1")
+        other.status = "ok"
+        with other.watch("g7"):
+            for m in sent:
+                other._receive({"type": "message", "data": json.dumps(m)})
+            assert other.here("g7") == {1}
+            assert set(other._remote) == {"g7"}
+
+    asyncio.run(main())
+
+
+@pytest.mark.skipif(not redis_available(), reason="no Redis at 127.0.0.1:6379")
+def test_live_updates_come_back_by_themselves_after_a_failed_publish() -> None:
+    """A publish that failed (a burst, a blip) marks live updates down; the subscriber,
+    still answered by Redis, marks them up again within a couple of seconds."""
+
+    async def main() -> None:
+        hub = RedisHub(REDIS_URL, channel=f"piquet:test-{time.time_ns()}")
+        await hub.start()
+        try:
+            assert hub.status == "ok"
+            hub._set(False, "too many connections")
+            for _ in range(50):
+                await asyncio.sleep(0.1)
+                if hub.status == "ok":
+                    break
+            assert hub.status == "ok"
+            # and a burst of publishes, beyond the pool's size, is sent, not refused
+            for i in range(400):
+                await hub.publish(f"burst{i}", i)
+            await asyncio.sleep(1.5)
+            assert hub.status == "ok"
+        finally:
+            await hub.stop()
 
     asyncio.run(main())

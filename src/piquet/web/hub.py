@@ -80,9 +80,14 @@ class Watcher:
         return heard
 
     async def wait(self, timeout: float | None = None) -> bool:
-        """True when there is news (then cleared), False on timeout."""
+        """True when there is news (then cleared), False on timeout.
+
+        (``asyncio.timeout``, not ``wait_for``: on Python 3.11 ``wait_for`` may swallow a
+        cancellation that comes as the event is set, and a socket's pump would then never
+        end.)"""
         try:
-            await asyncio.wait_for(self._event.wait(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._event.wait()
         except TimeoutError:
             return False
         self._event.clear()
@@ -232,12 +237,17 @@ class RedisHub(Hub):
         (moves work; pages poll until it is back)."""
         import redis.asyncio as aioredis
 
-        self._redis = aioredis.from_url(
+        # a pool that makes a burst of publishes wait their turn for a connection (for at
+        # most a few timeouts), where the default pool refuses past its size
+        pool = aioredis.BlockingConnectionPool.from_url(
             self.url,
+            max_connections=POOL_SIZE,
+            timeout=5 * self.timeout,
             socket_timeout=self.timeout,
             socket_connect_timeout=self.timeout,
             retry_on_timeout=False,
         )
+        self._redis = aioredis.Redis(connection_pool=pool)
         self._task = asyncio.create_task(self._listen())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(self._ready.wait(), 2 * self.timeout + 1)
@@ -258,6 +268,8 @@ class RedisHub(Hub):
         if self._redis is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._redis.aclose(), self.timeout)
+            with contextlib.suppress(Exception):  # the pool was given, so it is closed here
+                await asyncio.wait_for(self._redis.connection_pool.disconnect(), self.timeout)
 
     def _set(self, ok: bool, error: str | None = None) -> None:
         """Record the live-update status; tell the listeners when it changes."""
@@ -302,12 +314,13 @@ class RedisHub(Hub):
                     )
                     if _clock() >= self._beat:  # our seats, again
                         self._beat = _clock() + PRESENCE_EVERY
-                        for game_id in list(self._here):
-                            self._say_seats(game_id)
+                        self._remind()
                     if msg is None:  # quiet: is Redis still there?
                         await asyncio.wait_for(self._redis.ping(), self.timeout)
-                        continue
-                    self._receive(msg)
+                    else:
+                        self._receive(msg)
+                    if self.status != "ok":  # a publish failed, but Redis answers again
+                        self._set(True)
             except asyncio.CancelledError:
                 raise
             except Exception as exc:  # refused, dropped or hung: say so, try again
@@ -323,9 +336,14 @@ class RedisHub(Hub):
             return
         try:
             data = json.loads(msg["data"])
+            if isinstance(data, dict) and isinstance(data.get("seats"), dict):
+                if data.get("from") != self.origin:  # another process's reminder
+                    for game_id, seats in data["seats"].items():
+                        self._hear_seats(str(game_id), str(data.get("from")), {"here": seats})
+                return
             game_id = str(data["game"])
             n = data.get("n")
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
             return
         origin = data.get("from")
         if origin == self.origin:
@@ -334,6 +352,15 @@ class RedisHub(Hub):
             self._hear_seats(game_id, str(origin), data)
             return
         self.deliver(game_id, n if isinstance(n, int) and not isinstance(n, bool) else None)
+
+    def _remind(self) -> None:
+        """Say again the seats held here, in a few messages (not one per game: a burst of
+        publishes would exhaust the connections to Redis)."""
+        held = {g: sorted(c) for g, c in self._here.items() if c}
+        games = list(held)
+        for i in range(0, len(games), REMIND_BATCH):
+            part = {g: held[g] for g in games[i : i + REMIND_BATCH]}
+            self._spawn_message(json.dumps({"seats": part, "from": self.origin}))
 
     def _hear_seats(self, game_id: str, origin: str, data: dict[str, Any]) -> None:
         """Another process said which seats of ``game_id`` it holds, or asked for ours."""
@@ -430,6 +457,10 @@ class RedisHub(Hub):
 
 PRESENCE_EVERY = 10.0
 """Seconds between a process's reminders of the seats at its tables (through Redis)."""
+POOL_SIZE = 32
+"""Connections at most from one process to Redis (publishes beyond wait their turn)."""
+REMIND_BATCH = 500
+"""Games at most in one reminder of the seats a process holds."""
 PRESENCE_LAPSE = 3 * PRESENCE_EVERY
 """Seconds after which another process's word on its seats lapses (it may be gone)."""
 MAX_PENDING = 1000

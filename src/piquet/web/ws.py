@@ -202,10 +202,14 @@ class _Session:
             # lapses when it stops speaking
             every = PRESENCE_EVERY if self.presence else None
 
+            closing = False
+
             async def pump() -> None:
                 with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-                    while True:
+                    while not closing:
                         await watcher.wait(every)
+                        if closing:
+                            return
                         await self.tell_presence()
                         if not watcher.news:
                             continue
@@ -232,9 +236,12 @@ class _Session:
                         return
                     await self.handle(_message_text(msg))
             finally:
+                # the seat leaves the table only once the pump is done: never wait on it
+                # for ever (it also stops at its next wake, should a cancel be lost)
+                closing = True
                 pumping.cancel()
                 with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await pumping
+                    await asyncio.wait({pumping}, timeout=5)
 
     async def handle(self, text: str | None) -> None:
         """Answer one client message."""
