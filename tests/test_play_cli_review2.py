@@ -14,6 +14,7 @@ import os
 import signal
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -424,3 +425,118 @@ def test_a_match_of_several_games_shows_the_games_won() -> None:
     assert "game 2; games won:" in text
     winner = "You" if first.winner == 0 else m.names[first.winner]
     assert f"{winner} {first.stake}" in text.split("games won:")[1]
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+def test_sigterm_while_the_advisor_thinks_stops_and_saves(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The advisor's own guard (``except Exception``) does not swallow the stop."""
+    import piquet.advisor
+
+    def terminated(view: object) -> str:
+        os.kill(os.getpid(), signal.SIGTERM)
+        return "never"
+
+    monkeypatch.setattr(piquet.advisor, "hint", terminated)
+    asked = {"n": 0}
+
+    def answer(prompt: str, shown: str) -> str:
+        if kind_of(prompt) == "discard" and not asked["n"]:
+            asked["n"] = 1
+            return "hint"
+        return first_legal(prompt)
+
+    monkeypatch.chdir(tmp_path)
+    status, _kb = play(capsys, monkeypatch, ["--rules", "rubicon", "--seed", "5",
+                                             "--opponent", "random"], answer)
+    assert status == 128 + signal.SIGTERM
+    assert not load(tmp_path / "piquet-5.pqn").match.finished
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGHUP"), reason="no SIGHUP here")
+def test_a_second_hang_up_during_the_save_does_not_cut_it_short(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from piquet import notation
+    from piquet.tui import session as tui
+
+    real_save = notation.save
+    calls = {"n": 0}
+
+    def save_hung_up(path: object, match: object, **kw: object) -> str:
+        calls["n"] += 1
+        if calls["n"] >= 3:  # the stop's save: the terminal hangs up again meanwhile
+            os.kill(os.getpid(), signal.SIGHUP)
+        return real_save(path, match, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tui, "save", save_hung_up)
+    count = {"n": 0}
+
+    def answer(prompt: str, shown: str) -> str:
+        count["n"] += 1
+        if count["n"] == 6:
+            os.kill(os.getpid(), signal.SIGHUP)
+        return first_legal(prompt)
+
+    monkeypatch.chdir(tmp_path)
+    status, _kb = play(capsys, monkeypatch, ["--rules", "rubicon", "--seed", "81",
+                                             "--opponent", "random"], answer)
+    assert status == 128 + signal.SIGHUP
+    saved = load(tmp_path / "piquet-81.pqn").match
+    assert saved.history and not saved.finished
+
+
+def test_a_save_that_fails_leaves_the_record_of_before_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from piquet import notation
+    from piquet.core.errors import RecordError
+
+    m = new_match(get_rules("rubicon"), seed=3)
+    path = tmp_path / "r.pqn"
+    notation.save(path, m)
+    before = path.read_text()
+
+    def broken(src: object, dst: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(notation.os, "replace", broken)
+    m2 = m.apply(m.legal_actions()[0]) if hasattr(m, "legal_actions") else m
+    with pytest.raises(RecordError, match="No space left"):
+        notation.save(path, m2)
+    assert path.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["r.pqn"]
+
+
+def test_what_was_typed_before_a_deal_ended_by_the_computer_is_forgotten(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from piquet.tui import session as tui
+
+    events: list[str] = []
+    monkeypatch.setattr(tui, "_flush_typed_ahead", lambda: events.append("flush"))
+    monkeypatch.setattr(tui.Session, "_ask_line", _asking(tui.Session._ask_line, events))
+    flushed_at_end: list[bool] = []
+
+    def answer(prompt: str, shown: str) -> str:
+        if kind_of(prompt) == "continue":
+            flushed_at_end.append(events[-1:] == ["flush"])
+        return first_legal(prompt)
+
+    monkeypatch.chdir(tmp_path)
+    status, _kb = play(capsys, monkeypatch, ["--rules", "rubicon", "--seed", "9",
+                                             "--opponent", "random", "--record",
+                                             str(tmp_path / "f.pqn")], answer)
+    assert status == 0
+    assert any(flushed_at_end)  # a deal the computer's card ended
+
+
+def _asking(real: Any, events: list[str]) -> Any:
+    def ask(self: Any, prompt: str) -> str:
+        self._read = None  # the keyboard is input(): a terminal's, for the flush
+        result: str = real(self, prompt)
+        events.append("ask")
+        return result
+
+    return ask

@@ -39,7 +39,9 @@ t`` for every record this module writes.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import shlex
 from collections.abc import Mapping, Sequence
@@ -891,8 +893,14 @@ def save(path: str | Path, match: Match, *, tags: Mapping[str, Any] | None = Non
     text = (
         dump_json(match, tags=tags) if p.suffix.lower() == ".json" else dump_text(match, tags=tags)
     )
+    # written beside it, then put in its place: an interrupted save leaves the record of
+    # before whole, never a file cut short
+    part = p.with_name(f".{p.name}.part")
     try:
-        p.write_text(text, encoding="utf-8")
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, p)
     except OSError as exc:
+        with contextlib.suppress(OSError):
+            part.unlink()
         raise RecordError(f"cannot write {str(p)!r}: {exc.strerror}") from None
     return text

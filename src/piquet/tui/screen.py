@@ -225,7 +225,8 @@ def _score_line(view: MatchView, rules: Rules, me: str) -> str:
         for g in view.games:
             if g.winner is not None:
                 won[g.winner] += g.stake
-        line += f"   game {view.game_number}; games won: " + ", ".join(
+        lurched = " (a lurch counts two)" if any(g.stake > 1 for g in view.games) else ""
+        line += f"   game {view.game_number}; games won{lurched}: " + ", ".join(
             f"{escape(who(p))} {won[p]}" for p in view.players)
     if view.format is Format.POOL:
         ledger = ", ".join(f"{escape(who(p))} {v:+d}" for p, v in enumerate(view.ledger))

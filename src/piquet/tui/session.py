@@ -49,8 +49,11 @@ MAX_ANSWER = 200
 """The longest answer read (an answer is a few cards or words)."""
 
 
-class _Stop(Exception):
-    """The player asked to stop (quit, Ctrl-C, end of input), or the terminal went away."""
+class _Stop(BaseException):
+    """The player asked to stop (quit, Ctrl-C, end of input), or the terminal went away.
+
+    (A ``BaseException``, as ``KeyboardInterrupt`` is: no ``except Exception`` on the way,
+    the advisor's included, may swallow it.)"""
 
     def __init__(self, status: int, why: str, *, gone: bool = False) -> None:
         super().__init__(why)
@@ -81,6 +84,24 @@ def _stop_on_hangup() -> Iterator[None]:
         yield
     finally:
         for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """While inside, a hang-up or SIGTERM is ignored (the record is being saved)."""
+    held: dict[int, Any] = {}
+    try:
+        for name in ("SIGHUP", "SIGTERM"):
+            if hasattr(signal, name):
+                sig = getattr(signal, name)
+                held[sig] = signal.signal(sig, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        pass
+    try:
+        yield
+    finally:
+        for sig, handler in held.items():
             signal.signal(sig, handler)
 
 
@@ -295,8 +316,10 @@ class Session:
                     if ai is None:
                         self._human_turn(p)
                     else:
-                        self._apply(ai.choose(self.match.view(p)), p)
+                        action = ai.choose(self.match.view(p))
+                        # flagged first: a move that ends the deal asks "Press Enter" at once
                         self._moved = True
+                        self._apply(action, p)
         except _Stop as stop:
             return self._stopped(stop)
         except KeyboardInterrupt:  # while the computer was thinking
@@ -314,6 +337,12 @@ class Session:
         self._finished()
         return 0
 
+    def _say_saved(self) -> None:
+        """``save``: the record now, and the game goes on."""
+        path = self._save_somewhere()
+        self.out(f"Saved in {escape(str(path))}; the game goes on (quit stops it, "
+                 f"piquet play --resume {escape(str(path))} brings it back).")
+
     def _save_somewhere(self) -> Path:
         """Save to the record, or else to a free ``piquet-SEED[-N].pqn`` (chosen once)."""
         if self.record is not None:
@@ -325,7 +354,8 @@ class Session:
         return self._saved_at
 
     def _stopped(self, stop: _Stop) -> int:
-        path = self._save_somewhere()
+        with _signals_held():  # a second hang-up must not cut the save short
+            path = self._save_somewhere()
         if stop.gone:  # the terminal may be gone: saved is what matters, said if it can be
             with contextlib.suppress(Exception):
                 self._say_stopped(stop, path)
@@ -358,7 +388,9 @@ class Session:
         verdict = "drawn" if winner is None else (
             "you win" if names[winner] == "You" else f"{escape(names[winner])} wins")
         if "games" in res and m.format is not Format.POOL:
-            parts = "games won: " + parts  # not points: each game won (a lurch counts two)
+            # not points: the games won, a lurched game counting as it is paid (two)
+            lurched = any(g.stake > 1 for g in m.games)
+            parts = ("games won (a lurch counts two): " if lurched else "games won: ") + parts
         elif m.format is Format.POOL:
             parts = "stakes won or lost: " + ", ".join(
                 f"{escape(names[i])} {s:+d}" for i, s in enumerate(scores))
@@ -425,8 +457,11 @@ class Session:
         more = "the next deal" if not after.finished else "the result"
         while True:
             text = self._ask_line(f"Press Enter for {more}> ").strip().lower()
-            if text in ("quit", "exit", "save"):
+            if text in ("quit", "exit"):
                 raise _Stop(0, "quit")
+            if text == "save":
+                self._say_saved()
+                continue
             if text in ("", "y", "yes", "ok", "next", "n"):
                 return
             self.out("[red]! press Enter to go on, or type quit to save and stop[/red]")
@@ -437,8 +472,11 @@ class Session:
         self.out(f"[bold]{escape(name)} to play.[/bold] The other player, please look away.")
         while True:
             text = self._ask_line(f"{name}, press Enter when you are ready> ").strip().lower()
-            if text in ("quit", "exit", "save"):
+            if text in ("quit", "exit"):
                 raise _Stop(0, "quit")
+            if text == "save":
+                self._say_saved()
+                continue
             if text == "":
                 break
             self.out("[red]! press Enter when the other player is not looking[/red]")
@@ -504,9 +542,7 @@ class Session:
             if cmd in ("quit", "exit"):
                 raise _Stop(0, "quit")
             if cmd == "save":  # save, and go on
-                path = self._save_somewhere()
-                self.out(f"Saved in {escape(str(path))}; the game goes on (quit stops it, "
-                         f"piquet play --resume {escape(str(path))} brings it back).")
+                self._say_saved()
                 continue
             if len(cmd) > MAX_ANSWER:
                 self.out(f"[red]! that answer is {len(cmd)} characters long: an answer is a "
