@@ -18,7 +18,7 @@ from enginekit import act, new_deal, play, refused, said, timeline
 from piquet.core.actions import Appoint, DealBy, Discard, NameLead, Play, parse_action
 from piquet.core.cards import DECK32, Card, CardSet, Suit
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.core.errors import IllegalActionError
+from piquet.core.errors import IllegalActionError, RecordError
 from piquet.core.match import Match, new_match
 from piquet.core.rules import Format, get_rules
 from piquet.core.view import appointable, deal_view
@@ -661,3 +661,34 @@ def test_1754_the_pool() -> None:
         assert list(match.ledger) == ledger and match.pool == 0
         assert sum(match.ledger) == 0
         assert match.result()["winner"] == last_winner
+
+
+def test_a_record_of_several_games_written_before_the_reading_changed_still_replays() -> None:
+    """Until the source audit of 2026-11 a 1754 match of several games cut again for the
+    deal after each game.  A record written then (naming the preset only) replays as it was
+    played, and is saved again with the rule it was played under."""
+    import json
+
+    from piquet.notation import dump_json, dump_text, loads
+
+    earlier = RULES.replace(cut_after_game=True)
+    for seed in range(6):
+        m = finish(new_match(earlier, seed=seed, games=3), random.Random(seed))
+        if len(m.cuts) < 2:
+            continue
+        text = "\n".join(line for line in dump_text(m).splitlines()
+                         if not line.startswith("[Knobs")) + "\n"
+        data = json.loads(dump_json(m))
+        data["rules"] = "court-gamester-1754"
+        for old in (text, json.dumps(data)):
+            back = loads(old).match
+            assert back.rules == earlier and back.history == m.history
+            assert back.result() == m.result()
+            again = loads(dump_text(back)).match  # saved again: the rule goes with it
+            assert again.rules == earlier and again.history == m.history
+        # the same record is refused as a record of today's reading
+        with pytest.raises(RecordError):
+            Match.from_record(data)
+        break
+    else:  # pragma: no cover
+        raise AssertionError("no match of three games cut twice")

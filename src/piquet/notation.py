@@ -40,6 +40,7 @@ t`` for every record this module writes.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import json
 import os
 import re
@@ -514,6 +515,8 @@ def _start(
             rules = rules_from_mapping(rules_value)
         elif isinstance(rules_value, str):
             rules = get_rules(rules_value)
+            if _EARLIER.get():
+                rules = _earlier_reading(rules, games)
         else:
             raise RecordError(f"{where}: the rules must be a preset name or an object of knobs")
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -531,6 +534,19 @@ def _start(
         raise
     except PiquetError as exc:
         raise RecordError(f"{where}: {exc}") from None
+
+
+_EARLIER: contextvars.ContextVar[bool] = contextvars.ContextVar("earlier", default=False)
+"""Whether a record is being read again under the earlier readings of its preset."""
+
+
+def _earlier_reading(rules: Rules, games: Any) -> Rules:
+    """``rules`` (a preset) as records written before a reading changed played it:
+    ``court-gamester-1754`` cut again for the deal after each game of a match of several
+    games until the source audit of 2026-11 (now the games agreed deal alternately)."""
+    if rules.name == "court-gamester-1754" and isinstance(games, int) and games > 1:
+        return rules.replace(cut_after_game=True)
+    return rules
 
 
 def _check_result(stated: Any, match: Match, where: str) -> None:
@@ -863,9 +879,19 @@ def loads(text: str) -> GameRecord:
     tag, or text that is not a record at all.
     """
     body = text.lstrip("\ufeff")
-    if body.lstrip().startswith("{"):
-        return _parse_json_text(body)
-    return _parse_text(body)
+    read = _parse_json_text if body.lstrip().startswith("{") else _parse_text
+    try:
+        return read(body)
+    except RecordError as refused:
+        # a record written under an earlier reading of its rule set replays as it was
+        # played (the rules it then had go with the match, and with any record saved of it)
+        token = _EARLIER.set(True)
+        try:
+            return read(body)
+        except RecordError:
+            raise refused from None
+        finally:
+            _EARLIER.reset(token)
 
 
 def load(path: str | Path) -> GameRecord:
