@@ -622,7 +622,9 @@ class Match:
     @property
     def deal_start(self) -> int:
         """Where the deal now in play begins in :attr:`history` (its length when no deal is
-        in play)."""
+        in play).  (A deal dealt by :meth:`with_pack` with a ``packet`` holds that dealing,
+        which the history does not: there it is one early.  Only the tally deals so, and it
+        takes back its own entries.)"""
         return len(self.history) - (len(self.deal.history) if self.deal is not None else 0)
 
     def takeback_index(self, players: int | Sequence[int]) -> int | None:

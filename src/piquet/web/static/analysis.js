@@ -95,7 +95,9 @@ export function analysisPanel(gameId, token, jump) {
           "from where the deal then stood, both hands open: not points off the score)";
       // the exchange's loss: the advisor's best discard against the one made, each worth
       // its average over deals played out from the same hand (not this deal's points)
-      const exch = Math.round(l.exchange * 10) === 0 ? "as good as the advisor's best"
+      const valued = a.exchange.some((e) => e.role === role && !e.error);
+      const exch = !valued ? "not valued (see the exchange below)"
+        : Math.round(l.exchange * 10) === 0 ? "as good as the advisor's best"
         : `${pts(l.exchange)} a deal worse than the advisor's best, in points won less ` +
           "points given (its average over deals played out from the same hand, not this " +
           "deal's score)";
