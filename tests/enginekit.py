@@ -10,6 +10,7 @@ from piquet.core.actions import Action, Play, parse_action
 from piquet.core.cards import Card, CardSet, mask_cards
 from piquet.core.deal import ROLE_NAMES, Deal
 from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.match import Match
 from piquet.core.rules import Rules
 
 
@@ -155,3 +156,14 @@ def games_ending_on_a_lead(preset: str, wanted: int = 2) -> list[tuple[Deal, Pla
         if len(out) >= wanted:
             return out
     raise AssertionError(f"fewer than {wanted} {preset} games end on a card led")
+
+
+def dealers_to_the_end(match: Match, rng: random.Random) -> tuple[Match, list[int]]:
+    """``match`` played to its end by random moves, and who dealt each of its deals."""
+    dealers = [match.dealer]
+    while not match.finished:
+        deal_number, game = match.deal_number, match.game_number
+        match = match.apply(match.random_action(rng))
+        if not match.finished and (match.deal_number, match.game_number) != (deal_number, game):
+            dealers.append(match.dealer)
+    return match, dealers

@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from enginekit import act, new_deal, play, said, timeline
+from enginekit import act, dealers_to_the_end, new_deal, play, said, timeline
 from piquet.core.actions import Action, Appoint, DealBy, Discard, NameLead, Play, parse_action
 from piquet.core.cards import SUIT_MASKS, Card, CardSet, Suit
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
@@ -149,13 +149,7 @@ def test_cotgrave_they_take_turns_and_lift_again_only_by_agreement() -> None:
     not; they are to take their Turns"."""
     assert RULES.cut_after_game is False
     match = new_match(RULES, seed=5, games=2)
-    rng = random.Random(5)
-    dealers = [match.dealer]
-    while not match.finished:
-        deal_number, game = match.deal_number, match.game_number
-        match = match.apply(match.random_action(rng))
-        if not match.finished and (match.deal_number, match.game_number) != (deal_number, game):
-            dealers.append(match.dealer)
+    match, dealers = dealers_to_the_end(match, random.Random(5))
     assert len(match.games) == 2
     assert len(match.cuts) == 1, "no new cut after the first set"
     assert all(a != b for a, b in itertools.pairwise(dealers))

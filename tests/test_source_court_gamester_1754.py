@@ -14,7 +14,7 @@ import random
 
 import pytest
 
-from enginekit import act, new_deal, play, refused, said, timeline
+from enginekit import act, dealers_to_the_end, new_deal, play, refused, said, timeline
 from piquet.core.actions import Appoint, DealBy, Discard, NameLead, Play, parse_action
 from piquet.core.cards import DECK32, Card, CardSet, Suit
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
@@ -95,13 +95,7 @@ def test_1754_the_lowest_card_deals_and_a_number_of_games_agreed_deals_alternate
     match = new_match(RULES, seed=2, games=3)
     cut = dict(match.cuts[0][-2:])
     assert match.dealer == min(cut, key=lambda p: Card.parse(cut[p]).rank)
-    rng = random.Random(2)
-    dealers = [match.dealer]
-    while not match.finished:
-        deal_number, game = match.deal_number, match.game_number
-        match = match.apply(match.random_action(rng))
-        if not match.finished and (match.deal_number, match.game_number) != (deal_number, game):
-            dealers.append(match.dealer)
+    match, dealers = dealers_to_the_end(match, random.Random(2))
     assert len(match.games) == 3 and len(match.cuts) == 1, "no new cut within the games agreed"
     assert len(dealers) == len(match.deals)
     assert all(a != b for a, b in itertools.pairwise(dealers))

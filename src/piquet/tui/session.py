@@ -70,39 +70,34 @@ def _on_signal(signum: int, _frame: object) -> None:
 
 
 @contextlib.contextmanager
-def _stop_on_hangup() -> Iterator[None]:
-    """While inside, a hang-up (the terminal closed) or SIGTERM stops the game as Ctrl-C
-    does: the record is saved.  (Only from the main thread, where signals are handled.)"""
-    wanted = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+def _on_hangup(handler: Any) -> Iterator[None]:
+    """While inside, a hang-up (the terminal closed) or SIGTERM goes to ``handler`` (a
+    function, or ``signal.SIG_IGN``); the handlers of before come back after.  (Only from
+    the main thread, where signals are handled.)"""
     before: dict[int, Any] = {}
-    try:
-        for sig in wanted:
-            before[sig] = signal.signal(sig, _on_signal)
-    except ValueError:  # not the main thread
-        pass
-    try:
-        yield
-    finally:
-        for sig, handler in before.items():
-            signal.signal(sig, handler)
-
-
-@contextlib.contextmanager
-def _signals_held() -> Iterator[None]:
-    """While inside, a hang-up or SIGTERM is ignored (the record is being saved)."""
-    held: dict[int, Any] = {}
     try:
         for name in ("SIGHUP", "SIGTERM"):
             if hasattr(signal, name):
                 sig = getattr(signal, name)
-                held[sig] = signal.signal(sig, signal.SIG_IGN)
+                before[sig] = signal.signal(sig, handler)
     except ValueError:  # not the main thread
         pass
     try:
         yield
     finally:
-        for sig, handler in held.items():
-            signal.signal(sig, handler)
+        for sig, old in before.items():
+            signal.signal(sig, old)
+
+
+def _stop_on_hangup() -> contextlib.AbstractContextManager[None]:
+    """While inside, a hang-up or SIGTERM stops the game as Ctrl-C does: the record is
+    saved."""
+    return _on_hangup(_on_signal)
+
+
+def _signals_held() -> contextlib.AbstractContextManager[None]:
+    """While inside, a hang-up or SIGTERM is ignored (the record is being saved)."""
+    return _on_hangup(signal.SIG_IGN)
 
 
 def _flush_typed_ahead() -> None:
