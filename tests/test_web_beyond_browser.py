@@ -293,3 +293,55 @@ def test_analysis_on_the_replay_viewer(
     assert "Step 0 of" not in page.inner_text(".step")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_forgetting_a_game_not_over_is_asked_first(server: ThreadServer, browser: Any) -> None:
+    """"forget" in "Your games" takes a game off this browser's list; one not over (whose
+    seat could not be opened again from here) is asked about first, and "keep it" keeps
+    it."""
+    page = new_page(browser, PHONE)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#rules option", state="attached")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    game_id = page.url.rsplit("/", 1)[1]
+    page.wait_for_selector("#main[data-n]")
+    page.goto(server.url + "/")
+    row = page.locator(f'#my-games [data-game="{game_id}"]')
+    row.wait_for()
+    row.get_by_role("button", name="Forget this game").click()
+    ask = row.locator(".forget-ask")
+    ask.wait_for()
+    assert "cannot be resumed" in ask.inner_text()
+    shot(page, "forget-ask-phone")
+    no_sideways_scroll(page, PHONE)
+    ask.get_by_role("button", name="keep it").click()
+    assert row.locator(".forget-ask").count() == 0
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == (
+        "Forget this game"
+    )
+    row.get_by_role("button", name="Forget this game").click()
+    row.get_by_role("button", name="forget it").click()
+    page.wait_for_selector(f'#my-games [data-game="{game_id}"]', state="detached")
+    assert page.evaluate(f"(JSON.parse(localStorage.getItem('piquet.games')) || {{}})"
+                         f"['{game_id}']") is None
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+def test_an_invitation_opened_on_a_phone_is_read_from_its_top(
+    server: ThreadServer, browser: Any
+) -> None:
+    """The invitation says who invites and to what above the name box; on a phone it
+    opened scrolled down to that box (focusing it scrolled the page)."""
+    made = httpx.post(server.url + "/api/games",
+                      json={"opponent": "friend", "name": "Host", "rules": "rubicon"}).json()
+    page = new_page(browser, PHONE)
+    page.goto(server.url + f"/join/{made['id']}#invite={made['invites'][0]['invite']}")
+    page.wait_for_selector("#join-form")
+    assert page.evaluate("document.activeElement.id") == "join-name"
+    assert page.evaluate("window.scrollY") == 0
+    assert page.locator("#join-form h2, #join-form h1").first.is_visible()
+    shot(page, "invitation-phone")
+    assert not page.errors, page.errors
+    page.context.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import random
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,14 +28,19 @@ from piquet.web.app import create_app
 from piquet.web.games import Entry, Games, Live, _step
 from piquet.web.store import GameRow, SeatRow, Store, database_url
 from test_web_kit import (
-    Server,
     ThreadServer,
+    accept,
+    at_once,
     bearer,
     config,
     create,
+    friend_game,
+    offer,
     pg_available,
     pg_schema,
     pick,
+    poster,
+    two_servers,
     view,
 )
 
@@ -59,14 +64,6 @@ def statements(c: TestClient) -> Iterator[list[str]]:
         sa.event.remove(engine, "before_cursor_execute", record)
 
 
-def friend_game(c: TestClient) -> tuple[str, dict[int, str]]:
-    """A game between two people (no computer): its id and each seat's token."""
-    made = create(c, opponent="friend")
-    r = c.post(f"/api/games/{made['id']}/join", json={"invite": made["invites"][0]["invite"]})
-    assert r.status_code == 201, r.text
-    return made["id"], {0: made["token"], 1: r.json()["token"]}
-
-
 def move(c: TestClient, gid: str, tokens: dict[int, str], rng: random.Random) -> dict[str, Any]:
     """The seat to act makes a random legal move; the answer."""
     seat = view(c, gid, tokens[0])["to_act"]
@@ -82,7 +79,7 @@ def move(c: TestClient, gid: str, tokens: dict[int, str], rng: random.Random) ->
 def test_a_move_reads_nothing_and_writes_one_short_transaction(tmp_path: Path) -> None:
     rng = random.Random(1)
     with TestClient(create_app(config(tmp_path / "g.sqlite3"))) as c:
-        gid, tokens = friend_game(c)
+        gid, tokens = friend_game(c.post)
         for _ in range(5):
             move(c, gid, tokens, rng)
         seat = view(c, gid, tokens[0])["to_act"]
@@ -113,7 +110,7 @@ def test_a_restarted_server_rebuilds_the_game_from_the_log(tmp_path: Path) -> No
     db = tmp_path / "g.sqlite3"
     rng = random.Random(2)
     with TestClient(create_app(config(db))) as c:
-        gid, tokens = friend_game(c)
+        gid, tokens = friend_game(c.post)
         for _ in range(30):
             move(c, gid, tokens, rng)
         before = {s: view(c, gid, t) for s, t in tokens.items()}
@@ -132,7 +129,7 @@ def test_a_write_memory_did_not_see_is_found_and_nothing_forks(tmp_path: Path) -
     db = tmp_path / "g.sqlite3"
     rng = random.Random(3)
     with TestClient(create_app(config(db))) as c:
-        gid, tokens = friend_game(c)
+        gid, tokens = friend_game(c.post)
         for _ in range(3):
             move(c, gid, tokens, rng)
         seat = view(c, gid, tokens[0])["to_act"]
@@ -228,21 +225,16 @@ def test_views_from_memory_equal_views_built_afresh() -> None:
 def test_a_double_submission_is_recorded_once(tmp_path: Path) -> None:
     """The same move sent twice at the same moment: one is recorded, the other refused."""
     with ThreadServer(tmp_path) as srv:
-        made = httpx.post(srv.url + "/api/games", json={"opponent": "friend"}).json()
-        gid = made["id"]
-        r = httpx.post(
-            srv.url + f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"]}
-        )
-        tokens = {0: made["token"], 1: r.json()["token"]}
+        gid, tokens = friend_game(poster(srv.url))
         rng = random.Random(6)
         for _ in range(10):
             game = httpx.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()
             seat = game["to_act"]
             mine = httpx.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
             action = pick(mine, rng)
-            codes = _at_once(
+            codes = at_once(
                 2,
-                lambda: (
+                lambda _: (
                     httpx.post(
                         srv.url + f"/api/games/{gid}/actions",
                         json={"action": action},  # noqa: B023 (called before the loop moves on)
@@ -257,23 +249,6 @@ def test_a_double_submission_is_recorded_once(tmp_path: Path) -> None:
         assert [a.idx for a in store.actions(gid)] == list(range(after["n"]))
 
 
-def _at_once(k: int, fn: Callable[[], int]) -> list[int]:
-    """Call ``fn`` from ``k`` threads released together; the results."""
-    barrier = threading.Barrier(k)
-    out: list[int] = []
-
-    def run() -> None:
-        barrier.wait()
-        out.append(fn())
-
-    threads = [threading.Thread(target=run) for _ in range(k)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return out
-
-
 needs_pg = pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at 127.0.0.1:5432/test")
 
 
@@ -283,60 +258,47 @@ def test_two_processes_on_postgresql_never_show_a_stale_game(tmp_path: Path) -> 
     process of the other's moves, yet each view, each move and each long poll sees them
     (the version check), a seat taken on one opens on the other, and the log never forks.
     """
-    with pg_schema() as url:
-        common = ["--database", url, "--rate-limit", "0"]
-        a = Server(common, cwd=tmp_path).start()
-        b = Server(common, cwd=tmp_path)
-        try:
-            b.start()
-            made = httpx.post(a.url + "/api/games", json={"opponent": "friend"}).json()
-            gid = made["id"]
-            ha = httpx.Client(base_url=a.url, timeout=20)
-            hb = httpx.Client(base_url=b.url, timeout=20)
-            assert ha.get(f"/api/games/{gid}", headers=bearer(made["token"])).status_code == 200
-            r = hb.post(
-                f"/api/games/{gid}/join",
-                json={"invite": made["invites"][0]["invite"], "name": "Far"},
+    with pg_schema() as url, two_servers(tmp_path, url) as (a, b):
+        made = offer(poster(a.url))
+        gid = made["id"]
+        ha = httpx.Client(base_url=a.url, timeout=20)
+        hb = httpx.Client(base_url=b.url, timeout=20)
+        assert ha.get(f"/api/games/{gid}", headers=bearer(made["token"])).status_code == 200
+        tokens = {0: made["token"], 1: accept(poster(b.url), made, "Far")}
+        # A held the game before the join: it now shows the seat taken, and opens it
+        seen = ha.get(f"/api/games/{gid}", headers=bearer(tokens[1])).json()
+        assert seen["seats"][1]["name"] == "Far" and seen["seat"] == 1
+        rng = random.Random(7)
+        clients = [ha, hb]
+        final: dict[str, Any] = {}
+        for k in range(80):
+            here, there = clients[k % 2], clients[1 - k % 2]
+            state = there.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json()
+            if state["finished"]:
+                break
+            seat = state["to_act"]
+            mine = there.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+            # the move goes through ``here``, which last saw the game a move ago
+            done = here.post(
+                f"/api/games/{gid}/actions",
+                json={"action": pick(mine, rng)},
+                headers=bearer(tokens[seat]),
             )
-            assert r.status_code == 201
-            tokens = {0: made["token"], 1: r.json()["token"]}
-            # A held the game before the join: it now shows the seat taken, and opens it
-            seen = ha.get(f"/api/games/{gid}", headers=bearer(tokens[1])).json()
-            assert seen["seats"][1]["name"] == "Far" and seen["seat"] == 1
-            rng = random.Random(7)
-            clients = [ha, hb]
-            final: dict[str, Any] = {}
-            for k in range(80):
-                here, there = clients[k % 2], clients[1 - k % 2]
-                state = there.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json()
-                if state["finished"]:
-                    break
-                seat = state["to_act"]
-                mine = there.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
-                # the move goes through ``here``, which last saw the game a move ago
-                done = here.post(
-                    f"/api/games/{gid}/actions",
-                    json={"action": pick(mine, rng)},
-                    headers=bearer(tokens[seat]),
-                )
-                assert done.status_code == 200, done.text
-                assert done.json()["n"] == state["n"] + 1
-                # the other process shows it at once, and a long poll there returns it
-                polled = there.get(
-                    f"/api/games/{gid}", params={"wait": 1}, headers=bearer(tokens[1 - seat])
-                ).json()
-                assert polled["n"] == state["n"] + 1
-                final = polled
-            assert final and final["n"] > 20
-            views = [c.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json() for c in clients]
-            assert views[0] == views[1]
-            store = Store.open(database_url(url, tmp_path))
-            try:
-                assert [x.idx for x in store.actions(gid)] == list(range(views[0]["n"]))
-            finally:
-                store.close()
-            ha.close()
-            hb.close()
+            assert done.status_code == 200, done.text
+            assert done.json()["n"] == state["n"] + 1
+            # the other process shows it at once, and a long poll there returns it
+            polled = there.get(
+                f"/api/games/{gid}", params={"wait": 1}, headers=bearer(tokens[1 - seat])
+            ).json()
+            assert polled["n"] == state["n"] + 1
+            final = polled
+        assert final and final["n"] > 20
+        views = [c.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json() for c in clients]
+        assert views[0] == views[1]
+        store = Store.open(database_url(url, tmp_path))
+        try:
+            assert [x.idx for x in store.actions(gid)] == list(range(views[0]["n"]))
         finally:
-            a.stop()
-            b.stop()
+            store.close()
+        ha.close()
+        hb.close()

@@ -23,11 +23,14 @@ from piquet.core.match import Match
 from piquet.web.store import NewSeat, Store, database_url
 from test_web_kit import (
     REDIS_URL,
-    Server,
+    accept,
+    offer,
     pg_available,
     pg_schema,
     pick,
+    poster,
     redis_available,
+    two_servers,
 )
 
 needs_pg = pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at 127.0.0.1:5432/test")
@@ -120,48 +123,34 @@ class Seat:
 @needs_pg
 @pytest.mark.skipif(not redis_available(), reason="no Redis at 127.0.0.1:6379")
 def test_two_processes_share_a_game_through_postgresql_and_redis(tmp_path: Path) -> None:
-    with pg_schema() as url:
-        common = ["--database", url, "--redis", REDIS_URL, "--rate-limit", "0"]
-        a = Server(common, cwd=tmp_path).start()
-        b = Server(common, cwd=tmp_path)
-        try:
-            b.start()
-            made = httpx.post(
-                a.url + "/api/games", json={"rules": "encyclopedia-19c", "opponent": "friend"}
-            ).json()
-            gid = made["id"]
-            near = Seat(a.url, gid, made["token"])
-            # the friend joins through the other process
-            r = httpx.post(
-                b.url + f"/api/games/{gid}/join",
-                json={"invite": made["invites"][0]["invite"], "name": "Far"},
-            )
-            assert r.status_code == 201
-            # the join on B reaches the WebSocket on A
-            assert near.receive(timeout=10)["seats"][1]["name"] == "Far"
-            seats = {0: near, 1: Seat(b.url, gid, r.json()["token"])}
-            rng = random.Random(11)
-            steps = 0
-            while not seats[0].last["finished"]:
-                p = seats[0].last["to_act"]
-                mover = seats[p]
-                game = mover.act(pick(mover.last, rng))
-                steps += 1
-                # both seats hear of it at once, each from its own process
-                for s in seats.values():
-                    assert s.receive(until_n=game["n"])["n"] == game["n"]
-            assert steps > 50
-            # both processes agree on the end, and the stored log replays to it
-            ends = [s.http.get(f"/api/games/{gid}").json() for s in seats.values()]
-            assert all(e["finished"] for e in ends)
-            assert ends[0]["result"] == ends[1]["result"]
-            record = seats[1].http.get(f"/api/games/{gid}/record").json()
-            assert Match.from_record(record).result() == ends[0]["result"]
+    with pg_schema() as url, two_servers(tmp_path, url, "--redis", REDIS_URL) as (a, b):
+        made = offer(poster(a.url), rules="encyclopedia-19c")
+        gid = made["id"]
+        near = Seat(a.url, gid, made["token"])
+        # the friend joins through the other process
+        far = accept(poster(b.url), made, "Far")
+        # the join on B reaches the WebSocket on A
+        assert near.receive(timeout=10)["seats"][1]["name"] == "Far"
+        seats = {0: near, 1: Seat(b.url, gid, far)}
+        rng = random.Random(11)
+        steps = 0
+        while not seats[0].last["finished"]:
+            p = seats[0].last["to_act"]
+            mover = seats[p]
+            game = mover.act(pick(mover.last, rng))
+            steps += 1
+            # both seats hear of it at once, each from its own process
             for s in seats.values():
-                s.close()
-        finally:
-            a.stop()
-            b.stop()
+                assert s.receive(until_n=game["n"])["n"] == game["n"]
+        assert steps > 50
+        # both processes agree on the end, and the stored log replays to it
+        ends = [s.http.get(f"/api/games/{gid}").json() for s in seats.values()]
+        assert all(e["finished"] for e in ends)
+        assert ends[0]["result"] == ends[1]["result"]
+        record = seats[1].http.get(f"/api/games/{gid}/record").json()
+        assert Match.from_record(record).result() == ends[0]["result"]
+        for s in seats.values():
+            s.close()
 
 
 @needs_pg

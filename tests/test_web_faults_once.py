@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import json
 import random
-import threading
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import httpx
 import pytest
@@ -25,44 +22,24 @@ from websockets.sync.client import connect
 from test_web_kit import (
     Server,
     ThreadServer,
+    at_once,
     bearer,
     client,
+    friend_game,
     pg_available,
     pg_schema,
     pick,
+    poster,
+    two_servers,
     view,
 )
 
 needs_pg = pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at 127.0.0.1:5432/test")
 
 
-def _friend_game(post: Callable[..., Any]) -> tuple[str, dict[int, str]]:
-    made = post("/api/games", json={"opponent": "friend"}).json()
-    joined = post(f"/api/games/{made['id']}/join", json={"invite": made["invites"][0]["invite"]})
-    assert joined.status_code == 201, joined.text
-    return made["id"], {0: made["token"], 1: joined.json()["token"]}
-
-
-def _at_once(k: int, fn: Callable[[int], Any]) -> list[Any]:
-    """``fn(i)`` from ``k`` threads released together; the results in order."""
-    barrier = threading.Barrier(k)
-    out: list[Any] = [None] * k
-
-    def run(i: int) -> None:
-        barrier.wait()
-        out[i] = fn(i)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(k)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return out
-
-
 def test_the_same_action_sent_twice_with_n_is_applied_once(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        gid, tokens = _friend_game(c.post)
+        gid, tokens = friend_game(c.post)
         rng = random.Random(18)
         for _ in range(30):
             seat = view(c, gid, tokens[0])["to_act"]
@@ -85,7 +62,7 @@ def test_the_same_action_sent_twice_with_n_is_applied_once(tmp_path: Path) -> No
 
 def test_an_action_on_a_view_left_behind_is_409_with_the_game(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        gid, tokens = _friend_game(c.post)
+        gid, tokens = friend_game(c.post)
         rng = random.Random(3)
         seat = view(c, gid, tokens[0])["to_act"]
         first = view(c, gid, tokens[seat])
@@ -130,13 +107,13 @@ def test_an_action_on_a_view_left_behind_is_409_with_the_game(tmp_path: Path) ->
 
 def test_twenty_parallel_copies_apply_exactly_one(tmp_path: Path) -> None:
     with ThreadServer(tmp_path) as srv, httpx.Client(base_url=srv.url, timeout=30) as http:
-        gid, tokens = _friend_game(http.post)
+        gid, tokens = friend_game(http.post)
         rng = random.Random(20)
         for _ in range(8):
             seat = http.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json()["to_act"]
             game = http.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
             body = {"action": pick(game, rng), "n": game["n"]}
-            answers = _at_once(
+            answers = at_once(
                 20,
                 lambda _i, body=body, seat=seat: httpx.post(
                     srv.url + f"/api/games/{gid}/actions", json=body, headers=bearer(tokens[seat])
@@ -152,7 +129,7 @@ def test_a_copy_on_the_websocket_is_answered_with_the_view_and_applied_once(
     tmp_path: Path,
 ) -> None:
     with ThreadServer(tmp_path) as srv, httpx.Client(base_url=srv.url, timeout=30) as http:
-        gid, tokens = _friend_game(http.post)
+        gid, tokens = friend_game(http.post)
         seat = http.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json()["to_act"]
         with connect(srv.url.replace("http", "ws") + f"/api/games/{gid}/ws") as ws:
             ws.send(json.dumps({"token": tokens[seat]}))
@@ -176,36 +153,30 @@ def test_a_copy_on_the_websocket_is_answered_with_the_view_and_applied_once(
 
 @needs_pg
 def test_copies_through_two_processes_on_postgresql_apply_exactly_one(tmp_path: Path) -> None:
-    with pg_schema() as url:
-        common = ["--database", url, "--rate-limit", "0", "--ai-workers", "1"]
-        servers = [Server(common, cwd=tmp_path).start(), Server(common, cwd=tmp_path).start()]
-        try:
-            gid, tokens = _friend_game(lambda path, **kw: httpx.post(servers[0].url + path, **kw))
-            rng = random.Random(5)
-            for _ in range(6):
-                base = servers[0].url + f"/api/games/{gid}"
-                seat = httpx.get(base, headers=bearer(tokens[0])).json()["to_act"]
-                game = httpx.get(base, headers=bearer(tokens[seat])).json()
-                body = {"action": pick(game, rng), "n": game["n"]}
-                answers = _at_once(
-                    20,
-                    lambda i: httpx.post(
-                        servers[i % 2].url + f"/api/games/{gid}/actions",
-                        json=body,  # noqa: B023
-                        headers=bearer(tokens[seat]),  # noqa: B023
-                        timeout=30,
-                    ),
-                )
-                assert {a.status_code for a in answers} == {200}, [a.text for a in answers][:2]
-                assert {a.json()["n"] for a in answers} == {game["n"] + 1}
-            for s in servers:
-                assert (
-                    httpx.get(s.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["n"]
-                    == 6
-                )
-        finally:
-            for s in servers:
-                s.stop()
+    with pg_schema() as url, two_servers(tmp_path, url, "--ai-workers", "1") as servers:
+        gid, tokens = friend_game(poster(servers[0].url))
+        rng = random.Random(5)
+        for _ in range(6):
+            base = servers[0].url + f"/api/games/{gid}"
+            seat = httpx.get(base, headers=bearer(tokens[0])).json()["to_act"]
+            game = httpx.get(base, headers=bearer(tokens[seat])).json()
+            body = {"action": pick(game, rng), "n": game["n"]}
+            answers = at_once(
+                20,
+                lambda i: httpx.post(
+                    servers[i % 2].url + f"/api/games/{gid}/actions",
+                    json=body,  # noqa: B023
+                    headers=bearer(tokens[seat]),  # noqa: B023
+                    timeout=30,
+                ),
+            )
+            assert {a.status_code for a in answers} == {200}, [a.text for a in answers][:2]
+            assert {a.json()["n"] for a in answers} == {game["n"] + 1}
+        for s in servers:
+            assert (
+                httpx.get(s.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["n"]
+                == 6
+            )
 
 
 def test_after_a_sigkill_a_retry_tells_whether_the_action_landed(tmp_path: Path) -> None:
@@ -215,7 +186,7 @@ def test_after_a_sigkill_a_retry_tells_whether_the_action_landed(tmp_path: Path)
     args = ["--data", str(data), "--rate-limit", "0", "--ai-workers", "1"]
     server = Server(args, cwd=tmp_path).start()
     try:
-        gid, tokens = _friend_game(lambda path, **kw: httpx.post(server.url + path, **kw))
+        gid, tokens = friend_game(poster(server.url))
         base = server.url + f"/api/games/{gid}"
         rng = random.Random(12)
         sent = []

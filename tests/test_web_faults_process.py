@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from test_web_kit import Server, bearer, pick
+from test_web_kit import Server, bearer, friend_game, pick, poster
 
 
 def _children(pid: int) -> set[int]:
@@ -79,14 +79,6 @@ def test_ai_workers_and_the_resource_tracker_exit_when_the_server_is_killed(
         server.stop()
 
 
-def _friend_game(base: str) -> tuple[str, dict[int, str]]:
-    made = httpx.post(base + "/api/games", json={"opponent": "friend"}).json()
-    joined = httpx.post(
-        base + f"/api/games/{made['id']}/join", json={"invite": made["invites"][0]["invite"]}
-    )
-    return made["id"], {0: made["token"], 1: joined.json()["token"]}
-
-
 def _move(base: str, gid: str, tokens: dict[int, str], rng: random.Random) -> httpx.Response:
     """The seat to act makes a random legal move (sending ``n``); the answer."""
     seat = httpx.get(base + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["to_act"]
@@ -127,7 +119,7 @@ def test_a_full_disk_is_a_503_with_words_and_health_says_so(tmp_path: Path) -> N
     assert server.proc is not None
     base = server.url
     try:
-        gid, tokens = _friend_game(base)
+        gid, tokens = friend_game(poster(base))
         rng = random.Random(9)
         assert _move(base, gid, tokens, rng).status_code == 200
         inf = resource.RLIM_INFINITY
@@ -161,7 +153,7 @@ def test_a_sqlite_file_gone_under_the_server_stops_the_acknowledgements(
     server = Server(["--data", str(data), "--rate-limit", "0"], cwd=tmp_path).start()
     base = server.url
     try:
-        gid, tokens = _friend_game(base)
+        gid, tokens = friend_game(poster(base))
         rng = random.Random(10)
         for _ in range(3):
             assert _move(base, gid, tokens, rng).status_code == 200

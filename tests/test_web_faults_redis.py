@@ -26,7 +26,7 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from test_web_kit import Server, bearer, free_port, pg_available, pg_schema, pick
+from test_web_kit import Server, bearer, free_port, pg_available, pg_schema, pick, two_servers
 
 pytestmark = [
     pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at 127.0.0.1:5432/test"),
@@ -87,17 +87,9 @@ class OwnRedis:
 
 
 @contextmanager
-def _cluster(tmp: Path, redis: OwnRedis) -> Iterator[list[Server]]:
-    with pg_schema() as url:
-        common = ["--database", url, "--redis", redis.url, "--rate-limit", "0"]
-        servers = [Server(common, cwd=tmp), Server(common, cwd=tmp)]
-        try:
-            for s in servers:
-                s.start()
-            yield servers
-        finally:
-            for s in servers:
-                s.stop()
+def _cluster(tmp: Path, redis: OwnRedis) -> Iterator[tuple[Server, Server]]:
+    with pg_schema() as url, two_servers(tmp, url, "--redis", redis.url) as servers:
+        yield servers
 
 
 @contextmanager

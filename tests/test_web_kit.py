@@ -233,6 +233,80 @@ class Server:
                 self.proc.wait(10)
 
 
+@contextlib.contextmanager
+def two_servers(tmp: Path, database: str, *options: str) -> Iterator[tuple[Server, Server]]:
+    """Two ``piquet serve`` processes over one ``database`` (``options``: more of the
+    command's options, such as ``--redis URL``), no rate limit; both stopped at the end."""
+    common = ["--database", database, "--rate-limit", "0", *options]
+    a = Server(common, cwd=tmp).start()
+    b = Server(common, cwd=tmp)
+    try:
+        b.start()
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+
+
+Post = Callable[..., Any]
+"""A POST to a path of one server: a test client's ``post``, an ``httpx.Client``'s, or
+:func:`poster`'s for a server at a URL."""
+
+
+def poster(url: str) -> Post:
+    """POST to the server at ``url``."""
+    import httpx
+
+    return lambda path, **kw: httpx.post(url + path, **kw)
+
+
+def offer(post: Post, **body: Any) -> dict[str, Any]:
+    """A game against a friend made through ``post`` (``body``: more of the request), as
+    the server answered it: its id, the maker's token and the invitation."""
+    r = post("/api/games", json={"opponent": "friend", **body})
+    assert r.status_code == 201, r.text
+    made: dict[str, Any] = r.json()
+    return made
+
+
+def accept(post: Post, made: dict[str, Any], name: str | None = None) -> str:
+    """The friend takes the seat offered in ``made`` through ``post``: the seat's token."""
+    join = {"invite": made["invites"][0]["invite"]}
+    if name is not None:
+        join["name"] = name
+    r = post(f"/api/games/{made['id']}/join", json=join)
+    assert r.status_code == 201, r.text
+    token: str = r.json()["token"]
+    return token
+
+
+def friend_game(
+    post: Post, *, guest: str | None = None, **body: Any
+) -> tuple[str, dict[int, str]]:
+    """A game between two people (no computer), made and joined through ``post``: its id
+    and each seat's token (``body``: more of the request that makes it; ``guest``: the
+    name of the one who joins)."""
+    made = offer(post, **body)
+    return made["id"], {0: made["token"], 1: accept(post, made, guest)}
+
+
+def at_once(k: int, fn: Callable[[int], Any]) -> list[Any]:
+    """``fn(i)`` from ``k`` threads released together; the results in order."""
+    barrier = threading.Barrier(k)
+    out: list[Any] = [None] * k
+
+    def run(i: int) -> None:
+        barrier.wait()
+        out[i] = fn(i)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(k)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
 class ThreadServer:
     """uvicorn in a thread of this process, on a free port, over a fresh SQLite file."""
 

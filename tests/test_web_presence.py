@@ -15,7 +15,6 @@ from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import httpx
 import pytest
 from websockets.sync.client import connect
 
@@ -26,22 +25,21 @@ if TYPE_CHECKING:
 
 from test_web_kit import (
     REDIS_URL,
-    Server,
+    accept,
     client,
-    create,
+    friend_game,
+    offer,
     pg_available,
     pg_schema,
+    poster,
     redis_available,
+    two_servers,
 )
 
 
 def _friend_game(c: TestClient) -> tuple[str, str, str]:
-    made = create(c, opponent="friend", name="Ann")
-    gid = made["id"]
-    r = c.post(f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"],
-                                               "name": "Gus"})
-    assert r.status_code == 201
-    return gid, made["token"], r.json()["token"]
+    gid, tokens = friend_game(c.post, name="Ann", guest="Gus")
+    return gid, tokens[0], tokens[1]
 
 
 def _presence(ws: Any) -> list[int] | None:
@@ -158,16 +156,10 @@ def test_two_processes_tell_each_other_who_is_at_the_table(tmp_path: Path) -> No
 
 
 def _two_processes(tmp_path: Path, url: str) -> None:
-    common = ["--database", url, "--redis", REDIS_URL, "--rate-limit", "0"]
-    a = Server(common, cwd=tmp_path).start()
-    b = Server(common, cwd=tmp_path)
-    try:
-        b.start()
-        made = httpx.post(a.url + "/api/games", json={"opponent": "friend"}).json()
+    with two_servers(tmp_path, url, "--redis", REDIS_URL) as (a, b):
+        made = offer(poster(a.url))
         gid = made["id"]
-        r = httpx.post(b.url + f"/api/games/{gid}/join",
-                       json={"invite": made["invites"][0]["invite"], "name": "Far"})
-        assert r.status_code == 201
+        far_token = accept(poster(b.url), made, "Far")
 
         def told(ws: Any, want: list[int], timeout: float = 10) -> list[int]:
             """The presence messages until ``want`` (each process learns the other's
@@ -183,15 +175,12 @@ def _two_processes(tmp_path: Path, url: str) -> None:
             near.send(json.dumps({"token": made["token"], "presence": True}))
             assert told(near, [0]) == [0]
             with connect(b.url.replace("http", "ws") + f"/api/games/{gid}/ws") as far:
-                far.send(json.dumps({"token": r.json()["token"], "presence": True}))
+                far.send(json.dumps({"token": far_token, "presence": True}))
                 assert told(far, [0, 1]) == [0, 1]  # B asked A, which answered
                 assert told(near, [0, 1]) == [0, 1]  # A heard B
             # the far seat closed its page: at once, or (should B's word be lost) when
             # what B said lapses
             assert told(near, [0], PRESENCE_LAPSE + 10) == [0]
-    finally:
-        a.stop()
-        b.stop()
 
 
 def test_a_seat_that_left_while_redis_was_down_is_said_gone_when_it_is_back() -> None:

@@ -253,14 +253,35 @@ async function showMyGames(list) {
             onclick: open(`/play/${g.id}`) }, "Resume"),
           g.replay ? h("a", { href: `/replay/${g.id}`, class: "replay-link",
             onclick: open(`/replay/${g.id}`) }, "Replay") : null,
-          h("button", { class: "link", type: "button", "aria-label": "Forget this game",
-            onclick: async () => {
-              try { await api("DELETE", `/api/me/games/${g.id}`); } catch { /* gone */ }
-              store.drop(g.id);
-              showMyGames(list);
-            } }, "forget"))))))
+          forgetButton(g, list))))))
       : h("p", { class: "muted" }, "None yet. Games you start or join appear here, and " +
         "you can come back to them after closing the tab."));
+}
+
+// "forget" takes a game off this browser's list; a game not over is asked about first,
+// since its seat cannot be opened again from here once forgotten.
+function forgetButton(g, list) {
+  const forget = async () => {
+    try { await api("DELETE", `/api/me/games/${g.id}`); } catch { /* gone */ }
+    store.drop(g.id);
+    showMyGames(list);
+  };
+  const button = h("button", { class: "link", type: "button", "aria-label": "Forget this game",
+    onclick: () => {
+      if (g.finished) { forget(); return; }
+      const keep = h("button", { class: "link", type: "button", onclick: () => {
+        ask.replaceWith(button);
+        button.focus();
+      } }, "keep it");
+      const ask = h("span", { class: "forget-ask", role: "group",
+        "aria-label": "Forget this game?" },
+        "Not over: forgotten, it cannot be resumed from this browser. ",
+        h("button", { class: "link danger", type: "button", onclick: forget }, "forget it"),
+        " · ", keep);
+      button.replaceWith(ask);
+      keep.focus();
+    } }, "forget");
+  return button;
 }
 
 // ------------------------------------------------------------------ invitation
@@ -311,7 +332,9 @@ async function showJoin(id) {
     }
   });
   $main.replaceChildren(form);
-  name.focus();
+  // the invitation is read from its top (on a phone, focusing the name scrolled it away)
+  window.scrollTo(0, 0);
+  name.focus({ preventScroll: true });
 }
 
 // A refusal's words as a sentence ("no such game: ..." -> "No such game: ....").
