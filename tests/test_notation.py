@@ -357,3 +357,21 @@ def test_unfinished_record_resumes_where_it_stopped() -> None:
     assert nxt.history[:-1] == m.history
     assert "[Result null]" in dump_text(m)
     assert parse_action(str(nxt.history[-1][1])) == nxt.history[-1][1]
+
+
+def test_a_records_rules_are_a_preset_never_a_file_on_the_readers_machine(
+    good_text: str, tmp_path: Path
+) -> None:
+    """docs/notation.md: ``Rules`` is a preset's name or a house rule's name, its knobs in
+    ``Knobs``.  A ``Rules`` naming a ``.toml`` file was loaded from the reader's disk
+    (replaying for its author only, and a way in for any file's contents)."""
+    house = tmp_path / "house.toml"
+    house.write_text('base = "encyclopedia-19c"\nname = "ours"\n', encoding="utf-8")
+    refused(
+        good_text.replace('[Rules "encyclopedia-19c"]', f'[Rules "{house}"]'),
+        "unknown rule set",
+    )
+    record = new_match("rubicon", seed=3).to_record()
+    record["rules"] = str(house)
+    with pytest.raises(RecordError, match="unknown rule set"):
+        Match.from_record(record)

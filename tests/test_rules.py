@@ -253,7 +253,7 @@ def test_replace_reads_enum_names_and_values_and_ranks() -> None:
         ({"partie_deals": 5}, r"knob 'partie_deals': 5: must be a positive even number"),
         ({"capot_bonus": -1}, r"knob 'capot_bonus': must not be negative"),
         ({"sequence_values": [1] * 8}, r"knob 'sequence_values': give 1 to 7 values"),
-        ({"name": "  "}, r'knob \'name\': "  " is not a non-empty string'),
+        ({"name": "  "}, r'knob \'name\': "  " is not a name: one line of printable text'),
     ],
 )
 def test_bad_knobs_are_refused_naming_the_knob(changes: dict[str, Any], message: str) -> None:
@@ -403,3 +403,38 @@ def test_every_named_choice_has_words_and_value_text_uses_them() -> None:
     assert value_text(True) == "yes" and value_text(False) == "no"
     assert value_text(Rank.TEN) == "ten" and value_text((2, 3)) == "2, 3"
     assert value_text((Format.GAME,)) == VALUE_DOCS[Format.GAME].rstrip(".")
+
+
+def test_a_house_rule_starts_from_a_preset_never_another_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ``base`` naming a rule file (itself, or one leading back to it) recursed until
+    Python gave up, a traceback in every command: ``base`` is a preset, as the file's
+    own error said."""
+    from piquet.cli import main
+
+    own = tmp_path / "self.toml"
+    own.write_text(f'base = "{own}"\nname = "selfy"\n', encoding="utf-8")
+    a, b = tmp_path / "a.toml", tmp_path / "b.toml"
+    a.write_text(f'base = "{b}"\nname = "a"\n', encoding="utf-8")
+    b.write_text(f'base = "{a}"\nname = "b"\n', encoding="utf-8")
+    for path in (own, a):
+        with pytest.raises(RulesError, match="base must be a preset name, one of cotgrave-1662"):
+            load_rules_file(path)
+        assert main(["rules", str(path)]) == 2
+        err = capsys.readouterr().err
+        assert "base must be a preset name" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    "name", ["\x1b]0;pwned\x07\x1b[2J", "two\nlines", "bell\x07", "\u202eevil", "x" * 61]
+)
+def test_a_rule_sets_name_is_one_short_line_of_printable_text(tmp_path: Path, name: str) -> None:
+    """The name is printed by every table and record: a terminal's escape sequences in a
+    house rule's name (or a record's) reached the terminal as they were."""
+    path = tmp_path / "house.toml"
+    path.write_text(f'base = "rubicon"\nname = {json.dumps(name)}\n', encoding="utf-8")
+    with pytest.raises(RulesError, match="knob 'name'"):
+        load_rules_file(path)
+    with pytest.raises(RulesError, match="knob 'name'"):
+        rules_from_mapping({"name": name}, base=get_rules("rubicon"))

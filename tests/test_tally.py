@@ -11,7 +11,7 @@ import pytest
 
 from piquet.cli import main
 from piquet.core.actions import Discard, Play
-from piquet.core.cards import Card, CardSet
+from piquet.core.cards import Card, CardSet, pack_mask
 from piquet.core.deal import Phase
 from piquet.core.dealtypes import ExchangeKind
 from piquet.core.errors import IllegalActionError, ParseError, PiquetError, RecordError
@@ -325,3 +325,187 @@ def test_younger_laying_out_nothing_takes_nothing() -> None:
         pytest.skip("younger must exchange under this rule set")
     after = s.enter("younger: discard -")
     assert after.deal is not None and after.deal.discards[1] == 0
+
+
+BLANK = "AS TS 9S 8S 7S AH TH 9H AD TD 9D AC"  # no K, Q or J: a carte blanche
+BLANK_OTHER = "KS QS JS KH QH JH 8H 7H KD QD JD 8D"
+
+
+def test_a_carte_blanche_shown_as_dealt_that_wins_the_game_settles_it() -> None:
+    """RULES.md, winning: the set is won "the moment a player reaches it, in counting order
+    (blank first, ...)"; rubicon's carte blanche is "declared and shown at once". Elder at
+    96 dealt a blank in a single game of rubicon wins as the cards are dealt (the tally
+    used to stop there, the deal over and never settled, its record unloadable)."""
+    first_deal = [  # Anne elder: Bob repiques and is capot, 53 to Bob's 96
+        "dealer Bob",
+        "elder AH KH QH JH 9H 8H AD KD QD JD AC KC",
+        "younger AS KS QS JS TS 9S TH TD TC 7H 7D 7C",
+        "discard JD take 9D", "discard 7H take 8D", "decline",
+        "point AH KH QH JH 9H 8H", "making", "not good",
+        "sequence AH KH QH JH", "not good", "set AH AD AC", "not good", "AH",
+        "point AS KS QS JS TS 9S", "sequence AS KS QS JS TS 9S", "set TS TH TD TC",
+        "TH KH 7C QH 7D JH 8D 9H TC 8H TD AD 9S KD TS QD JS 9D QS AC KS KC AS",
+    ]
+    s = new_tally("rubicon", names=("Anne", "Bob"), format="game")
+    for entry in first_deal:
+        s = s.enter(entry)
+    assert s.scores == {"Anne": 53, "Bob": 96} and not s.finished
+    s = s.enter(f"elder {BLANK}").enter(f"younger {BLANK_OTHER}")
+    assert s.finished
+    assert s.match.result()["winner"] == 1 and s.match.result()["scores"] == [53, 106]
+    assert s.expecting().startswith("the match is over: Bob wins (Anne 53, Bob 106)")
+    again = TallySession.from_record(json.loads(json.dumps(s.to_record())))
+    assert again.finished and again.match.result() == s.match.result()
+
+
+def test_a_house_rule_whose_blanche_ends_the_deal_as_dealt_settles_it(tmp_path: Path) -> None:
+    """A house rule dealing by one packet size whose carte blanche is shown at once (no
+    number announced): the deal is over as the cards are dealt, and is settled then, on the
+    engine's own deals too (``Match`` used to keep it over and unsettled, nobody to act)."""
+    from dataclasses import replace
+
+    from piquet.core.transitions import pack_dealing
+
+    house = tmp_path / "house.toml"
+    house.write_text('base = "encyclopedia-19c"\nname = "no-number"\n'
+                     "[knobs]\nblanche_number = false\n")
+    rules = get_rules(str(house))
+    assert rules.packet_sizes == (2,)  # dealt at once: no action deals it
+    m = replace(new_match(rules, seed=1, format="game"), scores=(95, 95))
+    e, y = CardSet.parse(BLANK).mask, CardSet.parse(BLANK_OTHER).mask
+    rest = [c for c in range(36) if pack_mask(rules) >> c & 1 and not (e | y) >> c & 1]
+    elder = 1 - m.dealer
+    settled = m.with_pack(pack_dealing(e, y, rest, 2))
+    assert settled.finished and settled.deal is None
+    assert settled.result()["winner"] == elder
+    assert settled.result()["scores"][elder] == 105
+    assert settled.deals[-1].reached == elder
+
+
+def test_cli_tally_save_never_replaces_a_game_silently(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--save`` naming a file already there (``--save`` typed for ``--load``) used to
+    wipe it: now refused before the first entry, unless it is the ``--load`` file or
+    ``--overwrite`` is given; so is the ``save FILE`` entry, but for the tally's own."""
+    victim = tmp_path / "victim.json"
+    monkeypatch.setattr("sys.stdin", io.StringIO("dealer Anne\n"))
+    assert main(["tally", "--rules", "rubicon", "--players", "Anne,Bob",
+                 "--save", str(victim)]) == 0
+    before = victim.read_text()
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO("dealer Anne\n"))
+    assert main(["tally", "--rules", "rubicon", "--players", "X,Y", "--save", str(victim)]) == 2
+    err = capsys.readouterr().err
+    assert "that file exists and would be replaced" in err and "--overwrite" in err
+    assert "Traceback" not in err
+    assert victim.read_text() == before
+    # resuming into the same file is the point of --load with --save
+    monkeypatch.setattr("sys.stdin", io.StringIO("elder " + ELDER_HAND + "\n"))
+    assert main(["tally", "--load", str(victim), "--save", str(victim)]) == 0
+    assert json.loads(victim.read_text())["entries"][-1][0] == "hand"
+    # the save entry: a stranger's file refused, the tally's own and a new one written
+    other = tmp_path / "other.json"
+    other.write_text("precious")
+    new = tmp_path / "new.json"
+    capsys.readouterr()
+    monkeypatch.setattr("sys.stdin", io.StringIO(
+        f"save {other}\nsave {new}\nsave {new}\nsave {victim}\n"))
+    assert main(["tally", "--load", str(victim)]) == 0
+    out = capsys.readouterr().out
+    assert other.read_text() == "precious"
+    assert f"refused: save {other}: that file exists" in out
+    assert out.count(f"saved to {new}") == 2 and f"saved to {victim}" in out
+    # --overwrite lets both replace
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"save {other}\n"))
+    assert main(["tally", "--rules", "rubicon", "--players", "X,Y", "--save", str(victim),
+                 "--overwrite"]) == 0
+    assert json.loads(other.read_text())["players"] == ["X", "Y"]
+    assert json.loads(victim.read_text())["players"] == ["X", "Y"]
+
+
+def test_cli_tally_says_what_the_match_is_settled_for(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """RULES.md: rubicon's loser under 100 is rubiconed and "the winner scores 100 + both
+    totals"; 1754's loser under 50 "pays double" (the lurch). The terminal tally said only
+    who won."""
+    played, entries = _entries_for(
+        new_match("rubicon", seed=3, names=("Anne", "Bob")), random.Random(3)
+    )
+    res = played.result()
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(entries) + "\n"))
+    assert main(["tally", "--rules", "rubicon", "--players", "Anne,Bob", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert f"settled at {res['settled']}" in out
+    assert ("the loser is rubiconed" in out) == bool(res.get("rubiconed"))
+    from piquet.tally import result_text
+
+    lurched = _lurch_session()
+    assert result_text(lurched).endswith("; a lurch: the loser pays double")
+
+
+def _lurch_session() -> TallySession:
+    """A 1754 game entered at random until one that ends in a lurch (loser under 50)."""
+    for seed in range(200):
+        played, entries = _entries_for(
+            new_match("court-gamester-1754", seed=seed, names=("Anne", "Bob")),
+            random.Random(seed),
+        )
+        if played.result().get("lurch"):
+            s = new_tally("court-gamester-1754", names=("Anne", "Bob"))
+            for e in entries:
+                s = s.enter(e)
+            return s
+    raise AssertionError("no lurch in 200 random games")
+
+
+def test_cli_tally_writes_each_deal_in_the_players_order(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The deal's line named elder first and the score line the players in their order:
+    both now keep the players' order."""
+    _, entries = _entries_for(
+        new_match("encyclopedia-19c", seed=1, names=("Anne", "Bob")), random.Random(1)
+    )
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(entries) + "\n"))
+    assert main(["tally", "--rules", "encyclopedia-19c", "--players", "Anne,Bob",
+                 "--quiet"]) == 0
+    lines = [x for x in capsys.readouterr().out.splitlines() if x.startswith("deal ")]
+    assert len(lines) >= 2 and all(": Anne " in x and ", Bob " in x for x in lines)
+
+
+@pytest.mark.parametrize(
+    ("change", "said"),
+    [
+        ({"entries": [["action", 5]]}, "an action entry is"),
+        ({"entries": [["exchange", "elder", 5]]}, "an exchange entry is"),
+        ({"entries": [["hand", "elder", 5]]}, "a hand entry is"),
+        ({"entries": [["hand", "dealer", "AS"]]}, "a hand entry is"),
+        ({"entries": [["take", "elder", 5]]}, "a take entry is"),
+        ({"entries": [["shuffle"]]}, "unknown entry kind"),
+        ({"entries": [["dealer", 2]]}, "the dealer is player 0 or 1"),
+        ({"entries": [["dealer", -1]]}, "the dealer is player 0 or 1"),
+        ({"entries": [["dealer", 10**30]]}, "the dealer is player 0 or 1"),
+        ({"players": [1, 2]}, "players must be two names"),
+        ({"format": 5}, 'the format is "game" or "partie"'),
+        ({"format": "pool"}, 'the format is "game" or "partie"'),
+        ({"games": "x"}, "games is a whole number"),
+        ({"games": 0}, "games is a whole number"),
+        ({"rules": [1]}, "the rules must be a preset's name or an object of knobs"),
+        ({"rules": "house.toml"}, "unknown rule set"),
+    ],
+)
+def test_a_malformed_tally_record_is_refused_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], change: dict[str, object], said: str
+) -> None:
+    """Each of these gave a traceback (or, a dealer of -1, was taken as the last player)."""
+    record = {"piquet": 1, "tally": 1, "rules": "rubicon", "format": "partie", "games": 1,
+              "players": ["A", "B"], "entries": [], "deals": [], "result": None, **change}
+    with pytest.raises(RecordError, match=said):
+        TallySession.from_record(record)
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert main(["tally", "--load", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert said.split()[0] in err and "Traceback" not in err

@@ -363,6 +363,24 @@ def test_game_creation_has_its_own_limit(tmp_path: Path) -> None:
         assert codes[0] == 201 and 429 in codes
 
 
+def test_a_rematch_counts_as_a_new_game(tmp_path: Path) -> None:
+    """Resign and rematch, over and over, made a game at each turn past the limit on new
+    games (59 in two seconds)."""
+    with client(tmp_path, create_per_minute=6.0) as c:  # a burst of two
+        made = c.post("/api/games", json={}).json()
+        gid, token = made["id"], made["token"]
+        codes = []
+        for _ in range(6):
+            assert c.post(f"/api/games/{gid}/resign", headers=bearer(token)).status_code == 200
+            r = c.post(f"/api/games/{gid}/rematch", headers=bearer(token))
+            codes.append(r.status_code)
+            if r.status_code != 201:
+                assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+                break
+            gid, token = r.json()["id"], r.json()["token"]
+        assert codes[0] == 201 and codes[-1] == 429
+
+
 def test_pages_carry_security_headers(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         for path in ("/", "/play/abc", "/join/abc", "/replay/abc"):

@@ -175,3 +175,20 @@ def test_serve_gives_a_clear_error_for_an_unreachable_database(tmp_path: Path) -
     assert out.returncode == 2
     assert out.stderr.startswith("piquet: error: cannot open the database")
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize("url", ["notaurl", "redis://127.0.0.1:99999/0", "http://x/0"])
+def test_serve_gives_a_clear_error_for_a_malformed_redis_url(tmp_path: Path, url: str) -> None:
+    """A malformed ``--redis`` printed "serving the card table", then some fifty lines of
+    traceback from the application's start-up (an unreachable one is served without)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "piquet", "serve", "--data", str(tmp_path / "d"), "--redis", url],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"piquet: error: --redis {url}: ")
+    assert "redis://127.0.0.1:6379/0" in out.stderr
+    assert "Traceback" not in out.stderr and "serving" not in out.stdout

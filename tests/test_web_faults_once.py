@@ -212,3 +212,45 @@ def test_after_a_sigkill_a_retry_tells_whether_the_action_landed(tmp_path: Path)
         assert r.status_code == 200 and r.json()["n"] == 5
     finally:
         server.stop()
+
+
+@needs_pg
+def test_the_same_seat_remembered_or_offered_twice_at_once_on_postgresql(tmp_path: Path) -> None:
+    """Two requests at the same moment to remember a seat in "Your games", or to offer it
+    in the lobby (two tabs, a double click): on PostgreSQL both deleted nothing and the
+    second insert broke the unique key, answered 503 "the server cannot use its database".
+    Each now answers as the first did, and one row stands."""
+    import sqlalchemy as sa
+
+    with pg_schema() as url, two_servers(tmp_path, url) as servers:
+        for round_ in range(4):
+            made = httpx.post(servers[0].url + "/api/games", json={"opponent": "friend"}).json()
+            cookie = {"piquet_id": f"identity-of-round-{round_}-" + "x" * 32}
+            answers = at_once(
+                8,
+                lambda i: httpx.post(
+                    servers[i % 2].url + "/api/me/games",
+                    json={"id": made["id"], "token": made["token"]},  # noqa: B023
+                    cookies=cookie,  # noqa: B023
+                    timeout=30,
+                ),
+            )
+            assert {a.status_code for a in answers} == {200}, [a.text for a in answers][:2]
+            posted = at_once(
+                8,
+                lambda i: httpx.post(
+                    servers[i % 2].url + "/api/lobby",
+                    json={"game": made["id"], "invite": made["invites"][0]["invite"]},  # noqa: B023
+                    headers=bearer(made["token"]),  # noqa: B023
+                    timeout=30,
+                ),
+            )
+            assert {a.status_code for a in posted} == {201}, [a.text for a in posted][:2]
+            ids = {a.json()["id"] for a in posted}
+            listed = httpx.get(servers[1].url + "/api/lobby").json()["challenges"]
+            assert len(listed) == round_ + 1 and len(ids & {c["id"] for c in listed}) == 1
+        engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("select count(*) from piquet_player_games")).scalar()
+        engine.dispose()
+        assert rows == 4

@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 
 from piquet.core.rules import CHOICE_ENUMS, PRESETS
 from piquet.web.players import IDENTITY_COOKIE, open_box, seal
-from test_web_kit import bearer, client, create, pick, view, walk
+from test_web_kit import ThreadServer, bearer, client, create, friend_game, pick, poster, view, walk
 
 
 def act(c: TestClient, game_id: str, token: str, action: str, n: int | None = None) -> Any:
@@ -33,12 +33,10 @@ def my_turn(c: TestClient, game_id: str, token: str) -> dict[str, Any]:
     raise AssertionError("never my turn")
 
 
-def friend_game(c: TestClient, **more: Any) -> tuple[str, dict[int, str], str]:
-    made = create(c, rules=more.pop("rules", "rubicon"), opponent="friend", name="Ada", **more)
-    code = made["invites"][0]["invite"]
-    r = c.post(f"/api/games/{made['id']}/join", json={"invite": code, "name": "Bob"})
-    assert r.status_code == 201, r.text
-    return made["id"], {0: made["token"], 1: r.json()["token"]}, code
+def _friend_game(c: TestClient, **more: Any) -> tuple[str, dict[int, str]]:
+    """A friend game of Ada's and Bob's (rubicon unless ``rules`` says otherwise)."""
+    return friend_game(c.post, rules=more.pop("rules", "rubicon"), name="Ada", guest="Bob",
+                       **more)
 
 
 # ---------------------------------------------------------------------- undo
@@ -104,7 +102,7 @@ def test_undo_stays_within_the_deal_in_play(tmp_path: Path) -> None:
 
 def test_undo_is_for_practice_games_only(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        gid, tokens, _code = friend_game(c)
+        gid, tokens = _friend_game(c)
         g = view(c, gid, tokens[0])
         p = g["to_act"]
         mine = view(c, gid, tokens[p])
@@ -117,7 +115,7 @@ def test_undo_is_for_practice_games_only(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- resign
 def test_a_resigned_game_is_over_for_both_and_takes_no_action(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        gid, tokens, _code = friend_game(c)
+        gid, tokens = _friend_game(c)
         r = c.post(f"/api/games/{gid}/resign", headers=bearer(tokens[0]))
         assert r.status_code == 200, r.text
         assert r.json()["finished"] and r.json()["resigned"] == 0
@@ -149,7 +147,7 @@ def test_a_resigned_game_has_its_record_and_its_replay(tmp_path: Path) -> None:
     from piquet.notation import loads
 
     with client(tmp_path) as c:
-        gid, tokens, _code = friend_game(c)
+        gid, tokens = _friend_game(c)
         games = c.app.state.piquet["games"]  # type: ignore[attr-defined]
         for _ in range(3):  # a few moves, then a resignation
             real = games.peek(gid).live.match
@@ -179,7 +177,7 @@ def test_a_resigned_game_has_its_record_and_its_replay(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- rematch
 def test_a_rematch_keeps_the_settings_and_swaps_the_seats(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        gid, tokens, _code = friend_game(c, rules="encyclopedia-19c", hints=True)
+        gid, tokens = _friend_game(c, rules="encyclopedia-19c", hints=True)
         early = c.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[0]))
         assert early.status_code == 409  # not before the end
         walk(c, gid, tokens, random.Random(3))
@@ -358,3 +356,57 @@ def test_your_games_says_what_a_finished_partie_was_settled_for(tmp_path: Path) 
         assert line["status"].startswith("Finished: ")
         assert f"settled at {res['settled']}" in line["status"]
         assert ("(the loser rubiconed)" in line["status"]) == bool(res.get("rubiconed"))
+
+
+def test_a_long_poll_answers_at_once_when_the_other_resigns(tmp_path: Path) -> None:
+    """The seat waiting for its turn (``?wait=``) was told of a resignation only at the end
+    of its wait: the resignation is not an action, and the loop looked only for the match
+    finished or the seat to act."""
+    import threading
+    import time
+
+    import httpx
+
+    with ThreadServer(tmp_path) as srv:
+        gid, tokens = friend_game(poster(srv.url))
+        url = srv.url + f"/api/games/{gid}"
+        actor = httpx.get(url, headers=bearer(tokens[0])).json()["to_act"]
+        waiter = 1 - actor
+        answer: dict[str, Any] = {}
+
+        def poll() -> None:
+            t = time.monotonic()
+            r = httpx.get(url, params={"wait": 20}, headers=bearer(tokens[waiter]), timeout=30)
+            answer.update(r.json(), took=time.monotonic() - t)
+
+        t = threading.Thread(target=poll)
+        t.start()
+        time.sleep(0.5)
+        assert httpx.post(url + "/resign", headers=bearer(tokens[actor])).status_code == 200
+        t.join(30)
+        assert answer["finished"] and answer["resigned"] == actor
+        assert answer["took"] < 10
+        # a long poll of a game already resigned answers at once too
+        t0 = time.monotonic()
+        again = httpx.get(url, params={"wait": 20}, headers=bearer(tokens[actor]), timeout=30)
+        assert again.json()["resigned"] == actor and time.monotonic() - t0 < 10
+
+
+def test_a_seat_of_a_resigned_game_cannot_be_taken_nor_offered(tmp_path: Path) -> None:
+    """A friend could join a game already resigned (and land in a finished game), its
+    invitation still read as open, and its seat could be offered in the lobby."""
+    with client(tmp_path) as c:
+        made = create(c, opponent="friend", name="Ada")
+        gid, code = made["id"], made["invites"][0]["invite"]
+        assert c.post(f"/api/games/{gid}/resign", headers=bearer(made["token"])).status_code == 200
+        about = c.post(f"/api/games/{gid}/invitation", json={"invite": code})
+        assert about.status_code == 410 and "over" in about.json()["error"]
+        join = c.post(f"/api/games/{gid}/join", json={"invite": code, "name": "Bob"})
+        assert join.status_code == 409 and "the game is over" in join.json()["error"]
+        offer = c.post("/api/lobby", json={"game": gid, "invite": code},
+                       headers=bearer(made["token"]))
+        assert offer.status_code == 409 and "the game is over" in offer.json()["error"]
+        # a game against the computer has no seat for a friend: no invitation of it is "used"
+        solo = create(c, opponent="random")
+        none = c.post(f"/api/games/{solo['id']}/invitation", json={"invite": "x" * 20})
+        assert none.status_code == 404 and "no seat for a friend" in none.json()["error"]

@@ -55,7 +55,7 @@ from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Utterance
 from piquet.core.errors import PiquetError, RecordError
 from piquet.core.match import Match, new_match
-from piquet.core.rules import PRESETS, Format, Rules, get_rules, rules_from_mapping
+from piquet.core.rules import PRESETS, Format, Rules, preset, rules_from_mapping
 from piquet.core.words import Voice, voice
 
 __all__ = [
@@ -74,6 +74,7 @@ __all__ = [
     "record_json",
     "save",
     "utterance_line",
+    "write_whole",
 ]
 
 RECORD_VERSION: Final = 1
@@ -514,7 +515,7 @@ def _start(
         elif isinstance(rules_value, dict):
             rules = rules_from_mapping(rules_value)
         elif isinstance(rules_value, str):
-            rules = get_rules(rules_value)
+            rules = preset(rules_value)  # a record's house rule comes with its Knobs
             if _EARLIER.get():
                 rules = _earlier_reading(rules, games)
         else:
@@ -919,8 +920,17 @@ def save(path: str | Path, match: Match, *, tags: Mapping[str, Any] | None = Non
     text = (
         dump_json(match, tags=tags) if p.suffix.lower() == ".json" else dump_text(match, tags=tags)
     )
-    # written beside it, then put in its place: an interrupted save leaves the record of
-    # before whole, never a file cut short
+    write_whole(p, text)
+    return text
+
+
+def write_whole(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` (UTF-8) beside it, then put it in its place: an
+    interrupted save leaves the file of before whole, never one cut short.
+
+    Raises :class:`RecordError` if it cannot be written.
+    """
+    p = Path(path)
     part = p.with_name(f".{p.name}.part")
     try:
         part.write_text(text, encoding="utf-8")
@@ -929,4 +939,3 @@ def save(path: str | Path, match: Match, *, tags: Mapping[str, Any] | None = Non
         with contextlib.suppress(OSError):
             part.unlink()
         raise RecordError(f"cannot write {str(p)!r}: {exc.strerror}") from None
-    return text

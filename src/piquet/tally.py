@@ -58,10 +58,10 @@ from piquet.core.declarations import DeclClass
 from piquet.core.errors import IllegalActionError, ParseError, PiquetError, RecordError
 from piquet.core.match import Match, new_match
 from piquet.core.roles import ROLE_NAMES
-from piquet.core.rules import Format, Leftovers, Rules, get_rules, rules_from_mapping
+from piquet.core.rules import Format, Leftovers, Rules, get_rules, preset, rules_from_mapping
 from piquet.core.transitions import pack_dealing
 
-__all__ = ["HELP", "TallySession", "in_words", "new_tally"]
+__all__ = ["HELP", "TallySession", "in_words", "new_tally", "result_text"]
 
 _ROLE_NAMES: Final = ROLE_NAMES
 
@@ -307,7 +307,7 @@ class TallySession:
         """What the next entry should be, in words."""
         m = self.match
         if m.finished:
-            return "the match is over: " + _result_text(self)
+            return "the match is over: " + result_text(self)
         draft = self._state.draft
         if not draft.started:
             dealer = draft.dealer if draft.dealer is not None else m.dealer
@@ -634,23 +634,41 @@ class TallySession:
             raise RecordError('not a tally record: expected an object with "piquet": 1, "tally": 1')
         try:
             raw = record["rules"]
-            rules = get_rules(raw) if isinstance(raw, str) else rules_from_mapping(raw)
+            # a preset's name, or a house rule's knobs (never a file's name)
+            if isinstance(raw, str):
+                rules = preset(raw)
+            elif isinstance(raw, dict):
+                rules = rules_from_mapping(raw)
+            else:
+                raise RecordError("the rules must be a preset's name or an object of knobs")
             players = record["players"]
             entries = record["entries"]
             fmt = record.get("format", rules.default_format.value)
             games = record.get("games", 1)
-        except (KeyError, TypeError) as exc:
+        except KeyError as exc:
             raise RecordError(f"tally record is missing a field: {exc}") from None
         except PiquetError as exc:
             raise RecordError(f"tally record: {exc}") from None
-        if not (isinstance(players, list) and len(players) == 2 and isinstance(entries, list)):
+        if not (
+            isinstance(players, list)
+            and len(players) == 2
+            and all(isinstance(n, str) for n in players)
+            and isinstance(entries, list)
+        ):
             raise RecordError("tally record: players must be two names and entries a list")
-        session = new_tally(rules, names=players, format=fmt, games=games)
+        if fmt not in ("game", "partie"):
+            raise RecordError(f'tally record: the format is "game" or "partie", not {fmt!r:.40}')
+        if type(games) is not int or games < 1:
+            raise RecordError(f"tally record: games is a whole number, 1 or more, not {games!r:.9}")
+        try:
+            session = new_tally(rules, names=players, format=fmt, games=games)
+        except PiquetError as exc:
+            raise RecordError(f"tally record: {exc}") from None
         for n, entry in enumerate(entries, 1):
             try:
                 session = session._with(_step_from_json(entry))
             except (PiquetError, TypeError, ValueError, IndexError) as exc:
-                raise RecordError(f"entry {n} ({entry!r}): {exc}") from None
+                raise RecordError(f"entry {n} ({entry!r:.80}): {exc}") from None
         expected = record.get("result")
         if expected is not None and session.finished and expected != session.match.result():
             raise RecordError(
@@ -659,14 +677,37 @@ class TallySession:
         return session
 
 
+_SHAPES: Final = {
+    "hand": '["hand", "elder" or "younger", "CARDS"]',
+    "exchange": '["exchange", "elder" or "younger", "CARDS LAID OUT", "CARDS TAKEN"]',
+    "take": '["take", "elder" or "younger", "CARDS"]',
+    "action": '["action", "ACTION"] (such as "play:QH")',
+}
+
+
 def _step_from_json(entry: Any) -> _Step:
     if not isinstance(entry, list) or not entry or not isinstance(entry[0], str):
-        raise RecordError(f'an entry is a list such as ["action", "play:QH"], not {entry!r}')
+        raise RecordError(f'an entry is a list such as ["action", "play:QH"], not {entry!r:.80}')
     kind = entry[0]
     if kind in ("dealer", "packet"):
         if len(entry) != 2 or type(entry[1]) is not int:
             raise RecordError(f'a {kind} entry is ["{kind}", NUMBER], not {entry!r:.80}')
+        if kind == "dealer" and entry[1] not in (0, 1):
+            shown = f"{entry[1]!r:.12}"
+            raise RecordError(f"the dealer is player 0 or 1 (of the tally's two), not {shown}")
         return _Step(kind, value=entry[1])
+    shape = _SHAPES.get(kind)
+    if shape is None:
+        raise RecordError(f"unknown entry kind {kind!r:.40}; the kinds are dealer, packet, "
+                          f"{', '.join(_SHAPES)}")
+    lengths = {"exchange": (3, 4), "action": (2,)}.get(kind, (3,))
+    if (
+        len(entry) not in lengths
+        or not all(isinstance(x, str) for x in entry[1:])
+        or (kind != "action" and entry[1] not in _ROLE_NAMES)
+    ):
+        article = "an" if kind[0] in "aeiou" else "a"
+        raise RecordError(f"{article} {kind} entry is {shape}, not {entry!r:.80}")
     if kind == "hand":
         return _Step("hand", role=_ROLE_NAMES.index(entry[1]), value=CardSet.parse(entry[2]).mask)
     if kind == "exchange":
@@ -771,12 +812,21 @@ def _friendly_action(text: str, deal: Deal, expecting: Callable[[], str]) -> Act
     raise ParseError(f"{what}; next: {expecting()} (type help for the entries)") from None
 
 
-def _result_text(session: TallySession) -> str:
+def result_text(session: TallySession) -> str:
+    """The match's settled result in words: who won, the scores, and what the players
+    settle on (the rubicon, the partie's settlement, a lurch)."""
     res = session.match.result()
     winner = res.get("winner")
     scores = res.get("scores", [])
     who = "drawn" if winner is None else f"{session.names[winner]} wins"
-    return f"{who} ({', '.join(f'{n} {s}' for n, s in zip(session.names, scores, strict=False))})"
+    text = f"{who} ({', '.join(f'{n} {s}' for n, s in zip(session.names, scores, strict=False))})"
+    if res.get("rubiconed"):
+        text += "; the loser is rubiconed"
+    if res.get("settled"):
+        text += f"; settled at {res['settled']}"
+    if res.get("lurch"):
+        text += "; a lurch: the loser pays double"
+    return text
 
 
 _IDS: Final = re.compile(r"\b(?:declare:(point|sequence|set)|(blanche|name|appoint)):(?=\S)")

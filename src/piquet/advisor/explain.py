@@ -66,6 +66,24 @@ def guards(kept: int) -> tuple[int, list[str]]:
     return n, bare
 
 
+METHOD_WORDS: Final = {
+    "exact": "play solved exactly",
+    "simulated": "play simulated",
+    "estimated": "estimated",
+}
+"""How each :attr:`Ranked.method` is written for a reader."""
+Z95: Final = 1.96
+"""A value's 95% interval is itself ± ``Z95`` standard errors."""
+LEGEND: Final = (
+    "Each value: ± the half-width of its 95% interval over the sampled worlds; "
+    "\"play solved exactly\": "
+    "the play solved double-dummy in each world, \"play simulated\": by the fast "
+    "play-out, \"estimated\": from the declarations' pass alone. The discards are "
+    "valued in the same worlds, so the differences between them are known more closely "
+    "than each value."
+)
+
+
 @dataclass(frozen=True, slots=True)
 class Explanation:
     """Why one discard is good, in words."""
@@ -190,9 +208,13 @@ def explain(
         value = f"wins the game {ranked.value:.0%}"
     else:
         value = f"{ranked.value:+.1f} points a deal on average"
+    words = METHOD_WORDS.get(ranked.method, ranked.method)
     if ranked.stderr is not None:
-        value += f" (±{ranked.stderr:.1%})" if score is not None else f" (±{ranked.stderr:.1f})"
-    value += f", {ranked.method}"
+        half = Z95 * ranked.stderr
+        err = f"{half:.1%}" if score is not None else f"{half:.1f}"
+        value += f" (95% interval ±{err}; {words})"
+    else:
+        value += f" ({words})"
     why = ""
     if versus is not None:
         gap = ranked.value - versus.value

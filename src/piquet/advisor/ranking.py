@@ -67,7 +67,7 @@ from typing import Any, Final
 import numpy as np
 
 from piquet.advisor.deals import ELDER, ROLES, YOUNGER, Setup, World, bits, worlds
-from piquet.advisor.explain import Explanation, explain
+from piquet.advisor.explain import LEGEND, METHOD_WORDS, Z95, Explanation, explain
 from piquet.advisor.game import future_pool, game_chance
 from piquet.core.cards import CardSet
 from piquet.core.declarations import COURTS
@@ -171,6 +171,18 @@ class Ranked:
     """``exact`` (play valued exactly), ``simulated`` (fast play-out) or ``estimated``."""
     stderr: float | None = None
 
+    def figure(self, *, chance: bool, about: bool = False) -> str:
+        """The value as the advice prints it: ``+4.3 ±4.1 (play solved exactly)``, a chance
+        of the game as ``61.0%``; ``about`` (a sampled figure with no error) prefixes
+        "about"."""
+        value = f"{self.value:.1%}" if chance else f"{self.value:+.1f}"
+        if self.stderr is not None:
+            half = Z95 * self.stderr  # the 95% interval's half-width, as the verification's
+            value += f" ±{half:.1%}" if chance else f" ±{half:.1f}"
+        elif about or self.method == "estimated":
+            value = f"about {value}"
+        return f"{value} ({METHOD_WORDS.get(self.method, self.method)})"
+
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "discard": [str(c) for c in self.discard],
@@ -233,6 +245,7 @@ class Advice:
             f"{len(self.ranking):,} legal discards ranked by {self.unit}.",
             f"Declarations: {m['declarations']}.",
             f"Play: {m['play']}.",
+            LEGEND,
         ]
         if self.blanche:
             out.append("You hold carte blanche: announce it before discarding (counted first).")
@@ -240,11 +253,7 @@ class Advice:
             out.append(self.note)
         explained = {e.discard: e for e in self.explanations}
         for i, r in enumerate(self.ranking[:top], 1):
-            value = f"{r.value:.1%}" if self.score is not None else f"{r.value:+.1f}"
-            err = ""
-            if r.stderr is not None:
-                err = f" ±{r.stderr:.1%}" if self.score is not None else f" ±{r.stderr:.1f}"
-            out.append(f"{i:>2}. discard {r.discard}   {value}{err} ({r.method})")
+            out.append(f"{i:>2}. discard {r.discard}   {r.figure(chance=self.score is not None)}")
             e = explained.get(r.discard)
             if e is not None:
                 out.extend(f"      {line}" for line in e.lines())

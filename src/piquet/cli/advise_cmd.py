@@ -318,6 +318,8 @@ def chances_line(e: Explanation) -> str:
 def advice_lines(advice: Advice, *, top: int) -> list[str]:
     """The advice for the terminal: as :meth:`Advice.lines`, but no sampled figure is printed
     as if exact (the chances say "about" and how many draws; estimates say "about")."""
+    from piquet.advisor.explain import LEGEND
+
     m = advice.method
     score = "" if advice.score is None else f", score {advice.score[0]} to {advice.score[1]}"
     sampled = not m.get("exact", True)
@@ -326,6 +328,7 @@ def advice_lines(advice: Advice, *, top: int) -> list[str]:
         f"{len(advice.ranking):,} legal discards ranked by {advice.unit}.",
         f"Declarations: {m['declarations']}.",
         f"Play: {m['play']}.",
+        LEGEND,
     ]
     if advice.blanche:
         out.append("You hold carte blanche: announce it before discarding (counted first).")
@@ -334,12 +337,7 @@ def advice_lines(advice: Advice, *, top: int) -> list[str]:
     explained = {e.discard: e for e in advice.explanations}
     pct = advice.score is not None
     for i, r in enumerate(advice.ranking[:top], 1):
-        value = f"{r.value:.1%}" if pct else f"{r.value:+.1f}"
-        if r.stderr is not None:
-            value += f" ±{r.stderr:.1%}" if pct else f" ±{r.stderr:.1f}"
-        elif r.method == "estimated" or sampled:
-            value = f"about {value}"
-        out.append(f"{i:>2}. discard {r.discard}   {value} ({r.method})")
+        out.append(f"{i:>2}. discard {r.discard}   {r.figure(chance=pct, about=sampled)}")
         e = explained.get(r.discard)
         if e is not None:
             play = e.play

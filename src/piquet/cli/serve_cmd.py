@@ -122,6 +122,15 @@ def run(args: argparse.Namespace) -> int:
         raise PiquetError(f"--max-connections must be 1 or more, not {args.max_connections}")
     if not args.request_timeout > 0:
         raise PiquetError(f"--request-timeout must be more than 0, not {args.request_timeout}")
+    if args.redis:
+        from redis.connection import parse_url
+
+        try:
+            parse_url(args.redis)  # type: ignore[no-untyped-call]  # (redis-py is untyped here)
+        except ValueError as exc:  # a malformed URL (an unreachable one is served without)
+            raise PiquetError(
+                f"--redis {args.redis}: {exc}; write it like redis://127.0.0.1:6379/0"
+            ) from None
     limits = ServerLimits(
         max_connections=args.max_connections, request_timeout=args.request_timeout
     )

@@ -34,7 +34,16 @@ def register(sub: Any) -> None:
     p.add_argument("--format", choices=("game", "partie"), help="default: the rule set's")
     p.add_argument("--games", type=int, default=1, help="games to play (default 1)")
     p.add_argument("--load", help="resume a saved tally record (JSON)")
-    p.add_argument("--save", help="write the record here after every entry and at the end")
+    p.add_argument(
+        "--save",
+        help="write the record here after every entry and at the end (a file already there "
+        "is refused, unless it is the --load file or --overwrite is given)",
+    )
+    p.add_argument(
+        "--overwrite",
+        action="store_true",
+        help="let --save and the 'save FILE' entry replace a file already there",
+    )
     p.add_argument("--strict", action="store_true", help="stop at the first refused entry")
     p.add_argument("--quiet", action="store_true", help="print only refusals and deal scores")
     p.set_defaults(run=run)
@@ -56,10 +65,49 @@ def _load(path: str) -> TallySession:
 
 
 def _save(session: TallySession, path: str) -> None:
+    from piquet.notation import write_whole
+
     try:
-        Path(path).write_text(json.dumps(session.to_record(), indent=1) + "\n", encoding="utf-8")
-    except OSError as exc:
-        raise PiquetError(f"cannot write {path!r}: {exc.strerror}") from None
+        write_whole(path, json.dumps(session.to_record(), indent=1) + "\n")
+    except RecordError as exc:
+        raise PiquetError(str(exc)) from None
+
+
+def _same_file(a: str, b: str | None) -> bool:
+    if b is None:
+        return False
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return False
+
+
+class _Saves:
+    """Where this session may write: a file already there only if it is the session's own
+    (the ``--load`` file, the ``--save`` file once accepted, a file it saved to before) or
+    ``--overwrite`` was given; a game is never replaced silently."""
+
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.overwrite: bool = args.overwrite
+        self.own: list[str] = [p for p in (args.load,) if p]
+
+    def check(self, path: str, how: str) -> None:
+        p = Path(path)
+        # (a directory is left to the write, which says so as a bad --save path does)
+        exists = (p.exists() or p.is_symlink()) and not p.is_dir()
+        if exists and not self.overwrite and not any(_same_file(path, o) for o in self.own):
+            fix = (
+                "add --overwrite to replace it (to go on with it, use --load)"
+                if how.startswith("--")
+                else "remove it first (this tally was started without --overwrite)"
+            )
+            raise PiquetError(
+                f"{how} {path}: that file exists and would be replaced; choose another "
+                f"name, or {fix}"
+            )
+
+    def accept(self, path: str) -> None:
+        self.own.append(path)
 
 
 def _score_line(session: TallySession) -> str:
@@ -71,8 +119,12 @@ def _score_line(session: TallySession) -> str:
 def run(args: argparse.Namespace) -> int:
     from piquet.cli import check_writable
 
+    saves = _Saves(args)
     if args.save:
-        check_writable(args.save)  # before the first entry, not after it
+        # before the first entry, not after it
+        saves.check(args.save, "--save")
+        check_writable(args.save)
+        saves.accept(args.save)
     if args.load:
         session = _load(args.load)
     else:
@@ -109,12 +161,14 @@ def run(args: argparse.Namespace) -> int:
                 say("refused: save needs a file name (or --save)")
                 continue
             try:
+                saves.check(target, "save")
                 _save(session, target)
             except PiquetError as exc:
                 if args.strict:
                     raise
                 say(f"refused: {exc}")  # the session goes on; save it elsewhere
                 continue
+            saves.accept(target)
             say(f"saved to {target}")
             continue
         deals_before = len(session.match.deals)
@@ -127,7 +181,10 @@ def run(args: argparse.Namespace) -> int:
             continue
         if len(session.match.deals) > deals_before:
             d = session.match.deals[-1]
-            pts = {session.names[p]: v for p, v in zip(d.players, d.points, strict=True)}
+            # in the players' order, as the score line writes them
+            pts = dict.fromkeys(session.names, 0)
+            for p, v in zip(d.players, d.points, strict=True):
+                pts[session.names[p]] = v
             say(
                 f"deal {d.number} of game {d.game}: "
                 + ", ".join(f"{n} {v}" for n, v in pts.items())

@@ -19,7 +19,7 @@ from piquet.core.cards import Card, pack
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.errors import IllegalActionError, PiquetError, RecordError, SetupError
 from piquet.core.roles import ROLE_NAMES, Role
-from piquet.core.rules import Format, Rules, Settlement, get_rules, rules_from_mapping
+from piquet.core.rules import Format, Rules, Settlement, get_rules, preset, rules_from_mapping
 from piquet.core.view import DealView, deal_view, public_view
 
 __all__ = ["DealSummary", "GameResult", "Match", "MatchView", "Player", "new_match"]
@@ -268,7 +268,14 @@ class Match:
         rng.shuffle(pack)
         cut = rng.randint(2, len(pack) - 2)  # a cut of at least two cards (1754)
         pack = pack[cut:] + pack[:cut]
-        return replace(self, deal=self._deal_of(pack))
+        return self._dealt(self._deal_of(pack))
+
+    def _dealt(self, deal: Deal) -> Match:
+        """This match with ``deal`` in play, settled at once if dealing it ended it (a carte
+        blanche shown as it is dealt may reach the game's target)."""
+        if not deal.is_over:
+            return replace(self, deal=deal)
+        return replace(self, deal=deal, last_deal=deal)._settle_deal()
 
     def _deal_of(self, pack: Sequence[int]) -> Deal:
         """A fresh deal of this match from ``pack``: the game's score and target around it."""
@@ -293,7 +300,7 @@ class Match:
         deal = m._deal_of(pack)
         if packet is not None and deal.phase is Phase.DEAL:
             deal = deal.apply(DealBy(packet))
-        return replace(m, deal=deal)
+        return m._dealt(deal)
 
     def named(self, names: Sequence[str]) -> Match:
         """This match with the players called ``names`` (one a player); nothing else
@@ -558,7 +565,7 @@ class Match:
         try:
             raw_rules = record["rules"]
             rules = (
-                get_rules(raw_rules)
+                preset(raw_rules)  # a house rule comes as its knobs, never a file's name
                 if isinstance(raw_rules, str)
                 else rules_from_mapping(raw_rules)
             )

@@ -26,6 +26,7 @@ __all__ = [
     "CHOICE_ENUMS",
     "DEFAULT_PRESET",
     "KNOB_DOCS",
+    "NAME_MAX",
     "PRESETS",
     "VALUE_DOCS",
     "Format",
@@ -36,6 +37,7 @@ __all__ = [
     "Rules",
     "Settlement",
     "get_rules",
+    "preset",
     "load_rules_file",
     "rules_from_mapping",
     "value_text",
@@ -480,6 +482,10 @@ _ALIASES: Final = {
 }
 
 
+NAME_MAX: Final = 60
+"""The longest name a rule set may have (a house rule's ``name``)."""
+
+
 def get_rules(name: str | None = None) -> Rules:
     """The preset called ``name`` (or an alias); the default preset for ``None``.
 
@@ -488,9 +494,16 @@ def get_rules(name: str | None = None) -> Rules:
     """
     if name is None:
         return PRESETS[DEFAULT_PRESET]
-    key = name.strip().lower()
-    if key.endswith(".toml"):
+    if name.strip().lower().endswith(".toml"):
         return load_rules_file(name)
+    return preset(name)
+
+
+def preset(name: str) -> Rules:
+    """The preset called ``name`` (or an alias), never a file: what a record or a request
+    names (a house rule travels as its knobs).  Raises :class:`RulesError` naming the
+    presets."""
+    key = name.strip().lower()
     key = _ALIASES.get(key, key)
     try:
         return PRESETS[key]
@@ -564,9 +577,13 @@ def _coerce(knob: str, value: Any, current: Any) -> Any:
             out.append(v)
         return tuple(out)
     if isinstance(current, str):
-        if isinstance(value, str) and value.strip():
+        # the only text knob is the rule set's name, printed by every table and record:
+        # one line of printable text (no control characters to reach a terminal)
+        if isinstance(value, str) and value.strip() and value.strip().isprintable():
+            if len(value.strip()) > NAME_MAX:
+                raise fail(f"a name of at most {NAME_MAX} characters")
             return value.strip()
-        raise fail("a non-empty string")
+        raise fail("a name: one line of printable text")
     raise fail("a value this knob takes")  # pragma: no cover
 
 
@@ -610,8 +627,13 @@ def load_rules_file(path: str | Path) -> Rules:
         raise RulesError(
             f'rule file {str(p)!r} must say which preset it starts from, e.g. base = "rubicon"'
         )
-    if not isinstance(base_name, str):
-        raise RulesError(f"rule file {str(p)!r}: base must be a preset name")
+    if not isinstance(base_name, str) or base_name.strip().lower().endswith(".toml"):
+        # a preset, not another rule file: a house rule is one file (nor can files chain
+        # into a loop)
+        raise RulesError(
+            f"rule file {str(p)!r}: base must be a preset name, one of "
+            f"{', '.join((*PRESETS, *_ALIASES))}; got {toml_text(base_name)}"
+        )
     base = get_rules(base_name)
     knobs = data.pop("knobs", {})
     if not isinstance(knobs, dict):

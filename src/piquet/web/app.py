@@ -565,8 +565,8 @@ def create_app(config: WebConfig) -> FastAPI:
         # watch first: no news between reading the game and waiting is missed
         with state["hub"].watch(game_id) as watcher:
             entry, seat = await seat_entry(game_id, creds)
-            m = entry.live.match
-            if not m.finished and m.to_act != seat:
+            # the game over (played to its end, or resigned) or the seat to act: answer now
+            if not g.over(entry) and entry.live.match.to_act != seat:
                 state["ai"].kick(game_id)
                 while True:
                     woke = await watcher.wait(deadline - time.monotonic())
@@ -575,8 +575,7 @@ def create_app(config: WebConfig) -> FastAPI:
                     # on news, memory may already hold it; at the deadline, look once more
                     held = g.after_news(game_id, watcher.take()) if woke else g.cached(game_id)
                     entry = held or await run(g.fresh, game_id)
-                    m = entry.live.match
-                    if m.finished or m.to_act == seat or not woke:
+                    if g.over(entry) or entry.live.match.to_act == seat or not woke:
                         break
         return view_response(entry, seat)
 

@@ -654,10 +654,12 @@ class Games:
     def join(self, game_id: str, invite: str, name: str | None) -> tuple[str, int]:
         """Take the seat ``invite`` opens: (token, seat).  Blocks.
 
-        Raises :class:`GameError` (``NOT_FOUND``).
+        Raises :class:`GameError` (``NOT_FOUND``; ``NOT_NOW`` for a game that is over).
         """
         if not invite or len(invite) > 200:
             raise GameError(Refusal.NOT_FOUND, "no such invitation (or it has been used)")
+        if self.over(self.fresh(game_id)):
+            raise GameError(Refusal.NOT_NOW, "the game is over: its seat can no longer be taken")
         token = secrets.token_urlsafe(32)
         seat = self.store.join(
             game_id,
@@ -755,6 +757,10 @@ class Games:
             return None
         seat: int | None = self.extras(entry, 0).get("resigned")
         return seat
+
+    def over(self, entry: Entry) -> bool:
+        """Whether ``entry``'s game is over: played to its end, or resigned."""
+        return entry.live.match.finished or self.resigned(entry) is not None
 
     def record(self, entry: Entry) -> dict[str, Any]:
         """The finished (or resigned) game's JSON record, with the seats' names; a

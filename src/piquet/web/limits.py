@@ -77,7 +77,8 @@ class TokenBuckets:
 
 
 class RateLimit:
-    """429 for a client (by address) over its rate on ``/api``; game creation has its own."""
+    """429 for a client (by address) over its rate on ``/api``; game creation (a new game,
+    a rematch) has its own."""
 
     def __init__(self, app: ASGIApp, *, rate: float, burst: int, create_per_minute: float):
         self.app = app
@@ -92,7 +93,12 @@ class RateLimit:
         key = client[0] if client else "?"
         wait = self.all.take(key)
         if not wait and scope["type"] == "http" and scope.get("method") == "POST":
-            if scope["path"].rstrip("/") == "/api/games":
+            path = scope["path"].rstrip("/")
+            # a rematch is a new game too (resign and rematch over and over made games as
+            # fast as the general rate allowed)
+            if path == "/api/games" or (
+                path.startswith("/api/games/") and path.endswith("/rematch")
+            ):
                 wait = self.create.take(key)
         if wait:
             if scope["type"] == "websocket":

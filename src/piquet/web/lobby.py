@@ -29,6 +29,7 @@ from fastapi import Path as PathParam
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet.core.rules import PRESETS, Format
@@ -68,14 +69,27 @@ class Lobby:
     ) -> str:
         """Post (or post again) ``game_id``'s open ``seat``; the challenge's id."""
         cid = secrets.token_urlsafe(9)
-        with self.engine.begin() as conn:
-            conn.execute(challenges_t.delete().where(challenges_t.c.game_id == game_id))
-            conn.execute(
-                challenges_t.insert().values(
-                    id=cid, game_id=game_id, seat=seat, invite=invite, name=name[:64],
-                    rules=rules, format=fmt, created_at=time.time(),
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(challenges_t.delete().where(challenges_t.c.game_id == game_id))
+                conn.execute(
+                    challenges_t.insert().values(
+                        id=cid, game_id=game_id, seat=seat, invite=invite, name=name[:64],
+                        rules=rules, format=fmt, created_at=time.time(),
+                    )
                 )
-            )
+        except IntegrityError:
+            # posted by another request at the same moment (a double click, two tabs):
+            # PostgreSQL let both delete nothing; that one's challenge stands, and is this
+            with self.engine.connect() as conn:
+                found = conn.execute(
+                    sa.select(challenges_t.c.id).where(challenges_t.c.game_id == game_id)
+                ).scalar()
+            if found is None:  # withdrawn meanwhile: post it again
+                return self.post(
+                    game_id=game_id, seat=seat, invite=invite, name=name, rules=rules, fmt=fmt
+                )
+            return str(found)
         return cid
 
     def open(self) -> list[dict[str, Any]]:
@@ -211,7 +225,7 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         games: Games = state["games"]
         token = creds.credentials if creds is not None else None
         entry, seat = await run(games.authenticate, body.game, token)
-        if entry.live.match.finished:
+        if games.over(entry):
             raise GameError(Refusal.NOT_NOW, "the game is over: there is no seat to offer")
         digest = hash_secret(body.invite)
         open_seat = next(

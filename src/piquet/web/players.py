@@ -34,6 +34,7 @@ from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
+from sqlalchemy.exc import IntegrityError
 
 from piquet.core.rules import KNOB_DOCS, Format, value_text
 from piquet.core.sources import citation
@@ -201,15 +202,20 @@ def players_router(state: dict[str, Any]) -> APIRouter:
                 "token_box": seal(identity, body.id, seat.seat, body.token),
                 "created_at": time.time(),
             }
-            with engine().begin() as conn:
-                conn.execute(
-                    player_games_t.delete().where(
-                        player_games_t.c.identity_hash == values["identity_hash"],
-                        player_games_t.c.game_id == body.id,
-                        player_games_t.c.seat == seat.seat,
+            try:
+                with engine().begin() as conn:
+                    conn.execute(
+                        player_games_t.delete().where(
+                            player_games_t.c.identity_hash == values["identity_hash"],
+                            player_games_t.c.game_id == body.id,
+                            player_games_t.c.seat == seat.seat,
+                        )
                     )
-                )
-                conn.execute(player_games_t.insert().values(**values))
+                    conn.execute(player_games_t.insert().values(**values))
+            except IntegrityError:
+                # the same seat remembered by a request at the same moment (two tabs, a
+                # retry): PostgreSQL lets both delete nothing, and the other's row stands
+                pass
 
         await run(put)
         return with_cookie(JSONResponse({"ok": True, "seat": seat.seat}), identity, request)
@@ -309,7 +315,8 @@ def players_router(state: dict[str, Any]) -> APIRouter:
     )
     async def invitation(game_id: GameId, body: InvitationIn) -> dict[str, Any]:
         """Before joining: who invites you, to which rule set and format.  404: no such
-        game or link; 410: the invitation was used (the seat is taken) or replaced."""
+        game or link; 410: the invitation was used (the seat is taken) or replaced, or the
+        game is over."""
         row = await run(games().store.game, game_id)
         if row is None:
             raise GameError(
@@ -327,6 +334,11 @@ def players_router(state: dict[str, Any]) -> APIRouter:
             None,
         )
         if seat is None:
+            if sum(s.kind == "human" for s in row.seats) < 2:
+                raise GameError(
+                    Refusal.NOT_FOUND,
+                    "this game has no seat for a friend: the link is none of its invitations",
+                )
             if not any(s.kind == "human" and s.token_hash is None for s in row.seats):
                 raise GameError(
                     Refusal.GONE,
@@ -336,6 +348,10 @@ def players_router(state: dict[str, Any]) -> APIRouter:
             raise GameError(
                 Refusal.GONE,
                 "this invitation link has been replaced by a newer one: ask for the new link",
+            )
+        if games().over(await run(games().fresh, game_id)):
+            raise GameError(
+                Refusal.GONE, "this game is over (a player resigned): ask for a new game"
             )
         rules = preset_named(row.rules)
         hosts = [s.name for s in row.seats if s.kind == "human" and s.token_hash is not None]

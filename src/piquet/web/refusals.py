@@ -14,7 +14,7 @@ import unicodedata
 from typing import Final
 
 from piquet.core.errors import PiquetError
-from piquet.core.rules import PRESETS, Rules, get_rules
+from piquet.core.rules import PRESETS, Rules, preset
 
 __all__ = ["MAX_NAME", "GameError", "Refusal", "clean_name", "hash_secret", "preset_named"]
 
@@ -87,9 +87,7 @@ def preset_named(name: str) -> Rules:
     bad = GameError(
         Refusal.UNREADABLE, f"unknown rule set {name!r}; the rule sets are: {', '.join(PRESETS)}"
     )
-    if not key or key.endswith(".toml") or "/" in key or "\\" in key:
-        raise bad
     try:
-        return get_rules(key)
+        return preset(key)
     except PiquetError:
         raise bad from None

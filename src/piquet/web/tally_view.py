@@ -14,7 +14,7 @@ from piquet.core.actions import Appoint, Declare, NameLead
 from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
 from piquet.core.view import dialog_json, events_json, played_by
-from piquet.tally import HELP, TallySession, in_words
+from piquet.tally import HELP, TallySession, in_words, result_text
 
 __all__ = ["action_text", "speak", "step_text", "tally_json"]
 
@@ -236,22 +236,10 @@ def _entries(session: TallySession) -> list[dict[str, Any]]:
 
 
 def _result_text(session: TallySession) -> str | None:
-    m = session.match
-    if not m.finished:
+    if not session.match.finished:
         return None
-    res = m.result()
-    names = session.names
-    scores = res.get("scores", [])
-    winner = res.get("winner")
-    pts = ", ".join(f"{n} {s}" for n, s in zip(names, scores, strict=False))
-    text = ("Drawn" if winner is None else f"{names[winner]} wins") + f" ({pts})"
-    if res.get("rubiconed"):
-        text += "; the loser is rubiconed"
-    if res.get("settled"):
-        text += f"; settled at {res['settled']}"
-    if res.get("lurch"):
-        text += "; a lurch: the loser pays double"
-    return text + "."
+    text = result_text(session)
+    return text[0].upper() + text[1:] + "."
 
 
 def tally_json(tally_id: str, version: int, session: TallySession) -> dict[str, Any]:
