@@ -64,7 +64,10 @@ TARGET_PETTINGZOO = 50_000
 
 
 def _cpu_rate(fn: Any, seconds: float) -> float:
-    """Calls of ``fn`` (each returning how many units it did) per CPU-second."""
+    """Calls of ``fn`` (each returning how many units it did) per CPU-second, after one
+    call not timed (the first loads compiled code: up to a CPU-second inside a short
+    window made the adapters' ratios depend on ``--seconds``)."""
+    fn()
     done = 0
     start = time.process_time()
     wall = time.perf_counter()

@@ -130,7 +130,37 @@ def test_env_refuses_bad_setups_and_illegal_cards_and_changes_nothing() -> None:
         env.step(illegal)
     with pytest.raises(IllegalActionError, match="one card per game"):
         env.step([0])
+    # a number that is no card, or not a whole number, is said to be so (3.9 played card 3)
+    legal = [int(np.flatnonzero(info["action_mask"][i])[0]) for i in range(2)]
+    with pytest.raises(IllegalActionError, match="36 is not a card index; the cards are 0 to 35"):
+        env.step([36, legal[1]])
+    with pytest.raises(IllegalActionError, match="-1 is not a card index"):
+        env.step([legal[0], -1])
+    with pytest.raises(IllegalActionError, match="whole numbers 0 to 35, not float64"):
+        env.step([legal[0] + 0.9, legal[1]])
     assert (env._st == before).all()
+
+
+def test_the_fast_functions_take_a_rule_sets_name_and_refuse_what_is_not_one() -> None:
+    """``random_deals``, ``play_deal`` and ``playout`` took only a ``Rules`` and said
+    "'str' object has no attribute 'deck_size'" for a name; ``n`` of 2.5 was taken."""
+    from piquet.core.cards import pack
+    from piquet.core.errors import RulesError
+    from piquet.core.rules import get_rules
+    from piquet.fast.engine import play_deal, playout, random_deals
+
+    assert random_deals("rubicon", 20, seed=1) == random_deals(get_rules("rubicon"), 20, seed=1)
+    deck = pack(get_rules("1754"))
+    assert play_deal("1754", deck, seed=2) == play_deal(get_rules("1754"), deck, seed=2)
+    assert playout("19c", pack(get_rules("19c")), n=2, seed=3).n == 2
+    with pytest.raises(RulesError, match="unknown rule set 'whist'"):
+        random_deals("whist", 1)
+    with pytest.raises(PiquetError, match="rules are a Rules or a rule set's name, not int"):
+        random_deals(3, 1)  # type: ignore[arg-type]
+    with pytest.raises(PiquetError, match=r"n must be a whole number, 0 or more, not 2\.5"):
+        random_deals("rubicon", 2.5)  # type: ignore[arg-type]
+    with pytest.raises(PiquetError, match="n must be a whole number, 1 or more"):
+        playout("rubicon", pack(get_rules("rubicon")), n=0)
 
 
 def test_the_researchers_five_lines_in_the_docs_run() -> None:

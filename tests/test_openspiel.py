@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -185,3 +187,74 @@ def test_resampling_in_a_game_keeps_the_past_deals() -> None:
             checked += 1
         state.apply_action(rng.choice(state.legal_actions()))
     assert checked > 0
+
+
+def test_a_house_rule_game_loads_again_from_its_own_parameters(tmp_path: Path) -> None:
+    """A game from a house-rule file kept only the rule's name as its ``rules``
+    parameter: serializing, pickling and ``load_game(str(game))`` then failed ("unknown
+    rule set"). The parameter now carries the knobs, so it loads on any machine."""
+    import pickle
+
+    path = tmp_path / "house.toml"
+    path.write_text('base = "rubicon"\nname = "our-table"\ntarget = 150\n[knobs]\n'
+                    "younger_min = 0\n", encoding="utf-8")
+    game = pyspiel.load_game("python_piquet", {"rules": str(path)})
+    path.unlink()  # nothing below may need the file
+
+    def rules_of(g: Any) -> Any:
+        return ops.PiquetGame(g.get_parameters()).rules
+
+    rules = rules_of(game)
+    assert rules.name == "our-table" and rules.target == 150 and rules.younger_min == 0
+    assert str(game.get_parameters()["rules"]).startswith("knobs:")
+    for again in (pyspiel.load_game(str(game)), pickle.loads(pickle.dumps(game))):
+        assert rules_of(again) == rules
+    state = game.new_initial_state()
+    rng = random.Random(3)
+    for _ in range(60):
+        if state.is_chance_node():
+            state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert rules_of(g2) == rules and s2.history() == state.history()
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    # a preset keeps its name
+    assert ops.load("1754").get_parameters()["rules"] == "court-gamester-1754"
+    with pytest.raises(RulesError, match="not the knobs"):
+        pyspiel.load_game("python_piquet", {"rules": "knobs:%%%"})
+
+
+@pytest.mark.parametrize("name", ["court-gamester-1754", "cotgrave-1662"])
+def test_asking_which_card_is_missing_is_in_the_information_state_tensor(name: str) -> None:
+    """"Which one is missing?" answered "none of the kings laid out" wrote nothing to the
+    tensor: asked-and-told-none and never-asked gave one tensor, two strings. Each node
+    where the question may be asked is tried both ways: the tensors of both seats differ
+    as their strings do."""
+    from piquet.integrations.actions import action_name
+
+    game = ops.load(name)
+    found = 0
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice([a for a, _ in state.chance_outcomes()]))
+                continue
+            legal = state.legal_actions()
+            names = {action_name(a): a for a in legal}
+            if "ask-missing" in names:
+                asked, passed = state.clone(), state.clone()
+                asked.apply_action(names["ask-missing"])
+                passed.apply_action(names["no-question"])
+                for p in (0, 1):
+                    assert asked.information_state_string(p) != passed.information_state_string(p)
+                    assert not np.array_equal(asked.information_state_tensor(p),
+                                              passed.information_state_tensor(p))
+                found += 1
+                break
+            state.apply_action(rng.choice(legal[:2]))  # the first few: sets declared
+        if found >= 5:
+            break
+    assert found >= 5

@@ -156,3 +156,15 @@ def test_a_pack_drawn_at_once_is_the_pack_drawn_card_by_card() -> None:
             assert a.legal_ids() == b.legal_ids() and one.random() == all_.random()
             assert a.deal is not None and b.deal is not None
             assert a.deal.hands == b.deal.hands
+
+
+@pytest.mark.parametrize("wrapped", [False, True])
+def test_an_action_that_is_not_a_whole_number_id_is_refused(wrapped: bool) -> None:
+    """The raw env read ``step(3.7)`` as id 3 and ``step("7")`` as id 7."""
+    e = (env if wrapped else raw_env)(rules="rubicon")
+    e.reset(seed=1)
+    legal = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])
+    for bad in (legal + 0.7, str(legal), True):
+        with pytest.raises((IllegalActionError, ValueError, AssertionError)):
+            e.step(bad)  # type: ignore[arg-type]
+    e.step(np.int64(legal))  # a numpy integer is a whole number

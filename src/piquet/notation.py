@@ -55,7 +55,7 @@ from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Utterance
 from piquet.core.errors import PiquetError, RecordError
 from piquet.core.match import Match, new_match
-from piquet.core.rules import PRESETS, Format, Rules, preset, rules_from_mapping
+from piquet.core.rules import Format, Rules, preset, rules_from_mapping
 from piquet.core.words import Voice, voice
 
 __all__ = [
@@ -369,11 +369,10 @@ def _check_tags(tags: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _rules_tags(rules: Rules) -> tuple[str, dict[str, Any] | None]:
-    if PRESETS.get(rules.name) == rules:
+    if rules.is_preset:
         return rules.name, None
-    from piquet.core.match import _knob_json
-
-    knobs = {k: _knob_json(v) for k, v in rules.knobs().items() if k != "name"}
+    knobs = rules.knobs_json()
+    del knobs["name"]
     return rules.name, knobs
 
 

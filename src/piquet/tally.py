@@ -606,11 +606,7 @@ class TallySession:
     # ------------------------------------------------------------------ records
     def to_record(self) -> dict[str, Any]:
         """The game as JSON-ready data: rules, players, every entry, the result."""
-        from piquet.core.rules import PRESETS
-
-        rules: Any = self.rules.name
-        if PRESETS.get(self.rules.name) != self.rules:
-            rules = {k: _jsonable(v) for k, v in self.rules.knobs().items()}
+        rules: Any = self.rules.name if self.rules.is_preset else self.rules.knobs_json()
         m = self.match
         return {
             "piquet": 1,
@@ -724,16 +720,6 @@ def _step_from_json(entry: Any) -> _Step:
         parse_action(entry[1])
         return _Step("action", text=entry[1])
     raise RecordError(f"unknown entry kind {kind!r}")
-
-
-def _jsonable(value: Any) -> Any:
-    import enum
-
-    if isinstance(value, enum.Enum):
-        return value.value if not isinstance(value, int) else int(value)
-    if isinstance(value, tuple):
-        return [_jsonable(v) for v in value]
-    return value
 
 
 def _takes_now(deal: Deal) -> bool:

@@ -12,7 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
-from piquet.core.rules import DEFAULT_PRESET, KNOB_DOCS, PRESETS, Rules, get_rules
+from piquet.core.rules import DEFAULT_PRESET, KNOB_DOCS, PRESETS, Rules, get_rules, knob_json
 from piquet.core.sources import SOURCE_FILES, citation
 
 
@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
                     "base": None if base is None else base.name,
                     "knobs": {
                         k: {
-                            "value": _jsonable(v),
+                            "value": knob_json(v),
                             "meaning": KNOB_DOCS.get(k, ""),
                             "source": _source_of(rules, k, base),
                         }
@@ -133,11 +133,3 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, enum.IntEnum):
-        return int(value)
-    if isinstance(value, enum.Enum):
-        return value.value
-    if isinstance(value, tuple):
-        return [_jsonable(v) for v in value]
-    return value

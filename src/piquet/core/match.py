@@ -540,12 +540,7 @@ class Match:
     # ------------------------------------------------------------------ records
     def to_record(self) -> dict[str, Any]:
         """The match as JSON-ready data: rules, format, seed, players, actions."""
-        from piquet.core.rules import PRESETS
-
-        preset = PRESETS.get(self.rules.name)
-        rules: Any = self.rules.name
-        if preset != self.rules:
-            rules = {k: _knob_json(v) for k, v in self.rules.knobs().items()}
+        rules: Any = self.rules.name if self.rules.is_preset else self.rules.knobs_json()
         return {
             "piquet": 1,
             "rules": rules,
@@ -656,16 +651,6 @@ class Match:
             out.append((m, player))
             m = m.apply(action, player)
         return out
-
-
-def _knob_json(value: Any) -> Any:
-    import enum
-
-    if isinstance(value, enum.Enum):
-        return value.value if not isinstance(value, int) else int(value)
-    if isinstance(value, tuple):
-        return [_knob_json(v) for v in value]
-    return value
 
 
 def new_match(

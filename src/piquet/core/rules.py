@@ -37,6 +37,7 @@ __all__ = [
     "Rules",
     "Settlement",
     "get_rules",
+    "knob_json",
     "preset",
     "load_rules_file",
     "rules_from_mapping",
@@ -245,6 +246,16 @@ class Rules:
     def knobs(self) -> dict[str, Any]:
         """Every knob and its value, in declaration order."""
         return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    def knobs_json(self) -> dict[str, Any]:
+        """Every knob as JSON writes it (a choice by its value, a rank by its number, a
+        list for a tuple): what :func:`rules_from_mapping` reads back."""
+        return {k: knob_json(v) for k, v in self.knobs().items()}
+
+    @property
+    def is_preset(self) -> bool:
+        """Whether these are exactly the preset of their name (not a house rule)."""
+        return PRESETS.get(self.name) == self
 
     def __hash__(self) -> int:
         """A hash from a few knobs, consistent with ``==`` (which compares every knob).
@@ -480,6 +491,17 @@ _ALIASES: Final = {
     "modern": "rubicon",
     "rubicon-piquet": "rubicon",
 }
+
+
+def knob_json(value: Any) -> Any:
+    """A knob's value as JSON writes it (see :meth:`Rules.knobs_json`)."""
+    if isinstance(value, enum.IntEnum):
+        return int(value)
+    if isinstance(value, enum.Enum):
+        return value.value
+    if isinstance(value, tuple):
+        return [knob_json(v) for v in value]
+    return value
 
 
 NAME_MAX: Final = 60

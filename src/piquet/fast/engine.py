@@ -39,7 +39,7 @@ from piquet.core.actions import (
 from piquet.core.cards import Card, CardSet, Suit, pack
 from piquet.core.declarations import DeclClass
 from piquet.core.errors import IllegalActionError, PiquetError
-from piquet.core.rules import Rules
+from piquet.core.rules import Rules, get_rules
 from piquet.core.scoring import Kind
 from piquet.fast import kernel as K
 from piquet.fast.params import compile_rules
@@ -95,13 +95,30 @@ class FastDeal:
     """The choices made, as the kernel's (code, value) rows (see :func:`actions_of`)."""
 
 
+def rules_of(rules: Rules | str) -> Rules:
+    """``rules`` as a :class:`Rules`: a name is a preset's, an alias or a house-rule file,
+    as :func:`~piquet.core.rules.get_rules` reads it.  Raises :class:`RulesError` for an
+    unknown name, :class:`PiquetError` for anything else."""
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return get_rules(rules)
+    raise PiquetError(f"rules are a Rules or a rule set's name, not {type(rules).__name__}")
+
+
+def _count(name: str, n: object, least: int) -> int:
+    if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < least:
+        raise PiquetError(f"{name} must be a whole number, {least} or more, not {n!r:.20}")
+    return int(n)
+
+
 def _check_deck(rules: Rules, deck: Sequence[int]) -> None:
     if sorted(deck) != pack(rules):
         raise PiquetError(f"a {rules.deck_size}-card pack must hold each of its cards exactly once")
 
 
 def play_deal(
-    rules: Rules,
+    rules: Rules | str,
     deck: Sequence[int],
     *,
     start: tuple[int, int] = (0, 0),
@@ -114,6 +131,7 @@ def play_deal(
     ``start`` and ``target`` as for :meth:`piquet.core.deal.Deal.new`; ``policy`` makes
     every choice, drawing from a generator seeded by ``seed``.
     """
+    rules = rules_of(rules)
     _check_deck(rules, deck)
     code = policy_code(policy)
     p = compile_rules(rules)
@@ -167,12 +185,12 @@ def actions_of(trace: Sequence[tuple[int, int]], rules: Rules) -> list[Action]:
     return out
 
 
-def random_deals(rules: Rules, n: int, *, seed: int = 0, policy: PolicyName = "random"
-                 ) -> tuple[int, int, int]:
+def random_deals(rules: Rules | str, n: int, *, seed: int = 0,
+                 policy: PolicyName = "random") -> tuple[int, int, int]:
     """Play ``n`` deals of random packs in the kernel; return (elder's points, younger's
     points, score events) summed over them."""
-    if n < 0:
-        raise PiquetError(f"n must be 0 or more, not {n}")
+    rules = rules_of(rules)
+    n = _count("n", n, 0)
     totals = np.zeros(2, dtype=np.int64)
     events = K.play_deals(compile_rules(rules), n, policy_code(policy), new_rng(seed), totals)
     return int(totals[0]), int(totals[1]), int(events)
@@ -233,7 +251,7 @@ class Playouts:
 
 
 def playout(
-    rules: Rules,
+    rules: Rules | str,
     deck: Sequence[int],
     history: Sequence[Action] = (),
     *,
@@ -253,9 +271,9 @@ def playout(
     are in them.  Raises :class:`IllegalActionError` if the history is not a legal
     sequence of this world, :class:`PiquetError` for a bad pack, policy or ``n``.
     """
+    rules = rules_of(rules)
     _check_deck(rules, deck)
-    if n < 1:
-        raise PiquetError(f"n must be at least 1, not {n}")
+    n = _count("n", n, 1)
     code = policy_code(policy)
     fz = trace_of(history)
     out = np.zeros(4, dtype=np.int64)

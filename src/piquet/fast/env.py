@@ -160,12 +160,20 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         """Play one card in every game; see the module docstring for what comes back."""
         if not self._started:
             raise IllegalActionError("call reset() before step()")
-        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
+        given = np.asarray(actions).reshape(-1)
+        if given.dtype.kind not in "iu":  # 3.9 was read as card 3
+            raise IllegalActionError(
+                f"actions are card indices, whole numbers 0 to 35, not {given.dtype} values")
+        acts = given.astype(np.int64)
         if acts.shape[0] != self.num_envs:
             raise IllegalActionError(
                 f"give one card per game: {self.num_envs} actions, not {acts.shape[0]}")
         bad = (acts < 0) | (acts > 35)
-        legal = ~bad & self._masks[self._rows_at, np.where(bad, 0, acts)]
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise IllegalActionError(
+                f"game {i}: {int(acts[i])} is not a card index; the cards are 0 to 35")
+        legal = self._masks[self._rows_at, acts]
         if not legal.all():
             i = int(np.flatnonzero(~legal)[0])
             allowed = [int(c) for c in np.flatnonzero(self._masks[i])]

@@ -324,6 +324,7 @@ _COMMON: Final[tuple[tuple[str, int], ...]] = (
     ("lead_rule", 4 + 36),
     ("blanche", 4),
     ("declarations", 3 * 2 * _DECL_WIDTH),
+    ("missing_asked", 2 + 9),
     ("counted", 2 * len(_KINDS) + 2),
     ("game", 5),
 )
@@ -427,8 +428,15 @@ def _fill_dialog(out: Vector, v: DealView) -> None:
             out[b + side] = 1.0
             out[b + 2 + side] = min(said.size / 12.0, 1.0)
             continue
-        if said.kind is Saying.MISSING and said.card >= 0:
-            out[o["missing"] + said.card] = 1.0
+        if said.kind is Saying.ASK:
+            # who asked which card of a trio is missing (the answer may be "none")
+            out[o["missing_asked"] + side] = 1.0
+            continue
+        if said.kind is Saying.MISSING:
+            if said.card >= 0:
+                out[o["missing"] + said.card] = 1.0
+            else:  # none of that rank was laid out: the fourth is in the stock or unseen
+                out[o["missing_asked"] + 2 + said.rank - 6] = 1.0
             continue
         if said.cls is None:
             continue

@@ -7,8 +7,9 @@
 
     game = pyspiel.load_game("python_piquet", {"rules": "rubicon"})
 
-Parameters: ``rules`` (a preset name or alias, or a house-rule ``.toml`` file;
-default the package's default preset), ``format`` (``"deal"``: one deal,
+Parameters: ``rules`` (a preset name or alias, or a house-rule ``.toml`` file, whose
+game's parameter then carries its knobs, see :func:`rules_param`; default the package's
+default preset), ``format`` (``"deal"``: one deal,
 returns the point difference; ``"game"``: deals to the target, returns +1 / -1,
 0 if ``max_deals`` deals end it undecided; ``"partie"``: the Rubicon partie of the rule
 sets that play one, returns the settlement's points) and ``max_deals`` (default 50).
@@ -30,6 +31,8 @@ see again, consistently with all it has seen, so OpenSpiel's Python
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 from collections.abc import Callable, Iterable
 from typing import Any, Final
@@ -41,8 +44,8 @@ from piquet.core.actions import Action, Discard
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.cards import pack as rules_pack
 from piquet.core.deal import ROLE_NAMES, Deal, Phase
-from piquet.core.errors import IllegalActionError, PiquetError
-from piquet.core.rules import DEFAULT_PRESET, Rules, get_rules
+from piquet.core.errors import IllegalActionError, PiquetError, RulesError
+from piquet.core.rules import DEFAULT_PRESET, Rules, get_rules, rules_from_mapping
 from piquet.core.view import deal_view
 from piquet.integrations.actions import (
     ACTION_NAMES,
@@ -105,8 +108,37 @@ _GAME_TYPE: Final = pyspiel.GameType(
 )
 
 
+_INLINE: Final = "knobs:"
+"""A house rule's ``rules`` parameter: this, then its knobs as JSON in base64url (a
+parameter OpenSpiel's game strings carry whole, and which loads on any machine)."""
+
+
+def rules_param(rules: Rules) -> str:
+    """The ``rules`` parameter that loads ``rules`` again: a preset's name, or a house
+    rule's knobs inline (its file need not travel with a pickled game or a saved state)."""
+    if rules.is_preset:
+        return rules.name
+    text = json.dumps(rules.knobs_json(), separators=(",", ":"), sort_keys=True)
+    return _INLINE + base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
+
+
+def _rules_of(param: str) -> Rules:
+    if not param.startswith(_INLINE):
+        return get_rules(param)
+    body = param[len(_INLINE):]
+    try:
+        knobs = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    except ValueError:  # (binascii.Error and json's errors are ValueErrors)
+        raise RulesError(
+            f"rules {param[:40]!r}...: not the knobs a house rule's parameter carries"
+        ) from None
+    if not isinstance(knobs, dict):
+        raise RulesError("rules: a house rule's parameter carries an object of knobs")
+    return rules_from_mapping(knobs)
+
+
 def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int, bool]:
-    rules = get_rules(str(params.get("rules", DEFAULT_PRESET)))
+    rules = _rules_of(str(params.get("rules", DEFAULT_PRESET)))
     raw = str(params.get("format", EpisodeFormat.DEAL.value))
     try:
         fmt = EpisodeFormat(raw.strip().lower())
@@ -147,8 +179,8 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
         super().__init__(
             _GAME_TYPE,
             info,
-            {"rules": self.rules.name, "format": self.format.value, "max_deals": self.max_deals,
-             "kernel": kernel},
+            {"rules": rules_param(self.rules), "format": self.format.value,
+             "max_deals": self.max_deals, "kernel": kernel},
         )
         self._template = template
 

@@ -153,6 +153,12 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalActionError(f"{agent} must act: give one of its legal ids")
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+            # 3.7 was read as id 3 and "7" as id 7
+            raise IllegalActionError(
+                f"{agent}: an action is a whole-number id (0 to {NUM_ACTIONS - 1}), "
+                f"not {action!r:.20}"
+            )
         player = AGENTS.index(agent)
         self._cumulative_rewards[agent] = 0.0
         ep = self._to_player(self.episode.apply(int(action)))
