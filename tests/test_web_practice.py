@@ -410,3 +410,15 @@ def test_a_seat_of_a_resigned_game_cannot_be_taken_nor_offered(tmp_path: Path) -
         solo = create(c, opponent="random")
         none = c.post(f"/api/games/{solo['id']}/invitation", json={"invite": "x" * 20})
         assert none.status_code == 404 and "no seat for a friend" in none.json()["error"]
+
+
+def test_the_analysis_of_a_resigned_game_says_it_is_over(tmp_path: Path) -> None:
+    """Resigned before any deal was over, the analysis said "No deal is over yet" (the
+    match, not the game, was asked whether it was finished)."""
+    with client(tmp_path) as c:
+        made = create(c, opponent="random")
+        gid, tok = made["id"], made["token"]
+        assert c.get(f"/api/games/{gid}/analysis", headers=bearer(tok)).json()["finished"] is False
+        assert c.post(f"/api/games/{gid}/resign", headers=bearer(tok)).status_code == 200
+        after = c.get(f"/api/games/{gid}/analysis", headers=bearer(tok)).json()
+        assert after["finished"] is True and after["deals"] == []

@@ -193,7 +193,7 @@ class Analyses:
         await cancel_all(self._jobs)
 
     # ------------------------------------------------------------------ the answer
-    async def answer(self, entry: Entry) -> dict[str, Any]:
+    async def answer(self, entry: Entry, *, ended: bool | None = None) -> dict[str, Any]:
         """What a seat is sent: the analysis of every deal that is over (or that it is
         being made), and never anything of the deal being played."""
         m = entry.live.match
@@ -212,7 +212,8 @@ class Analyses:
         return {
             "id": entry.row.id,
             "n": entry.live.n,
-            "finished": m.finished,
+            # played to its end or resigned (``ended``, the games' word; else the match's)
+            "finished": m.finished if ended is None else ended,
             "deals_over": over,
             "pending": len(missing),
             "names": [s.name for s in entry.row.seats],
@@ -262,6 +263,6 @@ def analysis_router(state: dict[str, Any]) -> APIRouter:
             entry = games.cached(game_id) or await run(games.fresh, game_id)
         if entry is None:  # pragma: no cover - fresh raises instead
             raise GameError(Refusal.NOT_FOUND, "no such game")
-        return JSONResponse(await analyses().answer(entry))
+        return JSONResponse(await analyses().answer(entry, ended=games.over(entry)))
 
     return router
