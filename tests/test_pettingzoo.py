@@ -168,3 +168,4 @@ def test_an_action_that_is_not_a_whole_number_id_is_refused(wrapped: bool) -> No
         with pytest.raises((IllegalActionError, ValueError, AssertionError)):
             e.step(bad)  # type: ignore[arg-type]
     e.step(np.int64(legal))  # a numpy integer is a whole number
+    e.step(np.array(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])))

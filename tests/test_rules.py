@@ -253,7 +253,7 @@ def test_replace_reads_enum_names_and_values_and_ranks() -> None:
         ({"partie_deals": 5}, r"knob 'partie_deals': 5: must be a positive even number"),
         ({"capot_bonus": -1}, r"knob 'capot_bonus': must not be negative"),
         ({"sequence_values": [1] * 8}, r"knob 'sequence_values': give 1 to 7 values"),
-        ({"name": "  "}, r'knob \'name\': "  " is not a name: one line of printable text'),
+        ({"name": "  "}, r'knob \'name\': "  " is not a non-empty string'),
     ],
 )
 def test_bad_knobs_are_refused_naming_the_knob(changes: dict[str, Any], message: str) -> None:
@@ -427,14 +427,29 @@ def test_a_house_rule_starts_from_a_preset_never_another_file(
 
 
 @pytest.mark.parametrize(
-    "name", ["\x1b]0;pwned\x07\x1b[2J", "two\nlines", "bell\x07", "\u202eevil", "x" * 61]
+    "name", ["\x1b]0;pwned\x07\x1b[2J", "two\nlines", "bell\x07", "\u202eevil", "x" * 101]
 )
 def test_a_rule_sets_name_is_one_short_line_of_printable_text(tmp_path: Path, name: str) -> None:
     """The name is printed by every table and record: a terminal's escape sequences in a
-    house rule's name (or a record's) reached the terminal as they were."""
+    house rule's name (or a record's) reached the terminal as they were.  Checked however
+    the rule set is made (a file, knobs, ``Rules`` itself)."""
     path = tmp_path / "house.toml"
     path.write_text(f'base = "rubicon"\nname = {json.dumps(name)}\n', encoding="utf-8")
     with pytest.raises(RulesError, match="knob 'name'"):
         load_rules_file(path)
     with pytest.raises(RulesError, match="knob 'name'"):
         rules_from_mapping({"name": name}, base=get_rules("rubicon"))
+
+
+def test_a_name_may_hold_any_text_of_one_line(tmp_path: Path) -> None:
+    """Letters of any script, a no-break space, a long name: still names."""
+    import dataclasses as dc
+
+    for name in ("Club de l\u2019Oise", "a\u00a0b", "Piquet à la Cour", "x" * 100):
+        assert rules_from_mapping({"name": name}, base=get_rules("rubicon")).name == name
+    with pytest.raises(RulesError, match="knob 'name'"):
+        dc.replace(get_rules("rubicon"), name="bad\x1b[2J")
+    odd = tmp_path / "bad\x07name.toml"
+    odd.write_text('base = "rubicon"\n', encoding="utf-8")
+    with pytest.raises(RulesError, match="takes its name from the file"):
+        load_rules_file(odd)

@@ -509,3 +509,43 @@ def test_a_malformed_tally_record_is_refused_in_words(
     assert main(["tally", "--load", str(path)]) == 2
     err = capsys.readouterr().err
     assert said.split()[0] in err and "Traceback" not in err
+
+
+def test_a_blanche_that_wins_game_one_of_two_as_dealt_leaves_game_two_to_enter() -> None:
+    """The same deal in a match of two games: the tally moved on to a deal of game 2 dealt
+    from the program's own seed, and refused the real one's entries ("already entered")."""
+    s = new_tally("rubicon", names=("Anne", "Bob"), format="game", games=2)
+    for entry in [
+        "dealer Bob",
+        "elder AH KH QH JH 9H 8H AD KD QD JD AC KC",
+        "younger AS KS QS JS TS 9S TH TD TC 7H 7D 7C",
+        "discard JD take 9D", "discard 7H take 8D", "decline",
+        "point AH KH QH JH 9H 8H", "making", "not good",
+        "sequence AH KH QH JH", "not good", "set AH AD AC", "not good", "AH",
+        "point AS KS QS JS TS 9S", "sequence AS KS QS JS TS 9S", "set TS TH TD TC",
+        "TH KH 7C QH 7D JH 8D 9H TC 8H TD AD 9S KD TS QD JS 9D QS AC KS KC AS",
+        f"elder {BLANK}", f"younger {BLANK_OTHER}",
+    ]:
+        s = s.enter(entry)
+    assert not s.finished and s.match.game_number == 2 and len(s.match.games) == 1
+    assert "elder CARDS" in s.expecting()
+    s = s.enter(f"elder {ELDER_HAND}").enter(f"younger {YOUNGER_HAND}")
+    deal = s.match.deal
+    assert deal is not None and CardSet(deal.hands[0]) == CardSet.parse(ELDER_HAND)
+
+
+def test_cli_tally_saves_through_a_link_into_the_file_it_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A save written beside the file and moved into place replaced a symbolic link by a
+    plain file (the file it named was never written again)."""
+    real = tmp_path / "games" / "real.json"
+    real.parent.mkdir()
+    monkeypatch.setattr("sys.stdin", io.StringIO("dealer Anne\n"))
+    assert main(["tally", "--rules", "rubicon", "--players", "Anne,Bob", "--save", str(real)]) == 0
+    link = tmp_path / "link.json"
+    link.symlink_to(real)
+    monkeypatch.setattr("sys.stdin", io.StringIO(f"elder {ELDER_HAND}\n"))
+    assert main(["tally", "--load", str(link), "--save", str(link)]) == 0
+    assert link.is_symlink()
+    assert json.loads(real.read_text())["entries"][-1][0] == "hand"

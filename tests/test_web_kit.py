@@ -291,19 +291,26 @@ def friend_game(
 
 
 def at_once(k: int, fn: Callable[[int], Any]) -> list[Any]:
-    """``fn(i)`` from ``k`` threads released together; the results in order."""
+    """``fn(i)`` from ``k`` threads released together; the results in order (the first
+    exception raised in a thread is raised here)."""
     barrier = threading.Barrier(k)
     out: list[Any] = [None] * k
+    failed: list[BaseException] = []
 
     def run(i: int) -> None:
         barrier.wait()
-        out[i] = fn(i)
+        try:
+            out[i] = fn(i)
+        except BaseException as exc:  # the test's thread, not this one, must fail
+            failed.append(exc)
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(k)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    if failed:
+        raise failed[0]
     return out
 
 

@@ -422,3 +422,17 @@ def test_the_analysis_of_a_resigned_game_says_it_is_over(tmp_path: Path) -> None
         assert c.post(f"/api/games/{gid}/resign", headers=bearer(tok)).status_code == 200
         after = c.get(f"/api/games/{gid}/analysis", headers=bearer(tok)).json()
         assert after["finished"] is True and after["deals"] == []
+
+
+def test_a_challenge_leaves_the_lobby_when_its_game_is_resigned(tmp_path: Path) -> None:
+    """The lobby kept listing a resigned game's open seat; accepting it then said it was
+    "taken or withdrawn"."""
+    with client(tmp_path) as c:
+        made = create(c, opponent="friend", name="Ada")
+        gid, code = made["id"], made["invites"][0]["invite"]
+        posted = c.post("/api/lobby", json={"game": gid, "invite": code},
+                        headers=bearer(made["token"]))
+        assert posted.status_code == 201
+        assert [x["id"] for x in c.get("/api/lobby").json()["challenges"]] == [posted.json()["id"]]
+        assert c.post(f"/api/games/{gid}/resign", headers=bearer(made["token"])).status_code == 200
+        assert c.get("/api/lobby").json()["challenges"] == []

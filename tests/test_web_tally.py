@@ -241,6 +241,33 @@ def test_undo_takes_back_the_last_entry_and_then_says_there_is_none(tmp_path: Pa
         assert enter(c, tid, tok, "   ")["version"] == enter(c, tid, tok, "# cut")["version"]
 
 
+def test_an_entry_made_on_an_older_version_is_refused_and_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """Two devices on one sheet: the second, still showing Bob's sequence as next after the
+    first had entered it, tapped "pass", which was taken as Bob passing his set.  An entry
+    (or an undo) says the version it was made on; a stale one is refused (409) and the
+    sheet is sent as it stands."""
+    with client(tmp_path) as c:
+        tid, tok, _ = new_tally(c)
+        seen = enter(c, tid, tok, "dealer Bob")
+        moved = enter(c, tid, tok, f"elder {ELDER_HAND}")  # the other device
+        late = c.post(f"/api/tallies/{tid}/entries",
+                      json={"entry": f"younger {YOUNGER_HAND}", "version": seen["version"]},
+                      headers=bearer(tok))
+        assert late.status_code == 409 and "changed meanwhile" in late.json()["error"]
+        undo = c.post(f"/api/tallies/{tid}/undo", json={"version": seen["version"]},
+                      headers=bearer(tok))
+        assert undo.status_code == 409
+        assert state(c, tid, tok)["version"] == moved["version"]
+        fresh = c.post(f"/api/tallies/{tid}/entries",
+                       json={"entry": f"younger {YOUNGER_HAND}", "version": moved["version"]},
+                       headers=bearer(tok))
+        assert fresh.status_code == 200 and fresh.json()["n"] == moved["n"] + 1
+        # without a version, as before: whatever stands
+        assert enter(c, tid, tok, "undo")["n"] == moved["n"]
+
+
 WORDS = [
     *"dealer packet elder younger blanche discard take point sequence set pass good".split(),
     *"not equal making ask look decline name appoint undo play: declare: # : Anne Bob".split(),
@@ -649,3 +676,42 @@ def test_a_card_to_name_is_picked_not_offered_as_a_button_each(tmp_path: Path) -
         assert t["deal"]["words"] == ["decline"]
         t = enter(c, tid, tok, "name KD")  # typed (or the key word and a picked card)
         assert t["deal"]["phase"] == "appoint" and t["deal"]["words"] == []
+
+
+def test_a_sheet_on_two_devices_follows_the_other_and_shares_its_link(
+    tmp_path: Path, browser: Any
+) -> None:
+    """The second device showed the sheet as it was until it was reloaded (its next tap
+    then landed on the wrong step); "Link for another device" was only a passing toast
+    where the clipboard is not allowed; "good" was offered while elder had yet to declare."""
+    with ThreadServer(tmp_path) as srv:
+        one = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors: list[str] = []
+        one.on("pageerror", lambda e: errors.append(str(e)))
+        one.goto(srv.url + "/tally")
+        one.wait_for_selector("#tally-start")
+        one.select_option("#tally-rules", "court-gamester-1754")
+        one.fill("#tally-name1", "Anne")
+        one.fill("#tally-name2", "Bob")
+        one.click("#tally-start")
+        one.wait_for_selector("#main[data-n='0']")
+        one.click("#tally-share")
+        link = one.input_value("#tally-share-box #tally-share-link")
+        assert "/tally/" in link and "#token=" in link
+        assert one.evaluate("document.activeElement.id") == "tally-share-link"
+        two = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        two.on("pageerror", lambda e: errors.append(str(e)))
+        two.goto(link)
+        two.wait_for_selector("#main[data-n='0']")
+        for line in SCRIPT[:3]:
+            _type(one, line)
+        # the other device shows it within a few seconds, with no reload
+        two.wait_for_selector("#main[data-n='3']", timeout=15000)
+        while one.get_attribute("#main", "data-phase") != "declare":
+            _type(one, SCRIPT[int(one.get_attribute("#main", "data-n"))])
+        buttons = one.query_selector_all("#tally-words .tword")
+        words = [b.get_attribute("data-word") for b in buttons]
+        assert "pass" in words and "good" not in words and "not good" not in words
+        assert not errors, errors
+        one.context.close()
+        two.context.close()

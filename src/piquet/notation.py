@@ -930,6 +930,8 @@ def write_whole(path: str | Path, text: str) -> None:
     Raises :class:`RecordError` if it cannot be written.
     """
     p = Path(path)
+    if p.is_symlink():  # the file the link names is written, and the link kept
+        p = p.resolve()
     part = p.with_name(f".{p.name}.part")
     try:
         part.write_text(text, encoding="utf-8")

@@ -212,7 +212,8 @@ def _apply_step(state: _State, step: _Step, rules: Rules) -> _State:
         draft = replace(draft, hands=(hands[0], hands[1]))
         if hands[0] and hands[1]:
             draft = replace(draft, started=True)
-            return _install(replace(state, draft=draft), rules)
+            # (a carte blanche shown as it is dealt may end the deal, and the game, here)
+            return _after(_install(replace(state, draft=draft), rules))
         return replace(state, draft=draft)
     if not draft.started:
         raise IllegalActionError("enter the twelve cards dealt to elder and to younger first")

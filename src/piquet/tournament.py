@@ -87,12 +87,12 @@ def play_deal(
     Raises :class:`~piquet.core.errors.IllegalActionError` if a player chooses an illegal action.
     """
     m = deal_match(rules, pack, elder=elder)
-    while True:
+    # (a house rule's deal may end as it is dealt: a carte blanche shown reaching the target)
+    while m.last_deal is None:
         p = m.to_act
         assert p is not None
         m = m.apply(players[p].choose(m.view(p)), p)
-        if m.last_deal is not None:
-            return m.last_deal
+    return m.last_deal
 
 
 def play_match(rules: Rules, seed: int, players: tuple[Player, Player], *,

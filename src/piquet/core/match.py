@@ -293,8 +293,10 @@ class Match:
         """This match with its current deal dealt again from a given ``pack`` (top first),
         as at a real table whose cards are entered (:mod:`piquet.tally`): ``dealer`` changes
         who deals, ``packet`` deals by that packet size at once.  The seeded packs are not
-        drawn; the history is unchanged.  Raises :class:`IllegalActionError` for a pack that
-        is not the rule set's or a packet size it does not deal by.
+        drawn; the history is unchanged.  A deal that dealing ends (a carte blanche shown as
+        it is dealt reaching the target) is settled at once: the match returned is then
+        over (``deal`` None) or at its next deal.  Raises :class:`IllegalActionError` for a
+        pack that is not the rule set's or a packet size it does not deal by.
         """
         m = self if dealer is None or dealer == self.dealer else replace(self, dealer=dealer)
         deal = m._deal_of(pack)

@@ -14,6 +14,7 @@ import enum
 import itertools
 import json
 import tomllib
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -326,9 +327,35 @@ def value_text(value: Any) -> str:
     return str(value)
 
 
+NAME_MAX: Final = 100
+"""The longest name a rule set may have (a house rule's ``name``)."""
+
+
+def name_fault(name: str) -> str | None:
+    """Why ``name`` cannot name a rule set, or None: every table and record prints it, so
+    it is one line of text, without the control and format characters that would reach
+    a terminal (an escape sequence, a reversal of direction), at most :data:`NAME_MAX`
+    characters."""
+    if not name.strip():
+        return "a name is not empty"
+    if len(name) > NAME_MAX:
+        return f"a name has at most {NAME_MAX} characters, not {len(name)}"
+    for ch in name:
+        if unicodedata.category(ch) in _NOT_IN_NAMES:
+            return f"a name is one line of text, without control characters ({ch!r})"
+    return None
+
+
+_NOT_IN_NAMES: Final = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
 def _validate(r: Rules) -> None:
     def bad(knob: str, why: str) -> RulesError:
         return RulesError(f"knob {knob!r}: {why}")
+
+    fault = name_fault(r.name)
+    if fault is not None:
+        raise bad("name", f"{toml_text(r.name)}: {fault}")
 
     if r.deck_size not in (32, 36):
         raise bad("deck_size", f"{r.deck_size} is not allowed; use 32 or 36")
@@ -504,10 +531,6 @@ def knob_json(value: Any) -> Any:
     return value
 
 
-NAME_MAX: Final = 60
-"""The longest name a rule set may have (a house rule's ``name``)."""
-
-
 def get_rules(name: str | None = None) -> Rules:
     """The preset called ``name`` (or an alias); the default preset for ``None``.
 
@@ -599,13 +622,10 @@ def _coerce(knob: str, value: Any, current: Any) -> Any:
             out.append(v)
         return tuple(out)
     if isinstance(current, str):
-        # the only text knob is the rule set's name, printed by every table and record:
-        # one line of printable text (no control characters to reach a terminal)
-        if isinstance(value, str) and value.strip() and value.strip().isprintable():
-            if len(value.strip()) > NAME_MAX:
-                raise fail(f"a name of at most {NAME_MAX} characters")
+        # the only text knob is the rule set's name (checked as a name by _validate)
+        if isinstance(value, str) and value.strip():
             return value.strip()
-        raise fail("a name: one line of printable text")
+        raise fail("a non-empty string")
     raise fail("a value this knob takes")  # pragma: no cover
 
 
@@ -661,7 +681,14 @@ def load_rules_file(path: str | Path) -> Rules:
     if not isinstance(knobs, dict):
         raise RulesError(f"rule file {str(p)!r}: [knobs] must be a table")
     changes = {**data, **knobs}
-    changes.setdefault("name", p.stem)
+    if "name" not in changes:
+        fault = name_fault(p.stem)
+        if fault is not None:
+            raise RulesError(
+                f"rule file {str(p)!r} takes its name from the file, {p.stem!r}, which cannot "
+                f'name a rule set ({fault}): give it one, name = "our-table"'
+            )
+        changes["name"] = p.stem
     name = changes["name"]
     if isinstance(name, str) and name.strip().lower() in (*PRESETS, *_ALIASES):
         given = "is named" if "name" in data or "name" in knobs else "takes its name from the file:"

@@ -153,6 +153,8 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
             return
         if action is None:
             raise IllegalActionError(f"{agent} must act: give one of its legal ids")
+        if isinstance(action, np.ndarray) and action.ndim == 0:
+            action = action.item()  # a 0-d array, as a vectorized caller hands one over
         if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
             # 3.7 was read as id 3 and "7" as id 7
             raise IllegalActionError(

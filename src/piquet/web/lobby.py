@@ -44,6 +44,10 @@ __all__ = ["Lobby", "challenges_t", "lobby_router"]
 MAX_OPEN: Final = 50
 """Challenges listed at most (the newest)."""
 GONE: Final = "this challenge is no longer open: it was taken or withdrawn"
+_ENDS: Final = sa.table("piquet_game_ends", sa.column("game_id"), sa.column("resigned"))
+"""The resignations (:data:`piquet.web.practice.ends_t`, which imports this module's
+neighbours): a resigned game's seat is no challenge."""
+
 challenges_t: Final = sa.Table(
     "piquet_challenges",
     metadata,
@@ -93,19 +97,21 @@ class Lobby:
         return cid
 
     def open(self) -> list[dict[str, Any]]:
-        """The challenges whose seat is still waiting for this very invitation, newest
-        first; the others are dropped."""
-        c, s = challenges_t.c, seats_t.c
+        """The challenges whose seat is still waiting for this very invitation, in a game
+        nobody resigned, newest first; the others are dropped."""
+        c, s, e = challenges_t.c, seats_t.c, _ENDS.c
         with self.engine.begin() as conn:
             rows = conn.execute(
                 sa.select(c.id, c.game_id, c.invite, c.name, c.rules, c.format, c.created_at,
-                          s.token_hash, s.invite_hash)
+                          s.token_hash, s.invite_hash, e.resigned)
                 .join_from(challenges_t, seats_t,
                            sa.and_(s.game_id == c.game_id, s.seat == c.seat), isouter=True)
+                .join_from(challenges_t, _ENDS, e.game_id == c.game_id, isouter=True)
                 .order_by(c.created_at.desc())
             ).all()
             stale = [r.id for r in rows
-                     if r.token_hash is not None or r.invite_hash != hash_secret(r.invite)]
+                     if r.token_hash is not None or r.invite_hash != hash_secret(r.invite)
+                     or r.resigned is not None]
             if stale:
                 conn.execute(challenges_t.delete().where(c.id.in_(stale)))
         now = time.time()

@@ -46,6 +46,7 @@ from piquet.web.tally_schemas import (
     NewTallyIn,
     TallyCreatedOut,
     TallyOut,
+    UndoIn,
     errors_doc,
 )
 from piquet.web.tally_view import speak, tally_json
@@ -216,16 +217,19 @@ class Tallies:
         return self.session(self.authenticate(tally_id, token))
 
     # ------------------------------------------------------------------ changing
-    def enter(self, tally_id: str, token: str | None, text: str) -> tuple[TallyRow, TallySession]:
-        """The tally after the entry ``text``.
+    def enter(
+        self, tally_id: str, token: str | None, text: str, version: int | None = None
+    ) -> tuple[TallyRow, TallySession]:
+        """The tally after the entry ``text`` (made on ``version``, if given).
 
         Raises :class:`GameError`: 400 for text that is no entry, 422 for what the rule set
         forbids (the message says what and what is expected), 409 when the match is over,
-        the tally is full, or it changed meanwhile.  The tally is unchanged then.
+        the tally is full, or it changed meanwhile (since ``version``).  The tally is
+        unchanged then.
         """
         if text.strip().lower() == "undo":  # typed: the same undo as the button's
-            return self.undo(tally_id, token)
-        row, session = self.load(tally_id, token)
+            return self.undo(tally_id, token, version)
+        row, session = self._at(tally_id, token, version)
         try:
             after = session.enter(text)
         except ParseError as exc:
@@ -240,16 +244,33 @@ class Tallies:
             raise GameError(Refusal.UNREADABLE, f"cannot read that entry: {exc}") from None
         return self._save(row, session, after)
 
-    def undo(self, tally_id: str, token: str | None) -> tuple[TallyRow, TallySession]:
+    def undo(
+        self, tally_id: str, token: str | None, version: int | None = None
+    ) -> tuple[TallyRow, TallySession]:
         """The tally without its last entry (a line of cards played is one), whether the
         session was entered in this process or read back from the stored steps (which
-        keep how they were entered).  Raises :class:`GameError` (409) if none."""
-        row, session = self.load(tally_id, token)
+        keep how they were entered).  Raises :class:`GameError` (409) if none, or if the
+        tally moved on since ``version``."""
+        row, session = self._at(tally_id, token, version)
         try:
             after = session.undo()
         except PiquetError as exc:
             raise GameError(Refusal.NOT_NOW, str(exc)) from None
         return self._save(row, session, after)
+
+    def _at(
+        self, tally_id: str, token: str | None, version: int | None
+    ) -> tuple[TallyRow, TallySession]:
+        """The tally as it stands, refused (409) if it is no longer at ``version`` (another
+        device entered since the writer looked: the entry was meant for another step)."""
+        row, session = self.load(tally_id, token)
+        if version is not None and version != row.version:
+            raise GameError(
+                Refusal.NOT_NOW,
+                "the tally changed meanwhile (an entry from another device): here it is as "
+                "it stands; enter again if need be",
+            )
+        return row, session
 
     def _save(
         self, row: TallyRow, before: TallySession, after: TallySession
@@ -395,7 +416,9 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
         what is expected); 409: the match is over or the tally changed meanwhile.  The
         tally is unchanged then.  A blank line or a ``#`` comment changes nothing.
         """
-        row, session = await run(tallies().enter, tally_id, token_of(creds), body.entry)
+        row, session = await run(
+            tallies().enter, tally_id, token_of(creds), body.entry, body.version
+        )
         return answer(row, session)
 
     @router.post(
@@ -404,9 +427,14 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
         responses=errors_doc(401, 404, 409, 422, 429, 503),
         tags=["tallies"],
     )
-    async def undo(tally_id: TallyIdP, creds: Creds) -> JSONResponse:
-        """Take back the last entry (a line of several cards is taken back card by card)."""
-        row, session = await run(tallies().undo, tally_id, token_of(creds))
+    async def undo(
+        tally_id: TallyIdP, creds: Creds, body: UndoIn | None = None
+    ) -> JSONResponse:
+        """Take back the last entry (a line of several cards is taken back card by card);
+        409 if the tally moved on since ``version``."""
+        row, session = await run(
+            tallies().undo, tally_id, token_of(creds), body.version if body else None
+        )
         return answer(row, session)
 
     @router.get(

@@ -15,6 +15,7 @@ from piquet.core.rules import DEFAULT_PRESET, PRESETS
 __all__ = [
     "MAX_GAMES",
     "EntryIn",
+    "UndoIn",
     "ErrorOut",
     "NewTallyIn",
     "TallyCreatedOut",
@@ -55,6 +56,19 @@ class EntryIn(BaseModel):
         description="One entry, as typed at `piquet tally` (see `help` in the tally): "
         "'dealer Anne', 'elder AS KS ...', 'discard 7C 8C take QH JD', 'point AH KH QH', "
         "'good', 'QH', 'Anne: pass', 'undo'.",
+    )
+    version: int | None = Field(
+        None,
+        ge=0,
+        description="The tally's version the entry was made on (as last shown): 409 if "
+        "another device entered meanwhile, so an entry never lands on a step it was not "
+        "meant for.  Leave it out to enter on whatever stands.",
+    )
+
+
+class UndoIn(BaseModel):
+    version: int | None = Field(
+        None, ge=0, description="The version the undo was asked on (as for an entry)."
     )
 
 

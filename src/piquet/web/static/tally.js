@@ -234,7 +234,9 @@ async function submit(raw, { keep } = {}) {
   let stale = false;
   setBusy(true);
   try {
-    const t = await api("POST", `/api/tallies/${S.id}/entries`, { entry: text }, S.token);
+    // made on the version shown: if another device entered meanwhile, 409 and a reload
+    const t = await api("POST", `/api/tallies/${S.id}/entries`,
+      { entry: text, version: S.t ? S.t.version : null }, S.token);
     // a line refused earlier and left as it was is done with once anything is accepted:
     // later taps and picked cards must not be added to it
     if (!keep || S.els.entry.value === S.refused) S.els.entry.value = "";
@@ -258,19 +260,28 @@ async function submit(raw, { keep } = {}) {
 // The tally as the server has it now (another device may have entered meanwhile).
 async function refresh() {
   if (!S || !S.token || S.busy) return;
-  try { show(await api("GET", `/api/tallies/${S.id}`, undefined, S.token)); }
+  try {
+    const t = await api("GET", `/api/tallies/${S.id}`, undefined, S.token);
+    // redrawn only when it moved: a redraw every few seconds would close an open menu
+    if (!S.t || t.version !== S.t.version || t.n !== S.t.n) show(t);
+  }
   catch (e) { /* keep what is shown; the next entry says what is wrong */ }
 }
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible" && S && S.t) refresh();
 });
+// a sheet open on two devices: each shows the other's entries within a few seconds
+setInterval(() => {
+  if (document.visibilityState === "visible" && S && S.t && !S.t.finished) refresh();
+}, 4000);
 
 async function undo() {
   if (S.busy) return;
   let stale = false;
   setBusy(true);
   try {
-    show(await api("POST", `/api/tallies/${S.id}/undo`, undefined, S.token));
+    show(await api("POST", `/api/tallies/${S.id}/undo`,
+      { version: S.t ? S.t.version : null }, S.token));
     refuse(null);
   } catch (e) { refuse(e); stale = e.status === 409; }
   finally { setBusy(false); }
@@ -362,12 +373,15 @@ function keyButton(word) {
 
 function renderWords(t) {
   const phase = t.deal ? t.deal.phase : "over";
-  const extra = t.deal ? t.deal.words.filter((w) => !CORE_WORDS.includes(w)) : [];
+  const words = t.deal ? t.deal.words : [];
+  const extra = words.filter((w) => !CORE_WORDS.includes(w));
   const keys = t.deal && t.deal.pending_take ? ["take"] : (KEYWORDS[phase] || []);
   const dealers = phase === "cards" && t.deal_number === 1
     ? t.names.map((n) => wordButton(`dealer ${n}`, "tdealer")) : [];
   fill(S.els.words,
-    phase === "declare" ? CORE_WORDS.map((w) => wordButton(w)) : null,
+    // only the answers that stand now (not "good" while elder has yet to declare)
+    phase === "declare" ? CORE_WORDS.filter((w) => words.includes(w)).map((w) => wordButton(w))
+      : null,
     extra.map((w) => wordButton(w)),
     dealers,
     keys.map(keyButton),
@@ -569,14 +583,29 @@ async function download() {
   } catch (e) { toast(e.message, "bad"); }
 }
 
+// The link is shown in the sheet to select and copy (a phone on a plain-http address has
+// no clipboard for a page), and copied besides where the browser allows it.
 async function shareLink() {
   const link = `${location.origin}/tally/${S.id}#token=${S.token}`;
+  let copied = false;
   try {
     await navigator.clipboard.writeText(link);
-    toast("The link is copied: it opens this score sheet on another device. Keep it private.");
-  } catch {
-    toast(link);
-  }
+    copied = true;
+  } catch { /* shown below to copy by hand */ }
+  document.getElementById("tally-share-box")?.remove();
+  const field = h("input", { type: "text", readonly: true, value: link, id: "tally-share-link",
+    class: "invite-link", "aria-label": "Link for another device",
+    onfocus: (e) => e.target.select() });
+  const box = h("div", { class: "tpanel share-box", id: "tally-share-box", role: "group",
+    "aria-label": "Link for another device" },
+    h("p", {}, copied
+      ? "Copied. This link opens the score sheet on another device; keep it private."
+      : "Copy this link to open the score sheet on another device; keep it private."),
+    field,
+    h("button", { type: "button", class: "link", onclick: () => box.remove() }, "close"));
+  $main.querySelector(".tally-work").prepend(box);
+  field.focus();
+  field.select();
 }
 
 window.addEventListener("popstate", route);
