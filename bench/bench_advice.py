@@ -49,8 +49,9 @@ import numpy as np
 from piquet.advisor import BOOK_MARGIN, advise, verify
 from piquet.advisor import ranking as rk
 from piquet.advisor.deals import Setup, World, worlds
+from piquet.advisor.explain import Z95
 from piquet.advisor.playout import stacked_deck
-from piquet.advisor.verify import Z95, paired
+from piquet.advisor.verify import paired
 from piquet.core.actions import Action, DealBy, Discard
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.deal import Deal

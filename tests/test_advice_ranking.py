@@ -21,6 +21,7 @@ from piquet.advisor.ranking import (
     _Played,
     _race,
     _regressed,
+    _regressed_se,
     _settle,
 )
 from piquet.core.cards import CardSet, mask_cards
@@ -491,3 +492,42 @@ def test_du_coeur_2207_younger_the_close_calls_stay_within_the_advices_positions
     assert TOTAL_NODES - SETTLE_NODES < a.method["positions"] < TOTAL_NODES + 1_000_000
     assert a.best == unbounded.best
     assert a.ranking[0].method == "exact"
+
+
+def test_an_exactly_valued_discards_error_is_its_estimators() -> None:
+    """The ± of a discard whose play was solved exactly was the fast play-out's standard
+    error over every world, not the error of the value printed (the regression estimator:
+    the exact worlds' residual from the fast play-out, and every world's own noise)."""
+    import math
+
+    fast = [1.0, 5.0, 3.0, 7.0, 2.0, 4.0, 6.0, 0.0]
+    exact = [2.0, 4.0, 5.0, 6.0]
+    p = _played(fast, exact)
+
+    def se(xs: list[float]) -> float:
+        m = sum(xs) / len(xs)
+        return math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1) / len(xs))
+
+    # slope 0: the exact mean alone, and nothing from the fast worlds (no declarations)
+    assert _regressed_se(p, 4, 0.0) == pytest.approx(se(exact))
+    # slope 1: the residual over the exact worlds and the fast mean's noise over all
+    resid = [e - f for e, f in zip(exact, fast[:4], strict=True)]
+    assert _regressed_se(p, 4, 1.0) == pytest.approx(math.hypot(se(resid), se(fast)))
+    assert _paired(p, p, 4, 0.5)[1] == pytest.approx(0.0)
+
+
+def test_the_advice_prints_each_value_with_its_95_percent_interval() -> None:
+    """The ± printed is 1.96 standard errors, said so in the legend; the methods are in
+    words."""
+    from piquet.advisor.explain import LEGEND, Z95
+    from piquet.advisor.ranking import Ranked
+
+    r = Ranked(CardSet.parse("9H 8H"), 4.3, "exact", 2.1)
+    assert r.figure(chance=False) == f"+4.3 ±{Z95 * 2.1:.1f} (play solved exactly)"
+    assert Ranked(CardSet.parse("9H"), 0.25, "simulated", 0.01).figure(chance=True) == (
+        f"25.0% ±{Z95 * 0.01:.1%} (play simulated)"
+    )
+    assert Ranked(CardSet.parse("9H"), 1.0, "estimated").figure(chance=False) == (
+        "about +1.0 (estimated)"
+    )
+    assert "95% interval" in LEGEND

@@ -806,7 +806,9 @@ def test_the_smaller_things(server: ThreadServer, browser: Any, size: str) -> No
     page.goto(server.url + api.url(elder))
     page.wait_for_selector("#hand.choosing")
     assert "(Discard" not in page.inner_text("#discard")
-    assert re.match(r"1\s+Discard 1 to \d cards", page.inner_text("#discard"))
+    # "Discard 2 cards" when a carte blanche bound the number (a deal of the server's
+    # random seed, one in some hundreds)
+    assert re.match(r"1\s+Discard (1 to \d|\d) cards", page.inner_text("#discard"))
     assert page.title() == "▶ Your turn · Piquet"
     api.drive(
         lambda g: bool(g["view"]["deal"] and g["view"]["deal"]["phase"] == "play"), watch=elder

@@ -185,7 +185,8 @@ def exchange_advice(
     """
     from piquet.advisor import advise
     from piquet.advisor import verify as play_out
-    from piquet.advisor.verify import Z95, paired
+    from piquet.advisor.explain import Z95
+    from piquet.advisor.verify import paired
 
     advice = advise(
         dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain_top=1

@@ -72,8 +72,9 @@ METHOD_WORDS: Final = {
     "estimated": "estimated",
 }
 """How each :attr:`Ranked.method` is written for a reader."""
-Z95: Final = 1.96
-"""A value's 95% interval is itself ± ``Z95`` standard errors."""
+Z95: Final = 1.959964
+"""A value's 95% interval is itself ± ``Z95`` standard errors (the normal's 97.5th
+percentile; :mod:`piquet.advisor.verify` reads it from here)."""
 LEGEND: Final = (
     "Each value: ± the half-width of its 95% interval over the sampled worlds; "
     "\"play solved exactly\": "

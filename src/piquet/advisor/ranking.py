@@ -516,6 +516,16 @@ def _regressed(p: _Played, n: int, beta: float) -> float:
     return _mean(p.base_or_zero()) + _mean(pe[:n]) + beta * (_mean(pf) - _mean(pf[:n]))
 
 
+def _regressed_se(p: _Played, n: int, beta: float) -> float:
+    """The standard error of :func:`_regressed`: the exact worlds' residual from the fast
+    play-out, and every world's own noise in what all of them measure."""
+    pf, pe = p.play_fast(), p.play_exact()
+    n = min(n, len(pe))
+    resid = [pe[i] - beta * pf[i] for i in range(n)]
+    whole = [b + beta * f for b, f in zip(p.base_or_zero(), pf, strict=True)]
+    return float(np.sqrt(_stderr(resid) ** 2 + _stderr(whole) ** 2))
+
+
 def _paired(a: _Played, b: _Played, n: int, beta: float = 1.0) -> tuple[float, float]:
     """(value of a minus value of b, its standard error), both valued exactly in the
     first ``n`` worlds: the regression estimator of their paired difference (the exact
@@ -872,6 +882,14 @@ def advise(
         refoot()  # on the footing of the two valued in the most worlds
     if "worlds" in settled:
         settled["positions"] = sim.solver.nodes - settle_start
+    if ref >= 0:
+        # a leader's value is the reference's, plus its paired difference from it: its
+        # error is theirs (the fast play-out's alone understated it)
+        ref_se = _regressed_se(played[ref], len(played[ref].exact), beta)
+        for d in leaders:
+            paired_se = 0.0 if d == ref else _paired(
+                played[d], played[ref], len(played[d].exact), beta)[1]
+            err[d] = float(np.hypot(ref_se, paired_se))
     method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
     ranked_played = sorted(
         (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),

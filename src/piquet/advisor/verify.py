@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from piquet.advisor.deals import ROLES, Setup, World, worlds
+from piquet.advisor.explain import Z95
 from piquet.advisor.game import game_chance
 from piquet.advisor.playout import DEFAULT_THINK_MS, Table, exchanger, play_out
 from piquet.core.cards import CardSet
@@ -37,7 +38,6 @@ __all__ = ["DEFAULT_DEALS", "Verification", "Verified", "paired", "verify"]
 #: deals each candidate is played in by default
 DEFAULT_DEALS: Final = 200
 #: the normal quantile of a two-sided 95% interval
-Z95: Final = 1.959964
 
 Progress = Callable[[int, int], None]
 
