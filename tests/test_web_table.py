@@ -946,7 +946,11 @@ def test_the_hint_shows_in_the_declarations(server: ThreadServer, browser: Any) 
     page.click("#btn-hint")
     if r.status_code == 200:
         page.wait_for_selector("#declare-hint", timeout=60000)
-        assert r.json()["hint"] in page.inner_text("#declare-hint")
+        # its card codes written as the table writes cards (QS as Q♠, TH as 10♥)
+        words = re.sub(r"\b([AKQJT9876])([SHDC])\b",
+                       lambda m: {"T": "10"}.get(m[1], m[1]) + "♠♥♦♣"["SHDC".index(m[2])],
+                       r.json()["hint"])
+        assert words in page.inner_text("#declare-hint")
         assert not page.query_selector("#status #hint")  # said once, beside the buttons
     else:
         page.wait_for_selector(".toast.show")

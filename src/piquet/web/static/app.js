@@ -957,7 +957,7 @@ function renderStatus() {
   h("span", {}, phaseText()),
   // at one's own declarations the hint stands in their panel, beside the buttons: once
   T.hint && !(d.phase === "declare" && g.your_turn)
-    ? h("div", { class: "hint", id: "hint" }, "Advisor: ", T.hint) : null);
+    ? h("div", { class: "hint", id: "hint" }, "Advisor: ", codesAsCards(T.hint)) : null);
 }
 
 // One button of the actions; keys 1-9 press the first nine shown.
@@ -1031,7 +1031,9 @@ function renderDeclare() {
       h("q", { class: "said" }, last.text),
       last.shown.length ? mini(sortHand(last.shown)) : null));
   }
-  if (T.hint) box.append(h("p", { class: "hint", id: "declare-hint" }, "Advisor: ", T.hint));
+  if (T.hint) {
+    box.append(h("p", { class: "hint", id: "declare-hint" }, "Advisor: ", codesAsCards(T.hint)));
+  }
   const answers = la.filter((a) => a.kind === "answer");
   const claims = la.filter((a) => a.kind === "declare");
   const pass = la.find((a) => a.kind === "pass");
