@@ -329,6 +329,16 @@ def test_younger_laying_out_nothing_takes_nothing() -> None:
 
 BLANK = "AS TS 9S 8S 7S AH TH 9H AD TD 9D AC"  # no K, Q or J: a carte blanche
 BLANK_OTHER = "KS QS JS KH QH JH 8H 7H KD QD JD 8D"
+BOB_AT_96 = (  # a rubicon deal, Anne elder: Bob repiques and is capot, 53 to Bob's 96
+    "dealer Bob",
+    "elder AH KH QH JH 9H 8H AD KD QD JD AC KC",
+    "younger AS KS QS JS TS 9S TH TD TC 7H 7D 7C",
+    "discard JD take 9D", "discard 7H take 8D", "decline",
+    "point AH KH QH JH 9H 8H", "making", "not good",
+    "sequence AH KH QH JH", "not good", "set AH AD AC", "not good", "AH",
+    "point AS KS QS JS TS 9S", "sequence AS KS QS JS TS 9S", "set TS TH TD TC",
+    "TH KH 7C QH 7D JH 8D 9H TC 8H TD AD 9S KD TS QD JS 9D QS AC KS KC AS",
+)
 
 
 def test_a_carte_blanche_shown_as_dealt_that_wins_the_game_settles_it() -> None:
@@ -336,18 +346,8 @@ def test_a_carte_blanche_shown_as_dealt_that_wins_the_game_settles_it() -> None:
     (blank first, ...)"; rubicon's carte blanche is "declared and shown at once". Elder at
     96 dealt a blank in a single game of rubicon wins as the cards are dealt (the tally
     used to stop there, the deal over and never settled, its record unloadable)."""
-    first_deal = [  # Anne elder: Bob repiques and is capot, 53 to Bob's 96
-        "dealer Bob",
-        "elder AH KH QH JH 9H 8H AD KD QD JD AC KC",
-        "younger AS KS QS JS TS 9S TH TD TC 7H 7D 7C",
-        "discard JD take 9D", "discard 7H take 8D", "decline",
-        "point AH KH QH JH 9H 8H", "making", "not good",
-        "sequence AH KH QH JH", "not good", "set AH AD AC", "not good", "AH",
-        "point AS KS QS JS TS 9S", "sequence AS KS QS JS TS 9S", "set TS TH TD TC",
-        "TH KH 7C QH 7D JH 8D 9H TC 8H TD AD 9S KD TS QD JS 9D QS AC KS KC AS",
-    ]
     s = new_tally("rubicon", names=("Anne", "Bob"), format="game")
-    for entry in first_deal:
+    for entry in BOB_AT_96:
         s = s.enter(entry)
     assert s.scores == {"Anne": 53, "Bob": 96} and not s.finished
     s = s.enter(f"elder {BLANK}").enter(f"younger {BLANK_OTHER}")
@@ -515,17 +515,7 @@ def test_a_blanche_that_wins_game_one_of_two_as_dealt_leaves_game_two_to_enter()
     """The same deal in a match of two games: the tally moved on to a deal of game 2 dealt
     from the program's own seed, and refused the real one's entries ("already entered")."""
     s = new_tally("rubicon", names=("Anne", "Bob"), format="game", games=2)
-    for entry in [
-        "dealer Bob",
-        "elder AH KH QH JH 9H 8H AD KD QD JD AC KC",
-        "younger AS KS QS JS TS 9S TH TD TC 7H 7D 7C",
-        "discard JD take 9D", "discard 7H take 8D", "decline",
-        "point AH KH QH JH 9H 8H", "making", "not good",
-        "sequence AH KH QH JH", "not good", "set AH AD AC", "not good", "AH",
-        "point AS KS QS JS TS 9S", "sequence AS KS QS JS TS 9S", "set TS TH TD TC",
-        "TH KH 7C QH 7D JH 8D 9H TC 8H TD AD 9S KD TS QD JS 9D QS AC KS KC AS",
-        f"elder {BLANK}", f"younger {BLANK_OTHER}",
-    ]:
+    for entry in [*BOB_AT_96, f"elder {BLANK}", f"younger {BLANK_OTHER}"]:
         s = s.enter(entry)
     assert not s.finished and s.match.game_number == 2 and len(s.match.games) == 1
     assert "elder CARDS" in s.expecting()

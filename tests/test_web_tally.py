@@ -510,6 +510,22 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+def _new_sheet(browser: Any, url: str) -> tuple[Any, list[str]]:
+    """A desktop page on a new 1754 score sheet of Anne's and Bob's, and the page's
+    errors as they come."""
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url + "/tally")
+    page.wait_for_selector("#tally-start")
+    page.select_option("#tally-rules", "court-gamester-1754")
+    page.fill("#tally-name1", "Anne")
+    page.fill("#tally-name2", "Bob")
+    page.click("#tally-start")
+    page.wait_for_selector("#main[data-n='0']")
+    return page, errors
+
+
 def _type(page: Any, text: str) -> None:
     n = int(page.get_attribute("#main", "data-version"))
     page.fill("#tally-entry", text)
@@ -594,16 +610,7 @@ def test_a_refused_line_does_not_spoil_the_taps_and_choices_after_it(
     picked next went after it, and every later line was refused); a "who" that was
     refused does not hold for the entries after it."""
     with ThreadServer(tmp_path) as srv:
-        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(srv.url + "/tally")
-        page.wait_for_selector("#tally-start")
-        page.select_option("#tally-rules", "court-gamester-1754")
-        page.fill("#tally-name1", "Anne")
-        page.fill("#tally-name2", "Bob")
-        page.click("#tally-start")
-        page.wait_for_selector("#main[data-n='0']")
+        page, errors = _new_sheet(browser, srv.url)
         page.fill("#tally-entry", "dealr Bob")
         page.press("#tally-entry", "Enter")
         page.wait_for_selector("#tally-refusal:not([hidden])")
@@ -685,16 +692,7 @@ def test_a_sheet_on_two_devices_follows_the_other_and_shares_its_link(
     then landed on the wrong step); "Link for another device" was only a passing toast
     where the clipboard is not allowed; "good" was offered while elder had yet to declare."""
     with ThreadServer(tmp_path) as srv:
-        one = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
-        errors: list[str] = []
-        one.on("pageerror", lambda e: errors.append(str(e)))
-        one.goto(srv.url + "/tally")
-        one.wait_for_selector("#tally-start")
-        one.select_option("#tally-rules", "court-gamester-1754")
-        one.fill("#tally-name1", "Anne")
-        one.fill("#tally-name2", "Bob")
-        one.click("#tally-start")
-        one.wait_for_selector("#main[data-n='0']")
+        one, errors = _new_sheet(browser, srv.url)
         one.click("#tally-share")
         link = one.input_value("#tally-share-box #tally-share-link")
         assert "/tally/" in link and "#token=" in link
