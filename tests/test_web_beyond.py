@@ -14,11 +14,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from test_web_kit import bearer, client, create, walk
-
-
-def friend_game(c: Any, **body: Any) -> dict[str, Any]:
-    return create(c, opponent="friend", name="Ada", **body)
+from test_web_kit import bearer, client, create, offer, walk
 
 
 def post(c: Any, made: dict[str, Any]) -> Any:
@@ -29,7 +25,7 @@ def post(c: Any, made: dict[str, Any]) -> Any:
 # ---------------------------------------------------------------------- the lobby
 def test_a_posted_challenge_is_listed_and_taken_once(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        made = friend_game(c, rules="rubicon")
+        made = offer(c.post, name="Ada", rules="rubicon")
         r = post(c, made)
         assert r.status_code == 201, r.text
         cid = r.json()["id"]
@@ -58,7 +54,7 @@ def test_a_posted_challenge_is_listed_and_taken_once(tmp_path: Path) -> None:
 def test_the_link_and_the_challenge_open_the_same_seat(tmp_path: Path) -> None:
     """Whichever comes first takes the seat; the challenge then leaves the lobby."""
     with client(tmp_path) as c:
-        made = friend_game(c)
+        made = offer(c.post, name="Ada")
         cid = post(c, made).json()["id"]
         r = c.post(f"/api/games/{made['id']}/join", json={"invite": made["invites"][0]["invite"]})
         assert r.status_code == 201
@@ -68,7 +64,7 @@ def test_the_link_and_the_challenge_open_the_same_seat(tmp_path: Path) -> None:
 
 def test_a_new_link_retires_the_challenge(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        made = friend_game(c)
+        made = offer(c.post, name="Ada")
         post(c, made)
         r = c.post(f"/api/games/{made['id']}/invite", headers=bearer(made["token"]))
         assert r.status_code == 200
@@ -77,8 +73,8 @@ def test_a_new_link_retires_the_challenge(tmp_path: Path) -> None:
 
 def test_posting_needs_a_seat_and_the_games_own_invitation(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        made = friend_game(c)
-        other = friend_game(c)
+        made = offer(c.post, name="Ada")
+        other = offer(c.post, name="Ada")
         body = {"game": made["id"], "invite": made["invites"][0]["invite"]}
         assert c.post("/api/lobby", json=body).status_code == 401
         r = c.post("/api/lobby", json=body, headers=bearer(other["token"]))
@@ -98,12 +94,12 @@ def test_posting_needs_a_seat_and_the_games_own_invitation(tmp_path: Path) -> No
 
 def test_posting_again_replaces_and_withdrawing_needs_a_seat(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        made = friend_game(c)
+        made = offer(c.post, name="Ada")
         first = post(c, made).json()["id"]
         second = post(c, made).json()["id"]
         assert [x["id"] for x in c.get("/api/lobby").json()["challenges"]] == [second]
         assert c.post(f"/api/lobby/{first}/accept", json={}).status_code == 404
-        stranger = friend_game(c)
+        stranger = offer(c.post, name="Ada")
         assert c.delete(f"/api/lobby/{second}", headers=bearer(stranger["token"])).status_code \
             == 404
         assert c.delete(f"/api/lobby/{second}").status_code == 401
@@ -127,7 +123,7 @@ def test_a_pool_cannot_be_offered(tmp_path: Path) -> None:
 
 def test_posting_challenges_is_rate_limited(tmp_path: Path) -> None:
     with client(tmp_path, create_per_minute=3.0) as c:
-        made = friend_game(c)
+        made = offer(c.post, name="Ada")
         codes = [post(c, made).status_code for _ in range(4)]
         assert codes[0] == 201 and codes[-1] == 429
 
@@ -156,7 +152,7 @@ def test_the_spectator_link_is_made_by_a_seat_and_kept(tmp_path: Path) -> None:
 
 def test_spectator_socket_refuses_a_bad_key_and_actions(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        made = friend_game(c)  # nobody moves but the people
+        made = offer(c.post, name="Ada")  # nobody moves but the people
         gid = made["id"]
         key = c.post(f"/api/games/{gid}/watch-link", headers=bearer(made["token"])).json()["key"]
         with c.websocket_connect(f"/api/games/{gid}/watch/ws") as ws:
