@@ -436,3 +436,19 @@ def test_a_challenge_leaves_the_lobby_when_its_game_is_resigned(tmp_path: Path) 
         assert [x["id"] for x in c.get("/api/lobby").json()["challenges"]] == [posted.json()["id"]]
         assert c.post(f"/api/games/{gid}/resign", headers=bearer(made["token"])).status_code == 200
         assert c.get("/api/lobby").json()["challenges"] == []
+
+
+def test_the_store_takes_no_seat_of_a_game_resigned_meanwhile(tmp_path: Path) -> None:
+    """The join checked the game was not over, then took the seat in a statement of its
+    own: a resignation between the two let the seat be taken.  The statement that takes
+    the seat now looks for the resignation itself."""
+    from piquet.web.refusals import hash_secret
+
+    with client(tmp_path) as c:
+        made = create(c, opponent="friend", name="Ada")
+        gid, code = made["id"], made["invites"][0]["invite"]
+        assert c.post(f"/api/games/{gid}/resign", headers=bearer(made["token"])).status_code == 200
+        store = c.app.state.piquet["store"]
+        taken = store.join(gid, invite_hash=hash_secret(code), token_hash="x" * 43, name="Bob")
+        assert taken is None
+        assert all(s.token_hash != "x" * 43 for s in store.game(gid).seats)

@@ -69,6 +69,10 @@ seats_t: Final = sa.Table(
     sa.Column("token_hash", sa.String(64), nullable=True),
     sa.Column("invite_hash", sa.String(64), nullable=True),
 )
+
+_RESIGNED: Final = sa.table("piquet_game_ends", sa.column("game_id"), sa.column("resigned"))
+"""The resignations (kept by :mod:`piquet.web.practice`): a resigned game's seat is not
+taken."""
 actions_t: Final = sa.Table(
     "piquet_actions",
     metadata,
@@ -717,7 +721,8 @@ class Store:
         return self._writer.submit_async(item)
 
     def join(self, game_id: str, *, invite_hash: str, token_hash: str, name: str) -> int | None:
-        """Take the open seat whose invite hashes to ``invite_hash``; its number, or None."""
+        """Take the open seat whose invite hashes to ``invite_hash``; its number, or None
+        (none such, or the game was resigned)."""
         with self._using("write to"), self.engine.begin() as conn:
             row = conn.execute(
                 sa.select(seats_t.c.seat).where(
@@ -734,6 +739,11 @@ class Store:
                     seats_t.c.game_id == game_id,
                     seats_t.c.seat == row.seat,
                     seats_t.c.token_hash.is_(None),
+                    # not in a game resigned meanwhile (checked in the statement that takes
+                    # the seat: a resignation between a check and the take let it through)
+                    ~sa.exists().where(
+                        _RESIGNED.c.game_id == game_id, _RESIGNED.c.resigned.is_not(None)
+                    ),
                 )
                 .values(token_hash=token_hash, invite_hash=None, name=name)
             )
