@@ -424,7 +424,7 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
     @router.post(
         "/api/tallies/{tally_id}/undo",
         response_model=TallyOut,
-        responses=errors_doc(401, 404, 409, 422, 429, 503),
+        responses=errors_doc(400, 401, 404, 409, 413, 422, 429, 503),
         tags=["tallies"],
     )
     async def undo(
