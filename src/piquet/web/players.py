@@ -351,7 +351,7 @@ def players_router(state: dict[str, Any]) -> APIRouter:
             )
         if games().over(await run(games().fresh, game_id)):
             raise GameError(
-                Refusal.GONE, "this game is over (a player resigned): ask for a new game"
+                Refusal.GONE, "this game is over: ask whoever sent the link for a new game"
             )
         rules = preset_named(row.rules)
         hosts = [s.name for s in row.seats if s.kind == "human" and s.token_hash is not None]
