@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 
 import pytest
 
@@ -50,6 +52,39 @@ def test_finished_deals_cut_the_log_into_its_deals(rules: str) -> None:
     # a deal still being played is left out
     cut = deals[-1].start + 3
     assert len(finished_deals(first, m.history[:cut])) == len(deals) - 1
+
+
+def test_a_deal_that_dealing_ended_keeps_the_numbers_of_the_deals_after_it(
+    tmp_path: Path,
+) -> None:
+    """A house rule whose carte blanche is shown as it is dealt (no number announced) and a
+    game of 10: deal 8 of seed 258 is a blanche that wins its game as it is dealt, with no
+    action to review.  The deals after it keep their places in the match (they were
+    numbered 8 to 11, so an analysis named every later deal one too low)."""
+    house = tmp_path / "house.toml"
+    house.write_text('base = "encyclopedia-19c"\nname = "blanche-at-once"\ntarget = 10\n'
+                     "[knobs]\nblanche_number = false\n")
+    rules = get_rules(str(house))
+    first = new_match(rules, seed=258, format="game", games=12)
+    m, rng, history = first, random.Random(258), []
+    while not m.finished:
+        action, player = m.random_action(rng), m.to_act
+        assert player is not None
+        history.append((player, action))
+        m = m.apply(action, player)
+    deals = finished_deals(first, history)
+    assert len(m.deals) == 12 and len(deals) == 11
+    assert [d.number for d in deals] == [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12]
+    assert all(d.end.is_over and d.actions for d in deals)
+    # the web's analysis finds each deal by its number, and says why deal 8 has none
+    from piquet.web.analysis import AnalysisSettings, analyse_deal
+
+    log = [(p, str(a)) for p, a in history]
+    cheap = AnalysisSettings(think_ms=5, samples=8, verify=8)
+    eighth = json.loads(analyse_deal(str(house), "game", 258, 12, 2, log, 8, cheap))
+    assert eighth["number"] == 8 and "ended as it was dealt" in eighth["note"]
+    ninth = json.loads(analyse_deal(str(house), "game", 258, 12, 2, log, 9, cheap))
+    assert ninth["number"] == 9 and ninth["start"] == deals[7].start
 
 
 def test_every_play_that_drops_the_double_dummy_value_is_named() -> None:

@@ -89,7 +89,8 @@ def finished_deals(first: Match, history: Sequence[tuple[int, Action]]) -> list[
     """The deals of ``first`` moved on by ``history`` that are over, in order.
 
     ``first`` is the match before any action (the same seed, rules and format).  A deal
-    still being played at the end of ``history`` is not returned.  Raises
+    still being played at the end of ``history`` is not returned, nor one that dealing
+    ended (it has no action); each deal's ``number`` is its place in the match all the same.  Raises
     :class:`~piquet.core.errors.IllegalActionError` if the history does not replay.
     """
     out: list[FinishedDeal] = []
@@ -107,11 +108,14 @@ def finished_deals(first: Match, history: Sequence[tuple[int, Action]]) -> list[
         after = d.apply(action)
         players = (m.player_of(ELDER), m.player_of(YOUNGER))
         game = m.game_number
+        # its place among the match's deals, counting a deal that dealing ended (a carte
+        # blanche shown as it is dealt reaching the target), which has no action to review
+        number = len(m.deals) + 1
         m = m.apply(action, player)
         if after.is_over:
             out.append(
                 FinishedDeal(
-                    number=len(out) + 1,
+                    number=number,
                     game=game,
                     start=start,
                     players=players,

@@ -90,8 +90,14 @@ def analyse_deal(
         names=[f"seat {i}" for i in range(n_seats)],
     )
     actions = [(p, parse_action(a)) for p, a in history]
-    deals = finished_deals(first, actions)
-    fd = deals[number - 1]
+    fd = next((d for d in finished_deals(first, actions) if d.number == number), None)
+    if fd is None:  # a deal that dealing ended: nobody chose anything in it
+        return json.dumps({
+            "version": ANALYSIS_VERSION,
+            "number": number,
+            "note": "this deal ended as it was dealt (a carte blanche reached the target): "
+                    "there was no choice to analyse",
+        })
     r = get_rules(rules)
     body = review_deal(fd, r, seed=_seed(seed, number), think_ms=settings.think_ms,
                        samples=settings.samples, verify=settings.verify)

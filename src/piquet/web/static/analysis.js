@@ -73,9 +73,9 @@ export function analysisPanel(gameId, token, jump) {
         h("h3", {}, title), h("p", { class: "muted" }, "Being analysed…"));
     }
     const a = d.analysis;
-    if (a.error) {
+    if (a.error || a.note) {  // not analysed, or nothing to analyse (ended as dealt)
       return h("article", { class: "analysis-deal", dataset: { deal: d.number } },
-        h("h3", {}, title), h("p", { class: "muted" }, a.error + "."));
+        h("h3", {}, title), h("p", { class: "muted" }, (a.error || a.note) + "."));
     }
     const nameOf = (role) => names[a.players[role]] || role;
     const losses = ["elder", "younger"].map((role) => {
