@@ -25,7 +25,8 @@ For every preset, random full deals, one process, each measured for N seconds:
     legal id, the usual AEC loop; chance is drawn inside the environment.
 ``resample``
     ``resample_from_infostate`` for the player to move at random decision
-    points (milliseconds per call; what ISMCTS pays per simulation).
+    points (milliseconds a call: mean, median, 90th and 99th percentiles and the
+    slowest; what ISMCTS pays per simulation).
 
 "steps/s" counts player decisions (chance ids not counted); "deals/s" is the
 comparable figure.  The last line of the output is one JSON object with every
@@ -140,16 +141,15 @@ def pettingzoo(name: str, seconds: float, seed: int) -> tuple[int, int, float]:
     return deals, steps, time.perf_counter() - start
 
 
-def resample_ms(name: str, seconds: float, seed: int) -> float:
-    """Milliseconds per ``resample_from_infostate`` at random decision points."""
+def resample_ms(name: str, seconds: float, seed: int) -> list[float]:
+    """Milliseconds of each ``resample_from_infostate`` call at random decision points."""
     import pyspiel
 
     from piquet.integrations import openspiel as ops
 
     game = ops.load(name)
     rng = random.Random(seed)
-    calls = 0
-    spent = 0.0
+    times: list[float] = []
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
@@ -163,11 +163,10 @@ def resample_ms(name: str, seconds: float, seed: int) -> float:
                 state.resample_from_infostate(
                     state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0)
                 )
-                spent += time.perf_counter() - t
-                calls += 1
+                times.append(1000.0 * (time.perf_counter() - t))
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
-    return 1000.0 * spent / max(calls, 1)
+    return times
 
 
 MEASURES: dict[str, Measure] = {
@@ -205,8 +204,15 @@ def main(argv: list[str] | None = None) -> int:
                 "vs_engine": round(rate / base, 3),
             }
             print(f"{name:22} {label:17} {steps / elapsed:9.0f} {rate:8.1f} {rate / base:9.3f}")
-        row["resample_ms"] = round(resample_ms(name, args.seconds, args.seed), 2)
-        print(f"{name:22} {'resample':17} {row['resample_ms']:8.2f} ms a call")
+        times = np.array(resample_ms(name, args.seconds, args.seed))
+        spread = {"mean": times.mean(), "median": np.median(times),
+                  "p90": np.percentile(times, 90), "p99": np.percentile(times, 99),
+                  "max": times.max()}
+        row["resample_ms"] = {k: round(float(v), 2) for k, v in spread.items()}
+        row["resample_calls"] = len(times)
+        print(f"{name:22} {'resample':17} " + ", ".join(
+            f"{k} {v:.2f}" for k, v in row["resample_ms"].items())
+            + f" ms a call ({len(times)} calls)")
         figures[name] = row
     print(
         json.dumps(
