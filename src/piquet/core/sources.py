@@ -113,7 +113,9 @@ _COTGRAVE: Final[dict[str, str]] = {
     ),
     "younger_leftovers": (
         'quote: "then may the Elder hand see them, provided that he first acquaint the '
-        'other with the suit, that he intends to play"'
+        'other with the suit, that he intends to play" - reading: younger sees the cards he '
+        "leaves, named suit or not: the text is silent, and elder's own leftovers are his to "
+        '"survey"'
     ),
     "point_measure": (
         'quote: "the Ruff, that is, to see how much you can make of a suit" - the pip '
