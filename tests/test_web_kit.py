@@ -42,6 +42,13 @@ CHROMIUM_ARGS = [
 CARD = re.compile(r"(?<![A-Za-z0-9])([6-9TJQKA][SHDC])(?![A-Za-z0-9])")
 
 
+def as_cards(text: str) -> str:
+    """Card codes written as the pages write them: "shows AC TD" -> "shows A♣ 10♦"."""
+    suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+    return re.sub(r"\b([AKQJT9876])([SHDC])\b",
+                  lambda m: ("10" if m[1] == "T" else m[1]) + suits[m[2]], text)
+
+
 def config(db: Path, **changes: Any) -> WebConfig:
     base: dict[str, Any] = {
         "database": f"sqlite:///{db}",

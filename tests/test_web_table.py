@@ -21,7 +21,7 @@ from typing import Any
 import httpx
 import pytest
 
-from test_web_kit import CHROMIUM, CHROMIUM_ARGS, ThreadServer, chromium_available
+from test_web_kit import CHROMIUM, CHROMIUM_ARGS, ThreadServer, as_cards, chromium_available
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
@@ -261,6 +261,13 @@ def test_the_format_follows_the_rule_set_and_the_table_counts_the_deals(
     page.wait_for_selector("#start")
     page.select_option("#rules", "encyclopedia-19c")
     assert page.get_attribute('input[name="format"]:checked', "value") == "game"
+    # the summary beside the form is of a game in the format chosen, not of every format
+    about = page.inner_text(".rules-about")
+    assert "This game: a game of 100." in about and "partie" not in about.lower(), about
+    assert "won the moment a player reaches 100" in about, about
+    page.check('input[name="format"][value="partie"]')
+    about = page.inner_text(".rules-about")
+    assert "Partie: after 6 deals" in about and "won the moment" not in about, about
     page.select_option("#rules", "rubicon")
     assert page.get_attribute('input[name="format"]:checked', "value") == "partie"
     page.select_option("#rules", "court-gamester-1754")
@@ -360,6 +367,45 @@ def test_naming_a_suit_keeps_your_unused_cards_apart(
     assert not page.errors
 
 
+def test_leftovers_turned_up_lie_face_up_on_the_stock(
+    server: ThreadServer, browser: Any, size: str
+) -> None:
+    """du-coeur-1995: younger turns up the cards he left "for both to see"; both tables show
+    them face up where the stock lies (they were only in the side panel, below the fold on
+    a phone, while the table still showed a face-down stock)."""
+    api = Api(server.url, "du-coeur-1995")
+    api.join()
+
+    def turned_up(g: dict[str, Any]) -> bool:
+        d = g["view"]["deal"]
+        return d is not None and bool(d["leftovers_seen"]) and d["phase"] == "declare"
+
+    def leave_and_turn_up(g: dict[str, Any], rng: random.Random) -> str:
+        legal = g["legal_actions"]
+        if legal[0]["kind"] == "discard":  # both take few: cards are left in the stock
+            return "discard:" + " ".join(g["view"]["deal"]["hand"][: max(1, legal[0]["min"])])
+        for a in legal:
+            if a["kind"] == "leftover":
+                return "look"
+        return plain(g, rng)
+
+    game = api.drive(turned_up, leave_and_turn_up, watch=0)
+    left = game["view"]["deal"]["leftovers_seen"]
+    assert len(left) == game["view"]["deal"]["stock_count"]
+    for seat in (0, 1):
+        page = new_page(browser, size)
+        open_seat(page, server, api, seat)
+        stock = page.locator("#stock")
+        assert stock.locator(".stock-seen .card").count() == len(left)
+        assert ", seen" in page.inner_text("#stock .pile-label")
+        said = stock.get_attribute("aria-label")
+        assert all(as_cards(c) in said for c in left), said
+        if seat == 0:
+            shot(page, "stock-turned-up", size)
+        assert not page.errors
+        page.context.close()
+
+
 # ---------------------------------------------------------------------- 4. declarations
 def test_the_declarations_dialog_puts_their_words_beside_your_answer(
     server: ThreadServer, browser: Any, size: str
@@ -387,7 +433,7 @@ def test_the_declarations_dialog_puts_their_words_beside_your_answer(
     open_seat(page, server, api, younger)
     page.wait_for_selector("#declare #their-words")
     said = game["view"]["deal"]["dialog"][-1]["text"]
-    assert said in page.inner_text("#their-words")
+    assert as_cards(said) in page.inner_text("#their-words")
     scroll_into_view(page.locator("#declare"))
     words = page.query_selector("#their-words").bounding_box()
     answer = page.query_selector("#answers button").bounding_box()
@@ -587,6 +633,12 @@ def test_a_pool_says_who_won_each_game_and_who_stands_out(
     pages[stood].wait_for_selector('#main[data-busy="0"]')
     pages[stood].wait_for_timeout(500)
     assert not pages[stood].is_visible("#summary-after")
+    # and its table says the game before was played without it, and who stands out now
+    pool = pages[stood].inner_text("#pool-games")
+    assert "Game 1: " in pool and "(you stood out)" in pool, pool
+    assert f"The pool holds {view['pool']}." in pool
+    assert ("You stand out of this game." if stood == out else
+            f"{view['names'][out]} stands out.") in pool, pool
     assert not page.errors
 
 

@@ -7,13 +7,12 @@ recalled, no card left raised on a touch screen).  The API side: test_web_walkth
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from test_web_kit import ThreadServer
+from test_web_kit import ThreadServer, as_cards
 from test_web_table import (
     SIZES,
     Api,
@@ -109,7 +108,7 @@ def test_the_spectator_sees_the_deal_just_over_the_words_and_a_resignation(
     line = said["view"]["deal"]["dialog"][-1]
     page.wait_for_function("document.querySelector('#watch-dialog') !== null", timeout=15000)
     text = page.inner_text("#watch-dialog")
-    assert _as_cards(line["said"]) in text and line["text"] not in text
+    assert as_cards(line["said"]) in text and line["text"] not in text
     assert "Ada: " in text or "Bob: " in text
     # a deal over: its result stays in view while the next is dealt and declared
     api.drive(lambda g: len(g["view"]["deals"]) == 1)
@@ -133,13 +132,6 @@ def test_the_spectator_sees_the_deal_just_over_the_words_and_a_resignation(
     # the deal left in its play stays shown, not the result of the deal before it
     assert not page.is_visible("#watch-last")
     assert not page.errors
-
-
-def _as_cards(text: str) -> str:
-    """Card codes written as the pages write them: "shows AC TD" -> "shows A♣ 10♦"."""
-    suits = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-    return re.sub(r"\b([AKQJT9876])([SHDC])\b",
-                  lambda m: ("10" if m[1] == "T" else m[1]) + suits[m[2]], text)
 
 
 def test_the_spectator_sees_who_won(server: ThreadServer, browser: Any) -> None:
@@ -171,7 +163,7 @@ def test_a_friends_seat_not_yet_taken_says_so(server: ThreadServer, browser: Any
     page = new_page(browser)
     open_seat(page, server, api, 0)
     page.wait_for_selector(".opponent .pname")
-    assert page.inner_text(".opponent .pname") == "(waiting for your friend)"
+    assert page.inner_text(".opponent .pname") == "(waiting for the other player)"
     assert "Friend 1" not in page.inner_text("#main")
     assert not page.errors
 

@@ -50,7 +50,7 @@ LEVEL_NOTES: dict[str, str] = {
     "book": "the rules of thumb of the period books",
     "club": "searches the play of the cards; exchanges by the book",
     "reference": "the expert of 2025, kept unchanged to measure against",
-    "expert": "the strongest: also reads your exchange and your play",
+    "expert": "the strongest: also infers your likely cards from how you exchange and play",
 }
 
 #: level name -> factory(seed, think_ms) -> Player, iterated weakest first

@@ -266,10 +266,13 @@ class RuleSetOut(BaseModel):
     name: str
     title: str
     summary: list[str]
+    summaries: dict[str, list[str]] = Field(
+        description="the summary of a game in each format (``summary``: of the rule set)")
     formats: list[str]
     format_labels: dict[str, str]
     default_format: str
     partie_deals: int
+    target: int
 
 
 class OptionsOut(BaseModel):
@@ -475,10 +478,12 @@ def create_app(config: WebConfig) -> FastAPI:
                     "name": name,
                     "title": TITLES.get(name, name),
                     "summary": rules_summary(r),
+                    "summaries": {f.value: rules_summary(r, f) for f in r.formats},
                     "formats": [f.value for f in r.formats],
                     "format_labels": {f.value: format_label(r, f) for f in r.formats},
                     "default_format": r.default_format.value,
                     "partie_deals": r.partie_deals,
+                    "target": r.target,
                 }
                 for name, r in PRESETS.items()
             ],

@@ -29,7 +29,7 @@ from piquet.core.actions import (
     Question,
     Reply,
 )
-from piquet.core.cards import SUIT_MASKS, Card
+from piquet.core.cards import SUIT_MASKS, Card, Suit
 from piquet.core.declarations import Claim, DeclClass, claims, counted, statement
 from piquet.core.match import MatchView
 from piquet.core.rules import Leftovers, Rules
@@ -122,7 +122,34 @@ def legal_objects(view: MatchView, rules: Rules) -> list[dict[str, Any]]:
         out.append(
             {"id": str(a), "kind": kind, "label": label, "cards": cards, "offer": offered(a)}
         )
+    _tell_apart(out, deal.legal_actions)
     return out
+
+
+def _tell_apart(out: list[dict[str, Any]], actions: tuple[Action, ...] | list[Action]) -> None:
+    """Claims of the same words (four ways of sinking to "Point of three") say which they
+    are: the point its suit and pips, a sequence its suit, a set the card it keeps back."""
+    seen: dict[str, int] = {}
+    for o in out:
+        seen[o["label"]] = seen.get(o["label"], 0) + 1
+    for o, a in zip(out, actions, strict=True):
+        if seen[o["label"]] < 2 or not isinstance(a, Declare):
+            continue
+        cards = list(a.cards)
+        if a.cls is DeclClass.SET:
+            rank = cards[0].rank
+            kept = [Card(s, rank) for s in Suit if Card(s, rank) not in cards]
+            if kept:
+                o["label"] += " (keeping back the " + ", ".join(
+                    f"{c.rank.name_singular} of {c.suit.plural}" for c in kept) + ")"
+            continue
+        suits = sorted({c.suit for c in cards}, key=lambda s: s.value)
+        where = " and ".join(s.plural for s in suits)
+        if a.cls is DeclClass.POINT:
+            pips = sum(c.rank.points for c in cards)
+            o["label"] += f" (in {where}, {pips} pips)"
+        else:
+            o["label"] += f" (in {where})"
 
 
 def _offered(deal: DealView, rules: Rules) -> Callable[[Action], bool]:

@@ -92,7 +92,9 @@ def game_line(games: Games, entry: Entry, seat: int, ends: Any) -> dict[str, Any
     body = games.seat_json(entry, seat, last_deal=False)
     rules = preset_named(row.rules)
     v = body["view"]
-    names = [s.name for s in row.seats]
+    # a seat nobody has taken yet has a placeholder name ("Friend 1"): not shown
+    names = [s.name if s.kind != "human" or s.token_hash is not None
+             else "(seat not taken yet)" for s in row.seats]
     end = ends.get(row.id) if ends is not None else None
     resigned = end.resigned if end is not None else None
     if resigned is not None:

@@ -133,8 +133,20 @@ def rules_summary(rules: Rules, fmt: Format | None = None) -> list[str]:
         f"play first: +{rules.pique_bonus}."
     )
     played = (fmt,) if fmt is not None else rules.formats
-    formats = ", ".join(format_label(rules, f) for f in played)
-    lines.append(f"Plays {formats}." if fmt is None else f"This game: {formats}.")
+    if fmt is not None:
+        lines.append(f"This game: {format_label(rules, fmt)}.")
+    else:
+        labels = [format_label(rules, f) for f in played]
+        choice = labels[0] if len(labels) == 1 else (
+            ", ".join(labels[:-1]) + " or " + labels[-1] + ", as the players choose")
+        lines.append(f"Plays {choice}.")
+    if rules.game_ends_mid_deal and (Format.GAME in played or Format.POOL in played):
+        where = "" if fmt is not None else "In a game, "
+        said = "the game" if where else "The game"
+        lines.append(
+            f"{where}{said} is won the moment a player reaches {rules.target}, even in the "
+            "middle of a deal: nothing more is played or counted."
+        )
     if Format.PARTIE in played:
         s = (
             "the winner scores 100 plus the difference (plus both totals if the loser is "
@@ -142,7 +154,8 @@ def rules_summary(rules: Rules, fmt: Format | None = None) -> list[str]:
             if rules.settlement is Settlement.PARLETT
             else "the winner scores the difference, or both totals if the loser is under 100"
         )
-        lines.append(f"Partie: after {rules.partie_deals} deals, {s}.")
+        lines.append(f"{'Partie' if fmt is not None else 'In a partie'}: after "
+                     f"{rules.partie_deals} deals, {s}.")
     if rules.lurch_below:
         lines.append(f"A loser under {rules.lurch_below} is lurched and pays double.")
     return lines

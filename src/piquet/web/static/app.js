@@ -157,13 +157,16 @@ async function showLobby() {
       h("input", { type: "radio", name: "format", value: f, checked: f === keep,
         onchange: refreshPool }),
       " " + r.format_labels[f])));
-    about.replaceChildren(h("h3", {}, r.title),
-      h("ul", {}, r.summary.map((line) => h("li", {}, line))));
     refreshPool();
   }
+  // the summary of a game in the format chosen (not of every format the rule set has)
   function refreshPool() {
     const f = fmtBox.querySelector("input:checked");
     opp2Row.hidden = !(f && f.value === "pool");
+    const r = ruleSet(opts, ruleSel.value);
+    const lines = (f && r.summaries && r.summaries[f.value]) || r.summary;
+    about.replaceChildren(h("h3", {}, r.title),
+      h("ul", {}, lines.map((line) => h("li", {}, line))));
   }
   ruleSel.addEventListener("change", () => refresh(true));
 
@@ -258,8 +261,8 @@ async function showMyGames(list) {
         "you can come back to them after closing the tab."));
 }
 
-// "forget" takes a game off this browser's list; a game not over is asked about first,
-// since its seat cannot be opened again from here once forgotten.
+// "forget" takes a game off this browser's list, asked about first: a game not over cannot
+// be resumed from here once forgotten, a finished one's record and replay are gone from here.
 function forgetButton(g, list) {
   const forget = async () => {
     try { await api("DELETE", `/api/me/games/${g.id}`); } catch { /* gone */ }
@@ -268,14 +271,14 @@ function forgetButton(g, list) {
   };
   const button = h("button", { class: "link", type: "button", "aria-label": "Forget this game",
     onclick: () => {
-      if (g.finished) { forget(); return; }
       const keep = h("button", { class: "link", type: "button", onclick: () => {
         ask.replaceWith(button);
         button.focus();
       } }, "keep it");
       const ask = h("span", { class: "forget-ask", role: "group",
         "aria-label": "Forget this game?" },
-        "Not over: forgotten, it cannot be resumed from this browser. ",
+        g.finished ? "Forgotten, its record and replay are no longer reached from here. "
+          : "Not over: forgotten, it cannot be resumed from this browser. ",
         h("button", { class: "link danger", type: "button", onclick: forget }, "forget it"),
         " · ", keep);
       button.replaceWith(ask);
@@ -519,6 +522,13 @@ function setConn(ok) {
     dot.className = "conn " + (ok ? "on" : "off");
     dot.title = ok ? "Connected" : "Reconnecting…";
     dot.setAttribute("aria-label", dot.title);  // what a screen reader says is what it shows
+    // and in words beside it while it is out (a colour alone is easy to miss)
+    let words = document.getElementById("conn-words");
+    if (!ok && !words) {
+      words = h("span", { id: "conn-words", class: "conn-words", "aria-hidden": "true" },
+        "reconnecting…");
+      dot.after(words);
+    } else if (ok && words) words.remove();
   }
 }
 
@@ -621,7 +631,7 @@ function plainName(p) {
   if (waitingSeat(s)) return WAITING;
   return s ? s.name : `Player ${p + 1}`;
 }
-const WAITING = "(waiting for your friend)";
+const WAITING = "(waiting for the other player)";
 function roleNames(v) {
   // deal roles -> players
   const [a, b] = v.in_game;
@@ -738,7 +748,8 @@ function renderOpponent() {
   // before the deal (the dealer choosing how to deal) nobody holds a card yet
   const count = d.phase === "deal" ? 0 : Math.max(0, 12 - d.opponent_played.length);
   const thinking = g.to_act === opp && !g.finished;
-  const said = count === 0 ? "holds no cards yet" : `holds ${count} card${count === 1 ? "" : "s"}`;
+  const said = count > 0 ? `holds ${count} card${count === 1 ? "" : "s"}`
+    : d.phase === "deal" ? "holds no cards yet" : "has played all his cards";
   return h("div", { class: "opponent" },
     h("div", { class: "who" },
       h("span", { class: "pname" }, nameOf(opp)),
@@ -791,10 +802,18 @@ function trickView(t, d, note) {
 function renderCenter() {
   const g = T.game;
   const d = g.view.deal;
-  const stock = h("div", { class: "pile stock", "aria-label": `Stock: ${d.stock_count} cards` },
-    d.stock_count ? h("div", { class: "stack" }, back(), d.stock_count > 1 ? back("under") : null)
-      : h("div", { class: "slot" }),
-    h("div", { class: "pile-label" }, `Stock ${d.stock_count}`));
+  // before the cards are dealt there is no stock to show (the dealer still holds the pack);
+  // younger's leftovers this seat has seen (turned up for both, or looked at) lie face up
+  const seen = d.phase !== "deal" && d.stock_count > 0
+    && d.leftovers_seen.length === d.stock_count ? sortHand(d.leftovers_seen) : null;
+  const stock = d.phase === "deal" ? h("div", { class: "pile stock" })
+    : h("div", { class: "pile stock", id: "stock", "aria-label": seen
+      ? `Stock: ${cardsText(seen)}, seen` : `Stock: ${d.stock_count} cards` },
+      seen ? h("div", { class: "stock-seen" }, mini(seen))
+        : d.stock_count ? h("div", { class: "stack" }, back(), d.stock_count > 1
+          ? back("under") : null) : h("div", { class: "slot" }),
+      h("div", { class: "pile-label" }, seen ? `Stock ${d.stock_count}, seen`
+        : `Stock ${d.stock_count}`));
   // the trick in play; the trick before it stays in view beside it until the next one is
   // complete (the computer leading again no longer sweeps it away)
   const trick = h("div", { class: "trick", id: "trick", "aria-live": "polite" });
@@ -863,8 +882,10 @@ function phaseText() {
         if (!x) return "Your exchange.";
         const n = T.selected.size;
         const range = x.min === x.max ? `${x.min}` : `${x.min} to ${x.max}`;
+        // with none chosen the button reads "Take no cards" (when he may take none)
+        const press = n === 0 && x.min === 0 ? "or press Take no cards" : "then press Discard";
         return `Exchange: choose ${range} card${x.max === 1 ? "" : "s"} to discard ` +
-          `(${n} chosen), then press Discard.`;
+          `(${n} chosen), ${press}.`;
       }
       case "leftovers": {
         if (la.some((a) => a.kind === "name")) {
@@ -1028,7 +1049,7 @@ function renderDeclare() {
   if (last && last.seat === oppRole && last.class) {
     box.append(h("p", { class: "their-words", id: "their-words" },
       h("span", { class: "speaker" }, `${plainName(opp)}: `),
-      h("q", { class: "said" }, last.text),
+      h("q", { class: "said" }, codesAsCards(last.text)),
       last.shown.length ? mini(sortHand(last.shown)) : null));
   }
   if (T.hint) {
@@ -1296,7 +1317,21 @@ function renderScores() {
     h("div", { class: "muted small", id: "deal-number" },
       g.format === "partie" ? `Deal ${v.deal_number}${of}`
         : `Game ${v.game_number} · deal ${v.deal_number}`),
-    lines, extra);
+    lines, extra, poolLines(v));
+}
+
+// A pool: who stands out of this game, and the games played before it (one the cut left
+// this seat out of was played without it: say so, or the table seems to start at game 2)
+function poolLines(v) {
+  const g = T.game;
+  if (g.format !== "pool") return null;
+  const out = v.players.find((p) => !v.in_game.includes(p));
+  const rows = v.games.map((r) => h("div", {}, gameLine(r) +
+    (r.players.includes(g.seat) ? "" : " (you stood out)")));
+  return h("div", { class: "muted small", id: "pool-games" },
+    out === undefined || g.finished ? null
+      : h("div", {}, out === g.seat ? "You stand out of this game." : `${nameOf(out)} stands out.`),
+    rows, h("div", {}, `The pool holds ${v.pool}.`));
 }
 
 function renderInvite() {
@@ -1306,7 +1341,7 @@ function renderInvite() {
   const mine = store.get(T.id) || {};
   const invites = mine.invites || [];
   const box = h("section", { class: "invite", id: "invite" },
-    h("h3", {}, "Invite a friend"));
+    h("h3", {}, "Invite a friend, or offer the seat in the lobby"));
   for (const s of waiting) {
     const inv = invites.find((i) => i.seat === s.seat);
     if (inv) {
@@ -1446,13 +1481,18 @@ function showDealSummary(index) {
       h("span", {}, nameOf(who)));
   });
   const after = h("p", { class: "muted", id: "summary-after" }, afterDeal(s));
-  // a partie counts its deals as the side panel does ("deal 3 of 6"), a game by game
+  // a game is won the moment the target is reached, even in the middle of a deal
   const rs = ruleSet(T.opts, g.rules);
+  const stopped = s.reached === null || s.reached === undefined ? null
+    : h("p", { class: "stopped", id: "summary-stopped" }, `${nameOf(s.reached)} reached ` +
+      `${rs.target || "the target"} in this deal: the game was won at that moment ` +
+      "(whatever was left of the deal was neither played nor counted).");
+  // a partie counts its deals as the side panel does ("deal 3 of 6"), a game by game
   const title = g.format === "partie" && rs.partie_deals
     ? `Deal ${s.number} of ${rs.partie_deals}${s.number > rs.partie_deals ? " (an extra deal)" : ""}`
     : `Deal ${s.number} of game ${s.game}`;
   openModal(title, h("div", { class: "summary", id: "summary" },
-    banners, table, why, after,
+    banners, table, stopped, why, after,
     h("button", { type: "button", class: "act primary", id: "summary-ok",
       onclick: closeModal }, g.finished ? "See the result" : "Next deal")));
 }
@@ -1543,7 +1583,8 @@ function showRules() {
   const rs = ruleSet(T.opts, T.game.rules);
   const all = h("div", { class: "rules-all", id: "rules-all" },
     h("p", { class: "muted small" }, "Every rule and its source…"));
-  openModal(rs.title, h("ul", { class: "rules-list" }, rs.summary.map((l) => h("li", {}, l))),
+  const lines = (rs.summaries && rs.summaries[T.game.format]) || rs.summary;
+  openModal(rs.title, h("ul", { class: "rules-list" }, lines.map((l) => h("li", {}, l))),
     h("h3", {}, "Every rule, and where it comes from"), all);
   api("GET", `/api/rules/${encodeURIComponent(rs.name)}`).then((res) => {
     fill(all, h("dl", { class: "knobs" }, res.knobs.flatMap((k) => [
@@ -1622,7 +1663,7 @@ function wordAction(id, who, lines, names) {
   const [kind, ...restParts] = id.split(":");
   const rest = restParts.join(":");
   const said = (lines || []).map((l) => l.deed ? `${names[l.player]} ${codesAsCards(l.said)}`
-    : `${names[l.player]}: “${l.said}”`).join(" · ");
+    : `${names[l.player]}: “${codesAsCards(l.said)}”`).join(" · ");
   const cards = (t) => t.split(" ").filter((c) => /^[6-9TJQKA][SHDC]$/.test(c));
   switch (kind) {
     case "play": return `${who} plays the ${cardName(rest)}`;

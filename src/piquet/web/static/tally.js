@@ -54,7 +54,14 @@ function route() {
 }
 
 function navButtons(...buttons) {
-  fill($nav, h("a", { class: "navbtn", href: "/" }, "Play a game"), ...buttons);
+  fill($nav, h("a", { class: "navbtn", href: "/", "aria-label": "Play a game" },
+    label("Play a game", "Play")), ...buttons);
+}
+
+// A nav button's words: in full, and shorter on a phone (the bar keeps one row there).
+function label(full, short) {
+  return [h("span", { class: "wide" }, full),
+    h("span", { class: "narrow", "aria-hidden": "true" }, short)];
 }
 
 // ------------------------------------------------------------------ a new tally
@@ -162,7 +169,8 @@ async function showTally(id, initial) {
   }
   const kept = mine.get(id);
   if (!kept || !kept.token) {
-    navButtons(h("a", { class: "navbtn", href: "/tally" }, "New score sheet"));
+    navButtons(h("a", { class: "navbtn", href: "/tally", "aria-label": "New score sheet" },
+      label("New score sheet", "New")));
     fill($main, h("div", { class: "panel" }, h("h2", {}, "Score sheet"),
       h("p", { class: "error" }, "This browser does not hold this score sheet's key. Open " +
         "the link for another device from the browser that started it.")));
@@ -204,11 +212,12 @@ function buildSheet() {
   els.entry.addEventListener("input", markPicked);
   S.els = els;
   navButtons(
-    h("a", { class: "navbtn", href: "/tally" }, "New score sheet"),
-    h("button", { class: "navbtn", type: "button", id: "tally-download", onclick: download },
-      "Download the record"),
-    h("button", { class: "navbtn", type: "button", id: "tally-share", onclick: shareLink },
-      "Link for another device"));
+    h("a", { class: "navbtn", href: "/tally", "aria-label": "New score sheet" },
+      label("New score sheet", "New")),
+    h("button", { class: "navbtn", type: "button", id: "tally-download", onclick: download,
+      "aria-label": "Download the record" }, label("Download the record", "Record")),
+    h("button", { class: "navbtn", type: "button", id: "tally-share", onclick: shareLink,
+      "aria-label": "Link for another device" }, label("Link for another device", "Link")));
   fill($main, h("div", { class: "tally" },
     h("div", { class: "tally-work" },
       els.scores, els.finished,

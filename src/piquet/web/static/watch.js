@@ -159,7 +159,9 @@ function draw(g, current = false) {
   const $main = document.getElementById("main");
   if (!location.pathname.startsWith("/watch/")) { stop(); return; }
   const v = g.view;
-  const names = v.names;
+  // a friend's seat nobody has taken yet has a placeholder name ("Friend 1"): not shown
+  const names = v.names.map((n, p) => (g.seats && g.seats[p] && !g.seats[p].joined
+    ? "(seat not taken yet)" : n));
   $main.dataset.n = String(g.n);
   const over = !!g.finished;
   const live = v.deal; // none once the game is over (a resigned game keeps its deal)
