@@ -367,6 +367,30 @@ def test_naming_a_suit_keeps_your_unused_cards_apart(
     assert not page.errors
 
 
+def test_a_game_won_in_the_middle_of_a_deal_says_so(server: ThreadServer, browser: Any) -> None:
+    """encyclopedia-19c: the game is won the moment a player reaches 100.  The last deal's
+    summary said only "wins, 100 to 38" after a trick or two, and nothing why the play
+    stopped; it now says the game was won at that moment."""
+    api = Api(server.url, "encyclopedia-19c", "game")
+    api.join()
+    game = api.drive(lambda g: bool(g["finished"]), watch=0)
+    deals = game["view"]["deals"]
+    last = deals[-1]
+    assert last["reached"] is not None
+    # this browser saw every deal but the last: the table sums that one up as it opens
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.evaluate("([id, n]) => localStorage.setItem('piquet.games', "
+                  "JSON.stringify({[id]: {ack: n}}))", [api.id, len(deals) - 1])
+    open_seat(page, server, api, 0)
+    page.wait_for_selector("#summary-stopped")
+    said = page.inner_text("#summary-stopped")
+    assert "reached 100 in this deal: the game was won at that moment" in said, said
+    assert game["view"]["names"][last["reached"]] in said
+    assert not page.errors
+    page.context.close()
+
+
 def test_leftovers_turned_up_lie_face_up_on_the_stock(
     server: ThreadServer, browser: Any, size: str
 ) -> None:
