@@ -299,3 +299,18 @@ def test_every_choice_offered_has_words_of_its_own(preset: str) -> None:
             told_apart += sum(" (in " in x or "(keeping back" in x for x in labels)
             m = m.apply(m.random_action(rng), seat)
     assert told_apart > 0
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_summaries_say_when_a_pique_may_be_made(preset: str) -> None:
+    """A terminal walk-through: the summaries of cotgrave-1662 and cotton-1674 said a pique
+    was open to "either player" with the play, where the engine (their texts: a pique by
+    elder's first card, "before the other has played a Card") allows it only from the hand
+    and elder's first lead; both the web's and the terminal's summary now say so."""
+    from piquet.tui.summary import rules_summary as terminal_summary
+
+    rules = PRESETS[preset]
+    words = ("from the hand and elder's first lead at the latest" if rules.pique_by_first_card
+             else "elder only" if rules.pique_elder_only else "either player")
+    for text in (" ".join(rules_summary(rules)), " ".join(terminal_summary(rules))):
+        assert f"ique ({words})" in text, text

@@ -39,6 +39,7 @@ __all__ = [
     "Settlement",
     "get_rules",
     "knob_json",
+    "pique_words",
     "preset",
     "load_rules_file",
     "rules_from_mapping",
@@ -325,6 +326,14 @@ def value_text(value: Any) -> str:
         return ("; " if any(isinstance(v, enum.Enum) for v in value) else ", ").join(
             value_text(v) for v in value)
     return str(value)
+
+
+def pique_words(rules: Rules) -> str:
+    """When a pique may be made, in words for the summaries (the terminal's and the web's):
+    "either player", "elder only", or by elder's first card at the latest (1662, 1674)."""
+    if rules.pique_by_first_card:
+        return "from the hand and elder's first lead at the latest"
+    return "elder only" if rules.pique_elder_only else "either player"
 
 
 NAME_MAX: Final = 100

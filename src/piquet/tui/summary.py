@@ -16,6 +16,7 @@ from piquet.core.rules import (
     PointMeasure,
     PointScoring,
     Rules,
+    pique_words,
 )
 from piquet.core.sources import SOURCE_FILES
 
@@ -115,7 +116,7 @@ def rules_summary(rules: Rules) -> list[str]:
         f"Play: follow suit if you can, no trumps; {play}; last trick {last}; most tricks "
         f"{rules.cards_bonus}; all twelve (capot) {rules.capot_bonus}."
     )
-    pique = "elder only" if rules.pique_elder_only else "either player"
+    pique = pique_words(rules)
     lines.append(
         f"Repique: {rules.pique_threshold} from declarations before the other counts "
         f"anything adds {rules.repique_bonus}; pique ({pique}): {rules.pique_threshold} "

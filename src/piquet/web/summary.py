@@ -10,6 +10,7 @@ from piquet.core.rules import (
     PointScoring,
     Rules,
     Settlement,
+    pique_words,
 )
 
 __all__ = ["TITLES", "format_label", "rules_summary"]
@@ -126,7 +127,7 @@ def rules_summary(rules: Rules, fmt: Format | None = None) -> list[str]:
         f"Last trick: {rules.last_trick_bonus} extra. Most tricks (the cards): "
         f"{rules.cards_bonus}; all twelve (capot): {rules.capot_bonus} instead."
     )
-    who = "elder only" if rules.pique_elder_only else "either player"
+    who = pique_words(rules)
     lines.append(
         f"Repique: {rules.pique_threshold} from declarations alone before the other counts "
         f"anything: +{rules.repique_bonus}. Pique ({who}): {rules.pique_threshold} with the "
