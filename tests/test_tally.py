@@ -539,3 +539,38 @@ def test_cli_tally_saves_through_a_link_into_the_file_it_names(
     assert main(["tally", "--load", str(link), "--save", str(link)]) == 0
     assert link.is_symlink()
     assert json.loads(real.read_text())["entries"][-1][0] == "hand"
+
+
+def test_cli_tally_says_what_is_kept_and_asks_before_losing_it(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A terminal walk-through: without ``--save`` a quit, Ctrl-D or Ctrl-C ended the tally
+    and lost the sheet without a word, and ``undo`` took back a whole line of 22 cards
+    silently.  The start says the sheet is kept only if saved; a leave with entries not
+    saved is refused once (a second one goes); ``undo`` says what it took back; ``help``
+    lists the terminal's own commands."""
+    lines = iter(["dealer Anne", f"elder {ELDER_HAND}", "undo", "quit", "help",
+                  f"elder {ELDER_HAND}", KeyboardInterrupt, EOFError])
+
+    def typed(prompt: str = "") -> str:
+        line = next(lines)
+        if isinstance(line, type) and issubclass(line, BaseException):
+            raise line
+        assert isinstance(line, str)
+        return line
+
+    monkeypatch.setattr("builtins.input", typed)
+    monkeypatch.setattr("sys.stdin.isatty", lambda: True)
+    assert main(["tally", "--rules", "rubicon", "--players", "Anne,Bob"]) == 0
+    out = capsys.readouterr().out
+    assert "kept only if you save it" in out
+    assert f"took back: hand elder {CardSet.parse(ELDER_HAND)}" in out
+    assert out.count("not saved: type save FILE to keep this sheet, or quit again") == 2
+    assert "save FILE" in out.split("undo ", 1)[1]  # the help's own lines
+    assert out.rstrip().endswith("this sheet was not saved")
+    # saved, a quit leaves at once
+    sheet = tmp_path / "t.json"
+    lines = iter(["dealer Anne", f"save {sheet}", "quit"])
+    assert main(["tally", "--rules", "rubicon", "--players", "Anne,Bob"]) == 0
+    out = capsys.readouterr().out
+    assert "not saved" not in out and sheet.exists()

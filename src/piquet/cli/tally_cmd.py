@@ -11,7 +11,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from piquet.core.errors import PiquetError, RecordError
 from piquet.tally import HELP, TallySession, new_tally
@@ -116,6 +116,23 @@ def _score_line(session: TallySession) -> str:
     return f"game {m.game_number}, deal {m.deal_number}: {scores}"
 
 
+CLI_HELP: Final = """
+  score                       the score so far, and what comes next
+  save FILE                   keep the sheet in FILE (--save FILE: after every entry)
+  quit                        leave (asked again if the sheet is not saved)"""
+
+
+def _taken_back(before: TallySession, after: TallySession) -> str:
+    """What ``undo`` took back, in the record's words: a line of cards is one entry."""
+    gone = before.steps[len(after.steps):]
+    plays = [s.text[5:] for s in gone if s.kind == "action" and s.text.startswith("play:")]
+    if plays and len(plays) == len(gone):
+        n = len(plays)
+        return f"took back {n} card{'s' if n != 1 else ''} played: {' '.join(plays)}"
+    words = "; ".join(" ".join(str(x) for x in s.to_json()) for s in gone)
+    return f"took back: {words}"
+
+
 def run(args: argparse.Namespace) -> int:
     from piquet.cli import check_writable
 
@@ -134,22 +151,37 @@ def run(args: argparse.Namespace) -> int:
         session = new_tally(args.rules, names=names, format=args.format, games=args.games)
     interactive = sys.stdin.isatty()
     say = print
+    kept = session  # the session as last saved or loaded: entries since are not kept
+    warned = False  # a leave with entries not kept was refused once
     if not args.quiet:
         say(f"Tally under {session.rules.name}: {' and '.join(session.names)}. Type help.")
+        if not args.save:
+            say("This sheet is kept only if you save it: type save FILE (or start with "
+                "--save FILE to save after every entry).")
+        if args.load:
+            say(_score_line(session))
         say(f"next: {session.expecting()}")
     while True:
         try:
             line = input("tally> ") if interactive else sys.stdin.readline()
-        except EOFError:
-            break
+        except (EOFError, KeyboardInterrupt):
+            line = "quit" if interactive else ""
+            if interactive:
+                print()
         if not interactive and not line:
             break
         text = line.strip()
         low = text.lower()
         if low in ("quit", "exit"):
+            if interactive and session is not kept and not args.save and not warned:
+                # a leave would lose the entries: say so once (a second leave goes)
+                warned = True
+                say("not saved: type save FILE to keep this sheet, or quit again to leave "
+                    "without saving")
+                continue
             break
         if low == "help":
-            say(HELP)
+            say(HELP + CLI_HELP)
             continue
         if low in ("score", "status"):
             say(_score_line(session))
@@ -169,9 +201,11 @@ def run(args: argparse.Namespace) -> int:
                 say(f"refused: {exc}")  # the session goes on; save it elsewhere
                 continue
             saves.accept(target)
+            kept = session
             say(f"saved to {target}")
             continue
         deals_before = len(session.match.deals)
+        before = session
         try:
             session = session.enter(text)
         except PiquetError as exc:
@@ -179,6 +213,9 @@ def run(args: argparse.Namespace) -> int:
                 raise
             say(f"refused: {exc}")
             continue
+        warned = False
+        if low == "undo" and not args.quiet:
+            say(_taken_back(before, session))
         if len(session.match.deals) > deals_before:
             d = session.match.deals[-1]
             # in the players' order, as the score line writes them
@@ -192,6 +229,7 @@ def run(args: argparse.Namespace) -> int:
         if args.save:
             try:
                 _save(session, args.save)
+                kept = session
             except PiquetError as exc:  # the entry stands; the session goes on
                 if args.strict:
                     raise
@@ -201,4 +239,6 @@ def run(args: argparse.Namespace) -> int:
     say(_score_line(session) if not session.finished else session.expecting())
     if args.save:
         _save(session, args.save)
+    elif session is not kept and not args.quiet:
+        say("this sheet was not saved")
     return 0
