@@ -682,10 +682,19 @@ def _book_first(
         return ranked, note, info
     info["kept"] = True
     first = next(r for r in ranked if r.discard.mask == book)
-    note = (
-        f"The pick is the book's discard: {CardSet(rival)} is valued {gap} better, within "
-        f"the play-out's noise (standard error {err}), not enough to depart from the book."
-    )
+    if diff == 0 and se == 0:  # the same value in every world: a tie, not noise
+        note = (
+            f"The pick is the book's discard ({CardSet(book)}), listed first: the best of "
+            f"the others ({CardSet(rival)}) is valued exactly the same in every deal played "
+            "out, so the book's stands; the rest follow by value."
+        )
+    else:
+        note = (
+            f"The pick is the book's discard ({CardSet(book)}), listed first: the best of "
+            f"the others ({CardSet(rival)}) is valued {gap} better, within the play-out's "
+            f"noise (standard error {err}), not enough to depart from the book; the rest "
+            "follow by value."
+        )
     return [first, *[r for r in ranked if r is not first]], note, info
 
 
