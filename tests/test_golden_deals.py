@@ -166,7 +166,7 @@ def test_golden_cotton_1674_repique() -> None:
         "elder: Quatorze of aces.",
         "younger: Good.",
         "elder: And three kings.",
-        "younger: Which one is missing?",
+        "younger: Which one did you lay out?",
         "elder: I laid out none of the kings.",
     ]
     assert timeline(deal) == [
@@ -284,7 +284,7 @@ def test_golden_court_gamester_1754_capot() -> None:
         "elder: shows AS KS QS JS TS 9S 8S AH KH QH JH",
         "elder: Three aces.",
         "younger: Good.",
-        "younger: Which one is missing?",
+        "younger: Which one did you lay out?",
         "elder: I laid out none of the aces.",
     ]
     assert timeline(deal) == [

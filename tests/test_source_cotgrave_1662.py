@@ -569,7 +569,7 @@ def test_which_one_is_missing() -> None:
     asked = act(deal, "ask-missing")
     # here the fourth ace was never his: he laid out none
     assert said(asked)[-2:] == [
-        "younger: Which one is missing?",
+        "younger: Which one did you lay out?",
         "elder: I laid out none of the aces.",
     ]
     assert asked.phase is Phase.PLAY

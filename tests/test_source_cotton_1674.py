@@ -359,7 +359,7 @@ def test_which_one_is_missing() -> None:
     assert deal.to_act == YOUNGER
     deal = act(deal, "ask-missing")
     assert said(deal)[-3:] == [
-        "younger: Which one is missing?",
+        "younger: Which one did you lay out?",
         "elder: The ace of clubs, laid out.",
         "elder: I laid out none of the kings.",  # he counted three kings as well
     ]

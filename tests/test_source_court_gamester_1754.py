@@ -377,7 +377,7 @@ def test_which_one_is_missing() -> None:
     assert deal.to_act == YOUNGER and deal.phase is Phase.DECLARE
     deal = act(deal, "ask-missing")
     assert said(deal)[-2:] == [
-        "younger: Which one is missing?",
+        "younger: Which one did you lay out?",
         "elder: The ace of clubs, laid out: here it is.",
     ]
 

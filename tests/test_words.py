@@ -113,7 +113,7 @@ def test_a_narration_is_told_to_its_reader_from_the_fact(
         (LeadAppointed(Y, card=QH), "Lead the queen of hearts."),
         (LeadAppointed(Y, suit=HEARTS), "Lead hearts."),
         # the question that the answer ("I laid out none of the aces.") answers
-        (MissingAsked(Y), "Which one is missing? Did you lay it out?"),
+        (MissingAsked(Y), "Which one did you lay out?"),
     ],
 )
 def test_what_a_player_says_aloud_comes_from_the_fact(fact: Fact, said: str) -> None:

@@ -146,7 +146,7 @@ def describe(action: Action, deal: Deal, rules: Rules) -> str:
     if isinstance(action, Answer):
         return _REPLIES.get(action.reply.value, action.reply.value)
     if isinstance(action, Question):
-        return "Which card is missing?" if action.ask else "No question"
+        return "Which one did you lay out?" if action.ask else "No question"
     return str(action)
 
 

@@ -749,6 +749,7 @@ _WORDS: Final[dict[str, Action]] = {
     "ask": Question(True),
     "ask-missing": Question(True),
     "which one is missing?": Question(True),
+    "which one did you lay out?": Question(True),
     "no question": Question(False),
     "no-question": Question(False),
     "look": Leftover(LeftoverChoice.LOOK),

@@ -238,7 +238,7 @@ def aloud(line: Utterance) -> str:
         return f"Lead {_lead_words(fact.card, fact.suit)}."
     if isinstance(fact, MissingAsked):
         # the answer says which card of the set was laid out, or that none was
-        return "Which one is missing? Did you lay it out?"
+        return "Which one did you lay out?"
     if isinstance(fact, LeftoversChoice):
         n = fact.cards.bit_count()
         return {
@@ -290,7 +290,7 @@ _SENTENCES: Final[dict[type, Callable[[Any, Rules], str]]] = {
     PipsTold: lambda f, r: capitalized(number_words(f.pips)) + ".",
     FurtherHeld: lambda f, r: "And " + ", ".join(statement_words(s, r) for s in f.said) + ".",
     HoldingShown: lambda f, r: f"shows {CardSet(f.cards)}",
-    MissingAsked: lambda f, r: "Which one is missing?",
+    MissingAsked: lambda f, r: "Which one did you lay out?",
     MissingTold: _missing_told,
 }
 """The words of each kind of fact."""

@@ -295,8 +295,8 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
         stop = "" if said.endswith('"') else "."
         return Ask(
             "question",
-            f"{opponent} {said}{stop} You may ask which card is missing from each three counted.",
-            "Ask which one is missing (y/n)> ",
+            f"{opponent} {said}{stop} You may ask which card of each three counted he laid out.",
+            "Ask which one he laid out (y/n)> ",
             (Choice(Question(True), "Ask"), Choice(Question(False), "Do not ask")),
             "Type y to ask, n not to.",
         )
@@ -491,7 +491,7 @@ def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
             return Question(True)
         if raw.lower() in _NO:
             return Question(False)
-        raise InputError("type y to ask which card is missing, or n")
+        raise InputError("type y to ask which card he laid out, or n")
     if kind == "leftovers":
         return _read_leftovers(ask, raw)
     if kind == "appoint":

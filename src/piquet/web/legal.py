@@ -88,7 +88,7 @@ def _label(action: Action, view: MatchView, rules: Rules) -> tuple[str, str, lis
             return "leftover", "Look at the cards left in the stock", []
         return "leftover", "Leave them face down" if both else "Leave them unseen", []
     if isinstance(action, Question):
-        return "question", "Which card is missing?" if action.ask else "No question", []
+        return "question", "Which one did you lay out?" if action.ask else "No question", []
     if isinstance(action, Discard):  # pragma: no cover - the exchange uses discard_range
         return "discard", f"Discard {action.cards}", [str(c) for c in action.cards]
     return "other", str(action), []  # pragma: no cover

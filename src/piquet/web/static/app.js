@@ -902,7 +902,7 @@ function phaseText() {
         // the line says what the buttons shown allow (renderDeclare), nothing more
         if (la.some((a) => a.kind === "answer")) return `Answer ${opp}'s ${d.declaring}.`;
         if (la.some((a) => a.kind === "question")) {
-          return `Ask ${opp} which card of the ${d.declaring} is missing, or not.`;
+          return `Ask ${opp} which card of the ${d.declaring} he laid out, or not.`;
         }
         const claims = la.filter((a) => a.kind === "declare" && a.offer !== false).length;
         const pass = la.some((a) => a.kind === "pass");
