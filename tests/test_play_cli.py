@@ -646,3 +646,32 @@ def test_the_answer_prompt_shows_shown_cards_as_cards_not_as_words_said() -> Non
         if found >= 3:
             break
     assert found >= 3
+
+
+def test_undo_after_a_deal_and_pass_where_it_is_not_allowed_say_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A terminal walk-through: ``undo`` at "Press Enter for the next deal" was answered
+    "press Enter to go on" (nothing about undo), and after "not good" the declaration's
+    help offered ``pass`` and then refused it.  Both now say what holds."""
+    said: list[str] = []
+
+    def answer(prompt: str, shown: str) -> str:
+        kind = kind_of(prompt)
+        if kind == "continue" and "undo" not in said:
+            said.append("undo")
+            return "undo"
+        if kind == "declare" and "?" not in said:  # the help of every declaration prompt
+            said.append("?")
+            return "?"
+        return first_legal(prompt)
+
+    status, kb = play(capsys, monkeypatch, ["--rules", "rubicon", "--seed", "12", "--record",
+                                            str(tmp_path / "r.pqn"), "--opponent", "random"],
+                      answer)
+    assert status == 0
+    shown = kb.text()
+    assert "this deal is over: its moves stay as played" in shown
+    for line in shown.splitlines():
+        if line.startswith("Type the number of a claim"):
+            assert line.endswith(("or pass.", "you may not pass now.")), line

@@ -324,7 +324,8 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
         q,
         f"Your {word}> ",
         tuple(options),
-        "Type the number of a claim, its cards (AH KH QH), or pass.",
+        "Type the number of a claim, its cards (AH KH QH)"
+        + (", or pass." if may_pass else ": you may not pass now."),
     )
 
 
@@ -504,9 +505,10 @@ def read_action(ask: Ask, text: str, view: MatchView, rules: Rules) -> Action:
         try:
             cards = CardSet.parse(raw)
         except ParseError:
+            may_pass = any(isinstance(c.action, Pass) for c in ask.choices)
             raise InputError(
-                f"{raw!r}: type a claim's number, its cards (AH KH QH), or pass "
-                "(? lists the claims)"
+                f"{raw!r}: type a claim's number, its cards (AH KH QH)"
+                + (", or pass" if may_pass else "") + " (? lists the claims)"
             ) from None
         for c in ask.choices:
             if isinstance(c.action, Declare) and c.action.cards == cards:

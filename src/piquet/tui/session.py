@@ -459,6 +459,10 @@ class Session:
                 continue
             if text in ("", "y", "yes", "ok", "next", "n"):
                 return
+            if text == "undo":
+                self.out("[red]! this deal is over: its moves stay as played (undo takes back "
+                         "moves of the deal in play)[/red]")
+                continue
             self.out("[red]! press Enter to go on, or type quit to save and stop[/red]")
 
     def _handover(self, p: int) -> None:
