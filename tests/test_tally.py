@@ -574,3 +574,20 @@ def test_cli_tally_says_what_is_kept_and_asks_before_losing_it(
     assert main(["tally", "--rules", "rubicon", "--players", "Anne,Bob"]) == 0
     out = capsys.readouterr().out
     assert "not saved" not in out and sheet.exists()
+
+
+def test_cli_tally_wraps_at_words_on_a_terminal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A terminal walk-through at 80 columns: the tally's long lines broke mid-word
+    ("a / nd younger CARDS"); on a terminal they now wrap at words, short of the last
+    column, continuations indented."""
+    from piquet.cli.tally_cmd import _wrapped
+
+    monkeypatch.setenv("COLUMNS", "60")
+    text = "next: dealer NAME (who deals: Anne unless you say otherwise), then elder CARDS " \
+           "and younger CARDS"
+    _wrapped(text)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(len(x) <= 59 for x in lines)
+    assert lines[1].startswith("  ") and " ".join(x.strip() for x in lines) == text

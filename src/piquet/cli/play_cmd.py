@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from piquet.core.errors import PiquetError
 from piquet.core.match import Match, new_match
@@ -408,13 +409,12 @@ def _session(
         clear=not args.no_clear,
     )
     session.save()  # a record that cannot be written is refused before anything is shown
-    console.print(
+    # through the session, which wraps at word boundaries short of the terminal's last
+    # column (the terminal never breaks a word)
+    session.out(escape(
         f"Piquet, {match.rules.name}: seed {match.seed}"
         + (f", record in {record}" if record else "")
-        + ". Type ? at any prompt for help.",
-        markup=False,
-        highlight=False,
-    )
+        + ". Type ? at any prompt for help."))
     if note is not None:
-        console.print(note, markup=False, highlight=False)
+        session.out(escape(note))
     return session.run(intro=intro)

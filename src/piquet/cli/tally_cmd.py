@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any, Final
 
@@ -133,6 +135,19 @@ def _taken_back(before: TallySession, after: TallySession) -> str:
     return f"took back: {words}"
 
 
+def _wrapped(text: str = "") -> None:
+    """Print ``text`` wrapped at word boundaries short of the terminal's last column (the
+    terminal would break a word), each line's continuation indented under it."""
+    width = max(40, shutil.get_terminal_size().columns - 1)
+    for line in text.split("\n"):
+        if len(line) <= width:
+            print(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()) + 2)
+        print(textwrap.fill(line, width, subsequent_indent=indent, break_long_words=False,
+                            break_on_hyphens=False))
+
+
 def run(args: argparse.Namespace) -> int:
     from piquet.cli import check_writable
 
@@ -150,7 +165,7 @@ def run(args: argparse.Namespace) -> int:
             raise PiquetError(f"--players takes two names, A,B; got {args.players!r}")
         session = new_tally(args.rules, names=names, format=args.format, games=args.games)
     interactive = sys.stdin.isatty()
-    say = print
+    say = _wrapped if sys.stdout.isatty() else print
     kept = session  # the session as last saved or loaded: entries since are not kept
     warned = False  # a leave with entries not kept was refused once
     if not args.quiet:

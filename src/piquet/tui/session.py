@@ -515,6 +515,8 @@ class Session:
                 self._show_choices(ask)
                 continue
             if cmd == "hint":
+                # the advisor may think for seconds: say so at once (Ctrl-C cancels)
+                self.out("[dim]The advisor is thinking… (Ctrl-C to cancel)[/dim]")
                 try:
                     said = advisor_hint(view)
                 except KeyboardInterrupt:  # Ctrl-C while the advisor thinks: no hint, go on
