@@ -33,7 +33,7 @@ KINDS = (
     ("deal", r"^Deal by"),
     ("discard", r"^Discard "),
     ("blanche", r"^Carte blanche: discard"),
-    ("leftovers", r"^(Look at them|Turn them up|Name a )"),
+    ("leftovers", r"^(Look at (them|it)|Turn (them|it) up|Name a )"),
     ("appoint", r"^Appoint"),
     ("declare", r"^Your (point|ruff|sequence|set)>"),
     ("answer", r"^Your answer"),

@@ -335,20 +335,21 @@ def _ask_leftovers(view: MatchView, rules: Rules, legal: tuple[Action, ...], opp
     n = deal.leftover_count
     cards = f"{n} card{'s' if n != 1 else ''}"
     mode = rules.younger_leftovers
+    them = "them" if n != 1 else "it"
     if deal.role == YOUNGER:
         if mode is Leftovers.YOUNGER_TURNS_UP:
-            q = f"You left {cards} of the stock. Turn them up for both to see?"
+            q = f"You left {cards} of the stock. Turn {them} up for both to see?"
         else:
             q = (
-                f"You left {cards} of the stock. Look at them? If you do, {opponent} may "
-                "see them after leading his first card."
+                f"You left {cards} of the stock. Look at {them}? If you do, {opponent} may "
+                f"see {them} after leading his first card."
             )
         return Ask(
             "leftovers",
             q,
-            "Look at them (y/n)> "
+            f"Look at {them} (y/n)> "
             if mode is not Leftovers.YOUNGER_TURNS_UP
-            else "Turn them up (y/n)> ",
+            else f"Turn {them} up (y/n)> ",
             (
                 Choice(Leftover(LeftoverChoice.LOOK), "Yes"),
                 Choice(Leftover(LeftoverChoice.DECLINE), "No"),
@@ -364,7 +365,7 @@ def _ask_leftovers(view: MatchView, rules: Rules, legal: tuple[Action, ...], opp
     )
     return Ask(
         "leftovers",
-        f"{opponent} left {cards} of the stock. To see them, name the {what} you will "
+        f"{opponent} left {cards} of the stock. To see {them}, name the {what} you will "
         f"lead (you are then bound to lead it), or say no.",
         f"Name a {what} to lead, or no> ",
         choices,

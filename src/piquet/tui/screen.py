@@ -307,8 +307,17 @@ def _table_lines(
         facts.append(f"your discards {cards_markup(deal.discards)}")
     if deal.taken:
         facts.append(f"you took {cards_markup(deal.taken)}")
-    if deal.stock_seen:
-        facts.append(f"seen of the stock {cards_markup(deal.stock_seen)}")
+    # the stock cards seen, told apart: elder's unused (the other takes from them first)
+    # and what is left in the stock when he has taken
+    unused = CardSet(deal.stock_seen.mask & deal.unused_seen.mask)
+    left = CardSet(deal.stock_seen.mask & deal.leftovers_seen.mask & ~unused.mask)
+    rest = CardSet(deal.stock_seen.mask & ~unused.mask & ~left.mask)
+    if unused:
+        facts.append(f"your unused cards {cards_markup(unused)}")
+    if deal.leftovers_seen:
+        facts.append(f"left in the stock {cards_markup(deal.leftovers_seen)}")
+    if rest:
+        facts.append(f"seen of the stock {cards_markup(rest)}")
     if facts:
         lines.append("  " + " · ".join(facts))
     other = []
