@@ -307,6 +307,28 @@ def test_sinking_rubicon_what_is_not_declared_stays_hidden() -> None:
     ]
 
 
+def test_sinking_rubicon_part_of_a_run_is_lost_not_a_further_sequence() -> None:
+    """parlett (sinking): what is not declared is lost and stays hidden; "the winner counts
+    all his sequences" counts his other runs, not the rest of the one he declared from.
+    Elder holds a sixième (A to 9 of hearts) and declares a tierce major, good: he counts
+    3 and shows three cards (the engine counted the rest, J-10-9, as "And tierce to the
+    knave", 6, and showed all six: a second engine, played deal by deal, found it)."""
+    deal = new_deal(
+        RULES,
+        "AH KH QH JH TH 9H AS KS 7S 8D 9D 7C",
+        "QS JS TS 9S AD KD QD JD AC KC QC JC",
+        "8S 7H 8H TD 7D TC 9C 8C",
+    )
+    deal = act(deal, "discard:7S", "discard:9S", "decline", "pass")
+    deal = act(deal, "declare:sequence:AH KH QH", "good")
+    assert said(deal)[-3:] == [
+        "elder: Tierce major in hearts.", "younger: Good.", "elder: shows AH KH QH"]
+    result = deal.results[1]  # the sequences (counted once the point is settled)
+    assert result is not None and result.winner == ELDER and result.points == 3
+    assert [h.cards for h in result.holdings] == [CardSet.parse("AH KH QH").mask]
+    assert deal_view(deal, YOUNGER).opponent_shown == CardSet.parse("AH KH QH")
+
+
 # ---------------------------------------------------------------- the play
 
 

@@ -429,6 +429,19 @@ def score_of(claim: Claim, rules: Rules) -> int:
     return rules.quatorze_value if claim.size == 4 else rules.trio_value
 
 
+def run_around(mask: int, cards: int) -> int:
+    """The cards of ``mask`` in the unbroken run of one suit that holds ``cards`` (a
+    sequence in that suit): ``cards`` grown up and down through ``mask``'s cards of it."""
+    suit = 9 * ((cards.bit_length() - 1) // 9)
+    local = mask >> suit & 0x1FF
+    run = cards >> suit & 0x1FF
+    while True:
+        grown = run | ((run << 1) | (run >> 1)) & local
+        if grown == run:
+            return run << suit
+        run = grown
+
+
 def counted(mask: int, claim: Claim, rules: Rules) -> tuple[list[Claim], int]:
     """What the winner of a class counts, having won it with ``claim``.
 
@@ -452,7 +465,9 @@ def counted(mask: int, claim: Claim, rules: Rules) -> tuple[list[Claim], int]:
                     held.append(other)
         return held, sum(score_of(c, rules) for c in held)
     if rules.sequences_same_suit:
-        rest = mask & ~claim.cards
+        # the run the claim was declared from is one sequence: what of it was not declared
+        # (a tierce major declared from a sixième) is sunk, not a further sequence
+        rest = mask & ~run_around(mask, claim.cards)
         held = [claim]
         for s in range(4):
             for top_bit, length in SUIT_RUNS[rest >> (9 * s) & 0x1FF]:

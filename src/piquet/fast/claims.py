@@ -207,7 +207,19 @@ def counted(hand: int, cls: int, cards: int, key: int, size: int, top: int, pips
                         trio = True
         return total, trio
     if p[P.SEQ_SAME_SUIT]:
-        rest = hand & ~cards
+        # the run the claim was declared from is one sequence: its undeclared rest is sunk
+        # (declarations.run_around)
+        suit = 0
+        while not cards >> suit & 0x1FF:
+            suit += 9
+        local = hand >> suit & 0x1FF
+        run = cards >> suit & 0x1FF
+        while True:
+            grown = run | ((run << 1) | (run >> 1)) & local
+            if grown == run:
+                break
+            run = grown
+        rest = hand & ~(run << suit)
         total = seq_value(p, size)
         for s in range(4):
             local = rest >> (9 * s) & 0x1FF
