@@ -675,3 +675,16 @@ def test_undo_after_a_deal_and_pass_where_it_is_not_allowed_say_why(
     for line in shown.splitlines():
         if line.startswith("Type the number of a claim"):
             assert line.endswith(("or pass.", "you may not pass now.")), line
+
+
+def test_auto_says_what_a_partie_is_settled_at(capsys: pytest.CaptureFixture[str]) -> None:
+    """A terminal walk-through: ``play --auto`` printed "Game 1: book 311, random 35: book
+    wins." where ``replay`` of the same game says "Settled for 346 (rubiconed)."; the line
+    now says the rubicon and the settlement, as the table does."""
+    assert main(["play", "--auto", "book", "random", "--rules", "rubicon", "--format",
+                 "partie", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    line = next(x for x in out.splitlines() if x.startswith("Game 1: "))
+    # Parlett: a rubiconed loser's score is added to the winner's, with 100 for the game
+    assert line == "Game 1: book 409, random 24: book wins; the loser is rubiconed; " \
+        "settled at 533.", line

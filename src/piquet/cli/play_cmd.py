@@ -188,6 +188,13 @@ def _run_auto(args: argparse.Namespace) -> int:
     for g in end.games:
         a, b = g.players
         verdict = "drawn" if g.winner is None else f"{end.names[g.winner]} wins"
+        # what the players settle on, as the table and `replay` say it
+        if g.rubiconed:
+            verdict += "; the loser is rubiconed"
+        if g.settled:
+            verdict += f"; settled at {g.settled}"
+        if g.lurch:
+            verdict += "; a lurch: the loser pays double"
         console.print(
             f"Game {g.number}: {end.names[a]} {g.scores[0]}, {end.names[b]} {g.scores[1]}: "
             f"{verdict}.",
