@@ -591,3 +591,21 @@ def test_cli_tally_wraps_at_words_on_a_terminal(
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and all(len(x) <= 59 for x in lines)
     assert lines[1].startswith("  ") and " ".join(x.strip() for x in lines) == text
+
+
+def test_a_refusal_names_the_player_and_a_refused_line_says_none_of_it_stands() -> None:
+    """A terminal walk-through: the tally's scorer was told "you must follow spades: you
+    hold QS" (the engine speaks to the player), and a line of 22 cards refused at its last
+    card named only that card, so the first 21 seemed taken.  The refusal names the player;
+    a refused line says nothing of it was entered (and nothing was)."""
+    s = new_tally("rubicon", names=("Anne", "Bob"), format="game")
+    for entry in BOB_AT_96[:-1]:
+        s = s.enter(entry)
+    with pytest.raises(IllegalActionError) as err:
+        s.enter("7C")
+    assert str(err.value) == "7C: Bob must follow hearts: Bob holds TH"
+    with pytest.raises(IllegalActionError) as err:
+        s.enter("TH KH 9D")
+    assert str(err.value).endswith("(nothing of this line was entered: enter it again, "
+                                   "corrected)")
+    assert s.enter("TH").steps[-1].text == "play:TH"  # the session itself is unchanged

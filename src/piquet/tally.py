@@ -364,15 +364,24 @@ class TallySession:
             return self
         if raw.lower() == "undo":
             return self.undo()
+        out = self
+        done = 0
         try:
             role, body = self._split_role(raw)
             steps = self._steps_for(role, body)
-            out = self
             for step in steps:
                 out = out._with(step)
+                done += 1
         except PiquetError as exc:
-            # the engine names actions by their ids; a player reads the tally's words
-            raise type(exc)(in_words(str(exc))) from None
+            # the engine names actions by their ids and speaks to the player ("you must
+            # follow"); the tally's scorer reads its entries' words and the player's name
+            message = in_words(str(exc))
+            actor = out.match.to_act
+            if actor is not None:
+                message = _to_scorer(message, out.names[actor])
+            if done:  # a line of several cards: say none of it stands
+                message += " (nothing of this line was entered: enter it again, corrected)"
+            raise type(exc)(message) from None
         if not steps:
             return self
         return replace(out, entry_sizes=(*self._sizes(), len(steps)))
@@ -822,6 +831,19 @@ _IDS: Final = re.compile(r"\b(?:declare:(point|sequence|set)|(blanche|name|appoi
 
 _ANSWER_IDS: Final = {"not-good": "not good", "no-question": "no question", "ask-missing": "ask"}
 _ANSWERS: Final = re.compile(r"(?<![\w-])(not-good|no-question|ask-missing)(?![\w-])")
+
+
+_YOU: Final = ((re.compile(r"\byou must\b"), "{} must"),
+                (re.compile(r"\byou hold\b"), "{} holds"),
+                (re.compile(r"\byou may\b"), "{} may"))
+
+
+def _to_scorer(text: str, name: str) -> str:
+    """An engine's message to the player to act ("you must follow spades: you hold QS") as
+    the tally's scorer reads it ("Anne must follow spades: Anne holds QS")."""
+    for pattern, words in _YOU:
+        text = pattern.sub(words.format(name).replace("\\", r"\\"), text)
+    return text
 
 
 def in_words(text: str) -> str:

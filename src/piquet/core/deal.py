@@ -585,7 +585,7 @@ class Deal:
             P_EXCHANGE: f"{who} discards",
             P_LEFTOVERS: f"{who} decides about the stock cards younger left",
             P_APPOINT: f"{who} appoints the lead",
-            P_DECLARE: f"{who} declares ({DeclClass(min(self.cls, 2)).label})",
+            P_DECLARE: f"{who} declares the {DeclClass(min(self.cls, 2)).label}",
             P_PLAY: f"{who} plays a card",
         }[self.phase]
 
