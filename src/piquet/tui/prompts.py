@@ -161,7 +161,10 @@ def claim_label(hand: CardSet, action: Declare, rules: Rules) -> str:
     claim = _claim_of(hand, action, rules)
     if claim is None:  # pragma: no cover - legal claims are always found
         return str(action.cards)
-    return f"{_cap(statement(claim, rules))}: {action.cards}"
+    # a run across suits (1995) reads in rank order: AS KS QD JS TS, not by suit
+    cards = sorted(action.cards, key=lambda c: (-c.rank, c.suit)) \
+        if action.cls is DeclClass.SEQUENCE else list(action.cards)
+    return f"{_cap(statement(claim, rules))}: {' '.join(str(c) for c in cards)}"
 
 
 def _other(role: Role | None) -> Role:
