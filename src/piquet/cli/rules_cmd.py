@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from piquet.core.rules import DEFAULT_PRESET, KNOB_DOCS, PRESETS, Rules, get_rules, knob_json
-from piquet.core.sources import SOURCE_FILES, citation
+from piquet.core.sources import SOURCE_TITLES, citation
 
 
 def register(sub: Any) -> None:
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         table.add_column("point")
         table.add_column("game")
         for name, r in PRESETS.items():
-            src = SOURCE_FILES.get(name) or "David Parlett's Rubicon Piquet"
+            src = SOURCE_TITLES.get(name, name)
             mark = " (default)" if name == DEFAULT_PRESET else ""
             game = (
                 f"{r.target} up"

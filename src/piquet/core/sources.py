@@ -26,7 +26,17 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["SOURCES", "SOURCE_FILES", "citation"]
+__all__ = ["SOURCES", "SOURCE_FILES", "SOURCE_TITLES", "citation"]
+
+SOURCE_TITLES: Final[dict[str, str]] = {
+    "cotgrave-1662": "John Cotgrave, Wit's Interpreter (1662)",
+    "cotton-1674": "Charles Cotton, The Compleat Gamester (1674)",
+    "du-coeur-1995": "Justin du Coeur's reconstruction of Cotton (1995)",
+    "court-gamester-1754": "The Compleat Gamester, 8th edition (1754)",
+    "encyclopedia-19c": "a 19th-century encyclopedia article",
+    "rubicon": "David Parlett's rules of Rubicon Piquet (modern)",
+}
+"""Each preset's source as a reader names it (the terminal's summaries, ``piquet rules``)."""
 
 SOURCE_FILES: Final[dict[str, str | None]] = {
     "cotgrave-1662": "cotgrave-1662.txt",

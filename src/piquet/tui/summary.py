@@ -18,19 +18,11 @@ from piquet.core.rules import (
     Rules,
     pique_words,
 )
-from piquet.core.sources import SOURCE_FILES
+from piquet.core.sources import SOURCE_FILES, SOURCE_TITLES
 
 __all__ = ["rules_summary"]
 
 _SEQ_NAMES: Final = ("tierce", "quart", "quint", "sixième", "septième", "huitième", "neuvième")
-_TITLES: Final = {
-    "cotgrave-1662": "John Cotgrave, Wit's Interpreter (1662)",
-    "cotton-1674": "Charles Cotton, The Compleat Gamester (1674)",
-    "du-coeur-1995": "Justin du Coeur's reconstruction of Cotton (1995)",
-    "court-gamester-1754": "The Compleat Gamester, 8th edition (1754)",
-    "encyclopedia-19c": "a 19th-century encyclopedia article",
-    "rubicon": "David Parlett's rules of Rubicon Piquet (modern)",
-}
 
 
 def _list(values: tuple[int, ...]) -> str:
@@ -46,9 +38,9 @@ def rules_summary(rules: Rules) -> list[str]:
     if preset is None:
         src = "house rules (changed knobs)"
     elif preset == rules.name:
-        src = _TITLES.get(preset) or SOURCE_FILES.get(preset) or preset
+        src = SOURCE_TITLES.get(preset) or SOURCE_FILES.get(preset) or preset
     else:
-        src = f"the rules of {preset}, {_TITLES.get(preset) or SOURCE_FILES.get(preset)}"
+        src = f"the rules of {preset}, {SOURCE_TITLES.get(preset) or SOURCE_FILES.get(preset)}"
     low = "7" if rules.deck_size == 32 else "6"
     ruff = rules.deck_size == 36 and rules.point_measure is PointMeasure.PIPS
     point = "the Ruff" if ruff else "the point"
