@@ -18,7 +18,10 @@ to the rule set's target (``format="game"``) or a Rubicon partie (``format="part
   ``format="game"`` +1 / -1; ``format="partie"`` the settlement's points (+ for player 0
   winning), 0 for a drawn partie.  ``infos["to_play"]`` is the player to act.
 - Finished games start again in the same step (Gymnasium's ``SAME_STEP`` autoreset): the
-  observation returned is the new game's first.
+  observation returned is the new game's first.  ``infos`` has no ``final_obs`` or
+  ``final_info``: a game ends with nobody to play (the kernel writes no observation then),
+  ``terminated`` marks it, the reward is the whole game's, and no game is truncated, so
+  nothing is bootstrapped from a final observation.
 
 Seeded: ``reset(seed=S)`` gives every game its own generator from ``S``; the same seed and
 actions give the same games (whatever the number of threads).
