@@ -994,7 +994,8 @@ function actButton(a, n, extra = {}) {
 
 function undoButton() {
   const g = T.game;
-  if (!g.can_undo) return null;
+  // standing out of a pool's game, the computers play on: nothing of this seat's to take back
+  if (!g.can_undo || standingOut(g.view)) return null;
   return h("button", { type: "button", class: "act undo", id: "undo", disabled: T.busy,
     onclick: undo, title: "Take back your last move (a practice game)" }, "↶ Undo");
 }
