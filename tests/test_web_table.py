@@ -387,6 +387,9 @@ def test_a_game_won_in_the_middle_of_a_deal_says_so(server: ThreadServer, browse
     said = page.inner_text("#summary-stopped")
     assert "reached 100 in this deal: the game was won at that moment" in said, said
     assert game["view"]["names"][last["reached"]] in said
+    # "what was left ... neither played nor counted" only when the deal was cut short
+    played_out = any("last trick" in kinds for kinds in last["by_kind"])
+    assert ("neither played nor counted" in said) is not played_out, (said, last)
     assert not page.errors
     page.context.close()
 

@@ -277,7 +277,7 @@ function forgetButton(g, list) {
       } }, "keep it");
       const ask = h("span", { class: "forget-ask", role: "group",
         "aria-label": "Forget this game?" },
-        g.finished ? "Forgotten, its record and replay are no longer reached from here. "
+        g.finished ? "Forget it? Its record and replay will no longer be reached from here. "
           : "Not over: forgotten, it cannot be resumed from this browser. ",
         h("button", { class: "link danger", type: "button", onclick: forget }, "forget it"),
         " · ", keep);
@@ -591,8 +591,11 @@ async function undo() {
 }
 
 function confirmResign() {
-  openModal("Resign this game?",
-    h("p", {}, T.game.practice ? "The computer wins the game." :
+  const pool = T.game.format === "pool";
+  // a pool is one match of three: resigning ends it all, and no stake is settled
+  openModal(pool ? "Resign the pool?" : "Resign this game?",
+    h("p", {}, pool ? "The whole pool of three ends here: no more games, and no stake is " +
+      "settled." : T.game.practice ? "The computer wins the game." :
       "Your opponent wins the game; the table tells them so."),
     h("div", { class: "row" },
       h("button", { type: "button", class: "act primary", id: "resign-yes", onclick: async () => {
@@ -1484,10 +1487,12 @@ function showDealSummary(index) {
   const after = h("p", { class: "muted", id: "summary-after" }, afterDeal(s));
   // a game is won the moment the target is reached, even in the middle of a deal
   const rs = ruleSet(T.opts, g.rules);
+  // (a deal played to its end has counted its last trick; one cut short has not)
+  const cut = !s.by_kind.some((bk) => bk["last trick"]);
   const stopped = s.reached === null || s.reached === undefined ? null
     : h("p", { class: "stopped", id: "summary-stopped" }, `${nameOf(s.reached)} reached ` +
-      `${rs.target || "the target"} in this deal: the game was won at that moment ` +
-      "(whatever was left of the deal was neither played nor counted).");
+      `${rs.target || "the target"} in this deal: the game was won at that moment` +
+      (cut ? " (what was left of the deal was neither played nor counted)." : "."));
   // a partie counts its deals as the side panel does ("deal 3 of 6"), a game by game
   const title = g.format === "partie" && rs.partie_deals
     ? `Deal ${s.number} of ${rs.partie_deals}${s.number > rs.partie_deals ? " (an extra deal)" : ""}`
