@@ -157,6 +157,12 @@ def rules_summary(rules: Rules, fmt: Format | None = None) -> list[str]:
         )
         lines.append(f"{'Partie' if fmt is not None else 'In a partie'}: after "
                      f"{rules.partie_deals} deals, {s}.")
+    if Format.POOL in played:
+        lines.append(
+            f"{'A pool' if fmt is not None else 'In a pool'}: three players each put one "
+            "in; two play a game while the third stands out; the loser lays one more into "
+            "the pool and makes way for him; whoever wins two games running takes the pool."
+        )
     if rules.lurch_below:
         lines.append(f"A loser under {rules.lurch_below} is lurched and pays double.")
     return lines
