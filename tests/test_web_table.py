@@ -272,6 +272,9 @@ def test_the_format_follows_the_rule_set_and_the_table_counts_the_deals(
     assert page.get_attribute('input[name="format"]:checked', "value") == "partie"
     page.select_option("#rules", "court-gamester-1754")
     assert page.get_attribute('input[name="format"]:checked', "value") == "game"
+    page.check('input[name="format"][value="pool"]')
+    about = page.inner_text(".rules-about")
+    assert "This game: a pool of three." in about and "takes the pool" in about, about
     page.select_option("#rules", "rubicon")
     no_sideways_scroll(page)
     page.select_option("#opponent", "random")
