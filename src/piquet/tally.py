@@ -365,13 +365,11 @@ class TallySession:
         if raw.lower() == "undo":
             return self.undo()
         out = self
-        done = 0
         try:
             role, body = self._split_role(raw)
             steps = self._steps_for(role, body)
             for step in steps:
                 out = out._with(step)
-                done += 1
         except PiquetError as exc:
             # the engine names actions by their ids and speaks to the player ("you must
             # follow"); the tally's scorer reads its entries' words and the player's name
@@ -379,7 +377,7 @@ class TallySession:
             actor = out.match.to_act
             if actor is not None:
                 message = _to_scorer(message, out.names[actor])
-            if done:  # a line of several cards: say none of it stands
+            if out is not self:  # a line of several cards failed part way: none of it stands
                 message += " (nothing of this line was entered: enter it again, corrected)"
             raise type(exc)(message) from None
         if not steps:
