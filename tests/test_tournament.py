@@ -12,6 +12,8 @@ from piquet.cli import main
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS
 from piquet.tournament import (
+    LadderResult,
+    TournamentResult,
     deal_pack,
     fit_ratings,
     ladder,
@@ -186,6 +188,34 @@ def test_ladder_and_its_plot(tmp_path: object, capsys: pytest.CaptureFixture[str
     if res.intervals[1] is None:  # book won every deal: said once, and why
         assert "random won no deal: no level can be rated against it" in text
         assert "?   (no estimate: random won no deal; play more deals)" in text
+
+
+def test_the_ladder_plot_draws_only_what_is_estimated_and_says_why_not_the_rest() -> None:
+    """Issue 34: the plot drew points where the text says there is no estimate."""
+    pytest.importorskip("matplotlib")
+    from piquet.tournament import ladder_figure
+
+    swept = TournamentResult("rubicon", "random", "expert", 2, 0, None, -40.0, (-50.0, -30.0),
+                             (0, 4, 0))
+    played = TournamentResult("rubicon", "random", "book", 2, 0, None, -5.0, (-9.0, -1.0),
+                              (1, 3, 0))
+    res = LadderResult("rubicon", ("random", "book", "expert"), (0.0, 300.0, 2500.0),
+                       ((0.0, 0.0), (100.0, 500.0), None), (played, swept))
+    assert res.why_unrated(2) == "a clean sweep between it and random's side"
+    assert res.why_unrated(1) is None
+    fig = ladder_figure(res)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["random", "book"]
+    drawn = [x for line in ax.get_lines() for x in line.get_xdata()]
+    assert 2500.0 not in drawn and 300.0 in drawn
+    words = " ".join(t.get_text() for t in fig.texts)
+    assert "expert: no estimate (a clean sweep between it and random's side)" in words
+    # no level drawn where random won nothing: each one named, with the reason
+    alone = LadderResult("rubicon", ("random", "book"), (0.0, 900.0), ((0.0, 0.0), None),
+                         (swept,))
+    fig = ladder_figure(alone)
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["random"]
+    assert "book: no estimate (random won no deal)" in " ".join(t.get_text() for t in fig.texts)
 
 
 def test_ladder_refuses_a_bad_plot_name(capsys: pytest.CaptureFixture[str]) -> None:
