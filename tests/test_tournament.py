@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -249,3 +250,72 @@ def test_the_ladder_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str])
     assert rc == 2
     err = capsys.readouterr().err
     assert "unknown player level 'grandmaster'" in err and "reference" in err
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie waiting to be reaped does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "--players", "random", "book"],
+        ["ladder", "--levels", "random", "book"],
+    ],
+)
+def test_workers_end_when_the_tournament_is_killed(argv: list[str]) -> None:
+    """Issue 41: ``piquet tournament --workers 2`` killed from outside (SIGKILL, as a time
+    limit does) left its two worker processes running for over an hour and a half."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    cmd = [sys.executable, "-m", "piquet", *argv, "--deals", "100000", "--workers", "2",
+           "--no-progress"]
+    parent = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline and parent.poll() is None:
+            time.sleep(0.1)
+            workers = _children(parent.pid)
+        assert len(workers) == 2, "the two workers did not start"
+        time.sleep(0.5)  # at work on their deals
+        assert all(_alive(w) for w in workers)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [w for w in workers if _alive(w)]
+        assert not left, f"workers {left} still run after their parent was killed"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for w in workers:  # (only if the test failed: ours, by their ids)
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)

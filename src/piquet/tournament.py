@@ -10,7 +10,8 @@ plays by default) from the same seeds, and counts who won them.
 Every player is made afresh for each deal from a seed derived from the
 tournament's seed and the deal's number, so the result does not depend on how
 the work is spread: local processes (``workers``) or a Ray cluster give the
-same numbers for the same seed.
+same numbers for the same seed.  Local workers end with the process that
+started them, however it ends (:mod:`piquet.workers`).
 
 A :func:`ladder` plays every pair of levels and fits Bradley-Terry ratings on
 an Elo scale (``random`` at 0) with 95% intervals.
@@ -23,7 +24,6 @@ import math
 import random
 import textwrap
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -33,6 +33,7 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import Match, new_match
 from piquet.core.rules import Format, Rules, get_rules
 from piquet.players import Player, make_player, player_factory
+from piquet.workers import process_pool
 
 __all__ = [
     "LadderResult",
@@ -232,7 +233,9 @@ def run_pairs(
             if progress:
                 progress(len(part))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as ex:
+        # the workers end with this process, however it ends (a SIGKILL from outside left
+        # them playing for hours)
+        with process_pool(workers) as ex:
             for part in ex.map(_run_task, tasks):
                 results.extend(part)
                 if progress:
