@@ -325,3 +325,23 @@ def test_replay_of_a_tally_file_says_it_is_a_tally_and_how_to_read_it(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["tally", "--load", str(path)]) == 0
     assert "Tally under rubicon: Anne and Bob" in capsys.readouterr().out
+
+
+def test_show_of_a_record_that_stops_on_a_card_led_shows_that_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from piquet.core.actions import Play
+
+    m = new_match("rubicon", seed=4)
+    rng = random.Random(4)
+    while True:  # to the first card of the play, and no further
+        m = m.apply(m.random_action(rng))
+        if m.history and isinstance(m.history[-1][1], Play):
+            break
+    path = tmp_path / "led.pqn"
+    save(path, m)
+    assert main(["replay", str(path), "--show"]) == 0
+    out = capsys.readouterr().out
+    card = m.history[-1][1].card
+    assert re.search(rf"^Trick 1: \S+( \d)? leads {card}\.$", out, flags=re.M), out
+    assert "Score this deal: " in out and "Unfinished" in out

@@ -344,6 +344,10 @@ def _show(m: Match, *, json_mode: bool, pause: bool) -> None:
             page.text(f"{m.names[mv.player]} ({ROLE_NAMES[mv.role]}): {mv.action}", bold=True)
             for x in mv.notes:
                 page.text(f"      {x}")
+        if lead is not None:  # the record stops on a card led (a game not played out)
+            for x in _trick_lines(None, lead, m.names):
+                page.text(x)
+            page.text(_score_line(lead, m.names))
         if moves and isinstance(moves[-1].action, Play):  # (else the move's notes said it)
             for x in dn.closing:
                 page.text(f"  {x}")
