@@ -67,3 +67,16 @@ def test_the_example_runs_as_written(
         assert namespace["e"].agents == []  # the PettingZoo episode ran to its end
     if "obs" in namespace and "VectorEnv" in namespace:
         assert namespace["obs"].shape[0] == 4096
+
+
+def test_the_example_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """``examples/openspiel_vs_piquet.py``, the script docs/integrations.md points to."""
+    pytest.importorskip("pyspiel", reason="the example needs pyspiel")
+    import runpy
+
+    script = Path(__file__).resolve().parents[1] / "examples" / "openspiel_vs_piquet.py"
+    main = runpy.run_path(str(script))["main"]
+    assert main(["--rules", "rubicon", "--deals", "2", "--simulations", "5", "--level",
+                 "book"]) == 0
+    out = capsys.readouterr().out
+    assert "deal 1: ISMCTS as elder" in out and "deal 2: ISMCTS as younger" in out
