@@ -1,0 +1,200 @@
+"""The words of teaching, made in one place: the exercises' explanations, the coach's
+sentences and the feedback after a deal.  Every function takes facts (cards, claims,
+judged values) and returns plain sentences; nothing reads a sentence back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from piquet.core.actions import Action, Answer, Declare, Discard, Pass, Play, Reply
+from piquet.core.cards import SUIT_MASKS, Card, CardSet
+from piquet.core.declarations import Claim, DeclClass, best_claim, claims, statement
+from piquet.core.rules import Rules
+from piquet.core.view import DealView
+
+__all__ = [
+    "card_name",
+    "cards_words",
+    "declaration_label",
+    "hand_words",
+    "judged_words",
+    "options_words",
+    "puzzle_why",
+    "why_card",
+    "why_declaration",
+    "why_discard",
+]
+
+
+def card_name(card: int) -> str:
+    """"the queen of hearts"."""
+    c = Card.from_index(card)
+    return f"the {c.rank.name_singular} of {c.suit.plural}"
+
+
+def cards_words(n: int) -> str:
+    return "one card" if n == 1 else f"{n} cards"
+
+
+def hand_words(hand: int, rules: Rules) -> str:
+    """What a hand holds for the declarations, class by class ("a point of five, a quint
+    major and three kings"; "no sequence" is left out)."""
+    parts = []
+    for cls in DeclClass:
+        claim = best_claim(hand, cls, rules)
+        if claim is not None:
+            parts.append(_article(statement(claim, rules)))
+    if not parts:
+        return "nothing to declare"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _article(words: str) -> str:
+    if words.startswith(("three ", "quatorze")):
+        return words if words.startswith("three ") else "a " + words
+    return ("an " if words[:1] in "aeiou" else "a ") + words
+
+
+def judged_words(best: str, other: str, margin: float, worlds: int, share: float) -> str:
+    """The judge's figures in a sentence."""
+    return (
+        f"Over {worlds} deals that fit everything you have seen, {best} comes out about "
+        f"{margin:.1f} points of the deal ahead of {other}, the next best, and is the best "
+        f"choice in {share:.0%} of them."
+    )
+
+
+# ---------------------------------------------------------------------- the play
+def _unseen_above(view: DealView, card: int) -> int:
+    """Cards of ``card``'s suit above it that this seat has not seen played, shown or held."""
+    gone = view.hand.mask | view.discards.mask | view.opponent_played.mask
+    gone |= view.stock_seen.mask | view.opponent_shown.mask
+    for t in view.tricks:
+        gone |= 1 << t.lead | 1 << t.follow
+    s = card // 9
+    above = SUIT_MASKS[s] & ~((1 << (card + 1)) - 1)
+    return above & ~gone
+
+
+def _card_effect(view: DealView, card: int) -> str:
+    """What playing ``card`` does now, as a verb phrase ("wins the trick")."""
+    lead = view.trick_lead
+    if lead is None:
+        if not _unseen_above(view, card):
+            return "leads the master of its suit (no card left out can beat it)"
+        n = (view.hand.mask & SUIT_MASKS[card // 9]).bit_count()
+        return f"leads a suit of which you hold {cards_words(n)}"
+    if card // 9 != lead // 9:
+        return "is thrown away (you hold none of the suit led), and cannot win"
+    if card > lead:
+        return "wins the trick"
+    return "lets the trick go"
+
+
+def why_card(view: DealView, best: int, other: int) -> str:
+    """Why one card and not another: what each does now, and where both do the same, what
+    stays in the hand."""
+    b, o = str(CardSet(1 << best)), str(CardSet(1 << other))
+    eb, eo = _card_effect(view, best), _card_effect(view, other)
+    if eb == eo:
+        return (f"{b} and {o} both {_plural(eb)}; the difference is in the tricks to come: "
+                f"with {b} played you still hold {o}.")
+    return f"{b} {eb}, while {o} {eo}."
+
+
+def _plural(phrase: str) -> str:
+    """A verb phrase said of one card, said of two ("wins" -> "win")."""
+    head, _, rest = phrase.partition(" ")
+    head = {"is": "are", "lets": "let", "leads": "lead", "wins": "win"}.get(head, head)
+    return f"{head} {rest}".replace("its suit", "their suits")
+
+
+# ---------------------------------------------------------------------- the exchange
+def why_discard(hand: int, best: Discard, other: Discard, rules: Rules) -> str:
+    """What each discard keeps for the declarations."""
+    keep_best = hand & ~best.cards.mask
+    keep_other = hand & ~other.cards.mask
+    return (
+        f"Laying out {best.cards} keeps {hand_words(keep_best, rules)} before you take in; "
+        f"laying out {other.cards} would keep {hand_words(keep_other, rules)}."
+    )
+
+
+# ---------------------------------------------------------------------- the declarations
+_REPLY: Final = {Reply.GOOD: "good", Reply.NOT_GOOD: "not good", Reply.EQUAL: "equal",
+                 Reply.MAKING: "making?"}
+
+
+def _claim_of(hand: int, action: Declare, rules: Rules) -> Claim | None:
+    return next((c for c in claims(hand, action.cls, rules) if c.cards == action.cards.mask),
+                None)
+
+
+def declaration_label(action: Action, hand: int, rules: Rules) -> str:
+    """A declaration, an answer or a sink in the players' words."""
+    if isinstance(action, Declare):
+        claim = _claim_of(hand, action, rules)
+        return "declare " + (statement(claim, rules) if claim else str(action.cards))
+    if isinstance(action, Pass):
+        return "sink it (pass)"
+    if isinstance(action, Answer):
+        return f"answer \"{_REPLY[action.reply]}\""
+    return str(action)
+
+
+def why_declaration(view: DealView, best: Action, other: Action, rules: Rules) -> str:
+    """Why one declaration (or answer, or sink) and not the other."""
+    hand = view.hand.mask
+    cls = view.declaring
+    mine = best_claim(hand, cls, rules) if cls is not None else None
+    mine_words = statement(mine, rules) if mine is not None else "nothing in this class"
+    said = next((u.text.rstrip(".") for u in reversed(view.dialog)
+                 if u.seat != view.role and u.cls is cls), None)
+    if isinstance(best, Answer):
+        his = f"his “{said}”" if said else "his declaration"
+        if best.reply is Reply.NOT_GOOD:
+            return f"Your {mine_words} beats {his}: say \"not good\" and the class is yours."
+        if best.reply is Reply.EQUAL:
+            return f"Your {mine_words} is exactly as good as {his}: neither scores the class."
+        if best.reply is Reply.MAKING:
+            return (f"Your {mine_words} has as many cards as {his}: ask \"making?\" and the "
+                    "pips decide.")
+        return f"Nothing you hold beats {his}: it is good."
+    if isinstance(best, Declare):
+        what = declaration_label(best, hand, rules)
+        if isinstance(other, Pass):
+            return (f"To {what} scores it if it is good; sinking it gives the points up, and "
+                    "what it would hide is worth less here.")
+        return f"To {what} is your best holding in this class; a lesser one may lose to his."
+    return ("Sinking it gives up nothing it could win here, and declaring it would tell him "
+            "what you hold.")
+
+
+def puzzle_why(
+    view: DealView,
+    rules: Rules,
+    best: Action,
+    other: Action,
+    *,
+    margin: float,
+    worlds: int,
+    share: float,
+) -> str:
+    """An exercise's explanation: why the best choice, then the judge's figures."""
+    if isinstance(best, Discard) and isinstance(other, Discard):
+        first = why_discard(view.hand.mask, best, other, rules)
+        names = (f"laying out {best.cards}", f"laying out {other.cards}")
+    elif isinstance(best, Play) and isinstance(other, Play):
+        first = why_card(view, best.card.index, other.card.index)
+        names = (f"playing {best.card}", f"playing {other.card}")
+    else:
+        first = why_declaration(view, best, other, rules)
+        hand = view.hand.mask
+        names = (declaration_label(best, hand, rules), declaration_label(other, hand, rules))
+    return f"{first} {judged_words(names[0], names[1], margin, worlds, share)}"
+
+
+def options_words(labels: Sequence[str]) -> str:
+    return ", ".join(labels[:-1]) + " or " + labels[-1] if len(labels) > 1 else labels[0]
