@@ -31,11 +31,13 @@ from piquet.advisor.deals import ELDER, YOUNGER
 from piquet.advisor.posterior import good_odds
 from piquet.advisor.ranking import Advice, advise
 from piquet.core.actions import (
+    PLAY,
     Action,
     Answer,
     Appoint,
     DealBy,
     Declare,
+    Discard,
     Leftover,
     LeftoverChoice,
     NameLead,
@@ -77,6 +79,8 @@ class Hint:
     hands: int | None = None
     certain: bool = False
     only_move: bool = False
+    action: Action | None = None
+    """The move the hint suggests (None where it suggests none)."""
 
     def __str__(self) -> str:
         return self.text
@@ -109,12 +113,12 @@ def hint_for(
     if phase is Phase.BLANCHE:
         return Hint(_blanche_hint(view, deal, r, samples))
     if phase is Phase.EXCHANGE and deal.discard_range is not None:
-        return Hint(_exchange_hint(view, deal, r, samples, level))
+        return _exchange_hint(view, deal, r, samples, level)
     if phase is Phase.DECLARE:
         return _declare_hint(view, deal, r, level)
     if phase is Phase.PLAY:
-        return Hint(_play_hint(view, deal, r, level))
-    return Hint(_book_hint(deal, r))
+        return _play_hint(view, deal, r, level)
+    return _book_hint(deal, r)
 
 
 # ------------------------------------------------------------------ one move only
@@ -222,14 +226,14 @@ def _blanche_hint(view: Any, deal: DealView, rules: Rules, samples: int) -> str:
     return f"{text} and how many you will discard."
 
 
-def _exchange_hint(view: Any, deal: DealView, rules: Rules, samples: int, level: Level) -> str:
+def _exchange_hint(view: Any, deal: DealView, rules: Rules, samples: int, level: Level) -> Hint:
     advice = _advice(view, deal, rules, samples)
     if advice is None or deal.discard_range is None:
-        return ""
+        return Hint("")
     lo, hi = deal.discard_range
     best = next((r for r in advice.ranking if lo <= len(r.discard) <= hi), None)
     if best is None:
-        return ""
+        return Hint("")
     e = advice.explanations[0] if advice.explanations else None
     why = ""
     if e is not None and e.discard == best.discard:
@@ -237,14 +241,15 @@ def _exchange_hint(view: Any, deal: DealView, rules: Rules, samples: int, level:
     if level == "learner":
         n = len(best.discard)
         kept = f": it keeps {e.keeps}" if e is not None and e.discard == best.discard else ""
-        return (f"Lay out {best.discard} and take {n} from the stock{kept}. (The advisor "
-                "tried every discard in many deals and this one scores best.)")
+        return Hint(f"Lay out {best.discard} and take {n} from the stock{kept}. (The advisor "
+                    "tried every discard in many deals and this one scores best.)",
+                    action=Discard(best.discard))
     book = advice.method.get("book") or {}
     if book.get("discard") == str(best.discard):
         why += " (the book's discard too)"
     elif book.get("discard"):
         why += f" (the book would lay out {book['discard']}; the play-out finds this better)"
-    return f"Discard {best.discard}{why}."
+    return Hint(f"Discard {best.discard}{why}.", action=Discard(best.discard))
 
 
 # ------------------------------------------------------------------ the declarations
@@ -340,11 +345,13 @@ def _declare_hint(view: Any, deal: DealView, rules: Rules, level: Level) -> Hint
     declares = [a for a in legal if isinstance(a, Declare)]
     answers = [a for a in legal if isinstance(a, Answer)]
     if answers:
-        return Hint(_answer_hint(deal, rules, choice, hand, level))
+        return _answer_hint(deal, rules, choice, hand, level)
     if any(isinstance(a, Question) for a in legal):
         if choice == Question(True):
-            return Hint("Ask which card is missing: it tells you a card he does not hold.")
-        return Hint("Let it pass: asking would tell him what you do not hold.")
+            return Hint("Ask which card is missing: it tells you a card he does not hold.",
+                        action=Question(True))
+        return Hint("Let it pass: asking would tell him what you do not hold.",
+                    action=Question(False))
     if not declares:
         return Hint("")
     best = max(
@@ -359,8 +366,10 @@ def _declare_hint(view: Any, deal: DealView, rules: Rules, level: Level) -> Hint
     said = statement(claim, rules)
     odds = _odds(deal, rules, best.cls, claim.key)
 
+    suggested = choice if isinstance(choice, Declare | Pass) else best
+
     def made(text: str) -> Hint:
-        return Hint(text, odds.chance, odds.hands, bool(odds.certain_why))
+        return Hint(text, odds.chance, odds.hands, bool(odds.certain_why), action=suggested)
 
     chance = _chance_text(odds, level)
     chance_text = f" ({chance})" if chance else ""
@@ -394,19 +403,23 @@ def _declare_hint(view: Any, deal: DealView, rules: Rules, level: Level) -> Hint
 
 def _answer_hint(
     deal: DealView, rules: Rules, choice: Action | None, hand: int, level: Level
-) -> str:
+) -> Hint:
     legal = {a.reply for a in deal.legal_actions if isinstance(a, Answer)}
+    reply = choice.reply if isinstance(choice, Answer) else None
+    if reply is None:
+        reply = next(r for r in (Reply.NOT_GOOD, Reply.EQUAL, Reply.MAKING, Reply.GOOD)
+                     if r in legal)
+    return Hint(_answer_text(deal, rules, reply, legal, hand, level), action=Answer(reply))
+
+
+def _answer_text(
+    deal: DealView, rules: Rules, reply: Reply, legal: set[Reply], hand: int, level: Level
+) -> str:
     said = next((u.text for u in reversed(deal.dialog) if u.seat != deal.role), None)
     his = f"“{said.rstrip('.')}”" if said else "his declaration"
     cls = deal.declaring
     mine = best_claim(hand, cls, rules) if cls is not None else None
     mine_text = statement(mine, rules) if mine is not None else "nothing in this class"
-    reply = choice.reply if isinstance(choice, Answer) else None
-    if reply is None:
-        for r in (Reply.NOT_GOOD, Reply.EQUAL, Reply.MAKING, Reply.GOOD):
-            if r in legal:
-                reply = r
-                break
     if reply is Reply.NOT_GOOD:
         return f'Answer "not good": yours is better ({mine_text}, against {his}).'
     if reply is Reply.EQUAL:
@@ -446,7 +459,12 @@ _LEFTOVERS_WHY: Final = {
 }
 
 
-def _book_hint(deal: DealView, rules: Rules) -> str:
+def _book_hint(deal: DealView, rules: Rules) -> Hint:
+    return Hint(_book_text(deal, rules), action=book_action(deal, rules) if deal.legal_actions
+                else None)
+
+
+def _book_text(deal: DealView, rules: Rules) -> str:
     """The packet size, the leftovers, the appointed suit: the book's choice, and why."""
     legal = deal.legal_actions
     if not legal:
@@ -484,12 +502,16 @@ def _book_hint(deal: DealView, rules: Rules) -> str:
 
 
 # ------------------------------------------------------------------ the play
-def _play_hint(view: Any, deal: DealView, rules: Rules, level: Level) -> str:
+def _play_hint(view: Any, deal: DealView, rules: Rules, level: Level) -> Hint:
     legal = [a.card.index for a in deal.legal_actions if isinstance(a, Play)]
     if not legal:
-        return ""
+        return Hint("")
     choice = _expert_choice(view) if len(legal) > 1 else None
     card = choice.card.index if isinstance(choice, Play) else legal[0]
+    return Hint(_play_text(deal, card, level), action=PLAY[card])
+
+
+def _play_text(deal: DealView, card: int, level: Level) -> str:
     shown = CardSet(1 << card)
     lead = deal.trick_lead
     if lead is None:
