@@ -798,9 +798,13 @@ _INDEX: Final[dict[str, Term]] = {}
 for _term in _TERMS:
     for _form in (_term.key, _term.name, *_term.forms):
         _INDEX.setdefault(_fold(_form), _term)
+_NOT_SCANNED: Final = frozenset({"the cards", "hand", "hands"})
+"""Forms too common in plain sentences to mark wherever they appear ("deal the cards two
+at a time"); :func:`lookup` still finds them."""
 _PATTERN: Final = re.compile(
     r"(?<![\w-])("
-    + "|".join(re.escape(f) for f in sorted(_INDEX, key=len, reverse=True) if f)
+    + "|".join(re.escape(f) for f in sorted(_INDEX, key=len, reverse=True)
+               if f and f not in _NOT_SCANNED)
     + r")(?![\w-])"
 )
 

@@ -160,7 +160,7 @@ def judge(
     rng = random.Random(f"piquet-judge-{seed}")
     try:
         drawn = sample_worlds(view, rules, rng, worlds)
-    except SamplingError as exc:
+    except PiquetError as exc:  # a SamplingError, or nothing dealt yet
         raise JudgeError(f"no deal fits this view: {exc}") from None
     solver = solver or Solver(rules)
     sign = 1 if view.role == ELDER else -1

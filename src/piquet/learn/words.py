@@ -15,6 +15,7 @@ from piquet.core.rules import Rules
 from piquet.core.view import DealView
 
 __all__ = [
+    "action_label",
     "card_name",
     "cards_words",
     "declaration_label",
@@ -130,6 +131,21 @@ _REPLY: Final = {Reply.GOOD: "good", Reply.NOT_GOOD: "not good", Reply.EQUAL: "e
 def _claim_of(hand: int, action: Declare, rules: Rules) -> Claim | None:
     return next((c for c in claims(hand, action.cls, rules) if c.cards == action.cards.mask),
                 None)
+
+
+def action_label(action: Action) -> str:
+    """A choice as a learner reads it ("lay out 9H 8H TC", "play QH", "not good")."""
+    if isinstance(action, Play):
+        return f"play {action.card}"
+    if isinstance(action, Discard):
+        return f"lay out {action.cards}"
+    if isinstance(action, Declare):
+        return f"declare {action.cards}"
+    if isinstance(action, Pass):
+        return "pass (sink)"
+    if isinstance(action, Answer):
+        return f"answer “{_REPLY[action.reply]}”"
+    return str(action)
 
 
 def declaration_label(action: Action, hand: int, rules: Rules) -> str:
