@@ -29,10 +29,13 @@ from piquet.players.book import book_action
 from piquet.players.common import book_discard
 from piquet.solver import Solver
 
-__all__ = ["WORLDS", "candidates", "generate", "puzzle_at", "rejudge", "theme_of"]
+__all__ = ["WANTED", "WORLDS", "candidates", "generate", "puzzle_at", "rejudge", "theme_of"]
 
 WORLDS = 32
 """Deals each position is judged in."""
+WANTED: dict[Theme, int] = {Theme.DISCARD: 45, Theme.DECLARE: 45, Theme.LEAD: 60,
+                            Theme.PLAY: 60}
+"""The puzzles of each theme ``scripts/make-puzzles`` makes under each preset."""
 MIN_TRICKS = 2
 """Tricks played before a position of the play is taken (a card early in the play is as
 much a matter of the cards not yet seen as of skill, and costs the solver most)."""
@@ -185,10 +188,11 @@ def generate(
     first_seed: int = 1,
     worlds: int = WORLDS,
     progress: Callable[[Puzzle], None] | None = None,
+    limit: int | None = None,
 ) -> list[Puzzle]:
     """Puzzles under ``preset``, ``wanted[theme]`` of each theme, from the matches seeded
     ``first_seed``, ``first_seed + 1``, ... (reproducible: the same arguments give the same
-    puzzles)."""
+    puzzles; ``limit`` stops after the first so many)."""
     rules = get_rules(preset)
     solver = Solver(rules)
     left = dict(wanted)
@@ -218,6 +222,8 @@ def generate(
             out.append(puzzle)
             if progress is not None:
                 progress(puzzle)
+            if limit is not None and len(out) >= limit:
+                return out
         seed += 1
     return out
 

@@ -137,14 +137,20 @@ class Puzzle:
         return parse_action(self.options[0])
 
     # ------------------------------------------------------------------ answering
+    def shown(self) -> list[tuple[Action, str]]:
+        """The choices as a learner sees them, each with its words, in the order of their
+        words (never the best first by design)."""
+        pairs = list(zip(self.choices(), self.labels(), strict=True))
+        return sorted(pairs, key=lambda pair: pair[1])
+
     def read(self, text: str) -> Action:
-        """A learner's answer as one of the choices: its number (1, 2, ...), its id, or for
-        a card or a discard just the cards ("QH", "7S 8S").  Raises :class:`ParseError`
-        saying what the choices are."""
+        """A learner's answer as one of the choices: its number in :meth:`shown` (1, 2,
+        ...), its id, or for a card or a discard just the cards ("QH", "7S 8S").  Raises
+        :class:`ParseError` saying what the choices are."""
         raw = text.strip()
         acts = self.choices()
         if raw.isdigit() and 1 <= int(raw) <= len(acts):
-            return acts[int(raw) - 1]
+            return self.shown()[int(raw) - 1][0]
         try:
             action = parse_action(raw)
         except ParseError:
@@ -159,13 +165,17 @@ class Puzzle:
         if action is None or action not in acts:
             raise ParseError(
                 f"{raw!r} is not one of the choices; answer with a number from 1 to "
-                f"{len(acts)} or one of: {', '.join(self.labels())}"
+                f"{len(acts)} or one of: {', '.join(map(str, acts))}"
             )
         return action
 
     def labels(self) -> list[str]:
-        """Each choice as a learner reads it ("discard 9H 8H TC", "play QH", "not good")."""
-        return [action_label(a) for a in self.choices()]
+        """Each choice as a learner reads it ("lay out 9H 8H TC", "play QH", "declare point
+        of five (AS KS QS 9S 7S)")."""
+        deal = self.view().deal
+        hand = deal.hand.mask if deal is not None else 0
+        rules = get_rules(self.rules)
+        return [action_label(a, hand, rules) for a in self.choices()]
 
     def explanation(self) -> str:
         """Why the best choice is best, in words, with the judge's figures."""
@@ -179,14 +189,15 @@ class Puzzle:
 
     def verdict(self, action: Action) -> Verdict:
         acts = self.choices()
+        labels = self.labels()
         i = acts.index(action)
         cost = self.values[0] - self.values[i]
-        best = action_label(acts[0])
+        best = labels[0]
         why = self.explanation()
         if i == 0:
             text = f"Right: {best}. {why}"
         else:
-            text = (f"Not the best: {action_label(action)} gives up about {cost:.1f} points of the "
+            text = (f"Not the best: {labels[i]} gives up about {cost:.1f} points of the "
                     f"deal against {best}. {why}")
         return Verdict(i == 0, round(cost, 2), text)
 

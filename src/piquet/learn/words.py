@@ -133,13 +133,18 @@ def _claim_of(hand: int, action: Declare, rules: Rules) -> Claim | None:
                 None)
 
 
-def action_label(action: Action) -> str:
-    """A choice as a learner reads it ("lay out 9H 8H TC", "play QH", "not good")."""
+def action_label(action: Action, hand: int = 0, rules: Rules | None = None) -> str:
+    """A choice as a learner reads it ("lay out 9H 8H TC", "play QH", "answer “not good”";
+    with the ``hand`` and ``rules``, a declaration in words: "declare point of five (AS KS
+    QS 9S 7S)")."""
     if isinstance(action, Play):
         return f"play {action.card}"
     if isinstance(action, Discard):
         return f"lay out {action.cards}"
     if isinstance(action, Declare):
+        claim = _claim_of(hand, action, rules) if rules is not None else None
+        if claim is not None and rules is not None:
+            return f"declare {statement(claim, rules)} ({action.cards})"
         return f"declare {action.cards}"
     if isinstance(action, Pass):
         return "pass (sink)"
@@ -149,14 +154,15 @@ def action_label(action: Action) -> str:
 
 
 def declaration_label(action: Action, hand: int, rules: Rules) -> str:
-    """A declaration, an answer or a sink in the players' words."""
+    """A declaration, an answer or a sink as something done ("declaring your point of five,
+    making 44", "sinking it", "answering “not good”")."""
     if isinstance(action, Declare):
         claim = _claim_of(hand, action, rules)
-        return "declare " + (statement(claim, rules) if claim else str(action.cards))
+        return "declaring your " + (statement(claim, rules) if claim else str(action.cards))
     if isinstance(action, Pass):
-        return "sink it (pass)"
+        return "sinking it (passing)"
     if isinstance(action, Answer):
-        return f"answer \"{_REPLY[action.reply]}\""
+        return f"answering “{_REPLY[action.reply]}”"
     return str(action)
 
 
@@ -179,11 +185,13 @@ def why_declaration(view: DealView, best: Action, other: Action, rules: Rules) -
                     "pips decide.")
         return f"Nothing you hold beats {his}: it is good."
     if isinstance(best, Declare):
-        what = declaration_label(best, hand, rules)
+        claim = _claim_of(hand, best, rules)
+        what = statement(claim, rules) if claim is not None else str(best.cards)
         if isinstance(other, Pass):
-            return (f"To {what} scores it if it is good; sinking it gives the points up, and "
-                    "what it would hide is worth less here.")
-        return f"To {what} is your best holding in this class; a lesser one may lose to his."
+            return (f"Your {what}, declared, scores if it is good; sinking it gives the points "
+                    "up, and what it would hide is worth less here.")
+        return (f"Your {what} is your best holding in this class: a lesser one is more likely "
+                "to lose to his, and sinking gives the points up.")
     return ("Sinking it gives up nothing it could win here, and declaring it would tell him "
             "what you hold.")
 
