@@ -69,7 +69,8 @@ def test_every_quotation_is_verbatim_in_its_text() -> None:
 def test_every_entry_is_complete_and_found_by_each_of_its_forms() -> None:
     for key, term in GLOSSARY.items():
         assert term.key == key and term.definition.endswith((".", ")")) and term.example
-        assert term.uses or key in ("class", "hand", "trick"), f"{key}: no text's usage"
+        # the words of the game itself, and the computer's own, that no text needs to give
+        assert term.uses or key in ("class", "hand", "trick", "expert"), key
         for other in term.see:
             assert other in GLOSSARY, f"{key}: see {other!r} is not an entry"
         for form in (term.name, *term.forms):
@@ -111,7 +112,9 @@ def _period_terms() -> set[str]:
     out |= {"tierce", "quart", "quint", "sixième", "septième", "huitième", "neuvième",
             "major", "to the king", "ruff", "trio", "talon", "stock", "lurch", "rubicon",
             "sink", "making", "carte blanche", "deal by 2", "deal by 3", "which one did you "
-            "lay out", "the point", "the cards", "capot", "pique", "repique", "quatorze"}
+            "lay out", "the point", "the cards", "capot", "pique", "repique", "quatorze",
+            # the computer's own words, in the hints and the coach
+            "the book", "expert"}
     return {t for t in out if t.strip()}
 
 
@@ -136,6 +139,12 @@ def _interface_text() -> str:
                 continue
             if hasattr(summary, "rules_summary"):
                 parts += list(summary.rules_summary(PRESETS[name]))
+    # the sentences the hints, the coach, the lessons and the feedback make
+    src = _HERE.parents[1] / "src" / "piquet"
+    for module in ("advisor/hints.py", "learn/words.py", "learn/coach.py", "learn/feedback.py",
+                   "learn/lessons.py"):
+        text = (src / module).read_text(encoding="utf-8")
+        parts += [a or b for a, b in re.findall(r'"([^"\n]{3,})"|\'([^\'\n]{3,})\'', text)]
     if STATIC.is_dir():
         for path in sorted(STATIC.glob("*.html")):
             parts.append(re.sub(r"<[^>]+>", " ", path.read_text(encoding="utf-8")))

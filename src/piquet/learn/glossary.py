@@ -772,6 +772,29 @@ _TERMS: Final = (
                     "when the Loser cannot make up 50, before the other wins the Game, he is "
                     "to pay him double"),),
     ),
+    # ------------------------------------------------------------ the computer's words
+    _t(
+        "book", "the book",
+        "The advice of the 1754 Compleat Gamester's \"Particular Rules\" (what to discard, "
+        "when to sink, what to lead), which the computer's simplest sound player, \"book\", "
+        "follows. The hints say when their choice is the book's too.",
+        "\"Discard 9H 8H 10C (the book's discard too).\"",
+        forms=("the book's", "book's"),
+        see=("expert",),
+        uses=(
+            Usage(_G54, "gives the rules of play the book level follows.",
+                  "*Particular RULES for playing the GAME.*"),
+        ),
+    ),
+    _t(
+        "expert", "expert",
+        "The strongest computer player: it thinks about the cards you cannot see by dealing "
+        "them many ways that fit all it has seen and heard, and plays each deal out. The "
+        "hints and the coach use its choices.",
+        "\"Sink your three queens: the expert's simulation of the deal prefers silence.\"",
+        forms=("the expert", "the expert's", "expert's"),
+        see=("book",),
+    ),
     _t(
         "pool", "pool",
         "The 1754 way for three to play: two play a game while the third waits; the loser "
