@@ -18,7 +18,7 @@ from piquet.players import make_player
 CARD = re.compile(r"\b(?:[AKQJT]|10|[6-9])[SHDC]\b")
 
 
-@pytest.mark.parametrize(("preset", "seed"), [("rubicon", 5), ("court-gamester-1754", 3)])
+@pytest.mark.parametrize(("preset", "seed"), [("court-gamester-1754", 3)])
 def test_a_guided_deal_names_only_what_the_seat_may_see(preset: str, seed: int) -> None:
     m = new_match(preset, seed=seed)
     coach = Coach(seed=1)

@@ -120,7 +120,7 @@ def test_the_odds_a_hint_quotes_are_the_exact_odds_dialog_included() -> None:
             deal = view.deal
             assert deal is not None
             declares = [a for a in deal.legal_actions if isinstance(a, Declare)]
-            if deal.role != 0 or not declares or here >= 3:
+            if deal.role != 0 or not declares or here >= 2:
                 continue
             claim = claims(deal.hand.mask, declares[0].cls, m.rules)[0]
             expected = _brute_force(deal, m.rules, claim.cls, claim.key, limit=120_000)
@@ -139,7 +139,7 @@ def test_the_odds_a_hint_quotes_are_the_exact_odds_dialog_included() -> None:
             checked += 1
             here += 1
             with_dialog += any(u.cls is not None for u in deal.dialog)
-    assert checked == 9 and with_dialog >= 4, (checked, with_dialog)
+    assert checked == 6 and with_dialog >= 3, (checked, with_dialog)
 
 
 def test_the_exact_odds_agree_with_the_sampler_under_the_36_card_rules() -> None:
@@ -232,4 +232,6 @@ def test_a_learner_gets_plain_words_and_an_expert_the_figures() -> None:
             assert "deals out of 10" in learner or "cannot hold" in learner
             assert "%" not in learner and "%" in expert
             found += 1
-    assert found >= 3
+            if found == 3:
+                break
+    assert found == 3

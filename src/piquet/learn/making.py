@@ -12,8 +12,10 @@ from a deal, so the collection spreads over many deals.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Iterator
+from typing import Final
 
 from piquet.core.actions import Action, Answer, Declare, Discard, Pass
 from piquet.core.cards import CardSet, mask_cards
@@ -29,13 +31,28 @@ from piquet.players.book import book_action
 from piquet.players.common import book_discard
 from piquet.solver import Solver
 
-__all__ = ["WANTED", "WORLDS", "candidates", "generate", "puzzle_at", "rejudge", "theme_of"]
+__all__ = [
+    "FIRST_SEEDS",
+    "WANTED",
+    "WORLDS",
+    "candidates",
+    "confirmed",
+    "generate",
+    "puzzle_at",
+    "rejudge",
+    "theme_of",
+]
 
 WORLDS = 32
 """Deals each position is judged in."""
 WANTED: dict[Theme, int] = {Theme.DISCARD: 45, Theme.DECLARE: 45, Theme.LEAD: 60,
                             Theme.PLAY: 60}
 """The puzzles of each theme ``scripts/make-puzzles`` makes under each preset."""
+FIRST_SEEDS: dict[str, int] = {"cotton-1674": 100_001}
+"""Where each preset's seeds start (1 unless given): Cotton copied Cotgrave, and with the
+same seeds his deals would be Cotgrave's."""
+CONFIRM: Final = 5_000_000
+"""Added to a puzzle's judge seed for its confirmation (:func:`confirmed`)."""
 MIN_TRICKS = 2
 """Tricks played before a position of the play is taken (a card early in the play is as
 much a matter of the cards not yet seen as of skill, and costs the solver most)."""
@@ -185,15 +202,18 @@ def generate(
     preset: str,
     wanted: dict[Theme, int],
     *,
-    first_seed: int = 1,
+    first_seed: int | None = None,
     worlds: int = WORLDS,
     progress: Callable[[Puzzle], None] | None = None,
     limit: int | None = None,
 ) -> list[Puzzle]:
     """Puzzles under ``preset``, ``wanted[theme]`` of each theme, from the matches seeded
     ``first_seed``, ``first_seed + 1``, ... (reproducible: the same arguments give the same
-    puzzles; ``limit`` stops after the first so many)."""
+    puzzles; ``limit`` stops after the first so many).  ``first_seed`` defaults to the
+    preset's :data:`FIRST_SEEDS` (else 1)."""
     rules = get_rules(preset)
+    if first_seed is None:
+        first_seed = FIRST_SEEDS.get(rules.name, 1)
     solver = Solver(rules)
     left = dict(wanted)
     out: list[Puzzle] = []
@@ -227,6 +247,16 @@ def generate(
         seed += 1
     return out
 
+
+
+def confirmed(puzzle: Puzzle) -> bool:
+    """Whether the puzzle's margin holds in other deals: judged again in as many deals drawn
+    with another seed, the best still comes out ahead, within 3 standard errors of the
+    difference of the stated margin.  ``scripts/make-puzzles`` keeps only the confirmed
+    (the suite then judges them in deals of a third seed)."""
+    j = rejudge(puzzle, seed=puzzle.judge_seed + CONFIRM)
+    margin, se = j.margin(0, 1)
+    return margin > 0 and abs(margin - puzzle.margin) <= 3 * math.hypot(puzzle.stderr, se)
 
 
 def rejudge(puzzle: Puzzle, *, seed: int, worlds: int | None = None) -> Judgement:
