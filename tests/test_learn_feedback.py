@@ -15,7 +15,7 @@ from piquet.core.match import new_match
 from piquet.core.roles import Role
 from piquet.core.rules import PRESETS, get_rules
 from piquet.core.scoring import Event, Kind
-from piquet.core.words import utterance
+from piquet.core.words import statement_words, utterance
 from piquet.learn.feedback import class_results, deal_summary, declaration_sums, review_lines
 
 E, Y = Role.ELDER, Role.YOUNGER
@@ -24,17 +24,21 @@ SEQ = DeclClass.SEQUENCE
 
 def test_your_quint_beats_his_quart() -> None:
     r = get_rules("rubicon")
+    quart, quint = Statement(SEQ, size=4, rank=14, suit=1), Statement(SEQ, size=5, rank=13, suit=2)
     dialog = [utterance(f, r) for f in (
-        Declared(E, Statement(SEQ, size=4, rank=14, suit=1)),
+        Declared(E, quart),
         Replied(Y, SEQ, Reply.NOT_GOOD),
-        Declared(Y, Statement(SEQ, size=5, rank=13, suit=2)),
+        Declared(Y, quint),
     )]
+    # (the claims' own words, however words.py says them: "quint to the king", ...)
+    quart_words, quint_words = statement_words(quart, r), statement_words(quint, r)
+    assert quint_words.startswith("quint to the king") and quart_words.startswith("quart major")
     [res] = class_results(dialog, r, reader=Y, names=("Anne", "Bob"))
     assert res.winner == Y
-    assert res.text == ("Your quint to the king in diamonds beats Anne's quart major in hearts "
-                        "(longer): you won the sequences.")
+    assert res.text == (f"Your {quint_words} beats Anne's {quart_words} (longer): you won the "
+                        "sequences.")
     [res] = class_results(dialog, r, reader=E, names=("Anne", "Bob"))
-    assert res.text.startswith("Bob's quint to the king in diamonds beats your quart major")
+    assert res.text.startswith(f"Bob's {quint_words} beats your {quart_words}")
 
 
 def test_a_class_nobody_declared_and_one_declared_alone() -> None:
