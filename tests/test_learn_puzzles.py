@@ -109,7 +109,11 @@ def test_a_puzzle_shows_only_its_seats_view_and_takes_any_form_of_answer() -> No
 
 def _recheck(p: Puzzle) -> None:
     j = rejudge(p, seed=p.judge_seed + FRESH, worlds=RECHECK_WORLDS)
-    margin, se = j.margin(0, 1)
+    margin, se_fresh = j.margin(0, 1)
+    # the spread of the paired difference is one quantity; 16 deals may miss its rare big
+    # ones (a capot in a few deals of 32) and understate it: the larger of the two estimates
+    # of the fresh margin's standard error is used
+    se = max(se_fresh, p.stderr * math.sqrt(p.worlds / RECHECK_WORLDS))
     band = Z * math.hypot(p.stderr, se) + 0.05
     assert margin > -Z * se - 0.05, (p.id, margin, se)
     assert abs(margin - p.margin) <= band, (p.id, p.margin, p.stderr, margin, se)
