@@ -1,6 +1,7 @@
-"""The words of teaching, made in one place: the exercises' explanations, the coach's
-sentences and the feedback after a deal.  Every function takes facts (cards, claims,
-judged values) and returns plain sentences; nothing reads a sentence back.
+"""The words of teaching, made in one place: the exercises' explanations and the coach's
+sentences (the feedback after a deal has its own module, :mod:`piquet.learn.feedback`).
+Every function takes facts (cards, claims, judged values) and returns plain sentences;
+nothing reads a sentence back.
 """
 
 from __future__ import annotations
@@ -10,18 +11,23 @@ from typing import Final
 
 from piquet.core.actions import Action, Answer, Declare, Discard, Pass, Play, Reply
 from piquet.core.cards import SUIT_MASKS, Card, CardSet
+from piquet.core.deal import Phase
 from piquet.core.declarations import Claim, DeclClass, best_claim, claims, statement
-from piquet.core.rules import Rules
+from piquet.core.rules import Leftovers, PointMeasure, Rules
 from piquet.core.view import DealView
 
 __all__ = [
     "action_label",
     "card_name",
     "cards_words",
+    "choice_words",
+    "coach_title",
+    "decision_words",
     "declaration_label",
     "hand_words",
     "judged_words",
     "options_words",
+    "particulars",
     "puzzle_why",
     "why_card",
     "why_declaration",
@@ -222,3 +228,105 @@ def puzzle_why(
 
 def options_words(labels: Sequence[str]) -> str:
     return ", ".join(labels[:-1]) + " or " + labels[-1] if len(labels) > 1 else labels[0]
+
+
+# ---------------------------------------------------------------------- the coach
+_TITLES: Final = {
+    Phase.DEAL: "The deal",
+    Phase.BLANCHE: "Carte blanche",
+    Phase.EXCHANGE: "The exchange",
+    Phase.LEFTOVERS: "The cards left in the stock",
+    Phase.APPOINT: "Appointing the lead",
+    Phase.PLAY: "The play",
+}
+_CLASS_TITLES: Final = {DeclClass.POINT: "the point", DeclClass.SEQUENCE: "sequences",
+                        DeclClass.SET: "sets"}
+
+
+def particulars(rules: Rules, phase: Phase) -> list[str]:
+    """What this rule set does its own way at this moment of a deal (read from its knobs)."""
+    out = []
+    if phase is Phase.EXCHANGE:
+        out.append(f"Under these rules elder may take up to {rules.elder_max} of the "
+                   f"{rules.stock_size} stock cards.")
+        if rules.younger_min == 0:
+            out.append("Younger may even take none.")
+    if phase is Phase.LEFTOVERS and rules.younger_leftovers in (Leftovers.ELDER_NAMES_SUIT,
+                                                                Leftovers.ELDER_NAMES_CARD):
+        what = "suit" if rules.younger_leftovers is Leftovers.ELDER_NAMES_SUIT else "card"
+        out.append(f"Under these rules elder sees the cards younger left only by naming the "
+                   f"{what} he will lead, and he is then bound to lead it.")
+    if phase is Phase.DECLARE:
+        if rules.point_measure is PointMeasure.PIPS:
+            out.append("Here the point is counted by pips (the ruff): ace 11, court cards 10, "
+                       "one point for every ten.")
+        if not rules.sequences_same_suit:
+            out.append("Here a sequence may run across suits; each card counts in one "
+                       "sequence only.")
+        if rules.younger_declares_after_lead:
+            out.append("Here elder declares everything and leads his first card before "
+                       "younger declares.")
+    if phase is Phase.PLAY and rules.game_ends_mid_deal:
+        out.append("A game can end in the middle of this deal: the count goes in order, "
+                   "card by card.")
+    return out
+
+
+
+
+def coach_title(deal: DealView) -> str:
+    """The coach's short title for the seat's decision ("Declaring the point")."""
+    if deal.phase is Phase.DECLARE and deal.declaring is not None:
+        return f"Declaring {_CLASS_TITLES[deal.declaring]}"
+    if deal.phase is Phase.PLAY:
+        return f"The play: trick {len(deal.tricks) + 1}"
+    return _TITLES.get(deal.phase, "Your move")
+
+
+def decision_words(deal: DealView) -> str:
+    """Who the seat is and the decision it faces."""
+    you = "elder (you did not deal)" if deal.role == 0 else "younger (you dealt)"
+    return f"You are {you}. {_decision(deal)}"
+
+
+def choice_words(mine: str, his: str | None, *, cost: float | None = None,
+                 worlds: int = 0) -> str:
+    """What the coach says of a choice: the same as its own (``his`` None), not judged (no
+    ``cost``), about the same (``cost`` 0), or what it cost."""
+    if his is None:
+        return f"You chose {mine}: the coach's choice too."
+    if cost is None:
+        return f"You chose {mine}; the coach would have chosen {his}."
+    if cost <= 0:
+        return (f"You chose {mine}. The coach preferred {his}, but in the deals that fit what "
+                "you have seen the two come out about the same.")
+    return (f"You chose {mine}. {his[:1].upper() + his[1:]} was better: about {cost:.1f} "
+            f"points of the deal more, over {worlds} deals that fit what you have seen.")
+
+
+def _decision(deal: DealView) -> str:
+    """The decision the seat faces, in plain words."""
+    legal = deal.legal_actions
+    if deal.phase is Phase.EXCHANGE and deal.discard_range is not None:
+        lo, hi = deal.discard_range
+        return (f"You lay out {lo} to {hi} cards and take as many from the stock: keep what "
+                "scores (a long suit, cards in a row, three or four of a rank) and high cards.")
+    if deal.phase is Phase.DECLARE:
+        if any(isinstance(a, Answer) for a in legal):
+            return ("He has declared: answer good (yours is not better), not good (yours is "
+                    "better) or equal.")
+        if any(isinstance(a, Declare) for a in legal):
+            return "Declare your best holding in this class, or sink it (say nothing)."
+        if legal == (Pass(),):
+            return "You have nothing to declare in this class."
+    if deal.phase is Phase.PLAY:
+        if deal.trick_lead is None:
+            return "You lead: any card may be played."
+        return "He has led: follow suit if you can; the higher card of the suit led wins."
+    if deal.phase is Phase.DEAL:
+        return "You deal: choose how many cards to give at a time (a packet)."
+    if deal.phase is Phase.BLANCHE:
+        return "You hold carte blanche: say how many cards you will lay out."
+    if any(isinstance(a, Discard | Play) for a in legal):
+        return "Choose your move."
+    return "Choose what to do."
