@@ -34,6 +34,7 @@ from piquet.core.declarations import (
     statement,
 )
 from piquet.core.errors import ParseError, PiquetError
+from piquet.core.facts import MissingTold
 from piquet.core.match import new_match
 from piquet.core.roles import Role
 from piquet.core.rules import PointMeasure, Rules, get_rules
@@ -152,6 +153,9 @@ class Ask(enum.Enum):
     """What the winner of a seeded partie scores by its settlement (``seed``)."""
     LURCH = "lurch"
     """Whether a loser with ``value`` points is lurched: yes or no."""
+    MISSING = "missing"
+    """The card the seat's opponent said he laid out of his set (the dialog's answer to
+    "which one did you lay out?"), or none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +236,13 @@ class Question:
             return d.scores[seat], str(d.scores[seat])
         if ask is Ask.SCORE:
             return d.scores[seat], str(d.scores[seat])
+        if ask is Ask.MISSING:
+            told = [u.fact for u in d.dialog if isinstance(u.fact, MissingTold)
+                    and u.fact.role != seat]
+            if not told or told[-1].card < 0:
+                return CardSet(), "none: he laid out none of that rank"
+            card = CardSet(1 << told[-1].card)
+            return card, f"{card}, as he told you"
         raise LessonError(f"unknown question {ask}")  # pragma: no cover
 
     def read(self, text: str) -> object:
@@ -240,7 +251,7 @@ class Question:
         raw = text.strip().lower()
         ask = self.ask
         try:
-            if ask in (Ask.BEST, Ask.PLAYABLE):
+            if ask in (Ask.BEST, Ask.PLAYABLE, Ask.MISSING):
                 return CardSet.parse(text) if raw not in ("", "none", "-") else CardSet()
             if ask in (Ask.BLANCHE, Ask.LURCH):
                 if raw in ("y", "yes", "true"):

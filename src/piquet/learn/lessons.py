@@ -161,6 +161,15 @@ _SHOW_1754 = Position(
     actions=("discard:7C", "discard:TC"),
 )
 
+_MISSING_1754 = Position(
+    "court-gamester-1754",
+    elder="KS KH KD KC AS QS JS 9S 8H 7H 8D 7C",
+    younger="AH QH JH TH 9H AD QD JD TD 9D AC QC",
+    stock="TS 8S 7S 7D JC TC 9C 8C",
+    actions=("discard:KC 8H 7H 8D 7C", "discard:9H 9D AC"),
+    declared=True,
+)
+
 _SHOWING = Lesson(
     "showing", "Showing, and \"which is missing\"", "court-gamester-1754",
     "What you declare you show; a three from a four you laid out must be told.",
@@ -177,6 +186,10 @@ _SHOWING = Lesson(
              "nothing.", _SHOW_1754, E,
              Question(Ask.WINNER, "If both declare their best, who wins the sets?", "elder",
                       SET)),
+        Step("Here elder held four kings, laid one out, and declared \"three kings\". You, "
+             "younger, said \"good\" and asked which one he laid out; he had to tell you. "
+             "Read the dialog.", _MISSING_1754, Y,
+             Question(Ask.MISSING, "Which king did elder lay out?", "KC")),
     ),
 )
 
