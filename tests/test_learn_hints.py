@@ -131,7 +131,7 @@ def test_the_odds_a_hint_quotes_are_the_exact_odds_dialog_included() -> None:
             assert abs(odds.chance - expected) < 1e-9, (preset, str(deal.dialog), odds, expected)
             said = hint_for(view, level="expert") if here == 0 else None
             if said is not None and said.chance is not None and not said.certain:
-                assert said.chance == odds.chance
+                assert said.chance == odds.chance and said.exact
                 if odds.chance < 0.005:
                     assert "sure to hold something better" in said.text, said.text
                 elif said.text.startswith("Declare your"):

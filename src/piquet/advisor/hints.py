@@ -71,8 +71,9 @@ GOOD_WORLDS: Final = 60
 @dataclass(frozen=True, slots=True)
 class Hint:
     """A hint as values: its ``text``; the chance it quotes that a holding is good
-    (``chance``, exact, over ``hands`` hands the other may hold; ``certain`` when the
-    dialog decided it); ``only_move`` when the seat had one move only."""
+    (``chance``: over ``hands`` hands the other may hold, ``exact`` when counted so, else
+    drawn, where he showed carte blanche or the hands are too many to count; ``certain``
+    when the dialog decided it); ``only_move`` when the seat had one move only."""
 
     text: str
     chance: float | None = None
@@ -81,6 +82,7 @@ class Hint:
     only_move: bool = False
     action: Action | None = None
     """The move the hint suggests (None where it suggests none)."""
+    exact: bool = False
 
     def __str__(self) -> str:
         return self.text
@@ -369,7 +371,8 @@ def _declare_hint(view: Any, deal: DealView, rules: Rules, level: Level) -> Hint
     suggested = choice if isinstance(choice, Declare | Pass) else best
 
     def made(text: str) -> Hint:
-        return Hint(text, odds.chance, odds.hands, bool(odds.certain_why), action=suggested)
+        return Hint(text, odds.chance, odds.hands, bool(odds.certain_why), action=suggested,
+                    exact=odds.exact)
 
     chance = _chance_text(odds, level)
     chance_text = f" ({chance})" if chance else ""
