@@ -108,6 +108,11 @@ def why_card(view: DealView, best: int, other: int) -> str:
     if eb == eo:
         return (f"{b} and {o} both {_plural(eb)}; the difference is in the tricks to come: "
                 f"with {b} played you still hold {o}.")
+    if eo.startswith("leads the master"):
+        return (f"{b} {eb}, while {o} {eo}: leading {b} first keeps {o}, a sure trick, for "
+                "later.")
+    if eo == "wins the trick" and eb == "lets the trick go":
+        return f"{b} {eb}, while {o} {eo}: here the trick is worth less than keeping {o}."
     return f"{b} {eb}, while {o} {eo}."
 
 
