@@ -559,13 +559,16 @@ def test_the_leftovers_hint_gives_the_reason_for_its_own_advice() -> None:
     assert any(k[1] == 0 for k in seen) and any(k[1] == 1 for k in seen)
 
 
-def test_a_tie_with_the_books_discard_is_called_a_tie(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_tie_with_the_books_discard_is_called_a_tie(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A terminal walk-through: five discards tied at 21.9% were said to be "+0.0% of the
     game better, within the play-out's noise (standard error 0.0%)", and the sentence
     named the rival as if it were the book's discard.  The note now names the book's
     discard (listed first) and calls a tie in every world a tie."""
     args = ["advise", "--rules", "1754", "--role", "younger", "--hand",
             "AS TS 7S KH JH TH 9H 7H 8D 7D TC 8C", "--score", "85,92", "--top", "3"]
+    monkeypatch.setenv("COLUMNS", "1000")  # the note on one line, as a wide terminal shows it
     assert main(args) == 0
     text = capsys.readouterr().out
     note = next(line for line in text.splitlines() if line.startswith("The pick"))
