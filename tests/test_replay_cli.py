@@ -142,7 +142,8 @@ def test_show_marks_who_led_and_who_won_each_trick_and_the_score(
     assert out.count("  Score this deal: ") == len(done) + (len(tricks) - len(done))
     assert "(> led, * won)" in out and ">" in out and "*" in out
     for line in out.splitlines():
-        assert len(line) <= 80, line
+        # every line fits 80 columns but the record's own path, one word that cannot break
+        assert len(line) <= 80 or line == f"{record}:", line
 
 
 def _stepping(
