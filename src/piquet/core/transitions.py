@@ -61,7 +61,6 @@ from piquet.core.declarations import (
     claim_index,
     counted,
     is_blanche,
-    statement,
 )
 from piquet.core.facts import (
     BlancheCalled,
@@ -79,6 +78,7 @@ from piquet.core.facts import (
 from piquet.core.rules import Leftovers, PlayScoring, PointMeasure, Rules
 from piquet.core.scoring import Kind, Tally
 from piquet.core.words import (
+    claim_words,
     declared,
     exchanged,
     further_held,
@@ -568,8 +568,8 @@ def _commit(d: DealState) -> None:
         if res is None:
             return
         if res.winner is not None and res.points:
-            # a point not shown keeps its pips unless they were said ("making?")
-            note = "; ".join(statement(h, rules, full=rules.show_point) for h in res.holdings)
+            # as said aloud (no suit); a point not shown keeps its pips unless they were said
+            note = "; ".join(claim_words(h, rules, full=rules.show_point) for h in res.holdings)
             _count(d, res.winner, _CLASS_KIND[d["committed"]], res.points, note)
             if d["phase"] is P_OVER:
                 return
