@@ -211,6 +211,17 @@ class Deal:
     def declarations_done(self) -> bool:
         return self.committed == 3
 
+    def rescored(self, tally: Tally) -> Deal:
+        """This deal, over, counted as ``tally`` says instead of as it was played: a scorer's
+        amendment at a real table, where a penalty of the texts that the engine does not
+        model changes the count (:mod:`piquet.tally`).  The cards, the dialog and the play
+        are unchanged.  Raises :class:`IllegalActionError` unless the deal is over."""
+        if not self.is_over:
+            raise IllegalActionError("only a deal that is over can be counted again")
+        new, d = self._successor()
+        d["tally"] = tally
+        return new
+
     def hand(self, seat: int) -> CardSet:
         return CardSet(self.hands[seat])
 

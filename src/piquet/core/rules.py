@@ -30,6 +30,8 @@ __all__ = [
     "NAME_MAX",
     "PRESETS",
     "VALUE_DOCS",
+    "Correction",
+    "FalseClaim",
     "Format",
     "Leftovers",
     "PlayScoring",
@@ -37,6 +39,7 @@ __all__ = [
     "PointScoring",
     "Rules",
     "Settlement",
+    "Unshown",
     "get_rules",
     "knob_json",
     "pique_words",
@@ -90,6 +93,43 @@ class Settlement(enum.Enum):
     """Loser under 100 and winner at 100 or more: winner scores both totals; else the difference."""
     PARLETT = "parlett"
     """Winner scores 100 plus the difference, or 100 plus both totals if the loser is under 100."""
+
+
+class FalseClaim(enum.Enum):
+    """What a player suffers who counted what he does not hold, once it is found out (at a
+    real table: the tally records it; the engine refuses a false claim)."""
+
+    NONE = "none"
+    """The text names no penalty."""
+    DEBARRED = "debarred"
+    """He counts nothing of his hand that deal, but all he makes in play; the other counts
+    all he holds, and the false count hinders none of his pique or repique."""
+    COUNTS_NOTHING = "counts-nothing"
+    """He counts nothing that deal; what he really holds still stands against the other's
+    claims and stops his pique or repique."""
+
+
+class Unshown(enum.Enum):
+    """What a player suffers who counted a holding he must show and played a card without
+    showing it (at a real table: the tally records it; the engine shows it itself)."""
+
+    NONE = "none"
+    """The text names no penalty."""
+    LOST = "lost"
+    """He loses that count."""
+    TO_THE_OTHER = "to-the-other"
+    """He loses that count, and the other counts his own holding of that class, though less."""
+
+
+class Correction(enum.Enum):
+    """Whether a word said in the declarations may be taken back and said again."""
+
+    NONE = "none"
+    """The first word stands."""
+    BEFORE_HIS_CARD = "before-his-card"
+    """A player may recall his word, with no penalty, until he plays his first card."""
+    BEFORE_ANY_CARD = "before-any-card"
+    """A player may recall his word, with no penalty, until a card is played."""
 
 
 class Format(enum.Enum):
@@ -220,6 +260,17 @@ class Rules:
     lurch_below: int = 0
     """A game's loser under this many points is lurched and pays double (0: no lurch)."""
 
+    # --- mistakes at a real table (the tally records them; the engine refuses them) -----
+    false_claim: FalseClaim = FalseClaim.COUNTS_NOTHING
+    """The penalty for counting what one does not hold, once found out."""
+    unshown_claim: Unshown = Unshown.LOST
+    """The penalty for playing a card without showing a holding counted that must be shown."""
+    call_correction: Correction = Correction.NONE
+    """Whether a player may take back what he said in the declarations and say it again."""
+    renounce_taken_back: bool = True
+    """A card played out of suit while holding the suit led is taken back and the suit
+    followed, with no penalty (if not, the text says nothing of it)."""
+
     # --- derived ----------------------------------------------------------------
     @property
     def stock_size(self) -> int:
@@ -301,7 +352,10 @@ def _collect_knob_docs() -> None:
 
 
 #: The knobs' kinds of named choice (enums), each member documented by its docstring.
-CHOICE_ENUMS: Final = (Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement, Format)
+CHOICE_ENUMS: Final = (
+    Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement, Format, FalseClaim, Unshown,
+    Correction,
+)
 #: Each choice of a knob with named choices, in words (the docstring under the member).
 VALUE_DOCS: Final[dict[enum.Enum, str]] = {}
 
@@ -422,6 +476,7 @@ _BASE_36 = dict(
     play_scoring=PlayScoring.TENTH_CARDS,
     younger_declares_after_lead=False,
     show_sets=False,
+    false_claim=FalseClaim.DEBARRED,
 )
 
 PRESETS: Final[dict[str, Rules]] = {
@@ -431,6 +486,8 @@ PRESETS: Final[dict[str, Rules]] = {
         younger_leftovers=Leftovers.ELDER_NAMES_SUIT,
         ask_missing=True,
         pique_by_first_card=True,
+        unshown_claim=Unshown.TO_THE_OTHER,
+        call_correction=Correction.BEFORE_HIS_CARD,
     ),
     "cotton-1674": Rules(
         name="cotton-1674",
@@ -438,6 +495,7 @@ PRESETS: Final[dict[str, Rules]] = {
         younger_leftovers=Leftovers.HIDDEN,
         ask_missing=True,
         pique_by_first_card=True,
+        renounce_taken_back=False,
     ),
     "du-coeur-1995": Rules(
         name="du-coeur-1995",
@@ -455,6 +513,9 @@ PRESETS: Final[dict[str, Rules]] = {
         play_scoring=PlayScoring.WINNER_TENTHS,
         last_trick_tenth_bonus=2,
         target=121,
+        false_claim=FalseClaim.NONE,
+        unshown_claim=Unshown.NONE,
+        renounce_taken_back=False,
     ),
     "court-gamester-1754": Rules(
         name="court-gamester-1754",
@@ -471,6 +532,8 @@ PRESETS: Final[dict[str, Rules]] = {
         play_scoring=PlayScoring.TENTH_CARDS,
         lurch_below=50,
         formats=(Format.GAME, Format.POOL),
+        unshown_claim=Unshown.TO_THE_OTHER,
+        call_correction=Correction.BEFORE_ANY_CARD,
     ),
     "encyclopedia-19c": Rules(
         name="encyclopedia-19c",

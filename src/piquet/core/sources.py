@@ -194,6 +194,27 @@ _COTGRAVE: Final[dict[str, str]] = {
     "default_format": _ONE_GAME,
     **_NO_PARTIE,
     "lurch_below": _NO_LURCH,
+    "false_claim": (
+        "quote: \"he shall be debarr'd from reckoning anything of what he really hath, and his "
+        "adversary shall reckon all he has, but yet the other shall make all he can in play\" - "
+        "reading: the other who makes all he can in play is the one who misreckoned; and \"the "
+        "false reckoning of the one, shall not at all hinder the Picy, or Repicy of the other\""
+    ),
+    "unshown_claim": (
+        "quote: \"he then loses them utterly, and his Adversary reckons the same, though of "
+        "lesse value then his were\" - he that shows not his Ruff (or his sequences) before "
+        "his first card"
+    ),
+    "call_correction": (
+        "quote: \"the first word not being necessary to stand\" - reading: the text gives both "
+        "usages, \"the liberty of the Game at Paris\" (a word recalled before one's first "
+        "card) and Provence's, where \"the first word stands\"; the preset takes Paris's, "
+        "described at length (a house rule with call_correction = \"none\" plays Provence's)"
+    ),
+    "renounce_taken_back": (
+        "quote: \"except he play'd by mistake, and knew not that he had of the suit, for in "
+        "this case he is to take up his Card, and follow suit\""
+    ),
 }
 
 _COTTON: Final[dict[str, str]] = {
@@ -297,6 +318,25 @@ _COTTON: Final[dict[str, str]] = {
     "default_format": _ONE_GAME,
     **_NO_PARTIE,
     "lurch_below": _NO_LURCH,
+    "false_claim": (
+        "quote: \"he shall be debar'd from reckoning anything he really hath, and his adversary "
+        "shall reckon all he hath, yet the other shall make all he can in play\" - reading: the "
+        "other who makes all he can in play is the one who misreckoned, as in Cotgrave, whose "
+        "words Cotton copies"
+    ),
+    "unshown_claim": (
+        "quote: \"So it is with him that sheweth not his Ruff before he play his first Card, "
+        "losing absolutely all the advantage thereof\" - he loses it; nothing is said of the "
+        "other counting his own"
+    ),
+    "call_correction": (
+        "reading: Cotton leaves out Cotgrave's passage on recalling a word before the first "
+        "card (the liberty of Paris); the first word stands"
+    ),
+    "renounce_taken_back": (
+        "reading: Cotton leaves out Cotgrave's rule of a card played by mistake; the text says "
+        "nothing of a renounce"
+    ),
 }
 
 _DU_COEUR: Final[dict[str, str]] = {
@@ -411,6 +451,15 @@ _DU_COEUR: Final[dict[str, str]] = {
     "default_format": _ONE_GAME,
     **_NO_PARTIE,
     "lurch_below": _NO_LURCH,
+    "false_claim": (
+        "reading: the reconstruction names no penalty: every winning claim is shown (winning "
+        "any phase requires showing what cards you had to win it)"
+    ),
+    "unshown_claim": (
+        "reading: the reconstruction names no penalty; a winning claim is shown as it is won"
+    ),
+    "call_correction": "reading: the reconstruction is silent; the first word stands",
+    "renounce_taken_back": "reading: the reconstruction says nothing of a renounce",
 }
 
 _COURT_GAMESTER: Final[dict[str, str]] = {
@@ -540,6 +589,21 @@ _COURT_GAMESTER: Final[dict[str, str]] = {
         'quote: "when the Loser cannot make up 50, before the other wins the Game, he is to '
         'pay him double"'
     ),
+    "false_claim": (
+        "quote: \"he cuts him off from all he reckoned, and he is to count nothing that he got "
+        "by that Deal\" - \"yet what he has in his Hand may hinder the other, and save a "
+        "*Picque*, or a *Repicque*\""
+    ),
+    "unshown_claim": (
+        "quote: \"it is good for nothing to him, and he must not reckon it\" - and \"the "
+        "Dealer shall tell his *Points*, *Tierces*, *Quartes*, or *Quints*, &c. tho' they are "
+        "not so good as the others\""
+    ),
+    "call_correction": (
+        "quote: \"And he suffers nothing by this Mistake, provided there be not a Card played "
+        "down.\" - he may count the better holding he finds after allowing the other's"
+    ),
+    "renounce_taken_back": "quote: \"he may take it up again, and play down the other\"",
 }
 
 _ENCYCLOPEDIA: Final[dict[str, str]] = {
@@ -663,6 +727,22 @@ _ENCYCLOPEDIA: Final[dict[str, str]] = {
         "reading: the article says nothing of a partie level after six hands; it stays drawn"
     ),
     "lurch_below": "reading: the article has no lurch; the rubicon takes its place (0)",
+    "false_claim": (
+        "quote: \"A party making a claim to what he has not got counts nothing that hand.\" - "
+        "reading: what he really holds still stands against the other's claims, as 1754 says "
+        "outright"
+    ),
+    "unshown_claim": (
+        "quote: \"If he does not do so, or if he omits to claim any other point before playing, "
+        "he loses the count.\" - nothing is said of the other counting his own"
+    ),
+    "call_correction": (
+        "quote: \"make your highest claim first\" - once made, a claim stands: \"you cannot "
+        "then claim the higher point\""
+    ),
+    "renounce_taken_back": (
+        "quote: \"A card touching the board is played, unless it causes a revoke.\""
+    ),
 }
 
 _AS_19C: Final = "reading: not among Parlett's changes to the encyclopedia-19c game, so "
@@ -767,6 +847,10 @@ _RUBICON: Final[dict[str, str]] = {
         "parlett: if the scores are level after six deals, each deals once more"
     ),
     "lurch_below": "reading: no lurch in the modern game; being rubiconed takes its place (0)",
+    "false_claim": _AS_19C + "a false claim counts nothing that hand",
+    "unshown_claim": _AS_19C + "a claim not shown before playing loses its count",
+    "call_correction": _AS_19C + "the highest claim is made first, and a claim once made stands",
+    "renounce_taken_back": _AS_19C + "a card that causes a revoke is taken back",
 }
 
 SOURCES: Final[dict[str, dict[str, str]]] = {
