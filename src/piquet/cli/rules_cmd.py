@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from piquet.core.rules import DEFAULT_PRESET, KNOB_DOCS, PRESETS, Rules, get_rules, knob_json
-from piquet.core.sources import SOURCE_TITLES, citation
+from piquet.core.sources import SOURCE_TITLES, citation, is_reading
 
 
 def register(sub: Any) -> None:
@@ -68,6 +68,12 @@ def _source_of(rules: Rules, knob: str, base: Rules | None) -> str:
     return text
 
 
+def _reading(rules: Rules, knob: str, base: Rules | None) -> bool:
+    """Whether the value is a reading of the text (where the rule set is a preset's)."""
+    return base is not None and getattr(base, knob) == getattr(rules, knob) and is_reading(
+        base.name, knob)
+
+
 def run(args: argparse.Namespace) -> int:
     console = Console(highlight=False, soft_wrap=False)
     if args.name is None:
@@ -105,6 +111,7 @@ def run(args: argparse.Namespace) -> int:
                             "value": knob_json(v),
                             "meaning": KNOB_DOCS.get(k, ""),
                             "source": _source_of(rules, k, base),
+                            "reading": _reading(rules, k, base),
                         }
                         for k, v in rules.knobs().items()
                         if k != "name"
@@ -126,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
             continue
         table.add_row(
             knob,
-            knob_text(value),
+            knob_text(value) + ("\n[italic](a reading)[/italic]" if _reading(rules, knob, base)
+                                else ""),
             f"{KNOB_DOCS.get(knob, '')}\n[dim]{_source_of(rules, knob, base)}[/dim]",
         )
     console.print(table)

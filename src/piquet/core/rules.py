@@ -163,10 +163,16 @@ class Rules:
     alternating to the end of the games agreed).  A new match always begins with a cut."""
 
     # --- carte blanche ----------------------------------------------------
+    carte_blanche: bool = True
+    """Twelve dealt without a king, queen or knave are carte blanche: declared, shown and
+    counted (if not, such a hand is a hand like any other)."""
     blanche_value: int = 10
     """Points for carte blanche (no king, queen or knave in the twelve dealt)."""
     both_blanche_score: bool = True
     """When both hold carte blanche, both count it (if not, neither does)."""
+    younger_blanche_bars: bool = False
+    """When both hold carte blanche, younger's bars elder's: only younger's counts (if not,
+    both_blanche_score says whether both count or neither)."""
     blanche_number: bool = True
     """The holder of carte blanche announces how many cards he will exchange and is bound to it;
     the other discards first (if not, no number: the blanche is shown and the exchange goes on
@@ -186,6 +192,10 @@ class Rules:
     """Elder may look at the cards of his allotment that he leaves."""
     younger_leftovers: Leftovers = Leftovers.YOUNGER_LOOKS
     """Who may see the stock cards younger leaves, and at what price."""
+    appoint_if_card_lacked: bool = True
+    """Elder who names a card he does not hold (to see the leftovers) has younger appoint
+    his lead, even when he holds its suit (if not, he may name only a card he holds or one
+    of a suit he has none of)."""
 
     # --- declarations ---------------------------------------------------------
     point_measure: PointMeasure = PointMeasure.CARDS
@@ -241,6 +251,9 @@ class Rules:
     pique_by_first_card: bool = False
     """The pique must be made by elder's first card at the latest: hand, then elder's first
     lead, before younger plays (if not, any time in the play before the other counts)."""
+    pique_by_cards: bool = False
+    """The cards and the capot, won after the play, count toward a pique too (if not, a
+    pique is made from hand and play alone)."""
 
     # --- winning ---------------------------------------------------------------
     target: int = 100
@@ -286,6 +299,20 @@ class Rules:
         rest = self.stock_size - self.elder_min
         return min(rest, self.younger_max) if self.younger_max else rest
 
+    def holds_blanche(self, dealt: int) -> bool:
+        """Whether twelve dealt cards (a mask) are carte blanche under these rules."""
+        return self.carte_blanche and dealt & _COURTS == 0
+
+    def blanche_counted(self, elder: bool, younger: bool) -> tuple[bool, bool]:
+        """Whose carte blanche counts, elder's and younger's, when each holds one or not."""
+        if not self.carte_blanche:
+            return (False, False)
+        if elder and younger:
+            if self.younger_blanche_bars:
+                return (False, True)
+            return (self.both_blanche_score, self.both_blanche_score)
+        return (elder, younger)
+
     def sequence_value(self, length: int) -> int:
         if length < 3:
             return 0
@@ -321,6 +348,9 @@ class Rules:
     def __post_init__(self) -> None:
         _validate(self)
 
+
+_COURTS: Final = sum(0b111 << (9 * s + 5) for s in range(4))
+"""The kings, queens and knaves (card index 9 × suit + rank − 6)."""
 
 KNOB_DOCS: Final[dict[str, str]] = {}
 

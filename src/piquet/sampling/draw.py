@@ -489,7 +489,7 @@ def draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
         stock = _fill_stock(slots, kn, _pools(kn, rng, u_only), rest, {})
         if stock is None:
             return None
-        if not kn.opp_blanche and dealt & COURTS_MASK == 0:
+        if not kn.opp_blanche and rules.holds_blanche(dealt):
             return None
         return World(dealt, disc, stock, dealt & ~disc)
     # the other has exchanged: his take is a range of stock places
@@ -553,7 +553,7 @@ def draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
             return None
         disc = must_disc | _pick(rng, disc_pool, k_o - must_disc.bit_count())
         dealt = (hand & ~chosen_seen & ~take_unseen) | disc
-        if not kn.opp_blanche and dealt & COURTS_MASK == 0:
+        if not kn.opp_blanche and rules.holds_blanche(dealt):
             return None
     fixed: dict[int, int] = {}
     for place, card in zip(seen_take, mask_cards(chosen_seen), strict=True):
