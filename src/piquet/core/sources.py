@@ -832,11 +832,12 @@ _RUBICON: Final[dict[str, str]] = {
     ),
     "blanche_number": (
         "reading: no source the project holds settles whether the holder announces how many "
-        "cards he will exchange; Parlett's rules are read as announcing none: the blanche is "
-        "declared and shown and the exchange goes on as usual, a younger holder taking as many "
-        "as remain, at least one (false); the older texts' number, announced and bound to "
-        "(true). Declared at once, shown by elder before he exchanges and by younger once elder "
-        "has exchanged, as a blanche need not be shown before the other discards"
+        "cards he will exchange; Parlett's rules are read as: the blanche is declared and "
+        "shown, no number of cards is announced, and the exchange goes on as usual, a younger "
+        "holder taking as many as remain, at least one (false); the older texts' number, "
+        "announced and bound to (true). Declared at once, shown by elder before he exchanges "
+        "and by younger once elder has exchanged, as a blanche need not be shown before the "
+        "other discards"
     ),
     "elder_max": "parlett: elder must exchange at least one card and at most five",
     "elder_min": "parlett: elder must exchange at least one card and at most five",
