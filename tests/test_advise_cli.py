@@ -24,6 +24,12 @@ ARGS = [
 ]
 
 
+@pytest.fixture(autouse=True)
+def _wide(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Lines unwrapped (these tests read each line whole; wrapping is tested apart)."""
+    monkeypatch.setenv("COLUMNS", "1000")
+
+
 def _chance_lines(text: str) -> list[str]:
     return [x.strip() for x in text.splitlines() if x.strip().startswith("takes in ")]
 

@@ -323,6 +323,7 @@ def test_one_mirrored_pair_has_no_interval(capsys: pytest.CaptureFixture[str]) -
     argv = ["tournament", "--players", "book", "random", "--deals", "1", "--no-progress"]
     rc, out, _ = _run(argv, capsys)
     assert rc == 0
+    out = " ".join(out.split())  # (wrapped to 80 columns)
     assert ": 1 mirrored pair (2 deals)" in out
     assert "(one pair: no interval; play 2 or more pairs to measure the noise)" in out
     assert "95% CI" not in out

@@ -258,3 +258,48 @@ def test_asking_which_card_is_missing_is_in_the_information_state_tensor(name: s
         if found >= 5:
             break
     assert found >= 5
+
+
+def _random_episode(game: Any, seed: int) -> Any:
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+def test_a_game_cut_off_at_max_deals_says_it_is_truncated() -> None:
+    """Issue 37: a cut-off game is a time limit, not an end.  OpenSpiel has no truncation,
+    so the terminal state says it (``is_truncated``) and returns 0 each."""
+    cut = [_random_episode(ops.load("rubicon", format="game", max_deals=1), s) for s in range(4)]
+    assert any(s.is_truncated() for s in cut)
+    for s in cut:
+        assert s.is_truncated() == (s.episode.winner is None)
+        if s.is_truncated():
+            assert s.returns() == [0.0, 0.0]
+    for fmt in ("deal", "partie"):
+        assert not _random_episode(ops.load("rubicon", format=fmt), 1).is_truncated()
+    assert not ops.load("rubicon").new_initial_state().is_truncated()
+
+
+def test_the_version_parameter_names_the_rule_readings() -> None:
+    import warnings
+
+    from piquet.integrations.versions import ENV_VERSION, OldReadingWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        game = pyspiel.load_game("python_piquet")
+        assert game.get_parameters()["version"] == ENV_VERSION == 1
+        assert "version=1" in str(game)
+        assert pyspiel.load_game(str(game)).get_parameters()["version"] == 1
+    with pytest.warns(OldReadingWarning, match="version 0"):
+        old = pyspiel.load_game("python_piquet(rules=rubicon,version=0)")
+    assert old.get_parameters()["version"] == 0
+    pyspiel.random_sim_test(old, num_sims=1, serialize=False, verbose=False)
+    with pytest.raises(PiquetError, match="version 5 is not known; the versions are 0 "):
+        ops.load("rubicon", version=5)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
@@ -169,3 +171,65 @@ def test_an_action_that_is_not_a_whole_number_id_is_refused(wrapped: bool) -> No
             e.step(bad)  # type: ignore[arg-type]
     e.step(np.int64(legal))  # a numpy integer is a whole number
     e.step(np.array(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0])))
+
+
+def _play_random(e: Any, seed: int) -> dict[str, tuple[float, bool, bool, dict[str, object]]]:
+    """Play ``e`` to its end with random legal ids; each agent's last (reward, terminated,
+    truncated, info)."""
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+    last = {}
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        if terminated or truncated:
+            last[agent] = (reward, terminated, truncated, info)
+            e.step(None)
+            continue
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return last
+
+
+def test_a_game_cut_off_at_max_deals_is_truncated_not_terminated() -> None:
+    """Issue 37: a game cut off at ``max_deals`` was ``terminated=True, truncated=False``;
+    a time-limit cut is a truncation (value methods bootstrap from it)."""
+    cut = 0
+    for seed in range(6):
+        last = _play_random(env(rules="rubicon", format="game", max_deals=1), seed)
+        assert set(last) == {"player_0", "player_1"}
+        for reward, terminated, truncated, info in last.values():
+            assert terminated != truncated
+            assert truncated == info["cut_off"]
+            if truncated:
+                assert reward == 0.0 and info["winner"] is None
+        cut += all(v[2] for v in last.values())
+    assert cut  # one deal rarely reaches 100: most of these games were cut off
+    api_test(env(rules="rubicon", format="game", max_deals=1), num_cycles=200)
+
+
+@pytest.mark.parametrize("fmt", ["deal", "partie"])
+def test_a_deal_or_a_partie_that_ends_is_terminated(fmt: str) -> None:
+    last = _play_random(env(rules="rubicon", format=fmt), 3)
+    assert all(v[1] and not v[2] and v[3]["cut_off"] is False for v in last.values())
+
+
+def test_the_environments_name_carries_its_version() -> None:
+    import warnings
+
+    from piquet.integrations.pettingzoo import piquet_v0, piquet_v1
+    from piquet.integrations.versions import ENV_VERSION, OldReadingWarning
+
+    assert ENV_VERSION == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the current version warns of nothing
+        assert env().unwrapped.metadata["name"] == "piquet_v1"
+        e = piquet_v1.env(rules="rubicon")
+        assert e.unwrapped.metadata["name"] == piquet_v1.name == "piquet_v1"
+        assert raw_env().metadata["name"] == "piquet_v1"
+    with pytest.warns(OldReadingWarning, match="version 0 .* cannot be played as it was"):
+        old = piquet_v0.env(rules="rubicon")
+    assert old.unwrapped.metadata["name"] == "piquet_v0" and old.unwrapped.version == 0
+    api_test(old, num_cycles=50)  # still works
+    for bad, said in ((7, "version 7 is not known"), (True, "a whole number"),
+                      ("one", "a whole number")):
+        with pytest.raises(PiquetError, match=said):
+            raw_env(version=bad)  # type: ignore[arg-type]

@@ -26,6 +26,11 @@ def played(rules: str, seed: int, stop: int | None = None) -> Match:
     return m
 
 
+def _prose(text: str) -> str:
+    """Printed prose with its line breaks undone (lines are wrapped to 80 columns)."""
+    return " ".join(text.split())
+
+
 @pytest.fixture
 def record(tmp_path: Path) -> Path:
     path = tmp_path / "game.pqn"
@@ -35,7 +40,7 @@ def record(tmp_path: Path) -> Path:
 
 def test_replay_prints_the_checked_result(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["replay", str(record)]) == 0
-    out = capsys.readouterr().out
+    out = _prose(capsys.readouterr().out)
     assert "every move is legal and every statement agrees" in out
     assert re.search(r"Result: player 1 \d+, player 2 \d+: player [12] wins\.", out)
 
@@ -69,7 +74,7 @@ def test_replay_of_an_unfinished_game(tmp_path: Path, capsys: pytest.CaptureFixt
     path = tmp_path / "part.pqn"
     save(path, played("encyclopedia-19c", 4, stop=70))
     assert main(["replay", str(path)]) == 0
-    out = capsys.readouterr().out
+    out = _prose(capsys.readouterr().out)
     assert "Unfinished" in out and "--resume" in out
     assert main(["replay", str(path), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -85,7 +90,7 @@ def test_replay_of_a_resigned_game_says_who_resigned_and_who_won(
     m = played("rubicon", 3, stop=30)
     save(path, m, tags={"Resigned": 0})
     assert main(["replay", str(path)]) == 0
-    out = capsys.readouterr().out
+    out = _prose(capsys.readouterr().out)
     assert "Resigned: player 1 resigned in game 1, deal" in out and "player 2 wins." in out
     assert "Unfinished" not in out and "--resume" not in out
     assert main(["replay", str(path), "--json"]) == 0
@@ -112,6 +117,101 @@ def test_show_steps_through_every_deal(record: Path, capsys: pytest.CaptureFixtu
     assert len(deals) == len(re.findall(r"^deal \d+ of game 1: ", text, flags=re.M)) > 1
     assert "dealt to elder:" in out and "tricks won:" in out
     assert "every move is legal" in out
+
+
+def _deals_and_tricks(m: Match) -> list[int]:
+    """The tricks completed in each deal of ``m``."""
+    from piquet.notation import annotate
+
+    return [len(dn.tricks) for dn in annotate(m)]
+
+
+def test_show_marks_who_led_and_who_won_each_trick_and_the_score(
+    record: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["replay", str(record), "--show"]) == 0
+    out = capsys.readouterr().out
+    tricks = re.findall(r"^Trick (\d+): (.*)$", out, flags=re.M)
+    m = played("cotton-1674", 5)
+    # every completed trick is told once, in order, saying who led and who won it
+    done = [t for t in tricks if "wins." in t[1]]
+    assert len(done) == sum(_deals_and_tricks(m))
+    assert all(" leads " in t[1] or "'s " in t[1] for t in done)
+    assert all(re.search(r"; \S+( \d)? wins\.$", t[1]) for t in done)
+    # the score after each trick, this deal's and the game's
+    assert out.count("  Score this deal: ") == len(done) + (len(tricks) - len(done))
+    assert "(> led, * won)" in out and ">" in out and "*" in out
+    for line in out.splitlines():
+        assert len(line) <= 80, line
+
+
+def _stepping(
+    monkeypatch: pytest.MonkeyPatch, answers: str
+) -> None:
+    """Input and output at a terminal, the reader typing ``answers``."""
+    import io
+
+    import piquet.cli.replay_cmd as replay_cmd
+
+    monkeypatch.setattr(replay_cmd, "_is_terminal", lambda stream: True)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(answers))
+
+
+def test_show_at_a_terminal_waits_before_each_trick(
+    record: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    m = played("cotton-1674", 5)
+    per_deal = _deals_and_tricks(m)
+    _stepping(monkeypatch, "\n" * 1000)
+    assert main(["replay", str(record), "--show"]) == 0
+    out = capsys.readouterr().out
+    # before the first trick and each next trick, and before each next deal
+    asked = out.count("Enter: the first trick") + out.count("Enter: the next trick")
+    assert asked == sum(per_deal)
+    assert out.count("Enter: the next deal") == len(per_deal) - 1
+    # the first prompt comes after the declarations, before any trick is told
+    first = out.index("Enter: the first trick")
+    assert "Trick 1: " not in out[:first] and "declare:" in out[:first]
+    assert "every move is legal" in out
+
+
+def test_show_stops_at_q_and_lets_a_deal_through_at_d(
+    record: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stepping(monkeypatch, "\n\nq\n")
+    assert main(["replay", str(record), "--show"]) == 0
+    out = capsys.readouterr().out
+    assert "Trick 2: " in out and "Trick 3: " not in out
+    assert "deal 2 of game 1" not in out
+    assert "every move is legal" in out  # the check's verdict all the same
+    _stepping(monkeypatch, "d\nq\n")
+    assert main(["replay", str(record), "--show"]) == 0
+    out = capsys.readouterr().out
+    first = _deals_and_tricks(played("cotton-1674", 5))[0]
+    assert f"Trick {first}: " in out and "Enter: the next trick" not in out
+    assert out.count("Enter: the next deal") == 1 and "deal 2 of game 1" not in out
+
+
+def test_show_with_no_pause_or_no_terminal_never_asks(
+    record: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stepping(monkeypatch, "")
+    assert main(["replay", str(record), "--show", "--no-pause"]) == 0
+    out = capsys.readouterr().out
+    assert "Enter:" not in out and "deal 2 of game 1" in out
+    monkeypatch.undo()
+    assert main(["replay", str(record), "--show"]) == 0
+    assert "Enter:" not in capsys.readouterr().out
+
+
+def test_show_at_the_end_of_input_prints_the_rest(
+    record: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stepping(monkeypatch, "\n")  # one Enter, then the end of input
+    assert main(["replay", str(record), "--show"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("Enter:") == 2
+    assert "deal 2 of game 1" in out and "every move is legal" in out
 
 
 def test_show_with_json_keeps_stdout_json(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -225,3 +325,23 @@ def test_replay_of_a_tally_file_says_it_is_a_tally_and_how_to_read_it(
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["tally", "--load", str(path)]) == 0
     assert "Tally under rubicon: Anne and Bob" in capsys.readouterr().out
+
+
+def test_show_of_a_record_that_stops_on_a_card_led_shows_that_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from piquet.core.actions import Play
+
+    m = new_match("rubicon", seed=4)
+    rng = random.Random(4)
+    while True:  # to the first card of the play, and no further
+        m = m.apply(m.random_action(rng))
+        if m.history and isinstance(m.history[-1][1], Play):
+            break
+    path = tmp_path / "led.pqn"
+    save(path, m)
+    assert main(["replay", str(path), "--show"]) == 0
+    out = capsys.readouterr().out
+    card = m.history[-1][1].card
+    assert re.search(rf"^Trick 1: \S+( \d)? leads {card}\.$", out, flags=re.M), out
+    assert "Score this deal: " in out and "Unfinished" in out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,8 @@ from piquet.cli import main
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS
 from piquet.tournament import (
+    LadderResult,
+    TournamentResult,
     deal_pack,
     fit_ratings,
     ladder,
@@ -188,6 +191,34 @@ def test_ladder_and_its_plot(tmp_path: object, capsys: pytest.CaptureFixture[str
         assert "?   (no estimate: random won no deal; play more deals)" in text
 
 
+def test_the_ladder_plot_draws_only_what_is_estimated_and_says_why_not_the_rest() -> None:
+    """Issue 34: the plot drew points where the text says there is no estimate."""
+    pytest.importorskip("matplotlib")
+    from piquet.tournament import ladder_figure
+
+    swept = TournamentResult("rubicon", "random", "expert", 2, 0, None, -40.0, (-50.0, -30.0),
+                             (0, 4, 0))
+    played = TournamentResult("rubicon", "random", "book", 2, 0, None, -5.0, (-9.0, -1.0),
+                              (1, 3, 0))
+    res = LadderResult("rubicon", ("random", "book", "expert"), (0.0, 300.0, 2500.0),
+                       ((0.0, 0.0), (100.0, 500.0), None), (played, swept))
+    assert res.why_unrated(2) == "a clean sweep between it and random's side"
+    assert res.why_unrated(1) is None
+    fig = ladder_figure(res)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["random", "book"]
+    drawn = [x for line in ax.get_lines() for x in line.get_xdata()]
+    assert 2500.0 not in drawn and 300.0 in drawn
+    words = " ".join(t.get_text() for t in fig.texts)
+    assert "expert: no estimate (a clean sweep between it and random's side)" in words
+    # no level drawn where random won nothing: each one named, with the reason
+    alone = LadderResult("rubicon", ("random", "book"), (0.0, 900.0), ((0.0, 0.0), None),
+                         (swept,))
+    fig = ladder_figure(alone)
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["random"]
+    assert "book: no estimate (random won no deal)" in " ".join(t.get_text() for t in fig.texts)
+
+
 def test_ladder_refuses_a_bad_plot_name(capsys: pytest.CaptureFixture[str]) -> None:
     rc = main(["ladder", "--levels", "random", "book", "--deals", "1", "--plot", "x.jpg",
                "--no-progress"])
@@ -219,3 +250,72 @@ def test_the_ladder_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str])
     assert rc == 2
     err = capsys.readouterr().err
     assert "unknown player level 'grandmaster'" in err and "reference" in err
+
+
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat[stat.rindex(")") + 2:].split()
+        if int(fields[1]) == pid and fields[0] != "Z":
+            out.append(int(entry.name))
+    return out
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a zombie waiting to be reaped does not)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat[stat.rindex(")") + 2:].split()[0] != "Z"
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc (Linux)")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["tournament", "--players", "random", "book"],
+        ["ladder", "--levels", "random", "book"],
+    ],
+)
+def test_workers_end_when_the_tournament_is_killed(argv: list[str]) -> None:
+    """Issue 41: ``piquet tournament --workers 2`` killed from outside (SIGKILL, as a time
+    limit does) left its two worker processes running for over an hour and a half."""
+    import os
+    import signal
+    import subprocess
+    import time
+
+    cmd = [sys.executable, "-m", "piquet", *argv, "--deals", "100000", "--workers", "2",
+           "--no-progress"]
+    parent = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers) < 2 and time.monotonic() < deadline and parent.poll() is None:
+            time.sleep(0.1)
+            workers = _children(parent.pid)
+        assert len(workers) == 2, "the two workers did not start"
+        time.sleep(0.5)  # at work on their deals
+        assert all(_alive(w) for w in workers)
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+        deadline = time.monotonic() + 10
+        while any(_alive(w) for w in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        left = [w for w in workers if _alive(w)]
+        assert not left, f"workers {left} still run after their parent was killed"
+    finally:
+        if parent.poll() is None:
+            parent.kill()
+            parent.wait()
+        for w in workers:  # (only if the test failed: ours, by their ids)
+            if _alive(w):
+                os.kill(w, signal.SIGKILL)

@@ -10,7 +10,8 @@ plays by default) from the same seeds, and counts who won them.
 Every player is made afresh for each deal from a seed derived from the
 tournament's seed and the deal's number, so the result does not depend on how
 the work is spread: local processes (``workers``) or a Ray cluster give the
-same numbers for the same seed.
+same numbers for the same seed.  Local workers end with the process that
+started them, however it ends (:mod:`piquet.workers`).
 
 A :func:`ladder` plays every pair of levels and fits Bradley-Terry ratings on
 an Elo scale (``random`` at 0) with 95% intervals.
@@ -21,8 +22,8 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import textwrap
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -32,6 +33,7 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import Match, new_match
 from piquet.core.rules import Format, Rules, get_rules
 from piquet.players import Player, make_player, player_factory
+from piquet.workers import process_pool
 
 __all__ = [
     "LadderResult",
@@ -41,6 +43,7 @@ __all__ = [
     "deal_pack",
     "fit_ratings",
     "ladder",
+    "ladder_figure",
     "play_deal",
     "play_match",
     "run_pairs",
@@ -230,7 +233,9 @@ def run_pairs(
             if progress:
                 progress(len(part))
     else:
-        with ProcessPoolExecutor(max_workers=workers) as ex:
+        # the workers end with this process, however it ends (a SIGKILL from outside left
+        # them playing for hours)
+        with process_pool(workers) as ex:
             for part in ex.map(_run_task, tasks):
                 results.extend(part)
                 if progress:
@@ -441,6 +446,26 @@ class LadderResult:
             "matches": [m.to_json() for m in self.matches],
         }
 
+    @property
+    def anchor_scored(self) -> bool:
+        """Whether the first level (the anchor, ``random``) won or tied any deal."""
+        anchor = self.levels[0]
+        return any(
+            (m.a == anchor and m.deals_won[0] + m.deals_won[2] > 0)
+            or (m.b == anchor and m.deals_won[1] + m.deals_won[2] > 0)
+            for m in self.matches
+        )
+
+    def why_unrated(self, i: int) -> str | None:
+        """Why level ``i`` has no estimate, in words (None where it has one): the text,
+        the JSON and the plot give this one reason."""
+        if self.intervals[i] is not None:
+            return None
+        anchor = self.levels[0]
+        if not self.anchor_scored:
+            return f"{anchor} won no deal"  # and the ratings are measured from it
+        return f"a clean sweep between it and {anchor}'s side"
+
 
 def fit_ratings(
     levels: Sequence[str], wins: dict[tuple[str, str], float], games: dict[tuple[str, str], float]
@@ -561,40 +586,62 @@ def ladder(
     return LadderResult(r.name, tuple(levels), tuple(ratings), tuple(intervals), tuple(matches))
 
 
+def ladder_figure(result: LadderResult) -> Any:
+    """The ratings with their 95% intervals as a matplotlib figure: only the ratings that
+    are estimated are drawn; the others are named under the axis with the reason
+    (:meth:`LadderResult.why_unrated`).  Needs piquet[plot] (matplotlib).
+
+    Raises :class:`PiquetError` if matplotlib is missing.
+    """
+    try:
+        # a Figure of its own, not pyplot's: no global state, no backend to choose
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise PiquetError("drawing the ladder needs matplotlib: install piquet[plot]") from None
+    # a rating with no finite estimate is a number the fit's regularisation made up: it is
+    # not drawn, but named below the axis with the reason
+    shown = [i for i, ci in enumerate(result.intervals) if ci is not None]
+    notes = [
+        textwrap.fill(f"{result.levels[i]}: no estimate ({result.why_unrated(i)}); "
+                      "play more deals", 90, subsequent_indent="    ")
+        for i, ci in enumerate(result.intervals) if ci is None
+    ]
+    note_lines = sum(1 + n.count("\n") for n in notes) + 1 if notes else 0
+    below = 0.17 * note_lines  # inches of notes under the axis
+    height = 0.6 * len(shown) + 1.5 + below
+    fig = Figure(figsize=(6, height))
+    ax = fig.subplots()
+    ys = list(range(len(shown)))
+    lows = []
+    highs = []
+    for i in shown:
+        ci = result.intervals[i]
+        assert ci is not None
+        lows.append(result.ratings[i] - ci[0])
+        highs.append(ci[1] - result.ratings[i])
+    ax.errorbar([result.ratings[i] for i in shown], ys, xerr=[lows, highs], fmt="o",
+                capsize=4)
+    ax.set_yticks(ys)
+    ax.set_yticklabels([result.levels[i] for i in shown])
+    ax.set_xlabel(f"rating (Elo scale, {result.levels[0]} = 0), 95% interval")
+    ax.set_title(f"Piquet AI ladder: {result.rules}")
+    ax.grid(axis="x", alpha=0.3)
+    if notes:
+        fig.text(0.02, 0.02 / height, "Not drawn:\n" + "\n".join(notes), fontsize="small",
+                 va="bottom")
+        fig.tight_layout(rect=(0, (below + 0.1) / height, 1, 1))
+    else:
+        fig.tight_layout()
+    return fig
+
+
 def plot_ladder(result: LadderResult, path: str) -> None:
-    """Draw the ratings with their intervals as a PNG (needs piquet[plot]: matplotlib).
+    """Draw the ratings as a PNG (:func:`ladder_figure`; needs piquet[plot]: matplotlib).
 
     Raises :class:`PiquetError` if matplotlib is missing or the file cannot be written.
     """
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise PiquetError("drawing the ladder needs matplotlib: install piquet[plot]") from None
-    fig, ax = plt.subplots(figsize=(6, 0.6 * len(result.levels) + 1.5))
-    ys = list(range(len(result.levels)))
-    # a rating with no finite estimate is drawn without a bar, hollow
-    lows = [0.0 if ci is None else r - ci[0]
-            for r, ci in zip(result.ratings, result.intervals, strict=True)]
-    highs = [0.0 if ci is None else ci[1] - r
-             for r, ci in zip(result.ratings, result.intervals, strict=True)]
-    ax.errorbar(result.ratings, ys, xerr=[lows, highs], fmt="o", capsize=4)
-    loose = [i for i, ci in enumerate(result.intervals) if ci is None]
-    if loose:
-        ax.plot([result.ratings[i] for i in loose], loose, "o", color="white",
-                markeredgecolor="C0", label="no finite estimate (a clean sweep)")
-        ax.legend(loc="lower right", fontsize="small")
-    ax.set_yticks(ys)
-    ax.set_yticklabels(result.levels)
-    ax.set_xlabel("rating (Elo scale, random = 0), 95% interval")
-    ax.set_title(f"Piquet AI ladder: {result.rules}")
-    ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
+    fig = ladder_figure(result)
     try:
         fig.savefig(path, dpi=120)
     except OSError as exc:
         raise PiquetError(f"cannot write {path!r}: {exc.strerror}") from None
-    finally:
-        plt.close(fig)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
+from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -32,6 +32,7 @@ from piquet.advisor.playout import DEFAULT_THINK_MS, Table, exchanger, play_out
 from piquet.core.cards import CardSet
 from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
+from piquet.workers import process_pool
 
 __all__ = ["DEFAULT_DEALS", "Verification", "Verified", "paired", "verify"]
 
@@ -278,7 +279,7 @@ def verify(
             if progress is not None:
                 progress(done, deals)
     else:
-        pool = executor if executor is not None else ProcessPoolExecutor(max_workers=workers)
+        pool = executor if executor is not None else process_pool(workers)
         try:
             futures = {
                 pool.submit(_chunk, *args, part, opponent, think_ms, seed, score): len(part)

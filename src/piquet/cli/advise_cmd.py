@@ -13,6 +13,7 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from piquet.cli.text import echo
 from piquet.core.cards import CardSet
 from piquet.core.errors import PiquetError
 from piquet.core.rules import get_rules
@@ -204,8 +205,8 @@ def run(args: argparse.Namespace) -> int:
             out["seconds"] = round(advised, 3)
             print(json.dumps(out, indent=2, ensure_ascii=False))
             return 0
-        print("\n".join(advice_lines(advice, top=args.top)))
-        print(f"({advised:.1f} s)")
+        echo("\n".join(advice_lines(advice, top=args.top)))
+        echo(f"({advised:.1f} s)")
         return 0
 
     k = VERIFY_CANDIDATES if args.candidates is None else args.candidates
@@ -276,13 +277,13 @@ def run(args: argparse.Namespace) -> int:
         out["seconds"] = round(elapsed, 3)
         print(json.dumps(out, indent=2, ensure_ascii=False))
         return 0
-    print("\n".join(advice_lines(advice, top=min(args.top, max(k, 1)))))
-    print()
-    print("\n".join(ver.lines()))
-    print(verdict)
+    echo("\n".join(advice_lines(advice, top=min(args.top, max(k, 1)))))
+    echo()
+    echo("\n".join(ver.lines()))
+    echo(verdict)
     for block in why:
-        print("\n".join(block))
-    print(f"({elapsed:.1f} s)")
+        echo("\n".join(block))
+    echo(f"({elapsed:.1f} s)")
     return 0
 
 

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from piquet.cli import check_writable
+from piquet.cli.text import echo
 from piquet.cli.tournament_cmd import add_common, check_common, interval_text, progress_bar
 from piquet.core.errors import PiquetError
 from piquet.core.rules import get_rules
@@ -82,35 +83,31 @@ def run(args: argparse.Namespace) -> int:
             plot_ladder(result, args.plot)
         return 0
     pairs = "1 mirrored pair" if args.deals == 1 else f"{args.deals} mirrored pairs"
-    print(f"Ladder under {rules.name}: {pairs} per match, seed {args.seed}")
+    lines = [f"Ladder under {rules.name}: {pairs} per match, seed {args.seed}"]
     order = sorted(range(len(levels)), key=lambda i: -result.ratings[i])
     width = max(8, *(len(lv) for lv in levels))
-    anchor = levels[0]
-    anchor_scored = any(
-        (m.a == anchor and m.deals_won[0] + m.deals_won[2] > 0)
-        or (m.b == anchor and m.deals_won[1] + m.deals_won[2] > 0)
-        for m in result.matches
-    )
-    if not anchor_scored:
-        print(f"  {anchor} won no deal: no level can be rated against it (the ratings are "
-              "anchored on it); play more deals")
+    if not result.anchor_scored:
+        lines.append(f"  {levels[0]} won no deal: no level can be rated against it (the ratings "
+                     "are anchored on it); play more deals")
     for i in order:
         ci = result.intervals[i]
         if ci is None:
-            why = (f"{anchor} won no deal" if not anchor_scored
-                   else f"a clean sweep between it and {anchor}'s side")
-            print(f"  {levels[i]:<{width}}       ?   (no estimate: {why}; play more deals)")
+            lines.append(f"  {levels[i]:<{width}}       ?   (no estimate: "
+                         f"{result.why_unrated(i)}; play more deals)")
             continue
-        print(f"  {levels[i]:<{width}} {result.ratings[i]:7.0f}   "
-              f"(95% {ci[0]:6.0f} to {ci[1]:6.0f})")
+        lines.append(f"  {levels[i]:<{width}} {result.ratings[i]:7.0f}   "
+                     f"(95% {ci[0]:6.0f} to {ci[1]:6.0f})")
     for m in result.matches:
         lo, hi = m.ci95
-        print(
+        lines.append(
             f"  {m.a} v {m.b}: {m.margin_per_deal:+.2f} per deal "
             f"({interval_text(m.pairs, lo, hi, label='95%')}), "
             f"deals won {m.deals_won[0]}-{m.deals_won[1]}"
         )
+    echo("\n".join(lines))
     if args.plot is not None:  # the ratings are printed first: a failed plot loses nothing
         plot_ladder(result, args.plot)
-        print(f"  plot: {args.plot}")
+        unrated = [lv for lv, ci in zip(levels, result.intervals, strict=True) if ci is None]
+        absent = f" ({', '.join(unrated)} not drawn: no estimate)" if unrated else ""
+        echo(f"  plot: {args.plot}{absent}")
     return 0

@@ -6,6 +6,7 @@ import argparse
 import json
 from typing import Any
 
+from piquet.cli.text import echo
 from piquet.core.cards import CardSet
 from piquet.core.errors import PiquetError
 from piquet.core.rules import get_rules
@@ -99,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps(imp.to_json(), indent=2, ensure_ascii=False))
         else:
-            print("\n".join(imp.lines()))
+            echo("\n".join(imp.lines()))
         return 0
     if any(v is None for v in simple):
         raise PiquetError(
@@ -123,7 +124,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
     f = odds.fraction
     k = args.at_least
-    print(
+    echo(
         f"Drawing {args.draw} from {args.unseen} unseen, the chance of taking in at least "
         f"{k} of {args.wanted} wanted card{'s' if args.wanted != 1 else ''}: "
         f"{f.numerator}/{f.denominator} = {odds.probability:.4f} ({odds.phrase})."

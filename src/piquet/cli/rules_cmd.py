@@ -10,8 +10,10 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from piquet.cli.text import columns, wrap
 from piquet.core.rules import DEFAULT_PRESET, KNOB_DOCS, PRESETS, Rules, get_rules, knob_json
 from piquet.core.sources import SOURCE_TITLES, citation, is_reading
 
@@ -68,6 +70,58 @@ def _source_of(rules: Rules, knob: str, base: Rules | None) -> str:
     return text
 
 
+#: narrower than this, the rule sets are listed as lines, not as a table
+TABLE_WIDTH = 78
+
+
+def _list_presets(console: Console, width: int) -> None:
+    """The presets: a table on a terminal wide enough for one, else a line each."""
+    rows = []
+    for name, r in PRESETS.items():
+        game = f"{r.target} up" if r.default_format.value == "game" else (
+            f"partie of {r.partie_deals}")
+        rows.append((name, " (default)" if name == DEFAULT_PRESET else "",
+                     SOURCE_TITLES.get(name, name), f"{r.deck_size} cards",
+                     r.point_measure.value, game))
+    if width >= TABLE_WIDTH:
+        table = Table(title="Piquet rule sets", show_lines=False)
+        table.add_column("preset", no_wrap=True)
+        table.add_column("source")
+        table.add_column("pack", no_wrap=True)
+        table.add_column("point")
+        table.add_column("game")
+        for name, mark, src, pack, point, game in rows:
+            table.add_row(escape(name) + (f"\n{mark.strip()}" if mark else ""), escape(src),
+                          pack, point, game)
+        console.print(table)
+    else:
+        lines = ["Piquet rule sets"]
+        first = max(len(r[0]) for r in rows) + 2
+        for name, mark, src, pack, point, game in rows:
+            default = "the default: " if mark else ""
+            lines.append(f"  {name:<{first}}{default}{src}; {pack}, the point by {point}, {game}")
+        console.print(escape(wrap("\n".join(lines), width)))
+    console.print(escape(wrap("Show one with: piquet rules NAME", width)))
+
+
+def _show_knobs(console: Console, width: int, rules: Rules, base: Rules | None,
+                title: str) -> None:
+    """Every knob of ``rules``: its name and value, then what it means and the passage
+    its value rests on, indented under it (readable at any width, 80 columns and less)."""
+    console.print(f"[bold]{escape(wrap(title, width))}[/bold]")
+    for knob, value in rules.knobs().items():
+        if knob == "name":
+            continue
+        console.print("")
+        shown = knob_text(value) + (" (a reading)" if _reading(rules, knob, base) else "")
+        console.print(f"[bold]{escape(knob)}[/bold]: " + escape(
+            wrap(f"{knob}: {shown}", width)[len(knob) + 2:]))
+        meaning = KNOB_DOCS.get(knob, "")
+        if meaning:
+            console.print(escape(wrap(f"    {meaning}", width)))
+        console.print(f"[dim]{escape(wrap(f'    {_source_of(rules, knob, base)}', width))}[/dim]")
+
+
 def _reading(rules: Rules, knob: str, base: Rules | None) -> bool:
     """Whether the value is a reading of the text (where the rule set is a preset's)."""
     return base is not None and getattr(base, knob) == getattr(rules, knob) and is_reading(
@@ -75,28 +129,13 @@ def _reading(rules: Rules, knob: str, base: Rules | None) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    console = Console(highlight=False, soft_wrap=False)
+    width = columns()
+    console = Console(highlight=False, soft_wrap=True, width=width)
     if args.name is None:
         if args.json:
             print(json.dumps({"presets": list(PRESETS), "default": DEFAULT_PRESET}))
             return 0
-        table = Table(title="Piquet rule sets", show_lines=False)
-        table.add_column("preset")
-        table.add_column("source")
-        table.add_column("pack")
-        table.add_column("point")
-        table.add_column("game")
-        for name, r in PRESETS.items():
-            src = SOURCE_TITLES.get(name, name)
-            mark = " (default)" if name == DEFAULT_PRESET else ""
-            game = (
-                f"{r.target} up"
-                if r.default_format.value == "game"
-                else (f"partie of {r.partie_deals}")
-            )
-            table.add_row(name + mark, src, f"{r.deck_size} cards", r.point_measure.value, game)
-        console.print(table)
-        console.print("Show one with: piquet rules NAME")
+        _list_presets(console, width)
         return 0
     rules = get_rules(args.name)
     base = _base_of(args.name, rules)
@@ -124,20 +163,6 @@ def run(args: argparse.Namespace) -> int:
     title = f"Rule set {rules.name}"
     if base is not None and base.name != rules.name:
         title += f" (house rules on {base.name})"
-    table = Table(title=title, show_lines=True)
-    table.add_column("knob", no_wrap=True)
-    table.add_column("value")
-    table.add_column("meaning and source", overflow="fold")
-    for knob, value in rules.knobs().items():
-        if knob == "name":
-            continue
-        table.add_row(
-            knob,
-            knob_text(value) + ("\n[italic](a reading)[/italic]" if _reading(rules, knob, base)
-                                else ""),
-            f"{KNOB_DOCS.get(knob, '')}\n[dim]{_source_of(rules, knob, base)}[/dim]",
-        )
-    console.print(table)
+    title += ": every knob, its value, what it means and the passage it rests on"
+    _show_knobs(console, width, rules, base, title)
     return 0
-
-

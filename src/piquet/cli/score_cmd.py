@@ -26,6 +26,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from piquet.batch import batch_rows, score_batch
+from piquet.cli.text import columns, tell, wrap
 from piquet.core.cards import DECK32, DECK36, Card, CardSet, Rank
 from piquet.core.declarations import Claim, DeclClass, best_claim, counted, score_of, statement
 from piquet.core.errors import ParseError, PiquetError
@@ -228,10 +229,12 @@ def _row(table: Table, *cells: str) -> None:
 def _print_table(
     rules: Rules, hands: tuple[int, int], blanche: tuple[bool, bool], result: HandsScore
 ) -> None:
-    console = Console(highlight=False, soft_wrap=False)
-    console.print(f"Declarations under {escape(rules.name)}, both declaring all they hold:")
+    width = columns()
+    console = Console(highlight=False, soft_wrap=False, width=width)
+    lines = [f"Declarations under {rules.name}, both declaring all they hold:"]
     for seat in (0, 1):
-        console.print(f"  {_ROLE[seat]:<8} {CardSet(hands[seat]).sorted_text()}")
+        lines.append(f"  {_ROLE[seat]:<8} {CardSet(hands[seat]).sorted_text()}")
+    console.print(escape(wrap("\n".join(lines), width)), soft_wrap=True)
     table = Table(show_lines=True)
     table.add_column("class", no_wrap=True)
     table.add_column("elder")
@@ -441,10 +444,9 @@ def _stdin_is_a_terminal() -> bool:
 
 def _run_lines(rules: Rules) -> int:
     if _stdin_is_a_terminal():  # not silent at a terminal: say what is read, and how to end
-        print(
+        tell(
             f"piquet score: reading JSON lines, one pair of hands a line, e.g. {_EXAMPLE}; "
-            "end with Ctrl-D (or give --elder and --younger)",
-            file=sys.stderr,
+            "end with Ctrl-D (or give --elder and --younger)"
         )
     status = 0
     first = 1

@@ -11,6 +11,7 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from piquet.cli.text import echo
 from piquet.core.errors import PiquetError
 from piquet.core.rules import get_rules
 
@@ -146,17 +147,17 @@ def run(args: argparse.Namespace) -> int:
     lo, hi = result.ci95
     think = f"{args.think} ms" if args.think is not None else "default"
     pairs = "1 mirrored pair" if result.pairs == 1 else f"{result.pairs} mirrored pairs"
-    print(
-        f"{a} v {b} under {rules.name}: {pairs} "
-        f"({2 * result.pairs} deals), seed {args.seed}, think {think}"
-    )
-    print(
+    lines = [
+        f"{a} v {b} under {rules.name}: {pairs} ({2 * result.pairs} deals), seed {args.seed}, "
+        f"think {think}",
         f"  {a} minus {b}: {result.margin_per_deal:+.2f} points per deal "
-        f"({interval_text(result.pairs, lo, hi)})"
-    )
+        f"({interval_text(result.pairs, lo, hi)})",
+    ]
     aw, bw, tied = result.deals_won
-    print(f"  deals won: {a} {aw}, {b} {bw}, tied {tied}")
+    lines.append(f"  deals won: {a} {aw}, {b} {bw}, tied {tied}")
     if result.games_won is not None:
         ga, gb, gd = result.games_won
-        print(f"  games won: {a} {ga}, {b} {gb}, drawn {gd}; margin {result.game_margin:+.1f}")
+        lines.append(f"  games won: {a} {ga}, {b} {gb}, drawn {gd}; margin "
+                     f"{result.game_margin:+.1f}")
+    echo("\n".join(lines))
     return 0

@@ -11,8 +11,10 @@ Parameters: ``rules`` (a preset name or alias, or a house-rule ``.toml`` file, w
 game's parameter then carries its knobs, see :func:`rules_param`; default the package's
 default preset), ``format`` (``"deal"``: one deal,
 returns the point difference; ``"game"``: deals to the target, returns +1 / -1,
-0 if ``max_deals`` deals end it undecided; ``"partie"``: the Rubicon partie of the rule
-sets that play one, returns the settlement's points) and ``max_deals`` (default 50).
+0 if ``max_deals`` deals cut it off undecided, :meth:`PiquetState.is_truncated`;
+``"partie"``: the Rubicon partie of the rule sets that play one, returns the settlement's
+points), ``max_deals`` (default 50) and ``version`` (the rule readings played,
+:mod:`piquet.integrations.versions`; default the current one).
 
 The game has imperfect information.  A perfect-information algorithm (OpenSpiel's
 ``MCTSBot``) clones the state it is given, so its search sees the other's hand and the
@@ -66,6 +68,7 @@ from piquet.integrations.observation import (
     knowledge,
     observation_string,
 )
+from piquet.integrations.versions import ENV_VERSION, check_version, versioned_rules
 from piquet.sampling import SamplingError, sample_worlds, world_deal
 
 __all__ = [
@@ -104,6 +107,7 @@ _GAME_TYPE: Final = pyspiel.GameType(
         "format": EpisodeFormat.DEAL.value,
         "max_deals": _DEFAULT_MAX_DEALS,
         "kernel": True,
+        "version": ENV_VERSION,
     },
 )
 
@@ -137,8 +141,9 @@ def _rules_of(param: str) -> Rules:
     return rules_from_mapping(knobs)
 
 
-def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int, bool]:
-    rules = _rules_of(str(params.get("rules", DEFAULT_PRESET)))
+def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int, bool, int]:
+    version = check_version(params.get("version", ENV_VERSION))
+    rules = versioned_rules(_rules_of(str(params.get("rules", DEFAULT_PRESET))), version)
     raw = str(params.get("format", EpisodeFormat.DEAL.value))
     try:
         fmt = EpisodeFormat(raw.strip().lower())
@@ -152,18 +157,21 @@ def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int, bo
     kernel = params.get("kernel", True)
     if not isinstance(kernel, bool):
         raise PiquetError(f"kernel must be true or false, not {kernel!r}")
-    return rules, fmt, max_deals, kernel
+    return rules, fmt, max_deals, kernel, version
 
 
 class PiquetGame(pyspiel.Game):  # type: ignore[misc]
     """The OpenSpiel game ``python_piquet`` for one rule set and format.
 
     Raises :class:`~piquet.core.errors.RulesError` for an unknown rule set and
-    :class:`~piquet.core.errors.PiquetError` for a bad format or ``max_deals``.
+    :class:`~piquet.core.errors.PiquetError` for a bad format, ``max_deals`` or ``version``
+    (and warns with :class:`~piquet.integrations.versions.OldReadingWarning` for a version
+    whose readings are no longer played).
     """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        self.rules, self.format, self.max_deals, kernel = _parse_params(dict(params or {}))
+        self.rules, self.format, self.max_deals, kernel, self.version = _parse_params(
+            dict(params or {}))
         template = Episode.start(self.rules, format=self.format, max_deals=self.max_deals,
                                  kernel=kernel)
         bound = template.max_utility()
@@ -180,7 +188,7 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
             _GAME_TYPE,
             info,
             {"rules": rules_param(self.rules), "format": self.format.value,
-             "max_deals": self.max_deals, "kernel": kernel},
+             "max_deals": self.max_deals, "kernel": kernel, "version": self.version},
         )
         self._template = template
 
@@ -246,6 +254,13 @@ class PiquetState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         return self.episode.over
+
+    def is_truncated(self) -> bool:
+        """Whether the episode was cut off at ``max_deals`` (a game still undecided), not
+        decided.  OpenSpiel has no truncation: such a state is terminal, with returns of 0
+        each; a learner that bootstraps values should treat it as a time limit, not as an
+        end (PettingZoo's environment reports it as ``truncated``)."""
+        return self.episode.over and self.episode.cut_off
 
     def returns(self) -> list[float]:
         return list(self.episode.returns())
@@ -406,11 +421,12 @@ def play(game: Any, bots: list[Any], *, seed: int = 0) -> list[float]:
 
 
 def load(rules: str = DEFAULT_PRESET, *, format: str = "deal", max_deals: int = 50,
-         kernel: bool = True) -> Any:
+         kernel: bool = True, version: int = ENV_VERSION) -> Any:
     """``pyspiel.load_game("python_piquet", ...)`` with these parameters (``kernel``: play
-    the cards on the compiled kernel's board; False: every step through the engine)."""
+    the cards on the compiled kernel's board; False: every step through the engine;
+    ``version``: the rule readings, :mod:`piquet.integrations.versions`)."""
     return pyspiel.load_game(GAME_NAME, {"rules": rules, "format": format, "max_deals": max_deals,
-                                         "kernel": kernel})
+                                         "kernel": kernel, "version": version})
 
 
 # ====================================================================== resampling

@@ -2,13 +2,16 @@
 
 ::
 
-    from piquet.integrations.pettingzoo import env
+    import numpy as np
+    from piquet.integrations.pettingzoo import piquet_v1
 
-    e = env(rules="rubicon")
+    rng = np.random.default_rng(0)
+    e = piquet_v1.env(rules="rubicon")
     e.reset(seed=42)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
-        action = None if terminated or truncated else policy(obs)
+        legal = np.flatnonzero(obs["action_mask"])
+        action = None if terminated or truncated else int(rng.choice(legal))
         e.step(action)
 
 Agents ``player_0`` and ``player_1``; actions ``Discrete(NUM_ACTIONS)`` with the
@@ -17,15 +20,23 @@ fixed ids of :mod:`piquet.integrations.actions`; each observation is
 from the agent's own view (:mod:`piquet.integrations.observation`).  The pack
 is shuffled from the seed given to ``reset``.  ``format="deal"`` (default)
 plays one deal and rewards the point difference; ``format="game"`` plays to
-the target and rewards +1 / -1; ``format="partie"`` plays the Rubicon partie (rule sets
-that play one) and rewards the settlement's points.  ``render_mode`` ``"ansi"`` returns
-the mover's information-state string, ``"human"`` prints it.
+the target and rewards +1 / -1 (a game still undecided after ``max_deals`` deals is
+cut off there: ``truncated``, not ``terminated``, reward 0); ``format="partie"`` plays
+the Rubicon partie (rule sets that play one) and rewards the settlement's points.
+``render_mode`` ``"ansi"`` returns the mover's information-state string, ``"human"``
+prints it.
+
+The name carries the environment's version (:mod:`piquet.integrations.versions`), which
+changes when a rule reading does: ``piquet_v1`` (``env(version=1)``, the default) plays
+this release's readings; ``piquet_v0`` still loads, with a warning that its reading of a
+partly declared run is no longer played.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any, ClassVar
+from dataclasses import dataclass
+from typing import Any, Final
 
 import numpy as np
 from gymnasium import spaces
@@ -41,8 +52,9 @@ from piquet.integrations.observation import (
     information_state_string,
     knowledge,
 )
+from piquet.integrations.versions import ENV_VERSION, check_version, env_name, versioned_rules
 
-__all__ = ["PiquetEnv", "env", "raw_env"]
+__all__ = ["PiquetEnv", "VersionedEnv", "env", "piquet_v0", "piquet_v1", "raw_env"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -51,12 +63,15 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
     """The raw AEC environment (use :func:`env` for the usual wrappers).
 
     Raises :class:`~piquet.core.errors.RulesError` for an unknown rule set and
-    :class:`~piquet.core.errors.PiquetError` for a bad format or ``max_deals``.
+    :class:`~piquet.core.errors.PiquetError` for a bad format, ``max_deals`` or ``version``
+    (and warns with :class:`~piquet.integrations.versions.OldReadingWarning` for a version
+    whose readings are no longer played).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
+    # (each instance's own copy names its version: PettingZoo's wrappers read it)
+    metadata: dict[str, Any] = {  # noqa: RUF012 (an instance replaces it, below)
         "render_modes": ["ansi", "human"],
-        "name": "piquet_v0",
+        "name": env_name(ENV_VERSION),
         "is_parallelizable": False,
     }
 
@@ -68,9 +83,12 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
         max_deals: int = 50,
         render_mode: str | None = None,
         kernel: bool = True,
+        version: int = ENV_VERSION,
     ) -> None:
         super().__init__()
-        self.rules = get_rules(rules)
+        self.version = check_version(version)
+        self.rules = versioned_rules(get_rules(rules), self.version)
+        self.metadata = {**type(self).metadata, "name": env_name(self.version)}
         try:
             self.format = EpisodeFormat(format)
         except ValueError:
@@ -169,8 +187,14 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
         if ep.to_move == TERMINAL:
             returns = ep.returns()
             self.rewards = {a: float(returns[i]) for i, a in enumerate(AGENTS)}
-            self.terminations = dict.fromkeys(AGENTS, True)
-            self.infos = {a: {"deals": ep.deals, "winner": ep.winner} for a in AGENTS}
+            # a game cut off at max_deals is a time limit, not an end: truncated, so that a
+            # learner bootstraps from the last observation instead of taking 0 as final
+            if ep.cut_off:
+                self.truncations = dict.fromkeys(AGENTS, True)
+            else:
+                self.terminations = dict.fromkeys(AGENTS, True)
+            self.infos = {a: {"deals": ep.deals, "winner": ep.winner, "cut_off": ep.cut_off}
+                          for a in AGENTS}
             self.agent_selection = AGENTS[player]
         else:
             self.agent_selection = AGENTS[ep.to_move]
@@ -199,11 +223,13 @@ def raw_env(
     max_deals: int = 50,
     render_mode: str | None = None,
     kernel: bool = True,
+    version: int = ENV_VERSION,
 ) -> PiquetEnv:
     """The unwrapped environment (``kernel``: play the cards on the compiled kernel's board;
-    False: every step through the engine)."""
+    False: every step through the engine; ``version``: see
+    :mod:`piquet.integrations.versions`)."""
     return PiquetEnv(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode,
-                     kernel=kernel)
+                     kernel=kernel, version=version)
 
 
 def env(
@@ -213,10 +239,38 @@ def env(
     max_deals: int = 50,
     render_mode: str | None = None,
     kernel: bool = True,
+    version: int = ENV_VERSION,
 ) -> AECEnv:
     """The environment with PettingZoo's usual checks (order, bounds)."""
     e: AECEnv = raw_env(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode,
-                        kernel=kernel)
+                        kernel=kernel, version=version)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
+
+
+@dataclass(frozen=True, slots=True)
+class VersionedEnv:
+    """The environment at one version, named as PettingZoo names its environments:
+    ``piquet_v1.env(rules="rubicon")`` (as ``chess_v6.env()``), ``piquet_v1.raw_env()``."""
+
+    version: int
+
+    @property
+    def name(self) -> str:
+        return env_name(self.version)
+
+    def env(self, **options: Any) -> AECEnv:
+        """:func:`env` at this version (the same options)."""
+        return env(**options, version=self.version)
+
+    def raw_env(self, **options: Any) -> PiquetEnv:
+        """:func:`raw_env` at this version (the same options)."""
+        return raw_env(**options, version=self.version)
+
+
+piquet_v1: Final = VersionedEnv(1)
+"""This release's environment (:data:`~piquet.integrations.versions.ENV_VERSION`)."""
+piquet_v0: Final = VersionedEnv(0)
+"""The first version's name, kept working: it warns that its reading of a partly declared
+run is no longer played, and plays version 1's."""
