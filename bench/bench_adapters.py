@@ -26,7 +26,11 @@ For every preset, random full deals, one process, each measured for N seconds:
 ``resample``
     ``resample_from_infostate`` for the player to move at random decision
     points (milliseconds a call: mean, median, 90th and 99th percentiles and the
-    slowest; what ISMCTS pays per simulation).
+    slowest; what ISMCTS pays per simulation), and the CPU milliseconds of the
+    process a call (``resample_cpu_ms``: comparable on a loaded machine, where the
+    wall-clock figures are not).
+
+``--only resample`` (or another measure's name) runs that measure alone.
 
 "steps/s" counts player decisions (chance ids not counted); "deals/s" is the
 comparable figure.  The last line of the output is one JSON object with every
@@ -141,8 +145,9 @@ def pettingzoo(name: str, seconds: float, seed: int) -> tuple[int, int, float]:
     return deals, steps, time.perf_counter() - start
 
 
-def resample_ms(name: str, seconds: float, seed: int) -> list[float]:
-    """Milliseconds of each ``resample_from_infostate`` call at random decision points."""
+def resample_ms(name: str, seconds: float, seed: int) -> tuple[list[float], list[float]]:
+    """Milliseconds of each ``resample_from_infostate`` call at random decision points, wall
+    clock and CPU time of the process."""
     import pyspiel
 
     from piquet.integrations import openspiel as ops
@@ -150,6 +155,7 @@ def resample_ms(name: str, seconds: float, seed: int) -> list[float]:
     game = ops.load(name)
     rng = random.Random(seed)
     times: list[float] = []
+    cpu_times: list[float] = []
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         state = game.new_initial_state()
@@ -160,13 +166,15 @@ def resample_ms(name: str, seconds: float, seed: int) -> list[float]:
                 continue
             if rng.random() < 0.25:
                 t = time.perf_counter()
+                c = time.process_time()
                 state.resample_from_infostate(
                     state.current_player(), pyspiel.UniformProbabilitySampler(0.0, 1.0)
                 )
+                cpu_times.append(1000.0 * (time.process_time() - c))
                 times.append(1000.0 * (time.perf_counter() - t))
             legal = state.legal_actions()
             state.apply_action(legal[rng.randrange(len(legal))])
-    return times
+    return times, cpu_times
 
 
 MEASURES: dict[str, Measure] = {
@@ -183,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--presets", nargs="+", default=sorted(PRESETS), choices=sorted(PRESETS))
+    parser.add_argument("--only", choices=[*MEASURES, "resample"],
+                        help="run this measure alone")
     args = parser.parse_args(argv)
     figures: dict[str, dict[str, Any]] = {}
     print(f"{'preset':22} {'measure':17} {'steps/s':>9} {'deals/s':>8} {'vs engine':>9}")
@@ -190,12 +200,14 @@ def main(argv: list[str] | None = None) -> int:
         row: dict[str, Any] = {}
         base = 0.0
         for label, measure in MEASURES.items():
+            if args.only is not None and args.only != label:
+                continue
             # a short run not timed first: the first games load compiled code, which would
             # otherwise fall inside the timed window of whichever path came first
             measure(name, min(0.3, args.seconds), args.seed)
             deals, steps, elapsed = measure(name, args.seconds, args.seed)
             rate = deals / elapsed
-            if label == "engine":
+            if label == "engine" or not base:
                 base = rate
             row[label] = {
                 "steps_per_s": round(steps / elapsed),
@@ -204,15 +216,20 @@ def main(argv: list[str] | None = None) -> int:
                 "vs_engine": round(rate / base, 3),
             }
             print(f"{name:22} {label:17} {steps / elapsed:9.0f} {rate:8.1f} {rate / base:9.3f}")
-        times = np.array(resample_ms(name, args.seconds, args.seed))
-        spread = {"mean": times.mean(), "median": np.median(times),
-                  "p90": np.percentile(times, 90), "p99": np.percentile(times, 99),
-                  "max": times.max()}
-        row["resample_ms"] = {k: round(float(v), 2) for k, v in spread.items()}
-        row["resample_calls"] = len(times)
-        print(f"{name:22} {'resample':17} " + ", ".join(
-            f"{k} {v:.2f}" for k, v in row["resample_ms"].items())
-            + f" ms a call ({len(times)} calls)")
+        if args.only not in (None, "resample"):
+            figures[name] = row
+            continue
+        wall, cpu = (np.array(x) for x in resample_ms(name, args.seconds, args.seed))
+        for key, times in (("resample_ms", wall), ("resample_cpu_ms", cpu)):
+            spread = {"mean": times.mean(), "median": np.median(times),
+                      "p90": np.percentile(times, 90), "p99": np.percentile(times, 99),
+                      "max": times.max()}
+            row[key] = {k: round(float(v), 2) for k, v in spread.items()}
+            what = "resample" if key == "resample_ms" else "  (CPU)"
+            print(f"{name:22} {what:17} " + ", ".join(
+                f"{k} {v:.2f}" for k, v in row[key].items())
+                + f" ms a call ({len(times)} calls)")
+        row["resample_calls"] = len(wall)
         figures[name] = row
     print(
         json.dumps(

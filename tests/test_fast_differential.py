@@ -113,7 +113,42 @@ def random_house_rules(rng: random.Random, base: Rules) -> Rules:
         pique_by_first_card=rng.random() < 0.5,
         target=rng.randrange(20, 150),
         game_ends_mid_deal=rng.random() < 0.8,
+        # the readings made knobs (issue 36)
+        carte_blanche=rng.random() < 0.8,
+        younger_blanche_bars=rng.random() < 0.5,
+        pique_by_cards=rng.random() < 0.5,
+        appoint_if_card_lacked=rng.random() < 0.5,
     )
+
+
+@pytest.mark.parametrize(
+    ("both", "bars", "blanche"),
+    [(True, False, True), (False, False, True), (True, True, True), (False, True, True),
+     (True, False, False)],
+)
+def test_kernel_follows_the_readings_of_two_blanks(both: bool, bars: bool, blanche: bool) -> None:
+    """Both players dealt carte blanche (a 36-card pack): both count, neither, younger's
+    alone (1662's "the younger's Blank shall barre the former" read the other way), or no
+    carte blanche at all (the 19th-century article's silence read the other way)."""
+    rules = PRESETS["cotgrave-1662"].replace(
+        name="blanks", packet_sizes=(2,), both_blanche_score=both, younger_blanche_bars=bars,
+        carte_blanche=blanche)
+    rng = random.Random(f"blanks:{both}:{bars}:{blanche}")
+    for i in range(60):
+        deck = _blanche_deck(rules, rng, ((0, 1), (0,), (1,))[i % 3])
+        start = (rng.randrange(0, rules.target), rng.randrange(0, rules.target))
+        for policy in ("random", "book"):
+            msg = differ(rules, deck, start=start, target=rules.target, policy=policy, seed=i)
+            assert msg is None, f"{rules} blanks deal {i} ({policy}): {msg}"
+
+
+def test_kernel_follows_the_reading_of_a_pique_by_the_cards() -> None:
+    """du Coeur's "thirty points before the other player has scored anything" read as
+    letting the cards and the capot make the pique: a low threshold makes it frequent."""
+    for threshold in (8, 12, 20):
+        rules = PRESETS["du-coeur-1995"].replace(name="cards-pique", pique_by_cards=True,
+                                                 pique_threshold=threshold)
+        _run(rules, 150, f"cards-pique:{threshold}")
 
 
 def test_kernel_equals_engine_under_random_house_rules() -> None:

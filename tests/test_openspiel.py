@@ -294,9 +294,9 @@ def test_the_version_parameter_names_the_rule_readings() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         game = pyspiel.load_game("python_piquet")
-        assert game.get_parameters()["version"] == ENV_VERSION == 1
-        assert "version=1" in str(game)
-        assert pyspiel.load_game(str(game)).get_parameters()["version"] == 1
+        assert game.get_parameters()["version"] == ENV_VERSION == 2
+        assert "version=2" in str(game)
+        assert pyspiel.load_game(str(game)).get_parameters()["version"] == 2
     with pytest.warns(OldReadingWarning, match="version 0"):
         old = pyspiel.load_game("python_piquet(rules=rubicon,version=0)")
     assert old.get_parameters()["version"] == 0

@@ -215,19 +215,22 @@ def test_a_deal_or_a_partie_that_ends_is_terminated(fmt: str) -> None:
 def test_the_environments_name_carries_its_version() -> None:
     import warnings
 
-    from piquet.integrations.pettingzoo import piquet_v0, piquet_v1
+    from piquet.integrations.pettingzoo import piquet_v0, piquet_v1, piquet_v2
     from piquet.integrations.versions import ENV_VERSION, OldReadingWarning
 
-    assert ENV_VERSION == 1
+    assert ENV_VERSION == 2
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the current version warns of nothing
-        assert env().unwrapped.metadata["name"] == "piquet_v1"
-        e = piquet_v1.env(rules="rubicon")
-        assert e.unwrapped.metadata["name"] == piquet_v1.name == "piquet_v1"
-        assert raw_env().metadata["name"] == "piquet_v1"
+        assert env().unwrapped.metadata["name"] == "piquet_v2"
+        e = piquet_v2.env(rules="rubicon")
+        assert e.unwrapped.metadata["name"] == piquet_v2.name == "piquet_v2"
+        assert raw_env().metadata["name"] == "piquet_v2"
     with pytest.warns(OldReadingWarning, match="version 0 .* cannot be played as it was"):
         old = piquet_v0.env(rules="rubicon")
     assert old.unwrapped.metadata["name"] == "piquet_v0" and old.unwrapped.version == 0
+    # version 1's observations named the suit of a sequence never shown (issue 36)
+    with pytest.warns(OldReadingWarning, match="version 1 .* Version 2 changed what is said"):
+        assert piquet_v1.env(rules="rubicon").unwrapped.version == 1
     api_test(old, num_cycles=50)  # still works
     for bad, said in ((7, "version 7 is not known"), (True, "a whole number"),
                       ("one", "a whole number")):

@@ -536,8 +536,8 @@ def test_cotgrave_the_biggest_sequence_reckons_all_the_lesse() -> None:
     assert [str(a) for a in deal.legal_actions()] == ["declare:sequence:KC QC JC TC"]
     deal = act(deal, "declare:sequence:KC QC JC TC")
     assert said(deal)[-3:] == [
-        "younger: Quart to the king in clubs.",
-        "younger: And tierce to the knave in diamonds.",
+        "younger: Quart to the king.",
+        "younger: And tierce to the knave.",
         "younger: shows JD TD 9D KC QC JC TC",
     ]
     assert timeline(deal) == [("younger", "sequences", 7)]  # quart 4 + tierce 3

@@ -326,7 +326,7 @@ def test_1754_tierce_major_makes_the_small_ones_good() -> None:
     deal = act(deal, "good")
     assert said(deal)[-3:] == [
         "younger: Good.",
-        "elder: And tierce to the knave in hearts, tierce to the ten in diamonds.",
+        "elder: And tierce to the knave, tierce to the ten.",
         "elder: shows AS KS QS JS JH TH 9H TD 9D 8D",
     ]
     assert timeline(deal) == [("elder", "point", 4), ("elder", "sequences", 10)]
@@ -425,7 +425,7 @@ def test_1754_equal_points_neither_reckons() -> None:
     assert said(deal)[-4:] == [
         "elder: Point of 40.",
         "younger: Equal.",
-        "elder: Tierce major in spades.",
+        "elder: Tierce major.",
         "younger: Equal.",
     ]
 

@@ -282,7 +282,7 @@ def test_19c_equal_highest_sequences_count_for_neither() -> None:
     assert [str(a) for a in deal.legal_actions()] == ["good", "equal"]
     deal = act(deal, "equal")
     assert timeline(deal) == []
-    assert said(deal)[-2:] == ["elder: Tierce major in spades.", "younger: Equal."]
+    assert said(deal)[-2:] == ["elder: Tierce major.", "younger: Equal."]
 
 
 def test_19c_quatorze_or_else_threes() -> None:

@@ -322,7 +322,7 @@ def test_sinking_rubicon_part_of_a_run_is_lost_not_a_further_sequence() -> None:
     deal = act(deal, "discard:7S", "discard:9S", "decline", "pass")
     deal = act(deal, "declare:sequence:AH KH QH", "good")
     assert said(deal)[-3:] == [
-        "elder: Tierce major in hearts.", "younger: Good.", "elder: shows AH KH QH"]
+        "elder: Tierce major.", "younger: Good.", "elder: shows AH KH QH"]
     result = deal.results[1]  # the sequences (counted once the point is settled)
     assert result is not None and result.winner == ELDER and result.points == 3
     assert [h.cards for h in result.holdings] == [CardSet.parse("AH KH QH").mask]

@@ -246,9 +246,13 @@ def _score_chunk(
 ) -> BatchScore:
     he, hy = _Hands(elder), _Hands(younger)
     out: BatchScore = {}
-    counts = ~(eb & yb) | rules.both_blanche_score
-    be: NDArray[np.int64] = (eb & counts) * np.int64(rules.blanche_value)
-    by: NDArray[np.int64] = (yb & counts) * np.int64(rules.blanche_value)
+    # whose blanche counts (Rules.blanche_counted), hand by hand
+    both = eb & yb
+    count_e = rules.blanche_counted(True, True)[0] | ~both
+    count_y = rules.blanche_counted(True, True)[1] | ~both
+    on = np.bool_(rules.carte_blanche)
+    be: NDArray[np.int64] = (eb & count_e & on) * np.int64(rules.blanche_value)
+    by: NDArray[np.int64] = (yb & count_y & on) * np.int64(rules.blanche_value)
     out["elder_blanche"] = be
     out["younger_blanche"] = by
     # what each counts, in counting order: (elder's points, younger's points) per event

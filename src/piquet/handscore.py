@@ -63,9 +63,9 @@ def score_hands(
     """Score two held hands (card masks), both declaring all they hold."""
     tally = Tally()
     blanche = [0, 0]
-    both = elder_blanche and younger_blanche
-    for seat, has in ((0, elder_blanche), (1, younger_blanche)):
-        if has and (not both or rules.both_blanche_score):
+    counts = rules.blanche_counted(elder_blanche, younger_blanche)
+    for seat in (0, 1):
+        if counts[seat]:
             blanche[seat] = rules.blanche_value
             tally = tally.add(seat, Kind.BLANCHE, rules.blanche_value, "", rules, (0, 0), None)
     outcomes = []

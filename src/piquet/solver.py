@@ -167,7 +167,8 @@ _P_SCORING, _P_LAST, _P_LAST_TENTH, _P_CARDS, _P_CAPOT = 0, 1, 2, 3, 4
 _P_THRESH, _P_PIQUE, _P_ELDER_ONLY, _P_MODE = 5, 6, 7, 8
 _P_REM0, _P_REM1, _P_BASE0, _P_BASE1, _P_SETTLE, _P_RACE = 9, 10, 11, 12, 13, 14
 _P_FIRST_CARD = 15
-_NPARAMS: Final = 16
+_P_PIQUE_CARDS = 16
+_NPARAMS: Final = 17
 
 _EXACT, _LOWER, _UPPER = 1, 2, 3
 _INF: Final = 1 << 20
@@ -390,8 +391,10 @@ def _step(
     if ntr == 12:
         bonus = P[_P_LAST_TENTH] if _is_tenth(win_card) else P[_P_LAST]
         acc0, acc1, opn, ended = _add(winner, bonus, acc0, acc1, opn, ended, P)
-        # the cards and capot come after the play: they never make a pique
-        opn = 0
+        # the cards and capot come after the play: they make no pique (unless the rules'
+        # reading of "before the other has scored anything" lets them: pique_by_cards)
+        if P[_P_PIQUE_CARDS] == 0:
+            opn = 0
         won1 = 12 - won0
         if won0 == 12:
             acc0, acc1, opn, ended = _add(0, P[_P_CAPOT], acc0, acc1, opn, ended, P)
@@ -739,6 +742,7 @@ def _params(rules: Rules, objective: Objective) -> Any:
     p[_P_PIQUE] = rules.pique_bonus
     p[_P_ELDER_ONLY] = 1 if rules.pique_elder_only else 0
     p[_P_FIRST_CARD] = 1 if rules.pique_by_first_card else 0
+    p[_P_PIQUE_CARDS] = 1 if rules.pique_by_cards else 0
     p[_P_MODE] = int(objective.mode)
     p[_P_REM0], p[_P_REM1] = objective.remaining
     p[_P_BASE0], p[_P_BASE1] = objective.before

@@ -19,6 +19,7 @@ The entries, in the order of a deal (``help`` lists them)::
     good / not good / equal / making / ask / no question
     look / decline / name QH / appoint QS   the stock's leftovers
     QH KH                        cards played, in order (one or several per line)
+    false claim elder            a mistake of the table and its text's penalty (see below)
     undo                         take back the last entry
 
 Any entry may start with ``elder:``, ``younger:`` or a player's name; it is
@@ -28,6 +29,23 @@ taken in (the stock's unknown cards in any order), and rebuilt and replayed
 whenever an entry tells more.  :meth:`TallySession.to_record` is the game as
 JSON (the entries and the settled result); :meth:`TallySession.from_record`
 replays it.
+
+A real table makes mistakes the engine refuses, and the texts say what they cost
+(:mod:`piquet.core.penalties`; the rule set's knobs ``false_claim``, ``unshown_claim``,
+``call_correction``, ``renounce_taken_back`` hold each text's passage):
+
+    false claim elder            he counted what he does not hold, found out (in the deal,
+                                 or after it before the next deal's cards are entered)
+    not shown elder point        he played a card without showing the point (or sequence,
+                                 set) he counted
+    renounce elder               he played out of suit holding the suit led, and took the
+                                 card back (recorded; the score is unchanged)
+    correct younger point        he takes back what he said in that class, before his first
+                                 card, and the class is entered again (where the text lets
+                                 a word be recalled)
+
+The deal enters as it was truly held and said (a false claim as the claim he really
+had, or a pass); the penalty's count replaces the engine's when the deal is settled.
 """
 
 from __future__ import annotations
@@ -57,11 +75,23 @@ from piquet.core.dealtypes import ExchangeKind
 from piquet.core.declarations import DeclClass
 from piquet.core.errors import IllegalActionError, ParseError, PiquetError, RecordError
 from piquet.core.match import Match, new_match
-from piquet.core.roles import ROLE_NAMES
-from piquet.core.rules import Format, Leftovers, Rules, get_rules, preset, rules_from_mapping
+from piquet.core.penalties import Mistake, Penalty, described, knob_of, offered
+from piquet.core.penalties import counted as penalized
+from piquet.core.penalties import verify as verify_penalty
+from piquet.core.roles import ROLE_NAMES, Role
+from piquet.core.rules import (
+    Correction,
+    Format,
+    Leftovers,
+    Rules,
+    get_rules,
+    knob_json,
+    preset,
+    rules_from_mapping,
+)
 from piquet.core.transitions import pack_dealing
 
-__all__ = ["HELP", "TallySession", "in_words", "new_tally", "result_text"]
+__all__ = ["HELP", "TallySession", "help_text", "in_words", "new_tally", "result_text"]
 
 _ROLE_NAMES: Final = ROLE_NAMES
 
@@ -78,6 +108,37 @@ HELP: Final = """Entries (one a line; any may start with 'elder:', 'younger:' or
   CARDS                       cards played, in order
   undo                        take back the last entry"""
 
+_MISTAKE_HELP: Final = {
+    Mistake.FALSE_CLAIM: "  false claim ROLE|NAME       he counted what he does not hold (found "
+    "out in the deal, or after it, before the next deal's cards)",
+    Mistake.NOT_SHOWN: "  not shown ROLE|NAME point|sequence|set   he played a card without "
+    "showing the holding he counted",
+    Mistake.RENOUNCE: "  renounce ROLE|NAME          he played out of suit holding the suit led "
+    "and took the card back",
+}
+
+
+def help_text(rules: Rules) -> str:
+    """The entries (:data:`HELP`), with the mistakes of the table the rule set's text gives a
+    penalty or a remedy for, and what each costs under it."""
+    lines = [HELP]
+    mistakes = offered(rules)
+    if mistakes or rules.call_correction is not Correction.NONE:
+        lines.append(f"Mistakes at the table (what {rules.name}'s text says they cost):")
+        lines.extend(
+            _MISTAKE_HELP[m] + "\n      "
+            + described(Penalty(m, Role.ELDER, _SOME_CLASS[m]), rules, ("he", "the other"))
+            for m in mistakes
+        )
+        if rules.call_correction is not Correction.NONE:
+            lines.append("  correct ROLE|NAME point|sequence|set   he takes back what he said "
+                         "in that class before his first card; enter the class again")
+    return "\n".join(lines)
+
+
+_SOME_CLASS: Final = {Mistake.FALSE_CLAIM: None, Mistake.RENOUNCE: None,
+                      Mistake.NOT_SHOWN: None}
+
 
 # ====================================================================== steps
 @dataclass(frozen=True, slots=True)
@@ -85,7 +146,9 @@ class _Step:
     """One accepted entry, normalized: what the record holds and the replay folds."""
 
     kind: str
-    """``dealer``, ``packet``, ``hand``, ``exchange``, ``take`` or ``action``."""
+    """``dealer``, ``packet``, ``hand``, ``exchange``, ``take``, ``action``, ``penalty`` (a
+    mistake of the table: ``text`` the mistake, ``value`` the class not shown or -1) or
+    ``correct`` (``value`` the class whose words are taken back)."""
     role: int = -1
     value: int = 0
     cards: tuple[int, ...] = ()
@@ -103,6 +166,13 @@ class _Step:
             return out
         if self.kind == "take":
             return ["take", _ROLE_NAMES[self.role], _order_text(self.cards)]
+        if self.kind == "penalty":
+            out = ["penalty", _ROLE_NAMES[self.role], self.text]
+            if self.value >= 0:
+                out.append(DeclClass(self.value).label)
+            return out
+        if self.kind == "correct":
+            return ["correct", _ROLE_NAMES[self.role], DeclClass(self.value).label]
         return ["action", self.text]
 
 
@@ -140,6 +210,8 @@ class _Draft:
     taken: tuple[tuple[int, ...] | None, tuple[int, ...] | None] = (None, None)
     actions: tuple[Action, ...] = ()
     started: bool = False
+    penalties: tuple[Penalty, ...] = ()
+    """The mistakes of the table recorded in this deal: its count follows them."""
 
 
 def _deck(rules: Rules, draft: _Draft, packet: int) -> list[int]:
@@ -160,20 +232,38 @@ class _State:
     base: Match
     """The match as it stood when the current deal began."""
     draft: _Draft
+    ended: _State | None = None
+    """The deal that ended last, as it was entered (its base and draft): a penalty found
+    after its end, before the next deal's cards are entered, is counted in it."""
 
 
-def _install(state: _State, rules: Rules) -> _State:
-    """Rebuild the current deal from the draft: a fresh pack, the actions replayed."""
+def _dealt(state: _State, rules: Rules) -> Match:
+    """The match with the current deal freshly dealt from the draft's cards."""
     base = state.base
     draft = state.draft
     dealer = draft.dealer if draft.dealer is not None else base.dealer
     if dealer not in base.in_game:
         raise IllegalActionError(f"player {dealer + 1} is not in this game")
     packet = draft.packet if draft.packet is not None else rules.packet_sizes[0]
-    m = base.with_pack(_deck(rules, draft, packet), dealer=dealer, packet=packet)
+    return base.with_pack(_deck(rules, draft, packet), dealer=dealer, packet=packet)
+
+
+def _install(state: _State, rules: Rules) -> _State:
+    """Rebuild the current deal from the draft: a fresh pack, the actions replayed."""
+    base = state.base
+    draft = state.draft
+    m = _dealt(state, rules)
+    if not draft.penalties or m.deal is None:
+        for action in draft.actions:
+            m = m.apply(action)
+        return _State(m, base, draft, state.ended)
+    # the deal's count follows the penalties: played on the deal, counted again at its end
+    deal = m.deal
     for action in draft.actions:
-        m = m.apply(action)
-    return _State(m, base, draft)
+        deal = deal.apply(action)
+    if deal.is_over:
+        deal = deal.rescored(penalized(deal, draft.penalties))
+    return _State(m.with_deal(deal), base, draft, state.ended)
 
 
 def _fold(rules: Rules, start: Match, steps: Sequence[_Step]) -> _State:
@@ -185,6 +275,8 @@ def _fold(rules: Rules, start: Match, steps: Sequence[_Step]) -> _State:
 
 def _apply_step(state: _State, step: _Step, rules: Rules) -> _State:
     draft = state.draft
+    if step.kind == "penalty":
+        return _penalty_step(state, step, rules)
     if state.match.finished:
         raise IllegalActionError("the match is over: nothing more can be entered (undo, or save)")
     if step.kind in ("dealer", "packet", "hand"):
@@ -234,10 +326,14 @@ def _apply_step(state: _State, step: _Step, rules: Rules) -> _State:
             actions=(*draft.actions, Discard(CardSet(step.value))),
         )
         return _after(_install(replace(state, draft=draft), rules))
+    if step.kind == "correct":
+        return _correct_step(state, step, rules)
     action = parse_action(step.text)
-    new_match_state = state.match.apply(action)
     draft = replace(draft, actions=(*draft.actions, action))
-    return _after(_State(new_match_state, state.base, draft))
+    if draft.penalties:  # the deal's end is counted with them: entered again whole
+        return _after(_install(replace(state, draft=draft), rules))
+    new_match_state = state.match.apply(action)
+    return _after(_State(new_match_state, state.base, draft, state.ended))
 
 
 def _after(state: _State) -> _State:
@@ -246,9 +342,73 @@ def _after(state: _State) -> _State:
     if m.finished:
         return state
     if len(m.deals) > len(state.base.deals):
-        # the deal is over and settled: the next deal begins from here
-        return _State(m, m, _Draft())
+        # the deal is over and settled: the next deal begins from here (the deal kept, for
+        # a mistake found after it)
+        return _State(m, m, _Draft(), replace(state, ended=None))
     return state
+
+
+def _penalty_step(state: _State, step: _Step, rules: Rules) -> _State:
+    """Record a mistake of the table in the deal in play, or in the deal that ended last
+    while nothing of the next is entered (or the match is over): its count follows."""
+    draft = state.draft
+    if draft.started and not state.match.finished:
+        target = state  # the deal in play
+    elif state.match.finished and draft.started:
+        target = state  # the match ended in this deal
+    elif draft == _Draft() and state.ended is not None:
+        target = state.ended  # found out after the deal, before the next deal's cards
+    else:
+        raise IllegalActionError(
+            "a mistake is recorded in its deal, or after it before the next deal's cards "
+            "are entered: " + ("no deal has been entered yet" if state.ended is None
+                              else "the next deal's entries have begun (undo them first)")
+        )
+    penalty = Penalty(Mistake(step.text), Role(step.role),
+                      DeclClass(step.value) if step.value >= 0 else None)
+    deal = target.match.deal if target is state and not state.match.finished else None
+    if deal is None:
+        deal = target.match.last_deal
+    assert deal is not None, "a deal was entered"
+    verify_penalty(deal, penalty, target.draft.penalties)
+    draft = replace(target.draft, penalties=(*target.draft.penalties, penalty))
+    return _after(_install(replace(target, draft=draft), rules))
+
+
+def _correct_step(state: _State, step: _Step, rules: Rules) -> _State:
+    """Take back the words of a class of the declarations (and all after them), to be said
+    again: where the text lets a word be recalled, by a player who has played no card."""
+    deal = state.match.deal
+    assert deal is not None
+    cls = DeclClass(step.value)
+    who = _ROLE_NAMES[step.role]
+    if rules.call_correction is Correction.NONE:
+        raise IllegalActionError(
+            f"under {rules.name} the first word stands: a call is not corrected "
+            "(call_correction)"
+        )
+    played_any = bool(deal.tricks) or deal.trick_lead is not None
+    played_his = bool(deal.tricks) or (deal.trick_lead is not None and deal.leader == step.role)
+    if played_his or (played_any and rules.call_correction is Correction.BEFORE_ANY_CARD):
+        raise IllegalActionError(
+            f"{'' if played_his else 'a card is played: '}{who}'s words stand"
+            + (" (he has played a card)" if played_his else "")
+        )
+    # the first action of the class's declarations, replayed from the deal's start
+    d = _dealt(state, rules).deal
+    assert d is not None
+    start = None
+    spoke = False
+    for i, action in enumerate(state.draft.actions):
+        if d.phase is Phase.DECLARE and d.cls == cls:
+            if start is None:
+                start = i
+            spoke = spoke or d.to_act == step.role
+        d = d.apply(action)
+    if start is None or not spoke:
+        raise IllegalActionError(f"{who} has said nothing in the {cls.label} to take back")
+    draft = replace(state.draft, actions=state.draft.actions[:start])
+    return _install(replace(state, draft=draft), rules)
 
 
 # ====================================================================== the session
@@ -366,8 +526,12 @@ class TallySession:
             return self.undo()
         out = self
         try:
-            role, body = self._split_role(raw)
-            steps = self._steps_for(role, body)
+            mistake = self._mistake_step(raw)
+            if mistake is not None:
+                steps = [mistake]
+            else:
+                role, body = self._split_role(raw)
+                steps = self._steps_for(role, body)
             for step in steps:
                 out = out._with(step)
         except PiquetError as exc:
@@ -404,6 +568,12 @@ class TallySession:
             _state=_fold(self.rules, self._start(), steps),
             entry_sizes=sizes[:-1],
         )
+
+    def notes(self) -> dict[int, str]:
+        """For each step that records a mistake of the table (by its index in ``steps``),
+        what it costs under the rule set, and the passage it rests on."""
+        return {i: mistake_note(step, self.rules)
+                for i, step in enumerate(self.steps) if step.kind in ("penalty", "correct")}
 
     @property
     def step_entries(self) -> tuple[int, ...]:
@@ -503,6 +673,63 @@ class TallySession:
         if deal.phase is Phase.PLAY:
             return [_Step("action", text=str(Play(c))) for c in _cards_in_order(body)]
         return [_Step("action", text=str(_friendly_action(body, deal, self.expecting)))]
+
+    def _mistake_step(self, raw: str) -> _Step | None:
+        """A mistake of the table (``false claim elder``, ``not shown Anne point``,
+        ``Bob: renounce``, ``correct elder sequence``), or None for another entry.  A name
+        is the player's role in the deal the mistake is found in: the deal in play, or
+        between deals the deal that ended last."""
+        head, sep, rest_text = raw.partition(":")
+        prefix = head.strip() if sep and head.strip().lower() in self._who_keys() else ""
+        body = rest_text if prefix else raw
+        words = body.lower().split()
+        for phrase, kind in _MISTAKE_WORDS:
+            n = len(phrase)
+            if words[:n] != list(phrase):
+                continue
+            rest = body.split()[n:]
+            cls = -1
+            what = " ".join(phrase)
+            if kind in (Mistake.NOT_SHOWN.value, "correct"):
+                if not rest or rest[-1].lower() not in _CLASSES:
+                    raise ParseError(
+                        f"{what}: say which holding, point, sequence or set "
+                        f"(e.g. {what} elder point)"
+                    )
+                cls = int(_CLASSES[rest.pop().lower()])
+            named = [x for x in (prefix, " ".join(rest)) if x]
+            if not named:
+                raise ParseError(f"{what}: say who, elder or younger (or a name): {what} elder")
+            roles = {self._role_of_name(x) for x in named}
+            if len(roles) > 1:
+                raise ParseError(f"{what}: two players named ({' and '.join(named)})")
+            who = roles.pop()
+            if kind == "correct":
+                return _Step("correct", role=who, value=cls)
+            return _Step("penalty", role=who, value=cls, text=kind)
+        return None
+
+    def _who_keys(self) -> set[str]:
+        return {"elder", "younger", *self._name_keys()}
+
+    def _role_of_name(self, text: str) -> int:
+        """The role of ``text`` (elder, younger, a player's name or number) in the deal a
+        mistake is found in: the deal in play, else the one that ended last."""
+        key = text.strip().lower()
+        if key in ("elder", "younger"):
+            return _ROLE_NAMES.index(key)
+        player = self._player(text)
+        m = self.match
+        players: tuple[int, int]
+        if self.deal is not None:
+            players = (m.player_of(0), m.player_of(1))
+        elif m.deals:
+            players = m.deals[-1].players
+        else:
+            raise IllegalActionError("no deal has been entered yet")
+        if player not in players:
+            raise IllegalActionError(f"{self.names[player]} was not in that deal")
+        return players.index(player)
 
     def _not_your_turn(self, role: int, deal: Deal) -> str:
         who = _ROLE_NAMES[role]
@@ -682,6 +909,9 @@ class TallySession:
 
 
 _SHAPES: Final = {
+    "penalty": '["penalty", "elder" or "younger", "false-claim", "not-shown" or "renounce", '
+    'and for not-shown "point", "sequence" or "set"]',
+    "correct": '["correct", "elder" or "younger", "point", "sequence" or "set"]',
     "hand": '["hand", "elder" or "younger", "CARDS"]',
     "exchange": '["exchange", "elder" or "younger", "CARDS LAID OUT", "CARDS TAKEN"]',
     "take": '["take", "elder" or "younger", "CARDS"]',
@@ -704,7 +934,7 @@ def _step_from_json(entry: Any) -> _Step:
     if shape is None:
         raise RecordError(f"unknown entry kind {kind!r:.40}; the kinds are dealer, packet, "
                           f"{', '.join(_SHAPES)}")
-    lengths = {"exchange": (3, 4), "action": (2,)}.get(kind, (3,))
+    lengths = {"exchange": (3, 4), "action": (2,), "penalty": (3, 4)}.get(kind, (3,))
     if (
         len(entry) not in lengths
         or not all(isinstance(x, str) for x in entry[1:])
@@ -724,6 +954,18 @@ def _step_from_json(entry: Any) -> _Step:
         )
     if kind == "take":
         return _Step("take", role=_ROLE_NAMES.index(entry[1]), cards=_ordered(entry[2]))
+    if kind in ("penalty", "correct"):
+        mistakes = [m.value for m in Mistake]
+        label = entry[-1] if kind == "correct" or len(entry) == 4 else None
+        bad = (kind == "penalty" and (entry[2] not in mistakes or (
+            (entry[2] == Mistake.NOT_SHOWN.value) != (len(entry) == 4))))
+        if bad or (label is not None and label not in _CLASSES):
+            raise RecordError(f"a {kind} entry is {shape}, not {entry!r:.80}")
+        cls = int(_CLASSES[label]) if label is not None else -1
+        role = _ROLE_NAMES.index(entry[1])
+        if kind == "correct":
+            return _Step("correct", role=role, value=cls)
+        return _Step("penalty", role=role, value=cls, text=entry[2])
     if kind == "action":
         parse_action(entry[1])
         return _Step("action", text=entry[1])
@@ -763,6 +1005,13 @@ _WORDS: Final[dict[str, Action]] = {
     "decline": Leftover(LeftoverChoice.DECLINE),
 }
 _CLASSES: Final = {"point": DeclClass.POINT, "sequence": DeclClass.SEQUENCE, "set": DeclClass.SET}
+_MISTAKE_WORDS: Final = (
+    (("false", "claim"), Mistake.FALSE_CLAIM.value),
+    (("not", "shown"), Mistake.NOT_SHOWN.value),
+    (("renounce",), Mistake.RENOUNCE.value),
+    (("correct",), "correct"),
+)
+"""The words of a mistake's entry, and its kind."""
 
 
 #: what comes before the play, for a card entered too early
@@ -805,6 +1054,25 @@ def _friendly_action(text: str, deal: Deal, expecting: Callable[[], str]) -> Act
             f", not in {now}" if now else ""
         )
     raise ParseError(f"{what}; next: {expecting()} (type help for the entries)") from None
+
+
+def mistake_note(step: _Step, rules: Rules, names: tuple[str, str] = ROLE_NAMES) -> str:
+    """What a mistake entry (a ``penalty`` or ``correct`` step) does under ``rules``, and
+    the passage of the rule set's text it follows (a house rule: the knob's value)."""
+    if step.kind == "correct":
+        what = (f"{names[step.role]} takes back what he said in the "
+                f"{DeclClass(step.value).label}, to say it again with no penalty")
+        knob = "call_correction"
+    else:
+        penalty = Penalty(Mistake(step.text), Role(step.role),
+                          DeclClass(step.value) if step.value >= 0 else None)
+        what = described(penalty, rules, names)
+        knob = knob_of(penalty.mistake)
+    if rules.is_preset:
+        from piquet.core.sources import citation
+
+        return f"{what} ({rules.name}, {citation(rules.name, knob)})"
+    return f"{what} ({knob} = {knob_json(getattr(rules, knob))})"
 
 
 def result_text(session: TallySession) -> str:

@@ -15,7 +15,7 @@ from rich.table import Table
 
 from piquet.cli.text import columns, wrap
 from piquet.core.rules import DEFAULT_PRESET, KNOB_DOCS, PRESETS, Rules, get_rules, knob_json
-from piquet.core.sources import SOURCE_TITLES, citation
+from piquet.core.sources import SOURCE_TITLES, citation, is_reading
 
 
 def register(sub: Any) -> None:
@@ -113,12 +113,19 @@ def _show_knobs(console: Console, width: int, rules: Rules, base: Rules | None,
         if knob == "name":
             continue
         console.print("")
+        shown = knob_text(value) + (" (a reading)" if _reading(rules, knob, base) else "")
         console.print(f"[bold]{escape(knob)}[/bold]: " + escape(
-            wrap(f"{knob}: {knob_text(value)}", width)[len(knob) + 2:]))
+            wrap(f"{knob}: {shown}", width)[len(knob) + 2:]))
         meaning = KNOB_DOCS.get(knob, "")
         if meaning:
             console.print(escape(wrap(f"    {meaning}", width)))
         console.print(f"[dim]{escape(wrap(f'    {_source_of(rules, knob, base)}', width))}[/dim]")
+
+
+def _reading(rules: Rules, knob: str, base: Rules | None) -> bool:
+    """Whether the value is a reading of the text (where the rule set is a preset's)."""
+    return base is not None and getattr(base, knob) == getattr(rules, knob) and is_reading(
+        base.name, knob)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,6 +150,7 @@ def run(args: argparse.Namespace) -> int:
                             "value": knob_json(v),
                             "meaning": KNOB_DOCS.get(k, ""),
                             "source": _source_of(rules, k, base),
+                            "reading": _reading(rules, k, base),
                         }
                         for k, v in rules.knobs().items()
                         if k != "name"

@@ -1,8 +1,10 @@
 """``piquet tally``: keep the score of a game played with real cards.
 
 Reads one entry a line from standard input (see ``help``), prints what the
-program expects next and the score after each deal, and saves the game as a
-record (``--save``) that ``--load`` resumes.
+program expects next and the score after each deal with what each player counted,
+and saves the game as a record (``--save``) that ``--load`` resumes.  ``--json``
+prints the sheet at the end as one JSON object (everything else goes to standard
+error).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from piquet.core.errors import PiquetError, RecordError
-from piquet.tally import HELP, TallySession, new_tally
+from piquet.core.match import DealSummary
+from piquet.tally import TallySession, help_text, new_tally, result_text
 
 
 def register(sub: Any) -> None:
@@ -48,6 +51,12 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--strict", action="store_true", help="stop at the first refused entry")
     p.add_argument("--quiet", action="store_true", help="print only refusals and deal scores")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="at the end, print the sheet as one JSON object (each deal's points by kind, "
+        "the scores, the result, the mistakes recorded); all else goes to standard error",
+    )
     p.set_defaults(run=run)
 
 
@@ -118,6 +127,60 @@ def _score_line(session: TallySession) -> str:
     return f"game {m.game_number}, deal {m.deal_number}: {scores}"
 
 
+def _by_player(session: TallySession, d: DealSummary) -> dict[str, tuple[int, dict[str, int]]]:
+    """A deal's points and its points by kind, for each player in the players' order."""
+    out: dict[str, tuple[int, dict[str, int]]] = {n: (0, {}) for n in session.names}
+    for p, v, kinds in zip(d.players, d.points, d.by_kind, strict=True):
+        out[session.names[p]] = (v, dict(kinds))
+    return out
+
+
+def _deal_lines(session: TallySession, d: DealSummary) -> list[str]:
+    """A finished deal: each player's points, then what he counted them for."""
+    each = _by_player(session, d)
+    head = f"deal {d.number} of game {d.game}: " + ", ".join(
+        f"{n} {v}" for n, (v, _) in each.items())
+    lines = [head]
+    for n, (_, kinds) in each.items():
+        what = ", ".join(f"{k} {v}" for k, v in kinds.items()) or "nothing"
+        lines.append(f"  {n}: {what}")
+    return lines
+
+
+def _sheet_json(session: TallySession) -> dict[str, Any]:
+    """The sheet as JSON: each deal with its points by kind, the games, the result."""
+    m = session.match
+    names = session.names
+    return {
+        "rules": session.rules.name,
+        "players": list(names),
+        "format": session.format.value,
+        "games": session.games,
+        "deals": [
+            {
+                "game": d.game,
+                "number": d.number,
+                "dealer": names[d.dealer],
+                "elder": names[d.players[0]],
+                "younger": names[d.players[1]],
+                "points": {n: v for n, (v, _) in _by_player(session, d).items()},
+                "by_kind": {n: k for n, (_, k) in _by_player(session, d).items()},
+            }
+            for d in m.deals
+        ],
+        "scores": session.scores,
+        "finished": m.finished,
+        "result": m.result() if m.finished else None,
+        "result_text": result_text(session) if m.finished else None,
+        "mistakes": [
+            {"entry": i + 1, "text": " ".join(str(x) for x in session.steps[i].to_json()),
+             "note": note}
+            for i, note in session.notes().items()
+        ],
+        "next": None if m.finished else session.expecting(),
+    }
+
+
 CLI_HELP: Final = """
   score                       the score so far, and what comes next
   save FILE                   keep the sheet in FILE (--save FILE: after every entry)
@@ -166,6 +229,11 @@ def run(args: argparse.Namespace) -> int:
         session = new_tally(args.rules, names=names, format=args.format, games=args.games)
     interactive = sys.stdin.isatty()
     say = _wrapped if sys.stdout.isatty() else print
+    if args.json:  # standard output holds the sheet alone
+
+        def say(text: str = "") -> None:
+            print(text, file=sys.stderr)
+
     kept = session  # the session as last saved or loaded: entries since are not kept
     warned = False  # a leave with entries not kept was refused once
     if not args.quiet:
@@ -196,9 +264,12 @@ def run(args: argparse.Namespace) -> int:
                 continue
             break
         if low == "help":
-            say(HELP + CLI_HELP)
+            say(help_text(session.rules) + CLI_HELP)
             continue
         if low in ("score", "status"):
+            for d in session.match.deals:
+                for out in _deal_lines(session, d):
+                    say(out)
             say(_score_line(session))
             say(f"next: {session.expecting()}")
             continue
@@ -219,7 +290,7 @@ def run(args: argparse.Namespace) -> int:
             kept = session
             say(f"saved to {target}")
             continue
-        deals_before = len(session.match.deals)
+        deals_before = session.match.deals
         before = session
         try:
             session = session.enter(text)
@@ -231,16 +302,14 @@ def run(args: argparse.Namespace) -> int:
         warned = False
         if low == "undo" and not args.quiet:
             say(_taken_back(before, session))
-        if len(session.match.deals) > deals_before:
-            d = session.match.deals[-1]
-            # in the players' order, as the score line writes them
-            pts = dict.fromkeys(session.names, 0)
-            for p, v in zip(d.players, d.points, strict=True):
-                pts[session.names[p]] = v
-            say(
-                f"deal {d.number} of game {d.game}: "
-                + ", ".join(f"{n} {v}" for n, v in pts.items())
-            )
+        notes = session.notes()
+        if len(session.steps) > len(before.steps) and len(session.steps) - 1 in notes:
+            say(notes[len(session.steps) - 1])  # a mistake of the table, and what it costs
+        # a deal settled (or one settled again: a mistake found after it), with its count
+        for i, d in enumerate(session.match.deals):
+            if i >= len(deals_before) or deals_before[i] != d:
+                for out in _deal_lines(session, d):
+                    say(out)
         if args.save:
             try:
                 _save(session, args.save)
@@ -256,4 +325,6 @@ def run(args: argparse.Namespace) -> int:
         _save(session, args.save)
     elif session is not kept and not args.quiet:
         say("this sheet was not saved")
+    if args.json:
+        print(json.dumps(_sheet_json(session), ensure_ascii=False))
     return 0

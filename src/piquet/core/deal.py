@@ -211,6 +211,17 @@ class Deal:
     def declarations_done(self) -> bool:
         return self.committed == 3
 
+    def rescored(self, tally: Tally) -> Deal:
+        """This deal, over, counted as ``tally`` says instead of as it was played: a scorer's
+        amendment at a real table, where a penalty of the texts that the engine does not
+        model changes the count (:mod:`piquet.tally`).  The cards, the dialog and the play
+        are unchanged.  Raises :class:`IllegalActionError` unless the deal is over."""
+        if not self.is_over:
+            raise IllegalActionError("only a deal that is over can be counted again")
+        new, d = self._successor()
+        d["tally"] = tally
+        return new
+
     def hand(self, seat: int) -> CardSet:
         return CardSet(self.hands[seat])
 
@@ -331,6 +342,10 @@ class Deal:
             return [NameLead(suit=s) for s in Suit] + [decline]
         if mode is Leftovers.ELDER_NAMES_CARD:
             deck = pack(self.rules)
+            if not self.rules.appoint_if_card_lacked:
+                # only a card he holds, or one of a suit he has none of (1754's case)
+                hand = self.hands[ELDER]
+                deck = [i for i in deck if hand >> i & 1 or not hand & SUIT_MASKS[i // 9]]
             return [NameLead(card=Card.from_index(i)) for i in deck] + [decline]
         return [Leftover(LeftoverChoice.LOOK), decline]
 
@@ -647,6 +662,13 @@ class Deal:
         if action.card is not None:
             if action.card.index not in pack(self.rules):
                 return f"there is no {action.card} in the {self.rules.deck_size}-card pack"
+            hand = self.hands[ELDER]
+            card = action.card.index
+            if naming and not self.rules.appoint_if_card_lacked and not hand >> card & 1 \
+                    and hand & SUIT_MASKS[card // 9]:
+                return (f"elder holds no {action.card} but holds {action.card.suit.plural}: "
+                        "under these rules he names a card he holds, or one of a suit he has "
+                        "none of")
             if not naming and self.hands[YOUNGER] >> action.card.index & 1:
                 return (f"younger holds {action.card} himself; he appoints a card he does not "
                         "hold")

@@ -553,14 +553,17 @@ def _split(
 
 
 def statement(claim: Claim, rules: Rules, *, full: bool = True) -> str:
-    """How a player announces a claim, in the rule set's words.
+    """A claim named in the rule set's words for one who sees its cards: its holder
+    choosing what to declare, the advisor, two hands scored side by side.  A sequence in one
+    suit names its suit ("quart to the king in hearts"); what is said aloud never does
+    (:func:`piquet.core.words.claim_words`, the dialog's words: "quart to the king").
 
     ``full=False`` gives only the first part of a point measured by cards
     ("point of five"), before the other asks "making?".
     """
-    from piquet.core.words import claim_words  # the words live there; they import claims
+    from piquet.core.words import claim_name  # the words live there; they import claims
 
-    return claim_words(claim, rules, full=full)
+    return claim_name(claim, rules, full=full)
 
 
 @dataclass(frozen=True, slots=True)

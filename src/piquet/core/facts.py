@@ -9,8 +9,12 @@ reads is made from a fact in one place (:mod:`piquet.core.words`); the AI's beli
 facts, never the sentence.
 
 A fact holds only what every seat was told: a claim is a :class:`Statement` (its
-class, and the size, rank, pips and suit *as said*), never the cards behind it
-unless they were shown.  Card fields are masks or indices (see :mod:`piquet.core.cards`).
+class, and the size, rank and pips *as said*), never the cards behind it unless they
+were shown.  A sequence is said by its length and top card, never its suit: every text
+names it so (Cotgrave: sequences "take their denomination from the highest Card"; 1754:
+"*Tierce to a King* … named from that Card"), so a sequence beaten or equalled, and never
+shown, leaves its suit unknown to the other seat.  Card fields are masks or indices
+(see :mod:`piquet.core.cards`).
 """
 
 from __future__ import annotations
@@ -51,34 +55,30 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class Statement:
-    """A claim as its words tell it (0 or -1: not said).
+    """A claim as its words tell it (0: not said).
 
     ``size``: the number of cards of a point measured by cards, a sequence's length,
     4 or 3 for a set; ``rank``: a sequence's top rank or a set's rank (6..14);
-    ``pips``: a point's pips, once said; ``suit``: the suit a sequence names
-    (rules with sequences in one suit).
+    ``pips``: a point's pips, once said.  Nothing names a suit: a point is said by its
+    count, a sequence by its length and top card, a set by its rank.
     """
 
     cls: DeclClass
     size: int = 0
     rank: int = 0
     pips: int = 0
-    suit: int = -1
 
 
 _STATEMENT_CACHE: dict[int, Statement] = {}
 
 
 def said_shape(claim: Claim) -> int:
-    """What an announcement of ``claim`` can tell, as bits: its class, size, top rank or suit,
-    pips, and the suit of its highest card, never the other cards (many hands say the same
-    thing: the words' caches are keyed on this)."""
+    """What an announcement of ``claim`` can tell, as bits: its class, size, top rank and
+    pips, never its cards nor their suit (many hands say the same thing: the words' caches
+    are keyed on this)."""
     cls = claim.cls
     if cls is DeclClass.POINT:
         return (claim.size << 8 | claim.pips) << 2 | cls
-    if cls is DeclClass.SEQUENCE:
-        top_suit = (claim.cards.bit_length() - 1) // 9
-        return ((claim.size << 4 | claim.top) << 2 | top_suit) << 2 | cls
     return (claim.size << 4 | claim.top) << 2 | cls
 
 
@@ -89,8 +89,7 @@ def statement_of(claim: Claim, rules: Rules, *, full: bool = True) -> Statement:
     five"), before the other asks "making?".
     """
     by_pips = rules.point_measure is PointMeasure.PIPS
-    same_suit = rules.sequences_same_suit
-    key = said_shape(claim) << 3 | full << 2 | by_pips << 1 | same_suit
+    key = said_shape(claim) << 2 | full << 1 | by_pips
     found = _STATEMENT_CACHE.get(key)
     if found is None:
         if len(_STATEMENT_CACHE) > 16_384:
@@ -101,11 +100,6 @@ def statement_of(claim: Claim, rules: Rules, *, full: bool = True) -> Statement:
                 found = Statement(cls, pips=claim.pips)
             else:
                 found = Statement(cls, size=claim.size, pips=claim.pips if full else 0)
-        elif cls is DeclClass.SEQUENCE:
-            suit = -1
-            if same_suit:
-                suit = next(s for s in range(4) if claim.cards >> (9 * s) & 0x1FF)
-            found = Statement(cls, size=claim.size, rank=claim.top, suit=suit)
         else:
             found = Statement(cls, size=claim.size, rank=claim.top)
         _STATEMENT_CACHE[key] = found

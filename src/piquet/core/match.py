@@ -304,6 +304,29 @@ class Match:
             deal = deal.apply(DealBy(packet))
         return m._dealt(deal)
 
+    def with_deal(self, deal: Deal) -> Match:
+        """This match with its deal in play carried on to ``deal``: the same deal further on
+        (its history begins with the deal in play's), played outside the match or counted
+        again by a scorer (:meth:`Deal.rescored`, :mod:`piquet.tally`).  Its new actions join
+        the match's history; a deal that is over is settled on its own count.  Raises
+        :class:`IllegalActionError` for a deal that is not the deal in play carried on."""
+        current = self.deal
+        if self.finished or current is None:
+            raise IllegalActionError("the match is over: no deal is in play")
+        done = current.history
+        if (
+            deal.deck != current.deck
+            or deal.start != current.start
+            or deal.rules != current.rules
+            or deal.history[: len(done)] != done
+        ):
+            raise IllegalActionError("that deal is not the deal in play carried on")
+        moves = tuple(
+            (self.player_of(role if role is not None else 0), action)
+            for role, action in deal.history[len(done) :]
+        )
+        return replace(self, history=(*self.history, *moves))._dealt(deal)
+
     def named(self, names: Sequence[str]) -> Match:
         """This match with the players called ``names`` (one a player); nothing else
         changes.  Raises :class:`SetupError` for the wrong number of names."""

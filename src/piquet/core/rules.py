@@ -30,6 +30,8 @@ __all__ = [
     "NAME_MAX",
     "PRESETS",
     "VALUE_DOCS",
+    "Correction",
+    "FalseClaim",
     "Format",
     "Leftovers",
     "PlayScoring",
@@ -37,6 +39,7 @@ __all__ = [
     "PointScoring",
     "Rules",
     "Settlement",
+    "Unshown",
     "get_rules",
     "knob_json",
     "pique_words",
@@ -92,6 +95,43 @@ class Settlement(enum.Enum):
     """Winner scores 100 plus the difference, or 100 plus both totals if the loser is under 100."""
 
 
+class FalseClaim(enum.Enum):
+    """What a player suffers who counted what he does not hold, once it is found out (at a
+    real table: the tally records it; the engine refuses a false claim)."""
+
+    NONE = "none"
+    """The text names no penalty."""
+    DEBARRED = "debarred"
+    """He counts nothing of his hand that deal, but all he makes in play; the other counts
+    all he holds, and the false count hinders none of his pique or repique."""
+    COUNTS_NOTHING = "counts-nothing"
+    """He counts nothing that deal; what he really holds still stands against the other's
+    claims and stops his pique or repique."""
+
+
+class Unshown(enum.Enum):
+    """What a player suffers who counted a holding he must show and played a card without
+    showing it (at a real table: the tally records it; the engine shows it itself)."""
+
+    NONE = "none"
+    """The text names no penalty."""
+    LOST = "lost"
+    """He loses that count."""
+    TO_THE_OTHER = "to-the-other"
+    """He loses that count, and the other counts his own holding of that class, though less."""
+
+
+class Correction(enum.Enum):
+    """Whether a word said in the declarations may be taken back and said again."""
+
+    NONE = "none"
+    """The first word stands."""
+    BEFORE_HIS_CARD = "before-his-card"
+    """A player may recall his word, with no penalty, until he plays his first card."""
+    BEFORE_ANY_CARD = "before-any-card"
+    """A player may recall his word, with no penalty, until a card is played."""
+
+
 class Format(enum.Enum):
     GAME = "game"
     """Deals until one player reaches the target."""
@@ -123,10 +163,16 @@ class Rules:
     alternating to the end of the games agreed).  A new match always begins with a cut."""
 
     # --- carte blanche ----------------------------------------------------
+    carte_blanche: bool = True
+    """Twelve dealt without a king, queen or knave are carte blanche: declared, shown and
+    counted (if not, such a hand is a hand like any other)."""
     blanche_value: int = 10
     """Points for carte blanche (no king, queen or knave in the twelve dealt)."""
     both_blanche_score: bool = True
     """When both hold carte blanche, both count it (if not, neither does)."""
+    younger_blanche_bars: bool = False
+    """When both hold carte blanche, younger's bars elder's: only younger's counts (if not,
+    both_blanche_score says whether both count or neither)."""
     blanche_number: bool = True
     """The holder of carte blanche announces how many cards he will exchange and is bound to it;
     the other discards first (if not, no number: the blanche is shown and the exchange goes on
@@ -146,6 +192,10 @@ class Rules:
     """Elder may look at the cards of his allotment that he leaves."""
     younger_leftovers: Leftovers = Leftovers.YOUNGER_LOOKS
     """Who may see the stock cards younger leaves, and at what price."""
+    appoint_if_card_lacked: bool = True
+    """Elder who names a card he does not hold (to see the leftovers) has younger appoint
+    his lead, even when he holds its suit (if not, he may name only a card he holds or one
+    of a suit he has none of)."""
 
     # --- declarations ---------------------------------------------------------
     point_measure: PointMeasure = PointMeasure.CARDS
@@ -201,6 +251,9 @@ class Rules:
     pique_by_first_card: bool = False
     """The pique must be made by elder's first card at the latest: hand, then elder's first
     lead, before younger plays (if not, any time in the play before the other counts)."""
+    pique_by_cards: bool = False
+    """The cards and the capot, won after the play, count toward a pique too (if not, a
+    pique is made from hand and play alone)."""
 
     # --- winning ---------------------------------------------------------------
     target: int = 100
@@ -220,6 +273,17 @@ class Rules:
     lurch_below: int = 0
     """A game's loser under this many points is lurched and pays double (0: no lurch)."""
 
+    # --- mistakes at a real table (the tally records them; the engine refuses them) -----
+    false_claim: FalseClaim = FalseClaim.COUNTS_NOTHING
+    """The penalty for counting what one does not hold, once found out."""
+    unshown_claim: Unshown = Unshown.LOST
+    """The penalty for playing a card without showing a holding counted that must be shown."""
+    call_correction: Correction = Correction.NONE
+    """Whether a player may take back what he said in the declarations and say it again."""
+    renounce_taken_back: bool = True
+    """A card played out of suit while holding the suit led is taken back and the suit
+    followed, with no penalty (if not, the text says nothing of it)."""
+
     # --- derived ----------------------------------------------------------------
     @property
     def stock_size(self) -> int:
@@ -234,6 +298,20 @@ class Rules:
         """Most cards younger could ever take (all of an untouched stock's rest)."""
         rest = self.stock_size - self.elder_min
         return min(rest, self.younger_max) if self.younger_max else rest
+
+    def holds_blanche(self, dealt: int) -> bool:
+        """Whether twelve dealt cards (a mask) are carte blanche under these rules."""
+        return self.carte_blanche and dealt & _COURTS == 0
+
+    def blanche_counted(self, elder: bool, younger: bool) -> tuple[bool, bool]:
+        """Whose carte blanche counts, elder's and younger's, when each holds one or not."""
+        if not self.carte_blanche:
+            return (False, False)
+        if elder and younger:
+            if self.younger_blanche_bars:
+                return (False, True)
+            return (self.both_blanche_score, self.both_blanche_score)
+        return (elder, younger)
 
     def sequence_value(self, length: int) -> int:
         if length < 3:
@@ -271,6 +349,9 @@ class Rules:
         _validate(self)
 
 
+_COURTS: Final = sum(0b111 << (9 * s + 5) for s in range(4))
+"""The kings, queens and knaves (card index 9 × suit + rank − 6)."""
+
 KNOB_DOCS: Final[dict[str, str]] = {}
 
 
@@ -301,7 +382,10 @@ def _collect_knob_docs() -> None:
 
 
 #: The knobs' kinds of named choice (enums), each member documented by its docstring.
-CHOICE_ENUMS: Final = (Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement, Format)
+CHOICE_ENUMS: Final = (
+    Leftovers, PointMeasure, PointScoring, PlayScoring, Settlement, Format, FalseClaim, Unshown,
+    Correction,
+)
 #: Each choice of a knob with named choices, in words (the docstring under the member).
 VALUE_DOCS: Final[dict[enum.Enum, str]] = {}
 
@@ -422,6 +506,7 @@ _BASE_36 = dict(
     play_scoring=PlayScoring.TENTH_CARDS,
     younger_declares_after_lead=False,
     show_sets=False,
+    false_claim=FalseClaim.DEBARRED,
 )
 
 PRESETS: Final[dict[str, Rules]] = {
@@ -431,6 +516,8 @@ PRESETS: Final[dict[str, Rules]] = {
         younger_leftovers=Leftovers.ELDER_NAMES_SUIT,
         ask_missing=True,
         pique_by_first_card=True,
+        unshown_claim=Unshown.TO_THE_OTHER,
+        call_correction=Correction.BEFORE_HIS_CARD,
     ),
     "cotton-1674": Rules(
         name="cotton-1674",
@@ -438,6 +525,7 @@ PRESETS: Final[dict[str, Rules]] = {
         younger_leftovers=Leftovers.HIDDEN,
         ask_missing=True,
         pique_by_first_card=True,
+        renounce_taken_back=False,
     ),
     "du-coeur-1995": Rules(
         name="du-coeur-1995",
@@ -455,6 +543,9 @@ PRESETS: Final[dict[str, Rules]] = {
         play_scoring=PlayScoring.WINNER_TENTHS,
         last_trick_tenth_bonus=2,
         target=121,
+        false_claim=FalseClaim.NONE,
+        unshown_claim=Unshown.NONE,
+        renounce_taken_back=False,
     ),
     "court-gamester-1754": Rules(
         name="court-gamester-1754",
@@ -471,6 +562,8 @@ PRESETS: Final[dict[str, Rules]] = {
         play_scoring=PlayScoring.TENTH_CARDS,
         lurch_below=50,
         formats=(Format.GAME, Format.POOL),
+        unshown_claim=Unshown.TO_THE_OTHER,
+        call_correction=Correction.BEFORE_ANY_CARD,
     ),
     "encyclopedia-19c": Rules(
         name="encyclopedia-19c",

@@ -8,8 +8,10 @@ on it, and so is the moment a game's target is reached.
 
 A repique is made from hand alone (:data:`HAND_KINDS`), a pique from hand and
 play (:data:`PLAY_KINDS`): the cards and the capot come after the play and never
-carry a player to the threshold, in every rule set (RULES.md; 1754: "part in
-Hand, and part by Play").  Where the pique must be made by elder's first card
+carry a player to the threshold, in every preset (RULES.md; 1754: "part in
+Hand, and part by Play"); :attr:`~piquet.core.rules.Rules.pique_by_cards` is the
+other reading of du Coeur's "before the other player has scored anything", where
+they may (:data:`AFTER_PLAY_KINDS`).  Where the pique must be made by elder's first card
 (:attr:`~piquet.core.rules.Rules.pique_by_first_card`), the deal closes the chance
 with :meth:`Tally.closed` when younger plays to the first trick.
 """
@@ -21,7 +23,7 @@ from typing import NamedTuple
 
 from piquet.core.rules import Rules
 
-__all__ = ["HAND_KINDS", "PLAY_KINDS", "Event", "Kind", "Tally"]
+__all__ = ["AFTER_PLAY_KINDS", "HAND_KINDS", "PLAY_KINDS", "Event", "Kind", "Tally"]
 
 
 class Kind(enum.Enum):
@@ -43,7 +45,10 @@ _new_tuple = tuple.__new__  # a named tuple without its constructor's Python-lev
 HAND_KINDS = frozenset({Kind.BLANCHE, Kind.POINT, Kind.SEQUENCES, Kind.SETS})
 """What is counted in hand: these alone make a repique."""
 PLAY_KINDS = frozenset({Kind.LEAD, Kind.TRICK, Kind.LAST_TRICK})
-"""What is counted in play: with the hand, these make a pique (the cards and capot never do)."""
+"""What is counted in play: with the hand, these make a pique (the cards and capot never do,
+unless :attr:`~piquet.core.rules.Rules.pique_by_cards`)."""
+AFTER_PLAY_KINDS = frozenset({Kind.CARDS, Kind.CAPOT})
+"""What is counted after the play: a pique only where the rules let the cards make one."""
 
 
 class Event(NamedTuple):
@@ -107,13 +112,16 @@ class Tally(NamedTuple):
                     )
                 )
                 totals[seat] += rules.repique_bonus
-            elif kind in PLAY_KINDS and not (rules.pique_elder_only and seat == 1):
+            elif (
+                kind in PLAY_KINDS or (rules.pique_by_cards and kind in AFTER_PLAY_KINDS)
+            ) and not (rules.pique_elder_only and seat == 1):
+                made = "play and the cards" if kind in AFTER_PLAY_KINDS else "play"
                 events.append(
                     Event(
                         seat,
                         Kind.PIQUE,
                         rules.pique_bonus,
-                        f"{threshold} in hand and play before the other counted",
+                        f"{threshold} in hand and {made} before the other counted",
                     )
                 )
                 totals[seat] += rules.pique_bonus

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["SOURCES", "SOURCE_FILES", "SOURCE_TITLES", "citation"]
+__all__ = ["SOURCES", "SOURCE_FILES", "SOURCE_TITLES", "citation", "is_reading"]
 
 SOURCE_TITLES: Final[dict[str, str]] = {
     "cotgrave-1662": "John Cotgrave, Wit's Interpreter (1662)",
@@ -104,7 +104,7 @@ _COTGRAVE: Final[dict[str, str]] = {
     "blanche_value": 'quote: "reckons ten for the Blank"',
     "both_blanche_score": (
         "quote: \"the younger's Blank shall barre the former, and hinder his Picy and "
-        "Repicy\" - read as barring elder's pique and repique, not his blank: both count"
+        "Repicy\" - reading: read as barring elder's pique and repique, not his blank: both count"
     ),
     "blanche_number": (
         'quote: "I have a Blank, and I intend to discard such a number of Cards" - '
@@ -194,6 +194,43 @@ _COTGRAVE: Final[dict[str, str]] = {
     "default_format": _ONE_GAME,
     **_NO_PARTIE,
     "lurch_below": _NO_LURCH,
+    "false_claim": (
+        "quote: \"he shall be debarr'd from reckoning anything of what he really hath, and his "
+        "adversary shall reckon all he has, but yet the other shall make all he can in play\" - "
+        "reading: the other who makes all he can in play is the one who misreckoned; and \"the "
+        "false reckoning of the one, shall not at all hinder the Picy, or Repicy of the other\""
+    ),
+    "unshown_claim": (
+        "quote: \"he then loses them utterly, and his Adversary reckons the same, though of "
+        "lesse value then his were\" - he that shows not his Ruff (or his sequences) before "
+        "his first card"
+    ),
+    "call_correction": (
+        "quote: \"the first word not being necessary to stand\" - reading: the text gives both "
+        "usages, \"the liberty of the Game at Paris\" (a word recalled before one's first "
+        "card) and Provence's, where \"the first word stands\"; the preset takes Paris's, "
+        "described at length (a house rule with call_correction = \"none\" plays Provence's)"
+    ),
+    "renounce_taken_back": (
+        "quote: \"except he play'd by mistake, and knew not that he had of the suit, for in "
+        "this case he is to take up his Card, and follow suit\""
+    ),
+    "carte_blanche": 'quote: "if he finds never a Court Card among them, says, I have a Blank"',
+    "younger_blanche_bars": (
+        "quote: \"the younger's Blank shall barre the former, and hinder his Picy and Repicy; "
+        "though the eldest hand's Blank consists of the bigger Cards\" - reading: \"barre the "
+        "former\" is read as barring elder's pique and repique, and both blanks count (false); "
+        "read as cancelling elder's blank, only younger's counts (true)"
+    ),
+    "appoint_if_card_lacked": (
+        "reading: unused, since elder names a suit, not a card (younger_leftovers is "
+        "elder-names-suit); true, as 1754 is read"
+    ),
+    "pique_by_cards": (
+        "quote: \"by playing his first Card up to said number of thirty, before the other has "
+        "played a Card\" - the pique is made by elder's first card at the latest; the cards, "
+        "won after the play, never count toward it"
+    ),
 }
 
 _COTTON: Final[dict[str, str]] = {
@@ -209,7 +246,7 @@ _COTTON: Final[dict[str, str]] = {
     "blanche_value": 'quote: "reckons ten for the Blanck"',
     "both_blanche_score": (
         'quote: "the youngers Blank shall bar the former and hinder his Picy and Repicy" '
-        "- read as barring elder's pique and repique, not his blank: both count"
+        "- reading: read as barring elder's pique and repique, not his blank: both count"
     ),
     "blanche_number": (
         'quote: "I have a Blanck, and I intend to discard such a number of Cards" - '
@@ -297,6 +334,39 @@ _COTTON: Final[dict[str, str]] = {
     "default_format": _ONE_GAME,
     **_NO_PARTIE,
     "lurch_below": _NO_LURCH,
+    "false_claim": (
+        "quote: \"he shall be debar'd from reckoning anything he really hath, and his adversary "
+        "shall reckon all he hath, yet the other shall make all he can in play\" - reading: the "
+        "other who makes all he can in play is the one who misreckoned, as in Cotgrave, whose "
+        "words Cotton copies"
+    ),
+    "unshown_claim": (
+        "quote: \"So it is with him that sheweth not his Ruff before he play his first Card, "
+        "losing absolutely all the advantage thereof\" - he loses it; nothing is said of the "
+        "other counting his own"
+    ),
+    "call_correction": (
+        "reading: Cotton leaves out Cotgrave's passage on recalling a word before the first "
+        "card (the liberty of Paris); the first word stands"
+    ),
+    "renounce_taken_back": (
+        "reading: Cotton leaves out Cotgrave's rule of a card played by mistake; the text says "
+        "nothing of a renounce"
+    ),
+    "carte_blanche": 'quote: "finding never a Court-Card among them, says, I have a Blanck"',
+    "younger_blanche_bars": (
+        "quote: \"the youngers Blank shall bar the former and hinder his Picy and Repicy, though "
+        "the eldest hands Blank consists of the biggest Cards\" - reading: read as barring "
+        "elder's pique and repique, and both blanks count (false); read as cancelling elder's "
+        "blank, only younger's counts (true)"
+    ),
+    "appoint_if_card_lacked": (
+        "reading: unused, since nobody sees younger's leftovers (hidden); true, as 1754 is read"
+    ),
+    "pique_by_cards": (
+        "quote: \"before the other hath play'd a Card, or reckoned any thing\" - the pique is made "
+        "by elder's first card at the latest; the cards, won after the play, never count toward it"
+    ),
 }
 
 _DU_COEUR: Final[dict[str, str]] = {
@@ -308,8 +378,8 @@ _DU_COEUR: Final[dict[str, str]] = {
     ),
     "blanche_value": 'quote: "Blank is worth ten points"',
     "both_blanche_score": (
-        'quote: "if both players are blank, neither scores" - read as an equal class, which '
-        "blocks nothing: neither blank stops the other's pique or repique"
+        'quote: "if both players are blank, neither scores" - reading: read as an equal class, '
+        "which blocks nothing: neither blank stops the other's pique or repique"
     ),
     "blanche_number": (
         "reading: the report says only to declare Blank and show the hand; Cotton's procedure, "
@@ -381,7 +451,7 @@ _DU_COEUR: Final[dict[str, str]] = {
         'quote: "Winner of the final trick gets one point, or two points if he wins with a ten"'
     ),
     "last_trick_tenth_bonus": (
-        'quote: "or two points if he wins with a ten" - read as a bonus on top of the '
+        'quote: "or two points if he wins with a ten" - reading: read as a bonus on top of the '
         "points the trick's tenth cards already give"
     ),
     "cards_bonus": 'quote: "the player who took the most tricks takes ten points"',
@@ -411,6 +481,30 @@ _DU_COEUR: Final[dict[str, str]] = {
     "default_format": _ONE_GAME,
     **_NO_PARTIE,
     "lurch_below": _NO_LURCH,
+    "false_claim": (
+        "reading: the reconstruction names no penalty: every winning claim is shown (winning "
+        "any phase requires showing what cards you had to win it)"
+    ),
+    "unshown_claim": (
+        "reading: the reconstruction names no penalty; a winning claim is shown as it is won"
+    ),
+    "call_correction": "reading: the reconstruction is silent; the first word stands",
+    "renounce_taken_back": "reading: the reconstruction says nothing of a renounce",
+    "carte_blanche": 'quote: "Blank is worth ten points, and requires showing the entire hand"',
+    "younger_blanche_bars": (
+        "reading: not the reconstruction's rule: when both hold a blank neither scores "
+        "(both_blanche_score)"
+    ),
+    "appoint_if_card_lacked": (
+        "reading: unused, since younger turns his leftovers up or leaves them; true, as 1754 is "
+        "read"
+    ),
+    "pique_by_cards": (
+        "quote: \"thirty points before the other player has scored anything\" - reading: the "
+        "cards and the capot, counted after the play, are not among what makes the pique, as in "
+        "every other text (false); read as anything scored, they may complete it (true); it "
+        "matters in about 3 deals of 4,000"
+    ),
 }
 
 _COURT_GAMESTER: Final[dict[str, str]] = {
@@ -540,6 +634,35 @@ _COURT_GAMESTER: Final[dict[str, str]] = {
         'quote: "when the Loser cannot make up 50, before the other wins the Game, he is to '
         'pay him double"'
     ),
+    "false_claim": (
+        "quote: \"he cuts him off from all he reckoned, and he is to count nothing that he got "
+        "by that Deal\" - \"yet what he has in his Hand may hinder the other, and save a "
+        "*Picque*, or a *Repicque*\""
+    ),
+    "unshown_claim": (
+        "quote: \"it is good for nothing to him, and he must not reckon it\" - and \"the "
+        "Dealer shall tell his *Points*, *Tierces*, *Quartes*, or *Quints*, &c. tho' they are "
+        "not so good as the others\""
+    ),
+    "call_correction": (
+        "quote: \"And he suffers nothing by this Mistake, provided there be not a Card played "
+        "down.\" - he may count the better holding he finds after allowing the other's"
+    ),
+    "renounce_taken_back": "quote: \"he may take it up again, and play down the other\"",
+    "carte_blanche": 'quote: "is always first told, and must be shewed upon the Table"',
+    "younger_blanche_bars": (
+        "reading: the text does not compare two blanks: either player's must be shown and counted"
+    ),
+    "appoint_if_card_lacked": (
+        "quote: \"he should promise to lead a Card of a Suit which he had not in his Hand, he is "
+        "obliged to play what Card the other shall appoint him\" - reading: the text covers a "
+        "card of a suit he has none of; the preset reads it for any card he lacks, even of a suit "
+        "he holds, since he cannot lead the card he named (true); read as covering only that "
+        "case, he may name only a card he holds or one of a suit he lacks (false)"
+    ),
+    "pique_by_cards": (
+        "quote: \"part in Hand, and part by Play\" - the cards, won after the play, are neither"
+    ),
 }
 
 _ENCYCLOPEDIA: Final[dict[str, str]] = {
@@ -603,11 +726,11 @@ _ENCYCLOPEDIA: Final[dict[str, str]] = {
     "show_point": 'quote: "Whichever party gains the point must lay it upon the table"',
     "show_sequences": (
         'quote: "All other claims as to value of cards are, if admitted, followed by showing" '
-        "- read as: every admitted claim is shown"
+        "- reading: read as: every admitted claim is shown"
     ),
     "show_sets": (
         'quote: "All other claims as to value of cards are, if admitted, followed by showing" '
-        "- read as: every admitted claim is shown, sets included"
+        "- reading: read as: every admitted claim is shown, sets included"
     ),
     "ask_missing": (
         "reading: the article does not mention it; winning sets are shown, so the question "
@@ -632,7 +755,7 @@ _ENCYCLOPEDIA: Final[dict[str, str]] = {
     ),
     "pique_threshold": 'quote: "count 30 on his hand alone, he wins a repique"',
     "repique_bonus": (
-        'quote: "he wins a repique, which also adds 90 to his score" - read as 90 for 30 '
+        'quote: "he wins a repique, which also adds 90 to his score" - reading: read as 90 for 30 '
         "(+60), as elder calls ninety instead of thirty"
     ),
     "pique_bonus": (
@@ -663,6 +786,37 @@ _ENCYCLOPEDIA: Final[dict[str, str]] = {
         "reading: the article says nothing of a partie level after six hands; it stays drawn"
     ),
     "lurch_below": "reading: the article has no lurch; the rubicon takes its place (0)",
+    "false_claim": (
+        "quote: \"A party making a claim to what he has not got counts nothing that hand.\" - "
+        "reading: what he really holds still stands against the other's claims, as 1754 says "
+        "outright"
+    ),
+    "unshown_claim": (
+        "quote: \"If he does not do so, or if he omits to claim any other point before playing, "
+        "he loses the count.\" - nothing is said of the other counting his own"
+    ),
+    "call_correction": (
+        "quote: \"make your highest claim first\" - once made, a claim stands: \"you cannot "
+        "then claim the higher point\""
+    ),
+    "renounce_taken_back": (
+        "quote: \"A card touching the board is played, unless it causes a revoke.\""
+    ),
+    "carte_blanche": (
+        "reading: the article never names carte blanche, and its list of what makes the score "
+        "(\"the point, the sequence, the quatorze, the cards, and the capot\") leaves it out; "
+        "read as played, with the 10 of every other source and of modern Rubicon (true); read "
+        "as absent, a hand without a court card is a hand like any other (false)"
+    ),
+    "younger_blanche_bars": "reading: the article has no carte blanche; as 1754, each counts",
+    "appoint_if_card_lacked": (
+        "reading: unused, since elder names no lead (younger-looks); true, as 1754 is read"
+    ),
+    "pique_by_cards": (
+        "reading: the article's pique is made \"from strength of hand and by taking tricks\" "
+        "before the adversary counts; as in every older text, the cards and the capot, counted "
+        "after the play, do not make it"
+    ),
 }
 
 _AS_19C: Final = "reading: not among Parlett's changes to the encyclopedia-19c game, so "
@@ -677,10 +831,13 @@ _RUBICON: Final[dict[str, str]] = {
         "so both can score"
     ),
     "blanche_number": (
-        "parlett: carte blanche is declared and shown; no number of cards is announced, and "
-        "the exchange goes on as usual (a younger holder takes as many as remain, at least one); "
-        "reading: declared at once, shown by elder before he exchanges and by younger once "
-        "elder has exchanged, as a blanche need not be shown before the other discards"
+        "reading: no source the project holds settles whether the holder announces how many "
+        "cards he will exchange; Parlett's rules are read as: the blanche is declared and "
+        "shown, no number of cards is announced, and the exchange goes on as usual, a younger "
+        "holder taking as many as remain, at least one (false); the older texts' number, "
+        "announced and bound to (true). Declared at once, shown by elder before he exchanges "
+        "and by younger once elder has exchanged, as a blanche need not be shown before the "
+        "other discards"
     ),
     "elder_max": "parlett: elder must exchange at least one card and at most five",
     "elder_min": "parlett: elder must exchange at least one card and at most five",
@@ -767,6 +924,20 @@ _RUBICON: Final[dict[str, str]] = {
         "parlett: if the scores are level after six deals, each deals once more"
     ),
     "lurch_below": "reading: no lurch in the modern game; being rubiconed takes its place (0)",
+    "false_claim": _AS_19C + "a false claim counts nothing that hand",
+    "unshown_claim": _AS_19C + "a claim not shown before playing loses its count",
+    "call_correction": _AS_19C + "the highest claim is made first, and a claim once made stands",
+    "renounce_taken_back": _AS_19C + "a card that causes a revoke is taken back",
+    "carte_blanche": "parlett: carte blanche (no court card in the twelve dealt) is declared "
+    "and scores 10",
+    "younger_blanche_bars": (
+        "parlett: blanks are not compared; either player dealt one claims 10 for it"
+    ),
+    "appoint_if_card_lacked": "reading: unused, since elder names no lead (younger-looks)",
+    "pique_by_cards": (
+        "parlett: a pique is 30 from declarations and tricks before younger scores; the cards "
+        "and capot are counted after the play and never make one"
+    ),
 }
 
 SOURCES: Final[dict[str, dict[str, str]]] = {
@@ -778,6 +949,13 @@ SOURCES: Final[dict[str, dict[str, str]]] = {
     "rubicon": _RUBICON,
 }
 """Preset name -> knob name -> citation (``quote:``, ``reading:`` or ``parlett:``)."""
+
+
+def is_reading(preset: str, knob: str) -> bool:
+    """Whether ``preset``'s value of ``knob`` is a reading: its text is silent there, or
+    can be read two ways (its citation says ``reading:``, and names the other reading
+    where there is one)."""
+    return "reading:" in citation(preset, knob)
 
 
 def citation(preset: str, knob: str) -> str:

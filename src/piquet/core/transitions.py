@@ -60,8 +60,6 @@ from piquet.core.declarations import (
     DeclClass,
     claim_index,
     counted,
-    is_blanche,
-    statement,
 )
 from piquet.core.facts import (
     BlancheCalled,
@@ -79,6 +77,7 @@ from piquet.core.facts import (
 from piquet.core.rules import Leftovers, PlayScoring, PointMeasure, Rules
 from piquet.core.scoring import Kind, Tally
 from piquet.core.words import (
+    claim_words,
     declared,
     exchanged,
     further_held,
@@ -109,7 +108,8 @@ def _do_deal(old: Deal, d: DealState, size: int) -> None:
     d["hands"] = (hands[0], hands[1])
     d["dealt"] = (hands[0], hands[1])
     d["stock"] = deck[24:]
-    blanche_holders = [s for s in (ELDER, YOUNGER) if is_blanche(hands[s])]
+    rules_now: Rules = d["rules"]
+    blanche_holders = [s for s in (ELDER, YOUNGER) if rules_now.holds_blanche(hands[s])]
     d["pending_blanche"] = tuple(blanche_holders)
     if blanche_holders:
         # carte blanche is declared at once ("he is to declare that he has Carte-blanche");
@@ -178,9 +178,10 @@ def _start_exchange(d: DealState) -> None:
         # no number announced (Rubicon): a blanche is shown, and the exchange goes on as
         # usual; younger shows his once elder has exchanged, then takes what he will of the rest
         dealt = d["dealt"]
-        steps = [_SHOW_ELDER] if is_blanche(dealt[ELDER]) else []
+        holds = d["rules"].holds_blanche
+        steps = [_SHOW_ELDER] if holds(dealt[ELDER]) else []
         steps.append(_PLAIN_EXCHANGE[0])
-        if is_blanche(dealt[YOUNGER]):
+        if holds(dealt[YOUNGER]):
             steps.append(_SHOW_YOUNGER)
         steps.append(_PLAIN_EXCHANGE[1])
     elif b[ELDER] >= 0:
@@ -221,8 +222,10 @@ def _run_exchange(d: DealState) -> None:
             d["shown"] = (shown[0], shown[1])
             rules: Rules = d["rules"]
             d["dialog"] = (*d["dialog"], utterance(BlancheShown(seat, dealt), rules))
-            both = is_blanche(d["dealt"][0]) and is_blanche(d["dealt"][1])
-            if not both or rules.both_blanche_score:
+            counts = rules.blanche_counted(
+                rules.holds_blanche(d["dealt"][0]), rules.holds_blanche(d["dealt"][1])
+            )
+            if counts[seat]:
                 _count(d, seat, Kind.BLANCHE, rules.blanche_value, "carte blanche")
                 if d["phase"] is P_OVER:
                     return
@@ -568,8 +571,8 @@ def _commit(d: DealState) -> None:
         if res is None:
             return
         if res.winner is not None and res.points:
-            # a point not shown keeps its pips unless they were said ("making?")
-            note = "; ".join(statement(h, rules, full=rules.show_point) for h in res.holdings)
+            # as said aloud (no suit); a point not shown keeps its pips unless they were said
+            note = "; ".join(claim_words(h, rules, full=rules.show_point) for h in res.holdings)
             _count(d, res.winner, _CLASS_KIND[d["committed"]], res.points, note)
             if d["phase"] is P_OVER:
                 return

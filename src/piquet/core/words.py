@@ -2,9 +2,14 @@
 
 The deal builds each line of its dialog here (:func:`utterance`): the fact, and the
 sentence a person reads, in the rule set's words ("Point of five, making 48.",
-"ruff of 51", "quint major in hearts").  Nothing reads a sentence back: code that
-needs to know what was said reads the fact.  Rewording a sentence here changes the
-records and the screens, never what a player believes.
+"ruff of 51", "quint major").  Nothing reads a sentence back: code that needs to know
+what was said reads the fact.  Rewording a sentence here changes the records and the
+screens, never what a player believes.
+
+What is said aloud names no suit: a point by its count, a sequence by its length and top
+card, a set by its rank (:func:`claim_words`).  A player's own claim, named for him beside
+his cards, may say its suit to tell two of his claims apart (:func:`claim_name`, "quart to
+the king in hearts"): those words are his alone, never a line of the dialog.
 
 :func:`voice` tells how a line is told: spoken words (quoted in a record), a deed
 ("shows AH KH QH"), or a narration that names its subject ("elder exchanges 5").
@@ -52,6 +57,7 @@ __all__ = [
     "Voice",
     "aloud",
     "capitalized",
+    "claim_name",
     "claim_words",
     "declared",
     "exchanged",
@@ -108,7 +114,8 @@ _SEQ_NAMES: Final = {
 
 
 def statement_words(said: Statement, rules: Rules) -> str:
-    """A claim as announced ("point of five, making 48", "quart to the king in hearts")."""
+    """A claim as announced ("point of five, making 48", "quart to the king", "three
+    aces"): never a suit."""
     cls = said.cls
     if cls is DeclClass.POINT:
         if not said.size:
@@ -118,10 +125,9 @@ def statement_words(said: Statement, rules: Rules) -> str:
         return f"{first}, making {said.pips}" if said.pips else first
     if cls is DeclClass.SEQUENCE:
         name = _SEQ_NAMES[min(said.size, 9)]
-        suit = f" in {Suit(said.suit).plural}" if said.suit >= 0 else ""
         if said.rank == Rank.ACE:
-            return f"{name} major{suit}"
-        return f"{name} to the {Rank(said.rank).name_singular}{suit}"
+            return f"{name} major"
+        return f"{name} to the {Rank(said.rank).name_singular}"
     plural = Rank(said.rank).name_plural
     return f"quatorze of {plural}" if said.size == 4 else f"three {plural}"
 
@@ -130,13 +136,33 @@ _CLAIM_WORDS: dict[int, str] = {}
 
 
 def claim_words(claim: Claim, rules: Rules, *, full: bool = True) -> str:
-    """How a player announces ``claim`` (see :func:`piquet.core.declarations.statement`)."""
+    """How a player announces ``claim`` aloud ("quart to the king"): what the other hears."""
     key = said_shape(claim) << 4 | _knobs(rules, full)
     found = _CLAIM_WORDS.get(key)
     if found is None:
         if len(_CLAIM_WORDS) > 16_384:
             _CLAIM_WORDS.clear()
         found = _CLAIM_WORDS[key] = statement_words(statement_of(claim, rules, full=full), rules)
+    return found
+
+
+_CLAIM_NAMES: dict[int, str] = {}
+
+
+def claim_name(claim: Claim, rules: Rules, *, full: bool = True) -> str:
+    """``claim`` named for one who sees its cards: the words said aloud, and for a sequence
+    in one suit its suit ("quart to the king in hearts"), to tell a player's own claims
+    apart (see :func:`piquet.core.declarations.statement`).  Never a line of the dialog."""
+    said = claim_words(claim, rules, full=full)
+    if claim.cls is not DeclClass.SEQUENCE or not rules.sequences_same_suit:
+        return said
+    suit = (claim.cards.bit_length() - 1) // 9
+    key = (said_shape(claim) << 4 | _knobs(rules, full)) << 2 | suit
+    found = _CLAIM_NAMES.get(key)
+    if found is None:
+        if len(_CLAIM_NAMES) > 16_384:
+            _CLAIM_NAMES.clear()
+        found = _CLAIM_NAMES[key] = f"{said} in {Suit(suit).plural}"
     return found
 
 
@@ -378,12 +404,7 @@ def replied(role: Role, cls: DeclClass, reply: Reply) -> Utterance:
 
 def _knobs(rules: Rules, full: bool) -> int:
     """The knobs a claim's words depend on, as bits (with ``full``: a point's pips said)."""
-    return (
-        full << 3
-        | (rules.deck_size == 36) << 2
-        | (rules.point_measure is PointMeasure.PIPS) << 1
-        | rules.sequences_same_suit
-    )
+    return full << 2 | (rules.deck_size == 36) << 1 | (rules.point_measure is PointMeasure.PIPS)
 
 
 def declared(role: Role, claim: Claim, rules: Rules, *, full: bool = True) -> Utterance:

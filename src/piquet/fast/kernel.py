@@ -212,7 +212,8 @@ def _add(p, tl, ev, seat, kind, pts):  # type: ignore[no-untyped-def]
                 ev[n, 2] = p[P.REPIQUE_BONUS]
                 n += 1
                 tl[seat] += p[P.REPIQUE_BONUS]
-            elif kind <= K_LAST and not (p[P.PIQUE_ELDER_ONLY] and seat == 1):
+            elif (kind <= K_LAST or (p[P.PIQUE_BY_CARDS] and kind <= K_CAPOT)) and not (
+                    p[P.PIQUE_ELDER_ONLY] and seat == 1):
                 ev[n, 0] = seat
                 ev[n, 1] = K_PIQUE
                 ev[n, 2] = p[P.PIQUE_BONUS]
@@ -416,8 +417,8 @@ def run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop
     for pos in range(24):
         hands[(pos // size) % 2] |= 1 << deck[pos]
     sp = 24
-    bl0 = is_blanche(hands[0])
-    bl1 = is_blanche(hands[1])
+    bl0 = p[P.CARTE_BLANCHE] != 0 and is_blanche(hands[0])
+    bl1 = p[P.CARTE_BLANCHE] != 0 and is_blanche(hands[1])
 
     # ---- carte blanche and the exchange
     ann0 = -1
@@ -448,11 +449,13 @@ def run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop
                 if fz[row, 0] != A_BLANCHE or ann1 < lo or ann1 > hi:
                     return _bad(tl, info)
             _trace(tl, tr, A_BLANCHE, ann1)
-    count_blanche = not (bl0 and bl1) or p[P.BOTH_BLANCHE_SCORE] != 0
+    # whose blanche counts (Rules.blanche_counted): both, neither, or younger's alone
+    count0 = not (bl0 and bl1) or (p[P.BOTH_BLANCHE_SCORE] != 0 and p[P.YOUNGER_BARS] == 0)
+    count1 = not (bl0 and bl1) or p[P.BOTH_BLANCHE_SCORE] != 0 or p[P.YOUNGER_BARS] != 0
     bv = p[P.BLANCHE_VALUE]
     ymax = p[P.YOUNGER_MAX]
     if not p[P.BLANCHE_NUMBER]:
-        if bl0 and count_blanche:
+        if bl0 and count0:
             _add(p, tl, ev, 0, K_BLANCHE, bv)
             if tl[T_REACHED] >= 0 or tl[T_STOP]:
                 return _ret(tl)
@@ -461,7 +464,7 @@ def run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop
             return _bad(tl, info)
         _trace(tl, tr, A_DISCARD, n)
         sp = _exchange(hands, disc, deck, sp, 0, n)
-        if bl1 and count_blanche:
+        if bl1 and count1:
             _add(p, tl, ev, 1, K_BLANCHE, bv)
             if tl[T_REACHED] >= 0 or tl[T_STOP]:
                 return _ret(tl)
@@ -484,7 +487,7 @@ def run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop
         _trace(tl, tr, A_DISCARD, n1)
         hands[1] &= ~n1
         disc[1] |= n1
-        if count_blanche:
+        if count0:
             _add(p, tl, ev, 0, K_BLANCHE, bv)
             if tl[T_REACHED] >= 0 or tl[T_STOP]:
                 return _ret(tl)
@@ -493,7 +496,7 @@ def run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop
             return _bad(tl, info)
         _trace(tl, tr, A_DISCARD, n)
         sp = _exchange(hands, disc, deck, sp, 0, n)
-        if ann1 >= 0 and count_blanche:
+        if ann1 >= 0 and count1:
             _add(p, tl, ev, 1, K_BLANCHE, bv)
             if tl[T_REACHED] >= 0 or tl[T_STOP]:
                 return _ret(tl)
@@ -504,7 +507,7 @@ def run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop
             return _bad(tl, info)
         _trace(tl, tr, A_DISCARD, n)
         sp = _exchange(hands, disc, deck, sp, 0, n)
-        if ann1 >= 0 and count_blanche:
+        if ann1 >= 0 and count1:
             _add(p, tl, ev, 1, K_BLANCHE, bv)
             if tl[T_REACHED] >= 0 or tl[T_STOP]:
                 return _ret(tl)
@@ -523,13 +526,21 @@ def run_deal(p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop
     mode = p[P.LEFTOVERS]
     if sp < deck_size and (mode == P.LEFT_NAMES_SUIT or mode == P.LEFT_NAMES_CARD):
         by_suit = mode == P.LEFT_NAMES_SUIT
+        # the cards elder may name (Deal._leftover_actions): any, or (appoint_if_card_lacked
+        # off) one he holds or one of a suit he has none of
+        nameable = full
+        if not p[P.APPOINT_LACKED]:
+            nameable = hands[0]
+            for s in range(4):
+                if hands[0] & (0x1FF << (9 * s)) == 0:
+                    nameable |= full & (0x1FF << (9 * s))
         row = _forced(tl, fz, nfz)
         if row < 0:
-            k = choose_name(p, policy, rng, hands[0], by_suit, full)
+            k = choose_name(p, policy, rng, hands[0], by_suit, nameable)
         elif fz[row, 0] == A_LEFTOVER and fz[row, 1] == 0:
             k = -1
         elif fz[row, 0] == (A_NAME_SUIT if by_suit else A_NAME_CARD) and (
-                fz[row, 1] < 4 if by_suit else full >> fz[row, 1] & 1):
+                fz[row, 1] < 4 if by_suit else nameable >> fz[row, 1] & 1):
             k = fz[row, 1]
         else:
             return _bad(tl, info)

@@ -63,7 +63,11 @@ STOCK_SIZE: Final = 45
 PARTIE_DEALS: Final = 46
 PARTIE_TIE_EXTRA: Final = 47
 SETTLEMENT_PARLETT: Final = 48
-N_PARAMS: Final = 52
+CARTE_BLANCHE: Final = 49
+YOUNGER_BARS: Final = 50
+PIQUE_BY_CARDS: Final = 51
+APPOINT_LACKED: Final = 52
+N_PARAMS: Final = 53
 
 # Codes of enumerated knobs.
 LEFT_HIDDEN, LEFT_NAMES_SUIT, LEFT_NAMES_CARD, LEFT_TURNS_UP, LEFT_LOOKS = range(5)
@@ -131,6 +135,10 @@ def compile_rules(rules: Rules) -> npt.NDArray[np.int64]:
     p[PARTIE_DEALS] = rules.partie_deals
     p[PARTIE_TIE_EXTRA] = rules.partie_tie_extra_deals
     p[SETTLEMENT_PARLETT] = rules.settlement is Settlement.PARLETT
+    p[CARTE_BLANCHE] = rules.carte_blanche
+    p[YOUNGER_BARS] = rules.younger_blanche_bars
+    p[PIQUE_BY_CARDS] = rules.pique_by_cards
+    p[APPOINT_LACKED] = rules.appoint_if_card_lacked
     p.setflags(write=False)
     if len(_CACHE) > 256:
         _CACHE.clear()

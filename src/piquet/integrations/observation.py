@@ -13,8 +13,9 @@ Nothing reads a :class:`~piquet.core.deal.Deal`, so nothing hidden can leak.
   the order of past tricks.
 
 The dialog's lines are turned into numbers by :func:`said_of`, from each line's
-fact (:mod:`piquet.core.facts`: a claim's size, top or rank, pips and suit as far as
-they were said); no sentence is read back.  Tensor entries all lie in ``[0, 1]``;
+fact (:mod:`piquet.core.facts`: a claim's size, top or rank and pips as far as they were
+said, never a suit: a sequence is said by its length and top card); no sentence is read
+back.  Tensor entries all lie in ``[0, 1]``;
 :data:`INFO_PIECES` and :data:`OBS_PIECES` name their parts.
 """
 
@@ -99,15 +100,12 @@ class Said(NamedTuple):
     rank: int = 0
     """Sequence: top rank; set: the rank."""
     pips: int = 0
-    suit: int = -1
     card: int = -1
     extras: tuple[Said, ...] = ()
 
 
 def _from_statement(said: Statement, cls: DeclClass) -> Said:
-    return Said(
-        Saying.CLAIM, cls, size=said.size, rank=said.rank, pips=said.pips, suit=said.suit
-    )
+    return Said(Saying.CLAIM, cls, size=said.size, rank=said.rank, pips=said.pips)
 
 
 _REPLY_SAYING: Final = {
@@ -310,7 +308,7 @@ _CARD_PLANES: Final = (
     "trick_lead",
     "missing",
 )
-_DECL_WIDTH: Final = 2 + 13 + 9 + 1 + 4 + 4  # said, passed, size, rank, pips, suit, replies
+_DECL_WIDTH: Final = 2 + 13 + 9 + 1 + 4  # said, passed, size, rank, pips, replies
 _KINDS: Final = tuple(Kind)
 _POINT_SCALE: Final = 300.0
 
@@ -449,8 +447,6 @@ def _fill_dialog(out: Vector, v: DealView) -> None:
                 out[base + 15 + said.rank - 6] = 1.0
             if said.pips:
                 out[base + 24] = min(said.pips / 100.0, 1.0)
-            if said.suit >= 0:
-                out[base + 25 + said.suit] = 1.0
             last_claim[(int(said.cls), side)] = base
         elif said.kind is Saying.PASS:
             out[base + 1] = 1.0
@@ -458,7 +454,7 @@ def _fill_dialog(out: Vector, v: DealView) -> None:
             claimed = last_claim.get((int(said.cls), side), base)
             out[claimed + 24] = min(said.pips / 100.0, 1.0)
         elif said.kind in _REPLY_SLOT:
-            out[base + 29 + _REPLY_SLOT[said.kind]] = 1.0
+            out[base + 25 + _REPLY_SLOT[said.kind]] = 1.0
 
 
 _REPLY_SLOT: Final = {Saying.GOOD: 0, Saying.NOT_GOOD: 1, Saying.EQUAL: 2, Saying.MAKING: 3}

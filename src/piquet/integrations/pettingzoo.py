@@ -3,10 +3,10 @@
 ::
 
     import numpy as np
-    from piquet.integrations.pettingzoo import piquet_v1
+    from piquet.integrations.pettingzoo import piquet_v2
 
     rng = np.random.default_rng(0)
-    e = piquet_v1.env(rules="rubicon")
+    e = piquet_v2.env(rules="rubicon")
     e.reset(seed=42)
     for agent in e.agent_iter():
         obs, reward, terminated, truncated, info = e.last()
@@ -27,9 +27,11 @@ the Rubicon partie (rule sets that play one) and rewards the settlement's points
 prints it.
 
 The name carries the environment's version (:mod:`piquet.integrations.versions`), which
-changes when a rule reading does: ``piquet_v1`` (``env(version=1)``, the default) plays
-this release's readings; ``piquet_v0`` still loads, with a warning that its reading of a
-partly declared run is no longer played.
+changes when a rule reading or the observations do: ``piquet_v2`` (``env(version=2)``, the
+default) plays this release's readings and observations; ``piquet_v1`` and ``piquet_v0``
+still load, with a warning that what they played is no longer played (version 1's
+observations named the suit of a sequence never shown; version 0's reading of a partly
+declared run).
 """
 
 from __future__ import annotations
@@ -54,7 +56,7 @@ from piquet.integrations.observation import (
 )
 from piquet.integrations.versions import ENV_VERSION, check_version, env_name, versioned_rules
 
-__all__ = ["PiquetEnv", "VersionedEnv", "env", "piquet_v0", "piquet_v1", "raw_env"]
+__all__ = ["PiquetEnv", "VersionedEnv", "env", "piquet_v0", "piquet_v1", "piquet_v2", "raw_env"]
 
 AGENTS = ("player_0", "player_1")
 
@@ -252,7 +254,7 @@ def env(
 @dataclass(frozen=True, slots=True)
 class VersionedEnv:
     """The environment at one version, named as PettingZoo names its environments:
-    ``piquet_v1.env(rules="rubicon")`` (as ``chess_v6.env()``), ``piquet_v1.raw_env()``."""
+    ``piquet_v2.env(rules="rubicon")`` (as ``chess_v6.env()``), ``piquet_v2.raw_env()``."""
 
     version: int
 
@@ -269,8 +271,11 @@ class VersionedEnv:
         return raw_env(**options, version=self.version)
 
 
-piquet_v1: Final = VersionedEnv(1)
+piquet_v2: Final = VersionedEnv(2)
 """This release's environment (:data:`~piquet.integrations.versions.ENV_VERSION`)."""
+piquet_v1: Final = VersionedEnv(1)
+"""Version 1's name, kept working: it warns that its observations (which named the suit of
+a sequence never shown) are no longer made, and plays version 2's."""
 piquet_v0: Final = VersionedEnv(0)
 """The first version's name, kept working: it warns that its reading of a partly declared
-run is no longer played, and plays version 1's."""
+run is no longer played, and plays the current version's."""

@@ -5,7 +5,8 @@ reading of a rule set changes (the texts are silent or ambiguous somewhere and t
 package reads them another way), so does what an agent is trained and measured on;
 the version says which readings a run used.  It is the ``version`` parameter of the
 OpenSpiel game ``python_piquet`` and the number in the PettingZoo environment's name
-(``piquet_v1``).  Observations and action ids are the same in every version so far.
+(``piquet_v2``).  The action ids are the same in every version so far; the observations
+changed once, in version 2 (a sequence said without its suit).
 
 Each :class:`EnvVersion` names the readings it plays by the knobs of
 :class:`~piquet.core.rules.Rules` that give them (``knobs``, applied to the rule set
@@ -66,6 +67,16 @@ VERSIONS: Final[Mapping[int, EnvVersion]] = {
         "a partly declared run: what the winner of the sequences did not declare of the run "
         "he declared from is sunk, not a further sequence (docs/rules.md, 'the winner of "
         "the class counts')",
+        None,
+    ),
+    2: EnvVersion(
+        2,
+        "2026-12-06 (issue 36)",
+        "what is said aloud: a sequence is said by its length and top card, never its suit, "
+        "so a sequence beaten or equalled, never shown, leaves its suit unknown to the other "
+        "seat; the observation tensors' declarations part lost its suit entries (198 wide, "
+        "now 174) and the strings name no suit. Version 1's observations told the other seat "
+        "that suit: they are not made again",
     ),
 }
 
@@ -115,7 +126,7 @@ def versioned_rules(rules: Rules, version: int) -> Rules:
 
 
 def env_name(version: int = ENV_VERSION) -> str:
-    """The environment's versioned name, ``piquet_v1``."""
+    """The environment's versioned name, ``piquet_v2``."""
     return f"piquet_v{version}"
 
 

@@ -497,9 +497,9 @@ def declaration_tally(
 ) -> Tally:
     """The tally after both declare all they hold (carte blanche first, repique judged)."""
     tally = Tally()
-    both = blanche[0] and blanche[1]
+    counts = rules.blanche_counted(blanche[0], blanche[1])
     for seat in (ELDER, YOUNGER):
-        if blanche[seat] and (not both or rules.both_blanche_score):
+        if counts[seat]:
             tally = tally.add(seat, Kind.BLANCHE, rules.blanche_value, "", rules, (0, 0), None)
     hands = (elder, younger)
     for cls, kind in zip(DeclClass, (Kind.POINT, Kind.SEQUENCES, Kind.SETS), strict=True):

@@ -10,7 +10,9 @@ this seat's view.  The draws here are constructive, then filtered:
   saw (elder's unused cards, the leftovers), and therefore which stock places
   the other took from;
 - the dialog: every claim the other declared must be a claim of his hand, with
-  the same words, the same extra holdings counted and the cards shown;
+  the same words, the same extra holdings counted and the cards shown (a sequence is
+  said without its suit: one he never showed is placed in a suit that could hold it,
+  each suit drawn as often as the hands it allows, see :mod:`piquet.sampling.draw`);
   "not good" means a better holding, "equal" an equal one, "making?" a point of
   as many cards; a trio's missing card is the one he named; a lead he named and
   lacked is a card or suit he does not hold;
@@ -112,7 +114,7 @@ def sample_worlds(
                 if len(loose) < n:
                     loose.append(w)
                 continue
-            w = World(w.opp_dealt, w.opp_discards, w.stock, w.opp_hand, weight)
+            w = World(w.opp_dealt, w.opp_discards, w.stock, w.opp_hand, w.weight * weight)
         out.append(w)
         if len(out) >= want:
             break

@@ -4,13 +4,24 @@ Part of :mod:`piquet.sampling` (the one sampler): :func:`knowledge` gathers what
 view tells about the cards it cannot see, :func:`draw` places them all once (checked
 against the exchange, the voids, the claims' shown cards and carte blanche; the dialog's
 fit is weighed in :mod:`piquet.sampling.dialog`).
+
+A sequence the other declared and never showed is said by its length and top card only
+("quart to the queen"): its suit is unknown.  :func:`knowledge` lists every way of placing
+his unshown sequences in suits that could hold them (:class:`Placement`), each weighted by
+how many hands it leaves him (the chance that a hand drawn as if nothing were said holds
+those cards); :func:`draw` places one, drawn by that weight, before filling his hand, and
+divides the world's weight by the number of listed placements the drawn hand holds, so
+that a hand holding such a run in two suits is not counted twice.  Every world still fits
+the dialog (:func:`~piquet.sampling.dialog.dialog_weight` checks it).
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from piquet.core.cards import SUIT_MASKS, mask_cards, pack_mask
@@ -34,7 +45,15 @@ from piquet.core.facts import (
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
 
-__all__ = ["SINK_WEIGHT", "Knowledge", "SamplingError", "World", "draw", "knowledge"]
+__all__ = [
+    "SINK_WEIGHT",
+    "Knowledge",
+    "Placement",
+    "SamplingError",
+    "World",
+    "draw",
+    "knowledge",
+]
 
 #: Weight of a world in which the other sank a holding (declared less than he held).
 SINK_WEIGHT: Final = 0.15
@@ -109,6 +128,21 @@ class Knowledge:
     not_laid_out: int = 0
     """Cards the other did not lay out: every card of a rank of which he said "I laid out
     none of the kings"."""
+    placements: tuple[Placement, ...] = ()
+    """The ways his unshown sequences may lie (empty: none to place)."""
+    placement_sums: tuple[float, ...] = ()
+    """The running sums of the placements' weights (to draw one by weight)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Placement:
+    """One way the other's declared, unshown sequences may lie: the ``cards`` of each run in
+    the suit given it (together), and the ``weight`` of that choice: the chance that a hand
+    drawn without it holds those cards, so that each choice is drawn as often as the hands
+    it allows."""
+
+    cards: int
+    weight: float
 
 
 _deck: Final = pack_mask
@@ -150,10 +184,6 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
             opp_blanche = True
         elif isinstance(fact, HoldingShown):
             decl_shown |= fact.cards
-        elif isinstance(fact, (Declared, FurtherHeld)):
-            # a sequence in one suit names its cards ("tierce to the nine in diamonds")
-            for said in _statements(fact):
-                decl_shown |= _named_cards(said)
     opp_played = view.opponent_played.mask
     took = [ke >= 0, ky >= 0 and (not y_discard_only or ke >= 0)]
     younger_discarded = ky >= 0
@@ -190,7 +220,8 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
     for _, _, miss in sets:
         if miss >= 0:
             laid_out |= 1 << miss
-    return Knowledge(
+    kn = Knowledge(
+        placements=(),
         not_laid_out=kept,
         sets=sets,
         excluded=excluded | laid_out,
@@ -218,18 +249,112 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
         void_suits=voids,
         slots=tuple(slots),
     )
+    runs = _unshown_runs(view, other, rules)
+    if not runs or not kn.opp_exchanged:
+        return kn
+    placements = _placements(kn, view, runs)
+    sums = tuple(itertools.accumulate(p.weight for p in placements))
+    return replace(kn, placements=placements, placement_sums=sums)
 
 
 def _statements(fact: Declared | FurtherHeld) -> tuple[Statement, ...]:
     return (fact.said,) if isinstance(fact, Declared) else fact.said
 
 
-def _named_cards(said: Statement) -> int:
-    """The cards a statement names: a sequence in one suit (else 0)."""
-    if said.cls is not DeclClass.SEQUENCE or said.suit < 0:
+def _unshown_runs(view: DealView, other: int, rules: Rules) -> list[tuple[int, int]]:
+    """(length, top rank) of each sequence in one suit the other declared (or counted
+    beside his claim) and never showed."""
+    if not rules.sequences_same_suit:
+        return []
+    runs: list[tuple[int, int]] = []
+    for u in view.dialog:
+        fact = u.fact
+        if fact.role != other:
+            continue
+        if isinstance(fact, HoldingShown) and fact.cls is DeclClass.SEQUENCE:
+            return []  # he showed every sequence he counted: their cards are known
+        if isinstance(fact, (Declared, FurtherHeld)):
+            runs.extend(
+                (said.size, said.rank)
+                for said in _statements(fact)
+                if said.cls is DeclClass.SEQUENCE
+            )
+    return runs
+
+
+_MAX_PLACEMENTS: Final = 4096
+
+
+def _run_cards(length: int, top: int, suit: int) -> int:
+    base = 9 * suit - 6
+    return sum(1 << (base + r) for r in range(top - length + 1, top + 1))
+
+
+def _inclusion(pool: int, picked: int, wanted: int) -> float:
+    """The chance that ``wanted`` given cards all lie among ``picked`` drawn at random
+    from ``pool`` (0 if they cannot)."""
+    if wanted > picked or picked > pool:
+        return 0.0
+    out = 1.0
+    for i in range(wanted):
+        out *= (picked - i) / (pool - i)
+    return out
+
+
+def _placements(
+    kn: Knowledge, view: DealView, runs: Sequence[tuple[int, int]]
+) -> tuple[Placement, ...]:
+    """Every way of placing ``runs`` in suits (runs apart, each in cards the other may hold
+    after the exchange), weighted by the hands each leaves him: known cards cost nothing;
+    an unseen card is one of the places of his hand filled at random from the unplaced
+    cards; one of elder's unused cards that this seat saw is one of younger's seen take."""
+    other = 1 - kn.role
+    allowed = _void_allowed(kn, view)
+    known = kn.opp_known_held
+    from_unseen = kn.unplaced & allowed & ~kn.excluded & ~known
+    seen_take = 0
+    from_seen = 0
+    if other == YOUNGER:
+        first = max(kn.k_elder, 0)
+        seen_take = sum(1 for i in range(first, first + kn.k_younger) if kn.slots[i] == 3)
+        if seen_take:
+            from_seen = kn.unused_seen & ~kn.leftovers_seen & allowed & ~known
+    holdable = known | from_unseen | from_seen
+    fill = 12 - known.bit_count() - seen_take
+    n_unseen = from_unseen.bit_count()
+    n_seen = from_seen.bit_count()
+    choices: list[list[int]] = []
+    for length, top in runs:
+        suits = [_run_cards(length, top, s) for s in range(4)]
+        choices.append([c for c in suits if c & ~holdable == 0])
+    out: list[Placement] = []
+    for combo in itertools.islice(itertools.product(*choices), _MAX_PLACEMENTS):
+        cards = 0
+        for c in combo:
+            if cards & c:
+                break
+            cards |= c
+        else:
+            weight = _inclusion(n_unseen, fill, (cards & from_unseen).bit_count())
+            weight *= _inclusion(n_seen, seen_take, (cards & from_seen).bit_count())
+            if weight > 0.0:
+                out.append(Placement(cards, weight))
+    return tuple(out)
+
+
+def _placed(kn: Knowledge, rng: random.Random) -> int:
+    """One placement of the other's unshown sequences, drawn by weight (0: none)."""
+    sums = kn.placement_sums
+    if not sums:
         return 0
-    base = 9 * said.suit - 6
-    return sum(1 << (base + r) for r in range(said.rank - said.size + 1, said.rank + 1))
+    i = bisect.bisect_right(sums, rng.random() * sums[-1])
+    return kn.placements[min(i, len(sums) - 1)].cards
+
+
+def _placement_share(kn: Knowledge, hand: int) -> float:
+    """1 / the number of placements ``hand`` holds (at least the one drawn)."""
+    held = sum(1 for p in kn.placements if p.cards & ~hand == 0)
+    return 1.0 / held if held > 1 else 1.0
 
 
 def _lead_not_held(view: DealView) -> int:
@@ -364,7 +489,7 @@ def draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
         stock = _fill_stock(slots, kn, _pools(kn, rng, u_only), rest, {})
         if stock is None:
             return None
-        if not kn.opp_blanche and dealt & COURTS_MASK == 0:
+        if not kn.opp_blanche and rules.holds_blanche(dealt):
             return None
         return World(dealt, disc, stock, dealt & ~disc)
     # the other has exchanged: his take is a range of stock places
@@ -373,7 +498,8 @@ def draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
     take_places = range(first, first + k_o)
     seen_take = [i for i in take_places if slots[i] == 3]
     unseen_take = [i for i in take_places if slots[i] == 0]
-    known = kn.opp_known_held
+    placed = _placed(kn, rng)
+    known = kn.opp_known_held | placed
     # seen stock cards in his take: those he played or showed, then random
     must_seen = known & kn.seen_stock
     if must_seen & ~u_only or must_seen.bit_count() > len(seen_take):
@@ -427,7 +553,7 @@ def draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
             return None
         disc = must_disc | _pick(rng, disc_pool, k_o - must_disc.bit_count())
         dealt = (hand & ~chosen_seen & ~take_unseen) | disc
-        if not kn.opp_blanche and dealt & COURTS_MASK == 0:
+        if not kn.opp_blanche and rules.holds_blanche(dealt):
             return None
     fixed: dict[int, int] = {}
     for place, card in zip(seen_take, mask_cards(chosen_seen), strict=True):
@@ -439,7 +565,8 @@ def draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
     stock = _fill_stock(slots, kn, _pools(kn, rng, u_only & ~chosen_seen), rest, fixed)
     if stock is None or len(stock) != stock_size:
         return None
-    return World(dealt, disc, stock, hand & ~kn.opp_played)
+    weight = _placement_share(kn, hand) if placed else 1.0
+    return World(dealt, disc, stock, hand & ~kn.opp_played, weight)
 
 
 def _pools(kn: Knowledge, rng: random.Random, u_only: int) -> dict[int, list[int]]:

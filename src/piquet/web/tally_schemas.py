@@ -133,6 +133,10 @@ class EntryOut(BaseModel):
     n: int
     text: str = Field(description="The entry, written so that it can be typed again.")
     by: str | None = Field(description="The player who did it, where the entry is an action.")
+    note: str | None = Field(
+        default=None,
+        description="For a mistake of the table (a penalty, a word taken back): what it "
+        "costs under the rule set, and the passage of its text.")
 
 
 class SheetDealOut(BaseModel):

@@ -14,7 +14,7 @@ from piquet.core.actions import Appoint, Declare, NameLead
 from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase
 from piquet.core.view import dialog_json, events_json, played_by
-from piquet.tally import HELP, TallySession, in_words, result_text
+from piquet.tally import TallySession, help_text, in_words, result_text
 
 __all__ = ["action_text", "speak", "step_text", "tally_json"]
 
@@ -56,6 +56,11 @@ def step_text(step: list[Any], names: tuple[str, str]) -> str:
         return out + (f" take {step[3]}" if len(step) > 3 else "")
     if kind == "take":
         return f"{step[1]}: take {step[2]}"
+    if kind == "penalty":
+        words = str(step[2]).replace("-", " ")
+        return f"{words} {step[1]}" + (f" {step[3]}" if len(step) > 3 else "")
+    if kind == "correct":
+        return f"correct {step[1]} {step[2]}"
     return action_text(str(step[1]))
 
 
@@ -225,13 +230,15 @@ def _entries(session: TallySession) -> list[dict[str, Any]]:
     out = []
     h = 0
     entry_of = session.step_entries
+    notes = session.notes()
     for n, js in enumerate(steps, 1):
         by = None
         if js[0] in ("exchange", "action"):
             if by_history:
                 by = names[history[h][0]]
             h += 1
-        out.append({"n": n, "text": step_text(js, names), "by": by, "entry": entry_of[n - 1]})
+        out.append({"n": n, "text": step_text(js, names), "by": by, "entry": entry_of[n - 1],
+                    "note": notes.get(n - 1)})
     return out
 
 
@@ -290,7 +297,7 @@ def tally_json(tally_id: str, version: int, session: TallySession) -> dict[str, 
             }
             for g in m.games
         ],
-        "help": HELP,
+        "help": help_text(session.rules),
     }
 
 

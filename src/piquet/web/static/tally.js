@@ -530,7 +530,9 @@ function renderEntries(t) {
   }
   const part = (e) => [e.by ? h("span", { class: "speaker" }, e.by + ": ") : null,
     h("span", { class: "tentry-text" },
-      e.by ? e.text.replace(/^(elder|younger): /, "") : e.text)];
+      e.by ? e.text.replace(/^(elder|younger): /, "") : e.text),
+    // a mistake of the table: what it costs, and the passage it follows
+    e.note ? h("span", { class: "tentry-note muted small" }, ` (${e.note})`) : null];
   const list = h("ol", { class: "lines tentries", id: "tally-entry-list" },
     groups.map((g) => h("li", { value: g[0].entry, dataset: { steps: String(g.length) } },
       g.flatMap((e, i) => i ? [" · ", ...part(e)] : part(e)))));
