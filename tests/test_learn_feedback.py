@@ -24,7 +24,7 @@ SEQ = DeclClass.SEQUENCE
 
 def test_your_quint_beats_his_quart() -> None:
     r = get_rules("rubicon")
-    quart, quint = Statement(SEQ, size=4, rank=14, suit=1), Statement(SEQ, size=5, rank=13, suit=2)
+    quart, quint = Statement(SEQ, size=4, rank=14), Statement(SEQ, size=5, rank=13)
     dialog = [utterance(f, r) for f in (
         Declared(E, quart),
         Replied(Y, SEQ, Reply.NOT_GOOD),

@@ -172,7 +172,7 @@ class Rules:
     """When both hold carte blanche, both count it (if not, neither does)."""
     younger_blanche_bars: bool = False
     """When both hold carte blanche, younger's bars elder's: only younger's counts (if not,
-    both_blanche_score says whether both count or neither)."""
+    both count or neither, as the rule for two blanks above says)."""
     blanche_number: bool = True
     """The holder of carte blanche announces how many cards he will exchange and is bound to it;
     the other discards first (if not, no number: the blanche is shown and the exchange goes on

@@ -209,7 +209,7 @@ _COTGRAVE: Final[dict[str, str]] = {
         "quote: \"the first word not being necessary to stand\" - reading: the text gives both "
         "usages, \"the liberty of the Game at Paris\" (a word recalled before one's first "
         "card) and Provence's, where \"the first word stands\"; the preset takes Paris's, "
-        "described at length (a house rule with call_correction = \"none\" plays Provence's)"
+        "described at length (a house rule may play Provence's)"
     ),
     "renounce_taken_back": (
         "quote: \"except he play'd by mistake, and knew not that he had of the suit, for in "
@@ -223,8 +223,8 @@ _COTGRAVE: Final[dict[str, str]] = {
         "read as cancelling elder's blank, only younger's counts (true)"
     ),
     "appoint_if_card_lacked": (
-        "reading: unused, since elder names a suit, not a card (younger_leftovers is "
-        "elder-names-suit); true, as 1754 is read"
+        "reading: unused, since elder names a suit to see the leftovers, not a card; "
+        "true, as 1754 is read"
     ),
     "pique_by_cards": (
         "quote: \"by playing his first Card up to said number of thirty, before the other has "
@@ -493,7 +493,7 @@ _DU_COEUR: Final[dict[str, str]] = {
     "carte_blanche": 'quote: "Blank is worth ten points, and requires showing the entire hand"',
     "younger_blanche_bars": (
         "reading: not the reconstruction's rule: when both hold a blank neither scores "
-        "(both_blanche_score)"
+        "(the rule for two blanks)"
     ),
     "appoint_if_card_lacked": (
         "reading: unused, since younger turns his leftovers up or leaves them; true, as 1754 is "
