@@ -48,14 +48,15 @@ def test_the_words_of_a_claim_are_cached_by_the_rules_value_not_its_id() -> None
     # the sampler reads facts, not words; the words of a claim are cached in piquet.core.words,
     # keyed on the values of the knobs that decide them
     claim = claims(0b111111, DeclClass.SEQUENCE, RUBICON)[0]
+    words._DECLARED.clear()  # other tests in this process may have filled it (or emptied it)
     said = words.declared(ELDER, claim, RUBICON)
     twin = RUBICON.replace()  # an equal rule set, another object (another id)
     assert twin is not RUBICON and twin == RUBICON
     assert words.declared(ELDER, claim, twin) is said
-    before = len(words._DECLARED)
+    assert len(words._DECLARED) == 1
     ruff = RUBICON.replace(deck_size=36)  # same name, other knobs: its own entry
     words.declared(ELDER, claim, ruff)
-    assert len(words._DECLARED) == before + 1
+    assert len(words._DECLARED) == 2
 
 
 def test_the_search_players_solvers_are_kept_per_rules_value_not_per_name() -> None:
