@@ -38,7 +38,7 @@ pytestmark = [
 WAIT = 30.0
 """Longest wait for the program to answer a keystroke, in seconds."""
 START = 90.0
-"""Longest wait for the program to start (the AI levels load numba)."""
+"""Longest wait for the program to start (the AI levels load the compiled core)."""
 _counter = itertools.count()
 
 KINDS = (

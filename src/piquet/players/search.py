@@ -22,7 +22,7 @@ total counts for the winner) is what it maximizes.
 The thinking budget (``think_ms``) is turned into a number of worlds and a
 number of solver positions, never into a clock reading, so that the same seed
 gives the same decisions.  ``threads=2`` (or ``PIQUET_AI_THREADS=2`` in the
-environment) solves the worlds on two threads (numba releases the GIL) with the
+environment) solves the worlds on two threads (the compiled solver releases the GIL) with the
 same result.
 """
 
