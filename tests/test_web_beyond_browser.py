@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from test_web_kit import CARD, CHROMIUM, CHROMIUM_ARGS, ThreadServer, chromium_available, pick
+from test_web_kit import CARD, ThreadServer, chromium_available, pick
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
@@ -37,16 +37,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
             st["store"].engine, st["executor"], AnalysisSettings(think_ms=20, samples=16, verify=40)
         )
         yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def new_page(browser: Any, viewport: dict[str, int]) -> Any:

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from test_web_kit import CHROMIUM, CHROMIUM_ARGS, ThreadServer, chromium_available
+from test_web_kit import ThreadServer, chromium_available
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
@@ -32,22 +31,6 @@ READY = (
     "#finished, #modal:not([hidden]), #actions button:not([disabled]), "
     "#hand .card.playable, #hand.choosing"
 )
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with ThreadServer(tmp_path_factory.mktemp("browser")) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def shot(page: Any, name: str) -> None:

@@ -14,36 +14,20 @@ import os
 import random
 import re
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from test_web_kit import CHROMIUM, CHROMIUM_ARGS, ThreadServer, as_cards, chromium_available
+from test_web_kit import ThreadServer, as_cards, chromium_available
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
 SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-table-"))
 SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
 RAW_ID = re.compile(r"\b(play|declare|discard|name|appoint|answer):\S")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with ThreadServer(tmp_path_factory.mktemp("table")) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture(params=list(SIZES))

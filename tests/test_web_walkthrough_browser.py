@@ -7,7 +7,6 @@ recalled, no card left raised on a touch screen).  The API side: test_web_walkth
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ from test_web_kit import ThreadServer, as_cards
 from test_web_table import (
     SIZES,
     Api,
-    browser,
     elder_seat,
     leftovers_for_elder,
     new_page,
@@ -26,17 +24,11 @@ from test_web_table import (
     wait_n_changes,
 )
 
-__all__ = ["browser", "size"]  # the fixtures, shared with test_web_table
+__all__ = ["size"]  # the fixture, shared with test_web_table
 
 pytestmark = pytest.mark.skipif(
     not __import__("test_web_kit").chromium_available(), reason="no /usr/bin/chromium"
 )
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with ThreadServer(tmp_path_factory.mktemp("walkthrough")) as srv:
-        yield srv
 
 
 def few(g: dict[str, Any], rng: random.Random) -> str:
