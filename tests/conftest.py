@@ -44,7 +44,7 @@ from test_web_kit import (
     two_servers,
 )
 
-PATIENCE = 120_000
+PATIENCE = 300_000
 """A browser wait's ceiling, in milliseconds: long, so that a loaded machine is slow but
 never fails; a wait ends as soon as its condition holds."""
 

@@ -37,9 +37,10 @@ pytestmark = [
     pytest.mark.skipif(not PIQUET.exists(), reason="the piquet command is not installed"),
 ]
 
-WAIT = 30.0
-"""Longest wait for the program to answer a keystroke, in seconds."""
-START = 90.0
+WAIT = 120.0
+"""Longest wait for the program to answer a keystroke, in seconds (a ceiling: each wait
+ends when the prompt is there)."""
+START = 300.0
 """Longest wait for the program to start (the AI levels load numba)."""
 _counter = itertools.count()
 

@@ -251,10 +251,9 @@ def test_live_updates_come_back_by_themselves_after_a_failed_publish(redis_url: 
         try:
             assert hub.status == "ok"
             hub._set(False, "too many connections")
-            for _ in range(50):
+            deadline = time.monotonic() + 60
+            while hub.status != "ok" and time.monotonic() < deadline:
                 await asyncio.sleep(0.1)
-                if hub.status == "ok":
-                    break
             assert hub.status == "ok"
             # and a burst of publishes, beyond the pool's size, is sent, not refused
             for i in range(400):

@@ -685,7 +685,7 @@ def test_a_sheet_on_two_devices_follows_the_other_and_shares_its_link(
         for line in SCRIPT[:3]:
             _type(one, line)
         # the other device shows it within a few seconds, with no reload
-        two.wait_for_selector("#main[data-n='3']", timeout=15000)
+        two.wait_for_selector("#main[data-n='3']")
         while one.get_attribute("#main", "data-phase") != "declare":
             _type(one, SCRIPT[int(one.get_attribute("#main", "data-n"))])
         buttons = one.query_selector_all("#tally-words .tword")
