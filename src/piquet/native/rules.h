@@ -332,6 +332,12 @@ static inline i64 trick_points(const i64 *p, i64 led, i64 card) {
     return is_tenth(led) + is_tenth(card);
 }
 
+/* every card scores alike in the play (each lead and each trick one, the last trick's
+ * bonus whatever card wins it): a tenth card and a lower one are then interchangeable */
+static inline int cards_alike(const i64 *p) {
+    return p[P_PLAY_SCORING] == PS_LEADS_AND_WINS && p[P_LAST_BONUS] == p[P_LAST_TENTH_BONUS];
+}
+
 /* the last trick's bonus, by its winning card */
 static inline i64 last_points(const i64 *p, i64 win_card) {
     return is_tenth(win_card) ? p[P_LAST_TENTH_BONUS] : p[P_LAST_BONUS];

@@ -53,7 +53,7 @@ static inline i64 s_terminal(i64 acc0, i64 acc1, i64 ended, const i64 *P) {
 /* representative playable cards (one per class of equivalent cards) into out[ply]: the
  * highest of each run of the mover's cards that no card of the other's (or the card led)
  * separates, alike for the scoring (tenth cards apart, unless every card scores alike) */
-HOT int s_gen(i64 hand, i64 opp, i64 lead, i64 scoring, i64 (*out)[12], int ply) {
+HOT int s_gen(i64 hand, i64 opp, i64 lead, int alike, i64 (*out)[12], int ply) {
     i64 avail = playable(hand, lead, 0, 0);
     i64 sep = lead >= 0 ? opp | BIT(lead) : opp;
     int n = 0;
@@ -67,7 +67,7 @@ HOT int s_gen(i64 hand, i64 opp, i64 lead, i64 scoring, i64 (*out)[12], int ply)
             both &= ~((u64)1 << r);
             if ((local >> r) & 1) {
                 int t = r >= 4;
-                if (in_run && (scoring == PS_LEADS_AND_WINS || t == prev_t)) continue;
+                if (in_run && (alike || t == prev_t)) continue;
                 out[ply][n++] = 9 * s + r;
                 in_run = 1;
                 prev_t = t;
@@ -111,9 +111,9 @@ HOT void s_order(i64 opp, i64 lead, i64 (*out)[12], int ply, int n, i64 first) {
 
 /* the hands with played cards squeezed out of each suit (relative ranks); under a scoring
  * that counts tenth cards, the cards below the ten and from it are kept apart */
-HOT void s_normal(i64 h0, i64 h1, i64 lead, i64 scoring, i64 *n0o, i64 *n1o, i64 *nleado) {
+HOT void s_normal(i64 h0, i64 h1, i64 lead, int alike, i64 *n0o, i64 *n1o, i64 *nleado) {
     i64 n0 = 0, n1 = 0, nlead = -1;
-    int gap = scoring != PS_LEADS_AND_WINS;
+    int gap = !alike;
     for (int s = 0; s < 4; s++) {
         int base = 9 * s;
         u64 rem = (u64)((h0 | h1) >> base) & 0x1FF;
@@ -223,7 +223,7 @@ static i64 s_search(Solver *sv, const Pos *root, i64 alpha, i64 beta, int ply) {
     i64 (*buf)[12] = sv->buf;
     i64 *stats = sv->stats;
     int diff = P[P_MODE] == MODE_DIFF;
-    i64 scoring = P[P_PLAY_SCORING];
+    int alike = cards_alike(P);
     int sp = 0;
     s_push(S, 0, root, alpha, beta);
     i64 ret = 0;
@@ -241,7 +241,7 @@ static i64 s_search(Solver *sv, const Pos *root, i64 alpha, i64 beta, int ply) {
             i64 c_leader = f[F_LEADER], c_lead = f[F_LEAD], c_opn = f[F_OPN];
             int keep_acc = !diff || c_opn != 0;
             i64 n0, n1, nlead;
-            s_normal(f[F_H0], f[F_H1], c_lead, scoring, &n0, &n1, &nlead);
+            s_normal(f[F_H0], f[F_H1], c_lead, alike, &n0, &n1, &nlead);
             i64 k1 = n0 | (c_leader << 36) | ((nlead + 1) << 37) | (f[F_WON0] << 43) | (c_opn << 47);
             i64 k2 = n1;
             if (keep_acc) {
@@ -275,7 +275,7 @@ static i64 s_search(Solver *sv, const Pos *root, i64 alpha, i64 beta, int ply) {
             int mover = (int)(c_lead < 0 ? c_leader : 1 - c_leader);
             i64 hand = mover == 0 ? f[F_H0] : f[F_H1];
             i64 opp = mover == 0 ? f[F_H1] : f[F_H0];
-            int n = s_gen(hand, opp, c_lead, scoring, buf, row);
+            int n = s_gen(hand, opp, c_lead, alike, buf, row);
             s_order(opp, c_lead, buf, row, n, tt_move);
             f[F_N] = n;
             f[F_I] = 0;
@@ -409,7 +409,7 @@ static int s_root(Solver *sv, const Pos *s, i64 guess, i64 *cards_out, i64 *valu
     const i64 *P = sv->P;
     i64 mover = s->lead < 0 ? s->leader : 1 - s->leader;
     i64 hand = mover == 0 ? s->h0 : s->h1, opp = mover == 0 ? s->h1 : s->h0;
-    int n = s_gen(hand, opp, s->lead, P[P_PLAY_SCORING], sv->buf, 0);
+    int n = s_gen(hand, opp, s->lead, cards_alike(P), sv->buf, 0);
     s_order(opp, s->lead, sv->buf, 0, n, -1);
     int diff = P[P_MODE] == MODE_DIFF;
     for (int i = 0; i < n; i++) {
@@ -436,7 +436,7 @@ static int s_root_estimate(const i64 *P, i64 (*buf)[12], const Pos *s, i64 *card
                            i64 *values_out) {
     i64 mover = s->lead < 0 ? s->leader : 1 - s->leader;
     i64 hand = mover == 0 ? s->h0 : s->h1, opp = mover == 0 ? s->h1 : s->h0;
-    int n = s_gen(hand, opp, s->lead, P[P_PLAY_SCORING], buf, 0);
+    int n = s_gen(hand, opp, s->lead, cards_alike(P), buf, 0);
     int diff = P[P_MODE] == MODE_DIFF;
     for (int i = 0; i < n; i++) {
         i64 card = buf[0][i];
