@@ -899,6 +899,7 @@ static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_native",
                                        methods};
 
 PyMODINIT_FUNC PyInit__native(void) {
+    bit_tables(); /* filled once, under the import lock */
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
     PyObject *names = PyTuple_New(P_COUNT);
