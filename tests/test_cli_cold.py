@@ -100,6 +100,7 @@ def test_a_command_named_first_builds_its_own_parser_only() -> None:
     assert vars(sub) == vars(whole)
 
 
+@pytest.mark.compile
 def test_cached_kernels_load_without_numbas_library_and_compile_as_ever(tmp_path: Path) -> None:
     (tmp_path / "kern.py").write_text(
         "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"

@@ -196,6 +196,7 @@ def test_env_gives_the_same_games_whatever_the_number_of_threads() -> None:
         VectorEnv(4, threads=0)
 
 
+@pytest.mark.compile
 def test_the_set_up_warms_the_caches_without_the_research_extras() -> None:
     # `scripts/run` installs piquet without the test extras: the warm-up must not need
     # Gymnasium (the batch environment's), PettingZoo, OpenSpiel or Ray
