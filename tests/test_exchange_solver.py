@@ -31,10 +31,6 @@ from piquet.sampling import sample_worlds
 from piquet.solver import Mode, Objective, Solver
 from piquet.tournament import deal_match, deal_pack
 
-# the compiled exchange (the solver's kernel in the dialog's board) compiles variants the
-# set-up's warm-up does not
-pytestmark = pytest.mark.compile
-
 
 def _exchange_match(rules: Rules, seed: int, role: int) -> Match:
     """The match where ``role`` is about to exchange (elder first; younger after elder's

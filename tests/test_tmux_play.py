@@ -41,7 +41,7 @@ WAIT = 120.0
 """Longest wait for the program to answer a keystroke, in seconds (a ceiling: each wait
 ends when the prompt is there)."""
 START = 300.0
-"""Longest wait for the program to start (the AI levels load numba)."""
+"""Longest wait for the program to start (the AI levels load the compiled core)."""
 _counter = itertools.count()
 
 class Pane:
