@@ -15,7 +15,7 @@ from piquet.core.roles import ELDER, YOUNGER, Role
 from piquet.core.scoring import Event, Kind
 from piquet.core.view import DealView
 
-__all__ = ["CRIES", "Counted", "DealEnd", "deal_end"]
+__all__ = ["CRIES", "Counted", "DealEnd", "counted_by", "deal_end"]
 
 CRIES = frozenset({Kind.PIQUE, Kind.REPIQUE, Kind.CAPOT})
 """What a player cries aloud when he makes it."""
@@ -57,12 +57,13 @@ class DealEnd:
         return mine, self.counted[1 - self.final.role]
 
 
-def _counted(events: tuple[Event, ...], role: Role) -> Counted:
+def counted_by(events: tuple[Event, ...], role: int) -> Counted:
+    """What ``role`` counted among ``events``."""
     parts: dict[Kind, int] = {}
     for e in events:
         if e.seat == role:
             parts[e.kind] = parts.get(e.kind, 0) + e.points
-    return Counted(role, sum(parts.values()), tuple(parts.items()))
+    return Counted(Role(role), sum(parts.values()), tuple(parts.items()))
 
 
 def deal_end(final: DealView, view: MatchView) -> DealEnd:
@@ -75,7 +76,7 @@ def deal_end(final: DealView, view: MatchView) -> DealEnd:
     return DealEnd(
         final=final,
         summary=summary,
-        counted=(_counted(final.events, ELDER), _counted(final.events, YOUNGER)),
+        counted=(counted_by(final.events, ELDER), counted_by(final.events, YOUNGER)),
         cries=tuple(e for e in final.events if e.kind in CRIES),
         reached=None if summary is None else summary.reached,
         game=game,

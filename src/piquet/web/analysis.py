@@ -38,9 +38,9 @@ from piquet.core.actions import parse_action
 from piquet.core.match import new_match
 from piquet.core.rules import get_rules
 from piquet.review import ANALYSIS_VERSION, finished_deals, review_deal
+from piquet.table.errors import Refusal, TableError
 from piquet.web.ai import cancel_all
 from piquet.web.games import Entry, Games
-from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import metadata
 
 __all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router", "analyse_deal"]
@@ -268,7 +268,7 @@ def analysis_router(state: dict[str, Any]) -> APIRouter:
         else:
             entry = games.cached(game_id) or await run(games.fresh, game_id)
         if entry is None:  # pragma: no cover - fresh raises instead
-            raise GameError(Refusal.NOT_FOUND, "no such game")
+            raise TableError(Refusal.NOT_FOUND, "no such game")
         return JSONResponse(await analyses().answer(entry, ended=games.over(entry)))
 
     return router

@@ -33,16 +33,15 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from piquet import __version__
 from piquet.core.rules import DEFAULT_PRESET, PRESETS
 from piquet.notation import dump_text
+from piquet.table.errors import Refusal, TableError
+from piquet.table.summary import TITLES, format_label, rules_summary
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.players import mount_docs, players_router
-from piquet.web.practice import attach as attach_practice
 from piquet.web.practice import practice_router
-from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import Store, StoreError
-from piquet.web.summary import TITLES, format_label, rules_summary
 
 __all__ = ["HTTP_STATUS", "WebConfig", "create_app"]
 
@@ -331,8 +330,7 @@ def create_app(config: WebConfig) -> FastAPI:
             store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
         )
         ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
-        ends = await to_thread.run_sync(attach_practice, games, store)
-        state.update(store=store, hub=hub, games=games, ai=ai, executor=executor, ends=ends)
+        state.update(store=store, hub=hub, games=games, ai=ai, executor=executor)
         # What start-up made (modules, the AI's tables) lives as long as the server: keep
         # it out of the collector's full passes, which otherwise stall every request.
         gc.collect()
@@ -373,8 +371,8 @@ def create_app(config: WebConfig) -> FastAPI:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
     # ------------------------------------------------------------------ errors
-    @app.exception_handler(GameError)
-    async def _game_error(_r: Request, exc: GameError) -> JSONResponse:
+    @app.exception_handler(TableError)
+    async def _game_error(_r: Request, exc: TableError) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=HTTP_STATUS[exc.kind])
 
     @app.exception_handler(StoreError)
@@ -610,7 +608,7 @@ def create_app(config: WebConfig) -> FastAPI:
             after = await g.act(
                 game_id, seat.seat, body.action, expect=body.n, entry=entry, known=known
             )
-        except GameError as exc:
+        except TableError as exc:
             if exc.kind is not Refusal.NOT_NOW:
                 raise
             # the game is not as the actor saw it: send it as it stands
@@ -660,9 +658,9 @@ def create_app(config: WebConfig) -> FastAPI:
         entry, seat = await seat_entry(game_id, creds)
         live = entry.live
         if not entry.row.hints:
-            raise GameError(Refusal.NOT_NOW, "hints are off in this game")
+            raise TableError(Refusal.NOT_NOW, "hints are off in this game")
         if live.match.to_act != seat:
-            raise GameError(Refusal.NOT_NOW, "a hint is for your turn")
+            raise TableError(Refusal.NOT_NOW, "a hint is for your turn")
         loop = asyncio.get_running_loop()
         text = await loop.run_in_executor(state["executor"], ask_advisor, live.match.view(seat))
         return {"hint": text or "The advisor has nothing to suggest here."}

@@ -33,20 +33,18 @@ from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet.core.rules import PRESETS, Format
+from piquet.table.errors import Refusal, TableError
+from piquet.table.summary import TITLES, format_label
 from piquet.web.games import Games
 from piquet.web.limits import TokenBuckets
-from piquet.web.refusals import GameError, Refusal, hash_secret
-from piquet.web.store import metadata, seats_t
-from piquet.web.summary import TITLES, format_label
+from piquet.web.refusals import hash_secret
+from piquet.web.store import games_t, metadata, seats_t
 
 __all__ = ["Lobby", "challenges_t", "lobby_router"]
 
 MAX_OPEN: Final = 50
 """Challenges listed at most (the newest)."""
 GONE: Final = "this challenge is no longer open: it was taken or withdrawn"
-_ENDS: Final = sa.table("piquet_game_ends", sa.column("game_id"), sa.column("resigned"))
-"""The resignations (:data:`piquet.web.practice.ends_t`, which imports this module's
-neighbours): a resigned game's seat is no challenge."""
 
 challenges_t: Final = sa.Table(
     "piquet_challenges",
@@ -98,20 +96,21 @@ class Lobby:
 
     def open(self) -> list[dict[str, Any]]:
         """The challenges whose seat is still waiting for this very invitation, in a game
-        nobody resigned, newest first; the others are dropped."""
-        c, s, e = challenges_t.c, seats_t.c, _ENDS.c
+        not over (nor resigned), newest first; the others are dropped."""
+        c, s, g = challenges_t.c, seats_t.c, games_t.c
         with self.engine.begin() as conn:
             rows = conn.execute(
                 sa.select(c.id, c.game_id, c.invite, c.name, c.rules, c.format, c.created_at,
-                          s.token_hash, s.invite_hash, e.resigned)
+                          s.token_hash, s.invite_hash, g.finished)
                 .join_from(challenges_t, seats_t,
                            sa.and_(s.game_id == c.game_id, s.seat == c.seat), isouter=True)
-                .join_from(challenges_t, _ENDS, e.game_id == c.game_id, isouter=True)
+                .join_from(challenges_t, games_t, g.id == c.game_id, isouter=True)
                 .order_by(c.created_at.desc())
             ).all()
+            # a game over (resigned: an entry of its log) has no seat to offer
             stale = [r.id for r in rows
                      if r.token_hash is not None or r.invite_hash != hash_secret(r.invite)
-                     or r.resigned is not None]
+                     or bool(r.finished)]
             if stale:
                 conn.execute(challenges_t.delete().where(c.id.in_(stale)))
         now = time.time()
@@ -232,7 +231,7 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         token = creds.credentials if creds is not None else None
         entry, seat = await run(games.authenticate, body.game, token)
         if games.over(entry):
-            raise GameError(Refusal.NOT_NOW, "the game is over: there is no seat to offer")
+            raise TableError(Refusal.NOT_NOW, "the game is over: there is no seat to offer")
         digest = hash_secret(body.invite)
         open_seat = next(
             (s for s in entry.row.seats
@@ -240,13 +239,13 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
             None,
         )
         if open_seat is None:
-            raise GameError(
+            raise TableError(
                 Refusal.NOT_FOUND,
                 "that invitation opens no waiting seat of this game: make a new link",
             )
         n_seats = len(entry.row.seats)
         if n_seats != 2:
-            raise GameError(Refusal.UNREADABLE, "only a game of two may be offered in the lobby")
+            raise TableError(Refusal.UNREADABLE, "only a game of two may be offered in the lobby")
         cid = await run(
             lobby().post, game_id=body.game, seat=open_seat.seat, invite=body.invite,
             name=seat.name, rules=entry.row.rules, fmt=entry.row.format,
@@ -260,13 +259,13 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         challenge leaves the lobby."""
         taken = await run(lobby().take, challenge_id)
         if taken is None:
-            raise GameError(Refusal.NOT_FOUND, GONE)
+            raise TableError(Refusal.NOT_FOUND, GONE)
         game_id, invite = taken
         games: Games = state["games"]
         try:
             token, seat = await run(games.join, game_id, invite, body.name)
-        except GameError:
-            raise GameError(Refusal.NOT_FOUND, GONE) from None
+        except TableError:
+            raise TableError(Refusal.NOT_FOUND, GONE) from None
         await state["hub"].publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 
@@ -275,7 +274,7 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         """Withdraw your challenge (a seat's token of its game); the link still works."""
         game_id = await run(lobby().game_of, challenge_id)
         if game_id is None:
-            raise GameError(Refusal.NOT_FOUND, GONE)
+            raise TableError(Refusal.NOT_FOUND, GONE)
         games: Games = state["games"]
         token = creds.credentials if creds is not None else None
         await run(games.authenticate, game_id, token)

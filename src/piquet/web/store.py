@@ -70,9 +70,6 @@ seats_t: Final = sa.Table(
     sa.Column("invite_hash", sa.String(64), nullable=True),
 )
 
-_RESIGNED: Final = sa.table("piquet_game_ends", sa.column("game_id"), sa.column("resigned"))
-"""The resignations (kept by :mod:`piquet.web.practice`): a resigned game's seat is not
-taken."""
 actions_t: Final = sa.Table(
     "piquet_actions",
     metadata,
@@ -722,7 +719,7 @@ class Store:
 
     def join(self, game_id: str, *, invite_hash: str, token_hash: str, name: str) -> int | None:
         """Take the open seat whose invite hashes to ``invite_hash``; its number, or None
-        (none such, or the game was resigned)."""
+        (none such, or the game is over: resigned, or played to its end)."""
         with self._using("write to"), self.engine.begin() as conn:
             row = conn.execute(
                 sa.select(seats_t.c.seat).where(
@@ -739,11 +736,10 @@ class Store:
                     seats_t.c.game_id == game_id,
                     seats_t.c.seat == row.seat,
                     seats_t.c.token_hash.is_(None),
-                    # not in a game resigned meanwhile (checked in the statement that takes
-                    # the seat: a resignation between a check and the take let it through)
-                    ~sa.exists().where(
-                        _RESIGNED.c.game_id == game_id, _RESIGNED.c.resigned.is_not(None)
-                    ),
+                    # not in a game over meanwhile, by a resignation (an entry of its log)
+                    # or its last move (checked in the statement that takes the seat: a
+                    # resignation between a check and the take let it through)
+                    ~sa.exists().where(games_t.c.id == game_id, games_t.c.finished.is_(True)),
                 )
                 .values(token_hash=token_hash, invite_hash=None, name=name)
             )

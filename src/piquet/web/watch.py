@@ -39,11 +39,10 @@ from sqlalchemy.exc import IntegrityError
 
 from piquet import __version__
 from piquet.core.view import public_view
+from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Entry, Games
 from piquet.web.hub import live_message
 from piquet.web.limits import TokenBuckets, too_deep
-from piquet.web.practice import resigned_result
-from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import metadata
 
 __all__ = ["WatchKeys", "public_body", "public_json", "watch_keys_t", "watch_router"]
@@ -61,11 +60,11 @@ watch_keys_t: Final = sa.Table(
 )
 
 
-def public_json(entry: Entry, resigned: int | None = None) -> dict[str, Any]:
+def public_json(entry: Entry) -> dict[str, Any]:
     """What a spectator is sent: the engine's public view of the game, the seats' names,
-    and the public view of the deal just finished, as it stood at its end.  A game that
-    ``resigned`` (a seat) ended is over: ``finished``, nobody to act, and ``result``
-    names who resigned and who won, as the seats' views say it."""
+    and the public view of the deal just finished, as it stood at its end.  A game a
+    seat resigned is over: ``finished``, nobody to act, and ``result`` names who resigned
+    and who won, as the seats' views say it."""
     row, live = entry.row, entry.live
     m = live.match
     view = m.public_view()
@@ -76,10 +75,8 @@ def public_json(entry: Entry, resigned: int | None = None) -> dict[str, Any]:
         last = public_view(live.last_deal).to_json()
         last["number"] = len(m.deals)
         last["elder"], last["younger"] = summary.players
-    result = m.result() if m.finished else None
-    if resigned is not None and not m.finished:
-        result = resigned_result(m, resigned)
-    over = m.finished or resigned is not None
+    result = live.state.result()
+    over = live.state.over
     return {
         "id": row.id,
         "spectator": True,
@@ -88,7 +85,7 @@ def public_json(entry: Entry, resigned: int | None = None) -> dict[str, Any]:
         "format": row.format,
         "finished": over,
         "to_act": None if over else m.to_act,
-        "resigned": resigned,
+        "resigned": live.state.resigned,
         "seats": [
             {
                 "seat": s.seat,
@@ -105,8 +102,8 @@ def public_json(entry: Entry, resigned: int | None = None) -> dict[str, Any]:
     }
 
 
-def public_body(entry: Entry, resigned: int | None = None) -> str:
-    return json.dumps(public_json(entry, resigned), ensure_ascii=False, separators=(",", ":"))
+def public_body(entry: Entry) -> str:
+    return json.dumps(public_json(entry), ensure_ascii=False, separators=(",", ":"))
 
 
 class WatchKeys:
@@ -195,8 +192,7 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
     router.add_api_route("/watch/{game_id}", page, methods=["GET"], include_in_schema=False)
 
     def public(entry: Entry) -> str:
-        games: Games = state["games"]
-        return public_body(entry, games.resigned(entry))
+        return public_body(entry)
 
     async def current(game_id: str) -> Entry:
         games: Games = state["games"]
@@ -222,9 +218,9 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
         engine's public view, the seats, the deal just finished as the public saw it."""
         key = creds.credentials if creds is not None else None
         if key is None:
-            raise GameError(Refusal.NO_TOKEN, "send the spectator key: Authorization: Bearer KEY")
+            raise TableError(Refusal.NO_TOKEN, "send the spectator key: Authorization: Bearer KEY")
         if not await run(keys().opens, game_id, key):
-            raise GameError(Refusal.NOT_FOUND, NOT_FOUND)
+            raise TableError(Refusal.NOT_FOUND, NOT_FOUND)
         return Response(public(await current(game_id)), media_type="application/json")
 
     @router.websocket("/api/games/{game_id}/watch/ws")
@@ -283,7 +279,7 @@ async def _spectate(
     async def push(force: bool = False) -> None:
         try:
             body = '{"type":"view","view":' + public(await current(game_id)) + "}"
-        except GameError as exc:
+        except TableError as exc:
             await send(json.dumps({"type": "error", "error": exc.message}))
             return
         if force or body != last["body"]:

@@ -35,11 +35,11 @@ from typing import Any
 from anyio import to_thread
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
+from piquet.table.errors import Refusal, TableError
 from piquet.web.app import HTTP_STATUS
 from piquet.web.games import Games
 from piquet.web.hub import PRESENCE_EVERY, live_message
 from piquet.web.limits import TokenBuckets, too_deep
-from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import StoreError
 
 __all__ = ["add_websocket"]
@@ -186,7 +186,7 @@ class _Session:
             seat = self.games.seat_cached(self.game_id, token)
             if seat is None:
                 _entry, seat = await self.call(self.games.authenticate, self.game_id, token)
-        except GameError as exc:
+        except TableError as exc:
             await self.fail(exc.message, 4401 if exc.kind is Refusal.NO_TOKEN else 4404)
             return False
         self.seat = seat.seat
@@ -215,7 +215,7 @@ class _Session:
                             continue
                         try:
                             await self.push(heard=watcher.take())
-                        except GameError as exc:
+                        except TableError as exc:
                             await self.send({"type": "error", "error": exc.message})
                         except StoreError as exc:
                             await self.send({"type": "error", "error": str(exc), "status": 503})
@@ -287,7 +287,7 @@ class _Session:
             except StoreError as exc:
                 await self.send({"type": "error", "error": str(exc), "status": 503})
                 return
-            except GameError as exc:
+            except TableError as exc:
                 if exc.kind is not Refusal.NOT_NOW:
                     status = HTTP_STATUS[exc.kind]
                     await self.send({"type": "error", "error": exc.message, "status": status})
