@@ -1,4 +1,6 @@
-"""The cold ``piquet advise`` command: CPU seconds of a fresh process, numba caches on disk.
+"""The cold ``piquet advise`` command: CPU seconds of a fresh process, its kernels built.
+
+(From a fresh clone to the table and the first expert decision: ``bench/bench_clone.py``.)
 
 Run (niced, one process at a time)::
 
@@ -9,7 +11,8 @@ Each run is the command a user types, ``piquet advise --rules R --role ROLE --ha
 (no ``--verify``), in a new interpreter whose ``PYTHONPATH`` is one ``--src`` tree.  Its cost
 is the child's user + system CPU seconds (``os.wait4``), not the wall clock: the machine may
 be busy with other work.  Every tree is run once a rule set first, not counted (so its
-numba caches and tables are on disk, as a user's are after the first run), then
+tables, and an older tree's numba caches, are on disk, as a user's are after the first
+run), then
 ``--rounds`` times, the trees interleaved hand by hand so they are measured in the same
 conditions.  The table gives each
 hand's median per tree; ``--check`` also compares the JSON printed by every tree (less its
@@ -17,9 +20,10 @@ hand's median per tree; ``--check`` also compares the JSON printed by every tree
 
 ``--phases`` instead prints, for the first ``--src`` tree and each hand, the CPU seconds of
 the cold command's parts in one fresh process, as the tree's command does them: importing
-numpy, numba, the command line and the advisor, building the parser, numba's registration
-of its library (the first cached kernel call's fixed cost, where the tree's command still
-pays it), and the advice.
+numpy, numba (an older tree's; 0 where the tree has the C extension instead), the command
+line and the advisor, building the parser, numba's registration of its library (the first
+cached kernel call's fixed cost, where an older tree's command still pays it), and the
+advice.
 """
 
 from __future__ import annotations
@@ -68,7 +72,11 @@ def mark(name):
     global t
     now = cpu(); out[name] = now - t; t = now
 import numpy; mark("numpy")
-import numba; mark("numba")
+try:  # an older tree, compiled by numba
+    import numba
+except ImportError:  # the C extension (piquet._native), loaded with the advisor
+    pass
+mark("numba")
 import piquet.cli as C; mark("cli")
 try:
     parser = C.build_parser("advise")  # what the command builds now
@@ -80,8 +88,9 @@ import contextlib
 try:  # the tree's command loads its cached kernels without numba's library
     from piquet.fast.loading import cached_kernels
 except ImportError:  # numba registers it at the first kernel call: here, to be counted
-    from numba.core.registry import cpu_target
-    cpu_target.target_context.refresh()
+    if "numba" in sys.modules:
+        from numba.core.registry import cpu_target
+        cpu_target.target_context.refresh()
     cached_kernels = contextlib.nullcontext
 mark("numba init")
 from piquet.core.cards import CardSet

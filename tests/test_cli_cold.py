@@ -21,9 +21,8 @@ from piquet.drawtables import _split_table, _stored, split_table
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
 #: never loaded to advise a discard: the web server and its stack, the terminal table and
-#: tournaments, the batch scorer, Rich (the command's progress bar is --verify's), numba's
-#: library of implementations and SciPy's linear algebra (the cached kernels load without
-#: them, :mod:`piquet.fast.loading`)
+#: tournaments, the batch scorer, Rich (the command's progress bar is --verify's), numba
+#: (the kernels are the compiled core, piquet._native) and SciPy's linear algebra
 NOT_LOADED = (
     "piquet.web",
     "piquet.tui",
@@ -40,7 +39,8 @@ NOT_LOADED = (
     "rich",
     "gymnasium",
     "scipy.linalg",
-    "numba.np.arraymath",
+    "numba",
+    "llvmlite",
 )
 
 
@@ -54,7 +54,7 @@ def _fresh(code: str, *args: str) -> str:
     return done.stdout
 
 
-def test_the_advise_command_loads_neither_the_web_stack_nor_numbas_library(tmp_path: Path) -> None:
+def test_the_advise_command_loads_neither_the_web_stack_nor_numba(tmp_path: Path) -> None:
     code = (
         "import json, sys\n"
         "from piquet.cli import main\n"
@@ -65,17 +65,13 @@ def test_the_advise_command_loads_neither_the_web_stack_nor_numbas_library(tmp_p
         "advise", "--rules", "rubicon", "--role", "younger", "--samples", "2",
         "--candidates", "1", "--hand", "KS JS TS 9S AH QD TD 8D 7D AC KC TC", "--json",
     )  # fmt: skip
-    # once first, so that every kernel it calls is in this checkout's cache whatever ran
-    # before (``python -m piquet.fast.warm`` compiles them at set-up; a kernel compiled,
-    # not loaded, registers numba's library); then the command as a user runs it
-    _fresh(code, *args)
     out = _fresh(code, *args)
     got = json.loads(out.strip().splitlines()[-1])
     assert got["status"] == 0
     advice = json.loads(out[: out.rindex("\n{")])
     assert advice["ranking"], "the command advised"
     loaded = set(got["modules"])
-    assert "piquet.advisor.ranking" in loaded and "numba" in loaded
+    assert "piquet.advisor.ranking" in loaded and "piquet._native" in loaded
     wrong = sorted(m for m in loaded if any(m == n or m.startswith(n + ".") for n in NOT_LOADED))
     assert not wrong, f"piquet advise imported {wrong}"
     other_commands = sorted(  # (the commands' shared helpers, piquet.cli.text, are no command)
@@ -98,29 +94,6 @@ def test_a_command_named_first_builds_its_own_parser_only() -> None:
     sub = build_parser("advise").parse_args(["advise", "--role", "elder", "--hand", "AS"])
     whole = build_parser().parse_args(["advise", "--role", "elder", "--hand", "AS"])
     assert vars(sub) == vars(whole)
-
-
-def test_cached_kernels_load_without_numbas_library_and_compile_as_ever(tmp_path: Path) -> None:
-    (tmp_path / "kern.py").write_text(
-        "from numba import njit\n\n@njit(cache=True)\ndef twice(x):\n    return 2 * x\n"
-    )
-    code = (
-        "import sys\n"
-        "sys.path.insert(0, sys.argv[1])\n"
-        "from numba import njit\n"
-        "from numba.core import caching\n"
-        "from piquet.fast.loading import cached_kernels\n"
-        "import kern\n"
-        "original = caching.Cache.load_overload\n"
-        "with cached_kernels():\n"
-        "    got = kern.twice(21)\n"
-        "    lean = 'numba.np.arraymath' not in sys.modules\n"
-        "    fresh = njit(lambda x: x + 1)(41)\n"
-        "print(got, lean, fresh, caching.Cache.load_overload is original)\n"
-    )
-    assert _fresh(code, str(tmp_path)).split() == ["42", "False", "42", "True"]  # compiled
-    assert any(p.suffix == ".nbi" for p in (tmp_path / "__pycache__").iterdir())
-    assert _fresh(code, str(tmp_path)).split() == ["42", "True", "42", "True"]  # loaded
 
 
 @pytest.mark.parametrize("values", [(3, 4, 15, 16, 17, 18, 19), (3, 4, 15, 16, 17, 18)])

@@ -196,15 +196,21 @@ def test_env_gives_the_same_games_whatever_the_number_of_threads() -> None:
         VectorEnv(4, threads=0)
 
 
-def test_the_set_up_warms_the_caches_without_the_research_extras() -> None:
-    # `scripts/run` installs piquet without the test extras: the warm-up must not need
-    # Gymnasium (the batch environment's), PettingZoo, OpenSpiel or Ray
+def test_the_compiled_core_needs_none_of_the_research_extras() -> None:
+    # `scripts/run` installs piquet without the test extras: the kernel, the solver (an
+    # expert's move) and the web table must not need Gymnasium (the batch environment's),
+    # PettingZoo, OpenSpiel or Ray
     code = (
         "import sys\n"
-        "for name in ('gymnasium', 'pettingzoo', 'pyspiel', 'open_spiel', 'ray'):\n"
+        "for name in ('gymnasium', 'pettingzoo', 'pyspiel', 'open_spiel', 'ray', 'numba'):\n"
         "    sys.modules[name] = None  # an import of it fails as if it were not installed\n"
-        "from piquet.fast.warm import warm\n"
-        "warm(verbose=False)\n"
+        "from piquet.core.match import new_match\n"
+        "from piquet.fast import random_deals\n"
+        "from piquet.players.base import make_player\n"
+        "random_deals('rubicon', 10, policy='book')\n"
+        "match = new_match('rubicon', seed=1)\n"
+        "player = make_player('expert', seed=1, think_ms=20)\n"
+        "player.choose(match.view(match.to_act))\n"
         "import piquet.web.app\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

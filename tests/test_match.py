@@ -424,3 +424,15 @@ def test_before_each_gives_the_match_before_every_action_and_who_took_it() -> No
         assert player == who == before.to_act and before.history == m.history[:i]
     last, player = states[-1]
     assert last.apply(m.history[-1][1], player).to_record() == m.to_record()
+
+
+def test_a_deal_and_a_match_print_as_one_short_line() -> None:
+    match = new_match("rubicon", seed=7, names=["Ann", "Bob"])
+    assert repr(match) == "<Match rubicon partie seed 7 | game 1 deal 1 | Ann: 0, Bob: 0 | " + (
+        f"{match.names[match.to_act or 0]} to act>")
+    deal = match.deal
+    assert deal is not None
+    line = repr(deal)
+    assert line.startswith("<Deal rubicon ") and "\n" not in line and len(line) < 200
+    for role in (0, 1):
+        assert str(deal.hand(role)) in line

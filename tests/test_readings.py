@@ -196,3 +196,19 @@ def test_rubicon_carte_blanche_without_a_number_or_with_the_older_texts() -> Non
     assert not any(isinstance(a, AnnounceBlanche) for a in plain.legal_actions())
     older = _deal(rules.replace(name="number", blanche_number=True), elder, younger, stock)
     assert all(isinstance(a, AnnounceBlanche) for a in older.legal_actions())
+
+
+def test_encyclopedia_silent_on_blanche_odds_and_advice_follow_the_knob() -> None:
+    # "the point, the sequence, the quatorze, the cards, and the capot": with the blank not
+    # scored (a house rule away), the odds and the advisor never promise one
+    from piquet.advisor import advise
+    from piquet.odds import improvements
+
+    hand = CardSet.parse("AS TS 9S 8S AH TH 9H 8H AD TD 9D 8D")  # no king, queen or knave
+    base = PRESETS["encyclopedia-19c"]
+    none = base.replace(carte_blanche=False)
+    out = CardSet.parse("8S 8H 8D")
+    assert improvements(hand, out, base, role=0).blanche.startswith("held")
+    assert improvements(hand, out, none, role=0).blanche.startswith("not scored")
+    assert advise(hand, base, role=0, samples=8, candidates=2).blanche
+    assert not advise(hand, none, role=0, samples=8, candidates=2).blanche

@@ -427,12 +427,17 @@ def improvements(
                     "set", f"quatorze of {r.name_plural}", chance(count >= 4), rules.quatorze_value
                 )
             )
-    blanche = (
-        f"held: the twelve dealt have no king, queen or knave ({rules.blanche_value}, "
-        "counted first)"
-        if h & COURTS == 0
-        else "impossible: it is judged on the twelve dealt, which hold " + str(CardSet(h & COURTS))
-    )
+    if not rules.carte_blanche:
+        blanche = "not scored: these rules give nothing for a hand without a court card"
+    elif h & COURTS == 0:
+        blanche = (
+            f"held: the twelve dealt have no king, queen or knave ({rules.blanche_value}, "
+            "counted first)"
+        )
+    else:
+        blanche = "impossible: it is judged on the twelve dealt, which hold " + str(
+            CardSet(h & COURTS)
+        )
     return Improvements(
         rules=rules.name,
         role=role,

@@ -51,7 +51,7 @@ from piquet.core.deal import Phase
 from piquet.core.declarations import DeclClass, best_claim, claims, statement
 from piquet.core.errors import PiquetError
 from piquet.core.facts import Declared, Passed
-from piquet.core.rules import Leftovers, Rules
+from piquet.core.rules import Format, Leftovers, Rules
 from piquet.core.view import DealView
 from piquet.players.book import book_action
 from piquet.players.expert import ExpertPlayer
@@ -205,7 +205,7 @@ def _advice(view: Any, deal: DealView, rules: Rules, samples: int) -> Advice | N
         stock = max(stock, rules.stock_size - rules.elder_max)
     score = None
     scores = tuple(view.scores)
-    if len(scores) == 2 and view.format.value == "game":
+    if len(scores) == 2 and view.format is Format.GAME:
         mine = scores[view.in_game.index(view.player)]
         his = scores[1 - view.in_game.index(view.player)]
         if max(mine, his) >= rules.target - 40 and max(mine, his) < rules.target:

@@ -996,6 +996,6 @@ def advise(
         ranking=ranking,
         explanations=expl,
         method=method,
-        blanche=h & COURTS == 0,
+        blanche=rules.holds_blanche(h),
         note=note,
     )

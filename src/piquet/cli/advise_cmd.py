@@ -165,7 +165,6 @@ def run(args: argparse.Namespace) -> int:
     )
     from piquet.advisor.explain import compare_lines
     from piquet.advisor.ranking import OPPONENT_SAMPLES, opponent_model
-    from piquet.fast.loading import cached_kernels
 
     verifying = args.verify or bool(args.compare)
     _check_options(args, verifying=verifying)
@@ -183,21 +182,20 @@ def run(args: argparse.Namespace) -> int:
     for d in named:
         setup.check_discard(d)
     started = time.perf_counter()
-    with cached_kernels():  # loaded without numba's library: a cold command's largest fixed cost
-        advice = advise(
-            hand,
-            rules,
-            role=role,
-            score=score,
-            stock=args.stock,
-            seed=args.seed,
-            samples=samples,
-            candidates=(
-                args.candidates
-                if args.candidates is not None and not verifying
-                else DEFAULT_CANDIDATES
-            ),
-        )
+    advice = advise(
+        hand,
+        rules,
+        role=role,
+        score=score,
+        stock=args.stock,
+        seed=args.seed,
+        samples=samples,
+        candidates=(
+            args.candidates
+            if args.candidates is not None and not verifying
+            else DEFAULT_CANDIDATES
+        ),
+    )
     advised = time.perf_counter() - started
     if not verifying:
         if args.json:

@@ -14,7 +14,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from piquet.cli.text import columns, wrap
-from piquet.core.rules import DEFAULT_PRESET, KNOB_DOCS, PRESETS, Rules, get_rules, knob_json
+from piquet.core.rules import (
+    DEFAULT_PRESET,
+    KNOB_DOCS,
+    PRESETS,
+    Format,
+    Rules,
+    get_rules,
+    knob_json,
+)
 from piquet.core.sources import SOURCE_TITLES, citation, is_reading
 
 
@@ -78,7 +86,7 @@ def _list_presets(console: Console, width: int) -> None:
     """The presets: a table on a terminal wide enough for one, else a line each."""
     rows = []
     for name, r in PRESETS.items():
-        game = f"{r.target} up" if r.default_format.value == "game" else (
+        game = f"{r.target} up" if r.default_format is Format.GAME else (
             f"partie of {r.partie_deals}")
         rows.append((name, " (default)" if name == DEFAULT_PRESET else "",
                      SOURCE_TITLES.get(name, name), f"{r.deck_size} cards",

@@ -176,6 +176,22 @@ class Deal:
         """The attributes, as the typed record the transitions fill."""
         return self.__dict__  # type: ignore[return-value]  # a DealState, by construction
 
+    def __repr__(self) -> str:
+        """A short position line (every card, as a debugger wants it), e.g.
+        ``<Deal rubicon play younger to act | elder AS KS QS | younger AH 9H 8H | stock 0 |
+        tricks 9 (elder 5, younger 4) | points 41-17>``."""
+        state = self._state()
+        actor = "nobody to act" if state["to_act"] is None else (
+            f"{ROLE_NAMES[state['to_act']]} to act")
+        hands = " | ".join(
+            f"{ROLE_NAMES[r]} {CardSet(state['hands'][r]) or '-'}" for r in (0, 1))
+        won = state["won"]
+        return (
+            f"<Deal {state['rules'].name} {state['phase'].value} {actor} | {hands} | "
+            f"stock {len(state['stock'])} | tricks {len(state['tricks'])} "
+            f"(elder {won[0]}, younger {won[1]}) | points {self.scores[0]}-{self.scores[1]}>"
+        )
+
     # ------------------------------------------------------------------ queries
     @property
     def history(self) -> tuple[tuple[Role | None, Action], ...]:
@@ -206,10 +222,6 @@ class Deal:
         """The role that reached the game's target during this deal, if any."""
         reached = self.tally.reached
         return None if reached is None else _ROLES[reached]
-
-    @property
-    def declarations_done(self) -> bool:
-        return self.committed == 3
 
     def rescored(self, tally: Tally) -> Deal:
         """This deal, over, counted as ``tally`` says instead of as it was played: a scorer's
@@ -482,34 +494,6 @@ class Deal:
         _SET_ATTR(new, "__dict__", d)
         HANDLERS[type(action)](self, d, action)
         return new
-
-    # convenience, PokerKit style ------------------------------------------------
-    def verify_play(self, card: Card) -> None:
-        self.verify(PLAY[card.index])
-
-    def can_play(self, card: Card) -> bool:
-        return self.can(PLAY[card.index])
-
-    def play(self, card: Card) -> Deal:
-        return self.apply(PLAY[card.index])
-
-    def verify_discard(self, cards: CardSet) -> None:
-        self.verify(Discard(cards))
-
-    def can_discard(self, cards: CardSet) -> bool:
-        return self.can(Discard(cards))
-
-    def discard(self, cards: CardSet) -> Deal:
-        return self.apply(Discard(cards))
-
-    def verify_declare(self, cls: DeclClass, cards: CardSet) -> None:
-        self.verify(Declare(cls, cards))
-
-    def can_declare(self, cls: DeclClass, cards: CardSet) -> bool:
-        return self.can(Declare(cls, cards))
-
-    def declare(self, cls: DeclClass, cards: CardSet) -> Deal:
-        return self.apply(Declare(cls, cards))
 
     # ------------------------------------------------------------------ checking
     def _actor(self) -> Role:

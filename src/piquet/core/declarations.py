@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Final, NamedTuple, Protocol
 
-from piquet.core.cards import SUIT_MASKS, Card, CardSet
+from piquet.core.cards import SUIT_MASKS, CardSet
 from piquet.core.rules import PointMeasure, PointScoring, Rules
 
 __all__ = [
@@ -103,13 +103,6 @@ class Claim(NamedTuple):
 
     def __repr__(self) -> str:
         return f"Claim({self.cls.label}, {CardSet(self.cards)})"
-
-
-def _point_claim(suit: int, cards: int, rules: ClaimShape) -> Claim:
-    local = cards >> (9 * suit) & 0x1FF
-    n, p = SUIT_COUNT[local], SUIT_PIPS[local]
-    key = (n, p) if rules.point_measure is PointMeasure.CARDS else (p, 0)
-    return Claim(DeclClass.POINT, cards, key, n, suit, p)
 
 
 def _topk_table() -> tuple[tuple[tuple[int, int, int], ...], ...]:
@@ -583,7 +576,3 @@ def summarize(mask: int, rules: Rules) -> HandSummary:
         best_claim(mask, DeclClass.SEQUENCE, rules),
         best_claim(mask, DeclClass.SET, rules),
     )
-
-
-def card_list(mask: int) -> list[Card]:
-    return list(CardSet(mask))

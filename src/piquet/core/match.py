@@ -185,6 +185,19 @@ class Match:
     """The deal that finished last, in its end state (the views of a finished deal and the
     records read it; the match itself has moved on to the next deal)."""
 
+    def __repr__(self) -> str:
+        """A short line: the rules, the format, the seed, where the match stands, e.g.
+        ``<Match rubicon partie seed 7 | game 1 deal 3 | Ann: 34, Bob: 12 | Bob to act>``."""
+        scores = ", ".join(
+            f"{self.names[p]}: {self.scores[i]}" for i, p in enumerate(self.in_game))
+        actor = self.to_act
+        state = "over" if self.finished else (
+            "between deals" if actor is None else f"{self.names[actor]} to act")
+        return (
+            f"<Match {self.rules.name} {self.format.value} seed {self.seed} | "
+            f"game {self.game_number} deal {self.deal_number} | {scores} | {state}>"
+        )
+
     # ------------------------------------------------------------------ players
     @property
     def n_players(self) -> int:

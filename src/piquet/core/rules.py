@@ -293,12 +293,6 @@ class Rules:
     def low_rank(self) -> Rank:
         return Rank.SIX if self.deck_size == 36 else Rank.SEVEN
 
-    @property
-    def younger_cap(self) -> int:
-        """Most cards younger could ever take (all of an untouched stock's rest)."""
-        rest = self.stock_size - self.elder_min
-        return min(rest, self.younger_max) if self.younger_max else rest
-
     def holds_blanche(self, dealt: int) -> bool:
         """Whether twelve dealt cards (a mask) are carte blanche under these rules."""
         return self.carte_blanche and dealt & _COURTS == 0

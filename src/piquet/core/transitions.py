@@ -91,7 +91,7 @@ from piquet.core.words import (
 if TYPE_CHECKING:
     from piquet.core.deal import Deal
 
-__all__ = ["HANDLERS", "dealt_places", "do_deal", "pack_dealing"]
+__all__ = ["HANDLERS", "do_deal", "pack_dealing"]
 
 # Each handler takes the old deal and the new deal's attribute dict, and fills it.
 
@@ -135,11 +135,6 @@ _DEALT_FROM: Final[dict[int, tuple[tuple[int, ...], tuple[int, ...]]]] = {
 }
 """The places in the pack of each role's twelve cards: the dealer (younger) deals to elder
 first, packet by packet."""
-
-
-def dealt_places(size: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The places in the pack (0 = top) of elder's and younger's cards, dealt by ``size``."""
-    return _DEALT_FROM[size]
 
 
 def pack_dealing(elder: int, younger: int, stock: Sequence[int], size: int) -> list[int]:

@@ -1,5 +1,6 @@
-"""The compiled fast path: whole deals of every rule set in numba, for search, simulation
-and research.  See ``docs/architecture.md`` ("The fast path") and ``docs/integrations.md``."""
+"""The compiled fast path: whole deals of every rule set in C (the extension
+``piquet._native``, sources in ``src/piquet/native/``), for search, simulation and
+research.  See ``docs/architecture.md`` ("The fast path") and ``docs/integrations.md``."""
 
 from piquet.fast.engine import (
     FastDeal,

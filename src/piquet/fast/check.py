@@ -20,7 +20,7 @@ import numpy as np
 
 from piquet.core.actions import Play
 from piquet.core.cards import pack
-from piquet.core.deal import ELDER, YOUNGER, Deal
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.errors import IllegalActionError
 from piquet.core.rules import Rules
 from piquet.core.scoring import Kind
@@ -103,7 +103,7 @@ def _compare_stop(deal: Deal, info: np.ndarray) -> str | None:
     what the engine's view of that seat shows."""
     role = deal.to_act
     seat = int(info[K.I_SEAT])
-    if role is None or int(role) != seat or deal.phase.value != "play":
+    if role is None or int(role) != seat or deal.phase is not Phase.PLAY:
         return f"the kernel waits for role {seat}'s card, the engine for {role} ({deal.phase})"
     view = deal_view(deal, role)
     played = played_by(view, ELDER) | played_by(view, YOUNGER)

@@ -6,7 +6,8 @@ returns a :class:`FastDeal`: its score events in counting order (as the engine's
 choices made.  :func:`actions_of` turns those choices into the public engine's actions, so
 the same deal can be replayed through :class:`~piquet.core.deal.Deal` (that is what the
 differential test does).  :func:`flat_start` and :func:`flat_resume` keep the resumable
-board in one flat array (the adapters' card run, :mod:`piquet.integrations.board`).
+board in one flat array (the adapters' card run, :mod:`piquet.integrations.board`); both
+are the compiled core's (``src/piquet/native/module.c``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,6 @@ from typing import Final, Literal
 
 import numpy as np
 import numpy.typing as npt
-from numba import njit
 
 from piquet.core.actions import (
     PLAY,
@@ -55,6 +55,7 @@ __all__ = [
     "Playouts",
     "actions_of",
     "flat_resume",
+    "flat_parts",
     "flat_start",
     "play_deal",
     "playout",
@@ -300,34 +301,23 @@ FLAT_INFO: Final = FLAT_PS + K.PS_SIZE
 FLAT_SIZE: Final = FLAT_INFO + K.I_SIZE
 
 
-@njit(cache=True, nogil=True)
-def _flat_parts(flat):  # type: ignore[no-untyped-def]
+def flat_parts(flat: npt.NDArray[np.int64]) -> tuple[npt.NDArray[np.int64], ...]:
     """The board's arrays as views of ``flat``: tally, events, trace, classes decided, held
     counts, deferred declarations, play state, stop info."""
-    tl = flat[0:FLAT_EV]
-    ev = flat[FLAT_EV:FLAT_TR].reshape((K.MAX_EVENTS, 3))
-    tr = flat[FLAT_TR:FLAT_RES].reshape((K.MAX_TRACE, 2))
-    res = flat[FLAT_RES:FLAT_HELD].reshape((3, 3))
-    held = flat[FLAT_HELD:FLAT_DEF].reshape((K.MAX_HELD, 3))
-    deferred = flat[FLAT_DEF:FLAT_PS].reshape((3, 3))
-    ps = flat[FLAT_PS:FLAT_INFO]
-    info = flat[FLAT_INFO:FLAT_SIZE]
-    return tl, ev, tr, res, held, deferred, ps, info
+    return (flat[0:FLAT_EV], flat[FLAT_EV:FLAT_TR].reshape((K.MAX_EVENTS, 3)),
+            flat[FLAT_TR:FLAT_RES].reshape((K.MAX_TRACE, 2)),
+            flat[FLAT_RES:FLAT_HELD].reshape((3, 3)),
+            flat[FLAT_HELD:FLAT_DEF].reshape((K.MAX_HELD, 3)),
+            flat[FLAT_DEF:FLAT_PS].reshape((3, 3)), flat[FLAT_PS:FLAT_INFO],
+            flat[FLAT_INFO:FLAT_SIZE])
 
 
-@njit(cache=True, nogil=True)
-def flat_start(p, deck, start0, start1, target, fz, nfz, flat):  # type: ignore[no-untyped-def]
-    """Deal ``deck`` on ``flat`` with the forced choices ``fz[:nfz]`` (the deal's history),
-    stopped at the first card after them."""
-    tl, ev, tr, res, held, deferred, ps, info = _flat_parts(flat)
-    rng = np.ones(1, dtype=np.uint64)  # no policy draws: every choice is forced or a card
-    K.run_deal(p, deck, start0, start1, target, 0, rng, tr, ev, fz, nfz, True, info, tl, res,
-               held, deferred, ps)
-
-
-@njit(cache=True, nogil=True)
-def flat_resume(p, flat, card):  # type: ignore[no-untyped-def]
-    """The seat to play plays ``card`` on ``flat``; the board runs to the next card."""
-    tl, ev, tr, res, held, deferred, ps, info = _flat_parts(flat)
-    rng = np.ones(1, dtype=np.uint64)
-    K.resume(p, 0, rng, tl, ev, held, res, deferred, ps, tr, info, card)
+#: ``flat_start(p, deck, start0, start1, target, fz, nfz, flat)``: deal ``deck`` on
+#: ``flat`` with the forced choices ``fz[:nfz]`` (the deal's history), stopped at the first
+#: card after them (no policy draws: every choice is forced or a card)
+flat_start = K._native.flat_start
+#: ``flat_resume(p, flat, card)``: the seat to play plays ``card`` on ``flat``; the board
+#: runs to the next card
+flat_resume = K._native.flat_resume
+if K._native.LAYOUT["FLAT_SIZE"] != FLAT_SIZE:
+    raise ImportError("piquet.fast.engine's flat board differs from the compiled one")

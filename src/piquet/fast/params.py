@@ -1,14 +1,21 @@
-"""A rule set as numbers: the one place a :class:`~piquet.core.rules.Rules` becomes the
-parameter vector the compiled kernel reads.
+"""A rule set as numbers: the one parameter vector every compiled user reads.
 
-The kernel (:mod:`piquet.fast.kernel`) never sees a knob's name or an enum; it reads
-the slots below.  :func:`compile_rules` is the only function that fills them, so a
-new knob is added here and in the kernel, and nowhere else.
+The compiled core (:mod:`piquet.native`: the kernel, the solver, the batch environment)
+never sees a knob's name or an enum; it reads the slots of one int64 vector, whose list is
+``PQ_PARAMS`` in ``src/piquet/native/rules.h`` (``piquet._native.PARAM_NAMES``).  The
+vector is generated here from :class:`~piquet.core.rules.Rules`'s fields: :data:`FIELDS`
+says, for **every** field, which slots it fills and how, or why the compiled code does not
+read it.  A field missing from :data:`FIELDS`, or a slot that no field fills, stops the
+import with a message, so a new knob cannot be forgotten by the compiled code.  The
+solver's objective takes the slots after the rule set's (:func:`with_objective`).
 """
 
 from __future__ import annotations
 
-from typing import Final
+import dataclasses
+import enum
+from collections.abc import Callable
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -21,58 +28,22 @@ from piquet.core.rules import (
     Rules,
     Settlement,
 )
+from piquet.native import load
 
-__all__ = ["N_PARAMS", "compile_rules"]
+__all__ = ["FIELDS", "N_PARAMS", "OBJECTIVE_SLOTS", "SLOT", "compile_rules", "with_objective"]
 
-# The slots of the parameter vector (int64).
-DECK_SIZE: Final = 0
-N_PACKETS: Final = 1
-PACKETS: Final = 2  # up to 6 sizes: slots 2..7
-BLANCHE_VALUE: Final = 8
-BOTH_BLANCHE_SCORE: Final = 9
-BLANCHE_NUMBER: Final = 10
-ELDER_MAX: Final = 11
-ELDER_MIN: Final = 12
-YOUNGER_MIN: Final = 13
-YOUNGER_MAX: Final = 14
-LEFTOVERS: Final = 15
-POINT_BY_CARDS: Final = 16
-POINT_TENS: Final = 17
-SEQ_SAME_SUIT: Final = 18
-N_SEQ_VALUES: Final = 19
-SEQ_VALUES: Final = 20  # up to 7 values: slots 20..26
-SET_MIN_RANK: Final = 27
-TRIO_VALUE: Final = 28
-QUATORZE_VALUE: Final = 29
-QUATORZE_BEATS_TRIO: Final = 30
-YOUNGER_AFTER_LEAD: Final = 31
-ASK_MISSING: Final = 32
-PLAY_SCORING: Final = 33
-LAST_BONUS: Final = 34
-LAST_TENTH_BONUS: Final = 35
-CARDS_BONUS: Final = 36
-CAPOT_BONUS: Final = 37
-PIQUE_THRESHOLD: Final = 38
-REPIQUE_BONUS: Final = 39
-PIQUE_BONUS: Final = 40
-PIQUE_ELDER_ONLY: Final = 41
-PIQUE_FIRST_CARD: Final = 42
-TARGET: Final = 43
-ENDS_MID_DEAL: Final = 44
-STOCK_SIZE: Final = 45
-PARTIE_DEALS: Final = 46
-PARTIE_TIE_EXTRA: Final = 47
-SETTLEMENT_PARLETT: Final = 48
-CARTE_BLANCHE: Final = 49
-YOUNGER_BARS: Final = 50
-PIQUE_BY_CARDS: Final = 51
-APPOINT_LACKED: Final = 52
-N_PARAMS: Final = 53
+_native = load()
 
-# Codes of enumerated knobs.
+#: the slots, in the compiled code's order
+SLOT: Final[dict[str, int]] = {name: i for i, name in enumerate(_native.PARAM_NAMES)}
+N_PARAMS: Final = len(SLOT)
+#: the solver's objective (piquet.solver.Objective), after the rule set's slots
+OBJECTIVE_SLOTS: Final = ("MODE", "REM0", "REM1", "BASE0", "BASE1", "SETTLE_CLASSIC",
+                          "RACE_BONUS")
+
+# Codes of enumerated knobs (rules.h: LEFT_*, PS_*).
 LEFT_HIDDEN, LEFT_NAMES_SUIT, LEFT_NAMES_CARD, LEFT_TURNS_UP, LEFT_LOOKS = range(5)
 PS_TENTH_CARDS, PS_WINNER_TENTHS, PS_LEADS_AND_WINS = range(3)
-
 _LEFTOVER_CODES: Final = {
     Leftovers.HIDDEN: LEFT_HIDDEN,
     Leftovers.ELDER_NAMES_SUIT: LEFT_NAMES_SUIT,
@@ -86,61 +57,151 @@ _PLAY_CODES: Final = {
     PlayScoring.LEADS_AND_WINS: PS_LEADS_AND_WINS,
 }
 
+Fill = Callable[[Any], dict[str, int]]
+"""A field's value to the slots it fills."""
+
+
+def _one(slot: str, code: Callable[[Any], int] = int) -> Fill:
+    return lambda v: {slot: code(v)}
+
+
+def _list(count: str, first: str, room: int) -> Fill:
+    """A tuple of numbers: its length in ``count``, its items in ``first0`` .. (``room``)."""
+
+    def fill(v: Any) -> dict[str, int]:
+        items = tuple(v)
+        if len(items) > room:
+            raise ValueError(f"at most {room} values fit the compiled code, not {len(items)}")
+        out = {count: len(items)}
+        out.update({f"{first}{i}": int(x) for i, x in enumerate(items)})
+        out.update({f"{first}{i}": 0 for i in range(len(items), room)})
+        return out
+
+    return fill
+
+
+def _is(member: enum.Enum) -> Callable[[Any], int]:
+    return lambda v: int(v is member)
+
+
+#: every field of Rules: the slots it fills, or (a string) why the compiled code does not
+#: read it (the compiled code plays one deal's cards, choices and counts)
+FIELDS: Final[dict[str, Fill | str]] = {
+    "name": "a label",
+    "deck_size": _one("DECK_SIZE"),
+    "packet_sizes": _list("N_PACKETS", "PACKETS", 6),
+    "cut_after_game": "who deals, between games",
+    "carte_blanche": _one("CARTE_BLANCHE"),
+    "blanche_value": _one("BLANCHE_VALUE"),
+    "both_blanche_score": _one("BOTH_BLANCHE_SCORE"),
+    "younger_blanche_bars": _one("YOUNGER_BARS"),
+    "blanche_number": _one("BLANCHE_NUMBER"),
+    "elder_max": _one("ELDER_MAX"),
+    "elder_min": _one("ELDER_MIN"),
+    "younger_min": _one("YOUNGER_MIN"),
+    "younger_max": _one("YOUNGER_MAX"),
+    "elder_sees_unused": "what a seat sees, not what is played or counted",
+    "younger_leftovers": _one("LEFTOVERS", lambda v: _LEFTOVER_CODES[v]),
+    "appoint_if_card_lacked": _one("APPOINT_LACKED"),
+    "point_measure": _one("POINT_BY_CARDS", _is(PointMeasure.CARDS)),
+    "point_scoring": _one("POINT_TENS", _is(PointScoring.TENS)),
+    "sequences_same_suit": _one("SEQ_SAME_SUIT"),
+    "sequence_values": _list("N_SEQ_VALUES", "SEQ_VALUES", 7),
+    "set_min_rank": _one("SET_MIN_RANK"),
+    "trio_value": _one("TRIO_VALUE"),
+    "quatorze_value": _one("QUATORZE_VALUE"),
+    "quatorze_beats_trio": _one("QUATORZE_BEATS_TRIO"),
+    "younger_declares_after_lead": _one("YOUNGER_AFTER_LEAD"),
+    "show_point": "what is shown, not what is counted",
+    "show_sequences": "what is shown, not what is counted",
+    "show_sets": "what is shown, not what is counted",
+    "ask_missing": _one("ASK_MISSING"),
+    "show_missing": "what is shown, not what is counted",
+    "play_scoring": _one("PLAY_SCORING", lambda v: _PLAY_CODES[v]),
+    "last_trick_bonus": _one("LAST_BONUS"),
+    "last_trick_tenth_bonus": _one("LAST_TENTH_BONUS"),
+    "cards_bonus": _one("CARDS_BONUS"),
+    "capot_bonus": _one("CAPOT_BONUS"),
+    "pique_threshold": _one("PIQUE_THRESHOLD"),
+    "repique_bonus": _one("REPIQUE_BONUS"),
+    "pique_bonus": _one("PIQUE_BONUS"),
+    "pique_elder_only": _one("PIQUE_ELDER_ONLY"),
+    "pique_by_first_card": _one("PIQUE_FIRST_CARD"),
+    "pique_by_cards": _one("PIQUE_BY_CARDS"),
+    "target": _one("TARGET"),
+    "game_ends_mid_deal": _one("ENDS_MID_DEAL"),
+    "formats": "the match's format, chosen outside a deal",
+    "default_format": "the match's format, chosen outside a deal",
+    "partie_deals": _one("PARTIE_DEALS"),
+    "settlement": _one("SETTLEMENT_PARLETT", _is(Settlement.PARLETT)),
+    "partie_tie_extra_deals": _one("PARTIE_TIE_EXTRA"),
+    "lurch_below": "the match's settlement, outside the compiled code",
+    "false_claim": "the compiled players never claim falsely",
+    "unshown_claim": "the compiled players show what they claim",
+    "call_correction": "the compiled players never miscall",
+    "renounce_taken_back": "the compiled players never renounce",
+}
+#: slots filled from properties of the rule set (derived from the fields above)
+_DERIVED: Final[dict[str, Callable[[Rules], int]]] = {
+    "STOCK_SIZE": lambda r: r.stock_size,
+}
+
+
+def _check_layout() -> None:
+    """Every field of Rules is in FIELDS, and the fields fill exactly the compiled slots."""
+    names = [f.name for f in dataclasses.fields(Rules)]
+    missing = [n for n in names if n not in FIELDS]
+    extra = [n for n in FIELDS if n not in names]
+    if missing or extra:
+        raise ImportError(
+            f"piquet.fast.params.FIELDS does not match Rules's fields: missing {missing}, "
+            f"unknown {extra}: say how each knob enters the compiled code's parameter vector "
+            "(and add its slot to PQ_PARAMS in src/piquet/native/rules.h), or why it does not")
+    filled = set(_DERIVED)
+    base = Rules()
+    for name, how in FIELDS.items():
+        if not isinstance(how, str):
+            filled |= set(how(getattr(base, name)))
+    wanted = set(SLOT) - set(OBJECTIVE_SLOTS)
+    if filled != wanted:
+        raise ImportError(
+            "the parameter vector's slots differ from rules.h's PQ_PARAMS: filled but not "
+            f"compiled {sorted(filled - wanted)}, compiled but not filled "
+            f"{sorted(wanted - filled)}")
+
+
+_check_layout()
+
 _CACHE: dict[Rules, npt.NDArray[np.int64]] = {}
 
 
 def compile_rules(rules: Rules) -> npt.NDArray[np.int64]:
-    """The parameter vector of ``rules`` (read-only; cached by the rule set's value)."""
+    """The parameter vector of ``rules`` (read-only; cached by the rule set's value); the
+    objective's slots are those of the difference of points (the solver's DIFF)."""
     found = _CACHE.get(rules)
     if found is not None:
         return found
     p = np.zeros(N_PARAMS, dtype=np.int64)
-    p[DECK_SIZE] = rules.deck_size
-    p[N_PACKETS] = len(rules.packet_sizes)
-    for i, size in enumerate(rules.packet_sizes[:6]):
-        p[PACKETS + i] = size
-    p[BLANCHE_VALUE] = rules.blanche_value
-    p[BOTH_BLANCHE_SCORE] = rules.both_blanche_score
-    p[BLANCHE_NUMBER] = rules.blanche_number
-    p[ELDER_MAX] = rules.elder_max
-    p[ELDER_MIN] = rules.elder_min
-    p[YOUNGER_MIN] = rules.younger_min
-    p[YOUNGER_MAX] = rules.younger_max
-    p[LEFTOVERS] = _LEFTOVER_CODES[rules.younger_leftovers]
-    p[POINT_BY_CARDS] = rules.point_measure is PointMeasure.CARDS
-    p[POINT_TENS] = rules.point_scoring is PointScoring.TENS
-    p[SEQ_SAME_SUIT] = rules.sequences_same_suit
-    p[N_SEQ_VALUES] = len(rules.sequence_values)
-    for i, value in enumerate(rules.sequence_values):
-        p[SEQ_VALUES + i] = value
-    p[SET_MIN_RANK] = int(rules.set_min_rank)
-    p[TRIO_VALUE] = rules.trio_value
-    p[QUATORZE_VALUE] = rules.quatorze_value
-    p[QUATORZE_BEATS_TRIO] = rules.quatorze_beats_trio
-    p[YOUNGER_AFTER_LEAD] = rules.younger_declares_after_lead
-    p[ASK_MISSING] = rules.ask_missing
-    p[PLAY_SCORING] = _PLAY_CODES[rules.play_scoring]
-    p[LAST_BONUS] = rules.last_trick_bonus
-    p[LAST_TENTH_BONUS] = rules.last_trick_tenth_bonus
-    p[CARDS_BONUS] = rules.cards_bonus
-    p[CAPOT_BONUS] = rules.capot_bonus
-    p[PIQUE_THRESHOLD] = rules.pique_threshold
-    p[REPIQUE_BONUS] = rules.repique_bonus
-    p[PIQUE_BONUS] = rules.pique_bonus
-    p[PIQUE_ELDER_ONLY] = rules.pique_elder_only
-    p[PIQUE_FIRST_CARD] = rules.pique_by_first_card
-    p[TARGET] = rules.target
-    p[ENDS_MID_DEAL] = rules.game_ends_mid_deal
-    p[STOCK_SIZE] = rules.stock_size
-    p[PARTIE_DEALS] = rules.partie_deals
-    p[PARTIE_TIE_EXTRA] = rules.partie_tie_extra_deals
-    p[SETTLEMENT_PARLETT] = rules.settlement is Settlement.PARLETT
-    p[CARTE_BLANCHE] = rules.carte_blanche
-    p[YOUNGER_BARS] = rules.younger_blanche_bars
-    p[PIQUE_BY_CARDS] = rules.pique_by_cards
-    p[APPOINT_LACKED] = rules.appoint_if_card_lacked
+    for name, how in FIELDS.items():
+        if isinstance(how, str):
+            continue
+        for slot, value in how(getattr(rules, name)).items():
+            p[SLOT[slot]] = value
+    for slot, derive in _DERIVED.items():
+        p[SLOT[slot]] = derive(rules)
     p.setflags(write=False)
     if len(_CACHE) > 256:
         _CACHE.clear()
     _CACHE[rules] = p
+    return p
+
+
+def with_objective(rules: Rules, **objective: int) -> npt.NDArray[np.int64]:
+    """``rules``'s vector with the solver's objective slots set (``MODE=1, REM0=40, ...``;
+    see :data:`OBJECTIVE_SLOTS`), a new writable array."""
+    p = compile_rules(rules).copy()
+    for slot, value in objective.items():
+        if slot not in OBJECTIVE_SLOTS:
+            raise ValueError(f"{slot!r} is not an objective slot: {', '.join(OBJECTIVE_SLOTS)}")
+        p[SLOT[slot]] = value
     return p

@@ -4,7 +4,7 @@ The expert's exchange (:mod:`piquet.players.exchange`) plays each good discard t
 of the deal in hundreds of worlds.  Through :func:`piquet.fast.playout` that is one Python
 call per discard and world (some 24,000 a decision, most of the time spent outside the
 kernel); :func:`discard_rollouts` makes them all in one call of :func:`rollout_matrix`,
-a numba loop over the kernel's :func:`~piquet.fast.kernel.play_deal`.
+a compiled loop over the kernel's deal (``src/piquet/native/module.c``).
 
 World ``j`` is played with the generator :func:`~piquet.fast.policies.new_rng` of
 ``seed + j * plays + r`` for its ``r``-th play-out, the same for every candidate (common
@@ -17,59 +17,32 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from numba import njit
+import numpy.typing as npt
 
 from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
 from piquet.fast import kernel as K
-from piquet.fast.claims import popcount
-from piquet.fast.engine import FLAT_SIZE, _check_deck, _flat_parts, policy_code, trace_of
+from piquet.fast.engine import _check_deck, policy_code, trace_of
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
 from piquet.solver import Mode, Solver
-from piquet.solver import _greedy as S_greedy
-from piquet.solver import _greedy_card as S_greedy_card
-from piquet.solver import _mtdf as S_mtdf
-from piquet.solver import _step as S_step
 
-__all__ = ["discard_rollouts", "discard_solver_values", "hybrid_value", "rollout_matrix",
-           "solver_matrix"]
+__all__ = ["discard_rollouts", "discard_solver_values", "rollout_matrix", "solver_matrix"]
+
+I64 = npt.NDArray[np.int64]
 
 
-@njit(cache=True, nogil=True)
-def rollout_matrix(p, decks, fz, nfz, cands, role, policy, states, plays, out):  # type: ignore[no-untyped-def]
+def rollout_matrix(p: I64, decks: I64, fz: I64, nfz: I64, cands: I64, role: int, policy: int,
+                   states: npt.NDArray[np.uint64], plays: int,
+                   out: npt.NDArray[np.float64]) -> I64:
     """Fill ``out[c, j]`` with ``role``'s points minus the other's, averaged over ``plays``
     play-outs of world ``j`` (pack ``decks[j]``, forced choices ``fz[j, :nfz[j]]``, then
     the discard ``cands[c]``, the rest by ``policy``), generator state ``states[j, r]`` for
     its ``r``-th play-out.  Returns for each candidate 0, or -1 if it was not a legal
-    discard in some world (its row is then left as it stood)."""
-    n_c = cands.shape[0]
-    n_w = decks.shape[0]
-    status = np.zeros(n_c, dtype=np.int64)
-    tr = np.zeros((K.MAX_TRACE, 2), dtype=np.int64)
-    ev = np.zeros((K.MAX_EVENTS, 3), dtype=np.int64)
-    info = np.zeros(K.I_SIZE, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    for c in range(n_c):
-        for j in range(n_w):
-            k = nfz[j]
-            fz[j, k, 0] = K.A_DISCARD
-            fz[j, k, 1] = cands[c]
-            total = 0.0
-            bad = False
-            for r in range(plays):
-                rng[0] = states[j, r]
-                _, _, s0, s1, _ = K.play_deal(p, decks[j], 0, 0, 0, policy, rng, tr, ev,
-                                              fz[j], k + 1, False, info)
-                if info[K.I_STATUS] == K.BAD_CHOICE:
-                    bad = True
-                    break
-                total += (s0 - s1) if role == 0 else (s1 - s0)
-            if bad:
-                status[c] = -1
-                break
-            out[c, j] = total / plays
+    discard in some world (its row is then left as it stood).  Compiled, without the GIL."""
+    status = np.zeros(len(cands), dtype=np.int64)
+    K._native.rollout_matrix(p, decks, fz, nfz, cands, role, policy, states, plays, out, status)
     return status
 
 
@@ -123,89 +96,22 @@ def discard_rollouts(
 # (within ``node_cap`` positions a solve; out of them, the greedy play to the end).
 
 
-@njit(cache=True, nogil=True)
-def hybrid_value(h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, exact_cards, node_cap,  # type: ignore[no-untyped-def]
-                 sp, tt, buf, stats, S):
-    """Elder's points minus younger's to come from a position of the play: the greedy
-    open-handed player (``piquet.solver._greedy_card``) for both while the seat to move
-    holds more than ``exact_cards`` cards, then the exact value (``_mtdf``, at most
-    ``node_cap`` positions, else the greedy play on).  Returns (value, 1 if solved exactly)."""
-    start = acc0 - acc1
-    ended = 0
-    while ntr < 12 and ended == 0:
-        mover = leader if lead < 0 else 1 - leader
-        hand = h0 if mover == 0 else h1
-        if popcount(hand) <= exact_cards:
-            break
-        opp = h1 if mover == 0 else h0
-        card = S_greedy_card(hand, opp, lead)
-        h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, ended = S_step(
-            h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, card, sp)
-    if ntr >= 12 or ended != 0:
-        return (acc0 - acc1) - start, 0
-    stats[2] = 0
-    stats[1] = stats[0] + max(1, node_cap)
-    v = S_mtdf(h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, 0, sp, tt, buf, stats, S)
-    if stats[2] != 0:
-        stats[2] = 0
-        return (acc0 - acc1) - start + S_greedy(h0, h1, leader, lead, won0, ntr, acc0, acc1,
-                                                opn, sp), 0
-    return (acc0 - acc1) - start + v, 1
-
-
-@njit(cache=True, nogil=True)
-def solver_matrix(p, sp, decks, fz, nfz, cands, role, policy, states, exact_cards, node_cap,  # type: ignore[no-untyped-def]
-                  tt, buf, stats, S, out, solved):
+def solver_matrix(p: I64, sp: I64, decks: I64, fz: I64, nfz: I64, cands: I64, role: int,
+                  policy: int, states: npt.NDArray[np.uint64], exact_cards: int, node_cap: int,
+                  tt: I64, buf: I64, stats: I64, S: I64, out: npt.NDArray[np.float64],
+                  solved: I64) -> I64:
     """Fill ``out[c, j]`` with ``role``'s points minus the other's in world ``j`` after the
     discard ``cands[c]``: the dialog by ``policy`` (generator state ``states[j]``, the same
-    for every candidate), the play by :func:`hybrid_value` after elder's best first lead
-    (open-handed).  ``solved[c, j]`` counts the leads solved exactly.  Returns for each
-    candidate 0, or -1 if it was not a legal discard in some world."""
-    n_c = cands.shape[0]
-    n_w = decks.shape[0]
-    status = np.zeros(n_c, dtype=np.int64)
-    flat = np.zeros(FLAT_SIZE, dtype=np.int64)
-    flat2 = np.zeros(FLAT_SIZE, dtype=np.int64)
-    rng = np.zeros(1, dtype=np.uint64)
-    rng2 = np.zeros(1, dtype=np.uint64)
-    for c in range(n_c):
-        for j in range(n_w):
-            k = nfz[j]
-            fz[j, k, 0] = K.A_DISCARD
-            fz[j, k, 1] = cands[c]
-            flat[:] = 0
-            tl, ev, tr, res, held, deferred, ps, info = _flat_parts(flat)
-            rng[0] = states[j]
-            K.run_deal(p, decks[j], 0, 0, 0, policy, rng, tr, ev, fz[j], k + 1, True, info, tl,
-                       res, held, deferred, ps)
-            if info[K.I_STATUS] == K.BAD_CHOICE:
-                status[c] = -1
-                break
-            if info[K.I_STATUS] != K.STOPPED:
-                v0 = float(tl[K.T0] - tl[K.T1])
-            else:
-                allowed = info[K.I_ALLOWED]
-                best = -1e18
-                for card in range(36):
-                    if not allowed >> card & 1:
-                        continue
-                    flat2[:] = flat
-                    tl2, ev2, tr2, res2, held2, def2, ps2, info2 = _flat_parts(flat2)
-                    rng2[0] = rng[0]
-                    K.resume(p, policy, rng2, tl2, ev2, held2, res2, def2, ps2, tr2, info2, card)
-                    v = float(tl2[K.T0] - tl2[K.T1])
-                    if info2[K.I_STATUS] == K.STOPPED:
-                        g, ex = hybrid_value(
-                            ps2[K.PS_HAND], ps2[K.PS_HAND + 1], ps2[K.PS_LEADER],
-                            ps2[K.PS_LED] if ps2[K.PS_HALF] == 1 else -1, ps2[K.PS_WON0],
-                            ps2[K.PS_TRICK], tl2[K.T0], tl2[K.T1], tl2[K.T_OPEN], exact_cards,
-                            node_cap, sp, tt, buf, stats, S)
-                        v += g
-                        solved[c, j] += ex
-                    if v > best:
-                        best = v
-                v0 = best
-            out[c, j] = v0 if role == 0 else -v0
+    for every candidate), then elder's first lead tried card by card (open-handed, the
+    best kept), each followed by the greedy open-handed play of both seats while the seat
+    to move holds more than ``exact_cards`` cards, then the solver's exact value (at most
+    ``node_cap`` positions, else the greedy play on).  ``solved[c, j]`` counts the leads
+    solved exactly.  ``sp``, ``tt``, ``buf``, ``stats``, ``S``: the solver's vector and
+    arrays.  Returns for each candidate 0, or -1 if it was not a legal discard in some
+    world.  Compiled, without the GIL."""
+    status = np.zeros(len(cands), dtype=np.int64)
+    K._native.solver_matrix(p, sp, decks, fz, nfz, cands, role, policy, states, exact_cards,
+                            node_cap, tt, buf, stats, S, out, solved, status)
     return status
 
 

@@ -15,7 +15,7 @@ from piquet.core.deal import ELDER
 from piquet.core.declarations import SUIT_COUNT, SUIT_PIPS, SUIT_RUNS, claims
 from piquet.core.errors import IllegalActionError
 from piquet.core.match import MatchView
-from piquet.core.rules import Format, Rules
+from piquet.core.rules import Format, PointMeasure, Rules
 from piquet.core.view import DealView
 from piquet.solver import Mode, Objective, objective_for
 
@@ -110,7 +110,7 @@ def card_values(hand: int, rules: Rules, *, role: int, lead: int = 0) -> dict[in
         range(4),
         key=lambda s: (
             (SUIT_COUNT[hand >> (9 * s) & 0x1FF], SUIT_PIPS[hand >> (9 * s) & 0x1FF])
-            if rules.point_measure.value == "cards"
+            if rules.point_measure is PointMeasure.CARDS
             else (SUIT_PIPS[hand >> (9 * s) & 0x1FF], 0)
         ),
     )

@@ -47,7 +47,7 @@ from typing import Any, Final
 
 from piquet.core.actions import Action, Play
 from piquet.core.errors import PiquetError
-from piquet.core.rules import Rules
+from piquet.core.rules import PlayScoring, Rules
 from piquet.core.view import DealView
 from piquet.players.base import register_level, register_variant
 from piquet.players.beliefs import EXCHANGE_BETA, BeliefModel
@@ -126,7 +126,7 @@ def per_world_nodes(rules: Rules, cards: int) -> float:
     cards; about 0.4 times as many for each card fewer)."""
     if rules.deck_size == 36:
         base = 150_000.0
-    elif rules.play_scoring.value == "leads-and-wins":
+    elif rules.play_scoring is PlayScoring.LEADS_AND_WINS:
         base = 80_000.0
     else:
         base = 200_000.0
@@ -475,7 +475,7 @@ class ExpertPlayer(SearchPlayer):
         # the reference's count, before its cap of 40
         cards = deal.hand.mask.bit_count()
         base = 300_000.0 if rules.deck_size == 36 else (
-            60_000.0 if rules.play_scoring.value == "leads-and-wins" else 120_000.0)
+            60_000.0 if rules.play_scoring is PlayScoring.LEADS_AND_WINS else 120_000.0)
         per_world = max(50.0, base * 0.4 ** (12 - cards))
         return min(cap, int(budget.nodes * min(self.threads, 2) / per_world) + 1)
 

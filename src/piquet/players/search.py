@@ -22,7 +22,7 @@ total counts for the winner) is what it maximizes.
 The thinking budget (``think_ms``) is turned into a number of worlds and a
 number of solver positions, never into a clock reading, so that the same seed
 gives the same decisions.  ``threads=2`` (or ``PIQUET_AI_THREADS=2`` in the
-environment) solves the worlds on two threads (numba releases the GIL) with the
+environment) solves the worlds on two threads (the compiled solver releases the GIL) with the
 same result.
 """
 
@@ -40,7 +40,7 @@ from piquet.core.declarations import DeclClass, best_claim, counted
 from piquet.core.errors import PiquetError
 from piquet.core.facts import BlancheCalled, BlancheDiscards, Exchanged
 from piquet.core.match import MatchView
-from piquet.core.rules import Rules
+from piquet.core.rules import PlayScoring, Rules
 from piquet.core.scoring import Kind, Tally
 from piquet.core.view import DealView, deal_view, played_by
 from piquet.players.base import register_level
@@ -96,8 +96,8 @@ class _Budget:
 
     def exact_worlds(self, rules: Rules) -> int:
         """Worlds on which the best discards are compared by the exact solver."""
-        per = 80 if rules.deck_size == 36 else (20 if rules.play_scoring.value == "leads-and-wins"
-                                                else 40)
+        leads_and_wins = rules.play_scoring is PlayScoring.LEADS_AND_WINS
+        per = 80 if rules.deck_size == 36 else (20 if leads_and_wins else 40)
         return max(2, min(12, self.think_ms // per + 1))
 
     @property
@@ -449,7 +449,7 @@ def _worlds_for(deal: DealView, rules: Rules, budget: _Budget, threads: int) -> 
     cards = deal.hand.mask.bit_count()
     if rules.deck_size == 36:
         base = 300_000.0
-    elif rules.play_scoring.value == "leads-and-wins":
+    elif rules.play_scoring is PlayScoring.LEADS_AND_WINS:
         base = 60_000.0
     else:
         base = 120_000.0
