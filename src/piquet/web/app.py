@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import functools
 import gc
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -35,6 +34,7 @@ from piquet.core.rules import DEFAULT_PRESET, PRESETS
 from piquet.notation import dump_text
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label, rules_summary
+from piquet.web.acting import take
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
@@ -197,12 +197,22 @@ class JoinedOut(BaseModel):
 
 
 class LegalActionOut(BaseModel):
+    """One item of the table's menu (:class:`piquet.table.menu.MenuItem`)."""
+
     id: str
     kind: str
-    label: str
+    label: str = Field(description="In the period's words.")
     cards: list[str]
-    min: int | None = None
-    max: int | None = None
+    offer: bool | None = Field(
+        None, description="Whether the table offers it (every item but the exchange's).")
+    min: int | None = Field(None, description="The exchange: the fewest cards to discard.")
+    max: int | None = Field(None, description="The exchange: the most cards to discard.")
+
+
+class FirstLeadOut(BaseModel):
+    how: str = Field(description="named or appointed")
+    held: bool | None = Field(description="Whether elder holds it (null: this seat cannot "
+                              "know).")
 
 
 class SeatOut(BaseModel):
@@ -216,20 +226,28 @@ class SeatOut(BaseModel):
 class ViewOut(BaseModel):
     id: str
     seat: int
-    n: int = Field(description="Actions taken so far (the log's length).")
+    n: int = Field(description="The log's length: actions and the table's own entries "
+                   "(undo, resign, rematch) so far; the game's version, it only grows.")
     rules: str
     format: str
     finished: bool
     to_act: int | None
     your_turn: bool
     legal_actions: list[LegalActionOut]
+    first_lead: FirstLeadOut | None = Field(
+        description="How elder's first lead is bound, until the first trick.")
     seats: list[SeatOut]
     hints: bool
     view: dict[str, Any] = Field(description="The seat's view: exactly Match.view(seat).")
+    result: dict[str, Any] | None
+    practice: bool = Field(description="Every other seat is the computer (undo allowed).")
+    can_undo: bool
+    resigned: int | None = Field(description="The seat that resigned, or null.")
+    rematch: str | None = Field(description="The rematch's game id, or null.")
+    rematch_mine: bool = Field(description="This seat made the rematch.")
     last_deal: dict[str, Any] | None = Field(
         description="The seat's view of the deal just finished, as it stood at its end."
     )
-    result: dict[str, Any] | None
 
 
 class HealthOut(BaseModel):
@@ -604,24 +622,12 @@ def create_app(config: WebConfig) -> FastAPI:
             known = True
         else:
             entry, known = g.current(game_id)  # checked against the database if need be
-        try:
-            after = await g.act(
-                game_id, seat.seat, body.action, expect=body.n, entry=entry, known=known
-            )
-        except TableError as exc:
-            if exc.kind is not Refusal.NOT_NOW:
-                raise
-            # the game is not as the actor saw it: send it as it stands
-            now = g.cached(game_id) or await run(g.fresh, game_id)
-            body_409 = '{"error":' + json.dumps(exc.message) + ',"game":'
-            return Response(
-                body_409 + g.seat_body(now, seat.seat) + "}",
-                status_code=409,
-                media_type="application/json",
-            )
-        if g.ai_turn(after) is not None:
-            state["ai"].kick(game_id, after)
-        return view_response(after, seat.seat)
+        done = await take(g, state["ai"], game_id, seat.seat, body.action, expect=body.n,
+                          entry=entry, known=known)
+        if done.conflict is not None:
+            return Response(done.conflict, status_code=409, media_type="application/json")
+        assert done.entry is not None
+        return view_response(done.entry, seat.seat)
 
     @app.post(
         "/api/games/{game_id}/invite",

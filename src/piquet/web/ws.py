@@ -36,6 +36,7 @@ from anyio import to_thread
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from piquet.table.errors import Refusal, TableError
+from piquet.web.acting import take
 from piquet.web.app import HTTP_STATUS
 from piquet.web.games import Games
 from piquet.web.hub import PRESENCE_EVERY, live_message
@@ -281,28 +282,20 @@ class _Session:
                 return
             entry, known = self.games.current(self.game_id)
             try:
-                outcome = await self.games.act_once(
-                    self.game_id, self.seat, action, expect=n, entry=entry, known=known
-                )
+                done = await take(self.games, self.ai, self.game_id, self.seat, action,
+                                  expect=n, entry=entry, known=known)
             except StoreError as exc:
                 await self.send({"type": "error", "error": str(exc), "status": 503})
                 return
             except TableError as exc:
-                if exc.kind is not Refusal.NOT_NOW:
-                    status = HTTP_STATUS[exc.kind]
-                    await self.send({"type": "error", "error": exc.message, "status": status})
-                    return
-                # the game is not as the client saw it: the error, with the game as it stands
-                g = self.games
-                now = g.cached(self.game_id) or await self.call(g.fresh, self.game_id)
-                body = g.seat_body(now, self.seat)
-                head = '{"type":"error","error":' + json.dumps(exc.message) + ',"status":409'
-                await self.send_text(head + ',"game":' + body + "}")
+                status = HTTP_STATUS[exc.kind]
+                await self.send({"type": "error", "error": exc.message, "status": status})
                 return
-            after, applied = outcome
-            if not applied:  # a copy of an action already recorded: the game as it stands
+            if done.conflict is not None:
+                # the game is not as the client saw it: the one 409 body, as HTTP sends it
+                await self.send_text('{"type":"error","status":409,' + done.conflict[1:])
+                return
+            if not done.applied:  # a copy of an action already recorded: as it stands
                 await self.push(force=True)
-            if self.games.ai_turn(after) is not None:
-                self.ai.kick(self.game_id, after)
         else:
             await self.send({"type": "error", "error": f"unknown message: {_HELP}"})
