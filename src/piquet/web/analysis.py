@@ -23,14 +23,12 @@ import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
-from fastapi import APIRouter, Depends
-from fastapi import Path as PathParam
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -41,6 +39,7 @@ from piquet.review import ANALYSIS_VERSION, finished_deals, review_deal
 from piquet.table.errors import Refusal, TableError
 from piquet.web.ai import cancel_all
 from piquet.web.games import Entry, Games
+from piquet.web.ids import Creds, GameId
 from piquet.web.store import metadata
 
 __all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router", "analyse_deal"]
@@ -228,9 +227,6 @@ class Analyses:
 
 
 # ---------------------------------------------------------------------- the route
-bearer = HTTPBearer(auto_error=False, description="The seat's token.")
-GameIdP = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="The game.")]
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def analysis_router(state: dict[str, Any]) -> APIRouter:
@@ -253,7 +249,7 @@ def analysis_router(state: dict[str, Any]) -> APIRouter:
         responses={c: {"description": "An error: {\"error\": ...}"} for c in (401, 404, 429)},
         tags=["games"],
     )
-    async def analysis(game_id: GameIdP, creds: Creds) -> JSONResponse:
+    async def analysis(game_id: GameId, creds: Creds) -> JSONResponse:
         """Where each side gained or lost points against the strongest AI, for every deal
         of the game that is over: the exchange (the advisor's best against the discard
         made, the difference verified in the same simulated deals), sinks and answers

@@ -19,11 +19,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from anyio import to_thread
-from fastapi import Body, Depends, FastAPI, Query, Request
-from fastapi import Path as PathParam
+from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from sqlalchemy.exc import SQLAlchemyError
@@ -38,6 +36,7 @@ from piquet.web.acting import take
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
+from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
@@ -59,7 +58,6 @@ _NOT_FOUND_PAGE = """<!doctype html>
 <h2>No such page</h2><p>There is nothing at this address: it may be mistyped.</p>
 <p><a href="/">Go to the card table</a></p></div></main></body></html>
 """
-GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
 HTTP_STATUS: dict[Refusal, int] = {
     Refusal.UNREADABLE: 400,
     Refusal.NO_TOKEN: 401,
@@ -304,9 +302,6 @@ class OptionsOut(BaseModel):
     version: str
 
 
-bearer = HTTPBearer(auto_error=False, description="The seat's token.")
-GameIdP = Annotated[str, PathParam(pattern=GAME_ID, description="The game's id.")]
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -446,9 +441,6 @@ def create_app(config: WebConfig) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # ------------------------------------------------------------------ API
-    def token_of(creds: HTTPAuthorizationCredentials | None) -> str | None:
-        return creds.credentials if creds is not None else None
-
     @app.get(
         "/api/health",
         response_model=HealthOut,
@@ -568,7 +560,7 @@ def create_app(config: WebConfig) -> FastAPI:
         tags=["games"],
     )
     async def get_game(
-        game_id: GameIdP,
+        game_id: GameId,
         creds: Creds,
         wait: Annotated[
             float,
@@ -606,7 +598,7 @@ def create_app(config: WebConfig) -> FastAPI:
         responses={**_errors(400, 401, 403, 404, 413, 422, 429), 409: {"model": ConflictOut}},
         tags=["games"],
     )
-    async def act(game_id: GameIdP, body: ActionIn, creds: Creds) -> Response:
+    async def act(game_id: GameId, body: ActionIn, creds: Creds) -> Response:
         """Take an action (an id from ``legal_actions``); the answer is the new view.
 
         Send ``n``, the log length of the view acted on: a retry of an action already
@@ -635,7 +627,7 @@ def create_app(config: WebConfig) -> FastAPI:
         responses=_errors(401, 403, 404, 429),
         tags=["games"],
     )
-    async def invite(game_id: GameIdP, creds: Creds) -> dict[str, Any]:
+    async def invite(game_id: GameId, creds: Creds) -> dict[str, Any]:
         """New invitation links for the seats still waiting for a friend (old links stop)."""
         entry, _seat = await run(games().authenticate, game_id, token_of(creds))
         return {"invites": invites_out(game_id, await run(games().reinvite, entry))}
@@ -647,7 +639,7 @@ def create_app(config: WebConfig) -> FastAPI:
         responses=_errors(400, 404, 413, 422, 429),
         tags=["games"],
     )
-    async def join(game_id: GameIdP, body: JoinIn) -> dict[str, Any]:
+    async def join(game_id: GameId, body: JoinIn) -> dict[str, Any]:
         """Take the seat an invitation opens; the answer holds that seat's own token."""
         token, seat = await run(games().join, game_id, body.invite, body.name)
         await state["hub"].publish(game_id, -1)
@@ -659,7 +651,7 @@ def create_app(config: WebConfig) -> FastAPI:
         responses=_errors(401, 403, 404, 409, 422, 429),
         tags=["games"],
     )
-    async def hint(game_id: GameIdP, creds: Creds) -> dict[str, Any]:
+    async def hint(game_id: GameId, creds: Creds) -> dict[str, Any]:
         """The advisor's suggestion, and why (only in games started with hints on)."""
         entry, seat = await seat_entry(game_id, creds)
         live = entry.live
@@ -683,7 +675,7 @@ def create_app(config: WebConfig) -> FastAPI:
         tags=["games"],
     )
     async def record(
-        game_id: GameIdP,
+        game_id: GameId,
         creds: Creds,
         as_: Annotated[str, Query(alias="as", pattern="^(text|json)$")] = "json",
     ) -> Response:
@@ -710,7 +702,7 @@ def create_app(config: WebConfig) -> FastAPI:
         tags=["games"],
     )
     async def replay(
-        game_id: GameIdP,
+        game_id: GameId,
         creds: Creds,
         step: Annotated[int, Query(ge=0, le=100000)] = 0,
     ) -> JSONResponse:

@@ -24,9 +24,7 @@ from typing import Annotated, Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
-from fastapi import APIRouter, Body, Depends, Request
-from fastapi import Path as PathParam
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import APIRouter, Body, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
@@ -36,6 +34,7 @@ from piquet.core.rules import PRESETS, Format
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label
 from piquet.web.games import Games
+from piquet.web.ids import ID_PATTERN, ChallengeId, Creds
 from piquet.web.limits import TokenBuckets
 from piquet.web.refusals import hash_secret
 from piquet.web.store import games_t, metadata, seats_t
@@ -173,7 +172,7 @@ class Lobby:
 # ---------------------------------------------------------------------- the routes
 class PostIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    game: str = Field(max_length=32, pattern=r"^[A-Za-z0-9_-]{1,32}$",
+    game: str = Field(max_length=32, pattern=ID_PATTERN,
                       description="The game to offer (you hold a seat at it).")
     invite: str = Field(max_length=200, description="The invitation code of its open seat.")
 
@@ -183,10 +182,6 @@ class AcceptIn(BaseModel):
     name: str | None = Field(None, max_length=100, description="Your name at the table.")
 
 
-bearer = HTTPBearer(auto_error=False, description="The seat's token.")
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-ChallengeP = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$",
-                                      description="The challenge.")]
 _ERRORS: Final[dict[int | str, dict[str, Any]]] = {
     c: {"description": 'An error: {"error": ...}'} for c in (400, 401, 404, 409, 422, 429)
 }
@@ -254,7 +249,9 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
 
     @router.post("/api/lobby/{challenge_id}/accept", status_code=201, responses=_ERRORS,
                  tags=["lobby"])
-    async def accept(challenge_id: ChallengeP, body: Annotated[AcceptIn, Body()]) -> dict[str, Any]:
+    async def accept(
+        challenge_id: ChallengeId, body: Annotated[AcceptIn, Body()]
+    ) -> dict[str, Any]:
         """Accept a challenge: you take its seat (the answer holds your token), and the
         challenge leaves the lobby."""
         taken = await run(lobby().take, challenge_id)
@@ -270,7 +267,7 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         return {"id": game_id, "token": token, "seat": seat}
 
     @router.delete("/api/lobby/{challenge_id}", responses=_ERRORS, tags=["lobby"])
-    async def withdraw(challenge_id: ChallengeP, creds: Creds) -> dict[str, Any]:
+    async def withdraw(challenge_id: ChallengeId, creds: Creds) -> dict[str, Any]:
         """Withdraw your challenge (a seat's token of its game); the link still works."""
         game_id = await run(lobby().game_of, challenge_id)
         if game_id is None:

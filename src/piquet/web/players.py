@@ -41,7 +41,8 @@ from piquet.core.sources import citation
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label, rules_summary
 from piquet.web.games import Entry, Games
-from piquet.web.practice import GameId, refusals
+from piquet.web.ids import ID_PATTERN, GameId
+from piquet.web.practice import refusals
 from piquet.web.refusals import hash_secret, preset_named
 
 __all__ = ["IDENTITY_COOKIE", "mount_docs", "open_box", "players_router", "seal"]
@@ -145,7 +146,7 @@ def game_line(games: Games, entry: Entry, seat: int) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------- the routes
 class SeatIn(BaseModel):
-    id: str = Field(max_length=32, pattern=r"^[A-Za-z0-9_-]{1,32}$")
+    id: str = Field(max_length=32, pattern=ID_PATTERN)
     token: str = Field(max_length=200)
 
 

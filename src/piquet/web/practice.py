@@ -23,23 +23,23 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from typing import Annotated, Any, Final
+from typing import Any
 
 from anyio import to_thread
-from fastapi import APIRouter, Depends
-from fastapi import Path as PathParam
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi.security import HTTPAuthorizationCredentials
 from pydantic import BaseModel, ConfigDict, Field
 
 from piquet.core.match import MAX_SEED
 from piquet.table.errors import Refusal, TableError
 from piquet.table.state import RESIGN, UNDO, rematch_entry
 from piquet.web.games import Entry, Games
+from piquet.web.ids import Creds, GameId
 from piquet.web.refusals import hash_secret
 from piquet.web.store import NewSeat
 
-__all__ = ["GameId", "practice_router", "refusals", "rotate"]
+__all__ = ["practice_router", "refusals", "rotate"]
 
 
 def rotate(seat: int, n_seats: int) -> int:
@@ -48,9 +48,6 @@ def rotate(seat: int, n_seats: int) -> int:
 
 
 # ---------------------------------------------------------------------- the routes
-bearer: Final = HTTPBearer(auto_error=False, description="The seat's token.")
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-GameId = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="The game's id.")]
 
 
 class ErrorBody(BaseModel):

@@ -27,10 +27,8 @@ from pathlib import Path
 from typing import Annotated, Any, Final, ParamSpec, TypeVar
 
 from anyio import to_thread
-from fastapi import APIRouter, Body, Depends, Request
-from fastapi import Path as PathParam
+from fastapi import APIRouter, Body, Request
 from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
@@ -38,6 +36,7 @@ from piquet.core.errors import IllegalActionError, ParseError, PiquetError
 from piquet.core.rules import Format, Rules
 from piquet.table.errors import Refusal, TableError
 from piquet.tally import TallySession, new_tally
+from piquet.web.ids import Creds, TallyId, token_of
 from piquet.web.limits import TokenBuckets
 from piquet.web.refusals import clean_name, hash_secret, preset_named
 from piquet.web.store import Store, StoreError
@@ -56,7 +55,6 @@ from piquet.web.tallystore import MAX_ENTRY, TallyRow, TallyStore
 __all__ = ["MAX_GAMES", "MAX_STEPS", "Tallies", "tally_json", "tally_router"]
 
 STATIC: Final = Path(__file__).parent / "static"
-TALLY_ID: Final = r"^[A-Za-z0-9_-]{1,32}$"
 MAX_STEPS: Final = 4000
 """Entries a tally may hold (a game of many deals takes a few hundred)."""
 NOT_FOUND: Final = "no such tally, or its key is not this one: open the tally by its own link"
@@ -313,9 +311,6 @@ class Tallies:
 
 
 # ====================================================================== the routes
-bearer = HTTPBearer(auto_error=False, description="The tally's token.")
-TallyIdP = Annotated[str, PathParam(pattern=TALLY_ID, description="The tally's id.")]
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0) -> APIRouter:
@@ -340,9 +335,6 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
 
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
-
-    def token_of(creds: HTTPAuthorizationCredentials | None) -> str | None:
-        return creds.credentials if creds is not None else None
 
     def answer(row: TallyRow, session: TallySession) -> JSONResponse:
         return JSONResponse(tally_json(row.id, row.version, session))
@@ -398,7 +390,7 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
         responses=errors_doc(401, 404, 409, 422, 429, 503),
         tags=["tallies"],
     )
-    async def get_tally(tally_id: TallyIdP, creds: Creds) -> JSONResponse:
+    async def get_tally(tally_id: TallyId, creds: Creds) -> JSONResponse:
         """The tally: scores, what is expected next, the entries, the deal's known cards."""
         row, session = await run(tallies().load, tally_id, token_of(creds))
         return answer(row, session)
@@ -409,7 +401,7 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
         responses=errors_doc(400, 401, 404, 409, 413, 422, 429, 503),
         tags=["tallies"],
     )
-    async def enter(tally_id: TallyIdP, body: EntryIn, creds: Creds) -> JSONResponse:
+    async def enter(tally_id: TallyId, body: EntryIn, creds: Creds) -> JSONResponse:
         """Enter what happened at the table (one line of the tally's entries).
 
         400: the text is no entry; 422: the rule set forbids it (a claim the hand cannot
@@ -429,7 +421,7 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
         tags=["tallies"],
     )
     async def undo(
-        tally_id: TallyIdP, creds: Creds, body: UndoIn | None = None
+        tally_id: TallyId, creds: Creds, body: UndoIn | None = None
     ) -> JSONResponse:
         """Take back the last entry (a line of several cards is taken back card by card);
         409 if the tally moved on since ``version``."""
@@ -446,7 +438,7 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
         },
         tags=["tallies"],
     )
-    async def record(tally_id: TallyIdP, creds: Creds) -> JSONResponse:
+    async def record(tally_id: TallyId, creds: Creds) -> JSONResponse:
         """The tally as a record (``TallySession.to_record``): ``piquet tally --load`` reads it.
 
         Available at any moment; the result is filled in once the match is over.

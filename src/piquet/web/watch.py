@@ -19,21 +19,18 @@ import functools
 import hmac
 import json
 import logging
-import re
 import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
-from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
-from fastapi import Path as PathParam
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -42,6 +39,7 @@ from piquet.core.view import public_view
 from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Entry, Games
 from piquet.web.hub import live_message
+from piquet.web.ids import ID_RE, Creds, GameId
 from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.store import metadata
 
@@ -49,7 +47,6 @@ __all__ = ["WatchKeys", "public_body", "public_json", "watch_keys_t", "watch_rou
 
 log = logging.getLogger("piquet.web")
 STATIC: Final = Path(__file__).parent / "static"
-_GAME_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 NOT_FOUND: Final = "no such game (or not for this spectator link)"
 watch_keys_t: Final = sa.Table(
     "piquet_watch_keys",
@@ -155,15 +152,12 @@ class WatchKeys:
 
     def opens(self, game_id: str, key: str | None) -> bool:
         """Whether ``key`` is ``game_id``'s spectator key.  Blocks on a miss."""
-        if not key or len(key) > 100 or not _GAME_ID.match(game_id):
+        if not key or len(key) > 100 or not ID_RE.match(game_id):
             return False
         real = self.key(game_id)
         return real is not None and hmac.compare_digest(real, key)
 
 
-bearer = HTTPBearer(auto_error=False, description="The seat's token, or the spectator key.")
-GameIdP = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="The game.")]
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 _ERRORS: Final[dict[int | str, dict[str, Any]]] = {
     c: {"description": 'An error: {"error": ...}'} for c in (401, 404, 429)
 }
@@ -202,7 +196,7 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
         return entry
 
     @router.post("/api/games/{game_id}/watch-link", responses=_ERRORS, tags=["spectators"])
-    async def watch_link(game_id: GameIdP, creds: Creds) -> dict[str, str]:
+    async def watch_link(game_id: GameId, creds: Creds) -> dict[str, str]:
         """The game's spectator link (a seat's token opens it): whoever has the link sees
         what both players have made public, never a hand."""
         games: Games = state["games"]
@@ -213,7 +207,7 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
         return {"key": key, "url": f"/watch/{game_id}#key={key}"}
 
     @router.get("/api/games/{game_id}/watch", responses=_ERRORS, tags=["spectators"])
-    async def watch(game_id: GameIdP, creds: Creds) -> Response:
+    async def watch(game_id: GameId, creds: Creds) -> Response:
         """The game as a spectator sees it (the spectator key as the bearer token): the
         engine's public view, the seats, the deal just finished as the public saw it."""
         key = creds.credentials if creds is not None else None

@@ -28,7 +28,6 @@ import contextlib
 import functools
 import json
 import logging
-import re
 from collections.abc import MutableMapping
 from typing import Any
 
@@ -40,6 +39,7 @@ from piquet.web.acting import take
 from piquet.web.app import HTTP_STATUS
 from piquet.web.games import Games
 from piquet.web.hub import PRESENCE_EVERY, live_message
+from piquet.web.ids import ID_RE
 from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.store import StoreError
 
@@ -47,7 +47,6 @@ __all__ = ["add_websocket"]
 
 log = logging.getLogger("piquet.web")
 MAX_MESSAGE = 4096
-_GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _HELP = 'send {"action": ID}, {"type": "ping"} or {"type": "refresh"}'
 
 
@@ -180,7 +179,7 @@ class _Session:
         if token is None:
             await self.fail('the first message must be {"token": TOKEN}', 4401)
             return False
-        if not _GAME_ID.match(self.game_id):
+        if not ID_RE.match(self.game_id):
             await self.fail("no such game (or not for this token)", 4404)
             return False
         try:
