@@ -64,7 +64,7 @@ def test_undo_takes_back_your_last_move_and_the_computers_answer(tmp_path: Path)
         assert back["n"] == after["n"] + 1
         assert back["view"] == before["view"]
         assert back["legal_actions"] == before["legal_actions"]
-        store = c.app.state.piquet["store"]  # type: ignore[attr-defined]
+        store = c.app.state.piquet.store  # type: ignore[attr-defined]
         assert len(store.actions(gid)) == back["n"] and store.actions(gid)[-1].action == "undo"
         # a stale n is refused with the game as it stands
         r = c.post(f"/api/games/{gid}/undo", json={"n": after["n"]}, headers=bearer(tok))
@@ -130,7 +130,7 @@ def test_a_resigned_game_is_over_for_both_and_takes_no_action(tmp_path: Path) ->
         other = view(c, gid, tokens[1])
         assert other["finished"] and other["resigned"] == 0 and other["legal_actions"] == []
         assert other["result"]["winner"] == 1 and not other["your_turn"]
-        real = c.app.state.piquet["games"].peek(gid).live.match  # type: ignore[attr-defined]
+        real = c.app.state.piquet.games.peek(gid).live.match  # type: ignore[attr-defined]
         to_act = real.to_act
         legal = real.view(to_act).legal_actions
         r = act(c, gid, tokens[to_act], str(legal[0]) if legal else "pass")
@@ -145,7 +145,7 @@ def test_the_computer_stops_when_you_resign(tmp_path: Path) -> None:
         gid, tok = made["id"], made["token"]
         g = my_turn(c, gid, tok)
         assert c.post(f"/api/games/{gid}/resign", headers=bearer(tok)).status_code == 200
-        games = c.app.state.piquet["games"]  # type: ignore[attr-defined]
+        games = c.app.state.piquet.games  # type: ignore[attr-defined]
         assert games.ai_turn(games.peek(gid)) is None
         assert view(c, gid, tok, wait=0.5)["n"] == g["n"] + 1  # the resignation alone
 
@@ -156,7 +156,7 @@ def test_a_resigned_game_has_its_record_and_its_replay(tmp_path: Path) -> None:
 
     with client(tmp_path) as c:
         gid, tokens = _friend_game(c)
-        games = c.app.state.piquet["games"]  # type: ignore[attr-defined]
+        games = c.app.state.piquet.games  # type: ignore[attr-defined]
         for _ in range(3):  # a few moves, then a resignation
             real = games.peek(gid).live.match
             seat = real.to_act
@@ -241,7 +241,7 @@ def test_your_games_are_listed_under_the_identity_cookie(tmp_path: Path) -> None
         assert line["state"] in ("yours", "theirs") and not line["finished"]
         # the seat comes back to this browser; the database holds no token
         assert c.get(f"/api/me/games/{gid}/seat").json()["token"] == tok
-        engine = c.app.state.piquet["store"].engine  # type: ignore[attr-defined]
+        engine = c.app.state.piquet.store.engine  # type: ignore[attr-defined]
         with engine.connect() as conn:
             rows = conn.execute(sa.text("select * from piquet_player_games")).all()
         assert rows and all(
@@ -456,7 +456,7 @@ def test_the_store_takes_no_seat_of_a_game_resigned_meanwhile(tmp_path: Path) ->
         made = create(c, opponent="friend", name="Ada")
         gid, code = made["id"], made["invites"][0]["invite"]
         assert c.post(f"/api/games/{gid}/resign", headers=bearer(made["token"])).status_code == 200
-        store = c.app.state.piquet["store"]
+        store = c.app.state.piquet.store
         taken = store.join(gid, invite_hash=hash_secret(code), token_hash="x" * 43, name="Bob")
         assert taken is None
         assert all(s.token_hash != "x" * 43 for s in store.game(gid).seats)

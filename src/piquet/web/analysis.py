@@ -40,6 +40,7 @@ from piquet.table.errors import Refusal, TableError
 from piquet.web.ai import cancel_all
 from piquet.web.games import Entry, Games
 from piquet.web.ids import Creds, GameId
+from piquet.web.server import Server
 from piquet.web.store import metadata
 
 __all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router", "analyse_deal"]
@@ -229,15 +230,15 @@ class Analyses:
 # ---------------------------------------------------------------------- the route
 
 
-def analysis_router(state: dict[str, Any]) -> APIRouter:
+def analysis_router(state: Server) -> APIRouter:
     """``GET /api/games/{id}/analysis``; ``state`` is the app's (games, store, executor),
-    filled at start-up.  The :class:`Analyses` is kept in ``state["analyses"]``."""
+    filled at start-up.  The :class:`Analyses` is kept in ``state.analyses``."""
     router = APIRouter()
 
     def analyses() -> Analyses:
-        held = state.get("analyses")
-        if held is None or held.engine is not state["store"].engine:
-            held = state["analyses"] = Analyses(state["store"].engine, state["executor"])
+        held = state.analyses
+        if held is None or held.engine is not state.store.engine:
+            held = state.analyses = Analyses(state.store.engine, state.executor)
         a: Analyses = held
         return a
 
@@ -256,7 +257,7 @@ def analysis_router(state: dict[str, Any]) -> APIRouter:
         (the expert's choice, both valued in this deal), and the cards whose double-dummy
         value dropped.  Deals still being analysed are ``pending``: ask again.  Nothing of
         the deal being played is ever sent."""
-        games: Games = state["games"]
+        games: Games = state.games
         token = creds.credentials if creds is not None else None
         seat = games.seat_cached(game_id, token)
         if seat is None:

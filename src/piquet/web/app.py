@@ -40,6 +40,7 @@ from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
+from piquet.web.server import Parts, Server
 from piquet.web.store import Store, StoreError
 
 __all__ = ["HTTP_STATUS", "WebConfig", "create_app"]
@@ -325,7 +326,7 @@ def default_level() -> str:
 # ---------------------------------------------------------------------- the app
 def create_app(config: WebConfig) -> FastAPI:
     """The application for ``config``; the database is opened (and migrated) at start-up."""
-    state: dict[str, Any] = {}
+    state = Server()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -343,7 +344,7 @@ def create_app(config: WebConfig) -> FastAPI:
             store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
         )
         ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
-        state.update(store=store, hub=hub, games=games, ai=ai, executor=executor)
+        state.parts = Parts(store=store, hub=hub, games=games, ai=ai, executor=executor)
         # What start-up made (modules, the AI's tables) lives as long as the server: keep
         # it out of the collector's full passes, which otherwise stall every request.
         gc.collect()
@@ -377,7 +378,7 @@ def create_app(config: WebConfig) -> FastAPI:
     )
 
     def games() -> Games:
-        g: Games = state["games"]
+        g: Games = state.games
         return g
 
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -451,8 +452,8 @@ def create_app(config: WebConfig) -> FastAPI:
         """Whether the server can serve: its database (503 when it fails) and its live
         updates through Redis (``off`` without Redis; ``down`` does not make it 503:
         moves still work, pages poll)."""
-        store: Store = state["store"]
-        checked, problem = state.get("health", (-HEALTH_FRESH, None))
+        store: Store = state.store
+        checked, problem = state.health or (-HEALTH_FRESH, None)
         known = store.known_failure()
         if known is not None:
             problem = known
@@ -462,12 +463,12 @@ def create_app(config: WebConfig) -> FastAPI:
                 problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
             except TimeoutError:
                 problem = f"the database did not answer within {HEALTH_WAIT:g} s"
-            state["health"] = (time.monotonic(), problem)
+            state.health = (time.monotonic(), problem)
         body: dict[str, Any] = {
             "ok": problem is None,
             "version": __version__,
             "database": "ok" if problem is None else "failing",
-            "redis": state["hub"].status,
+            "redis": state.hub.status,
         }
         if problem is not None:
             body["error"] = problem
@@ -533,7 +534,7 @@ def create_app(config: WebConfig) -> FastAPI:
             name=body.name,
             levels=_levels(),
         )
-        state["ai"].kick(created.id)
+        state.ai.kick(created.id)
         return {
             "id": created.id,
             "token": created.token,
@@ -572,15 +573,15 @@ def create_app(config: WebConfig) -> FastAPI:
         if wait <= 0:
             entry, seat = await seat_entry(game_id, creds)
             if g.ai_turn(entry) is not None:
-                state["ai"].kick(game_id)
+                state.ai.kick(game_id)
             return view_response(entry, seat)
         deadline = time.monotonic() + wait
         # watch first: no news between reading the game and waiting is missed
-        with state["hub"].watch(game_id) as watcher:
+        with state.hub.watch(game_id) as watcher:
             entry, seat = await seat_entry(game_id, creds)
             # the game over (played to its end, or resigned) or the seat to act: answer now
             if not g.over(entry) and entry.live.match.to_act != seat:
-                state["ai"].kick(game_id)
+                state.ai.kick(game_id)
                 while True:
                     woke = await watcher.wait(deadline - time.monotonic())
                     if woke and not watcher.news:
@@ -614,7 +615,7 @@ def create_app(config: WebConfig) -> FastAPI:
             known = True
         else:
             entry, known = g.current(game_id)  # checked against the database if need be
-        done = await take(g, state["ai"], game_id, seat.seat, body.action, expect=body.n,
+        done = await take(g, state.ai, game_id, seat.seat, body.action, expect=body.n,
                           entry=entry, known=known)
         if done.conflict is not None:
             return Response(done.conflict, status_code=409, media_type="application/json")
@@ -642,7 +643,7 @@ def create_app(config: WebConfig) -> FastAPI:
     async def join(game_id: GameId, body: JoinIn) -> dict[str, Any]:
         """Take the seat an invitation opens; the answer holds that seat's own token."""
         token, seat = await run(games().join, game_id, body.invite, body.name)
-        await state["hub"].publish(game_id, -1)
+        await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 
     @app.get(
@@ -660,7 +661,7 @@ def create_app(config: WebConfig) -> FastAPI:
         if live.match.to_act != seat:
             raise TableError(Refusal.NOT_NOW, "a hint is for your turn")
         loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(state["executor"], ask_advisor, live.match.view(seat))
+        text = await loop.run_in_executor(state.executor, ask_advisor, live.match.view(seat))
         return {"hint": text or "The advisor has nothing to suggest here."}
 
     @app.get(
@@ -715,7 +716,7 @@ def create_app(config: WebConfig) -> FastAPI:
     add_websocket(app, state)
     from piquet.web.tally import tally_router
 
-    tallies = tally_router(lambda: state["store"], create_per_minute=config.create_per_minute)
+    tallies = tally_router(lambda: state.store, create_per_minute=config.create_per_minute)
     app.include_router(tallies)
     app.include_router(practice_router(state))
     app.include_router(players_router(state))

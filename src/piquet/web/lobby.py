@@ -37,6 +37,7 @@ from piquet.web.games import Games
 from piquet.web.ids import ID_PATTERN, ChallengeId, Creds
 from piquet.web.limits import TokenBuckets
 from piquet.web.refusals import hash_secret
+from piquet.web.server import Server
 from piquet.web.store import games_t, metadata, seats_t
 
 __all__ = ["Lobby", "challenges_t", "lobby_router"]
@@ -187,16 +188,17 @@ _ERRORS: Final[dict[int | str, dict[str, Any]]] = {
 }
 
 
-def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> APIRouter:
+def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter:
     """The lobby's routes; ``state`` is the app's (games, store, hub), filled at start-up.
     ``create_per_minute`` limits new challenges per client address (0: no limit)."""
     router = APIRouter()
     posts = TokenBuckets(create_per_minute / 60.0, max(1.0, create_per_minute / 3))
+    held: Lobby | None = None
 
     def lobby() -> Lobby:
-        held = state.get("lobby")
-        if held is None or held.engine is not state["store"].engine:
-            held = state["lobby"] = Lobby(state["store"].engine)
+        nonlocal held
+        if held is None or held.engine is not state.store.engine:
+            held = Lobby(state.store.engine)
         lb: Lobby = held
         return lb
 
@@ -222,7 +224,7 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
                     429, "too many challenges: slow down and try again",
                     headers={"retry-after": str(max(1, math.ceil(wait)))},
                 )
-        games: Games = state["games"]
+        games: Games = state.games
         token = creds.credentials if creds is not None else None
         entry, seat = await run(games.authenticate, body.game, token)
         if games.over(entry):
@@ -258,12 +260,12 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         if taken is None:
             raise TableError(Refusal.NOT_FOUND, GONE)
         game_id, invite = taken
-        games: Games = state["games"]
+        games: Games = state.games
         try:
             token, seat = await run(games.join, game_id, invite, body.name)
         except TableError:
             raise TableError(Refusal.NOT_FOUND, GONE) from None
-        await state["hub"].publish(game_id, -1)
+        await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 
     @router.delete("/api/lobby/{challenge_id}", responses=_ERRORS, tags=["lobby"])
@@ -272,7 +274,7 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
         game_id = await run(lobby().game_of, challenge_id)
         if game_id is None:
             raise TableError(Refusal.NOT_FOUND, GONE)
-        games: Games = state["games"]
+        games: Games = state.games
         token = creds.credentials if creds is not None else None
         await run(games.authenticate, game_id, token)
         await run(lobby().withdraw, challenge_id)

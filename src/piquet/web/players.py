@@ -44,6 +44,7 @@ from piquet.web.games import Entry, Games
 from piquet.web.ids import ID_PATTERN, GameId
 from piquet.web.practice import refusals
 from piquet.web.refusals import hash_secret, preset_named
+from piquet.web.server import Server
 
 __all__ = ["IDENTITY_COOKIE", "mount_docs", "open_box", "players_router", "seal"]
 
@@ -154,12 +155,12 @@ class InvitationIn(BaseModel):
     invite: str = Field(max_length=200)
 
 
-def players_router(state: dict[str, Any]) -> APIRouter:
+def players_router(state: Server) -> APIRouter:
     """``/api/me/...``, ``/api/games/{id}/invitation`` and ``/api/rules/{name}``."""
     router = APIRouter()
 
     def games() -> Games:
-        g: Games = state["games"]
+        g: Games = state.games
         return g
 
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:

@@ -37,6 +37,7 @@ from piquet.table.state import RESIGN, UNDO, rematch_entry
 from piquet.web.games import Entry, Games
 from piquet.web.ids import Creds, GameId
 from piquet.web.refusals import hash_secret
+from piquet.web.server import Server
 from piquet.web.store import NewSeat
 
 __all__ = ["practice_router", "refusals", "rotate"]
@@ -74,13 +75,13 @@ class RematchOut(BaseModel):
     invites: list[dict[str, Any]] = []
 
 
-def practice_router(state: dict[str, Any]) -> APIRouter:
+def practice_router(state: Server) -> APIRouter:
     """``/api/games/{id}/undo``, ``/resign`` and ``/rematch``; ``state`` is the app's
     (store, games, hub, ai)."""
     router = APIRouter(tags=["games"])
 
     def games() -> Games:
-        g: Games = state["games"]
+        g: Games = state.games
         return g
 
     async def run(fn: Callable[..., Any], *args: Any) -> Any:
@@ -121,7 +122,7 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
         expect = data.n if data is not None else None
         after = await g.act(game_id, seat, UNDO, expect=expect, entry=entry, event=True)
         if g.ai_turn(after) is not None:
-            state["ai"].kick(game_id)
+            state.ai.kick(game_id)
         return body(after, seat)
 
     @router.post(
@@ -189,7 +190,7 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
                 stands = (await run(g.fresh, game_id)).live.state.rematch
             if stands == new_id:
                 await run(g.load, new_id)
-                state["ai"].kick(new_id)
+                state.ai.kick(new_id)
                 return {
                     "id": new_id,
                     "token": token,
@@ -212,7 +213,7 @@ def practice_router(state: dict[str, Any]) -> APIRouter:
             raise TableError(Refusal.NOT_NOW, "your seat in the rematch is already taken")
         name = row.seats[seat].name
         token, taken = await run(g.join, made, code, name)
-        await state["hub"].publish(made, -1)
+        await state.hub.publish(made, -1)
         return {"id": made, "token": token, "seat": taken, "invites": []}
 
     return router

@@ -41,6 +41,7 @@ from piquet.web.games import Entry, Games
 from piquet.web.hub import live_message
 from piquet.web.ids import ID_RE, Creds, GameId
 from piquet.web.limits import TokenBuckets, too_deep
+from piquet.web.server import Server
 from piquet.web.store import metadata
 
 __all__ = ["WatchKeys", "public_body", "public_json", "watch_keys_t", "watch_router"]
@@ -163,17 +164,19 @@ _ERRORS: Final[dict[int | str, dict[str, Any]]] = {
 }
 
 
-def watch_router(state: dict[str, Any]) -> APIRouter:
+def watch_router(state: Server) -> APIRouter:
     """The spectator link's routes and page; ``state`` is the app's (games, store, hub)."""
     router = APIRouter()
     page_html = (
         (STATIC / "index.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
     )
 
+    held: WatchKeys | None = None
+
     def keys() -> WatchKeys:
-        held = state.get("watch_keys")
-        if held is None or held.engine is not state["store"].engine:
-            held = state["watch_keys"] = WatchKeys(state["store"].engine)
+        nonlocal held
+        if held is None or held.engine is not state.store.engine:
+            held = WatchKeys(state.store.engine)
         k: WatchKeys = held
         return k
 
@@ -189,7 +192,7 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
         return public_body(entry)
 
     async def current(game_id: str) -> Entry:
-        games: Games = state["games"]
+        games: Games = state.games
         entry = games.cached(game_id)
         if entry is None:
             entry = await run(games.fresh, game_id)
@@ -199,7 +202,7 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
     async def watch_link(game_id: GameId, creds: Creds) -> dict[str, str]:
         """The game's spectator link (a seat's token opens it): whoever has the link sees
         what both players have made public, never a hand."""
-        games: Games = state["games"]
+        games: Games = state.games
         token = creds.credentials if creds is not None else None
         if games.seat_cached(game_id, token) is None:
             await run(games.authenticate, game_id, token)
@@ -235,7 +238,7 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
 async def _spectate(
     ws: WebSocket,
     game_id: str,
-    state: dict[str, Any],
+    state: Server,
     keys: WatchKeys,
     current: Callable[[str], Any],
     public: Callable[[Entry], str],
@@ -280,7 +283,7 @@ async def _spectate(
             last["body"] = body
             await send(body)
 
-    hub = state["hub"]
+    hub = state.hub
     sending: set[asyncio.Task[None]] = set()
 
     async def send_live(ok: bool, error: str | None) -> None:

@@ -41,6 +41,7 @@ from piquet.web.games import Games
 from piquet.web.hub import PRESENCE_EVERY, live_message
 from piquet.web.ids import ID_RE
 from piquet.web.limits import TokenBuckets, too_deep
+from piquet.web.server import Server
 from piquet.web.store import StoreError
 
 __all__ = ["add_websocket"]
@@ -50,7 +51,7 @@ MAX_MESSAGE = 4096
 _HELP = 'send {"action": ID}, {"type": "ping"} or {"type": "refresh"}'
 
 
-def add_websocket(app: FastAPI, state: dict[str, Any]) -> None:
+def add_websocket(app: FastAPI, state: Server) -> None:
     """Add the game WebSocket route to ``app`` (``state`` holds games, hub and ai)."""
 
     @app.websocket("/api/games/{game_id}/ws")
@@ -82,12 +83,12 @@ def _message_text(msg: MutableMapping[str, Any]) -> str | None:
 class _Session:
     """One connected seat."""
 
-    def __init__(self, websocket: WebSocket, game_id: str, state: dict[str, Any]) -> None:
+    def __init__(self, websocket: WebSocket, game_id: str, state: Server) -> None:
         self.ws = websocket
         self.game_id = game_id
-        self.games: Games = state["games"]
-        self.hub = state["hub"]
-        self.ai = state["ai"]
+        self.games: Games = state.games
+        self.hub = state.hub
+        self.ai = state.ai
         self.seat = -1
         self.last = ""
         #: whether the client asked to be told who is at the table, and what it was told
