@@ -5,10 +5,13 @@ store and replaying the game from it, in another process's stead, move for move.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from piquet.core.rules import get_rules
-from piquet.table import GameSpec, Tables, computer, person, seat_view
+from piquet.table import GameSpec, GameStore, Tables, computer, person, seat_view
 from piquet.table.menu import MenuKind
 from piquet.table.store import FileStore
 from piquet.table.summary import rules_summary
@@ -47,25 +50,45 @@ class TextBot:
             made += 1
 
 
+def _stores(kind: str, tmp_path: Path) -> Callable[[], GameStore]:
+    """A way to open the store again, as another process would: a folder of files, or
+    the browser's SQLite database through the same protocol."""
+    if kind == "file":
+        return lambda: FileStore(tmp_path)
+    from piquet.web.gamestore import SqlGameStore
+    from piquet.web.store import Store, database_url
+
+    url = database_url(None, tmp_path)
+    opened: list[Store] = []
+
+    def sql() -> GameStore:
+        opened.append(Store.open(url))
+        return SqlGameStore(opened[-1])
+
+    return sql
+
+
+@pytest.mark.parametrize("kind", ["file", "sql"])
 def test_a_text_bot_plays_a_whole_game_against_the_computer_saving_and_replaying(
-    tmp_path: Path,
+    kind: str, tmp_path: Path,
 ) -> None:
     rules = get_rules("rubicon")
     spec = GameSpec("bot-game", rules, rules.default_format, 20261206,
                     (person(0, "Bot"), computer(1, "book")))
-    tables = Tables(FileStore(tmp_path))
+    store = _stores(kind, tmp_path)
+    tables = Tables(store())
     tables.create(spec)
     assert rules_summary(rules)  # what the bot would read first
     half = TextBot(tables, "bot-game", 0).play(moves=15)
     assert not half.over
     # another process (a fresh table over the same folder) takes the game up
-    later = Tables(FileStore(tmp_path))
+    later = Tables(store())
     bot = TextBot(later, "bot-game", 0)
     end = bot.play()
     assert end.over and end.result is not None and end.view.finished
     assert len(bot.transcript) > 20 and all(bot.transcript)
     # saved: the folder holds the game, and replaying it gives the same table and record
-    replayed = Tables(FileStore(tmp_path)).open("bot-game")
+    replayed = Tables(store()).open("bot-game")
     final = later.open("bot-game")
     assert replayed.log == final.log and replayed.record() == final.record()
     assert json.dumps(replayed.record()) == json.dumps(final.match.to_record() | {

@@ -29,6 +29,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from piquet.table.store import StoreError as TableStoreError
+
 __all__ = [
     "bump_revision",
     "ActionRow",
@@ -81,10 +83,11 @@ actions_t: Final = sa.Table(
 )
 
 
-class StoreError(Exception):
+class StoreError(TableStoreError):
     """The database cannot be reached, read or written; the message says which and why.
 
-    Not a :class:`~piquet.core.errors.PiquetError` (nor a ``ValueError``): a database that
+    The table's :class:`~piquet.table.store.StoreError` (what any store raises), so not a
+    :class:`~piquet.core.errors.PiquetError` (nor a ``ValueError``): a database that
     fails is not bad input.  The web answers it with 503.
     """
 
@@ -677,9 +680,9 @@ class Store:
         """(log length, revision, seats taken by a person) of ``game_id``, or None: one
         cheap query.
 
-        The log grows by appends and the seats fill; anything else that changes a game
-        (an undo cuts the log, a resignation, a rematch) raises the revision.  So a
-        process holding a game in memory knows from these whether another changed it.
+        The log grows by appends (undo, resign and rematch are entries) and the seats
+        fill; anything else that changes a game raises the revision.  So a process holding
+        a game in memory knows from these whether another changed it.
         """
         with self._using("read"), self.engine.connect() as conn:
             row = conn.execute(_VERSION, {"b_id": game_id}).first()
@@ -698,10 +701,10 @@ class Store:
     def append(
         self, game_id: str, *, idx: int, revision: int, player: int, action: str, finished: bool
     ) -> bool:
-        """Add action number ``idx``; False (and nothing written) if the log is not ``idx``
-        long or the game's revision is not ``revision`` (the one the move was checked
-        against: an undo then as many new moves leaves the length as it was, a resignation
-        leaves it alone, and either must refuse a move checked before it).
+        """Add log entry number ``idx`` (an action, or the table's undo, resign, rematch);
+        False (and nothing written) if the log is not ``idx`` long or the game's revision
+        is not ``revision`` (the one the entry was checked against; an earlier version's
+        undo cut the log and raised it).
 
         The conditional update takes the game's row lock first, so of two writers racing
         for the same index exactly one succeeds.  It returns once the action is committed.
