@@ -53,3 +53,25 @@ def test_analysis_and_the_ai_import_no_interface() -> None:
         if m.startswith(INTERFACES)
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_table_sits_beneath_every_interface_and_above_the_rest() -> None:
+    """``piquet.table`` imports no interface, and nothing beneath it imports the table."""
+    table = _modules(ROOT / "table")
+    wrong = [
+        f"{p.relative_to(ROOT)} imports {m}"
+        for p in table
+        for m in sorted(_imports(p))
+        if m.startswith(INTERFACES)
+    ]
+    beneath = [
+        p for p in _modules(ROOT)
+        if p.parent == ROOT or p.parent.name in ("core", "players", "advisor", "fast", "sampling")
+    ]
+    wrong += [
+        f"{p.relative_to(ROOT)} imports {m}"
+        for p in beneath
+        for m in sorted(_imports(p))
+        if m.startswith("piquet.table")
+    ]
+    assert not wrong, "\n".join(wrong)
