@@ -28,9 +28,6 @@ if TYPE_CHECKING:
 
 __all__ = ["default_level", "register", "run"]
 
-STRONGEST_FIRST = ("expert", "book", "random")
-
-
 def _levels() -> dict[str, Any]:
     """The registry of AI levels (importing the players registers them)."""
     from piquet.players import LEVELS
@@ -40,11 +37,9 @@ def _levels() -> dict[str, Any]:
 
 def default_level() -> str:
     """The strongest registered level among expert, book and random."""
-    levels = _levels()
-    for name in STRONGEST_FIRST:
-        if name in levels:
-            return name
-    return next(iter(levels))
+    from piquet.players import default_level as strongest
+
+    return strongest()
 
 
 def register(sub: Any) -> None:

@@ -318,7 +318,7 @@ def _levels() -> list[str]:
 
 def default_level() -> str:
     """The opponent a new game offers first: the terminal's default (the strongest)."""
-    from piquet.cli.play_cmd import default_level as strongest
+    from piquet.players import default_level as strongest
 
     return strongest()
 
