@@ -23,8 +23,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from piquet.core.match import new_match
+from piquet.table.state import TableState
 from piquet.web.app import create_app
-from piquet.web.games import Entry, Games, Live, _step
+from piquet.web.games import Entry, Games, Live, _step, seats_of
 from piquet.web.store import GameRow, SeatRow, Store, database_url
 from test_web_kit import (
     ThreadServer,
@@ -204,7 +205,7 @@ def test_views_from_memory_equal_views_built_afresh() -> None:
             0.0,
             tuple(SeatRow(i, "human", None, f"P{i}", "t", None) for i in range(seats)),
         )
-        live = Live(m, None)
+        live = Live(TableState.new("g", seats_of(row), m))
         steps = 0
         while not live.match.finished and steps < 400:
             entry = Entry(row, live)

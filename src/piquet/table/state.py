@@ -171,20 +171,13 @@ class TableState:
             if self.rematch is not None:
                 raise TableError(Refusal.NOT_NOW, "the rematch is already made")
             return text
-        if self.resigned is not None:
-            raise TableError(Refusal.NOT_NOW, "the game is over: a player resigned")
-        if self.match.finished:
-            raise TableError(Refusal.NOT_NOW, "the game is over: no more actions")
-        m = self.match
-        if m.to_act != player:
-            who = "nobody" if m.to_act is None else self.seats[m.to_act].name
-            raise TableError(Refusal.NOT_NOW, f"it is not your turn: {who} is to act")
+        self._refuse_turn(player)
         try:
             action = parse_action(text)
         except ParseError as exc:
             raise TableError(Refusal.UNREADABLE, str(exc)) from None
         try:
-            m.verify(action, player)
+            self.match.verify(action, player)
         except IllegalActionError as exc:
             raise TableError(Refusal.AGAINST_RULES, str(exc)) from None
         return action
@@ -200,12 +193,15 @@ class TableState:
                 "your moves of the deals before this one stay: this deal's cards are seen"
                 if earlier else "you have made no move to take back"))
 
-    def apply(self, player: int, text: str) -> TableState:
-        """The table after ``text`` by ``player``; raises :class:`TableError` (nothing
-        changes) for an entry that may not be applied now."""
-        what = self.check(player, text)
-        log = (*self.log, Entry(player, what if isinstance(what, str) else str(what)))
-        if isinstance(what, str):
+    def apply(self, player: int, text: str | Action) -> TableState:
+        """The table after ``text`` (or an action already read) by ``player``; raises
+        :class:`TableError` (nothing changes) for an entry that may not be applied now."""
+        if isinstance(text, Action):
+            return self._played(player, text)
+        if text == UNDO or text == RESIGN or text.startswith(_REMATCH):
+            what = self.check(player, text)
+            assert isinstance(what, str)
+            log = (*self.log, Entry(player, what))
             if what == UNDO:
                 keep = self.match.takeback_index(player)
                 assert keep is not None
@@ -217,4 +213,34 @@ class TableState:
                 return replace(self, log=log, resigned=Player(player))
             return replace(self, log=log, rematch=what[len(_REMATCH):],
                            rematch_by=Player(player))
-        return replace(self, match=self.match.apply(what, player), log=log)
+        try:
+            action = parse_action(text)
+        except ParseError as exc:
+            self._refuse_turn(player)  # not your turn is said before an unreadable id
+            raise TableError(Refusal.UNREADABLE, str(exc)) from None
+        return self._played(player, action)
+
+    def _refuse_turn(self, player: int) -> None:
+        """Raise :class:`TableError` if ``player`` may not take an action of the rules now."""
+        if not 0 <= player < len(self.seats):
+            raise TableError(Refusal.UNREADABLE, f"no player {player}: the players are "
+                             f"0 to {len(self.seats) - 1}")
+        if self.resigned is not None:
+            raise TableError(Refusal.NOT_NOW, "the game is over: a player resigned")
+        m = self.match
+        if m.finished:
+            raise TableError(Refusal.NOT_NOW, "the game is over: no more actions")
+        if m.to_act != player:
+            who = "nobody" if m.to_act is None else self.seats[m.to_act].name
+            raise TableError(Refusal.NOT_NOW, f"it is not your turn: {who} is to act")
+
+    def _played(self, player: int, action: Action) -> TableState:
+        """The table after ``action`` by ``player`` (checked once, by ``Match.apply``)."""
+        self._refuse_turn(player)
+        try:
+            m = self.match.apply(action, player)
+        except IllegalActionError as exc:
+            raise TableError(Refusal.AGAINST_RULES, str(exc)) from None
+        return TableState(self.game_id, self.seats, self.start, m,
+                          (*self.log, Entry(player, str(action))),
+                          self.resigned, self.rematch, self.rematch_by)

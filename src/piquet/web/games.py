@@ -32,9 +32,7 @@ from typing import Any, Final
 
 from anyio import to_thread
 
-from piquet.core.actions import (
-    parse_action,
-)
+from piquet.core.actions import Action, parse_action
 from piquet.core.deal import Deal
 from piquet.core.errors import ParseError, PiquetError
 from piquet.core.match import MAX_SEED, Match, new_match
@@ -123,7 +121,7 @@ class Created:
     """(seat, invite code) for each seat kept for a friend."""
 
 
-def _step(live: Live, player: int, text: str) -> Live:
+def _step(live: Live, player: int, text: str | Action) -> Live:
     """``live`` after the log entry ``text`` by ``player`` (an action id or a table event);
     raises :class:`TableError`."""
     state = live.state.apply(player, text)
@@ -497,7 +495,7 @@ class Games:
             action = parse_action(text)
         except ParseError as exc:
             raise TableError(Refusal.UNREADABLE, str(exc)) from None
-        after = _step(live, player, str(action))
+        after = _step(live, player, action)
         return str(action), after
 
     def _refuse_if_over(self, entry: Entry, player: int) -> None:
