@@ -36,6 +36,7 @@ from piquet.notation import dump_text
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
+from piquet.web.learn_routes import learn_router
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import attach as attach_practice
@@ -310,6 +311,18 @@ def default_level() -> str:
     return strongest()
 
 
+def only_move_words(view: Any) -> str:
+    """What a hint says where the advisor has no advice: the one move there is, or that
+    any choice will do."""
+    deal = view.deal
+    legal: tuple[Any, ...] = tuple(deal.legal_actions) if deal is not None else ()
+    if len(legal) == 1:
+        from piquet.learn.words import action_label
+
+        return f"Only one move here: {action_label(legal[0], deal.hand.mask, view.rule_set)}."
+    return "Any of these will do here: no choice is better than another."
+
+
 # ---------------------------------------------------------------------- the app
 def create_app(config: WebConfig) -> FastAPI:
     """The application for ``config``; the database is opened (and migrated) at start-up."""
@@ -425,7 +438,8 @@ def create_app(config: WebConfig) -> FastAPI:
     def page() -> HTMLResponse:
         return HTMLResponse(index_html, headers={"cache-control": "no-cache"})
 
-    for route in ("/", "/play/{game_id}", "/join/{game_id}", "/replay/{game_id}"):
+    for route in ("/", "/play/{game_id}", "/join/{game_id}", "/replay/{game_id}", "/learn",
+                  "/learn/{page:path}"):
         app.add_api_route(route, page, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -665,7 +679,7 @@ def create_app(config: WebConfig) -> FastAPI:
             raise GameError(Refusal.NOT_NOW, "a hint is for your turn")
         loop = asyncio.get_running_loop()
         text = await loop.run_in_executor(state["executor"], ask_advisor, live.match.view(seat))
-        return {"hint": text or "The advisor has nothing to suggest here."}
+        return {"hint": text or only_move_words(live.match.view(seat))}
 
     @app.get(
         "/api/games/{game_id}/record",
@@ -722,6 +736,7 @@ def create_app(config: WebConfig) -> FastAPI:
     tallies = tally_router(lambda: state["store"], create_per_minute=config.create_per_minute)
     app.include_router(tallies)
     app.include_router(practice_router(state))
+    app.include_router(learn_router(state))  # the glossary, lessons, puzzles, guided deal
     app.include_router(players_router(state))
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
