@@ -259,6 +259,7 @@ async function showLobby() {
         "Playing with real cards? Keep the score on the tally"))),
     form, h("section", { class: "rules-about" }, about), lobbySection(go), list));
   refresh(false);
+  explain($main);
   ruleSel.focus();
   showMyGames(list);
 }
@@ -303,6 +304,7 @@ async function showMyGames(list) {
           forgetButton(g, list))))))
       : h("p", { class: "muted" }, "None yet. Games you start or join appear here, and " +
         "you can come back to them after closing the tab."));
+  explain(list);
 }
 
 // "forget" takes a game off this browser's list, asked about first: a game not over cannot
@@ -1685,6 +1687,7 @@ function showRules() {
     fill(all, h("dl", { class: "knobs" }, res.knobs.flatMap((k) => [
       h("dt", {}, (k.meaning || k.knob).replace(/\.$/, ""), ": ", h("b", {}, k.value)),
       h("dd", { class: "muted small" }, k.source)])));
+    explain(all);
   }, (e) => fill(all, h("p", { class: "error" }, e.message)));
 }
 
