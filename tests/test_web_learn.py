@@ -122,6 +122,16 @@ def test_guided_deal_coach_speaks_from_the_seats_view(tmp_path: Path) -> None:
         assert not other - set(v["view"]["deal"].get("stock_seen", []))
         again = c.get(f"/api/games/{gid}/coach", headers=bearer(token)).json()
         assert again["before"] == note["before"]  # asked twice, answered once
+        # the coach's own choice taken: after it, the coach says so (nothing lost)
+        action = note["before"]["action"]
+        assert action and action["id"].split(":")[0] in [a["id"].split(":")[0]
+                                                         for a in v["legal_actions"]]
+        res = c.post(f"/api/games/{gid}/actions", json={"action": action["id"], "n": v["n"]},
+                     headers=bearer(token))
+        assert res.status_code == 200, res.text
+        after = c.get(f"/api/games/{gid}/coach", headers=bearer(token)).json()["after"]
+        assert after is not None and after["cost"] == 0
+        assert "the coach's choice too" in after["sentences"][0]
         # a wrong token is refused; a game that is not guided has no coach
         assert c.get(f"/api/games/{gid}/coach", headers=bearer("nope")).status_code == 404
         plain = c.post("/api/games", json={"opponent": "random"}).json()

@@ -200,7 +200,7 @@ class _Guided:
 
     coach: Coach
     asked: dict[int, tuple[MatchView, Action | None, dict[str, Any]]]
-    after: dict[int, dict[str, Any]]
+    after: dict[tuple[int, str], dict[str, Any]]
     lock: threading.Lock
 
 
@@ -317,6 +317,8 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
             row = conn.execute(sa.select(guided_t.c.level)
                                .where(guided_t.c.game_id == game_id)).first()
         level = row.level if row is not None else None
+        if len(guided_ids) > 4 * COACHES_HELD:
+            guided_ids.clear()  # a cache of the answers, not the truth
         guided_ids[game_id] = level
         return level
 
@@ -371,11 +373,12 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
             last = next((i for i in range(len(m.history) - 1, -1, -1)
                          if m.history[i][0] == seat), None)
             if last is not None and last in g.asked:
-                if last not in g.after:
+                chosen = m.history[last][1]
+                key = (last, str(chosen))  # after an undo, another choice at the same place
+                if key not in g.after:
                     view, suggested, _before = g.asked[last]
-                    note = g.coach.after(view, m.history[last][1], suggested)
-                    g.after[last] = note_json(note)
-                out["after"] = g.after[last]
+                    g.after[key] = note_json(g.coach.after(view, chosen, suggested))
+                out["after"] = g.after[key]
             if m.to_act == seat and not m.finished:
                 if entry.n not in g.asked:
                     view = m.view(seat)
