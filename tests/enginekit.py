@@ -1,4 +1,5 @@
-"""Helpers shared by the engine tests: build a pack that deals given hands, play at random."""
+"""Helpers shared by the engine tests: build a pack that deals given hands, play at random,
+and the scenarios that several source modules play (R, P, Q, SIX)."""
 
 from __future__ import annotations
 
@@ -100,6 +101,7 @@ def said(deal: Deal) -> list[str]:
 
 
 def _state(deal: Deal) -> dict[str, object]:
+    """Every public attribute of the deal (private memo caches left out)."""
     return {k: v for k, v in vars(deal).items() if not k.startswith("_")}
 
 
@@ -112,14 +114,30 @@ def refused(deal: Deal, action: Action, *words: str) -> str:
     message = str(info.value)
     for word in words:
         assert word in message, f"{word!r} not in {message!r}"
+    assert not deal.can(action)
     assert _state(deal) == before
     return message
 
 
 __all__ = [
+    "P_ELDER",
+    "P_STOCK",
+    "P_YOUNGER",
+    "Q_ELDER",
+    "Q_STOCK",
+    "Q_YOUNGER",
+    "R_ELDER",
+    "R_STOCK",
+    "R_YOUNGER",
+    "SIX_ELDER",
+    "SIX_STOCK",
+    "SIX_YOUNGER",
     "act",
     "build_deck",
     "cards",
+    "declare_p",
+    "declare_r",
+    "elder_speaks_q",
     "mask_cards",
     "new_deal",
     "play",
@@ -167,3 +185,75 @@ def dealers_to_the_end(match: Match, rng: random.Random) -> tuple[Match, list[in
         if not match.finished and (match.deal_number, match.game_number) != (deal_number, game):
             dealers.append(match.dealer)
     return match, dealers
+
+
+# ---------------------------------------------------------------- scenarios of the sources
+# Deals that more than one source module plays (each under its own rules: the exchange
+# differs, the hands and what elder declares do not).
+
+# R (36 cards): elder 39 in hand - ruff of 60 (6), sixieme major (16), quatorze of aces and
+# three kings (17).  Elder lays out 6C and takes 8H; younger lays out 7S and takes 7H.
+R_ELDER = "AS KS QS JS TS 9S AH KH AD KD AC 6C"
+R_YOUNGER = "QH JH TH 9H QD JD TD 9D KC QC 8S 7S"
+R_STOCK = "8H 7H 6S 6H 8D 7D 6D JC TC 9C 8C 7C"
+
+
+def declare_r(deal: Deal) -> Deal:
+    """Elder declares R's ruff, sixieme and quatorze; each is good."""
+    return act(
+        deal,
+        "declare:point:AS KS QS JS TS 9S",
+        "good",
+        "declare:sequence:AS KS QS JS TS 9S",
+        "good",
+        "declare:set:AS AH AD AC",
+        "good",
+    )
+
+
+# P (36 cards): elder 29 in hand - ruff of 60 (6), sixieme major and quart to the knave
+# (20), three aces (3); his first lead, an ace, makes thirty.  Elder lays out 6D, younger 6S.
+P_ELDER = "AS KS QS JS TS 9S JH TH 9H AD AC 6D"
+P_YOUNGER = "8S 7S 6S KH QH AH KD QD JD KC QC JC"
+P_STOCK = "8H 7H 6H TD 9D 8D 7D TC 9C 8C 7C 6C"
+
+
+def declare_p(deal: Deal) -> Deal:
+    """Elder declares P's ruff, sixieme and three aces; each is good."""
+    return act(
+        deal,
+        "declare:point:AS KS QS JS TS 9S",
+        "good",
+        "declare:sequence:AS KS QS JS TS 9S",
+        "good",
+        "declare:set:AS AD AC",
+        "good",
+    )
+
+
+# Q (32 cards): elder has the point of five (51), a quint major (15), a quatorze of aces
+# and three kings (17); younger a point of six in clubs (K Q J 9 8 7 = 54), which beats
+# elder's.
+Q_ELDER = "AS KS QS JS TS AH AD AC KH KD 7H 8D"
+Q_YOUNGER = "KC QC JC 9C 8C 7C 9S 8S QH JH QD JD"
+Q_STOCK = "7D 7S TH 9H 8H TD 9D TC"
+
+
+def elder_speaks_q(deal: Deal) -> Deal:
+    """Elder declares Q's point (not good: younger's is better), quint and quatorze."""
+    return act(
+        deal,
+        "declare:point:AS KS QS JS TS",
+        "not-good",
+        "declare:sequence:AS KS QS JS TS",
+        "good",
+        "declare:set:AS AH AD AC",
+        "good",
+    )
+
+
+# SIX (32 cards): tricks six and six when played out as the modules do; elder has a point
+# of six and a sixieme major with a tierce to the nine, younger three aces.
+SIX_ELDER = "AS KS QS JS TS 9S 9H 8H 7H 9D 8D 7D"
+SIX_YOUNGER = "AH KH QH JH TH AD KD QD JD TD AC KC"
+SIX_STOCK = "7C 8C 9C TC JC QC 8S 7S"

@@ -1,4 +1,5 @@
-"""Every Python example of docs/integrations.md runs as it is written.
+"""Every Python example of docs/integrations.md and the README runs as it is written, and
+every example in a docstring of the package (``>>>``) runs as a doctest.
 
 A researcher who followed the page stopped at ``NameError: my_policy`` (issue 37): an
 example that is not run is an example that breaks.  Each fenced ``python`` block is run
@@ -15,8 +16,9 @@ from typing import Any
 
 import pytest
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
-PAGES = ("integrations.md",)
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ("docs/integrations.md", "README.md")
+SRC = ROOT / "src"
 
 #: what a block imports -> the package it needs (the extras of pyproject.toml)
 NEEDS = {
@@ -35,19 +37,20 @@ def examples() -> list[Any]:
     """Each Python block of each page, named by its page, section and place."""
     out = []
     for page in PAGES:
-        text = (DOCS / page).read_text(encoding="utf-8")
+        text = (ROOT / page).read_text(encoding="utf-8")
         counts: dict[str, int] = {}
         for block in _BLOCK.finditer(text):
             headings = _HEADING.findall(text, 0, block.start())
             section = headings[-1] if headings else "top"
             counts[section] = counts.get(section, 0) + 1
-            name = f"{page}: {section} #{counts[section]}"
+            name = f"{Path(page).name}: {section} #{counts[section]}"
             out.append(pytest.param(block.group(1), id=name))
     return out
 
 
 def test_the_pages_have_examples() -> None:
-    assert len(examples()) >= 4
+    assert len(examples()) >= 5
+    assert any(p.id.startswith("README.md: The engine in Python") for p in examples())
 
 
 @pytest.mark.parametrize("code", examples())
@@ -80,3 +83,27 @@ def test_the_example_script_runs(capsys: pytest.CaptureFixture[str]) -> None:
                  "book"]) == 0
     out = capsys.readouterr().out
     assert "deal 1: ISMCTS as elder" in out and "deal 2: ISMCTS as younger" in out
+
+
+def docstring_modules() -> list[str]:
+    """The package's modules whose docstrings hold an example (``>>>``)."""
+    out = []
+    for f in sorted((SRC / "piquet").rglob("*.py")):
+        if ">>> " in f.read_text(encoding="utf-8"):
+            parts = f.relative_to(SRC).with_suffix("").parts
+            out.append(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
+    return out
+
+
+def test_the_package_has_docstring_examples() -> None:
+    assert {"piquet.core.cards", "piquet.core.sources"} <= set(docstring_modules())
+
+
+@pytest.mark.parametrize("module", docstring_modules())
+def test_the_docstring_examples_run(module: str) -> None:
+    """Each docstring example gives what it says (doctest, as written)."""
+    import doctest
+    import importlib
+
+    found = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
+    assert found.attempted > 0 and found.failed == 0, found

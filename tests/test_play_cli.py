@@ -24,55 +24,7 @@ from piquet.core.match import Match, new_match
 from piquet.core.rules import PRESETS
 from piquet.notation import load
 from piquet.players import LEVELS, RandomPlayer
-
-RANKS = "AKQJT9876"
-PACK = [r + s for s in "SHDC" for r in RANKS]
-
-KINDS = (
-    ("intro", r"^Read a short summary"),
-    ("deal", r"^Deal by"),
-    ("discard", r"^Discard "),
-    ("blanche", r"^Carte blanche: discard"),
-    ("leftovers", r"^(Look at (them|it)|Turn (them|it) up|Name a )"),
-    ("appoint", r"^Appoint"),
-    ("declare", r"^Your (point|ruff|sequence|set)>"),
-    ("answer", r"^Your answer"),
-    ("question", r"^Ask which"),
-    ("play", r"^Play a card"),
-    ("continue", r"^Press Enter for"),
-    ("handover", r"press Enter when you are ready>"),
-    ("begin", r"^Press Enter to begin"),
-)
-
-
-def kind_of(prompt: str) -> str:
-    for kind, rx in KINDS:
-        if re.search(rx, prompt):
-            return kind
-    raise AssertionError(f"unknown prompt {prompt!r}")
-
-
-def first_legal(prompt: str) -> str:
-    kind = kind_of(prompt)
-    if kind == "deal":
-        m = re.search(r"\((\d+)", prompt)
-        assert m
-        return m.group(1)
-    if kind == "discard":
-        m = re.match(r"Discard (\d+) cards?>", prompt)
-        return " ".join(str(i) for i in range(1, int(m.group(1)) + 1)) if m else "1"
-    if kind == "blanche":
-        m = re.search(r"\((\d+)-", prompt)
-        assert m
-        return m.group(1)
-    if kind == "play":
-        m = re.match(r"Play a card \(([^ )]+)", prompt)
-        return m.group(1) if m else "1"
-    if kind in ("continue", "handover", "begin"):
-        return ""
-    if kind == "intro":
-        return "n"
-    return "1"
+from promptkit import first_legal, kind_of
 
 
 class Keyboard:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
@@ -12,16 +11,6 @@ from piquet.core.rules import PRESETS
 from piquet.tournament import run_pairs
 
 ray = pytest.importorskip("ray")
-
-
-@pytest.fixture
-def local_ray() -> Iterator[None]:
-    """A local Ray cluster of one worker, shut down after the test."""
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def test_ray_local_tournament_matches_local_workers(

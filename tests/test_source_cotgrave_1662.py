@@ -14,12 +14,28 @@ import random
 
 import pytest
 
-from enginekit import act, dealers_to_the_end, new_deal, play, said, timeline
-from piquet.core.actions import Action, Appoint, DealBy, Discard, NameLead, Play, parse_action
+from enginekit import (
+    P_ELDER,
+    P_STOCK,
+    P_YOUNGER,
+    R_ELDER,
+    R_STOCK,
+    R_YOUNGER,
+    act,
+    dealers_to_the_end,
+    declare_p,
+    declare_r,
+    new_deal,
+    play,
+    refused,
+    said,
+    timeline,
+)
+from piquet.core.actions import Appoint, DealBy, Discard, NameLead, Play, parse_action
 from piquet.core.cards import SUIT_MASKS, Card, CardSet, Suit
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.declarations import DeclClass, best_claim, score_of
-from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.errors import IllegalActionError
 from piquet.core.match import new_match
 from piquet.core.rules import Rules, get_rules
 from piquet.core.view import deal_view
@@ -30,74 +46,21 @@ RULES = get_rules("cotgrave-1662")
 # ---------------------------------------------------------------- helpers
 
 
-def refused(deal: Deal, action: Action, *words: str) -> str:
-    """``action`` raises IllegalActionError naming ``words``, and ``deal`` is unchanged."""
-    before = _state(deal)
-    with pytest.raises(IllegalActionError) as info:
-        deal.apply(action)
-    assert isinstance(info.value, PiquetError)
-    message = str(info.value)
-    for word in words:
-        assert word in message, f"{word!r} not in {message!r}"
-    assert not deal.can(action)
-    assert _state(deal) == before
-    return message
-
-
-def _state(deal: Deal) -> dict[str, object]:
-    """Every public attribute of the deal (private memo caches left out)."""
-    return {k: v for k, v in vars(deal).items() if not k.startswith("_")}
-
-
 def m(text: str) -> int:
     return CardSet.parse(text).mask
 
 
 # ---------------------------------------------------------------- the scenarios
-
-# R: elder 39 in hand - ruff of 60 (6), sixieme major (16), quatorze of aces and three
-# kings (17).  Elder lays out 6C and takes 8H; younger lays out 7S and takes 7H.
-R_ELDER = "AS KS QS JS TS 9S AH KH AD KD AC 6C"
-R_YOUNGER = "QH JH TH 9H QD JD TD 9D KC QC 8S 7S"
-R_STOCK = "8H 7H 6S 6H 8D 7D 6D JC TC 9C 8C 7C"
-
+# R and P (enginekit): Cotgrave's elder also declines to name a suit.
 
 def scenario_r() -> Deal:
     deal = new_deal(RULES, R_ELDER, R_YOUNGER, R_STOCK)
     return act(deal, "discard:6C", "discard:7S", "decline")
 
 
-def declare_r(deal: Deal) -> Deal:
-    return act(
-        deal,
-        "declare:point:AS KS QS JS TS 9S",
-        "good",
-        "declare:sequence:AS KS QS JS TS 9S",
-        "good",
-        "declare:set:AS AH AD AC",
-        "good",
-    )
-
-
-# P: elder 29 in hand - ruff of 60 (6), sixieme major and quart to the knave (20),
-# three aces (3); his first lead, an ace, makes thirty.
-P_ELDER = "AS KS QS JS TS 9S JH TH 9H AD AC 6D"
-P_YOUNGER = "8S 7S 6S KH QH AH KD QD JD KC QC JC"
-P_STOCK = "8H 7H 6H TD 9D 8D 7D TC 9C 8C 7C 6C"
-
-
 def scenario_p() -> Deal:
     deal = new_deal(RULES, P_ELDER, P_YOUNGER, P_STOCK)
-    deal = act(deal, "discard:6D", "discard:6S", "decline")
-    return act(
-        deal,
-        "declare:point:AS KS QS JS TS 9S",
-        "good",
-        "declare:sequence:AS KS QS JS TS 9S",
-        "good",
-        "declare:set:AS AD AC",
-        "good",
-    )
+    return declare_p(act(deal, "discard:6D", "discard:6S", "decline"))
 
 
 # ---------------------------------------------------------------- cards, cut, deal

@@ -10,7 +10,22 @@ from __future__ import annotations
 
 import random
 
-from enginekit import act, new_deal, play, refused, said, timeline
+from enginekit import (
+    P_ELDER,
+    P_STOCK,
+    P_YOUNGER,
+    R_ELDER,
+    R_STOCK,
+    R_YOUNGER,
+    act,
+    declare_p,
+    declare_r,
+    new_deal,
+    play,
+    refused,
+    said,
+    timeline,
+)
 from piquet.core.actions import DealBy, Discard, Play, parse_action
 from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
@@ -22,13 +37,7 @@ RULES = get_rules("cotton-1674")
 
 
 # ---------------------------------------------------------------- helpers
-
-
-# R: elder 39 in hand - ruff of 60 (6), sixieme major (16), quatorze of aces and three
-# kings (17).  Elder lays out 6C and takes 8H; younger lays out 7S and takes 7H.
-R_ELDER = "AS KS QS JS TS 9S AH KH AD KD AC 6C"
-R_YOUNGER = "QH JH TH 9H QD JD TD 9D KC QC 8S 7S"
-R_STOCK = "8H 7H 6S 6H 8D 7D 6D JC TC 9C 8C 7C"
+# R and P: enginekit's scenarios (Cotgrave's too).
 
 
 def scenario_r(*, start: tuple[int, int] = (0, 0), target: int | None = None) -> Deal:
@@ -36,36 +45,9 @@ def scenario_r(*, start: tuple[int, int] = (0, 0), target: int | None = None) ->
     return act(deal, "discard:6C", "discard:7S")
 
 
-def declare_r(deal: Deal) -> Deal:
-    return act(
-        deal,
-        "declare:point:AS KS QS JS TS 9S",
-        "good",
-        "declare:sequence:AS KS QS JS TS 9S",
-        "good",
-        "declare:set:AS AH AD AC",
-        "good",
-    )
-
-
-# P: elder 29 in hand - ruff of 60 (6), sixieme major and quart to the knave (20), three
-# aces (3).
-P_ELDER = "AS KS QS JS TS 9S JH TH 9H AD AC 6D"
-P_YOUNGER = "8S 7S 6S KH QH AH KD QD JD KC QC JC"
-P_STOCK = "8H 7H 6H TD 9D 8D 7D TC 9C 8C 7C 6C"
-
-
 def scenario_p() -> Deal:
     deal = act(new_deal(RULES, P_ELDER, P_YOUNGER, P_STOCK), "discard:6D", "discard:6S")
-    return act(
-        deal,
-        "declare:point:AS KS QS JS TS 9S",
-        "good",
-        "declare:sequence:AS KS QS JS TS 9S",
-        "good",
-        "declare:set:AS AD AC",
-        "good",
-    )
+    return declare_p(deal)
 
 
 # ---------------------------------------------------------------- cards, deal

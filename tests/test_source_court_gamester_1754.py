@@ -14,7 +14,18 @@ import random
 
 import pytest
 
-from enginekit import act, dealers_to_the_end, new_deal, play, refused, said, timeline
+from enginekit import (
+    SIX_ELDER,
+    SIX_STOCK,
+    SIX_YOUNGER,
+    act,
+    dealers_to_the_end,
+    new_deal,
+    play,
+    refused,
+    said,
+    timeline,
+)
 from piquet.core.actions import Appoint, DealBy, Discard, NameLead, Play, parse_action
 from piquet.core.cards import DECK32, Card, CardSet, Suit
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
@@ -455,12 +466,7 @@ def test_1754_tenth_cards_and_the_follower() -> None:
 
 
 def _six_six() -> Deal:
-    deal = new_deal(
-        RULES,
-        "AS KS QS JS TS 9S 9H 8H 7H 9D 8D 7D",
-        "AH KH QH JH TH AD KD QD JD TD AC KC",
-        "7C 8C 9C TC JC QC 8S 7S",
-    )
+    deal = new_deal(RULES, SIX_ELDER, SIX_YOUNGER, SIX_STOCK)
     deal = act(deal, "discard:7D", "discard:KC", "decline")  # elder takes 7C, younger 8C
     # elder: point of 60 (6), sixieme major and tierce to the nine (19); younger three aces
     deal = act(

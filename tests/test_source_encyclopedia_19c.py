@@ -11,7 +11,21 @@ from __future__ import annotations
 import dataclasses
 import random
 
-from enginekit import act, new_deal, play, refused, said, timeline
+from enginekit import (
+    Q_ELDER,
+    Q_STOCK,
+    Q_YOUNGER,
+    SIX_ELDER,
+    SIX_STOCK,
+    SIX_YOUNGER,
+    act,
+    elder_speaks_q,
+    new_deal,
+    play,
+    refused,
+    said,
+    timeline,
+)
 from piquet.core.actions import Discard, Play, parse_action
 from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
@@ -27,29 +41,11 @@ RULES = get_rules("encyclopedia-19c")
 
 
 # ---------------------------------------------------------------- scenarios
-
-# Q: elder has the point of five (51), a quint major (15), a quatorze of aces and three
-# kings (17); younger a point of six in clubs (K Q J 9 8 7 = 54), which beats elder's.
-Q_ELDER = "AS KS QS JS TS AH AD AC KH KD 7H 8D"
-Q_YOUNGER = "KC QC JC 9C 8C 7C 9S 8S QH JH QD JD"
-Q_STOCK = "7D 7S TH 9H 8H TD 9D TC"
-
+# Q: enginekit's (rubicon's too); elder takes 7D, younger none.
 
 def scenario_q(*, start: tuple[int, int] = (0, 0), target: int | None = None) -> Deal:
     deal = new_deal(RULES, Q_ELDER, Q_YOUNGER, Q_STOCK, start=start, target=target)
     return act(deal, "discard:7H", "discard:-", "decline")  # elder takes 7D, younger none
-
-
-def elder_speaks_q(deal: Deal) -> Deal:
-    return act(
-        deal,
-        "declare:point:AS KS QS JS TS",
-        "not-good",
-        "declare:sequence:AS KS QS JS TS",
-        "good",
-        "declare:set:AS AH AD AC",
-        "good",
-    )
 
 
 # Y: younger holds a point of six and a sixieme major in hearts and a quatorze of kings
@@ -482,12 +478,7 @@ def test_19c_each_lead_counts_one_and_winning_the_others_lead() -> None:
 
 
 def _six_six() -> Deal:
-    deal = new_deal(
-        RULES,
-        "AS KS QS JS TS 9S 9H 8H 7H 9D 8D 7D",
-        "AH KH QH JH TH AD KD QD JD TD AC KC",
-        "7C 8C 9C TC JC QC 8S 7S",
-    )
+    deal = new_deal(RULES, SIX_ELDER, SIX_YOUNGER, SIX_STOCK)
     deal = act(deal, "discard:7D", "discard:-", "decline")  # elder takes 7C
     # elder: point of six (6), sixieme major and tierce to the nine (19); younger three aces
     # and three kings (6)

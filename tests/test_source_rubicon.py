@@ -12,7 +12,18 @@ import random
 
 import pytest
 
-from enginekit import act, new_deal, play, refused, said, timeline
+from enginekit import (
+    Q_ELDER,
+    Q_STOCK,
+    Q_YOUNGER,
+    act,
+    elder_speaks_q,
+    new_deal,
+    play,
+    refused,
+    said,
+    timeline,
+)
 from piquet.core.actions import AnnounceBlanche, DealBy, Discard
 from piquet.core.cards import CardSet
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
@@ -34,29 +45,10 @@ def parlett(knob: str) -> str:
     return text
 
 
-# Q: elder has a point of five (51), a quint major (15), a quatorze of aces and three kings
-# (17); younger a point of six in clubs (K Q J 9 8 7 = 54).
-Q_ELDER = "AS KS QS JS TS AH AD AC KH KD 7H 8D"
-Q_YOUNGER = "KC QC JC 9C 8C 7C 9S 8S QH JH QD JD"
-Q_STOCK = "7D 7S TH 9H 8H TD 9D TC"
-
-
 def scenario_q(*, look: bool = False) -> Deal:
     deal = new_deal(RULES, Q_ELDER, Q_YOUNGER, Q_STOCK)
     # elder lays out 7H, takes 7D; younger lays out 8S, takes 7S
     return act(deal, "discard:7H", "discard:8S", "look" if look else "decline")
-
-
-def elder_speaks_q(deal: Deal) -> Deal:
-    return act(
-        deal,
-        "declare:point:AS KS QS JS TS",
-        "not-good",
-        "declare:sequence:AS KS QS JS TS",
-        "good",
-        "declare:set:AS AH AD AC",
-        "good",
-    )
 
 
 # ---------------------------------------------------------------- deal and exchange

@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from promptkit import PACK, first_legal, kind_of
+
 TMUX = shutil.which("tmux")
 PIQUET = Path(sys.executable).with_name("piquet")
 
@@ -35,37 +37,12 @@ pytestmark = [
     pytest.mark.skipif(not PIQUET.exists(), reason="the piquet command is not installed"),
 ]
 
-WAIT = 30.0
-"""Longest wait for the program to answer a keystroke, in seconds."""
-START = 90.0
+WAIT = 120.0
+"""Longest wait for the program to answer a keystroke, in seconds (a ceiling: each wait
+ends when the prompt is there)."""
+START = 300.0
 """Longest wait for the program to start (the AI levels load the compiled core)."""
 _counter = itertools.count()
-
-KINDS = (
-    ("intro", r"^Read a short summary"),
-    ("deal", r"^Deal by"),
-    ("discard", r"^Discard "),
-    ("blanche", r"^Carte blanche: discard"),
-    ("leftovers", r"^(Look at (them|it)|Turn (them|it) up|Name a )"),
-    ("appoint", r"^Appoint"),
-    ("declare", r"^Your (point|ruff|sequence|set)>"),
-    ("answer", r"^Your answer"),
-    ("question", r"^Ask which"),
-    ("play", r"^Play a card"),
-    ("continue", r"^Press Enter for"),
-    ("handover", r"press Enter when you are ready>"),
-)
-RANKS = "AKQJT9876"
-SUITS = "SHDC"
-PACK = [r + s for s in SUITS for r in RANKS]
-
-
-def kind_of(prompt: str) -> str:
-    for kind, rx in KINDS:
-        if re.search(rx, prompt):
-            return kind
-    raise AssertionError(f"unknown prompt: {prompt!r}")
-
 
 class Pane:
     """One ``piquet`` process in its own tmux server (socket), so tests never collide."""
@@ -170,32 +147,6 @@ def hand_of(screen: str) -> list[str]:
         if line.startswith("Your hand"):
             found = re.findall(r"\b[AKQJT9876][SHDC]\b", line)
     return found
-
-
-def first_legal(prompt: str) -> str:
-    """The fast path: the first legal answer, read from the prompt."""
-    kind = kind_of(prompt)
-    if kind == "deal":
-        m = re.search(r"\((\d+)", prompt)
-        assert m
-        return m.group(1)
-    if kind == "discard":
-        m = re.match(r"Discard (\d+) cards?>", prompt)
-        if m:  # bound to a number (carte blanche)
-            return " ".join(str(i) for i in range(1, int(m.group(1)) + 1))
-        return "1"
-    if kind == "blanche":
-        m = re.search(r"\((\d+)-", prompt)
-        assert m
-        return m.group(1)
-    if kind == "play":
-        m = re.match(r"Play a card \(([^ )]+)", prompt)
-        return m.group(1) if m else "1"
-    if kind in ("continue", "handover"):
-        return ""
-    if kind == "intro":
-        return "n"
-    return "1"
 
 
 def bad_inputs(kind: str, prompt: str, screen: str) -> list[tuple[str, str]]:

@@ -298,7 +298,7 @@ def test_workers_end_when_the_tournament_is_killed(argv: list[str]) -> None:
     parent = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers: list[int] = []
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 300
         while len(workers) < 2 and time.monotonic() < deadline and parent.poll() is None:
             time.sleep(0.1)
             workers = _children(parent.pid)
@@ -307,7 +307,7 @@ def test_workers_end_when_the_tournament_is_killed(argv: list[str]) -> None:
         assert all(_alive(w) for w in workers)
         parent.send_signal(signal.SIGKILL)
         parent.wait()
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 120
         while any(_alive(w) for w in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
         left = [w for w in workers if _alive(w)]

@@ -204,7 +204,8 @@ def cheap(c: Any) -> None:
     )
 
 
-def wait_ready(c: Any, gid: str, token: str, timeout: float = 120) -> dict[str, Any]:
+def wait_ready(c: Any, gid: str, token: str, timeout: float = 600) -> dict[str, Any]:
+    """The analysis once nothing is pending (a generous ceiling: a loaded machine is slow)."""
     deadline = time.monotonic() + timeout
     while True:
         r = c.get(f"/api/games/{gid}/analysis", headers=bearer(token))
@@ -266,13 +267,13 @@ def test_a_deal_that_cannot_be_analysed_says_so_once(
     with client(tmp_path) as c:
         made = create(c, rules="rubicon", opponent="random")
         walk(c, made["id"], {0: made["token"]}, random.Random(6))
-        body = wait_ready(c, made["id"], made["token"], timeout=30)
+        body = wait_ready(c, made["id"], made["token"])
         assert body["deals"] and all(
             d["analysis"]["error"] == "this deal could not be analysed (ValueError)"
             for d in body["deals"]
         )
         n = calls["n"]
-        wait_ready(c, made["id"], made["token"], timeout=5)
+        wait_ready(c, made["id"], made["token"])
         assert calls["n"] == n == body["deals_over"]
 
 
@@ -282,6 +283,6 @@ def test_analysis_in_worker_processes(tmp_path: Path) -> None:
         cheap(c)
         made = create(c, rules="rubicon", opponent="random")
         walk(c, made["id"], {0: made["token"]}, random.Random(8))
-        body = wait_ready(c, made["id"], made["token"], timeout=180)
+        body = wait_ready(c, made["id"], made["token"])
         assert body["deals"] and all(d["analysis"].get("play") is not None
                                      for d in body["deals"])

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from test_web_kit import CHROMIUM, CHROMIUM_ARGS, ThreadServer, chromium_available
+from test_web_kit import ThreadServer, chromium_available
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
@@ -32,22 +31,6 @@ READY = (
     "#finished, #modal:not([hidden]), #actions button:not([disabled]), "
     "#hand .card.playable, #hand.choosing"
 )
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with ThreadServer(tmp_path_factory.mktemp("browser")) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def shot(page: Any, name: str) -> None:
@@ -147,7 +130,6 @@ def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
     page.wait_for_function(
         f"document.querySelector('#main').dataset.n != '{before}'"
         " || document.querySelector('#finished') !== null",
-        timeout=15000,
     )
     return phase or "?"
 
@@ -257,12 +239,12 @@ def test_two_people_play_a_hand_through_an_invitation(server: ThreadServer, brow
     ctx = guest.context
     guest.close()
     host.keyboard.press("Escape")  # the summary closed: the table shows
-    host.wait_for_selector("#opp-away", timeout=10000)
+    host.wait_for_selector("#opp-away")
     assert "away from the table" in host.inner_text(".opponent")
     back = ctx.new_page()
     back.goto(where)
     back.wait_for_selector("#main[data-n]")
-    host.wait_for_selector("#opp-away", state="detached", timeout=10000)
+    host.wait_for_selector("#opp-away", state="detached")
     assert not host.errors
 
 
@@ -364,8 +346,7 @@ def test_a_socket_gone_silent_is_given_up_and_the_table_reconnects(
     start_game(page, server.url, rules="rubicon")
     page.wait_for_selector("#conn.on")
     silent.set()  # the first socket goes silent both ways
-    page.wait_for_selector("#conn.off", timeout=45000)
-    page.wait_for_function("document.querySelector('#conn').classList.contains('on')",
-                           timeout=30000)
+    page.wait_for_selector("#conn.off")
+    page.wait_for_function("document.querySelector('#conn').classList.contains('on')")
     assert len(sockets) >= 2
     assert not page.errors

@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
@@ -36,11 +35,8 @@ from test_web_kit import (
     create,
     friend_game,
     offer,
-    pg_available,
-    pg_schema,
     pick,
     poster,
-    two_servers,
     view,
 )
 
@@ -249,16 +245,14 @@ def test_a_double_submission_is_recorded_once(tmp_path: Path) -> None:
         assert [a.idx for a in store.actions(gid)] == list(range(after["n"]))
 
 
-needs_pg = pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at 127.0.0.1:5432/test")
-
-
-@needs_pg
-def test_two_processes_on_postgresql_never_show_a_stale_game(tmp_path: Path) -> None:
+def test_two_processes_on_postgresql_never_show_a_stale_game(
+    pg_servers: Any, pg_url: str, tmp_path: Path
+) -> None:
     """Two ``piquet serve`` over one PostgreSQL schema and no Redis: nothing tells one
     process of the other's moves, yet each view, each move and each long poll sees them
     (the version check), a seat taken on one opens on the other, and the log never forks.
     """
-    with pg_schema() as url, two_servers(tmp_path, url) as (a, b):
+    with pg_servers() as (a, b):
         made = offer(poster(a.url))
         gid = made["id"]
         ha = httpx.Client(base_url=a.url, timeout=20)
@@ -295,7 +289,7 @@ def test_two_processes_on_postgresql_never_show_a_stale_game(tmp_path: Path) -> 
         assert final and final["n"] > 20
         views = [c.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json() for c in clients]
         assert views[0] == views[1]
-        store = Store.open(database_url(url, tmp_path))
+        store = Store.open(database_url(pg_url, tmp_path))
         try:
             assert [x.idx for x in store.actions(gid)] == list(range(views[0]["n"]))
         finally:

@@ -22,18 +22,11 @@ from websockets.sync.client import connect
 from piquet.core.match import Match
 from piquet.web.store import NewSeat, Store, database_url
 from test_web_kit import (
-    REDIS_URL,
     accept,
     offer,
-    pg_available,
-    pg_schema,
     pick,
     poster,
-    redis_available,
-    two_servers,
 )
-
-needs_pg = pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at 127.0.0.1:5432/test")
 
 
 def _race(store: Store) -> None:
@@ -70,16 +63,14 @@ def test_sqlite_appends_race_safely(tmp_path: Path) -> None:
         store.close()
 
 
-@needs_pg
-def test_postgresql_appends_race_safely() -> None:
-    with pg_schema() as url:
-        store = Store.open(database_url(url, Path(".")))
-        try:
-            _race(store)
-            # migrating again is a no-op
-            Store.open(database_url(url, Path("."))).close()
-        finally:
-            store.close()
+def test_postgresql_appends_race_safely(pg_url: str) -> None:
+    store = Store.open(database_url(pg_url, Path(".")))
+    try:
+        _race(store)
+        # migrating again is a no-op
+        Store.open(database_url(pg_url, Path("."))).close()
+    finally:
+        store.close()
 
 
 class Seat:
@@ -120,10 +111,10 @@ class Seat:
         self.http.close()
 
 
-@needs_pg
-@pytest.mark.skipif(not redis_available(), reason="no Redis at 127.0.0.1:6379")
-def test_two_processes_share_a_game_through_postgresql_and_redis(tmp_path: Path) -> None:
-    with pg_schema() as url, two_servers(tmp_path, url, "--redis", REDIS_URL) as (a, b):
+def test_two_processes_share_a_game_through_postgresql_and_redis(
+    pg_servers: Any, redis_url: str
+) -> None:
+    with pg_servers("--redis", redis_url) as (a, b):
         made = offer(poster(a.url), rules="encyclopedia-19c")
         gid = made["id"]
         near = Seat(a.url, gid, made["token"])
@@ -153,7 +144,6 @@ def test_two_processes_share_a_game_through_postgresql_and_redis(tmp_path: Path)
             s.close()
 
 
-@needs_pg
 def test_serve_gives_a_clear_error_for_an_unreachable_database(tmp_path: Path) -> None:
     import subprocess
     import sys

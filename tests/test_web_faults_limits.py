@@ -103,13 +103,20 @@ def test_connections_past_the_cap_are_answered_503(tmp_path: Path) -> None:
     server = _server(tmp_path, "--max-connections", "10")
     try:
         held = [socket.create_connection(("127.0.0.1", server.port)) for _ in range(10)]
-        time.sleep(0.3)
-        status, body = _ask(server.port, b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n")
+        # once the server has taken the ten in (at once on a quiet machine), the next waits
+        deadline = time.monotonic() + 120
+        while True:
+            status, body = _ask(server.port, b"GET /api/health HTTP/1.1\r\nhost: x\r\n\r\n")
+            if status == 503 or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
         assert status == 503 and "10 connections open" in str(body["error"])
         for s in held:
             s.close()
-        time.sleep(0.3)
-        assert httpx.get(server.url + "/api/health").status_code == 200
+        # and once they are closed, it is served again
+        while httpx.get(server.url + "/api/health").status_code != 200:
+            assert time.monotonic() < deadline + 120
+            time.sleep(0.1)
     finally:
         server.stop()
 

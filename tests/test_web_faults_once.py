@@ -14,9 +14,9 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import httpx
-import pytest
 from websockets.sync.client import connect
 
 from test_web_kit import (
@@ -26,15 +26,10 @@ from test_web_kit import (
     bearer,
     client,
     friend_game,
-    pg_available,
-    pg_schema,
     pick,
     poster,
-    two_servers,
     view,
 )
-
-needs_pg = pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at 127.0.0.1:5432/test")
 
 
 def test_the_same_action_sent_twice_with_n_is_applied_once(tmp_path: Path) -> None:
@@ -151,9 +146,8 @@ def test_a_copy_on_the_websocket_is_answered_with_the_view_and_applied_once(
         assert len(store.actions(gid)) == 1
 
 
-@needs_pg
-def test_copies_through_two_processes_on_postgresql_apply_exactly_one(tmp_path: Path) -> None:
-    with pg_schema() as url, two_servers(tmp_path, url, "--ai-workers", "1") as servers:
+def test_copies_through_two_processes_on_postgresql_apply_exactly_one(pg_servers: Any) -> None:
+    with pg_servers("--ai-workers", "1") as servers:
         gid, tokens = friend_game(poster(servers[0].url))
         rng = random.Random(5)
         for _ in range(6):
@@ -214,15 +208,16 @@ def test_after_a_sigkill_a_retry_tells_whether_the_action_landed(tmp_path: Path)
         server.stop()
 
 
-@needs_pg
-def test_the_same_seat_remembered_or_offered_twice_at_once_on_postgresql(tmp_path: Path) -> None:
+def test_the_same_seat_remembered_or_offered_twice_at_once_on_postgresql(
+    pg_servers: Any, pg_url: str
+) -> None:
     """Two requests at the same moment to remember a seat in "Your games", or to offer it
     in the lobby (two tabs, a double click): on PostgreSQL both deleted nothing and the
     second insert broke the unique key, answered 503 "the server cannot use its database".
     Each now answers as the first did, and one row stands."""
     import sqlalchemy as sa
 
-    with pg_schema() as url, two_servers(tmp_path, url) as servers:
+    with pg_servers() as servers:
         for round_ in range(4):
             made = httpx.post(servers[0].url + "/api/games", json={"opponent": "friend"}).json()
             cookie = {"piquet_id": f"identity-of-round-{round_}-" + "x" * 32}
@@ -249,7 +244,7 @@ def test_the_same_seat_remembered_or_offered_twice_at_once_on_postgresql(tmp_pat
             ids = {a.json()["id"] for a in posted}
             listed = httpx.get(servers[1].url + "/api/lobby").json()["challenges"]
             assert len(listed) == round_ + 1 and len(ids & {c["id"] for c in listed}) == 1
-        engine = sa.create_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+        engine = sa.create_engine(pg_url.replace("postgresql://", "postgresql+psycopg://", 1))
         with engine.connect() as conn:
             rows = conn.execute(sa.text("select count(*) from piquet_player_games")).scalar()
         engine.dispose()

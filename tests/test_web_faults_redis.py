@@ -26,10 +26,10 @@ import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
-from test_web_kit import Server, bearer, free_port, pg_available, pg_schema, pick, two_servers
+from test_web_kit import Server, bearer, free_port, pick, two_servers
 
 pytestmark = [
-    pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at 127.0.0.1:5432/test"),
+    pytest.mark.redis,
     pytest.mark.skipif(shutil.which("redis-server") is None, reason="no redis-server"),
 ]
 
@@ -87,8 +87,8 @@ class OwnRedis:
 
 
 @contextmanager
-def _cluster(tmp: Path, redis: OwnRedis) -> Iterator[tuple[Server, Server]]:
-    with pg_schema() as url, two_servers(tmp, url, "--redis", redis.url) as servers:
+def _cluster(tmp: Path, url: str, redis: OwnRedis) -> Iterator[tuple[Server, Server]]:
+    with two_servers(tmp, url, "--redis", redis.url) as servers:
         yield servers
 
 
@@ -146,12 +146,12 @@ def _whose(base: str, gid: str, tokens: dict[int, str]) -> int:
 
 
 def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
-    tmp_path: Path,
+    tmp_path: Path, pg_url: str
 ) -> None:
     redis = OwnRedis(tmp_path)
     redis.start()
     try:
-        with _cluster(tmp_path, redis) as (a, b):
+        with _cluster(tmp_path, pg_url, redis) as (a, b):
             made = httpx.post(a.url + "/api/games", json={"opponent": "friend"}).json()
             gid = made["id"]
             r = httpx.post(
@@ -212,19 +212,20 @@ def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
         redis.kill()
 
 
-def test_a_server_started_while_redis_is_down_says_so_in_one_line(tmp_path: Path) -> None:
+def test_a_server_started_while_redis_is_down_says_so_in_one_line(
+    tmp_path: Path, pg_url: str
+) -> None:
     redis = OwnRedis(tmp_path)  # never started: its port refuses
-    with pg_schema() as url:
-        server = Server(
-            ["--database", url, "--redis", redis.url, "--rate-limit", "0"], cwd=tmp_path
-        ).start()
-        try:
-            health = httpx.get(server.url + "/api/health")
-            assert health.status_code == 200 and health.json()["redis"] == "down"
-            made = httpx.post(server.url + "/api/games", json={"opponent": "random"})
-            assert made.status_code == 201
-        finally:
-            server.stop()
+    server = Server(
+        ["--database", pg_url, "--redis", redis.url, "--rate-limit", "0"], cwd=tmp_path
+    ).start()
+    try:
+        health = httpx.get(server.url + "/api/health")
+        assert health.status_code == 200 and health.json()["redis"] == "down"
+        made = httpx.post(server.url + "/api/games", json={"opponent": "random"})
+        assert made.status_code == 201
+    finally:
+        server.stop()
     lines = [ln for ln in server.log.read_text().splitlines() if "Redis" in ln]
     assert len(lines) == 1, lines
     assert "does not answer" in lines[0] and "moves still work" in lines[0]

@@ -39,6 +39,9 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+START_CEILING = 300.0
+"""Longest wait for a server to start, in seconds: a loaded machine is slow to import;
+the wait ends as soon as the server answers."""
 CARD = re.compile(r"(?<![A-Za-z0-9])([6-9TJQKA][SHDC])(?![A-Za-z0-9])")
 
 
@@ -209,7 +212,7 @@ class Server:
         self.proc = subprocess.Popen(
             exe, cwd=self.cwd, stdout=self.log.open("ab"), stderr=subprocess.STDOUT
         )
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_CEILING
         import httpx
 
         while time.monotonic() < deadline:
@@ -336,7 +339,7 @@ class ThreadServer:
 
     def __enter__(self) -> ThreadServer:
         self.thread.start()
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + START_CEILING
         while not self.server.started and time.monotonic() < deadline:
             time.sleep(0.05)
         assert self.server.started

@@ -321,7 +321,8 @@ def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> Non
             if body["deals_over"] and not ready["n"]:
                 # the first deal over: wait for its analysis (the walk is faster than the
                 # analysis), so that one is checked while a deal is being played
-                for _ in range(600):
+                deadline = time.monotonic() + 600
+                while time.monotonic() < deadline:
                     time.sleep(0.1)
                     again = c.get(f"/api/games/{gid}/analysis", headers=bearer(tokens[seat]))
                     body = again.json()

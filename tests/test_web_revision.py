@@ -24,6 +24,8 @@ from piquet.web.practice import Ends, attach, truncate
 from piquet.web.store import Store, database_url, games_t
 from test_web_kit import pg_available, pg_schema
 
+DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+
 
 @contextmanager
 def _two_processes(kind: str, tmp_path: Path) -> Iterator[tuple[Games, Ends, Games, Ends]]:
@@ -94,7 +96,7 @@ def _undone_and_played_again(
     return game_id, m, again
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", DATABASES)
 def test_an_undo_then_as_many_new_moves_is_seen_by_the_other_process(
     kind: str, tmp_path: Path
 ) -> None:
@@ -105,7 +107,7 @@ def test_an_undo_then_as_many_new_moves_is_seen_by_the_other_process(
         assert seen.history == again.history
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", DATABASES)
 def test_a_resignation_and_a_rematch_are_seen_by_the_other_process(
     kind: str, tmp_path: Path
 ) -> None:
@@ -130,7 +132,7 @@ def _stale_move(b: Games, game_id: str, player: int, text: str, n: int) -> None:
     asyncio.run(b.act_once(game_id, player, text, expect=n, entry=entry, known=False))
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", DATABASES)
 def test_a_move_checked_against_a_copy_from_before_an_undo_is_not_written(
     kind: str, tmp_path: Path
 ) -> None:
@@ -150,7 +152,7 @@ def test_a_move_checked_against_a_copy_from_before_an_undo_is_not_written(
         assert b.fresh(game_id, check=True).live.match.history == again.history
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", DATABASES)
 def test_a_move_through_the_other_process_after_a_resignation_is_refused(
     kind: str, tmp_path: Path
 ) -> None:
@@ -170,7 +172,7 @@ def test_a_move_through_the_other_process_after_a_resignation_is_refused(
         assert a.store.game(game_id).n_actions == n  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", DATABASES)
 def test_a_resignation_after_the_last_move_is_not_written(kind: str, tmp_path: Path) -> None:
     """The route checks its copy, then resigns: a last move written meanwhile (an AI's, or
     through the other process) made a finished game "resigned", whose record no longer
@@ -227,7 +229,7 @@ def _replayed(start: Match, history: tuple[tuple[int, Action], ...]) -> Match:
     return m
 
 
-@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+@pytest.mark.parametrize("kind", DATABASES)
 def test_two_rematches_asked_at_once_leave_one_game(kind: str, tmp_path: Path) -> None:
     """Each process made a game for the rematch; the one whose claim does not stand drops
     its game (no action was taken in it), so the database keeps one."""

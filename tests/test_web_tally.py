@@ -30,15 +30,10 @@ from piquet.web.tally_view import speak
 from piquet.web.tallystore import TallyStore
 from test_tally import ELDER_HAND, YOUNGER_HAND, _entries_for
 from test_web_kit import (
-    CHROMIUM,
-    CHROMIUM_ARGS,
     ThreadServer,
     bearer,
-    chromium_available,
     client,
     config,
-    pg_available,
-    pg_schema,
 )
 
 # the scripted deal of test_tally: Bob deals, Anne is elder (court-gamester-1754)
@@ -406,18 +401,16 @@ def test_a_tally_survives_a_restart_on_the_same_database(tmp_path: Path) -> None
         assert t["scores"] == [2, 0] and t["n"] == before["n"] + 2
 
 
-@pytest.mark.skipif(not pg_available(), reason="no PostgreSQL at PIQUET_TEST_PG")
-def test_a_tally_on_postgresql_survives_a_restart(tmp_path: Path) -> None:
-    with pg_schema() as url:
-        with TestClient(create_app(config(tmp_path / "x.sqlite3", database=url))) as c:
-            tid, tok, _ = new_tally(c)
-            for line in SCRIPT:
-                before = enter(c, tid, tok, line)
-            assert c.post(f"/api/tallies/{tid}/undo", headers=bearer(tok)).status_code == 200
-            before = enter(c, tid, tok, "pass")
-        with TestClient(create_app(config(tmp_path / "x.sqlite3", database=url))) as c:
-            assert state(c, tid, tok) == before
-            assert enter(c, tid, tok, "AS JH")["scores"] == [1, 0]
+def test_a_tally_on_postgresql_survives_a_restart(tmp_path: Path, pg_url: str) -> None:
+    with TestClient(create_app(config(tmp_path / "x.sqlite3", database=pg_url))) as c:
+        tid, tok, _ = new_tally(c)
+        for line in SCRIPT:
+            before = enter(c, tid, tok, line)
+        assert c.post(f"/api/tallies/{tid}/undo", headers=bearer(tok)).status_code == 200
+        before = enter(c, tid, tok, "pass")
+    with TestClient(create_app(config(tmp_path / "x.sqlite3", database=pg_url))) as c:
+        assert state(c, tid, tok) == before
+        assert enter(c, tid, tok, "AS JH")["scores"] == [1, 0]
 
 
 def test_two_servers_on_one_database_never_fork_a_tally(tmp_path: Path) -> None:
@@ -496,18 +489,6 @@ def test_the_api_is_in_the_openapi_schema(tmp_path: Path) -> None:
 # ---------------------------------------------------------------------- the page
 # a temporary directory, or $PIQUET_SCREENSHOTS when scripts/screenshots regenerates the docs'
 SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-tally-"))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not chromium_available():
-        pytest.skip("no /usr/bin/chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def _new_sheet(browser: Any, url: str) -> tuple[Any, list[str]]:
@@ -704,7 +685,7 @@ def test_a_sheet_on_two_devices_follows_the_other_and_shares_its_link(
         for line in SCRIPT[:3]:
             _type(one, line)
         # the other device shows it within a few seconds, with no reload
-        two.wait_for_selector("#main[data-n='3']", timeout=15000)
+        two.wait_for_selector("#main[data-n='3']")
         while one.get_attribute("#main", "data-phase") != "declare":
             _type(one, SCRIPT[int(one.get_attribute("#main", "data-n"))])
         buttons = one.query_selector_all("#tally-words .tword")

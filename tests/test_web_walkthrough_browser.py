@@ -7,7 +7,6 @@ recalled, no card left raised on a touch screen).  The API side: test_web_walkth
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -16,7 +15,6 @@ from test_web_kit import ThreadServer, as_cards
 from test_web_table import (
     SIZES,
     Api,
-    browser,
     elder_seat,
     leftovers_for_elder,
     new_page,
@@ -26,17 +24,11 @@ from test_web_table import (
     wait_n_changes,
 )
 
-__all__ = ["browser", "size"]  # the fixtures, shared with test_web_table
+__all__ = ["size"]  # the fixture, shared with test_web_table
 
 pytestmark = pytest.mark.skipif(
     not __import__("test_web_kit").chromium_available(), reason="no /usr/bin/chromium"
 )
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with ThreadServer(tmp_path_factory.mktemp("walkthrough")) as srv:
-        yield srv
 
 
 def few(g: dict[str, Any], rng: random.Random) -> str:
@@ -106,18 +98,18 @@ def test_the_spectator_sees_the_deal_just_over_the_words_and_a_resignation(
     # the dialog in words, with the speaker's name (not the record's notation)
     said = api.drive(lambda g: bool(g["view"]["deal"] and g["view"]["deal"]["dialog"]))
     line = said["view"]["deal"]["dialog"][-1]
-    page.wait_for_function("document.querySelector('#watch-dialog') !== null", timeout=15000)
+    page.wait_for_function("document.querySelector('#watch-dialog') !== null")
     text = page.inner_text("#watch-dialog")
     assert as_cards(line["said"]) in text and line["text"] not in text
     assert "Ada: " in text or "Bob: " in text
     # a deal over: its result stays in view while the next is dealt and declared
     api.drive(lambda g: len(g["view"]["deals"]) == 1)
-    page.wait_for_selector("#watch-last", timeout=15000)
+    page.wait_for_selector("#watch-last")
     assert "Deal 1 is over" in page.inner_text("#watch-last")
     ld = api.view(0)["last_deal"]
     assert str(ld["scores"]["elder"]) in page.inner_text("#watch-last-result")
     api.drive(lambda g: bool(g["view"]["deal"] and g["view"]["deal"]["phase"] == "play"))
-    page.wait_for_selector("#watch-last", state="detached", timeout=15000)
+    page.wait_for_selector("#watch-last", state="detached")
     # a resignation: the game is over, and who won
     before = page.get_attribute("#main", "data-n")
     r = api.http.post(f"/api/games/{api.id}/resign",
@@ -125,7 +117,6 @@ def test_the_spectator_sees_the_deal_just_over_the_words_and_a_resignation(
     assert r.status_code == 200
     page.wait_for_function(
         "document.querySelector('#watch-status').textContent.includes('resigned')",
-        timeout=15000,
     )
     assert page.get_attribute("#main", "data-n") == before
     assert page.inner_text("#watch-status") == "The game is over. Bob resigned: Ada wins."
@@ -225,7 +216,7 @@ def test_named_suits_read_clearly_and_the_lead_recalls_the_name(
     wait_n_changes(page, before)
     api.drive(lambda g: bool(g["your_turn"] and g["view"]["deal"]["phase"] == "play"),
               watch=elder)
-    page.wait_for_selector('#main[data-phase="play"]', timeout=15000)
+    page.wait_for_selector('#main[data-phase="play"]')
     names = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
     assert f"You named {names[suit]}" in page.inner_text("#status")
     assert not page.errors
