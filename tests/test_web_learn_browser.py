@@ -118,6 +118,24 @@ def decide(page: Any) -> str:
     return "act"
 
 
+def hint_shows_it_thinks(page: Any) -> None:
+    """A click on Hint says "thinking" in the same turn of the page (well within 100 ms),
+    the button disabled; clicked again meanwhile, no second request is sent."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/hint" in r.url else None)
+    said = page.evaluate("""() => {
+      const b = document.querySelector('#btn-hint');
+      b.click();
+      const now = document.querySelector('#btn-hint');
+      const out = [now.textContent, now.disabled, !!document.querySelector('#hint-thinking')];
+      now.click();
+      return out;
+    }""")
+    assert said == ["Thinking…", True, True]
+    page.wait_for_selector("#hint, #declare-hint", timeout=120000)
+    assert len(asked) == 1, asked
+
+
 def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
     page.click("#learn-link")
     page.wait_for_selector("#guided-start")
@@ -145,6 +163,7 @@ def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
             explained |= set(terms)
             if decisions == 0:
                 assert "You are " in said
+                hint_shows_it_thinks(page)
                 shot(page, f"learn-coach-{size}")
                 no_unexplained_term(page, "the guided deal")
         n = int(page.get_attribute("#main", "data-n") or -1)

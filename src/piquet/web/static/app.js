@@ -248,7 +248,6 @@ async function showLobby() {
     refresh(true);
   };
   fill($main, h("div", { class: "lobby" },
-    welcomeSection(apply),
     h("section", { class: "hero" },
       h("h1", {}, "Piquet"),
       h("p", { class: "lead" }, "The two-handed card game of the seventeenth to the " +
@@ -257,7 +256,7 @@ async function showLobby() {
         ["AS", "KH", "QC", "JD", "TS"].map((c) => card(c, { cls: "fan" }))),
       h("p", { class: "tally-link" }, h("a", { href: "/tally", id: "tally-link" },
         "Playing with real cards? Keep the score on the tally"))),
-    form, h("section", { class: "rules-about" }, about), lobbySection(go), list));
+    welcomeSection(apply), form, h("section", { class: "rules-about" }, about), lobbySection(go), list));
   refresh(false);
   explain($main);
   ruleSel.focus();
