@@ -166,7 +166,7 @@ async function showLobby() {
   const opp1 = oppSel("opponent");
   // what the chosen level is, under the choice (short options keep a phone's width)
   const oppNote = h("span", { class: "muted small", id: "opponent-note" });
-  const sayLevel = () => { oppNote.textContent = notes[opp1.value] || ""; };
+  const sayLevel = () => { oppNote.textContent = notes[opp1.value] || ""; explain(oppNote); };
   opp1.addEventListener("change", sayLevel);
   sayLevel();
   const opp2 = oppSel("opponent2");
@@ -190,6 +190,7 @@ async function showLobby() {
       h("input", { type: "radio", name: "format", value: f, checked: f === keep,
         onchange: refreshPool }),
       " " + r.format_labels[f])));
+    explain(fmtBox);
     refreshPool();
   }
   // the summary of a game in the format chosen (not of every format the rule set has)
@@ -723,6 +724,7 @@ function renderNav() {
       onclick: confirmResign }, "Resign"),
     h("button", { type: "button", class: "navbtn", id: "nav-new", onclick: () => go("/") },
       navLabel("New game", "New")));
+  explain($nav);
 }
 
 // The tab's title says whose turn it is (a player in another tab sees it).
@@ -1533,10 +1535,11 @@ function renderLastTrick() {
   const i = T.pending;
   const go = () => { T.pending = null; renderTable(); showDealSummary(i); };
   return h("div", { class: "last-trick-pause", id: "last-trick-pause" },
-    h("h3", {}, `The last trick of deal ${d.number}`),
+    h("h3", {}, d.tricks.length === 12 ? `The last trick of deal ${d.number}`
+      : `The last trick played in deal ${d.number}`),
     h("div", { class: "trick" }, trickView(t, d, `trick ${d.tricks.length}: `)),
-    h("p", {}, t.winner === d.role ? "You won the last trick."
-      : `${plainName(opponentOf(g.view))} won the last trick.`),
+    h("p", {}, (t.winner === d.role ? "You won it." : `${plainName(opponentOf(g.view))} won it.`) +
+      (d.tricks.length === 12 ? "" : " The deal stopped there: the game was won.")),
     h("button", { type: "button", class: "act primary", id: "summary-continue", onclick: go },
       "Continue to the summary"));
 }

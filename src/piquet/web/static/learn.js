@@ -222,6 +222,7 @@ export async function showLearn(path, $main, $nav, go, startGuided) {
     h("a", { class: "navbtn", href: "/learn/glossary", id: "nav-glossary" }, "Glossary"),
     h("a", { class: "navbtn", href: "/learn/puzzles", id: "nav-puzzles" }, "Puzzles"),
     h("a", { class: "navbtn", href: "/", id: "nav-home" }, "Play"));
+  explain($nav);
   $main.replaceChildren(h("p", { class: "loading" }, "Opening the book…"));
   try {
     await glossary();
@@ -409,6 +410,7 @@ async function showPuzzles($main) {
           [["", "every theme"], ...p.themes.map((t) => [t.value, t.title])], pick.theme)),
         h("label", { class: "field" }, "Difficulty", sel("difficulty",
           [["", "any"], ...p.difficulties.map((d) => [d, d])], pick.difficulty)));
+      explain(filters);
     }
     const tried = Object.values(solved);
     const verdict = h("div", { class: "verdict", id: "puzzle-verdict", role: "status",
