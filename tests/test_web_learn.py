@@ -122,6 +122,12 @@ def test_guided_deal_coach_speaks_from_the_seats_view(tmp_path: Path) -> None:
         assert not other - set(v["view"]["deal"].get("stock_seen", []))
         again = c.get(f"/api/games/{gid}/coach", headers=bearer(token)).json()
         assert again["before"] == note["before"]  # asked twice, answered once
+        # the hint in a learner's words, or an expert's; nothing else
+        said = c.get(f"/api/games/{gid}/hint", params={"level": "learner"},
+                     headers=bearer(token)).json()["hint"]
+        assert said and "nothing to suggest" not in said
+        bad = c.get(f"/api/games/{gid}/hint", params={"level": "guru"}, headers=bearer(token))
+        assert bad.status_code == 422 and "level" in bad.json()["error"]
         # the coach's own choice taken: after it, the coach says so (nothing lost)
         action = note["before"]["action"]
         assert action and action["id"].split(":")[0] in [a["id"].split(":")[0]

@@ -669,7 +669,13 @@ def create_app(config: WebConfig) -> FastAPI:
         responses=_errors(401, 403, 404, 409, 422, 429),
         tags=["games"],
     )
-    async def hint(game_id: GameIdP, creds: Creds) -> dict[str, Any]:
+    async def hint(
+        game_id: GameIdP,
+        creds: Creds,
+        level: Annotated[
+            str, Query(pattern="^(learner|expert)$", description="Words for a learner or expert.")
+        ] = "expert",
+    ) -> dict[str, Any]:
         """The advisor's suggestion, and why (only in games started with hints on)."""
         entry, seat = await seat_entry(game_id, creds)
         live = entry.live
@@ -678,7 +684,9 @@ def create_app(config: WebConfig) -> FastAPI:
         if live.match.to_act != seat:
             raise GameError(Refusal.NOT_NOW, "a hint is for your turn")
         loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(state["executor"], ask_advisor, live.match.view(seat))
+        text = await loop.run_in_executor(
+            state["executor"], functools.partial(ask_advisor, level=level), live.match.view(seat)
+        )
         return {"hint": text or only_move_words(live.match.view(seat))}
 
     @app.get(

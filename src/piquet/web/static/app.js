@@ -94,6 +94,11 @@ async function options() {
 function ruleSet(opts, name) {
   return opts.rules.find((r) => r.name === name) || opts.rules[0];
 }
+// A rule set as a person reads it: its title ("Rubicon Piquet as played today ..."), not its id.
+function titleOf(opts, name) {
+  const r = opts && opts.rules.find((x) => x.name === name);
+  return r ? r.title : name;
+}
 
 // ------------------------------------------------------------------ routing
 function route() {
@@ -292,7 +297,7 @@ async function showMyGames(list) {
       h("thead", {}, h("tr", {}, ["Game", "Against", "Score", "Status", ""].map((t) =>
         h("th", { scope: "col" }, t)))),
       h("tbody", {}, games.map((g) => h("tr", { dataset: { game: g.id } },
-        h("td", {}, `${g.rules} · ${g.format_label}`),
+        h("td", { title: g.rules }, `${titleOf(optionsCache, g.rules)} · ${g.format_label}`),
         h("td", {}, g.opponents),
         h("td", { class: "score" }, g.score),
         h("td", { class: "game-status " + g.state }, g.status),
@@ -1374,7 +1379,7 @@ function renderScores() {
     `This deal: ${nameOf(r.elder)} ${d.scores.elder} (${tricks(d.tricks_won.elder)}) · ` +
       `${nameOf(r.younger)} ${d.scores.younger} (${tricks(d.tricks_won.younger)})`) : null;
   return h("section", { class: "scores", "aria-label": "Scores" },
-    h("div", { class: "title", title: g.rules }, `${ruleSet(T.opts, g.rules).title} · ${fmt}`),
+    h("div", { class: "title", title: g.rules }, `${titleOf(T.opts, g.rules)} · ${fmt}`),
     h("div", { class: "muted small", id: "deal-number" },
       g.format === "partie" ? `Deal ${v.deal_number}${of}`
         : `Game ${v.game_number} · deal ${v.deal_number}`),
@@ -1712,7 +1717,8 @@ async function askHint() {
   mine.hint = null;
   renderTable();
   try {
-    const res = await api("GET", `/api/games/${mine.id}/hint`, undefined, mine.token,
+    const words = level() === "learner" || (store.get(mine.id) || {}).guided ? "learner" : "expert";
+    const res = await api("GET", `/api/games/${mine.id}/hint?level=${words}`, undefined, mine.token,
       { timeout: 200000 });  // the advisor may think a while on a loaded server
     if (T !== mine || !mine.game || mine.game.n !== asked) return;
     mine.hint = res.hint;
