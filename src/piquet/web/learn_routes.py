@@ -202,6 +202,7 @@ class _Guided:
     asked: dict[int, tuple[MatchView, Action | None, dict[str, Any]]]
     after: dict[tuple[int, str], dict[str, Any]]
     lock: threading.Lock
+    judging: threading.Lock
 
 
 def learn_router(state: dict[str, Any]) -> APIRouter:
@@ -356,40 +357,49 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
             if g is None:
                 g = coaches[game_id] = _Guided(
                     Coach(level="learner", seed=secrets.randbelow(10**6)), {}, {},
-                    threading.Lock())
+                    threading.Lock(), threading.Lock())
                 while len(coaches) > COACHES_HELD:
                     coaches.popitem(last=False)
             coaches.move_to_end(game_id)
             return g
 
-    def coach_words(entry: Entry, seat: int) -> dict[str, Any]:
+    def coach_words(entry: Entry, seat: int, part: str = "both") -> dict[str, Any]:
         """The coach's note for the seat now (its own view only), and the word on its last
-        choice if the coach had advised it."""
+        choice if the coach had advised it (``part``: ``before``, ``after`` or both: the
+        word on a choice plays deals out, so a page asks for it after the note)."""
         m: Match = entry.live.match
         g = guided(entry.row.id)
-        with g.lock:
-            out: dict[str, Any] = {"guided": True, "n": entry.n, "before": None, "after": None}
-            # the seat's last action, if the coach advised on it: what it cost
-            last = next((i for i in range(len(m.history) - 1, -1, -1)
-                         if m.history[i][0] == seat), None)
-            if last is not None and last in g.asked:
-                chosen = m.history[last][1]
-                key = (last, str(chosen))  # after an undo, another choice at the same place
-                if key not in g.after:
-                    view, suggested, _before = g.asked[last]
-                    g.after[key] = note_json(g.coach.after(view, chosen, suggested))
-                out["after"] = g.after[key]
-            if m.to_act == seat and not m.finished:
+        out: dict[str, Any] = {"guided": True, "n": entry.n, "before": None, "after": None}
+        if part != "after" and m.to_act == seat and not m.finished:
+            with g.lock:
                 if entry.n not in g.asked:
                     view = m.view(seat)
                     note = g.coach.before(view)
                     g.asked[entry.n] = (view, note.action, note_json(note, view))
                 out["before"] = g.asked[entry.n][2]
-            return out
+        # the seat's last action, if the coach advised on it: what it cost (deals played
+        # out: under a lock of its own, so the next note does not wait for it)
+        last = next((i for i in range(len(m.history) - 1, -1, -1)
+                     if m.history[i][0] == seat), None)
+        if part != "before" and last is not None and last in g.asked:
+            chosen = m.history[last][1]
+            key = (last, str(chosen))  # after an undo, another choice at the same place
+            with g.judging:
+                if key not in g.after:
+                    view, suggested, _before = g.asked[last]
+                    g.after[key] = note_json(g.coach.after(view, chosen, suggested))
+            out["after"] = g.after[key]
+        return out
 
     @router.get("/api/games/{game_id}/coach", responses=refusals(401, 404, 409),
                 summary="The coach's words for your seat (a guided game)")
-    async def coach(game_id: GameId, creds: Creds) -> dict[str, Any]:
+    async def coach(
+        game_id: GameId,
+        creds: Creds,
+        part: Annotated[str, Query(pattern="^(before|after|both)$",
+                                   description="The note now, the word on your last "
+                                   "choice, or both.")] = "both",
+    ) -> dict[str, Any]:
         """At your decision: what it is, what the coach would do and why, the terms met
         for the first time; after your choice: what it cost if it was weak.  From your
         seat's view only.  409 for a game that is not guided."""
@@ -398,7 +408,7 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
         if await run(guided_level, game_id) is None:
             raise GameError(Refusal.NOT_NOW, "this game is not a guided one: the coach "
                             "sits by a guided deal (start one at /learn)")
-        return await run(coach_words, entry, seat.seat)  # type: ignore[no-any-return]
+        return await run(coach_words, entry, seat.seat, part)  # type: ignore[no-any-return]
 
     @router.get("/api/games/{game_id}/feedback", responses=refusals(401, 404, 409),
                 summary="The deal just finished, in words")

@@ -461,40 +461,65 @@ async function showPuzzles($main) {
 }
 
 // ------------------------------------------------------------------ the coach
-// The coach's panel of a guided game: asked once per position (one request at a time, a
-// late answer for a position gone by is dropped), "thinking" shown at once.
+// The coach's panel of a guided game: its note asked once per position, then its word on
+// your last choice (that one plays deals out: the note does not wait for it).  One request
+// at a time; an answer for a position gone by is dropped; "thinking" shown at once.
 export function coachPanel(T, render) {
   const g = T.game;
-  const c = T.coach || (T.coach = { n: -1, data: null, busy: false, error: null });
+  const c = T.coach || (T.coach = { n: -1, before: null, after: null, busy: false,
+    judging: false, error: null });
+  const mine = T;
+  const ask = (part) => api("GET", `/api/games/${T.id}/coach?part=${part}`, undefined,
+    T.token, { timeout: 200000 });
+  // the word on your last choice: one request at a time, asked again if the game moved on
+  const judge = () => {
+    if (c.judging) return;
+    const at = c.n;
+    c.judging = true;
+    ask("after").then((res) => { c.after = res.after; }, () => {}).finally(() => {
+      c.judging = false;
+      if (!mine.game || T !== mine) return;
+      if (c.n !== at) judge();
+      render();
+    });
+  };
   if (c.n !== g.n && !c.busy) {
     const asked = g.n;
     c.busy = true;
     c.error = null;
-    const mine = T;
-    api("GET", `/api/games/${T.id}/coach`, undefined, T.token, { timeout: 200000 })
-      .then((res) => { c.data = res; c.n = asked; }, (e) => { c.error = e.message; c.n = asked; })
-      .finally(() => { c.busy = false; if (mine.game) render(); });
+    ask("before").then((res) => { c.before = res.before; }, (e) => { c.error = e.message; })
+      .finally(() => {
+        c.n = asked;
+        c.busy = false;
+        if (!mine.game || T !== mine) return;
+        judge();
+        render();
+      });
   }
   const box = h("section", { class: "coach", id: "coach", "aria-live": "polite",
     "aria-label": "The coach" }, h("h3", {}, "Coach"));
-  const d = c.n === g.n || c.busy ? c.data : null;
-  if (c.error && c.n === g.n) box.append(h("p", { class: "error small" }, c.error));
-  if (d && d.after && d.after.cost) {
+  const fresh = c.n === g.n;
+  if (c.error && fresh) box.append(h("p", { class: "error small" }, c.error));
+  if (c.after && c.after.cost) {
     box.append(h("div", { class: "coach-after", id: "coach-after" },
-      h("b", {}, d.after.title + ": "), d.after.sentences.map((s) => withCards(s + " "))));
+      h("b", {}, c.after.title + ": "), c.after.sentences.map((s) => withCards(s + " "))));
+  } else if (c.after) {
+    box.append(h("p", { class: "small coach-after-ok" },
+      c.after.sentences.map((s) => withCards(s + " "))));
+  } else if (c.judging) {
+    box.append(h("p", { class: "muted small thinking", id: "coach-judging" },
+      "Weighing your last choice…"));
   }
-  if (c.busy) {
+  if (c.busy || !fresh && g.your_turn) {
     box.append(h("p", { class: "thinking", id: "coach-thinking" }, "The coach is thinking…"));
-  } else if (d && d.before && g.your_turn) {
-    const n = d.before;
+  } else if (c.before && g.your_turn) {
+    const n = c.before;
     box.append(h("div", { class: "coach-before", id: "coach-before" },
       h("h4", {}, n.title), n.sentences.map((s) => h("p", {}, withCards(s))),
       n.terms.length ? h("dl", { class: "coach-terms" }, n.terms.flatMap((t) => [
         h("dt", {}, termEl(t.key, t.name)), h("dd", {}, t.definition)])) : null));
   } else if (!g.your_turn && !g.finished) {
     box.append(h("p", { class: "muted small" }, "The other player is choosing."));
-  } else if (d && d.after && !d.after.cost) {
-    box.append(h("p", { class: "small" }, d.after.sentences.map((s) => withCards(s + " "))));
   }
   return box;
 }
