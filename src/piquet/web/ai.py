@@ -48,11 +48,12 @@ def choose_action(level: str, seed: int, think_ms: int | None, view: MatchView) 
     return str(make_player(level, seed=seed, think_ms=think_ms).choose(view))
 
 
-def ask_advisor(view: MatchView) -> str:
-    """The advisor's hint for ``view`` (runs in a worker: it simulates)."""
+def ask_advisor(view: MatchView, level: str = "expert") -> str:
+    """The advisor's hint for ``view`` (runs in a worker: it simulates), phrased for a
+    ``learner`` or an ``expert``."""
     from piquet.advisor import hint
 
-    return str(hint(view))
+    return str(hint(view, level="learner" if level == "learner" else "expert"))
 
 
 def _fallback(seed: int, view: MatchView) -> str:

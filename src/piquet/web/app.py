@@ -37,6 +37,7 @@ from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.ids import Creds, GameId, token_of
+from piquet.web.learn_routes import learn_router
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
@@ -323,6 +324,18 @@ def default_level() -> str:
     return strongest()
 
 
+def only_move_words(view: Any) -> str:
+    """What a hint says where the advisor has no advice: the one move there is, or that
+    any choice will do."""
+    deal = view.deal
+    legal: tuple[Any, ...] = tuple(deal.legal_actions) if deal is not None else ()
+    if len(legal) == 1:
+        from piquet.learn.words import action_label
+
+        return f"Only one move here: {action_label(legal[0], deal.hand.mask, view.rule_set)}."
+    return "Any of these will do here: no choice is better than another."
+
+
 # ---------------------------------------------------------------------- the app
 def create_app(config: WebConfig) -> FastAPI:
     """The application for ``config``; the database is opened (and migrated) at start-up."""
@@ -437,7 +450,8 @@ def create_app(config: WebConfig) -> FastAPI:
     def page() -> HTMLResponse:
         return HTMLResponse(index_html, headers={"cache-control": "no-cache"})
 
-    for route in ("/", "/play/{game_id}", "/join/{game_id}", "/replay/{game_id}"):
+    for route in ("/", "/play/{game_id}", "/join/{game_id}", "/replay/{game_id}", "/learn",
+                  "/learn/{page:path}"):
         app.add_api_route(route, page, methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -652,7 +666,13 @@ def create_app(config: WebConfig) -> FastAPI:
         responses=_errors(401, 403, 404, 409, 422, 429),
         tags=["games"],
     )
-    async def hint(game_id: GameId, creds: Creds) -> dict[str, Any]:
+    async def hint(
+        game_id: GameId,
+        creds: Creds,
+        level: Annotated[
+            str, Query(pattern="^(learner|expert)$", description="Words for a learner or expert.")
+        ] = "expert",
+    ) -> dict[str, Any]:
         """The advisor's suggestion, and why (only in games started with hints on)."""
         entry, seat = await seat_entry(game_id, creds)
         live = entry.live
@@ -661,8 +681,10 @@ def create_app(config: WebConfig) -> FastAPI:
         if live.match.to_act != seat:
             raise TableError(Refusal.NOT_NOW, "a hint is for your turn")
         loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(state.executor, ask_advisor, live.match.view(seat))
-        return {"hint": text or "The advisor has nothing to suggest here."}
+        text = await loop.run_in_executor(
+            state.executor, functools.partial(ask_advisor, level=level), live.match.view(seat)
+        )
+        return {"hint": text or only_move_words(live.match.view(seat))}
 
     @app.get(
         "/api/games/{game_id}/record",
@@ -719,6 +741,7 @@ def create_app(config: WebConfig) -> FastAPI:
     tallies = tally_router(lambda: state.store, create_per_minute=config.create_per_minute)
     app.include_router(tallies)
     app.include_router(practice_router(state))
+    app.include_router(learn_router(state))  # the glossary, lessons, puzzles, guided deal
     app.include_router(players_router(state))
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
