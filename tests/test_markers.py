@@ -4,6 +4,7 @@ would otherwise slip into the quick subset unseen), and the markers are register
 from __future__ import annotations
 
 import ast
+import functools
 import tomllib
 from pathlib import Path
 
@@ -12,6 +13,7 @@ from conftest import FIXTURE_MARKERS, MODULE_MARKERS, SLOW_MODULES, SLOW_TESTS
 TESTS = Path(__file__).resolve().parent
 
 
+@functools.cache
 def _functions(module: str) -> set[str]:
     tree = ast.parse((TESTS / f"{module}.py").read_text(encoding="utf-8"))
     return {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
