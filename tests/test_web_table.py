@@ -550,7 +550,7 @@ def test_undo_resign_and_rematch(server: ThreadServer, browser: Any, size: str) 
     page.click("#rematch")
     page.wait_for_function(f"location.href !== {first!r}")
     page.wait_for_selector("#main[data-n]")
-    assert "rubicon" in page.inner_text(".scores .title")
+    assert page.get_attribute(".scores .title", "title") == "rubicon"  # named by its title
     seat = page.evaluate(
         "JSON.parse(localStorage.getItem('piquet.games'))[location.pathname.split('/')[2]].seat"
     )

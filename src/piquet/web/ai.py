@@ -21,9 +21,9 @@ from typing import Final
 from anyio import to_thread
 
 from piquet.core.match import MatchView
+from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Entry, Games
 from piquet.web.hub import Hub
-from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import StoreError
 
 __all__ = [
@@ -48,11 +48,12 @@ def choose_action(level: str, seed: int, think_ms: int | None, view: MatchView) 
     return str(make_player(level, seed=seed, think_ms=think_ms).choose(view))
 
 
-def ask_advisor(view: MatchView) -> str:
-    """The advisor's hint for ``view`` (runs in a worker: it simulates)."""
+def ask_advisor(view: MatchView, level: str = "expert") -> str:
+    """The advisor's hint for ``view`` (runs in a worker: it simulates), phrased for a
+    ``learner`` or an ``expert``."""
     from piquet.advisor import hint
 
-    return str(hint(view))
+    return str(hint(view, level="learner" if level == "learner" else "expert"))
 
 
 def _fallback(seed: int, view: MatchView) -> str:
@@ -194,7 +195,7 @@ class AiRunner:
                     entry = await games.act(
                         game_id, player, text, expect=entry.n, entry=entry, known=True
                     )
-                except GameError as exc:
+                except TableError as exc:
                     if exc.kind is Refusal.AGAINST_RULES:
                         log.warning("AI %s chose %s illegally: %s", level, text, exc)
                         failures += 1

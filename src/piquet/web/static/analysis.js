@@ -4,6 +4,7 @@
 
 import { cardName, cardSVG } from "./cards.js";
 import { api, fill, h } from "./dom.js";
+import { explain } from "./learn.js";
 
 function mini(ids) {
   return h("span", { class: "minis" }, ids.map((id) => {
@@ -61,6 +62,7 @@ export function analysisPanel(gameId, token, jump) {
       return;
     }
     fill(body, data.deals.map((d) => deal(d, names)));
+    explain(body);
   }
   function showAt(step) {
     return h("button", { type: "button", class: "link show-step",

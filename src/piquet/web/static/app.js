@@ -10,6 +10,7 @@ import { analysisPanel } from "./analysis.js";
 import { lobbySection, offerButton } from "./lobby.js";
 import { showWatch, watchButton } from "./watch.js";
 import { resultText as resultOf } from "./result.js";
+import { coachPanel, explain, level, showLearn, welcomeSection } from "./learn.js";
 
 const $main = document.getElementById("main");
 const $nav = document.getElementById("nav");
@@ -19,6 +20,7 @@ const $modalBody = document.getElementById("modal-body");
 
 function openModal(title, ...content) {
   fill($modalBody, h("h2", { id: "modal-title" }, title), ...content);
+  explain($modalBody);
   $modal.hidden = false;
   const close = $modal.querySelector(".modal-close");
   close.focus();
@@ -92,6 +94,11 @@ async function options() {
 function ruleSet(opts, name) {
   return opts.rules.find((r) => r.name === name) || opts.rules[0];
 }
+// A rule set as a person reads it: its title ("Rubicon Piquet as played today ..."), not its id.
+function titleOf(opts, name) {
+  const r = opts && opts.rules.find((x) => x.name === name);
+  return r ? r.title : name;
+}
 
 // ------------------------------------------------------------------ routing
 function route() {
@@ -101,6 +108,9 @@ function route() {
   if ((m = path.match(/^\/join\/([A-Za-z0-9_-]+)$/))) return showJoin(m[1]);
   if ((m = path.match(/^\/replay\/([A-Za-z0-9_-]+)$/))) return showReplay(m[1]);
   if ((m = path.match(/^\/watch\/([A-Za-z0-9_-]+)$/))) return showWatch(m[1]);
+  if (path === "/learn" || path.startsWith("/learn/")) {
+    return showLearn(path, $main, $nav, go, startGuided);
+  }
   return showLobby();
 }
 function go(path) {
@@ -110,6 +120,30 @@ function go(path) {
   route();
 }
 window.addEventListener("popstate", () => { stopTable(); R = null; route(); });
+// a link to a page of the table or the lessons opens it here (no reload)
+document.addEventListener("click", (e) => {
+  const a = e.target.closest && e.target.closest("a[href^='/']");
+  if (!a || e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey ||
+    a.target || a.hasAttribute("download")) return;
+  const url = new URL(a.href);
+  if (!/^\/(learn(\/|$)|$)/.test(url.pathname) || url.hash) return;
+  e.preventDefault();
+  history.pushState(null, "", url.pathname + url.search);
+  stopTable();
+  R = null;
+  route();
+  window.scrollTo(0, 0);
+});
+
+// A guided first deal: a practice game against a kind opponent, the coach at your side.
+async function startGuided(rules) {
+  const name = localStorage.getItem("piquet.name") || null;
+  const res = await api("POST", "/api/learn/guided", { rules, name });
+  store.put(res.id, { token: res.token, seat: res.seat, rules, format: null,
+    opponent: "book", created: Date.now(), invites: [], ack: 0, guided: true });
+  await remember(res.id, res.token);
+  go("/play/" + res.id);
+}
 
 // ------------------------------------------------------------------ lobby
 async function showLobby() {
@@ -118,29 +152,33 @@ async function showLobby() {
   let opts;
   try { opts = await options(); }
   catch (e) { $main.replaceChildren(h("p", { class: "error" }, e.message)); return; }
+  // a newcomer: today's game, a kind opponent, hints on; rule sets named by their titles
+  const learner = level() === "learner";
+  const firstRules = learner ? "rubicon" : opts.default_rules;
   const ruleSel = h("select", { id: "rules", name: "rules" },
-    opts.rules.map((r) => h("option", { value: r.name, selected: r.name === opts.default_rules },
-      r.name)));
+    opts.rules.map((r) => h("option", { value: r.name, selected: r.name === firstRules },
+      r.title)));
   const fmtBox = h("div", { class: "choices", id: "formats", role: "radiogroup",
     "aria-label": "Format" });
   const about = h("div", { class: "about" });
   // the terminal's default first (the strongest), each level in a few words
   const notes = opts.level_notes || {};
   const oppSel = (id) => h("select", { id, name: id },
-    opts.levels.map((l) => h("option", { value: l, selected: l === opts.default_level,
+    opts.levels.map((l) => h("option", { value: l,
+      selected: l === (learner && opts.levels.includes("book") ? "book" : opts.default_level),
       title: notes[l] || "" }, `The computer: ${l}`)),
     h("option", { value: "friend" }, "A friend (invitation link)"));
   const opp1 = oppSel("opponent");
   // what the chosen level is, under the choice (short options keep a phone's width)
   const oppNote = h("span", { class: "muted small", id: "opponent-note" });
-  const sayLevel = () => { oppNote.textContent = notes[opp1.value] || ""; };
+  const sayLevel = () => { oppNote.textContent = notes[opp1.value] || ""; explain(oppNote); };
   opp1.addEventListener("change", sayLevel);
   sayLevel();
   const opp2 = oppSel("opponent2");
   const opp2Row = h("label", { class: "field", hidden: true }, "Third player", opp2);
   const name = h("input", { id: "name", name: "name", maxlength: 30, autocomplete: "nickname",
     placeholder: "Your name", value: localStorage.getItem("piquet.name") || "" });
-  const hints = h("input", { type: "checkbox", id: "hints", name: "hints" });
+  const hints = h("input", { type: "checkbox", id: "hints", name: "hints", checked: learner });
   const hintsLabel = h("label", { class: "check", for: "hints" }, hints,
     " Hints from the advisor (each says why)");
   const start = h("button", { class: "primary big", type: "submit", id: "start" },
@@ -157,6 +195,7 @@ async function showLobby() {
       h("input", { type: "radio", name: "format", value: f, checked: f === keep,
         onchange: refreshPool }),
       " " + r.format_labels[f])));
+    explain(fmtBox);
     refreshPool();
   }
   // the summary of a game in the format chosen (not of every format the rule set has)
@@ -167,6 +206,7 @@ async function showLobby() {
     const lines = (f && r.summaries && r.summaries[f.value]) || r.summary;
     about.replaceChildren(h("h3", {}, r.title),
       h("ul", {}, lines.map((line) => h("li", {}, line))));
+    explain(about);
   }
   ruleSel.addEventListener("change", () => refresh(true));
 
@@ -204,6 +244,15 @@ async function showLobby() {
 
   const list = h("section", { class: "my-games", id: "my-games", "aria-live": "polite" },
     h("h2", {}, "Your games"), h("p", { class: "muted" }, "Looking for your games…"));
+  // the welcome's answer sets the form's defaults (the expert's one click away)
+  const apply = (lv) => {
+    const mode = lv === "learner";
+    ruleSel.value = mode ? "rubicon" : opts.default_rules;
+    opp1.value = mode && opts.levels.includes("book") ? "book" : opts.default_level;
+    hints.checked = mode;
+    sayLevel();
+    refresh(true);
+  };
   fill($main, h("div", { class: "lobby" },
     h("section", { class: "hero" },
       h("h1", {}, "Piquet"),
@@ -213,8 +262,9 @@ async function showLobby() {
         ["AS", "KH", "QC", "JD", "TS"].map((c) => card(c, { cls: "fan" }))),
       h("p", { class: "tally-link" }, h("a", { href: "/tally", id: "tally-link" },
         "Playing with real cards? Keep the score on the tally"))),
-    form, h("section", { class: "rules-about" }, about), lobbySection(go), list));
+    welcomeSection(apply), form, h("section", { class: "rules-about" }, about), lobbySection(go), list));
   refresh(false);
+  explain($main);
   ruleSel.focus();
   showMyGames(list);
 }
@@ -247,7 +297,7 @@ async function showMyGames(list) {
       h("thead", {}, h("tr", {}, ["Game", "Against", "Score", "Status", ""].map((t) =>
         h("th", { scope: "col" }, t)))),
       h("tbody", {}, games.map((g) => h("tr", { dataset: { game: g.id } },
-        h("td", {}, `${g.rules} · ${g.format_label}`),
+        h("td", { title: g.rules }, `${titleOf(optionsCache, g.rules)} · ${g.format_label}`),
         h("td", {}, g.opponents),
         h("td", { class: "score" }, g.score),
         h("td", { class: "game-status " + g.state }, g.status),
@@ -259,6 +309,7 @@ async function showMyGames(list) {
           forgetButton(g, list))))))
       : h("p", { class: "muted" }, "None yet. Games you start or join appear here, and " +
         "you can come back to them after closing the tab."));
+  explain(list);
 }
 
 // "forget" takes a game off this browser's list, asked about first: a game not over cannot
@@ -669,7 +720,8 @@ function renderNav() {
     h("button", { type: "button", class: "navbtn", id: "btn-sheet", onclick: showSheet },
       navLabel("Score sheet", "Score")),
     g.hints ? h("button", { type: "button", class: "navbtn", id: "btn-hint",
-      disabled: !g.your_turn, onclick: askHint, title: "Ask the advisor" }, "Hint") : null,
+      disabled: !g.your_turn || hintBusy(), "aria-busy": hintBusy() ? "true" : null,
+      onclick: askHint, title: "Ask the advisor" }, hintBusy() ? "Thinking…" : "Hint") : null,
     h("button", { type: "button", class: "navbtn", id: "btn-link", onclick: showLinks },
       "Links"),
     watchButton(T.id, T.token),
@@ -677,6 +729,7 @@ function renderNav() {
       onclick: confirmResign }, "Resign"),
     h("button", { type: "button", class: "navbtn", id: "nav-new", onclick: () => go("/") },
       navLabel("New game", "New")));
+  explain($nav);
 }
 
 // The tab's title says whose turn it is (a player in another tab sees it).
@@ -718,6 +771,12 @@ function renderTable() {
     fill(felt, renderOpponent(), renderCenter(), renderStatus(), renderActions(),
       renderHand());
   }
+  const mine = store.get(T.id) || {};
+  if (T.pending !== null && T.pending !== undefined && g.last_deal) {
+    fill(felt, renderLastTrick());
+  } else if (mine.guided && !g.finished && d) {
+    felt.insertBefore(coachPanel(T, renderTable), felt.querySelector("#actions"));
+  }
   fill(side, renderScores(), renderSeen(), renderInvite(), renderDialog(), renderTricks(),
     renderEvents());
   fill($main,
@@ -725,6 +784,7 @@ function renderTable() {
       "Live updates are interrupted: the table looks for news every two seconds."),
     h("div", { class: "table-wrap" + (g.finished ? " done" : "") }, felt, side));
   setConn(T.ws ? T.ws.readyState === WebSocket.OPEN : !T.wsFails);
+  explain($main);
   if (inTable) {
     let again = focusKey ? $main.querySelector(
       `button[data-card="${CSS.escape(focusKey)}"], button[data-action="${CSS.escape(focusKey)}"], ` +
@@ -981,7 +1041,9 @@ function renderStatus() {
   h("span", {}, phaseText()),
   // at one's own declarations the hint stands in their panel, beside the buttons: once
   T.hint && !(d.phase === "declare" && g.your_turn)
-    ? h("div", { class: "hint", id: "hint" }, "Advisor: ", codesAsCards(T.hint)) : null);
+    ? h("div", { class: "hint", id: "hint" }, "Advisor: ", codesAsCards(T.hint))
+    : hintBusy() ? h("div", { class: "hint thinking", id: "hint-thinking" },
+      "The advisor is thinking…") : null);
 }
 
 // One button of the actions; keys 1-9 press the first nine shown.
@@ -1317,7 +1379,7 @@ function renderScores() {
     `This deal: ${nameOf(r.elder)} ${d.scores.elder} (${tricks(d.tricks_won.elder)}) · ` +
       `${nameOf(r.younger)} ${d.scores.younger} (${tricks(d.tricks_won.younger)})`) : null;
   return h("section", { class: "scores", "aria-label": "Scores" },
-    h("div", { class: "title" }, `${g.rules} · ${fmt}`),
+    h("div", { class: "title", title: g.rules }, `${titleOf(T.opts, g.rules)} · ${fmt}`),
     h("div", { class: "muted small", id: "deal-number" },
       g.format === "partie" ? `Deal ${v.deal_number}${of}`
         : `Game ${v.game_number} · deal ${v.deal_number}`),
@@ -1456,8 +1518,35 @@ function maybeSummary() {
   // of are the others' (their summaries would stand over its own next game)
   for (let i = n - 1; i >= mine.ack; i--) {
     const s = g.view.deals[i];
-    if (s.elder === g.seat || s.younger === g.seat) { showDealSummary(i); return; }
+    if (s.elder === g.seat || s.younger === g.seat) {
+      // a learner sees the last trick on the table first, then the summary
+      const last = g.last_deal && g.last_deal.number === i + 1 ? g.last_deal : null;
+      if (last && last.tricks.length && (level() === "learner" || mine.guided)) {
+        T.pending = i;
+        renderTable();
+      } else {
+        showDealSummary(i);
+      }
+      return;
+    }
   }
+}
+
+// The deal just finished, its last trick still on the table, and a Continue to the summary.
+function renderLastTrick() {
+  const g = T.game;
+  const d = g.last_deal;
+  const t = d.tricks[d.tricks.length - 1];
+  const i = T.pending;
+  const go = () => { T.pending = null; renderTable(); showDealSummary(i); };
+  return h("div", { class: "last-trick-pause", id: "last-trick-pause" },
+    h("h3", {}, d.tricks.length === 12 ? `The last trick of deal ${d.number}`
+      : `The last trick played in deal ${d.number}`),
+    h("div", { class: "trick" }, trickView(t, d, `trick ${d.tricks.length}: `)),
+    h("p", {}, (t.winner === d.role ? "You won it." : `${plainName(opponentOf(g.view))} won it.`) +
+      (d.tricks.length === 12 ? "" : " The deal stopped there: the game was won.")),
+    h("button", { type: "button", class: "act primary", id: "summary-continue", onclick: go },
+      "Continue to the summary"));
 }
 
 function showDealSummary(index) {
@@ -1497,8 +1586,17 @@ function showDealSummary(index) {
   const title = g.format === "partie" && rs.partie_deals
     ? `Deal ${s.number} of ${rs.partie_deals}${s.number > rs.partie_deals ? " (an extra deal)" : ""}`
     : `Deal ${s.number} of game ${s.game}`;
+  // why each class was won, a declaration's count as its sum (learn/feedback.py)
+  const words = last ? h("section", { class: "summary-words", id: "summary-words" },
+    h("p", { class: "muted small" }, "Reading the deal…")) : null;
+  if (words) {
+    api("GET", `/api/games/${T.id}/feedback`, undefined, T.token).then((res) => {
+      fill(words, h("ul", { class: "lines" }, res.lines.map((l) => h("li", {}, codesAsCards(l)))));
+      explain(words);
+    }, () => words.remove());
+  }
   openModal(title, h("div", { class: "summary", id: "summary" },
-    banners, table, stopped, why, after,
+    banners, words, table, stopped, why, after,
     h("button", { type: "button", class: "act primary", id: "summary-ok",
       onclick: closeModal }, g.finished ? "See the result" : "Next deal")));
 }
@@ -1596,6 +1694,7 @@ function showRules() {
     fill(all, h("dl", { class: "knobs" }, res.knobs.flatMap((k) => [
       h("dt", {}, (k.meaning || k.knob).replace(/\.$/, ""), ": ", h("b", {}, k.value)),
       h("dd", { class: "muted small" }, k.source)])));
+    explain(all);
   }, (e) => fill(all, h("p", { class: "error" }, e.message)));
 }
 
@@ -1607,13 +1706,33 @@ function showLinks() {
     "aria-label": "Resume link" }));
 }
 
+// One request at a time: the button is disabled and "thinking" shown at once; an answer
+// for a position gone by (a move was made meanwhile) is dropped.
 async function askHint() {
+  if (!T || !T.game || hintBusy()) return;  // one request for a position
+  const mine = T;
+  const asked = T.game.n;
+  const req = mine.hintReq = (mine.hintReq || 0) + 1;
+  mine.hintBusy = asked;
+  mine.hint = null;
+  renderTable();
   try {
-    const res = await api("GET", `/api/games/${T.id}/hint`, undefined, T.token,
+    const words = level() === "learner" || (store.get(mine.id) || {}).guided ? "learner" : "expert";
+    const res = await api("GET", `/api/games/${mine.id}/hint?level=${words}`, undefined, mine.token,
       { timeout: 200000 });  // the advisor may think a while on a loaded server
-    T.hint = res.hint;
-    renderTable();
-  } catch (e) { toast(e.message, "bad"); }
+    if (T !== mine || !mine.game || mine.game.n !== asked) return;
+    mine.hint = res.hint;
+  } catch (e) {
+    if (T === mine && mine.game && mine.game.n === asked) toast(e.message, "bad");
+  } finally {
+    if (mine.hintReq === req) mine.hintBusy = null;  // a later request is its own
+    if (T === mine) renderTable();
+  }
+}
+
+function hintBusy() {
+  return !!T && T.hintBusy !== undefined && T.hintBusy !== null && !!T.game &&
+    T.hintBusy === T.game.n;
 }
 
 // Keyboard -----------------------------------------------------------------------

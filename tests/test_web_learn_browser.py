@@ -1,0 +1,254 @@
+"""A newcomer learns Piquet in a real browser (Playwright driving Debian's Chromium).
+
+From the home page: the welcome ("Have you played Piquet?"), the newcomer's defaults, the
+guided first deal played to its end with the coach at each decision, the last trick kept
+on the table, the summary that says why; a lesson with its exercise checked by the
+engine; a puzzle judged on the server; at desktop size and at phone size.  At each page
+the words shown are read: every glossary term shown is marked (an ``abbr.term`` with its
+definition, or the title of the button it is on).  The screenshots docs/learn.md shows are
+taken into ``$PIQUET_SCREENSHOTS`` (``scripts/screenshots``) or a temporary directory.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from piquet.learn.glossary import GLOSSARY, terms_in
+from test_web_browser import CARD_EDGE, DESKTOP, PHONE, new_page, shot
+from test_web_kit import CHROMIUM, CHROMIUM_ARGS, ThreadServer, chromium_available
+
+pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+
+# the text a person reads: visible text nodes, not inside a marked term, nor on a button
+# (a button's terms are in its title), a form's control, a card's picture
+_UNMARKED = """() => {
+  const skip = "abbr.term, button, select, option, input, textarea, kbd, script, style, " +
+    "svg, .no-terms, #toast";
+  const out = [];
+  const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = w.nextNode(); n; n = w.nextNode()) {
+    const p = n.parentElement;
+    if (!p || p.closest(skip) || !n.data.trim()) continue;
+    if (!p.getClientRects().length || getComputedStyle(p).visibility === "hidden") continue;
+    out.push(n.data);
+  }
+  const buttons = [...document.querySelectorAll("button")].filter((b) =>
+    b.getClientRects().length && !b.closest(".no-terms"))
+    .map((b) => [b.innerText, b.dataset.terms || ""]);
+  return { texts: out, buttons };
+}"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    with ThreadServer(tmp_path_factory.mktemp("learn-browser")) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def no_unexplained_term(page: Any, where: str) -> int:
+    """Every glossary term on the page is marked; returns how many marks there are."""
+    page.wait_for_function("() => !document.querySelector('.loading')")
+    seen = page.evaluate(_UNMARKED)
+    for text in seen["texts"]:
+        left = [t.key for t in terms_in(text)]
+        assert not left, f"{where}: {left} shown unmarked in {text!r}"
+    for text, marked in seen["buttons"]:
+        want = {t.key for t in terms_in(text)}
+        assert want <= set(marked.split()), f"{where}: button {text!r} lacks {want}"
+    marks = page.eval_on_selector_all("abbr.term", "l => l.map((a) => a.dataset.term)")
+    assert set(marks) <= set(GLOSSARY)
+    return len(marks)
+
+
+def welcome(page: Any, url: str, size: str) -> None:
+    page.goto(url + "/")
+    page.wait_for_selector("#welcome-new")
+    assert "Have you played Piquet?" in page.inner_text("#welcome")
+    shot(page, f"learn-welcome-{size}")
+    page.click("#welcome-new")
+    page.wait_for_selector("#learn-link")
+    # a newcomer's defaults: today's game by its title, a kind opponent, hints on
+    assert page.eval_on_selector("#rules", "e => e.selectedOptions[0].textContent") \
+        .startswith("Rubicon Piquet")
+    assert page.input_value("#opponent") == "book"
+    assert page.is_checked("#hints")
+    assert page.evaluate("localStorage.getItem('piquet.level')") == "learner"
+    no_unexplained_term(page, "home")
+    # remembered: the welcome is not asked again
+    page.reload()
+    page.wait_for_selector("#learn-link")
+    assert not page.is_visible("#welcome-new")
+    assert page.is_visible("#welcome-expert")  # the expert one click away
+
+
+def decide(page: Any) -> str:
+    """One decision of the guided deal, by clicking; what was done."""
+    if page.is_visible("#summary-continue"):
+        return "continue"
+    if page.is_visible("#hand.choosing") and page.is_visible("#discard"):
+        cards = page.locator("#hand .card")
+        for i in range(cards.count()):
+            if page.is_enabled("#discard") and i >= 2:
+                break
+            was_ok = page.is_enabled("#discard")
+            cards.nth(i).click(position=CARD_EDGE)
+            if was_ok and not page.is_enabled("#discard"):
+                cards.nth(i).click(position=CARD_EDGE)
+                break
+        page.click("#discard")
+        return "discard"
+    if page.query_selector("#hand .card.playable"):
+        page.click("#hand .card.playable", position=CARD_EDGE)
+        return "play"
+    buttons = page.query_selector_all("#actions button:not([disabled]):not(#undo)")
+    assert buttons, "nothing to click"
+    buttons[0].click()
+    return "act"
+
+
+def hint_shows_it_thinks(page: Any) -> None:
+    """A click on Hint says "thinking" in the same turn of the page (well within 100 ms),
+    the button disabled; clicked again meanwhile, no second request is sent."""
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/hint" in r.url else None)
+    said = page.evaluate("""() => {
+      const b = document.querySelector('#btn-hint');
+      b.click();
+      const now = document.querySelector('#btn-hint');
+      const out = [now.textContent, now.disabled, !!document.querySelector('#hint-thinking')];
+      now.click();
+      return out;
+    }""")
+    assert said == ["Thinking…", True, True]
+    page.wait_for_selector("#hint, #declare-hint", timeout=120000)
+    assert len(asked) == 1, asked
+
+
+def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
+    page.click("#learn-link")
+    page.wait_for_selector("#guided-start")
+    no_unexplained_term(page, "learn")
+    shot(page, f"learn-home-{size}")
+    page.click("#guided-start")
+    page.wait_for_url("**/play/*")
+    decisions = 0
+    explained: set[str] = set()
+    for _ in range(120):
+        page.wait_for_selector('#main[data-busy="0"]')
+        page.wait_for_selector(
+            "#summary-continue, #finished, #hand.choosing, #hand .card.playable, "
+            "#actions button:not([disabled]):not(#undo)", timeout=60000)
+        if page.is_visible("#summary-continue"):
+            break
+        if decisions % coach_every == 0:
+            # the coach at the decision: what it is, what it would do, new terms explained
+            page.wait_for_selector("#coach-before", timeout=120000)
+            said = page.inner_text("#coach-before")
+            assert said.strip()
+            terms = page.eval_on_selector_all(".coach-terms dt abbr.term",
+                                              "l => l.map((a) => a.dataset.term)")
+            assert not explained & set(terms), "a term explained twice"
+            explained |= set(terms)
+            if decisions == 0:
+                assert "You are " in said
+                hint_shows_it_thinks(page)
+                shot(page, f"learn-coach-{size}")
+                no_unexplained_term(page, "the guided deal")
+        n = int(page.get_attribute("#main", "data-n") or -1)
+        decide(page)
+        page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.n) > {n}"
+                               " || !!document.querySelector('#summary-continue')")
+        decisions += 1
+    assert explained, "the coach explained no term"
+    # the deal's end: the last trick stays on the table, then the summary says why
+    page.wait_for_selector("#last-trick-pause .card")
+    shot(page, f"learn-last-trick-{size}")
+    page.click("#summary-continue")
+    page.wait_for_selector("#summary-words li")
+    words = page.inner_text("#summary-words")
+    assert any(w in words for w in ("won the", "stood", "declared no", "Nobody declared",
+                                     "counted"))
+    shot(page, f"learn-summary-{size}")
+    no_unexplained_term(page, "the deal's summary")
+    page.click("#summary-ok")
+
+
+def lesson_and_puzzle(page: Any, url: str, size: str) -> None:
+    page.goto(url + "/learn")
+    page.wait_for_selector("#lesson-point")
+    page.click("#lesson-point")
+    page.wait_for_selector("#lesson")
+    no_unexplained_term(page, "a lesson")
+    # the exercise: a wrong answer, then the right one, both judged by the engine
+    page.click('button[data-answer="elder"]')
+    page.wait_for_selector(".verdict.bad")
+    page.click('button[data-answer="younger"]')
+    page.wait_for_selector(".verdict.good")
+    assert "younger" in page.inner_text(".verdict.good")
+    form = page.locator(".answer-form").first
+    form.locator("input").fill("5")
+    form.locator("button").click()
+    page.wait_for_selector(".question .verdict.good >> nth=1")
+    shot(page, f"learn-lesson-{size}")
+    done = page.evaluate("JSON.parse(localStorage.getItem('piquet.learn.lessons'))")
+    assert len(done["point"]) >= 2  # progress kept in the browser
+    # a puzzle: answered, judged on the server, the margin and the why shown after
+    page.goto(url + "/learn/puzzles")
+    page.wait_for_selector("#puzzle-choices button")
+    no_unexplained_term(page, "a puzzle")
+    assert not page.is_visible("#puzzle-verdict p")
+    page.click("#puzzle-choices button >> nth=0")
+    page.wait_for_selector("#puzzle-next:not([hidden])")
+    verdict = page.inner_text("#puzzle-verdict")
+    assert "points of the deal" in verdict and "Best:" in verdict
+    shot(page, f"learn-puzzle-{size}")
+    no_unexplained_term(page, "a puzzle's verdict")
+    assert page.evaluate("Object.keys(JSON.parse(localStorage.getItem("
+                         "'piquet.learn.puzzles'))).length") == 1
+    page.goto(url + "/learn/glossary")
+    page.wait_for_selector("#glossary dt")
+    assert page.locator("#glossary dt").count() == len(GLOSSARY)
+    page.fill("#glossary-filter", "elder")
+    assert "did not deal" in page.inner_text("#glossary")
+    shot(page, f"learn-glossary-{size}")
+
+
+def test_a_newcomer_learns_at_desktop_size(server: Any, browser: Any) -> None:
+    page = new_page(browser, DESKTOP)
+    welcome(page, server.url, "desktop")
+    guided_deal(page, "desktop", coach_every=1)
+    lesson_and_puzzle(page, server.url, "desktop")
+    # a term is keyboard accessible: Tab reaches it and its definition shows
+    page.goto(server.url + "/learn/lessons/cards")
+    page.wait_for_selector("abbr.term")
+    page.keyboard.press("Tab")
+    for _ in range(40):  # Tab reaches a term, and its definition shows
+        if page.evaluate("document.activeElement.matches('abbr.term')"):
+            break
+        page.keyboard.press("Tab")
+    shown = page.evaluate("getComputedStyle(document.activeElement, '::after').content")
+    key = page.evaluate("document.activeElement.dataset.term")
+    assert GLOSSARY[key].definition[:40] in shown
+    assert page.errors == []
+
+
+def test_a_newcomer_learns_at_phone_size(server: Any, browser: Any) -> None:
+    page = new_page(browser, PHONE)
+    welcome(page, server.url, "phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    guided_deal(page, "phone", coach_every=4)
+    lesson_and_puzzle(page, server.url, "phone")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    assert page.errors == []
