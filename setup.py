@@ -63,7 +63,10 @@ class CachedBuildExt(build_ext):
         cached = cache_dir() / key / dest.name
         if cached.is_file():
             dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(cached, dest)
+            # a new file, not the old one rewritten: a process running the old module keeps it
+            tmp = dest.with_name(f".{dest.name}.{os.getpid()}")
+            shutil.copyfile(cached, tmp)
+            os.replace(tmp, dest)
             print(f"piquet._native: reused {cached} (no compile)")
             return
         super().build_extension(ext)

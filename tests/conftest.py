@@ -11,7 +11,8 @@ Fixtures (ask for them by name; each skips, saying why, when what it needs is mi
 - ``redis_url``: the Redis at 127.0.0.1:6379 (``PIQUET_TEST_REDIS`` overrides).
 - ``pg_servers``: two ``piquet serve`` processes over one fresh PostgreSQL schema.
 - ``local_ray``: a local Ray cluster of one worker.
-- ``deal_of`` / ``match_of``: the first deal or the match a preset and a seed give.
+- ``match_of`` / ``deal_of``: the new match a preset and a seed give, or its first deal
+  (made once a test process).
 
 Markers (registered in pyproject.toml): a test that asks for ``browser`` is marked
 ``browser``, ``pg_url`` or ``pg_servers`` ``postgres``, ``redis_url`` ``redis``,
@@ -22,7 +23,6 @@ to a statistical bound, or runs long.  ``scripts/test --quick`` leaves all of th
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any
@@ -158,15 +158,6 @@ def local_ray() -> Iterator[None]:
         ray.shutdown()
 
 
-@pytest.fixture(scope="session")
-def tmux() -> str:
-    """The tmux command; skips when tmux is not installed."""
-    found = shutil.which("tmux")
-    if found is None:
-        pytest.skip("tmux is not installed (scripts/install-test-tools)")
-    return found
-
-
 # ---------------------------------------------------------------------------- games by seed
 @pytest.fixture(scope="session")
 def match_of() -> Callable[[str, int], Match]:
@@ -183,7 +174,8 @@ def match_of() -> Callable[[str, int], Match]:
 
 @pytest.fixture(scope="session")
 def deal_of(match_of: Callable[[str, int], Match]) -> Callable[[str, int], Deal]:
-    """``deal_of(preset, seed)``: the first deal of that match, dealt."""
+    """``deal_of(preset, seed)``: the first deal of that match, as it begins (the dealer
+    about to deal)."""
 
     def get(preset: str, seed: int) -> Deal:
         deal = match_of(preset, seed).deal

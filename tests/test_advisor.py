@@ -224,6 +224,7 @@ def _verified(hand: str, role: int, discards: list[str], deals: int = 300) -> li
     return [v.get(CardSet.parse(d)) for d in discards]
 
 
+@pytest.mark.statistical
 def test_rule_ii_elder_keeps_the_ace_rather_than_go_for_a_low_quatorze() -> None:
     """II: "not to regard a low Quatorze ... for that Purpose throw out an Ace or a King".
 
@@ -237,6 +238,7 @@ def test_rule_ii_elder_keeps_the_ace_rather_than_go_for_a_low_quatorze() -> None
     assert ace.high < 0
 
 
+@pytest.mark.statistical
 def test_rule_ii_younger_keeps_the_king_rather_than_three_knaves() -> None:
     """II, younger hand: throwing out a king to go for a quatorze of knaves.
 
@@ -251,6 +253,7 @@ def test_rule_ii_younger_keeps_the_king_rather_than_three_knaves() -> None:
     assert knave.within_noise
 
 
+@pytest.mark.statistical
 def test_rule_vii_younger_with_three_aces_discards_the_fourth_suit() -> None:
     """VII: "If the younger Hand holds Three Aces, he will find it his best Way to discard
     the fourth Suit."  Play agrees (about 3.6 a deal better than three odd cards), and it
@@ -274,6 +277,7 @@ def test_rule_vii_younger_with_three_aces_discards_the_fourth_suit() -> None:
     assert v.best.discard == CardSet.parse("TC 9C 7C")
 
 
+@pytest.mark.statistical
 def test_rule_iii_the_book_and_the_seven() -> None:
     """III: with tierce major and the seven of a suit and three queens, "discard one of them
     rather than the Seven".

@@ -19,11 +19,14 @@ from piquet.integrations.actions import Episode, EpisodeFormat
 from piquet.integrations.check import differ_episode
 from piquet.integrations.observation import information_state_string, knowledge
 
-EPISODES = {EpisodeFormat.DEAL: 150, EpisodeFormat.GAME: 8, EpisodeFormat.PARTIE: 5}
+EPISODES = {EpisodeFormat.DEAL: 50, EpisodeFormat.GAME: 3, EpisodeFormat.PARTIE: 2}
+"""Random episodes of each format a case plays (every step compared; a third of what the
+suite once played: ``bench/bench_fast.py --adapters-diff N`` plays more)."""
 CASES = [(name, fmt) for name, rules in PRESETS.items() for fmt in EpisodeFormat
          if fmt is not EpisodeFormat.PARTIE or Format.PARTIE in rules.formats]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("preset", "fmt"), CASES)
 def test_episode_answers_equal_the_reference_at_every_step(preset: str, fmt: EpisodeFormat
                                                            ) -> None:

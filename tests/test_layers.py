@@ -53,3 +53,73 @@ def test_analysis_and_the_ai_import_no_interface() -> None:
         if m.startswith(INTERFACES)
     ]
     assert not wrong, "\n".join(wrong)
+
+
+def test_the_table_sits_beneath_every_interface_and_above_the_rest() -> None:
+    """``piquet.table`` imports no interface, and nothing beneath it imports the table."""
+    table = _modules(ROOT / "table")
+    wrong = [
+        f"{p.relative_to(ROOT)} imports {m}"
+        for p in table
+        for m in sorted(_imports(p))
+        if m.startswith(INTERFACES)
+    ]
+    beneath = [
+        p for p in _modules(ROOT)
+        if p.parent == ROOT or p.parent.name in ("core", "players", "advisor", "fast", "sampling")
+    ]
+    wrong += [
+        f"{p.relative_to(ROOT)} imports {m}"
+        for p in beneath
+        for m in sorted(_imports(p))
+        if m.startswith("piquet.table")
+    ]
+    assert not wrong, "\n".join(wrong)
+
+
+#: every package and loose module of ``piquet``, by layer (docs/architecture.md): a module
+#: imports only from its own layer or the layers beneath it.  A new package or module must be
+#: placed here (the test below fails until it is).
+LAYERS: dict[str, int] = {
+    # 0: the rules engine, and what needs nothing of piquet
+    "core": 0, "workers": 0, "__version__": 0,
+    # 1: the compiled path (the C extension and its Python faces)
+    "native": 1, "_native": 1, "fast": 1, "solver": 1,
+    # 2: analysis over the rules: odds, draw tables, the batch scorer, records, tallies
+    "drawtables": 2, "odds": 2, "batch": 2, "handscore": 2, "tally": 2, "notation": 2,
+    "sampling": 2,
+    # 3: the players and the advisor
+    "players": 3, "advisor": 3,
+    # 4: what uses the players: teaching, reviews, tournaments
+    "learn": 4, "review": 4, "tournament": 4,
+    # 5: the table, beneath every interface
+    "table": 5,
+    # 6: the interfaces (the command line starts the others: it may import them)
+    "tui": 6, "web": 6, "integrations": 6, "cli": 7, "__main__": 7, "piquet": 7,
+}
+
+
+def _unit(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "piquet"
+
+
+def test_every_package_and_module_has_a_layer_and_imports_only_downwards() -> None:
+    unplaced: list[str] = []
+    upward: list[str] = []
+    for path in _modules(ROOT):
+        rel = path.relative_to(ROOT.parent).with_suffix("")
+        parts = [p for p in rel.parts if p != "__init__"]
+        unit = _unit(".".join(parts))
+        if unit not in LAYERS:
+            unplaced.append(str(path.relative_to(ROOT)))
+            continue
+        for m in sorted(_imports(path)):
+            other = _unit(m)
+            if other not in LAYERS:
+                unplaced.append(f"{m} (imported by {path.relative_to(ROOT)})")
+            elif LAYERS[other] > LAYERS[unit]:
+                upward.append(f"{path.relative_to(ROOT)} (layer {LAYERS[unit]}) imports {m} "
+                              f"(layer {LAYERS[other]})")
+    assert not unplaced, "place these in LAYERS:\n" + "\n".join(unplaced)
+    assert not upward, "\n".join(upward)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import math
-import warnings
 from collections import Counter
 
 import pytest
@@ -16,11 +15,6 @@ from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS
 from piquet.learn.making import WANTED, confirmed, generate, rejudge
 from piquet.learn.puzzles import MIN_MARGIN, MIN_Z, Puzzle, Theme, choose, load
-
-with warnings.catch_warnings():
-    # the marker is registered by the suite's conftest once it has one
-    warnings.simplefilter("ignore", pytest.PytestUnknownMarkWarning)
-    STATISTICAL = pytest.mark.statistical
 
 FRESH = 7_000_000
 """Added to a puzzle's judge seed: deals it was not chosen in."""
@@ -119,7 +113,7 @@ def _recheck(p: Puzzle) -> None:
     assert abs(margin - p.margin) <= band, (p.id, p.margin, p.stderr, margin, se)
 
 
-@STATISTICAL
+@pytest.mark.statistical
 @pytest.mark.parametrize("preset", list(PRESETS))
 def test_every_stated_best_is_best_by_its_margin_in_fresh_deals(preset: str) -> None:
     """Every puzzle judged again in 16 deals it was neither chosen nor confirmed in: the

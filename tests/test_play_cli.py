@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from piquet.cli import main
-from piquet.cli.play_cmd import ai_seed, default_level
+from piquet.cli.play_cmd import default_level
 from piquet.core.cards import CardSet
 from piquet.core.match import Match, new_match
 from piquet.core.rules import PRESETS
@@ -124,17 +124,21 @@ def test_auto_records_are_byte_identical_and_replay(
 
 
 def test_auto_plays_the_same_game_as_the_seeded_players() -> None:
+    """The computer's one seed formula (:func:`piquet.table.ai.ai_seed`): each move by a
+    fresh player of the level, seeded from the game's seed, the seat and the moves so far."""
+    from piquet.players import make_player
+    from piquet.table.ai import ai_seed
+
     m = new_match("cotton-1674", seed=3, names=["random 1", "random 2"])
-    players = [RandomPlayer(ai_seed(3, 0)), RandomPlayer(ai_seed(3, 1))]
     while not m.finished:
         p = m.to_act
         assert p is not None
-        m = m.apply(players[p].choose(m.view(p)), p)
+        player = make_player("random", seed=ai_seed(3, p, len(m.history)))
+        m = m.apply(player.choose(m.view(p)), p)
     from piquet.tui.session import play_unattended
 
     again = play_unattended(
-        new_match("cotton-1674", seed=3, names=["random 1", "random 2"]),
-        [RandomPlayer(ai_seed(3, 0)), RandomPlayer(ai_seed(3, 1))],
+        new_match("cotton-1674", seed=3, names=["random 1", "random 2"]), ["random", "random"]
     )
     assert again.history == m.history
 
@@ -638,5 +642,7 @@ def test_auto_says_what_a_partie_is_settled_at(capsys: pytest.CaptureFixture[str
     out = capsys.readouterr().out
     line = next(x for x in out.splitlines() if x.startswith("Game 1: "))
     # Parlett: a rubiconed loser's score is added to the winner's, with 100 for the game
-    assert line == "Game 1: book 409, random 24: book wins; the loser is rubiconed; " \
-        "settled at 533.", line
+    # (the game of the computer's one seed formula, piquet.table.ai)
+    assert line == "Game 1: book 325, random 27: book wins; the loser is rubiconed; " \
+        "settled at 452.", line
+    assert 325 + 27 + 100 == 452

@@ -19,7 +19,8 @@ from typing import Any
 import pytest
 
 from piquet.cli import main
-from piquet.core.match import new_match
+from piquet.core.actions import Action
+from piquet.core.match import MatchView, new_match
 from piquet.core.rules import get_rules
 from piquet.notation import load
 from test_play_cli import first_legal, kind_of, play
@@ -217,8 +218,22 @@ def test_an_appointed_lead_that_binds_nothing_is_not_called_binding(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """1662, the reviewer's game: elder names spades, which he has just laid out; the
-    computer appoints spades again.  The table does not say he is bound to lead them."""
+    computer appoints spades again (as the reviewer's computer did: here it is told to,
+    whatever its seed).  The table does not say he is bound to lead them."""
+    from piquet.core.actions import Appoint
+    from piquet.core.cards import Suit
+    from piquet.tui import session as tui
+
     state = {"named": False}
+    real_choose = tui.choose
+
+    def appoints_spades(level: str, seed: int, view: MatchView, think_ms: int | None = None,
+                        ) -> Action:
+        spades = [a for a in view.legal_actions
+                  if isinstance(a, Appoint) and a.suit is Suit.SPADES]
+        return spades[0] if spades else real_choose(level, seed, view, think_ms)
+
+    monkeypatch.setattr(tui, "choose", appoints_spades)
 
     def answer(prompt: str, shown: str) -> str:
         kind = kind_of(prompt)

@@ -14,8 +14,8 @@ from piquet.core.rules import PRESETS, Rules
 from piquet.notation import dump_text, loads
 from piquet.players.search import SearchPlayer
 from piquet.solver import DIFF
+from piquet.table.summary import rules_summary
 from piquet.tui.session import advisor_hint
-from piquet.tui.summary import rules_summary
 
 RUBICON = PRESETS["rubicon"]
 
@@ -69,9 +69,9 @@ def test_the_search_players_solvers_are_kept_per_rules_value_not_per_name() -> N
 
 
 def test_the_rules_summary_knows_a_preset_by_its_value_not_its_name() -> None:
-    assert "Parlett" in rules_summary(RUBICON)[0]
-    assert "the rules of rubicon" in rules_summary(RUBICON.replace(name="ours"))[0]
-    house = rules_summary(RUBICON.replace(target=150))
+    assert "Parlett" in rules_summary(RUBICON, cited=True)[0]
+    assert "the rules of rubicon" in rules_summary(RUBICON.replace(name="ours"), cited=True)[0]
+    house = rules_summary(RUBICON.replace(target=150), cited=True)
     assert "Parlett" not in house[0] and "house rules" in house[0]
     assert "piquet rules rubicon" not in house[-1]
 

@@ -199,8 +199,8 @@ def cheap(c: Any) -> None:
     from piquet.web.analysis import Analyses, AnalysisSettings
 
     st = c.app.state.piquet
-    st["analyses"] = Analyses(
-        st["store"].engine, st["executor"], AnalysisSettings(think_ms=5, samples=8, verify=16)
+    st.analyses = Analyses(
+        st.store.engine, st.executor, AnalysisSettings(think_ms=5, samples=8, verify=16)
     )
 
 
@@ -242,7 +242,7 @@ def test_analysis_is_for_seats_and_stored_with_the_game(tmp_path: Path) -> None:
                 assert x["loss"] == x["expert_value"] - x["made_value"]
         from piquet.web.analysis import analyses_t
 
-        with c.app.state.piquet["store"].engine.connect() as conn:  # type: ignore[attr-defined]
+        with c.app.state.piquet.store.engine.connect() as conn:  # type: ignore[attr-defined]
             rows = conn.execute(analyses_t.select().where(analyses_t.c.game_id == gid)).all()
         assert len(rows) == done["deals_over"]
     # a new server over the same database answers from the table at once

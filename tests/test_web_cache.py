@@ -23,8 +23,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
 from piquet.core.match import new_match
+from piquet.table.state import TableState
 from piquet.web.app import create_app
-from piquet.web.games import Entry, Games, Live, _step
+from piquet.web.games import Entry, Games, Live, _step, seats_of
 from piquet.web.store import GameRow, SeatRow, Store, database_url
 from test_web_kit import (
     ThreadServer,
@@ -46,7 +47,7 @@ def statements(c: TestClient) -> Iterator[list[str]]:
     """The SQL statements the server runs meanwhile for the game (their first word, upper
     case); the SQLite checkpointer's own thread runs its PRAGMA every half second, for no
     request, and is left out."""
-    engine = c.app.state.piquet["store"].engine  # type: ignore[attr-defined]
+    engine = c.app.state.piquet.store.engine  # type: ignore[attr-defined]
     seen: list[str] = []
 
     def record(_conn: Any, _cur: Any, statement: str, *_args: Any) -> None:
@@ -111,7 +112,7 @@ def test_a_restarted_server_rebuilds_the_game_from_the_log(tmp_path: Path) -> No
             move(c, gid, tokens, rng)
         before = {s: view(c, gid, t) for s, t in tokens.items()}
     with TestClient(create_app(config(db))) as c:
-        assert c.app.state.piquet["games"].peek(gid) is None  # type: ignore[attr-defined]
+        assert c.app.state.piquet.games.peek(gid) is None  # type: ignore[attr-defined]
         after = {s: view(c, gid, t) for s, t in tokens.items()}
         assert after == before
         move(c, gid, tokens, rng)  # and play goes on
@@ -145,7 +146,7 @@ def test_a_write_memory_did_not_see_is_found_and_nothing_forks(tmp_path: Path) -
         assert r.status_code == 409, r.text
         assert "already acted" in r.json()["error"]
         assert view(c, gid, tokens[0])["n"] == game["n"] + 1
-        log = c.app.state.piquet["store"].actions(gid)  # type: ignore[attr-defined]
+        log = c.app.state.piquet.store.actions(gid)  # type: ignore[attr-defined]
         assert [a.idx for a in log] == list(range(game["n"] + 1))
         assert log[-1].action == first
 
@@ -204,7 +205,7 @@ def test_views_from_memory_equal_views_built_afresh() -> None:
             0.0,
             tuple(SeatRow(i, "human", None, f"P{i}", "t", None) for i in range(seats)),
         )
-        live = Live(m, None)
+        live = Live(TableState.new("g", seats_of(row), m))
         steps = 0
         while not live.match.finished and steps < 400:
             entry = Entry(row, live)
@@ -241,7 +242,7 @@ def test_a_double_submission_is_recorded_once(tmp_path: Path) -> None:
             assert 200 in codes and set(codes) <= {200, 409, 422}, codes
             after = httpx.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()
             assert after["n"] == mine["n"] + codes.count(200)
-        store = srv.app.state.piquet["store"]
+        store = srv.app.state.piquet.store
         assert [a.idx for a in store.actions(gid)] == list(range(after["n"]))
 
 

@@ -51,7 +51,7 @@ def test_the_same_action_sent_twice_with_n_is_applied_once(tmp_path: Path) -> No
             assert [a.status_code for a in answers] == [200, 200, 200], answers[-1].text
             assert [a.json()["n"] for a in answers] == [game["n"] + 1] * 3
             assert view(c, gid, tokens[0])["n"] == game["n"] + 1
-        store = c.app.state.piquet["store"]  # type: ignore[attr-defined]
+        store = c.app.state.piquet.store  # type: ignore[attr-defined]
         assert [a.idx for a in store.actions(gid)] == list(range(30))
 
 
@@ -116,7 +116,7 @@ def test_twenty_parallel_copies_apply_exactly_one(tmp_path: Path) -> None:
             )
             assert {a.status_code for a in answers} == {200}, [a.text for a in answers][:2]
             assert {a.json()["n"] for a in answers} == {game["n"] + 1}
-        store = srv.app.state.piquet["store"]
+        store = srv.app.state.piquet.store
         assert [a.idx for a in store.actions(gid)] == list(range(8))
 
 
@@ -142,7 +142,7 @@ def test_a_copy_on_the_websocket_is_answered_with_the_view_and_applied_once(
             assert refused["game"]["n"] == game["n"] + 1
             ws.send(json.dumps({"action": "pass", "n": "1"}))
             assert json.loads(ws.recv(timeout=10))["status"] == 400
-        store = srv.app.state.piquet["store"]
+        store = srv.app.state.piquet.store
         assert len(store.actions(gid)) == 1
 
 

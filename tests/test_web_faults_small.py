@@ -132,12 +132,12 @@ def test_names_with_marks_on_letters_are_kept(tmp_path: Path) -> None:
 def test_errors_belong_to_their_layer() -> None:
     """A refusal names its kind, and only the web edge says it in HTTP; a database that
     fails is not bad input (issue 13's web part)."""
+    from piquet.table.errors import Refusal, TableError
     from piquet.web.app import HTTP_STATUS
-    from piquet.web.games import GameError, Refusal
     from piquet.web.store import StoreError
 
     assert not issubclass(StoreError, ValueError)
-    refused = GameError(Refusal.NOT_NOW, "it is not your turn")
+    refused = TableError(Refusal.NOT_NOW, "it is not your turn")
     assert refused.kind is Refusal.NOT_NOW and not hasattr(refused, "status")
     assert set(HTTP_STATUS) == set(Refusal)
 

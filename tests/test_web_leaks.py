@@ -132,7 +132,7 @@ def test_no_response_shows_a_hidden_card(tmp_path: Path, rules: str, fmt: str | 
         for inv in made["invites"]:
             r = c.post(f"/api/games/{gid}/join", json={"invite": inv["invite"]})
             tokens[r.json()["seat"]] = r.json()["token"]
-        oracle = Oracle(c.app.state.piquet["store"], gid)  # type: ignore[attr-defined]
+        oracle = Oracle(c.app.state.piquet.store, gid)  # type: ignore[attr-defined]
         seen = {"n": 0}
 
         def check(seat: int, r: dict[str, Any]) -> None:
@@ -152,7 +152,7 @@ def test_the_seed_is_never_sent_before_the_end(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         made = create(c, opponent="random")
         gid = made["id"]
-        seed = c.app.state.piquet["store"].game(gid).seed  # type: ignore[attr-defined]
+        seed = c.app.state.piquet.store.game(gid).seed  # type: ignore[attr-defined]
         r = c.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {made['token']}"})
         assert str(seed) not in r.text
 
@@ -218,7 +218,7 @@ def test_no_spectator_response_shows_a_hidden_card(
             r = c.post(f"/api/games/{gid}/join", json={"invite": inv["invite"]})
             tokens[r.json()["seat"]] = r.json()["token"]
         key = c.post(f"/api/games/{gid}/watch-link", headers=bearer(made["token"])).json()["key"]
-        oracle = Oracle(c.app.state.piquet["store"], gid)  # type: ignore[attr-defined]
+        oracle = Oracle(c.app.state.piquet.store, gid)  # type: ignore[attr-defined]
         seen = {"http": 0, "ws": 0}
         with c.websocket_connect(f"/api/games/{gid}/watch/ws") as ws:
             ws.send_json({"key": key})

@@ -59,19 +59,26 @@ def test_undo_takes_back_your_last_move_and_the_computers_answer(tmp_path: Path)
         r = c.post(f"/api/games/{gid}/undo", json={"n": after["n"]}, headers=bearer(tok))
         assert r.status_code == 200, r.text
         back = r.json()
-        # exactly the game as it stood before that move: same view, same log length
-        assert back["n"] == before["n"]
+        # exactly the game as it stood before that move: same view, same choices; the
+        # log keeps growing (the undo is its entry, the game's version moves on)
+        assert back["n"] == after["n"] + 1
         assert back["view"] == before["view"]
         assert back["legal_actions"] == before["legal_actions"]
-        store = c.app.state.piquet["store"]  # type: ignore[attr-defined]
-        assert len(store.actions(gid)) == before["n"]
+        store = c.app.state.piquet.store  # type: ignore[attr-defined]
+        assert len(store.actions(gid)) == back["n"] and store.actions(gid)[-1].action == "undo"
         # a stale n is refused with the game as it stands
         r = c.post(f"/api/games/{gid}/undo", json={"n": after["n"]}, headers=bearer(tok))
-        assert r.status_code == 409 and r.json()["game"]["n"] == before["n"]
-    # a new server on the same database rebuilds the same game from the shortened log
+        assert r.status_code == 409 and r.json()["game"]["n"] == back["n"]
+        # a delayed retry of the move taken back is refused as stale, never applied again
+        # (issue 39: the log had grown back to the length the retry named)
+        taken = store.actions(gid)[before["n"]]
+        r = act(c, gid, tok, taken.action, before["n"])
+        assert r.status_code == 409 and "taken back" in r.json()["error"], r.text
+        assert view(c, gid, tok)["n"] == back["n"]
+    # a new server on the same database rebuilds the same game from the log
     with client(tmp_path) as c2:
         again = view(c2, gid, tok)
-        assert again["n"] == before["n"] and again["view"] == before["view"]
+        assert again["n"] == back["n"] and again["view"] == before["view"]
 
 
 def test_undo_stays_within_the_deal_in_play(tmp_path: Path) -> None:
@@ -97,7 +104,8 @@ def test_undo_stays_within_the_deal_in_play(tmp_path: Path) -> None:
         if g2["view"]["deal_number"] == 2:
             assert g2["can_undo"]
             r = c.post(f"/api/games/{gid}/undo", json={"n": g2["n"]}, headers=bearer(tok))
-            assert r.status_code == 200 and r.json()["n"] == g["n"]
+            assert r.status_code == 200 and r.json()["view"] == g["view"]
+            assert r.json()["n"] == g2["n"] + 1  # the undo is an entry of the log
 
 
 def test_undo_is_for_practice_games_only(tmp_path: Path) -> None:
@@ -122,7 +130,7 @@ def test_a_resigned_game_is_over_for_both_and_takes_no_action(tmp_path: Path) ->
         other = view(c, gid, tokens[1])
         assert other["finished"] and other["resigned"] == 0 and other["legal_actions"] == []
         assert other["result"]["winner"] == 1 and not other["your_turn"]
-        real = c.app.state.piquet["games"].peek(gid).live.match  # type: ignore[attr-defined]
+        real = c.app.state.piquet.games.peek(gid).live.match  # type: ignore[attr-defined]
         to_act = real.to_act
         legal = real.view(to_act).legal_actions
         r = act(c, gid, tokens[to_act], str(legal[0]) if legal else "pass")
@@ -137,9 +145,9 @@ def test_the_computer_stops_when_you_resign(tmp_path: Path) -> None:
         gid, tok = made["id"], made["token"]
         g = my_turn(c, gid, tok)
         assert c.post(f"/api/games/{gid}/resign", headers=bearer(tok)).status_code == 200
-        games = c.app.state.piquet["games"]  # type: ignore[attr-defined]
+        games = c.app.state.piquet.games  # type: ignore[attr-defined]
         assert games.ai_turn(games.peek(gid)) is None
-        assert view(c, gid, tok, wait=0.5)["n"] == g["n"]
+        assert view(c, gid, tok, wait=0.5)["n"] == g["n"] + 1  # the resignation alone
 
 
 def test_a_resigned_game_has_its_record_and_its_replay(tmp_path: Path) -> None:
@@ -148,7 +156,7 @@ def test_a_resigned_game_has_its_record_and_its_replay(tmp_path: Path) -> None:
 
     with client(tmp_path) as c:
         gid, tokens = _friend_game(c)
-        games = c.app.state.piquet["games"]  # type: ignore[attr-defined]
+        games = c.app.state.piquet.games  # type: ignore[attr-defined]
         for _ in range(3):  # a few moves, then a resignation
             real = games.peek(gid).live.match
             seat = real.to_act
@@ -233,7 +241,7 @@ def test_your_games_are_listed_under_the_identity_cookie(tmp_path: Path) -> None
         assert line["state"] in ("yours", "theirs") and not line["finished"]
         # the seat comes back to this browser; the database holds no token
         assert c.get(f"/api/me/games/{gid}/seat").json()["token"] == tok
-        engine = c.app.state.piquet["store"].engine  # type: ignore[attr-defined]
+        engine = c.app.state.piquet.store.engine  # type: ignore[attr-defined]
         with engine.connect() as conn:
             rows = conn.execute(sa.text("select * from piquet_player_games")).all()
         assert rows and all(
@@ -448,7 +456,7 @@ def test_the_store_takes_no_seat_of_a_game_resigned_meanwhile(tmp_path: Path) ->
         made = create(c, opponent="friend", name="Ada")
         gid, code = made["id"], made["invites"][0]["invite"]
         assert c.post(f"/api/games/{gid}/resign", headers=bearer(made["token"])).status_code == 200
-        store = c.app.state.piquet["store"]
+        store = c.app.state.piquet.store
         taken = store.join(gid, invite_hash=hash_secret(code), token_hash="x" * 43, name="Bob")
         assert taken is None
         assert all(s.token_hash != "x" * 43 for s in store.game(gid).seats)

@@ -17,15 +17,27 @@ import pytest
 from piquet.core.actions import Action, Appoint, Declare, NameLead, Pass, parse_action
 from piquet.core.cards import Card, CardSet, pack_mask
 from piquet.core.declarations import DeclClass, claims
-from piquet.core.match import Match, new_match
+from piquet.core.match import Match, MatchView, new_match
 from piquet.core.roles import ELDER, YOUNGER
-from piquet.core.rules import PRESETS, Leftovers
+from piquet.core.rules import PRESETS, Leftovers, Rules
 from piquet.core.view import appointable
-from piquet.web.legal import first_lead, legal_objects
-from piquet.web.summary import rules_summary
+from piquet.table.menu import first_lead as lead_bound
+from piquet.table.menu import menu
+from piquet.table.summary import rules_summary
 from test_web_kit import bearer, client, create, view
 
 Choose = Callable[[Match, random.Random], Action]
+
+
+def legal_objects(view: MatchView, rules: Rules) -> list[dict[str, Any]]:
+    """The menu as the browser receives it (``legal_actions``), under ``rules``."""
+    return [i.to_json() for i in menu(dataclasses.replace(view, rule_set=rules))]
+
+
+def first_lead(view: MatchView) -> dict[str, Any] | None:
+    """The browser's ``first_lead``."""
+    bound = lead_bound(view)
+    return None if bound is None else bound.to_json()
 
 
 def fewest(m: Match, rng: random.Random) -> Action:
@@ -307,10 +319,10 @@ def test_the_summaries_say_when_a_pique_may_be_made(preset: str) -> None:
     was open to "either player" with the play, where the engine (their texts: a pique by
     elder's first card, "before the other has played a Card") allows it only from the hand
     and elder's first lead; both the web's and the terminal's summary now say so."""
-    from piquet.tui.summary import rules_summary as terminal_summary
+    from piquet.table.summary import rules_summary as terminal_summary
 
     rules = PRESETS[preset]
     words = ("from the hand and elder's first lead at the latest" if rules.pique_by_first_card
              else "elder only" if rules.pique_elder_only else "either player")
-    for text in (" ".join(rules_summary(rules)), " ".join(terminal_summary(rules))):
+    for text in (" ".join(rules_summary(rules)), " ".join(terminal_summary(rules, cited=True))):
         assert f"ique ({words})" in text, text

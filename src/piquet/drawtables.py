@@ -259,8 +259,8 @@ def split_table(values: tuple[int, ...]) -> npt.NDArray[np.int16]:
 
 
 def _store_path(name: str) -> Path | None:
-    """Where table ``name`` is kept: in ``__pycache__`` beside this module (as numba keeps
-    its compiled kernels), under a digest of this file's source, so a table is never read
+    """Where table ``name`` is kept: in ``__pycache__`` beside this module (as Python keeps
+    its compiled bytecode), under a digest of this file's source, so a table is never read
     by another version of the code that computed it; None where the source cannot be read
     (a zip or frozen install: the table is then computed and not kept)."""
     try:

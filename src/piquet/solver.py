@@ -367,7 +367,9 @@ def _spread(state: PlayState, rep: dict[int, int], rules: Rules) -> dict[int, in
         if hand & sm:
             avail = hand & sm
         sep = opp | (1 << state.lead)
-    merge_all = rules.play_scoring is PlayScoring.LEADS_AND_WINS
+    # every card scores alike (rules.h's cards_alike): tenth cards merge with the others
+    merge_all = (rules.play_scoring is PlayScoring.LEADS_AND_WINS
+                 and rules.last_trick_bonus == rules.last_trick_tenth_bonus)
     out: dict[int, int] = {}
     for s in range(4):
         current: int | None = None

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import datetime
-import hashlib
 import json
 import sys
 from pathlib import Path
@@ -25,12 +24,9 @@ from piquet.core.rules import Format, get_rules
 from piquet.notation import load, save
 
 if TYPE_CHECKING:
-    from piquet.players import Player
+    pass
 
-__all__ = ["ai_seed", "default_level", "register", "run"]
-
-STRONGEST_FIRST = ("expert", "book", "random")
-
+__all__ = ["default_level", "register", "run"]
 
 def _levels() -> dict[str, Any]:
     """The registry of AI levels (importing the players registers them)."""
@@ -41,17 +37,9 @@ def _levels() -> dict[str, Any]:
 
 def default_level() -> str:
     """The strongest registered level among expert, book and random."""
-    levels = _levels()
-    for name in STRONGEST_FIRST:
-        if name in levels:
-            return name
-    return next(iter(levels))
+    from piquet.players import default_level as strongest
 
-
-def ai_seed(seed: int, player: int) -> int:
-    """The seed of the AI in seat ``player`` of a game played with ``seed``."""
-    digest = hashlib.sha256(f"piquet-ai:{seed}:{player}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") >> 1
+    return strongest()
 
 
 def register(sub: Any) -> None:
@@ -98,12 +86,6 @@ def _check_level(level: str) -> str:
     if name not in levels:
         raise PiquetError(f"unknown AI level {level!r}; the levels are: {', '.join(levels)}")
     return name
-
-
-def _ai(level: str, seed: int, player: int, think_ms: int | None) -> Player:
-    from piquet.players import make_player
-
-    return make_player(level, seed=ai_seed(seed, player), think_ms=think_ms)
 
 
 def _format(args: argparse.Namespace) -> str | None:
@@ -157,8 +139,7 @@ def _run_auto(args: argparse.Namespace) -> int:
     if args.record:
         _check_new_record(args.record, overwrite=args.overwrite)
         save(args.record, match, tags=tags)  # a record that cannot be written: before play
-    players = [_ai(lv, match.seed, i, args.think_ms) for i, lv in enumerate(levels)]
-    end = play_unattended(match, players)
+    end = play_unattended(match, levels, think_ms=args.think_ms)
     unsaved: PiquetError | None = None
     if args.record:
         try:
@@ -395,10 +376,7 @@ def _session(
     humans = sum(1 for lv in levels if lv == "human")
     if humans > 1 and args.no_clear:
         raise PiquetError(_NO_CLEAR_HOTSEAT)
-    seats: list[Player | None] = [
-        None if lv == "human" else _ai(lv, match.seed, i, args.think_ms)
-        for i, lv in enumerate(levels)
-    ]
+    seats = [None if lv == "human" else lv for lv in levels]
     console = Console(highlight=False, soft_wrap=True)
     if sys.stdin.isatty():
         try:
@@ -408,6 +386,7 @@ def _session(
     session = Session(
         match,
         seats=seats,
+        think_ms=args.think_ms,
         console=console,
         record=Path(record) if record else None,
         tags=tags,

@@ -87,6 +87,9 @@ class DealView:
     """What this role may do now; in the exchange see ``discard_range`` instead."""
     discard_range: tuple[int, int] | None
     """(fewest, most) cards this role may discard now, when it is to discard."""
+    deferred: tuple[DeclClass, ...] = ()
+    """The classes younger declares after elder's first lead, still to come (the rules of
+    ``younger_declares_after_lead``; public: elder heard younger pass them by)."""
 
     def to_json(self) -> dict[str, Any]:
         from piquet.core.cards import Card
@@ -126,6 +129,7 @@ class DealView:
             else {"kind": self.lead_rule[0], "value": _lead_text(self.lead_rule)},
             "legal_actions": [str(a) for a in self.legal_actions],
             "discard_range": None if self.discard_range is None else list(self.discard_range),
+            "deferred": [c.label for c in self.deferred],
         }
 
 
@@ -325,6 +329,7 @@ def deal_view(deal: Deal, role: int) -> DealView:
         lead_rule=deal.lead_rule,
         legal_actions=legal,
         discard_range=discard_range,
+        deferred=tuple(d.cls for d in deal.deferred),
     )
 
 

@@ -7,14 +7,19 @@ ends exactly where the kernel's did.  :func:`differ_resumed` does the same for t
 resumable board (:func:`piquet.fast.kernel.run_deal` and :func:`~piquet.fast.kernel.resume`,
 what the batch environment steps): the deal stopped at every card, the card chosen from
 outside, and at every stop what the seat sees and may play compared with the engine's view.
-``tests/test_fast_differential.py`` runs both over a few thousand deals of every preset;
-``bench/bench_fast.py --diff N`` over N per preset.
+``tests/test_fast_differential.py`` runs both over a few thousand deals of every preset
+and of :func:`random_house_rules` (every knob the compiled code reads, :data:`COMPILED`,
+drawn at random: the list is generated from :class:`~piquet.core.rules.Rules`'s fields by
+:mod:`piquet.fast.params`, so a new knob is drawn too); ``bench/bench_fast.py --diff N`` over
+N per preset.
 """
 
 from __future__ import annotations
 
+import enum
 import random
 from collections.abc import Sequence
+from typing import Final
 
 import numpy as np
 
@@ -28,10 +33,10 @@ from piquet.core.view import deal_view, played_by
 from piquet.fast import batch as B
 from piquet.fast import kernel as K
 from piquet.fast.engine import KINDS, PolicyName, actions_of, play_deal, policy_code
-from piquet.fast.params import compile_rules
+from piquet.fast.params import FIELDS, compile_rules
 from piquet.fast.policies import new_rng
 
-__all__ = ["differ", "differ_resumed", "random_case"]
+__all__ = ["COMPILED", "differ", "differ_resumed", "random_case", "random_house_rules"]
 
 
 def random_case(rules: Rules, rng: random.Random) -> tuple[list[int], tuple[int, int], int | None]:
@@ -49,6 +54,63 @@ def random_case(rules: Rules, rng: random.Random) -> tuple[list[int], tuple[int,
     else:
         start = (rng.randrange(0, rules.target), rng.randrange(0, rules.target))
     return deck, start, target
+
+
+#: the knobs the compiled code reads (piquet.fast.params.FIELDS: generated from Rules's
+#: fields, so a new knob lands here or stops the import)
+COMPILED: Final = tuple(name for name, how in FIELDS.items() if not isinstance(how, str))
+#: knobs drawn together (their valid values depend on each other)
+_JOINT: Final = ("deck_size", "packet_sizes", "elder_max", "elder_min", "younger_min",
+                 "younger_max", "sequence_values", "set_min_rank", "partie_deals")
+#: the range of each whole-number knob (a new one must say its range here)
+_RANGES: Final = {
+    "blanche_value": (0, 15), "trio_value": (0, 5), "quatorze_value": (0, 20),
+    "last_trick_bonus": (0, 3), "last_trick_tenth_bonus": (0, 3), "cards_bonus": (0, 15),
+    "capot_bonus": (0, 50), "pique_threshold": (5, 40), "repique_bonus": (0, 70),
+    "pique_bonus": (0, 40), "target": (20, 150),
+}
+#: how often a yes-or-no knob is yes, where not one time in two
+_YES: Final = {"carte_blanche": 0.8, "game_ends_mid_deal": 0.8}
+#: knobs the engine reads and the compiled code need not, drawn as well
+_ALSO: Final = ("show_missing",)
+
+
+def _joint(rng: random.Random) -> dict[str, object]:
+    deck_size = rng.choice((32, 36))
+    stock = deck_size - 24
+    elder_max = rng.randrange(1, stock)
+    younger_min = rng.randrange(0, stock - elder_max + 1)
+    return {
+        "deck_size": deck_size,
+        "packet_sizes": rng.sample((1, 2, 3, 4, 6, 12), rng.randrange(1, 4)),
+        "elder_max": elder_max,
+        "elder_min": rng.randrange(0, elder_max + 1),
+        "younger_min": younger_min,
+        "younger_max": rng.choice((0, max(younger_min, 1) + rng.randrange(0, 3))),
+        "sequence_values": [rng.randrange(0, 20) for _ in range(rng.randrange(1, 8))],
+        "set_min_rank": rng.randrange(6 if deck_size == 36 else 7, 15),
+        "partie_deals": 2 * rng.randrange(1, 5),  # an even number
+    }
+
+
+def random_house_rules(rng: random.Random, base: Rules) -> Rules:
+    """A rule set with every knob the compiled code reads (:data:`COMPILED`) drawn at random
+    (within what is valid): by its type (yes or no, one of an enum's values, a number in its
+    range), or with the knobs it depends on (:data:`_JOINT`)."""
+    changes = _joint(rng)
+    for name in (*COMPILED, *_ALSO):
+        if name in changes:
+            continue
+        default = getattr(base, name)
+        if isinstance(default, bool):
+            changes[name] = rng.random() < _YES.get(name, 0.5)
+        elif isinstance(default, enum.Enum):
+            changes[name] = rng.choice(list(type(default)))
+        elif name in _RANGES:
+            changes[name] = rng.randrange(*_RANGES[name])
+        else:
+            raise RuntimeError(f"no way to draw the knob {name!r}: give its range in _RANGES")
+    return base.replace(name="house", **changes)
 
 
 def differ(

@@ -12,6 +12,39 @@ enum { FORMAT_GAME, FORMAT_PARTIE };
 enum { G_SCORE0, G_SCORE1, G_DEALER, G_DEAL_NO, G_EXTRA, G_TO_PLAY };
 #define G_SIZE 6
 
+/* a card mask as 36 values 0 or 1 (byte by byte, from tables: the observation is written
+ * at every step of every game) */
+typedef struct {
+    float f[256][8];
+    uint8_t b[256][8];
+} BitTables;
+
+static const BitTables *bit_tables(void) {
+    static BitTables t;
+    static int ready = 0; /* filled at import (module init), before any thread runs */
+    if (!ready) {
+        for (int v = 0; v < 256; v++)
+            for (int k = 0; k < 8; k++) {
+                t.f[v][k] = (float)(v >> k & 1);
+                t.b[v][k] = (uint8_t)(v >> k & 1);
+            }
+        ready = 1;
+    }
+    return &t;
+}
+
+static inline void bits_to_floats(float *o, i64 mask) {
+    const BitTables *t = bit_tables();
+    for (int k = 0; k < 4; k++) memcpy(o + 8 * k, t->f[(mask >> (8 * k)) & 0xFF], 8 * sizeof(float));
+    memcpy(o + 32, t->f[(mask >> 32) & 0xF], 4 * sizeof(float));
+}
+
+static inline void bits_to_bytes(uint8_t *o, i64 mask) {
+    const BitTables *t = bit_tables();
+    for (int k = 0; k < 4; k++) memcpy(o + 8 * k, t->b[(mask >> (8 * k)) & 0xFF], 8);
+    memcpy(o + 32, t->b[(mask >> 32) & 0xF], 4);
+}
+
 /* the rows of N games */
 typedef struct {
     const i64 *p;
@@ -77,13 +110,11 @@ static void g_advance(const Games *g, i64 i) {
             i64 pl = inf[I_PLAYED];
             float *o = g->obs[i];
             uint8_t *m = g->masks[i];
-            for (int c = 0; c < 36; c++) {
-                o[c] = (float)(hand >> c & 1);
-                o[36 + c] = (float)(dis >> c & 1);
-                o[72 + c] = (float)(pl >> c & 1);
-                o[108 + c] = 0.0f;
-                m[c] = (uint8_t)(allowed >> c & 1);
-            }
+            bits_to_floats(o, hand);
+            bits_to_floats(o + 36, dis);
+            bits_to_floats(o + 72, pl);
+            memset(o + 108, 0, 36 * sizeof(float));
+            bits_to_bytes(m, allowed);
             if (inf[I_LEAD] >= 0) o[108 + inf[I_LEAD]] = 1.0f;
             o[144] = seat == 0 ? 1.0f : 0.0f;
             o[145] = (float)((double)inf[I_TRICK] / 12.0);

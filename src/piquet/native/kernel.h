@@ -461,14 +461,13 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
             trace(b, A_BLANCHE, ann1);
         }
     }
-    /* whose blanche counts (Rules.blanche_counted): both, neither, or younger's alone */
-    int count0 = !(bl0 && bl1) || (p[P_BOTH_BLANCHE_SCORE] != 0 && p[P_YOUNGER_BARS] == 0);
-    int count1 = !(bl0 && bl1) || p[P_BOTH_BLANCHE_SCORE] != 0 || p[P_YOUNGER_BARS] != 0;
+    int count0, count1; /* whose blanche counts */
+    blanche_counted(p, bl0, bl1, &count0, &count1);
     i64 bv = p[P_BLANCHE_VALUE];
     i64 ymax = p[P_YOUNGER_MAX];
     i64 n, hi;
     if (!p[P_BLANCHE_NUMBER]) {
-        if (bl0 && count0) {
+        if (count0) {
             add(b, 0, K_BLANCHE, bv);
             if (halted(b)) return;
         }
@@ -476,7 +475,7 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
         if (n < 0) { bad(b); return; }
         trace(b, A_DISCARD, n);
         sp = exchange(hands, disc, deck, sp, 0, n);
-        if (bl1 && count1) {
+        if (count1) {
             add(b, 1, K_BLANCHE, bv);
             if (halted(b)) return;
         }

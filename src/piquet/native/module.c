@@ -103,11 +103,24 @@ static PyObject *result5(const i64 *tl) {
 
 /* the deck's cards must be indices of the pack (the Python faces check it is the pack) */
 static int deck_ok(const i64 *deck, i64 n) {
+    if (n < 24 || n > 36) {
+        PyErr_SetString(PyExc_ValueError, "p: a pack of 24 to 36 cards");
+        return 0;
+    }
     for (i64 i = 0; i < n; i++)
         if (deck[i] < 0 || deck[i] > 35) {
             PyErr_SetString(PyExc_ValueError, "deck: card indices are 0 to 35");
             return 0;
         }
+    return 1;
+}
+
+static int len_ok(Py_buffer *v, i64 n, const char *name) {
+    if (v->len / v->itemsize < n) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd elements, at least %lld needed", name,
+                     v->len / v->itemsize, (long long)n);
+        return 0;
+    }
     return 1;
 }
 
@@ -130,7 +143,9 @@ static PyObject *py_play_deal(PyObject *self, PyObject *const *args, Py_ssize_t 
     Bufs bs = {.n = 0};
     NARGS(13, "play_deal");
     GETP(p, 0);
-    GET(deck, i64 *, 1, 'i', 24, 0, "deck");
+    Py_buffer *deckv;
+    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
+    if (!deck) goto fail;
     NUM(start0, 2);
     NUM(start1, 3);
     NUM(target, 4);
@@ -148,7 +163,7 @@ static PyObject *py_play_deal(PyObject *self, PyObject *const *args, Py_ssize_t 
         PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
         goto fail;
     }
-    if (!deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
     Scratch s;
     Board b = {.p = p, .policy = policy, .rng = rng, .fz = (const i64(*)[2])fz, .nfz = nfz,
                .stop = stop};
@@ -170,7 +185,9 @@ static PyObject *py_run_deal(PyObject *self, PyObject *const *args, Py_ssize_t n
     Bufs bs = {.n = 0};
     NARGS(18, "run_deal");
     GETP(p, 0);
-    GET(deck, i64 *, 1, 'i', 24, 0, "deck");
+    Py_buffer *deckv;
+    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
+    if (!deck) goto fail;
     NUM(start0, 2);
     NUM(start1, 3);
     NUM(target, 4);
@@ -193,7 +210,7 @@ static PyObject *py_run_deal(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
         goto fail;
     }
-    if (!deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
     Board b = {.p = p, .policy = policy, .rng = rng, .tl = tl, .ev = (i64(*)[3])ev,
                .tr = (i64(*)[2])tr, .res = (i64(*)[3])res, .held = (i64(*)[3])held,
                .deferred = (i64(*)[3])deferred, .ps = ps, .info = info,
@@ -288,7 +305,9 @@ static PyObject *py_playouts(PyObject *self, PyObject *const *args, Py_ssize_t n
     Bufs bs = {.n = 0};
     NARGS(11, "playouts");
     GETP(p, 0);
-    GET(deck, i64 *, 1, 'i', 24, 0, "deck");
+    Py_buffer *deckv;
+    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
+    if (!deck) goto fail;
     NUM(start0, 2);
     NUM(start1, 3);
     NUM(target, 4);
@@ -304,7 +323,7 @@ static PyObject *py_playouts(PyObject *self, PyObject *const *args, Py_ssize_t n
         PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
         goto fail;
     }
-    if (!deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
     i64 status = 0;
     Py_BEGIN_ALLOW_THREADS
     Scratch s;
@@ -335,7 +354,9 @@ static PyObject *py_flat_start(PyObject *self, PyObject *const *args, Py_ssize_t
     Bufs bs = {.n = 0};
     NARGS(8, "flat_start");
     GETP(p, 0);
-    GET(deck, i64 *, 1, 'i', 24, 0, "deck");
+    Py_buffer *deckv;
+    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
+    if (!deck) goto fail;
     NUM(start0, 2);
     NUM(start1, 3);
     NUM(target, 4);
@@ -348,7 +369,7 @@ static PyObject *py_flat_start(PyObject *self, PyObject *const *args, Py_ssize_t
         PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
         goto fail;
     }
-    if (!deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
     u64 rng = 1; /* no policy draws: every choice is forced or a card */
     Board b = {.p = p, .policy = 0, .rng = &rng, .fz = (const i64(*)[2])fz, .nfz = nfz,
                .stop = 1};
@@ -878,6 +899,7 @@ static struct PyModuleDef moduledef = {PyModuleDef_HEAD_INIT, "_native",
                                        methods};
 
 PyMODINIT_FUNC PyInit__native(void) {
+    bit_tables(); /* filled once, under the import lock */
     PyObject *m = PyModule_Create(&moduledef);
     if (!m) return NULL;
     PyObject *names = PyTuple_New(P_COUNT);

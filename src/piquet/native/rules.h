@@ -4,8 +4,9 @@
  * the play-outs) reads the rules here and nowhere else: the parameter vector's slots
  * (piquet.fast.params generates the same list from Rules's fields and checks it against
  * PQ_PARAM_NAMES at import), the claims of a hand and what a class's winner counts, the
- * pique and repique timeline, the playable cards, the trick's winner, the play's scoring,
- * the last trick, the cards and capot, and the Rubicon settlement.  The readable reference
+ * pique and repique timeline, whose carte blanche counts, the playable cards, the trick's
+ * winner, the play's scoring, the last trick, the cards and capot, and the Rubicon
+ * settlement.  The readable reference
  * is the engine (piquet.core); the differential tests hold the two together.
  *
  * Cards are indices 0..35, suit * 9 + rank (rank 0 = six .. 8 = ace); a hand is a mask.
@@ -65,6 +66,20 @@ static inline int is_blanche(i64 mask) {
     i64 courts = 0;
     for (int s = 0; s < 4; s++) courts |= (i64)(0x7 << 5) << (9 * s);
     return (mask & courts) == 0;
+}
+
+/* whose carte blanche counts (Rules.blanche_counted), elder's (*c0) and younger's (*c1),
+ * when each holds one (bl0, bl1) or not: both, neither, or younger's alone */
+static inline void blanche_counted(const i64 *p, int bl0, int bl1, int *c0, int *c1) {
+    if (!p[P_CARTE_BLANCHE]) {
+        *c0 = *c1 = 0;
+    } else if (bl0 && bl1) {
+        *c0 = !p[P_YOUNGER_BARS] && p[P_BOTH_BLANCHE_SCORE];
+        *c1 = p[P_YOUNGER_BARS] || p[P_BOTH_BLANCHE_SCORE];
+    } else {
+        *c0 = bl0;
+        *c1 = bl1;
+    }
 }
 
 /* ---- the declarations (piquet.core.declarations) */
@@ -315,6 +330,12 @@ static inline i64 trick_points(const i64 *p, i64 led, i64 card) {
     if (sc == PS_LEADS_AND_WINS) return fw;
     if (sc == PS_TENTH_CARDS) return fw && is_tenth(card);
     return is_tenth(led) + is_tenth(card);
+}
+
+/* every card scores alike in the play (each lead and each trick one, the last trick's
+ * bonus whatever card wins it): a tenth card and a lower one are then interchangeable */
+static inline int cards_alike(const i64 *p) {
+    return p[P_PLAY_SCORING] == PS_LEADS_AND_WINS && p[P_LAST_BONUS] == p[P_LAST_TENTH_BONUS];
 }
 
 /* the last trick's bonus, by its winning card */

@@ -14,9 +14,11 @@ typedef struct {
 enum { MODE_DIFF, MODE_RACE, MODE_PARTIE };
 enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
 #define S_INF ((i64)1 << 20)
+/* the search's inner steps, inlined into it (as numba inlined them) */
+#define HOT static inline __attribute__((always_inline))
 
 /* seat counts pts for kind in play order: the pique, and the target in RACE mode */
-static inline void s_add(const i64 *P, int seat, int kind, i64 pts, Pos *s, i64 *ended) {
+HOT void s_add(const i64 *P, int seat, int kind, i64 pts, Pos *s, i64 *ended) {
     if (*ended != 0 || pts <= 0) return;
     i64 before = seat == 0 ? s->acc0 : s->acc1;
     i64 other = seat == 0 ? s->acc1 : s->acc0;
@@ -48,24 +50,28 @@ static inline i64 s_terminal(i64 acc0, i64 acc1, i64 ended, const i64 *P) {
     return t0 > t1 ? settled : -settled;
 }
 
-/* representative playable cards (one per class of equivalent cards) into out[ply] */
-static int s_gen(i64 hand, i64 opp, i64 lead, i64 scoring, i64 (*out)[12], int ply) {
+/* representative playable cards (one per class of equivalent cards) into out[ply]: the
+ * highest of each run of the mover's cards that no card of the other's (or the card led)
+ * separates, alike for the scoring (tenth cards apart, unless every card scores alike) */
+HOT int s_gen(i64 hand, i64 opp, i64 lead, int alike, i64 (*out)[12], int ply) {
     i64 avail = playable(hand, lead, 0, 0);
     i64 sep = lead >= 0 ? opp | BIT(lead) : opp;
     int n = 0;
     for (int s = 0; s < 4; s++) {
-        i64 local = (avail >> (9 * s)) & 0x1FF;
+        u64 local = (u64)(avail >> (9 * s)) & 0x1FF;
         if (local == 0) continue;
-        i64 sep_l = (sep >> (9 * s)) & 0x1FF;
+        u64 both = local | ((u64)(sep >> (9 * s)) & 0x1FF);
         int in_run = 0, prev_t = -1;
-        for (int r = 8; r >= 0; r--) {
+        while (both) {
+            int r = 63 - __builtin_clzll(both);
+            both &= ~((u64)1 << r);
             if ((local >> r) & 1) {
                 int t = r >= 4;
-                if (in_run && (scoring == PS_LEADS_AND_WINS || t == prev_t)) continue;
+                if (in_run && (alike || t == prev_t)) continue;
                 out[ply][n++] = 9 * s + r;
                 in_run = 1;
                 prev_t = t;
-            } else if ((sep_l >> r) & 1) {
+            } else {
                 in_run = 0;
             }
         }
@@ -74,7 +80,7 @@ static int s_gen(i64 hand, i64 opp, i64 lead, i64 scoring, i64 (*out)[12], int p
 }
 
 /* sort out[ply, :n] by a move-ordering priority (first goes first) */
-static void s_order(i64 opp, i64 lead, i64 (*out)[12], int ply, int n, i64 first) {
+HOT void s_order(i64 opp, i64 lead, i64 (*out)[12], int ply, int n, i64 first) {
     i64 *pr = out[ply + 26];
     for (int i = 0; i < n; i++) {
         i64 c = out[ply][i];
@@ -103,24 +109,25 @@ static void s_order(i64 opp, i64 lead, i64 (*out)[12], int ply, int n, i64 first
     }
 }
 
-/* the hands with played cards squeezed out of each suit (relative ranks) */
-static void s_normal(i64 h0, i64 h1, i64 lead, i64 scoring, i64 *n0o, i64 *n1o, i64 *nleado) {
+/* the hands with played cards squeezed out of each suit (relative ranks); under a scoring
+ * that counts tenth cards, the cards below the ten and from it are kept apart */
+HOT void s_normal(i64 h0, i64 h1, i64 lead, int alike, i64 *n0o, i64 *n1o, i64 *nleado) {
     i64 n0 = 0, n1 = 0, nlead = -1;
+    int gap = !alike;
     for (int s = 0; s < 4; s++) {
         int base = 9 * s;
-        i64 rem = ((h0 | h1) >> base) & 0x1FF;
-        if (lead >= 0 && lead / 9 == s) rem |= BIT(lead - base);
-        if (rem == 0) continue;
+        u64 rem = (u64)((h0 | h1) >> base) & 0x1FF;
+        if (lead >= 0 && lead / 9 == s) rem |= (u64)1 << (lead - base);
         int pos = 0;
-        for (int r = 0; r < 9; r++) {
-            if (scoring != PS_LEADS_AND_WINS && r == 4 && pos < 4) pos = 4;
-            if ((rem >> r) & 1) {
-                int c = base + r;
-                if ((h0 >> c) & 1) n0 |= BIT(base + pos);
-                else if ((h1 >> c) & 1) n1 |= BIT(base + pos);
-                else nlead = base + pos;
-                pos++;
-            }
+        while (rem) {
+            int r = __builtin_ctzll(rem);
+            rem &= rem - 1;
+            if (gap && r >= 4 && pos < 4) pos = 4;
+            int c = base + r;
+            if ((h0 >> c) & 1) n0 |= BIT(base + pos);
+            else if ((h1 >> c) & 1) n1 |= BIT(base + pos);
+            else nlead = base + pos;
+            pos++;
         }
     }
     *n0o = n0;
@@ -129,7 +136,7 @@ static void s_normal(i64 h0, i64 h1, i64 lead, i64 scoring, i64 *n0o, i64 *n1o, 
 }
 
 /* play card for the seat to move: the new position; returns the deal's end flag */
-static i64 s_step(Pos *s, i64 card, const i64 *P) {
+HOT i64 s_step(Pos *s, i64 card, const i64 *P) {
     i64 ended = 0;
     if (s->lead < 0) {
         if (s->leader == 0) s->h0 &= ~BIT(card);
@@ -179,7 +186,7 @@ typedef struct {
     i64 (*S)[F_FIELDS];
 } Solver;
 
-static inline void s_push(i64 (*S)[F_FIELDS], int sp, const Pos *q, i64 alpha, i64 beta) {
+HOT void s_push(i64 (*S)[F_FIELDS], int sp, const Pos *q, i64 alpha, i64 beta) {
     i64 *f = S[sp];
     f[F_H0] = q->h0;
     f[F_H1] = q->h1;
@@ -196,7 +203,7 @@ static inline void s_push(i64 (*S)[F_FIELDS], int sp, const Pos *q, i64 alpha, i
 }
 
 /* a move's value folded into the frame: the best so far and the window */
-static inline void s_fold(i64 *f, int mover, i64 v, i64 card) {
+HOT void s_fold(i64 *f, int mover, i64 v, i64 card) {
     if (mover == 0) {
         if (v > f[F_BEST]) { f[F_BEST] = v; f[F_BMOVE] = card; }
         if (f[F_BEST] > f[F_ALPHA]) f[F_ALPHA] = f[F_BEST];
@@ -216,7 +223,7 @@ static i64 s_search(Solver *sv, const Pos *root, i64 alpha, i64 beta, int ply) {
     i64 (*buf)[12] = sv->buf;
     i64 *stats = sv->stats;
     int diff = P[P_MODE] == MODE_DIFF;
-    i64 scoring = P[P_PLAY_SCORING];
+    int alike = cards_alike(P);
     int sp = 0;
     s_push(S, 0, root, alpha, beta);
     i64 ret = 0;
@@ -234,7 +241,7 @@ static i64 s_search(Solver *sv, const Pos *root, i64 alpha, i64 beta, int ply) {
             i64 c_leader = f[F_LEADER], c_lead = f[F_LEAD], c_opn = f[F_OPN];
             int keep_acc = !diff || c_opn != 0;
             i64 n0, n1, nlead;
-            s_normal(f[F_H0], f[F_H1], c_lead, scoring, &n0, &n1, &nlead);
+            s_normal(f[F_H0], f[F_H1], c_lead, alike, &n0, &n1, &nlead);
             i64 k1 = n0 | (c_leader << 36) | ((nlead + 1) << 37) | (f[F_WON0] << 43) | (c_opn << 47);
             i64 k2 = n1;
             if (keep_acc) {
@@ -268,7 +275,7 @@ static i64 s_search(Solver *sv, const Pos *root, i64 alpha, i64 beta, int ply) {
             int mover = (int)(c_lead < 0 ? c_leader : 1 - c_leader);
             i64 hand = mover == 0 ? f[F_H0] : f[F_H1];
             i64 opp = mover == 0 ? f[F_H1] : f[F_H0];
-            int n = s_gen(hand, opp, c_lead, scoring, buf, row);
+            int n = s_gen(hand, opp, c_lead, alike, buf, row);
             s_order(opp, c_lead, buf, row, n, tt_move);
             f[F_N] = n;
             f[F_I] = 0;
@@ -402,7 +409,7 @@ static int s_root(Solver *sv, const Pos *s, i64 guess, i64 *cards_out, i64 *valu
     const i64 *P = sv->P;
     i64 mover = s->lead < 0 ? s->leader : 1 - s->leader;
     i64 hand = mover == 0 ? s->h0 : s->h1, opp = mover == 0 ? s->h1 : s->h0;
-    int n = s_gen(hand, opp, s->lead, P[P_PLAY_SCORING], sv->buf, 0);
+    int n = s_gen(hand, opp, s->lead, cards_alike(P), sv->buf, 0);
     s_order(opp, s->lead, sv->buf, 0, n, -1);
     int diff = P[P_MODE] == MODE_DIFF;
     for (int i = 0; i < n; i++) {
@@ -429,7 +436,7 @@ static int s_root_estimate(const i64 *P, i64 (*buf)[12], const Pos *s, i64 *card
                            i64 *values_out) {
     i64 mover = s->lead < 0 ? s->leader : 1 - s->leader;
     i64 hand = mover == 0 ? s->h0 : s->h1, opp = mover == 0 ? s->h1 : s->h0;
-    int n = s_gen(hand, opp, s->lead, P[P_PLAY_SCORING], buf, 0);
+    int n = s_gen(hand, opp, s->lead, cards_alike(P), buf, 0);
     int diff = P[P_MODE] == MODE_DIFF;
     for (int i = 0; i < n; i++) {
         i64 card = buf[0][i];

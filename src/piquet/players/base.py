@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Protocol, runtime_checkable
+from typing import Final, Protocol, runtime_checkable
 
 from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
@@ -11,6 +11,8 @@ from piquet.core.match import MatchView
 
 __all__ = [
     "LEVELS",
+    "STRONGEST_FIRST",
+    "default_level",
     "LEVEL_NOTES",
     "VARIANTS",
     "WEAKEST_FIRST",
@@ -113,3 +115,16 @@ def make_player(level: str, *, seed: int = 0, think_ms: int | None = None) -> Pl
     raises :class:`PiquetError` naming the levels."""
     factory, fixed = player_factory(level)
     return factory(seed, fixed if fixed is not None else think_ms)
+
+
+STRONGEST_FIRST: Final = ("expert", "book", "random")
+"""The levels an interface offers first, strongest first: the first registered is the
+default opponent of the terminal and the browser."""
+
+
+def default_level() -> str:
+    """The strongest registered level among expert, book and random (the default opponent)."""
+    for name in STRONGEST_FIRST:
+        if name in LEVELS:
+            return name
+    return next(iter(LEVELS))

@@ -34,11 +34,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.core.actions import Action, AnnounceBlanche, Declare, Pass, Play, Reply
+from piquet.core.actions import Action, AnnounceBlanche, Declare, Pass, Play
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.declarations import DeclClass, best_claim, counted
 from piquet.core.errors import PiquetError
-from piquet.core.facts import BlancheCalled, BlancheDiscards, Exchanged, Replied
+from piquet.core.facts import BlancheCalled, BlancheDiscards, Exchanged
 from piquet.core.match import MatchView
 from piquet.core.rules import PlayScoring, Rules
 from piquet.core.scoring import Kind, Tally
@@ -289,7 +289,7 @@ class SearchPlayer:
             and role == ELDER
             and not deal.tricks
             and deal.trick_lead is None
-            and _pending_classes(deal)
+            and deal.deferred  # younger still declares after the lead
         ):
             full = (mine | played_by(deal, ELDER), world.opp_hand)
             tally = declaration_tally(full[0], full[1], rules)
@@ -465,19 +465,6 @@ def _play_action(card: int) -> Play:
 
 
 # ------------------------------------------------------------------ helpers
-def _pending_classes(deal: DealView) -> bool:
-    """Younger still has classes to declare after elder's first lead."""
-    classes = {u.cls for u in deal.dialog if u.cls is not None}
-    answered = {
-        u.cls
-        for u in deal.dialog
-        if isinstance(u.fact, Replied)
-        and u.fact.role == YOUNGER
-        and u.fact.reply in (Reply.GOOD, Reply.EQUAL)
-    }
-    return len(answered) < 3 or len(classes) < 3
-
-
 def tally_open(deal: DealView, rules: Rules) -> bool:
     """Whether a pique or repique can still be won, from the counted events."""
     tally = Tally()

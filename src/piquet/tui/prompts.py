@@ -33,23 +33,22 @@ from piquet.core.actions import (
     Reply,
     parse_action,
 )
-from piquet.core.cards import SUIT_MASKS, Card, CardSet, Suit
+from piquet.core.cards import Card, CardSet, Suit
 from piquet.core.deal import ELDER, YOUNGER, Phase
-from piquet.core.declarations import Claim, DeclClass, claims, statement
+from piquet.core.declarations import DeclClass
 from piquet.core.errors import ParseError, PiquetError
-from piquet.core.facts import Fact, Passed, Replied
+from piquet.core.facts import Passed
 from piquet.core.match import MatchView
 from piquet.core.roles import OTHER, Role
-from piquet.core.rules import Leftovers, PointMeasure, Rules
-from piquet.core.view import appointable, lead_binding
+from piquet.core.rules import Leftovers, Rules
+from piquet.core.view import lead_binding
+from piquet.table.menu import REPLY_LABELS, claim_label, class_word, menu
 
 __all__ = [
     "Ask",
     "Choice",
     "InputError",
     "ask_for",
-    "class_word",
-    "current_class",
     "read_action",
 ]
 
@@ -108,63 +107,6 @@ _REPLY_SAID: Final = {
 _YES: Final = frozenset({"y", "yes", "ask", "look", "ok"})
 _NO: Final = frozenset({"n", "no", "decline", "pass", "none", "-"})
 _PASS: Final = frozenset({"pass", "p", "sink", "no", "none", "-", "nothing"})
-
-
-def class_word(cls: DeclClass, rules: Rules) -> str:
-    """The rule set's word for a class: point (a "ruff" to a 36-card pip counter)."""
-    if cls is DeclClass.POINT:
-        is_ruff = rules.deck_size == 36 and rules.point_measure is PointMeasure.PIPS
-        return "ruff" if is_ruff else "point"
-    return cls.label
-
-
-def current_class(view: MatchView) -> DeclClass | None:
-    """The class being declared now, from the legal claims or, failing them, the dialog."""
-    deal = view.deal
-    if deal is None or deal.phase is not Phase.DECLARE:
-        return None
-    for a in deal.legal_actions:
-        if isinstance(a, Declare):
-            return a.cls
-    spoken: dict[int, list[tuple[int, Fact]]] = {0: [], 1: [], 2: []}
-    for u in deal.dialog:
-        if u.cls is not None:
-            spoken[int(u.cls)].append((u.seat, u.fact))
-    if deal.role == ELDER:
-        for c in range(3):
-            if not any(seat == ELDER for seat, _ in spoken[c]):
-                return DeclClass(c)
-        return None
-    for c in range(3):
-        elder_spoke = any(seat == ELDER for seat, _ in spoken[c])
-        younger_said = [f for seat, f in spoken[c] if seat == YOUNGER]
-        if elder_spoke and all(
-            isinstance(f, Replied) and f.reply in (Reply.MAKING, Reply.NOT_GOOD)
-            for f in younger_said
-        ):
-            return DeclClass(c)
-    return None
-
-
-def _claim_of(hand: CardSet, action: Declare, rules: Rules) -> Claim | None:
-    for c in claims(hand.mask, action.cls, rules):
-        if c.cards == action.cards.mask:
-            return c
-    return None
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def claim_label(hand: CardSet, action: Declare, rules: Rules) -> str:
-    claim = _claim_of(hand, action, rules)
-    if claim is None:  # pragma: no cover - legal claims are always found
-        return str(action.cards)
-    # a run across suits (1995) reads in rank order: AS KS QD JS TS, not by suit
-    cards = sorted(action.cards, key=lambda c: (-c.rank, c.suit)) \
-        if action.cls is DeclClass.SEQUENCE else list(action.cards)
-    return f"{_cap(statement(claim, rules))}: {' '.join(str(c) for c in cards)}"
 
 
 def _other(role: Role | None) -> Role:
@@ -265,13 +207,10 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
         return _ask_leftovers(view, rules, legal, opponent)
     if phase is Phase.APPOINT:
         named = [a for a in legal if isinstance(a, Appoint)]
-        # only what elder may hold as far as you know (the engine takes any: appointing
-        # a card he cannot hold binds him to nothing)
-        open_cards = appointable(deal, rules)
-        binding = [a for a in named if (
-            bool(open_cards >> a.card.index & 1) if a.card is not None
-            else a.suit is not None and bool(open_cards & SUIT_MASKS[a.suit]))]
-        named = binding or named
+        # only what the table offers: what elder may hold as far as you know (the engine
+        # takes any: appointing a card he cannot hold binds him to nothing)
+        offered = {i.action for i in menu(view) if i.offer}
+        named = [a for a in named if a in offered] or named
         suit = named[0].suit is not None
         return Ask(
             "appoint",
@@ -290,7 +229,7 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
             "answer",
             f"{opponent} {said}{stop}",
             f"Your answer ({', '.join(_REPLY_SAID[r] for r in replies)})> ",
-            tuple(Choice(Answer(r), _cap(_REPLY_SAID[r])) for r in replies),
+            tuple(Choice(Answer(r), REPLY_LABELS[r]) for r in replies),
             "Type good, not good, equal or making (as offered), or a number.",
         )
     if any(isinstance(a, Question) for a in legal):
@@ -303,13 +242,15 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
             (Choice(Question(True), "Ask"), Choice(Question(False), "Do not ask")),
             "Type y to ask, n not to.",
         )
-    cls = current_class(view) or DeclClass.POINT
+    cls = deal.declaring or DeclClass.POINT
     word = class_word(cls, rules)
     hand = deal.hand
+    # the menu's words (a claim with its cards, the pass as the browser says it)
     options = [Choice(a, claim_label(hand, a, rules)) for a in legal if isinstance(a, Declare)]
     may_pass = any(isinstance(a, Pass) for a in legal)
     if may_pass:
-        options.append(Choice(Pass(), "Pass (declare nothing: sink)"))
+        options += [Choice(i.action, i.label + ": sink") for i in menu(view)
+                    if isinstance(i.action, Pass)]
     if role == ELDER:
         q = f"You are elder: declare your {word} first."
     else:

@@ -22,7 +22,8 @@ from piquet.core.rules import Format, Rules
 from piquet.core.scoring import Event, Kind
 from piquet.core.view import DealView, lead_binding, open_trick_leader
 from piquet.core.words import Voice, narrated, voice
-from piquet.tui.prompts import class_word, current_class
+from piquet.table.dealend import counted_by, deal_end
+from piquet.table.menu import class_word
 
 __all__ = [
     "card_markup",
@@ -110,7 +111,7 @@ def stage(view: MatchView, rules: Rules) -> str:
     if phase in (Phase.LEFTOVERS, Phase.APPOINT):
         return "the rest of the stock"
     if phase is Phase.DECLARE:
-        cls = current_class(view)
+        cls = deal.declaring
         return "declarations" + (f": the {class_word(cls, rules)}" if cls is not None else "")
     if phase is Phase.PLAY:
         n = len(deal.tricks) + 1
@@ -191,18 +192,6 @@ def trick_lines(
         for role in order:
             lines.append(f"{escape(names[role]):<{width}} " + "".join(rows[role][start:stop]))
     return lines
-
-
-def _counted(events: Sequence[Event], role: int) -> str:
-    total = 0
-    parts: dict[str, int] = {}
-    for e in events:
-        if e.seat == role:
-            total += e.points
-            parts[e.kind.value] = parts.get(e.kind.value, 0) + e.points
-    if not parts:
-        return "0"
-    return f"{total} (" + ", ".join(f"{k} {v}" for k, v in parts.items()) + ")"
 
 
 def _score_line(view: MatchView, rules: Rules, me: str) -> str:
@@ -292,8 +281,8 @@ def _table_lines(
         out = [p for p in range(3) if p not in view.in_game]
         if out:
             seat_line += f"; {escape(view.names[out[0]])} sits out"
-    seat_line += f".   This deal: you {_counted(deal.events, deal.role)}"
-    seat_line += f" · {escape(opp)} {_counted(deal.events, 1 - deal.role)}"
+    seat_line += f".   This deal: you {counted_by(deal.events, deal.role).words()}"
+    seat_line += f" · {escape(opp)} {counted_by(deal.events, 1 - deal.role).words()}"
     lines.append(seat_line)
     lines.append("")
     if deal.phase is Phase.DEAL:
@@ -375,7 +364,8 @@ def deal_end_lines(
     ``final`` is the player's view of the finished deal, ``view`` his view of the
     match after it.
     """
-    summary = view.deals[-1] if view.deals else None
+    end = deal_end(final, view)
+    summary = end.summary
     names_pair = (
         me if final.role == ELDER else _name_of(view, summary, ELDER),
         me if final.role == YOUNGER else _name_of(view, summary, YOUNGER),
@@ -387,25 +377,24 @@ def deal_end_lines(
     lines += trick_lines(final, names_pair, final.role, columns)
     if final.tricks:
         lines.append("")
-    for role in (final.role, 1 - final.role):
-        who = "You" if role == final.role else escape(names_pair[role])
-        lines.append(f"  {who} counted {_counted(final.events, role)}")
-    for e in final.events:
+    for counted in end.mine_first():
+        who = "You" if counted.role == final.role else escape(names_pair[counted.role])
+        lines.append(f"  {who} counted {counted.words()}")
+    for e in end.cries:
         x = exclamation(e, final.role, names_pair)
         if x is not None:
             lines.append(f"  {x}")
-    if summary is not None and summary.reached is not None:
-        who = me if summary.reached == view.player else view.names[summary.reached]
+    if end.reached is not None:
+        who = me if end.reached == view.player else view.names[end.reached]
         lines.append(f"  {escape(who)} reached {rules.target}: game!")
-    for g in view.games:
-        if summary is not None and g.number == summary.game:
-            lines += _game_lines(g.number, g.players, g.scores, g.winner, view, me, g.lurch)
-            if view.format is Format.PARTIE:
-                lines.append(
-                    f"  The partie is settled for {g.settled}"
-                    + (" (rubiconed)." if g.rubiconed else ".")
-                )
-            break
+    g = end.game
+    if g is not None:
+        lines += _game_lines(g.number, g.players, g.scores, g.winner, view, me, g.lurch)
+        if view.format is Format.PARTIE:
+            lines.append(
+                f"  The partie is settled for {g.settled}"
+                + (" (rubiconed)." if g.rubiconed else ".")
+            )
     else:
         lines.append(_score_line(view, rules, me))
     return lines

@@ -1,7 +1,8 @@
 """A game at the terminal: people at the keyboard, the computer in the other seats.
 
-A :class:`Session` holds the match and, for each player, either ``None`` (a
-person typing) or an AI :class:`~piquet.players.Player`.  It draws the table
+A :class:`Session` holds the game as a :class:`~piquet.table.TableState` (the match
+and its seats: a person typing, or the computer at a level, whose moves come from
+:mod:`piquet.table.ai` with its one seed formula; an undo is the table's).  It draws the table
 from the player's view, asks the question of the moment, reads the answer
 (a typo or an illegal move gets one line and the same question again), and
 applies it.  Ctrl-C or the end of input saves the record and says how to
@@ -16,7 +17,7 @@ import signal
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -24,16 +25,16 @@ from rich.text import Text
 
 from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
-from piquet.core.match import Match, MatchView
+from piquet.core.match import Match, MatchView, new_match
 from piquet.core.rules import Format
 from piquet.core.view import deal_view
 from piquet.notation import save
+from piquet.table.ai import choose, computer_action, play_computers
+from piquet.table.seats import Seat, computer, person
+from piquet.table.state import UNDO, Entry, TableState
+from piquet.table.summary import rules_summary
 from piquet.tui.prompts import Ask, ask_for, read_action
 from piquet.tui.screen import SAID_LINES, deal_end_lines, said_lines, table_lines
-from piquet.tui.summary import rules_summary
-
-if TYPE_CHECKING:
-    from piquet.players import Player
 
 __all__ = ["Session", "advisor_hint", "default_record_path", "play_unattended"]
 
@@ -136,26 +137,40 @@ def advisor_hint(view: MatchView) -> str:
     return said or "The advisor has no hint here."
 
 
-def play_unattended(match: Match, players: Sequence[Player]) -> Match:
-    """Play ``match`` to its end, every seat an AI; raises :class:`PiquetError` on an AI bug."""
-    m = match
-    while not m.finished:
-        p = m.to_act
-        if p is None:  # pragma: no cover - a live match always has someone to act
-            break
-        action = players[p].choose(m.view(p))
-        m = m.apply(action, p)
-    return m
+def table_of(match: Match, levels: Sequence[str | None]) -> TableState:
+    """``match`` at a table: seat ``p`` a person (``levels[p]`` None) or the computer at
+    that level; a match already under way is replayed onto it (so undo reaches back)."""
+    seats: list[Seat] = [
+        person(p, name) if level is None else computer(p, level, name)
+        for p, (level, name) in enumerate(zip(levels, match.names, strict=True))
+    ]
+    start = new_match(match.rules, seed=match.seed, format=match.format, names=match.names,
+                      games=match.games_to_play)
+    log = [Entry(p, str(a)) for p, a in match.history]
+    return TableState.replay(f"terminal-{match.seed}", seats, start, log)
+
+
+def play_unattended(
+    match: Match, levels: Sequence[str], *, think_ms: int | None = None
+) -> Match:
+    """Play ``match`` to its end, every seat the computer at ``levels[p]``; raises
+    :class:`PiquetError` on an AI bug."""
+    def chooser(level: str, seed: int, view: MatchView) -> Action:
+        return choose(level, seed, view, think_ms)
+
+    return play_computers(table_of(match, levels), chooser).match
 
 
 class Session:
-    """One game at the terminal.  ``seats[p]`` is ``None`` for a person, else an AI."""
+    """One game at the terminal.  ``seats[p]`` is ``None`` for a person, else the
+    computer's level."""
 
     def __init__(
         self,
         match: Match,
         *,
-        seats: Sequence[Player | None],
+        seats: Sequence[str | None],
+        think_ms: int | None = None,
         console: Console,
         read: Callable[[str], str] | None = None,
         record: Path | None = None,
@@ -164,8 +179,9 @@ class Session:
         hotseat: bool = False,
         clear: bool = True,
     ) -> None:
-        self.match = match
+        self.state = table_of(match, seats)
         self.seats = list(seats)
+        self.think_ms = think_ms
         self.console = console
         self._read = read
         self.record = record
@@ -173,8 +189,6 @@ class Session:
         self.undo_allowed = undo
         self.hotseat = hotseat
         self.clear = clear and console.is_terminal
-        # a resumed match: the match before each of its moves, for undo
-        self.stack: list[tuple[Match, int]] = match.before_each() if undo else []
         self._saved_at: Path | None = None
         """The file chosen for the record when no ``record`` was given (once chosen)."""
         undos = self.tags.get("Undos", 0)
@@ -184,6 +198,13 @@ class Session:
         """Whether the computer moved since the player last answered."""
         self._note = ""
         """A line for the next table drawn (what was just done, e.g. an undo)."""
+
+    @property
+    def match(self) -> Match:
+        return self.state.match
+
+    def _choose(self, level: str, seed: int, view: MatchView) -> Action:
+        return choose(level, seed, view, self.think_ms)
 
     # ------------------------------------------------------------------ output
     def out(self, markup: str = "") -> None:
@@ -276,7 +297,7 @@ class Session:
             )
             if text in ("y", "yes"):
                 self.out("")
-                for line in rules_summary(rules):
+                for line in rules_summary(rules, cited=True):
                     self.out(escape(line))
                 self.out("")
                 self._ask_line("Press Enter to begin> ")
@@ -307,14 +328,13 @@ class Session:
                     p = self.match.to_act
                     if p is None:  # pragma: no cover
                         break
-                    ai = self.seats[p]
-                    if ai is None:
+                    move = computer_action(self.state, self._choose)
+                    if move is None:
                         self._human_turn(p)
                     else:
-                        action = ai.choose(self.match.view(p))
                         # flagged first: a move that ends the deal asks "Press Enter" at once
                         self._moved = True
-                        self._apply(action, p)
+                        self._apply(move[1], p)
         except _Stop as stop:
             return self._stopped(stop)
         except KeyboardInterrupt:  # while the computer was thinking
@@ -407,9 +427,8 @@ class Session:
 
     def _apply(self, action: Action, player: int) -> None:
         before = self.match
-        after = before.apply(action, player)
-        self.stack.append((before, player))
-        self.match = after
+        self.state = self.state.apply(player, str(action))
+        after = self.match
         old = before.deal
         assert old is not None
         nxt = after.deal
@@ -528,7 +547,7 @@ class Session:
                     return
                 continue
             if cmd == "rules":
-                for line in rules_summary(rules):
+                for line in rules_summary(rules, cited=True):
                     self.out(escape(line))
                 continue
             if cmd in ("said", "dialog"):
@@ -593,16 +612,14 @@ class Session:
         if not self.undo_allowed:
             self.out("[red]! undo is only for practice games against the computer[/red]")
             return False
-        people = [p for p, seat in enumerate(self.seats) if seat is None]
-        i = self.match.takeback_index(people)
-        if i is None or i >= len(self.stack):
+        people = self._humans()
+        if not any(self.state.can_undo(p) for p in people):
             earlier = any(p in people for p, _a in self.match.history)
             self.out("[red]! " + (
                 "your moves of the deals before this one stay: its cards are seen"
                 if earlier else "there is nothing of yours to take back yet") + "[/red]")
             return False
-        self.match = self.stack[i][0]
-        del self.stack[i:]
+        self.state = self.state.apply(people[0], UNDO)
         self.undos += 1
         self._note = "Your last move is taken back."
         return True

@@ -21,9 +21,9 @@ from typing import Final
 from anyio import to_thread
 
 from piquet.core.match import MatchView
+from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Entry, Games
 from piquet.web.hub import Hub
-from piquet.web.refusals import GameError, Refusal
 from piquet.web.store import StoreError
 
 __all__ = [
@@ -195,7 +195,7 @@ class AiRunner:
                     entry = await games.act(
                         game_id, player, text, expect=entry.n, entry=entry, known=True
                     )
-                except GameError as exc:
+                except TableError as exc:
                     if exc.kind is Refusal.AGAINST_RULES:
                         log.warning("AI %s chose %s illegally: %s", level, text, exc)
                         failures += 1

@@ -23,14 +23,12 @@ import time
 from collections.abc import Callable
 from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
-from fastapi import APIRouter, Depends
-from fastapi import Path as PathParam
+from fastapi import APIRouter
 from fastapi.responses import JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -38,9 +36,11 @@ from piquet.core.actions import parse_action
 from piquet.core.match import new_match
 from piquet.core.rules import get_rules
 from piquet.review import ANALYSIS_VERSION, finished_deals, review_deal
+from piquet.table.errors import Refusal, TableError
 from piquet.web.ai import cancel_all
 from piquet.web.games import Entry, Games
-from piquet.web.refusals import GameError, Refusal
+from piquet.web.ids import Creds, GameId
+from piquet.web.server import Server
 from piquet.web.store import metadata
 
 __all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router", "analyse_deal"]
@@ -228,20 +228,17 @@ class Analyses:
 
 
 # ---------------------------------------------------------------------- the route
-bearer = HTTPBearer(auto_error=False, description="The seat's token.")
-GameIdP = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="The game.")]
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
-def analysis_router(state: dict[str, Any]) -> APIRouter:
+def analysis_router(state: Server) -> APIRouter:
     """``GET /api/games/{id}/analysis``; ``state`` is the app's (games, store, executor),
-    filled at start-up.  The :class:`Analyses` is kept in ``state["analyses"]``."""
+    filled at start-up.  The :class:`Analyses` is kept in ``state.analyses``."""
     router = APIRouter()
 
     def analyses() -> Analyses:
-        held = state.get("analyses")
-        if held is None or held.engine is not state["store"].engine:
-            held = state["analyses"] = Analyses(state["store"].engine, state["executor"])
+        held = state.analyses
+        if held is None or held.engine is not state.store.engine:
+            held = state.analyses = Analyses(state.store.engine, state.executor)
         a: Analyses = held
         return a
 
@@ -253,14 +250,14 @@ def analysis_router(state: dict[str, Any]) -> APIRouter:
         responses={c: {"description": "An error: {\"error\": ...}"} for c in (401, 404, 429)},
         tags=["games"],
     )
-    async def analysis(game_id: GameIdP, creds: Creds) -> JSONResponse:
+    async def analysis(game_id: GameId, creds: Creds) -> JSONResponse:
         """Where each side gained or lost points against the strongest AI, for every deal
         of the game that is over: the exchange (the advisor's best against the discard
         made, the difference verified in the same simulated deals), sinks and answers
         (the expert's choice, both valued in this deal), and the cards whose double-dummy
         value dropped.  Deals still being analysed are ``pending``: ask again.  Nothing of
         the deal being played is ever sent."""
-        games: Games = state["games"]
+        games: Games = state.games
         token = creds.credentials if creds is not None else None
         seat = games.seat_cached(game_id, token)
         if seat is None:
@@ -268,7 +265,7 @@ def analysis_router(state: dict[str, Any]) -> APIRouter:
         else:
             entry = games.cached(game_id) or await run(games.fresh, game_id)
         if entry is None:  # pragma: no cover - fresh raises instead
-            raise GameError(Refusal.NOT_FOUND, "no such game")
+            raise TableError(Refusal.NOT_FOUND, "no such game")
         return JSONResponse(await analyses().answer(entry, ended=games.over(entry)))
 
     return router

@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import functools
 import gc
-import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -20,11 +19,9 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from anyio import to_thread
-from fastapi import Body, Depends, FastAPI, Query, Request
-from fastapi import Path as PathParam
+from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
 from sqlalchemy.exc import SQLAlchemyError
@@ -33,17 +30,19 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from piquet import __version__
 from piquet.core.rules import DEFAULT_PRESET, PRESETS
 from piquet.notation import dump_text
+from piquet.table.errors import Refusal, TableError
+from piquet.table.summary import TITLES, format_label, rules_summary
+from piquet.web.acting import take
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
+from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.learn_routes import learn_router
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.players import mount_docs, players_router
-from piquet.web.practice import attach as attach_practice
 from piquet.web.practice import practice_router
-from piquet.web.refusals import GameError, Refusal
+from piquet.web.server import Parts, Server
 from piquet.web.store import Store, StoreError
-from piquet.web.summary import TITLES, format_label, rules_summary
 
 __all__ = ["HTTP_STATUS", "WebConfig", "create_app"]
 
@@ -61,7 +60,6 @@ _NOT_FOUND_PAGE = """<!doctype html>
 <h2>No such page</h2><p>There is nothing at this address: it may be mistyped.</p>
 <p><a href="/">Go to the card table</a></p></div></main></body></html>
 """
-GAME_ID = r"^[A-Za-z0-9_-]{1,32}$"
 HTTP_STATUS: dict[Refusal, int] = {
     Refusal.UNREADABLE: 400,
     Refusal.NO_TOKEN: 401,
@@ -199,12 +197,22 @@ class JoinedOut(BaseModel):
 
 
 class LegalActionOut(BaseModel):
+    """One item of the table's menu (:class:`piquet.table.menu.MenuItem`)."""
+
     id: str
     kind: str
-    label: str
+    label: str = Field(description="In the period's words.")
     cards: list[str]
-    min: int | None = None
-    max: int | None = None
+    offer: bool | None = Field(
+        None, description="Whether the table offers it (every item but the exchange's).")
+    min: int | None = Field(None, description="The exchange: the fewest cards to discard.")
+    max: int | None = Field(None, description="The exchange: the most cards to discard.")
+
+
+class FirstLeadOut(BaseModel):
+    how: str = Field(description="named or appointed")
+    held: bool | None = Field(description="Whether elder holds it (null: this seat cannot "
+                              "know).")
 
 
 class SeatOut(BaseModel):
@@ -218,20 +226,28 @@ class SeatOut(BaseModel):
 class ViewOut(BaseModel):
     id: str
     seat: int
-    n: int = Field(description="Actions taken so far (the log's length).")
+    n: int = Field(description="The log's length: actions and the table's own entries "
+                   "(undo, resign, rematch) so far; the game's version, it only grows.")
     rules: str
     format: str
     finished: bool
     to_act: int | None
     your_turn: bool
     legal_actions: list[LegalActionOut]
+    first_lead: FirstLeadOut | None = Field(
+        description="How elder's first lead is bound, until the first trick.")
     seats: list[SeatOut]
     hints: bool
     view: dict[str, Any] = Field(description="The seat's view: exactly Match.view(seat).")
+    result: dict[str, Any] | None
+    practice: bool = Field(description="Every other seat is the computer (undo allowed).")
+    can_undo: bool
+    resigned: int | None = Field(description="The seat that resigned, or null.")
+    rematch: str | None = Field(description="The rematch's game id, or null.")
+    rematch_mine: bool = Field(description="This seat made the rematch.")
     last_deal: dict[str, Any] | None = Field(
         description="The seat's view of the deal just finished, as it stood at its end."
     )
-    result: dict[str, Any] | None
 
 
 class HealthOut(BaseModel):
@@ -288,9 +304,6 @@ class OptionsOut(BaseModel):
     version: str
 
 
-bearer = HTTPBearer(auto_error=False, description="The seat's token.")
-GameIdP = Annotated[str, PathParam(pattern=GAME_ID, description="The game's id.")]
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
@@ -306,7 +319,7 @@ def _levels() -> list[str]:
 
 def default_level() -> str:
     """The opponent a new game offers first: the terminal's default (the strongest)."""
-    from piquet.cli.play_cmd import default_level as strongest
+    from piquet.players import default_level as strongest
 
     return strongest()
 
@@ -326,7 +339,7 @@ def only_move_words(view: Any) -> str:
 # ---------------------------------------------------------------------- the app
 def create_app(config: WebConfig) -> FastAPI:
     """The application for ``config``; the database is opened (and migrated) at start-up."""
-    state: dict[str, Any] = {}
+    state = Server()
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -344,8 +357,7 @@ def create_app(config: WebConfig) -> FastAPI:
             store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
         )
         ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
-        ends = await to_thread.run_sync(attach_practice, games, store)
-        state.update(store=store, hub=hub, games=games, ai=ai, executor=executor, ends=ends)
+        state.parts = Parts(store=store, hub=hub, games=games, ai=ai, executor=executor)
         # What start-up made (modules, the AI's tables) lives as long as the server: keep
         # it out of the collector's full passes, which otherwise stall every request.
         gc.collect()
@@ -379,15 +391,15 @@ def create_app(config: WebConfig) -> FastAPI:
     )
 
     def games() -> Games:
-        g: Games = state["games"]
+        g: Games = state.games
         return g
 
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
     # ------------------------------------------------------------------ errors
-    @app.exception_handler(GameError)
-    async def _game_error(_r: Request, exc: GameError) -> JSONResponse:
+    @app.exception_handler(TableError)
+    async def _game_error(_r: Request, exc: TableError) -> JSONResponse:
         return JSONResponse({"error": exc.message}, status_code=HTTP_STATUS[exc.kind])
 
     @app.exception_handler(StoreError)
@@ -444,9 +456,6 @@ def create_app(config: WebConfig) -> FastAPI:
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # ------------------------------------------------------------------ API
-    def token_of(creds: HTTPAuthorizationCredentials | None) -> str | None:
-        return creds.credentials if creds is not None else None
-
     @app.get(
         "/api/health",
         response_model=HealthOut,
@@ -457,8 +466,8 @@ def create_app(config: WebConfig) -> FastAPI:
         """Whether the server can serve: its database (503 when it fails) and its live
         updates through Redis (``off`` without Redis; ``down`` does not make it 503:
         moves still work, pages poll)."""
-        store: Store = state["store"]
-        checked, problem = state.get("health", (-HEALTH_FRESH, None))
+        store: Store = state.store
+        checked, problem = state.health or (-HEALTH_FRESH, None)
         known = store.known_failure()
         if known is not None:
             problem = known
@@ -468,12 +477,12 @@ def create_app(config: WebConfig) -> FastAPI:
                 problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
             except TimeoutError:
                 problem = f"the database did not answer within {HEALTH_WAIT:g} s"
-            state["health"] = (time.monotonic(), problem)
+            state.health = (time.monotonic(), problem)
         body: dict[str, Any] = {
             "ok": problem is None,
             "version": __version__,
             "database": "ok" if problem is None else "failing",
-            "redis": state["hub"].status,
+            "redis": state.hub.status,
         }
         if problem is not None:
             body["error"] = problem
@@ -539,7 +548,7 @@ def create_app(config: WebConfig) -> FastAPI:
             name=body.name,
             levels=_levels(),
         )
-        state["ai"].kick(created.id)
+        state.ai.kick(created.id)
         return {
             "id": created.id,
             "token": created.token,
@@ -566,7 +575,7 @@ def create_app(config: WebConfig) -> FastAPI:
         tags=["games"],
     )
     async def get_game(
-        game_id: GameIdP,
+        game_id: GameId,
         creds: Creds,
         wait: Annotated[
             float,
@@ -578,15 +587,15 @@ def create_app(config: WebConfig) -> FastAPI:
         if wait <= 0:
             entry, seat = await seat_entry(game_id, creds)
             if g.ai_turn(entry) is not None:
-                state["ai"].kick(game_id)
+                state.ai.kick(game_id)
             return view_response(entry, seat)
         deadline = time.monotonic() + wait
         # watch first: no news between reading the game and waiting is missed
-        with state["hub"].watch(game_id) as watcher:
+        with state.hub.watch(game_id) as watcher:
             entry, seat = await seat_entry(game_id, creds)
             # the game over (played to its end, or resigned) or the seat to act: answer now
             if not g.over(entry) and entry.live.match.to_act != seat:
-                state["ai"].kick(game_id)
+                state.ai.kick(game_id)
                 while True:
                     woke = await watcher.wait(deadline - time.monotonic())
                     if woke and not watcher.news:
@@ -604,7 +613,7 @@ def create_app(config: WebConfig) -> FastAPI:
         responses={**_errors(400, 401, 403, 404, 413, 422, 429), 409: {"model": ConflictOut}},
         tags=["games"],
     )
-    async def act(game_id: GameIdP, body: ActionIn, creds: Creds) -> Response:
+    async def act(game_id: GameId, body: ActionIn, creds: Creds) -> Response:
         """Take an action (an id from ``legal_actions``); the answer is the new view.
 
         Send ``n``, the log length of the view acted on: a retry of an action already
@@ -620,24 +629,12 @@ def create_app(config: WebConfig) -> FastAPI:
             known = True
         else:
             entry, known = g.current(game_id)  # checked against the database if need be
-        try:
-            after = await g.act(
-                game_id, seat.seat, body.action, expect=body.n, entry=entry, known=known
-            )
-        except GameError as exc:
-            if exc.kind is not Refusal.NOT_NOW:
-                raise
-            # the game is not as the actor saw it: send it as it stands
-            now = g.cached(game_id) or await run(g.fresh, game_id)
-            body_409 = '{"error":' + json.dumps(exc.message) + ',"game":'
-            return Response(
-                body_409 + g.seat_body(now, seat.seat) + "}",
-                status_code=409,
-                media_type="application/json",
-            )
-        if g.ai_turn(after) is not None:
-            state["ai"].kick(game_id, after)
-        return view_response(after, seat.seat)
+        done = await take(g, state.ai, game_id, seat.seat, body.action, expect=body.n,
+                          entry=entry, known=known)
+        if done.conflict is not None:
+            return Response(done.conflict, status_code=409, media_type="application/json")
+        assert done.entry is not None
+        return view_response(done.entry, seat.seat)
 
     @app.post(
         "/api/games/{game_id}/invite",
@@ -645,7 +642,7 @@ def create_app(config: WebConfig) -> FastAPI:
         responses=_errors(401, 403, 404, 429),
         tags=["games"],
     )
-    async def invite(game_id: GameIdP, creds: Creds) -> dict[str, Any]:
+    async def invite(game_id: GameId, creds: Creds) -> dict[str, Any]:
         """New invitation links for the seats still waiting for a friend (old links stop)."""
         entry, _seat = await run(games().authenticate, game_id, token_of(creds))
         return {"invites": invites_out(game_id, await run(games().reinvite, entry))}
@@ -657,10 +654,10 @@ def create_app(config: WebConfig) -> FastAPI:
         responses=_errors(400, 404, 413, 422, 429),
         tags=["games"],
     )
-    async def join(game_id: GameIdP, body: JoinIn) -> dict[str, Any]:
+    async def join(game_id: GameId, body: JoinIn) -> dict[str, Any]:
         """Take the seat an invitation opens; the answer holds that seat's own token."""
         token, seat = await run(games().join, game_id, body.invite, body.name)
-        await state["hub"].publish(game_id, -1)
+        await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 
     @app.get(
@@ -670,7 +667,7 @@ def create_app(config: WebConfig) -> FastAPI:
         tags=["games"],
     )
     async def hint(
-        game_id: GameIdP,
+        game_id: GameId,
         creds: Creds,
         level: Annotated[
             str, Query(pattern="^(learner|expert)$", description="Words for a learner or expert.")
@@ -680,12 +677,12 @@ def create_app(config: WebConfig) -> FastAPI:
         entry, seat = await seat_entry(game_id, creds)
         live = entry.live
         if not entry.row.hints:
-            raise GameError(Refusal.NOT_NOW, "hints are off in this game")
+            raise TableError(Refusal.NOT_NOW, "hints are off in this game")
         if live.match.to_act != seat:
-            raise GameError(Refusal.NOT_NOW, "a hint is for your turn")
+            raise TableError(Refusal.NOT_NOW, "a hint is for your turn")
         loop = asyncio.get_running_loop()
         text = await loop.run_in_executor(
-            state["executor"], functools.partial(ask_advisor, level=level), live.match.view(seat)
+            state.executor, functools.partial(ask_advisor, level=level), live.match.view(seat)
         )
         return {"hint": text or only_move_words(live.match.view(seat))}
 
@@ -701,7 +698,7 @@ def create_app(config: WebConfig) -> FastAPI:
         tags=["games"],
     )
     async def record(
-        game_id: GameIdP,
+        game_id: GameId,
         creds: Creds,
         as_: Annotated[str, Query(alias="as", pattern="^(text|json)$")] = "json",
     ) -> Response:
@@ -728,7 +725,7 @@ def create_app(config: WebConfig) -> FastAPI:
         tags=["games"],
     )
     async def replay(
-        game_id: GameIdP,
+        game_id: GameId,
         creds: Creds,
         step: Annotated[int, Query(ge=0, le=100000)] = 0,
     ) -> JSONResponse:
@@ -741,7 +738,7 @@ def create_app(config: WebConfig) -> FastAPI:
     add_websocket(app, state)
     from piquet.web.tally import tally_router
 
-    tallies = tally_router(lambda: state["store"], create_per_minute=config.create_per_minute)
+    tallies = tally_router(lambda: state.store, create_per_minute=config.create_per_minute)
     app.include_router(tallies)
     app.include_router(practice_router(state))
     app.include_router(learn_router(state))  # the glossary, lessons, puzzles, guided deal

@@ -7,14 +7,14 @@ calls it); each lives in its own module (:mod:`piquet.web.analysis`,
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import FastAPI
+
+from piquet.web.server import Server
 
 __all__ = ["add_beyond"]
 
 
-def add_beyond(app: FastAPI, state: dict[str, Any], *, create_per_minute: float = 30.0) -> None:
+def add_beyond(app: FastAPI, state: Server, *, create_per_minute: float = 30.0) -> None:
     """Include the analysis, lobby and spectator routes; ``state`` is the app's parts
     (games, store, hub, executor), filled at start-up."""
     from piquet.web.analysis import analysis_router

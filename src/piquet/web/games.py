@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import hmac
 import json
 import logging
@@ -33,18 +32,19 @@ from typing import Any, Final
 
 from anyio import to_thread
 
-from piquet.core.actions import (
-    Action,
-    parse_action,
-)
-from piquet.core.deal import ROLE_NAMES, Deal
-from piquet.core.errors import IllegalActionError, ParseError, PiquetError
+from piquet.core.actions import Action, parse_action
+from piquet.core.deal import Deal
+from piquet.core.errors import ParseError, PiquetError
 from piquet.core.match import MAX_SEED, Match, new_match
 from piquet.core.rules import Format
 from piquet.core.view import deal_view
-from piquet.core.words import Voice, aloud, voice
-from piquet.web.legal import first_lead, legal_objects
-from piquet.web.refusals import GameError, Refusal, clean_name, hash_secret, preset_named
+from piquet.table.ai import ai_seed
+from piquet.table.errors import Refusal, TableError
+from piquet.table.menu import first_lead, menu
+from piquet.table.seats import Player, Seat, SeatKind
+from piquet.table.state import UNDO, TableState
+from piquet.table.views import ended_deal_views, lines_added
+from piquet.web.refusals import clean_name, hash_secret, preset_named
 from piquet.web.store import GameRow, NewSeat, SeatRow, Store
 
 __all__ = ["FRIEND", "Created", "Entry", "Games", "Live"]
@@ -55,73 +55,34 @@ FRIEND: Final = "friend"
 """The opponent that is a person, invited by a link."""
 
 
-def _acted_in(before: Match, after: Match) -> tuple[Deal | None, bool]:
-    """The deal an action from ``before`` to ``after`` was taken in, as the action left
-    it, and whether the action ended it (the match then holds it as ``last_deal`` and has
-    moved on to the next deal, or to its end)."""
-    if before.deal is None:
-        return None, False
-    if (after.deal is not None and after.game_number == before.game_number
-            and after.deal_number == before.deal_number):
-        return after.deal, False
-    return after.last_deal, True
-
-
-def ended_deal_view(before: Match, after: Match, views: dict[str, dict[str, Any]]) -> None:
-    """When the action from ``before`` to ``after`` ended a deal, show that deal in the
-    replay's ``views`` as it ended (its last trick, its hands' last state, its dialog),
-    with the game, roles and score it was played under, not the next deal's start (the
-    match moves on at once) nor, at the very end, an empty table."""
-    ended, over = _acted_in(before, after)
-    if ended is None or not over:
-        return
-    result = next((g for g in after.games if g.number == before.game_number), None)
-    if result is None:  # the game goes on: its score now
-        totals = dict(zip(after.in_game, after.scores, strict=True))
-    else:  # the deal ended its game: its final totals
-        totals = dict(zip(result.players, result.scores, strict=True))
-    for p in before.in_game:
-        role = before.role_of(p)
-        assert role is not None
-        vj = views[str(p)]
-        vj.update(
-            deal=deal_view(ended, role).to_json(),
-            in_game=list(before.in_game),
-            dealer=before.dealer,
-            role=ROLE_NAMES[role],
-            game_number=before.game_number,
-            deal_number=before.deal_number,
-            scores=[totals.get(q, 0) for q in before.in_game],
-        )
-
-
-def lines_added(before: Match, after: Match) -> list[dict[str, Any]]:
-    """The lines of the dialog one action added, in order, each with the player who said
-    it (an answer can make the other show his cards, a declaration its speaker show his),
-    what he said aloud and whether it is a deed ("shows ...") rather than words."""
-    new, _ = _acted_in(before, after)
-    if new is None or before.deal is None:
-        return []
-    return [
-        {"player": before.player_of(u.seat), "said": aloud(u),
-         "deed": voice(u.fact) is Voice.DEED}
-        for u in new.dialog[len(before.deal.dialog):]
-    ]
-
-
 @dataclass(frozen=True, slots=True)
 class Live:
-    """A game's state: the match and the last finished deal's end state."""
+    """A game's state: the table (the match, its seats and the table's own events: undo,
+    resignation, rematch, all entries of the log)."""
 
-    match: Match
-    last_deal: Deal | None
+    state: TableState
     last_views: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
     """Seat -> the JSON text of its view of ``last_deal``: built once per finished deal
     (it is the same in every state until the next deal ends)."""
 
     @property
+    def match(self) -> Match:
+        return self.state.match
+
+    @property
+    def last_deal(self) -> Deal | None:
+        """The deal that finished last, in its end state."""
+        return self.state.match.last_deal
+
+    @property
     def n(self) -> int:
-        return len(self.match.history)
+        """The log's length, the game's version: it only grows (an undo is an entry)."""
+        return self.state.version
+
+
+def seats_of(row: GameRow) -> tuple[Seat, ...]:
+    """The table's seats of a stored game (a person or the computer at a level)."""
+    return tuple(Seat(Player(s.seat), SeatKind(s.kind), s.name, s.level) for s in row.seats)
 
 
 def _joined(row: GameRow) -> int:
@@ -160,47 +121,47 @@ class Created:
     """(seat, invite code) for each seat kept for a friend."""
 
 
-def _step(live: Live, player: int, action: Action) -> Live:
-    """``live`` after ``action``; raises :class:`IllegalActionError`."""
-    m = live.match.apply(action, player)
+def _step(live: Live, player: int, text: str | Action) -> Live:
+    """``live`` after the log entry ``text`` by ``player`` (an action id or a table event);
+    raises :class:`TableError`."""
+    state = live.state.apply(player, text)
     # the deal just finished is settled into the match, which keeps its end state
-    if len(m.deals) != len(live.match.deals):
-        return Live(m, m.last_deal)
-    return Live(m, live.last_deal, live.last_views)
+    if len(state.match.deals) != len(live.match.deals):
+        return Live(state)
+    return Live(state, live.last_views)
 
 
 def _already(entry: Entry, idx: int, player: int, text: str) -> bool:
-    """Whether entry ``idx`` of the game's log is the action ``text`` by ``player``."""
-    history = entry.live.match.history
-    if not 0 <= idx < len(history):
+    """Whether entry ``idx`` of the game's log is ``text`` by ``player``, not taken back
+    since by an undo."""
+    log = entry.live.state.log
+    if not 0 <= idx < len(log) or log[idx].player != player:
         return False
-    who, done = history[idx]
-    if who != player:
+    if any(e.text == UNDO for e in log[idx + 1:]):
         return False
+    if log[idx].text == text:
+        return True
     try:
-        return str(parse_action(text)) == str(done)
+        return str(parse_action(text)) == log[idx].text
     except ParseError:
         return False
 
 
 def _moved_on(entry: Entry, expect: int | None, player: int) -> str:
-    """Why an action chosen on the game as it stood ``expect`` actions in is refused, in a
+    """Why an entry chosen on the game as it stood ``expect`` entries in is refused, in a
     player's words (the answer carries the game as it stands)."""
-    history = entry.live.match.history
-    if expect is not None and expect > len(history):
-        return "the game was taken back meanwhile (an undo): here it is as it stands"
-    idx = len(history) - 1 if expect is None else expect
-    if 0 <= idx < len(history):
-        who = history[idx][0]
+    log = entry.live.state.log
+    if expect is not None and expect > len(log):
+        return "the game changed meanwhile: here it is as it stands"
+    idx = len(log) - 1 if expect is None else expect
+    if 0 <= idx < len(log):
+        who = log[idx].player
+        if any(e.text == UNDO for e in log[idx + 1:]) and who == player:
+            return "that move was taken back since (an undo): here is the game as it stands"
         if who == player:
             return "your other tab (or a retry) already acted: here is the game as it stands"
         return f"{entry.row.seats[who].name} acted first: here is the game as it stands"
     return "the game changed meanwhile: here it is as it stands"
-
-
-def _ai_seed(seed: int, player: int, idx: int) -> int:
-    digest = hashlib.sha256(f"piquet-ai:{seed}:{player}:{idx}".encode()).digest()
-    return int.from_bytes(digest[:8], "big") & MAX_SEED
 
 
 def _encode(obj: Any) -> str:
@@ -219,10 +180,6 @@ class Games:
     loaded.  The default: shared for every database but SQLite.
     """
 
-    extras: Callable[[Entry, int], dict[str, Any]] | None = None
-    """What :mod:`piquet.web.practice` adds to a seat's JSON (undo, a resignation, a
-    rematch); a game it marks ``"resigned"`` takes no more actions."""
-
     def __init__(
         self,
         store: Store,
@@ -235,9 +192,6 @@ class Games:
         self.announce = announce
         """Called with (game id, log length) once an action is committed and held."""
         self.cache_size = cache_size
-        self.revised: Callable[[str], None] | None = None
-        """Called with a game's id when it is read with a revision this process had not
-        seen (another process undid, resigned or made a rematch), before it is shown."""
         self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self._cache: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()
@@ -256,20 +210,20 @@ class Games:
         """Start a game with the caller in seat 0; ``opponents`` fill the other seats.
 
         Each opponent is an AI level (one of ``levels``) or ``friend``.  Raises
-        :class:`GameError` (``UNREADABLE``) naming what is
+        :class:`TableError` (``UNREADABLE``) naming what is
         allowed.
         """
         r = preset_named(rules)
         try:
             fmt = Format(format.strip().lower()) if format else r.default_format
         except ValueError:
-            raise GameError(
+            raise TableError(
                 Refusal.UNREADABLE,
                 f"unknown format {format!r}; {r.name} plays: "
                 + ", ".join(f.value for f in r.formats),
             ) from None
         if fmt not in r.formats:
-            raise GameError(
+            raise TableError(
                 Refusal.UNREADABLE,
                 f"{r.name} does not play a {fmt.value}; it plays: "
                 + ", ".join(f.value for f in r.formats),
@@ -278,7 +232,7 @@ class Games:
         if len(opponents) == 1 and n_other == 2:
             opponents = opponents * 2
         if len(opponents) != n_other:
-            raise GameError(Refusal.UNREADABLE, f"a {fmt.value} needs {n_other} opponent(s)")
+            raise TableError(Refusal.UNREADABLE, f"a {fmt.value} needs {n_other} opponent(s)")
         allowed = [*levels, FRIEND]
         token = secrets.token_urlsafe(32)
         seats = [NewSeat("human", None, clean_name(name, "Player 1"), hash_secret(token), None)]
@@ -295,13 +249,12 @@ class Games:
                 label = f"Computer {i} ({key})" if twice else f"Computer ({key})"
                 seats.append(NewSeat("ai", key, label, None, None))
             else:
-                raise GameError(
+                raise TableError(
                     Refusal.UNREADABLE,
                     f"unknown opponent {opp!r}; choose one of: {', '.join(allowed)}",
                 )
         game_id = secrets.token_urlsafe(12)
         seed = secrets.randbelow(MAX_SEED)
-        live = Live(self._new_match(r.name, fmt.value, seed, 1, len(seats)), None)
         row = self.store.create_game(
             game_id=game_id,
             rules=r.name,
@@ -311,8 +264,13 @@ class Games:
             hints=hints,
             seats=seats,
         )
-        self._put(row.id, row=row, live=live)
+        self._put(row.id, row=row, live=self._start(row))
         return Created(game_id, token, 0, tuple(invites))
+
+    def _start(self, row: GameRow) -> Live:
+        """The game as dealt, before any entry of its log."""
+        m = self._new_match(row.rules, row.format, row.seed, row.games_to_play, len(row.seats))
+        return Live(TableState.new(row.id, seats_of(row), m))
 
     @staticmethod
     def _new_match(rules: str, fmt: str, seed: int, games: int, n_seats: int) -> Match:
@@ -384,13 +342,10 @@ class Games:
 
     def _replay(self, row: GameRow, live: Live | None, upto: int) -> tuple[Live, bool]:
         """``live`` (or a new match) brought to log length ``upto`` from the stored log;
-        (the state, whether it had to start again).  Raises :class:`GameError` (``NOT_NOW``)."""
+        (the state, whether it had to start again).  Raises :class:`TableError` (``NOT_NOW``)."""
         again = live is None or live.n > upto
         if live is None or again:
-            live = Live(
-                self._new_match(row.rules, row.format, row.seed, row.games_to_play, len(row.seats)),
-                None,
-            )
+            live = self._start(row)
         if live.n == upto:
             return live, again
         at = live.n
@@ -399,13 +354,13 @@ class Games:
                 if a.idx != live.n or a.idx >= upto:
                     break
                 at = a.idx
-                live = _step(live, a.player, parse_action(a.action))
+                live = _step(live, a.player, a.action)
         except PiquetError as exc:
             # the engine's reason goes to the log only: it may list what the seat to act
             # may do, that is his hand, and this answer reaches the other seat and
             # spectators too
             log.error("game %s: stored action %d does not replay: %s", row.id, at, exc)
-            raise GameError(
+            raise TableError(
                 Refusal.NOT_NOW,
                 f"this game's record no longer replays (at its action {at + 1}): it cannot "
                 "be shown or played on; the server's log says why",
@@ -414,22 +369,20 @@ class Games:
 
     def load(self, game_id: str) -> Entry:
         """The game read from the database (row, then whatever of the log is not in
-        memory).  Blocks.  Raises :class:`GameError` (``NOT_FOUND``, or ``NOT_NOW`` if it no
+        memory).  Blocks.  Raises :class:`TableError` (``NOT_FOUND``, or ``NOT_NOW`` if it no
         longer replays).
         """
         row = self.store.game(game_id)
         if row is None:
-            raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
+            raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
         held = self.peek(game_id)
         if held is not None and held.n > row.n_actions:
             # memory is ahead of what was read: an action committed meanwhile (memory
             # takes an action only once it is committed), or the stored log is shorter
             row = self.store.game(game_id)
             if row is None:
-                raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
+                raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
         revised = row.revision != (0 if held is None else held.row.revision)
-        if revised and self.revised is not None:
-            self.revised(game_id)
         # a copy of another revision may hold actions since taken back: start again
         start = None if held is None or held.row.revision != row.revision else held.live
         live, again = self._replay(row, start, row.n_actions)
@@ -440,7 +393,7 @@ class Games:
 
         From memory when memory is the truth; a ``shared`` game held in memory (or any,
         with ``check``) is first checked against the stored log length and seats: one
-        cheap query, and only what changed is read.  Raises :class:`GameError`
+        cheap query, and only what changed is read.  Raises :class:`TableError`
         (``NOT_FOUND``, ``NOT_NOW``).
         """
         held = self.peek(game_id)
@@ -450,7 +403,7 @@ class Games:
             return held
         version = self.store.version(game_id)
         if version is None:
-            raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
+            raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
         n, revision, joined = version
         if n == held.n and revision == held.row.revision and joined == held.joined:
             return held
@@ -463,11 +416,11 @@ class Games:
     @staticmethod
     def _digest(token: str | None) -> str:
         if not token:
-            raise GameError(
+            raise TableError(
                 Refusal.NO_TOKEN, "this needs the seat's token: Authorization: Bearer TOKEN"
             )
         if len(token) > 200:
-            raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
+            raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
         return hash_secret(token)
 
     @staticmethod
@@ -481,7 +434,7 @@ class Games:
         """The seat ``token`` opens, from memory; None when memory cannot tell.
 
         A seat's token, once set, never changes, so a match in memory is always right.
-        Raises :class:`GameError` (``NO_TOKEN``) without a token.
+        Raises :class:`TableError` (``NO_TOKEN``) without a token.
         """
         digest = self._digest(token)
         held = self.peek(game_id)
@@ -490,7 +443,7 @@ class Games:
     def authenticate(self, game_id: str, token: str | None) -> tuple[Entry, SeatRow]:
         """The game and the seat that ``token`` opens.  Blocks.
 
-        Raises :class:`GameError`: ``NO_TOKEN`` without one, ``NOT_FOUND`` for an unknown
+        Raises :class:`TableError`: ``NO_TOKEN`` without one, ``NOT_FOUND`` for an unknown
         game or a token that opens no seat of it (the two are not told apart).
         """
         digest = self._digest(token)
@@ -502,7 +455,7 @@ class Games:
         entry = self.load(game_id)  # a seat taken meanwhile, maybe through another process
         seat = self._seat_of(entry.row, digest)
         if seat is None:
-            raise GameError(Refusal.NOT_FOUND, _NOT_FOUND)
+            raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
         return entry, seat
 
     # ------------------------------------------------------------------ acting
@@ -512,41 +465,45 @@ class Games:
         return held, held is not None and not self.shared
 
     def prepare(
-        self, entry: Entry, player: int, text: str, *, expect: int | None = None
+        self, entry: Entry, player: int, text: str, *, expect: int | None = None,
+        event: bool = False,
     ) -> tuple[str, Live]:
-        """Check ``text`` (an action id) by ``player`` against ``entry``: (the action as
+        """Check ``text`` (an action id; with ``event``, one of the table's own entries:
+        ``undo``, ``resign``, ``rematch:ID``) by ``player`` against ``entry``: (the entry as
         stored, the game after it).  Touches nothing.
 
-        Raises :class:`GameError`: ``UNREADABLE`` for an unreadable action, ``NOT_NOW``
+        Raises :class:`TableError`: ``UNREADABLE`` for an unreadable action, ``NOT_NOW``
         when it is not the player's turn, the game is over or moved on (``expect``: the
         log length the actor saw), ``AGAINST_RULES`` when the rules forbid the action (the
         message says what is allowed).
         """
         live = entry.live
         m = live.match
+        if event:  # the table's own (undo, resign, rematch): the table says why not
+            if expect is not None and expect != live.n:
+                raise TableError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
+            after = _step(live, player, text)
+            return after.state.log[-1].text, after
         # a game over is said first: "X acted first" of a game X has ended tells less
         self._refuse_if_over(entry, player)
         if expect is not None and expect != live.n:
-            raise GameError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
+            raise TableError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
         if m.to_act != player:
             who = "nobody" if m.to_act is None else entry.row.seats[m.to_act].name
-            raise GameError(Refusal.NOT_NOW, f"it is not your turn: {who} is to act")
+            raise TableError(Refusal.NOT_NOW, f"it is not your turn: {who} is to act")
         try:
             action = parse_action(text)
         except ParseError as exc:
-            raise GameError(Refusal.UNREADABLE, str(exc)) from None
-        try:
-            after = _step(live, player, action)
-        except IllegalActionError as exc:
-            raise GameError(Refusal.AGAINST_RULES, str(exc)) from None
+            raise TableError(Refusal.UNREADABLE, str(exc)) from None
+        after = _step(live, player, action)
         return str(action), after
 
     def _refuse_if_over(self, entry: Entry, player: int) -> None:
         """Raise ``NOT_NOW`` if ``entry``'s game is over: resigned, or played to its end."""
-        if self.extras is not None and self.extras(entry, player).get("resigned") is not None:
-            raise GameError(Refusal.NOT_NOW, "the game is over: a player resigned")
+        if entry.live.state.resigned is not None:
+            raise TableError(Refusal.NOT_NOW, "the game is over: a player resigned")
         if entry.live.match.finished:
-            raise GameError(Refusal.NOT_NOW, "the game is over: no more actions")
+            raise TableError(Refusal.NOT_NOW, "the game is over: no more actions")
 
     async def act(
         self,
@@ -557,10 +514,11 @@ class Games:
         expect: int | None = None,
         entry: Entry | None = None,
         known: bool = False,
+        event: bool = False,
     ) -> Entry:
         """:meth:`act_once` without saying whether the action was applied now."""
         done, _applied = await self.act_once(
-            game_id, player, text, expect=expect, entry=entry, known=known
+            game_id, player, text, expect=expect, entry=entry, known=known, event=event
         )
         return done
 
@@ -573,6 +531,7 @@ class Games:
         expect: int | None = None,
         entry: Entry | None = None,
         known: bool = False,
+        event: bool = False,
     ) -> tuple[Entry, bool]:
         """Apply ``text`` by ``player`` (see :meth:`prepare`): (the game after it, whether
         it was applied now rather than found already recorded).
@@ -586,7 +545,7 @@ class Games:
         Answers once the action is committed; only then does memory hold it.  ``entry``:
         the game as the caller has it; ``known``: it is the truth (else a refusal or a
         lost race is checked once against the database before it stands).  Raises
-        :class:`GameError` as :meth:`prepare` does, and ``NOT_NOW`` when another action was
+        :class:`TableError` as :meth:`prepare` does, and ``NOT_NOW`` when another action was
         recorded first.
         """
         if entry is None:
@@ -598,8 +557,8 @@ class Games:
                 entry, known = await to_thread.run_sync(self.fresh, game_id), True
                 continue
             try:
-                action, after = self.prepare(entry, player, text, expect=expect)
-            except GameError:
+                action, after = self.prepare(entry, player, text, expect=expect, event=event)
+            except TableError:
                 if known:
                     raise
                 entry, known = await to_thread.run_sync(self.fresh, game_id), True
@@ -616,8 +575,10 @@ class Games:
                 entry = await to_thread.run_sync(check)
                 if expect is not None and _already(entry, expect, player, text):
                     return entry, False
+                if event:  # the table says whether it still applies, and why not
+                    continue
                 self._refuse_if_over(entry, player)  # (a resignation raises the revision)
-                raise GameError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
+                raise TableError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
             entry, known = await to_thread.run_sync(check), True
 
     async def _record(
@@ -628,7 +589,7 @@ class Games:
         first or the game was revised (an undo, a resignation) since it was read."""
         ok = await self.store.append_async(
             game_id, idx=idx, revision=revision, player=player, action=action,
-            finished=after.match.finished,
+            finished=after.state.over,
         )
         if not ok:
             return None
@@ -639,27 +600,22 @@ class Games:
 
     def ai_turn(self, entry: Entry) -> tuple[int, str, int] | None:
         """(player, level, seed) when an AI seat is to act, else None."""
+        seat = entry.live.state.computer_turn()
+        if seat is None or seat.level is None:
+            return None
+        # the one seed formula: the game's seed, the seat, the actions of the match so far
         m = entry.live.match
-        p = m.to_act
-        row = entry.row
-        if m.finished or p is None or p >= len(row.seats):
-            return None
-        seat = row.seats[p]
-        if seat.kind != "ai" or seat.level is None:
-            return None
-        if self.extras is not None and self.extras(entry, p).get("resigned") is not None:
-            return None
-        return p, seat.level, _ai_seed(row.seed, p, entry.n)
+        return seat.player, seat.level, ai_seed(entry.row.seed, seat.player, len(m.history))
 
     def join(self, game_id: str, invite: str, name: str | None) -> tuple[str, int]:
         """Take the seat ``invite`` opens: (token, seat).  Blocks.
 
-        Raises :class:`GameError` (``NOT_FOUND``; ``NOT_NOW`` for a game that is over).
+        Raises :class:`TableError` (``NOT_FOUND``; ``NOT_NOW`` for a game that is over).
         """
         if not invite or len(invite) > 200:
-            raise GameError(Refusal.NOT_FOUND, "no such invitation (or it has been used)")
+            raise TableError(Refusal.NOT_FOUND, "no such invitation (or it has been used)")
         if self.over(self.fresh(game_id)):
-            raise GameError(Refusal.NOT_NOW, "the game is over: its seat can no longer be taken")
+            raise TableError(Refusal.NOT_NOW, "the game is over: its seat can no longer be taken")
         token = secrets.token_urlsafe(32)
         seat = self.store.join(
             game_id,
@@ -668,7 +624,7 @@ class Games:
             name=clean_name(name, "Guest"),
         )
         if seat is None:
-            raise GameError(Refusal.NOT_FOUND, "no such invitation (or it has been used)")
+            raise TableError(Refusal.NOT_FOUND, "no such invitation (or it has been used)")
         if self.peek(game_id) is not None:
             row = self.store.game(game_id)
             if row is not None:
@@ -716,6 +672,7 @@ class Games:
         """What ``seat`` is sent: its view and what the table needs around it
         (``last_deal=False``: without the view of the last deal)."""
         row, live = entry.row, entry.live
+        state = live.state
         m = live.match
         view = m.view(seat)
         vj = view.to_json()
@@ -726,11 +683,13 @@ class Games:
             "n": live.n,
             "rules": row.rules,
             "format": row.format,
-            "finished": m.finished,
-            "to_act": m.to_act,
-            "your_turn": m.to_act == seat,
-            "legal_actions": legal_objects(view, m.rules),
-            "first_lead": first_lead(view),
+            "finished": state.over,
+            "to_act": state.to_act,
+            "your_turn": state.to_act == seat,
+            "legal_actions": (
+                [] if state.resigned is not None else [item.to_json() for item in menu(view)]
+            ),
+            "first_lead": None if (bound := first_lead(view)) is None else bound.to_json(),
             "seats": [
                 {
                     "seat": s.seat,
@@ -743,33 +702,35 @@ class Games:
             ],
             "hints": row.hints,
             "view": vj,
-            "result": m.result() if m.finished else None,
+            "result": state.result(),
+            # the table's own: undo (a practice game: every other seat the computer), a
+            # resignation, a rematch
+            "practice": state.practice(seat),
+            "can_undo": state.can_undo(seat),
+            "resigned": state.resigned,
+            "rematch": state.rematch,
+            "rematch_mine": state.rematch is not None and state.rematch_by == seat,
         }
-        if self.extras is not None:
-            out.update(self.extras(entry, seat))
         if last_deal:
             out["last_deal"] = self._last_deal(live, seat)
         return out
 
     def resigned(self, entry: Entry) -> int | None:
         """The seat that resigned ``entry``'s game, or None."""
-        if self.extras is None:
-            return None
-        seat: int | None = self.extras(entry, 0).get("resigned")
-        return seat
+        return entry.live.state.resigned
 
     def over(self, entry: Entry) -> bool:
         """Whether ``entry``'s game is over: played to its end, or resigned."""
-        return entry.live.match.finished or self.resigned(entry) is not None
+        return entry.live.state.over
 
     def record(self, entry: Entry) -> dict[str, Any]:
         """The finished (or resigned) game's JSON record, with the seats' names; a
         resignation is the tag ``Resigned`` (the seat), after the actions played.  Raises
-        :class:`GameError` (``NOT_NOW``) if the game is not over."""
+        :class:`TableError` (``NOT_NOW``) if the game is not over."""
         m = entry.live.match
         resigned = self.resigned(entry)
         if not m.finished and resigned is None:
-            raise GameError(Refusal.NOT_NOW, "the record is available when the game is over")
+            raise TableError(Refusal.NOT_NOW, "the record is available when the game is over")
         rec = m.to_record()
         rec["players"] = [s.name for s in entry.row.seats]
         if resigned is not None:
@@ -779,15 +740,15 @@ class Games:
     def replay_step(self, entry: Entry, step: int) -> dict[str, Any]:
         """A finished game after its first ``step`` actions: every seat's view.
 
-        Raises :class:`GameError`: ``NOT_NOW`` before the game is over, ``UNREADABLE`` for a step
+        Raises :class:`TableError`: ``NOT_NOW`` before the game is over, ``UNREADABLE`` for a step
         out of range.
         """
         row, m = entry.row, entry.live.match
         if not m.finished and self.resigned(entry) is None:
-            raise GameError(Refusal.NOT_NOW, "the replay is available when the game is over")
+            raise TableError(Refusal.NOT_NOW, "the replay is available when the game is over")
         total = len(m.history)
         if not 0 <= step <= total:
-            raise GameError(Refusal.UNREADABLE, f"step must be 0 to {total}")
+            raise TableError(Refusal.UNREADABLE, f"step must be 0 to {total}")
         at = self._new_match(row.rules, row.format, row.seed, row.games_to_play, len(row.seats))
         before = at
         for p, a in m.history[:step]:
@@ -798,7 +759,7 @@ class Games:
             vj["names"] = [s.name for s in row.seats]
             views[str(p)] = vj
         if step > 0:
-            ended_deal_view(before, at, views)
+            ended_deal_views(before, at, views)
         action = None
         if step > 0:
             p, a = m.history[step - 1]

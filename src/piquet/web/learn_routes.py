@@ -46,10 +46,12 @@ from piquet.learn.feedback import deal_summary
 from piquet.learn.lesson import _MARK, Lesson, Step
 from piquet.learn.lessons import LESSONS
 from piquet.learn.puzzles import Difficulty, Puzzle, Theme, choose, load
+from piquet.table.errors import Refusal, TableError
+from piquet.table.summary import TITLES
 from piquet.web.games import Entry, Games
-from piquet.web.practice import Creds, GameId, refusals
-from piquet.web.refusals import GameError, Refusal
-from piquet.web.summary import TITLES
+from piquet.web.ids import Creds, GameId, token_of
+from piquet.web.practice import refusals
+from piquet.web.server import Server
 
 __all__ = ["GUIDED_OPPONENT", "guided_t", "learn_router", "segments"]
 
@@ -136,7 +138,7 @@ def find_lesson(key: str) -> Lesson:
     for found in LESSONS:
         if found.key == key:
             return found
-    raise GameError(Refusal.NOT_FOUND, f"no lesson {key!r}; the lessons are: "
+    raise TableError(Refusal.NOT_FOUND, f"no lesson {key!r}; the lessons are: "
                     + ", ".join(x.key for x in LESSONS))
 
 
@@ -159,7 +161,7 @@ def find_puzzle(pid: str) -> Puzzle:
     for p in load():
         if p.id == pid:
             return p
-    raise GameError(Refusal.NOT_FOUND, f"no puzzle {pid!r}")
+    raise TableError(Refusal.NOT_FOUND, f"no puzzle {pid!r}")
 
 
 def note_json(note: Note, view: MatchView | None = None) -> dict[str, Any]:
@@ -196,7 +198,8 @@ class GuidedIn(BaseModel):
 @dataclass
 class _Guided:
     """A guided game's coach in this process: the terms it has explained, and at each
-    log length where the seat was to act, its view and the coach's suggestion."""
+    position (the match's history length) where the seat was to act, its view and
+    the coach's suggestion."""
 
     coach: Coach
     asked: dict[int, tuple[MatchView, Action | None, dict[str, Any]]]
@@ -205,16 +208,15 @@ class _Guided:
     judging: threading.Lock
 
 
-def learn_router(state: dict[str, Any]) -> APIRouter:
-    """The routes of the module's text; ``state`` is the app's (store, games, ...)."""
+def learn_router(state: Server) -> APIRouter:
+    """The routes of the module's text; ``state`` is the server's parts."""
     router = APIRouter(tags=["learn"])
     coaches: OrderedDict[str, _Guided] = OrderedDict()
     guided_ids: dict[str, str | None] = {}
     held = threading.Lock()
 
     def games() -> Games:
-        g: Games = state["games"]
-        return g
+        return state.games
 
     async def run(fn: Any, *args: Any) -> Any:
         return await to_thread.run_sync(fn, *args)
@@ -256,7 +258,7 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
         read (the error says how to answer)."""
         found = find_lesson(key)
         if not 0 <= index < len(found.steps) or found.steps[index].question is None:
-            raise GameError(Refusal.NOT_FOUND,
+            raise TableError(Refusal.NOT_FOUND,
                             f"step {index} of {key!r} asks nothing; the questions are at "
                             + ", ".join(str(i) for i, s in enumerate(found.steps)
                                         if s.question is not None))
@@ -266,7 +268,7 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
         try:
             checked = await run(q.check, step.position, step.seat, body.answer)
         except ParseError as exc:
-            raise GameError(Refusal.UNREADABLE, str(exc)) from None
+            raise TableError(Refusal.UNREADABLE, str(exc)) from None
         return {"correct": checked.correct, "answer": checked.answer}
 
     # ------------------------------------------------------------------ puzzles
@@ -284,7 +286,7 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
             p = choose(rules=rules or None, theme=theme or None,
                        difficulty=difficulty or None, seed=seed)
         except PiquetError as exc:
-            raise GameError(Refusal.NOT_FOUND, str(exc)) from None
+            raise TableError(Refusal.NOT_FOUND, str(exc)) from None
         out: dict[str, Any] = await run(puzzle_json, p)
         out["themes"] = [{"value": t.value, "title": t.title} for t in Theme]
         out["difficulties"] = [d.value for d in Difficulty]
@@ -302,7 +304,7 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
             try:
                 action = p.read(body.answer)
             except ParseError as exc:
-                raise GameError(Refusal.UNREADABLE, str(exc)) from None
+                raise TableError(Refusal.UNREADABLE, str(exc)) from None
             v = p.verdict(action)
             return {"best": v.best, "cost": v.cost, "text": v.text,
                     "best_choice": {"id": str(p.best), "label": p.labels()[0]},
@@ -333,7 +335,7 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
         try:
             r = get_rules(body.rules)
         except (KeyError, ValueError, PiquetError):
-            raise GameError(Refusal.UNREADABLE, f"unknown rule set {body.rules!r}; choose "
+            raise TableError(Refusal.UNREADABLE, f"unknown rule set {body.rules!r}; choose "
                             + ", ".join(PRESETS)) from None
         fmt = "game" if any(f.value == "game" for f in r.formats) else None
         created = await run(lambda: games().create(
@@ -347,7 +349,7 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
 
         await run(mark)
         guided_ids[created.id] = "learner"
-        state["ai"].kick(created.id)
+        state.ai.kick(created.id)
         return {"id": created.id, "token": created.token, "seat": created.seat,
                 "rules": body.rules, "rules_title": rules_title(body.rules), "invites": []}
 
@@ -370,13 +372,14 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
         m: Match = entry.live.match
         g = guided(entry.row.id)
         out: dict[str, Any] = {"guided": True, "n": entry.n, "before": None, "after": None}
+        at = len(m.history)  # the position (the log holds undos and the like too)
         if part != "after" and m.to_act == seat and not m.finished:
             with g.lock:
-                if entry.n not in g.asked:
+                if at not in g.asked:
                     view = m.view(seat)
                     note = g.coach.before(view)
-                    g.asked[entry.n] = (view, note.action, note_json(note, view))
-                out["before"] = g.asked[entry.n][2]
+                    g.asked[at] = (view, note.action, note_json(note, view))
+                out["before"] = g.asked[at][2]
         # the seat's last action, if the coach advised on it: what it cost (deals played
         # out: under a lock of its own, so the next note does not wait for it)
         last = next((i for i in range(len(m.history) - 1, -1, -1)
@@ -403,10 +406,9 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
         """At your decision: what it is, what the coach would do and why, the terms met
         for the first time; after your choice: what it cost if it was weak.  From your
         seat's view only.  409 for a game that is not guided."""
-        token = creds.credentials if creds is not None else None
-        entry, seat = await run(games().authenticate, game_id, token)
+        entry, seat = await run(games().authenticate, game_id, token_of(creds))
         if await run(guided_level, game_id) is None:
-            raise GameError(Refusal.NOT_NOW, "this game is not a guided one: the coach "
+            raise TableError(Refusal.NOT_NOW, "this game is not a guided one: the coach "
                             "sits by a guided deal (start one at /learn)")
         return await run(coach_words, entry, seat.seat, part)  # type: ignore[no-any-return]
 
@@ -415,11 +417,10 @@ def learn_router(state: dict[str, Any]) -> APIRouter:
     async def feedback(game_id: GameId, creds: Creds) -> dict[str, Any]:
         """Why each class was won, each declaration's count as the sum it is, the play:
         of the last deal finished, told to your seat (public facts only)."""
-        token = creds.credentials if creds is not None else None
-        entry, seat = await run(games().authenticate, game_id, token)
+        entry, seat = await run(games().authenticate, game_id, token_of(creds))
         d = entry.live.last_deal
         if d is None:
-            raise GameError(Refusal.NOT_NOW, "no deal has finished yet")
+            raise TableError(Refusal.NOT_NOW, "no deal has finished yet")
 
         def words() -> dict[str, Any]:
             m = entry.live.match

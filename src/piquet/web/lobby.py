@@ -24,29 +24,27 @@ from typing import Annotated, Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
-from fastapi import APIRouter, Body, Depends, Request
-from fastapi import Path as PathParam
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from fastapi import APIRouter, Body, Request
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet.core.rules import PRESETS, Format
+from piquet.table.errors import Refusal, TableError
+from piquet.table.summary import TITLES, format_label
 from piquet.web.games import Games
+from piquet.web.ids import ID_PATTERN, ChallengeId, Creds
 from piquet.web.limits import TokenBuckets
-from piquet.web.refusals import GameError, Refusal, hash_secret
-from piquet.web.store import metadata, seats_t
-from piquet.web.summary import TITLES, format_label
+from piquet.web.refusals import hash_secret
+from piquet.web.server import Server
+from piquet.web.store import games_t, metadata, seats_t
 
 __all__ = ["Lobby", "challenges_t", "lobby_router"]
 
 MAX_OPEN: Final = 50
 """Challenges listed at most (the newest)."""
 GONE: Final = "this challenge is no longer open: it was taken or withdrawn"
-_ENDS: Final = sa.table("piquet_game_ends", sa.column("game_id"), sa.column("resigned"))
-"""The resignations (:data:`piquet.web.practice.ends_t`, which imports this module's
-neighbours): a resigned game's seat is no challenge."""
 
 challenges_t: Final = sa.Table(
     "piquet_challenges",
@@ -98,20 +96,21 @@ class Lobby:
 
     def open(self) -> list[dict[str, Any]]:
         """The challenges whose seat is still waiting for this very invitation, in a game
-        nobody resigned, newest first; the others are dropped."""
-        c, s, e = challenges_t.c, seats_t.c, _ENDS.c
+        not over (nor resigned), newest first; the others are dropped."""
+        c, s, g = challenges_t.c, seats_t.c, games_t.c
         with self.engine.begin() as conn:
             rows = conn.execute(
                 sa.select(c.id, c.game_id, c.invite, c.name, c.rules, c.format, c.created_at,
-                          s.token_hash, s.invite_hash, e.resigned)
+                          s.token_hash, s.invite_hash, g.finished)
                 .join_from(challenges_t, seats_t,
                            sa.and_(s.game_id == c.game_id, s.seat == c.seat), isouter=True)
-                .join_from(challenges_t, _ENDS, e.game_id == c.game_id, isouter=True)
+                .join_from(challenges_t, games_t, g.id == c.game_id, isouter=True)
                 .order_by(c.created_at.desc())
             ).all()
+            # a game over (resigned: an entry of its log) has no seat to offer
             stale = [r.id for r in rows
                      if r.token_hash is not None or r.invite_hash != hash_secret(r.invite)
-                     or r.resigned is not None]
+                     or bool(r.finished)]
             if stale:
                 conn.execute(challenges_t.delete().where(c.id.in_(stale)))
         now = time.time()
@@ -174,7 +173,7 @@ class Lobby:
 # ---------------------------------------------------------------------- the routes
 class PostIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    game: str = Field(max_length=32, pattern=r"^[A-Za-z0-9_-]{1,32}$",
+    game: str = Field(max_length=32, pattern=ID_PATTERN,
                       description="The game to offer (you hold a seat at it).")
     invite: str = Field(max_length=200, description="The invitation code of its open seat.")
 
@@ -184,25 +183,22 @@ class AcceptIn(BaseModel):
     name: str | None = Field(None, max_length=100, description="Your name at the table.")
 
 
-bearer = HTTPBearer(auto_error=False, description="The seat's token.")
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
-ChallengeP = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$",
-                                      description="The challenge.")]
 _ERRORS: Final[dict[int | str, dict[str, Any]]] = {
     c: {"description": 'An error: {"error": ...}'} for c in (400, 401, 404, 409, 422, 429)
 }
 
 
-def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> APIRouter:
+def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter:
     """The lobby's routes; ``state`` is the app's (games, store, hub), filled at start-up.
     ``create_per_minute`` limits new challenges per client address (0: no limit)."""
     router = APIRouter()
     posts = TokenBuckets(create_per_minute / 60.0, max(1.0, create_per_minute / 3))
+    held: Lobby | None = None
 
     def lobby() -> Lobby:
-        held = state.get("lobby")
-        if held is None or held.engine is not state["store"].engine:
-            held = state["lobby"] = Lobby(state["store"].engine)
+        nonlocal held
+        if held is None or held.engine is not state.store.engine:
+            held = Lobby(state.store.engine)
         lb: Lobby = held
         return lb
 
@@ -228,11 +224,11 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
                     429, "too many challenges: slow down and try again",
                     headers={"retry-after": str(max(1, math.ceil(wait)))},
                 )
-        games: Games = state["games"]
+        games: Games = state.games
         token = creds.credentials if creds is not None else None
         entry, seat = await run(games.authenticate, body.game, token)
         if games.over(entry):
-            raise GameError(Refusal.NOT_NOW, "the game is over: there is no seat to offer")
+            raise TableError(Refusal.NOT_NOW, "the game is over: there is no seat to offer")
         digest = hash_secret(body.invite)
         open_seat = next(
             (s for s in entry.row.seats
@@ -240,13 +236,13 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
             None,
         )
         if open_seat is None:
-            raise GameError(
+            raise TableError(
                 Refusal.NOT_FOUND,
                 "that invitation opens no waiting seat of this game: make a new link",
             )
         n_seats = len(entry.row.seats)
         if n_seats != 2:
-            raise GameError(Refusal.UNREADABLE, "only a game of two may be offered in the lobby")
+            raise TableError(Refusal.UNREADABLE, "only a game of two may be offered in the lobby")
         cid = await run(
             lobby().post, game_id=body.game, seat=open_seat.seat, invite=body.invite,
             name=seat.name, rules=entry.row.rules, fmt=entry.row.format,
@@ -255,28 +251,30 @@ def lobby_router(state: dict[str, Any], *, create_per_minute: float = 30.0) -> A
 
     @router.post("/api/lobby/{challenge_id}/accept", status_code=201, responses=_ERRORS,
                  tags=["lobby"])
-    async def accept(challenge_id: ChallengeP, body: Annotated[AcceptIn, Body()]) -> dict[str, Any]:
+    async def accept(
+        challenge_id: ChallengeId, body: Annotated[AcceptIn, Body()]
+    ) -> dict[str, Any]:
         """Accept a challenge: you take its seat (the answer holds your token), and the
         challenge leaves the lobby."""
         taken = await run(lobby().take, challenge_id)
         if taken is None:
-            raise GameError(Refusal.NOT_FOUND, GONE)
+            raise TableError(Refusal.NOT_FOUND, GONE)
         game_id, invite = taken
-        games: Games = state["games"]
+        games: Games = state.games
         try:
             token, seat = await run(games.join, game_id, invite, body.name)
-        except GameError:
-            raise GameError(Refusal.NOT_FOUND, GONE) from None
-        await state["hub"].publish(game_id, -1)
+        except TableError:
+            raise TableError(Refusal.NOT_FOUND, GONE) from None
+        await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 
     @router.delete("/api/lobby/{challenge_id}", responses=_ERRORS, tags=["lobby"])
-    async def withdraw(challenge_id: ChallengeP, creds: Creds) -> dict[str, Any]:
+    async def withdraw(challenge_id: ChallengeId, creds: Creds) -> dict[str, Any]:
         """Withdraw your challenge (a seat's token of its game); the link still works."""
         game_id = await run(lobby().game_of, challenge_id)
         if game_id is None:
-            raise GameError(Refusal.NOT_FOUND, GONE)
-        games: Games = state["games"]
+            raise TableError(Refusal.NOT_FOUND, GONE)
+        games: Games = state.games
         token = creds.credentials if creds is not None else None
         await run(games.authenticate, game_id, token)
         await run(lobby().withdraw, challenge_id)

@@ -38,10 +38,13 @@ from sqlalchemy.exc import IntegrityError
 
 from piquet.core.rules import KNOB_DOCS, Format, value_text
 from piquet.core.sources import citation
+from piquet.table.errors import Refusal, TableError
+from piquet.table.summary import TITLES, format_label, rules_summary
 from piquet.web.games import Entry, Games
-from piquet.web.practice import GameId, refusals
-from piquet.web.refusals import GameError, Refusal, hash_secret, preset_named
-from piquet.web.summary import TITLES, format_label, rules_summary
+from piquet.web.ids import ID_PATTERN, GameId
+from piquet.web.practice import refusals
+from piquet.web.refusals import hash_secret, preset_named
+from piquet.web.server import Server
 
 __all__ = ["IDENTITY_COOKIE", "mount_docs", "open_box", "players_router", "seal"]
 
@@ -86,7 +89,7 @@ def open_box(identity: str, game_id: str, seat: int, box: str) -> str:
 
 
 # ---------------------------------------------------------------------- what a game is now
-def game_line(games: Games, entry: Entry, seat: int, ends: Any) -> dict[str, Any]:
+def game_line(games: Games, entry: Entry, seat: int) -> dict[str, Any]:
     """One row of "Your games": the game, its state in words, the score."""
     row, m = entry.row, entry.live.match
     body = games.seat_json(entry, seat, last_deal=False)
@@ -95,8 +98,7 @@ def game_line(games: Games, entry: Entry, seat: int, ends: Any) -> dict[str, Any
     # a seat nobody has taken yet has a placeholder name ("Friend 1"): not shown
     names = [s.name if s.kind != "human" or s.token_hash is not None
              else "(seat not taken yet)" for s in row.seats]
-    end = ends.get(row.id) if ends is not None else None
-    resigned = end.resigned if end is not None else None
+    resigned = entry.live.state.resigned
     if resigned is not None:
         state, status = (
             "over",
@@ -145,7 +147,7 @@ def game_line(games: Games, entry: Entry, seat: int, ends: Any) -> dict[str, Any
 
 # ---------------------------------------------------------------------- the routes
 class SeatIn(BaseModel):
-    id: str = Field(max_length=32, pattern=r"^[A-Za-z0-9_-]{1,32}$")
+    id: str = Field(max_length=32, pattern=ID_PATTERN)
     token: str = Field(max_length=200)
 
 
@@ -153,12 +155,12 @@ class InvitationIn(BaseModel):
     invite: str = Field(max_length=200)
 
 
-def players_router(state: dict[str, Any]) -> APIRouter:
+def players_router(state: Server) -> APIRouter:
     """``/api/me/...``, ``/api/games/{id}/invitation`` and ``/api/rules/{name}``."""
     router = APIRouter()
 
     def games() -> Games:
-        g: Games = state["games"]
+        g: Games = state.games
         return g
 
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
@@ -244,9 +246,9 @@ def players_router(state: dict[str, Any]) -> APIRouter:
         for r in await run(rows_of, identity):
             try:
                 entry = games().cached(r.game_id) or await run(games().fresh, r.game_id)
-            except GameError:
+            except TableError:
                 continue  # the game is gone
-            out.append(game_line(games(), entry, r.seat, state.get("ends")))
+            out.append(game_line(games(), entry, r.seat))
         return {"games": out}
 
     @router.get(
@@ -260,7 +262,7 @@ def players_router(state: dict[str, Any]) -> APIRouter:
         it holds none there (an answer, not a fault: a page asks before it offers to join);
         404 if there is no such game."""
         if await run(games().store.game, game_id) is None:
-            raise GameError(
+            raise TableError(
                 Refusal.NOT_FOUND, "no such game: the link may be mistyped or cut short"
             )
         identity = identity_of(piquet_id)
@@ -321,7 +323,7 @@ def players_router(state: dict[str, Any]) -> APIRouter:
         game is over."""
         row = await run(games().store.game, game_id)
         if row is None:
-            raise GameError(
+            raise TableError(
                 Refusal.NOT_FOUND, "no such game: the link may be mistyped or cut short"
             )
         digest = hash_secret(body.invite)
@@ -337,22 +339,22 @@ def players_router(state: dict[str, Any]) -> APIRouter:
         )
         if seat is None:
             if sum(s.kind == "human" for s in row.seats) < 2:
-                raise GameError(
+                raise TableError(
                     Refusal.NOT_FOUND,
                     "this game has no seat for a friend: the link is none of its invitations",
                 )
             if not any(s.kind == "human" and s.token_hash is None for s in row.seats):
-                raise GameError(
+                raise TableError(
                     Refusal.GONE,
                     "this invitation has been used: its seat is taken. Ask whoever sent it "
                     "for a new game.",
                 )
-            raise GameError(
+            raise TableError(
                 Refusal.GONE,
                 "this invitation link has been replaced by a newer one: ask for the new link",
             )
         if games().over(await run(games().fresh, game_id)):
-            raise GameError(
+            raise TableError(
                 Refusal.GONE, "this game is over: ask whoever sent the link for a new game"
             )
         rules = preset_named(row.rules)

@@ -1,13 +1,13 @@
 """What every part of the web table shares about a request: why it is refused, and the
 checks of what it names (a rule set, a display name) and of its secrets.
 
-A refusal is a :class:`GameError` with a :class:`Refusal`; only the web edge
-(``web/app.py``, its ``HTTP_STATUS``) says it as an HTTP status.
+A refusal is the table's :class:`~piquet.table.errors.TableError` with a
+:class:`~piquet.table.errors.Refusal`; only the web edge (``web/app.py``, its
+``HTTP_STATUS``) says it as an HTTP status.
 """
 
 from __future__ import annotations
 
-import enum
 import hashlib
 import re
 import unicodedata
@@ -15,44 +15,15 @@ from typing import Final
 
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS, Rules, preset
+from piquet.table.errors import Refusal, TableError
 
-__all__ = ["MAX_NAME", "GameError", "Refusal", "clean_name", "hash_secret", "preset_named"]
+__all__ = ["MAX_NAME", "clean_name", "hash_secret", "preset_named"]
 
 MAX_NAME: Final = 30
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 _UNSEEN: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
 _BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
 """Letters (and a symbol) that draw nothing: the Hangul fillers, the blank Braille pattern."""
-
-
-class Refusal(enum.Enum):
-    """Why a request is refused (the web edge, ``web/app.py``, says it in HTTP)."""
-
-    UNREADABLE = "unreadable"
-    """The request cannot be read: an unknown name, a malformed action."""
-    NO_TOKEN = "no token"
-    """It needs a seat's (or a tally's) token and has none."""
-    NOT_FOUND = "not found"
-    """No such game, or not for this token (the two are not told apart)."""
-    NOT_NOW = "not now"
-    """Not at this point of the game: not your turn, the game is over or moved on."""
-    AGAINST_RULES = "against the rules"
-    """The rules forbid it (the message says what is allowed)."""
-    GONE = "gone"
-    """It was there and is no more: an invitation used or replaced."""
-    UNAVAILABLE = "unavailable"
-    """The server cannot do it now (its database fails)."""
-
-
-
-
-class GameError(PiquetError):
-    """A request the server refuses: ``kind`` says why, ``message`` in words."""
-
-    def __init__(self, kind: Refusal, message: str) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.message = message
 
 
 def hash_secret(secret: str) -> str:
@@ -82,9 +53,9 @@ def _visible(text: str) -> bool:
 
 
 def preset_named(name: str) -> Rules:
-    """The preset called ``name`` (or an alias); never a file.  Raises :class:`GameError`."""
+    """The preset called ``name`` (or an alias); never a file.  Raises :class:`TableError`."""
     key = name.strip().lower()
-    bad = GameError(
+    bad = TableError(
         Refusal.UNREADABLE, f"unknown rule set {name!r}; the rule sets are: {', '.join(PRESETS)}"
     )
     try:

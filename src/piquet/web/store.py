@@ -29,6 +29,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
+from piquet.table.store import StoreError as TableStoreError
+
 __all__ = [
     "bump_revision",
     "ActionRow",
@@ -70,9 +72,6 @@ seats_t: Final = sa.Table(
     sa.Column("invite_hash", sa.String(64), nullable=True),
 )
 
-_RESIGNED: Final = sa.table("piquet_game_ends", sa.column("game_id"), sa.column("resigned"))
-"""The resignations (kept by :mod:`piquet.web.practice`): a resigned game's seat is not
-taken."""
 actions_t: Final = sa.Table(
     "piquet_actions",
     metadata,
@@ -84,10 +83,11 @@ actions_t: Final = sa.Table(
 )
 
 
-class StoreError(Exception):
+class StoreError(TableStoreError):
     """The database cannot be reached, read or written; the message says which and why.
 
-    Not a :class:`~piquet.core.errors.PiquetError` (nor a ``ValueError``): a database that
+    The table's :class:`~piquet.table.store.StoreError` (what any store raises), so not a
+    :class:`~piquet.core.errors.PiquetError` (nor a ``ValueError``): a database that
     fails is not bad input.  The web answers it with 503.
     """
 
@@ -680,9 +680,9 @@ class Store:
         """(log length, revision, seats taken by a person) of ``game_id``, or None: one
         cheap query.
 
-        The log grows by appends and the seats fill; anything else that changes a game
-        (an undo cuts the log, a resignation, a rematch) raises the revision.  So a
-        process holding a game in memory knows from these whether another changed it.
+        The log grows by appends (undo, resign and rematch are entries) and the seats
+        fill; anything else that changes a game raises the revision.  So a process holding
+        a game in memory knows from these whether another changed it.
         """
         with self._using("read"), self.engine.connect() as conn:
             row = conn.execute(_VERSION, {"b_id": game_id}).first()
@@ -701,10 +701,10 @@ class Store:
     def append(
         self, game_id: str, *, idx: int, revision: int, player: int, action: str, finished: bool
     ) -> bool:
-        """Add action number ``idx``; False (and nothing written) if the log is not ``idx``
-        long or the game's revision is not ``revision`` (the one the move was checked
-        against: an undo then as many new moves leaves the length as it was, a resignation
-        leaves it alone, and either must refuse a move checked before it).
+        """Add log entry number ``idx`` (an action, or the table's undo, resign, rematch);
+        False (and nothing written) if the log is not ``idx`` long or the game's revision
+        is not ``revision`` (the one the entry was checked against; an earlier version's
+        undo cut the log and raised it).
 
         The conditional update takes the game's row lock first, so of two writers racing
         for the same index exactly one succeeds.  It returns once the action is committed.
@@ -722,7 +722,7 @@ class Store:
 
     def join(self, game_id: str, *, invite_hash: str, token_hash: str, name: str) -> int | None:
         """Take the open seat whose invite hashes to ``invite_hash``; its number, or None
-        (none such, or the game was resigned)."""
+        (none such, or the game is over: resigned, or played to its end)."""
         with self._using("write to"), self.engine.begin() as conn:
             row = conn.execute(
                 sa.select(seats_t.c.seat).where(
@@ -739,11 +739,10 @@ class Store:
                     seats_t.c.game_id == game_id,
                     seats_t.c.seat == row.seat,
                     seats_t.c.token_hash.is_(None),
-                    # not in a game resigned meanwhile (checked in the statement that takes
-                    # the seat: a resignation between a check and the take let it through)
-                    ~sa.exists().where(
-                        _RESIGNED.c.game_id == game_id, _RESIGNED.c.resigned.is_not(None)
-                    ),
+                    # not in a game over meanwhile, by a resignation (an entry of its log)
+                    # or its last move (checked in the statement that takes the seat: a
+                    # resignation between a check and the take let it through)
+                    ~sa.exists().where(games_t.c.id == game_id, games_t.c.finished.is_(True)),
                 )
                 .values(token_hash=token_hash, invite_hash=None, name=name)
             )

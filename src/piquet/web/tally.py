@@ -27,18 +27,18 @@ from pathlib import Path
 from typing import Annotated, Any, Final, ParamSpec, TypeVar
 
 from anyio import to_thread
-from fastapi import APIRouter, Body, Depends, Request
-from fastapi import Path as PathParam
+from fastapi import APIRouter, Body, Request
 from fastapi.responses import HTMLResponse, JSONResponse
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
 from piquet.core.errors import IllegalActionError, ParseError, PiquetError
 from piquet.core.rules import Format, Rules
+from piquet.table.errors import Refusal, TableError
 from piquet.tally import TallySession, new_tally
+from piquet.web.ids import Creds, TallyId, token_of
 from piquet.web.limits import TokenBuckets
-from piquet.web.refusals import GameError, Refusal, clean_name, hash_secret, preset_named
+from piquet.web.refusals import clean_name, hash_secret, preset_named
 from piquet.web.store import Store, StoreError
 from piquet.web.tally_schemas import (
     MAX_GAMES,
@@ -55,7 +55,6 @@ from piquet.web.tallystore import MAX_ENTRY, TallyRow, TallyStore
 __all__ = ["MAX_GAMES", "MAX_STEPS", "Tallies", "tally_json", "tally_router"]
 
 STATIC: Final = Path(__file__).parent / "static"
-TALLY_ID: Final = r"^[A-Za-z0-9_-]{1,32}$"
 MAX_STEPS: Final = 4000
 """Entries a tally may hold (a game of many deals takes a few hundred)."""
 NOT_FOUND: Final = "no such tally, or its key is not this one: open the tally by its own link"
@@ -69,13 +68,13 @@ def _db(fn: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
     try:
         return fn(*args, **kwargs)
     except StoreError as exc:
-        raise GameError(Refusal.UNAVAILABLE, str(exc)) from None
+        raise TableError(Refusal.UNAVAILABLE, str(exc)) from None
 
 
 def _format(rules: Rules, text: str | None) -> Format:
     allowed = [f for f in rules.formats if f is not Format.POOL]
     if not allowed:
-        raise GameError(
+        raise TableError(
             Refusal.UNREADABLE, f"{rules.name} plays only the pool, which the tally does not keep"
         )
     choices = ", ".join(f.value for f in allowed)
@@ -85,15 +84,15 @@ def _format(rules: Rules, text: str | None) -> Format:
     try:
         fmt = Format(text.strip().lower())
     except ValueError:
-        raise GameError(
+        raise TableError(
             Refusal.UNREADABLE, f"unknown format {text!r}; {rules.name} plays: {choices}"
         ) from None
     if fmt is Format.POOL:
-        raise GameError(
+        raise TableError(
             Refusal.UNREADABLE, "the tally keeps two-player games and parties, not the pool"
         )
     if fmt not in allowed:
-        raise GameError(
+        raise TableError(
             Refusal.UNREADABLE, f"{rules.name} does not play a {fmt.value}; it plays: {choices}"
         )
     return fmt
@@ -123,16 +122,16 @@ class Tallies:
 
     # ------------------------------------------------------------------ creating
     def create(self, *, rules: str, names: list[str], format: str | None, games: int) -> Created:
-        """A new tally.  Raises :class:`GameError` (400) saying what is allowed."""
+        """A new tally.  Raises :class:`TableError` (400) saying what is allowed."""
         r = preset_named(rules)
         fmt = _format(r, format)
         if not 1 <= games <= MAX_GAMES:
-            raise GameError(Refusal.UNREADABLE, f"games must be 1 to {MAX_GAMES}")
+            raise TableError(Refusal.UNREADABLE, f"games must be 1 to {MAX_GAMES}")
         clean = [clean_name(n, f"Player {i}") for i, n in enumerate(names, 1)]
         try:
             session = new_tally(r, names=clean, format=fmt, games=games)
         except PiquetError as exc:
-            raise GameError(Refusal.UNREADABLE, str(exc)) from None
+            raise TableError(Refusal.UNREADABLE, str(exc)) from None
         tally_id = secrets.token_urlsafe(12)
         token = secrets.token_urlsafe(32)
         _db(
@@ -158,23 +157,23 @@ class Tallies:
                 self._cache.popitem(last=False)
 
     def authenticate(self, tally_id: str, token: str | None) -> TallyRow:
-        """The tally ``token`` opens.  Raises :class:`GameError`: 401 without a token, 404
+        """The tally ``token`` opens.  Raises :class:`TableError`: 401 without a token, 404
         for an unknown tally or a token of another (the two are not told apart)."""
         if not token:
-            raise GameError(
+            raise TableError(
                 Refusal.NO_TOKEN, "this needs the tally's token: Authorization: Bearer TOKEN"
             )
         if len(token) > 200:
-            raise GameError(Refusal.NOT_FOUND, NOT_FOUND)
+            raise TableError(Refusal.NOT_FOUND, NOT_FOUND)
         row = _db(self.store.tally, tally_id)
         if row is None or not secrets.compare_digest(row.token_hash, hash_secret(token)):
-            raise GameError(Refusal.NOT_FOUND, NOT_FOUND)
+            raise TableError(Refusal.NOT_FOUND, NOT_FOUND)
         return row
 
     def session(self, row: TallyRow) -> tuple[TallyRow, TallySession]:
         """The tally's session at the version ``row`` read (or newer).
 
-        Raises :class:`GameError` (409) if the stored entries no longer replay.
+        Raises :class:`TableError` (409) if the stored entries no longer replay.
         """
         with self._lock:
             cached = self._cache.get(row.id)
@@ -182,7 +181,7 @@ class Tallies:
             return row, cached[1]
         snap = _db(self.store.snapshot, row.id)
         if snap is None:
-            raise GameError(Refusal.NOT_FOUND, NOT_FOUND)
+            raise TableError(Refusal.NOT_FOUND, NOT_FOUND)
         row, texts = snap
         # a step stored as {"with_previous": STEP} was entered on the line of the one before
         steps: list[Any] = []
@@ -207,7 +206,7 @@ class Tallies:
         try:
             session = TallySession.from_record(record).with_entries(sizes)
         except (PiquetError, ValueError) as exc:
-            raise GameError(
+            raise TableError(
                 Refusal.NOT_NOW, f"this tally's entries no longer replay: {exc}"
             ) from None
         self._put(row.id, row.version, session)
@@ -222,7 +221,7 @@ class Tallies:
     ) -> tuple[TallyRow, TallySession]:
         """The tally after the entry ``text`` (made on ``version``, if given).
 
-        Raises :class:`GameError`: 400 for text that is no entry, 422 for what the rule set
+        Raises :class:`TableError`: 400 for text that is no entry, 422 for what the rule set
         forbids (the message says what and what is expected), 409 when the match is over,
         the tally is full, or it changed meanwhile (since ``version``).  The tally is
         unchanged then.
@@ -233,15 +232,15 @@ class Tallies:
         try:
             after = session.enter(text)
         except ParseError as exc:
-            raise GameError(Refusal.UNREADABLE, speak(str(exc))) from None
+            raise TableError(Refusal.UNREADABLE, speak(str(exc))) from None
         except IllegalActionError as exc:
-            raise GameError(
+            raise TableError(
                 Refusal.NOT_NOW if session.finished else Refusal.AGAINST_RULES,
                 speak(str(exc))) from None
         except PiquetError as exc:  # "nothing to undo"
-            raise GameError(Refusal.NOT_NOW, speak(str(exc))) from None
+            raise TableError(Refusal.NOT_NOW, speak(str(exc))) from None
         except ValueError as exc:  # pragma: no cover - the tally raises PiquetError
-            raise GameError(Refusal.UNREADABLE, f"cannot read that entry: {exc}") from None
+            raise TableError(Refusal.UNREADABLE, f"cannot read that entry: {exc}") from None
         return self._save(row, session, after)
 
     def undo(
@@ -249,13 +248,13 @@ class Tallies:
     ) -> tuple[TallyRow, TallySession]:
         """The tally without its last entry (a line of cards played is one), whether the
         session was entered in this process or read back from the stored steps (which
-        keep how they were entered).  Raises :class:`GameError` (409) if none, or if the
+        keep how they were entered).  Raises :class:`TableError` (409) if none, or if the
         tally moved on since ``version``."""
         row, session = self._at(tally_id, token, version)
         try:
             after = session.undo()
         except PiquetError as exc:
-            raise GameError(Refusal.NOT_NOW, str(exc)) from None
+            raise TableError(Refusal.NOT_NOW, str(exc)) from None
         return self._save(row, session, after)
 
     def _at(
@@ -265,7 +264,7 @@ class Tallies:
         device entered since the writer looked: the entry was meant for another step)."""
         row, session = self.load(tally_id, token)
         if version is not None and version != row.version:
-            raise GameError(
+            raise TableError(
                 Refusal.NOT_NOW,
                 "the tally changed meanwhile (an entry from another device): here it is as "
                 "it stands; enter again if need be",
@@ -278,7 +277,7 @@ class Tallies:
         if after.steps == before.steps:
             return row, before
         if len(after.steps) > MAX_STEPS:
-            raise GameError(
+            raise TableError(
                 Refusal.NOT_NOW, f"this tally is full ({MAX_STEPS} entries): download it"
             )
         keep = min(len(before.steps), len(after.steps))
@@ -291,7 +290,7 @@ class Tallies:
             for i, s in ((i, after.steps[i]) for i in range(keep, len(after.steps)))
         ]
         if any(len(a) > MAX_ENTRY for a in add):
-            raise GameError(Refusal.UNREADABLE, "that entry is too long to keep")
+            raise TableError(Refusal.UNREADABLE, "that entry is too long to keep")
         ok = _db(
             self.store.rewrite_tail,
             row.id,
@@ -301,7 +300,7 @@ class Tallies:
             finished=after.finished,
         )
         if not ok:
-            raise GameError(
+            raise TableError(
                 Refusal.NOT_NOW, "the tally changed meanwhile (another device?): reload it"
             )
         new_row = replace(
@@ -312,9 +311,6 @@ class Tallies:
 
 
 # ====================================================================== the routes
-bearer = HTTPBearer(auto_error=False, description="The tally's token.")
-TallyIdP = Annotated[str, PathParam(pattern=TALLY_ID, description="The tally's id.")]
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 
 
 def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0) -> APIRouter:
@@ -339,9 +335,6 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
 
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
-
-    def token_of(creds: HTTPAuthorizationCredentials | None) -> str | None:
-        return creds.credentials if creds is not None else None
 
     def answer(row: TallyRow, session: TallySession) -> JSONResponse:
         return JSONResponse(tally_json(row.id, row.version, session))
@@ -397,7 +390,7 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
         responses=errors_doc(401, 404, 409, 422, 429, 503),
         tags=["tallies"],
     )
-    async def get_tally(tally_id: TallyIdP, creds: Creds) -> JSONResponse:
+    async def get_tally(tally_id: TallyId, creds: Creds) -> JSONResponse:
         """The tally: scores, what is expected next, the entries, the deal's known cards."""
         row, session = await run(tallies().load, tally_id, token_of(creds))
         return answer(row, session)
@@ -408,7 +401,7 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
         responses=errors_doc(400, 401, 404, 409, 413, 422, 429, 503),
         tags=["tallies"],
     )
-    async def enter(tally_id: TallyIdP, body: EntryIn, creds: Creds) -> JSONResponse:
+    async def enter(tally_id: TallyId, body: EntryIn, creds: Creds) -> JSONResponse:
         """Enter what happened at the table (one line of the tally's entries).
 
         400: the text is no entry; 422: the rule set forbids it (a claim the hand cannot
@@ -428,7 +421,7 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
         tags=["tallies"],
     )
     async def undo(
-        tally_id: TallyIdP, creds: Creds, body: UndoIn | None = None
+        tally_id: TallyId, creds: Creds, body: UndoIn | None = None
     ) -> JSONResponse:
         """Take back the last entry (a line of several cards is taken back card by card);
         409 if the tally moved on since ``version``."""
@@ -445,7 +438,7 @@ def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0)
         },
         tags=["tallies"],
     )
-    async def record(tally_id: TallyIdP, creds: Creds) -> JSONResponse:
+    async def record(tally_id: TallyId, creds: Creds) -> JSONResponse:
         """The tally as a record (``TallySession.to_record``): ``piquet tally --load`` reads it.
 
         Available at any moment; the result is filled in once the match is over.

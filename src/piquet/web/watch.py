@@ -19,38 +19,35 @@ import functools
 import hmac
 import json
 import logging
-import re
 import secrets
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Final
+from typing import Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
-from fastapi import APIRouter, Depends, WebSocket, WebSocketDisconnect
-from fastapi import Path as PathParam
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from fastapi.responses import HTMLResponse, Response
-from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from piquet import __version__
 from piquet.core.view import public_view
+from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Entry, Games
 from piquet.web.hub import live_message
+from piquet.web.ids import ID_RE, Creds, GameId
 from piquet.web.limits import TokenBuckets, too_deep
-from piquet.web.practice import resigned_result
-from piquet.web.refusals import GameError, Refusal
+from piquet.web.server import Server
 from piquet.web.store import metadata
 
 __all__ = ["WatchKeys", "public_body", "public_json", "watch_keys_t", "watch_router"]
 
 log = logging.getLogger("piquet.web")
 STATIC: Final = Path(__file__).parent / "static"
-_GAME_ID: Final = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 NOT_FOUND: Final = "no such game (or not for this spectator link)"
 watch_keys_t: Final = sa.Table(
     "piquet_watch_keys",
@@ -61,11 +58,11 @@ watch_keys_t: Final = sa.Table(
 )
 
 
-def public_json(entry: Entry, resigned: int | None = None) -> dict[str, Any]:
+def public_json(entry: Entry) -> dict[str, Any]:
     """What a spectator is sent: the engine's public view of the game, the seats' names,
-    and the public view of the deal just finished, as it stood at its end.  A game that
-    ``resigned`` (a seat) ended is over: ``finished``, nobody to act, and ``result``
-    names who resigned and who won, as the seats' views say it."""
+    and the public view of the deal just finished, as it stood at its end.  A game a
+    seat resigned is over: ``finished``, nobody to act, and ``result`` names who resigned
+    and who won, as the seats' views say it."""
     row, live = entry.row, entry.live
     m = live.match
     view = m.public_view()
@@ -76,10 +73,8 @@ def public_json(entry: Entry, resigned: int | None = None) -> dict[str, Any]:
         last = public_view(live.last_deal).to_json()
         last["number"] = len(m.deals)
         last["elder"], last["younger"] = summary.players
-    result = m.result() if m.finished else None
-    if resigned is not None and not m.finished:
-        result = resigned_result(m, resigned)
-    over = m.finished or resigned is not None
+    result = live.state.result()
+    over = live.state.over
     return {
         "id": row.id,
         "spectator": True,
@@ -88,7 +83,7 @@ def public_json(entry: Entry, resigned: int | None = None) -> dict[str, Any]:
         "format": row.format,
         "finished": over,
         "to_act": None if over else m.to_act,
-        "resigned": resigned,
+        "resigned": live.state.resigned,
         "seats": [
             {
                 "seat": s.seat,
@@ -105,8 +100,8 @@ def public_json(entry: Entry, resigned: int | None = None) -> dict[str, Any]:
     }
 
 
-def public_body(entry: Entry, resigned: int | None = None) -> str:
-    return json.dumps(public_json(entry, resigned), ensure_ascii=False, separators=(",", ":"))
+def public_body(entry: Entry) -> str:
+    return json.dumps(public_json(entry), ensure_ascii=False, separators=(",", ":"))
 
 
 class WatchKeys:
@@ -158,31 +153,30 @@ class WatchKeys:
 
     def opens(self, game_id: str, key: str | None) -> bool:
         """Whether ``key`` is ``game_id``'s spectator key.  Blocks on a miss."""
-        if not key or len(key) > 100 or not _GAME_ID.match(game_id):
+        if not key or len(key) > 100 or not ID_RE.match(game_id):
             return False
         real = self.key(game_id)
         return real is not None and hmac.compare_digest(real, key)
 
 
-bearer = HTTPBearer(auto_error=False, description="The seat's token, or the spectator key.")
-GameIdP = Annotated[str, PathParam(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="The game.")]
-Creds = Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
 _ERRORS: Final[dict[int | str, dict[str, Any]]] = {
     c: {"description": 'An error: {"error": ...}'} for c in (401, 404, 429)
 }
 
 
-def watch_router(state: dict[str, Any]) -> APIRouter:
+def watch_router(state: Server) -> APIRouter:
     """The spectator link's routes and page; ``state`` is the app's (games, store, hub)."""
     router = APIRouter()
     page_html = (
         (STATIC / "index.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
     )
 
+    held: WatchKeys | None = None
+
     def keys() -> WatchKeys:
-        held = state.get("watch_keys")
-        if held is None or held.engine is not state["store"].engine:
-            held = state["watch_keys"] = WatchKeys(state["store"].engine)
+        nonlocal held
+        if held is None or held.engine is not state.store.engine:
+            held = WatchKeys(state.store.engine)
         k: WatchKeys = held
         return k
 
@@ -195,21 +189,20 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
     router.add_api_route("/watch/{game_id}", page, methods=["GET"], include_in_schema=False)
 
     def public(entry: Entry) -> str:
-        games: Games = state["games"]
-        return public_body(entry, games.resigned(entry))
+        return public_body(entry)
 
     async def current(game_id: str) -> Entry:
-        games: Games = state["games"]
+        games: Games = state.games
         entry = games.cached(game_id)
         if entry is None:
             entry = await run(games.fresh, game_id)
         return entry
 
     @router.post("/api/games/{game_id}/watch-link", responses=_ERRORS, tags=["spectators"])
-    async def watch_link(game_id: GameIdP, creds: Creds) -> dict[str, str]:
+    async def watch_link(game_id: GameId, creds: Creds) -> dict[str, str]:
         """The game's spectator link (a seat's token opens it): whoever has the link sees
         what both players have made public, never a hand."""
-        games: Games = state["games"]
+        games: Games = state.games
         token = creds.credentials if creds is not None else None
         if games.seat_cached(game_id, token) is None:
             await run(games.authenticate, game_id, token)
@@ -217,14 +210,14 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
         return {"key": key, "url": f"/watch/{game_id}#key={key}"}
 
     @router.get("/api/games/{game_id}/watch", responses=_ERRORS, tags=["spectators"])
-    async def watch(game_id: GameIdP, creds: Creds) -> Response:
+    async def watch(game_id: GameId, creds: Creds) -> Response:
         """The game as a spectator sees it (the spectator key as the bearer token): the
         engine's public view, the seats, the deal just finished as the public saw it."""
         key = creds.credentials if creds is not None else None
         if key is None:
-            raise GameError(Refusal.NO_TOKEN, "send the spectator key: Authorization: Bearer KEY")
+            raise TableError(Refusal.NO_TOKEN, "send the spectator key: Authorization: Bearer KEY")
         if not await run(keys().opens, game_id, key):
-            raise GameError(Refusal.NOT_FOUND, NOT_FOUND)
+            raise TableError(Refusal.NOT_FOUND, NOT_FOUND)
         return Response(public(await current(game_id)), media_type="application/json")
 
     @router.websocket("/api/games/{game_id}/watch/ws")
@@ -245,7 +238,7 @@ def watch_router(state: dict[str, Any]) -> APIRouter:
 async def _spectate(
     ws: WebSocket,
     game_id: str,
-    state: dict[str, Any],
+    state: Server,
     keys: WatchKeys,
     current: Callable[[str], Any],
     public: Callable[[Entry], str],
@@ -283,14 +276,14 @@ async def _spectate(
     async def push(force: bool = False) -> None:
         try:
             body = '{"type":"view","view":' + public(await current(game_id)) + "}"
-        except GameError as exc:
+        except TableError as exc:
             await send(json.dumps({"type": "error", "error": exc.message}))
             return
         if force or body != last["body"]:
             last["body"] = body
             await send(body)
 
-    hub = state["hub"]
+    hub = state.hub
     sending: set[asyncio.Task[None]] = set()
 
     async def send_live(ok: bool, error: str | None) -> None:

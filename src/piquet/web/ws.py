@@ -28,29 +28,30 @@ import contextlib
 import functools
 import json
 import logging
-import re
 from collections.abc import MutableMapping
 from typing import Any
 
 from anyio import to_thread
 from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
+from piquet.table.errors import Refusal, TableError
+from piquet.web.acting import take
 from piquet.web.app import HTTP_STATUS
 from piquet.web.games import Games
 from piquet.web.hub import PRESENCE_EVERY, live_message
+from piquet.web.ids import ID_RE
 from piquet.web.limits import TokenBuckets, too_deep
-from piquet.web.refusals import GameError, Refusal
+from piquet.web.server import Server
 from piquet.web.store import StoreError
 
 __all__ = ["add_websocket"]
 
 log = logging.getLogger("piquet.web")
 MAX_MESSAGE = 4096
-_GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 _HELP = 'send {"action": ID}, {"type": "ping"} or {"type": "refresh"}'
 
 
-def add_websocket(app: FastAPI, state: dict[str, Any]) -> None:
+def add_websocket(app: FastAPI, state: Server) -> None:
     """Add the game WebSocket route to ``app`` (``state`` holds games, hub and ai)."""
 
     @app.websocket("/api/games/{game_id}/ws")
@@ -82,12 +83,12 @@ def _message_text(msg: MutableMapping[str, Any]) -> str | None:
 class _Session:
     """One connected seat."""
 
-    def __init__(self, websocket: WebSocket, game_id: str, state: dict[str, Any]) -> None:
+    def __init__(self, websocket: WebSocket, game_id: str, state: Server) -> None:
         self.ws = websocket
         self.game_id = game_id
-        self.games: Games = state["games"]
-        self.hub = state["hub"]
-        self.ai = state["ai"]
+        self.games: Games = state.games
+        self.hub = state.hub
+        self.ai = state.ai
         self.seat = -1
         self.last = ""
         #: whether the client asked to be told who is at the table, and what it was told
@@ -179,14 +180,14 @@ class _Session:
         if token is None:
             await self.fail('the first message must be {"token": TOKEN}', 4401)
             return False
-        if not _GAME_ID.match(self.game_id):
+        if not ID_RE.match(self.game_id):
             await self.fail("no such game (or not for this token)", 4404)
             return False
         try:
             seat = self.games.seat_cached(self.game_id, token)
             if seat is None:
                 _entry, seat = await self.call(self.games.authenticate, self.game_id, token)
-        except GameError as exc:
+        except TableError as exc:
             await self.fail(exc.message, 4401 if exc.kind is Refusal.NO_TOKEN else 4404)
             return False
         self.seat = seat.seat
@@ -215,7 +216,7 @@ class _Session:
                             continue
                         try:
                             await self.push(heard=watcher.take())
-                        except GameError as exc:
+                        except TableError as exc:
                             await self.send({"type": "error", "error": exc.message})
                         except StoreError as exc:
                             await self.send({"type": "error", "error": str(exc), "status": 503})
@@ -281,28 +282,20 @@ class _Session:
                 return
             entry, known = self.games.current(self.game_id)
             try:
-                outcome = await self.games.act_once(
-                    self.game_id, self.seat, action, expect=n, entry=entry, known=known
-                )
+                done = await take(self.games, self.ai, self.game_id, self.seat, action,
+                                  expect=n, entry=entry, known=known)
             except StoreError as exc:
                 await self.send({"type": "error", "error": str(exc), "status": 503})
                 return
-            except GameError as exc:
-                if exc.kind is not Refusal.NOT_NOW:
-                    status = HTTP_STATUS[exc.kind]
-                    await self.send({"type": "error", "error": exc.message, "status": status})
-                    return
-                # the game is not as the client saw it: the error, with the game as it stands
-                g = self.games
-                now = g.cached(self.game_id) or await self.call(g.fresh, self.game_id)
-                body = g.seat_body(now, self.seat)
-                head = '{"type":"error","error":' + json.dumps(exc.message) + ',"status":409'
-                await self.send_text(head + ',"game":' + body + "}")
+            except TableError as exc:
+                status = HTTP_STATUS[exc.kind]
+                await self.send({"type": "error", "error": exc.message, "status": status})
                 return
-            after, applied = outcome
-            if not applied:  # a copy of an action already recorded: the game as it stands
+            if done.conflict is not None:
+                # the game is not as the client saw it: the one 409 body, as HTTP sends it
+                await self.send_text('{"type":"error","status":409,' + done.conflict[1:])
+                return
+            if not done.applied:  # a copy of an action already recorded: as it stands
                 await self.push(force=True)
-            if self.games.ai_turn(after) is not None:
-                self.ai.kick(self.game_id, after)
         else:
             await self.send({"type": "error", "error": f"unknown message: {_HELP}"})

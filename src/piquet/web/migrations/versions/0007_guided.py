@@ -3,8 +3,8 @@
 A row marks a game as guided (``piquet.web.learn_routes``): its seat's page shows the
 coach, and ``/api/games/{id}/coach`` answers for it.
 
-Revision ID: 0006
-Revises: 0005
+Revision ID: 0007
+Revises: 0006
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0006"
-down_revision = "0005"
+revision = "0007"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,246 @@
+"""A table's state: the match, its seats, and the table's own events, all in one log.
+
+A game at a table is its start (rule set, format, seed, games to play), its seats and its
+**log**: each entry a player and a text, either an action id of the core
+(``play:QH``) or one of the table's own events:
+
+- ``undo``: the player takes back his last move of the deal in play (a practice game,
+  every other seat the computer): the match is rebuilt without it, and without what
+  followed it;
+- ``resign``: the player resigns; the game is over, the other player of the game wins;
+- ``rematch:ID``: the player made game ``ID`` the rematch of this one (the first stands).
+
+Replaying the log rebuilds the state exactly, so resignation, rematch and undo are match
+state, never something patched over a finished game; the log only grows, so its length is
+the table's **version**: an action chosen at version ``n`` is stale once anything (an undo
+included) was appended after it.  A log of core actions only is a record as it always was:
+:meth:`TableState.record` writes it byte for byte as :meth:`Match.to_record` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from piquet.core.actions import Action, parse_action
+from piquet.core.errors import IllegalActionError, ParseError
+from piquet.core.match import Match, Player
+from piquet.table.errors import Refusal, TableError
+from piquet.table.seats import Seat, check_seats
+
+__all__ = ["RESIGN", "UNDO", "Entry", "TableState", "rematch_entry"]
+
+UNDO: Final = "undo"
+RESIGN: Final = "resign"
+_REMATCH: Final = "rematch:"
+_ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
+
+
+def rematch_entry(game_id: str) -> str:
+    """The log text of a rematch made as game ``game_id``."""
+    return _REMATCH + game_id
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry of a table's log: who, and what (an action id or a table event)."""
+
+    player: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    """One game at a table, immutable: :meth:`apply` returns the next state.
+
+    ``start`` is the match as dealt (every replay begins there), ``match`` as it stands;
+    ``resigned`` the player who resigned, ``rematch`` the game made as this one's rematch
+    and ``rematch_by`` who made it.
+    """
+
+    game_id: str
+    seats: tuple[Seat, ...]
+    start: Match
+    match: Match
+    log: tuple[Entry, ...] = ()
+    resigned: Player | None = None
+    rematch: str | None = None
+    rematch_by: Player | None = None
+
+    # ------------------------------------------------------------------ making
+    @classmethod
+    def new(cls, game_id: str, seats: Sequence[Seat], start: Match) -> TableState:
+        """A table at the start of ``start`` (a match as :func:`new_match` deals it)."""
+        checked = check_seats(seats)
+        if len(checked) != start.n_players:
+            raise TableError(Refusal.UNREADABLE, f"{start.n_players} players need "
+                             f"{start.n_players} seats, not {len(checked)}")
+        return cls(game_id, checked, start, start)
+
+    @classmethod
+    def replay(
+        cls, game_id: str, seats: Sequence[Seat], start: Match, log: Iterable[Entry]
+    ) -> TableState:
+        """The table after ``log``; raises :class:`TableError` at an entry that does not
+        apply (a log is only ever written from entries that did)."""
+        state = cls.new(game_id, seats, start)
+        for n, e in enumerate(log, 1):
+            try:
+                state = state.apply(e.player, e.text)
+            except TableError as exc:
+                raise TableError(exc.kind, f"log entry {n} ({e.text!r} by player "
+                                 f"{e.player}): {exc.message}") from None
+        return state
+
+    # ------------------------------------------------------------------ reading
+    @property
+    def version(self) -> int:
+        """The log's length: it only grows (an undo is an entry, not a cut)."""
+        return len(self.log)
+
+    @property
+    def over(self) -> bool:
+        """Played to its end, or resigned."""
+        return self.match.finished or self.resigned is not None
+
+    @property
+    def to_act(self) -> Player | None:
+        """The player to act; None when nobody is (the game over, a resignation too)."""
+        return None if self.resigned is not None else self.match.to_act
+
+    def seat(self, player: int) -> Seat:
+        return self.seats[player]
+
+    def practice(self, player: int) -> bool:
+        """Whether every other seat is the computer (undo is for such games)."""
+        return all(s.computer for s in self.seats if s.player != player)
+
+    def can_undo(self, player: int) -> bool:
+        return self.practice(player) and not self.over and (
+            self.match.takeback_index(player) is not None)
+
+    def computer_turn(self) -> Seat | None:
+        """The computer's seat to act now, or None."""
+        p = self.to_act
+        if p is None or self.match.finished:
+            return None
+        seat = self.seats[p]
+        return seat if seat.computer else None
+
+    def result(self) -> dict[str, Any] | None:
+        """The result once over: the match's, or who resigned and who wins."""
+        if self.resigned is not None:
+            others = [p for p in self.match.in_game if p != self.resigned]
+            return {"resigned": self.resigned,
+                    "winner": others[0] if len(others) == 1 else None}
+        return self.match.result() if self.match.finished else None
+
+    def record(self) -> dict[str, Any]:
+        """The game's record: the match's (seed and actions, the moves taken back left
+        out), the seats' names, and a resignation as the tag ``Resigned``."""
+        rec = self.match.to_record()
+        rec["players"] = [s.name for s in self.seats]
+        if self.resigned is not None:
+            rec["tags"] = {"Resigned": self.resigned}
+        return rec
+
+    # ------------------------------------------------------------------ moving
+    def check(self, player: int, text: str) -> Action | str:
+        """What ``text`` by ``player`` is (the action, or the table event's text) if it may
+        be applied now; raises :class:`TableError` saying why not and what is allowed."""
+        if not 0 <= player < len(self.seats):
+            raise TableError(Refusal.UNREADABLE, f"no player {player}: the players are "
+                             f"0 to {len(self.seats) - 1}")
+        if text == UNDO:
+            self._check_undo(player)
+            return text
+        if text == RESIGN:
+            if self.over:
+                why = "a player resigned" if self.resigned is not None else "its last move " \
+                    "was made"
+                raise TableError(Refusal.NOT_NOW, f"the game is already over: {why}")
+            return text
+        if text.startswith(_REMATCH):
+            made = text[len(_REMATCH):]
+            if not made or len(made) > 32 or not set(made) <= _ID_CHARS:
+                raise TableError(Refusal.UNREADABLE, f"{text!r}: a rematch names a game id "
+                                 "(letters, digits, - and _, at most 32)")
+            if not self.over:
+                raise TableError(Refusal.NOT_NOW, "a rematch follows the end of the game")
+            if self.rematch is not None:
+                raise TableError(Refusal.NOT_NOW, "the rematch is already made")
+            return text
+        self._refuse_turn(player)
+        try:
+            action = parse_action(text)
+        except ParseError as exc:
+            raise TableError(Refusal.UNREADABLE, str(exc)) from None
+        try:
+            self.match.verify(action, player)
+        except IllegalActionError as exc:
+            raise TableError(Refusal.AGAINST_RULES, str(exc)) from None
+        return action
+
+    def _check_undo(self, player: int) -> None:
+        if not self.practice(player):
+            raise TableError(Refusal.NOT_NOW, "undo is for practice games against the computer")
+        if self.over:
+            raise TableError(Refusal.NOT_NOW, "the game is over: nothing to take back")
+        if self.match.takeback_index(player) is None:
+            earlier = any(p == player for p, _a in self.match.history)
+            raise TableError(Refusal.NOT_NOW, (
+                "your moves of the deals before this one stay: this deal's cards are seen"
+                if earlier else "you have made no move to take back"))
+
+    def apply(self, player: int, text: str | Action) -> TableState:
+        """The table after ``text`` (or an action already read) by ``player``; raises
+        :class:`TableError` (nothing changes) for an entry that may not be applied now."""
+        if isinstance(text, Action):
+            return self._played(player, text)
+        if text == UNDO or text == RESIGN or text.startswith(_REMATCH):
+            what = self.check(player, text)
+            assert isinstance(what, str)
+            log = (*self.log, Entry(player, what))
+            if what == UNDO:
+                keep = self.match.takeback_index(player)
+                assert keep is not None
+                m = self.start
+                for p, a in self.match.history[:keep]:
+                    m = m.apply(a, p)
+                return replace(self, match=m, log=log)
+            if what == RESIGN:
+                return replace(self, log=log, resigned=Player(player))
+            return replace(self, log=log, rematch=what[len(_REMATCH):],
+                           rematch_by=Player(player))
+        try:
+            action = parse_action(text)
+        except ParseError as exc:
+            self._refuse_turn(player)  # not your turn is said before an unreadable id
+            raise TableError(Refusal.UNREADABLE, str(exc)) from None
+        return self._played(player, action)
+
+    def _refuse_turn(self, player: int) -> None:
+        """Raise :class:`TableError` if ``player`` may not take an action of the rules now."""
+        if not 0 <= player < len(self.seats):
+            raise TableError(Refusal.UNREADABLE, f"no player {player}: the players are "
+                             f"0 to {len(self.seats) - 1}")
+        if self.resigned is not None:
+            raise TableError(Refusal.NOT_NOW, "the game is over: a player resigned")
+        m = self.match
+        if m.finished:
+            raise TableError(Refusal.NOT_NOW, "the game is over: no more actions")
+        if m.to_act != player:
+            who = "nobody" if m.to_act is None else self.seats[m.to_act].name
+            raise TableError(Refusal.NOT_NOW, f"it is not your turn: {who} is to act")
+
+    def _played(self, player: int, action: Action) -> TableState:
+        """The table after ``action`` by ``player`` (checked once, by ``Match.apply``)."""
+        self._refuse_turn(player)
+        try:
+            m = self.match.apply(action, player)
+        except IllegalActionError as exc:
+            raise TableError(Refusal.AGAINST_RULES, str(exc)) from None
+        return TableState(self.game_id, self.seats, self.start, m,
+                          (*self.log, Entry(player, str(action))),
+                          self.resigned, self.rematch, self.rematch_by)

@@ -1,0 +1,66 @@
+"""The server's parts, typed: one :class:`Server` object that the routes read, set once
+at start-up (the database is opened then, not when the application is made)."""
+
+from __future__ import annotations
+
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from piquet.web.ai import AiRunner
+from piquet.web.games import Games
+from piquet.web.hub import Hub
+from piquet.web.store import Store
+
+if TYPE_CHECKING:
+    from piquet.web.analysis import Analyses
+
+__all__ = ["Parts", "Server"]
+
+
+@dataclass(frozen=True, slots=True)
+class Parts:
+    """What start-up makes: the store, the hub between processes, the games in memory,
+    the computer's seats, the executor of the AI and the analyses."""
+
+    store: Store
+    hub: Hub
+    games: Games
+    ai: AiRunner
+    executor: Executor
+
+
+@dataclass(slots=True)
+class Server:
+    """The running server's parts (:attr:`parts`, None until start-up), the health last
+    measured (``(monotonic time, problem or None)``) and the analyses of finished deals
+    (made at the first request; a test may set cheaper ones)."""
+
+    parts: Parts | None = None
+    health: tuple[float, str | None] | None = field(default=None)
+    analyses: Analyses | None = None
+
+    def _started(self) -> Parts:
+        if self.parts is None:  # pragma: no cover - a route runs only once started
+            raise RuntimeError("the server is not started")
+        return self.parts
+
+    @property
+    def store(self) -> Store:
+        return self._started().store
+
+    @property
+    def hub(self) -> Hub:
+        return self._started().hub
+
+    @property
+    def games(self) -> Games:
+        return self._started().games
+
+    @property
+    def ai(self) -> AiRunner:
+        return self._started().ai
+
+    @property
+    def executor(self) -> Executor:
+        return self._started().executor
