@@ -138,6 +138,12 @@ def test_guided_deal_coach_speaks_from_the_seats_view(tmp_path: Path) -> None:
         after = c.get(f"/api/games/{gid}/coach", headers=bearer(token)).json()["after"]
         assert after is not None and after["cost"] == 0
         assert "the coach's choice too" in after["sentences"][0]
+        # the note and the word on the last choice may be asked apart
+        only = c.get(f"/api/games/{gid}/coach", params={"part": "after"},
+                     headers=bearer(token)).json()
+        assert only["before"] is None and only["after"] == after
+        assert c.get(f"/api/games/{gid}/coach", params={"part": "all"},
+                     headers=bearer(token)).status_code == 422
         # a wrong token is refused; a game that is not guided has no coach
         assert c.get(f"/api/games/{gid}/coach", headers=bearer("nope")).status_code == 404
         plain = c.post("/api/games", json={"opponent": "random"}).json()

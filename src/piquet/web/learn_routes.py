@@ -49,7 +49,7 @@ from piquet.learn.puzzles import Difficulty, Puzzle, Theme, choose, load
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES
 from piquet.web.games import Entry, Games
-from piquet.web.ids import Creds, GameId
+from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.practice import refusals
 from piquet.web.server import Server
 
@@ -198,7 +198,8 @@ class GuidedIn(BaseModel):
 @dataclass
 class _Guided:
     """A guided game's coach in this process: the terms it has explained, and at each
-    log length where the seat was to act, its view and the coach's suggestion."""
+    position (the match's history length) where the seat was to act, its view and
+    the coach's suggestion."""
 
     coach: Coach
     asked: dict[int, tuple[MatchView, Action | None, dict[str, Any]]]
@@ -208,15 +209,14 @@ class _Guided:
 
 
 def learn_router(state: Server) -> APIRouter:
-    """The routes of the module's text; ``state`` is the app's (store, games, ...)."""
+    """The routes of the module's text; ``state`` is the server's parts."""
     router = APIRouter(tags=["learn"])
     coaches: OrderedDict[str, _Guided] = OrderedDict()
     guided_ids: dict[str, str | None] = {}
     held = threading.Lock()
 
     def games() -> Games:
-        g: Games = state.games
-        return g
+        return state.games
 
     async def run(fn: Any, *args: Any) -> Any:
         return await to_thread.run_sync(fn, *args)
@@ -372,13 +372,14 @@ def learn_router(state: Server) -> APIRouter:
         m: Match = entry.live.match
         g = guided(entry.row.id)
         out: dict[str, Any] = {"guided": True, "n": entry.n, "before": None, "after": None}
+        at = len(m.history)  # the position (the log holds undos and the like too)
         if part != "after" and m.to_act == seat and not m.finished:
             with g.lock:
-                if entry.n not in g.asked:
+                if at not in g.asked:
                     view = m.view(seat)
                     note = g.coach.before(view)
-                    g.asked[entry.n] = (view, note.action, note_json(note, view))
-                out["before"] = g.asked[entry.n][2]
+                    g.asked[at] = (view, note.action, note_json(note, view))
+                out["before"] = g.asked[at][2]
         # the seat's last action, if the coach advised on it: what it cost (deals played
         # out: under a lock of its own, so the next note does not wait for it)
         last = next((i for i in range(len(m.history) - 1, -1, -1)
@@ -405,8 +406,7 @@ def learn_router(state: Server) -> APIRouter:
         """At your decision: what it is, what the coach would do and why, the terms met
         for the first time; after your choice: what it cost if it was weak.  From your
         seat's view only.  409 for a game that is not guided."""
-        token = creds.credentials if creds is not None else None
-        entry, seat = await run(games().authenticate, game_id, token)
+        entry, seat = await run(games().authenticate, game_id, token_of(creds))
         if await run(guided_level, game_id) is None:
             raise TableError(Refusal.NOT_NOW, "this game is not a guided one: the coach "
                             "sits by a guided deal (start one at /learn)")
@@ -417,8 +417,7 @@ def learn_router(state: Server) -> APIRouter:
     async def feedback(game_id: GameId, creds: Creds) -> dict[str, Any]:
         """Why each class was won, each declaration's count as the sum it is, the play:
         of the last deal finished, told to your seat (public facts only)."""
-        token = creds.credentials if creds is not None else None
-        entry, seat = await run(games().authenticate, game_id, token)
+        entry, seat = await run(games().authenticate, game_id, token_of(creds))
         d = entry.live.last_deal
         if d is None:
             raise TableError(Refusal.NOT_NOW, "no deal has finished yet")

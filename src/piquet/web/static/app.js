@@ -467,6 +467,14 @@ async function showTable(id) {
     T.opts = opts;
     setGame(game);
     connect();
+    if (!mine.guided && game.practice && game.hints) {
+      // a guided game opened from another browser (its resume link): the server says so
+      const table = T;
+      api("GET", `/api/games/${id}/coach?part=after`, undefined, T.token).then(() => {
+        store.put(id, { guided: true });
+        if (T === table) renderTable();
+      }, () => { /* not a guided game */ });
+    }
   } catch (e) {
     if (e.status === 404 || e.status === 401) {
       $main.replaceChildren(h("div", { class: "panel" }, h("h2", {}, "Game not found"),

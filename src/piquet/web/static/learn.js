@@ -430,9 +430,9 @@ async function showPuzzles($main) {
         saveProgress("puzzles", solved);
         verdict.className = "verdict " + (v.best ? "good" : "bad");
         fill(verdict, h("p", {}, withCards(v.text)),
-          h("p", { class: "muted small" }, `Best: ${v.best_choice.label}, by about ` +
+          h("p", { class: "muted small" }, withCards(`Best: ${v.best_choice.label}, by about ` +
             `${v.margin.toFixed(1)} points of the deal over the next best, judged in ` +
-            `${v.worlds} deals that fit what you see.`));
+            `${v.worlds} deals that fit what you see.`)));
         for (const b of buttons) {
           if (b.dataset.choice === String(c.n)) b.classList.add(v.best ? "right" : "wrong");
         }
