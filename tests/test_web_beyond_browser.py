@@ -188,8 +188,9 @@ def test_spectator_link_shows_only_public_cards(
 
 
 def test_the_spectator_follows_an_undo(server: ThreadServer, browser: Any) -> None:
-    """A practice game taken back a move: the spectator's page goes back with it (it kept
-    the later position, the log being shorter, until the next move)."""
+    """A practice game taken back a move: the spectator's page goes back with it (it once
+    kept the later position, the log being shorter, until the next move; the undo is now an
+    entry of the log, the version moving on)."""
     made = httpx.post(server.url + "/api/games", json={"rules": "rubicon", "opponent": "random",
                                                        "name": "Tess"}).json()
     game_id, token = made["id"], made["token"]
@@ -219,8 +220,9 @@ def test_the_spectator_follows_an_undo(server: ThreadServer, browser: Any) -> No
     fan.wait_for_selector(f'#main[data-n="{before}"]')
     undone = httpx.post(server.url + f"/api/games/{game_id}/undo", headers=auth, json={})
     assert undone.status_code == 200, undone.text
-    after = httpx.get(server.url + f"/api/games/{game_id}", headers=auth).json()["n"]
-    assert after < before
+    now = httpx.get(server.url + f"/api/games/{game_id}", headers=auth).json()
+    after = now["n"]
+    assert after == before + 1 and now["view"] == undone.json()["view"]
     fan.wait_for_selector(f'#main[data-n="{after}"]')
     assert not fan.errors, fan.errors
 
