@@ -387,7 +387,7 @@ def test_whole_matches_are_mirrored_and_add_up(preset: str, fmt: str, a: str, b:
         assert set(data["lurches"]) == {"a", "b"}
     if fmt == "pool":
         assert sum(data["stakes"].values()) == 0
-        assert data["third_seat"] == [a, b]
+        assert data["third_seat"] == {"a_level": 1, "b_level": 1}
 
 
 def test_the_same_deals_with_the_seats_swapped() -> None:

@@ -658,7 +658,9 @@ class MatchTournamentResult:
             out["stake_margin"] = self.stake.to_json()
             out["lurches"] = {"a": self.lurches[0], "b": self.lurches[1]}
             out["stakes"] = {"a": self.ledger[0], "b": self.ledger[1], "third": self.ledger[2]}
-            out["third_seat"] = [p.third for p in self.outcomes]
+            # (who played it, pair by pair: :func:`third_seat`)
+            by_a = sum(1 for p in self.outcomes if p.index % 2 == 0)
+            out["third_seat"] = {"a_level": by_a, "b_level": self.pairs - by_a}
         return out
 
 
