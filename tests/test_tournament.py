@@ -286,6 +286,7 @@ def _alive(pid: int) -> bool:
     [
         ["tournament", "--players", "random", "book"],
         ["ladder", "--levels", "random", "book"],
+        ["tournament", "--players", "random", "book", "--format", "game"],
     ],
 )
 def test_workers_end_when_the_tournament_is_killed(argv: list[str]) -> None:

@@ -501,7 +501,8 @@ class _MatchTask:
     b: str
     seed: int
     think_ms: int | None
-    indices: tuple[int, ...]
+    jobs: tuple[tuple[int, int], ...]
+    """(pair index, A's seat) of each match to play."""
 
 
 def match_seed(seed: int, index: int) -> int:
@@ -516,31 +517,28 @@ def third_seat(a: str, b: str, index: int) -> str:
     return a if index % 2 == 0 else b
 
 
-def _run_match_task(task: _MatchTask) -> list[MatchPair]:
-    return [_run_match_pair(task, index) for index in task.indices]
+def _run_match_task(task: _MatchTask) -> list[tuple[int, MatchOutcome]]:
+    """Play the task's matches (pair index, A's seat); each with its pair's index."""
+    return [(index, _play_match(task, index, a_player)) for index, a_player in task.jobs]
 
 
-def _run_match_pair(task: _MatchTask, index: int) -> MatchPair:
+def _play_match(task: _MatchTask, index: int, a_player: int) -> MatchOutcome:
+    """One match of pair ``index``: A at player ``a_player`` (0 or 1), B at the other."""
     rules = task.rules
-    mseed = match_seed(task.seed, index)
-    pool = task.format is Format.POOL
-    third = third_seat(task.a, task.b, index) if pool else None
-    out = []
-    for swap in (0, 1):
-        pa = _make(task.a, _player_seed(task.seed, index, 20 + swap, "a"), task.think_ms, rules)
-        pb = _make(task.b, _player_seed(task.seed, index, 20 + swap, "b"), task.think_ms, rules)
-        seats: list[Player] = [pb, pa] if swap else [pa, pb]
-        if third is not None:
-            seats.append(_make(third, _player_seed(task.seed, index, 20 + swap, "third"),
-                               task.think_ms, rules))
-        m = new_match(rules, seed=mseed, format=task.format,
-                      names=tuple(f"player {i + 1}" for i in range(len(seats))))
-        while not m.finished:
-            p = m.to_act
-            assert p is not None
-            m = m.apply(seats[p].choose(m.view(p)), p)
-        out.append(_outcome(m, a_player=swap))
-    return MatchPair(index, mseed, third, (out[0], out[1]))
+    third = third_seat(task.a, task.b, index) if task.format is Format.POOL else None
+    pa = _make(task.a, _player_seed(task.seed, index, 20 + a_player, "a"), task.think_ms, rules)
+    pb = _make(task.b, _player_seed(task.seed, index, 20 + a_player, "b"), task.think_ms, rules)
+    seats: list[Player] = [pb, pa] if a_player else [pa, pb]
+    if third is not None:
+        seats.append(_make(third, _player_seed(task.seed, index, 20 + a_player, "third"),
+                           task.think_ms, rules))
+    m = new_match(rules, seed=match_seed(task.seed, index), format=task.format,
+                  names=tuple(f"player {i + 1}" for i in range(len(seats))))
+    while not m.finished:
+        p = m.to_act
+        assert p is not None
+        m = m.apply(seats[p].choose(m.view(p)), p)
+    return _outcome(m, a_player=a_player)
 
 
 def _outcome(m: Match, *, a_player: int) -> MatchOutcome:
@@ -744,10 +742,11 @@ def match_tournament(
     Each pair plays two matches from one seed: A is player 0 and B player 1, then the
     other way round, so every deal of the two is dealt from the same cards with the
     seats swapped (as long as the two matches run alike: a game that ends sooner deals
-    fewer).  A pool has a third seat: :func:`third_seat` (A's level in the even pairs,
-    B's in the odd ones; it stays player 2 in both matches of a pair).  Each match is one
-    job for ``workers`` or Ray; the players are made afresh for each match from seeds
-    derived from the tournament's, so the result does not depend on how it is spread.
+    fewer).  A pool has a third seat: :func:`third_seat` (A's level in pairs 0, 2, ...,
+    B's in the others; it stays player 2 in both matches of a pair).  Each match is one
+    job for ``workers`` or Ray (``progress`` is told of each match); the players are made
+    afresh for each match from seeds derived from the tournament's, so the result does
+    not depend on how it is spread.
 
     Raises :class:`PiquetError` for an unknown level, a bad count, or a format the rule
     set does not play (saying which it does).
@@ -760,10 +759,22 @@ def match_tournament(
         raise PiquetError(f"--deals must be at least 1 pair of matches, not {pairs}")
     if workers < 1:
         raise PiquetError(f"--workers must be at least 1, not {workers}")
-    # a match is one job: they are long, and a chunk of one spreads them evenly
-    tasks = [_MatchTask(r, fmt, a, b, seed, think_ms, (i,)) for i in range(pairs)]
-    results = _execute(_run_match_task, tasks, workers, ray_address, progress)
-    results.sort(key=lambda p: p.index)
+    # a match is one job: matches are long, and jobs of one spread them evenly (only a
+    # great many are sent a few a job, not to queue a future for each of them at once)
+    jobs = [(i, seat) for i in range(pairs) for seat in (0, 1)]
+    size = 1 if len(jobs) <= 1000 else 8
+    tasks = [_MatchTask(r, fmt, a, b, seed, think_ms, tuple(jobs[k:k + size]))
+             for k in range(0, len(jobs), size)]
+    played = _execute(_run_match_task, tasks, workers, ray_address, progress)
+    by_pair: dict[int, dict[int, MatchOutcome]] = {}
+    for index, outcome in played:
+        by_pair.setdefault(index, {})[outcome.a_player] = outcome
+    results = [
+        MatchPair(i, match_seed(seed, i),
+                  third_seat(a, b, i) if fmt is Format.POOL else None,
+                  (by_pair[i][0], by_pair[i][1]))
+        for i in range(pairs)
+    ]
     return summarize_matches(r, fmt, a, b, seed, think_ms, results)
 
 

@@ -193,8 +193,8 @@ def run_matches(args: argparse.Namespace, rules: Rules) -> int:
     fmt = format_of(rules, args.format.strip().lower())
     a, b = (x.strip().lower() for x in args.players)
     one, many = FORMAT_WORDS[fmt]
-    prog, advance = progress_bar(
-        args.deals, f"{a} v {b} ({rules.name}, {many})", enabled=not args.no_progress
+    prog, advance = progress_bar(  # (one step a match)
+        2 * args.deals, f"{a} v {b} ({rules.name}, {many})", enabled=not args.no_progress
     )
     if prog is not None:
         prog.start()
