@@ -96,9 +96,11 @@ def decide(page: Any) -> str:
     if page.query_selector("#hand .card.playable"):
         page.click("#hand .card.playable", position=CARD_EDGE)
         return "play"
-    buttons = page.query_selector_all("#actions button:not([disabled]):not(#undo)")
-    assert buttons, "nothing to click"
-    buttons[0].click()
+    # a locator, not an element handle: the page may draw the actions again (the coach's
+    # note arriving) between finding the button and clicking it
+    buttons = page.locator("#actions button:not([disabled]):not(#undo)")
+    assert buttons.count(), "nothing to click"
+    buttons.first.click()
     return "act"
 
 
