@@ -44,19 +44,24 @@ __all__ = [
     "LadderResult",
     "PairOutcome",
     "TournamentResult",
-    "deal_match",
-    "match_tournament",
-    "deal_pack",
+    "FORMAT_WORDS",
     "MatchOutcome",
     "MatchPair",
     "MatchTournamentResult",
     "Measure",
+    "deal_match",
+    "deal_pack",
     "fit_ratings",
+    "format_of",
     "ladder",
     "ladder_figure",
+    "match_seed",
+    "match_tournament",
     "play_deal",
     "play_match",
     "run_pairs",
+    "summarize_matches",
+    "third_seat",
     "tournament",
 ]
 
@@ -235,8 +240,7 @@ def run_pairs(
         raise PiquetError(f"--workers must be at least 1, not {workers}")
     size = max(1, min(8, pairs // (4 * max(workers, 1)) or 1))
     tasks = [_Task(rules, a, b, seed, think_ms, idx, games) for idx in _chunks(pairs, size)]
-    results: list[PairOutcome] = []
-    results = _execute(_run_task, tasks, workers, ray_address, progress)
+    results: list[PairOutcome] = _execute(_run_task, tasks, workers, ray_address, progress)
     results.sort(key=lambda r: r.index)
     return results
 
