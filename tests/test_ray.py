@@ -32,3 +32,13 @@ def test_ray_runs_pairs_in_pair_order(local_ray: None) -> None:
     on_ray = run_pairs(PRESETS["rubicon"], "book", "random", pairs=4, seed=2, ray_address="local")
     assert [p.index for p in on_ray] == [0, 1, 2, 3]
     assert on_ray == run_pairs(PRESETS["rubicon"], "book", "random", pairs=4, seed=2)
+
+
+def test_ray_plays_whole_matches_as_local_workers_do(local_ray: None) -> None:
+    """``--format`` on Ray: a match is one job; the same pairs as here."""
+    from piquet.tournament import match_tournament
+
+    on_ray = match_tournament("rubicon", "book", "random", format="partie", pairs=2, seed=3,
+                              ray_address="local")
+    here = match_tournament("rubicon", "book", "random", format="partie", pairs=2, seed=3)
+    assert on_ray.outcomes == here.outcomes

@@ -11,13 +11,16 @@ import pytest
 
 from piquet.cli import main
 from piquet.core.errors import PiquetError
-from piquet.core.rules import PRESETS
+from piquet.core.match import new_match
+from piquet.core.rules import PRESETS, Format
 from piquet.tournament import (
     LadderResult,
     TournamentResult,
     deal_pack,
     fit_ratings,
     ladder,
+    match_seed,
+    match_tournament,
     mean_ci,
     run_pairs,
     tournament,
@@ -283,6 +286,7 @@ def _alive(pid: int) -> bool:
     [
         ["tournament", "--players", "random", "book"],
         ["ladder", "--levels", "random", "book"],
+        ["tournament", "--players", "random", "book", "--format", "game"],
     ],
 )
 def test_workers_end_when_the_tournament_is_killed(argv: list[str]) -> None:
@@ -319,3 +323,156 @@ def test_workers_end_when_the_tournament_is_killed(argv: list[str]) -> None:
         for w in workers:  # (only if the test failed: ours, by their ids)
             if _alive(w):
                 os.kill(w, signal.SIGKILL)
+
+
+# ------------------------------------------------------------------ whole matches
+@pytest.mark.parametrize(
+    ("preset", "fmt", "a", "b"),
+    [
+        ("rubicon", "partie", "book", "random"),
+        ("rubicon", "partie", "random", "random"),
+        ("court-gamester-1754", "game", "book", "random"),
+        ("encyclopedia-19c", "game", "random", "random"),
+        ("court-gamester-1754", "pool", "book", "random"),
+        ("court-gamester-1754", "pool", "random", "random"),
+    ],
+)
+def test_whole_matches_are_mirrored_and_add_up(preset: str, fmt: str, a: str, b: str) -> None:
+    res = match_tournament(preset, a, b, format=fmt, pairs=2, seed=3)
+    assert res.format is Format(fmt) and res.pairs == 2 and res.matches == 4
+    assert [p.index for p in res.outcomes] == [0, 1]
+    rules = PRESETS[preset]
+    stakes, points, won = [], [], {"a": 0, "b": 0, "third": 0, None: 0}
+    for pair in res.outcomes:
+        first, second = pair.matches
+        # one seed, the seats swapped: A is player 0, then player 1
+        assert (first.a_player, second.a_player) == (0, 1)
+        assert pair.seed == match_seed(3, pair.index)
+        # the same cards: the first deal of each match is dealt from the same pack
+        one = new_match(rules, seed=pair.seed, format=fmt)
+        assert one.deal is not None
+        assert one.deal.deck == new_match(rules, seed=pair.seed, format=fmt).deal.deck
+        for o in pair.matches:
+            won[o.winner] += 1
+            if fmt == "partie":
+                # the settlement is the winner's, at least his margin in points
+                margin = o.points[0] - o.points[1]
+                assert (o.stake > 0) == (margin > 0) and abs(o.stake) >= abs(margin)
+            elif fmt == "game":
+                assert o.winner in ("a", "b")
+                target = rules.target
+                assert max(o.points) >= target
+                assert abs(o.stake) == (2 if o.lurch else 1)
+                assert o.lurch == (min(o.points) < rules.lurch_below)
+            else:
+                assert o.ledger is not None
+                assert o.stake == o.ledger[0] - o.ledger[1]
+                assert sum(o.ledger) == 0  # what one pays, another takes
+        stakes.append(sum(o.stake for o in pair.matches) / 2)
+        points.append(sum(o.points[0] - o.points[1] for o in pair.matches) / 2)
+        if fmt == "pool":
+            assert pair.third == (a if pair.index % 2 == 0 else b)
+        else:
+            assert pair.third is None
+    assert res.stake.mean == pytest.approx(sum(stakes) / 2)
+    assert res.points.mean == pytest.approx(sum(points) / 2)
+    assert sum(res.won.values()) == 4
+    assert res.won["a"] == won["a"] and res.won["b"] == won["b"]
+    assert res.deals == sum(o.deals for p in res.outcomes for o in p.matches) >= 4
+    data = json.loads(json.dumps(res.to_json()))
+    assert data["format"] == fmt and data["pairs"] == 2 and data["matches"] == 4
+    key = "settlement_margin" if fmt == "partie" else "stake_margin"
+    assert set(data[key]) == {"mean", "ci95"} and len(data[key]["ci95"]) == 2
+    assert set(data["won_share"]) == {"mean", "ci95"}
+    if fmt == "game":
+        assert set(data["lurches"]) == {"a", "b"}
+    if fmt == "pool":
+        assert sum(data["stakes"].values()) == 0
+        assert data["third_seat"] == {"a_level": 1, "b_level": 1}
+
+
+def test_the_same_deals_with_the_seats_swapped() -> None:
+    """The two matches of a pair share their seed: whoever sits at player 0 is dealt the
+    same cards in the same seat deal by deal, whatever the players do, while both games
+    last; A sits there in the first match and B in the second."""
+    import random as stdlib_random
+
+    rules = PRESETS["court-gamester-1754"]
+    seed = match_seed(7, 0)
+
+    def dealt(rng_seed: int) -> list[tuple[int, int, tuple[int, ...]]]:
+        rng = stdlib_random.Random(rng_seed)
+        m = new_match(rules, seed=seed, format=Format.GAME)
+        out = []
+        while not m.finished:
+            assert m.deal is not None
+            key = (m.deal_number, m.dealer, tuple(m.deal.deck))
+            if not out or out[-1] != key:
+                out.append(key)
+            m = m.apply(m.random_action(rng))
+        return out
+
+    one, two = dealt(1), dealt(2)
+    common = min(len(one), len(two))
+    assert common >= 1 and one[:common] == two[:common]
+
+
+def test_whole_matches_do_not_depend_on_the_workers() -> None:
+    one = match_tournament("rubicon", "book", "random", format="partie", pairs=3, seed=4)
+    two = match_tournament("rubicon", "book", "random", format="partie", pairs=3, seed=4,
+                           workers=2)
+    assert one.outcomes == two.outcomes
+    assert one.to_json() == two.to_json()
+
+
+def test_one_pair_of_matches_has_no_interval() -> None:
+    res = match_tournament("rubicon", "book", "random", format="game", pairs=1, seed=1)
+    assert res.stake.ci95 is None and res.to_json()["stake_margin"]["ci95"] is None
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--rules", "rubicon", "--format", "pool"],
+         "rubicon does not play the three-player pool; --format under it may be: partie, game"),
+        (["--rules", "1754", "--format", "partie"],
+         "court-gamester-1754 does not play the Rubicon partie; --format under it may be: "
+         "game, pool"),
+        (["--rules", "rubicon", "--format", "rubber"], "unknown format 'rubber'"),
+        (["--rules", "rubicon", "--format", "game", "--games"], "leave out --games"),
+        (["--rules", "rubicon", "--format", "game", "--deals", "0"],
+         "--deals must be at least 1"),
+    ],
+)
+def test_whole_match_errors_say_what_is_allowed(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["tournament", "--players", "book", "random", "--no-progress", *argv]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("preset", "fmt", "lines"),
+    [
+        ("rubicon", "partie", ["whole parties: 2 mirrored pairs (4 parties,",
+                               "settlement: book minus random", "parties won: book"]),
+        ("1754", "game", ["whole games: 2 mirrored pairs (4 games,", "games won: book",
+                          "lurches (the loser under 50", "stakes: book minus random"]),
+        ("1754", "pool", ["whole pools: 2 mirrored pairs (4 pools,", "pools won: book",
+                          "the third seat: book in the odd-numbered pairs"]),
+    ],
+)
+def test_cli_whole_matches(
+    preset: str, fmt: str, lines: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["tournament", "--rules", preset, "--players", "book", "random", "--deals", "2",
+            "--format", fmt, "--no-progress"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    for line in [*lines, "95% CI"]:
+        assert line in out
+    assert ("points: book minus random" in out) == (fmt != "pool")
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["format"] == fmt and data["a"] == "book" and data["matches"] == 4
