@@ -116,7 +116,7 @@ export function explain(root) {
 
 // Text in pieces from the server ({text} or {text, term}) as nodes.
 function pieces(segs) {
-  return segs.map((s) => (s.term ? termEl(s.term, s.text) : s.text));
+  return segs.map((s) => (s.term ? termEl(s.term, s.text) : withCards(s.text)));
 }
 
 // ------------------------------------------------------------------ small pictures
