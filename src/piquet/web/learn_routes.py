@@ -222,14 +222,15 @@ def learn_router(state: Server) -> APIRouter:
         return await to_thread.run_sync(fn, *args)
 
     # ------------------------------------------------------------------ glossary
-    @router.get("/api/learn/glossary", summary="Every period term, in plain words")
+    @router.get("/api/learn/glossary", responses=refusals(),
+                summary="Every period term, in plain words")
     async def glossary() -> dict[str, Any]:
         """Each term: its name, a plain definition, an example, how each text uses it;
         ``forms``: the words a page marks as the term (folded, longest first)."""
         return glossary_json()
 
     # ------------------------------------------------------------------ lessons
-    @router.get("/api/learn/lessons", summary="The lessons, in order")
+    @router.get("/api/learn/lessons", responses=refusals(), summary="The lessons, in order")
     async def lessons() -> dict[str, Any]:
         return {"lessons": [lesson_head(x) for x in LESSONS]}
 
