@@ -382,6 +382,15 @@ function questionBox(key, s, done, all) {
   return h("div", { class: "question" }, h("p", { class: "prompt" }, q.prompt), form, out);
 }
 
+// Keys 1-9 choose a puzzle's choice, as at the table.
+document.addEventListener("keydown", (e) => {
+  if (location.pathname !== "/learn/puzzles" || e.altKey || e.ctrlKey || e.metaKey) return;
+  const tag = (e.target && e.target.tagName) || "";
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || !/^[1-9]$/.test(e.key)) return;
+  const b = document.querySelector(`#puzzle-choices button[data-choice="${e.key}"]`);
+  if (b && !b.disabled) { e.preventDefault(); b.click(); }
+});
+
 async function showPuzzles($main) {
   document.title = "Puzzles · Learn Piquet";
   const params = new URLSearchParams(location.search);
