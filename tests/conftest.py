@@ -16,9 +16,11 @@ Fixtures (ask for them by name; each skips, saying why, when what it needs is mi
 
 Markers (registered in pyproject.toml): a test that asks for ``browser`` is marked
 ``browser``, ``pg_url`` or ``pg_servers`` ``postgres``, ``redis_url`` ``redis``,
-``local_ray`` ``ray``; the modules ``test_tmux_*`` are ``tmux``.  ``compile``,
-``statistical`` and ``slow`` are set by hand where a test compiles, samples many games
-to a statistical bound, or runs long.  ``scripts/test --quick`` leaves all of them out.
+``local_ray`` ``ray``; the modules ``test_tmux_*`` are ``tmux``; the modules and tests
+named in :data:`SLOW_MODULES` and :data:`SLOW_TESTS` are ``slow``.  ``compile``,
+``statistical`` and ``slow`` are also set by hand where a test builds compiled code,
+samples many games to a statistical bound, or runs long.  ``scripts/test --quick`` leaves
+all of them out.
 """
 
 from __future__ import annotations
@@ -63,16 +65,130 @@ MODULE_MARKERS = {
 }
 
 
+#: modules whose every test is ``slow``: each plays whole games or matches, searches,
+#: starts servers or processes (from ``--durations`` of the quick subset: over 30 s a
+#: module on a loaded machine)
+SLOW_MODULES = frozenset({
+    "test_advice_ranking",
+    "test_advisor",
+    "test_batch",
+    "test_beliefs",
+    "test_drawtables_fast",
+    "test_expert_play",
+    "test_fast_differential",
+    "test_fast_env",
+    "test_observation_fast",
+    "test_openspiel",
+    "test_players",
+    "test_properties",
+    "test_views",
+    "test_web_api",
+    "test_web_beyond",
+    "test_web_cluster",
+    "test_web_faults_limits",
+    "test_web_faults_once",
+    "test_web_faults_process",
+    "test_web_faults_small",
+    "test_web_fuzz",
+    "test_web_leaks",
+    "test_web_practice",
+    "test_web_tally",
+})
+
+#: tests (every parametrization) that are ``slow`` in otherwise quick modules: over 1 s
+#: each on a loaded machine.  ``scripts/test --quick --durations=15`` names the slowest
+#: left in the quick subset; a test that takes long goes here (or gets its own mark).
+SLOW_TESTS = frozenset({
+    "test_actions::test_card_carrying_actions_round_trip",
+    "test_advise_cli::test_advise_marks_exact_chances_as_exact_and_rounds_only_with_about",
+    "test_advise_cli::test_advise_says_about_and_how_many_draws_when_the_chances_are_sampled",
+    "test_advise_cli::test_advise_says_the_play_shares_come_from_simulated_deals",
+    "test_cards::test_mask_cards_lists_each_card_once",
+    "test_cli_cold::test_the_advise_command_loads_neither_the_web_stack_nor_numba",
+    "test_cli_text::test_every_commands_prose_fits_the_width_and_breaks_no_word",
+    "test_cli_text::test_wrapping_keeps_every_word_whole_and_in_order",
+    "test_docs_examples::test_the_example_runs_as_written",
+    "test_docs_examples::test_the_example_script_runs",
+    "test_expert::test_expert_is_seeded",
+    "test_expert::test_expert_records_its_lookahead_decisions",
+    "test_expert::test_lookahead_never_values_a_card_above_the_mean_of_its_exact_values",
+    "test_expert::test_reference_plays_as_the_2025_expert",
+    "test_expert::test_the_expert_exchange_sees_no_hidden_card",
+    "test_expert::test_the_playout_exchange_can_be_switched_off",
+    "test_fast_adapters::test_a_seat_on_the_kernels_board_sees_only_what_it_may",
+    "test_fast_book::test_kernel_book_agrees_with_the_book_player_at_every_step",
+    "test_layers::test_analysis_and_the_ai_import_no_interface",
+    "test_learn_coach::test_a_guided_deal_names_only_what_the_seat_may_see",
+    "test_learn_coach::test_a_weak_choice_is_said_to_cost_and_the_coachs_own_costs_nothing",
+    "test_learn_hints::test_a_point_his_words_left_beaten_is_certain_for_younger",
+    "test_learn_hints::test_only_one_move_is_said_to_be_the_only_one",
+    "test_learn_hints::test_the_exact_odds_agree_with_the_sampler_under_the_36_card_rules",
+    "test_learn_hints::test_the_odds_a_hint_quotes_are_the_exact_odds_dialog_included",
+    "test_learn_puzzles::test_a_sample_is_best_by_its_margin_in_fresh_deals",
+    "test_learn_puzzles::test_a_sample_is_judged_again_to_the_same_figures",
+    "test_learn_puzzles::test_the_first_puzzles_are_made_again_from_their_seeds",
+    "test_notation::test_json_record_round_trips_exactly",
+    "test_odds::test_vectorised_pass_equals_the_scalar_loop",
+    "test_pettingzoo::test_the_raw_env_and_the_engine_path_pass_the_api_test",
+    "test_pettingzoo::test_the_same_seed_plays_the_same_episode",
+    "test_play_cli::test_a_pool_for_three_against_two_computers",
+    "test_play_cli::test_a_whole_game_with_bad_input_at_every_prompt_changes_nothing",
+    "test_play_cli::test_end_of_input_saves_and_resume_finishes",
+    "test_play_cli::test_every_rule_set_plays_to_the_end_at_the_keyboard",
+    "test_play_cli::test_hotseat_hands_over_between_players",
+    "test_play_cli::test_undo_after_a_deal_and_pass_where_it_is_not_allowed_say_why",
+    "test_play_cli::test_undo_takes_back_your_last_move",
+    "test_play_cli_review2::test_no_number_at_any_prompt_stops_the_game",
+    "test_play_cli_review2::test_undo_stays_within_the_deal_in_play",
+    "test_play_cli_review2::test_what_was_typed_before_a_deal_ended_by_the_computer_is_forgotten",
+    "test_readings::test_encyclopedia_silent_on_blanche_odds_and_advice_follow_the_knob",
+    "test_replay_cli::test_refusal_in_a_real_process_has_no_traceback",
+    "test_review::test_a_deal_that_dealing_ended_keeps_the_numbers_of_the_deals_after_it",
+    "test_review::test_every_play_that_drops_the_double_dummy_value_is_named",
+    "test_review::test_the_exchange_is_judged_against_the_advisor",
+    "test_rules_value_keys::test_a_house_rule_set_named_as_a_preset_is_advised_under_its_own_knobs",
+    "test_rules_value_keys::test_a_house_rule_set_renamed_from_a_preset_gets_a_hint",
+    "test_score_cmd::test_real_process_answers_each_line_as_it_comes",
+    "test_score_cmd::test_real_process_single_and_lines",
+    "test_solver::test_pique_is_scored_while_open",
+    "test_source_court_gamester_1754::test_a_record_of_several_games_written_before_the_reading_changed_still_replays",
+    "test_source_du_coeur_1995::test_1995_tied_runs_of_nine_are_total_ties",
+    "test_tally_penalties::test_a_deal_counted_again_with_no_penalty_is_counted_as_played",
+    "test_tournament::test_ladder_and_its_plot",
+    "test_tournament::test_the_ladder_ranks_the_reference",
+    "test_tournament::test_workers_end_when_the_tournament_is_killed",
+    "test_typed_state::test_mypy_rejects_a_misspelt_state_field_and_wrong_types",
+    "test_web_cache::test_a_double_submission_is_recorded_once",
+    "test_web_cache::test_a_move_reads_nothing_and_writes_one_short_transaction",
+    "test_web_cache::test_a_restarted_server_rebuilds_the_game_from_the_log",
+    "test_web_cache::test_a_write_memory_did_not_see_is_found_and_nothing_forks",
+    "test_web_cache::test_shared_mode_sees_the_other_process_at_once",
+    "test_web_cache::test_views_from_memory_equal_views_built_afresh",
+    "test_web_crash::test_sigkill_mid_game_loses_nothing_acknowledged",
+    "test_web_presence::test_a_seat_that_asks_is_told_who_comes_and_goes",
+    "test_web_presence::test_a_socket_that_does_not_ask_is_told_nothing_new",
+    "test_web_revision::test_two_rematches_asked_at_once_leave_one_game",
+    "test_web_walkthrough::test_a_spectator_hears_of_a_resignation",
+    "test_web_walkthrough::test_every_choice_offered_has_words_of_its_own",
+    "test_web_walkthrough::test_two_tabs_acting_at_once_hear_it_in_a_players_words",
+    "test_words::test_a_cached_declaration_line_is_the_line_its_fact_makes",
+})
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         for fixture, marker in FIXTURE_MARKERS.items():
             if fixture in names:
                 item.add_marker(marker)
-        module = item.module.__name__ if isinstance(item, pytest.Function) else ""
+        if not isinstance(item, pytest.Function):
+            continue
+        module = item.module.__name__
         for prefix, marker in MODULE_MARKERS.items():
             if module.startswith(prefix):
                 item.add_marker(marker)
+        if module in SLOW_MODULES or f"{module}::{item.originalname}" in SLOW_TESTS:
+            item.add_marker("slow")
 
 
 # ---------------------------------------------------------------------------- the browser

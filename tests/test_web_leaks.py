@@ -298,10 +298,10 @@ def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> Non
         tokens[1] = r.json()["token"]
         st = c.app.state.piquet  # type: ignore[attr-defined]
         # the real analysis, asked to work less hard (a test, not a review)
-        st["analyses"] = Analyses(
-            st["store"].engine, st["executor"], AnalysisSettings(think_ms=5, samples=8, verify=16)
+        st.analyses = Analyses(
+            st.store.engine, st.executor, AnalysisSettings(think_ms=5, samples=8, verify=16)
         )
-        oracle = Oracle(st["store"], gid)
+        oracle = Oracle(st.store, gid)
         row = oracle.row
 
         def deals_at(n: int) -> Any:

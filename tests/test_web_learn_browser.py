@@ -17,7 +17,7 @@ import pytest
 
 from piquet.learn.glossary import GLOSSARY, terms_in
 from test_web_browser import CARD_EDGE, DESKTOP, PHONE, new_page, shot
-from test_web_kit import CHROMIUM, CHROMIUM_ARGS, ThreadServer, chromium_available
+from test_web_kit import chromium_available
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
@@ -39,22 +39,6 @@ _UNMARKED = """() => {
     .map((b) => [b.innerText, b.dataset.terms || ""]);
   return { texts: out, buttons };
 }"""
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    with ThreadServer(tmp_path_factory.mktemp("learn-browser")) as srv:
-        yield srv
-
-
-@pytest.fixture(scope="module")
-def browser() -> Any:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
 
 
 def no_unexplained_term(page: Any, where: str) -> int:
@@ -112,9 +96,11 @@ def decide(page: Any) -> str:
     if page.query_selector("#hand .card.playable"):
         page.click("#hand .card.playable", position=CARD_EDGE)
         return "play"
-    buttons = page.query_selector_all("#actions button:not([disabled]):not(#undo)")
-    assert buttons, "nothing to click"
-    buttons[0].click()
+    # a locator, not an element handle: the page may draw the actions again (the coach's
+    # note arriving) between finding the button and clicking it
+    buttons = page.locator("#actions button:not([disabled]):not(#undo)")
+    assert buttons.count(), "nothing to click"
+    buttons.first.click()
     return "act"
 
 
@@ -132,7 +118,7 @@ def hint_shows_it_thinks(page: Any) -> None:
       return out;
     }""")
     assert said == ["Thinking…", True, True]
-    page.wait_for_selector("#hint, #declare-hint", timeout=120000)
+    page.wait_for_selector("#hint, #declare-hint")
     assert len(asked) == 1, asked
 
 
@@ -149,12 +135,12 @@ def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
         page.wait_for_selector('#main[data-busy="0"]')
         page.wait_for_selector(
             "#summary-continue, #finished, #hand.choosing, #hand .card.playable, "
-            "#actions button:not([disabled]):not(#undo)", timeout=60000)
+            "#actions button:not([disabled]):not(#undo)")
         if page.is_visible("#summary-continue"):
             break
         if decisions % coach_every == 0:
             # the coach at the decision: what it is, what it would do, new terms explained
-            page.wait_for_selector("#coach-before", timeout=120000)
+            page.wait_for_selector("#coach-before")
             said = page.inner_text("#coach-before")
             assert said.strip()
             terms = page.eval_on_selector_all(".coach-terms dt abbr.term",

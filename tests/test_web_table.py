@@ -530,7 +530,9 @@ def test_undo_resign_and_rematch(server: ThreadServer, browser: Any, size: str) 
     n = int(page.get_attribute("#main", "data-n") or 0)
     page.wait_for_selector("#undo:not([disabled])")
     page.click("#undo")
-    page.wait_for_function(f"Number(document.querySelector('#main').dataset.n) < {n}")
+    # the undo is an entry of the game's log: the version moves on, the move is taken back
+    page.wait_for_function(f"Number(document.querySelector('#main').dataset.n) > {n}")
+    page.wait_for_function("document.getElementById('toast').textContent === 'Taken back.'")
     page.wait_for_selector('#main[data-turn="1"]')
     shot(page, "undo", size)
     # resign

@@ -25,6 +25,7 @@ def test_the_ends_of_an_older_database_become_entries_of_the_log(tmp_path: Path)
     with engine.begin() as conn:
         conn.execute(sa.text("DELETE FROM alembic_version"))
         conn.execute(sa.text("INSERT INTO alembic_version VALUES ('0005')"))
+        conn.execute(sa.text("DROP TABLE piquet_guided"))  # made by a later revision (0007)
         conn.execute(sa.text(
             "CREATE TABLE piquet_game_ends (game_id VARCHAR(32) PRIMARY KEY, resigned "
             "INTEGER, rematch VARCHAR(32), rematch_by INTEGER, created_at FLOAT NOT NULL)"))
