@@ -109,7 +109,10 @@ export function explain(root) {
       at = x.end;
     }
     if (at < node.data.length) frag.append(node.data.slice(at));
-    node.replaceWith(frag);
+    // in a flex or grid box each node is an item: keep the words one item ("Rule set")
+    const display = parent.isConnected ? getComputedStyle(parent).display : "";
+    node.replaceWith(/flex|grid/.test(display) || parent.classList.contains("field")
+      ? h("span", {}, frag) : frag);
   }
   return root;
 }
