@@ -514,10 +514,10 @@ export function coachPanel(T, render) {
   if (c.error && fresh) box.append(h("p", { class: "error small" }, c.error));
   if (c.after && c.after.cost) {
     box.append(h("div", { class: "coach-after", id: "coach-after" },
-      h("b", {}, c.after.title + ": "), c.after.sentences.map((s) => withCards(s + " "))));
+      h("b", {}, c.after.title + ": "), c.after.sentences.flatMap((s) => withCards(s + " "))));
   } else if (c.after) {
     box.append(h("p", { class: "small coach-after-ok" },
-      c.after.sentences.map((s) => withCards(s + " "))));
+      c.after.sentences.flatMap((s) => withCards(s + " "))));
   } else if (c.judging) {
     box.append(h("p", { class: "muted small thinking", id: "coach-judging" },
       "Weighing your last choice…"));
