@@ -151,6 +151,12 @@ def test_guided_deal_coach_speaks_from_the_seats_view(tmp_path: Path) -> None:
         assert res.status_code == 409 and "not a guided one" in res.json()["error"]
 
 
+def test_guided_games_count_as_new_games_for_the_limit(tmp_path: Path) -> None:
+    with client(tmp_path, create_per_minute=3) as c:
+        codes = [c.post("/api/learn/guided", json={}).status_code for _ in range(4)]
+    assert codes[0] == 201 and codes[-1] == 429
+
+
 def test_guided_game_needs_a_known_rule_set(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         res = c.post("/api/learn/guided", json={"rules": "whist"})

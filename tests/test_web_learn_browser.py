@@ -44,6 +44,7 @@ _UNMARKED = """() => {
 def no_unexplained_term(page: Any, where: str) -> int:
     """Every glossary term on the page is marked; returns how many marks there are."""
     page.wait_for_function("() => !document.querySelector('.loading')")
+    assert "[object " not in page.inner_text("body"), where  # no value shown as code
     seen = page.evaluate(_UNMARKED)
     for text in seen["texts"]:
         left = [t.key for t in terms_in(text)]
@@ -147,6 +148,11 @@ def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
                                               "l => l.map((a) => a.dataset.term)")
             assert not explained & set(terms), "a term explained twice"
             explained |= set(terms)
+            if decisions == 2:
+                # the word on the last choice: what it was, and what it cost if weak
+                page.wait_for_selector("#coach-after, #coach .coach-after-ok", timeout=120000)
+                word = page.inner_text("#coach-after, #coach .coach-after-ok")
+                assert word.startswith(("You chose", "What it cost")), word
             if decisions == 0:
                 assert "You are " in said
                 hint_shows_it_thinks(page)
@@ -195,7 +201,7 @@ def lesson_and_puzzle(page: Any, url: str, size: str) -> None:
     page.wait_for_selector("#puzzle-choices button")
     no_unexplained_term(page, "a puzzle")
     assert not page.is_visible("#puzzle-verdict p")
-    page.click("#puzzle-choices button >> nth=0")
+    page.keyboard.press("1")  # keys 1-9 choose, as at the table
     page.wait_for_selector("#puzzle-next:not([hidden])")
     verdict = page.inner_text("#puzzle-verdict")
     assert "points of the deal" in verdict and "Best:" in verdict

@@ -760,7 +760,7 @@ def test_your_games_are_kept_by_the_server(server: ThreadServer, browser: Any, s
     page.goto(server.url + "/")
     row = page.wait_for_selector(f'#my-games tr[data-game="{game_id}"]')
     text = row.inner_text()
-    assert "rubicon" in text and "partie of 6 deals" in text
+    assert "Rubicon Piquet" in text and "partie of 6 deals" in text  # named by its title
     assert "deal 1 of 6" in text
     assert "Your turn" in text or "to play" in text
     shot(page, "your-games", size, "#my-games")

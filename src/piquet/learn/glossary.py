@@ -27,6 +27,7 @@ __all__ = [
     "Term",
     "Usage",
     "lookup",
+    "scanned_forms",
     "terms_in",
 ]
 
@@ -830,6 +831,13 @@ _PATTERN: Final = re.compile(
                if f and f not in _NOT_SCANNED)
     + r")(?![\w-])"
 )
+
+
+def scanned_forms() -> list[tuple[str, str]]:
+    """The forms :func:`terms_in` finds in a sentence (folded: lower case, no accents),
+    each with its term's key, the longest first: what a page marks as a term."""
+    return sorted(((f, t.key) for f, t in _INDEX.items() if f and f not in _NOT_SCANNED),
+                  key=lambda p: (-len(p[0]), p[0]))
 
 
 def lookup(text: str) -> Term | None:

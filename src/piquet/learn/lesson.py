@@ -51,6 +51,7 @@ __all__ = [
     "Question",
     "Step",
     "marked_terms",
+    "pieces",
     "plain",
 ]
 
@@ -72,6 +73,21 @@ def marked_terms(text: str) -> list[Term]:
         if term is None:
             raise LessonError(f"[[{m.group(1)}]] is not in the glossary")
         out.append(term)
+    return out
+
+
+def pieces(text: str) -> list[tuple[str, Term | None]]:
+    """``text`` in pieces: each its words as shown and the term it marks (None for plain
+    words), in order (how a page shows a step: a marked term explained where it stands)."""
+    out: list[tuple[str, Term | None]] = []
+    at = 0
+    for m in _MARK.finditer(text):
+        if m.start() > at:
+            out.append((text[at:m.start()], None))
+        out.append((m.group(2) or m.group(1), lookup(m.group(1))))
+        at = m.end()
+    if at < len(text):
+        out.append((text[at:], None))
     return out
 
 

@@ -43,7 +43,7 @@ from piquet.core.rules import PRESETS, get_rules
 from piquet.learn import glossary as gl
 from piquet.learn.coach import Coach, Note
 from piquet.learn.feedback import deal_summary
-from piquet.learn.lesson import _MARK, Lesson, Step
+from piquet.learn.lesson import Lesson, Step, pieces
 from piquet.learn.lessons import LESSONS
 from piquet.learn.puzzles import Difficulty, Puzzle, Theme, choose, load
 from piquet.table.errors import Refusal, TableError
@@ -74,18 +74,8 @@ guided_t: Final = sa.Table(
 def segments(text: str) -> list[dict[str, str]]:
     """A lesson's text in pieces: plain ``{"text"}``, or a marked term ``{"text", "term"}``
     (the term's key; the page explains it)."""
-    out: list[dict[str, str]] = []
-    at = 0
-    for m in _MARK.finditer(text):
-        if m.start() > at:
-            out.append({"text": text[at:m.start()]})
-        term = gl.lookup(m.group(1))
-        shown = m.group(2) or m.group(1)
-        out.append({"text": shown, "term": term.key} if term else {"text": shown})
-        at = m.end()
-    if at < len(text):
-        out.append({"text": text[at:]})
-    return out
+    return [{"text": words, "term": term.key} if term else {"text": words}
+            for words, term in pieces(text)]
 
 
 def term_json(t: gl.Term) -> dict[str, Any]:
@@ -99,12 +89,8 @@ def term_json(t: gl.Term) -> dict[str, Any]:
 def glossary_json() -> dict[str, Any]:
     """The glossary, and the forms a page marks (folded: lower case, no accents; longest
     first, as :func:`piquet.learn.glossary.terms_in` reads them)."""
-    forms = sorted(
-        ((f, t.key) for f, t in gl._INDEX.items() if f and f not in gl._NOT_SCANNED),
-        key=lambda p: (-len(p[0]), p[0]),
-    )
     return {"terms": [term_json(t) for t in gl.GLOSSARY.values()],
-            "forms": [[f, k] for f, k in forms]}
+            "forms": [[f, k] for f, k in gl.scanned_forms()]}
 
 
 def rules_title(name: str) -> str:
@@ -222,14 +208,15 @@ def learn_router(state: Server) -> APIRouter:
         return await to_thread.run_sync(fn, *args)
 
     # ------------------------------------------------------------------ glossary
-    @router.get("/api/learn/glossary", summary="Every period term, in plain words")
+    @router.get("/api/learn/glossary", responses=refusals(),
+                summary="Every period term, in plain words")
     async def glossary() -> dict[str, Any]:
         """Each term: its name, a plain definition, an example, how each text uses it;
         ``forms``: the words a page marks as the term (folded, longest first)."""
         return glossary_json()
 
     # ------------------------------------------------------------------ lessons
-    @router.get("/api/learn/lessons", summary="The lessons, in order")
+    @router.get("/api/learn/lessons", responses=refusals(), summary="The lessons, in order")
     async def lessons() -> dict[str, Any]:
         return {"lessons": [lesson_head(x) for x in LESSONS]}
 

@@ -95,8 +95,8 @@ class RateLimit:
         if not wait and scope["type"] == "http" and scope.get("method") == "POST":
             path = scope["path"].rstrip("/")
             # a rematch is a new game too (resign and rematch over and over made games as
-            # fast as the general rate allowed)
-            if path == "/api/games" or (
+            # fast as the general rate allowed), and so is a guided deal
+            if path in ("/api/games", "/api/learn/guided") or (
                 path.startswith("/api/games/") and path.endswith("/rematch")
             ):
                 wait = self.create.take(key)

@@ -109,14 +109,17 @@ export function explain(root) {
       at = x.end;
     }
     if (at < node.data.length) frag.append(node.data.slice(at));
-    node.replaceWith(frag);
+    // in a flex or grid box each node is an item: keep the words one item ("Rule set")
+    const display = parent.isConnected ? getComputedStyle(parent).display : "";
+    node.replaceWith(/flex|grid/.test(display) || parent.classList.contains("field")
+      ? h("span", {}, frag) : frag);
   }
   return root;
 }
 
 // Text in pieces from the server ({text} or {text, term}) as nodes.
 function pieces(segs) {
-  return segs.map((s) => (s.term ? termEl(s.term, s.text) : s.text));
+  return segs.map((s) => (s.term ? termEl(s.term, s.text) : withCards(s.text)));
 }
 
 // ------------------------------------------------------------------ small pictures
@@ -382,6 +385,15 @@ function questionBox(key, s, done, all) {
   return h("div", { class: "question" }, h("p", { class: "prompt" }, q.prompt), form, out);
 }
 
+// Keys 1-9 choose a puzzle's choice, as at the table.
+document.addEventListener("keydown", (e) => {
+  if (location.pathname !== "/learn/puzzles" || e.altKey || e.ctrlKey || e.metaKey) return;
+  const tag = (e.target && e.target.tagName) || "";
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA" || !/^[1-9]$/.test(e.key)) return;
+  const b = document.querySelector(`#puzzle-choices button[data-choice="${e.key}"]`);
+  if (b && !b.disabled) { e.preventDefault(); b.click(); }
+});
+
 async function showPuzzles($main) {
   document.title = "Puzzles · Learn Piquet";
   const params = new URLSearchParams(location.search);
@@ -502,10 +514,10 @@ export function coachPanel(T, render) {
   if (c.error && fresh) box.append(h("p", { class: "error small" }, c.error));
   if (c.after && c.after.cost) {
     box.append(h("div", { class: "coach-after", id: "coach-after" },
-      h("b", {}, c.after.title + ": "), c.after.sentences.map((s) => withCards(s + " "))));
+      h("b", {}, c.after.title + ": "), c.after.sentences.flatMap((s) => withCards(s + " "))));
   } else if (c.after) {
     box.append(h("p", { class: "small coach-after-ok" },
-      c.after.sentences.map((s) => withCards(s + " "))));
+      c.after.sentences.flatMap((s) => withCards(s + " "))));
   } else if (c.judging) {
     box.append(h("p", { class: "muted small thinking", id: "coach-judging" },
       "Weighing your last choice…"));
