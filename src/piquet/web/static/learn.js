@@ -119,7 +119,7 @@ export function explain(root) {
 
 // Text in pieces from the server ({text} or {text, term}) as nodes.
 function pieces(segs) {
-  return segs.map((s) => (s.term ? termEl(s.term, s.text) : withCards(s.text)));
+  return segs.flatMap((s) => (s.term ? [termEl(s.term, s.text)] : withCards(s.text)));
 }
 
 // ------------------------------------------------------------------ small pictures
