@@ -195,6 +195,9 @@ class Games:
         self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self._cache: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()
+        self.problems: dict[str, str] = {}
+        """Game id -> why its computer cannot move now (said in every seat's view, as
+        ``computer_problem``, until it moves again); this process's only."""
 
     # ------------------------------------------------------------------ creating
     def create(
@@ -653,6 +656,9 @@ class Games:
                 last = live.last_views[seat] = _encode(self._last_deal(live, seat))
             head = _encode(self.seat_json(entry, seat, last_deal=False))
             body = entry.bodies[seat] = head[:-1] + ',"last_deal":' + last + "}"
+        problem = self.problems.get(entry.row.id)
+        if problem is not None:
+            return body[:-1] + ',"computer_problem":' + json.dumps(problem) + "}"
         return body
 
     @staticmethod
