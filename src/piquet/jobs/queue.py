@@ -62,6 +62,11 @@ _WORDS: Final = {
 }
 IDLE_LOOK: Final = 0.5
 """Seconds between an idle slot's looks at whether its worker is still alive."""
+_COUNTED: Final = {
+    Kind.MOVE: ("move", "moves"),
+    Kind.HINT: ("hint", "hints"),
+    Kind.ANALYSIS: ("analysis", "analyses"),
+}
 ATTEMPTS: Final = 2
 """Times a job is tried: once, and once more if its worker died or its task failed."""
 
@@ -329,9 +334,9 @@ class JobQueue:
             if client is not None and limit is not None:
                 held = self._held[(client, kind)]
                 if held >= limit:
+                    one, many = _COUNTED[kind]
                     raise QuotaFull(
-                        f"you already have {held} {kind.words.removeprefix('the ')}"
-                        f"{'es' if kind is Kind.ANALYSIS and held > 1 else ''} being made "
+                        f"you already have {held} {one if held == 1 else many} being made "
                         f"(at most {limit} at once): ask again when one is ready",
                     )
                 self._held[(client, kind)] += 1

@@ -19,12 +19,16 @@ from piquet.core.match import MatchView
 
 __all__ = [
     "ANALYSIS",
+    "COACH_ADVICE",
+    "COACH_JUDGED",
     "HINT",
     "MOVE",
     "WARM",
     "analyse_deal",
     "ask_advisor",
     "choose_action",
+    "coach_advice",
+    "coach_judged",
     "resolve",
     "warm",
 ]
@@ -112,3 +116,24 @@ def analyse_deal(
     body = review_deal(fd, get_rules(rules), seed=_analysis_seed(seed, number),
                        think_ms=think_ms, samples=samples, verify=verify)
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
+
+
+COACH_ADVICE: Final = "piquet.jobs.work:coach_advice"
+COACH_JUDGED: Final = "piquet.jobs.work:coach_judged"
+
+
+def coach_advice(view: MatchView, level: str = "learner") -> tuple[str, Any]:
+    """The guided deal's coach: the advisor's hint at ``view``
+    (:func:`piquet.learn.coach.advise`)."""
+    from piquet.learn.coach import advise
+
+    return advise(view, "expert" if level == "expert" else "learner")
+
+
+def coach_judged(args: dict[str, Any]) -> tuple[float, float, int] | None:
+    """The guided deal's coach: what a choice cost (:func:`piquet.learn.coach.judged` of
+    :meth:`~piquet.learn.coach.Coach.judging`'s arguments)."""
+    from piquet.learn.coach import judged
+
+    a = dict(args)
+    return judged(a.pop("deal"), a.pop("rules"), a.pop("suggested"), a.pop("action"), **a)
