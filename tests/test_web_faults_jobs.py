@@ -45,11 +45,6 @@ def served(tmp_path: Path, **changes: Any) -> Iterator[TestClient]:
         yield c
 
 
-def as_client(c: TestClient, address: str) -> TestClient:
-    """Another client (another address) of the same running app."""
-    return TestClient(c.app, client=(address, 5000))
-
-
 def ai_moves_are(c: TestClient, gid: str, level: str) -> int:
     """Check that every move of the computer in ``gid`` so far is ``level``'s own (the
     same seed formula: none was chosen by another level); how many there were."""
@@ -73,7 +68,7 @@ def ai_moves_are(c: TestClient, gid: str, level: str) -> int:
     return checked
 
 
-def my_turn(c: TestClient, gid: str, token: str) -> dict[str, Any]:
+def my_turn(c: Any, gid: str, token: str) -> dict[str, Any]:
     """The seat's view once it is to act (or the game is over); the computer meanwhile."""
     def ready() -> dict[str, Any] | None:
         g = view(c, gid, token, wait=5)
@@ -84,7 +79,7 @@ def my_turn(c: TestClient, gid: str, token: str) -> dict[str, Any]:
     return got
 
 
-def move(c: TestClient, gid: str, token: str, rng: random.Random) -> dict[str, Any]:
+def move(c: Any, gid: str, token: str, rng: random.Random) -> dict[str, Any]:
     g = my_turn(c, gid, token)
     r = c.post(f"/api/games/{gid}/actions", json={"action": pick(g, rng), "n": g["n"]},
                headers=bearer(token))
@@ -184,7 +179,7 @@ def test_a_level_that_cannot_play_is_said_and_never_replaced_by_random(
         assert ai_moves_are(c, gid, "expert") >= 1
 
 
-def finished_deals(c: TestClient, rules: str, deals: int, seed: int) -> tuple[str, str]:
+def finished_deals(c: Any, rules: str, deals: int, seed: int) -> tuple[str, str]:
     """A game of this client's against ``random`` with ``deals`` deals over, then
     resigned (its analysis is then due): (id, token)."""
     rng = random.Random(seed)
@@ -204,15 +199,23 @@ def finished_deals(c: TestClient, rules: str, deals: int, seed: int) -> tuple[st
 
 
 def test_three_clients_analyses_do_not_hold_up_a_fourths_computer(tmp_path: Path) -> None:
-    """Three clients have their games analysed (one analysis a client at most: a second
-    game's is refused in words); meanwhile a fourth plays the book, whose moves come
-    while the analyses are still being made."""
-    from piquet.jobs import Quotas
+    """Three clients (three addresses) have their games analysed, one game a client at
+    most (a second game's is refused in words); meanwhile a fourth plays the book, and
+    each of its moves is answered while the analyses are still being made, with a worker
+    kept free of them."""
+    server = Server(["--data", str(tmp_path / "data"), "--ai-workers", "2",
+                     "--quota-analyses", "1", "--rate-limit", "0"], cwd=tmp_path).start()
 
-    with served(tmp_path, ai_executor="process", ai_workers=2,
-                quotas=Quotas(analysis=1)) as c:
-        jobs = c.app.state.piquet.jobs  # type: ignore[attr-defined]
-        clients = [as_client(c, f"10.0.0.{i}") for i in (1, 2, 3)]
+    def at(i: int) -> httpx.Client:
+        return httpx.Client(base_url=server.url, timeout=120,
+                            transport=httpx.HTTPTransport(local_address=f"127.0.0.{i}"))
+
+    def workers() -> dict[str, Any]:
+        w: dict[str, Any] = httpx.get(server.url + "/api/health").json()["workers"]
+        return w
+
+    try:
+        clients = [at(i) for i in (2, 3, 4)]
         games = [finished_deals(k, "rubicon", 2, seed) for seed, k in enumerate(clients)]
         for k, (gid, token) in zip(clients, games, strict=True):
             r = k.get(f"/api/games/{gid}/analysis", headers=bearer(token))
@@ -224,20 +227,21 @@ def test_three_clients_analyses_do_not_hold_up_a_fourths_computer(tmp_path: Path
         assert r.json()["error"] == (
             "you already have 1 games being analysed (at most 1 at once): ask for this one "
             "again when one of them is ready")
-        # the fourth client plays the book: every answer comes with analyses still queued
-        player = as_client(c, "10.0.0.4")
+        # the fourth plays the book: every answer comes with analyses still being made
+        player = at(5)
         made = create(player, opponent="book")
         rng = random.Random(3)
         for _ in range(4):
-            assert jobs.health()["waiting"]["analysis"] + jobs.health()["running"][
-                "analysis"] >= 1
-            assert jobs.health()["running"]["analysis"] <= 1  # one worker stays free
             move(player, made["id"], made["token"], rng)
+            w = workers()
+            assert w["running"]["analysis"] <= 1  # one worker is kept for the others
+            assert w["running"]["analysis"] + w["waiting"]["analysis"] >= 1
         my_turn(player, made["id"], made["token"])
         still = sum(k.get(f"/api/games/{gid}/analysis", headers=bearer(t)).json()["pending"]
                     for k, (gid, t) in zip(clients, games, strict=True))
         assert still >= 1
-        assert ai_moves_are(player, made["id"], "book") >= 1
+    finally:
+        server.stop()
 
 
 def _maps(pid: int) -> str:
