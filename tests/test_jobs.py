@@ -129,6 +129,32 @@ def test_analyses_never_hold_the_last_worker() -> None:
     asyncio.run(main())
 
 
+def test_hints_and_analyses_together_never_hold_the_last_worker() -> None:
+    """Two workers: a hint holds one; an analysis queued after it waits (the other worker
+    is kept for moves), and a move runs at once."""
+    GATE.clear()
+    RAN.clear()
+
+    async def main() -> None:
+        q = JobQueue(2, mode="thread")
+        q.start()
+        try:
+            hint = asyncio.ensure_future(q.run(Kind.HINT, "test_jobs:held", "h", client="a"))
+            await asyncio.to_thread(wait_for, lambda: q.health()["running"]["hint"] == 1)
+            analysis = asyncio.ensure_future(
+                q.run(Kind.ANALYSIS, "test_jobs:note", "a", client="b"))
+            await asyncio.to_thread(wait_for, lambda: len(q.waiting()) == 1)
+            assert await q.run(Kind.MOVE, "test_jobs:note", "move") == "move"
+            assert RAN == ["move"] and q.waiting() == [(Kind.ANALYSIS, "b")]
+            GATE.set()
+            await asyncio.gather(hint, analysis)
+            assert RAN == ["move", "h", "a"]
+        finally:
+            q.stop()
+
+    asyncio.run(main())
+
+
 def test_a_client_over_its_quota_is_refused_in_words_and_others_are_not() -> None:
     GATE.clear()
 

@@ -18,8 +18,10 @@ Faults, said plainly:
   :class:`JobFailed` saying what could not be done, never a silent stand-in;
 * a client over its quota of a kind (:class:`Quotas`) is refused with
   :class:`QuotaFull`, saying how many it has going and when to ask again;
-* analyses take at most ``analysis_slots`` slots (by default all but one), so a move or
-  a hint never waits for a whole analysis, however many are queued.
+* hints and analyses together take at most all the slots but one (where there are two or
+  more), so a move never waits for a hint or an analysis, however many are queued; and
+  analyses at most ``analysis_slots`` (by default all but two, at least one), so that
+  with three workers or more a hint does not wait for them either.
 """
 
 from __future__ import annotations
@@ -91,7 +93,8 @@ class QuotaFull(Exception):
 @dataclass(frozen=True, slots=True)
 class Quotas:
     """Jobs one client may have queued or running at once, by kind (None: no limit);
-    ``analysis_slots``: workers that analyses may hold at once (None: all but one)."""
+    ``analysis_slots``: workers that analyses may hold at once (None: all but two, at
+    least one)."""
 
     move: int | None = None
     hint: int | None = 2
@@ -257,7 +260,9 @@ class JobQueue:
         self.mode = mode
         self.quotas = quotas or Quotas()
         self.warm = warm
-        self.analysis_slots = self.quotas.analysis_slots or max(1, n - 1)
+        self.analysis_slots = self.quotas.analysis_slots or max(1, n - 2)
+        self.other_slots = max(1, n - 1)
+        """Workers that hints and analyses may hold together: one is kept for moves."""
         self.replaced = 0
         self.failed = 0
         self.done = 0
@@ -390,7 +395,10 @@ class JobQueue:
                 del self._held[key]
 
     def _pick(self) -> _Job | None:
+        others = self._running[Kind.HINT] + self._running[Kind.ANALYSIS]
         for kind in Kind:
+            if kind is not Kind.MOVE and others >= self.other_slots:
+                continue
             if kind is Kind.ANALYSIS and self._running[kind] >= self.analysis_slots:
                 continue
             if self._waiting[kind]:
