@@ -531,8 +531,9 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
         "web_processes": len(urls),
         "moves_per_player": args.moves or "whole game",
         "pace_s": args.pace,
-        "database": "postgresql" if database and "postgres" in database else "sqlite",
-        "sqlite_sync": args.sqlite_sync if not database else None,
+        "database": ("the servers' (--url)" if args.url
+                     else "postgresql" if database and "postgres" in database else "sqlite"),
+        "sqlite_sync": args.sqlite_sync if not database and not args.url else None,
         "server_src": src or "this tree",
         "client_actions": len(stats.act),
         "all_actions": total,
