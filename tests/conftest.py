@@ -85,6 +85,7 @@ SLOW_MODULES = frozenset({
     "test_web_api",
     "test_web_beyond",
     "test_web_cluster",
+    "test_web_faults_jobs",
     "test_web_faults_limits",
     "test_web_faults_once",
     "test_web_faults_process",
