@@ -46,7 +46,13 @@ export function analysisPanel(gameId, token, jump) {
     if (!panel.isConnected && panel.dataset.loaded) return;
     let data;
     try { data = await api("GET", `/api/games/${gameId}/analysis`, undefined, token); }
-    catch (e) { fill(body, h("p", { class: "error" }, e.message)); return; }
+    catch (e) {
+      fill(body, h("p", { class: "error" }, e.message));
+      // over this browser's quota of analyses, or the workers failing: ask again later
+      clearTimeout(timer);
+      if (e.status === 429 || e.status === 503) timer = setTimeout(load, 10000);
+      return;
+    }
     panel.dataset.loaded = "1";
     panel.dataset.pending = String(data.pending);
     draw(data);
