@@ -50,6 +50,10 @@ def die() -> None:
     os.kill(os.getpid(), signal.SIGKILL)
 
 
+def hang() -> None:
+    threading.Event().wait()
+
+
 def fail(calls: str) -> None:
     with open(calls, "a") as f:
         f.write("x")
@@ -225,6 +229,23 @@ def test_a_killed_worker_is_replaced_and_its_job_runs_again(tmp_path: Path) -> N
             await asyncio.to_thread(wait_for, lambda: q.health()["replaced"] > before)
             await asyncio.to_thread(wait_for, lambda: q.health()["status"] == "ok")
             assert await q.run(Kind.HINT, "os:getpid") == q.pids()[0]
+        finally:
+            q.stop()
+
+    asyncio.run(main())
+
+
+@pytest.mark.slow
+def test_a_hung_worker_is_stopped_at_its_jobs_time_limit_and_said() -> None:
+    async def main() -> None:
+        q = JobQueue(1, mode="process", warm=False, limits={Kind.HINT: 1.0})
+        q.start()
+        try:
+            with pytest.raises(JobFailed) as failed:
+                await q.run(Kind.HINT, "test_jobs:hang")
+            assert failed.value.message == "the hint could not be computed (it took more than 1 s)"
+            assert q.health()["replaced"] == 2
+            assert await q.run(Kind.MOVE, "os:getpid") == q.pids()[0]  # no limit for moves
         finally:
             q.stop()
 

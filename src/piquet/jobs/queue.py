@@ -12,7 +12,8 @@ workers alone.
 
 Faults, said plainly:
 
-* a worker that dies (killed, out of memory, a crash of compiled code) is replaced at
+* a worker that dies (killed, out of memory, a crash of compiled code), or hangs past its
+  job's time limit (:data:`TIME_LIMITS`, process mode) and is stopped, is replaced at
   once by a fresh one, and the job it held is run again, once, ahead of its kind;
   a job whose worker dies twice, or whose task raises twice, fails with
   :class:`JobFailed` saying what could not be done, never a silent stand-in;
@@ -69,6 +70,9 @@ _COUNTED: Final = {
     Kind.HINT: ("hint", "hints"),
     Kind.ANALYSIS: ("analysis", "analyses"),
 }
+TIME_LIMITS: Final = {Kind.MOVE: 120.0, Kind.HINT: 300.0, Kind.ANALYSIS: 1800.0}
+"""Seconds a job may run, by kind: far beyond what a loaded machine takes (a move's budget
+is seconds, a deal's analysis a minute at worst), so only a worker that hangs meets it."""
 ATTEMPTS: Final = 2
 """Times a job is tried: once, and once more if its worker died or its task failed."""
 
@@ -119,6 +123,10 @@ class _Job:
 
 class _Died(Exception):
     """The worker process running a job died."""
+
+
+class _TooLong(Exception):
+    """The job ran past its kind's time limit (its worker was stopped)."""
 
 
 class _Slot:
@@ -183,15 +191,23 @@ class _Slot:
         if self.proc is None or self.conn is None or not self.proc.is_alive():
             self._reap()
         assert self.proc is not None and self.conn is not None
+        limit = self.queue.limits.get(job.kind)
+        deadline = None if limit is None else time.monotonic() + limit
         try:
             self.conn.send((job.task, job.args))
             while True:
-                ready = wait([self.conn, self.proc.sentinel])
+                left = None if deadline is None else max(0.0, deadline - time.monotonic())
+                ready = wait([self.conn, self.proc.sentinel], left)
                 if self.conn in ready:
                     ok, value = self.conn.recv()
                     break
                 if self.proc.sentinel in ready:
                     raise _Died
+                if not ready:  # past its time: the worker is stopped and replaced
+                    raise _TooLong
+        except _TooLong:
+            self._reap()
+            raise
         except (EOFError, OSError, _Died):
             self._reap()
             raise _Died from None
@@ -227,6 +243,9 @@ class _Slot:
             except _Died:
                 job.errors.append("its worker stopped")
                 q._done(self, job, None)
+            except _TooLong:
+                job.errors.append(f"it took more than {q.limits[job.kind]:g} s")
+                q._done(self, job, None)
             except RuntimeError as exc:
                 job.errors.append(str(exc))
                 q._done(self, job, None)
@@ -239,9 +258,10 @@ class JobQueue:
 
     ``mode``: ``process`` (each slot a spawned worker process; the server's default) or
     ``thread`` (each slot runs its jobs itself).  ``warm``: workers import the levels as
-    they start.  :meth:`start` starts the slots (in process mode the workers start
-    importing at once, without being waited for); :meth:`run` queues a job and awaits
-    its result.
+    they start; ``limits``: seconds a job of each kind may run (process mode;
+    :data:`TIME_LIMITS` by default).  :meth:`start` starts the slots (in process mode
+    the workers start importing at once, without being waited for); :meth:`run` queues a
+    job and awaits its result.
     """
 
     def __init__(
@@ -251,6 +271,7 @@ class JobQueue:
         mode: str = "process",
         quotas: Quotas | None = None,
         warm: bool = True,
+        limits: dict[Kind, float] | None = None,
     ) -> None:
         if mode not in ("process", "thread"):
             raise ValueError(f"the job workers are 'process' or 'thread', not {mode!r}")
@@ -260,6 +281,9 @@ class JobQueue:
         self.mode = mode
         self.quotas = quotas or Quotas()
         self.warm = warm
+        self.limits = dict(TIME_LIMITS if limits is None else limits)
+        """Seconds a job of each kind may run (process mode) before its worker is stopped
+        and replaced and the job tried again (or said to have failed)."""
         self.analysis_slots = self.quotas.analysis_slots or max(1, n - 2)
         self.other_slots = max(1, n - 1)
         """Workers that hints and analyses may hold together: one is kept for moves."""
