@@ -126,7 +126,13 @@ def run(args: argparse.Namespace) -> int:
 
         from piquet.jobs import Quotas
         from piquet.web.app import WebConfig, create_app
-        from piquet.web.store import Store, StoreError, database_url
+        from piquet.web.store import (
+            Store,
+            StoreError,
+            database_url,
+            migrate_in_child,
+            schema_current,
+        )
     except ImportError as exc:  # pragma: no cover - the web extra is missing
         raise PiquetError(
             f"the web server needs its packages: pip install 'piquet[web]' ({exc})"
@@ -165,7 +171,10 @@ def run(args: argparse.Namespace) -> int:
             raise PiquetError(f"cannot create the data directory {data}: {exc}") from None
     try:
         url = database_url(args.database, data)
-        # reach and migrate the database now: a bad URL is a clear error, not a trace
+        # reach and migrate the database now: a bad URL is a clear error, not a trace (a
+        # migration runs in a process of its own: the server never loads Alembic)
+        if not schema_current(url, sqlite_sync=args.sqlite_sync):
+            migrate_in_child(url, sqlite_sync=args.sqlite_sync)
         Store.open(url, sqlite_sync=args.sqlite_sync).close()
     except StoreError as exc:
         print(f"piquet: error: {exc}", file=sys.stderr)

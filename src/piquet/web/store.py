@@ -273,6 +273,46 @@ def _at_head(engine: Engine) -> bool:
     return [r[0] for r in stored] == [head_revision()]
 
 
+def schema_current(url: str, *, sqlite_sync: str = "full") -> bool:
+    """Whether the database at ``url`` exists and its schema is the newest migration's
+    (False when it cannot be read: the migration then says why)."""
+    path = _sqlite_path(url)
+    if path is not None and not path.exists():
+        return False
+    try:
+        engine = make_engine(url, sqlite_sync=sqlite_sync)
+    except (sa.exc.SQLAlchemyError, OSError):
+        return False
+    try:
+        return _at_head(engine)
+    finally:
+        engine.dispose()
+
+
+def migrate_in_child(url: str, *, sqlite_sync: str = "full") -> None:
+    """Bring the schema at ``url`` up to date in a process of its own, so that Alembic
+    (12 MB) is never loaded into a server that will serve for days.  Raises
+    :class:`StoreError` with the child's words when it cannot."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from piquet.web.store import Store, StoreError\n"
+        "try:\n"
+        "    Store.open(sys.argv[1], sqlite_sync=sys.argv[2]).close()\n"
+        "except StoreError as exc:\n"
+        "    print(exc, file=sys.stderr)\n"
+        "    sys.exit(2)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code, url, sqlite_sync],
+                          capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        said = done.stderr.strip().splitlines()
+        raise StoreError(said[-1] if said else
+                         f"cannot open the database: its migration ended with {done.returncode}")
+
+
 def migrate(engine: Engine) -> None:
     """Create or upgrade the schema to the newest migration (Alembic, in this package).
 
