@@ -71,6 +71,26 @@ def test_a_new_link_retires_the_challenge(tmp_path: Path) -> None:
         assert c.get("/api/lobby").json()["challenges"] == []
 
 
+def test_a_new_link_can_be_offered_in_the_lobby(tmp_path: Path) -> None:
+    """Issue 38: "Offer in the lobby" after "Make a new link" always failed: the offer was
+    checked against the invitation held in memory from before the new link."""
+    with client(tmp_path) as c:
+        made = offer(c.post, name="Ada")
+        r = c.post(f"/api/games/{made['id']}/invite", headers=bearer(made["token"]))
+        assert r.status_code == 200, r.text
+        fresh = r.json()["invites"][0]["invite"]
+        r = c.post("/api/lobby", json={"game": made["id"], "invite": fresh},
+                   headers=bearer(made["token"]))
+        assert r.status_code == 201, r.text
+        # the replaced link offers nothing
+        old = post(c, made)
+        assert old.status_code == 404
+        listed = c.get("/api/lobby").json()["challenges"]
+        assert [x["id"] for x in listed] == [r.json()["id"]]
+        taken = c.post(f"/api/lobby/{r.json()['id']}/accept", json={"name": "Bob"})
+        assert taken.status_code == 201 and taken.json()["seat"] == 1
+
+
 def test_posting_needs_a_seat_and_the_games_own_invitation(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         made = offer(c.post, name="Ada")
