@@ -86,6 +86,7 @@ SLOW_MODULES = frozenset({
     "test_web_beyond",
     "test_web_cluster",
     "test_web_faults_limits",
+    "test_web_faults_commit",
     "test_web_faults_once",
     "test_web_faults_process",
     "test_web_faults_small",

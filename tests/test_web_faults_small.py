@@ -179,3 +179,56 @@ def test_nesting_is_judged_before_parsing_whatever_the_recursion_limit(tmp_path:
                 assert ws.receive_json()["type"] == "view"
     finally:
         sys.setrecursionlimit(old)
+
+
+# the words of a failing database (issue 39): no path, host, port or library text
+_RAW = [
+    ("cannot write to the database: database or disk is full", "disk is full"),
+    ("cannot write to the database: disk I/O error", "cannot write to its disk"),
+    ("the database file /srv/piquet/piquet.sqlite3 was deleted while the server was "
+     "running: nothing is acknowledged any more", "removed or replaced"),
+    ('cannot read the database: connection failed: connection to server at "10.0.0.7", '
+     "port 5432 failed: Connection refused", "cannot reach its database"),
+    ("cannot write to the database: terminating connection due to administrator command",
+     "cannot reach its database"),
+    ("cannot read the database: database disk image is malformed", "is damaged"),
+    ("cannot write to the database: attempt to write a readonly database", "read-only"),
+    ("cannot write to the database: database is locked", "busy"),
+    ("cannot write to the database: (psycopg.errors.InternalError_) something new",
+     "cannot use its database"),
+]
+
+
+@pytest.mark.parametrize(("raw", "plain"), _RAW)
+def test_a_database_fault_is_said_without_paths_hosts_or_library_text(
+    raw: str, plain: str
+) -> None:
+    from piquet.web.store import StoreError, plainly
+
+    said = StoreError(raw).said
+    assert said == plainly(raw) and plain in said
+    for secret in ("/srv", "sqlite3", "10.0.0.7", "5432", "psycopg", "Error", "administrator"):
+        assert secret not in said
+
+
+def test_the_tallys_503_says_it_plainly_with_retry_after(tmp_path: Path) -> None:
+    """Issue 39: the tallies' 503 carried SQLAlchemy's text (the SQL, a link to its docs)
+    and no Retry-After."""
+    import sqlite3
+
+    with client(tmp_path) as c:
+        r = c.post("/api/tallies", json={"rules": "rubicon", "names": ["Anne", "Bob"]})
+        assert r.status_code == 201
+        tid, token = r.json()["id"], r.json()["token"]
+        con = sqlite3.connect(tmp_path / "games.sqlite3")
+        con.execute("DROP TABLE piquet_tally_entries")
+        con.commit()
+        con.close()
+        r = c.post(f"/api/tallies/{tid}/entries", json={"entry": "dealer Anne"},
+                   headers={"Authorization": f"Bearer {token}"})
+        assert r.status_code == 503, r.text
+        assert r.headers["retry-after"] == "5"
+        error = r.json()["error"]
+        assert error.startswith("the server cannot use its database") and "try again" in error
+        for raw in ("sqlalche.me", "INSERT", "DELETE", "no such table", "piquet_"):
+            assert raw not in r.text

@@ -16,7 +16,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from anyio import to_thread
 from fastapi import Body, FastAPI, Query, Request
@@ -42,7 +42,7 @@ from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
 from piquet.web.server import Parts, Server
-from piquet.web.store import Store, StoreError
+from piquet.web.store import Store, StoreError, plainly, reason_of, unavailable_words
 
 __all__ = ["HTTP_STATUS", "WebConfig", "create_app"]
 
@@ -70,6 +70,18 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.UNAVAILABLE: 503,
 }
 """How each refusal is said in HTTP (here only: the rest of the code speaks of kinds)."""
+RETRY: Final[dict[str, str]] = {"retry-after": "5"}
+"""Every 503 says when to try again."""
+PRIVATE: Final[dict[str, str]] = {"cache-control": "no-store"}
+"""What is private (a seat's view, a record, a token) or changes from one moment to the
+next is never kept by a cache."""
+
+
+def unavailable(said: str) -> dict[str, str]:
+    """The body of a 503: the fault in plain words (see :func:`piquet.web.store.plainly`)."""
+    return {"error": unavailable_words(said)}
+
+
 HEALTH_WAIT = 3.0
 """Seconds the health check waits for the database."""
 HEALTH_FRESH = 1.0
@@ -400,26 +412,23 @@ def create_app(config: WebConfig) -> FastAPI:
     # ------------------------------------------------------------------ errors
     @app.exception_handler(TableError)
     async def _game_error(_r: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=HTTP_STATUS[exc.kind])
+        status = HTTP_STATUS[exc.kind]
+        return JSONResponse({"error": exc.message}, status_code=status,
+                            headers=RETRY if status == 503 else None)
 
     @app.exception_handler(StoreError)
     async def _store_error(_r: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse(
-            {"error": f"the server cannot use its database now ({exc}); try again later"},
-            status_code=503,
-            headers={"retry-after": "5"},
-        )
+        # the message (a path, a host, the database's words) is the log's; the client
+        # hears the fault in plain words
+        return JSONResponse(unavailable(exc.said), status_code=503, headers=RETRY)
 
     @app.exception_handler(SQLAlchemyError)
     async def _database_error(_r: Request, exc: SQLAlchemyError) -> JSONResponse:
         # the routers that reach the database directly (lobby, analysis, spectators, your
         # games): their failures are the database's too, said as the store's are
-        log.warning("database error: %s", exc.__class__.__name__)
-        return JSONResponse(
-            {"error": "the server cannot use its database now; try again later"},
-            status_code=503,
-            headers={"retry-after": "5"},
-        )
+        why = reason_of(exc)
+        log.warning("piquet: database error: %s", why)
+        return JSONResponse(unavailable(plainly(why)), status_code=503, headers=RETRY)
 
     @app.exception_handler(Exception)
     async def _bug(_r: Request, exc: Exception) -> JSONResponse:
@@ -467,26 +476,45 @@ def create_app(config: WebConfig) -> FastAPI:
         updates through Redis (``off`` without Redis; ``down`` does not make it 503:
         moves still work, pages poll)."""
         store: Store = state.store
-        checked, problem = state.health or (-HEALTH_FRESH, None)
-        known = store.known_failure()
-        if known is not None:
-            problem = known
-        elif problem is not None or time.monotonic() - checked >= HEALTH_FRESH:
-            # a fresh look (a good one just taken serves the checks that follow)
-            try:
-                problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
-            except TimeoutError:
-                problem = f"the database did not answer within {HEALTH_WAIT:g} s"
-            state.health = (time.monotonic(), problem)
+        problem = await probe(store)
         body: dict[str, Any] = {
             "ok": problem is None,
             "version": __version__,
             "database": "ok" if problem is None else "failing",
             "redis": state.hub.status,
         }
-        if problem is not None:
-            body["error"] = problem
-        return JSONResponse(body, status_code=200 if problem is None else 503)
+        if problem is None:
+            return JSONResponse(body, headers=PRIVATE)
+        body["error"] = plainly(problem)  # the details (a path, a host) go to the log
+        return JSONResponse(body, status_code=503, headers={**PRIVATE, **RETRY})
+
+    probing = asyncio.Lock()
+
+    async def probe(store: Store) -> str | None:
+        """The database as it is now: a read and a write probe (:meth:`Store.health`), at
+        most one every ``HEALTH_FRESH`` seconds (the checks meanwhile share it), and a
+        write failed since then said at once."""
+        async with probing:  # health checks arriving together share one probe
+            checked, before = state.health or (-HEALTH_FRESH, None)
+            if time.monotonic() - checked < HEALTH_FRESH:
+                # the probe just made, and any write since: a failed one (a move's, the
+                # probe's) stands until a write succeeds
+                return store.known_failure()
+            lost = store.lost() or store.damaged
+            if lost is not None:
+                return lost
+            try:
+                problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
+            except TimeoutError:
+                problem = f"the database did not answer within {HEALTH_WAIT:g} s"
+                store.note_failure(problem)
+            if problem != before:
+                if problem is None:
+                    log.warning("piquet: health: the database answers again")
+                else:
+                    log.warning("piquet: health: %s", problem)
+            state.health = (time.monotonic(), problem)
+            return problem
 
     @app.get("/api/options", response_model=OptionsOut, tags=["games"])
     async def options() -> dict[str, Any]:

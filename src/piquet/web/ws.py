@@ -42,7 +42,7 @@ from piquet.web.hub import PRESENCE_EVERY, live_message
 from piquet.web.ids import ID_RE
 from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.server import Server
-from piquet.web.store import StoreError
+from piquet.web.store import StoreError, unavailable_words
 
 __all__ = ["add_websocket"]
 
@@ -64,7 +64,8 @@ def add_websocket(app: FastAPI, state: Server) -> None:
         except StoreError as exc:  # the database fails: say so, the client comes back later
             with contextlib.suppress(Exception):
                 await websocket.send_text(
-                    json.dumps({"type": "error", "error": str(exc), "status": 503})
+                    json.dumps({"type": "error", "error": unavailable_words(exc.said),
+                                "status": 503})
                 )
                 await websocket.close(code=1013)
         except Exception:  # never let one socket take the server down
@@ -219,7 +220,8 @@ class _Session:
                         except TableError as exc:
                             await self.send({"type": "error", "error": exc.message})
                         except StoreError as exc:
-                            await self.send({"type": "error", "error": str(exc), "status": 503})
+                            await self.send({"type": "error", "error": unavailable_words(exc.said),
+                                     "status": 503})
 
             await self.push()
             await self.tell_presence()
@@ -285,7 +287,8 @@ class _Session:
                 done = await take(self.games, self.ai, self.game_id, self.seat, action,
                                   expect=n, entry=entry, known=known)
             except StoreError as exc:
-                await self.send({"type": "error", "error": str(exc), "status": 503})
+                await self.send({"type": "error", "error": unavailable_words(exc.said),
+                                     "status": 503})
                 return
             except TableError as exc:
                 status = HTTP_STATUS[exc.kind]
