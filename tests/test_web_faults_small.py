@@ -9,6 +9,7 @@ that draw nothing are replaced by the default.  (``X-Forwarded-For``: see
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from pathlib import Path
@@ -232,3 +233,46 @@ def test_the_tallys_503_says_it_plainly_with_retry_after(tmp_path: Path) -> None
         assert error.startswith("the server cannot use its database") and "try again" in error
         for raw in ("sqlalche.me", "INSERT", "DELETE", "no such table", "piquet_"):
             assert raw not in r.text
+
+
+def test_a_socket_hog_is_refused_while_others_connect(tmp_path: Path) -> None:
+    """Issue 39: one client held 39 of 40 WebSockets and locked everyone else out.  Each
+    client address may hold ``sockets_per_client``; one more is closed with 4429 and
+    words, and another client still connects."""
+    from fastapi.testclient import TestClient
+
+    with client(tmp_path, sockets_per_client=3) as hog:
+        made = create(hog, opponent="random")
+        path = f"/api/games/{made['id']}/ws"
+        hello = json.dumps({"token": made["token"]})
+        other = TestClient(hog.app, client=("192.0.2.7", 40000))
+        with contextlib.ExitStack() as held:
+            for _ in range(3):
+                ws = held.enter_context(hog.websocket_connect(path))
+                ws.send_text(hello)
+                assert ws.receive_json()["type"] == "view"
+            with hog.websocket_connect(path) as ws, pytest.raises(WebSocketDisconnect) as out:
+                ws.receive_json()
+            assert out.value.code == 4429
+            assert "too many live connections from your address (at most 3)" in out.value.reason
+            with other.websocket_connect(path) as ws:  # someone else is still served
+                ws.send_text(hello)
+                assert ws.receive_json()["type"] == "view"
+        # the hog's sockets closed, it may connect again
+        with hog.websocket_connect(path) as ws:
+            ws.send_text(hello)
+            assert ws.receive_json()["type"] == "view"
+
+
+def test_a_socket_over_the_rate_limit_is_closed_with_4429(tmp_path: Path) -> None:
+    """Issue 39: the handshake over the rate limit got HTTP 403 (a close before the
+    accept); the documented answer is the close code 4429, with words."""
+    with client(tmp_path, rate=0.01, burst=2) as c:
+        made = create(c, opponent="random")  # one request of the burst
+        with c.websocket_connect(f"/api/games/{made['id']}/ws") as ws:  # the other
+            ws.send_text(json.dumps({"token": made["token"]}))
+            assert ws.receive_json()["type"] == "view"
+        with (c.websocket_connect(f"/api/games/{made['id']}/ws") as ws,
+              pytest.raises(WebSocketDisconnect) as out):
+            ws.receive_json()
+        assert out.value.code == 4429 and "too many requests" in out.value.reason

@@ -38,7 +38,7 @@ from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.learn_routes import learn_router
-from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
+from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
 from piquet.web.server import Parts, Server
@@ -116,6 +116,9 @@ class WebConfig:
     """SQLite only: ``full`` (every commit on disk) or ``normal`` (survives a process crash)."""
     threads: int = 16
     """Worker threads for blocking work (database reads on a cache miss, records, hints)."""
+    sockets_per_client: int = 16
+    """WebSockets one client address may hold open at once (0: no cap); one more is
+    closed with 4429, so one client cannot hold most of the connections."""
 
 
 # ---------------------------------------------------------------------- schema models
@@ -776,6 +779,7 @@ def create_app(config: WebConfig) -> FastAPI:
     add_beyond(app, state, create_per_minute=config.create_per_minute)
 
     app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(SocketCap, per_client=config.sockets_per_client)
     app.add_middleware(
         RateLimit,
         rate=config.rate,
