@@ -93,6 +93,7 @@ SLOW_MODULES = frozenset({
     "test_web_fuzz",
     "test_web_leaks",
     "test_web_practice",
+    "test_web_schema_agreement",
     "test_web_tally",
 })
 

@@ -23,7 +23,7 @@ from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -41,6 +41,7 @@ from piquet.web.learn_routes import learn_router
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
+from piquet.web.schema import Count, complete_schema
 from piquet.web.server import Parts, Server
 from piquet.web.store import Store, StoreError, plainly, reason_of, unavailable_words
 
@@ -72,9 +73,6 @@ HTTP_STATUS: dict[Refusal, int] = {
 """How each refusal is said in HTTP (here only: the rest of the code speaks of kinds)."""
 RETRY: Final[dict[str, str]] = {"retry-after": "5"}
 """Every 503 says when to try again."""
-PRIVATE: Final[dict[str, str]] = {"cache-control": "no-store"}
-"""What is private (a seat's view, a record, a token) or changes from one moment to the
-next is never kept by a cache."""
 
 
 def unavailable(said: str) -> dict[str, str]:
@@ -189,9 +187,8 @@ class ActionIn(BaseModel):
         description="An action id from legal_actions; in the exchange discard:CARDS "
         "(e.g. 'discard:7S 8S', or 'discard:-' for none).",
     )
-    n: StrictInt | None = Field(
+    n: Count | None = Field(
         None,
-        ge=0,
         description="The log length (`n`) of the view acted on.  With it a retry is safe: if "
         "the action was already recorded the answer is 200 and the game as it stands, and "
         "if the game moved on otherwise, 409 with the game.  Without it (accepted for this "
@@ -400,6 +397,7 @@ def create_app(config: WebConfig) -> FastAPI:
         redoc_url=None,
     )
     mount_docs(app)
+    complete_schema(app)  # the answers every route may give, listed on every route
     app.state.piquet = state  # the server's parts (store, games, hub, ai), for tests and tools
     index_html = (
         (STATIC / "index.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
@@ -487,9 +485,9 @@ def create_app(config: WebConfig) -> FastAPI:
             "redis": state.hub.status,
         }
         if problem is None:
-            return JSONResponse(body, headers=PRIVATE)
+            return JSONResponse(body)
         body["error"] = plainly(problem)  # the details (a path, a host) go to the log
-        return JSONResponse(body, status_code=503, headers={**PRIVATE, **RETRY})
+        return JSONResponse(body, status_code=503, headers=RETRY)
 
     probing = asyncio.Lock()
 
@@ -682,11 +680,12 @@ def create_app(config: WebConfig) -> FastAPI:
         "/api/games/{game_id}/join",
         status_code=201,
         response_model=JoinedOut,
-        responses=_errors(400, 404, 413, 422, 429),
+        responses=_errors(400, 404, 409, 413, 422, 429),
         tags=["games"],
     )
     async def join(game_id: GameId, body: JoinIn) -> dict[str, Any]:
-        """Take the seat an invitation opens; the answer holds that seat's own token."""
+        """Take the seat an invitation opens; the answer holds that seat's own token.
+        404: no such invitation (or it was used or replaced); 409: the game is over."""
         token, seat = await run(games().join, game_id, body.invite, body.name)
         await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}

@@ -227,7 +227,10 @@ _CSP = (
 
 
 class SecurityHeaders:
-    """Content-Security-Policy and friends on every page (not on the API docs pages)."""
+    """Content-Security-Policy and friends on every page (not on the API docs pages), and
+    ``Cache-Control: no-store`` on every answer of the API that does not say otherwise: a
+    seat's view, a record, a token, an analysis are private, and the rest (the lobby, the
+    health) changes from one moment to the next, so no cache along the way keeps any."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -237,6 +240,7 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         docs = scope["path"] in ("/docs", "/redoc") or scope["path"].startswith("/docs/")
+        api = scope["path"].startswith("/api/") or scope["path"] == "/api"
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -248,6 +252,8 @@ class SecurityHeaders:
                 ]
                 if not docs:
                     headers.append((b"content-security-policy", _CSP.encode()))
+                if api and not any(k.lower() == b"cache-control" for k, _v in headers):
+                    headers.append((b"cache-control", b"no-store"))
                 message["headers"] = headers
             await send(message)
 

@@ -37,6 +37,7 @@ from piquet.table.state import RESIGN, UNDO, rematch_entry
 from piquet.web.games import Entry, Games
 from piquet.web.ids import Creds, GameId
 from piquet.web.refusals import hash_secret
+from piquet.web.schema import Count
 from piquet.web.server import Server
 from piquet.web.store import NewSeat
 
@@ -63,8 +64,8 @@ def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 class UndoIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    n: int | None = Field(
-        None, ge=0, description="The log length of the game as you saw it (409 if it moved on)."
+    n: Count | None = Field(
+        None, description="The log length of the game as you saw it (409 if it moved on)."
     )
 
 
