@@ -220,7 +220,7 @@ def cheap(c: Any) -> None:
 
     st = c.app.state.piquet
     st.analyses = Analyses(
-        st.store.engine, st.executor, AnalysisSettings(think_ms=5, samples=8, verify=16)
+        st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
     )
 
 
@@ -274,8 +274,9 @@ def test_analysis_is_for_seats_and_stored_with_the_game(tmp_path: Path) -> None:
 def test_a_deal_that_cannot_be_analysed_says_so_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A failing analysis is stored as an error (the page stops waiting), not retried."""
-    import piquet.web.analysis as analysis
+    """A failing analysis is tried once more (as every job), then stored as an error (the
+    page stops waiting), not made again."""
+    import piquet.jobs.work as work
 
     calls = {"n": 0}
 
@@ -283,7 +284,7 @@ def test_a_deal_that_cannot_be_analysed_says_so_once(
         calls["n"] += 1
         raise ValueError("injected")
 
-    monkeypatch.setattr(analysis, "analyse_deal", broken)
+    monkeypatch.setattr(work, "analyse_deal", broken)  # (the jobs run in threads here)
     with client(tmp_path) as c:
         made = create(c, rules="rubicon", opponent="random")
         walk(c, made["id"], {0: made["token"]}, random.Random(6))
@@ -294,7 +295,7 @@ def test_a_deal_that_cannot_be_analysed_says_so_once(
         )
         n = calls["n"]
         wait_ready(c, made["id"], made["token"])
-        assert calls["n"] == n == body["deals_over"]
+        assert calls["n"] == n == 2 * body["deals_over"]
 
 
 def test_analysis_in_worker_processes(tmp_path: Path) -> None:

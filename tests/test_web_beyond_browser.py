@@ -35,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
         # the real analysis on a test's budget (test_web_beyond's): the page's words are
         # checked, not the advice's strength
         st.analyses = Analyses(
-            st.store.engine, st.executor, AnalysisSettings(think_ms=5, samples=8, verify=16)
+            st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
         )
         yield srv
 

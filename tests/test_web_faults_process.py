@@ -100,12 +100,17 @@ def test_health_reports_the_database_and_redis(tmp_path: Path) -> None:
     try:
         r = httpx.get(server.url + "/api/health")
         assert r.status_code == 200
-        assert r.json() | {"version": "-"} == {
+        body = r.json()
+        workers = body.pop("workers")
+        assert body | {"version": "-"} == {
             "ok": True,
             "version": "-",
             "database": "ok",
             "redis": "off",
         }
+        assert workers["mode"] == "process" and workers["workers"] >= 1
+        assert set(workers) == {"status", "mode", "workers", "alive", "replaced", "waiting",
+                                "running", "done", "failed"}
     finally:
         server.stop()
 

@@ -299,7 +299,7 @@ def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> Non
         st = c.app.state.piquet  # type: ignore[attr-defined]
         # the real analysis, asked to work less hard (a test, not a review)
         st.analyses = Analyses(
-            st.store.engine, st.executor, AnalysisSettings(think_ms=5, samples=8, verify=16)
+            st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
         )
         oracle = Oracle(st.store, gid)
         row = oracle.row

@@ -3,8 +3,10 @@
 For every deal of a game that is over, :func:`piquet.review.review_deal` says where each
 side gained or lost points against the strongest AI (the exchange against the advisor,
 sinks and answers, the cards whose double-dummy value dropped).  It takes seconds, so it
-is computed off the event loop, in the server's AI workers (one deal at a time per game,
-so that the computer's moves never wait long behind it), and stored with the game (the
+is computed off the event loop, as jobs of the computer's workers (:mod:`piquet.jobs`: one
+deal at a time per game, after every move and hint waiting, on at most all workers but one,
+so the computer's moves never wait behind it; a client has at most its quota of games
+being analysed at once), and stored with the game (the
 ``piquet_analyses`` table, migration ``0004``): it is computed once per deal, by whichever
 server process is asked first.
 
@@ -16,34 +18,31 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
 import json
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import BrokenExecutor, Executor
 from dataclasses import dataclass
 from typing import Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
-from piquet.core.actions import parse_action
-from piquet.core.match import new_match
-from piquet.core.rules import get_rules
-from piquet.review import ANALYSIS_VERSION, finished_deals, review_deal
+from piquet.jobs import JobFailed, JobQueue, Kind, QuotaFull
+from piquet.jobs.work import ANALYSIS
+from piquet.review_version import ANALYSIS_VERSION
 from piquet.table.errors import Refusal, TableError
 from piquet.web.ai import cancel_all
 from piquet.web.games import Entry, Games
-from piquet.web.ids import Creds, GameId
+from piquet.web.ids import Creds, GameId, client_of
 from piquet.web.server import Server
 from piquet.web.store import metadata
 
-__all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router", "analyse_deal"]
+__all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router"]
 
 log = logging.getLogger("piquet.web")
 analyses_t: Final = sa.Table(
@@ -66,54 +65,18 @@ class AnalysisSettings:
     verify: int = 200  # deals the advisor plays out whole (double-dummy play both sides)
 
 
-def _seed(game_seed: int, deal: int) -> int:
-    digest = hashlib.sha256(f"piquet-analysis:{game_seed}:{deal}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
-
-
-def analyse_deal(
-    rules: str,
-    fmt: str,
-    seed: int,
-    games_to_play: int,
-    n_seats: int,
-    history: list[tuple[int, str]],
-    number: int,
-    settings: AnalysisSettings,
-) -> str:
-    """The analysis of deal ``number`` (1-based) of a stored game, as JSON text.
-
-    ``history`` is the game's log up to (at least) that deal's end.  Runs in a worker.
-    """
-    first = new_match(
-        rules, seed=seed, format=fmt, games=games_to_play,
-        names=[f"seat {i}" for i in range(n_seats)],
-    )
-    actions = [(p, parse_action(a)) for p, a in history]
-    fd = next((d for d in finished_deals(first, actions) if d.number == number), None)
-    if fd is None:  # a deal that dealing ended: nobody chose anything in it
-        return json.dumps({
-            "version": ANALYSIS_VERSION,
-            "number": number,
-            "note": "this deal ended as it was dealt (a carte blanche reached the target): "
-                    "there was no choice to analyse",
-        })
-    r = get_rules(rules)
-    body = review_deal(fd, r, seed=_seed(seed, number), think_ms=settings.think_ms,
-                       samples=settings.samples, verify=settings.verify)
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-
-
 class Analyses:
     """Stored analyses and the jobs that make the missing ones."""
 
     def __init__(
-        self, engine: Engine, executor: Executor, settings: AnalysisSettings | None = None
+        self, engine: Engine, jobs: JobQueue, settings: AnalysisSettings | None = None
     ) -> None:
         self.engine = engine
-        self.executor = executor
+        self.jobs = jobs
         self.settings = settings or AnalysisSettings()
         self._jobs: dict[str, asyncio.Task[None]] = {}
+        self._by: dict[str, str] = {}
+        """Game id -> the client whose request started its analysis (the quota's count)."""
 
     # ------------------------------------------------------------------ the table
     def stored(self, game_id: str) -> dict[int, str]:
@@ -150,41 +113,49 @@ class Analyses:
         task = self._jobs.get(game_id)
         return task is not None and not task.done()
 
-    def start(self, entry: Entry, missing: list[int]) -> None:
-        """Make the analyses of deals ``missing`` of ``entry``'s game, one after another."""
+    def start(self, entry: Entry, missing: list[int], client: str | None = None) -> None:
+        """Make the analyses of deals ``missing`` of ``entry``'s game, one after another.
+
+        Raises :class:`QuotaFull` if ``client`` already has its quota of games being
+        analysed (the game's own analysis going on is no new one)."""
         game_id = entry.row.id
         if not missing or self.busy(game_id):
             return
+        limit = self.jobs.quotas.analysis
+        if client is not None and limit is not None:
+            held = sum(1 for g, c in self._by.items() if c == client and self.busy(g))
+            if held >= limit:
+                raise QuotaFull(
+                    f"you already have {held} games being analysed (at most {limit} at "
+                    "once): ask for this one again when one of them is ready",
+                    retry_after=10,
+                )
+        self._by[game_id] = client or "-"
         self._jobs[game_id] = asyncio.create_task(self._run(entry, missing))
 
     async def _run(self, entry: Entry, missing: list[int]) -> None:
         row, m = entry.row, entry.live.match
         history = [(p, str(a)) for p, a in m.history]
-        loop = asyncio.get_running_loop()
+        st = self.settings
         try:
             for number in missing:
-                job = loop.run_in_executor(
-                    self.executor,
-                    analyse_deal,
-                    row.rules,
-                    row.format,
-                    row.seed,
-                    row.games_to_play,
-                    len(row.seats),
-                    history,
-                    number,
-                    self.settings,
-                )
                 try:
-                    body = await job
-                except (BrokenExecutor, RuntimeError):
-                    raise  # the workers are gone (shutting down): try again on a later request
-                except Exception as exc:  # the analysis itself failed: say so, once
-                    log.exception("analysis of deal %s of game %s failed", number, row.id)
+                    body = await self.jobs.run(
+                        Kind.ANALYSIS, ANALYSIS, row.rules, row.format, row.seed,
+                        row.games_to_play, len(row.seats), history, number,
+                        st.think_ms, st.samples, st.verify,
+                    )
+                except JobFailed as exc:
+                    if self.jobs.stopping:
+                        raise  # the server stops: made on a later request
+                    # the analysis itself failed (twice): say so, once
+                    log.warning("analysis of deal %s of game %s failed: %s",
+                                number, row.id, exc.message)
                     body = json.dumps({
                         "version": ANALYSIS_VERSION,
                         "number": number,
-                        "error": f"this deal could not be analysed ({type(exc).__name__})",
+                        "error": "this deal could not be analysed ("
+                                 + _reason(exc.message) + ")",
                     })
                 await to_thread.run_sync(self.save, row.id, number, body)
         except asyncio.CancelledError:
@@ -194,12 +165,15 @@ class Analyses:
         finally:
             if self._jobs.get(row.id) is asyncio.current_task():
                 del self._jobs[row.id]
+                self._by.pop(row.id, None)
 
     async def stop(self) -> None:
         await cancel_all(self._jobs)
 
     # ------------------------------------------------------------------ the answer
-    async def answer(self, entry: Entry, *, ended: bool | None = None) -> dict[str, Any]:
+    async def answer(
+        self, entry: Entry, *, ended: bool | None = None, client: str | None = None
+    ) -> dict[str, Any]:
         """What a seat is sent: the analysis of every deal that is over (or that it is
         being made), and never anything of the deal being played."""
         m = entry.live.match
@@ -214,7 +188,7 @@ class Analyses:
                 deals.append({"number": number, "status": "pending", "analysis": None})
             else:
                 deals.append({"number": number, "status": "ready", "analysis": json.loads(body)})
-        self.start(entry, missing)
+        self.start(entry, missing, client)
         return {
             "id": entry.row.id,
             "n": entry.live.n,
@@ -225,6 +199,13 @@ class Analyses:
             "names": [s.name for s in entry.row.seats],
             "deals": deals,
         }
+
+
+def _reason(message: str) -> str:
+    """The reason of a failed job's message, for the analysis's own words: the
+    exception's name ("the analysis could not be computed (ValueError: ...)")."""
+    inner = message[message.find("(") + 1:message.rfind(")")] if "(" in message else message
+    return inner.split(":", 1)[0]
 
 
 # ---------------------------------------------------------------------- the route
@@ -238,7 +219,7 @@ def analysis_router(state: Server) -> APIRouter:
     def analyses() -> Analyses:
         held = state.analyses
         if held is None or held.engine is not state.store.engine:
-            held = state.analyses = Analyses(state.store.engine, state.executor)
+            held = state.analyses = Analyses(state.store.engine, state.jobs)
         a: Analyses = held
         return a
 
@@ -247,10 +228,10 @@ def analysis_router(state: Server) -> APIRouter:
 
     @router.get(
         "/api/games/{game_id}/analysis",
-        responses={c: {"description": "An error: {\"error\": ...}"} for c in (401, 404, 429)},
+        responses={c: {"description": "An error: {\"error\": ...}"} for c in (401, 404, 429, 503)},
         tags=["games"],
     )
-    async def analysis(game_id: GameId, creds: Creds) -> JSONResponse:
+    async def analysis(request: Request, game_id: GameId, creds: Creds) -> JSONResponse:
         """Where each side gained or lost points against the strongest AI, for every deal
         of the game that is over: the exchange (the advisor's best against the discard
         made, the difference verified in the same simulated deals), sinks and answers
@@ -266,6 +247,7 @@ def analysis_router(state: Server) -> APIRouter:
             entry = games.cached(game_id) or await run(games.fresh, game_id)
         if entry is None:  # pragma: no cover - fresh raises instead
             raise TableError(Refusal.NOT_FOUND, "no such game")
-        return JSONResponse(await analyses().answer(entry, ended=games.over(entry)))
+        return JSONResponse(await analyses().answer(
+            entry, ended=games.over(entry), client=client_of(request)))
 
     return router

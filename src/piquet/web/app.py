@@ -14,7 +14,7 @@ import gc
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any, Final
 
@@ -29,14 +29,18 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
 from piquet.core.rules import DEFAULT_PRESET, PRESETS
+from piquet.jobs import JobFailed, JobQueue, Kind, QuotaFull, Quotas
+from piquet.jobs.work import HINT
+from piquet.levels import LEVEL_NAMES, LEVEL_NOTES
+from piquet.levels import default_level as strongest_of
 from piquet.notation import dump_text
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label, rules_summary
 from piquet.web.acting import take
-from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
+from piquet.web.ai import AiRunner
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
-from piquet.web.ids import Creds, GameId, token_of
+from piquet.web.ids import Creds, GameId, client_of, token_of
 from piquet.web.learn_routes import learn_router
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
 from piquet.web.players import mount_docs, players_router
@@ -102,8 +106,12 @@ class WebConfig:
     """New games a minute per client address (0: no limit)."""
     max_body: int = 16384
     ai_executor: str = "process"
-    """``process`` or ``thread``: where AI moves are chosen."""
+    """``process`` or ``thread``: where the computer's jobs (moves, hints, analyses) run:
+    worker processes, or threads of the server (the tests)."""
     ai_workers: int | None = None
+    """Job workers (default: up to 4, one per core)."""
+    quotas: Quotas = field(default_factory=Quotas)
+    """Jobs one client may have going at once, and the workers analyses may hold."""
     think_ms: int | None = None
     cache_size: int = 4096
     """Games held in memory (the most recently used)."""
@@ -260,6 +268,8 @@ class ViewOut(BaseModel):
     last_deal: dict[str, Any] | None = Field(
         description="The seat's view of the deal just finished, as it stood at its end."
     )
+    computer_problem: str | None = Field(
+        None, description="Why the computer cannot move now, in words (only while so).")
 
 
 class HealthOut(BaseModel):
@@ -268,6 +278,10 @@ class HealthOut(BaseModel):
     database: str = Field(description="ok, or failing (then the answer is 503).")
     redis: str = Field(description="ok, down (live updates degraded: pages poll), or off.")
     error: str | None = Field(None, description="What is failing.")
+    workers: dict[str, Any] | None = Field(
+        None, description="The computer's job workers: status (ok, degraded: some being "
+        "replaced, down), how many and alive, replaced since start, jobs waiting and "
+        "running by kind, done and failed.")
 
 
 class InvitesOut(BaseModel):
@@ -324,16 +338,14 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 def _levels() -> list[str]:
-    from piquet.players import LEVELS
-
-    return list(LEVELS)
+    """The computer's levels (from the light :mod:`piquet.levels`: a web process never
+    imports the players themselves)."""
+    return list(LEVEL_NAMES)
 
 
 def default_level() -> str:
     """The opponent a new game offers first: the terminal's default (the strongest)."""
-    from piquet.players import default_level as strongest
-
-    return strongest()
+    return strongest_of(LEVEL_NAMES)
 
 
 def only_move_words(view: Any) -> str:
@@ -362,14 +374,14 @@ def create_app(config: WebConfig) -> FastAPI:
         await hub.start()
         # few threads: with the games in memory only misses and rare requests block
         to_thread.current_default_thread_limiter().total_tokens = config.threads
-        await to_thread.run_sync(_levels)  # import the AI levels now, not at the first game
-        executor = make_executor(config.ai_executor, config.ai_workers)
-        warm_up(executor)
+        # the computer's workers start importing the levels now, not waited for
+        jobs = JobQueue(config.ai_workers, mode=config.ai_executor, quotas=config.quotas)
+        jobs.start()
         games = Games(
             store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
         )
-        ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
-        state.parts = Parts(store=store, hub=hub, games=games, ai=ai, executor=executor)
+        ai = AiRunner(games, hub, jobs, think_ms=config.think_ms)
+        state.parts = Parts(store=store, hub=hub, games=games, ai=ai, jobs=jobs)
         # What start-up made (modules, the AI's tables) lives as long as the server: keep
         # it out of the collector's full passes, which otherwise stall every request.
         gc.collect()
@@ -380,7 +392,7 @@ def create_app(config: WebConfig) -> FastAPI:
             gc.unfreeze()
             await ai.stop()
             await hub.stop()
-            executor.shutdown(wait=True, cancel_futures=True)
+            await to_thread.run_sync(jobs.stop)
             store.close()
 
     app = FastAPI(
@@ -422,6 +434,16 @@ def create_app(config: WebConfig) -> FastAPI:
         # the message (a path, a host, the database's words) is the log's; the client
         # hears the fault in plain words
         return JSONResponse(unavailable(exc.said), status_code=503, headers=RETRY)
+
+    @app.exception_handler(QuotaFull)
+    async def _quota(_r: Request, exc: QuotaFull) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=429,
+                            headers={"retry-after": str(exc.retry_after)})
+
+    @app.exception_handler(JobFailed)
+    async def _job_failed(_r: Request, exc: JobFailed) -> JSONResponse:
+        return JSONResponse({"error": exc.message + "; try again in a moment"},
+                            status_code=503, headers={"retry-after": "5"})
 
     @app.exception_handler(SQLAlchemyError)
     async def _database_error(_r: Request, exc: SQLAlchemyError) -> JSONResponse:
@@ -483,7 +505,13 @@ def create_app(config: WebConfig) -> FastAPI:
             "version": __version__,
             "database": "ok" if problem is None else "failing",
             "redis": state.hub.status,
+            "workers": state.jobs.health(),
         }
+        if problem is None and body["workers"]["status"] == "down":
+            # no worker alive (each is being replaced): the computer cannot move now
+            body["ok"] = False
+            body["error"] = "the computer's workers are all down; new ones are starting"
+            return JSONResponse(body, status_code=503, headers=RETRY)
         if problem is None:
             return JSONResponse(body)
         body["error"] = plainly(problem)  # the details (a path, a host) go to the log
@@ -521,7 +549,6 @@ def create_app(config: WebConfig) -> FastAPI:
     async def options() -> dict[str, Any]:
         """What a new game may be: rule sets (with their short summaries), AI levels (with
         a few words on each, and the one offered first)."""
-        from piquet.players import LEVEL_NOTES
 
         levels = _levels()
         return {
@@ -632,7 +659,8 @@ def create_app(config: WebConfig) -> FastAPI:
                     # on news, memory may already hold it; at the deadline, look once more
                     held = g.after_news(game_id, watcher.take()) if woke else g.cached(game_id)
                     entry = held or await run(g.fresh, game_id)
-                    if g.over(entry) or entry.live.match.to_act == seat or not woke:
+                    if (g.over(entry) or entry.live.match.to_act == seat or not woke
+                            or game_id in g.problems):  # the computer cannot move: say so
                         break
         return view_response(entry, seat)
 
@@ -697,24 +725,25 @@ def create_app(config: WebConfig) -> FastAPI:
         tags=["games"],
     )
     async def hint(
+        request: Request,
         game_id: GameId,
         creds: Creds,
         level: Annotated[
             str, Query(pattern="^(learner|expert)$", description="Words for a learner or expert.")
         ] = "expert",
     ) -> dict[str, Any]:
-        """The advisor's suggestion, and why (only in games started with hints on)."""
+        """The advisor's suggestion, and why (only in games started with hints on).
+        429: this client already has its quota of hints being made; 503: the hint could
+        not be made (the error says why)."""
         entry, seat = await seat_entry(game_id, creds)
         live = entry.live
         if not entry.row.hints:
             raise TableError(Refusal.NOT_NOW, "hints are off in this game")
         if live.match.to_act != seat:
             raise TableError(Refusal.NOT_NOW, "a hint is for your turn")
-        loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(
-            state.executor, functools.partial(ask_advisor, level=level), live.match.view(seat)
-        )
-        return {"hint": text or only_move_words(live.match.view(seat))}
+        view = live.match.view(seat)
+        text = await state.jobs.run(Kind.HINT, HINT, view, level, client=client_of(request))
+        return {"hint": text or only_move_words(view)}
 
     @app.get(
         "/api/games/{game_id}/record",

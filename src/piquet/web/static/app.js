@@ -790,6 +790,9 @@ function renderTable() {
   fill($main,
     T.live ? null : h("p", { class: "live-notice", id: "live-notice", role: "status" },
       "Live updates are interrupted: the table looks for news every two seconds."),
+    // the computer's level could not move (its workers failed): said, never replaced
+    g.computer_problem ? h("p", { class: "live-notice", id: "computer-problem",
+      role: "alert" }, g.computer_problem) : null,
     h("div", { class: "table-wrap" + (g.finished ? " done" : "") }, felt, side));
   setConn(T.ws ? T.ws.readyState === WebSocket.OPEN : !T.wsFails);
   explain($main);
