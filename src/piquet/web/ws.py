@@ -8,7 +8,9 @@ an action already recorded is answered with the view, a game that moved on other
 ``{"type": "error", "status": 409, "game": VIEW}``), ``{"type": "ping"}`` (answered
 ``{"type": "pong"}``) or ``{"type": "refresh"}``.  A message the server cannot use gets
 ``{"type": "error", "error": "..."}`` and the connection stays open; a bad token closes it
-with code 4404 (4401 without one), too many messages with 4429.
+with code 4404 (4401 without one), too many messages with 4429 (as is a socket over the
+rate limit, or one more than the sockets one client address may hold open:
+:class:`~piquet.web.limits.SocketCap`).
 
 A first message ``{"token": TOKEN, "presence": true}`` asks to be told who is at the
 table: ``{"type": "presence", "here": [SEAT, ...]}`` (the seats with a socket open, on any
