@@ -276,3 +276,36 @@ def test_a_socket_over_the_rate_limit_is_closed_with_4429(tmp_path: Path) -> Non
               pytest.raises(WebSocketDisconnect) as out):
             ws.receive_json()
         assert out.value.code == 4429 and "too many requests" in out.value.reason
+
+
+def test_health_probes_a_write_and_says_the_fault_as_long_as_it_lasts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: health turned 200 thirty seconds after the last failed write with the
+    disk still full (it only read).  It writes a probe now: 503 for as long as commits
+    fail, 200 as soon as they succeed."""
+    import sqlite3
+
+    import sqlalchemy as sa
+
+    import piquet.web.app as web_app
+
+    monkeypatch.setattr(web_app, "HEALTH_FRESH", 0.0)  # a probe at every check
+    failing = {"on": False}
+
+    def commit(_conn: object) -> None:
+        if failing["on"]:
+            raise sa.exc.OperationalError("COMMIT", {}, sqlite3.OperationalError(
+                "database or disk is full"))
+
+    with client(tmp_path) as c:
+        sa.event.listen(c.app.state.piquet.store.engine, "commit", commit)  # type: ignore[attr-defined]
+        assert c.get("/api/health").status_code == 200
+        failing["on"] = True
+        for _ in range(5):  # no write but the probe's: each check finds the disk full
+            r = c.get("/api/health")
+            assert r.status_code == 503 and r.headers["retry-after"] == "5"
+            assert r.json()["error"] == "the server's disk is full: nothing can be saved"
+            assert r.headers["cache-control"] == "no-store"
+        failing["on"] = False
+        assert c.get("/api/health").status_code == 200
