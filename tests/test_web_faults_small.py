@@ -71,13 +71,17 @@ def test_hints_must_be_true_or_false(tmp_path: Path, value: object) -> None:
         assert c.post("/api/games", json={"opponent": "random", "hints": True}).status_code == 201
 
 
-@pytest.mark.parametrize("value", ["2", 2.0, True])
+@pytest.mark.parametrize("value", ["2", 2.5, True])
 def test_a_tally_counts_games_in_whole_numbers(tmp_path: Path, value: object) -> None:
+    """A whole number, as JSON Schema's ``integer`` reads it: ``2`` or ``2.0`` (issue 39:
+    the schema accepted ``2.0`` and the server refused it); never a string or a bool."""
     with client(tmp_path) as c:
         r = c.post("/api/tallies", json={"rules": "rubicon", "games": value})
         assert r.status_code == 422, r.text
         assert "games" in r.json()["error"]
         assert c.post("/api/tallies", json={"rules": "rubicon", "games": 2}).status_code == 201
+        made = c.post("/api/tallies", json={"rules": "rubicon", "games": 2.0})
+        assert made.status_code == 201 and made.json()["tally"]["games"] == 2
 
 
 def test_the_schema_lists_the_values_allowed_and_each_is_accepted(tmp_path: Path) -> None:
@@ -276,3 +280,36 @@ def test_a_socket_over_the_rate_limit_is_closed_with_4429(tmp_path: Path) -> Non
               pytest.raises(WebSocketDisconnect) as out):
             ws.receive_json()
         assert out.value.code == 4429 and "too many requests" in out.value.reason
+
+
+def test_health_probes_a_write_and_says_the_fault_as_long_as_it_lasts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 39: health turned 200 thirty seconds after the last failed write with the
+    disk still full (it only read).  It writes a probe now: 503 for as long as commits
+    fail, 200 as soon as they succeed."""
+    import sqlite3
+
+    import sqlalchemy as sa
+
+    import piquet.web.app as web_app
+
+    monkeypatch.setattr(web_app, "HEALTH_FRESH", 0.0)  # a probe at every check
+    failing = {"on": False}
+
+    def commit(_conn: object) -> None:
+        if failing["on"]:
+            raise sa.exc.OperationalError("COMMIT", {}, sqlite3.OperationalError(
+                "database or disk is full"))
+
+    with client(tmp_path) as c:
+        sa.event.listen(c.app.state.piquet.store.engine, "commit", commit)  # type: ignore[attr-defined]
+        assert c.get("/api/health").status_code == 200
+        failing["on"] = True
+        for _ in range(5):  # no write but the probe's: each check finds the disk full
+            r = c.get("/api/health")
+            assert r.status_code == 503 and r.headers["retry-after"] == "5"
+            assert r.json()["error"] == "the server's disk is full: nothing can be saved"
+            assert r.headers["cache-control"] == "no-store"
+        failing["on"] = False
+        assert c.get("/api/health").status_code == 200

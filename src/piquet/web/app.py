@@ -87,8 +87,9 @@ def unavailable(said: str) -> dict[str, str]:
 HEALTH_WAIT = 3.0
 """Seconds the health check waits for the database."""
 HEALTH_FRESH = 1.0
-"""Seconds a look at the database serves the health checks that follow (they may come
-often: a load balancer's, a monitor's)."""
+"""Seconds a probe of the database (a read and a write) serves the health checks that
+follow (they may come often: a load balancer's, a monitor's); a write failed since is
+said at once."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -21,6 +21,7 @@ resigned, or null), ``rematch`` (the new game's id, or null) and ``rematch_mine`
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -39,7 +40,7 @@ from piquet.web.ids import Creds, GameId
 from piquet.web.refusals import hash_secret
 from piquet.web.schema import Count
 from piquet.web.server import Server
-from piquet.web.store import NewSeat
+from piquet.web.store import NewSeat, StoreError
 
 __all__ = ["practice_router", "refusals", "rotate"]
 
@@ -189,6 +190,10 @@ def practice_router(state: Server) -> APIRouter:
                           ).live.state.rematch
             except TableError:  # another made the rematch first: that one stands
                 stands = (await run(g.fresh, game_id)).live.state.rematch
+            except StoreError:  # not written: the game made for it is nobody's
+                with contextlib.suppress(StoreError):
+                    await run(g.store.drop_unplayed_game, new_id)
+                raise
             if stands == new_id:
                 await run(g.load, new_id)
                 state.ai.kick(new_id)

@@ -8,7 +8,9 @@ an action already recorded is answered with the view, a game that moved on other
 ``{"type": "error", "status": 409, "game": VIEW}``), ``{"type": "ping"}`` (answered
 ``{"type": "pong"}``) or ``{"type": "refresh"}``.  A message the server cannot use gets
 ``{"type": "error", "error": "..."}`` and the connection stays open; a bad token closes it
-with code 4404 (4401 without one), too many messages with 4429.
+with code 4404 (4401 without one), too many messages with 4429 (as is a socket over the
+rate limit, or one more than the sockets one client address may hold open:
+:class:`~piquet.web.limits.SocketCap`).
 
 A first message ``{"token": TOKEN, "presence": true}`` asks to be told who is at the
 table: ``{"type": "presence", "here": [SEAT, ...]}`` (the seats with a socket open, on any
@@ -220,8 +222,8 @@ class _Session:
                         except TableError as exc:
                             await self.send({"type": "error", "error": exc.message})
                         except StoreError as exc:
-                            await self.send({"type": "error", "error": unavailable_words(exc.said),
-                                     "status": 503})
+                            said = unavailable_words(exc.said)
+                            await self.send({"type": "error", "error": said, "status": 503})
 
             await self.push()
             await self.tell_presence()
@@ -278,6 +280,8 @@ class _Session:
                 await self.send({"type": "error", "error": "action id too long", "status": 400})
                 return
             n = data.get("n")
+            if type(n) is float and n.is_integer() and abs(n) < 2**53:
+                n = int(n)  # a whole number, as over HTTP (JSON Schema's integer)
             if n is not None and (type(n) is not int or n < 0):
                 error = "n must be the log length of the view acted on: an integer, 0 or more"
                 await self.send({"type": "error", "error": error, "status": 400})
@@ -287,8 +291,8 @@ class _Session:
                 done = await take(self.games, self.ai, self.game_id, self.seat, action,
                                   expect=n, entry=entry, known=known)
             except StoreError as exc:
-                await self.send({"type": "error", "error": unavailable_words(exc.said),
-                                     "status": 503})
+                await self.send(
+                    {"type": "error", "error": unavailable_words(exc.said), "status": 503})
                 return
             except TableError as exc:
                 status = HTTP_STATUS[exc.kind]
