@@ -99,6 +99,14 @@ def register(sub: Any) -> None:
         f"(default {ServerLimits().max_connections})",
     )
     p.add_argument(
+        "--sockets-per-client",
+        type=int,
+        default=16,
+        metavar="N",
+        help="live connections (WebSockets) one client address may hold open at once; "
+        "one more is closed with code 4429 (0: no cap; default 16)",
+    )
+    p.add_argument(
         "--request-timeout",
         type=float,
         default=ServerLimits().request_timeout,
@@ -149,6 +157,9 @@ def run(args: argparse.Namespace) -> int:
         raise PiquetError("--rate-limit must be 0 (no limit) or more")
     if args.max_connections < 1:
         raise PiquetError(f"--max-connections must be 1 or more, not {args.max_connections}")
+    if args.sockets_per_client < 0:
+        raise PiquetError(
+            f"--sockets-per-client must be 0 (no cap) or more, not {args.sockets_per_client}")
     if not args.request_timeout > 0:
         raise PiquetError(f"--request-timeout must be more than 0, not {args.request_timeout}")
     if args.redis:
@@ -189,6 +200,7 @@ def run(args: argparse.Namespace) -> int:
         quotas=Quotas(hint=args.quota_hints or None, analysis=args.quota_analyses or None),
         think_ms=args.think_ms,
         sqlite_sync=args.sqlite_sync,
+        sockets_per_client=args.sockets_per_client,
     )
     taken = _port_taken(args.host, args.port)
     if taken is not None:

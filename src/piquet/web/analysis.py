@@ -12,6 +12,10 @@ server process is asked first.
 
 A deal still being played is never analysed: its hands are its players' secret.  The
 route answers only a seat of the game (its token), and only for the deals already over.
+Between people, until the game is over, each seat is shown of a finished deal only what it
+saw at the table (:func:`as_seen_by`): its own hand, discards and choices, and the deal's
+points; the other person's dealt hand, discards, cards taken and choices stay face down
+(a computer's are shown, as after the game).
 """
 
 from __future__ import annotations
@@ -42,7 +46,7 @@ from piquet.web.ids import Creds, GameId, client_of
 from piquet.web.server import Server
 from piquet.web.store import metadata
 
-__all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router"]
+__all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router", "as_seen_by"]
 
 log = logging.getLogger("piquet.web")
 analyses_t: Final = sa.Table(
@@ -63,6 +67,27 @@ class AnalysisSettings:
     think_ms: int = 500
     samples: int = 160
     verify: int = 200  # deals the advisor plays out whole (double-dummy play both sides)
+
+
+def as_seen_by(body: dict[str, Any], seat: int, face_down: frozenset[int]) -> dict[str, Any]:
+    """One deal's analysis as ``seat`` may see it while the players ``face_down`` keep
+    their cards to themselves (the other people of a game in play): of a role held by
+    one of them, the hand (dealt, discarded, taken), the choices (exchange, declarations,
+    play) and the losses are left out, and ``hidden`` names the roles left out.  A deal
+    with nothing of the kind (a note, an error) is as it is."""
+    players = body.get("players")
+    if not isinstance(players, dict):
+        return body
+    hide = sorted(role for role, p in players.items() if p != seat and p in face_down)
+    if not hide:
+        return body
+    out = dict(body)
+    out["hands"] = {r: None if r in hide else h for r, h in body.get("hands", {}).items()}
+    out["losses"] = {r: None if r in hide else v for r, v in body.get("losses", {}).items()}
+    for part in ("exchange", "declarations", "play"):
+        out[part] = [e for e in body.get(part, []) if e.get("role") not in hide]
+    out["hidden"] = hide
+    return out
 
 
 class Analyses:
@@ -172,10 +197,18 @@ class Analyses:
 
     # ------------------------------------------------------------------ the answer
     async def answer(
-        self, entry: Entry, *, ended: bool | None = None, client: str | None = None
+        self,
+        entry: Entry,
+        *,
+        ended: bool | None = None,
+        client: str | None = None,
+        seat: int | None = None,
+        face_down: frozenset[int] = frozenset(),
     ) -> dict[str, Any]:
-        """What a seat is sent: the analysis of every deal that is over (or that it is
-        being made), and never anything of the deal being played."""
+        """What ``seat`` is sent: the analysis of every deal that is over (or that it is
+        being made), and never anything of the deal being played; of the players
+        ``face_down`` (the other people, while the game is on) only what ``seat`` saw
+        at the table (:func:`as_seen_by`)."""
         m = entry.live.match
         over = len(m.deals)
         stored = await to_thread.run_sync(self.stored, entry.row.id) if over else {}
@@ -187,7 +220,10 @@ class Analyses:
                 missing.append(number)
                 deals.append({"number": number, "status": "pending", "analysis": None})
             else:
-                deals.append({"number": number, "status": "ready", "analysis": json.loads(body)})
+                shown = json.loads(body)
+                if face_down and seat is not None:
+                    shown = as_seen_by(shown, seat, face_down)
+                deals.append({"number": number, "status": "ready", "analysis": shown})
         self.start(entry, missing, client)
         return {
             "id": entry.row.id,
@@ -242,12 +278,17 @@ def analysis_router(state: Server) -> APIRouter:
         token = creds.credentials if creds is not None else None
         seat = games.seat_cached(game_id, token)
         if seat is None:
-            entry, _seat = await run(games.authenticate, game_id, token)
+            entry, seat = await run(games.authenticate, game_id, token)
         else:
             entry = games.cached(game_id) or await run(games.fresh, game_id)
         if entry is None:  # pragma: no cover - fresh raises instead
             raise TableError(Refusal.NOT_FOUND, "no such game")
+        over = games.over(entry)
+        # between people, until the game is over, the others' cards stay face down
+        face_down = frozenset() if over else frozenset(
+            s.seat for s in entry.row.seats if s.kind == "human" and s.seat != seat.seat)
         return JSONResponse(await analyses().answer(
-            entry, ended=games.over(entry), client=client_of(request)))
+            entry, ended=over, client=client_of(request), seat=seat.seat,
+            face_down=face_down))
 
     return router

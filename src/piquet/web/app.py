@@ -16,14 +16,14 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from anyio import to_thread
 from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
@@ -42,11 +42,12 @@ from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.ids import Creds, GameId, client_of, token_of
 from piquet.web.learn_routes import learn_router
-from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
+from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
+from piquet.web.schema import Count, complete_schema
 from piquet.web.server import Parts, Server
-from piquet.web.store import Store, StoreError
+from piquet.web.store import Store, StoreError, plainly, reason_of, unavailable_words
 
 __all__ = ["HTTP_STATUS", "WebConfig", "create_app"]
 
@@ -74,11 +75,21 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.UNAVAILABLE: 503,
 }
 """How each refusal is said in HTTP (here only: the rest of the code speaks of kinds)."""
+RETRY: Final[dict[str, str]] = {"retry-after": "5"}
+"""Every 503 says when to try again."""
+
+
+def unavailable(said: str) -> dict[str, str]:
+    """The body of a 503: the fault in plain words (see :func:`piquet.web.store.plainly`)."""
+    return {"error": unavailable_words(said)}
+
+
 HEALTH_WAIT = 3.0
 """Seconds the health check waits for the database."""
 HEALTH_FRESH = 1.0
-"""Seconds a look at the database serves the health checks that follow (they may come
-often: a load balancer's, a monitor's)."""
+"""Seconds a probe of the database (a read and a write) serves the health checks that
+follow (they may come often: a load balancer's, a monitor's); a write failed since is
+said at once."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,6 +123,9 @@ class WebConfig:
     """SQLite only: ``full`` (every commit on disk) or ``normal`` (survives a process crash)."""
     threads: int = 16
     """Worker threads for blocking work (database reads on a cache miss, records, hints)."""
+    sockets_per_client: int = 16
+    """WebSockets one client address may hold open at once (0: no cap); one more is
+    closed with 4429, so one client cannot hold most of the connections."""
 
 
 # ---------------------------------------------------------------------- schema models
@@ -182,9 +196,8 @@ class ActionIn(BaseModel):
         description="An action id from legal_actions; in the exchange discard:CARDS "
         "(e.g. 'discard:7S 8S', or 'discard:-' for none).",
     )
-    n: StrictInt | None = Field(
+    n: Count | None = Field(
         None,
-        ge=0,
         description="The log length (`n`) of the view acted on.  With it a retry is safe: if "
         "the action was already recorded the answer is 200 and the game as it stands, and "
         "if the game moved on otherwise, 409 with the game.  Without it (accepted for this "
@@ -397,6 +410,7 @@ def create_app(config: WebConfig) -> FastAPI:
         redoc_url=None,
     )
     mount_docs(app)
+    complete_schema(app)  # the answers every route may give, listed on every route
     app.state.piquet = state  # the server's parts (store, games, hub, ai), for tests and tools
     index_html = (
         (STATIC / "index.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
@@ -412,15 +426,15 @@ def create_app(config: WebConfig) -> FastAPI:
     # ------------------------------------------------------------------ errors
     @app.exception_handler(TableError)
     async def _game_error(_r: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=HTTP_STATUS[exc.kind])
+        status = HTTP_STATUS[exc.kind]
+        return JSONResponse({"error": exc.message}, status_code=status,
+                            headers=RETRY if status == 503 else None)
 
     @app.exception_handler(StoreError)
     async def _store_error(_r: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse(
-            {"error": f"the server cannot use its database now ({exc}); try again later"},
-            status_code=503,
-            headers={"retry-after": "5"},
-        )
+        # the message (a path, a host, the database's words) is the log's; the client
+        # hears the fault in plain words
+        return JSONResponse(unavailable(exc.said), status_code=503, headers=RETRY)
 
     @app.exception_handler(QuotaFull)
     async def _quota(_r: Request, exc: QuotaFull) -> JSONResponse:
@@ -436,12 +450,9 @@ def create_app(config: WebConfig) -> FastAPI:
     async def _database_error(_r: Request, exc: SQLAlchemyError) -> JSONResponse:
         # the routers that reach the database directly (lobby, analysis, spectators, your
         # games): their failures are the database's too, said as the store's are
-        log.warning("database error: %s", exc.__class__.__name__)
-        return JSONResponse(
-            {"error": "the server cannot use its database now; try again later"},
-            status_code=503,
-            headers={"retry-after": "5"},
-        )
+        why = reason_of(exc)
+        log.warning("piquet: database error: %s", why)
+        return JSONResponse(unavailable(plainly(why)), status_code=503, headers=RETRY)
 
     @app.exception_handler(Exception)
     async def _bug(_r: Request, exc: Exception) -> JSONResponse:
@@ -489,17 +500,7 @@ def create_app(config: WebConfig) -> FastAPI:
         updates through Redis (``off`` without Redis; ``down`` does not make it 503:
         moves still work, pages poll)."""
         store: Store = state.store
-        checked, problem = state.health or (-HEALTH_FRESH, None)
-        known = store.known_failure()
-        if known is not None:
-            problem = known
-        elif problem is not None or time.monotonic() - checked >= HEALTH_FRESH:
-            # a fresh look (a good one just taken serves the checks that follow)
-            try:
-                problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
-            except TimeoutError:
-                problem = f"the database did not answer within {HEALTH_WAIT:g} s"
-            state.health = (time.monotonic(), problem)
+        problem = await probe(store)
         body: dict[str, Any] = {
             "ok": problem is None,
             "version": __version__,
@@ -509,11 +510,41 @@ def create_app(config: WebConfig) -> FastAPI:
         }
         if problem is None and body["workers"]["status"] == "down":
             # no worker alive (each is being replaced): the computer cannot move now
-            problem = "the computer's workers are all down; new ones are starting"
             body["ok"] = False
-        if problem is not None:
-            body["error"] = problem
-        return JSONResponse(body, status_code=200 if problem is None else 503)
+            body["error"] = "the computer's workers are all down; new ones are starting"
+            return JSONResponse(body, status_code=503, headers=RETRY)
+        if problem is None:
+            return JSONResponse(body)
+        body["error"] = plainly(problem)  # the details (a path, a host) go to the log
+        return JSONResponse(body, status_code=503, headers=RETRY)
+
+    probing = asyncio.Lock()
+
+    async def probe(store: Store) -> str | None:
+        """The database as it is now: a read and a write probe (:meth:`Store.health`), at
+        most one every ``HEALTH_FRESH`` seconds (the checks meanwhile share it), and a
+        write failed since then said at once."""
+        async with probing:  # health checks arriving together share one probe
+            checked, before = state.health or (-HEALTH_FRESH, None)
+            if time.monotonic() - checked < HEALTH_FRESH:
+                # the probe just made, and any write since: a failed one (a move's, the
+                # probe's) stands until a write succeeds
+                return store.known_failure()
+            lost = store.lost() or store.damaged
+            if lost is not None:
+                return lost
+            try:
+                problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
+            except TimeoutError:
+                problem = f"the database did not answer within {HEALTH_WAIT:g} s"
+                store.note_failure(problem)
+            if problem != before:
+                if problem is None:
+                    log.warning("piquet: health: the database answers again")
+                else:
+                    log.warning("piquet: health: %s", problem)
+            state.health = (time.monotonic(), problem)
+            return problem
 
     @app.get("/api/options", response_model=OptionsOut, tags=["games"])
     async def options() -> dict[str, Any]:
@@ -678,11 +709,12 @@ def create_app(config: WebConfig) -> FastAPI:
         "/api/games/{game_id}/join",
         status_code=201,
         response_model=JoinedOut,
-        responses=_errors(400, 404, 413, 422, 429),
+        responses=_errors(400, 404, 409, 413, 422, 429),
         tags=["games"],
     )
     async def join(game_id: GameId, body: JoinIn) -> dict[str, Any]:
-        """Take the seat an invitation opens; the answer holds that seat's own token."""
+        """Take the seat an invitation opens; the answer holds that seat's own token.
+        404: no such invitation (or it was used or replaced); 409: the game is over."""
         token, seat = await run(games().join, game_id, body.invite, body.name)
         await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
@@ -776,6 +808,7 @@ def create_app(config: WebConfig) -> FastAPI:
     add_beyond(app, state, create_per_minute=config.create_per_minute)
 
     app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(SocketCap, per_client=config.sockets_per_client)
     app.add_middleware(
         RateLimit,
         rate=config.rate,

@@ -632,9 +632,7 @@ class Games:
         if seat is None:
             raise TableError(Refusal.NOT_FOUND, "no such invitation (or it has been used)")
         if self.peek(game_id) is not None:
-            row = self.store.game(game_id)
-            if row is not None:
-                self._put(game_id, row=row)
+            self.refresh_row(game_id)
         return token, seat
 
     def reinvite(self, entry: Entry) -> list[tuple[int, str]]:
@@ -645,7 +643,19 @@ class Games:
                 code = secrets.token_urlsafe(24)
                 if self.store.set_invite(entry.row.id, seat.seat, hash_secret(code)):
                     out.append((seat.seat, code))
+        if out:
+            # committed first, then memory: the seats held here carry the new invitation
+            # (an offer in the lobby is checked against it)
+            self.refresh_row(entry.row.id)
         return out
+
+    def refresh_row(self, game_id: str) -> GameRow | None:
+        """The game's row (its seats) read again and held, after a change of its seats
+        other than a join (a new invitation); None if there is no such game.  Blocks."""
+        row = self.store.game(game_id)
+        if row is not None and self.peek(game_id) is not None:
+            self._put(game_id, row=row)
+        return row
 
     # ------------------------------------------------------------------ showing
     def seat_body(self, entry: Entry, seat: int) -> str:

@@ -1435,7 +1435,8 @@ function renderInvite() {
   box.append(h("button", { type: "button", class: "link", onclick: async () => {
     try {
       const res = await api("POST", `/api/games/${T.id}/invite`, {}, T.token);
-      store.put(T.id, { invites: res.invites });
+      // the new link retires a challenge in the lobby: the seat may be offered again
+      store.put(T.id, { invites: res.invites, offered: null });
       renderTable();
     } catch (e) { toast(e.message, "bad"); }
   } }, "Make a new link"));
