@@ -88,6 +88,18 @@ def move(c: Any, gid: str, token: str, rng: random.Random) -> dict[str, Any]:
     return body
 
 
+def play_until_the_computer_moves(c: Any, gid: str, token: str, rng: random.Random,
+                                  level: str, than: int) -> int:
+    """Moves of the person until the computer has made more than ``than`` moves (or the
+    game is over: a person may act several times in a row); how many it has made."""
+    while True:
+        g = my_turn(c, gid, token)
+        made = ai_moves_are(c, gid, level)
+        if made > than or g["finished"]:
+            return made
+        move(c, gid, token, rng)
+
+
 def test_a_killed_worker_the_next_move_and_hint_come_from_the_same_level(
     tmp_path: Path,
 ) -> None:
@@ -106,9 +118,7 @@ def test_a_killed_worker_the_next_move_and_hint_come_from_the_same_level(
         # ... the next hint comes from the advisor, the next move from the book
         r = c.get(f"/api/games/{gid}/hint", headers=bearer(token))
         assert r.status_code == 200 and r.json()["hint"], r.text
-        g = move(c, gid, token, rng)
-        g = my_turn(c, gid, token)
-        assert ai_moves_are(c, gid, "book") > before or g["finished"]
+        after = play_until_the_computer_moves(c, gid, token, rng, "book", before)
         # killed at once after a move (under the computer's job, or just after it): the
         # game goes on with the book
         killed = jobs.health()["replaced"]
@@ -118,11 +128,9 @@ def test_a_killed_worker_the_next_move_and_hint_come_from_the_same_level(
         move(c, gid, token, rng)
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
-        g = my_turn(c, gid, token)
+        my_turn(c, gid, token)
         until(lambda: jobs.health()["replaced"] == killed + 1, "the worker replaced again")
-        g = move(c, gid, token, rng)
-        g = my_turn(c, gid, token)
-        assert ai_moves_are(c, gid, "book") > before + 1 or g["finished"]
+        play_until_the_computer_moves(c, gid, token, rng, "book", after)
 
 
 def test_a_level_that_cannot_play_is_said_and_never_replaced_by_random(
