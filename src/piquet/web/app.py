@@ -32,6 +32,7 @@ from piquet.core.rules import DEFAULT_PRESET, PRESETS
 from piquet.notation import dump_text
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label, rules_summary
+from piquet.web.accounts import ACCOUNT_COOKIE, CsrfGuard, account_of, accounts_router
 from piquet.web.acting import take
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
 from piquet.web.games import FRIEND, Entry, Games
@@ -41,6 +42,15 @@ from piquet.web.learn_routes import learn_router
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
+from piquet.web.rated import (
+    RATED_FORMATS,
+    rated_game,
+    rated_router,
+    settle_if_over,
+    start_rated,
+    take_rated_seat,
+)
+from piquet.web.refusals import preset_named
 from piquet.web.server import Parts, Server
 from piquet.web.store import Store, StoreError
 
@@ -153,6 +163,11 @@ class NewGameIn(BaseModel):
     ) = Field(None, max_length=2, description="For a pool of three: the two other seats.")
     hints: StrictBool = Field(False, description="Offer the advisor's hints (when installed).")
     name: str | None = Field(None, max_length=100, description="Your name at the table.")
+    rated: StrictBool = Field(
+        False,
+        description="A rated game (Glicko-2, per format): you must be logged in, the "
+        "opponent a friend who logs in to join, the format a game or a partie.",
+    )
 
 
 class InviteOut(BaseModel):
@@ -357,6 +372,15 @@ def create_app(config: WebConfig) -> FastAPI:
             store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
         )
         ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
+
+        async def on_over(entry: Entry) -> None:
+            try:
+                await settle_if_over(games, entry)
+            except Exception as exc:
+                log.warning("rating the game %s failed (%s): it is settled at the next "
+                            "look", entry.row.id, exc.__class__.__name__)
+
+        games.on_over = on_over
         state.parts = Parts(store=store, hub=hub, games=games, ai=ai, executor=executor)
         # What start-up made (modules, the AI's tables) lives as long as the server: keep
         # it out of the collector's full passes, which otherwise stall every request.
@@ -530,24 +554,45 @@ def create_app(config: WebConfig) -> FastAPI:
         "/api/games",
         status_code=201,
         response_model=CreatedOut,
-        responses=_errors(400, 413, 422, 429),
+        responses=_errors(400, 401, 413, 422, 429),
         tags=["games"],
     )
-    async def create_game(body: Annotated[NewGameIn, Body()]) -> dict[str, Any]:
+    async def create_game(body: Annotated[NewGameIn, Body()], request: Request) -> dict[str, Any]:
         """Start a game: you take seat 0; the opponent is an AI level or a friend.
 
-        For a friend, the answer holds an invitation link for the other seat.
+        For a friend, the answer holds an invitation link for the other seat.  A rated
+        game (``rated``) needs a login; the name at the table is then the account's.
         """
         opponents = body.opponents or [body.opponent]
+        name = body.name
+        account = None
+        if body.rated:
+            account = await run(account_of, state.store.engine,
+                                request.cookies.get(ACCOUNT_COOKIE))
+            if account is None:
+                raise TableError(Refusal.NO_TOKEN, "a rated game needs an account: log in "
+                                 "first (or play a casual game, which needs none)")
+            if [o.strip().lower() for o in opponents] != [FRIEND]:
+                raise TableError(Refusal.UNREADABLE, "a rated game is played against a "
+                                 "friend with an account: choose 'friend' as the opponent")
+            fmt_value = (body.format or preset_named(body.rules).default_format.value)
+            if fmt_value.strip().lower() not in RATED_FORMATS:
+                raise TableError(Refusal.UNREADABLE, "a rated game is a game or a partie "
+                                 "(a pool of three is not rated)")
+            name = account.name
         created = await run(
             games().create,
             rules=body.rules,
             format=body.format,
             opponents=opponents,
             hints=body.hints,
-            name=body.name,
+            name=name,
             levels=_levels(),
         )
+        if account is not None:
+            made = games().peek(created.id)
+            fmt_value = made.row.format if made is not None else fmt_value.strip().lower()
+            await run(start_rated, state.store.engine, created.id, fmt_value, account.id)
         state.ai.kick(created.id)
         return {
             "id": created.id,
@@ -651,12 +696,28 @@ def create_app(config: WebConfig) -> FastAPI:
         "/api/games/{game_id}/join",
         status_code=201,
         response_model=JoinedOut,
-        responses=_errors(400, 404, 413, 422, 429),
+        responses=_errors(400, 401, 404, 409, 413, 422, 429),
         tags=["games"],
     )
-    async def join(game_id: GameId, body: JoinIn) -> dict[str, Any]:
-        """Take the seat an invitation opens; the answer holds that seat's own token."""
-        token, seat = await run(games().join, game_id, body.invite, body.name)
+    async def join(game_id: GameId, body: JoinIn, request: Request) -> dict[str, Any]:
+        """Take the seat an invitation opens; the answer holds that seat's own token.  A
+        rated game's seat needs a login to another account than the host's (401, 409)."""
+        engine = state.store.engine
+        rated = await run(rated_game, engine, game_id)
+        name = body.name
+        account = None
+        if rated is not None:
+            account = await run(account_of, engine, request.cookies.get(ACCOUNT_COOKIE))
+            if account is None:
+                raise TableError(Refusal.NO_TOKEN, "this is a rated game: log in (or make "
+                                 "an account) to take its seat")
+            if account.id == rated.accounts[0]:
+                raise TableError(Refusal.NOT_NOW, "this rated game is yours: send the link "
+                                 "to your opponent, who logs in to their own account")
+            name = account.name
+        token, seat = await run(games().join, game_id, body.invite, name)
+        if account is not None:
+            await run(take_rated_seat, engine, game_id, account.id)
         await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 
@@ -743,10 +804,13 @@ def create_app(config: WebConfig) -> FastAPI:
     app.include_router(practice_router(state))
     app.include_router(learn_router(state))  # the glossary, lessons, puzzles, guided deal
     app.include_router(players_router(state))
+    app.include_router(accounts_router(state))
+    app.include_router(rated_router(state))
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=config.create_per_minute)
 
+    app.add_middleware(CsrfGuard)
     app.add_middleware(BodyLimit, limit=config.max_body)
     app.add_middleware(
         RateLimit,

@@ -191,6 +191,9 @@ class Games:
         self.store = store
         self.announce = announce
         """Called with (game id, log length) once an action is committed and held."""
+        self.on_over: Callable[[Entry], Awaitable[None]] | None = None
+        """Called with the game once an entry that ends it is committed and held (the
+        rated games' settlement)."""
         self.cache_size = cache_size
         self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self._cache: OrderedDict[str, Entry] = OrderedDict()
@@ -596,7 +599,10 @@ class Games:
         held = self._put(game_id, live=after)
         if self.announce is not None:
             await self.announce(game_id, after.n)
-        return held if held.live is after else Entry(held.row, after)
+        done = held if held.live is after else Entry(held.row, after)
+        if after.state.over and self.on_over is not None:
+            await self.on_over(done)
+        return done
 
     def ai_turn(self, entry: Entry) -> tuple[int, str, int] | None:
         """(player, level, seed) when an AI seat is to act, else None."""
