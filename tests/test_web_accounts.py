@@ -360,3 +360,33 @@ def test_a_rated_game_played_out_is_rated_when_it_ends(c: TestClient) -> None:
         ).one()
         assert settled[0]  # settled by the last move itself, before anyone asked
         assert conn.execute(sa.text("SELECT count(*) FROM piquet_ratings")).scalar() == 2
+
+
+def test_settlement_across_processes_rates_once_and_loses_no_update(pg_url: str) -> None:
+    """On PostgreSQL, eight settlers of one game at once (as several server processes
+    would be) rate it once; two games of one account settled at once both count."""
+    from piquet.web.rated import start_rated, take_rated_seat
+    from piquet.web.store import Store
+    from test_web_kit import at_once
+
+    store = Store.open(pg_url)
+    try:
+        engine = store.engine
+        for gid in ("g1", "g2", "g3"):
+            start_rated(engine, gid, "game", "ada")
+        take_rated_seat(engine, "g1", "bob")
+        take_rated_seat(engine, "g2", "cyd")
+        take_rated_seat(engine, "g3", "dan")
+        assert at_once(8, lambda _i: settle(engine, "g1", 1.0)).count(True) == 1
+        # two more games of Ada's, settled at the same moment: both are counted
+        assert at_once(2, lambda i: settle(engine, ("g2", "g3")[i], 1.0)) == [True, True]
+        with engine.connect() as conn:
+            games = conn.execute(sa.text(
+                "SELECT games FROM piquet_ratings WHERE account_id = 'ada'")).scalar()
+            assert games == 3
+            bob = conn.execute(sa.text(
+                "SELECT rating FROM piquet_ratings WHERE account_id = 'bob'")).scalar()
+        _won, lost = rate_game(NEW_PLAYER, NEW_PLAYER, first_score=1)
+        assert bob == pytest.approx(lost.rating)
+    finally:
+        store.close()
