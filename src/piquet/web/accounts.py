@@ -286,19 +286,31 @@ def accounts_router(state: Server) -> APIRouter:
             expires_at=now + SESSION_DAYS * 86400))
         return session
 
-    def described(account: Account | None, session: str | None) -> dict[str, Any]:
-        if account is None or session is None:
+    def described(account: Account | None) -> dict[str, Any]:
+        if account is None:
             return {"account": None}
-        return {"account": {"name": account.name, "created": account.created_at}}
+        from piquet.web.rated import games_rated, ratings_of
+
+        counts = games_rated(engine(), account.id)
+        return {"account": {
+            "name": account.name,
+            "created": account.created_at,
+            "ratings": {
+                fmt: {"rating": round(r.rating, 2), "deviation": round(r.deviation, 2),
+                      "games": counts.get(fmt, 0)}
+                for fmt, r in ratings_of(engine(), account.id).items()
+            },
+        }}
 
     @router.get("/api/account", tags=["accounts"], summary="Who is logged in",
                 responses=refusals())
     async def who(request: Request) -> dict[str, Any]:
-        """The account this browser is logged in to (``account``: its name), or
-        ``{"account": null}``: playing needs no account."""
-        session = request.cookies.get(ACCOUNT_COOKIE)
-        account = await run(account_of, engine(), session)
-        return described(account, session)
+        """The account this browser is logged in to (``account``: its name and its
+        rating in each format it has played rated), or ``{"account": null}``: playing
+        needs no account."""
+        account = await run(account_of, engine(), request.cookies.get(ACCOUNT_COOKIE))
+        out: dict[str, Any] = await run(described, account)
+        return out
 
     @router.post("/api/account/register", tags=["accounts"], summary="Make an account",
                  status_code=201, responses=refusals(409, 415))

@@ -382,6 +382,9 @@ def players_router(state: Server) -> APIRouter:
                 Refusal.GONE, "this game is over: ask whoever sent the link for a new game"
             )
         rules = preset_named(row.rules)
+        from piquet.web.rated import rated_game
+
+        rated = await run(rated_game, engine(), game_id) is not None
         hosts = [s.name for s in row.seats if s.kind == "human" and s.token_hash is not None]
         others = [s.name for s in row.seats if s.seat != seat.seat and s.name not in hosts[:1]]
         return {
@@ -394,6 +397,7 @@ def players_router(state: Server) -> APIRouter:
             "format": row.format,
             "format_label": format_label(rules, Format(row.format)),
             "summary": rules_summary(rules, Format(row.format)),
+            "rated": rated,
         }
 
     @router.get(

@@ -8,6 +8,7 @@ import {
 import { api, fill, h, toast } from "./dom.js";
 import { analysisPanel } from "./analysis.js";
 import { lobbySection, offerButton } from "./lobby.js";
+import { accountSection, currentAccount } from "./account.js";
 import { showWatch, watchButton } from "./watch.js";
 import { resultText as resultOf } from "./result.js";
 import { coachPanel, explain, level, showLearn, welcomeSection } from "./learn.js";
@@ -183,6 +184,18 @@ async function showLobby() {
     " Hints from the advisor (each says why)");
   const start = h("button", { class: "primary big", type: "submit", id: "start" },
     "Deal the cards");
+  // a rated game: logged in, against a friend (who logs in too), a game or a partie
+  const account = await currentAccount();
+  const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
+  const ratedLabel = h("label", { class: "check", for: "rated", id: "rated-label",
+    hidden: true }, rated, " Rated game (your friend logs in to their account to join; " +
+    "the result moves both ratings)");
+  const refreshRated = () => {
+    const f = fmtBox.querySelector("input:checked");
+    ratedLabel.hidden = !(account && opp1.value === "friend" && f && f.value !== "pool");
+    if (ratedLabel.hidden) rated.checked = false;
+  };
+  opp1.addEventListener("change", refreshRated);
 
   // a new rule set brings its own default format (the partie for rubicon); a click on a
   // format keeps it while the rule set stays
@@ -202,6 +215,7 @@ async function showLobby() {
   function refreshPool() {
     const f = fmtBox.querySelector("input:checked");
     opp2Row.hidden = !(f && f.value === "pool");
+    refreshRated();
     const r = ruleSet(opts, ruleSel.value);
     const lines = (f && r.summaries && r.summaries[f.value]) || r.summary;
     about.replaceChildren(h("h3", {}, r.title),
@@ -216,8 +230,10 @@ async function showLobby() {
     h("div", { class: "field" }, h("span", {}, "Format"), fmtBox),
     h("label", { class: "field" }, "Opponent", opp1, oppNote),
     opp2Row,
-    h("label", { class: "field" }, "Your name", name),
+    account ? h("p", { class: "field muted small" }, `You play as ${account.name}.`)
+      : h("label", { class: "field" }, "Your name", name),
     hintsLabel,
+    ratedLabel,
     start);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -229,7 +245,8 @@ async function showLobby() {
     try {
       const res = await api("POST", "/api/games", {
         rules: ruleSel.value, format, opponent: opp1.value, opponents,
-        hints: hints.checked, name: name.value || null,
+        hints: hints.checked, name: account ? account.name : (name.value || null),
+        rated: rated.checked,
       });
       store.put(res.id, { token: res.token, seat: res.seat, rules: ruleSel.value,
         format, opponent: opponents.join(" & "), created: Date.now(), invites: res.invites,
@@ -262,11 +279,20 @@ async function showLobby() {
         ["AS", "KH", "QC", "JD", "TS"].map((c) => card(c, { cls: "fan" }))),
       h("p", { class: "tally-link" }, h("a", { href: "/tally", id: "tally-link" },
         "Playing with real cards? Keep the score on the tally"))),
-    welcomeSection(apply), form, h("section", { class: "rules-about" }, about), lobbySection(go), list));
+    welcomeSection(apply), accountSection(accountChanged), form,
+    h("section", { class: "rules-about" }, about), lobbySection(go), list));
   refresh(false);
   explain($main);
   ruleSel.focus();
   showMyGames(list);
+}
+
+// After a login, a logout or a deletion: this browser's games go to the list they now
+// belong to (the account's, or this browser's), and the lobby is drawn again.
+async function accountChanged() {
+  for (const id of Object.keys(store.all())) store.put(id, { listed: false });
+  await currentAccount(true);
+  showLobby();
 }
 
 // ------------------------------------------------------------------ your games
@@ -355,8 +381,15 @@ async function showJoin(id) {
   try {
     about = await api("POST", `/api/games/${id}/invitation`, { invite });
   } catch (e) { refuse(e.message); return; }
+  const account = await currentAccount();
   const name = h("input", { id: "join-name", maxlength: 30, placeholder: "Your name",
     autocomplete: "nickname", value: localStorage.getItem("piquet.name") || "" });
+  const ratedNote = !about.rated ? null : account
+    ? h("p", { class: "rated-note", id: "rated-note" }, `A rated game: you play as ` +
+      `${account.name}, and the result moves both players' ratings.`)
+    : h("p", { class: "rated-note error", id: "rated-note" }, "A rated game: log in to " +
+      "your account first (or make one) on the ", h("a", { href: "/", target: "_blank" },
+        "first page"), ", then come back to this link.");
   const btn = h("button", { class: "primary big", type: "submit", id: "join" },
     "Take your seat");
   const form = h("form", { class: "panel join", id: "join-form" },
@@ -367,7 +400,8 @@ async function showJoin(id) {
       about.others.length ? [h("dt", {}, "Also at the table"),
         h("dd", {}, about.others.join(", "))] : null),
     h("ul", { class: "rules-list small" }, about.summary.map((l) => h("li", {}, l))),
-    h("label", { class: "field" }, "Your name", name), btn);
+    ratedNote,
+    about.rated ? null : h("label", { class: "field" }, "Your name", name), btn);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     btn.disabled = true;
@@ -467,6 +501,7 @@ async function showTable(id) {
     T.opts = opts;
     setGame(game);
     connect();
+    loadRated(T);
     if (!mine.guided && game.practice && game.hints) {
       // a guided game opened from another browser (its resume link): the server says so
       const table = T;
@@ -602,6 +637,30 @@ function setGame(game, force) {
   if (!prev || prev.n !== game.n) { T.hint = null; T.sinking = false; T.naming = false; }
   renderTable();
   maybeSummary();
+  // a rated game just ended: its ratings moved (the server settles it at the end)
+  if (prev && !prev.finished && game.finished && T.rated && T.rated.rated) loadRated(T);
+}
+
+// Whether the game is rated, and the ratings (before; after, once it is over).
+async function loadRated(mine) {
+  try {
+    const r = await api("GET", `/api/games/${mine.id}/rating`, undefined, mine.token);
+    if (T !== mine) return;
+    mine.rated = r;
+    renderTable();
+  } catch { /* the table goes on without it */ }
+}
+function ratedWords() {
+  const r = T && T.rated;
+  if (!r || !r.rated) return null;
+  const fmt = r.format === "partie" ? "partie" : "game";
+  if (r.changes) {
+    return `Rated ${fmt}: ` + r.changes.map((c, p) => `${plainName(p)} ${Math.round(c.before)}` +
+      ` → ${Math.round(c.after)}`).join(", ") + ".";
+  }
+  return `Rated ${fmt}: ` + r.ratings.map((x, p) => x === null ? null
+    : `${plainName(p)} ${Math.round(x)}`).filter(Boolean).join(", ") +
+    ". The result moves both ratings.";
 }
 
 // Every action carries the log length ``n`` of the game it was chosen on: the server
@@ -785,7 +844,9 @@ function renderTable() {
   } else if (mine.guided && !g.finished && d) {
     felt.insertBefore(coachPanel(T, renderTable), felt.querySelector("#actions"));
   }
-  fill(side, renderScores(), renderSeen(), renderInvite(), renderDialog(), renderTricks(),
+  const rated = ratedWords();
+  fill(side, rated ? h("p", { class: "rated-line panel", id: "rated-line" }, rated) : null,
+    renderScores(), renderSeen(), renderInvite(), renderDialog(), renderTricks(),
     renderEvents());
   fill($main,
     T.live ? null : h("p", { class: "live-notice", id: "live-notice", role: "status" },
