@@ -806,6 +806,9 @@ def create_app(config: WebConfig) -> FastAPI:
     app.include_router(players_router(state))
     app.include_router(accounts_router(state))
     app.include_router(rated_router(state))
+    from piquet.web.talk import talk_router  # the chat, takebacks, abort
+
+    app.include_router(talk_router(state))
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=config.create_per_minute)

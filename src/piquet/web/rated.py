@@ -136,19 +136,23 @@ def games_rated(engine: sa.Engine, account_id: str) -> dict[str, int]:
     return {r.format: r.games for r in rows}
 
 
-def score_of_seat_0(entry: Entry) -> float:
-    """Seat 0's score in a finished or resigned two-seat game: 1, 0.5 or 0."""
+def score_of_seat_0(entry: Entry) -> float | None:
+    """Seat 0's score in a finished or resigned two-seat game: 1, 0.5 or 0; None for an
+    aborted game (no result: not rated)."""
     state = entry.live.state
+    if state.aborted is not None:
+        return None
     if state.resigned is not None:
         return 0.0 if state.resigned == 0 else 1.0
     winner = (entry.live.match.result() or {}).get("winner")
     return 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
 
 
-def settle(engine: sa.Engine, game_id: str, score_0: float) -> bool:
-    """Rate the ended game ``game_id`` (seat 0 scored ``score_0``), once: whether this
-    call rated it.  A casual game, one already settled, or one whose second seat no
-    account took, is left as it is (the last is marked settled, unrated)."""
+def settle(engine: sa.Engine, game_id: str, score_0: float | None) -> bool:
+    """Rate the ended game ``game_id`` (seat 0 scored ``score_0``; None: aborted), once:
+    whether this call rated it.  A casual game or one already settled is left as it is;
+    an aborted one, or one whose second seat no account took, is marked settled,
+    unrated."""
     for _attempt in range(3):
         try:
             return _settle_once(engine, game_id, score_0)
@@ -157,13 +161,13 @@ def settle(engine: sa.Engine, game_id: str, score_0: float) -> bool:
     return False
 
 
-def _settle_once(engine: sa.Engine, game_id: str, score_0: float) -> bool:
+def _settle_once(engine: sa.Engine, game_id: str, score_0: float | None) -> bool:
     with engine.begin() as conn:
         claimed = conn.execute(
             rated_games_t.update()
             .where(rated_games_t.c.game_id == game_id, rated_games_t.c.settled.is_(False))
             .values(settled=True, score_0=score_0)).rowcount
-        if claimed != 1:
+        if claimed != 1 or score_0 is None:
             return False
         row = conn.execute(sa.select(rated_games_t)
                            .where(rated_games_t.c.game_id == game_id)).one()
