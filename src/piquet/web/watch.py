@@ -84,6 +84,7 @@ def public_json(entry: Entry) -> dict[str, Any]:
         "finished": over,
         "to_act": None if over else m.to_act,
         "resigned": live.state.resigned,
+        "aborted": live.state.aborted,
         "seats": [
             {
                 "seat": s.seat,

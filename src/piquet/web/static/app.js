@@ -9,6 +9,7 @@ import { api, fill, h, toast } from "./dom.js";
 import { analysisPanel } from "./analysis.js";
 import { lobbySection, offerButton } from "./lobby.js";
 import { accountSection, currentAccount } from "./account.js";
+import { abortButton, chatFor, loadChat, takebackLine } from "./talk.js";
 import { showWatch, watchButton } from "./watch.js";
 import { resultText as resultOf } from "./result.js";
 import { coachPanel, explain, level, showLearn, welcomeSection } from "./learn.js";
@@ -545,6 +546,7 @@ function connect() {
     if (msg.type === "view") { mine.wsFails = 0; setGame(msg.view); }
     else if (msg.type === "live") setLive(mine, !!msg.ok, msg.error);
     else if (msg.type === "presence") setHere(mine, msg.here);
+    else if (msg.type === "talk") loadChat(mine);
     else if (msg.type === "error") toast(msg.error, "bad");
   });
   ws.addEventListener("close", (ev) => {
@@ -792,6 +794,7 @@ function renderNav() {
     h("button", { type: "button", class: "navbtn", id: "btn-link", onclick: showLinks },
       "Links"),
     watchButton(T.id, T.token),
+    abortButton(T, (game) => setGame(game, true)),
     over ? null : h("button", { type: "button", class: "navbtn", id: "btn-resign",
       onclick: confirmResign }, "Resign"),
     h("button", { type: "button", class: "navbtn", id: "nav-new", onclick: () => go("/") },
@@ -835,7 +838,8 @@ function renderTable() {
   } else if (!d) {
     felt.append(renderStandingOut());
   } else {
-    fill(felt, renderOpponent(), renderCenter(), renderStatus(), renderActions(),
+    fill(felt, renderOpponent(), renderCenter(), renderStatus(),
+      takebackLine(T, plainName, (game) => setGame(game, true)), renderActions(),
       renderHand());
   }
   const mine = store.get(T.id) || {};
@@ -845,7 +849,11 @@ function renderTable() {
     felt.insertBefore(coachPanel(T, renderTable), felt.querySelector("#actions"));
   }
   const rated = ratedWords();
+  // the chat: between people (a practice game has nobody to write to)
+  const people = g.seats.filter((s) => s.kind === "human").length > 1;
+  const typing = T.talk && document.activeElement === T.talk.input;
   fill(side, rated ? h("p", { class: "rated-line panel", id: "rated-line" }, rated) : null,
+    people ? chatFor(T, plainName).box : null,
     renderScores(), renderSeen(), renderInvite(), renderDialog(), renderTricks(),
     renderEvents());
   fill($main,
@@ -854,7 +862,9 @@ function renderTable() {
     h("div", { class: "table-wrap" + (g.finished ? " done" : "") }, felt, side));
   setConn(T.ws ? T.ws.readyState === WebSocket.OPEN : !T.wsFails);
   explain($main);
-  if (inTable) {
+  if (typing) {
+    T.talk.input.focus({ preventScroll: true });  // typing a message: the table moved on
+  } else if (inTable) {
     let again = focusKey ? $main.querySelector(
       `button[data-card="${CSS.escape(focusKey)}"], button[data-action="${CSS.escape(focusKey)}"], ` +
       `button#${CSS.escape(focusKey)}`) : null;
