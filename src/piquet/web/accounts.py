@@ -21,7 +21,8 @@ across devices.  Play needs no account.
   under the account's own identity (a random secret kept in its row) instead of the
   browser's cookie, so they are listed on any device where the account is logged in.
 - **Deleting the account** (its password asked again) deletes its row, its sessions, its
-  list of games and its ratings; the games themselves stay for the other players in them.
+  list of games, its ratings, its seek and its presence; the games themselves stay for
+  the other players in them.
 """
 
 from __future__ import annotations
@@ -483,6 +484,7 @@ def accounts_router(state: Server) -> APIRouter:
 
 def delete_account(engine: sa.Engine, account: Account) -> None:
     """Delete ``account`` and everything kept for it, in one transaction."""
+    from piquet.web.people import presence_t, seeks_t
     from piquet.web.players import player_games_t
     from piquet.web.rated import ratings_t
 
@@ -493,4 +495,6 @@ def delete_account(engine: sa.Engine, account: Account) -> None:
         conn.execute(sessions_t.delete().where(sessions_t.c.account_id == account.id))
         conn.execute(login_failures_t.delete().where(
             login_failures_t.c.key_hash == hash_secret("account:" + name_key(account.name))))
+        conn.execute(seeks_t.delete().where(seeks_t.c.account_id == account.id))
+        conn.execute(presence_t.delete().where(presence_t.c.account_id == account.id))
         conn.execute(accounts_t.delete().where(accounts_t.c.id == account.id))

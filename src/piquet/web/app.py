@@ -809,6 +809,9 @@ def create_app(config: WebConfig) -> FastAPI:
     from piquet.web.talk import talk_router  # the chat, takebacks, abort
 
     app.include_router(talk_router(state))
+    from piquet.web.people import people_router  # who is online, seeks, games in play
+
+    app.include_router(people_router(state))
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=config.create_per_minute)
