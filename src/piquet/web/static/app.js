@@ -10,6 +10,7 @@ import { analysisPanel } from "./analysis.js";
 import { lobbySection, offerButton } from "./lobby.js";
 import { accountSection, currentAccount } from "./account.js";
 import { abortButton, chatFor, loadChat, takebackLine } from "./talk.js";
+import { noticeOffer, peopleSection, yourTurnNotice } from "./people.js";
 import { showWatch, watchButton } from "./watch.js";
 import { resultText as resultOf } from "./result.js";
 import { coachPanel, explain, level, showLearn, welcomeSection } from "./learn.js";
@@ -281,7 +282,8 @@ async function showLobby() {
       h("p", { class: "tally-link" }, h("a", { href: "/tally", id: "tally-link" },
         "Playing with real cards? Keep the score on the tally"))),
     welcomeSection(apply), accountSection(accountChanged), form,
-    h("section", { class: "rules-about" }, about), lobbySection(go), list));
+    h("section", { class: "rules-about" }, about), peopleSection(account, opts, go),
+    lobbySection(go), list));
   refresh(false);
   explain($main);
   ruleSel.focus();
@@ -639,6 +641,11 @@ function setGame(game, force) {
   if (!prev || prev.n !== game.n) { T.hint = null; T.sinking = false; T.naming = false; }
   renderTable();
   maybeSummary();
+  // your turn while the tab is hidden: a sound and the browser's notification (if allowed)
+  if (game.your_turn && (!prev || !prev.your_turn || prev.n !== game.n) && prev) {
+    yourTurnNotice(`Your turn in your game against ${T.game.seats.filter((x) =>
+      x.seat !== T.game.seat).map((x) => x.name).join(" and ")}.`);
+  }
   // a rated game just ended: its ratings moved (the server settles it at the end)
   if (prev && !prev.finished && game.finished && T.rated && T.rated.rated) loadRated(T);
 }
@@ -854,6 +861,7 @@ function renderTable() {
   const typing = T.talk && document.activeElement === T.talk.input;
   fill(side, rated ? h("p", { class: "rated-line panel", id: "rated-line" }, rated) : null,
     people ? chatFor(T, plainName).box : null,
+    people && !g.finished ? noticeOffer() : null,
     renderScores(), renderSeen(), renderInvite(), renderDialog(), renderTricks(),
     renderEvents());
   fill($main,
