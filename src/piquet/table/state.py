@@ -14,7 +14,9 @@ A game at a table is its start (rule set, format, seed, games to play), its seat
   other's answers (yes: the match is rebuilt without that move and what followed it, as
   an undo); any move of the rules lets a question not yet answered lapse;
 - ``abort``: before his first move the player ends the game with no result (nobody
-  wins; a rated game is not rated).
+  wins; a rated game is not rated);
+- ``timeout``: the player's clock ran out (the server, which keeps the clocks, writes
+  it; no player can): the game is over, the other player wins.
 
 Replaying the log rebuilds the state exactly, so resignation, rematch and undo are match
 state, never something patched over a finished game; the log only grows, so its length is
@@ -41,9 +43,11 @@ __all__ = [
     "TAKEBACK",
     "TAKEBACK_NO",
     "TAKEBACK_YES",
+    "TIMEOUT",
     "UNDO",
     "Entry",
     "TableState",
+    "is_table_event",
     "rematch_entry",
     "takes_back",
 ]
@@ -54,7 +58,9 @@ TAKEBACK: Final = "takeback"
 TAKEBACK_YES: Final = "takeback:yes"
 TAKEBACK_NO: Final = "takeback:no"
 ABORT: Final = "abort"
-_EVENTS: Final = frozenset({UNDO, RESIGN, TAKEBACK, TAKEBACK_YES, TAKEBACK_NO, ABORT})
+TIMEOUT: Final = "timeout"
+_EVENTS: Final = frozenset({UNDO, RESIGN, TAKEBACK, TAKEBACK_YES, TAKEBACK_NO, ABORT,
+                            TIMEOUT})
 _REMATCH: Final = "rematch:"
 _ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -62,6 +68,11 @@ _ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 def rematch_entry(game_id: str) -> str:
     """The log text of a rematch made as game ``game_id``."""
     return _REMATCH + game_id
+
+
+def is_table_event(text: str) -> bool:
+    """Whether the log entry ``text`` is one of the table's own (not a move of the rules)."""
+    return text in _EVENTS or text.startswith(_REMATCH)
 
 
 def takes_back(text: str) -> bool:
@@ -84,7 +95,8 @@ class TableState:
     ``start`` is the match as dealt (every replay begins there), ``match`` as it stands;
     ``resigned`` the player who resigned, ``rematch`` the game made as this one's rematch
     and ``rematch_by`` who made it; ``takeback_asked`` the player whose question to take
-    back his last move waits for the other's answer, ``aborted`` the player who aborted.
+    back his last move waits for the other's answer, ``aborted`` the player who aborted,
+    ``timed_out`` the player whose clock ran out.
     """
 
     game_id: str
@@ -97,6 +109,7 @@ class TableState:
     rematch_by: Player | None = None
     takeback_asked: Player | None = None
     aborted: Player | None = None
+    timed_out: Player | None = None
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -137,7 +150,8 @@ class TableState:
     @property
     def ended_early(self) -> bool:
         """Resigned or aborted: over before its last move."""
-        return self.resigned is not None or self.aborted is not None
+        return (self.resigned is not None or self.aborted is not None
+                or self.timed_out is not None)
 
     @property
     def to_act(self) -> Player | None:
@@ -180,6 +194,10 @@ class TableState:
         aborted (nobody wins)."""
         if self.aborted is not None:
             return {"aborted": self.aborted, "winner": None}
+        if self.timed_out is not None:
+            others = [p for p in self.match.in_game if p != self.timed_out]
+            return {"timeout": self.timed_out,
+                    "winner": others[0] if len(others) == 1 else None}
         if self.resigned is not None:
             others = [p for p in self.match.in_game if p != self.resigned]
             return {"resigned": self.resigned,
@@ -195,6 +213,8 @@ class TableState:
             rec["tags"] = {"Resigned": self.resigned}
         if self.aborted is not None:
             rec["tags"] = {"Aborted": self.aborted}
+        if self.timed_out is not None:
+            rec["tags"] = {"LostOnTime": self.timed_out}
         return rec
 
     # ------------------------------------------------------------------ moving
@@ -215,6 +235,10 @@ class TableState:
             return text
         if text in (TAKEBACK, TAKEBACK_YES, TAKEBACK_NO):
             self._check_takeback(player, text)
+            return text
+        if text == TIMEOUT:
+            if self.over:
+                raise TableError(Refusal.NOT_NOW, "the game is already over")
             return text
         if text == ABORT:
             if self.over:
@@ -302,6 +326,8 @@ class TableState:
                 return replace(self, log=log, takeback_asked=None)
             if what == ABORT:
                 return replace(self, log=log, aborted=Player(player), takeback_asked=None)
+            if what == TIMEOUT:
+                return replace(self, log=log, timed_out=Player(player), takeback_asked=None)
             if what == RESIGN:
                 return replace(self, log=log, resigned=Player(player), takeback_asked=None)
             return replace(self, log=log, rematch=what[len(_REMATCH):],
@@ -322,6 +348,8 @@ class TableState:
             raise TableError(Refusal.NOT_NOW, "the game is over: a player resigned")
         if self.aborted is not None:
             raise TableError(Refusal.NOT_NOW, "the game is over: it was aborted")
+        if self.timed_out is not None:
+            raise TableError(Refusal.NOT_NOW, "the game is over: a clock ran out")
         m = self.match
         if m.finished:
             raise TableError(Refusal.NOT_NOW, "the game is over: no more actions")
@@ -339,4 +367,5 @@ class TableState:
         # a move lets a takeback not yet answered lapse
         return TableState(self.game_id, self.seats, self.start, m,
                           (*self.log, Entry(player, str(action))),
-                          self.resigned, self.rematch, self.rematch_by, None, self.aborted)
+                          self.resigned, self.rematch, self.rematch_by, None, self.aborted,
+                          self.timed_out)

@@ -35,6 +35,7 @@ from piquet.table.summary import TITLES, format_label, rules_summary
 from piquet.web.accounts import ACCOUNT_COOKIE, CsrfGuard, account_of, accounts_router
 from piquet.web.acting import take
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
+from piquet.web.clocks import ClockIn, Clocks, Sweeper, clocks_router
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.ids import Creds, GameId, token_of
@@ -163,6 +164,11 @@ class NewGameIn(BaseModel):
     ) = Field(None, max_length=2, description="For a pool of three: the two other seats.")
     hints: StrictBool = Field(False, description="Offer the advisor's hints (when installed).")
     name: str | None = Field(None, max_length=100, description="Your name at the table.")
+    clock: ClockIn | None = Field(
+        None,
+        description="A clock, for a game against a friend: live {minutes, increment} or "
+        "correspondence {days}.  None: no clock.",
+    )
     rated: StrictBool = Field(
         False,
         description="A rated game (Glicko-2, per format): you must be logged in, the "
@@ -381,14 +387,20 @@ def create_app(config: WebConfig) -> FastAPI:
                             "look", entry.row.id, exc.__class__.__name__)
 
         games.on_over = on_over
+        clocks = Clocks(games)
+        state.clocks = clocks
+        games.before_move = clocks.enforce
+        sweeper = Sweeper(clocks)
         state.parts = Parts(store=store, hub=hub, games=games, ai=ai, executor=executor)
         # What start-up made (modules, the AI's tables) lives as long as the server: keep
         # it out of the collector's full passes, which otherwise stall every request.
         gc.collect()
         gc.freeze()
+        sweeper.start()
         try:
             yield
         finally:
+            await sweeper.stop()
             gc.unfreeze()
             await ai.stop()
             await hub.stop()
@@ -417,6 +429,10 @@ def create_app(config: WebConfig) -> FastAPI:
     def games() -> Games:
         g: Games = state.games
         return g
+
+    def the_clocks() -> Clocks:
+        assert state.clocks is not None
+        return state.clocks
 
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
@@ -566,6 +582,10 @@ def create_app(config: WebConfig) -> FastAPI:
         opponents = body.opponents or [body.opponent]
         name = body.name
         account = None
+        spec = body.clock.spec() if body.clock is not None else None
+        if spec is not None and [o.strip().lower() for o in opponents] != [FRIEND]:
+            raise TableError(Refusal.UNREADABLE, "a clock is for a game against a friend "
+                             "(the computer needs none)")
         if body.rated:
             account = await run(account_of, state.store.engine,
                                 request.cookies.get(ACCOUNT_COOKIE))
@@ -589,6 +609,8 @@ def create_app(config: WebConfig) -> FastAPI:
             name=name,
             levels=_levels(),
         )
+        if spec is not None:
+            await run(the_clocks().start, created.id, spec)
         if account is not None:
             made = games().peek(created.id)
             fmt_value = made.row.format if made is not None else fmt_value.strip().lower()
@@ -809,6 +831,7 @@ def create_app(config: WebConfig) -> FastAPI:
     from piquet.web.talk import talk_router  # the chat, takebacks, abort
 
     app.include_router(talk_router(state))
+    app.include_router(clocks_router(state, the_clocks))
     from piquet.web.people import people_router  # who is online, seeks, games in play
 
     app.include_router(people_router(state))

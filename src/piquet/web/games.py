@@ -192,6 +192,9 @@ class Games:
         self.store = store
         self.announce = announce
         """Called with (game id, log length) once an action is committed and held."""
+        self.before_move: Callable[[str], Awaitable[object]] | None = None
+        """Called with the game's id before a move of the rules is checked (the clocks:
+        a player whose time is gone has lost, and his move is refused)."""
         self.on_over: Callable[[Entry], Awaitable[None]] | None = None
         """Called with the game once an entry that ends it is committed and held (the
         rated games' settlement)."""
@@ -508,6 +511,8 @@ class Games:
             raise TableError(Refusal.NOT_NOW, "the game is over: a player resigned")
         if entry.live.state.aborted is not None:
             raise TableError(Refusal.NOT_NOW, "the game is over: it was aborted")
+        if entry.live.state.timed_out is not None:
+            raise TableError(Refusal.NOT_NOW, "the game is over: a clock ran out")
         if entry.live.match.finished:
             raise TableError(Refusal.NOT_NOW, "the game is over: no more actions")
 
@@ -554,6 +559,10 @@ class Games:
         :class:`TableError` as :meth:`prepare` does, and ``NOT_NOW`` when another action was
         recorded first.
         """
+        if not event and self.before_move is not None:
+            decided = await self.before_move(game_id)
+            if isinstance(decided, Entry):  # a clock ran out: the game as it stands now
+                entry, known = decided, True
         if entry is None:
             entry, known = await to_thread.run_sync(self.fresh, game_id), True
         while True:
@@ -725,6 +734,7 @@ class Games:
                          "can_ask": state.can_ask_takeback(seat)},
             "aborted": state.aborted,
             "can_abort": state.can_abort(seat),
+            "timed_out": state.timed_out,
         }
         if last_deal:
             out["last_deal"] = self._last_deal(live, seat)
@@ -751,6 +761,8 @@ class Games:
             rec["tags"] = {"Resigned": state.resigned}
         if state.aborted is not None:
             rec["tags"] = {"Aborted": state.aborted}
+        if state.timed_out is not None:
+            rec["tags"] = {"LostOnTime": state.timed_out}
         return rec
 
     def replay_step(self, entry: Entry, step: int) -> dict[str, Any]:

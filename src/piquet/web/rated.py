@@ -144,6 +144,8 @@ def score_of_seat_0(entry: Entry) -> float | None:
         return None
     if state.resigned is not None:
         return 0.0 if state.resigned == 0 else 1.0
+    if state.timed_out is not None:
+        return 0.0 if state.timed_out == 0 else 1.0
     winner = (entry.live.match.result() or {}).get("winner")
     return 0.5 if winner is None else (1.0 if winner == 0 else 0.0)
 

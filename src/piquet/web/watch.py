@@ -85,6 +85,7 @@ def public_json(entry: Entry) -> dict[str, Any]:
         "to_act": None if over else m.to_act,
         "resigned": live.state.resigned,
         "aborted": live.state.aborted,
+        "timed_out": live.state.timed_out,
         "seats": [
             {
                 "seat": s.seat,
