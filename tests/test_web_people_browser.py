@@ -1,5 +1,5 @@
 """Playing people in the browser (issue 38): two accounts in two browser contexts play a
-rated game with the chat and a takeback, a third context watches it from the public list
+rated partie with clocks, the chat and a takeback, a third context watches it from the public list
 of games in play; the ratings move as Glicko-2 says.  Playwright driving Debian's
 Chromium; skipped when it is not installed."""
 
@@ -36,7 +36,7 @@ def mover_of(pages: list[Any]) -> Any | None:
     return None
 
 
-def test_two_accounts_play_a_rated_game_with_chat_and_a_takeback_a_third_watches(
+def test_two_accounts_play_a_rated_partie_with_clocks_chat_a_takeback_a_third_watches(
     server: ThreadServer, browser: Any
 ) -> None:
     ada, bob, cyd = new_page(browser), new_page(browser), new_page(browser)
@@ -44,10 +44,11 @@ def test_two_accounts_play_a_rated_game_with_chat_and_a_takeback_a_third_watches
     make_account(bob, server.url, "Bob")
     # Ada offers a rated game to a friend
     ada.select_option("#rules", "rubicon")
-    ada.check('input[name="format"][value="game"]')
+    ada.check('input[name="format"][value="partie"]')
     ada.select_option("#opponent", "friend")
     ada.wait_for_selector("#rated-label:not([hidden])")
     ada.check("#rated")
+    ada.select_option("#clock", "m10+5")
     ada.click("#start")
     ada.wait_for_url("**/play/*")
     ada.wait_for_selector("#invite .invite-link")
@@ -60,7 +61,10 @@ def test_two_accounts_play_a_rated_game_with_chat_and_a_takeback_a_third_watches
     bob.wait_for_url("**/play/*")
     for p in (ada, bob):
         p.wait_for_selector("#rated-line")
-        assert "Rated game" in p.inner_text("#rated-line")
+        assert "Rated partie" in p.inner_text("#rated-line")
+        p.wait_for_selector("#clocks")
+        assert "10 minutes each + 5 s a move" in p.inner_text("#clocks")
+        assert "Ada: 10:00" in p.inner_text("#clocks")
     # a spectator finds the game in the public list and follows it
     cyd.goto(server.url + "/")
     cyd.wait_for_selector("#games-in-play .in-play a")
@@ -108,6 +112,6 @@ def test_two_accounts_play_a_rated_game_with_chat_and_a_takeback_a_third_watches
     assert f"Ada 1500 → {round(won.rating)}" in line and f"Bob 1500 → {round(lost.rating)}" in line
     ada.goto(server.url + "/")
     ada.wait_for_selector("#account-ratings")
-    assert f"a game: {round(won.rating)}" in ada.inner_text("#account-ratings")
+    assert f"a partie: {round(won.rating)}" in ada.inner_text("#account-ratings")
     for p in (ada, bob, cyd):
         assert not p.errors, p.errors

@@ -192,10 +192,28 @@ async function showLobby() {
   const ratedLabel = h("label", { class: "check", for: "rated", id: "rated-label",
     hidden: true }, rated, " Rated game (your friend logs in to their account to join; " +
     "the result moves both ratings)");
+  // a clock, for a game against a friend (the server keeps it)
+  const clockSel = h("select", { id: "clock", name: "clock" },
+    h("option", { value: "" }, "No clock"),
+    h("option", { value: "m5+3" }, "Live: 5 minutes each + 3 s a move"),
+    h("option", { value: "m10+5" }, "Live: 10 minutes each + 5 s a move"),
+    h("option", { value: "m30+10" }, "Live: 30 minutes each + 10 s a move"),
+    h("option", { value: "d1" }, "Correspondence: 1 day a move"),
+    h("option", { value: "d3" }, "Correspondence: 3 days a move"));
+  const clockRow = h("label", { class: "field", id: "clock-row", hidden: true }, "Clock",
+    clockSel, h("span", { class: "muted small" }, "Run out of time and you lose the game."));
+  const clockOf = () => {
+    const v = clockSel.value;
+    if (!v || clockRow.hidden) return null;
+    if (v.startsWith("d")) return { days: Number(v.slice(1)) };
+    const [m, inc] = v.slice(1).split("+");
+    return { minutes: Number(m), increment: Number(inc) };
+  };
   const refreshRated = () => {
     const f = fmtBox.querySelector("input:checked");
     ratedLabel.hidden = !(account && opp1.value === "friend" && f && f.value !== "pool");
     if (ratedLabel.hidden) rated.checked = false;
+    clockRow.hidden = !(opp1.value === "friend" && f && f.value !== "pool");
   };
   opp1.addEventListener("change", refreshRated);
 
@@ -235,6 +253,7 @@ async function showLobby() {
     account ? h("p", { class: "field muted small" }, `You play as ${account.name}.`)
       : h("label", { class: "field" }, "Your name", name),
     hintsLabel,
+    clockRow,
     ratedLabel,
     start);
   form.addEventListener("submit", async (e) => {
@@ -248,7 +267,7 @@ async function showLobby() {
       const res = await api("POST", "/api/games", {
         rules: ruleSel.value, format, opponent: opp1.value, opponents,
         hints: hints.checked, name: account ? account.name : (name.value || null),
-        rated: rated.checked,
+        rated: rated.checked, clock: clockOf(),
       });
       store.put(res.id, { token: res.token, seat: res.seat, rules: ruleSel.value,
         format, opponent: opponents.join(" & "), created: Date.now(), invites: res.invites,
@@ -463,6 +482,7 @@ function stopTable() {
   clearTimeout(T.pollTimer);
   clearTimeout(T.retryTimer);
   clearTimeout(T.liveTimer);
+  clearInterval(T.clockTimer);
   document.removeEventListener("keydown", T.onKey);
   T = null;
 }
@@ -505,6 +525,7 @@ async function showTable(id) {
     setGame(game);
     connect();
     loadRated(T);
+    loadClock(T);
     if (!mine.guided && game.practice && game.hints) {
       // a guided game opened from another browser (its resume link): the server says so
       const table = T;
@@ -646,8 +667,70 @@ function setGame(game, force) {
     yourTurnNotice(`Your turn in your game against ${T.game.seats.filter((x) =>
       x.seat !== T.game.seat).map((x) => x.name).join(" and ")}.`);
   }
+  if (prev && prev.n !== game.n && T.clock) loadClock(T);
   // a rated game just ended: its ratings moved (the server settles it at the end)
   if (prev && !prev.finished && game.finished && T.rated && T.rated.rated) loadRated(T);
+}
+
+// The game's clocks, kept by the server: asked again after each change of the game, and
+// shown ticking in between (from the server's own time, so a wrong local clock does not
+// matter).
+async function loadClock(mine) {
+  try {
+    const r = await api("GET", `/api/games/${mine.id}/clock`, undefined, mine.token);
+    if (T !== mine || !r.clock) return;
+    mine.clock = r.clock;
+    mine.clockAt = Date.now();
+    if (!mine.clockTimer) {
+      mine.clockTimer = setInterval(() => {
+        if (T !== mine) { clearInterval(mine.clockTimer); return; }
+        drawClocks();
+        // the running clock reached nothing: the server decides (and says so)
+        const c = mine.clock;
+        if (c && c.running !== null && !mine.game.finished && left(c.running) <= 0 &&
+            !mine.clockAsked) {
+          mine.clockAsked = true;
+          setTimeout(async () => {
+            mine.clockAsked = false;
+            await loadClock(mine);
+            try { setGame(await api("GET", `/api/games/${mine.id}`, undefined, mine.token)); }
+            catch { /* the socket brings it */ }
+          }, 600);
+        }
+      }, 250);
+    }
+    renderTable();
+  } catch { /* the table goes on without it */ }
+}
+function left(p) {
+  const c = T.clock;
+  const gone = c.running === p && !T.game.finished ? (Date.now() - T.clockAt) / 1000 : 0;
+  return Math.max(0, c.remaining[p] - gone);
+}
+function clockText(secs) {
+  if (secs >= 86400 * 2) return `${Math.floor(secs / 86400)} days`;
+  if (secs >= 3600) return `${Math.floor(secs / 3600)} h ${Math.floor(secs % 3600 / 60)} min`;
+  const m = Math.floor(secs / 60);
+  const s = Math.floor(secs % 60);
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+function renderClocks() {
+  if (!T.clock) return null;
+  const box = h("div", { class: "clocks panel", id: "clocks", "aria-label": "Clocks" },
+    h("span", { class: "muted small" }, T.clock.words));
+  for (const p of [0, 1]) {
+    box.append(h("span", { class: "clock" + (T.clock.running === p ? " running" : ""),
+      id: `clock-${p}`, dataset: { seat: String(p) } }, `${plainName(p)}: `,
+    h("b", {}, clockText(left(p)))));
+  }
+  return box;
+}
+function drawClocks() {
+  if (!T || !T.clock) return;
+  for (const p of [0, 1]) {
+    const b = document.querySelector(`#clock-${p} b`);
+    if (b) b.textContent = clockText(left(p));
+  }
 }
 
 // Whether the game is rated, and the ratings (before; after, once it is over).
@@ -859,7 +942,8 @@ function renderTable() {
   // the chat: between people (a practice game has nobody to write to)
   const people = g.seats.filter((s) => s.kind === "human").length > 1;
   const typing = T.talk && document.activeElement === T.talk.input;
-  fill(side, rated ? h("p", { class: "rated-line panel", id: "rated-line" }, rated) : null,
+  fill(side, renderClocks(),
+    rated ? h("p", { class: "rated-line panel", id: "rated-line" }, rated) : null,
     people ? chatFor(T, plainName).box : null,
     people && !g.finished ? noticeOffer() : null,
     renderScores(), renderSeen(), renderInvite(), renderDialog(), renderTricks(),
