@@ -244,6 +244,11 @@ class SeatOut(BaseModel):
     joined: bool
 
 
+class TakebackOut(BaseModel):
+    asked: int | None = Field(description="The seat whose takeback waits for an answer.")
+    can_ask: bool = Field(description="This seat may ask to take back its last move.")
+
+
 class ViewOut(BaseModel):
     id: str
     seat: int
@@ -269,6 +274,10 @@ class ViewOut(BaseModel):
     last_deal: dict[str, Any] | None = Field(
         description="The seat's view of the deal just finished, as it stood at its end."
     )
+    takeback: TakebackOut = Field(description="A takeback between two people.")
+    aborted: int | None = Field(description="The seat that aborted the game, or null.")
+    can_abort: bool = Field(description="This seat may abort (before its first move).")
+    timed_out: int | None = Field(description="The seat whose clock ran out, or null.")
 
 
 class HealthOut(BaseModel):
