@@ -169,11 +169,14 @@ def test_a_move_lets_an_unanswered_takeback_lapse(tmp_path: Path) -> None:
         assert after["takeback"]["asked"] is None
 
 
-def test_no_takeback_against_the_computer(tmp_path: Path) -> None:
+def test_no_takeback_nor_abort_against_the_computer(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         made = create(c, rules="rubicon", opponent="random")
         r = c.post(f"/api/games/{made['id']}/takeback", json={}, headers=bearer(made["token"]))
         assert r.status_code == 409 and "undo" in r.json()["error"]
+        assert view(c, made["id"], made["token"])["can_abort"] is False
+        r = c.post(f"/api/games/{made['id']}/abort", headers=bearer(made["token"]))
+        assert r.status_code == 409 and "two people" in r.json()["error"]
 
 
 # ---------------------------------------------------------------------- abort

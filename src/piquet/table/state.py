@@ -13,8 +13,8 @@ A game at a table is its start (rule set, format, seed, games to play), its seat
   back his last move of the deal in play; ``takeback:yes`` and ``takeback:no`` are the
   other's answers (yes: the match is rebuilt without that move and what followed it, as
   an undo); any move of the rules lets a question not yet answered lapse;
-- ``abort``: before his first move the player ends the game with no result (nobody
-  wins; a rated game is not rated);
+- ``abort``: in a game between two people, before his first move the player ends the
+  game with no result (nobody wins; a rated game is not rated);
 - ``timeout``: the player's clock ran out (the server, which keeps the clocks, writes
   it; no player can): the game is over, the other player wins.
 
@@ -167,8 +167,10 @@ class TableState:
                 and self.match.takeback_index(player) is not None)
 
     def can_abort(self, player: int) -> bool:
-        """Before the player's first move of the game (and the game not over)."""
-        return not self.over and not any(p == player for p, _a in self.match.history)
+        """In a game between two people, before the player's first move (and the game not
+        over); against the computer a game is simply left."""
+        return (self.people_only() and not self.over
+                and not any(p == player for p, _a in self.match.history))
 
     def seat(self, player: int) -> Seat:
         return self.seats[player]
@@ -243,6 +245,9 @@ class TableState:
         if text == ABORT:
             if self.over:
                 raise TableError(Refusal.NOT_NOW, "the game is already over")
+            if not self.people_only():
+                raise TableError(Refusal.NOT_NOW, "an abort is for a game between two "
+                                 "people: against the computer, start a new game")
             if not self.can_abort(player):
                 raise TableError(Refusal.NOT_NOW, "a game can be aborted only before your "
                                  "first move: resign instead")

@@ -3,6 +3,7 @@
 // Text is always set as text, never as markup.
 
 import { api, fill, h, toast } from "./dom.js";
+import { explain } from "./learn.js";
 
 let known = undefined; // the last answer of GET /api/account (undefined: not asked yet)
 
@@ -52,6 +53,7 @@ function drawIn(section, account, changed) {
       ". Your games are kept with your account: log in on another device to find them there."),
     h("p", { class: "muted small", id: "account-ratings" }, ratingsLine(account)),
     h("div", { class: "row" }, out, del));
+  explain(section);
 }
 
 function askDelete(section, account, changed) {
@@ -77,6 +79,7 @@ function askDelete(section, account, changed) {
     } catch (err) { toast(err.message, "bad"); }
   });
   fill(section, h("h2", { id: "account-title" }, "Delete your account?"), form);
+  explain(section);
   pw.focus();
 }
 
@@ -109,4 +112,5 @@ function drawOut(section, changed) {
     h("p", { class: "muted small" }, "Playing needs no account. An account keeps your " +
       "games on every device and gives you a rating for rated games against other players."),
     form);
+  explain(section);
 }

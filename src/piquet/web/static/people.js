@@ -3,6 +3,7 @@
 // No build step; text is always set as text.
 
 import { api, fill, h, toast } from "./dom.js";
+import { explain } from "./learn.js";
 
 const TAB = (() => {
   const a = new Uint8Array(16);
@@ -41,6 +42,7 @@ export function peopleSection(account, opts, go) {
     if (!account) {
       fill(seekBox, h("p", { class: "muted small" }, "Log in (above) to seek a rated game: " +
         "you are matched with a player of the same rule set, format and about your rating."));
+      explain(seekBox);
       return;
     }
     const rated = opts.rules.filter((r) => r.formats.some((f) => f === "game" ||
@@ -74,6 +76,7 @@ export function peopleSection(account, opts, go) {
       } catch (err) { toast(err.message, "bad"); }
     });
     fill(seekBox, form);
+    explain(seekBox);
   }
 
   function waiting() {
@@ -86,6 +89,7 @@ export function peopleSection(account, opts, go) {
       } }, "Withdraw");
     fill(seekBox, h("p", { id: "seek-waiting", role: "status" },
       "Waiting for an opponent… The game starts as soon as one seeks the same. "), stop);
+    explain(seekBox);
     const poll = async () => {
       if (!section.isConnected) return;
       try {
@@ -113,6 +117,8 @@ export function peopleSection(account, opts, go) {
         h("a", { href: g.url }, g.players.join(" v. ")),
         h("span", { class: "muted small" }, ` · ${g.title} · ${g.format_label}`)))
         : h("li", { class: "muted small" }, "No rated game in play right now."));
+      explain(seeksList);
+      explain(playing);
     } catch { /* the lobby goes on without it */ }
   }
 

@@ -8,7 +8,9 @@ import { api, fill, h, toast } from "./dom.js";
 // the input keeps what is being typed while the table is drawn again.
 export function chatFor(mine, names) {
   if (mine.talk) return mine.talk;
-  const list = h("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite" });
+  // the players' own words: shown as written (no glossary marks)
+  const list = h("ol", { class: "chat-lines no-terms", id: "chat-lines",
+    "aria-live": "polite" });
   const input = h("input", { id: "chat-input", maxlength: 280, autocomplete: "off",
     placeholder: "Write to the other player", "aria-label": "Message to the other player" });
   const mute = h("button", { type: "button", class: "link small", id: "chat-mute" }, "Mute");
