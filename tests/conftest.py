@@ -96,6 +96,10 @@ SLOW_MODULES = frozenset({
     "test_web_practice",
     "test_web_schema_agreement",
     "test_web_tally",
+    "test_web_accounts",
+    "test_web_talk",
+    "test_web_people",
+    "test_web_clocks",
 })
 
 #: tests (every parametrization) that are ``slow`` in otherwise quick modules: over 1 s

@@ -85,9 +85,9 @@ LAYERS: dict[str, int] = {
     "core": 0, "workers": 0, "__version__": 0,
     # 1: the compiled path (the C extension and its Python faces)
     "native": 1, "_native": 1, "fast": 1, "solver": 1,
-    # 2: analysis over the rules: odds, draw tables, the batch scorer, records, tallies
+    # 2: analysis over the rules: odds, draw tables, the batch scorer, records, tallies, ratings
     "drawtables": 2, "odds": 2, "batch": 2, "handscore": 2, "tally": 2, "notation": 2,
-    "sampling": 2,
+    "sampling": 2, "ratings": 2,
     # 3: the players and the advisor; the levels' names and the quick level (light: what a
     # web process may import of them)
     "players": 3, "advisor": 3, "levels": 3, "quick": 3,

@@ -185,7 +185,7 @@ def check_spectator(oracle: Oracle, r: dict[str, Any]) -> None:
     assert r["view"] == expected
     assert r["spectator"] is True
     assert set(r) == {"id", "spectator", "n", "rules", "format", "finished", "to_act", "seats",
-                      "view", "last_deal", "result", "resigned"}
+                      "view", "last_deal", "result", "resigned", "aborted", "timed_out"}
     allowed = 0
     if m.deal is not None and not m.finished:
         allowed |= public_mask(m.deal)

@@ -26,6 +26,12 @@ def test_the_ends_of_an_older_database_become_entries_of_the_log(tmp_path: Path)
         conn.execute(sa.text("DELETE FROM alembic_version"))
         conn.execute(sa.text("INSERT INTO alembic_version VALUES ('0005')"))
         conn.execute(sa.text("DROP TABLE piquet_guided"))  # made by a later revision (0007)
+        for later in ("piquet_accounts", "piquet_sessions", "piquet_login_failures",
+                      "piquet_ratings", "piquet_rated_games",  # 0008
+                      "piquet_chat", "piquet_chat_mutes",  # 0009
+                      "piquet_presence", "piquet_seeks",  # 0010
+                      "piquet_clocks"):  # 0011
+            conn.execute(sa.text(f"DROP TABLE {later}"))
         conn.execute(sa.text(
             "CREATE TABLE piquet_game_ends (game_id VARCHAR(32) PRIMARY KEY, resigned "
             "INTEGER, rematch VARCHAR(32), rematch_by INTEGER, created_at FLOAT NOT NULL)"))

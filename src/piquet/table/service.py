@@ -22,7 +22,7 @@ from piquet.core.actions import parse_action
 from piquet.core.errors import ParseError
 from piquet.table.ai import Chooser, choose, computer_action
 from piquet.table.errors import Refusal, TableError
-from piquet.table.state import UNDO, Entry, TableState
+from piquet.table.state import Entry, TableState, takes_back
 from piquet.table.store import GameSpec, GameStore
 
 __all__ = ["Tables"]
@@ -148,9 +148,9 @@ class Tables:
             raise TableError(Refusal.NOT_NOW, "the game changed meanwhile: here it is as it "
                              "stands")
         if _same(log[expect], player, text):
-            if any(e.text == UNDO for e in log[expect + 1:]):
+            if any(takes_back(e.text) for e in log[expect + 1:]):
                 raise TableError(Refusal.NOT_NOW, "that move was taken back since (an "
-                                 "undo): here is the game as it stands")
+                                 "undo or a takeback): here is the game as it stands")
             return state
         who = log[expect].player
         if who == player:

@@ -8,7 +8,15 @@ A game at a table is its start (rule set, format, seed, games to play), its seat
   every other seat the computer): the match is rebuilt without it, and without what
   followed it;
 - ``resign``: the player resigns; the game is over, the other player of the game wins;
-- ``rematch:ID``: the player made game ``ID`` the rematch of this one (the first stands).
+- ``rematch:ID``: the player made game ``ID`` the rematch of this one (the first stands);
+- ``takeback``: the player asks the other (a person, in a game of two) to let him take
+  back his last move of the deal in play; ``takeback:yes`` and ``takeback:no`` are the
+  other's answers (yes: the match is rebuilt without that move and what followed it, as
+  an undo); any move of the rules lets a question not yet answered lapse;
+- ``abort``: in a game between two people, before his first move the player ends the
+  game with no result (nobody wins; a rated game is not rated);
+- ``timeout``: the player's clock ran out (the server, which keeps the clocks, writes
+  it; no player can): the game is over, the other player wins.
 
 Replaying the log rebuilds the state exactly, so resignation, rematch and undo are match
 state, never something patched over a finished game; the log only grows, so its length is
@@ -29,10 +37,30 @@ from piquet.core.match import Match, Player
 from piquet.table.errors import Refusal, TableError
 from piquet.table.seats import Seat, check_seats
 
-__all__ = ["RESIGN", "UNDO", "Entry", "TableState", "rematch_entry"]
+__all__ = [
+    "ABORT",
+    "RESIGN",
+    "TAKEBACK",
+    "TAKEBACK_NO",
+    "TAKEBACK_YES",
+    "TIMEOUT",
+    "UNDO",
+    "Entry",
+    "TableState",
+    "is_table_event",
+    "rematch_entry",
+    "takes_back",
+]
 
 UNDO: Final = "undo"
 RESIGN: Final = "resign"
+TAKEBACK: Final = "takeback"
+TAKEBACK_YES: Final = "takeback:yes"
+TAKEBACK_NO: Final = "takeback:no"
+ABORT: Final = "abort"
+TIMEOUT: Final = "timeout"
+_EVENTS: Final = frozenset({UNDO, RESIGN, TAKEBACK, TAKEBACK_YES, TAKEBACK_NO, ABORT,
+                            TIMEOUT})
 _REMATCH: Final = "rematch:"
 _ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 
@@ -40,6 +68,16 @@ _ID_CHARS: Final = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 def rematch_entry(game_id: str) -> str:
     """The log text of a rematch made as game ``game_id``."""
     return _REMATCH + game_id
+
+
+def is_table_event(text: str) -> bool:
+    """Whether the log entry ``text`` is one of the table's own (not a move of the rules)."""
+    return text in _EVENTS or text.startswith(_REMATCH)
+
+
+def takes_back(text: str) -> bool:
+    """Whether the log entry ``text`` takes moves back (an undo, a takeback agreed)."""
+    return text in (UNDO, TAKEBACK_YES)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,7 +94,9 @@ class TableState:
 
     ``start`` is the match as dealt (every replay begins there), ``match`` as it stands;
     ``resigned`` the player who resigned, ``rematch`` the game made as this one's rematch
-    and ``rematch_by`` who made it.
+    and ``rematch_by`` who made it; ``takeback_asked`` the player whose question to take
+    back his last move waits for the other's answer, ``aborted`` the player who aborted,
+    ``timed_out`` the player whose clock ran out.
     """
 
     game_id: str
@@ -67,6 +107,9 @@ class TableState:
     resigned: Player | None = None
     rematch: str | None = None
     rematch_by: Player | None = None
+    takeback_asked: Player | None = None
+    aborted: Player | None = None
+    timed_out: Player | None = None
 
     # ------------------------------------------------------------------ making
     @classmethod
@@ -101,13 +144,33 @@ class TableState:
 
     @property
     def over(self) -> bool:
-        """Played to its end, or resigned."""
-        return self.match.finished or self.resigned is not None
+        """Played to its end, resigned or aborted."""
+        return self.match.finished or self.ended_early
+
+    @property
+    def ended_early(self) -> bool:
+        """Resigned or aborted: over before its last move."""
+        return (self.resigned is not None or self.aborted is not None
+                or self.timed_out is not None)
 
     @property
     def to_act(self) -> Player | None:
-        """The player to act; None when nobody is (the game over, a resignation too)."""
-        return None if self.resigned is not None else self.match.to_act
+        """The player to act; None when nobody is (the game over, resigned or aborted)."""
+        return None if self.ended_early else self.match.to_act
+
+    def people_only(self) -> bool:
+        """Two seats, both people: takebacks are asked of the other there."""
+        return len(self.seats) == 2 and not any(s.computer for s in self.seats)
+
+    def can_ask_takeback(self, player: int) -> bool:
+        return (self.people_only() and not self.over and self.takeback_asked is None
+                and self.match.takeback_index(player) is not None)
+
+    def can_abort(self, player: int) -> bool:
+        """In a game between two people, before the player's first move (and the game not
+        over); against the computer a game is simply left."""
+        return (self.people_only() and not self.over
+                and not any(p == player for p, _a in self.match.history))
 
     def seat(self, player: int) -> Seat:
         return self.seats[player]
@@ -129,7 +192,14 @@ class TableState:
         return seat if seat.computer else None
 
     def result(self) -> dict[str, Any] | None:
-        """The result once over: the match's, or who resigned and who wins."""
+        """The result once over: the match's, or who resigned and who wins, or who
+        aborted (nobody wins)."""
+        if self.aborted is not None:
+            return {"aborted": self.aborted, "winner": None}
+        if self.timed_out is not None:
+            others = [p for p in self.match.in_game if p != self.timed_out]
+            return {"timeout": self.timed_out,
+                    "winner": others[0] if len(others) == 1 else None}
         if self.resigned is not None:
             others = [p for p in self.match.in_game if p != self.resigned]
             return {"resigned": self.resigned,
@@ -143,6 +213,10 @@ class TableState:
         rec["players"] = [s.name for s in self.seats]
         if self.resigned is not None:
             rec["tags"] = {"Resigned": self.resigned}
+        if self.aborted is not None:
+            rec["tags"] = {"Aborted": self.aborted}
+        if self.timed_out is not None:
+            rec["tags"] = {"LostOnTime": self.timed_out}
         return rec
 
     # ------------------------------------------------------------------ moving
@@ -157,9 +231,26 @@ class TableState:
             return text
         if text == RESIGN:
             if self.over:
-                why = "a player resigned" if self.resigned is not None else "its last move " \
-                    "was made"
+                why = "a player resigned" if self.resigned is not None else (
+                    "it was aborted" if self.aborted is not None else "its last move was made")
                 raise TableError(Refusal.NOT_NOW, f"the game is already over: {why}")
+            return text
+        if text in (TAKEBACK, TAKEBACK_YES, TAKEBACK_NO):
+            self._check_takeback(player, text)
+            return text
+        if text == TIMEOUT:
+            if self.over:
+                raise TableError(Refusal.NOT_NOW, "the game is already over")
+            return text
+        if text == ABORT:
+            if self.over:
+                raise TableError(Refusal.NOT_NOW, "the game is already over")
+            if not self.people_only():
+                raise TableError(Refusal.NOT_NOW, "an abort is for a game between two "
+                                 "people: against the computer, start a new game")
+            if not self.can_abort(player):
+                raise TableError(Refusal.NOT_NOW, "a game can be aborted only before your "
+                                 "first move: resign instead")
             return text
         if text.startswith(_REMATCH):
             made = text[len(_REMATCH):]
@@ -193,24 +284,57 @@ class TableState:
                 "your moves of the deals before this one stay: this deal's cards are seen"
                 if earlier else "you have made no move to take back"))
 
+    def _check_takeback(self, player: int, text: str) -> None:
+        if not self.people_only():
+            raise TableError(Refusal.NOT_NOW, "a takeback is asked of another player: in a "
+                             "practice game against the computer, use undo")
+        if self.over:
+            raise TableError(Refusal.NOT_NOW, "the game is over: nothing to take back")
+        asked = self.takeback_asked
+        if text == TAKEBACK:
+            if asked is not None:
+                raise TableError(Refusal.NOT_NOW, "a takeback is already asked: wait for "
+                                 "the answer")
+            if self.match.takeback_index(player) is None:
+                earlier = any(p == player for p, _a in self.match.history)
+                raise TableError(Refusal.NOT_NOW, (
+                    "your moves of the deals before this one stay: this deal's cards are seen"
+                    if earlier else "you have made no move to take back"))
+            return
+        if asked is None:
+            raise TableError(Refusal.NOT_NOW, "no takeback is asked: nothing to answer")
+        if asked == player:
+            raise TableError(Refusal.NOT_NOW, "the takeback is yours: the other player "
+                             "answers it")
+
     def apply(self, player: int, text: str | Action) -> TableState:
         """The table after ``text`` (or an action already read) by ``player``; raises
         :class:`TableError` (nothing changes) for an entry that may not be applied now."""
         if isinstance(text, Action):
             return self._played(player, text)
-        if text == UNDO or text == RESIGN or text.startswith(_REMATCH):
+        if text in _EVENTS or text.startswith(_REMATCH):
             what = self.check(player, text)
             assert isinstance(what, str)
             log = (*self.log, Entry(player, what))
-            if what == UNDO:
-                keep = self.match.takeback_index(player)
+            if what in (UNDO, TAKEBACK_YES):
+                back = player if what == UNDO else self.takeback_asked
+                assert back is not None
+                keep = self.match.takeback_index(back)
                 assert keep is not None
                 m = self.start
                 for p, a in self.match.history[:keep]:
                     m = m.apply(a, p)
-                return replace(self, match=m, log=log)
+                return replace(self, match=m, log=log, takeback_asked=None)
+            if what == TAKEBACK:
+                return replace(self, log=log, takeback_asked=Player(player))
+            if what == TAKEBACK_NO:
+                return replace(self, log=log, takeback_asked=None)
+            if what == ABORT:
+                return replace(self, log=log, aborted=Player(player), takeback_asked=None)
+            if what == TIMEOUT:
+                return replace(self, log=log, timed_out=Player(player), takeback_asked=None)
             if what == RESIGN:
-                return replace(self, log=log, resigned=Player(player))
+                return replace(self, log=log, resigned=Player(player), takeback_asked=None)
             return replace(self, log=log, rematch=what[len(_REMATCH):],
                            rematch_by=Player(player))
         try:
@@ -227,6 +351,10 @@ class TableState:
                              f"0 to {len(self.seats) - 1}")
         if self.resigned is not None:
             raise TableError(Refusal.NOT_NOW, "the game is over: a player resigned")
+        if self.aborted is not None:
+            raise TableError(Refusal.NOT_NOW, "the game is over: it was aborted")
+        if self.timed_out is not None:
+            raise TableError(Refusal.NOT_NOW, "the game is over: a clock ran out")
         m = self.match
         if m.finished:
             raise TableError(Refusal.NOT_NOW, "the game is over: no more actions")
@@ -241,6 +369,8 @@ class TableState:
             m = self.match.apply(action, player)
         except IllegalActionError as exc:
             raise TableError(Refusal.AGAINST_RULES, str(exc)) from None
+        # a move lets a takeback not yet answered lapse
         return TableState(self.game_id, self.seats, self.start, m,
                           (*self.log, Entry(player, str(action))),
-                          self.resigned, self.rematch, self.rematch_by)
+                          self.resigned, self.rematch, self.rematch_by, None, self.aborted,
+                          self.timed_out)

@@ -89,7 +89,7 @@ def seat_view(state: TableState, player: int) -> SeatView:
     """What ``player``'s seat at ``state`` is shown."""
     m = state.match
     view = m.view(player)
-    live = state.resigned is None
+    live = not state.ended_early
     return SeatView(
         game_id=state.game_id,
         player=Player(player),

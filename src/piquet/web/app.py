@@ -36,8 +36,10 @@ from piquet.levels import default_level as strongest_of
 from piquet.notation import dump_text
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label, rules_summary
+from piquet.web.accounts import ACCOUNT_COOKIE, CsrfGuard, account_of, accounts_router
 from piquet.web.acting import take
 from piquet.web.ai import AiRunner
+from piquet.web.clocks import ClockIn, Clocks, Sweeper, clocks_router
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.ids import Creds, GameId, client_of, token_of
@@ -45,6 +47,15 @@ from piquet.web.learn_routes import learn_router
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
+from piquet.web.rated import (
+    RATED_FORMATS,
+    rated_game,
+    rated_router,
+    settle_if_over,
+    start_rated,
+    take_rated_seat,
+)
+from piquet.web.refusals import preset_named
 from piquet.web.schema import Count, complete_schema
 from piquet.web.server import Parts, Server
 from piquet.web.store import Store, StoreError, plainly, reason_of, unavailable_words
@@ -175,6 +186,16 @@ class NewGameIn(BaseModel):
     ) = Field(None, max_length=2, description="For a pool of three: the two other seats.")
     hints: StrictBool = Field(False, description="Offer the advisor's hints (when installed).")
     name: str | None = Field(None, max_length=100, description="Your name at the table.")
+    clock: ClockIn | None = Field(
+        None,
+        description="A clock, for a game against a friend: live {minutes, increment} or "
+        "correspondence {days}.  None: no clock.",
+    )
+    rated: StrictBool = Field(
+        False,
+        description="A rated game (Glicko-2, per format): you must be logged in, the "
+        "opponent a friend who logs in to join, the format a game or a partie.",
+    )
 
 
 class InviteOut(BaseModel):
@@ -244,6 +265,11 @@ class SeatOut(BaseModel):
     joined: bool
 
 
+class TakebackOut(BaseModel):
+    asked: int | None = Field(description="The seat whose takeback waits for an answer.")
+    can_ask: bool = Field(description="This seat may ask to take back its last move.")
+
+
 class ViewOut(BaseModel):
     id: str
     seat: int
@@ -271,6 +297,10 @@ class ViewOut(BaseModel):
     )
     computer_problem: str | None = Field(
         None, description="Why the computer cannot move now, in words (only while so).")
+    takeback: TakebackOut = Field(description="A takeback between two people.")
+    aborted: int | None = Field(description="The seat that aborted the game, or null.")
+    can_abort: bool = Field(description="This seat may abort (before its first move).")
+    timed_out: int | None = Field(description="The seat whose clock ran out, or null.")
 
 
 class HealthOut(BaseModel):
@@ -382,14 +412,29 @@ def create_app(config: WebConfig) -> FastAPI:
             store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
         )
         ai = AiRunner(games, hub, jobs, think_ms=config.think_ms)
+
+        async def on_over(entry: Entry) -> None:
+            try:
+                await settle_if_over(games, entry)
+            except Exception as exc:
+                log.warning("rating the game %s failed (%s): it is settled at the next "
+                            "look", entry.row.id, exc.__class__.__name__)
+
+        games.on_over = on_over
+        clocks = Clocks(games)
+        state.clocks = clocks
+        games.before_move = clocks.enforce
+        sweeper = Sweeper(clocks)
         state.parts = Parts(store=store, hub=hub, games=games, ai=ai, jobs=jobs)
         # What start-up made (modules, the AI's tables) lives as long as the server: keep
         # it out of the collector's full passes, which otherwise stall every request.
         gc.collect()
         gc.freeze()
+        sweeper.start()
         try:
             yield
         finally:
+            await sweeper.stop()
             gc.unfreeze()
             await ai.stop()
             await hub.stop()
@@ -419,6 +464,10 @@ def create_app(config: WebConfig) -> FastAPI:
     def games() -> Games:
         g: Games = state.games
         return g
+
+    def the_clocks() -> Clocks:
+        assert state.clocks is not None
+        return state.clocks
 
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
@@ -587,24 +636,51 @@ def create_app(config: WebConfig) -> FastAPI:
         "/api/games",
         status_code=201,
         response_model=CreatedOut,
-        responses=_errors(400, 413, 422, 429),
+        responses=_errors(400, 401, 413, 422, 429),
         tags=["games"],
     )
-    async def create_game(body: Annotated[NewGameIn, Body()]) -> dict[str, Any]:
+    async def create_game(body: Annotated[NewGameIn, Body()], request: Request) -> dict[str, Any]:
         """Start a game: you take seat 0; the opponent is an AI level or a friend.
 
-        For a friend, the answer holds an invitation link for the other seat.
+        For a friend, the answer holds an invitation link for the other seat.  A rated
+        game (``rated``) needs a login; the name at the table is then the account's.
         """
         opponents = body.opponents or [body.opponent]
+        name = body.name
+        account = None
+        spec = body.clock.spec() if body.clock is not None else None
+        if spec is not None and [o.strip().lower() for o in opponents] != [FRIEND]:
+            raise TableError(Refusal.UNREADABLE, "a clock is for a game against a friend "
+                             "(the computer needs none)")
+        if body.rated:
+            account = await run(account_of, state.store.engine,
+                                request.cookies.get(ACCOUNT_COOKIE))
+            if account is None:
+                raise TableError(Refusal.NO_TOKEN, "a rated game needs an account: log in "
+                                 "first (or play a casual game, which needs none)")
+            if [o.strip().lower() for o in opponents] != [FRIEND]:
+                raise TableError(Refusal.UNREADABLE, "a rated game is played against a "
+                                 "friend with an account: choose 'friend' as the opponent")
+            fmt_value = (body.format or preset_named(body.rules).default_format.value)
+            if fmt_value.strip().lower() not in RATED_FORMATS:
+                raise TableError(Refusal.UNREADABLE, "a rated game is a game or a partie "
+                                 "(a pool of three is not rated)")
+            name = account.name
         created = await run(
             games().create,
             rules=body.rules,
             format=body.format,
             opponents=opponents,
             hints=body.hints,
-            name=body.name,
+            name=name,
             levels=_levels(),
         )
+        if spec is not None:
+            await run(the_clocks().start, created.id, spec)
+        if account is not None:
+            made = games().peek(created.id)
+            fmt_value = made.row.format if made is not None else fmt_value.strip().lower()
+            await run(start_rated, state.store.engine, created.id, fmt_value, account.id)
         state.ai.kick(created.id)
         return {
             "id": created.id,
@@ -709,13 +785,29 @@ def create_app(config: WebConfig) -> FastAPI:
         "/api/games/{game_id}/join",
         status_code=201,
         response_model=JoinedOut,
-        responses=_errors(400, 404, 409, 413, 422, 429),
+        responses=_errors(400, 401, 404, 409, 413, 422, 429),
         tags=["games"],
     )
-    async def join(game_id: GameId, body: JoinIn) -> dict[str, Any]:
+    async def join(game_id: GameId, body: JoinIn, request: Request) -> dict[str, Any]:
         """Take the seat an invitation opens; the answer holds that seat's own token.
-        404: no such invitation (or it was used or replaced); 409: the game is over."""
-        token, seat = await run(games().join, game_id, body.invite, body.name)
+        404: no such invitation (or it was used or replaced); 409: the game is over.  A
+        rated game's seat needs a login to another account than the host's (401, 409)."""
+        engine = state.store.engine
+        rated = await run(rated_game, engine, game_id)
+        name = body.name
+        account = None
+        if rated is not None:
+            account = await run(account_of, engine, request.cookies.get(ACCOUNT_COOKIE))
+            if account is None:
+                raise TableError(Refusal.NO_TOKEN, "this is a rated game: log in (or make "
+                                 "an account) to take its seat")
+            if account.id == rated.accounts[0]:
+                raise TableError(Refusal.NOT_NOW, "this rated game is yours: send the link "
+                                 "to your opponent, who logs in to their own account")
+            name = account.name
+        token, seat = await run(games().join, game_id, body.invite, name)
+        if account is not None:
+            await run(take_rated_seat, engine, game_id, account.id)
         await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 
@@ -803,10 +895,20 @@ def create_app(config: WebConfig) -> FastAPI:
     app.include_router(practice_router(state))
     app.include_router(learn_router(state))  # the glossary, lessons, puzzles, guided deal
     app.include_router(players_router(state))
+    app.include_router(accounts_router(state))
+    app.include_router(rated_router(state))
+    from piquet.web.talk import talk_router  # the chat, takebacks, abort
+
+    app.include_router(talk_router(state))
+    app.include_router(clocks_router(state, the_clocks))
+    from piquet.web.people import people_router  # who is online, seeks, games in play
+
+    app.include_router(people_router(state))
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=config.create_per_minute)
 
+    app.add_middleware(CsrfGuard)
     app.add_middleware(BodyLimit, limit=config.max_body)
     app.add_middleware(SocketCap, per_client=config.sockets_per_client)
     app.add_middleware(

@@ -43,7 +43,7 @@ from piquet.table.ai import ai_seed
 from piquet.table.errors import Refusal, TableError
 from piquet.table.menu import first_lead, menu
 from piquet.table.seats import Player, Seat, SeatKind
-from piquet.table.state import UNDO, TableState
+from piquet.table.state import TableState, takes_back
 from piquet.table.views import ended_deal_views, lines_added
 from piquet.web.refusals import clean_name, hash_secret, preset_named
 from piquet.web.store import GameRow, NewSeat, SeatRow, Store
@@ -138,7 +138,7 @@ def _already(entry: Entry, idx: int, player: int, text: str) -> bool:
     log = entry.live.state.log
     if not 0 <= idx < len(log) or log[idx].player != player:
         return False
-    if any(e.text == UNDO for e in log[idx + 1:]):
+    if any(takes_back(e.text) for e in log[idx + 1:]):
         return False
     if log[idx].text == text:
         return True
@@ -157,8 +157,9 @@ def _moved_on(entry: Entry, expect: int | None, player: int) -> str:
     idx = len(log) - 1 if expect is None else expect
     if 0 <= idx < len(log):
         who = log[idx].player
-        if any(e.text == UNDO for e in log[idx + 1:]) and who == player:
-            return "that move was taken back since (an undo): here is the game as it stands"
+        if any(takes_back(e.text) for e in log[idx + 1:]) and who == player:
+            return ("that move was taken back since (an undo or a takeback): here is the "
+                    "game as it stands")
         if who == player:
             return "your other tab (or a retry) already acted: here is the game as it stands"
         return f"{entry.row.seats[who].name} acted first: here is the game as it stands"
@@ -194,6 +195,12 @@ class Games:
         self.store = store
         self.announce = announce
         """Called with (game id, log length) once an action is committed and held."""
+        self.before_move: Callable[[str], Awaitable[object]] | None = None
+        """Called with the game's id before a move of the rules is checked (the clocks:
+        a player whose time is gone has lost, and his move is refused)."""
+        self.on_over: Callable[[Entry], Awaitable[None]] | None = None
+        """Called with the game once an entry that ends it is committed and held (the
+        rated games' settlement)."""
         self.cache_size = cache_size
         self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self._cache: OrderedDict[str, Entry] = OrderedDict()
@@ -508,6 +515,10 @@ class Games:
         """Raise ``NOT_NOW`` if ``entry``'s game is over: resigned, or played to its end."""
         if entry.live.state.resigned is not None:
             raise TableError(Refusal.NOT_NOW, "the game is over: a player resigned")
+        if entry.live.state.aborted is not None:
+            raise TableError(Refusal.NOT_NOW, "the game is over: it was aborted")
+        if entry.live.state.timed_out is not None:
+            raise TableError(Refusal.NOT_NOW, "the game is over: a clock ran out")
         if entry.live.match.finished:
             raise TableError(Refusal.NOT_NOW, "the game is over: no more actions")
 
@@ -554,6 +565,10 @@ class Games:
         :class:`TableError` as :meth:`prepare` does, and ``NOT_NOW`` when another action was
         recorded first.
         """
+        if not event and self.before_move is not None:
+            decided = await self.before_move(game_id)
+            if isinstance(decided, Entry):  # a clock ran out: the game as it stands now
+                entry, known = decided, True
         if entry is None:
             entry, known = await to_thread.run_sync(self.fresh, game_id), True
         while True:
@@ -602,7 +617,10 @@ class Games:
         held = self._put(game_id, live=after)
         if self.announce is not None:
             await self.announce(game_id, after.n)
-        return held if held.live is after else Entry(held.row, after)
+        done = held if held.live is after else Entry(held.row, after)
+        if after.state.over and self.on_over is not None:
+            await self.on_over(done)
+        return done
 
     def ai_turn(self, entry: Entry) -> tuple[int, str, int] | None:
         """(player, level, seed) when an AI seat is to act, else None."""
@@ -706,7 +724,7 @@ class Games:
             "to_act": state.to_act,
             "your_turn": state.to_act == seat,
             "legal_actions": (
-                [] if state.resigned is not None else [item.to_json() for item in menu(view)]
+                [] if state.ended_early else [item.to_json() for item in menu(view)]
             ),
             "first_lead": None if (bound := first_lead(view)) is None else bound.to_json(),
             "seats": [
@@ -729,6 +747,13 @@ class Games:
             "resigned": state.resigned,
             "rematch": state.rematch,
             "rematch_mine": state.rematch is not None and state.rematch_by == seat,
+            # between two people: a takeback asked of the other, an abort before one's
+            # first move
+            "takeback": {"asked": state.takeback_asked,
+                         "can_ask": state.can_ask_takeback(seat)},
+            "aborted": state.aborted,
+            "can_abort": state.can_abort(seat),
+            "timed_out": state.timed_out,
         }
         if last_deal:
             out["last_deal"] = self._last_deal(live, seat)
@@ -746,14 +771,17 @@ class Games:
         """The finished (or resigned) game's JSON record, with the seats' names; a
         resignation is the tag ``Resigned`` (the seat), after the actions played.  Raises
         :class:`TableError` (``NOT_NOW``) if the game is not over."""
-        m = entry.live.match
-        resigned = self.resigned(entry)
-        if not m.finished and resigned is None:
+        state = entry.live.state
+        if not state.over:
             raise TableError(Refusal.NOT_NOW, "the record is available when the game is over")
-        rec = m.to_record()
+        rec = state.match.to_record()
         rec["players"] = [s.name for s in entry.row.seats]
-        if resigned is not None:
-            rec["tags"] = {"Resigned": resigned}
+        if state.resigned is not None:
+            rec["tags"] = {"Resigned": state.resigned}
+        if state.aborted is not None:
+            rec["tags"] = {"Aborted": state.aborted}
+        if state.timed_out is not None:
+            rec["tags"] = {"LostOnTime": state.timed_out}
         return rec
 
     def replay_step(self, entry: Entry, step: int) -> dict[str, Any]:
@@ -763,7 +791,7 @@ class Games:
         out of range.
         """
         row, m = entry.row, entry.live.match
-        if not m.finished and self.resigned(entry) is None:
+        if not entry.live.state.over:
             raise TableError(Refusal.NOT_NOW, "the replay is available when the game is over")
         total = len(m.history)
         if not 0 <= step <= total:

@@ -23,7 +23,7 @@ import logging
 import secrets
 from collections import Counter
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, Final
 
 __all__ = ["PRESENCE_EVERY", "PRESENCE_LAPSE", "Hub", "RedisHub", "Watcher", "live_message"]
 
@@ -44,6 +44,10 @@ def live_message(ok: bool, error: str | None, poll: str) -> dict[str, Any]:
     return message
 
 
+TALK: Final = -2
+"""The news "a player wrote in the game's chat" (:meth:`Hub.publish` with it as ``n``)."""
+
+
 class Watcher:
     """One watcher of one game: wait for news with :meth:`wait`, then :meth:`take` it."""
 
@@ -53,9 +57,15 @@ class Watcher:
         self._heard = -1
         self._vague = False
         self._news = False
+        self._talk = False
 
     def notify(self, n: int | None = None) -> None:
-        """News: the game's log is now ``n`` long (None or -1: something else changed)."""
+        """News: the game's log is now ``n`` long (None or -1: something else changed;
+        :data:`TALK`: a chat message)."""
+        if n == TALK:
+            self._talk = True
+            self._event.set()
+            return
         if n is None or n < 0:
             self._vague = True
         else:
@@ -71,6 +81,11 @@ class Watcher:
     def news(self) -> bool:
         """Whether the game changed since the last :meth:`take`."""
         return self._news
+
+    def talked(self) -> bool:
+        """Whether a chat message was written since the last call; then forget it."""
+        talk, self._talk = self._talk, False
+        return talk
 
     def take(self) -> int | None:
         """The longest log announced since the last take, or None if something else (a

@@ -172,6 +172,20 @@ def players_router(state: Server) -> APIRouter:
     def identity_of(value: str | None) -> str | None:
         return value if value and 30 <= len(value) <= 100 else None
 
+    async def account_identity(request: Request) -> str | None:
+        """The logged-in account's identity (its games are kept under it), or None."""
+        from piquet.web.accounts import ACCOUNT_COOKIE, account_of
+
+        session = request.cookies.get(ACCOUNT_COOKIE)
+        if not session:
+            return None
+        account = await run(account_of, engine(), session)
+        return account.identity if account is not None else None
+
+    async def whose(request: Request, piquet_id: str | None) -> str | None:
+        """Whose games: the logged-in account's, else this browser's (its cookie)."""
+        return await account_identity(request) or identity_of(piquet_id)
+
     def with_cookie(resp: Response, identity: str, request: Request) -> Response:
         resp.set_cookie(
             IDENTITY_COOKIE,
@@ -193,9 +207,11 @@ def players_router(state: Server) -> APIRouter:
     async def add_game(
         body: SeatIn, request: Request, piquet_id: str | None = Cookie(None)
     ) -> Response:
-        """Remember the seat ``token`` opens in game ``id`` under this browser's identity
-        cookie (made here if it has none).  404 if the token opens no seat of that game."""
-        identity = identity_of(piquet_id) or secrets.token_urlsafe(32)
+        """Remember the seat ``token`` opens in game ``id`` under the logged-in account,
+        else this browser's identity cookie (made here if it has none).  404 if the token
+        opens no seat of that game."""
+        account = await account_identity(request)
+        identity = account or identity_of(piquet_id) or secrets.token_urlsafe(32)
         _entry, seat = await run(games().authenticate, body.id, body.token)
 
         def put() -> None:
@@ -222,7 +238,8 @@ def players_router(state: Server) -> APIRouter:
                 pass
 
         await run(put)
-        return with_cookie(JSONResponse({"ok": True, "seat": seat.seat}), identity, request)
+        answer = JSONResponse({"ok": True, "seat": seat.seat, "account": account is not None})
+        return answer if account is not None else with_cookie(answer, identity, request)
 
     def rows_of(identity: str) -> list[Any]:
         with engine().connect() as conn:
@@ -236,10 +253,13 @@ def players_router(state: Server) -> APIRouter:
             )
 
     @router.get("/api/me/games", tags=["your games"], summary="Your games", responses=refusals())
-    async def list_games(piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
-        """This browser's games, newest first: rules, format, opponents, score, status
-        (``state``: yours, theirs, waiting, over) and whether a replay is open."""
-        identity = identity_of(piquet_id)
+    async def list_games(
+        request: Request, piquet_id: str | None = Cookie(None)
+    ) -> dict[str, Any]:
+        """Your games (the logged-in account's, on any device; else this browser's), newest
+        first: rules, format, opponents, score, status (``state``: yours, theirs, waiting,
+        over) and whether a replay is open."""
+        identity = await whose(request, piquet_id)
         if identity is None:
             return {"games": []}
         out = []
@@ -257,7 +277,9 @@ def players_router(state: Server) -> APIRouter:
         summary="Your seat's token",
         responses=refusals(404),
     )
-    async def my_seat(game_id: GameId, piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
+    async def my_seat(
+        game_id: GameId, request: Request, piquet_id: str | None = Cookie(None)
+    ) -> dict[str, Any]:
         """The token of this browser's seat at ``game_id``; ``seat`` and ``token`` null if
         it holds none there (an answer, not a fault: a page asks before it offers to join);
         404 if there is no such game."""
@@ -265,7 +287,7 @@ def players_router(state: Server) -> APIRouter:
             raise TableError(
                 Refusal.NOT_FOUND, "no such game: the link may be mistyped or cut short"
             )
-        identity = identity_of(piquet_id)
+        identity = await whose(request, piquet_id)
         none = {"id": game_id, "seat": None, "token": None}
         if identity is None:
             return none
@@ -294,9 +316,11 @@ def players_router(state: Server) -> APIRouter:
         summary="Forget a game",
         responses=refusals(),
     )
-    async def forget(game_id: GameId, piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
-        """Take ``game_id`` off this browser's list (the game itself goes on)."""
-        identity = identity_of(piquet_id)
+    async def forget(
+        game_id: GameId, request: Request, piquet_id: str | None = Cookie(None)
+    ) -> dict[str, Any]:
+        """Take ``game_id`` off your list (the game itself goes on)."""
+        identity = await whose(request, piquet_id)
         if identity is not None:
 
             def drop() -> None:
@@ -358,6 +382,9 @@ def players_router(state: Server) -> APIRouter:
                 Refusal.GONE, "this game is over: ask whoever sent the link for a new game"
             )
         rules = preset_named(row.rules)
+        from piquet.web.rated import rated_game
+
+        rated = await run(rated_game, engine(), game_id) is not None
         hosts = [s.name for s in row.seats if s.kind == "human" and s.token_hash is not None]
         others = [s.name for s in row.seats if s.seat != seat.seat and s.name not in hosts[:1]]
         return {
@@ -370,6 +397,7 @@ def players_router(state: Server) -> APIRouter:
             "format": row.format,
             "format_label": format_label(rules, Format(row.format)),
             "summary": rules_summary(rules, Format(row.format)),
+            "rated": rated,
         }
 
     @router.get(

@@ -17,10 +17,12 @@ from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS, Rules, preset
 from piquet.table.errors import Refusal, TableError
 
-__all__ = ["MAX_NAME", "clean_name", "hash_secret", "preset_named"]
+__all__ = ["CONTROL_CHARS", "MAX_NAME", "clean_name", "hash_secret", "preset_named"]
 
 MAX_NAME: Final = 30
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+CONTROL_CHARS: Final = _CONTROL
+"""Control and direction characters: never kept in a name or a message."""
 _UNSEEN: Final = frozenset({"Cc", "Cf", "Co", "Cs", "Cn"})
 _BLANK_LETTERS: Final = frozenset("\u115f\u1160\u3164\uffa0\u2800\u17b4\u17b5\u180e")
 """Letters (and a symbol) that draw nothing: the Hangul fillers, the blank Braille pattern."""

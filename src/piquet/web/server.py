@@ -14,6 +14,7 @@ from piquet.web.store import Store
 
 if TYPE_CHECKING:
     from piquet.web.analysis import Analyses
+    from piquet.web.clocks import Clocks
 
 __all__ = ["Parts", "Server"]
 
@@ -40,6 +41,8 @@ class Server:
     parts: Parts | None = None
     health: tuple[float, str | None] | None = field(default=None)
     analyses: Analyses | None = None
+    clocks: Clocks | None = None
+    """The games' clocks (made at start-up)."""
 
     def _started(self) -> Parts:
         if self.parts is None:  # pragma: no cover - a route runs only once started

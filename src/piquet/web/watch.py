@@ -84,6 +84,8 @@ def public_json(entry: Entry) -> dict[str, Any]:
         "finished": over,
         "to_act": None if over else m.to_act,
         "resigned": live.state.resigned,
+        "aborted": live.state.aborted,
+        "timed_out": live.state.timed_out,
         "seats": [
             {
                 "seat": s.seat,

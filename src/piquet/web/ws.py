@@ -6,11 +6,12 @@ whenever the game changes, from any server process.  The client may send
 ``{"action": ID, "n": N}`` to act (``n``: the log length of the view acted on; a copy of
 an action already recorded is answered with the view, a game that moved on otherwise with
 ``{"type": "error", "status": 409, "game": VIEW}``), ``{"type": "ping"}`` (answered
-``{"type": "pong"}``) or ``{"type": "refresh"}``.  A message the server cannot use gets
-``{"type": "error", "error": "..."}`` and the connection stays open; a bad token closes it
-with code 4404 (4401 without one), too many messages with 4429 (as is a socket over the
-rate limit, or one more than the sockets one client address may hold open:
-:class:`~piquet.web.limits.SocketCap`).
+``{"type": "pong"}``) or ``{"type": "refresh"}``.  A chat message written in the game
+is told as ``{"type": "talk"}``: the page asks for the chat again.  A message the server
+cannot use gets ``{"type": "error", "error": "..."}`` and the connection stays open; a bad
+token closes it with code 4404 (4401 without one), too many messages with 4429 (as is a
+socket over the rate limit, or one more than the sockets one client address may hold
+open: :class:`~piquet.web.limits.SocketCap`).
 
 A first message ``{"token": TOKEN, "presence": true}`` asks to be told who is at the
 table: ``{"type": "presence", "here": [SEAT, ...]}`` (the seats with a socket open, on any
@@ -215,6 +216,8 @@ class _Session:
                         if closing:
                             return
                         await self.tell_presence()
+                        if watcher.talked():  # a chat message: the page asks for the chat
+                            await self.send({"type": "talk"})
                         if not watcher.news:
                             continue
                         try:

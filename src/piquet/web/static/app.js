@@ -8,6 +8,9 @@ import {
 import { api, fill, h, toast } from "./dom.js";
 import { analysisPanel } from "./analysis.js";
 import { lobbySection, offerButton } from "./lobby.js";
+import { accountSection, currentAccount } from "./account.js";
+import { abortButton, chatFor, loadChat, takebackLine } from "./talk.js";
+import { noticeOffer, peopleSection, yourTurnNotice } from "./people.js";
 import { showWatch, watchButton } from "./watch.js";
 import { resultText as resultOf } from "./result.js";
 import { coachPanel, explain, level, showLearn, welcomeSection } from "./learn.js";
@@ -183,6 +186,36 @@ async function showLobby() {
     " Hints from the advisor (each says why)");
   const start = h("button", { class: "primary big", type: "submit", id: "start" },
     "Deal the cards");
+  // a rated game: logged in, against a friend (who logs in too), a game or a partie
+  const account = await currentAccount();
+  const rated = h("input", { type: "checkbox", id: "rated", name: "rated" });
+  const ratedLabel = h("label", { class: "check", for: "rated", id: "rated-label",
+    hidden: true }, rated, " Rated game (your friend logs in to their account to join; " +
+    "the result moves both ratings)");
+  // a clock, for a game against a friend (the server keeps it)
+  const clockSel = h("select", { id: "clock", name: "clock" },
+    h("option", { value: "" }, "No clock"),
+    h("option", { value: "m5+3" }, "Live: 5 minutes each + 3 s a move"),
+    h("option", { value: "m10+5" }, "Live: 10 minutes each + 5 s a move"),
+    h("option", { value: "m30+10" }, "Live: 30 minutes each + 10 s a move"),
+    h("option", { value: "d1" }, "Correspondence: 1 day a move"),
+    h("option", { value: "d3" }, "Correspondence: 3 days a move"));
+  const clockRow = h("label", { class: "field", id: "clock-row", hidden: true }, "Clock",
+    clockSel, h("span", { class: "muted small" }, "Run out of time and you lose the game."));
+  const clockOf = () => {
+    const v = clockSel.value;
+    if (!v || clockRow.hidden) return null;
+    if (v.startsWith("d")) return { days: Number(v.slice(1)) };
+    const [m, inc] = v.slice(1).split("+");
+    return { minutes: Number(m), increment: Number(inc) };
+  };
+  const refreshRated = () => {
+    const f = fmtBox.querySelector("input:checked");
+    ratedLabel.hidden = !(account && opp1.value === "friend" && f && f.value !== "pool");
+    if (ratedLabel.hidden) rated.checked = false;
+    clockRow.hidden = !(opp1.value === "friend" && f && f.value !== "pool");
+  };
+  opp1.addEventListener("change", refreshRated);
 
   // a new rule set brings its own default format (the partie for rubicon); a click on a
   // format keeps it while the rule set stays
@@ -202,6 +235,7 @@ async function showLobby() {
   function refreshPool() {
     const f = fmtBox.querySelector("input:checked");
     opp2Row.hidden = !(f && f.value === "pool");
+    refreshRated();
     const r = ruleSet(opts, ruleSel.value);
     const lines = (f && r.summaries && r.summaries[f.value]) || r.summary;
     about.replaceChildren(h("h3", {}, r.title),
@@ -216,8 +250,11 @@ async function showLobby() {
     h("div", { class: "field" }, h("span", {}, "Format"), fmtBox),
     h("label", { class: "field" }, "Opponent", opp1, oppNote),
     opp2Row,
-    h("label", { class: "field" }, "Your name", name),
+    account ? h("p", { class: "field muted small" }, `You play as ${account.name}.`)
+      : h("label", { class: "field" }, "Your name", name),
     hintsLabel,
+    clockRow,
+    ratedLabel,
     start);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -229,7 +266,8 @@ async function showLobby() {
     try {
       const res = await api("POST", "/api/games", {
         rules: ruleSel.value, format, opponent: opp1.value, opponents,
-        hints: hints.checked, name: name.value || null,
+        hints: hints.checked, name: account ? account.name : (name.value || null),
+        rated: rated.checked, clock: clockOf(),
       });
       store.put(res.id, { token: res.token, seat: res.seat, rules: ruleSel.value,
         format, opponent: opponents.join(" & "), created: Date.now(), invites: res.invites,
@@ -262,11 +300,21 @@ async function showLobby() {
         ["AS", "KH", "QC", "JD", "TS"].map((c) => card(c, { cls: "fan" }))),
       h("p", { class: "tally-link" }, h("a", { href: "/tally", id: "tally-link" },
         "Playing with real cards? Keep the score on the tally"))),
-    welcomeSection(apply), form, h("section", { class: "rules-about" }, about), lobbySection(go), list));
+    welcomeSection(apply), accountSection(accountChanged), form,
+    h("section", { class: "rules-about" }, about), peopleSection(account, opts, go),
+    lobbySection(go), list));
   refresh(false);
   explain($main);
   ruleSel.focus();
   showMyGames(list);
+}
+
+// After a login, a logout or a deletion: this browser's games go to the list they now
+// belong to (the account's, or this browser's), and the lobby is drawn again.
+async function accountChanged() {
+  for (const id of Object.keys(store.all())) store.put(id, { listed: false });
+  await currentAccount(true);
+  showLobby();
 }
 
 // ------------------------------------------------------------------ your games
@@ -355,8 +403,15 @@ async function showJoin(id) {
   try {
     about = await api("POST", `/api/games/${id}/invitation`, { invite });
   } catch (e) { refuse(e.message); return; }
+  const account = await currentAccount();
   const name = h("input", { id: "join-name", maxlength: 30, placeholder: "Your name",
     autocomplete: "nickname", value: localStorage.getItem("piquet.name") || "" });
+  const ratedNote = !about.rated ? null : account
+    ? h("p", { class: "rated-note", id: "rated-note" }, `A rated game: you play as ` +
+      `${account.name}, and the result moves both players' ratings.`)
+    : h("p", { class: "rated-note error", id: "rated-note" }, "A rated game: log in to " +
+      "your account first (or make one) on the ", h("a", { href: "/", target: "_blank" },
+        "first page"), ", then come back to this link.");
   const btn = h("button", { class: "primary big", type: "submit", id: "join" },
     "Take your seat");
   const form = h("form", { class: "panel join", id: "join-form" },
@@ -367,7 +422,8 @@ async function showJoin(id) {
       about.others.length ? [h("dt", {}, "Also at the table"),
         h("dd", {}, about.others.join(", "))] : null),
     h("ul", { class: "rules-list small" }, about.summary.map((l) => h("li", {}, l))),
-    h("label", { class: "field" }, "Your name", name), btn);
+    ratedNote,
+    about.rated ? null : h("label", { class: "field" }, "Your name", name), btn);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     btn.disabled = true;
@@ -426,6 +482,7 @@ function stopTable() {
   clearTimeout(T.pollTimer);
   clearTimeout(T.retryTimer);
   clearTimeout(T.liveTimer);
+  clearInterval(T.clockTimer);
   document.removeEventListener("keydown", T.onKey);
   T = null;
 }
@@ -467,6 +524,8 @@ async function showTable(id) {
     T.opts = opts;
     setGame(game);
     connect();
+    loadRated(T);
+    loadClock(T);
     if (!mine.guided && game.practice && game.hints) {
       // a guided game opened from another browser (its resume link): the server says so
       const table = T;
@@ -510,6 +569,7 @@ function connect() {
     if (msg.type === "view") { mine.wsFails = 0; setGame(msg.view); }
     else if (msg.type === "live") setLive(mine, !!msg.ok, msg.error);
     else if (msg.type === "presence") setHere(mine, msg.here);
+    else if (msg.type === "talk") loadChat(mine);
     else if (msg.type === "error") toast(msg.error, "bad");
   });
   ws.addEventListener("close", (ev) => {
@@ -602,6 +662,97 @@ function setGame(game, force) {
   if (!prev || prev.n !== game.n) { T.hint = null; T.sinking = false; T.naming = false; }
   renderTable();
   maybeSummary();
+  // your turn while the tab is hidden: a sound and the browser's notification (if allowed)
+  if (game.your_turn && (!prev || !prev.your_turn || prev.n !== game.n) && prev) {
+    yourTurnNotice(`Your turn in your game against ${T.game.seats.filter((x) =>
+      x.seat !== T.game.seat).map((x) => x.name).join(" and ")}.`);
+  }
+  if (prev && prev.n !== game.n && T.clock) loadClock(T);
+  // a rated game just ended: its ratings moved (the server settles it at the end)
+  if (prev && !prev.finished && game.finished && T.rated && T.rated.rated) loadRated(T);
+}
+
+// The game's clocks, kept by the server: asked again after each change of the game, and
+// shown ticking in between (from the server's own time, so a wrong local clock does not
+// matter).
+async function loadClock(mine) {
+  try {
+    const r = await api("GET", `/api/games/${mine.id}/clock`, undefined, mine.token);
+    if (T !== mine || !r.clock) return;
+    mine.clock = r.clock;
+    mine.clockAt = Date.now();
+    if (!mine.clockTimer) {
+      mine.clockTimer = setInterval(() => {
+        if (T !== mine) { clearInterval(mine.clockTimer); return; }
+        drawClocks();
+        // the running clock reached nothing: the server decides (and says so)
+        const c = mine.clock;
+        if (c && c.running !== null && !mine.game.finished && left(c.running) <= 0 &&
+            !mine.clockAsked) {
+          mine.clockAsked = true;
+          setTimeout(async () => {
+            mine.clockAsked = false;
+            await loadClock(mine);
+            try { setGame(await api("GET", `/api/games/${mine.id}`, undefined, mine.token)); }
+            catch { /* the socket brings it */ }
+          }, 600);
+        }
+      }, 250);
+    }
+    renderTable();
+  } catch { /* the table goes on without it */ }
+}
+function left(p) {
+  const c = T.clock;
+  const gone = c.running === p && !T.game.finished ? (Date.now() - T.clockAt) / 1000 : 0;
+  return Math.max(0, c.remaining[p] - gone);
+}
+function clockText(secs) {
+  if (secs >= 86400 * 2) return `${Math.floor(secs / 86400)} days`;
+  if (secs >= 3600) return `${Math.floor(secs / 3600)} h ${Math.floor(secs % 3600 / 60)} min`;
+  const m = Math.floor(secs / 60);
+  const s = Math.floor(secs % 60);
+  return `${m}:${String(s).padStart(2, "0")}`;
+}
+function renderClocks() {
+  if (!T.clock) return null;
+  const box = h("div", { class: "clocks panel", id: "clocks", "aria-label": "Clocks" },
+    h("span", { class: "muted small" }, T.clock.words));
+  for (const p of [0, 1]) {
+    box.append(h("span", { class: "clock" + (T.clock.running === p ? " running" : ""),
+      id: `clock-${p}`, dataset: { seat: String(p) } }, `${plainName(p)}: `,
+    h("b", {}, clockText(left(p)))));
+  }
+  return box;
+}
+function drawClocks() {
+  if (!T || !T.clock) return;
+  for (const p of [0, 1]) {
+    const b = document.querySelector(`#clock-${p} b`);
+    if (b) b.textContent = clockText(left(p));
+  }
+}
+
+// Whether the game is rated, and the ratings (before; after, once it is over).
+async function loadRated(mine) {
+  try {
+    const r = await api("GET", `/api/games/${mine.id}/rating`, undefined, mine.token);
+    if (T !== mine) return;
+    mine.rated = r;
+    renderTable();
+  } catch { /* the table goes on without it */ }
+}
+function ratedWords() {
+  const r = T && T.rated;
+  if (!r || !r.rated) return null;
+  const fmt = r.format === "partie" ? "partie" : "game";
+  if (r.changes) {
+    return `Rated ${fmt}: ` + r.changes.map((c, p) => `${plainName(p)} ${Math.round(c.before)}` +
+      ` → ${Math.round(c.after)}`).join(", ") + ".";
+  }
+  return `Rated ${fmt}: ` + r.ratings.map((x, p) => x === null ? null
+    : `${plainName(p)} ${Math.round(x)}`).filter(Boolean).join(", ") +
+    ". The result moves both ratings.";
 }
 
 // Every action carries the log length ``n`` of the game it was chosen on: the server
@@ -733,6 +884,7 @@ function renderNav() {
     h("button", { type: "button", class: "navbtn", id: "btn-link", onclick: showLinks },
       "Links"),
     watchButton(T.id, T.token),
+    abortButton(T, (game) => setGame(game, true)),
     over ? null : h("button", { type: "button", class: "navbtn", id: "btn-resign",
       onclick: confirmResign }, "Resign"),
     h("button", { type: "button", class: "navbtn", id: "nav-new", onclick: () => go("/") },
@@ -776,7 +928,8 @@ function renderTable() {
   } else if (!d) {
     felt.append(renderStandingOut());
   } else {
-    fill(felt, renderOpponent(), renderCenter(), renderStatus(), renderActions(),
+    fill(felt, renderOpponent(), renderCenter(), renderStatus(),
+      takebackLine(T, plainName, (game) => setGame(game, true)), renderActions(),
       renderHand());
   }
   const mine = store.get(T.id) || {};
@@ -785,7 +938,15 @@ function renderTable() {
   } else if (mine.guided && !g.finished && d) {
     felt.insertBefore(coachPanel(T, renderTable), felt.querySelector("#actions"));
   }
-  fill(side, renderScores(), renderSeen(), renderInvite(), renderDialog(), renderTricks(),
+  const rated = ratedWords();
+  // the chat: between people (a practice game has nobody to write to)
+  const people = g.seats.filter((s) => s.kind === "human").length > 1;
+  const typing = T.talk && document.activeElement === T.talk.input;
+  fill(side, renderClocks(),
+    rated ? h("p", { class: "rated-line panel", id: "rated-line" }, rated) : null,
+    people ? chatFor(T, plainName).box : null,
+    people && !g.finished ? noticeOffer() : null,
+    renderScores(), renderSeen(), renderInvite(), renderDialog(), renderTricks(),
     renderEvents());
   fill($main,
     T.live ? null : h("p", { class: "live-notice", id: "live-notice", role: "status" },
@@ -796,7 +957,9 @@ function renderTable() {
     h("div", { class: "table-wrap" + (g.finished ? " done" : "") }, felt, side));
   setConn(T.ws ? T.ws.readyState === WebSocket.OPEN : !T.wsFails);
   explain($main);
-  if (inTable) {
+  if (typing) {
+    T.talk.input.focus({ preventScroll: true });  // typing a message: the table moved on
+  } else if (inTable) {
     let again = focusKey ? $main.querySelector(
       `button[data-card="${CSS.escape(focusKey)}"], button[data-action="${CSS.escape(focusKey)}"], ` +
       `button#${CSS.escape(focusKey)}`) : null;

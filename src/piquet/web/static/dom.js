@@ -26,6 +26,13 @@ export function fill(parent, ...kids) {
   return parent;
 }
 
+// The CSRF token of the account's session (a cookie this page may read; another site's
+// page may not), or null when not logged in.
+export function csrfToken() {
+  const m = document.cookie.match(/(?:^|;\s*)piquet_csrf=([^;]+)/);
+  return m ? decodeURIComponent(m[1]) : null;
+}
+
 // An answer of the API other than 2xx; status 0 when the server could not be reached.
 // ``data``: the whole answer (a 409 of an action carries the game as it stands).
 export class ApiError extends Error {
@@ -40,6 +47,10 @@ export async function api(method, path, body, token, { timeout = 30000 } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = "Bearer " + token;
+  // logged in: every change carries the CSRF token that goes with the session (the server
+  // refuses a change that carries the login cookie without it)
+  const csrf = method !== "GET" ? csrfToken() : null;
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   const stop = new AbortController();
   const timer = setTimeout(() => stop.abort(), timeout);
   try {

@@ -20,6 +20,15 @@ export function resultText(g, name, seat = null) {
   const mine = (p) => seat !== null && p === seat;
   const w = res.winner;
   const known = w !== null && w !== undefined;
+  if (g.aborted !== null && g.aborted !== undefined) {
+    return `${mine(g.aborted) ? "You" : name(g.aborted)} aborted the game before the first ` +
+      "move: no result, and nothing is rated.";
+  }
+  if (g.timed_out !== null && g.timed_out !== undefined) {
+    const won = known ? (mine(w) ? " You win." : ` ${name(w)} wins.`) : "";
+    return `${mine(g.timed_out) ? "You" : name(g.timed_out)} ran out of time: the game is ` +
+      `lost on time.${won}`;
+  }
   if (g.resigned !== null && g.resigned !== undefined) {
     if (mine(g.resigned)) return known ? `You resigned: ${name(w)} wins.` : "You resigned.";
     const won = !known ? (seat === null ? "." : ": you win.")

@@ -1,0 +1,331 @@
+"""Finding people to play and to watch: who is online, seeks, the games in play.
+
+- **Who is online**: each lobby page says it is open (``POST /api/presence`` with a random
+  id of its tab, every 30 seconds); ``online`` lists the accounts whose page spoke in the
+  last :data:`ONLINE_FOR` seconds (by name) and counts the guests.  Kept in the database
+  (``piquet_presence``), so every server process answers alike.
+- **Seeks** (logged in): ``POST /api/seeks`` asks for a rated game of a rule set and
+  format against someone whose rating in that format is within ``range`` of yours (none:
+  anyone).  If an open seek of another account fits (the same rule set and format, each
+  rating within both ranges), the two are matched at once: a rated game is made between
+  them (the one who waited at seat 0), put in both accounts' games, and the waiting page
+  finds it at ``GET /api/seeks/mine``.  Else the seek waits (one per account), listed by
+  ``GET /api/seeks``; ``DELETE /api/seeks/mine`` withdraws it.  Claiming a seek is one
+  ``UPDATE ... WHERE game_id IS NULL AND taken = false``: two processes never match it
+  twice.
+- **Games in play** (``GET /api/games-in-play``): the rated games under way, each with its
+  spectator link (the public view only: :mod:`piquet.web.watch`).  Rated games are public;
+  a casual game stays private to its players and to whoever they give its link.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from collections.abc import Callable
+from typing import Any, Final
+
+import sqlalchemy as sa
+from anyio import to_thread
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy.exc import IntegrityError
+
+from piquet.core.rules import Format
+from piquet.ratings import NEW_PLAYER
+from piquet.table.errors import Refusal, TableError
+from piquet.table.summary import TITLES, format_label
+from piquet.web.accounts import ACCOUNT_COOKIE, Account, account_of
+from piquet.web.games import FRIEND, Games
+from piquet.web.players import player_games_t, seal
+from piquet.web.practice import refusals
+from piquet.web.rated import (
+    RATED_FORMATS,
+    rated_games_t,
+    ratings_of,
+    start_rated,
+    take_rated_seat,
+)
+from piquet.web.refusals import hash_secret, preset_named
+from piquet.web.server import Server
+from piquet.web.store import games_t, seats_t
+
+__all__ = ["ONLINE_FOR", "people_router", "presence_t", "seeks_t"]
+
+ONLINE_FOR: Final = 75.0
+"""Seconds a lobby page counts as open after it last spoke (it speaks every 30)."""
+MAX_LISTED: Final = 50
+
+_meta: Final = sa.MetaData()
+presence_t: Final = sa.Table(
+    "piquet_presence",
+    _meta,
+    sa.Column("tab", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.String(32), nullable=True),
+    sa.Column("name", sa.String(64), nullable=True),
+    sa.Column("seen_at", sa.Float, nullable=False, index=True),
+)
+seeks_t: Final = sa.Table(
+    "piquet_seeks",
+    _meta,
+    sa.Column("account_id", sa.String(32), primary_key=True),
+    sa.Column("name", sa.String(64), nullable=False),
+    sa.Column("rules", sa.String(64), nullable=False),
+    sa.Column("format", sa.String(16), nullable=False),
+    sa.Column("rating", sa.Float, nullable=False),
+    sa.Column("span", sa.Integer, nullable=True),
+    sa.Column("taken", sa.Boolean, nullable=False),
+    sa.Column("game_id", sa.String(32), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+
+class PresenceIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    tab: str = Field(min_length=16, max_length=64, pattern=r"^[A-Za-z0-9_-]+$",
+                     description="A random id of the page (made by the page).")
+
+
+class SeekIn(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    rules: str = Field(max_length=64, description="A rule set.")
+    format: str = Field(max_length=16, description="game or partie.")
+    range: int | None = Field(
+        None, ge=50, le=2000,
+        description="The most your ratings may differ (none: anyone).")
+
+
+def _fits(mine: float, span: int | None, theirs: float, their_span: int | None) -> bool:
+    gap = abs(mine - theirs)
+    return (span is None or gap <= span) and (their_span is None or gap <= their_span)
+
+
+def people_router(state: Server) -> APIRouter:
+    """``/api/presence``, ``/api/seeks`` and ``/api/games-in-play``."""
+    router = APIRouter(tags=["lobby"])
+
+    def games() -> Games:
+        g: Games = state.games
+        return g
+
+    def engine() -> sa.Engine:
+        return state.store.engine
+
+    async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+
+    async def account(request: Request) -> Account | None:
+        found: Account | None = await run(account_of, engine(),
+                                          request.cookies.get(ACCOUNT_COOKIE))
+        return found
+
+    async def logged_in(request: Request, what: str) -> Account:
+        found = await account(request)
+        if found is None:
+            raise TableError(Refusal.NO_TOKEN, f"{what} needs an account: log in first")
+        return found
+
+    # ------------------------------------------------------------------ presence
+    def online() -> dict[str, Any]:
+        since = time.time() - ONLINE_FOR
+        with engine().connect() as conn:
+            rows = conn.execute(sa.select(presence_t.c.account_id, presence_t.c.name)
+                                .where(presence_t.c.seen_at > since)).all()
+        names = sorted({r.name for r in rows if r.account_id is not None},
+                       key=str.casefold)
+        guests = sum(r.account_id is None for r in rows)
+        return {"online": names, "guests": guests}
+
+    @router.get("/api/presence", summary="Who is online", responses=refusals())
+    async def who_is_online() -> dict[str, Any]:
+        """The accounts with a lobby page open (by name), and how many guests."""
+        out: dict[str, Any] = await run(online)
+        return out
+
+    @router.post("/api/presence", summary="This page is open", responses=refusals())
+    async def here(body: PresenceIn, request: Request) -> dict[str, Any]:
+        """This lobby page is open (say it every 30 seconds); the answer is who is online."""
+        who = await account(request)
+        now = time.time()
+
+        def put() -> None:
+            with engine().begin() as conn:
+                conn.execute(presence_t.delete().where(
+                    presence_t.c.seen_at < now - 4 * ONLINE_FOR))
+                conn.execute(presence_t.delete().where(presence_t.c.tab == body.tab))
+                conn.execute(presence_t.insert().values(
+                    tab=body.tab, account_id=who.id if who else None,
+                    name=who.name if who else None, seen_at=now))
+
+        try:
+            await run(put)
+        except IntegrityError:  # the same tab at the same moment: it is here anyway
+            pass
+        out: dict[str, Any] = await run(online)
+        return out
+
+    # ------------------------------------------------------------------ seeks
+    def open_seeks() -> list[dict[str, Any]]:
+        with engine().connect() as conn:
+            rows = conn.execute(
+                sa.select(seeks_t).where(seeks_t.c.taken.is_(False))
+                .order_by(seeks_t.c.created_at).limit(MAX_LISTED)).all()
+        out = []
+        for r in rows:
+            rules = preset_named(r.rules)
+            out.append({
+                "name": r.name, "rules": r.rules, "title": TITLES.get(r.rules, r.rules),
+                "format": r.format, "format_label": format_label(rules, Format(r.format)),
+                "rating": round(r.rating), "range": r.span,
+            })
+        return out
+
+    @router.get("/api/seeks", summary="Open seeks", responses=refusals())
+    async def seeks() -> dict[str, Any]:
+        """The seeks waiting for an opponent: name, rule set, format, rating, range."""
+        return {"seeks": await run(open_seeks)}
+
+    def seat_in_list(conn: sa.Connection, who: Account, game_id: str, seat: int,
+                     token: str) -> None:
+        conn.execute(player_games_t.insert().values(
+            identity_hash=hash_secret(who.identity), game_id=game_id, seat=seat,
+            token_box=seal(who.identity, game_id, seat, token), created_at=time.time()))
+
+    def account_by_id(account_id: str) -> Account | None:
+        from piquet.web.accounts import accounts_t
+
+        with engine().connect() as conn:
+            row = conn.execute(sa.select(accounts_t)
+                               .where(accounts_t.c.id == account_id)).first()
+        if row is None:
+            return None
+        return Account(id=row.id, name=row.name, identity=row.identity,
+                       created_at=row.created_at)
+
+    def seek(who: Account, rules: str, fmt: str, span: int | None) -> dict[str, Any]:
+        mine = ratings_of(engine(), who.id).get(fmt, NEW_PLAYER).rating
+        now = time.time()
+        with engine().begin() as conn:
+            conn.execute(seeks_t.delete().where(seeks_t.c.account_id == who.id))
+            candidates = conn.execute(
+                sa.select(seeks_t).where(
+                    seeks_t.c.taken.is_(False), seeks_t.c.rules == rules,
+                    seeks_t.c.format == fmt, seeks_t.c.account_id != who.id)
+                .order_by(seeks_t.c.created_at)).all()
+        for other in candidates:
+            if not _fits(mine, span, other.rating, other.span):
+                continue
+            with engine().begin() as conn:
+                claimed = conn.execute(
+                    seeks_t.update().where(seeks_t.c.account_id == other.account_id,
+                                           seeks_t.c.taken.is_(False),
+                                           seeks_t.c.created_at == other.created_at)
+                    .values(taken=True)).rowcount
+            if claimed != 1:
+                continue  # matched meanwhile by another
+            waiting = account_by_id(other.account_id)
+            if waiting is None:
+                continue
+            created = games().create(rules=rules, format=fmt, opponents=[FRIEND],
+                                     hints=False, name=waiting.name, levels=[])
+            start_rated(engine(), created.id, fmt, waiting.id)
+            token, seat = games().join(created.id, created.invites[0][1], who.name)
+            take_rated_seat(engine(), created.id, who.id)
+            with engine().begin() as conn:
+                seat_in_list(conn, waiting, created.id, 0, created.token)
+                seat_in_list(conn, who, created.id, seat, token)
+                conn.execute(seeks_t.update().where(
+                    seeks_t.c.account_id == other.account_id).values(game_id=created.id))
+            return {"matched": True, "game": created.id, "seat": seat, "token": token,
+                    "opponent": waiting.name}
+        with engine().begin() as conn:
+            conn.execute(seeks_t.insert().values(
+                account_id=who.id, name=who.name, rules=rules, format=fmt, rating=mine,
+                span=span, taken=False, game_id=None, created_at=now))
+        return {"matched": False, "game": None}
+
+    @router.post("/api/seeks", summary="Seek a rated game", status_code=201,
+                 responses=refusals(401))
+    async def post_seek(body: SeekIn, request: Request) -> dict[str, Any]:
+        """Seek a rated game (logged in): matched at once with a fitting open seek (the
+        answer then holds the game, your seat and its token), else it waits."""
+        who = await logged_in(request, "a seek (a rated game)")
+        rules = preset_named(body.rules)
+        fmt = body.format.strip().lower()
+        if fmt not in RATED_FORMATS or Format(fmt) not in rules.formats:
+            allowed = [f.value for f in rules.formats if f.value in RATED_FORMATS]
+            raise TableError(Refusal.UNREADABLE, f"a seek is for a rated game or partie: "
+                             f"{rules.name} offers {', '.join(allowed) or 'neither'}")
+        out: dict[str, Any] = await run(seek, who, rules.name, fmt, body.range)
+        if out["matched"]:
+            state.ai.kick(out["game"])
+        return out
+
+    @router.get("/api/seeks/mine", summary="Your seek", responses=refusals(401))
+    async def my_seek(request: Request) -> dict[str, Any]:
+        """Your seek: ``waiting`` (true while no one has matched it), and once matched the
+        game (its seat token is in your games: ``/api/me/games/{id}/seat``)."""
+        who = await logged_in(request, "a seek")
+
+        def look() -> Any:
+            with engine().connect() as conn:
+                return conn.execute(sa.select(seeks_t)
+                                    .where(seeks_t.c.account_id == who.id)).first()
+
+        row = await run(look)
+        if row is None:
+            return {"seek": None}
+        return {"seek": {"rules": row.rules, "format": row.format, "range": row.span,
+                         "waiting": not row.taken, "game": row.game_id}}
+
+    @router.delete("/api/seeks/mine", summary="Withdraw your seek", responses=refusals(401))
+    async def withdraw(request: Request) -> dict[str, Any]:
+        """Withdraw your seek (a matched one is only forgotten: its game stands)."""
+        who = await logged_in(request, "a seek")
+
+        def drop() -> None:
+            with engine().begin() as conn:
+                conn.execute(seeks_t.delete().where(seeks_t.c.account_id == who.id))
+
+        await run(drop)
+        return {"seek": None}
+
+    # ------------------------------------------------------------------ games in play
+    def in_play() -> list[dict[str, Any]]:
+        from piquet.web.watch import WatchKeys
+
+        with engine().connect() as conn:
+            rows = conn.execute(
+                sa.select(games_t.c.id, games_t.c.rules, games_t.c.format,
+                          games_t.c.updated_at)
+                .join(rated_games_t, rated_games_t.c.game_id == games_t.c.id)
+                .where(games_t.c.finished.is_(False), rated_games_t.c.account_1.is_not(None))
+                .order_by(games_t.c.updated_at.desc()).limit(MAX_LISTED)).all()
+            ids = [r.id for r in rows]
+            names: dict[str, list[str]] = {}
+            if ids:
+                for s in conn.execute(sa.select(seats_t.c.game_id, seats_t.c.seat,
+                                                seats_t.c.name)
+                                      .where(seats_t.c.game_id.in_(ids))
+                                      .order_by(seats_t.c.seat)).all():
+                    names.setdefault(s.game_id, []).append(s.name)
+        keys = WatchKeys(engine())
+        out = []
+        for r in rows:
+            rules = preset_named(r.rules)
+            key = keys.make(r.id)
+            out.append({
+                "id": r.id, "players": names.get(r.id, []), "rules": r.rules,
+                "title": TITLES.get(r.rules, r.rules), "format": r.format,
+                "format_label": format_label(rules, Format(r.format)),
+                "updated": r.updated_at, "url": f"/watch/{r.id}#key={key}",
+            })
+        return out
+
+    @router.get("/api/games-in-play", summary="Games in play to watch", responses=refusals())
+    async def games_in_play() -> dict[str, Any]:
+        """The rated games under way, newest move first, each with its spectator link
+        (what both players have made public, never a hand).  Casual games are private."""
+        return {"games": await run(in_play)}
+
+    return router

@@ -1,0 +1,117 @@
+"""Playing people in the browser (issue 38): two accounts in two browser contexts play a
+rated partie with clocks, the chat and a takeback, a third context watches it from the public list
+of games in play; the ratings move as Glicko-2 says.  Playwright driving Debian's
+Chromium; skipped when it is not installed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from piquet.ratings import NEW_PLAYER, rate_game
+from test_web_browser import new_page, one_move, settle
+from test_web_kit import ThreadServer, chromium_available
+
+pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+
+PASSWORD = "a long enough password"
+
+
+def make_account(page: Any, url: str, name: str) -> None:
+    page.goto(url + "/")
+    page.wait_for_selector("#account-form")
+    page.fill("#account-login-name", name)
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-register")
+    page.wait_for_selector("#account-name")
+    assert page.inner_text("#account-name") == name
+
+
+def mover_of(pages: list[Any]) -> Any | None:
+    for p in pages:
+        p.wait_for_selector('#main[data-busy="0"]')
+        if p.get_attribute("#main", "data-turn") == "1" and not p.is_visible("#summary"):
+            return p
+    return None
+
+
+def test_two_accounts_play_a_rated_partie_with_clocks_chat_a_takeback_a_third_watches(
+    server: ThreadServer, browser: Any
+) -> None:
+    ada, bob, cyd = new_page(browser), new_page(browser), new_page(browser)
+    make_account(ada, server.url, "Ada")
+    make_account(bob, server.url, "Bob")
+    # Ada offers a rated game to a friend
+    ada.select_option("#rules", "rubicon")
+    ada.check('input[name="format"][value="partie"]')
+    ada.select_option("#opponent", "friend")
+    ada.wait_for_selector("#rated-label:not([hidden])")
+    ada.check("#rated")
+    ada.select_option("#clock", "m10+5")
+    ada.click("#start")
+    ada.wait_for_url("**/play/*")
+    ada.wait_for_selector("#invite .invite-link")
+    link = ada.get_attribute("#invite .invite-link", "value")
+    assert link
+    bob.goto(link)
+    bob.wait_for_selector("#rated-note")
+    assert "you play as Bob" in bob.inner_text("#rated-note")
+    bob.click("#join")
+    bob.wait_for_url("**/play/*")
+    for p in (ada, bob):
+        p.wait_for_selector("#rated-line")
+        assert "Rated partie" in p.inner_text("#rated-line")
+        p.wait_for_selector("#clocks")
+        assert "10 minutes each + 5 s a move" in p.inner_text("#clocks")
+        assert "Ada: 10:00" in p.inner_text("#clocks")
+    # a spectator finds the game in the public list and follows it
+    cyd.goto(server.url + "/")
+    cyd.wait_for_selector("#games-in-play .in-play a")
+    assert "Ada" in cyd.inner_text("#games-in-play") and "Bob" in cyd.inner_text(
+        "#games-in-play")
+    cyd.click("#games-in-play .in-play a")
+    cyd.wait_for_url("**/watch/*")
+    cyd.wait_for_selector("#main[data-n]")
+    # the chat: written as text, never as markup
+    ada.fill("#chat-input", "Good luck! <img src=x onerror=alert(1)>")
+    ada.click("#chat-send")
+    bob.wait_for_selector("#chat-lines li.them")
+    assert "<img src=x onerror=alert(1)>" in bob.inner_text("#chat-lines")
+    assert bob.query_selector("#chat-lines img") is None
+    assert "Good luck" not in cyd.content()  # spectators do not read the players' chat
+    # a move, then a takeback asked and granted
+    taken = {"exchange", "play", "declare", "summary"}
+    mover = None
+    for _ in range(50):
+        mover = mover_of([ada, bob])
+        if mover is not None:
+            break
+        ada.wait_for_timeout(100)
+    assert mover is not None
+    other = bob if mover is ada else ada
+    settle(mover)
+    before = mover.get_attribute("#main", "data-n")
+    one_move(mover, taken)
+    mover.wait_for_selector("#takeback-ask")
+    mover.click("#takeback-ask")
+    mover.wait_for_selector("#takeback-waiting")
+    other.wait_for_selector("#takeback-asked")
+    other.click("#takeback-yes")
+    mover.wait_for_selector('#main[data-turn="1"]')
+    assert int(mover.get_attribute("#main", "data-n") or 0) > int(before or 0)
+    # Bob resigns: the game ends and both ratings move
+    bob.click("#btn-resign")
+    bob.click("#resign-yes")
+    for p in (ada, bob):
+        p.wait_for_selector("#finished")
+        p.wait_for_function("document.querySelector('#rated-line') && "
+                            "document.querySelector('#rated-line').textContent.includes('→')")
+    won, lost = rate_game(NEW_PLAYER, NEW_PLAYER, first_score=1)
+    line = ada.inner_text("#rated-line")
+    assert f"Ada 1500 → {round(won.rating)}" in line and f"Bob 1500 → {round(lost.rating)}" in line
+    ada.goto(server.url + "/")
+    ada.wait_for_selector("#account-ratings")
+    assert f"a partie: {round(won.rating)}" in ada.inner_text("#account-ratings")
+    for p in (ada, bob, cyd):
+        assert not p.errors, p.errors
