@@ -687,10 +687,9 @@ class Games:
                 last = live.last_views[seat] = _encode(self._last_deal(live, seat))
             head = _encode(self.seat_json(entry, seat, last_deal=False))
             body = entry.bodies[seat] = head[:-1] + ',"last_deal":' + last + "}"
+        # what the computer cannot do now (this process's, never cached): null when nothing
         problem = self.problems.get(entry.row.id)
-        if problem is not None:
-            return body[:-1] + ',"computer_problem":' + json.dumps(problem) + "}"
-        return body
+        return body[:-1] + ',"computer_problem":' + json.dumps(problem) + "}"
 
     @staticmethod
     def _last_deal(live: Live, seat: int) -> dict[str, Any] | None:
