@@ -61,6 +61,7 @@ STRONGEST: Final = "expert"
 """The AI level whose choices the declarations are judged against."""
 EXPERT_THINK_MS: Final = 200
 ADVICE_SAMPLES: Final = 40
+ADVICE_EXACT: Final = 32
 VERIFY_SAMPLES: Final = 48  # deals played out whole, the double-dummy play both sides
 # (the settings of analysis version 3 were 500 ms, 160 and 200 deals: a three-deal game
 # took about a minute on two cores; bench/bench_review.py measures both and how often
@@ -198,8 +199,11 @@ def exchange_advice(
     from piquet.advisor.explain import Z95
     from piquet.advisor.verify import paired
 
+    # no explanation (its draws cost a second and the review says why in its own words);
+    # fewer exact worlds than a hint's: the discard made is then played out against it
     advice = advise(
-        dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain_top=1
+        dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain_top=0,
+        exact=ADVICE_EXACT,
     )
     ranked = {r.discard.mask: r for r in advice.ranking}
     best = advice.ranking[0]
@@ -215,7 +219,6 @@ def exchange_advice(
         if mine is None
         else next(i for i, r in enumerate(advice.ranking, 1) if r.discard.mask == made),
         "of": len(advice.ranking),
-        "why": advice.explanations[0].lines() if advice.explanations else [],
         "verified": None,
     }
     if made != best.discard.mask and verify > 0:
