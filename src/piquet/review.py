@@ -488,7 +488,8 @@ def declaration_words(entry: dict[str, Any]) -> str:
     choices valued in this very deal (its cards known, both then playing their best)."""
     how = _KINDS.get(entry["kind"], "said")
     loss = entry["loss"]
-    text = f"{how[:1].upper()}{how[1:]}: “{entry['made']}”. The expert would say “{entry['expert']}”."
+    text = (f"{how[:1].upper()}{how[1:]}: “{entry['made']}”. The expert would say "
+            f"“{entry['expert']}”.")
     if loss > 0:
         return text + (f" With the cards as they lay, that would have given {_pts(loss)} "
                        "more in this deal (your points less the other's, both then playing "
