@@ -803,6 +803,9 @@ def create_app(config: WebConfig) -> FastAPI:
     app.include_router(practice_router(state))
     app.include_router(learn_router(state))  # the glossary, lessons, puzzles, guided deal
     app.include_router(players_router(state))
+    from piquet.web.review_routes import review_router  # play from here (the analysis)
+
+    app.include_router(review_router(state))
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=config.create_per_minute)
