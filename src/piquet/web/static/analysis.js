@@ -3,7 +3,7 @@
 // shows that step on the viewer.  Text is always set as text.
 
 import { cardName, cardSVG, codesAsCards } from "./cards.js";
-import { api, fill, h } from "./dom.js";
+import { api, fill, h, toast } from "./dom.js";
 import { explain } from "./learn.js";
 
 function mini(ids) {
@@ -124,6 +124,31 @@ export function analysisPanel(gameId, token, jump) {
     fill(body, data.deals.map((d) => deal(d, names)));
     explain(body);
   }
+  // Play from here: a new practice game at this decision, the same cards, the computer
+  // opposite (POST /api/games/ID/from/STEP); the seat is kept where the table keeps them.
+  async function playFrom(step, btn) {
+    btn.disabled = true;
+    try {
+      const res = await api("POST", `/api/games/${gameId}/from/${step}`, undefined, token);
+      let all = {};
+      try { all = JSON.parse(localStorage.getItem("piquet.games") || "{}") || {}; }
+      catch { all = {}; }
+      all[res.id] = { token: res.token, seat: res.seat, rules: res.rules, format: res.format,
+        opponent: "expert", created: Date.now(), invites: [], ack: 0, from: gameId };
+      localStorage.setItem("piquet.games", JSON.stringify(all));
+      location.assign("/play/" + res.id);
+    } catch (e) {
+      btn.disabled = false;
+      toast(e.message);
+    }
+  }
+  function playHere(step) {
+    const btn = h("button", { type: "button", class: "act small play-from",
+      title: "A new practice game against the computer from just before this choice, " +
+        "with the same cards: try the better move and see what it gives",
+      onclick: () => playFrom(step, btn) }, "Play from here");
+    return btn;
+  }
   function showAt(step) {
     return h("button", { type: "button", class: "link show-step",
       onclick: () => jump(step + 1) }, "show");
@@ -196,10 +221,11 @@ export function analysisPanel(gameId, token, jump) {
     const worst = mistakes(a);
     const found = worst.map(({ e, cost, part }) => h("li", { class: "review-mistake",
       dataset: { part } },
-    h("b", {}, nameOf(e.role)), ` · cost ${pts(cost)} · `, h("span", { class: "say" }, e.say),
+    h("b", {}, nameOf(e.role)), h("span", { class: "no-terms" }, ` · cost ${pts(cost)} · `),
+    h("span", { class: "say" }, e.say),
     " ", part === "play" ? h("span", {}, mini([e.card]), " → ", mini(e.best))
       : part === "exchange" ? h("span", {}, mini(e.made), " → ", mini(e.best)) : "",
-    " ", showAt(e.step)));
+    " ", showAt(e.step), " ", playHere(e.step)));
     const curve = curveEl(a, nameOf, jump);
     return h("article", { class: "analysis-deal", dataset: { deal: d.number } },
       h("h3", {}, `${title} · ${nameOf("elder")} ${a.points.elder}, ${nameOf("younger")} ` +
