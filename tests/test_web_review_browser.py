@@ -4,7 +4,9 @@ a practice game at that position with the same cards."""
 
 from __future__ import annotations
 
+import os
 import random
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +19,9 @@ from test_web_kit import ThreadServer, chromium_available, pick
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
-SHOTS = Path("/tmp/piquet-review")
+# a temporary directory, or $PIQUET_SCREENSHOTS when scripts/screenshots regenerates the
+# docs' pictures (docs/screenshots/review-*.png)
+SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-review-"))
 SIZES = [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})]
 
 
