@@ -10,7 +10,8 @@ after another in this one process (a job worker does the same).  With ``--agree`
 deal is analysed again with the expensive settings of analysis version 3 (expert 500 ms,
 advisor 160 samples, 200 deals played out) and the verdicts are compared: the exchange's
 best discard and whether the one made lost, each declaration judged against the expert,
-each card that lost points in the play.
+each card that lost points in the play.  (Figures, with what the machine was doing:
+docs/web.md, "Beyond the table".)
 """
 
 from __future__ import annotations
