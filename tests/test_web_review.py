@@ -60,3 +60,14 @@ def test_play_from_here_opens_the_same_position_against_the_computer(
             r = c.post(f"/api/games/{made['id']}/actions", json={"action": act, "n": step},
                        headers=bearer(made["token"]))
             assert r.status_code == 200, r.text
+
+
+def test_play_from_here_counts_as_a_new_game(tmp_path: Path) -> None:
+    """Each position played from the analysis is a new game: the limit on new games
+    holds for it (a burst of two at six a minute)."""
+    with client(tmp_path, create_per_minute=6.0) as c:
+        made = c.post("/api/games", json={"opponent": "random"}).json()
+        gid, token = made["id"], made["token"]
+        codes = [c.post(f"/api/games/{gid}/from/0", headers=bearer(token)).status_code
+                 for _ in range(3)]
+        assert codes[-1] == 429, codes
