@@ -30,6 +30,7 @@ still being played: a deal's hands are its players' secret until it is over.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -319,9 +320,51 @@ def review_deal(
         "play": [],
         "curve": [],
     }
-    curve: list[dict[str, Any]] = out["curve"]
     loss = {"elder": {"exchange": 0.0, "declarations": 0, "play": 0},
             "younger": {"exchange": 0.0, "declarations": 0, "play": 0}}
+    # the two sides' exchanges are valued at once, one a thread (the solver lets go of the
+    # interpreter while it searches, so the two use both cores); each has its own seed,
+    # so the figures are those of one after the other
+    advised: dict[int, Future[dict[str, Any]]] = {}
+    pool = ThreadPoolExecutor(max_workers=2) if exchange else None
+    try:
+        for i, (_player, action) in enumerate(fd.actions):
+            d = fd.deal_before(i)
+            if pool is not None and isinstance(action, Discard) and d.phase is Phase.EXCHANGE:
+                r = d.to_act
+                assert r is not None
+                advised[i] = pool.submit(
+                    exchange_advice, d.dealt[r], action.cards.mask, rules, role=r,
+                    stock=len(d.stock) if r == YOUNGER else None, seed=seed * 7 + r,
+                    samples=samples, verify=verify,
+                )
+        _review_steps(fd, rules, out, loss, advised, declarations=declarations,
+                      exchange=exchange, seed=seed, think_ms=think_ms, solver=solver)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    out["losses"] = {
+        r: {k: round(v, 2) if isinstance(v, float) else v for k, v in parts.items()}
+        for r, parts in loss.items()
+    }
+    return out
+
+
+def _review_steps(
+    fd: FinishedDeal,
+    rules: Rules,
+    out: dict[str, Any],
+    loss: dict[str, dict[str, Any]],
+    advised: dict[int, Future[dict[str, Any]]],
+    *,
+    declarations: bool,
+    exchange: bool,
+    seed: int,
+    think_ms: int,
+    solver: Solver,
+) -> None:
+    """:func:`review_deal`'s walk through the deal's decisions, filling ``out``."""
+    curve: list[dict[str, Any]] = out["curve"]
     expert = None
     for i, (player, action) in enumerate(fd.actions):
         d = fd.deal_before(i)
@@ -334,7 +377,6 @@ def review_deal(
             # where the deal stood once the cards were exchanged (the first point)
             _point(curve, step - 1, None, "the exchange done", _line_value(d, rules, solver))
         if isinstance(action, Discard) and d.phase is Phase.EXCHANGE and exchange:
-            stock = len(d.stock) if role == YOUNGER else None
             entry: dict[str, Any] = {
                 "step": step,
                 "role": who,
@@ -343,12 +385,7 @@ def review_deal(
                 "made": [str(c) for c in action.cards],
             }
             try:
-                entry.update(
-                    exchange_advice(
-                        d.dealt[role], action.cards.mask, rules, role=role, stock=stock,
-                        seed=seed * 7 + role, samples=samples, verify=verify,
-                    )
-                )
+                entry.update(advised[i].result())
             except PiquetError as exc:
                 entry["error"] = f"the advisor cannot value this exchange: {exc}"
             # the verified difference (the same deals for both discards) when there is one
@@ -414,11 +451,6 @@ def review_deal(
                 drop["say"] = play_words(drop, best)
                 out["play"].append(drop)
                 loss[who]["play"] += best_v - mine
-    out["losses"] = {
-        r: {k: round(v, 2) if isinstance(v, float) else v for k, v in parts.items()}
-        for r, parts in loss.items()
-    }
-    return out
 
 
 def _class_label(cls: int) -> str:
