@@ -154,3 +154,44 @@ def test_a_deal_won_before_the_play_says_no_card_was_played() -> None:
                          declarations=False)
     end = deals[0].end
     assert played["cards_played"] == 2 * len(end.tricks) + (end.trick_lead is not None) > 0
+
+
+def test_the_curve_follows_the_deal_to_its_score() -> None:
+    """After each decision the curve holds elder's margin over the deal with best play
+    from there, both hands open: each card's point is the solver's value of that card, the
+    last is the deal's actual margin, and a card that dropped points moves the curve
+    against its player by exactly the drop."""
+    first, m = random_match("rubicon", 5, worst_play=True)
+    fd = finished_deals(first, m.history)[0]
+    rules = get_rules("rubicon")
+    out = review_deal(fd, rules, seed=1, **CHEAP)
+    curve = out["curve"]
+    assert curve and curve[0]["what"] == "the exchange done" and curve[0]["role"] is None
+    steps = [p["step"] for p in curve]
+    assert steps == sorted(set(steps)) and fd.start <= steps[0]
+    assert curve[-1]["margin"] == fd.end.scores[0] - fd.end.scores[1]
+    plays = [i for i, (_p, a) in enumerate(fd.actions)
+             if isinstance(a, Play) and fd.deal_before(i).phase is Phase.PLAY]
+    assert [p["step"] for p in curve if p["what"].startswith("played ")] == [
+        fd.start + i for i in plays]
+    at = {p["step"]: i for i, p in enumerate(curve)}
+    for drop in out["play"]:
+        i = at[drop["step"]]
+        sign = 1 if drop["role"] == "elder" else -1
+        assert sign * (curve[i - 1]["margin"] - curve[i]["margin"]) == drop["drop"]
+    json.dumps(out)
+
+
+def test_each_finding_is_said_in_words() -> None:
+    first, m = random_match("rubicon", 5, worst_play=True)
+    fd = finished_deals(first, m.history)[0]
+    out = review_deal(fd, get_rules("rubicon"), seed=1, **CHEAP)
+    for e in out["exchange"]:
+        assert e["say"].startswith("Discarded the ")
+    for x in out["declarations"]:
+        assert f"“{x['made']}”" in x["say"] and f"“{x['expert']}”" in x["say"]
+    assert out["play"]
+    for p in out["play"]:
+        assert p["say"].startswith(f"Trick {p['trick']}: played the ")
+        assert f"kept {p['drop']} point" in p["say"]
+        assert not any(code in p["say"] for code in (p["card"], *p["best"]))

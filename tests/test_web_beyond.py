@@ -354,6 +354,8 @@ def test_between_people_the_analysis_keeps_the_others_cards_face_down(
             for part in ("exchange", "declarations", "play"):
                 assert all(e["role"] == mine for e in a[part]), part
             assert a["points"]["elder"] is not None  # the deal's points are public
+            # the curve is valued with every card known: it waits for the game's end
+            assert a["curve"] == []
             seen[seat] = a
         # every card a seat is shown is its own: dealt to it or taken in by it (the
         # other's hand, discards and cards taken appear nowhere)
@@ -373,3 +375,5 @@ def test_between_people_the_analysis_keeps_the_others_cards_face_down(
             a = wait_ready(c, gid, tok)["deals"][0]["analysis"]
             assert "hidden" not in a
             assert a["hands"]["elder"]["dealt"] and a["hands"]["younger"]["dealt"]
+            assert a["curve"] and a["curve"][-1]["margin"] == (
+                a["points"]["elder"] - a["points"]["younger"])

@@ -255,6 +255,9 @@ def test_analysis_on_the_replay_viewer(
     deals = page.locator("#analysis article.analysis-deal")
     assert deals.count() >= 2
     first = deals.first
+    # the findings part by part sit under the biggest mistakes, folded: unfold them
+    page.evaluate("document.querySelectorAll('#analysis details').forEach((d) => "
+                  "{ d.open = true; })")
     text = first.inner_text()
     assert "The exchange" in text and "Sinks and answers" in text and "The play" in text
     assert "discarded" in text

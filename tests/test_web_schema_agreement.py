@@ -136,6 +136,8 @@ REQUESTS: dict[tuple[str, str], Callable[[World], Ask]] = {
     ("get", "/api/rules/{name}"): lambda w: Ask("/api/rules/rubicon"),
     ("get", "/api/games/{game_id}/analysis"): lambda w: Ask(
         f"/api/games/{w.game}/analysis", w.token),
+    ("post", "/api/games/{game_id}/from/{step}"): lambda w: Ask(
+        f"/api/games/{w.game}/from/0", w.token),
     ("get", "/api/lobby"): lambda w: Ask("/api/lobby"),
     ("post", "/api/lobby"): lambda w: Ask("/api/lobby", w.friend_token, {
         "game": w.friend, "invite": w.invite}),

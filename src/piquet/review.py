@@ -30,6 +30,7 @@ still being played: a deal's hands are its players' secret until it is over.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -41,6 +42,7 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import Match
 from piquet.core.rules import Rules
 from piquet.core.view import deal_view
+from piquet.learn.words import card_name
 from piquet.review_version import ANALYSIS_VERSION
 from piquet.solver import Solver, play_state
 
@@ -48,16 +50,23 @@ __all__ = [
     "ANALYSIS_VERSION",
     "FinishedDeal",
     "describe",
+    "declaration_words",
     "exchange_advice",
+    "exchange_words",
     "finished_deals",
+    "play_words",
     "review_deal",
 ]
 
 STRONGEST: Final = "expert"
 """The AI level whose choices the declarations are judged against."""
-EXPERT_THINK_MS: Final = 500
-ADVICE_SAMPLES: Final = 160
-VERIFY_SAMPLES: Final = 200  # deals played out whole, the double-dummy play both sides
+EXPERT_THINK_MS: Final = 200
+ADVICE_SAMPLES: Final = 40
+ADVICE_EXACT: Final = 32
+VERIFY_SAMPLES: Final = 48  # deals played out whole, the double-dummy play both sides
+# (the settings of analysis version 3 were 500 ms, 160 and 200 deals: a three-deal game
+# took about a minute on two cores; bench/bench_review.py measures both and how often
+# their verdicts agree)
 
 
 @dataclass(frozen=True, slots=True)
@@ -191,8 +200,11 @@ def exchange_advice(
     from piquet.advisor.explain import Z95
     from piquet.advisor.verify import paired
 
+    # no explanation (its draws cost a second and the review says why in its own words);
+    # fewer exact worlds than a hint's: the discard made is then played out against it
     advice = advise(
-        dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain_top=1
+        dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain_top=0,
+        exact=ADVICE_EXACT,
     )
     ranked = {r.discard.mask: r for r in advice.ranking}
     best = advice.ranking[0]
@@ -208,7 +220,6 @@ def exchange_advice(
         if mine is None
         else next(i for i, r in enumerate(advice.ranking, 1) if r.discard.mask == made),
         "of": len(advice.ranking),
-        "why": advice.explanations[0].lines() if advice.explanations else [],
         "verified": None,
     }
     if made != best.discard.mask and verify > 0:
@@ -307,9 +318,53 @@ def review_deal(
         "exchange": [],
         "declarations": [],
         "play": [],
+        "curve": [],
     }
     loss = {"elder": {"exchange": 0.0, "declarations": 0, "play": 0},
             "younger": {"exchange": 0.0, "declarations": 0, "play": 0}}
+    # the two sides' exchanges are valued at once, one a thread (the solver lets go of the
+    # interpreter while it searches, so the two use both cores); each has its own seed,
+    # so the figures are those of one after the other
+    advised: dict[int, Future[dict[str, Any]]] = {}
+    pool = ThreadPoolExecutor(max_workers=2) if exchange else None
+    try:
+        for i, (_player, action) in enumerate(fd.actions):
+            d = fd.deal_before(i)
+            if pool is not None and isinstance(action, Discard) and d.phase is Phase.EXCHANGE:
+                r = d.to_act
+                assert r is not None
+                advised[i] = pool.submit(
+                    exchange_advice, d.dealt[r], action.cards.mask, rules, role=r,
+                    stock=len(d.stock) if r == YOUNGER else None, seed=seed * 7 + r,
+                    samples=samples, verify=verify,
+                )
+        _review_steps(fd, rules, out, loss, advised, declarations=declarations,
+                      exchange=exchange, seed=seed, think_ms=think_ms, solver=solver)
+    finally:
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+    out["losses"] = {
+        r: {k: round(v, 2) if isinstance(v, float) else v for k, v in parts.items()}
+        for r, parts in loss.items()
+    }
+    return out
+
+
+def _review_steps(
+    fd: FinishedDeal,
+    rules: Rules,
+    out: dict[str, Any],
+    loss: dict[str, dict[str, Any]],
+    advised: dict[int, Future[dict[str, Any]]],
+    *,
+    declarations: bool,
+    exchange: bool,
+    seed: int,
+    think_ms: int,
+    solver: Solver,
+) -> None:
+    """:func:`review_deal`'s walk through the deal's decisions, filling ``out``."""
+    curve: list[dict[str, Any]] = out["curve"]
     expert = None
     for i, (player, action) in enumerate(fd.actions):
         d = fd.deal_before(i)
@@ -318,8 +373,10 @@ def review_deal(
             continue
         who = ROLE_NAMES[role]
         step = fd.start + i
+        if not curve and d.phase is not Phase.EXCHANGE and i > 0:
+            # where the deal stood once the cards were exchanged (the first point)
+            _point(curve, step - 1, None, "the exchange done", _line_value(d, rules, solver))
         if isinstance(action, Discard) and d.phase is Phase.EXCHANGE and exchange:
-            stock = len(d.stock) if role == YOUNGER else None
             entry: dict[str, Any] = {
                 "step": step,
                 "role": who,
@@ -328,12 +385,7 @@ def review_deal(
                 "made": [str(c) for c in action.cards],
             }
             try:
-                entry.update(
-                    exchange_advice(
-                        d.dealt[role], action.cards.mask, rules, role=role, stock=stock,
-                        seed=seed * 7 + role, samples=samples, verify=verify,
-                    )
-                )
+                entry.update(advised[i].result())
             except PiquetError as exc:
                 entry["error"] = f"the advisor cannot value this exchange: {exc}"
             # the verified difference (the same deals for both discards) when there is one
@@ -343,6 +395,7 @@ def review_deal(
                 entry["loss"] = round(entry["best_value"] - entry["made_value"], 2)
             if entry.get("loss") is not None:
                 loss[who]["exchange"] += max(0.0, entry["loss"])
+            entry["say"] = exchange_words(entry)
             out["exchange"].append(entry)
         elif d.phase is Phase.DECLARE and declarations and len(d.legal_actions()) > 1:
             if expert is None:
@@ -350,24 +403,26 @@ def review_deal(
 
                 expert = make_player(STRONGEST, seed=seed, think_ms=think_ms)
             choice = expert.choose(fd.before[i].view(player))
+            after = _line_value(d.apply(action), rules, solver)
+            _point(curve, step, who, describe(action, d, rules), after)
             if choice == action:
                 continue
-            made_v = _side(_line_value(d.apply(action), rules, solver), role)
+            made_v = _side(after, role)
             ai_v = _side(_line_value(d.apply(choice), rules, solver), role)
-            out["declarations"].append(
-                {
-                    "step": step,
-                    "role": who,
-                    "player": player,
-                    "class": None if d.cls >= 3 else _class_label(d.cls),
-                    "kind": _kind(action, d, rules),
-                    "made": describe(action, d, rules),
-                    "expert": describe(choice, d, rules),
-                    "made_value": made_v,
-                    "expert_value": ai_v,
-                    "loss": ai_v - made_v,
-                }
-            )
+            decl = {
+                "step": step,
+                "role": who,
+                "player": player,
+                "class": None if d.cls >= 3 else _class_label(d.cls),
+                "kind": _kind(action, d, rules),
+                "made": describe(action, d, rules),
+                "expert": describe(choice, d, rules),
+                "made_value": made_v,
+                "expert_value": ai_v,
+                "loss": ai_v - made_v,
+            }
+            decl["say"] = declaration_words(decl)
+            out["declarations"].append(decl)
             # each choice is valued alone, the rest of the deal as it was: two answers that
             # would each have changed the same points are not added, the costliest stands
             loss[who]["declarations"] = max(loss[who]["declarations"], ai_v - made_v)
@@ -377,28 +432,110 @@ def review_deal(
                 continue
             best_v = max(vals.values())
             mine = vals.get(action.card.index, best_v)
+            e, y = d.scores
+            _point(curve, step, who, f"played {card_name(action.card.index)}",
+                   e - y + _side(mine, role))
             if mine < best_v:
                 best = sorted(c for c, v in vals.items() if v == best_v)
-                out["play"].append(
-                    {
-                        "step": step,
-                        "role": who,
-                        "player": player,
-                        "trick": len(d.tricks) + 1,
-                        "card": str(action.card),
-                        "value": mine,
-                        "best": [str(CardSet(1 << c)) for c in best],
-                        "best_value": best_v,
-                        "drop": best_v - mine,
-                    }
-                )
+                drop = {
+                    "step": step,
+                    "role": who,
+                    "player": player,
+                    "trick": len(d.tricks) + 1,
+                    "card": str(action.card),
+                    "value": mine,
+                    "best": [str(CardSet(1 << c)) for c in best],
+                    "best_value": best_v,
+                    "drop": best_v - mine,
+                }
+                drop["say"] = play_words(drop, best)
+                out["play"].append(drop)
                 loss[who]["play"] += best_v - mine
-    out["losses"] = {
-        r: {k: round(v, 2) if isinstance(v, float) else v for k, v in parts.items()}
-        for r, parts in loss.items()
-    }
-    return out
 
 
 def _class_label(cls: int) -> str:
     return DeclClass(cls).label
+
+
+# ---------------------------------------------------------------------- the curve and the words
+def _point(curve: list[dict[str, Any]], step: int, who: str | None, what: str,
+           margin: int) -> None:
+    """One point of the deal's curve: after the decision at ``step`` (by ``who``: elder,
+    younger, or None for the exchange as a whole), elder's points less younger's in the
+    whole deal with best play by both from there on, both hands open."""
+    curve.append({"step": step, "role": who, "what": what, "margin": margin})
+
+
+def _pts(x: float) -> str:
+    v = round(x, 1)
+    if v == int(v):
+        v = int(v)
+    return f"{v} point{'' if abs(v) == 1 else 's'}"
+
+
+def _names(codes: Sequence[str]) -> str:
+    from piquet.core.cards import Card
+
+    names = [card_name(Card.parse(c).index) for c in codes]
+    if not names:
+        return "nothing"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def exchange_words(entry: dict[str, Any]) -> str:
+    """What a newcomer reads of one side's exchange: the discard made, the advisor's, and
+    what the difference was worth, in points of the deal."""
+    if entry.get("error"):
+        return str(entry["error"])
+    made, best = entry["made"], entry["best"]
+    if sorted(made) == sorted(best):
+        return (f"Discarded {_names(made)}: the same cards as the advisor would, who "
+                f"weighs every possible discard over many deals that fit this hand.")
+    text = f"Discarded {_names(made)}. The advisor would have discarded {_names(best)}."
+    loss = entry.get("loss")
+    v = entry.get("verified")
+    if v:
+        if loss is not None and loss > 0.5:
+            text += (f" Both discards were played out in the same {v['samples']} deals from "
+                     f"this hand: the advisor's scores about {_pts(loss)} a deal more "
+                     f"(points won less points given; give or take {v['stderr']}).")
+        elif loss is not None and loss < -0.5:
+            text += (f" Yet played out in the same {v['samples']} deals, the discard made did "
+                     f"better by about {_pts(-loss)} a deal: the advisor's ranking is an "
+                     "estimate, and here it was wrong.")
+        else:
+            text += (f" Played out in the same {v['samples']} deals, the two come to about "
+                     "the same.")
+    elif loss is not None and loss > 0.5:
+        text += f" By its estimate the discard made is worth about {_pts(loss)} a deal less."
+    return text
+
+
+_KINDS: Final = {"sink": "sank (declared less than was held)", "answer": "answered",
+                 "declare": "said", "pass": "passed"}
+
+
+def declaration_words(entry: dict[str, Any]) -> str:
+    """One choice of the declarations where the expert would have said otherwise: both
+    choices valued in this very deal (its cards known, both then playing their best)."""
+    how = _KINDS.get(entry["kind"], "said")
+    loss = entry["loss"]
+    text = (f"{how[:1].upper()}{how[1:]}: “{entry['made']}”. The expert would say "
+            f"“{entry['expert']}”.")
+    if loss > 0:
+        return text + (f" With the cards as they lay, that would have given {_pts(loss)} "
+                       "more in this deal (your points less the other's, both then playing "
+                       "their best).")
+    if loss < 0:
+        return text + (f" Here the choice made did better, by {_pts(-loss)}: with other cards "
+                       "behind the other's hand the expert's choice is usually the safer.")
+    return text + " In this deal it made no difference to the score."
+
+
+def play_words(entry: dict[str, Any], best: Sequence[int]) -> str:
+    """One card that gave points away, with the better one and what it would have kept."""
+    better = " or ".join(card_name(c) for c in best[:3]) + (" (or another)" if len(best) > 3
+                                                             else "")
+    return (f"Trick {entry['trick']}: played {_names([entry['card']])}; {better} was "
+            f"better. With every card known and best play by both from there, it would "
+            f"have kept {_pts(entry['drop'])} more by the end of the deal.")

@@ -8,5 +8,5 @@ from typing import Final
 
 __all__ = ["ANALYSIS_VERSION"]
 
-ANALYSIS_VERSION: Final = 3
+ANALYSIS_VERSION: Final = 4
 """Bumped when the analysis changes: stored analyses of an older version are made again."""

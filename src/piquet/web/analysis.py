@@ -64,16 +64,19 @@ analyses_t: Final = sa.Table(
 class AnalysisSettings:
     """How hard the analysis works: the expert's budget and the advisor's deals."""
 
-    think_ms: int = 500
-    samples: int = 160
-    verify: int = 200  # deals the advisor plays out whole (double-dummy play both sides)
+    # review.py's defaults (bench/bench_review.py: a three-deal game's analysis in a few
+    # seconds, and how often its verdicts agree with version 3's 500 ms, 160 and 200)
+    think_ms: int = 200
+    samples: int = 40
+    verify: int = 48  # deals the advisor plays out whole (double-dummy play both sides)
 
 
 def as_seen_by(body: dict[str, Any], seat: int, face_down: frozenset[int]) -> dict[str, Any]:
     """One deal's analysis as ``seat`` may see it while the players ``face_down`` keep
     their cards to themselves (the other people of a game in play): of a role held by
     one of them, the hand (dealt, discarded, taken), the choices (exchange, declarations,
-    play) and the losses are left out, and ``hidden`` names the roles left out.  A deal
+    play) and the losses are left out, and the curve (valued with both hands open) is
+    emptied; ``hidden`` names the roles left out.  A deal
     with nothing of the kind (a note, an error) is as it is."""
     players = body.get("players")
     if not isinstance(players, dict):
@@ -86,6 +89,9 @@ def as_seen_by(body: dict[str, Any], seat: int, face_down: frozenset[int]) -> di
     out["losses"] = {r: None if r in hide else v for r, v in body.get("losses", {}).items()}
     for part in ("exchange", "declarations", "play"):
         out[part] = [e for e in body.get(part, []) if e.get("role") not in hide]
+    # the curve is valued with both hands open: it would tell of the hidden hand
+    if "curve" in body:
+        out["curve"] = []
     out["hidden"] = hide
     return out
 

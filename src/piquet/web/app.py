@@ -904,6 +904,9 @@ def create_app(config: WebConfig) -> FastAPI:
     from piquet.web.people import people_router  # who is online, seeks, games in play
 
     app.include_router(people_router(state))
+    from piquet.web.review_routes import review_router  # play from here (the analysis)
+
+    app.include_router(review_router(state))
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=config.create_per_minute)

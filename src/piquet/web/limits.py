@@ -97,9 +97,11 @@ class RateLimit:
         if not wait and scope["type"] == "http" and scope.get("method") == "POST":
             path = scope["path"].rstrip("/")
             # a rematch is a new game too (resign and rematch over and over made games as
-            # fast as the general rate allowed), and so is a guided deal
+            # fast as the general rate allowed), and so is a guided deal, and a position
+            # played from the analysis (``/from/STEP``)
             if path in ("/api/games", "/api/learn/guided") or (
-                path.startswith("/api/games/") and path.endswith("/rematch")
+                path.startswith("/api/games/")
+                and (path.endswith("/rematch") or "/from/" in path)
             ):
                 wait = self.create.take(key)
         if wait:

@@ -2,8 +2,8 @@
 // strongest AI, for every deal that is over (GET /api/games/ID/analysis).  jump(step)
 // shows that step on the viewer.  Text is always set as text.
 
-import { cardName, cardSVG } from "./cards.js";
-import { api, fill, h } from "./dom.js";
+import { cardName, cardSVG, codesAsCards } from "./cards.js";
+import { api, fill, h, toast } from "./dom.js";
 import { explain } from "./learn.js";
 
 function mini(ids) {
@@ -30,6 +30,66 @@ function verifiedText(v) {
   if (d < 0) return ` · played out, the discard made does better by ${pts(-d)} a deal` +
     `${noise}: the ranking is an estimate, and here it was wrong`;
   return ` · played out, no difference${noise}`;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+function svg(tag, attrs, ...kids) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs || {})) el.setAttribute(k, String(v));
+  for (const k of kids) el.append(k);
+  return el;
+}
+
+// The deal's curve: after each decision, elder's points less younger's over the whole
+// deal with best play by both from there on, both hands open (review.py's "curve").  A
+// point is a button: it shows that step on the viewer.
+function curveEl(a, nameOf, jump) {
+  const pts = a.curve || [];
+  if (pts.length < 2) return null;
+  const W = 640, H = 180, PAD = 28;
+  const vals = pts.map((p) => p.margin);
+  const top = Math.max(4, ...vals.map(Math.abs));
+  const x = (i) => PAD + (i * (W - 2 * PAD)) / (pts.length - 1);
+  const y = (v) => H / 2 - (v * (H / 2 - 16)) / top;
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-curve", role: "img",
+    "aria-label": `How the deal went: ${nameOf("elder")}'s points less ` +
+      `${nameOf("younger")}'s, from ${vals[0]} after the exchange to ${vals[vals.length - 1]}` });
+  chart.append(svg("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "zero" }));
+  chart.append(svg("text", { x: 2, y: 14, class: "axis" }, `${nameOf("elder")} ahead`));
+  chart.append(svg("text", { x: 2, y: H - 4, class: "axis" }, `${nameOf("younger")} ahead`));
+  chart.append(svg("polyline", { class: "line",
+    points: pts.map((p, i) => `${x(i)},${y(p.margin)}`).join(" ") }));
+  pts.forEach((p, i) => {
+    const swing = i > 0 ? p.margin - pts[i - 1].margin : 0;
+    const who = p.role ? nameOf(p.role) : "";
+    const dot = svg("circle", { cx: x(i), cy: y(p.margin), r: swing ? 6 : 4,
+      class: `dot${swing ? " swing" : ""}`, tabindex: "0", role: "button",
+      "data-step": p.step },
+    svg("title", {}, `${who ? who + ": " : ""}${codesAsCards(p.what)} · ` +
+      `${nameOf("elder")} ${p.margin >= 0 ? "ahead by" : "behind by"} ` +
+      `${Math.abs(p.margin)}` + (swing ? ` (${swing > 0 ? "+" : ""}${swing})` : "")));
+    const go = () => jump(p.step + 1);
+    dot.addEventListener("click", go);
+    dot.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") go(); });
+    chart.append(dot);
+  });
+  return h("figure", { class: "review-curve-box" }, chart,
+    h("figcaption", { class: "small" }, "How the deal stood after each decision: " +
+      `${nameOf("elder")}'s points less ${nameOf("younger")}'s by the end of the deal, if ` +
+      "both played their best from there with every card known. A drop or a rise is a " +
+      "choice that gave points away; pick a point to see it on the table."));
+}
+
+// Every finding that cost points, the costliest first, in words (review.py's "say").
+function mistakes(a) {
+  const all = [
+    ...a.exchange.filter((e) => (e.loss ?? 0) > 0.5)
+      .map((e) => ({ e, cost: e.loss, part: "exchange" })),
+    ...a.declarations.filter((e) => e.loss > 0)
+      .map((e) => ({ e, cost: e.loss, part: "declarations" })),
+    ...a.play.map((e) => ({ e, cost: e.drop, part: "play" })),
+  ];
+  return all.sort((p, q) => q.cost - p.cost);
 }
 
 export function analysisPanel(gameId, token, jump) {
@@ -69,6 +129,31 @@ export function analysisPanel(gameId, token, jump) {
     }
     fill(body, data.deals.map((d) => deal(d, names)));
     explain(body);
+  }
+  // Play from here: a new practice game at this decision, the same cards, the computer
+  // opposite (POST /api/games/ID/from/STEP); the seat is kept where the table keeps them.
+  async function playFrom(step, btn) {
+    btn.disabled = true;
+    try {
+      const res = await api("POST", `/api/games/${gameId}/from/${step}`, undefined, token);
+      let all = {};
+      try { all = JSON.parse(localStorage.getItem("piquet.games") || "{}") || {}; }
+      catch { all = {}; }
+      all[res.id] = { token: res.token, seat: res.seat, rules: res.rules, format: res.format,
+        opponent: "expert", created: Date.now(), invites: [], ack: 0, from: gameId };
+      localStorage.setItem("piquet.games", JSON.stringify(all));
+      location.assign("/play/" + res.id);
+    } catch (e) {
+      btn.disabled = false;
+      toast(e.message);
+    }
+  }
+  function playHere(step) {
+    const btn = h("button", { type: "button", class: "act small play-from",
+      title: "A new practice game against the computer from just before this choice, " +
+        "with the same cards: try the better move and see what it gives",
+      onclick: () => playFrom(step, btn) }, "Play from here");
+    return btn;
   }
   function showAt(step) {
     return h("button", { type: "button", class: "link show-step",
@@ -139,9 +224,25 @@ export function analysisPanel(gameId, token, jump) {
       h("b", {}, nameOf(p.role)), ` trick ${p.trick}: played `, mini([p.card]),
       p.best.length > 1 ? " instead of any of " : " instead of ", mini(p.best),
       ` · dropped ${pts(p.drop)}`, " ", showAt(p.step)));
+    const worst = mistakes(a);
+    const found = worst.map(({ e, cost, part }) => h("li", { class: "review-mistake",
+      dataset: { part } },
+    h("b", {}, nameOf(e.role)), h("span", { class: "no-terms" }, ` · cost ${pts(cost)} · `),
+    h("span", { class: "say" }, e.say),
+    " ", part === "play" ? h("span", {}, mini([e.card]), " → ", mini(e.best))
+      : part === "exchange" ? h("span", {}, mini(e.made), " → ", mini(e.best)) : "",
+    " ", showAt(e.step), " ", playHere(e.step)));
+    const curve = curveEl(a, nameOf, jump);
     return h("article", { class: "analysis-deal", dataset: { deal: d.number } },
       h("h3", {}, `${title} · ${nameOf("elder")} ${a.points.elder}, ${nameOf("younger")} ` +
         `${a.points.younger}`),
+      curve || (a.hidden ? h("p", { class: "muted" }, "The curve of the deal is shown " +
+        "when the game is over (it is worked out with every card known).") : ""),
+      h("h4", {}, "The biggest mistakes first"),
+      found.length ? h("ol", { class: "review-mistakes" }, found)
+        : h("p", { class: "muted" }, "No choice gave points away that the analysis could " +
+          "find: every card kept its value and the exchange matched the advisor's."),
+      h("details", { class: "review-details" }, h("summary", {}, "Every finding, part by part"),
       h("ul", { class: "analysis-losses" }, losses),
       h("h4", {}, "The exchange"), ex.length ? h("ul", {}, ex)
         : h("p", { class: "muted" }, "No exchange."),
@@ -156,7 +257,7 @@ export function analysisPanel(gameId, token, jump) {
           ? h("p", {}, `${nameOf(role)}: `,
             mini(a.hands[role].dealt), " discarded ", cardsOr(a.hands[role].discards),
             " took ", cardsOr(a.hands[role].taken))
-          : h("p", {}, `${nameOf(role)}: ${faceDown}.`))));
+          : h("p", {}, `${nameOf(role)}: ${faceDown}.`)))));
   }
   load();
   return panel;

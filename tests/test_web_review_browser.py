@@ -1,0 +1,132 @@
+"""The review of a finished game as a learner uses it (analysis.js): the deal's curve, the
+biggest mistakes in words with the glossary's terms marked, and "play from here" opening
+a practice game at that position with the same cards."""
+
+from __future__ import annotations
+
+import os
+import random
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from test_web_kit import ThreadServer, chromium_available, pick
+
+pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+
+# a temporary directory, or $PIQUET_SCREENSHOTS when scripts/screenshots regenerates the
+# docs' pictures (docs/screenshots/review-*.png)
+SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-review-"))
+SIZES = [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    from piquet.web.analysis import Analyses, AnalysisSettings
+
+    with ThreadServer(tmp_path_factory.mktemp("review")) as srv:
+        st = srv.app.state.piquet
+        # the real analysis on a test's budget: the page is checked, not the advice
+        st.analyses = Analyses(
+            st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
+        )
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def one_deal_game(server: ThreadServer) -> tuple[str, str]:
+    """A game against the computer whose first deal was played to its end (at random
+    through the API), then resigned: a finished game of one deal.  (id, token)."""
+    made = httpx.post(server.url + "/api/games", json={"rules": "rubicon", "opponent": "random",
+                                                       "name": "Ada"}).json()
+    gid, auth = made["id"], {"Authorization": f"Bearer {made['token']}"}
+    rng = random.Random(3)
+    with httpx.Client(base_url=server.url, timeout=30) as c:
+        for _ in range(400):
+            g = c.get(f"/api/games/{gid}", headers=auth).json()
+            if g["view"]["deal_number"] > 1:
+                break
+            if g["to_act"] != 0:
+                time.sleep(0.05)  # the computer is to act: poll until it has
+                continue
+            r = c.post(f"/api/games/{gid}/actions", json={"action": pick(g, rng)},
+                       headers=auth)
+            assert r.status_code == 200, r.text
+        assert c.post(f"/api/games/{gid}/resign", headers=auth).status_code == 200
+    return gid, made["token"]
+
+
+def new_page(browser: Any, viewport: dict[str, int]) -> Any:
+    page = browser.new_context(viewport=viewport, bypass_csp=True).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    return page
+
+
+@pytest.mark.parametrize(("size", "viewport"), SIZES)
+def test_the_review_of_a_one_deal_game(
+    server: ThreadServer, browser: Any, one_deal_game: tuple[str, str], size: str,
+    viewport: dict[str, int],
+) -> None:
+    game_id, token = one_deal_game
+    page = new_page(browser, viewport)
+    page.goto(server.url + f"/play/{game_id}#token={token}")
+    page.wait_for_selector("#main[data-n]")
+    page.goto(server.url + f"/replay/{game_id}")
+    page.wait_for_selector('#analysis[data-pending="0"]')
+    deal = page.locator("#analysis article.analysis-deal").first
+    # the curve: a point after each decision, each one a step of the viewer
+    page.wait_for_selector("#analysis svg.review-curve circle.dot")
+    assert page.locator("svg.review-curve circle.dot").count() >= 10
+    assert "How the deal stood after each decision" in deal.inner_text()
+    # the words: the biggest mistakes first, each with its cost, in plain sentences
+    mistakes = page.locator("ol.review-mistakes li.review-mistake")
+    assert mistakes.count() >= 1  # a random player gives points away
+    costs = [float(t.split("cost ")[1].split(" point")[0])
+             for t in mistakes.all_inner_texts()]
+    assert costs == sorted(costs, reverse=True)
+    words = page.inner_text("ol.review-mistakes")
+    assert "would have" in words and " more" in words
+    assert not any(code in words for code in ("AS", "KH", "7C", "TD"))  # names, not codes
+    # the glossary's terms are marked, as everywhere
+    page.wait_for_selector("#analysis abbr.term")
+    # the cards are the table's images, big enough to read
+    card = page.locator("ol.review-mistakes .card.mini").first
+    assert card.bounding_box()["width"] >= 40
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    deal.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"review-{size}.png"))
+    # a point of the curve shows its step on the viewer
+    page.locator("svg.review-curve circle.dot").nth(3).click()
+    page.wait_for_function("!document.querySelector('.step').textContent.startsWith('Step 0 ')")
+    # play from here: a new practice game at that decision, the same cards
+    first = mistakes.first
+    data = httpx.get(server.url + f"/api/games/{game_id}/analysis",
+                     headers={"Authorization": f"Bearer {token}"}).json()
+    a = data["deals"][0]["analysis"]
+    found = sorted(
+        [(e["loss"], e["step"]) for e in a["exchange"] if (e.get("loss") or 0) > 0.5]
+        + [(e["loss"], e["step"]) for e in a["declarations"] if e["loss"] > 0]
+        + [(e["drop"], e["step"]) for e in a["play"]], key=lambda x: -x[0])
+    step = found[0][1]
+    first.locator("button.play-from").click()
+    page.wait_for_url(lambda u: "/play/" in u and game_id not in u)
+    page.wait_for_selector("#main[data-n]")
+    new_id = page.url.rsplit("/", 1)[1].split("#")[0]
+    assert page.get_attribute("#main", "data-n") == str(step)
+    seat = page.evaluate(f"JSON.parse(localStorage.getItem('piquet.games'))['{new_id}']")
+    old = httpx.get(server.url + f"/api/games/{game_id}/replay", params={"step": step},
+                    headers={"Authorization": f"Bearer {token}"}).json()
+    new = httpx.get(server.url + f"/api/games/{new_id}",
+                    headers={"Authorization": f"Bearer {seat['token']}"}).json()
+    assert new["to_act"] == seat["seat"] == new["seat"]
+    assert new["view"]["deal"]["hand"] == old["views"][str(seat["seat"])]["deal"]["hand"]
+    page.screenshot(path=str(SHOTS / f"review-play-from-here-{size}.png"))
+    assert not page.errors, page.errors
+    page.context.close()
