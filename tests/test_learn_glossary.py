@@ -70,7 +70,7 @@ def test_every_entry_is_complete_and_found_by_each_of_its_forms() -> None:
     for key, term in GLOSSARY.items():
         assert term.key == key and term.definition.endswith((".", ")")) and term.example
         # the words of the game itself, and the computer's own, that no text needs to give
-        assert term.uses or key in ("class", "hand", "trick", "expert"), key
+        assert term.uses or key in ("class", "hand", "trick", "expert", "points"), key
         for other in term.see:
             assert other in GLOSSARY, f"{key}: see {other!r} is not an entry"
         for form in (term.name, *term.forms):

@@ -350,13 +350,21 @@ _TERMS: Final = (
         see=("point", "sequence", "set"),
     ),
     _t(
+        "points", "points",
+        "What the players count: the score. Each class declared, the tricks and the "
+        "bonuses count points, and the game is won on points. Not the same as the point, "
+        "the first class declared (your longest suit).",
+        "A quint counts 15 points; winning the last trick counts one point more.",
+        see=("point",),
+    ),
+    _t(
         "point", "point",
         "The first class declared: your longest suit. Whoever holds the better point scores "
         "it. In the 32-card rules it is the number of cards (one point per card; equal "
         "length is decided by making, the pips); in the 17th-century rules it is the pips "
         "of one suit (ace 11, courts 10, others as marked), one point per ten.",
         "AS KS QS 9S 7S: a point of five, making 47: five points (by cards) if good.",
-        forms=("the point", "point of", "points"),
+        forms=("the point", "point of"),
         see=("ruff", "making", "good", "pips"),
         uses=(
             Usage(_G54, "counts the pips of the longest suit: \"Are 41 good?\"",
