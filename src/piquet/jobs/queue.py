@@ -7,9 +7,9 @@ kind, :class:`Kind`; first come, first served within a kind) and hands it to its
 worker process (``mode="process"``, the server's default: spawned, :mod:`piquet.jobs.worker`)
 or runs it itself (``mode="thread"``: the tests, where starting processes costs more
 than the work), or hands it to a Ray cluster as a task (``mode="ray"``: workers on other
-machines, :mod:`piquet.jobs.remote`; ``ray`` is imported in that mode only).  The web process only queues, waits and answers: the code the jobs run
-(the players, the advisor, the analysis; :mod:`piquet.jobs.work`) is imported in the
-workers alone.
+machines, :mod:`piquet.jobs.remote`; ``ray`` is imported in that mode only).  The web
+process only queues, waits and answers: the code the jobs run (the players, the
+advisor, the analysis; :mod:`piquet.jobs.work`) is imported in the workers alone.
 
 Faults, said plainly:
 
