@@ -62,7 +62,7 @@ def register(sub: Any) -> None:
     )
     p.add_argument(
         "--jobs-ray",
-        default=os.environ.get("PIQUET_JOBS_RAY"),
+        default=os.environ.get("PIQUET_JOBS_RAY") or None,
         metavar="ADDRESS",
         help="run the computer's moves, hints and analyses on the Ray cluster at ADDRESS "
         "(host:6379 from 'ray start --head'; 'auto': the one running on this machine; "
