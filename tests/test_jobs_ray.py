@@ -103,3 +103,19 @@ def test_without_jobs_ray_the_web_process_never_imports_ray() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=False, timeout=300)
     assert out.returncode == 0 and out.stdout.strip() == "ok", out.stderr
+
+
+@pytest.mark.parametrize(("address", "words"), [
+    ("127.0.0.1:1", "cannot join the Ray cluster at '127.0.0.1:1': nothing answers there"),
+    ("head-without-port", "a Ray cluster's address is host:port"),
+])
+def test_an_unreachable_ray_cluster_stops_the_server_in_words(
+    tmp_path: Path, address: str, words: str
+) -> None:
+    pytest.importorskip("ray")
+    out = subprocess.run(
+        [sys.executable, "-m", "piquet", "serve", "--data", str(tmp_path / "data"),
+         "--port", "1", "--jobs-ray", address],
+        capture_output=True, text=True, check=False, timeout=300, cwd=tmp_path)
+    assert out.returncode == 2, out.stderr
+    assert words in out.stderr and "Traceback" not in out.stderr, out.stderr

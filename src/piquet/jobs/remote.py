@@ -16,6 +16,7 @@ raises is :class:`TaskError` with its words; a job past its time limit is cancel
 from __future__ import annotations
 
 import logging
+import socket
 import threading
 import time
 from typing import Any, Final
@@ -26,6 +27,8 @@ log = logging.getLogger("piquet.jobs")
 
 LOOK: Final = 2.0
 """Seconds between looks at the cluster's nodes (for the health check)."""
+CONNECT: Final = 5.0
+"""Seconds a cluster's head has to take a connection when the server joins it."""
 
 
 class RayUnavailable(Exception):
@@ -62,6 +65,8 @@ def connect(address: str) -> None:
     ray = _ray()
     if ray.is_initialized():
         return
+    if address not in ("local", "auto"):
+        _reachable(address)  # Ray itself would try for minutes before saying so
     try:
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)
@@ -73,6 +78,24 @@ def connect(address: str) -> None:
             f"cannot join the Ray cluster at {address!r} ({first}); start one with "
             f"'ray start --head' and give its address (host:6379), or 'auto' for the one "
             f"running on this machine, or 'local' to start one here"
+        ) from None
+
+
+def _reachable(address: str) -> None:
+    """Raise :class:`RayUnavailable` unless ``host:port`` takes a connection."""
+    host, sep, port = address.rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise RayUnavailable(
+            f"a Ray cluster's address is host:port (the head's, from 'ray start --head', "
+            f"e.g. 10.0.0.5:6379), 'auto' or 'local', not {address!r}"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT).close()
+    except OSError as exc:
+        raise RayUnavailable(
+            f"cannot join the Ray cluster at {address!r}: nothing answers there "
+            f"({exc.strerror or type(exc).__name__}); start its head with "
+            f"'ray start --head --port {port}' on {host}"
         ) from None
 
 
