@@ -53,6 +53,9 @@ def test_the_ray_compose_file_runs_the_jobs_on_a_ray_cluster() -> None:
         assert "&& exec piquet serve " in script and "--jobs-ray auto" in script
         assert script.endswith(base[name]["command"][-1])  # the same proxy believed
         assert set(web["depends_on"]) == {"postgres", "redis", "ray-head"}
+    for service in ray.values():  # one token for the cluster, Ray's authentication on
+        assert service["environment"]["RAY_AUTH_MODE"] == "token"
+        assert service["environment"]["RAY_AUTH_TOKEN"].startswith("${RAY_AUTH_TOKEN:?")
     assert ray["ray-head"]["command"][:4] == ["ray", "start", "--head", "--port"]
     assert "ray-head:6379" in ray["ray-worker"]["command"]
     assert 'pip install --no-cache-dir ".${EXTRAS}"' in (

@@ -16,9 +16,12 @@ raises is :class:`TaskError` with its words; a job past its time limit is cancel
 from __future__ import annotations
 
 import logging
+import os
 import socket
+import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any, Final
 
 __all__ = ["Died", "RayJobs", "RayUnavailable", "TaskError", "TooLong", "connect", "run_task"]
@@ -62,11 +65,18 @@ def connect(address: str) -> None:
     """Join the Ray cluster at ``address`` (``local``: start one on this machine; ``auto``:
     the one already running here, from ``ray start``), unless this process has joined one.
     Raises :class:`RayUnavailable` in words when it cannot."""
+    if address not in ("local", "auto"):
+        _reachable(address)  # Ray itself would try for minutes before saying so
+    if "ray" not in sys.modules and "RAY_AUTH_MODE" not in os.environ and (
+        os.environ.get("RAY_AUTH_TOKEN") or os.environ.get("RAY_AUTH_TOKEN_PATH")
+        or (Path.home() / ".ray" / "auth_token").is_file()
+    ):
+        # as `ray start` does: a token at hand means the cluster wants it (without it a
+        # cluster of token authentication, Ray's default, refuses us for minutes)
+        os.environ["RAY_AUTH_MODE"] = "token"  # (read as Ray is imported)
     ray = _ray()
     if ray.is_initialized():
         return
-    if address not in ("local", "auto"):
-        _reachable(address)  # Ray itself would try for minutes before saying so
     try:
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)
