@@ -38,6 +38,30 @@ def test_the_compose_file_runs_two_web_processes_a_proxy_postgres_and_redis() ->
     assert (ROOT / "deploy" / "Dockerfile").read_text().count("pip install") == 1
 
 
+def test_the_ray_compose_file_runs_the_jobs_on_a_ray_cluster() -> None:
+    """deploy/compose.ray.yaml, over compose.yaml: a Ray head and workers; each web
+    process a Ray node without CPUs that queues its jobs there (read, not run)."""
+    base = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())["services"]
+    ray = yaml.safe_load((ROOT / "deploy" / "compose.ray.yaml").read_text())["services"]
+    assert set(ray) == {"web1", "web2", "ray-head", "ray-worker"}
+    for name in ("web1", "web2"):
+        assert name in base
+        web = ray[name]
+        assert web["build"]["args"]["EXTRAS"] == "[ray]"
+        script = " ".join(web["command"][2].split())
+        assert script.startswith("ray start --address ray-head:6379 --num-cpus 0")
+        assert "&& exec piquet serve " in script and "--jobs-ray auto" in script
+        assert script.endswith(base[name]["command"][-1])  # the same proxy believed
+        assert set(web["depends_on"]) == {"postgres", "redis", "ray-head"}
+    for service in ray.values():  # one token for the cluster, Ray's authentication on
+        assert service["environment"]["RAY_AUTH_MODE"] == "token"
+        assert service["environment"]["RAY_AUTH_TOKEN"].startswith("${RAY_AUTH_TOKEN:?")
+    assert ray["ray-head"]["command"][:4] == ["ray", "start", "--head", "--port"]
+    assert "ray-head:6379" in ray["ray-worker"]["command"]
+    assert 'pip install --no-cache-dir ".${EXTRAS}"' in (
+        ROOT / "deploy" / "Dockerfile").read_text()
+
+
 def _descendants(pid: int) -> set[int]:
     parents: dict[int, int] = {}
     for entry in Path("/proc").iterdir():

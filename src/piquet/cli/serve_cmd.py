@@ -61,6 +61,15 @@ def register(sub: Any) -> None:
         help="processes that choose the computer's moves (default: up to 4, one per core)",
     )
     p.add_argument(
+        "--jobs-ray",
+        default=os.environ.get("PIQUET_JOBS_RAY") or None,
+        metavar="ADDRESS",
+        help="run the computer's moves, hints and analyses on the Ray cluster at ADDRESS "
+        "(host:6379 from 'ray start --head'; 'auto': the one running on this machine; "
+        "'local': start one here) instead of worker processes of this server; needs "
+        "piquet[ray]",
+    )
+    p.add_argument(
         "--quota-hints",
         type=int,
         default=2,
@@ -171,6 +180,15 @@ def run(args: argparse.Namespace) -> int:
             raise PiquetError(
                 f"--redis {args.redis}: {exc}; write it like redis://127.0.0.1:6379/0"
             ) from None
+    if args.jobs_ray is not None:
+        if not args.jobs_ray.strip():
+            raise PiquetError("--jobs-ray needs an address: host:port, 'auto' or 'local'")
+        from piquet.jobs.remote import RayUnavailable, connect
+
+        try:  # joined now: an unreachable cluster is a clear error, not a trace
+            connect(args.jobs_ray.strip())
+        except RayUnavailable as exc:
+            raise PiquetError(str(exc)) from None
     limits = ServerLimits(
         max_connections=args.max_connections, request_timeout=args.request_timeout
     )
@@ -197,6 +215,8 @@ def run(args: argparse.Namespace) -> int:
         burst=max(20, int(args.rate_limit * 4)),
         create_per_minute=30.0 if args.rate_limit else 0.0,
         ai_workers=args.ai_workers,
+        ai_executor="process" if args.jobs_ray is None else "ray",
+        ray_address=None if args.jobs_ray is None else args.jobs_ray.strip(),
         quotas=Quotas(hint=args.quota_hints or None, analysis=args.quota_analyses or None),
         think_ms=args.think_ms,
         sqlite_sync=args.sqlite_sync,
@@ -213,6 +233,8 @@ def run(args: argparse.Namespace) -> int:
     sys.setswitchinterval(0.0005)
     shown = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     where = "SQLite " + str(data / "piquet.sqlite3") if not args.database else "the database"
+    if args.jobs_ray is not None:
+        where += f"; the computer's work on the Ray cluster at {args.jobs_ray.strip()}"
     print(f"piquet: serving the card table at http://{shown}:{args.port}/  ({where})", flush=True)
     print("piquet: press Ctrl+C to stop", flush=True)
     uvicorn.run(

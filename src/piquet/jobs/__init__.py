@@ -5,9 +5,9 @@ worker processes that the web process never shares its memory with.
 analysis), keeps each client to its quota, replaces a worker that dies and tries its job
 once more, and says plainly what could not be done (:class:`JobFailed`);
 ``work.py`` holds the tasks the workers run (imported only there), ``worker.py`` a
-worker's loop.  The design and the choice against an external task engine:
-docs/web.md, "The computer's work".
-"""
+worker's loop, ``remote.py`` the Ray transport (the jobs as tasks of a Ray cluster, on
+other machines: ``piquet serve --jobs-ray``).  The design: docs/web.md, "The computer's
+work"."""
 
 from __future__ import annotations
 

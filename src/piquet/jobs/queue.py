@@ -6,9 +6,10 @@ that takes the next job (:meth:`JobQueue._next`: the first waiting job of the mo
 kind, :class:`Kind`; first come, first served within a kind) and hands it to its own
 worker process (``mode="process"``, the server's default: spawned, :mod:`piquet.jobs.worker`)
 or runs it itself (``mode="thread"``: the tests, where starting processes costs more
-than the work).  The web process only queues, waits and answers: the code the jobs run
-(the players, the advisor, the analysis; :mod:`piquet.jobs.work`) is imported in the
-workers alone.
+than the work), or hands it to a Ray cluster as a task (``mode="ray"``: workers on other
+machines, :mod:`piquet.jobs.remote`; ``ray`` is imported in that mode only).  The web
+process only queues, waits and answers: the code the jobs run (the players, the
+advisor, the analysis; :mod:`piquet.jobs.work`) is imported in the workers alone.
 
 Faults, said plainly:
 
@@ -39,7 +40,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
+
+if TYPE_CHECKING:
+    from piquet.jobs.remote import RayJobs
 
 __all__ = ["JobFailed", "JobQueue", "Kind", "QuotaFull", "Quotas"]
 
@@ -163,6 +167,8 @@ class _Slot:
     def alive(self) -> bool:
         if self.queue.mode == "thread":
             return self.thread.is_alive()
+        if self.queue.ray is not None:  # a slot can run its jobs while the cluster has CPUs
+            return self.thread.is_alive() and self.queue.ray.cpus() > 0
         return self.proc is not None and self.proc.is_alive()
 
     def pid(self) -> int | None:
@@ -215,6 +221,21 @@ class _Slot:
             raise RuntimeError(value)
         return value
 
+    def _run_on_ray(self, job: _Job) -> Any:
+        from piquet.jobs.remote import Died, TaskError, TooLong
+
+        assert self.queue.ray is not None
+        try:
+            return self.queue.ray.run(job.task, job.args, self.queue.limits.get(job.kind))
+        except Died:  # Ray starts another worker in its place: counted as replaced
+            with self.queue._cond:
+                self.queue.replaced += 1
+            raise _Died from None
+        except TooLong:
+            raise _TooLong from None
+        except TaskError as exc:
+            raise RuntimeError(str(exc)) from None
+
     def _run_here(self, job: _Job) -> Any:
         from piquet.jobs.work import resolve
 
@@ -238,6 +259,8 @@ class _Slot:
             try:
                 if q.mode == "process":
                     value = self._run_in_process(job)
+                elif q.mode == "ray":
+                    value = self._run_on_ray(job)
                 else:
                     value = self._run_here(job)
             except _Died:
@@ -256,8 +279,10 @@ class _Slot:
 class JobQueue:
     """The computer's work, queued by kind and run by ``workers`` worker slots.
 
-    ``mode``: ``process`` (each slot a spawned worker process; the server's default) or
-    ``thread`` (each slot runs its jobs itself).  ``warm``: workers import the levels as
+    ``mode``: ``process`` (each slot a spawned worker process; the server's default),
+    ``thread`` (each slot runs its jobs itself) or ``ray`` (each slot hands its jobs to
+    the Ray cluster at ``ray_address``, as tasks; ``workers`` by default the cluster's
+    CPUs when it starts).  ``warm``: workers import the levels as
     they start; ``limits``: seconds a job of each kind may run (process mode;
     :data:`TIME_LIMITS` by default).  :meth:`start` starts the slots (in process mode
     the workers start importing at once, without being waited for); :meth:`run` queues a
@@ -272,21 +297,28 @@ class JobQueue:
         quotas: Quotas | None = None,
         warm: bool = True,
         limits: dict[Kind, float] | None = None,
+        ray_address: str | None = None,
     ) -> None:
-        if mode not in ("process", "thread"):
-            raise ValueError(f"the job workers are 'process' or 'thread', not {mode!r}")
-        n = workers or max(1, min(4, os.cpu_count() or 1))
-        if n < 1:
-            raise ValueError(f"the job queue needs at least one worker, not {n}")
+        if mode not in ("process", "thread", "ray"):
+            raise ValueError(
+                f"the job workers are 'process', 'thread' or 'ray', not {mode!r}")
+        if (mode == "ray") != (ray_address is not None):
+            raise ValueError("a Ray cluster's address goes with mode 'ray', and only there")
+        if workers is not None and workers < 0:
+            raise ValueError(f"the job queue needs at least one worker, not {workers}")
+        workers = workers or None
         self.mode = mode
+        self.ray: RayJobs | None = None
+        if ray_address is not None:
+            from piquet.jobs.remote import RayJobs
+
+            self.ray = RayJobs(ray_address)
         self.quotas = quotas or Quotas()
         self.warm = warm
         self.limits = dict(TIME_LIMITS if limits is None else limits)
-        """Seconds a job of each kind may run (process mode) before its worker is stopped
-        and replaced and the job tried again (or said to have failed)."""
-        self.analysis_slots = self.quotas.analysis_slots or max(1, n - 2)
-        self.other_slots = max(1, n - 1)
-        """Workers that hints and analyses may hold together: one is kept for moves."""
+        """Seconds a job of each kind may run (process and Ray modes) before its worker is
+        stopped and replaced (or its task cancelled) and the job tried again (or said to
+        have failed)."""
         self.replaced = 0
         self.failed = 0
         self.done = 0
@@ -297,8 +329,16 @@ class JobQueue:
         }
         self._running: dict[Kind, int] = {k: 0 for k in Kind}
         self._held: collections.Counter[tuple[str, Kind]] = collections.Counter()
-        self._slots = [_Slot(self, i) for i in range(n)]
+        self._slots: list[_Slot] = []
+        if mode != "ray" or workers is not None:
+            self._make_slots(workers or max(1, min(4, os.cpu_count() or 1)))
         self._started = False
+
+    def _make_slots(self, n: int) -> None:
+        self.analysis_slots = self.quotas.analysis_slots or max(1, n - 2)
+        self.other_slots = max(1, n - 1)
+        """Workers that hints and analyses may hold together: one is kept for moves."""
+        self._slots = [_Slot(self, i) for i in range(n)]
 
     @property
     def workers(self) -> int:
@@ -306,9 +346,15 @@ class JobQueue:
 
     # ------------------------------------------------------------------ life
     def start(self) -> None:
-        """Start the slots (and their worker processes); returns at once."""
+        """Start the slots (and their worker processes); returns at once (in Ray mode, once
+        this process has joined the cluster: :class:`~piquet.jobs.remote.RayUnavailable`
+        if it cannot)."""
         if self._started:
             return
+        if self.ray is not None:
+            self.ray.start()
+            if not self._slots:
+                self._make_slots(max(1, self.ray.cpus()))
         self._started = True
         for slot in self._slots:
             if self.mode == "process":
@@ -323,6 +369,8 @@ class JobQueue:
             for d in self._waiting.values():
                 d.clear()
             self._cond.notify_all()
+        if self.ray is not None:
+            self.ray.stop()  # the slots' waits on the cluster end (within a second)
         for job in left:
             job.settle(False, JobFailed("the server is stopping"))
         for slot in self._slots:
@@ -486,9 +534,11 @@ class JobQueue:
             waiting = {k.name.lower(): len(self._waiting[k]) for k in Kind}
             running = {k.name.lower(): self._running[k] for k in Kind}
         alive = sum(1 for s in self._slots if s.alive())
+        extra: dict[str, Any] = {} if self.ray is None else {"ray": self.ray.state()}
         return {
             "status": "ok" if alive == len(self._slots) else "degraded" if alive else "down",
             "mode": self.mode,
+            **extra,
             "workers": len(self._slots),
             "alive": alive,
             "replaced": self.replaced,

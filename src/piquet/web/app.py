@@ -118,10 +118,13 @@ class WebConfig:
     """New games a minute per client address (0: no limit)."""
     max_body: int = 16384
     ai_executor: str = "process"
-    """``process`` or ``thread``: where the computer's jobs (moves, hints, analyses) run:
-    worker processes, or threads of the server (the tests)."""
+    """``process``, ``thread`` or ``ray``: where the computer's jobs (moves, hints,
+    analyses) run: worker processes, threads of the server (the tests), or the Ray
+    cluster at ``ray_address`` (workers on other machines)."""
     ai_workers: int | None = None
-    """Job workers (default: up to 4, one per core)."""
+    """Job workers (default: up to 4, one per core; with Ray, the cluster's CPUs)."""
+    ray_address: str | None = None
+    """The Ray cluster of ``ai_executor="ray"``: ``host:port``, ``auto`` or ``local``."""
     quotas: Quotas = field(default_factory=Quotas)
     """Jobs one client may have going at once, and the workers analyses may hold."""
     think_ms: int | None = None
@@ -406,8 +409,12 @@ def create_app(config: WebConfig) -> FastAPI:
         # few threads: with the games in memory only misses and rare requests block
         to_thread.current_default_thread_limiter().total_tokens = config.threads
         # the computer's workers start importing the levels now, not waited for
-        jobs = JobQueue(config.ai_workers, mode=config.ai_executor, quotas=config.quotas)
-        jobs.start()
+        jobs = JobQueue(config.ai_workers, mode=config.ai_executor, quotas=config.quotas,
+                        ray_address=config.ray_address)
+        if config.ai_executor == "ray":  # joins the cluster first (seconds)
+            await to_thread.run_sync(jobs.start)
+        else:
+            jobs.start()
         games = Games(
             store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
         )
