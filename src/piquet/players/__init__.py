@@ -20,6 +20,7 @@ from piquet.players.base import (
 )
 from piquet.players.book import BookPlayer
 from piquet.players.expert import ExpertPlayer
+from piquet.players.opponents import OPPONENTS, Opponent, StyledPlayer
 from piquet.players.random_player import RandomPlayer
 from piquet.players.search import SearchPlayer
 
@@ -28,10 +29,13 @@ __all__ = [
     "LEVEL_NOTES",
     "BookPlayer",
     "ExpertPlayer",
+    "OPPONENTS",
+    "Opponent",
     "Player",
     "RandomPlayer",
     "STRONGEST_FIRST",
     "SearchPlayer",
+    "StyledPlayer",
     "VARIANTS",
     "WEAKEST_FIRST",
     "default_level",

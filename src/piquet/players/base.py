@@ -14,6 +14,7 @@ __all__ = [
     "STRONGEST_FIRST",
     "default_level",
     "LEVEL_NOTES",
+    "PLACES",
     "VARIANTS",
     "WEAKEST_FIRST",
     "Player",
@@ -60,17 +61,29 @@ LEVEL_NOTES: dict[str, str] = {
 LEVELS: dict[str, Callable[[int, int | None], Player]] = {}
 
 
-def _strength_key(item: tuple[int, str]) -> tuple[int, int]:
+#: Where a level registered with a ``place`` stands among :data:`WEAKEST_FIRST` (whose
+#: places are 0, 1, 2, ...): ``nell`` at 0.5 comes between ``random`` and ``book``.
+PLACES: dict[str, float] = {}
+
+
+def _strength_key(item: tuple[int, str]) -> tuple[int, float, int]:
     arrival, name = item
     if name in WEAKEST_FIRST:
-        return (0, WEAKEST_FIRST.index(name))
-    return (1, arrival)
+        return (0, WEAKEST_FIRST.index(name), 0)
+    if name in PLACES:
+        return (0, PLACES[name], arrival)
+    return (1, 0, arrival)
 
 
-def register_level(name: str, factory: Callable[[int, int | None], Player]) -> None:
+def register_level(
+    name: str, factory: Callable[[int, int | None], Player], *, place: float | None = None
+) -> None:
     """Add (or replace) a level; the registry stays in weakest-first order, whatever the
-    order in which the modules defining the levels were imported."""
+    order in which the modules defining the levels were imported.  ``place`` puts it among
+    the measured levels (:data:`PLACES`); without it, it comes after them."""
     LEVELS[name] = factory
+    if place is not None:
+        PLACES[name] = place
     order = sorted(enumerate(LEVELS), key=_strength_key)
     ordered = {n: LEVELS[n] for _, n in order}
     LEVELS.clear()

@@ -298,6 +298,7 @@ class OptionsOut(BaseModel):
     levels: list[str]
     default_level: str
     level_notes: dict[str, str]
+    level_labels: dict[str, str]
     opponents: list[str]
     hints_available: bool
     record_formats: list[str]
@@ -492,9 +493,10 @@ def create_app(config: WebConfig) -> FastAPI:
     async def options() -> dict[str, Any]:
         """What a new game may be: rule sets (with their short summaries), AI levels (with
         a few words on each, and the one offered first)."""
-        from piquet.players import LEVEL_NOTES
+        from piquet.players import LEVEL_NOTES, OPPONENTS
 
         levels = _levels()
+        named = {o.name: f"{o.title}, {o.strength}" for o in OPPONENTS}
         return {
             "rules": [
                 {
@@ -514,6 +516,8 @@ def create_app(config: WebConfig) -> FastAPI:
             "levels": levels,
             "default_level": default_level(),
             "level_notes": {name: LEVEL_NOTES.get(name, "") for name in levels},
+            "level_labels": {name: named.get(name, f"The computer: {name}")
+                             for name in levels},
             "opponents": [*levels, FRIEND],
             "hints_available": True,
             "record_formats": ["text", "json"],

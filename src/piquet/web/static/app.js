@@ -166,7 +166,7 @@ async function showLobby() {
   const oppSel = (id) => h("select", { id, name: id },
     opts.levels.map((l) => h("option", { value: l,
       selected: l === (learner && opts.levels.includes("book") ? "book" : opts.default_level),
-      title: notes[l] || "" }, `The computer: ${l}`)),
+      title: notes[l] || "" }, (opts.level_labels || {})[l] || `The computer: ${l}`)),
     h("option", { value: "friend" }, "A friend (invitation link)"));
   const opp1 = oppSel("opponent");
   // what the chosen level is, under the choice (short options keep a phone's width)
