@@ -156,3 +156,42 @@ def test_the_named_opponents_are_graded_on_a_few_pairs() -> None:
     """A sanity check (the measure is docs/strength.md): the beginner loses to the book."""
     res = tournament("rubicon", "nell", "book", pairs=20, seed=2026)
     assert res.margin_per_deal < 0
+
+
+# ------------------------------------------------------------------ one scale
+def test_a_ladder_of_chosen_pairings_places_every_level_on_one_scale(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from piquet.cli import main
+    from piquet.tournament import ladder
+
+    res = ladder("rubicon", ["random", "nell", "book"], pairs=6, seed=3,
+                 pairings=[("random", "nell"), ("nell", "book")])
+    assert [(m.a, m.b) for m in res.matches] == [("random", "nell"), ("nell", "book")]
+    assert res.ratings[0] == 0 and all(ci is not None for ci in res.intervals)
+    rc = main(["ladder", "--rules", "rubicon", "--pairings", "random:nell", "nell:toby",
+               "--deals", "3", "--no-progress", "--json"])
+    assert rc == 0
+    import json
+
+    out = json.loads(capsys.readouterr().out)
+    assert out["levels"] == ["random", "nell", "toby"] and len(out["matches"]) == 2
+
+
+@pytest.mark.parametrize(("pairings", "message"), [
+    ([("random", "nell"), ("nell", "nell")], "sets a level against itself"),
+    ([("random", "nell"), ("nell", "random")], "named twice"),
+    ([("random", "kitty")], "not among the ladder's levels"),
+])
+def test_a_ladder_refuses_bad_pairings(pairings: list[tuple[str, str]], message: str) -> None:
+    from piquet.tournament import ladder
+
+    with pytest.raises(PiquetError, match=message):
+        ladder("rubicon", ["random", "nell"], pairs=1, pairings=pairings)
+
+
+def test_the_ladder_command_refuses_a_pairing_without_a_colon(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from piquet.cli import main
+
+    assert main(["ladder", "--pairings", "random-nell", "--no-progress"]) != 0
+    assert "pairs of levels written A:B" in capsys.readouterr().err

@@ -31,9 +31,30 @@ def register(sub: Any) -> None:
         help="levels to rank, random first (default: every listed level, reference included; "
         "a variant such as expert-lookahead or a fixed budget such as expert@1000 may be named)",
     )
+    p.add_argument(
+        "--pairings",
+        nargs="+",
+        default=None,
+        metavar="A:B",
+        help="play only these matches (each A:B a pair of levels; the levels default to those "
+        "named): a chain of neighbours places many levels on one scale for less than every pair",
+    )
     add_common(p, deals_default=50)
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the ratings (PNG)")
     p.set_defaults(run=run)
+
+
+def _pairings(given: list[str] | None) -> list[tuple[str, str]] | None:
+    if given is None:
+        return None
+    out: list[tuple[str, str]] = []
+    for text in given:
+        a, colon, b = text.strip().lower().partition(":")
+        if not colon or not a or not b:
+            raise PiquetError(f"--pairings takes pairs of levels written A:B (e.g. nell:toby), "
+                              f"not {text!r}")
+        out.append((a, b))
+    return out
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,7 +63,13 @@ def run(args: argparse.Namespace) -> int:
 
     check_common(args)
     rules = get_rules(args.rules)
-    levels = [x.strip().lower() for x in (args.levels or list(LEVELS))]
+    pairings = _pairings(args.pairings)
+    if args.levels:
+        levels = [x.strip().lower() for x in args.levels]
+    elif pairings is not None:
+        levels = list(dict.fromkeys(lv for pair in pairings for lv in pair))
+    else:
+        levels = list(LEVELS)
     for i, lv in enumerate(levels):
         if lv in levels[:i]:
             raise PiquetError(f"--levels names {lv!r} twice: name each level once")
@@ -57,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
                 f"--plot writes a PNG: give a file name ending in .png, not {args.plot!r}"
             )
         check_writable(args.plot)  # before the games, not after them
-    n_matches = len(levels) * (len(levels) - 1) // 2
+    n_matches = len(levels) * (len(levels) - 1) // 2 if pairings is None else len(pairings)
     prog, advance = progress_bar(
         args.deals * n_matches, f"ladder ({rules.name})", enabled=not args.no_progress
     )
@@ -73,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             ray_address=args.ray,
             progress=advance,
+            pairings=pairings,
         )
     finally:
         if prog is not None:
