@@ -167,9 +167,10 @@ OPPONENTS: Final[tuple[Opponent, ...]] = (
     ),
     Opponent(
         name="colonel", title="The Colonel", strength="a steady club player",
-        about="thinks through the play of the cards; exchanges cautiously",
+        about="exchanges by the book, declares everything he holds, and thinks through "
+              "the play of the cards",
         engine=Engine.CLUB,
-        style=Style(exchange=ExchangeStyle.CAUTIOUS),
+        style=Style(),
         place=1.8,
     ),
     Opponent(
