@@ -192,10 +192,10 @@ def test_play_levels_lists_book_above_random_weakest_first_as_measured(
     out = capsys.readouterr().out
     assert (
         "AI levels, weakest first: random, nell, toby, book, kitty, colonel, club, reference, "
-        "expert, hoyle (default: expert)" in out
+        "expert, hoyle, adaptive (default: expert)" in out
     )
     assert list(LEVELS) == ["random", "nell", "toby", "book", "kitty", "colonel", "club",
-                            "reference", "expert", "hoyle"]
+                            "reference", "expert", "hoyle", "adaptive"]
 
 
 def test_a_level_registered_late_keeps_the_registry_weakest_first() -> None:
@@ -206,7 +206,7 @@ def test_a_level_registered_late_keeps_the_registry_weakest_first() -> None:
         register_level("random", LEVELS["random"])  # re-registering moves nothing
         register_level("zz-house", lambda seed, think_ms: RandomPlayer(seed))
         assert list(LEVELS) == ["random", "nell", "toby", "book", "kitty", "colonel", "club",
-                                "reference", "expert", "hoyle", "zz-house"]
+                                "reference", "expert", "hoyle", "adaptive", "zz-house"]
     finally:
         LEVELS.clear()
         LEVELS.update(saved)

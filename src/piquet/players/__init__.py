@@ -5,6 +5,7 @@ A :class:`~piquet.players.base.Player` sees only a
 up by name with :func:`make_player`.
 """
 
+from piquet.players.adaptive import AdaptivePlayer
 from piquet.players.base import (
     LEVEL_NOTES,
     LEVELS,
@@ -25,6 +26,7 @@ from piquet.players.random_player import RandomPlayer
 from piquet.players.search import SearchPlayer
 
 __all__ = [
+    "AdaptivePlayer",
     "LEVELS",
     "LEVEL_NOTES",
     "BookPlayer",

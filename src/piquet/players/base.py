@@ -13,6 +13,7 @@ __all__ = [
     "LEVELS",
     "STRONGEST_FIRST",
     "default_level",
+    "FAMILIES",
     "LEVEL_NOTES",
     "PLACES",
     "VARIANTS",
@@ -20,6 +21,7 @@ __all__ = [
     "Player",
     "make_player",
     "player_factory",
+    "register_family",
     "register_level",
     "register_variant",
 ]
@@ -100,6 +102,17 @@ def register_variant(name: str, factory: Callable[[int, int | None], Player]) ->
     VARIANTS[name] = factory
 
 
+#: Families of parametrised names (``adaptive-480``): each takes a name and returns the
+#: factory it names, or None.  ``make_player`` and the tournaments accept them; no list
+#: shows them.
+FAMILIES: list[Callable[[str], Callable[[int, int | None], Player] | None]] = []
+
+
+def register_family(named: Callable[[str], Callable[[int, int | None], Player] | None]) -> None:
+    """Add a family of parametrised names (see :data:`FAMILIES`)."""
+    FAMILIES.append(named)
+
+
 def player_factory(level: str) -> tuple[Callable[[int, int | None], Player], int | None]:
     """The factory of the player called ``level`` and the budget its name fixes, if any.
 
@@ -118,6 +131,9 @@ def player_factory(level: str) -> tuple[Callable[[int, int | None], Player], int
             )
         fixed = int(ms)
     factory = LEVELS.get(key) or VARIANTS.get(key)
+    for named in FAMILIES:
+        if factory is None:
+            factory = named(key)
     if factory is None:
         raise PiquetError(f"unknown player level {level!r}; the levels are: {', '.join(LEVELS)}")
     return factory, fixed

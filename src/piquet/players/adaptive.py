@@ -1,0 +1,199 @@
+"""An opponent for learners that aims at an even game against the person in front of it.
+
+Every level and named opponent has a rating on one scale (:data:`SCALE`: Elo points on
+deals won, ``random`` at 0, measured by ``piquet ladder``; docs/strength.md, "One
+scale").  A person's results against rated opponents (deals won, lost or tied) give their
+rating on the same scale (:func:`estimate`: the most likely rating under the Elo model,
+starting from a prior, with its standard error), and the opponent to offer is the one
+whose rating is nearest (:func:`even_opponent`): a deal against it is about an even
+chance.
+
+:class:`AdaptivePlayer` (the level ``adaptive``) does this at the table.  It starts from a
+rating (a newcomer's by default, or ``adaptive-R`` for a start at ``R``: the browser
+computes it from the person's earlier games), and before each deal it estimates the
+person's rating again from the deals of the match so far and plays that deal as the
+opponent nearest to it.  Its choices depend only on its seed, its start and the view, so
+a decision repeats however the player is kept.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from piquet.core.actions import Action
+from piquet.core.errors import PiquetError
+from piquet.core.match import MatchView
+from piquet.players.base import LEVEL_NOTES, Player, make_player, register_family, register_level
+
+__all__ = [
+    "ADAPTIVE_LADDER",
+    "LEARNER_START",
+    "SCALE",
+    "AdaptivePlayer",
+    "DealResult",
+    "Estimate",
+    "adaptive_level",
+    "deal_results",
+    "estimate",
+    "even_opponent",
+]
+
+#: The ratings on one scale (Elo points on deals won, ``random`` = 0), rubicon, 100 ms,
+#: from the ladder of docs/strength.md ("One scale"; ``club`` plays as ``colonel``).
+SCALE: Final[dict[str, float]] = {
+    "random": 0.0,
+    "nell": 230.0,
+    "toby": 420.0,
+    "book": 520.0,
+    "kitty": 490.0,
+    "colonel": 640.0,
+    "club": 640.0,
+    "reference": 690.0,
+    "expert": 720.0,
+    "hoyle": 720.0,
+}
+
+#: The opponents the adaptive player chooses among, weakest first.
+ADAPTIVE_LADDER: Final = ("random", "nell", "toby", "kitty", "colonel", "hoyle")
+
+#: Where a person with no results starts: a learner, at Toby's strength less a little.
+LEARNER_START: Final = 350.0
+
+#: How uncertain a start is (Elo points, one standard deviation).
+PRIOR_SD: Final = 250.0
+
+_ELO: Final = 400.0 / math.log(10.0)
+
+
+@dataclass(frozen=True, slots=True)
+class DealResult:
+    """One deal a person played against a rated opponent: ``score`` 1 won, 0.5 tied, 0
+    lost (by the deal's points)."""
+
+    opponent: str
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Estimate:
+    """A person's rating on :data:`SCALE` and its standard error (Elo points)."""
+
+    rating: float
+    sd: float
+    deals: int
+
+
+def estimate(results: Sequence[DealResult], *, start: float = LEARNER_START,
+             prior_sd: float = PRIOR_SD) -> Estimate:
+    """The most likely rating given ``results`` and a normal prior at ``start``.
+
+    P(the person wins a deal against ``o``) = 1 / (1 + 10^((SCALE[o] - r) / 400)), ties
+    counting half; Newton's method on the log posterior.  Raises :class:`PiquetError` for
+    an opponent without a rating or a score other than 0, 0.5 or 1.
+    """
+    for res in results:
+        if res.opponent not in SCALE:
+            raise PiquetError(f"{res.opponent!r} has no rating; the rated opponents are: "
+                              f"{', '.join(SCALE)}")
+        if res.score not in (0.0, 0.5, 1.0):
+            raise PiquetError(f"a deal's score is 1 (won), 0.5 (tied) or 0 (lost), not "
+                              f"{res.score!r}")
+    theta = start / _ELO
+    mu, tau2 = start / _ELO, (prior_sd / _ELO) ** 2
+    info = 1.0 / tau2
+    for _ in range(50):
+        grad = -(theta - mu) / tau2
+        info = 1.0 / tau2
+        for res in results:
+            p = 1.0 / (1.0 + math.exp(SCALE[res.opponent] / _ELO - theta))
+            grad += res.score - p
+            info += p * (1.0 - p)
+        step = grad / info
+        theta += max(-2.0, min(2.0, step))
+        if abs(step) < 1e-10:
+            break
+    return Estimate(theta * _ELO, math.sqrt(1.0 / info) * _ELO, len(results))
+
+
+def even_opponent(rating: float, ladder: Sequence[str] = ADAPTIVE_LADDER) -> str:
+    """The opponent of ``ladder`` whose rating is nearest ``rating`` (the weaker of two
+    equally near): against it a deal is about an even chance."""
+    return min(ladder, key=lambda o: (abs(SCALE[o] - rating), SCALE[o]))
+
+
+def deal_results(view: MatchView, levels: Sequence[str]) -> list[DealResult]:
+    """The finished deals of the match in ``view`` from the other in-game player's side,
+    each against ``levels[k]`` (the level this seat played the ``k``-th deal as)."""
+    me = view.player
+    out: list[DealResult] = []
+    for summary, level in zip(view.deals, levels, strict=False):
+        if me not in summary.players:
+            continue
+        mine = summary.points[summary.players.index(me)]
+        theirs = summary.points[1 - summary.players.index(me)]
+        out.append(DealResult(level, 1.0 if theirs > mine else 0.5 if theirs == mine else 0.0))
+    return out
+
+
+class AdaptivePlayer:
+    """Plays each deal as the opponent nearest the person's rating (see the module
+    docstring); ``start`` is the person's rating before the match."""
+
+    name = "adaptive"
+
+    def __init__(self, seed: int = 0, think_ms: int | None = None, *,
+                 start: float = LEARNER_START) -> None:
+        if not (math.isfinite(start) and 0 <= start <= 3000):
+            raise PiquetError(f"an adaptive opponent's start is a rating from 0 to 3000, "
+                              f"not {start!r}")
+        self.seed = seed
+        self.think_ms = think_ms
+        self.start = start
+        self._players: dict[str, Player] = {}
+
+    def levels(self, view: MatchView) -> list[str]:
+        """The level played in each deal of the match so far and in the current one."""
+        played: list[str] = [even_opponent(self.start)]
+        for k in range(len(view.deals)):
+            results = deal_results(view, played[: k + 1])
+            played.append(even_opponent(estimate(results, start=self.start).rating))
+        return played
+
+    def choose(self, view: MatchView) -> Action:
+        level = self.levels(view)[-1]
+        player = self._players.get(level)
+        if player is None:
+            player = make_player(level, seed=self.seed, think_ms=self.think_ms)
+            self._players[level] = player
+        return player.choose(view)
+
+
+_FAMILY: Final = re.compile(r"adaptive-(\d{1,4})")
+
+
+def adaptive_level(start: float) -> str:
+    """The level name of an adaptive opponent starting at ``start`` (``adaptive-480``)."""
+    return f"adaptive-{round(max(0.0, min(3000.0, start)))}"
+
+
+register_level("adaptive", lambda seed, think_ms: AdaptivePlayer(seed, think_ms))
+LEVEL_NOTES["adaptive"] = ("Your match: plays each deal as the opponent nearest your strength, "
+                           "judged from your results, for an even game")
+
+
+def _named(name: str) -> Callable[[int, int | None], Player] | None:
+    """The factory of ``adaptive-R`` (a start at ``R``), None for any other name."""
+    m = _FAMILY.fullmatch(name)
+    if m is None:
+        return None
+    start = float(m.group(1))
+    if start > 3000:
+        return None
+    return lambda seed, think_ms: AdaptivePlayer(seed, think_ms, start=start)
+
+
+register_family(_named)
