@@ -34,6 +34,7 @@ from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label, rules_summary
 from piquet.web.acting import take
 from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
+from piquet.web.evenmatch import evenmatch_router
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.ids import Creds, GameId, token_of
@@ -318,6 +319,19 @@ def _levels() -> list[str]:
     return list(LEVELS)
 
 
+def _with_families(opponents: list[str]) -> list[str]:
+    """The AI levels a new game may name: the listed ones, and a parametrised name among
+    ``opponents`` (``adaptive-480``: the adaptive opponent starting at a rating)."""
+    from piquet.players.base import FAMILIES
+
+    levels = _levels()
+    for o in opponents:
+        key = o.strip().lower()
+        if key not in levels and any(named(key) is not None for named in FAMILIES):
+            levels.append(key)
+    return levels
+
+
 def default_level() -> str:
     """The opponent a new game offers first: the terminal's default (the strongest)."""
     from piquet.players import default_level as strongest
@@ -497,6 +511,7 @@ def create_app(config: WebConfig) -> FastAPI:
 
         levels = _levels()
         named = {o.name: f"{o.title}, {o.strength}" for o in OPPONENTS}
+        named["adaptive"] = "An even match: adapts to you"
         return {
             "rules": [
                 {
@@ -550,7 +565,7 @@ def create_app(config: WebConfig) -> FastAPI:
             opponents=opponents,
             hints=body.hints,
             name=body.name,
-            levels=_levels(),
+            levels=_with_families(opponents),
         )
         state.ai.kick(created.id)
         return {
@@ -747,6 +762,7 @@ def create_app(config: WebConfig) -> FastAPI:
     app.include_router(practice_router(state))
     app.include_router(learn_router(state))  # the glossary, lessons, puzzles, guided deal
     app.include_router(players_router(state))
+    app.include_router(evenmatch_router(state))  # /api/me/opponent
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=config.create_per_minute)

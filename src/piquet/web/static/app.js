@@ -91,6 +91,12 @@ async function options() {
   if (!optionsCache) optionsCache = await api("GET", "/api/options");
   return optionsCache;
 }
+// a learner's opponent: the one that adapts to them, else the book
+function kind(opts) {
+  if (opts.levels.includes("adaptive")) return "adaptive";
+  return opts.levels.includes("book") ? "book" : opts.default_level;
+}
+
 function ruleSet(opts, name) {
   return opts.rules.find((r) => r.name === name) || opts.rules[0];
 }
@@ -165,7 +171,7 @@ async function showLobby() {
   const notes = opts.level_notes || {};
   const oppSel = (id) => h("select", { id, name: id },
     opts.levels.map((l) => h("option", { value: l,
-      selected: l === (learner && opts.levels.includes("book") ? "book" : opts.default_level),
+      selected: l === (learner ? kind(opts) : opts.default_level),
       title: notes[l] || "" }, (opts.level_labels || {})[l] || `The computer: ${l}`)),
     h("option", { value: "friend" }, "A friend (invitation link)"));
   const opp1 = oppSel("opponent");
@@ -224,11 +230,15 @@ async function showLobby() {
     start.disabled = true;
     const f = fmtBox.querySelector("input:checked");
     const format = f ? f.value : null;
-    const opponents = format === "pool" ? [opp1.value, opp2.value] : [opp1.value];
+    const chosen = format === "pool" ? [opp1.value, opp2.value] : [opp1.value];
     localStorage.setItem("piquet.name", name.value);
     try {
+      // the adaptive opponent starts at this browser's rating, from its games
+      let even = null;
+      if (chosen.includes("adaptive")) even = (await api("GET", "/api/me/opponent")).level;
+      const opponents = chosen.map((o) => (o === "adaptive" && even ? even : o));
       const res = await api("POST", "/api/games", {
-        rules: ruleSel.value, format, opponent: opp1.value, opponents,
+        rules: ruleSel.value, format, opponent: opponents[0], opponents,
         hints: hints.checked, name: name.value || null,
       });
       store.put(res.id, { token: res.token, seat: res.seat, rules: ruleSel.value,
@@ -248,7 +258,7 @@ async function showLobby() {
   const apply = (lv) => {
     const mode = lv === "learner";
     ruleSel.value = mode ? "rubicon" : opts.default_rules;
-    opp1.value = mode && opts.levels.includes("book") ? "book" : opts.default_level;
+    opp1.value = mode ? kind(opts) : opts.default_level;
     hints.checked = mode;
     sayLevel();
     refresh(true);
