@@ -64,6 +64,7 @@ def test_a_game_reached_in_this_deal_is_won_and_a_lurch_pays_double() -> None:
     assert t[10, 40] == STAKE  # younger at 60: no lurch
     assert t[0, 80] == -STAKE  # younger reaches 100, elder at 90
     e, y = game_values(GAME_1754)
+    assert y.shape == e.shape
     assert e.shape == (100, 100) and abs(e[0, 0]) < STAKE and e[90, 0] > e[0, 90]
 
 
