@@ -97,3 +97,12 @@ def test_its_decisions_repeat_when_it_is_made_afresh() -> None:
         else:
             action = person.choose(m.view(0))
         m = m.apply(action, p)
+
+
+def test_the_ladder_leaves_the_adaptive_opponent_out_by_default() -> None:
+    from piquet.cli.ladder_cmd import default_levels
+    from piquet.players.base import UNRANKED
+
+    assert "adaptive" in UNRANKED
+    levels = default_levels()
+    assert "adaptive" not in levels and levels[0] == "random" and "hoyle" in levels

@@ -12,7 +12,7 @@ from piquet.cli.tournament_cmd import add_common, check_common, interval_text, p
 from piquet.core.errors import PiquetError
 from piquet.core.rules import get_rules
 
-__all__ = ["register", "run"]
+__all__ = ["default_levels", "register", "run"]
 
 
 def register(sub: Any) -> None:
@@ -28,7 +28,8 @@ def register(sub: Any) -> None:
         nargs="+",
         default=None,
         metavar="LEVEL",
-        help="levels to rank, random first (default: every listed level, reference included; "
+        help="levels to rank, random first (default: every listed level but adaptive, "
+        "reference included; "
         "a variant such as expert-lookahead or a fixed budget such as expert@1000 may be named)",
     )
     p.add_argument(
@@ -42,6 +43,15 @@ def register(sub: Any) -> None:
     add_common(p, deals_default=50)
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the ratings (PNG)")
     p.set_defaults(run=run)
+
+
+def default_levels() -> list[str]:
+    """The levels a ladder ranks when none are named: every listed level but those whose
+    strength follows their opponent (``adaptive``)."""
+    from piquet.players import LEVELS
+    from piquet.players.base import UNRANKED
+
+    return [lv for lv in LEVELS if lv not in UNRANKED]
 
 
 def _pairings(given: list[str] | None) -> list[tuple[str, str]] | None:
@@ -58,7 +68,7 @@ def _pairings(given: list[str] | None) -> list[tuple[str, str]] | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from piquet.players import LEVELS, player_factory
+    from piquet.players import player_factory
     from piquet.tournament import ladder, plot_ladder
 
     check_common(args)
@@ -69,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     elif pairings is not None:
         levels = list(dict.fromkeys(lv for pair in pairings for lv in pair))
     else:
-        levels = list(LEVELS)
+        levels = default_levels()
     for i, lv in enumerate(levels):
         if lv in levels[:i]:
             raise PiquetError(f"--levels names {lv!r} twice: name each level once")

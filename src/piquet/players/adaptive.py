@@ -27,7 +27,14 @@ from typing import Final
 from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
 from piquet.core.match import MatchView
-from piquet.players.base import LEVEL_NOTES, Player, make_player, register_family, register_level
+from piquet.players.base import (
+    LEVEL_NOTES,
+    UNRANKED,
+    Player,
+    make_player,
+    register_family,
+    register_level,
+)
 
 __all__ = [
     "ADAPTIVE_LADDER",
@@ -181,6 +188,7 @@ def adaptive_level(start: float) -> str:
 
 
 register_level("adaptive", lambda seed, think_ms: AdaptivePlayer(seed, think_ms))
+UNRANKED.add("adaptive")
 LEVEL_NOTES["adaptive"] = ("Your match: plays each deal as the opponent nearest your strength, "
                            "judged from your results, for an even game")
 

@@ -16,6 +16,7 @@ __all__ = [
     "FAMILIES",
     "LEVEL_NOTES",
     "PLACES",
+    "UNRANKED",
     "VARIANTS",
     "WEAKEST_FIRST",
     "Player",
@@ -100,6 +101,11 @@ VARIANTS: dict[str, Callable[[int, int | None], Player]] = {}
 def register_variant(name: str, factory: Callable[[int, int | None], Player]) -> None:
     """Add an unlisted player (see :data:`VARIANTS`)."""
     VARIANTS[name] = factory
+
+
+#: Levels whose strength follows the person they play (``adaptive``): offered like any
+#: level, but left out of the ladder's default list (they have no one rating).
+UNRANKED: set[str] = set()
 
 
 #: Families of parametrised names (``adaptive-480``): each takes a name and returns the
