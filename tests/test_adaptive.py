@@ -15,6 +15,7 @@ from piquet.players.adaptive import (
     AdaptivePlayer,
     DealResult,
     adaptive_level,
+    deal_results,
     estimate,
     even_opponent,
 )
@@ -79,8 +80,10 @@ def test_it_climbs_against_a_strong_person_and_comes_down_to_a_weak_one() -> Non
     assert levels[0] == even_opponent(LEARNER_START)
     assert SCALE[levels[-1]] > SCALE[levels[0]]
     weak, adaptive = _partie("random", 4)
-    levels = adaptive.levels(weak.view(1))
-    assert SCALE[levels[-1]] < SCALE[levels[0]]
+    view = weak.view(1)
+    levels = adaptive.levels(view)
+    assert SCALE[levels[-1]] <= SCALE[levels[0]]
+    assert estimate(deal_results(view, levels)).rating < LEARNER_START
 
 
 def test_its_decisions_repeat_when_it_is_made_afresh() -> None:

@@ -50,25 +50,26 @@ __all__ = [
 ]
 
 #: The ratings on one scale (Elo points on deals won, ``random`` = 0), rubicon, 100 ms,
-#: from the ladder of docs/strength.md ("One scale"; ``club`` plays as ``colonel``).
+#: from the ladder of docs/strength.md ("One scale"), rounded; ``club`` makes the
+#: Colonel's choices (his style is the club's), so it has his rating.
 SCALE: Final[dict[str, float]] = {
     "random": 0.0,
-    "nell": 230.0,
-    "toby": 420.0,
-    "book": 520.0,
-    "kitty": 490.0,
-    "colonel": 640.0,
-    "club": 640.0,
-    "reference": 690.0,
-    "expert": 720.0,
-    "hoyle": 720.0,
+    "nell": 155.0,
+    "toby": 297.0,
+    "book": 353.0,
+    "kitty": 356.0,
+    "colonel": 432.0,
+    "club": 432.0,
+    "reference": 439.0,
+    "expert": 445.0,
+    "hoyle": 458.0,
 }
 
 #: The opponents the adaptive player chooses among, weakest first.
 ADAPTIVE_LADDER: Final = ("random", "nell", "toby", "kitty", "colonel", "hoyle")
 
-#: Where a person with no results starts: a learner, at Toby's strength less a little.
-LEARNER_START: Final = 350.0
+#: Where a person with no results starts: a newcomer, nearest Nell.
+LEARNER_START: Final = 200.0
 
 #: How uncertain a start is (Elo points, one standard deviation).
 PRIOR_SD: Final = 250.0
