@@ -17,8 +17,10 @@ from piquet.players import make_player
 from piquet.players.common import discard_candidates, situation
 from piquet.players.exchange import all_playout_values, playout_worlds
 from piquet.players.matchvalue import (
+    LINEAR_TOLERANCE,
     STAKE,
     WIDTH,
+    bends,
     deal_outcomes,
     deal_table,
     game_values,
@@ -142,7 +144,9 @@ def test_the_match_aware_expert_sees_the_match() -> None:
     view = m.view(m.to_act)
     assert situation(view, RUBICON).objective.mode is Mode.DIFF
     sit = situation(view, RUBICON, match_aware=True)
-    assert sit.objective.mode is Mode.TABLE and sit.table == sit.objective.table
+    # the first deal's table is near a straight line in the points: the play stays DIFF
+    assert sit.table is not None and bends(RUBICON, Format.PARTIE, (0, 0), 5) < 6
+    assert sit.objective.mode is Mode.DIFF
     game = new_match(GAME_1754, seed=4, format="game")
     assert situation(game.view(game.to_act), GAME_1754, match_aware=True).table is not None
 
@@ -159,3 +163,11 @@ def test_the_match_aware_expert_plays_whole_matches(preset: str, fmt: str) -> No
         assert p is not None
         m = m.apply(players[p].choose(m.view(p)), p)  # apply() verifies legality
     assert len(m.deals) >= 2 or m.finished
+
+
+def test_a_table_that_bends_away_from_the_points_is_played_at_the_leaves() -> None:
+    """Near the end of a partie the rubicon bends the table far from the points'
+    difference; the play then uses it (TABLE), elsewhere DIFF does the same search."""
+    assert bends(RUBICON, Format.PARTIE, (40, 20), 1) > LINEAR_TOLERANCE
+    assert bends(RUBICON, Format.PARTIE, (150, 60), 1) > LINEAR_TOLERANCE
+    assert bends(GAME_1754, Format.GAME, (30, 40), 0) > LINEAR_TOLERANCE
