@@ -66,6 +66,7 @@ from piquet.players.exchange import (
     wide_candidates,
 )
 from piquet.players.lookahead import lookahead_values
+from piquet.players.matchvalue import table_line
 from piquet.players.search import (
     SearchPlayer,
     _blanche_flags,
@@ -380,7 +381,10 @@ class ExpertPlayer(SearchPlayer):
                     continue
                 values[i] = got
                 scores[i] = sum(pw.weight * v for pw, v in zip(ready, got, strict=True)) / wsum
-            return cands[margin_choice(scores, self.switch_margin)] if scores else cands[0]
+            # the margin is in points: in the table's units, times what a point is worth
+            slope, _ = table_line(rules, sit.table)
+            margin = self.switch_margin * (slope if slope > 0 else 1.0)
+            return cands[margin_choice(scores, margin)] if scores else cands[0]
         for i, got in enumerate(all_playout_values(rules, role, ready, cands, seed)):
             if got is None:
                 continue

@@ -25,6 +25,7 @@ and the match's numbers, so a deal computes its table once.
 from __future__ import annotations
 
 import functools
+import math
 import random
 from typing import Final
 
@@ -44,6 +45,7 @@ __all__ = [
     "deal_outcomes",
     "deal_table",
     "game_values",
+    "table_line",
     "partie_settlement",
 ]
 
@@ -143,20 +145,26 @@ of a partie 7 to 13)."""
 
 
 @functools.lru_cache(maxsize=64)
-def bends(rules: Rules, format: Format, start: tuple[int, int], deals_left: int = 0) -> float:
-    """How far the deal's :func:`deal_table` is from valuing points alone, in points: the
-    root mean square, over the sampled outcomes (:func:`deal_outcomes`), of its distance
-    from the best straight line in elder's points less younger's, divided by that line's
-    slope (infinite where the slope is not positive: points are then not what counts)."""
-    grid = np.asarray(deal_table(rules, format, start, deals_left),
-                      dtype=np.float64).reshape(WIDTH, WIDTH)
-    sample = np.minimum(deal_outcomes(rules), WIDTH - 1)
+def table_line(rules: Rules, table: tuple[int, ...]) -> tuple[float, float]:
+    """(slope, bends) of a deal's table: the best straight line in elder's points less
+    younger's over the sampled outcomes (:func:`deal_outcomes`), its slope (table units a
+    point), and the root mean square distance from it in points (infinite where the slope
+    is not positive: points are then not what counts)."""
+    w = math.isqrt(len(table))
+    grid = np.asarray(table, dtype=np.float64).reshape(w, w)
+    sample = np.minimum(deal_outcomes(rules), w - 1)
     v = grid[sample[:, 0], sample[:, 1]]
     d = (sample[:, 0] - sample[:, 1]).astype(np.float64)
     slope, cut = np.polyfit(d, v, 1)
     if slope <= 1e-9:
-        return float("inf")
-    return float(np.sqrt(np.mean((v - (slope * d + cut)) ** 2)) / slope)
+        return float(max(slope, 0.0)), float("inf")
+    return float(slope), float(np.sqrt(np.mean((v - (slope * d + cut)) ** 2)) / slope)
+
+
+def bends(rules: Rules, format: Format, start: tuple[int, int], deals_left: int = 0) -> float:
+    """How far the deal's :func:`deal_table` is from valuing points alone, in points
+    (:func:`table_line`)."""
+    return table_line(rules, deal_table(rules, format, start, deals_left))[1]
 
 
 def _bilinear(coarse: npt.NDArray[np.float64], step: int) -> npt.NDArray[np.float64]:
