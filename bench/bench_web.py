@@ -7,8 +7,15 @@ browser tab does over one keep-alive connection: wait for its turn (long poll,
 choose a legal action, post it.
 
 ``--opponent random`` (the default): the client holds seat 0 and the computer (``random``)
-the other.  ``--opponent friend``: the client holds both seats of every game (two
+the other; any other level (``--opponent book``, ``expert``) is played by the server's
+job workers.  ``--opponent friend``: the client holds both seats of every game (two
 players, two connections per game), so every action is a client's and no AI runs at all.
+``--hints K``: every K-th move is preceded by a hint (``GET .../hint``, the games made with
+hints on).  ``--analysers K``: K more clients each play a deal against ``random``,
+resign, and ask for the deal's analysis until it is ready, over and over, so analyses
+run beside the games.  Each game's connection comes from its own loopback address
+(127.0.0.2 to 127.0.0.251), as different players would, so the server's per-client
+quotas count each on its own.
 
 What it reports (milliseconds):
 
@@ -20,10 +27,15 @@ What it reports (milliseconds):
   returning one's turn again: the computer choosing, its move recorded, the wake-up.
 - ``notify_*`` (friend games): from one seat's action being answered to the other seat's
   long poll returning with it.
-- ``server_cpu_ms_per_action``: the server process's CPU time (user + system, from
-  ``/proc``) over every action recorded, the client's and the computer's; the client's
-  own CPU is reported too, and the load average before and after (the machine is shared:
-  read every figure with it).
+- ``server_cpu_ms_per_action``: the web processes' CPU time (user + system, from
+  ``/proc``) over every action recorded, the client's and the computer's;
+  ``workers_cpu_ms_per_action`` the same for their job workers (the computer's thinking,
+  hints, analyses); the client's own CPU is reported too, and the load average before and
+  after (the machine is shared: read every figure with it).
+- ``hint_p50_ms``/``hint_p99_ms``, ``analyses_done``: with ``--hints`` and ``--analysers``.
+
+``--url A,B`` drives servers already running (games spread over them in turn; with
+``--server-pid P,Q`` their CPU is measured, and their workers', their child processes).
 
 The client is a small HTTP/1.1 client on asyncio streams (uvloop when installed), so that
 on a small machine it leaves the CPU to the server.
@@ -85,9 +97,10 @@ class HttpError(Exception):
 class Conn:
     """One keep-alive HTTP/1.1 connection, one request at a time (as a browser tab's)."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, local: str | None = None) -> None:
         self.host = host
         self.port = port
+        self.local = local
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
 
@@ -110,7 +123,9 @@ class Conn:
         for attempt in (0, 1):
             fresh = self.writer is None
             if fresh:
-                self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+                self.reader, self.writer = await asyncio.open_connection(
+                    self.host, self.port,
+                    local_addr=(self.local, 0) if self.local else None)
             try:
                 return await asyncio.wait_for(self._exchange(method, path, body, token), timeout)
             except (ConnectionError, asyncio.IncompleteReadError) as exc:
@@ -165,6 +180,9 @@ class Stats:
         self.act: list[float] = []
         self.reply: list[float] = []
         self.notify: list[float] = []
+        self.hint: list[float] = []
+        self.analyses = 0
+        self.stop = False
         self.errors: list[str] = []
         self.finished = 0
         self.last_n: dict[str, int] = {}
@@ -195,7 +213,7 @@ class Player:
         self.rng = rng
         self.stats = stats
 
-    async def play(self, moves: int, pace: float, against_ai: bool) -> None:
+    async def play(self, moves: int, pace: float, against_ai: bool, hints: int = 0) -> None:
         st = self.stats
         done = 0
         acked_at: float | None = None
@@ -225,6 +243,13 @@ class Player:
                     st.reply.append(now - acked_at)
                 elif not against_ai and n > 0:
                     st.seen_or_acked(self.gid, n, now, seen=True)
+                if hints and done % hints == 0:
+                    h0 = time.perf_counter()
+                    status, said = await self.conn.request(
+                        "GET", f"/api/games/{self.gid}/hint", token=self.token, timeout=300)
+                    st.hint.append(time.perf_counter() - h0)
+                    if status != 200:
+                        st.errors.append(f"hint {status}: {str(said)[:200]}")
                 action = pick(game, self.rng)
                 if pace:
                     await asyncio.sleep(self.rng.uniform(0.5, 1.5) * pace)  # a player thinks
@@ -256,13 +281,19 @@ class Player:
             await self.conn.close()
 
 
+def local_address(n: int) -> str:
+    """The loopback address the ``n``-th client connects from (its own quotas)."""
+    return f"127.0.0.{2 + n % 250}"
+
+
 async def one_game(host: str, port: int, n: int, args: argparse.Namespace, stats: Stats) -> None:
     rng = random.Random(n)
     await asyncio.sleep(rng.uniform(0, args.pace))  # the games do not all start at once
-    conn = Conn(host, port)
+    conn = Conn(host, port, local_address(n))
     try:
         status, made = await conn.request(
-            "POST", "/api/games", {"rules": args.rules, "opponent": args.opponent}
+            "POST", "/api/games",
+            {"rules": args.rules, "opponent": args.opponent, "hints": bool(args.hints)},
         )
         if status != 201:
             stats.errors.append(f"create {status}: {str(made)[:200]}")
@@ -271,7 +302,7 @@ async def one_game(host: str, port: int, n: int, args: argparse.Namespace, stats
         gid = made["id"]
         players = [Player(conn, gid, made["token"], 0, rng, stats)]
         if args.opponent == "friend":
-            other = Conn(host, port)
+            other = Conn(host, port, local_address(n + 125))
             status, joined = await other.request(
                 "POST", f"/api/games/{gid}/join", {"invite": made["invites"][0]["invite"]}
             )
@@ -287,14 +318,63 @@ async def one_game(host: str, port: int, n: int, args: argparse.Namespace, stats
         return
     against_ai = args.opponent != "friend"
     # a friend game's 2 players each make --moves moves
-    await asyncio.gather(*(p.play(args.moves, args.pace, against_ai) for p in players))
+    await asyncio.gather(*(p.play(args.moves, args.pace, against_ai, args.hints)
+                           for p in players))
 
 
-async def drive(url: str, args: argparse.Namespace) -> Stats:
-    parts = urlsplit(url)
-    host, port = parts.hostname or "127.0.0.1", parts.port or 80
+async def analyser(host: str, port: int, n: int, args: argparse.Namespace,
+                   stats: Stats) -> None:
+    """Over and over until the games are done: a deal against ``random`` played flat out,
+    resigned, and its analysis asked for until it is ready."""
+    rng = random.Random(10**7 + n)
+    conn = Conn(host, port, local_address(200 + n))
+    try:
+        while not stats.stop:
+            status, made = await conn.request(
+                "POST", "/api/games", {"rules": "rubicon", "opponent": "random"})
+            if status != 201:
+                stats.errors.append(f"analyser create {status}: {str(made)[:200]}")
+                return
+            gid, token = made["id"], made["token"]
+            while True:
+                status, game = await conn.request("GET", f"/api/games/{gid}?wait=20",
+                                                  token=token)
+                if game["finished"] or game["view"]["deals"]:
+                    break
+                if game["your_turn"]:
+                    await conn.request("POST", f"/api/games/{gid}/actions",
+                                       {"action": pick(game, rng), "n": game["n"]},
+                                       token=token)
+            if not game["finished"]:
+                await conn.request("POST", f"/api/games/{gid}/resign", token=token)
+            while not stats.stop:
+                status, body = await conn.request("GET", f"/api/games/{gid}/analysis",
+                                                  token=token)
+                if status != 200:
+                    stats.errors.append(f"analysis {status}: {str(body)[:200]}")
+                    return
+                if not body["pending"]:
+                    stats.analyses += 1
+                    break
+                await asyncio.sleep(1.0)
+    except Exception as exc:
+        stats.errors.append(f"analyser: {type(exc).__name__}: {exc}")
+    finally:
+        await conn.close()
+
+
+async def drive(urls: list[str], args: argparse.Namespace) -> Stats:
+    where = []
+    for url in urls:
+        parts = urlsplit(url)
+        where.append((parts.hostname or "127.0.0.1", parts.port or 80))
     stats = Stats()
-    await asyncio.gather(*(one_game(host, port, n, args, stats) for n in range(args.games)))
+    side = [asyncio.ensure_future(analyser(*where[k % len(where)], k, args, stats))
+            for k in range(args.analysers)]
+    await asyncio.gather(*(one_game(*where[n % len(where)], n, args, stats)
+                           for n in range(args.games)))
+    stats.stop = True
+    await asyncio.gather(*side)
     return stats
 
 
@@ -306,6 +386,22 @@ def cpu_seconds(pid: int) -> tuple[float, float] | None:
         return None
     tick = os.sysconf("SC_CLK_TCK")
     return int(fields[11]) / tick, int(fields[12]) / tick
+
+
+def children_cpu(pids: list[int]) -> dict[int, float]:
+    """CPU seconds of each live child process of ``pids`` (the job workers), by pid."""
+    out: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) in pids:
+            tick = os.sysconf("SC_CLK_TCK")
+            out[int(entry.name)] = (int(fields[11]) + int(fields[12])) / tick
+    return out
 
 
 @contextlib.contextmanager
@@ -346,6 +442,8 @@ def start_server(
         cmd += ["--database", database]
     if args.redis:
         cmd += ["--redis", args.redis]
+    if args.ai_workers:
+        cmd += ["--ai-workers", str(args.ai_workers)]
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = os.pathsep.join(
@@ -372,14 +470,21 @@ def start_server(
     return proc, url
 
 
+def _sum_cpu(pids: list[int]) -> tuple[float, float] | None:
+    got = [cpu_seconds(p) for p in pids]
+    if not got or any(g is None for g in got):
+        return None
+    return sum(g[0] for g in got if g), sum(g[1] for g in got if g)
+
+
 def run_once(args: argparse.Namespace, database: str | None, src: str | None) -> dict[str, Any]:
     proc = None
     tmp = tempfile.TemporaryDirectory()
-    url = args.url
-    pid = args.server_pid
-    if url is None:
+    urls = args.url.split(",") if args.url else []
+    pids = [int(p) for p in args.server_pid.split(",")] if args.server_pid else []
+    if not urls:
         proc, url = start_server(args, database, tmp.name, src)
-        pid = proc.pid
+        urls, pids = [url], [proc.pid]
         time.sleep(args.settle)  # let the AI worker processes finish starting
     try:
         try:
@@ -389,13 +494,15 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
         except ImportError:
             runner = asyncio.run
         load0 = os.getloadavg()
-        cpu0 = cpu_seconds(pid) if pid else None
+        cpu0 = _sum_cpu(pids)
+        kids0 = children_cpu(pids)
         client0 = time.process_time()
         t0 = time.perf_counter()
-        stats = runner(drive(url, args))
+        stats = runner(drive(urls, args))
         wall = time.perf_counter() - t0
         client_cpu = time.process_time() - client0
-        cpu1 = cpu_seconds(pid) if pid else None
+        cpu1 = _sum_cpu(pids)
+        kids1 = children_cpu(pids)
         load1 = os.getloadavg()
     finally:
         if proc is not None:
@@ -415,9 +522,13 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
     def r(x: float) -> float:
         return round(x * ms, 1)
 
+    workers_cpu = sum(v - kids0.get(k, 0.0) for k, v in kids1.items())
     figures: dict[str, Any] = {
         "games": args.games,
         "opponent": args.opponent,
+        "hints_every": args.hints or None,
+        "analysers": args.analysers or None,
+        "web_processes": len(urls),
         "moves_per_player": args.moves or "whole game",
         "pace_s": args.pace,
         "database": "postgresql" if database and "postgres" in database else "sqlite",
@@ -437,6 +548,10 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
             reply_p50_ms=r(pct(stats.reply, 50)),
             reply_p99_ms=r(pct(stats.reply, 99)),
         )
+    if stats.hint:
+        figures.update(hint_p50_ms=r(pct(stats.hint, 50)), hint_p99_ms=r(pct(stats.hint, 99)))
+    if args.analysers:
+        figures.update(analyses_done=stats.analyses)
     if stats.notify:
         figures.update(
             notify_p50_ms=r(pct(stats.notify, 50)),
@@ -449,6 +564,8 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
         server_cpu_ms_per_action=(
             None if server_cpu is None or not total else round(server_cpu / total * ms, 2)
         ),
+        workers_cpu_s=round(workers_cpu, 2),
+        workers_cpu_ms_per_action=round(workers_cpu / total * ms, 2) if total else None,
         client_cpu_s=round(client_cpu, 2),
         load_before=[round(x, 2) for x in load0],
         load_after=[round(x, 2) for x in load1],
@@ -467,9 +584,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--opponent",
         default="random",
-        choices=("random", "friend"),
-        help="random: the computer replies; friend: the client plays both seats (random)",
+        choices=("random", "book", "club", "reference", "expert", "friend"),
+        help="a level: the computer replies; friend: the client plays both seats (random)",
     )
+    ap.add_argument("--hints", type=int, default=0, metavar="K",
+                    help="ask a hint before every K-th move (0: none)")
+    ap.add_argument("--analysers", type=int, default=0, metavar="K",
+                    help="clients having finished deals analysed meanwhile (0)")
+    ap.add_argument("--ai-workers", type=int, default=None,
+                    help="the server's job workers (its default)")
     ap.add_argument(
         "--pace",
         type=float,
@@ -499,10 +622,12 @@ def main(argv: list[str] | None = None) -> int:
         default=5.0,
         help="seconds to wait after the server answers, while it finishes starting (5)",
     )
-    ap.add_argument("--url", default=None, help="drive a server already running at this URL")
+    ap.add_argument("--url", default=None,
+                    help="drive servers already running at these URLs (comma-separated)")
     ap.add_argument(
-        "--server-pid", type=int, default=None, help="with --url: its pid, for its CPU time"
-    )
+        "--server-pid", default=None,
+        help="with --url: their pids (comma-separated), for their CPU time and their "
+        "workers'")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON line")
     args = ap.parse_args(argv)
     if args.games < 1 or args.moves < 0 or args.pace < 0:

@@ -86,12 +86,14 @@ SLOW_MODULES = frozenset({
     "test_web_beyond",
     "test_web_cluster",
     "test_web_faults_limits",
+    "test_web_faults_commit",
     "test_web_faults_once",
     "test_web_faults_process",
     "test_web_faults_small",
     "test_web_fuzz",
     "test_web_leaks",
     "test_web_practice",
+    "test_web_schema_agreement",
     "test_web_tally",
 })
 

@@ -88,12 +88,14 @@ LAYERS: dict[str, int] = {
     # 2: analysis over the rules: odds, draw tables, the batch scorer, records, tallies
     "drawtables": 2, "odds": 2, "batch": 2, "handscore": 2, "tally": 2, "notation": 2,
     "sampling": 2,
-    # 3: the players and the advisor
-    "players": 3, "advisor": 3,
+    # 3: the players and the advisor; the levels' names and the quick level (light: what a
+    # web process may import of them)
+    "players": 3, "advisor": 3, "levels": 3, "quick": 3, "strengths": 3,
     # 4: what uses the players: teaching, reviews, tournaments
-    "learn": 4, "review": 4, "tournament": 4,
-    # 5: the table, beneath every interface
-    "table": 5,
+    "learn": 4, "review": 4, "review_version": 4, "tournament": 4,
+    # 5: the table, beneath every interface; the computer's work as jobs (its workers
+    # import layers 3 and 4, the web process only the queue)
+    "table": 5, "jobs": 5,
     # 6: the interfaces (the command line starts the others: it may import them)
     "tui": 6, "web": 6, "integrations": 6, "cli": 7, "__main__": 7, "piquet": 7,
 }

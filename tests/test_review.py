@@ -77,13 +77,13 @@ def test_a_deal_that_dealing_ended_keeps_the_numbers_of_the_deals_after_it(
     assert [d.number for d in deals] == [1, 2, 3, 4, 5, 6, 7, 9, 10, 11, 12]
     assert all(d.end.is_over and d.actions for d in deals)
     # the web's analysis finds each deal by its number, and says why deal 8 has none
-    from piquet.web.analysis import AnalysisSettings, analyse_deal
+    from piquet.jobs.work import analyse_deal
 
     log = [(p, str(a)) for p, a in history]
-    cheap = AnalysisSettings(think_ms=5, samples=8, verify=8)
-    eighth = json.loads(analyse_deal(str(house), "game", 258, 12, 2, log, 8, cheap))
+    cheap = (5, 8, 8)  # the expert's budget, the advisor's samples, the deals verified
+    eighth = json.loads(analyse_deal(str(house), "game", 258, 12, 2, log, 8, *cheap))
     assert eighth["number"] == 8 and "ended as it was dealt" in eighth["note"]
-    ninth = json.loads(analyse_deal(str(house), "game", 258, 12, 2, log, 9, cheap))
+    ninth = json.loads(analyse_deal(str(house), "game", 258, 12, 2, log, 9, *cheap))
     assert ninth["number"] == 9 and ninth["start"] == deals[7].start
 
 

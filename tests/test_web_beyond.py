@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from test_web_kit import bearer, client, create, offer, walk
+from test_web_kit import bearer, client, create, friend_game, offer, pick, view, walk
 
 
 def post(c: Any, made: dict[str, Any]) -> Any:
@@ -69,6 +69,26 @@ def test_a_new_link_retires_the_challenge(tmp_path: Path) -> None:
         r = c.post(f"/api/games/{made['id']}/invite", headers=bearer(made["token"]))
         assert r.status_code == 200
         assert c.get("/api/lobby").json()["challenges"] == []
+
+
+def test_a_new_link_can_be_offered_in_the_lobby(tmp_path: Path) -> None:
+    """Issue 38: "Offer in the lobby" after "Make a new link" always failed: the offer was
+    checked against the invitation held in memory from before the new link."""
+    with client(tmp_path) as c:
+        made = offer(c.post, name="Ada")
+        r = c.post(f"/api/games/{made['id']}/invite", headers=bearer(made["token"]))
+        assert r.status_code == 200, r.text
+        fresh = r.json()["invites"][0]["invite"]
+        r = c.post("/api/lobby", json={"game": made["id"], "invite": fresh},
+                   headers=bearer(made["token"]))
+        assert r.status_code == 201, r.text
+        # the replaced link offers nothing
+        old = post(c, made)
+        assert old.status_code == 404
+        listed = c.get("/api/lobby").json()["challenges"]
+        assert [x["id"] for x in listed] == [r.json()["id"]]
+        taken = c.post(f"/api/lobby/{r.json()['id']}/accept", json={"name": "Bob"})
+        assert taken.status_code == 201 and taken.json()["seat"] == 1
 
 
 def test_posting_needs_a_seat_and_the_games_own_invitation(tmp_path: Path) -> None:
@@ -200,7 +220,7 @@ def cheap(c: Any) -> None:
 
     st = c.app.state.piquet
     st.analyses = Analyses(
-        st.store.engine, st.executor, AnalysisSettings(think_ms=5, samples=8, verify=16)
+        st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
     )
 
 
@@ -254,8 +274,9 @@ def test_analysis_is_for_seats_and_stored_with_the_game(tmp_path: Path) -> None:
 def test_a_deal_that_cannot_be_analysed_says_so_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A failing analysis is stored as an error (the page stops waiting), not retried."""
-    import piquet.web.analysis as analysis
+    """A failing analysis is tried once more (as every job), then stored as an error (the
+    page stops waiting), not made again."""
+    import piquet.jobs.work as work
 
     calls = {"n": 0}
 
@@ -263,7 +284,7 @@ def test_a_deal_that_cannot_be_analysed_says_so_once(
         calls["n"] += 1
         raise ValueError("injected")
 
-    monkeypatch.setattr(analysis, "analyse_deal", broken)
+    monkeypatch.setattr(work, "analyse_deal", broken)  # (the jobs run in threads here)
     with client(tmp_path) as c:
         made = create(c, rules="rubicon", opponent="random")
         walk(c, made["id"], {0: made["token"]}, random.Random(6))
@@ -274,7 +295,7 @@ def test_a_deal_that_cannot_be_analysed_says_so_once(
         )
         n = calls["n"]
         wait_ready(c, made["id"], made["token"])
-        assert calls["n"] == n == body["deals_over"]
+        assert calls["n"] == n == 2 * body["deals_over"]
 
 
 def test_analysis_in_worker_processes(tmp_path: Path) -> None:
@@ -286,3 +307,69 @@ def test_analysis_in_worker_processes(tmp_path: Path) -> None:
         body = wait_ready(c, made["id"], made["token"])
         assert body["deals"] and all(d["analysis"].get("play") is not None
                                      for d in body["deals"])
+
+
+def _cards_named(a: dict[str, Any]) -> set[str]:
+    """Every card a deal's analysis names in its card fields."""
+    out: set[str] = set()
+    for hand in (a.get("hands") or {}).values():
+        for part in (hand or {}).values():
+            out.update(part or [])
+    for e in a.get("exchange", []):
+        out.update(e.get("dealt", []) + e.get("made", []) + e.get("best", []))
+    for p in a.get("play", []):
+        out.update([p["card"], *p["best"]])
+    return out
+
+
+def test_between_people_the_analysis_keeps_the_others_cards_face_down(
+    tmp_path: Path,
+) -> None:
+    """Issue 39: during a game between two people the analysis showed each of them the
+    other's discards and whole dealt hand of every finished deal.  Until the game is over
+    each sees only his own hand, discards and choices; after it, everything, as before."""
+    with client(tmp_path) as c:
+        cheap(c)
+        gid, tokens = friend_game(c.post, rules="rubicon", name="Ada", guest="Bob")
+        rng = random.Random(11)
+        g = view(c, gid, tokens[0])
+        while g["view"]["deal_number"] == 1 and not g["finished"]:  # deal 1 to its end
+            p = g["to_act"]
+            mine = view(c, gid, tokens[p])
+            r = c.post(f"/api/games/{gid}/actions", json={"action": pick(mine, rng),
+                                                            "n": mine["n"]},
+                       headers=bearer(tokens[p]))
+            assert r.status_code == 200, r.text
+            g = view(c, gid, tokens[0])
+        assert not g["finished"]
+        seen = {seat: wait_ready(c, gid, tok) for seat, tok in tokens.items()}
+        for seat in (0, 1):
+            (deal,) = seen[seat]["deals"]
+            a = deal["analysis"]
+            mine = next(r for r, p in a["players"].items() if p == seat)
+            other = "younger" if mine == "elder" else "elder"
+            assert a["hidden"] == [other]
+            assert a["hands"][other] is None and a["losses"][other] is None
+            assert a["hands"][mine]["dealt"] and a["losses"][mine] is not None
+            for part in ("exchange", "declarations", "play"):
+                assert all(e["role"] == mine for e in a[part]), part
+            assert a["points"]["elder"] is not None  # the deal's points are public
+            seen[seat] = a
+        # every card a seat is shown is its own: dealt to it or taken in by it (the
+        # other's hand, discards and cards taken appear nowhere)
+        for seat in (0, 1):
+            a = seen[seat]
+            mine = next(r for r, p in a["players"].items() if p == seat)
+            own = set(a["hands"][mine]["dealt"]) | set(a["hands"][mine]["taken"])
+            assert _cards_named(a) <= own
+            other = seen[1 - seat]
+            theirs = other["hands"][next(r for r, p in other["players"].items()
+                                         if p == 1 - seat)]
+            assert _cards_named(a).isdisjoint(theirs["dealt"] + theirs["discards"]
+                                              + theirs["taken"])
+        # once the game is over (a resignation), both see everything, as before
+        assert c.post(f"/api/games/{gid}/resign", headers=bearer(tokens[1])).status_code == 200
+        for tok in tokens.values():
+            a = wait_ready(c, gid, tok)["deals"][0]["analysis"]
+            assert "hidden" not in a
+            assert a["hands"]["elder"]["dealt"] and a["hands"]["younger"]["dealt"]

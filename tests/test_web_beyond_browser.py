@@ -35,7 +35,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
         # the real analysis on a test's budget (test_web_beyond's): the page's words are
         # checked, not the advice's strength
         st.analyses = Analyses(
-            st.store.engine, st.executor, AnalysisSettings(think_ms=5, samples=8, verify=16)
+            st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
         )
         yield srv
 
@@ -338,3 +338,32 @@ def test_an_invitation_opened_on_a_phone_is_read_from_its_top(
     shot(page, "invitation-phone")
     assert not page.errors, page.errors
     page.context.close()
+
+
+def test_a_new_link_is_offered_in_the_lobby(server: ThreadServer, browser: Any) -> None:
+    """Issue 38: "Offer in the lobby" after "Make a new link" always failed (the offer was
+    checked against the old invitation).  The new link retires the challenge; the seat is
+    offered again with the new one, and the lobby lists it."""
+    ada = new_page(browser, DESKTOP)
+    ada.goto(server.url + "/")
+    ada.fill("#name", "Ada relinks")
+    ada.wait_for_selector("#challenge-rules option", state="attached")
+    ada.select_option("#challenge-rules", "rubicon")
+    ada.click("#post-challenge")
+    ada.wait_for_url("**/play/*")
+    game_id = ada.url.rsplit("/", 1)[1]
+    ada.wait_for_selector("#offer-lobby[disabled]")
+    old_link = ada.input_value(".invite-link")
+    ada.get_by_role("button", name="Make a new link").click()
+    ada.wait_for_function(
+        "old => document.querySelector('.invite-link')?.value !== old", arg=old_link)
+    offer = ada.locator("#offer-lobby")
+    assert offer.is_enabled() and offer.inner_text() == "Offer in the lobby"
+    offer.click()
+    ada.wait_for_selector("#offer-lobby[disabled]")
+    assert ada.locator("#offer-lobby").inner_text() == "Offered in the lobby"
+    listed = httpx.get(server.url + "/api/lobby").json()["challenges"]
+    assert [c["name"] for c in listed if c["name"] == "Ada relinks"] == ["Ada relinks"]
+    assert seat_of(ada, game_id)["offered"]
+    assert not ada.errors, ada.errors
+    ada.context.close()

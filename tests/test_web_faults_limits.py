@@ -142,3 +142,39 @@ def test_x_forwarded_for_is_believed_only_from_a_named_proxy(tmp_path: Path) -> 
         assert set(_codes(server.url, 40)) == {200}
     finally:
         server.stop()
+
+
+def test_a_trickled_body_gets_the_documented_408(tmp_path: Path) -> None:
+    """Issue 39: a request whose head arrived but whose body trickled was closed without a
+    word; the documented answer is 408, whatever part of the request is late."""
+    server = _server(tmp_path, "--request-timeout", "1", "--rate-limit", "0")
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as slow:
+            body = b'{"rules": "rubicon", "opponent": "random"}'
+            slow.sendall(b"POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: "
+                         b"application/json\r\ncontent-length: %d\r\n\r\n" % len(body))
+            answer = b""
+            for byte in body:  # a byte every half second: never finishing the body
+                try:
+                    slow.send(bytes([byte]))
+                    slow.settimeout(0.5)
+                    chunk = slow.recv(4096)
+                except TimeoutError:
+                    continue
+                except OSError:
+                    break
+                answer += chunk
+                if not chunk or b"\r\n\r\n" in answer:
+                    break
+            slow.settimeout(10)
+            try:
+                while chunk := slow.recv(4096):
+                    answer += chunk
+            except OSError:
+                pass
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+        assert "did not arrive within 1 s" in answer.decode()
+        # nothing was made of the part that came, and the server serves on
+        assert httpx.get(server.url + "/api/health").status_code == 200
+    finally:
+        server.stop()

@@ -264,9 +264,12 @@ def test_a_spectator_key_opens_no_seat(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------- the analysis
-def check_analysis(oracle: Oracle, a: dict[str, Any], finished_deals_at: Any) -> None:
-    """The analysis names only deals that are over at the step it was made from, and
-    their hands are those deals' true hands (public once over)."""
+def check_analysis(
+    oracle: Oracle, a: dict[str, Any], finished_deals_at: Any, seat: int
+) -> None:
+    """The analysis names only deals that are over at the step it was made from; of the
+    other person's role, until the game is over, nothing of his hand or his choices
+    (issue 39: face down, as at the table); the hands it shows are the true ones."""
     m, _last = oracle.at(a["n"])
     assert a["deals_over"] == len(m.deals)
     assert [d["number"] for d in a["deals"]] == list(range(1, len(m.deals) + 1))
@@ -281,6 +284,12 @@ def check_analysis(oracle: Oracle, a: dict[str, Any], finished_deals_at: Any) ->
         assert body["start"] + body["steps"] <= a["n"]
         assert body["start"] == fd.start and body["steps"] == len(fd.actions)
         for role, r in (("elder", 0), ("younger", 1)):
+            if not a["finished"] and body["players"][role] != seat:
+                assert body["hands"][role] is None and body["losses"][role] is None
+                assert role in body["hidden"]
+                assert all(e["role"] != role for part in ("exchange", "declarations", "play")
+                           for e in body[part])
+                continue
             assert body["hands"][role]["dealt"] == [str(x) for x in CardSet(fd.end.dealt[r])]
 
 
@@ -299,7 +308,7 @@ def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> Non
         st = c.app.state.piquet  # type: ignore[attr-defined]
         # the real analysis, asked to work less hard (a test, not a review)
         st.analyses = Analyses(
-            st.store.engine, st.executor, AnalysisSettings(think_ms=5, samples=8, verify=16)
+            st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
         )
         oracle = Oracle(st.store, gid)
         row = oracle.row
@@ -316,7 +325,7 @@ def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> Non
             a = c.get(f"/api/games/{gid}/analysis", headers=bearer(tokens[seat]))
             assert a.status_code == 200, a.text
             body = a.json()
-            check_analysis(oracle, body, deals_at)
+            check_analysis(oracle, body, deals_at, seat)
             ready["n"] += sum(1 for d in body["deals"] if d["status"] == "ready")
             if body["deals_over"] and not ready["n"]:
                 # the first deal over: wait for its analysis (the walk is faster than the
@@ -326,7 +335,7 @@ def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> Non
                     time.sleep(0.1)
                     again = c.get(f"/api/games/{gid}/analysis", headers=bearer(tokens[seat]))
                     body = again.json()
-                    check_analysis(oracle, body, deals_at)
+                    check_analysis(oracle, body, deals_at, seat)
                     done = sum(1 for d in body["deals"] if d["status"] == "ready")
                     if done:
                         ready["n"] += done

@@ -24,7 +24,7 @@ from piquet.core.match import Match
 from piquet.table.errors import TableError
 from piquet.table.state import RESIGN, UNDO, rematch_entry
 from piquet.web.games import Entry, Games
-from piquet.web.store import Store, database_url
+from piquet.web.store import NewSeat, Store, database_url
 from test_web_kit import pg_available, pg_schema
 
 DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
@@ -62,22 +62,45 @@ def _event(games: Games, game_id: str, player: int, text: str) -> Entry:
     return asyncio.run(games.act(game_id, player, text, event=True))
 
 
-def _game(games: Games) -> tuple[str, Match]:
-    made = games.create(
-        rules="rubicon", format="game", opponents=["random"], hints=False, name="A",
-        levels=["random"],
+def _game(games: Games, seed: int | None = None) -> tuple[str, Match]:
+    """A new game of a person against ``random`` (dealt from ``seed``, when given)."""
+    if seed is None:
+        made = games.create(
+            rules="rubicon", format="game", opponents=["random"], hints=False, name="A",
+            levels=["random"],
+        )
+        return made.id, games.load(made.id).live.match
+    game_id = f"seeded-{seed}"
+    games.store.create_game(
+        game_id=game_id, rules="rubicon", format="game", seed=seed, games_to_play=1,
+        hints=False, seats=[NewSeat("human", None, "A", "x" * 64, None),
+                            NewSeat("ai", "random", "Computer", None, None)],
     )
-    return made.id, games.load(made.id).live.match
+    return game_id, games.load(game_id).live.match
+
+
+def _choice_taken_back(games: Games, game_id: str) -> bool:
+    """Whether seat 0 may take back its last move and had another choice there (a card
+    that had to be played, taken back, can only be played again)."""
+    state = games.fresh(game_id).live.state
+    keep = state.match.takeback_index(0)
+    if not state.can_undo(0) or keep is None:
+        return False
+    return len(_replayed(state.start, state.match.history[:keep]).legal_actions()) > 1
 
 
 def _undone_and_played_again(
-    a: Games, b: Games, rng: random.Random
+    a: Games, b: Games, rng: random.Random, seed: int | None = None
 ) -> tuple[str, Match, Match]:
     """A game played 20 actions through ``a`` and held by ``b``; then seat 0 takes back its
     last move through ``a`` and the game is played on to as many actions, otherwise: (its
-    id, the match as ``b`` holds it, the match as it now stands)."""
-    game_id, m = _game(a)
-    while len(m.history) < 20 or a.fresh(game_id).live.state.can_undo(0) is False:
+    id, the match as ``b`` holds it, the match as it now stands).
+
+    The move taken back is one where seat 0 had a choice: a card it had to play (the
+    one card of the suit led) would be played again, the same history, and "otherwise"
+    could not hold (the intermittent failure of this test, about 1 game in 8)."""
+    game_id, m = _game(a, seed)
+    while len(m.history) < 20 or not _choice_taken_back(a, game_id):
         m = _append(a, game_id, m, m.random_action(rng))
     assert b.fresh(game_id).live.match.history == m.history  # b holds the game
     again = _event(a, game_id, 0, UNDO).live.match
@@ -92,18 +115,18 @@ def _undone_and_played_again(
     return game_id, m, again
 
 
-@pytest.mark.xfail(
-    reason="intermittent (about 1 run in 8 on SQLite, a game's random seed): the other process "
-    "sometimes holds another history after an undo and as many new moves; not yet found, "
-    "see the closing note of 2026-12-06",
-    strict=False,
-)
+@pytest.mark.parametrize("seed", [3, 11, 2026])
 @pytest.mark.parametrize("kind", DATABASES)
 def test_an_undo_then_as_many_new_moves_is_seen_by_the_other_process(
-    kind: str, tmp_path: Path
+    kind: str, seed: int, tmp_path: Path
 ) -> None:
+    """The log only grows (an undo is an entry), so its length versions the game: after
+    an undo and as many new moves the other process's copy is shorter than the log, and
+    it replays what it lacks.  (This test failed about 1 run in 8: its own game took back
+    a forced card, so the moves played "otherwise" were the same ones; the server was
+    right every time.)"""
     with _two_processes(kind, tmp_path) as (a, b):
-        game_id, m, again = _undone_and_played_again(a, b, random.Random(3))
+        game_id, m, again = _undone_and_played_again(a, b, random.Random(seed), seed)
         assert again.history != m.history and len(again.history) == len(m.history)
         seen = b.fresh(game_id).live
         assert seen.match.history == again.history
@@ -145,7 +168,7 @@ def test_a_move_checked_against_a_copy_from_before_an_undo_is_not_written(
     the game never replayed again.  The write checks the revision too: the move is checked
     against the game as it stands and refused, and the game replays in both processes."""
     with _two_processes(kind, tmp_path) as (a, b):
-        game_id, m, again = _undone_and_played_again(a, b, random.Random(5))
+        game_id, m, again = _undone_and_played_again(a, b, random.Random(5), 5)
         now = set(again.legal_actions())
         stale = [x for x in m.legal_actions() if x not in now] or list(m.legal_actions())
         assert m.to_act is not None

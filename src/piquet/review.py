@@ -41,6 +41,7 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import Match
 from piquet.core.rules import Rules
 from piquet.core.view import deal_view
+from piquet.review_version import ANALYSIS_VERSION
 from piquet.solver import Solver, play_state
 
 __all__ = [
@@ -52,8 +53,6 @@ __all__ = [
     "review_deal",
 ]
 
-ANALYSIS_VERSION: Final = 3
-"""Bumped when the analysis changes: stored analyses of an older version are made again."""
 STRONGEST: Final = "expert"
 """The AI level whose choices the declarations are judged against."""
 EXPERT_THINK_MS: Final = 500

@@ -61,6 +61,22 @@ def register(sub: Any) -> None:
         help="processes that choose the computer's moves (default: up to 4, one per core)",
     )
     p.add_argument(
+        "--quota-hints",
+        type=int,
+        default=2,
+        metavar="N",
+        help="hints (and the coach's notes) one client address may have being made at once "
+        "(default 2; 0: no limit)",
+    )
+    p.add_argument(
+        "--quota-analyses",
+        type=int,
+        default=2,
+        metavar="N",
+        help="games one client address may have being analysed at once (default 2; "
+        "0: no limit)",
+    )
+    p.add_argument(
         "--think-ms",
         type=int,
         default=None,
@@ -81,6 +97,14 @@ def register(sub: Any) -> None:
         metavar="N",
         help=f"open connections at most; one more is answered 503 "
         f"(default {ServerLimits().max_connections})",
+    )
+    p.add_argument(
+        "--sockets-per-client",
+        type=int,
+        default=16,
+        metavar="N",
+        help="live connections (WebSockets) one client address may hold open at once; "
+        "one more is closed with code 4429 (0: no cap; default 16)",
     )
     p.add_argument(
         "--request-timeout",
@@ -108,6 +132,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from piquet.jobs import Quotas
         from piquet.web.app import WebConfig, create_app
         from piquet.web.store import Store, StoreError, database_url
     except ImportError as exc:  # pragma: no cover - the web extra is missing
@@ -116,10 +141,19 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     if not 0 < args.port < 65536:
         raise PiquetError(f"--port must be 1 to 65535, not {args.port}")
+    for name in ("quota_hints", "quota_analyses"):
+        if getattr(args, name) < 0:
+            raise PiquetError(f"--{name.replace('_', '-')} must be 0 (no limit) or more, "
+                              f"not {getattr(args, name)}")
+    if args.ai_workers is not None and args.ai_workers < 1:
+        raise PiquetError(f"--ai-workers must be 1 or more, not {args.ai_workers}")
     if args.rate_limit < 0:
         raise PiquetError("--rate-limit must be 0 (no limit) or more")
     if args.max_connections < 1:
         raise PiquetError(f"--max-connections must be 1 or more, not {args.max_connections}")
+    if args.sockets_per_client < 0:
+        raise PiquetError(
+            f"--sockets-per-client must be 0 (no cap) or more, not {args.sockets_per_client}")
     if not args.request_timeout > 0:
         raise PiquetError(f"--request-timeout must be more than 0, not {args.request_timeout}")
     if args.redis:
@@ -154,8 +188,10 @@ def run(args: argparse.Namespace) -> int:
         burst=max(20, int(args.rate_limit * 4)),
         create_per_minute=30.0 if args.rate_limit else 0.0,
         ai_workers=args.ai_workers,
+        quotas=Quotas(hint=args.quota_hints or None, analysis=args.quota_analyses or None),
         think_ms=args.think_ms,
         sqlite_sync=args.sqlite_sync,
+        sockets_per_client=args.sockets_per_client,
     )
     taken = _port_taken(args.host, args.port)
     if taken is not None:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
 from piquet.core.match import MatchView
+from piquet.levels import LEVEL_NOTES, STRONGEST_FIRST, WEAKEST_FIRST
 
 __all__ = [
     "LEVELS",
@@ -42,22 +43,6 @@ class Player(Protocol):
 
     def choose(self, view: MatchView) -> Action: ...
 
-
-#: The levels in the order measured by ``piquet tournament`` and ``piquet ladder``
-#: (docs/strength.md): ``book`` beats ``random`` by 29 to 51 points a deal, the
-#: search levels beat ``book``; ``reference`` is the expert of 2025 (``club`` with more of
-#: the game simulated), kept unchanged for measurement; ``expert`` adds beliefs about the
-#: other's exchange and play (docs/players.md).
-WEAKEST_FIRST = ("random", "book", "club", "reference", "expert")
-
-#: What each measured level is, in a few words, for a player choosing an opponent.
-LEVEL_NOTES: dict[str, str] = {
-    "random": "any legal card, at random (to learn the moves)",
-    "book": "the rules of thumb of the period books",
-    "club": "searches the play of the cards; exchanges by the book",
-    "reference": "the expert of 2025, kept unchanged to measure against",
-    "expert": "the strongest: also infers your likely cards from how you exchange and play",
-}
 
 #: level name -> factory(seed, think_ms) -> Player, iterated weakest first
 #: (the measured levels in :data:`WEAKEST_FIRST` order, then any others as registered).
@@ -150,11 +135,6 @@ def make_player(level: str, *, seed: int = 0, think_ms: int | None = None) -> Pl
     raises :class:`PiquetError` naming the levels."""
     factory, fixed = player_factory(level)
     return factory(seed, fixed if fixed is not None else think_ms)
-
-
-STRONGEST_FIRST: Final = ("expert", "book", "random")
-"""The levels an interface offers first, strongest first: the first registered is the
-default opponent of the terminal and the browser."""
 
 
 def default_level() -> str:

@@ -34,7 +34,8 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import MatchView
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
-from piquet.players.base import LEVEL_NOTES, Player, register_level
+from piquet.levels import OPPONENT_WORDS
+from piquet.players.base import Player, register_level
 from piquet.players.book import BookPlayer, book_lead, opponent_possible
 from piquet.players.common import (
     book_discard,
@@ -140,42 +141,40 @@ class Opponent:
         return f"{self.title}, {self.strength}: {self.about}"
 
 
+def _words(name: str) -> dict[str, str]:
+    """Its title, strength and line, from the light list of levels (one copy of the words)."""
+    title, strength, about = OPPONENT_WORDS[name]
+    return {"title": title, "strength": strength, "about": about}
+
+
 #: The named opponents, weakest first, as designed (measured: docs/strength.md).
 OPPONENTS: Final[tuple[Opponent, ...]] = (
     Opponent(
-        name="nell", title="Nell", strength="a beginner",
-        about="often keeps poor cards, forgets to declare, and leaves her kings and "
-              "queens unprotected",
+        name="nell", **_words("nell"),
         engine=Engine.BOOK,
         style=Style(lead=LeadStyle.AWAY, careless=0.6, forgets=0.4),
         place=0.5,
     ),
     Opponent(
-        name="toby", title="Toby", strength="a cautious learner",
-        about="exchanges few cards, declares everything, and sometimes slips",
+        name="toby", **_words("toby"),
         engine=Engine.BOOK,
         style=Style(exchange=ExchangeStyle.CAUTIOUS, careless=0.15, forgets=0.1),
         place=0.8,
     ),
     Opponent(
-        name="kitty", title="Kitty", strength="a bold player",
-        about="exchanges every card she may, hides small holdings, and leads her longest "
-              "suit",
+        name="kitty", **_words("kitty"),
         engine=Engine.BOOK,
         style=Style(exchange=ExchangeStyle.BOLD, sinks=True, lead=LeadStyle.LONG),
         place=1.2,
     ),
     Opponent(
-        name="colonel", title="The Colonel", strength="a steady club player",
-        about="exchanges by the book, declares everything he holds, and thinks through "
-              "the play of the cards",
+        name="colonel", **_words("colonel"),
         engine=Engine.CLUB,
         style=Style(),
         place=1.8,
     ),
     Opponent(
-        name="hoyle", title="Mr Hoyle", strength="an expert",
-        about="plays as the expert does, and hides a holding when that costs him little",
+        name="hoyle", **_words("hoyle"),
         engine=Engine.EXPERT,
         style=Style(sinks=True),
         place=4.5,
@@ -356,7 +355,6 @@ def sink_low_trio(deal: DealView, choice: Action) -> Action:
 def _register(who: Opponent) -> None:
     register_level(who.name, lambda seed, think_ms: StyledPlayer(who, seed, think_ms),
                    place=who.place)
-    LEVEL_NOTES[who.name] = who.note
 
 
 for _who in OPPONENTS:

@@ -1,119 +1,42 @@
 """The computer's seats: choose, record, tell the watchers.
 
 An AI move is chosen from the seat's view only, with a seed made from the game's seed,
-the seat and the log length.  A thinking level chooses in an executor (a process pool by
-default, so it never holds up the server); ``random`` chooses in microseconds, on the
-event loop.  Any process may drive a game's AI: they all choose the same action, and the
-optimistic append records it once.
+the seat and the log length.  A thinking level chooses in a job worker
+(:mod:`piquet.jobs`: queued before hints and analyses, retried once if its worker dies);
+``random`` chooses in microseconds, on the event loop.  A level that cannot play is said
+to the players (``computer_problem`` in their view), never replaced by another.  Any
+process may drive a game's AI: they all choose the same action, and the optimistic append
+records it once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
-import os
-import threading
 import time
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Final
 
 from anyio import to_thread
 
-from piquet.core.match import MatchView
+from piquet.jobs import JobFailed, JobQueue, Kind
+from piquet.jobs.work import MOVE
+from piquet.quick import QUICK_LEVELS, quick_choice
 from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Entry, Games
 from piquet.web.hub import Hub
 from piquet.web.store import StoreError
 
-__all__ = [
-    "AiRunner",
-    "ask_advisor",
-    "cancel_all",
-    "choose_action",
-    "make_executor",
-    "warm_up",
-    "watch_parent",
-]
+__all__ = ["AiRunner", "cancel_all", "cannot_play"]
 
 log = logging.getLogger("piquet.web")
-QUICK_LEVELS = frozenset({"random"})
-"""AI levels that need no thinking time: chosen on the event loop, not sent to a worker."""
+RETRY_AFTER: Final = 5.0
+"""Seconds before a computer that could not move is asked again (by the next request)."""
 
 
-def choose_action(level: str, seed: int, think_ms: int | None, view: MatchView) -> str:
-    """The id of the action the AI ``level`` takes from ``view`` (runs in a worker)."""
-    from piquet.players import make_player
-
-    return str(make_player(level, seed=seed, think_ms=think_ms).choose(view))
-
-
-def ask_advisor(view: MatchView, level: str = "expert") -> str:
-    """The advisor's hint for ``view`` (runs in a worker: it simulates), phrased for a
-    ``learner`` or an ``expert``."""
-    from piquet.advisor import hint
-
-    return str(hint(view, level="learner" if level == "learner" else "expert"))
-
-
-def _fallback(seed: int, view: MatchView) -> str:
-    from piquet.players import make_player
-
-    return str(make_player("random", seed=seed).choose(view))
-
-
-def make_executor(kind: str, workers: int | None) -> Executor:
-    """``process`` (a spawn-started pool; the default) or ``thread``.
-
-    A pool's workers exit when the server process dies, however it dies (even SIGKILL):
-    each watches its parent (:func:`watch_parent`).
-    """
-    n = workers or max(1, min(4, os.cpu_count() or 1))
-    if kind == "thread":
-        return ThreadPoolExecutor(max_workers=n, thread_name_prefix="piquet-ai")
-    return ProcessPoolExecutor(
-        max_workers=n,
-        mp_context=multiprocessing.get_context("spawn"),
-        initializer=watch_parent,
-        initargs=(os.getpid(), PARENT_POLL),
-    )
-
-
-PARENT_POLL: Final = 0.25
-"""Seconds between a worker's looks at whether the server is still there."""
-
-
-def watch_parent(parent: int, every: float = PARENT_POLL) -> None:
-    """In a pool worker: exit as soon as the process ``parent`` (the server) is gone.
-
-    A daemon thread looks at the worker's parent every ``every`` seconds; once the server
-    is gone the worker is adopted by another process, and it exits at once (``os._exit``:
-    there is nobody left to hand a result to).  A thread rather than ``PR_SET_PDEATHSIG``,
-    which fires when the *thread* that started the worker ends, not the process.
-    """
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(every)
-        os._exit(0)
-
-    if os.getppid() != parent:  # already gone while this worker started
-        os._exit(0)
-    threading.Thread(target=watch, name="piquet-watch-server", daemon=True).start()
-
-
-def _ready() -> bool:
-    import piquet.players  # noqa: F401  (import the AI levels once per worker)
-
-    return True
-
-
-def warm_up(executor: Executor) -> None:
-    """Start the workers now, so the first AI move does not wait for them."""
-    n = getattr(executor, "_max_workers", 1)
-    for _ in range(n):
-        executor.submit(_ready)
-
+def cannot_play(level: str, why: str) -> str:
+    """What the players are told when the computer's level ``level`` cannot move."""
+    return (f"The computer ({level}) cannot play just now: {why}.  It tries again when "
+            "you reload the game.")
 
 
 async def cancel_all(tasks: dict[str, asyncio.Task[None]]) -> None:
@@ -136,15 +59,16 @@ class AiRunner:
         self,
         games: Games,
         hub: Hub,
-        executor: Executor,
+        jobs: JobQueue,
         *,
         think_ms: int | None = None,
     ) -> None:
         self.games = games
         self.hub = hub
-        self.executor = executor
+        self.jobs = jobs
         self.think_ms = think_ms
         self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._failed: dict[str, float] = {}
 
     def kick(self, game_id: str, entry: Entry | None = None) -> None:
         """Make sure this process drives ``game_id``'s AI seats if one is to act.
@@ -154,6 +78,9 @@ class AiRunner:
         task = self._tasks.get(game_id)
         if task is not None and not task.done():
             return
+        failed = self._failed.get(game_id)
+        if failed is not None and time.monotonic() - failed < RETRY_AFTER:
+            return  # it has just failed, and said so: not again at every request
         self._tasks[game_id] = asyncio.create_task(self._drive(game_id, entry))
 
     async def stop(self) -> None:
@@ -163,12 +90,11 @@ class AiRunner:
         return sum(1 for t in self._tasks.values() if not t.done())
 
     async def _drive(self, game_id: str, entry: Entry | None) -> None:
-        loop = asyncio.get_running_loop()
-        failures = 0
         games = self.games
+        illegal = 0
         # ``entry``: the game as this process last recorded it (the truth), or None
         try:
-            while failures < 5:
+            while True:
                 if entry is None:
                     entry = games.cached(game_id)
                 if entry is None:
@@ -179,18 +105,15 @@ class AiRunner:
                 player, level, seed = turn
                 view = entry.live.match.view(player)
                 try:
-                    if failures:
-                        text = _fallback(seed, view)
-                    elif level in QUICK_LEVELS:
-                        text = choose_action(level, seed, self.think_ms, view)
+                    if level in QUICK_LEVELS:
+                        text = quick_choice(level, seed, view)
                     else:
-                        text = await loop.run_in_executor(
-                            self.executor, choose_action, level, seed, self.think_ms, view
+                        text = await self.jobs.run(
+                            Kind.MOVE, MOVE, level, seed, self.think_ms, view
                         )
-                except Exception as exc:  # an AI bug must not stall the game
-                    log.warning("AI %s failed in game %s: %s", level, game_id, exc)
-                    failures += 1
-                    continue
+                except JobFailed as exc:  # tried twice: say so, never play another level
+                    self._problem(game_id, cannot_play(level, exc.message))
+                    return
                 try:
                     entry = await games.act(
                         game_id, player, text, expect=entry.n, entry=entry, known=True
@@ -198,9 +121,15 @@ class AiRunner:
                 except TableError as exc:
                     if exc.kind is Refusal.AGAINST_RULES:
                         log.warning("AI %s chose %s illegally: %s", level, text, exc)
-                        failures += 1
+                        illegal += 1
+                        if illegal >= 2:
+                            self._problem(game_id, cannot_play(
+                                level, f"it chose a move the rules forbid ({text})"))
+                            return
                     entry = None
                     continue
+                if games.problems.pop(game_id, None) is not None:
+                    self._failed.pop(game_id, None)
         except asyncio.CancelledError:
             raise
         except StoreError as exc:  # the next request for the game starts it again
@@ -210,3 +139,12 @@ class AiRunner:
         finally:
             if self._tasks.get(game_id) is asyncio.current_task():
                 del self._tasks[game_id]
+
+    def _problem(self, game_id: str, text: str) -> None:
+        """Say ``text`` to the game's players (their views carry it) and wake them."""
+        log.warning("game %s: %s", game_id, text)
+        self._failed[game_id] = time.monotonic()
+        if len(self._failed) > 4096:
+            self._failed.pop(next(iter(self._failed)))
+        self.games.problems[game_id] = text
+        self.hub.deliver(game_id)

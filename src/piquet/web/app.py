@@ -14,36 +14,41 @@ import gc
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Final
 
 from anyio import to_thread
 from fastapi import Body, FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from piquet import __version__
 from piquet.core.rules import DEFAULT_PRESET, PRESETS
+from piquet.jobs import JobFailed, JobQueue, Kind, QuotaFull, Quotas
+from piquet.jobs.work import HINT
+from piquet.levels import LEVEL_LABELS, LEVEL_NAMES, LEVEL_NOTES, level_named
+from piquet.levels import default_level as strongest_of
 from piquet.notation import dump_text
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label, rules_summary
 from piquet.web.acting import take
-from piquet.web.ai import AiRunner, ask_advisor, make_executor, warm_up
+from piquet.web.ai import AiRunner
 from piquet.web.evenmatch import evenmatch_router
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
-from piquet.web.ids import Creds, GameId, token_of
+from piquet.web.ids import Creds, GameId, client_of, token_of
 from piquet.web.learn_routes import learn_router
-from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders
+from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
 from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
+from piquet.web.schema import Count, complete_schema
 from piquet.web.server import Parts, Server
-from piquet.web.store import Store, StoreError
+from piquet.web.store import Store, StoreError, plainly, reason_of, unavailable_words
 
 __all__ = ["HTTP_STATUS", "WebConfig", "create_app"]
 
@@ -71,11 +76,21 @@ HTTP_STATUS: dict[Refusal, int] = {
     Refusal.UNAVAILABLE: 503,
 }
 """How each refusal is said in HTTP (here only: the rest of the code speaks of kinds)."""
+RETRY: Final[dict[str, str]] = {"retry-after": "5"}
+"""Every 503 says when to try again."""
+
+
+def unavailable(said: str) -> dict[str, str]:
+    """The body of a 503: the fault in plain words (see :func:`piquet.web.store.plainly`)."""
+    return {"error": unavailable_words(said)}
+
+
 HEALTH_WAIT = 3.0
 """Seconds the health check waits for the database."""
 HEALTH_FRESH = 1.0
-"""Seconds a look at the database serves the health checks that follow (they may come
-often: a load balancer's, a monitor's)."""
+"""Seconds a probe of the database (a read and a write) serves the health checks that
+follow (they may come often: a load balancer's, a monitor's); a write failed since is
+said at once."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -93,8 +108,12 @@ class WebConfig:
     """New games a minute per client address (0: no limit)."""
     max_body: int = 16384
     ai_executor: str = "process"
-    """``process`` or ``thread``: where AI moves are chosen."""
+    """``process`` or ``thread``: where the computer's jobs (moves, hints, analyses) run:
+    worker processes, or threads of the server (the tests)."""
     ai_workers: int | None = None
+    """Job workers (default: up to 4, one per core)."""
+    quotas: Quotas = field(default_factory=Quotas)
+    """Jobs one client may have going at once, and the workers analyses may hold."""
     think_ms: int | None = None
     cache_size: int = 4096
     """Games held in memory (the most recently used)."""
@@ -105,6 +124,9 @@ class WebConfig:
     """SQLite only: ``full`` (every commit on disk) or ``normal`` (survives a process crash)."""
     threads: int = 16
     """Worker threads for blocking work (database reads on a cache miss, records, hints)."""
+    sockets_per_client: int = 16
+    """WebSockets one client address may hold open at once (0: no cap); one more is
+    closed with 4429, so one client cannot hold most of the connections."""
 
 
 # ---------------------------------------------------------------------- schema models
@@ -175,9 +197,8 @@ class ActionIn(BaseModel):
         description="An action id from legal_actions; in the exchange discard:CARDS "
         "(e.g. 'discard:7S 8S', or 'discard:-' for none).",
     )
-    n: StrictInt | None = Field(
+    n: Count | None = Field(
         None,
-        ge=0,
         description="The log length (`n`) of the view acted on.  With it a retry is safe: if "
         "the action was already recorded the answer is 200 and the game as it stands, and "
         "if the game moved on otherwise, 409 with the game.  Without it (accepted for this "
@@ -249,6 +270,8 @@ class ViewOut(BaseModel):
     last_deal: dict[str, Any] | None = Field(
         description="The seat's view of the deal just finished, as it stood at its end."
     )
+    computer_problem: str | None = Field(
+        None, description="Why the computer cannot move now, in words (only while so).")
 
 
 class HealthOut(BaseModel):
@@ -257,6 +280,10 @@ class HealthOut(BaseModel):
     database: str = Field(description="ok, or failing (then the answer is 503).")
     redis: str = Field(description="ok, down (live updates degraded: pages poll), or off.")
     error: str | None = Field(None, description="What is failing.")
+    workers: dict[str, Any] | None = Field(
+        None, description="The computer's job workers: status (ok, degraded: some being "
+        "replaced, down), how many and alive, replaced since start, jobs waiting and "
+        "running by kind, done and failed.")
 
 
 class InvitesOut(BaseModel):
@@ -314,29 +341,25 @@ def _errors(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 def _levels() -> list[str]:
-    from piquet.players import LEVELS
-
-    return list(LEVELS)
+    """The computer's levels (from the light :mod:`piquet.levels`: a web process never
+    imports the players themselves)."""
+    return list(LEVEL_NAMES)
 
 
 def _with_families(opponents: list[str]) -> list[str]:
     """The AI levels a new game may name: the listed ones, and a parametrised name among
     ``opponents`` (``adaptive-480``: the adaptive opponent starting at a rating)."""
-    from piquet.players.base import FAMILIES
-
     levels = _levels()
     for o in opponents:
         key = o.strip().lower()
-        if key not in levels and any(named(key) is not None for named in FAMILIES):
+        if key not in levels and level_named(key):
             levels.append(key)
     return levels
 
 
 def default_level() -> str:
     """The opponent a new game offers first: the terminal's default (the strongest)."""
-    from piquet.players import default_level as strongest
-
-    return strongest()
+    return strongest_of(LEVEL_NAMES)
 
 
 def only_move_words(view: Any) -> str:
@@ -365,14 +388,14 @@ def create_app(config: WebConfig) -> FastAPI:
         await hub.start()
         # few threads: with the games in memory only misses and rare requests block
         to_thread.current_default_thread_limiter().total_tokens = config.threads
-        await to_thread.run_sync(_levels)  # import the AI levels now, not at the first game
-        executor = make_executor(config.ai_executor, config.ai_workers)
-        warm_up(executor)
+        # the computer's workers start importing the levels now, not waited for
+        jobs = JobQueue(config.ai_workers, mode=config.ai_executor, quotas=config.quotas)
+        jobs.start()
         games = Games(
             store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
         )
-        ai = AiRunner(games, hub, executor, think_ms=config.think_ms)
-        state.parts = Parts(store=store, hub=hub, games=games, ai=ai, executor=executor)
+        ai = AiRunner(games, hub, jobs, think_ms=config.think_ms)
+        state.parts = Parts(store=store, hub=hub, games=games, ai=ai, jobs=jobs)
         # What start-up made (modules, the AI's tables) lives as long as the server: keep
         # it out of the collector's full passes, which otherwise stall every request.
         gc.collect()
@@ -383,7 +406,7 @@ def create_app(config: WebConfig) -> FastAPI:
             gc.unfreeze()
             await ai.stop()
             await hub.stop()
-            executor.shutdown(wait=True, cancel_futures=True)
+            await to_thread.run_sync(jobs.stop)
             store.close()
 
     app = FastAPI(
@@ -400,6 +423,7 @@ def create_app(config: WebConfig) -> FastAPI:
         redoc_url=None,
     )
     mount_docs(app)
+    complete_schema(app)  # the answers every route may give, listed on every route
     app.state.piquet = state  # the server's parts (store, games, hub, ai), for tests and tools
     index_html = (
         (STATIC / "index.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
@@ -415,26 +439,33 @@ def create_app(config: WebConfig) -> FastAPI:
     # ------------------------------------------------------------------ errors
     @app.exception_handler(TableError)
     async def _game_error(_r: Request, exc: TableError) -> JSONResponse:
-        return JSONResponse({"error": exc.message}, status_code=HTTP_STATUS[exc.kind])
+        status = HTTP_STATUS[exc.kind]
+        return JSONResponse({"error": exc.message}, status_code=status,
+                            headers=RETRY if status == 503 else None)
 
     @app.exception_handler(StoreError)
     async def _store_error(_r: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse(
-            {"error": f"the server cannot use its database now ({exc}); try again later"},
-            status_code=503,
-            headers={"retry-after": "5"},
-        )
+        # the message (a path, a host, the database's words) is the log's; the client
+        # hears the fault in plain words
+        return JSONResponse(unavailable(exc.said), status_code=503, headers=RETRY)
+
+    @app.exception_handler(QuotaFull)
+    async def _quota(_r: Request, exc: QuotaFull) -> JSONResponse:
+        return JSONResponse({"error": exc.message}, status_code=429,
+                            headers={"retry-after": str(exc.retry_after)})
+
+    @app.exception_handler(JobFailed)
+    async def _job_failed(_r: Request, exc: JobFailed) -> JSONResponse:
+        return JSONResponse({"error": exc.message + "; try again in a moment"},
+                            status_code=503, headers={"retry-after": "5"})
 
     @app.exception_handler(SQLAlchemyError)
     async def _database_error(_r: Request, exc: SQLAlchemyError) -> JSONResponse:
         # the routers that reach the database directly (lobby, analysis, spectators, your
         # games): their failures are the database's too, said as the store's are
-        log.warning("database error: %s", exc.__class__.__name__)
-        return JSONResponse(
-            {"error": "the server cannot use its database now; try again later"},
-            status_code=503,
-            headers={"retry-after": "5"},
-        )
+        why = reason_of(exc)
+        log.warning("piquet: database error: %s", why)
+        return JSONResponse(unavailable(plainly(why)), status_code=503, headers=RETRY)
 
     @app.exception_handler(Exception)
     async def _bug(_r: Request, exc: Exception) -> JSONResponse:
@@ -482,36 +513,57 @@ def create_app(config: WebConfig) -> FastAPI:
         updates through Redis (``off`` without Redis; ``down`` does not make it 503:
         moves still work, pages poll)."""
         store: Store = state.store
-        checked, problem = state.health or (-HEALTH_FRESH, None)
-        known = store.known_failure()
-        if known is not None:
-            problem = known
-        elif problem is not None or time.monotonic() - checked >= HEALTH_FRESH:
-            # a fresh look (a good one just taken serves the checks that follow)
-            try:
-                problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
-            except TimeoutError:
-                problem = f"the database did not answer within {HEALTH_WAIT:g} s"
-            state.health = (time.monotonic(), problem)
+        problem = await probe(store)
         body: dict[str, Any] = {
             "ok": problem is None,
             "version": __version__,
             "database": "ok" if problem is None else "failing",
             "redis": state.hub.status,
+            "workers": state.jobs.health(),
         }
-        if problem is not None:
-            body["error"] = problem
-        return JSONResponse(body, status_code=200 if problem is None else 503)
+        if problem is None and body["workers"]["status"] == "down":
+            # no worker alive (each is being replaced): the computer cannot move now
+            body["ok"] = False
+            body["error"] = "the computer's workers are all down; new ones are starting"
+            return JSONResponse(body, status_code=503, headers=RETRY)
+        if problem is None:
+            return JSONResponse(body)
+        body["error"] = plainly(problem)  # the details (a path, a host) go to the log
+        return JSONResponse(body, status_code=503, headers=RETRY)
+
+    probing = asyncio.Lock()
+
+    async def probe(store: Store) -> str | None:
+        """The database as it is now: a read and a write probe (:meth:`Store.health`), at
+        most one every ``HEALTH_FRESH`` seconds (the checks meanwhile share it), and a
+        write failed since then said at once."""
+        async with probing:  # health checks arriving together share one probe
+            checked, before = state.health or (-HEALTH_FRESH, None)
+            if time.monotonic() - checked < HEALTH_FRESH:
+                # the probe just made, and any write since: a failed one (a move's, the
+                # probe's) stands until a write succeeds
+                return store.known_failure()
+            lost = store.lost() or store.damaged
+            if lost is not None:
+                return lost
+            try:
+                problem = await asyncio.wait_for(to_thread.run_sync(store.health), HEALTH_WAIT)
+            except TimeoutError:
+                problem = f"the database did not answer within {HEALTH_WAIT:g} s"
+                store.note_failure(problem)
+            if problem != before:
+                if problem is None:
+                    log.warning("piquet: health: the database answers again")
+                else:
+                    log.warning("piquet: health: %s", problem)
+            state.health = (time.monotonic(), problem)
+            return problem
 
     @app.get("/api/options", response_model=OptionsOut, tags=["games"])
     async def options() -> dict[str, Any]:
         """What a new game may be: rule sets (with their short summaries), AI levels (with
         a few words on each, and the one offered first)."""
-        from piquet.players import LEVEL_NOTES, OPPONENTS
-
         levels = _levels()
-        named = {o.name: f"{o.title}, {o.strength}" for o in OPPONENTS}
-        named["adaptive"] = "An even match: adapts to you"
         return {
             "rules": [
                 {
@@ -531,7 +583,7 @@ def create_app(config: WebConfig) -> FastAPI:
             "levels": levels,
             "default_level": default_level(),
             "level_notes": {name: LEVEL_NOTES.get(name, "") for name in levels},
-            "level_labels": {name: named.get(name, f"The computer: {name}")
+            "level_labels": {name: LEVEL_LABELS.get(name, f"The computer: {name}")
                              for name in levels},
             "opponents": [*levels, FRIEND],
             "hints_available": True,
@@ -622,7 +674,8 @@ def create_app(config: WebConfig) -> FastAPI:
                     # on news, memory may already hold it; at the deadline, look once more
                     held = g.after_news(game_id, watcher.take()) if woke else g.cached(game_id)
                     entry = held or await run(g.fresh, game_id)
-                    if g.over(entry) or entry.live.match.to_act == seat or not woke:
+                    if (g.over(entry) or entry.live.match.to_act == seat or not woke
+                            or game_id in g.problems):  # the computer cannot move: say so
                         break
         return view_response(entry, seat)
 
@@ -670,11 +723,12 @@ def create_app(config: WebConfig) -> FastAPI:
         "/api/games/{game_id}/join",
         status_code=201,
         response_model=JoinedOut,
-        responses=_errors(400, 404, 413, 422, 429),
+        responses=_errors(400, 404, 409, 413, 422, 429),
         tags=["games"],
     )
     async def join(game_id: GameId, body: JoinIn) -> dict[str, Any]:
-        """Take the seat an invitation opens; the answer holds that seat's own token."""
+        """Take the seat an invitation opens; the answer holds that seat's own token.
+        404: no such invitation (or it was used or replaced); 409: the game is over."""
         token, seat = await run(games().join, game_id, body.invite, body.name)
         await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
@@ -686,24 +740,25 @@ def create_app(config: WebConfig) -> FastAPI:
         tags=["games"],
     )
     async def hint(
+        request: Request,
         game_id: GameId,
         creds: Creds,
         level: Annotated[
             str, Query(pattern="^(learner|expert)$", description="Words for a learner or expert.")
         ] = "expert",
     ) -> dict[str, Any]:
-        """The advisor's suggestion, and why (only in games started with hints on)."""
+        """The advisor's suggestion, and why (only in games started with hints on).
+        429: this client already has its quota of hints being made; 503: the hint could
+        not be made (the error says why)."""
         entry, seat = await seat_entry(game_id, creds)
         live = entry.live
         if not entry.row.hints:
             raise TableError(Refusal.NOT_NOW, "hints are off in this game")
         if live.match.to_act != seat:
             raise TableError(Refusal.NOT_NOW, "a hint is for your turn")
-        loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(
-            state.executor, functools.partial(ask_advisor, level=level), live.match.view(seat)
-        )
-        return {"hint": text or only_move_words(live.match.view(seat))}
+        view = live.match.view(seat)
+        text = await state.jobs.run(Kind.HINT, HINT, view, level, client=client_of(request))
+        return {"hint": text or only_move_words(view)}
 
     @app.get(
         "/api/games/{game_id}/record",
@@ -768,6 +823,7 @@ def create_app(config: WebConfig) -> FastAPI:
     add_beyond(app, state, create_per_minute=config.create_per_minute)
 
     app.add_middleware(BodyLimit, limit=config.max_body)
+    app.add_middleware(SocketCap, per_client=config.sockets_per_client)
     app.add_middleware(
         RateLimit,
         rate=config.rate,

@@ -2,9 +2,9 @@
 
 The browser's games (``/api/me/games``, kept under its identity cookie) are the person's
 results: every finished deal they played against a computer with a rating
-(:data:`piquet.players.adaptive.SCALE`; an adaptive opponent counts as the level it played
+(:data:`piquet.strengths.SCALE`; an adaptive opponent counts as the level it played
 that deal as) is a deal won, tied or lost by the points.  From them
-:func:`~piquet.players.adaptive.estimate` gives the person's rating, and the answer names
+:func:`~piquet.strengths.estimate` gives the person's rating, and the answer names
 the adaptive level that starts there (``adaptive-480``), which the new-game form sends as
 the opponent.  Nothing is stored beyond the games themselves; a browser with no games gets
 a newcomer's start.
@@ -22,12 +22,12 @@ from fastapi import APIRouter, Cookie
 from pydantic import BaseModel, Field
 
 from piquet.core.match import Match
-from piquet.players import make_player
-from piquet.players.adaptive import (
+from piquet.strengths import (
     SCALE,
-    AdaptivePlayer,
     DealResult,
     adaptive_level,
+    adaptive_levels,
+    adaptive_start,
     estimate,
     even_opponent,
 )
@@ -60,12 +60,9 @@ def results_in(match: Match, seat: int, levels: dict[int, str]) -> list[DealResu
         if level in SCALE:
             played[player] = [level] * len(match.deals)
         else:
-            try:
-                ai = make_player(level)
-            except ValueError:
-                continue
-            if isinstance(ai, AdaptivePlayer):
-                played[player] = ai.levels(match.view(player))
+            start = adaptive_start(level)
+            if start is not None:
+                played[player] = adaptive_levels(start, match.view(player))
     out: list[DealResult] = []
     for k, summary in enumerate(match.deals):
         if seat not in summary.players:

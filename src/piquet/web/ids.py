@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Final
 
-from fastapi import Depends
+from fastapi import Depends, Request
 from fastapi import Path as PathParam
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
@@ -19,6 +19,7 @@ __all__ = [
     "GameId",
     "TallyId",
     "bearer",
+    "client_of",
     "token_of",
 ]
 
@@ -39,3 +40,9 @@ ChallengeId = Annotated[str, PathParam(pattern=ID_PATTERN, description="The chal
 def token_of(creds: HTTPAuthorizationCredentials | None) -> str | None:
     """The token sent, or None."""
     return creds.credentials if creds is not None else None
+
+
+def client_of(request: Request) -> str:
+    """Whose quota a job counts against: the client's address (a trusted proxy's
+    ``X-Forwarded-For`` already applied)."""
+    return request.client.host if request.client is not None else "-"

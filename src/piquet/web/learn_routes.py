@@ -31,7 +31,7 @@ from typing import Annotated, Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Request
 from fastapi import Path as PathParam
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -40,16 +40,19 @@ from piquet.core.errors import ParseError, PiquetError
 from piquet.core.match import Match, MatchView
 from piquet.core.roles import Role
 from piquet.core.rules import PRESETS, get_rules
+from piquet.jobs import Kind
+from piquet.jobs.work import COACH_ADVICE, COACH_JUDGED
 from piquet.learn import glossary as gl
 from piquet.learn.coach import Coach, Note
 from piquet.learn.feedback import deal_summary
 from piquet.learn.lesson import Lesson, Step, pieces
 from piquet.learn.lessons import LESSONS
 from piquet.learn.puzzles import Difficulty, Puzzle, Theme, choose, load
+from piquet.levels import LEVEL_NAMES
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES
 from piquet.web.games import Entry, Games
-from piquet.web.ids import Creds, GameId, token_of
+from piquet.web.ids import Creds, GameId, client_of, token_of
 from piquet.web.practice import refusals
 from piquet.web.server import Server
 
@@ -317,8 +320,6 @@ def learn_router(state: Server) -> APIRouter:
     async def start_guided(body: GuidedIn) -> dict[str, Any]:
         """A practice game against the book (a kind opponent), hints on, one game of the
         rule set, with the coach at your side: its id and your seat's token."""
-        from piquet.players import LEVELS
-
         try:
             r = get_rules(body.rules)
         except (KeyError, ValueError, PiquetError):
@@ -327,7 +328,7 @@ def learn_router(state: Server) -> APIRouter:
         fmt = "game" if any(f.value == "game" for f in r.formats) else None
         created = await run(lambda: games().create(
             rules=body.rules, format=fmt, opponents=[GUIDED_OPPONENT], hints=True,
-            name=body.name, levels=list(LEVELS)))
+            name=body.name, levels=list(LEVEL_NAMES)))
 
         def mark() -> None:
             with games().store.engine.begin() as conn:
@@ -352,38 +353,51 @@ def learn_router(state: Server) -> APIRouter:
             coaches.move_to_end(game_id)
             return g
 
-    def coach_words(entry: Entry, seat: int, part: str = "both") -> dict[str, Any]:
+    async def coach_words(entry: Entry, seat: int, part: str = "both",
+                          client: str | None = None) -> dict[str, Any]:
         """The coach's note for the seat now (its own view only), and the word on its last
         choice if the coach had advised it (``part``: ``before``, ``after`` or both: the
-        word on a choice plays deals out, so a page asks for it after the note)."""
+        word on a choice plays deals out, so a page asks for it after the note).  What
+        computes (the advisor's hint, the judging of a choice) runs as a hint's job."""
         m: Match = entry.live.match
         g = guided(entry.row.id)
+        jobs = state.jobs
         out: dict[str, Any] = {"guided": True, "n": entry.n, "before": None, "after": None}
         at = len(m.history)  # the position (the log holds undos and the like too)
         if part != "after" and m.to_act == seat and not m.finished:
-            with g.lock:
-                if at not in g.asked:
-                    view = m.view(seat)
-                    note = g.coach.before(view)
-                    g.asked[at] = (view, note.action, note_json(note, view))
-                out["before"] = g.asked[at][2]
+            if at not in g.asked:
+                view = m.view(seat)
+                advice = (await jobs.run(Kind.HINT, COACH_ADVICE, view, g.coach.level,
+                                         client=client)
+                          if g.coach.needs_advice(view) else ("", None))
+                with g.lock:
+                    if at not in g.asked:  # (another request may have asked meanwhile)
+                        note = g.coach.before(view, advice)
+                        g.asked[at] = (view, note.action, note_json(note, view))
+            out["before"] = g.asked[at][2]
         # the seat's last action, if the coach advised on it: what it cost (deals played
-        # out: under a lock of its own, so the next note does not wait for it)
+        # out: a job of its own, so the next note does not wait for it)
         last = next((i for i in range(len(m.history) - 1, -1, -1)
                      if m.history[i][0] == seat), None)
         if part != "before" and last is not None and last in g.asked:
             chosen = m.history[last][1]
             key = (last, str(chosen))  # after an undo, another choice at the same place
-            with g.judging:
-                if key not in g.after:
-                    view, suggested, _before = g.asked[last]
-                    g.after[key] = note_json(g.coach.after(view, chosen, suggested))
+            if key not in g.after:
+                view, suggested, _before = g.asked[last]
+                args = g.coach.judging(view, chosen, suggested)
+                verdict = (await jobs.run(Kind.HINT, COACH_JUDGED, args, client=client)
+                           if args is not None else None)
+                with g.judging:
+                    if key not in g.after:
+                        g.after[key] = note_json(g.coach.after(view, chosen, suggested,
+                                                               verdict))
             out["after"] = g.after[key]
         return out
 
     @router.get("/api/games/{game_id}/coach", responses=refusals(401, 404, 409),
                 summary="The coach's words for your seat (a guided game)")
     async def coach(
+        request: Request,
         game_id: GameId,
         creds: Creds,
         part: Annotated[str, Query(pattern="^(before|after|both)$",
@@ -397,7 +411,7 @@ def learn_router(state: Server) -> APIRouter:
         if await run(guided_level, game_id) is None:
             raise TableError(Refusal.NOT_NOW, "this game is not a guided one: the coach "
                             "sits by a guided deal (start one at /learn)")
-        return await run(coach_words, entry, seat.seat, part)  # type: ignore[no-any-return]
+        return await coach_words(entry, seat.seat, part, client_of(request))
 
     @router.get("/api/games/{game_id}/feedback", responses=refusals(401, 404, 409),
                 summary="The deal just finished, in words")

@@ -20,8 +20,10 @@ __all__ = [
     "RateLimit",
     "SecurityHeaders",
     "ServerLimits",
+    "SocketCap",
     "TokenBuckets",
     "guarded_http",
+    "refuse_socket",
 ]
 
 Scope = MutableMapping[str, Any]
@@ -102,7 +104,9 @@ class RateLimit:
                 wait = self.create.take(key)
         if wait:
             if scope["type"] == "websocket":
-                await send({"type": "websocket.close", "code": 4429})
+                await refuse_socket(
+                    receive, send, 4429, "too many requests: slow down and try again"
+                )
                 return
             retry = str(max(1, math.ceil(wait))).encode()
             await _send_error(
@@ -110,6 +114,51 @@ class RateLimit:
             )
             return
         await self.app(scope, receive, send)
+
+
+async def refuse_socket(receive: Receive, send: Send, code: int, reason: str) -> None:
+    """Refuse a WebSocket with close ``code`` and ``reason``: the handshake is accepted
+    first, so the client hears the code (a close before the accept is an HTTP 403, which
+    says nothing of why)."""
+    message = await receive()
+    if message["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    await send({"type": "websocket.close", "code": code, "reason": reason[:120]})
+
+
+class SocketCap:
+    """At most ``per_client`` WebSockets open at once from one client address: one more
+    is closed with 4429 at once, so that one client cannot hold most of the server's
+    connections and shut the others out (they still connect)."""
+
+    def __init__(self, app: ASGIApp, *, per_client: int) -> None:
+        self.app = app
+        self.per_client = per_client
+        self.open: dict[str, int] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "websocket" or self.per_client <= 0:
+            await self.app(scope, receive, send)
+            return
+        client = scope.get("client")
+        key = client[0] if client else "?"
+        if self.open.get(key, 0) >= self.per_client:
+            await refuse_socket(
+                receive, send, 4429,
+                f"too many live connections from your address (at most {self.per_client}): "
+                "close a tab and try again",
+            )
+            return
+        self.open[key] = self.open.get(key, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self.open[key] - 1
+            if left:
+                self.open[key] = left
+            else:
+                del self.open[key]
 
 
 class BodyLimit:
@@ -178,7 +227,10 @@ _CSP = (
 
 
 class SecurityHeaders:
-    """Content-Security-Policy and friends on every page (not on the API docs pages)."""
+    """Content-Security-Policy and friends on every page (not on the API docs pages), and
+    ``Cache-Control: no-store`` on every answer of the API that does not say otherwise: a
+    seat's view, a record, a token, an analysis are private, and the rest (the lobby, the
+    health) changes from one moment to the next, so no cache along the way keeps any."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -188,6 +240,7 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
         docs = scope["path"] in ("/docs", "/redoc") or scope["path"].startswith("/docs/")
+        api = scope["path"].startswith("/api/") or scope["path"] == "/api"
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -199,6 +252,8 @@ class SecurityHeaders:
                 ]
                 if not docs:
                     headers.append((b"content-security-policy", _CSP.encode()))
+                if api and not any(k.lower() == b"cache-control" for k, _v in headers):
+                    headers.append((b"cache-control", b"no-store"))
                 message["headers"] = headers
             await send(message)
 
@@ -230,9 +285,10 @@ class _Refused(Exception):
 
 def _raw_response(status: int, reason: str, message: str) -> bytes:
     body = json.dumps({"error": message}).encode()
+    retry = "retry-after: 5\r\n" if status == 503 else ""  # every 503 says when to come back
     return (
         f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
-        f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
+        f"content-length: {len(body)}\r\n{retry}connection: close\r\n\r\n"
     ).encode() + body
 
 
@@ -295,9 +351,16 @@ def guarded_http(limits: ServerLimits) -> type[asyncio.Protocol]:
 
         def _refuse(self, status: int, reason: str, message: str) -> None:
             self._end()
-            if self.cycle is not None and not self.cycle.response_complete:
-                self.transport.close()  # a response is under way: just hang up
-                return
+            cycle = self.cycle
+            if cycle is not None and not cycle.response_complete:
+                if cycle.response_started:
+                    self.transport.close()  # a response is under way: just hang up
+                    return
+                # the head arrived, the body is still trickling in: the application
+                # waits for it; it hears a disconnect and anything it sends is dropped,
+                # while the client is told why (the documented 408)
+                cycle.disconnected = True
+                cycle.message_event.set()
             self.transport.write(_raw_response(status, reason, message))
             self.transport.close()
 

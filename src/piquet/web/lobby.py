@@ -230,8 +230,12 @@ def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter
         if games.over(entry):
             raise TableError(Refusal.NOT_NOW, "the game is over: there is no seat to offer")
         digest = hash_secret(body.invite)
+        # the seats as stored: a new link (maybe made through another process) replaced
+        # the invitation this process may still hold
+        row = await run(games.refresh_row, body.game)
+        seats = entry.row.seats if row is None else row.seats
         open_seat = next(
-            (s for s in entry.row.seats
+            (s for s in seats
              if s.kind == "human" and s.token_hash is None and s.invite_hash == digest),
             None,
         )

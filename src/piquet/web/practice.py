@@ -21,6 +21,7 @@ resigned, or null), ``rematch`` (the new game's id, or null) and ``rematch_mine`
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 from collections.abc import Callable
 from typing import Any
@@ -37,8 +38,9 @@ from piquet.table.state import RESIGN, UNDO, rematch_entry
 from piquet.web.games import Entry, Games
 from piquet.web.ids import Creds, GameId
 from piquet.web.refusals import hash_secret
+from piquet.web.schema import Count
 from piquet.web.server import Server
-from piquet.web.store import NewSeat
+from piquet.web.store import NewSeat, StoreError
 
 __all__ = ["practice_router", "refusals", "rotate"]
 
@@ -63,8 +65,8 @@ def refusals(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 class UndoIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    n: int | None = Field(
-        None, ge=0, description="The log length of the game as you saw it (409 if it moved on)."
+    n: Count | None = Field(
+        None, description="The log length of the game as you saw it (409 if it moved on)."
     )
 
 
@@ -188,6 +190,10 @@ def practice_router(state: Server) -> APIRouter:
                           ).live.state.rematch
             except TableError:  # another made the rematch first: that one stands
                 stands = (await run(g.fresh, game_id)).live.state.rematch
+            except StoreError:  # not written: the game made for it is nobody's
+                with contextlib.suppress(StoreError):
+                    await run(g.store.drop_unplayed_game, new_id)
+                raise
             if stands == new_id:
                 await run(g.load, new_id)
                 state.ai.kick(new_id)

@@ -3,10 +3,10 @@ at start-up (the database is opened then, not when the application is made)."""
 
 from __future__ import annotations
 
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from piquet.jobs import JobQueue
 from piquet.web.ai import AiRunner
 from piquet.web.games import Games
 from piquet.web.hub import Hub
@@ -21,13 +21,14 @@ __all__ = ["Parts", "Server"]
 @dataclass(frozen=True, slots=True)
 class Parts:
     """What start-up makes: the store, the hub between processes, the games in memory,
-    the computer's seats, the executor of the AI and the analyses."""
+    the computer's seats, and the job queue of the computer's work (moves, hints,
+    analyses)."""
 
     store: Store
     hub: Hub
     games: Games
     ai: AiRunner
-    executor: Executor
+    jobs: JobQueue
 
 
 @dataclass(slots=True)
@@ -62,5 +63,5 @@ class Server:
         return self._started().ai
 
     @property
-    def executor(self) -> Executor:
-        return self._started().executor
+    def jobs(self) -> JobQueue:
+        return self._started().jobs

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import queue
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -33,6 +34,9 @@ from piquet.table.store import StoreError as TableStoreError
 
 __all__ = [
     "bump_revision",
+    "plainly",
+    "reason_of",
+    "unavailable_words",
     "ActionRow",
     "GameRow",
     "NewSeat",
@@ -84,16 +88,61 @@ actions_t: Final = sa.Table(
 
 
 class StoreError(TableStoreError):
-    """The database cannot be reached, read or written; the message says which and why.
+    """The database cannot be reached, read or written; the message says which and why
+    (for the server's log: it may name the file, the host, the database's own words).
 
-    The table's :class:`~piquet.table.store.StoreError` (what any store raises), so not a
+    ``said`` is what a player or a client is told: the same fault in plain words, with no
+    path, host, port or library text (:func:`plainly`).  The table's
+    :class:`~piquet.table.store.StoreError` (what any store raises), so not a
     :class:`~piquet.core.errors.PiquetError` (nor a ``ValueError``): a database that
-    fails is not bad input.  The web answers it with 503.
+    fails is not bad input.  The web answers it with 503 and ``Retry-After``.
     """
 
+    def __init__(self, message: str, *, said: str | None = None) -> None:
+        super().__init__(message)
+        self.said = plainly(message) if said is None else said
 
-def _reason(exc: BaseException) -> str:
-    """The database's own words for ``exc``, on one line (no SQL, no links)."""
+
+_PLAIN: Final = (
+    (("was deleted", "was replaced", "made unreadable"),
+     "the server's database file was removed or replaced while it ran: nothing can be "
+     "saved until it is put back and the server restarted"),
+    (("disk is full", "no space", "file too large", "too large", "quota"),
+     "the server's disk is full: nothing can be saved"),
+    (("i/o error", "input/output error"),
+     "the server cannot write to its disk (it may be full): nothing can be saved"),
+    (("readonly", "read-only", "read only"),
+     "the server's database cannot be written (it is read-only)"),
+    (("not a database", "malformed", "damaged", "corrupt"),
+     "the server's database is damaged"),
+    (("locked", "busy", "keeps changing"),
+     "the server's database is busy"),
+    (("connect", "refused", "terminat", "closed", "timeout", "timed out", "did not answer",
+      "shutdown", "shutting down", "unreachable", "reset"),
+     "the server cannot reach its database"),
+)
+
+
+def unavailable_words(said: str) -> str:
+    """What a request that met the database failing is answered (503): ``said``
+    (:func:`plainly`), that nothing changed, and to come back."""
+    return f"{said}; nothing was changed: try again in a moment"
+
+
+def plainly(text: str) -> str:
+    """What a database failure described by ``text`` (the database's own words, for the
+    log) means to a player, in plain words: never a path, a host, a port or a library's
+    text."""
+    low = text.lower()
+    for words, said in _PLAIN:
+        if any(w in low for w in words):
+            return said
+    return "the server cannot use its database"
+
+
+def reason_of(exc: BaseException) -> str:
+    """The database's own words for ``exc``, on one line (no SQL, no links): for the
+    server's log (a client hears :func:`plainly`)."""
     orig = getattr(exc, "orig", None)
     text = str(orig if orig is not None else exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
@@ -101,7 +150,7 @@ def _reason(exc: BaseException) -> str:
 
 def _damaged(exc: BaseException) -> bool:
     """Whether ``exc`` says the SQLite file is not a (whole) database."""
-    text = _reason(exc)
+    text = reason_of(exc)
     return "not a database" in text or "malformed" in text
 
 
@@ -210,8 +259,6 @@ def database_url(url: str | None, data_dir: Path) -> str:
 
 
 SQLITE_SYNC: Final = ("full", "normal")
-RECENT: Final = 30.0
-"""Seconds a failed write keeps the health check failing (unless a write succeeds)."""
 
 
 def make_engine(url: str, *, sqlite_sync: str = "full") -> Engine:
@@ -238,11 +285,47 @@ def make_engine(url: str, *, sqlite_sync: str = "full") -> Engine:
     return sa.create_engine(url, pool_size=10, max_overflow=30, pool_pre_ping=True)
 
 
+_REVISION = re.compile(r'^revision\s*=\s*"([^"]+)"', re.M)
+_DOWN = re.compile(r'^down_revision\s*=\s*(?:"([^"]+)"|None)', re.M)
+
+
+def head_revision() -> str:
+    """The newest migration's revision, read from the migration files (the one whose
+    revision no other names as its ``down_revision``)."""
+    revisions: set[str] = set()
+    downs: set[str] = set()
+    for path in (Path(__file__).parent / "migrations" / "versions").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        rev, down = _REVISION.search(text), _DOWN.search(text)
+        if rev is not None:
+            revisions.add(rev[1])
+        if down is not None and down[1]:
+            downs.add(down[1])
+    heads = revisions - downs
+    if len(heads) != 1:  # pragma: no cover - the migrations always form one line
+        raise RuntimeError(f"the migrations have {len(heads)} heads: {sorted(heads)}")
+    return heads.pop()
+
+
+def _at_head(engine: Engine) -> bool:
+    """Whether the database's schema is already the newest migration's (one read)."""
+    try:
+        with engine.connect() as conn:
+            if not sa.inspect(conn).has_table("alembic_version"):
+                return False
+            stored = conn.execute(sa.text("SELECT version_num FROM alembic_version")).all()
+    except sa.exc.DBAPIError:
+        return False  # said by the migration itself, as ever
+    return [r[0] for r in stored] == [head_revision()]
+
+
 def migrate(engine: Engine) -> None:
     """Create or upgrade the schema to the newest migration (Alembic, in this package).
 
     Raises :class:`StoreError` when the database cannot be reached.
     """
+    if _at_head(engine):
+        return  # the usual start: nothing to do, and Alembic (12 MB) never imported
     from alembic import command
     from alembic.config import Config
 
@@ -259,11 +342,11 @@ def migrate(engine: Engine) -> None:
         path = _sqlite_path(str(engine.url))
         if path is not None and _damaged(exc):
             raise StoreError(
-                f"the SQLite file {path} is damaged ({_reason(exc)}): restore it from a "
+                f"the SQLite file {path} is damaged ({reason_of(exc)}): restore it from a "
                 "backup, or move it aside to start with no games (`sqlite3 FILE .recover` "
                 "may save what is left of it)"
             ) from None
-        raise StoreError(f"cannot open the database: {_reason(exc)}") from None
+        raise StoreError(f"cannot open the database: {reason_of(exc)}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,7 +531,7 @@ class _GroupWriter:
         except IntegrityError:
             ok = False
         except Exception as exc:
-            why = f"cannot write to the database: {_reason(exc)}"
+            why = f"cannot write to the database: {reason_of(exc)}"
             self.failure = (time.monotonic(), why)
             log.warning("piquet: %s", why)
             item.future.set_exception(StoreError(why))
@@ -497,6 +580,9 @@ class Store:
         self.engine = engine
         path = _sqlite_path(str(engine.url))
         self._file = _SqliteFile(path) if path is not None and path.exists() else None
+        self.damaged: str | None = None
+        """Why the database was found damaged (a read or write met a malformed page):
+        said by the health check until the server restarts (it does not mend itself)."""
         self._writer = _GroupWriter(engine, check=self.lost)
         self._checkpointer = (
             _Checkpointer(engine, check=self.lost) if engine.dialect.name == "sqlite" else None
@@ -524,34 +610,53 @@ class Store:
         try:
             yield
         except (sa.exc.SQLAlchemyError, OSError) as exc:
-            why = f"cannot {what} the database: {_reason(exc)}"
-            if what == "write to" or _damaged(exc):  # the health check says it too
+            why = f"cannot {what} the database: {reason_of(exc)}"
+            if _damaged(exc):  # a damaged file does not mend itself: health says so
+                self.damaged = why
+            if what == "write to":  # the health check says it too, until a write succeeds
                 self._writer.failure = (time.monotonic(), why)
             log.warning("piquet: %s", why)
             raise StoreError(why) from None
 
     def known_failure(self) -> str | None:
         """What is known to be wrong without asking the database: the file gone, or a
-        write that failed within ``RECENT`` seconds with none succeeding since."""
-        lost = self.lost()
+        write that failed with none succeeding since (a move's, or :meth:`health`'s
+        probe: the failure lasts as long as the fault, not a fixed time)."""
+        lost = self.lost() or self.damaged
         if lost is not None:
             return lost
         failure = self._writer.failure
-        if failure is not None and time.monotonic() - failure[0] < RECENT:
-            return failure[1]
-        return None
+        return None if failure is None else failure[1]
+
+    def note_failure(self, why: str) -> None:
+        """Remember a failure found outside the store (the health check's probe timed
+        out): :meth:`known_failure` says it until a write succeeds."""
+        self._writer.failure = (time.monotonic(), why)
 
     def health(self) -> str | None:
-        """None when the database answers and no failure is known
-        (:meth:`known_failure`); else what is wrong.  Blocks (one short read)."""
-        known = self.known_failure()
-        if known is not None:
-            return known
+        """None when the database can be read and written now; else what is wrong (for
+        the log: :func:`plainly` says it to a client).  Blocks: one short read and one
+        write probe, a commit that changes nothing a game holds (SQLite: the file's
+        ``user_version``; PostgreSQL: a transaction id, whose commit is written and
+        flushed), so a full disk, a read-only file system, a database that refuses
+        commits or connections killed under the server fail it as a move would fail.
+        Its success clears a failure known from an earlier write."""
+        lost = self.lost() or self.damaged
+        if lost is not None:
+            return lost
         try:
-            with self.engine.connect() as conn:
+            with self.engine.begin() as conn:
                 conn.execute(sa.select(games_t.c.id).limit(1)).all()
-        except (sa.exc.SQLAlchemyError, OSError) as exc:
-            return f"cannot read the database: {_reason(exc)}"
+                if conn.dialect.name == "sqlite":
+                    (version,) = conn.exec_driver_sql("PRAGMA user_version").one()
+                    conn.exec_driver_sql(f"PRAGMA user_version = {(int(version) + 1) % 65536}")
+                else:
+                    conn.execute(sa.text("SELECT txid_current()")).all()
+        except (sa.exc.SQLAlchemyError, OSError, StoreError) as exc:
+            why = f"cannot write to the database: {reason_of(exc)}"
+            self._writer.failure = (time.monotonic(), why)
+            return why
+        self._writer.failure = None
         return None
 
     @classmethod
@@ -564,7 +669,7 @@ class Store:
                 path.parent.mkdir(parents=True, exist_ok=True)
             migrate(engine)
         except (sa.exc.SQLAlchemyError, OSError) as exc:
-            raise StoreError(f"cannot open the database: {_reason(exc)}") from None
+            raise StoreError(f"cannot open the database: {reason_of(exc)}") from None
         return cls(engine)
 
     def close(self) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
+import logging
 import math
 import secrets
 import threading
@@ -39,7 +40,7 @@ from piquet.tally import TallySession, new_tally
 from piquet.web.ids import Creds, TallyId, token_of
 from piquet.web.limits import TokenBuckets
 from piquet.web.refusals import clean_name, hash_secret, preset_named
-from piquet.web.store import Store, StoreError
+from piquet.web.store import Store, StoreError, unavailable_words
 from piquet.web.tally_schemas import (
     MAX_GAMES,
     EntryIn,
@@ -54,6 +55,7 @@ from piquet.web.tallystore import MAX_ENTRY, TallyRow, TallyStore
 
 __all__ = ["MAX_GAMES", "MAX_STEPS", "Tallies", "tally_json", "tally_router"]
 
+log = logging.getLogger("piquet.web")
 STATIC: Final = Path(__file__).parent / "static"
 MAX_STEPS: Final = 4000
 """Entries a tally may hold (a game of many deals takes a few hundred)."""
@@ -67,8 +69,9 @@ def _db(fn: Callable[_P, _R], *args: _P.args, **kwargs: _P.kwargs) -> _R:
     """``fn(...)``, a database failure answered as 503."""
     try:
         return fn(*args, **kwargs)
-    except StoreError as exc:
-        raise TableError(Refusal.UNAVAILABLE, str(exc)) from None
+    except StoreError as exc:  # the details are the log's; the client hears plain words
+        log.warning("piquet: tally: %s", exc)
+        raise TableError(Refusal.UNAVAILABLE, unavailable_words(exc.said)) from None
 
 
 def _format(rules: Rules, text: str | None) -> Format:

@@ -11,6 +11,7 @@ from typing import Annotated, Any, Final
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from piquet.core.rules import DEFAULT_PRESET, PRESETS
+from piquet.web.schema import WHOLE, Count
 
 __all__ = [
     "MAX_GAMES",
@@ -47,7 +48,8 @@ class NewTallyIn(BaseModel):
         description="game or partie (default: the rule set's).",
         json_schema_extra={"enum": ["game", "partie", None]},
     )
-    games: StrictInt = Field(1, ge=1, le=MAX_GAMES, description="Games (or parties) to play.")
+    games: Annotated[StrictInt, Field(ge=1, le=MAX_GAMES), WHOLE] = Field(
+        1, description="Games (or parties) to play.")
 
 
 class EntryIn(BaseModel):
@@ -57,9 +59,8 @@ class EntryIn(BaseModel):
         "'dealer Anne', 'elder AS KS ...', 'discard 7C 8C take QH JD', 'point AH KH QH', "
         "'good', 'QH', 'Anne: pass', 'undo'.",
     )
-    version: int | None = Field(
+    version: Count | None = Field(
         None,
-        ge=0,
         description="The tally's version the entry was made on (as last shown): 409 if "
         "another device entered meanwhile, so an entry never lands on a step it was not "
         "meant for.  Leave it out to enter on whatever stands.",
@@ -67,8 +68,8 @@ class EntryIn(BaseModel):
 
 
 class UndoIn(BaseModel):
-    version: int | None = Field(
-        None, ge=0, description="The version the undo was asked on (as for an entry)."
+    version: Count | None = Field(
+        None, description="The version the undo was asked on (as for an entry)."
     )
 
 

@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import SQLAlchemyError
 
-from piquet.web.store import StoreError, metadata
+from piquet.web.store import StoreError, metadata, reason_of
 
 __all__ = ["TallyRow", "TallyStore", "tallies_t", "tally_entries_t"]
 
@@ -109,7 +109,7 @@ class TallyStore:
                     )
                 )
         except SQLAlchemyError as exc:
-            raise StoreError(f"cannot write to the database: {exc}") from None
+            raise StoreError(f"cannot write to the database: {reason_of(exc)}") from None
 
     def tally(self, tally_id: str) -> TallyRow | None:
         t = tallies_t.c
@@ -117,7 +117,7 @@ class TallyStore:
             with self.engine.connect() as conn:
                 row = conn.execute(sa.select(tallies_t).where(t.id == tally_id)).first()
         except SQLAlchemyError as exc:
-            raise StoreError(f"cannot read the database: {exc}") from None
+            raise StoreError(f"cannot read the database: {reason_of(exc)}") from None
         if row is None:
             return None
         return TallyRow(
@@ -155,7 +155,7 @@ class TallyStore:
                         )
                     ]
             except SQLAlchemyError as exc:
-                raise StoreError(f"cannot read the database: {exc}") from None
+                raise StoreError(f"cannot read the database: {reason_of(exc)}") from None
             again = self.tally(tally_id)
             if again is not None and again.version == row.version:
                 return row, entries
@@ -206,5 +206,5 @@ class TallyStore:
                         ],
                     )
         except SQLAlchemyError as exc:
-            raise StoreError(f"cannot write to the database: {exc}") from None
+            raise StoreError(f"cannot write to the database: {reason_of(exc)}") from None
         return True

@@ -8,7 +8,9 @@ an action already recorded is answered with the view, a game that moved on other
 ``{"type": "error", "status": 409, "game": VIEW}``), ``{"type": "ping"}`` (answered
 ``{"type": "pong"}``) or ``{"type": "refresh"}``.  A message the server cannot use gets
 ``{"type": "error", "error": "..."}`` and the connection stays open; a bad token closes it
-with code 4404 (4401 without one), too many messages with 4429.
+with code 4404 (4401 without one), too many messages with 4429 (as is a socket over the
+rate limit, or one more than the sockets one client address may hold open:
+:class:`~piquet.web.limits.SocketCap`).
 
 A first message ``{"token": TOKEN, "presence": true}`` asks to be told who is at the
 table: ``{"type": "presence", "here": [SEAT, ...]}`` (the seats with a socket open, on any
@@ -42,7 +44,7 @@ from piquet.web.hub import PRESENCE_EVERY, live_message
 from piquet.web.ids import ID_RE
 from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.server import Server
-from piquet.web.store import StoreError
+from piquet.web.store import StoreError, unavailable_words
 
 __all__ = ["add_websocket"]
 
@@ -64,7 +66,8 @@ def add_websocket(app: FastAPI, state: Server) -> None:
         except StoreError as exc:  # the database fails: say so, the client comes back later
             with contextlib.suppress(Exception):
                 await websocket.send_text(
-                    json.dumps({"type": "error", "error": str(exc), "status": 503})
+                    json.dumps({"type": "error", "error": unavailable_words(exc.said),
+                                "status": 503})
                 )
                 await websocket.close(code=1013)
         except Exception:  # never let one socket take the server down
@@ -219,7 +222,8 @@ class _Session:
                         except TableError as exc:
                             await self.send({"type": "error", "error": exc.message})
                         except StoreError as exc:
-                            await self.send({"type": "error", "error": str(exc), "status": 503})
+                            said = unavailable_words(exc.said)
+                            await self.send({"type": "error", "error": said, "status": 503})
 
             await self.push()
             await self.tell_presence()
@@ -276,6 +280,8 @@ class _Session:
                 await self.send({"type": "error", "error": "action id too long", "status": 400})
                 return
             n = data.get("n")
+            if type(n) is float and n.is_integer() and abs(n) < 2**53:
+                n = int(n)  # a whole number, as over HTTP (JSON Schema's integer)
             if n is not None and (type(n) is not int or n < 0):
                 error = "n must be the log length of the view acted on: an integer, 0 or more"
                 await self.send({"type": "error", "error": error, "status": 400})
@@ -285,7 +291,8 @@ class _Session:
                 done = await take(self.games, self.ai, self.game_id, self.seat, action,
                                   expect=n, entry=entry, known=known)
             except StoreError as exc:
-                await self.send({"type": "error", "error": str(exc), "status": 503})
+                await self.send(
+                    {"type": "error", "error": unavailable_words(exc.said), "status": 503})
                 return
             except TableError as exc:
                 status = HTTP_STATUS[exc.kind]

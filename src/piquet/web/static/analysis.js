@@ -80,8 +80,16 @@ export function analysisPanel(gameId, token, jump) {
         h("h3", {}, title), h("p", { class: "muted" }, (a.error || a.note) + "."));
     }
     const nameOf = (role) => names[a.players[role]] || role;
+    // between people, until the game is over, the other's cards and choices stay face
+    // down (the server leaves them out: a.hidden names the roles)
+    const faceDown = "their cards and choices stay face down until the game is over, " +
+      "as at the table";
     const losses = ["elder", "younger"].map((role) => {
       const l = a.losses[role];
+      if (!l) {
+        return h("li", { dataset: { role } }, h("b", {}, nameOf(role)),
+          ` (${role}) scored ${a.points[role]}; ${faceDown}.`);
+      }
       // the costliest choice of the dialog (review.py: each is valued alone, the rest of
       // the deal as it was, so two may count the same points and are not added up)
       const n = a.declarations.filter((x) => x.role === role && x.loss > 0).length;
@@ -138,9 +146,11 @@ export function analysisPanel(gameId, token, jump) {
           ? "No card was played: the game was won before the play."
           : "Every card kept the double-dummy value."),
       h("details", {}, h("summary", {}, "The hands as dealt"),
-        ["elder", "younger"].map((role) => h("p", {}, `${nameOf(role)}: `,
-          mini(a.hands[role].dealt), " discarded ", cardsOr(a.hands[role].discards),
-          " took ", cardsOr(a.hands[role].taken)))));
+        ["elder", "younger"].map((role) => a.hands[role]
+          ? h("p", {}, `${nameOf(role)}: `,
+            mini(a.hands[role].dealt), " discarded ", cardsOr(a.hands[role].discards),
+            " took ", cardsOr(a.hands[role].taken))
+          : h("p", {}, `${nameOf(role)}: ${faceDown}.`))));
   }
   load();
   return panel;

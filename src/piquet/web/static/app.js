@@ -800,6 +800,9 @@ function renderTable() {
   fill($main,
     T.live ? null : h("p", { class: "live-notice", id: "live-notice", role: "status" },
       "Live updates are interrupted: the table looks for news every two seconds."),
+    // the computer's level could not move (its workers failed): said, never replaced
+    g.computer_problem ? h("p", { class: "live-notice", id: "computer-problem",
+      role: "alert" }, g.computer_problem) : null,
     h("div", { class: "table-wrap" + (g.finished ? " done" : "") }, felt, side));
   setConn(T.ws ? T.ws.readyState === WebSocket.OPEN : !T.wsFails);
   explain($main);
@@ -1442,7 +1445,8 @@ function renderInvite() {
   box.append(h("button", { type: "button", class: "link", onclick: async () => {
     try {
       const res = await api("POST", `/api/games/${T.id}/invite`, {}, T.token);
-      store.put(T.id, { invites: res.invites });
+      // the new link retires a challenge in the lobby: the seat may be offered again
+      store.put(T.id, { invites: res.invites, offered: null });
       renderTable();
     } catch (e) { toast(e.message, "bad"); }
   } }, "Make a new link"));

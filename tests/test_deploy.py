@@ -1,0 +1,125 @@
+"""The deployment on several processes: deploy/compose.yaml (read, not run: there is no
+container engine here) and scripts/cluster, which starts the same topology as local
+processes over the shared PostgreSQL and Redis, and is run here."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import yaml
+
+from test_web_kit import bearer, free_port, pick
+
+ROOT = Path(__file__).resolve().parents[1]
+CEILING = 300.0
+
+
+def test_the_compose_file_runs_two_web_processes_a_proxy_postgres_and_redis() -> None:
+    compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+    services = compose["services"]
+    assert set(services) == {"web1", "web2", "proxy", "postgres", "redis"}
+    for name in ("web1", "web2"):
+        web = services[name]
+        assert web["command"][:2] == ["piquet", "serve"] and "--ai-workers" in web["command"]
+        assert web["environment"]["PIQUET_DATABASE"].startswith("postgresql://")
+        assert web["environment"]["PIQUET_REDIS"].startswith("redis://")
+        assert set(web["depends_on"]) == {"postgres", "redis"}
+    proxy_ip = services["proxy"]["networks"]["piquet"]["ipv4_address"]
+    assert services["web1"]["command"][-1] == proxy_ip  # its X-Forwarded-For believed
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "server web1:8000;" in nginx and "server web2:8000;" in nginx
+    assert (ROOT / "deploy" / "Dockerfile").read_text().count("pip install") == 1
+
+
+def _descendants(pid: int) -> set[int]:
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents[int(entry.name)] = int(fields[1])
+    out: set[int] = set()
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        for child, parent in parents.items():
+            if parent == p and child not in out:
+                out.add(child)
+                todo.append(child)
+    return out
+
+
+def _alive(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def test_the_local_cluster_plays_across_its_two_processes(
+    pg_url: str, redis_url: str, tmp_path: Path
+) -> None:
+    """Two web processes over one database: a game made on one is played from the other
+    against the book (the other's workers), and stopping the script stops them all."""
+    port = free_port()
+    script = subprocess.Popen(
+        [str(ROOT / "scripts" / "cluster"), "--database", pg_url, "--redis", redis_url,
+         "--port", str(port), "--logs", str(tmp_path / "logs")],
+        stdout=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        assert script.stdout is not None
+        deadline = time.monotonic() + CEILING
+        line = ""
+        while "urls" not in line:
+            assert time.monotonic() < deadline and script.poll() is None, line
+            line = script.stdout.readline()
+        words = line.split()
+        urls = words[words.index("urls") + 1].split(",")
+        pids = [int(p) for p in words[words.index("pids") + 1].split(",")]
+        assert len(urls) == 2 and len(pids) == 2
+        for url in urls:
+            health = httpx.get(url + "/api/health").json()
+            assert health["ok"] and health["redis"] == "ok"
+            assert health["workers"]["alive"] == 1
+        made = httpx.post(urls[0] + "/api/games", json={"opponent": "book"}).json()
+        gid, token = made["id"], made["token"]
+        rng = random.Random(4)
+        moves = 0
+        deadline = time.monotonic() + CEILING
+        while moves < 4:
+            assert time.monotonic() < deadline, "the game did not go on"
+            g: dict[str, Any] = httpx.get(urls[1] + f"/api/games/{gid}", params={"wait": 5},
+                                          headers=bearer(token), timeout=30).json()
+            assert "computer_problem" not in g
+            if g["finished"]:
+                break
+            if g["your_turn"]:
+                r = httpx.post(urls[moves % 2] + f"/api/games/{gid}/actions",
+                               json={"action": pick(g, rng), "n": g["n"]},
+                               headers=bearer(token))
+                assert r.status_code == 200, r.text
+                moves += 1
+        kids = set().union(*(_descendants(p) for p in pids))
+        assert len(kids) >= 2  # a job worker each, at least
+        script.terminate()  # the script stops its processes, and they their workers
+        script.wait(60)
+        deadline = time.monotonic() + 30
+        everyone = set(pids) | kids
+        while any(_alive(p) for p in everyone):
+            assert time.monotonic() < deadline, [p for p in everyone if _alive(p)]
+            time.sleep(0.1)
+    finally:
+        if script.poll() is None or any(_alive(p) for p in _descendants(script.pid)):
+            os.killpg(script.pid, signal.SIGKILL)
+        script.wait(60)
