@@ -65,7 +65,7 @@ def _younger_after_exchange(rules: Rules, seed: int) -> Deal:
 # ------------------------------------------------------------------ levels
 def test_reference_and_expert_are_levels_and_variants_are_not() -> None:
     assert WEAKEST_FIRST[-2:] == ("reference", "expert")
-    assert list(LEVELS)[-2:] == ["reference", "expert"]
+    assert [lv for lv in LEVELS if lv in WEAKEST_FIRST][-2:] == ["reference", "expert"]
     assert "expert-lookahead" in VARIANTS and "expert-lookahead" not in LEVELS
     assert make_player("expert-lookahead", seed=1).name == "expert-lookahead"
     assert make_player("reference").name == "reference"

@@ -67,7 +67,7 @@ def welcome(page: Any, url: str, size: str) -> None:
     # a newcomer's defaults: today's game by its title, a kind opponent, hints on
     assert page.eval_on_selector("#rules", "e => e.selectedOptions[0].textContent") \
         .startswith("Rubicon Piquet")
-    assert page.input_value("#opponent") == "book"
+    assert page.input_value("#opponent") == "adaptive"
     assert page.is_checked("#hints")
     assert page.evaluate("localStorage.getItem('piquet.level')") == "learner"
     no_unexplained_term(page, "home")

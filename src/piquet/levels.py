@@ -11,7 +11,16 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["LEVEL_NAMES", "LEVEL_NOTES", "STRONGEST_FIRST", "WEAKEST_FIRST", "default_level"]
+__all__ = [
+    "LEVEL_LABELS",
+    "LEVEL_NAMES",
+    "LEVEL_NOTES",
+    "OPPONENT_WORDS",
+    "STRONGEST_FIRST",
+    "WEAKEST_FIRST",
+    "default_level",
+    "level_named",
+]
 
 #: The levels in the order measured by ``piquet tournament`` and ``piquet ladder``
 #: (docs/strength.md): ``book`` beats ``random`` by 29 to 51 points a deal, the
@@ -29,8 +38,49 @@ LEVEL_NOTES: dict[str, str] = {
     "expert": "the strongest: also infers your likely cards from how you exchange and play",
 }
 
-LEVEL_NAMES: Final = WEAKEST_FIRST
-"""The levels an interface offers, weakest first (those :mod:`piquet.players` registers)."""
+#: The named opponents (:mod:`piquet.players.opponents`), weakest first: the words a
+#: newcomer reads, (title, strength, how it plays).
+OPPONENT_WORDS: Final[dict[str, tuple[str, str, str]]] = {
+    "nell": ("Nell", "a beginner",
+             "often keeps poor cards, forgets to declare, and leaves her kings and queens "
+             "unprotected"),
+    "toby": ("Toby", "a cautious learner",
+             "exchanges few cards, declares everything, and sometimes slips"),
+    "kitty": ("Kitty", "a bold player",
+              "exchanges every card she may, hides small holdings, and leads her longest "
+              "suit"),
+    "colonel": ("The Colonel", "a steady club player",
+                "exchanges by the book, declares all he holds, thinks through the play"),
+    "hoyle": ("Mr Hoyle", "an expert",
+              "plays as the expert does, and hides a holding when that costs him little"),
+}
+
+for _name, (_title, _strength, _about) in OPPONENT_WORDS.items():
+    LEVEL_NOTES[_name] = f"{_title}, {_strength}: {_about}"
+LEVEL_NOTES["adaptive"] = ("Your match: plays each deal as the opponent nearest your "
+                           "strength, judged from your results, for an even game")
+
+#: How the browser's form names a level that is more than a level's name.
+LEVEL_LABELS: Final[dict[str, str]] = {
+    **{name: f"{title}, {strength}" for name, (title, strength, _) in OPPONENT_WORDS.items()},
+    "adaptive": "An even match: adapts to you",
+}
+
+LEVEL_NAMES: Final = ("random", "nell", "toby", "book", "kitty", "colonel", "club",
+                      "reference", "expert", "hoyle", "adaptive")
+"""The levels an interface offers, weakest first, then ``adaptive`` (whose strength follows
+the person's; those :mod:`piquet.players` registers)."""
+
+
+def level_named(name: str) -> bool:
+    """Whether ``name`` is a level a game may be given: one of :data:`LEVEL_NAMES`, or
+    ``adaptive-R``, the adaptive opponent starting at a rating R from 0 to 3000."""
+    key = name.strip().lower()
+    if key in LEVEL_NAMES:
+        return True
+    head, dash, tail = key.partition("-")
+    return head == "adaptive" and bool(dash) and tail.isdigit() and len(tail) <= 4 \
+        and int(tail) <= 3000
 
 STRONGEST_FIRST: Final = ("expert", "book", "random")
 """The levels an interface offers first, strongest first: the first registered is the

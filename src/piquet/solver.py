@@ -24,6 +24,8 @@ over the engine's own deals).  The objective (:class:`Objective`) is one of:
 - ``PARTIE``: the last deal of a Rubicon partie; the value is elder's
   settlement (positive when elder wins the partie; a rubiconed loser's total
   counts for the winner).
+- ``TABLE``: any value of the deal's outcome, given as a table of the points each
+  counts (:mod:`piquet.players.matchvalue`: what the outcome is worth in the match).
 
 Values are always from elder's side (elder maximizes, younger minimizes);
 :meth:`Solver.move_values` gives them from the side of the seat to move.
@@ -32,6 +34,7 @@ Values are always from elder's side (elder maximizes, younger minimizes);
 from __future__ import annotations
 
 import enum
+import math
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -63,6 +66,7 @@ class Mode(enum.IntEnum):
     DIFF = 0
     RACE = 1
     PARTIE = 2
+    TABLE = 3
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,13 +74,26 @@ class Objective:
     """What the search maximizes for elder.
 
     ``remaining``: (elder, younger) points still needed for the target (RACE);
-    ``before``: partie scores of (elder, younger) before this deal (PARTIE).
+    ``before``: partie scores of (elder, younger) before this deal (PARTIE);
+    ``table``: the value (elder's side) of the deal ending with elder counting ``x`` and
+    younger ``y``, entry ``x * w + y`` of a ``w`` by ``w`` table whose last row and column
+    stand for every larger count (TABLE: :func:`piquet.players.matchvalue.deal_table`).
     """
 
     mode: Mode = Mode.DIFF
     remaining: tuple[int, int] = (0, 0)
     before: tuple[int, int] = (0, 0)
     settlement: Settlement = Settlement.PARLETT
+    table: tuple[int, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.mode is Mode.TABLE:
+            w = math.isqrt(len(self.table))
+            if w < 1 or w * w != len(self.table) or w > 511:
+                raise PiquetError(f"a TABLE objective needs a square table of 1 to 511 squared "
+                                  f"values, not {len(self.table)}")
+            if max(abs(v) for v in self.table) >= 1 << 19:
+                raise PiquetError("a TABLE objective's values must stay under 2**19 in size")
 
 
 DIFF: Final = Objective()
@@ -194,7 +211,7 @@ def _greedy(h0: int, h1: int, leader: int, lead: int, won0: int, ntr: int, acc0:
 def _params(rules: Rules, objective: Objective) -> Any:
     """The one parameter vector of ``rules`` (:func:`piquet.fast.params.compile_rules`)
     with the objective's slots set."""
-    return _params_mod.with_objective(
+    p = _params_mod.with_objective(
         rules,
         MODE=int(objective.mode),
         REM0=objective.remaining[0],
@@ -203,7 +220,11 @@ def _params(rules: Rules, objective: Objective) -> Any:
         BASE1=objective.before[1],
         SETTLE_CLASSIC=0 if objective.settlement is Settlement.PARLETT else 1,
         RACE_BONUS=RACE_BONUS,
+        TABLE_W=math.isqrt(len(objective.table)),
     )
+    if objective.mode is Mode.TABLE:  # the table after the slots (solver.h: s_terminal)
+        p = np.concatenate([p, np.asarray(objective.table, dtype=np.int64)])
+    return p
 
 
 class Solver:

@@ -921,8 +921,16 @@ def ladder(
     workers: int = 1,
     ray_address: str | None = None,
     progress: Progress | None = None,
+    pairings: Sequence[tuple[str, str]] | None = None,
 ) -> LadderResult:
-    """Play every pair of ``levels`` and fit ratings on deals won (ties count half)."""
+    """Play every pair of ``levels`` (or only ``pairings``, each a pair of them) and fit
+    ratings on deals won (ties count half).
+
+    ``pairings`` places many levels on one scale for less than every pair: a chain of
+    neighbours is enough for the fit, a level linked to ``random`` by no chain of played
+    matches being left unrated.  Raises :class:`PiquetError` for a level named twice, a
+    pairing of a level with itself, named twice or naming a level not in ``levels``.
+    """
     r = rules if isinstance(rules, Rules) else get_rules(rules)
     if len(levels) < 2:
         raise PiquetError("a ladder needs at least two levels")
@@ -931,20 +939,32 @@ def ladder(
         if lv in named:
             raise PiquetError(f"a ladder names each level once; {lv!r} is named twice")
         named.add(lv)
+    if pairings is None:
+        pairings = [(a, b) for i, a in enumerate(levels) for b in levels[i + 1:]]
+    seen: set[frozenset[str]] = set()
+    for a, b in pairings:
+        for lv in (a, b):
+            if lv not in named:
+                raise PiquetError(f"the pairing {a}:{b} names {lv!r}, which is not among the "
+                                  f"ladder's levels ({', '.join(levels)})")
+        if a == b:
+            raise PiquetError(f"the pairing {a}:{b} sets a level against itself")
+        if frozenset((a, b)) in seen:
+            raise PiquetError(f"the pairing {a}:{b} is named twice: name each pairing once")
+        seen.add(frozenset((a, b)))
     matches: list[TournamentResult] = []
     wins: dict[tuple[str, str], float] = {}
     games: dict[tuple[str, str], float] = {}
-    for i, a in enumerate(levels):
-        for b in levels[i + 1 :]:
-            res = tournament(
-                r, a, b, pairs=pairs, seed=seed, think_ms=think_ms, workers=workers,
-                ray_address=ray_address, progress=progress,
-            )
-            matches.append(res)
-            aw, bw, tied = res.deals_won
-            wins[(a, b)] = aw + tied / 2
-            wins[(b, a)] = bw + tied / 2
-            games[(a, b)] = aw + bw + tied
+    for a, b in pairings:
+        res = tournament(
+            r, a, b, pairs=pairs, seed=seed, think_ms=think_ms, workers=workers,
+            ray_address=ray_address, progress=progress,
+        )
+        matches.append(res)
+        aw, bw, tied = res.deals_won
+        wins[(a, b)] = aw + tied / 2
+        wins[(b, a)] = bw + tied / 2
+        games[(a, b)] = aw + bw + tied
     ratings, intervals = fit_ratings(levels, wins, games)
     return LadderResult(r.name, tuple(levels), tuple(ratings), tuple(intervals), tuple(matches))
 

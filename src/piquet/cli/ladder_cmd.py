@@ -12,7 +12,7 @@ from piquet.cli.tournament_cmd import add_common, check_common, interval_text, p
 from piquet.core.errors import PiquetError
 from piquet.core.rules import get_rules
 
-__all__ = ["register", "run"]
+__all__ = ["default_levels", "register", "run"]
 
 
 def register(sub: Any) -> None:
@@ -28,21 +28,58 @@ def register(sub: Any) -> None:
         nargs="+",
         default=None,
         metavar="LEVEL",
-        help="levels to rank, random first (default: every listed level, reference included; "
+        help="levels to rank, random first (default: every listed level but adaptive, "
+        "reference included; "
         "a variant such as expert-lookahead or a fixed budget such as expert@1000 may be named)",
+    )
+    p.add_argument(
+        "--pairings",
+        nargs="+",
+        default=None,
+        metavar="A:B",
+        help="play only these matches (each A:B a pair of levels; the levels default to those "
+        "named): a chain of neighbours places many levels on one scale for less than every pair",
     )
     add_common(p, deals_default=50)
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the ratings (PNG)")
     p.set_defaults(run=run)
 
 
+def default_levels() -> list[str]:
+    """The levels a ladder ranks when none are named: every listed level but those whose
+    strength follows their opponent (``adaptive``)."""
+    from piquet.players import LEVELS
+    from piquet.players.base import UNRANKED
+
+    return [lv for lv in LEVELS if lv not in UNRANKED]
+
+
+def _pairings(given: list[str] | None) -> list[tuple[str, str]] | None:
+    if given is None:
+        return None
+    out: list[tuple[str, str]] = []
+    for text in given:
+        a, colon, b = text.strip().lower().partition(":")
+        if not colon or not a or not b:
+            raise PiquetError(f"--pairings takes pairs of levels written A:B (e.g. nell:toby), "
+                              f"not {text!r}")
+        out.append((a, b))
+    return out
+
+
 def run(args: argparse.Namespace) -> int:
-    from piquet.players import LEVELS, player_factory
+    from piquet.players import player_factory
     from piquet.tournament import ladder, plot_ladder
 
     check_common(args)
     rules = get_rules(args.rules)
-    levels = [x.strip().lower() for x in (args.levels or list(LEVELS))]
+    pairings = _pairings(args.pairings)
+    if args.levels:
+        levels = [x.strip().lower() for x in args.levels]
+    elif pairings is not None:
+        levels = list(dict.fromkeys(lv for pair in pairings for lv in pair))
+    else:
+        levels = default_levels()
     for i, lv in enumerate(levels):
         if lv in levels[:i]:
             raise PiquetError(f"--levels names {lv!r} twice: name each level once")
@@ -57,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                 f"--plot writes a PNG: give a file name ending in .png, not {args.plot!r}"
             )
         check_writable(args.plot)  # before the games, not after them
-    n_matches = len(levels) * (len(levels) - 1) // 2
+    n_matches = len(levels) * (len(levels) - 1) // 2 if pairings is None else len(pairings)
     prog, advance = progress_bar(
         args.deals * n_matches, f"ladder ({rules.name})", enabled=not args.no_progress
     )
@@ -73,6 +110,7 @@ def run(args: argparse.Namespace) -> int:
             workers=args.workers,
             ray_address=args.ray,
             progress=advance,
+            pairings=pairings,
         )
     finally:
         if prog is not None:

@@ -102,7 +102,17 @@ def _format(args: argparse.Namespace) -> str | None:
 def run(args: argparse.Namespace) -> int:
     if args.levels:
         levels = _levels()
+        from piquet.players import LEVEL_NOTES
+
         print(f"AI levels, weakest first: {', '.join(levels)} (default: {default_level()})")
+        import textwrap
+
+        width = max(len(x) for x in levels)
+        for x in levels:
+            lines = textwrap.wrap(LEVEL_NOTES.get(x, ""), 76 - width) or [""]
+            print(f"  {x:<{width}}  {lines[0]}".rstrip())
+            for more in lines[1:]:
+                print(" " * (width + 4) + more)
         return 0
     if args.json and not args.auto:
         raise PiquetError("--json goes with --auto (an unattended game)")

@@ -39,7 +39,7 @@ SLOT: Final[dict[str, int]] = {name: i for i, name in enumerate(_native.PARAM_NA
 N_PARAMS: Final = len(SLOT)
 #: the solver's objective (piquet.solver.Objective), after the rule set's slots
 OBJECTIVE_SLOTS: Final = ("MODE", "REM0", "REM1", "BASE0", "BASE1", "SETTLE_CLASSIC",
-                          "RACE_BONUS")
+                          "RACE_BONUS", "TABLE_W")
 
 # Codes of enumerated knobs (rules.h: LEFT_*, PS_*).
 LEFT_HIDDEN, LEFT_NAMES_SUIT, LEFT_NAMES_CARD, LEFT_TURNS_UP, LEFT_LOOKS = range(5)

@@ -28,7 +28,8 @@ from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
 from piquet.solver import Mode, Solver
 
-__all__ = ["discard_rollouts", "discard_solver_values", "rollout_matrix", "solver_matrix"]
+__all__ = ["discard_rollout_points", "discard_rollouts", "discard_solver_values", "rollout_matrix",
+           "solver_matrix"]
 
 I64 = npt.NDArray[np.int64]
 
@@ -85,6 +86,38 @@ def discard_rollouts(
     for c in range(len(cands)):
         result.append(None if status[c] < 0 else [float(x) for x in out[c]])
     return result
+
+
+def discard_rollout_points(
+    rules: Rules,
+    role: int,
+    decks: Sequence[Sequence[int]],
+    histories: Sequence[Sequence[Action]],
+    discards: Sequence[int],
+    *,
+    seed: int,
+    policy: str = "book",
+) -> list[npt.NDArray[np.int64] | None]:
+    """As :func:`discard_rollouts` with one play-out a world, but both sides' points: for
+    each discard an array ``(worlds, 2)`` of ``role``'s points and the other's (the same
+    play-outs: ``mine - theirs`` is :func:`discard_rollouts`'s value), or None for a discard
+    that is not legal in some world."""
+    if len(decks) != len(histories):
+        raise PiquetError(f"{len(decks)} packs but {len(histories)} histories")
+    if role not in (0, 1):
+        raise PiquetError(f"role must be 0 (elder) or 1 (younger), not {role}")
+    code = policy_code(policy)
+    n_w = len(decks)
+    if n_w == 0 or not discards:
+        return [np.zeros((0, 2), dtype=np.int64) if n_w == 0 else None for _ in discards]
+    deck_arr, fz, nfz = _worlds_arrays(rules, decks, histories)
+    states = np.array([new_rng(seed + j)[0] for j in range(n_w)], dtype=np.uint64)
+    cands = np.asarray(list(discards), dtype=np.int64)
+    out = np.zeros((len(cands), n_w, 2), dtype=np.int64)
+    status = np.zeros(len(cands), dtype=np.int64)
+    K._native.rollout_points(compile_rules(rules), deck_arr, fz, nfz, cands, int(role),
+                             int(code), states, out, status)
+    return [None if status[c] < 0 else out[c] for c in range(len(cands))]
 
 
 # ------------------------------------------------------------------ the play by the solver

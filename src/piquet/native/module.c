@@ -496,6 +496,51 @@ fail:
     return NULL;
 }
 
+static PyObject *py_rollout_points(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, decks, fz, nfz, cands, role, policy, states, out, status): as rollout_matrix with
+     * one play-out a world, out[c, j, 0] role's points and out[c, j, 1] the other's */
+    Bufs bs = {.n = 0};
+    NARGS(10, "rollout_points");
+    GETP(p, 0);
+    Worlds w;
+    if (!worlds(&bs, args, 1, &w)) goto fail;
+    NUM(role, 5);
+    NUM(policy, 6);
+    GET(states, u64 *, 7, 'u', w.n_w, 0, "states");
+    GET(out, i64 *, 8, 'i', w.n_c * w.n_w * 2, 1, "out");
+    GET(status, i64 *, 9, 'i', w.n_c, 1, "status");
+    Py_BEGIN_ALLOW_THREADS
+    Scratch s;
+    u64 rng;
+    Board b = {.p = p, .policy = policy, .rng = &rng, .stop = 0};
+    board_on(&b, &s);
+    for (i64 c = 0; c < w.n_c; c++) {
+        status[c] = 0;
+        for (i64 j = 0; j < w.n_w; j++) {
+            i64 k = w.nfz[j];
+            i64 *fzj = w.fz + j * w.depth * 2;
+            fzj[2 * k] = A_DISCARD;
+            fzj[2 * k + 1] = w.cands[c];
+            b.fz = (const i64(*)[2])fzj;
+            b.nfz = k + 1;
+            rng = states[j];
+            run_deal(&b, w.decks[j], 0, 0, 0);
+            if (s.info[I_STATUS] == BAD_CHOICE) {
+                status[c] = -1;
+                break;
+            }
+            out[(c * w.n_w + j) * 2] = role == 0 ? s.tl[T0] : s.tl[T1];
+            out[(c * w.n_w + j) * 2 + 1] = role == 0 ? s.tl[T1] : s.tl[T0];
+        }
+    }
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ the solver */
 static int pos_args(PyObject *const *args, int i, Pos *s) {
     i64 v[9];
@@ -881,6 +926,7 @@ static PyMethodDef methods[] = {
     {"flat_start", (PyCFunction)(void (*)(void))py_flat_start, METH_FASTCALL, "Deal on a flat board."},
     {"flat_resume", (PyCFunction)(void (*)(void))py_flat_resume, METH_FASTCALL, "A card on a flat board."},
     {"rollout_matrix", (PyCFunction)(void (*)(void))py_rollout_matrix, METH_FASTCALL, "Discards by worlds."},
+    {"rollout_points", (PyCFunction)(void (*)(void))py_rollout_points, METH_FASTCALL, "Discards by worlds, both points."},
     {"solver_matrix", (PyCFunction)(void (*)(void))py_solver_matrix, METH_FASTCALL, "Discards by worlds, solved."},
     {"s_root", (PyCFunction)(void (*)(void))py_s_root, METH_FASTCALL, "Each move's exact value."},
     {"s_mtdf", (PyCFunction)(void (*)(void))py_s_mtdf, METH_FASTCALL, "A position's exact value."},

@@ -33,7 +33,8 @@ typedef uint64_t u64;
     X(PARTIE_TIE_EXTRA) X(SETTLEMENT_PARLETT) X(CARTE_BLANCHE) X(YOUNGER_BARS) \
     X(PIQUE_BY_CARDS) X(APPOINT_LACKED) \
     /* the solver's objective, after the rule set's slots */ \
-    X(MODE) X(REM0) X(REM1) X(BASE0) X(BASE1) X(SETTLE_CLASSIC) X(RACE_BONUS)
+    X(MODE) X(REM0) X(REM1) X(BASE0) X(BASE1) X(SETTLE_CLASSIC) X(RACE_BONUS) \
+    X(TABLE_W)
 
 #define PQ_ENUM(name) P_##name,
 enum { PQ_PARAMS(PQ_ENUM) P_COUNT };

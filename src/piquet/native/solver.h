@@ -11,7 +11,7 @@ typedef struct {
     i64 h0, h1, leader, lead, won0, ntr, acc0, acc1, opn;
 } Pos;
 
-enum { MODE_DIFF, MODE_RACE, MODE_PARTIE };
+enum { MODE_DIFF, MODE_RACE, MODE_PARTIE, MODE_TABLE };
 enum { TT_EXACT = 1, TT_LOWER = 2, TT_UPPER = 3 };
 #define S_INF ((i64)1 << 20)
 /* the search's inner steps, inlined into it (as numba inlined them) */
@@ -42,6 +42,15 @@ static inline i64 s_terminal(i64 acc0, i64 acc1, i64 ended, const i64 *P) {
         if (ended == 1) v += P[P_RACE_BONUS];
         else if (ended == 2) v -= P[P_RACE_BONUS];
         return v;
+    }
+    if (mode == MODE_TABLE) {
+        /* the match's value of the deal ending with (elder, younger) counting (acc0, acc1):
+         * a TABLE_W x TABLE_W table after the vector's slots, the last row and column
+         * standing for every larger count */
+        i64 w = P[P_TABLE_W];
+        i64 i = acc0 < 0 ? 0 : (acc0 >= w ? w - 1 : acc0);
+        i64 j = acc1 < 0 ? 0 : (acc1 >= w ? w - 1 : acc1);
+        return P[P_COUNT + i * w + j];
     }
     i64 t0 = P[P_BASE0] + acc0, t1 = P[P_BASE1] + acc1;
     if (t0 == t1) return 0;

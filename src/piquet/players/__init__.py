@@ -5,6 +5,7 @@ A :class:`~piquet.players.base.Player` sees only a
 up by name with :func:`make_player`.
 """
 
+from piquet.players.adaptive import AdaptivePlayer
 from piquet.players.base import (
     LEVEL_NOTES,
     LEVELS,
@@ -20,18 +21,23 @@ from piquet.players.base import (
 )
 from piquet.players.book import BookPlayer
 from piquet.players.expert import ExpertPlayer
+from piquet.players.opponents import OPPONENTS, Opponent, StyledPlayer
 from piquet.players.random_player import RandomPlayer
 from piquet.players.search import SearchPlayer
 
 __all__ = [
+    "AdaptivePlayer",
     "LEVELS",
     "LEVEL_NOTES",
     "BookPlayer",
     "ExpertPlayer",
+    "OPPONENTS",
+    "Opponent",
     "Player",
     "RandomPlayer",
     "STRONGEST_FIRST",
     "SearchPlayer",
+    "StyledPlayer",
     "VARIANTS",
     "WEAKEST_FIRST",
     "default_level",

@@ -14,12 +14,16 @@ __all__ = [
     "LEVELS",
     "STRONGEST_FIRST",
     "default_level",
+    "FAMILIES",
     "LEVEL_NOTES",
+    "PLACES",
+    "UNRANKED",
     "VARIANTS",
     "WEAKEST_FIRST",
     "Player",
     "make_player",
     "player_factory",
+    "register_family",
     "register_level",
     "register_variant",
 ]
@@ -45,17 +49,29 @@ class Player(Protocol):
 LEVELS: dict[str, Callable[[int, int | None], Player]] = {}
 
 
-def _strength_key(item: tuple[int, str]) -> tuple[int, int]:
+#: Where a level registered with a ``place`` stands among :data:`WEAKEST_FIRST` (whose
+#: places are 0, 1, 2, ...): ``nell`` at 0.5 comes between ``random`` and ``book``.
+PLACES: dict[str, float] = {}
+
+
+def _strength_key(item: tuple[int, str]) -> tuple[int, float, int]:
     arrival, name = item
     if name in WEAKEST_FIRST:
-        return (0, WEAKEST_FIRST.index(name))
-    return (1, arrival)
+        return (0, WEAKEST_FIRST.index(name), 0)
+    if name in PLACES:
+        return (0, PLACES[name], arrival)
+    return (1, 0, arrival)
 
 
-def register_level(name: str, factory: Callable[[int, int | None], Player]) -> None:
+def register_level(
+    name: str, factory: Callable[[int, int | None], Player], *, place: float | None = None
+) -> None:
     """Add (or replace) a level; the registry stays in weakest-first order, whatever the
-    order in which the modules defining the levels were imported."""
+    order in which the modules defining the levels were imported.  ``place`` puts it among
+    the measured levels (:data:`PLACES`); without it, it comes after them."""
     LEVELS[name] = factory
+    if place is not None:
+        PLACES[name] = place
     order = sorted(enumerate(LEVELS), key=_strength_key)
     ordered = {n: LEVELS[n] for _, n in order}
     LEVELS.clear()
@@ -70,6 +86,22 @@ VARIANTS: dict[str, Callable[[int, int | None], Player]] = {}
 def register_variant(name: str, factory: Callable[[int, int | None], Player]) -> None:
     """Add an unlisted player (see :data:`VARIANTS`)."""
     VARIANTS[name] = factory
+
+
+#: Levels whose strength follows the person they play (``adaptive``): offered like any
+#: level, but left out of the ladder's default list (they have no one rating).
+UNRANKED: set[str] = set()
+
+
+#: Families of parametrised names (``adaptive-480``): each takes a name and returns the
+#: factory it names, or None.  ``make_player`` and the tournaments accept them; no list
+#: shows them.
+FAMILIES: list[Callable[[str], Callable[[int, int | None], Player] | None]] = []
+
+
+def register_family(named: Callable[[str], Callable[[int, int | None], Player] | None]) -> None:
+    """Add a family of parametrised names (see :data:`FAMILIES`)."""
+    FAMILIES.append(named)
 
 
 def player_factory(level: str) -> tuple[Callable[[int, int | None], Player], int | None]:
@@ -90,6 +122,9 @@ def player_factory(level: str) -> tuple[Callable[[int, int | None], Player], int
             )
         fixed = int(ms)
     factory = LEVELS.get(key) or VARIANTS.get(key)
+    for named in FAMILIES:
+        if factory is None:
+            factory = named(key)
     if factory is None:
         raise PiquetError(f"unknown player level {level!r}; the levels are: {', '.join(LEVELS)}")
     return factory, fixed

@@ -57,10 +57,19 @@ class Situation:
     objective: Objective
     lead: int
     """This player's lead in the game (negative when behind)."""
+    table: tuple[int, ...] | None = None
+    """What each outcome of the deal is worth in the match (match-aware players only:
+    :func:`piquet.players.matchvalue.deal_table`)."""
 
 
-def situation(view: MatchView, rules: Rules) -> Situation:
-    """The game situation: RACE near the target, PARTIE on a partie's last deal, else DIFF."""
+def situation(view: MatchView, rules: Rules, *, match_aware: bool = False) -> Situation:
+    """The game situation: RACE near the target, PARTIE on a partie's last deal, else DIFF.
+
+    ``match_aware``: the value of the deal's outcomes in the match as it stands
+    (:mod:`piquet.players.matchvalue`) is given as ``table``, and the objective is TABLE
+    where it would have been DIFF and the table bends away from the points' difference by
+    more than :data:`~piquet.players.matchvalue.LINEAR_TOLERANCE` (RACE and PARTIE stand:
+    the solver plays a race card by card, and a partie's last deal exactly)."""
     deal = view.deal
     role = deal.role if deal is not None else ELDER
     me = view.player
@@ -77,7 +86,19 @@ def situation(view: MatchView, rules: Rules) -> Situation:
     if view.format is Format.PARTIE:
         partie_last = view.deal_number >= rules.partie_deals
     objective = objective_for(rules, start=start, target=target, partie_last=partie_last)
-    return Situation(start, objective, mine - theirs)
+    table = None
+    if match_aware and view.format in (Format.PARTIE, Format.GAME, Format.POOL):
+        from piquet.players.matchvalue import LINEAR_TOLERANCE, bends, deal_table
+
+        left = max(0, rules.partie_deals - view.deal_number) \
+            if view.format is Format.PARTIE else 0
+        table = deal_table(rules, view.format, start, left)
+        # where the match values points as points (a straight line in the difference),
+        # DIFF is the same objective, and its search goes further in the same positions
+        if objective.mode is Mode.DIFF and \
+                bends(rules, view.format, start, left) > LINEAR_TOLERANCE:
+            objective = Objective(mode=Mode.TABLE, table=table)
+    return Situation(start, objective, mine - theirs, table)
 
 
 def value_for(objective: Objective, role: int, totals: tuple[int, int], est: int) -> float:

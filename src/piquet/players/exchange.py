@@ -39,6 +39,7 @@ nor ten times the exchange's budget moved the expert's margin.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
@@ -56,7 +57,7 @@ from piquet.fast import playout
 from piquet.fast.engine import actions_of, policy_code, trace_of
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
-from piquet.fast.rollouts import discard_rollouts, discard_solver_values
+from piquet.fast.rollouts import discard_rollout_points, discard_rollouts, discard_solver_values
 from piquet.players.common import book_discard, card_values, discard_candidates
 from piquet.sampling import SamplingError, World, public_actions, world_deck
 from piquet.solver import Solver, _greedy_card, play_state
@@ -70,6 +71,7 @@ __all__ = [
     "all_playout_values",
     "all_solver_values",
     "margin_choice",
+    "match_playout_values",
     "playout_values",
     "playout_worlds",
     "ranked",
@@ -176,6 +178,31 @@ def all_playout_values(
         rules, role, [pw.deck for pw in worlds], [pw.history for pw in worlds], discards,
         seed=seed, plays=plays,
     )
+
+
+def match_playout_values(
+    rules: Rules, role: int, worlds: list[PlayoutWorld], discards: list[int], seed: int,
+    table: tuple[int, ...],
+) -> list[list[float] | None]:
+    """As :func:`all_playout_values`, each play-out valued by what its outcome is worth in
+    the match (``table``: :func:`piquet.players.matchvalue.deal_table`, elder's side) from
+    ``role``'s side instead of by its points."""
+    w = math.isqrt(len(table))
+    grid = np.asarray(table, dtype=np.float64).reshape(w, w)
+    out: list[list[float] | None] = []
+    for pts in discard_rollout_points(rules, role, [pw.deck for pw in worlds],
+                                      [pw.history for pw in worlds], discards, seed=seed):
+        if pts is None:
+            out.append(None)
+            continue
+        mine = np.minimum(pts[:, 0], w - 1)
+        theirs = np.minimum(pts[:, 1], w - 1)
+        if role == 0:
+            vals = grid[mine, theirs]
+        else:
+            vals = -grid[theirs, mine]
+        out.append([float(v) for v in vals])
+    return out
 
 
 def _book_until_card(rules: Rules, deck: tuple[int, ...], rows: list[tuple[int, int]],

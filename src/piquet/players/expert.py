@@ -58,6 +58,7 @@ from piquet.players.exchange import (
     PlayoutWorld,
     all_playout_values,
     margin_choice,
+    match_playout_values,
     playout_worlds,
     ranked,
     solver_rerank,
@@ -65,6 +66,7 @@ from piquet.players.exchange import (
     wide_candidates,
 )
 from piquet.players.lookahead import lookahead_values
+from piquet.players.matchvalue import table_line
 from piquet.players.search import (
     SearchPlayer,
     _blanche_flags,
@@ -183,6 +185,7 @@ class ExpertPlayer(SearchPlayer):
         threads: int | None = None,
         rules: Rules | None = None,
         name: str = "expert",
+        match_aware: bool = False,
     ) -> None:
         if not (math.isfinite(worlds_per_ms) and worlds_per_ms > 0):
             raise PiquetError(f"worlds_per_ms must be a positive number, not {worlds_per_ms!r}")
@@ -255,6 +258,7 @@ class ExpertPlayer(SearchPlayer):
         #: the budget of the first trick's cards, times the budget (the opening lead decides
         #: most of the play's double-dummy regret)
         self.first_trick_boost = first_trick_boost
+        self.match_aware = match_aware
 
     def _declares_by_search(self, budget: _Budget) -> bool:
         return self.sink_allowance is not None or super()._declares_by_search(budget)
@@ -343,7 +347,8 @@ class ExpertPlayer(SearchPlayer):
     ) -> int:
         if self.exchange_ms is not None:
             budget = type(budget)(self.exchange_ms)
-        if not self.playout_exchange or sit.objective.mode is not Mode.DIFF:
+        match = sit.table is not None and not self.solver_exchange and not self.exact_check
+        if not self.playout_exchange or (sit.objective.mode is not Mode.DIFF and not match):
             return super()._exchange(deal, rules, sit, rng, budget)
         assert deal.discard_range is not None
         lo, hi = deal.discard_range
@@ -367,6 +372,19 @@ class ExpertPlayer(SearchPlayer):
         wsum = sum(pw.weight for pw in ready)
         values: dict[int, list[float]] = {}
         scores: dict[int, float] = {}
+        if match:
+            # the play-outs' outcomes valued by what they are worth in the match
+            assert sit.table is not None
+            for i, got in enumerate(match_playout_values(rules, role, ready, cands, seed,
+                                                         sit.table)):
+                if got is None:
+                    continue
+                values[i] = got
+                scores[i] = sum(pw.weight * v for pw, v in zip(ready, got, strict=True)) / wsum
+            # the margin is in points: in the table's units, times what a point is worth
+            slope, _ = table_line(rules, sit.table)
+            margin = self.switch_margin * (slope if slope > 0 else 1.0)
+            return cands[margin_choice(scores, margin)] if scores else cands[0]
         for i, got in enumerate(all_playout_values(rules, role, ready, cands, seed)):
             if got is None:
                 continue
@@ -522,6 +540,7 @@ for _ec, _wpm in ((6, 1.0), (9, 0.2), (0, 2.0), (12, 0.2)):
     _register(f"expert-solx-e{_ec}-w{_wpm:g}", solver_exchange=True, exact_cards=_ec,
               solver_worlds_per_ms=_wpm)
 # the exchange alone given ten times the budget (the rest of the player at its own)
+_register("expert-match", match_aware=True)
 _register("expert-x1000", exchange_ms=1000)
 _register("expert-solx-e6-w1-x1000", solver_exchange=True, exact_cards=6,
           solver_worlds_per_ms=1.0, exchange_ms=1000)

@@ -125,6 +125,9 @@ class SearchPlayer:
         self.threads = max(1, min(2, threads if threads is not None else _env_threads()))
         self.rules = rules
         self._decisions = 0
+        self.match_aware = False
+        """Value each deal's outcomes by what they are worth in the match (the expert's
+        ``match_aware``; :mod:`piquet.players.matchvalue`)."""
         self._solvers: dict[tuple[Rules, Objective, int], Solver] = {}
         self._pool: ThreadPoolExecutor | None = None
 
@@ -133,7 +136,7 @@ class SearchPlayer:
         """The chosen action; raises IllegalActionError when it is not this player's turn."""
         deal = my_turn(view)
         rules = rules_of(view, self.rules)
-        sit = situation(view, rules)
+        sit = situation(view, rules, match_aware=self.match_aware)
         self._decisions += 1
         rng = random.Random(f"{self.level}:{self.seed}:{view.game_number}:"
                             f"{view.deal_number}:{len(deal.dialog)}:{len(deal.tricks)}:"

@@ -31,7 +31,7 @@ from piquet import __version__
 from piquet.core.rules import DEFAULT_PRESET, PRESETS
 from piquet.jobs import JobFailed, JobQueue, Kind, QuotaFull, Quotas
 from piquet.jobs.work import HINT
-from piquet.levels import LEVEL_NAMES, LEVEL_NOTES
+from piquet.levels import LEVEL_LABELS, LEVEL_NAMES, LEVEL_NOTES, level_named
 from piquet.levels import default_level as strongest_of
 from piquet.notation import dump_text
 from piquet.table.errors import Refusal, TableError
@@ -40,6 +40,7 @@ from piquet.web.accounts import ACCOUNT_COOKIE, CsrfGuard, account_of, accounts_
 from piquet.web.acting import take
 from piquet.web.ai import AiRunner
 from piquet.web.clocks import ClockIn, Clocks, Sweeper, clocks_router
+from piquet.web.evenmatch import evenmatch_router
 from piquet.web.games import FRIEND, Entry, Games
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.ids import Creds, GameId, client_of, token_of
@@ -358,6 +359,7 @@ class OptionsOut(BaseModel):
     levels: list[str]
     default_level: str
     level_notes: dict[str, str]
+    level_labels: dict[str, str]
     opponents: list[str]
     hints_available: bool
     record_formats: list[str]
@@ -375,6 +377,17 @@ def _levels() -> list[str]:
     """The computer's levels (from the light :mod:`piquet.levels`: a web process never
     imports the players themselves)."""
     return list(LEVEL_NAMES)
+
+
+def _with_families(opponents: list[str]) -> list[str]:
+    """The AI levels a new game may name: the listed ones, and a parametrised name among
+    ``opponents`` (``adaptive-480``: the adaptive opponent starting at a rating)."""
+    levels = _levels()
+    for o in opponents:
+        key = o.strip().lower()
+        if key not in levels and level_named(key):
+            levels.append(key)
+    return levels
 
 
 def default_level() -> str:
@@ -606,7 +619,6 @@ def create_app(config: WebConfig) -> FastAPI:
     async def options() -> dict[str, Any]:
         """What a new game may be: rule sets (with their short summaries), AI levels (with
         a few words on each, and the one offered first)."""
-
         levels = _levels()
         return {
             "rules": [
@@ -627,6 +639,8 @@ def create_app(config: WebConfig) -> FastAPI:
             "levels": levels,
             "default_level": default_level(),
             "level_notes": {name: LEVEL_NOTES.get(name, "") for name in levels},
+            "level_labels": {name: LEVEL_LABELS.get(name, f"The computer: {name}")
+                             for name in levels},
             "opponents": [*levels, FRIEND],
             "hints_available": True,
             "record_formats": ["text", "json"],
@@ -680,7 +694,7 @@ def create_app(config: WebConfig) -> FastAPI:
             opponents=opponents,
             hints=body.hints,
             name=name,
-            levels=_levels(),
+            levels=_with_families(opponents),
         )
         if spec is not None:
             await run(the_clocks().start, created.id, spec)
@@ -914,6 +928,7 @@ def create_app(config: WebConfig) -> FastAPI:
     from piquet.web.review_routes import review_router  # play from here (the analysis)
 
     app.include_router(review_router(state))
+    app.include_router(evenmatch_router(state))  # /api/me/opponent
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=config.create_per_minute)

@@ -94,6 +94,12 @@ async function options() {
   if (!optionsCache) optionsCache = await api("GET", "/api/options");
   return optionsCache;
 }
+// a learner's opponent: the one that adapts to them, else the book
+function kind(opts) {
+  if (opts.levels.includes("adaptive")) return "adaptive";
+  return opts.levels.includes("book") ? "book" : opts.default_level;
+}
+
 function ruleSet(opts, name) {
   return opts.rules.find((r) => r.name === name) || opts.rules[0];
 }
@@ -168,8 +174,8 @@ async function showLobby() {
   const notes = opts.level_notes || {};
   const oppSel = (id) => h("select", { id, name: id },
     opts.levels.map((l) => h("option", { value: l,
-      selected: l === (learner && opts.levels.includes("book") ? "book" : opts.default_level),
-      title: notes[l] || "" }, `The computer: ${l}`)),
+      selected: l === (learner ? kind(opts) : opts.default_level),
+      title: notes[l] || "" }, (opts.level_labels || {})[l] || `The computer: ${l}`)),
     h("option", { value: "friend" }, "A friend (invitation link)"));
   const opp1 = oppSel("opponent");
   // what the chosen level is, under the choice (short options keep a phone's width)
@@ -261,11 +267,15 @@ async function showLobby() {
     start.disabled = true;
     const f = fmtBox.querySelector("input:checked");
     const format = f ? f.value : null;
-    const opponents = format === "pool" ? [opp1.value, opp2.value] : [opp1.value];
+    const chosen = format === "pool" ? [opp1.value, opp2.value] : [opp1.value];
     localStorage.setItem("piquet.name", name.value);
     try {
+      // the adaptive opponent starts at this browser's rating, from its games
+      let even = null;
+      if (chosen.includes("adaptive")) even = (await api("GET", "/api/me/opponent")).level;
+      const opponents = chosen.map((o) => (o === "adaptive" && even ? even : o));
       const res = await api("POST", "/api/games", {
-        rules: ruleSel.value, format, opponent: opp1.value, opponents,
+        rules: ruleSel.value, format, opponent: opponents[0], opponents,
         hints: hints.checked, name: account ? account.name : (name.value || null),
         rated: rated.checked, clock: clockOf(),
       });
@@ -286,7 +296,7 @@ async function showLobby() {
   const apply = (lv) => {
     const mode = lv === "learner";
     ruleSel.value = mode ? "rubicon" : opts.default_rules;
-    opp1.value = mode && opts.levels.includes("book") ? "book" : opts.default_level;
+    opp1.value = mode ? kind(opts) : opts.default_level;
     hints.checked = mode;
     sayLevel();
     refresh(true);
