@@ -67,7 +67,7 @@ from piquet.core.declarations import DeclClass, claims
 from piquet.core.errors import IllegalActionError
 from piquet.core.match import Match, MatchView, Player, new_match
 from piquet.core.roles import Role
-from piquet.core.rules import Format, Rules
+from piquet.core.rules import Format, PlayScoring, Rules
 from piquet.core.view import DealView, deal_view
 from piquet.integrations.board import CardRun, SeatParts, deal_parts
 
@@ -383,15 +383,18 @@ def max_deal_points(rules: Rules) -> int:
 
     The sum of each kind's most: carte blanche, a nine-card point, four
     sequences of the best worth, three quatorzes, the larger of repique and
-    pique, two a trick, the last trick, capot.
+    pique, each trick's most (a scoring lead and a scoring win, or under winner-tenths two
+    tenth cards won), the last trick, capot.
     """
+    per_trick = (2 * rules.win_value if rules.play_scoring is PlayScoring.WINNER_TENTHS
+                 else rules.lead_value + rules.win_value)
     return (
         rules.blanche_value
         + 9
         + 4 * max(rules.sequence_values)
         + 3 * max(rules.quatorze_value, rules.trio_value)
         + max(rules.repique_bonus, rules.pique_bonus)
-        + 2 * 12
+        + per_trick * 12
         + max(rules.last_trick_bonus, rules.last_trick_tenth_bonus)
         + max(rules.capot_bonus, rules.cards_bonus)
     )
