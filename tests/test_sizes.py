@@ -24,7 +24,6 @@ LONG_MODULES: dict[str, str] = {
     "tournament.py": "being reworked with the players (issue 34)",
     # not yet split (issue 34's shape work goes on)
     "advisor/ranking.py": "not yet split: the play-outs and their statistics could go apart",
-    "integrations/actions.py": "not yet split: the id space, the episode and the bounds",
     "drawtables.py": "not yet split: the suit tables and the declaration pass",
     "integrations/observation.py": "not yet split: the observation tensor's planes",
     "core/rules.py": "the knobs and their checks; the presets could go apart",
