@@ -45,7 +45,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     "advisor/verify.py:verify": "not yet split",
     "cli/advise_cmd.py:run": "not yet split",
     "drawtables/declpass.py:declaration_pass": "not yet split",
-    "odds.py:improvements": "not yet split",
     "tui/prompts.py:ask_for": "not yet split",
 }
 
