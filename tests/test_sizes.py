@@ -43,7 +43,6 @@ LONG_FUNCTIONS: dict[str, str] = {
     # not yet split (issue 34's shape work goes on)
     "advisor/ranking.py:advise": "not yet split: the exact race, the settling, the method",
     "drawtables/declpass.py:declaration_pass": "not yet split",
-    "tui/prompts.py:ask_for": "not yet split",
 }
 
 
