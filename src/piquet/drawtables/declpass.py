@@ -137,6 +137,33 @@ _COMBINE: Final[dict[str, np.ufunc]] = {
 }
 
 
+def _per_suit(arr: _Arrays, cross: bool, opponent: OpponentModel | None, rules: Rules
+              ) -> tuple[dict[str, npt.NDArray[Any]], _Weights | None]:
+    """The tables looked up for each suit's holding (by name), and the opponent model's
+    weights where there is one."""
+    per_suit: dict[str, npt.NDArray[Any]] = {
+        "pval": arr.pval,
+        "pack": arr.rpack,
+    }
+    if cross:
+        per_suit["b5"] = arr.base5
+        per_suit["pres"] = np.arange(512, dtype=np.int16)
+    else:
+        per_suit["ssum"] = arr.ssum
+    weights = None
+    if opponent is not None:
+        weights = _Weights.build(opponent, arr, rules)
+        per_suit.update(
+            str=arr.strength,
+            ptg=weights.pt_gain,
+            ptnb=weights.pt_nb,
+            sqg=weights.sq_good,
+            sqh=weights.sq_his,
+            sqnb=weights.sq_nb,
+        )
+    return per_suit, weights
+
+
 def declaration_pass(
     hand: int,
     rules: Rules,
@@ -175,26 +202,7 @@ def declaration_pass(
     play = np.zeros(n_all, dtype=np.float64)
     hands = 0
 
-    per_suit: dict[str, npt.NDArray[Any]] = {
-        "pval": arr.pval,
-        "pack": arr.rpack,
-    }
-    if cross:
-        per_suit["b5"] = arr.base5
-        per_suit["pres"] = np.arange(512, dtype=np.int16)
-    else:
-        per_suit["ssum"] = arr.ssum
-    weights = None
-    if opponent is not None:
-        weights = _Weights.build(opponent, arr, rules)
-        per_suit.update(
-            str=arr.strength,
-            ptg=weights.pt_gain,
-            ptnb=weights.pt_nb,
-            sqg=weights.sq_good,
-            sqh=weights.sq_his,
-            sqnb=weights.sq_nb,
-        )
+    per_suit, weights = _per_suit(arr, cross, opponent, rules)
 
     limits = _draw_limits({k: len(g) for k, g in by_size.items()}, len(unseen), budget)
     for k, group in sorted(by_size.items()):
