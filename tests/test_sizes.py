@@ -23,7 +23,6 @@ LONG_MODULES: dict[str, str] = {
     "web/store.py": "being moved behind the table's store interface (issue 34)",
     "tournament.py": "being reworked with the players (issue 34)",
     # not yet split (issue 34's shape work goes on)
-    "advisor/ranking.py": "not yet split: the play-outs and their statistics could go apart",
     "integrations/observation.py": "not yet split: the observation tensor's planes",
     "core/rules.py": "the knobs and their checks; the presets could go apart",
     "core/deal.py": "the Deal's queries and its verify/can/apply",
