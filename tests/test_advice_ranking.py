@@ -11,9 +11,7 @@ import pytest
 
 from piquet.advisor import advise
 from piquet.advisor.deals import Setup
-from piquet.advisor.ranking import (
-    SETTLE_NODES,
-    TOTAL_NODES,
+from piquet.advisor.race import (
     _beta,
     _distinct_leaders,
     _on_reference,
@@ -24,6 +22,7 @@ from piquet.advisor.ranking import (
     _regressed_se,
     _settle,
 )
+from piquet.advisor.ranking import SETTLE_NODES, TOTAL_NODES
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.rules import PRESETS, get_rules
 from piquet.odds import deck_mask

@@ -16,7 +16,8 @@ import numpy as np
 import pytest
 
 from piquet.cli import build_parser, command_names
-from piquet.drawtables import _split_table, _stored, split_table
+from piquet.drawtables import split_table
+from piquet.drawtables.tables import _split_table, _stored
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 

@@ -24,22 +24,17 @@ from piquet.core.cards import mask_cards
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS, Rules
 from piquet.drawtables import (
-    _BLOCK,
-    _COMBINE,
     DEFAULT_BUDGET,
     Draws,
     OpponentModel,
     PassResult,
-    _arrays,
-    _block,
-    _draw_limits,
-    _positions,
-    _Weights,
     declaration_pass,
     discard_masks,
     draws,
     suit_tables,
 )
+from piquet.drawtables.declpass import _COMBINE, _arrays, _block, _draw_limits, _positions, _Weights
+from piquet.drawtables.tables import _BLOCK
 from piquet.odds import deck_mask
 
 I64 = npt.NDArray[np.int64]

@@ -516,7 +516,7 @@ def test_a_save_that_fails_leaves_the_record_of_before_whole(
     def broken(src: object, dst: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(notation.os, "replace", broken)
+    monkeypatch.setattr(os, "replace", broken)  # what notation.save renames with
     m2 = m.apply(m.legal_actions()[0]) if hasattr(m, "legal_actions") else m
     with pytest.raises(RecordError, match="No space left"):
         notation.save(path, m2)

@@ -315,29 +315,10 @@ def _point_event_name(v: int, rules: Rules) -> str:
     return f"point worth {v} or more ({max(10 * v - 5, 0)} pips or more)"
 
 
-def improvements(
-    hand: CardSet | int,
-    discard: CardSet | int,
-    rules: Rules,
-    *,
-    role: int = ELDER,
-    seen: CardSet | int = 0,
-    stock: int | None = None,
-) -> Improvements:
-    """The exact chance of each improvement when ``role`` lays out ``discard``.
-
-    ``hand`` is the twelve cards dealt; ``seen`` any other cards the player
-    knows are not in the stock (shown by the other).  He takes in as many
-    cards as he lays out, from the cards he has not seen.  Events: the point
-    reaching each worth above what the kept cards hold; in each suit, a
-    sequence of each length above the kept one; for each set rank, three and
-    four of it; and carte blanche (judged on the twelve dealt, so the draw
-    can never make it).  Raises :class:`PiquetError` for a hand, discard or
-    number the rule set does not allow.
-    """
-    h = hand.mask if isinstance(hand, CardSet) else hand
-    d = discard.mask if isinstance(discard, CardSet) else discard
-    s = seen.mask if isinstance(seen, CardSet) else seen
+def _checked_draw(h: int, d: int, s: int, rules: Rules, role: int, stock: int | None
+                  ) -> tuple[list[int], int]:
+    """The unseen cards and how many ``role`` takes in, laying out ``d`` from ``h`` having
+    seen ``s``; raises :class:`PiquetError` for what the rule set does not allow."""
     _check_hand(h, rules)
     if d & ~h:
         raise PiquetError(f"the discard holds {CardSet(d & ~h)}, which the hand does not hold")
@@ -366,6 +347,45 @@ def improvements(
     unseen = [c for c in mask_cards(deck_mask(rules) & ~h & ~s)]
     if k > len(unseen):
         raise PiquetError(f"only {len(unseen)} cards are unseen; cannot take in {k}")
+    return unseen, k
+
+
+def _blanche_words(h: int, rules: Rules) -> str:
+    """Carte blanche for the twelve dealt ``h``: not scored, held, or impossible."""
+    if not rules.carte_blanche:
+        return "not scored: these rules give nothing for a hand without a court card"
+    if h & COURTS == 0:
+        return (
+            f"held: the twelve dealt have no king, queen or knave ({rules.blanche_value}, "
+            "counted first)"
+        )
+    return f"impossible: it is judged on the twelve dealt, which hold {CardSet(h & COURTS)}"
+
+
+def improvements(
+    hand: CardSet | int,
+    discard: CardSet | int,
+    rules: Rules,
+    *,
+    role: int = ELDER,
+    seen: CardSet | int = 0,
+    stock: int | None = None,
+) -> Improvements:
+    """The exact chance of each improvement when ``role`` lays out ``discard``.
+
+    ``hand`` is the twelve cards dealt; ``seen`` any other cards the player
+    knows are not in the stock (shown by the other).  He takes in as many
+    cards as he lays out, from the cards he has not seen.  Events: the point
+    reaching each worth above what the kept cards hold; in each suit, a
+    sequence of each length above the kept one; for each set rank, three and
+    four of it; and carte blanche (judged on the twelve dealt, so the draw
+    can never make it).  Raises :class:`PiquetError` for a hand, discard or
+    number the rule set does not allow.
+    """
+    h = hand.mask if isinstance(hand, CardSet) else hand
+    d = discard.mask if isinstance(discard, CardSet) else discard
+    s = seen.mask if isinstance(seen, CardSet) else seen
+    unseen, k = _checked_draw(h, d, s, rules, role, stock)
     kept = h & ~d
     dr = draws(unseen, k, limit=_EXACT_LIMIT)
     n = dr.count
@@ -427,17 +447,7 @@ def improvements(
                     "set", f"quatorze of {r.name_plural}", chance(count >= 4), rules.quatorze_value
                 )
             )
-    if not rules.carte_blanche:
-        blanche = "not scored: these rules give nothing for a hand without a court card"
-    elif h & COURTS == 0:
-        blanche = (
-            f"held: the twelve dealt have no king, queen or knave ({rules.blanche_value}, "
-            "counted first)"
-        )
-    else:
-        blanche = "impossible: it is judged on the twelve dealt, which hold " + str(
-            CardSet(h & COURTS)
-        )
+    blanche = _blanche_words(h, rules)
     return Improvements(
         rules=rules.name,
         role=role,

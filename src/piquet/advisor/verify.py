@@ -218,6 +218,31 @@ def _chunk(
     return out
 
 
+def _checked(setup: Setup, discards: Sequence[CardSet | int], rules: Rules, deals: int,
+             workers: int, opponent: str, score: tuple[int, int] | None) -> list[int]:
+    """The discards to verify as masks, each once, in order; raises :class:`PiquetError`
+    for a discard, count, opponent or score the rules do not allow."""
+    masks: list[int] = []
+    for d in discards:
+        m = setup.check_discard(d)
+        if m not in masks:
+            masks.append(m)
+    if not masks:
+        raise PiquetError("nothing to verify: give at least one discard")
+    if deals < 2:
+        raise PiquetError(f"--deals must be at least 2 (to measure the noise), not {deals}")
+    if workers < 1:
+        raise PiquetError(f"workers must be at least 1, not {workers}")
+    if opponent not in ("expert", "book"):
+        raise PiquetError(f"the other exchanges as expert or book, not {opponent!r}")
+    if score is not None and (min(score) < 0 or max(score) >= rules.target):
+        raise PiquetError(
+            f"scores must be 0 to {rules.target - 1} (the game is {rules.target}); got "
+            f"{score[0]},{score[1]}"
+        )
+    return masks
+
+
 def verify(
     hand: CardSet | int,
     discards: Sequence[CardSet | int],
@@ -245,24 +270,7 @@ def verify(
     score or count the rules do not allow.
     """
     setup = Setup.of(hand, rules, role, stock)
-    masks: list[int] = []
-    for d in discards:
-        m = setup.check_discard(d)
-        if m not in masks:
-            masks.append(m)
-    if not masks:
-        raise PiquetError("nothing to verify: give at least one discard")
-    if deals < 2:
-        raise PiquetError(f"--deals must be at least 2 (to measure the noise), not {deals}")
-    if workers < 1:
-        raise PiquetError(f"workers must be at least 1, not {workers}")
-    if opponent not in ("expert", "book"):
-        raise PiquetError(f"the other exchanges as expert or book, not {opponent!r}")
-    if score is not None and (min(score) < 0 or max(score) >= rules.target):
-        raise PiquetError(
-            f"scores must be 0 to {rules.target - 1} (the game is {rules.target}); got "
-            f"{score[0]},{score[1]}"
-        )
+    masks = _checked(setup, discards, rules, deals, workers, opponent, score)
     names = list(labels) if labels is not None else [f"#{i + 1}" for i in range(len(masks))]
     rng = random.Random(f"piquet-verify-{seed}")
     ws = list(enumerate(worlds(setup.unseen, rules, deals, rng)))

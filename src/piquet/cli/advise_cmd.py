@@ -20,6 +20,7 @@ from piquet.core.rules import get_rules
 
 if TYPE_CHECKING:
     from piquet.advisor import Advice, Explanation
+    from piquet.advisor.verify import Verified
     from piquet.odds import Event
 
 _ROLES = {"elder": 0, "younger": 1}
@@ -153,6 +154,35 @@ def _progress_bar(enabled: bool) -> Any:
     )
 
 
+def _to_verify(top: list[CardSet], named: list[CardSet]) -> tuple[list[CardSet], list[str]]:
+    """The discards to verify and their labels: the advisor's best ``top``, and the ones
+    named with ``--compare`` (marked where they are among the advisor's)."""
+    discards = list(top)
+    labels = [f"advisor #{i + 1}" for i in range(len(discards))]
+    for d in named:
+        if d in discards:
+            labels[discards.index(d)] += ", named"
+        else:
+            discards.append(d)
+            labels.append("named")
+    return discards, labels
+
+
+def _verdict(pick: Verified, best: Verified) -> str:
+    """The advisor's pick against the best by play (each a verified candidate)."""
+    if pick is best:
+        return f"The advisor's pick {pick.discard} is the best by play."
+    if pick.within_noise:
+        return (
+            f"The advisor's pick {pick.discard} is within the noise of the best by play, "
+            f"{best.discard}."
+        )
+    return (
+        f"The advisor's pick {pick.discard} is worse by play than {best.discard}, "
+        "beyond the noise."
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     from piquet.advisor import (
         DEFAULT_CANDIDATES,
@@ -208,14 +238,7 @@ def run(args: argparse.Namespace) -> int:
         return 0
 
     k = VERIFY_CANDIDATES if args.candidates is None else args.candidates
-    discards = advice.top(k)
-    labels = [f"advisor #{i + 1}" for i in range(len(discards))]
-    for d in named:
-        if d in discards:
-            labels[discards.index(d)] += ", named"
-        else:
-            discards.append(d)
-            labels.append("named")
+    discards, labels = _to_verify(advice.top(k), named)
     bar = _progress_bar(sys.stderr.isatty() and not args.json)
     task = None
     if bar is not None:
@@ -255,18 +278,7 @@ def run(args: argparse.Namespace) -> int:
         versus = [ver.candidates[1]]
     his = opponent_model(setup, OPPONENT_SAMPLES, random.Random(f"piquet-advise-{args.seed}"))
     why = [compare_lines(best, v, setup, score=score is not None, opponent=his) for v in versus]
-    if pick is best:
-        verdict = f"The advisor's pick {pick.discard} is the best by play."
-    elif pick.within_noise:
-        verdict = (
-            f"The advisor's pick {pick.discard} is within the noise of the best by play, "
-            f"{best.discard}."
-        )
-    else:
-        verdict = (
-            f"The advisor's pick {pick.discard} is worse by play than {best.discard}, "
-            "beyond the noise."
-        )
+    verdict = _verdict(pick, best)
     if args.json:
         out = advice.to_json()
         out["verification"] = ver.to_json()

@@ -230,6 +230,11 @@ class Rules:
     # --- the play ---------------------------------------------------------------
     play_scoring: PlayScoring = PlayScoring.LEADS_AND_WINS
     """What the cards score as they are played."""
+    lead_value: int = 1
+    """Points a scoring lead counts (which leads score: ``play_scoring``)."""
+    win_value: int = 1
+    """Points a scoring win counts (which wins score: ``play_scoring``; under winner-tenths,
+    each card of ten or higher in the trick)."""
     last_trick_bonus: int = 1
     """Extra points for winning the last trick."""
     last_trick_tenth_bonus: int = 1
@@ -323,8 +328,12 @@ class Rules:
 
     def knobs_json(self) -> dict[str, Any]:
         """Every knob as JSON writes it (a choice by its value, a rank by its number, a
-        list for a tuple): what :func:`rules_from_mapping` reads back."""
-        return {k: knob_json(v) for k, v in self.knobs().items()}
+        list for a tuple): what :func:`rules_from_mapping` reads back.  A knob added after
+        records were first written (:data:`_ADDED_KNOBS`) is left out while it holds the
+        value it had before it was a knob, so a record written earlier is written again byte
+        for byte."""
+        return {k: knob_json(v) for k, v in self.knobs().items()
+                if _ADDED_KNOBS.get(k, _NOT_ADDED) != v}
 
     @property
     def is_preset(self) -> bool:
@@ -342,6 +351,11 @@ class Rules:
     def __post_init__(self) -> None:
         _validate(self)
 
+
+_NOT_ADDED: Final = object()
+_ADDED_KNOBS: Final[dict[str, object]] = {"lead_value": 1, "win_value": 1}
+"""Knobs added after records were first written, with the value every record before them
+implies: :meth:`Rules.knobs_json` leaves them out at that value."""
 
 _COURTS: Final = sum(0b111 << (9 * s + 5) for s in range(4))
 """The kings, queens and knaves (card index 9 × suit + rank − 6)."""
@@ -467,6 +481,8 @@ def _validate(r: Rules) -> None:
         "blanche_value",
         "trio_value",
         "quatorze_value",
+        "lead_value",
+        "win_value",
         "last_trick_bonus",
         "last_trick_tenth_bonus",
         "cards_bonus",

@@ -163,6 +163,8 @@ _COTGRAVE: Final[dict[str, str]] = {
         'quote: "he wins the Trick, and reckons one for his Card, as well as the other" '
         "- 1 for leading a card of ten or higher, 1 for winning with one"
     ),
+    "lead_value": 'quote: "for every such Card, he is to reckon one"',
+    "win_value": 'quote: "he wins the Trick, and reckons one for his Card"',
     "last_trick_bonus": (
         'quote: "but if it be with a Nine, Eight, Seven, or Six, he then reckons but one"'
     ),
@@ -299,6 +301,8 @@ _COTTON: Final[dict[str, str]] = {
         'quote: "he wins the Trick, and reckons one for his Card as well as the other" '
         "- 1 for leading a card of ten or higher, 1 for winning with one"
     ),
+    "lead_value": 'quote: "for every such Card he is to reckon one"',
+    "win_value": 'quote: "he wins the Trick, and reckons one for his Card"',
     "last_trick_bonus": (
         'quote: "if he win it with a Ten, but if with any Card under, he reckons but one"'
     ),
@@ -447,6 +451,11 @@ _DU_COEUR: Final[dict[str, str]] = {
         'quote: "the winner of the trick takes one point for each such card" - each card of '
         "ten or higher in the trick"
     ),
+    "lead_value": (
+        "reading: unused, since no lead scores under winner-tenths; 1, as in every other "
+        "text, if a house rule makes leads score"
+    ),
+    "win_value": 'quote: "the winner of the trick takes one point for each such card"',
     "last_trick_bonus": (
         'quote: "Winner of the final trick gets one point, or two points if he wins with a ten"'
     ),
@@ -595,6 +604,11 @@ _COURT_GAMESTER: Final[dict[str, str]] = {
         'quote: "If the Person who leads, plays a tenth Card, he reckons 1 for it as soon '
         'as he plays it down" - and the follower 1 for winning with a higher one'
     ),
+    "lead_value": 'quote: "he reckons 1 for it as soon as he plays it down"',
+    "win_value": (
+        'quote: "if the other plays another Card that is higher, he wins it, and also '
+        'reckons one"'
+    ),
     "last_trick_bonus": (
         'quote: "he who wins the last Trick reckons 1 for it, though it be won with a 9, 8, or 7"'
     ),
@@ -741,6 +755,8 @@ _ENCYCLOPEDIA: Final[dict[str, str]] = {
         'quote: "Each lead, whether the trick be taken or not, counts one, and each trick '
         'taken counts one"'
     ),
+    "lead_value": 'quote: "Each lead, whether the trick be taken or not, counts one"',
+    "win_value": 'quote: "each trick taken counts one"',
     "last_trick_bonus": (
         'quote: "The last trick counts 2 for the winner" - 1 more than any other trick'
     ),
@@ -880,6 +896,8 @@ _RUBICON: Final[dict[str, str]] = {
     "play_scoring": (
         "parlett: 1 for each lead, whatever the card; 1 for winning a trick the other led"
     ),
+    "lead_value": "parlett: 1 for each lead",
+    "win_value": "parlett: 1 for winning a trick the other led",
     "last_trick_bonus": "parlett: 1 extra for winning the last trick",
     "last_trick_tenth_bonus": (
         "reading: the modern game has no tenth-card rule, so this is the same as the last "

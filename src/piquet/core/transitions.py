@@ -613,8 +613,9 @@ def _h_play(old: Deal, d: DealState, action: Play) -> None:
     if lead is None:
         d["trick_lead"] = idx
         d["leader"] = seat
-        if scoring is _LEADS_AND_WINS or (scoring is _TENTH_CARDS and idx in _TENTH):
-            _play_count(d, seat, _LEAD, 1, _LEAD_NOTES[idx])
+        if rules.lead_value and (
+                scoring is _LEADS_AND_WINS or (scoring is _TENTH_CARDS and idx in _TENTH)):
+            _play_count(d, seat, _LEAD, rules.lead_value, _LEAD_NOTES[idx])
             if d["phase"] is P_OVER:
                 return
         # younger's deferred declarations come after elder's first lead
@@ -641,14 +642,16 @@ def _h_play(old: Deal, d: DealState, action: Play) -> None:
     won = (w0 + 1, w1) if winner == 0 else (w0, w1 + 1)
     d["won"] = won
     follower_wins = winner == seat
+    value = rules.win_value
     if scoring is _LEADS_AND_WINS:
-        if follower_wins:
-            _play_count(d, seat, _TRICK, 1, _WIN_NOTES[lead * 36 + idx])
+        if follower_wins and value:
+            _play_count(d, seat, _TRICK, value, _WIN_NOTES[lead * 36 + idx])
     elif scoring is _TENTH_CARDS:
-        if follower_wins and idx in _TENTH:
-            _play_count(d, seat, _TRICK, 1, _WIN_NOTES[lead * 36 + idx] + " with a tenth card")
+        if follower_wins and idx in _TENTH and value:
+            _play_count(d, seat, _TRICK, value,
+                        _WIN_NOTES[lead * 36 + idx] + " with a tenth card")
     else:
-        n = (lead in _TENTH) + (idx in _TENTH)
+        n = ((lead in _TENTH) + (idx in _TENTH)) * value
         if n:
             _play_count(d, winner, _TRICK, n, _WIN_NOTES[lead * 36 + idx])
     if d["phase"] is P_OVER:

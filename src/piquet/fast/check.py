@@ -65,6 +65,7 @@ _JOINT: Final = ("deck_size", "packet_sizes", "elder_max", "elder_min", "younger
 #: the range of each whole-number knob (a new one must say its range here)
 _RANGES: Final = {
     "blanche_value": (0, 15), "trio_value": (0, 5), "quatorze_value": (0, 20),
+    "lead_value": (0, 4), "win_value": (0, 4),
     "last_trick_bonus": (0, 3), "last_trick_tenth_bonus": (0, 3), "cards_bonus": (0, 15),
     "capot_bonus": (0, 50), "pique_threshold": (5, 40), "repique_bonus": (0, 70),
     "pique_bonus": (0, 40), "target": (20, 150),

@@ -118,6 +118,8 @@ FIELDS: Final[dict[str, Fill | str]] = {
     "ask_missing": _one("ASK_MISSING"),
     "show_missing": "what is shown, not what is counted",
     "play_scoring": _one("PLAY_SCORING", lambda v: _PLAY_CODES[v]),
+    "lead_value": _one("LEAD_VALUE"),
+    "win_value": _one("WIN_VALUE"),
     "last_trick_bonus": _one("LAST_BONUS"),
     "last_trick_tenth_bonus": _one("LAST_TENTH_BONUS"),
     "cards_bonus": _one("CARDS_BONUS"),

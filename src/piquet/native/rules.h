@@ -27,7 +27,7 @@ typedef uint64_t u64;
     X(SEQ_SAME_SUIT) X(N_SEQ_VALUES) X(SEQ_VALUES0) X(SEQ_VALUES1) X(SEQ_VALUES2) \
     X(SEQ_VALUES3) X(SEQ_VALUES4) X(SEQ_VALUES5) X(SEQ_VALUES6) X(SET_MIN_RANK) \
     X(TRIO_VALUE) X(QUATORZE_VALUE) X(QUATORZE_BEATS_TRIO) X(YOUNGER_AFTER_LEAD) \
-    X(ASK_MISSING) X(PLAY_SCORING) X(LAST_BONUS) X(LAST_TENTH_BONUS) X(CARDS_BONUS) \
+    X(ASK_MISSING) X(PLAY_SCORING) X(LEAD_VALUE) X(WIN_VALUE) X(LAST_BONUS) X(LAST_TENTH_BONUS) X(CARDS_BONUS) \
     X(CAPOT_BONUS) X(PIQUE_THRESHOLD) X(REPIQUE_BONUS) X(PIQUE_BONUS) X(PIQUE_ELDER_ONLY) \
     X(PIQUE_FIRST_CARD) X(TARGET) X(ENDS_MID_DEAL) X(STOCK_SIZE) X(PARTIE_DEALS) \
     X(PARTIE_TIE_EXTRA) X(SETTLEMENT_PARLETT) X(CARTE_BLANCHE) X(YOUNGER_BARS) \
@@ -318,22 +318,24 @@ static inline i64 playable(i64 hand, i64 lead, i64 lead_kind, i64 lead_val) {
 /* the card played to the lead wins the trick */
 static inline int follower_wins(i64 led, i64 card) { return card / 9 == led / 9 && card > led; }
 
-/* what leading a card counts for the leader */
+/* what leading a card counts for the leader (a scoring lead counts LEAD_VALUE) */
 static inline i64 lead_points(const i64 *p, i64 card) {
     i64 sc = p[P_PLAY_SCORING];
-    return sc == PS_LEADS_AND_WINS || (sc == PS_TENTH_CARDS && is_tenth(card));
+    int scores = sc == PS_LEADS_AND_WINS || (sc == PS_TENTH_CARDS && is_tenth(card));
+    return scores ? p[P_LEAD_VALUE] : 0;
 }
 
-/* what the trick's winner counts for it (beyond the lead) */
+/* what the trick's winner counts for it (beyond the lead): a scoring win counts WIN_VALUE
+ * (under winner-tenths, each card of ten or higher in the trick) */
 static inline i64 trick_points(const i64 *p, i64 led, i64 card) {
     i64 sc = p[P_PLAY_SCORING];
     int fw = follower_wins(led, card);
-    if (sc == PS_LEADS_AND_WINS) return fw;
-    if (sc == PS_TENTH_CARDS) return fw && is_tenth(card);
-    return is_tenth(led) + is_tenth(card);
+    if (sc == PS_LEADS_AND_WINS) return fw * p[P_WIN_VALUE];
+    if (sc == PS_TENTH_CARDS) return (fw && is_tenth(card)) * p[P_WIN_VALUE];
+    return (is_tenth(led) + is_tenth(card)) * p[P_WIN_VALUE];
 }
 
-/* every card scores alike in the play (each lead and each trick one, the last trick's
+/* every card scores alike in the play (each lead and each trick the same, the last trick's
  * bonus whatever card wins it): a tenth card and a lower one are then interchangeable */
 static inline int cards_alike(const i64 *p) {
     return p[P_PLAY_SCORING] == PS_LEADS_AND_WINS && p[P_LAST_BONUS] == p[P_LAST_TENTH_BONUS];

@@ -115,12 +115,14 @@ def _sequences(rules: Rules) -> str:
 
 
 def _play(rules: Rules) -> str:
+    lead, win = rules.lead_value, rules.win_value
     play = {
-        PlayScoring.LEADS_AND_WINS: "each lead scores 1, and winning a trick the other led "
-        "scores 1",
-        PlayScoring.TENTH_CARDS: "1 for leading a ten or higher, 1 for winning a trick with one",
-        PlayScoring.WINNER_TENTHS: "the winner of a trick scores 1 for each card of ten or "
-        "higher in it",
+        PlayScoring.LEADS_AND_WINS: f"each lead scores {lead}, and winning a trick the other "
+        f"led scores {win}",
+        PlayScoring.TENTH_CARDS: f"{lead} for leading a ten or higher, {win} for winning a "
+        "trick with one",
+        PlayScoring.WINNER_TENTHS: f"the winner of a trick scores {win} for each card of ten "
+        "or higher in it",
     }[rules.play_scoring]
     last = f"Last trick: {rules.last_trick_bonus} extra"
     if rules.last_trick_tenth_bonus != rules.last_trick_bonus:

@@ -41,7 +41,7 @@ from piquet.core.facts import Passed
 from piquet.core.match import MatchView
 from piquet.core.roles import OTHER, Role
 from piquet.core.rules import Leftovers, Rules
-from piquet.core.view import lead_binding
+from piquet.core.view import DealView, lead_binding
 from piquet.table.menu import REPLY_LABELS, claim_label, class_word, menu
 
 __all__ = [
@@ -127,6 +127,72 @@ def _last_words(view: MatchView, seat: int, n: int = 1) -> str:
     return ", then ".join(parts)
 
 
+def _ask_play(deal: DealView, legal: tuple[Action, ...], opponent: str) -> Ask:
+    """The question of the play: the card to lead or to play to the lead."""
+    playable = [a.card for a in legal if isinstance(a, Play)]
+    in_hand = list(deal.hand)
+    hand_size = len(in_hand)
+    choices = tuple(Choice(Play(c), f"{c} ({in_hand.index(c) + 1})") for c in playable)
+    if deal.trick_lead is not None:
+        lead = Card.from_index(deal.trick_lead)
+        q = f"{opponent} leads {lead}: your play."
+    elif (bound := lead_binding(deal)) is not None:
+        q = ("Your lead: you are bound to the lead named for the stock." if bound.held
+             else "Your lead: the lead appointed binds nothing (you hold none of it).")
+    else:
+        q = "Your lead."
+    restricted = len(playable) < hand_size
+    prompt = (
+        f"Play a card ({' '.join(str(c) for c in playable)})> "
+        if restricted
+        else "Play a card> "
+    )
+    return Ask(
+        "play",
+        q,
+        prompt,
+        choices,
+        "Type a card (QH, q h, 10h) or its number in your hand.",
+    )
+
+
+def _ask_declare(view: MatchView, rules: Rules, legal: tuple[Action, ...], opponent: str) -> Ask:
+    """The question of the declarations: the claim to make in the class being declared,
+    or the pass."""
+    deal = view.deal
+    assert deal is not None, "asked only of a player in a deal"
+    role = deal.role
+    cls = deal.declaring or DeclClass.POINT
+    word = class_word(cls, rules)
+    hand = deal.hand
+    # the menu's words (a claim with its cards, the pass as the browser says it)
+    options = [Choice(a, claim_label(hand, a, rules)) for a in legal if isinstance(a, Declare)]
+    may_pass = any(isinstance(a, Pass) for a in legal)
+    if may_pass:
+        options += [Choice(i.action, i.label + ": sink") for i in menu(view)
+                    if isinstance(i.action, Pass)]
+    if role == ELDER:
+        q = f"You are elder: declare your {word} first."
+    else:
+        elder_said = [u.fact for u in deal.dialog if u.seat == ELDER and u.cls == cls]
+        if elder_said and isinstance(elder_said[-1], Passed):
+            q = f"{opponent} declared no {word}. Declare yours, or pass."
+        elif not may_pass:
+            q = f"You said not good: declare the {word} that beats {opponent}'s."
+        else:
+            q = f"Declare your {word}, or pass."
+    if not any(isinstance(a, Declare) for a in legal):
+        q += f" You have no {word} to declare."
+    return Ask(
+        "declare",
+        q,
+        f"Your {word}> ",
+        tuple(options),
+        "Type the number of a claim, its cards (AH KH QH)"
+        + (", or pass." if may_pass else ": you may not pass now."),
+    )
+
+
 def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> Ask:
     """The question for the player of ``view``, who is to act.
 
@@ -156,33 +222,8 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
             (),
             "Type the cards (7S 8S 9D, 10h, q h) or their numbers from your hand (1 4 5).",
         )
-    choices: tuple[Choice, ...]
     if phase is Phase.PLAY:
-        playable = [a.card for a in legal if isinstance(a, Play)]
-        in_hand = list(deal.hand)
-        hand_size = len(in_hand)
-        choices = tuple(Choice(Play(c), f"{c} ({in_hand.index(c) + 1})") for c in playable)
-        if deal.trick_lead is not None:
-            lead = Card.from_index(deal.trick_lead)
-            q = f"{opponent} leads {lead}: your play."
-        elif (bound := lead_binding(deal)) is not None:
-            q = ("Your lead: you are bound to the lead named for the stock." if bound.held
-                 else "Your lead: the lead appointed binds nothing (you hold none of it).")
-        else:
-            q = "Your lead."
-        restricted = len(playable) < hand_size
-        prompt = (
-            f"Play a card ({' '.join(str(c) for c in playable)})> "
-            if restricted
-            else "Play a card> "
-        )
-        return Ask(
-            "play",
-            q,
-            prompt,
-            choices,
-            "Type a card (QH, q h, 10h) or its number in your hand.",
-        )
+        return _ask_play(deal, legal, opponent)
     if phase is Phase.DEAL:
         sizes = [a.size for a in legal if isinstance(a, DealBy)]
         listed = _or_list([str(s) for s in sizes])
@@ -242,35 +283,7 @@ def ask_for(view: MatchView, rules: Rules, *, opponent: str = "the other") -> As
             (Choice(Question(True), "Ask"), Choice(Question(False), "Do not ask")),
             "Type y to ask, n not to.",
         )
-    cls = deal.declaring or DeclClass.POINT
-    word = class_word(cls, rules)
-    hand = deal.hand
-    # the menu's words (a claim with its cards, the pass as the browser says it)
-    options = [Choice(a, claim_label(hand, a, rules)) for a in legal if isinstance(a, Declare)]
-    may_pass = any(isinstance(a, Pass) for a in legal)
-    if may_pass:
-        options += [Choice(i.action, i.label + ": sink") for i in menu(view)
-                    if isinstance(i.action, Pass)]
-    if role == ELDER:
-        q = f"You are elder: declare your {word} first."
-    else:
-        elder_said = [u.fact for u in deal.dialog if u.seat == ELDER and u.cls == cls]
-        if elder_said and isinstance(elder_said[-1], Passed):
-            q = f"{opponent} declared no {word}. Declare yours, or pass."
-        elif not may_pass:
-            q = f"You said not good: declare the {word} that beats {opponent}'s."
-        else:
-            q = f"Declare your {word}, or pass."
-    if not any(isinstance(a, Declare) for a in legal):
-        q += f" You have no {word} to declare."
-    return Ask(
-        "declare",
-        q,
-        f"Your {word}> ",
-        tuple(options),
-        "Type the number of a claim, its cards (AH KH QH)"
-        + (", or pass." if may_pass else ": you may not pass now."),
-    )
+    return _ask_declare(view, rules, legal, opponent)
 
 
 def _ask_leftovers(view: MatchView, rules: Rules, legal: tuple[Action, ...], opponent: str) -> Ask:
