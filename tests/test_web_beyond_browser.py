@@ -363,8 +363,10 @@ def test_a_new_link_is_offered_in_the_lobby(server: ThreadServer, browser: Any) 
     offer = ada.locator("#offer-lobby")
     assert offer.is_enabled() and offer.inner_text() == "Offer in the lobby"
     offer.click()
-    ada.wait_for_selector("#offer-lobby[disabled]")
-    assert ada.locator("#offer-lobby").inner_text() == "Offered in the lobby"
+    # the button is disabled while the offer is sent, then says it was offered
+    ada.wait_for_function(
+        "() => document.querySelector('#offer-lobby')?.textContent === 'Offered in the lobby'")
+    assert ada.locator("#offer-lobby").is_disabled()
     listed = httpx.get(server.url + "/api/lobby").json()["challenges"]
     assert [c["name"] for c in listed if c["name"] == "Ada relinks"] == ["Ada relinks"]
     assert seat_of(ada, game_id)["offered"]

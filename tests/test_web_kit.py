@@ -57,6 +57,9 @@ def config(db: Path, **changes: Any) -> WebConfig:
         "database": f"sqlite:///{db}",
         "rate": 0.0,
         "create_per_minute": 0.0,
+        # every page of a module's browser tests connects from 127.0.0.1: the cap on one
+        # client's sockets is tested on its own (test_web_faults_small)
+        "sockets_per_client": 0,
         "ai_executor": "thread",
         "ai_workers": 2,
         "sqlite_sync": "normal",  # tests need no power-cut safety; the crash test uses full

@@ -686,10 +686,13 @@ class Games:
             if last is None:
                 last = live.last_views[seat] = _encode(self._last_deal(live, seat))
             head = _encode(self.seat_json(entry, seat, last_deal=False))
-            body = entry.bodies[seat] = head[:-1] + ',"last_deal":' + last + "}"
+            body = entry.bodies[seat] = (
+                head[:-1] + ',"last_deal":' + last + ',"computer_problem":null}')
         # what the computer cannot do now (this process's, never cached): null when nothing
         problem = self.problems.get(entry.row.id)
-        return body[:-1] + ',"computer_problem":' + json.dumps(problem) + "}"
+        if problem is not None:
+            return body[: -len("null}")] + json.dumps(problem) + "}"
+        return body
 
     @staticmethod
     def _last_deal(live: Live, seat: int) -> dict[str, Any] | None:
