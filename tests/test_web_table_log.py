@@ -30,7 +30,8 @@ def test_the_ends_of_an_older_database_become_entries_of_the_log(tmp_path: Path)
                       "piquet_ratings", "piquet_rated_games",  # 0008
                       "piquet_chat", "piquet_chat_mutes",  # 0009
                       "piquet_presence", "piquet_seeks",  # 0010
-                      "piquet_clocks"):  # 0011
+                      "piquet_clocks",  # 0011
+                      "piquet_progress"):  # 0012
             conn.execute(sa.text(f"DROP TABLE {later}"))
         conn.execute(sa.text(
             "CREATE TABLE piquet_game_ends (game_id VARCHAR(32) PRIMARY KEY, resigned "

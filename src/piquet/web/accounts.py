@@ -21,7 +21,7 @@ across devices.  Play needs no account.
   under the account's own identity (a random secret kept in its row) instead of the
   browser's cookie, so they are listed on any device where the account is logged in.
 - **Deleting the account** (its password asked again) deletes its row, its sessions, its
-  list of games, its ratings, its seek and its presence; the games themselves stay for
+  list of games, its ratings, its seek, its presence and its lessons' progress; the games themselves stay for
   the other players in them.
 """
 
@@ -485,6 +485,7 @@ def accounts_router(state: Server) -> APIRouter:
 def delete_account(engine: sa.Engine, account: Account) -> None:
     """Delete ``account`` and everything kept for it, in one transaction."""
     from piquet.web.people import presence_t, seeks_t
+    from piquet.web.progress import delete_progress
     from piquet.web.players import player_games_t
     from piquet.web.rated import ratings_t
 
@@ -497,4 +498,5 @@ def delete_account(engine: sa.Engine, account: Account) -> None:
             login_failures_t.c.key_hash == hash_secret("account:" + name_key(account.name))))
         conn.execute(seeks_t.delete().where(seeks_t.c.account_id == account.id))
         conn.execute(presence_t.delete().where(presence_t.c.account_id == account.id))
+        delete_progress(conn, account.id)
         conn.execute(accounts_t.delete().where(accounts_t.c.id == account.id))

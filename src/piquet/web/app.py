@@ -917,6 +917,9 @@ def create_app(config: WebConfig) -> FastAPI:
     app.include_router(learn_router(state))  # the glossary, lessons, puzzles, guided deal
     app.include_router(players_router(state))
     app.include_router(accounts_router(state))
+    from piquet.web.progress import progress_router  # the lessons' progress, kept
+
+    app.include_router(progress_router(state))
     app.include_router(rated_router(state))
     from piquet.web.talk import talk_router  # the chat, takebacks, abort
 
