@@ -11,6 +11,9 @@
   and refuses (``400`` or ``422``) every one it refuses (JSON Schema, as a client or
   schemathesis reads it).
 
+- A state-changing request that carries the login cookie without its CSRF token is
+  refused (``403``) by every route, which each lists.
+
 A route added without an entry in :data:`REQUESTS` fails the first test: say how to ask it.
 """
 
@@ -28,13 +31,18 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from piquet.web.accounts import ACCOUNT_COOKIE, CSRF_HEADER, csrf_of
 from test_web_kit import bearer, client, create, offer
+
+PASSWORD = "correct horse battery"
 
 
 @dataclass
 class World:
     """What the requests act on: a practice game, a friend game waiting for its friend,
-    a tally, a challenge in the lobby, a lesson, a puzzle."""
+    a tally, a challenge in the lobby, a lesson, a puzzle; accounts logged in (their
+    session ids: one that plays, one to log out, one to delete), two rated games between
+    two accounts (Bob's seat: one to talk in, one to abort), and an open seek."""
 
     game: str
     token: str
@@ -46,6 +54,37 @@ class World:
     challenge: str
     lesson: str
     puzzle: str
+    session: str
+    leaving: str
+    deleting: str
+    rated: str
+    rated_token: str
+    aborting: str
+    aborting_token: str
+
+
+def _register(c: TestClient, name: str) -> str:
+    """A new account, logged in: its session id (the client's cookies left empty)."""
+    r = c.post("/api/account/register", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    session = c.cookies.get(ACCOUNT_COOKIE)
+    c.cookies.clear()
+    assert session
+    return session
+
+
+def _logged(session: str) -> dict[str, str]:
+    return {"cookie": f"{ACCOUNT_COOKIE}={session}", CSRF_HEADER: csrf_of(session)}
+
+
+def _rated_game(c: TestClient, ada: str, bob: str) -> tuple[str, str]:
+    """Ada's seek met by Bob's: a rated game between two accounts (its id, Bob's token)."""
+    seek = {"rules": "rubicon", "format": "game"}
+    waiting = c.post("/api/seeks", json=seek, headers=_logged(ada))
+    assert waiting.status_code == 201 and not waiting.json()["matched"], waiting.text
+    met = c.post("/api/seeks", json=seek, headers=_logged(bob))
+    assert met.status_code == 201 and met.json()["matched"], met.text
+    return met.json()["game"], met.json()["token"]
 
 
 def _world(c: TestClient) -> World:
@@ -57,19 +96,28 @@ def _world(c: TestClient) -> World:
                        headers=bearer(friend["token"])).json()
     lesson = c.get("/api/learn/lessons").json()["lessons"][0]["key"]
     puzzle = c.get("/api/learn/puzzles").json()["id"]
+    ada, bob = _register(c, "Ada"), _register(c, "Bob")
+    rated, rated_token = _rated_game(c, ada, bob)
+    aborting, aborting_token = _rated_game(c, ada, bob)
+    seek = c.post("/api/seeks", json={"rules": "rubicon", "format": "partie"},
+                  headers=_logged(ada))
+    assert seek.status_code == 201 and not seek.json()["matched"], seek.text
     return World(made["id"], made["token"], friend["id"], friend["token"],
                  friend["invites"][0]["invite"], tally["id"], tally["token"],
-                 challenge["id"], lesson, puzzle)
+                 challenge["id"], lesson, puzzle, ada, _register(c, "Cy"),
+                 _register(c, "Di"), rated, rated_token, aborting, aborting_token)
 
 
 @dataclass
 class Ask:
-    """One request: its path filled in, who asks (the token, or None), a JSON body."""
+    """One request: its path filled in, who asks (the token, or None), a JSON body, the
+    account's session it is sent with (its cookie and CSRF token, or None)."""
 
     path: str
     token: str | None = None
     body: Any = None
     query: dict[str, Any] | None = None
+    session: str | None = None
 
 
 def _game(w: World) -> dict[str, Any]:
@@ -149,6 +197,37 @@ REQUESTS: dict[tuple[str, str], Callable[[World], Ask]] = {
         f"/api/games/{w.game}/watch-link", w.token),
     ("get", "/api/games/{game_id}/watch"): lambda w: Ask(f"/api/games/{w.game}/watch",
                                                          "not-the-key"),
+    ("get", "/api/account"): lambda w: Ask("/api/account", session=w.session),
+    ("post", "/api/account/register"): lambda w: Ask("/api/account/register", body={
+        "name": "Eve", "password": PASSWORD}),
+    ("post", "/api/account/login"): lambda w: Ask("/api/account/login", body={
+        "name": "Bob", "password": PASSWORD}),
+    ("post", "/api/account/logout"): lambda w: Ask("/api/account/logout", session=w.leaving),
+    ("post", "/api/account/delete"): lambda w: Ask("/api/account/delete", body={
+        "password": PASSWORD}, session=w.deleting),
+    ("get", "/api/presence"): lambda w: Ask("/api/presence"),
+    ("post", "/api/presence"): lambda w: Ask("/api/presence", body={"tab": "a" * 20},
+                                             session=w.session),
+    ("get", "/api/seeks"): lambda w: Ask("/api/seeks"),
+    ("post", "/api/seeks"): lambda w: Ask("/api/seeks", body={
+        "rules": "rubicon", "format": "partie", "range": 400}, session=w.session),
+    ("get", "/api/seeks/mine"): lambda w: Ask("/api/seeks/mine", session=w.session),
+    ("delete", "/api/seeks/mine"): lambda w: Ask("/api/seeks/mine", session=w.session),
+    ("get", "/api/games-in-play"): lambda w: Ask("/api/games-in-play"),
+    ("get", "/api/games/{game_id}/rating"): lambda w: Ask(
+        f"/api/games/{w.rated}/rating", w.rated_token),
+    ("get", "/api/games/{game_id}/clock"): lambda w: Ask(
+        f"/api/games/{w.rated}/clock", w.rated_token),
+    ("get", "/api/games/{game_id}/chat"): lambda w: Ask(
+        f"/api/games/{w.rated}/chat", w.rated_token),
+    ("post", "/api/games/{game_id}/chat"): lambda w: Ask(
+        f"/api/games/{w.rated}/chat", w.rated_token, {"text": "Good luck!"}),
+    ("post", "/api/games/{game_id}/chat/mute"): lambda w: Ask(
+        f"/api/games/{w.rated}/chat/mute", w.rated_token, {"muted": False}),
+    ("post", "/api/games/{game_id}/takeback"): lambda w: Ask(
+        f"/api/games/{w.rated}/takeback", w.rated_token, {"n": 0}),
+    ("post", "/api/games/{game_id}/abort"): lambda w: Ask(
+        f"/api/games/{w.aborting}/abort", w.aborting_token),
 }
 
 
@@ -166,12 +245,17 @@ def _routes(spec: dict[str, Any]) -> Iterator[tuple[str, str, dict[str, Any]]]:
 
 def _call(c: TestClient, method: str, ask: Ask, **more: Any) -> Any:
     headers = {} if ask.token is None else bearer(ask.token)
+    if ask.session is not None:
+        headers.update(_logged(ask.session))
     headers.update(more.pop("headers", {}))
     kwargs: dict[str, Any] = {"headers": headers, "params": ask.query}
     if ask.body is not None:
         kwargs["json"] = ask.body
     kwargs.update(more)
-    return c.request(method.upper(), ask.path, **kwargs)
+    try:
+        return c.request(method.upper(), ask.path, **kwargs)
+    finally:
+        c.cookies.clear()  # a login's cookie is the next request's only if it says so
 
 
 def _check(spec_op: dict[str, Any], r: Any, where: str) -> None:
@@ -209,9 +293,22 @@ def test_every_answer_is_one_the_description_lists(served: tuple[TestClient, Wor
             _check(op, _call(c, method, nobody), f"{method} {path} without a token")
             wrong = Ask(ask.path, "A" * 43, ask.body, ask.query)
             _check(op, _call(c, method, wrong), f"{method} {path} with a wrong token")
+        if ask.session is not None:
+            out = Ask(ask.path, ask.token, ask.body, ask.query)
+            _check(op, _call(c, method, out), f"{method} {path} logged out")
+            wrong = Ask(ask.path, ask.token, ask.body, ask.query, "A" * 43)
+            _check(op, _call(c, method, wrong), f"{method} {path} with a wrong session")
+        if method != "get":
+            forged = _call(c, method, ask, headers={
+                "cookie": f"{ACCOUNT_COOKIE}={ask.session or w.session}", CSRF_HEADER: ""})
+            _check(op, forged, f"{method} {path} with the login cookie, without its CSRF")
+            if path not in ("/api/account/login", "/api/account/register"):
+                assert forged.status_code == 403, (method, path, forged.text)
         if "{game_id}" in path:
-            gone = Ask(ask.path.replace(w.game, "NoSuchGame").replace(w.friend, "NoSuchGame"),
-                       ask.token, ask.body, ask.query)
+            gone_path = ask.path
+            for game in (w.game, w.friend, w.rated, w.aborting):
+                gone_path = gone_path.replace(game, "NoSuchGame")
+            gone = Ask(gone_path, ask.token, ask.body, ask.query, ask.session)
             _check(op, _call(c, method, gone), f"{method} {path} of no game")
         big = _call(c, method, ask, content=b"{" + b" " * 20000 + b"}",
                     headers={"content-type": "application/json"})
@@ -319,7 +416,7 @@ def test_the_description_accepts_exactly_what_the_server_reads(
             for label, value in _mutations(prop):
                 body = {**base, field_name: value}
                 described = check.is_valid(body)
-                r = _call(c, method, Ask(ask.path, ask.token, body, ask.query))
+                r = _call(c, method, Ask(ask.path, ask.token, body, ask.query, ask.session))
                 # not of the route's fields (a 422 "bad request"): never for an input
                 # the description accepts; and what it refuses the server refuses, as
                 # unreadable (400: an unknown rule set, say, with the names allowed) or

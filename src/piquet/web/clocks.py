@@ -29,18 +29,19 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
 import sqlalchemy as sa
 from anyio import to_thread
 from fastapi import APIRouter
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from piquet.table.errors import Refusal, TableError
 from piquet.table.state import TIMEOUT, TableState, is_table_event
 from piquet.web.games import Entry, Games
 from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.practice import refusals
+from piquet.web.schema import WHOLE
 from piquet.web.server import Server
 from piquet.web.store import actions_t, games_t
 
@@ -148,9 +149,12 @@ class ClockIn(BaseModel):
     for correspondence."""
 
     model_config = ConfigDict(extra="forbid")
-    minutes: int | None = Field(None, ge=1, le=180, description="Live: minutes each.")
-    increment: int = Field(0, ge=0, le=60, description="Live: seconds added after a move.")
-    days: int | None = Field(None, ge=1, le=14, description="Correspondence: days a move.")
+    minutes: Annotated[StrictInt, Field(ge=1, le=180), WHOLE] | None = Field(
+        None, description="Live: minutes each.")
+    increment: Annotated[StrictInt, Field(ge=0, le=60), WHOLE] = Field(
+        0, description="Live: seconds added after a move.")
+    days: Annotated[StrictInt, Field(ge=1, le=14), WHOLE] | None = Field(
+        None, description="Correspondence: days a move.")
 
     def spec(self) -> ClockSpec:
         """The clock asked for; raises :class:`TableError` unless exactly one kind is."""

@@ -23,12 +23,12 @@ from __future__ import annotations
 import functools
 import time
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Annotated, Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy.exc import IntegrityError
 
 from piquet.core.rules import Format
@@ -47,6 +47,7 @@ from piquet.web.rated import (
     take_rated_seat,
 )
 from piquet.web.refusals import hash_secret, preset_named
+from piquet.web.schema import WHOLE
 from piquet.web.server import Server
 from piquet.web.store import games_t, seats_t
 
@@ -90,9 +91,8 @@ class SeekIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
     rules: str = Field(max_length=64, description="A rule set.")
     format: str = Field(max_length=16, description="game or partie.")
-    range: int | None = Field(
-        None, ge=50, le=2000,
-        description="The most your ratings may differ (none: anyone).")
+    range: Annotated[StrictInt, Field(ge=50, le=2000), WHOLE] | None = Field(
+        None, description="The most your ratings may differ (none: anyone).")
 
 
 def _fits(mine: float, span: int | None, theirs: float, their_span: int | None) -> bool:

@@ -8,6 +8,11 @@ the API, once, when the description is first built; ``tests/test_web_schema_agre
 checks over every route that each answer the server gives is one its description lists,
 and that the description accepts exactly the inputs the server accepts.
 
+A state-changing request that carries the login cookie without its CSRF token is refused
+(``403``) before any route reads it (:class:`piquet.web.accounts.CsrfGuard`), so every
+``POST`` and ``DELETE`` of the API lists ``403`` too (but the login and the registration,
+which need no token).
+
 Whole numbers: JSON Schema counts ``14.0`` as an integer, so the server does too
 (:data:`WholeNumber`): the description and the server never disagree on it.
 """
@@ -54,6 +59,12 @@ _RETRY: Final[dict[str, Any]] = {
         "schema": {"type": "integer"},
     }
 }
+_CSRF: Final = (
+    "403",
+    "The request carries the login cookie but not its CSRF token (the header "
+    "X-CSRF-Token): refused, nothing changed.",
+)
+_NO_SESSION_YET: Final = frozenset({"/api/account/login", "/api/account/register"})
 _EVERYWHERE: Final[dict[str, tuple[str, bool]]] = {
     "413": ("The request body is too large.", False),
     "422": ("The request is not one this route reads (its fields, types or sizes).",
@@ -68,8 +79,14 @@ def _complete(spec: dict[str, Any]) -> None:
     for path, operations in spec.get("paths", {}).items():
         if not path.startswith("/api"):
             continue
-        for operation in operations.values():
+        for method, operation in operations.items():
             responses = operation.setdefault("responses", {})
+            if method not in ("get", "head", "options") and path not in _NO_SESSION_YET:
+                code, words = _CSRF
+                responses.setdefault(code, {
+                    "description": words,
+                    "content": {"application/json": {"schema": copy.deepcopy(_ERROR)}},
+                })
             reads = bool(operation.get("parameters") or operation.get("requestBody"))
             for code, (words, retry) in _EVERYWHERE.items():
                 if code == "422" and not reads:

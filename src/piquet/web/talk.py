@@ -27,7 +27,7 @@ import sqlalchemy as sa
 from anyio import to_thread
 from fastapi import APIRouter
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 
 from piquet.table.errors import Refusal, TableError
 from piquet.table.state import ABORT, TAKEBACK, TAKEBACK_NO, TAKEBACK_YES
@@ -36,6 +36,7 @@ from piquet.web.hub import TALK
 from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.practice import refusals
 from piquet.web.refusals import CONTROL_CHARS
+from piquet.web.schema import Count
 from piquet.web.server import Server
 
 __all__ = ["MAX_CHAT", "MAX_MESSAGES", "chat_t", "clean_message", "talk_router"]
@@ -81,14 +82,14 @@ class ChatIn(BaseModel):
 
 
 class MuteIn(BaseModel):
-    muted: bool = Field(description="True: leave the other players' messages out.")
+    muted: StrictBool = Field(description="True: leave the other players' messages out.")
 
 
 class TakebackIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
     answer: Literal["yes", "no"] | None = Field(
         None, description="Answer the takeback asked of you; none: ask one.")
-    n: int | None = Field(None, ge=0, description="The log length of the game as you saw it.")
+    n: Count | None = Field(None, description="The log length of the game as you saw it.")
 
 
 def talk_router(state: Server) -> APIRouter:
