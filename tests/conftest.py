@@ -100,6 +100,7 @@ SLOW_MODULES = frozenset({
     "test_web_talk",
     "test_web_people",
     "test_web_clocks",
+    "test_web_progress",
 })
 
 #: tests (every parametrization) that are ``slow`` in otherwise quick modules: over 1 s

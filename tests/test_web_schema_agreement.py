@@ -205,6 +205,12 @@ REQUESTS: dict[tuple[str, str], Callable[[World], Ask]] = {
     ("post", "/api/account/logout"): lambda w: Ask("/api/account/logout", session=w.leaving),
     ("post", "/api/account/delete"): lambda w: Ask("/api/account/delete", body={
         "password": PASSWORD}, session=w.deleting),
+    ("get", "/api/account/progress"): lambda w: Ask("/api/account/progress",
+                                                    session=w.session),
+    ("post", "/api/account/progress"): lambda w: Ask("/api/account/progress", body={
+        "progress": {"lessons": {"first": {"0": True}}, "level": "learner"}},
+        session=w.session),
+    ("get", "/api/me/opponent"): lambda w: Ask("/api/me/opponent"),
     ("get", "/api/presence"): lambda w: Ask("/api/presence"),
     ("post", "/api/presence"): lambda w: Ask("/api/presence", body={"tab": "a" * 20},
                                              session=w.session),

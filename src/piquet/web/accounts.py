@@ -21,8 +21,8 @@ across devices.  Play needs no account.
   under the account's own identity (a random secret kept in its row) instead of the
   browser's cookie, so they are listed on any device where the account is logged in.
 - **Deleting the account** (its password asked again) deletes its row, its sessions, its
-  list of games, its ratings, its seek, its presence and its lessons' progress; the games themselves stay for
-  the other players in them.
+  list of games, its ratings, its seek, its presence and its lessons' progress; the games
+  themselves stay for the other players in them.
 """
 
 from __future__ import annotations
@@ -485,8 +485,8 @@ def accounts_router(state: Server) -> APIRouter:
 def delete_account(engine: sa.Engine, account: Account) -> None:
     """Delete ``account`` and everything kept for it, in one transaction."""
     from piquet.web.people import presence_t, seeks_t
-    from piquet.web.progress import delete_progress
     from piquet.web.players import player_games_t
+    from piquet.web.progress import delete_progress
     from piquet.web.rated import ratings_t
 
     with engine.begin() as conn:

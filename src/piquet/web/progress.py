@@ -11,7 +11,8 @@ other, and nothing is ever lost by syncing.  The account's deletion deletes it.
 
 What is kept is checked, not trusted: ``lessons`` maps a lesson's key to the indices of
 its answered steps, ``puzzles`` a puzzle's id to ``{"best": bool, "cost": number}``,
-``level`` is ``"learner"`` or ``"expert"``; anything else is refused (400, saying what is allowed; nothing kept).
+``level`` is ``"learner"`` or ``"expert"``; anything else is refused (400, saying what is
+allowed; nothing kept).
 """
 
 from __future__ import annotations
@@ -173,7 +174,8 @@ def progress_router(state: Server) -> APIRouter:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
     async def logged_in(request: Request) -> Account:
-        account = await run(account_of, engine(), request.cookies.get(ACCOUNT_COOKIE))
+        account: Account | None = await run(
+            account_of, engine(), request.cookies.get(ACCOUNT_COOKIE))
         if account is None:
             raise TableError(Refusal.NO_TOKEN, "you are not logged in: your progress is "
                              "kept in this browser only (log in to keep it with your account)")

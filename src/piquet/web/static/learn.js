@@ -4,7 +4,7 @@
 // step; text is always set as text, never as markup.
 
 import { cardName, cardShort, cardSVG, isRed, sortHand } from "./cards.js";
-import { api, fill, h, toast } from "./dom.js";
+import { api, csrfToken, fill, h, toast } from "./dom.js";
 
 // ------------------------------------------------------------------ remembered choices
 // "learner" (a newcomer: kind opponent, hints on, the last trick kept, the coach) or
@@ -13,7 +13,10 @@ export function level() {
   const v = localStorage.getItem("piquet.level");
   return v === "learner" || v === "expert" ? v : null;
 }
-export function setLevel(v) { localStorage.setItem("piquet.level", v); }
+export function setLevel(v) {
+  localStorage.setItem("piquet.level", v);
+  keep({ level: v });
+}
 
 function progress(key) {
   try { return JSON.parse(localStorage.getItem("piquet.learn." + key) || "{}") || {}; }
@@ -21,6 +24,29 @@ function progress(key) {
 }
 function saveProgress(key, data) {
   localStorage.setItem("piquet.learn." + key, JSON.stringify(data));
+  keep({ [key]: data });
+}
+
+// Logged in to an account (its CSRF cookie is there), the progress is kept with the
+// account too (/api/account/progress): the server merges what is sent into what it keeps
+// (a step answered on any device stays answered) and answers the whole, which this
+// browser then holds.  Without an account it stays in this browser alone.
+function holdLocally(p) {
+  localStorage.setItem("piquet.learn.lessons", JSON.stringify(p.lessons || {}));
+  localStorage.setItem("piquet.learn.puzzles", JSON.stringify(p.puzzles || {}));
+  if (p.level) localStorage.setItem("piquet.level", p.level);
+}
+async function keep(part) {
+  if (!csrfToken()) return;
+  try {
+    holdLocally((await api("POST", "/api/account/progress", { progress: part })).progress);
+  } catch { /* kept in this browser; sent again with the next sync */ }
+}
+export async function syncProgress() {
+  if (!csrfToken()) return;
+  const mine = { lessons: progress("lessons"), puzzles: progress("puzzles") };
+  if (level()) mine.level = level();
+  await keep(mine);
 }
 
 // ------------------------------------------------------------------ the glossary
@@ -228,7 +254,7 @@ export async function showLearn(path, $main, $nav, go, startGuided) {
   explain($nav);
   $main.replaceChildren(h("p", { class: "loading" }, "Opening the book…"));
   try {
-    await glossary();
+    await Promise.all([glossary(), syncProgress()]);
     let m;
     if (path === "/learn/glossary") return await showGlossary($main);
     if (path === "/learn/puzzles") return await showPuzzles($main);
