@@ -231,10 +231,10 @@ class Rules:
     play_scoring: PlayScoring = PlayScoring.LEADS_AND_WINS
     """What the cards score as they are played."""
     lead_value: int = 1
-    """Points a scoring lead counts (which leads score: ``play_scoring``)."""
+    """Points a scoring lead counts (which leads score is the play's scoring)."""
     win_value: int = 1
-    """Points a scoring win counts (which wins score: ``play_scoring``; under winner-tenths,
-    each card of ten or higher in the trick)."""
+    """Points a scoring win counts (which wins score is the play's scoring; where the
+    winner counts the tens and higher, each card of ten or higher in the trick)."""
     last_trick_bonus: int = 1
     """Extra points for winning the last trick."""
     last_trick_tenth_bonus: int = 1
