@@ -15,6 +15,8 @@ from typing import Any
 import httpx
 import yaml
 
+from test_web_faults_process import _alive
+from test_web_faults_process import _children as _descendants
 from test_web_kit import bearer, free_port, pick
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -60,34 +62,6 @@ def test_the_ray_compose_file_runs_the_jobs_on_a_ray_cluster() -> None:
     assert "ray-head:6379" in ray["ray-worker"]["command"]
     assert 'pip install --no-cache-dir ".${EXTRAS}"' in (
         ROOT / "deploy" / "Dockerfile").read_text()
-
-
-def _descendants(pid: int) -> set[int]:
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            parents[int(entry.name)] = int(fields[1])
-    out: set[int] = set()
-    todo = [pid]
-    while todo:
-        p = todo.pop()
-        for child, parent in parents.items():
-            if parent == p and child not in out:
-                out.add(child)
-                todo.append(child)
-    return out
-
-
-def _alive(pid: int) -> bool:
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def test_the_local_cluster_plays_across_its_two_processes(
