@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -139,12 +140,14 @@ def test_no_response_shows_a_hidden_card(tmp_path: Path, rules: str, fmt: str | 
             check_response(oracle, seat, r)
             seen["n"] += 1
 
-        final = walk(c, gid, tokens, random.Random(hash(rules) & 0xFFFF), check=check)
+        final = walk(c, gid, tokens, random.Random(zlib.crc32(rules.encode())), check=check)
         assert final["finished"]
         for seat, tok in tokens.items():
             r = c.get(f"/api/games/{gid}", headers={"Authorization": f"Bearer {tok}"}).json()
             check_response(oracle, seat, r)
-        assert seen["n"] > 100
+        # every action was checked, its mover's view before it and the answer after it
+        # (the game's length depends on its deal: a deal won by a repique can be short)
+        assert final["n"] > 0 and seen["n"] >= 2 * final["n"]
 
 
 def test_the_seed_is_never_sent_before_the_end(tmp_path: Path) -> None:
@@ -231,7 +234,7 @@ def test_no_spectator_response_shows_a_hidden_card(
                 check_spectator(oracle, s.json())
                 seen["http"] += 1
 
-            final = walk(c, gid, tokens, random.Random(hash(rules) & 0xFFFF), check=check)
+            final = walk(c, gid, tokens, random.Random(zlib.crc32(rules.encode())), check=check)
             assert final["finished"]
             # every change reached the socket: read until the last step, checking each
             n_last = final["n"]
