@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 
 from piquet.jobs import JobFailed, JobQueue, Kind, QuotaFull
 from piquet.jobs.work import ANALYSIS
+from piquet.review_curve import game_curve
 from piquet.review_version import ANALYSIS_VERSION
 from piquet.table.errors import Refusal, TableError
 from piquet.web.ai import cancel_all
@@ -220,6 +221,7 @@ class Analyses:
         stored = await to_thread.run_sync(self.stored, entry.row.id) if over else {}
         deals: list[dict[str, Any]] = []
         missing: list[int] = []
+        ready: dict[int, dict[str, Any]] = {}
         for number in range(1, over + 1):
             body = stored.get(number)
             if body is None:
@@ -229,6 +231,7 @@ class Analyses:
                 shown = json.loads(body)
                 if face_down and seat is not None:
                     shown = as_seen_by(shown, seat, face_down)
+                ready[number] = shown
                 deals.append({"number": number, "status": "ready", "analysis": shown})
         self.start(entry, missing, client)
         return {
@@ -240,6 +243,10 @@ class Analyses:
             "pending": len(missing),
             "names": [s.name for s in entry.row.seats],
             "deals": deals,
+            # one line across every deal that is over (None for a pool): the deals' points,
+            # and inside each deal its curve as this seat may see it
+            "game_curve": game_curve(m.deals, ready)
+            if over and len(entry.row.seats) == 2 else None,
         }
 
 
