@@ -55,7 +55,7 @@ function curveEl(a, nameOf, jump) {
     "aria-label": `How the deal went: ${nameOf("elder")}'s points less ` +
       `${nameOf("younger")}'s, from ${vals[0]} after the exchange to ${vals[vals.length - 1]}` });
   chart.append(svg("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "zero" }));
-  chart.append(svg("text", { x: 2, y: 14, class: "axis" }, `${nameOf("elder")} ahead`));
+  chart.append(svg("text", { x: 2, y: 22, class: "axis" }, `${nameOf("elder")} ahead`));
   chart.append(svg("text", { x: 2, y: H - 4, class: "axis" }, `${nameOf("younger")} ahead`));
   chart.append(svg("polyline", { class: "line",
     points: pts.map((p, i) => `${x(i)},${y(p.margin)}`).join(" ") }));
@@ -77,21 +77,23 @@ function curveEl(a, nameOf, jump) {
     h("figcaption", { class: "small" }, "How the deal stood after each decision: " +
       `${nameOf("elder")}'s points less ${nameOf("younger")}'s by the end of the deal, if ` +
       "both played their best from there with every card known. A drop or a rise is a " +
-      "choice that gave points away; pick a point to see it on the table."));
+      "choice that gave points away; pick a dot to see that moment on the table."));
 }
 
 // The game's curve (review_curve.py's "game_curve"): one line across every deal that is
 // over, player 0's points less player 1's added up from the first deal; inside a deal
 // its own curve, shifted to the points scored before it; the deals marked by their bands,
 // each with the points it gave.  A point is a button: it shows that step on the viewer.
+// Drawn once two deals are over.
 function signed(v) {
-  return `${v > 0 ? "+" : ""}${v}`;
+  return v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0";
 }
 function gameCurveEl(g, names, jump, why) {
-  if (!g || !g.deals.length) return null;
+  // one deal: its own curve below says it all
+  if (!g || g.deals.length < 2) return null;
   const [a, b] = [names[0] || "player 1", names[1] || "player 2"];
   const pts = g.points;
-  const W = 640, H = 200, PAD = 28, TOP = 30;
+  const W = 640, H = 220, PAD = 28, TOP = 48;
   const vals = pts.map((p) => p.margin);
   const top = Math.max(4, ...vals.map(Math.abs));
   const n = g.deals.length;
@@ -113,9 +115,9 @@ function gameCurveEl(g, names, jump, why) {
     const x0 = PAD + band * i;
     chart.append(svg("rect", { x: x0, y: TOP, width: band, height: H - TOP,
       class: `deal-band${i % 2 ? " odd" : ""}` }));
-    chart.append(svg("text", { x: x0 + band / 2, y: TOP - 16, class: "axis deal-label",
+    chart.append(svg("text", { x: x0 + band / 2, y: TOP - 26, class: "axis deal-label",
       "text-anchor": "middle" }, n > 8 ? `${d.number}` : `Deal ${d.number}`));
-    chart.append(svg("text", { x: x0 + band / 2, y: TOP - 3, class: "axis deal-change",
+    chart.append(svg("text", { x: x0 + band / 2, y: TOP - 5, class: "axis deal-change",
       "text-anchor": "middle", "data-deal": d.number }, signed(d.change)));
     if (i > 0) {
       chart.append(svg("line", { x1: x0, x2: x0, y1: TOP, y2: H,
@@ -123,7 +125,7 @@ function gameCurveEl(g, names, jump, why) {
     }
   });
   chart.append(svg("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "zero" }));
-  chart.append(svg("text", { x: 2, y: TOP + 12, class: "axis" }, `${a} ahead`));
+  chart.append(svg("text", { x: 2, y: TOP + 16, class: "axis" }, `${a} ahead`));
   chart.append(svg("text", { x: 2, y: H - 4, class: "axis" }, `${b} ahead`));
   chart.append(svg("polyline", { class: "line",
     points: pts.map((p, i) => `${xs[i]},${y(p.margin)}`).join(" ") }));
@@ -156,12 +158,13 @@ function gameCurveEl(g, names, jump, why) {
   }));
   return h("figure", { class: "review-curve-box game-curve-box" },
     h("h3", {}, "How the game went"), chart,
-    h("figcaption", { class: "small" }, `${a}'s points less ${b}'s, the deals' points ` +
-      "added up from the first deal (a game's bonus at its end is not in them). Each band " +
-      "is a deal, with the points it moved the margin at its top; inside a deal the line " +
-      "shows where it stood after each decision if both played their best from there with " +
-      "every card known, and ends on the score the deal gave. Pick a point to see it on " +
-      "the table."), list);
+    h("figcaption", { class: "small" }, `The line is ${a}'s points less ${b}'s, the ` +
+      "deals' points added up from the first deal (a game's bonus at its end is not in " +
+      `them): up is ${a} ahead, down ${b}. Each band is a deal, with what it moved the ` +
+      `margin at its top (+ toward ${a}, − toward ${b}). Inside a deal the line follows ` +
+      "where it stood after each decision if both played their best from there with every " +
+      "card known, and ends on the score the deal gave (the red dots). Pick a dot to see " +
+      "that moment on the table."), list);
 }
 
 // Every finding that cost points, the costliest first, in words (review.py's "say").
