@@ -302,6 +302,64 @@ def test_analysis_is_for_seats_and_stored_with_the_game(tmp_path: Path) -> None:
         assert again["pending"] == 0 and again["deals"] == done["deals"]
 
 
+def test_each_deal_is_analysed_as_it_ends_while_the_next_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 35: the analysis is made in the background while play goes on.  Nobody asks
+    for it: deal 1's is stored while deal 2 is being played, and at the game's end every
+    deal's is made (each once), so the review is ready as the game ends."""
+    import piquet.jobs.work as work
+    from piquet.web.analysis import analyses_t
+
+    made_for: list[int] = []
+    real = work.analyse_deal
+
+    def counted(*args: Any) -> str:
+        made_for.append(args[6])  # the deal's number
+        return real(*args)
+
+    monkeypatch.setattr(work, "analyse_deal", counted)  # (the jobs run in threads here)
+    with client(tmp_path, analyse_as_played=True) as c:
+        cheap(c)
+        made = create(c, rules="rubicon", opponent="random")
+        gid, token = made["id"], made["token"]
+        engine = c.app.state.piquet.store.engine  # type: ignore[attr-defined]
+
+        def stored() -> list[int]:
+            with engine.connect() as conn:
+                rows = conn.execute(analyses_t.select().where(analyses_t.c.game_id == gid))
+                return sorted(int(r.deal) for r in rows)
+
+        def play_until(deals: int) -> dict[str, Any]:
+            rng = random.Random(deals)
+            while True:
+                g = view(c, gid, token, wait=0.5)
+                if len(g["view"]["deals"]) >= deals or g["finished"]:
+                    return g
+                if g["your_turn"]:
+                    r = c.post(f"/api/games/{gid}/actions",
+                               json={"action": pick(g, rng), "n": g["n"]},
+                               headers=bearer(token))
+                    assert r.status_code == 200, r.text
+
+        g = play_until(1)
+        assert not g["finished"] and g["view"]["deal_number"] == 2
+        deadline = time.monotonic() + 600
+        while stored() != [1]:
+            assert time.monotonic() < deadline, "deal 1 was not analysed"
+            time.sleep(0.1)
+        # deal 2 is still being played: nothing of it is analysed
+        assert len(view(c, gid, token)["view"]["deals"]) == 1
+        g = play_until(3)
+        assert c.post(f"/api/games/{gid}/resign", headers=bearer(token)).status_code == 200
+        while stored() != [1, 2, 3]:
+            assert time.monotonic() < deadline, "the deals were not analysed"
+            time.sleep(0.1)
+        body = wait_ready(c, gid, token)
+        assert body["pending"] == 0 and [d["status"] for d in body["deals"]] == ["ready"] * 3
+        assert sorted(made_for) == [1, 2, 3]  # each deal once
+
+
 def test_a_deal_that_cannot_be_analysed_says_so_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

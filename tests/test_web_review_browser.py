@@ -29,7 +29,7 @@ SIZES = [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     from piquet.web.analysis import Analyses, AnalysisSettings
 
-    with ThreadServer(tmp_path_factory.mktemp("review")) as srv:
+    with ThreadServer(tmp_path_factory.mktemp("review"), analyse_as_played=True) as srv:
         st = srv.app.state.piquet
         # the real analysis on a test's budget: the page is checked, not the advice
         st.analyses = Analyses(
