@@ -3,7 +3,8 @@
 From the home page: the welcome ("Have you played Piquet?"), the newcomer's defaults, the
 guided first deal played to its end with the coach at each decision, the last trick kept
 on the table, the summary that says why; a lesson with its exercise checked by the
-engine; a puzzle judged on the server; at desktop size and at phone size.  At each page
+engine; a puzzle judged on the server; then a whole deal alone, from the home page to its
+summary; at desktop size and at phone size.  At each page
 the words shown are read: every glossary term shown is marked (an ``abbr.term`` with its
 definition, or the title of the button it is on).  The screenshots docs/learn.md shows are
 taken into ``$PIQUET_SCREENSHOTS`` (``scripts/screenshots``) or a temporary directory.
@@ -217,11 +218,55 @@ def lesson_and_puzzle(page: Any, url: str, size: str) -> None:
     shot(page, f"learn-glossary-{size}")
 
 
+def a_deal_alone(page: Any, url: str, *, check_every: int) -> None:
+    """After the lessons, a whole deal alone: a new game from the home page with the
+    newcomer's defaults (no coach), played by clicking to the deal's summary, the words on
+    the table read at every ``check_every``-th decision and on the summary."""
+    page.goto(url + "/")
+    page.wait_for_selector("#start")
+    assert not page.is_visible("#welcome-new")  # the choice remembered
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("#main[data-n]")
+    assert not page.query_selector("#coach")  # alone: no coach at the side
+    decisions = 0
+    for _ in range(200):
+        page.wait_for_selector('#main[data-busy="0"]')
+        page.wait_for_selector(
+            "#summary-continue, #summary-ok, #finished, #hand.choosing, "
+            "#hand .card.playable, #actions button:not([disabled]):not(#undo)")
+        if page.is_visible("#summary-ok") or page.is_visible("#finished"):
+            break
+        if page.is_visible("#summary-continue"):
+            no_unexplained_term(page, "alone: the last trick")
+            page.click("#summary-continue")
+            page.wait_for_selector("#summary-ok, #finished")
+            continue
+        if decisions % check_every == 0:
+            phase = page.get_attribute("#main", "data-phase")
+            no_unexplained_term(page, f"alone: decision {decisions} ({phase})")
+        n = int(page.get_attribute("#main", "data-n") or -1)
+        decide(page)
+        page.wait_for_function(
+            f"() => Number(document.querySelector('#main').dataset.n) > {n}"
+            " || !!document.querySelector('#summary-continue, #summary-ok, #finished')")
+        decisions += 1
+    else:  # pragma: no cover
+        raise AssertionError("the deal did not end")
+    assert decisions >= 12  # the exchange, the declarations, twelve cards at least
+    if page.is_visible("#summary-ok"):
+        page.wait_for_selector("#summary-words li")
+        no_unexplained_term(page, "alone: the deal's summary")
+    else:  # a game won within the deal (a repique and capot): its end is read instead
+        no_unexplained_term(page, "alone: the game's end")
+
+
 def test_a_newcomer_learns_at_desktop_size(server: Any, browser: Any) -> None:
     page = new_page(browser, DESKTOP)
     welcome(page, server.url, "desktop")
     guided_deal(page, "desktop", coach_every=1)
     lesson_and_puzzle(page, server.url, "desktop")
+    a_deal_alone(page, server.url, check_every=1)
     # a term is keyboard accessible: Tab reaches it and its definition shows
     page.goto(server.url + "/learn/lessons/cards")
     page.wait_for_selector("abbr.term")
@@ -242,5 +287,6 @@ def test_a_newcomer_learns_at_phone_size(server: Any, browser: Any) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     guided_deal(page, "phone", coach_every=4)
     lesson_and_puzzle(page, server.url, "phone")
+    a_deal_alone(page, server.url, check_every=3)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.errors == []
