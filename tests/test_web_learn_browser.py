@@ -290,3 +290,68 @@ def test_a_newcomer_learns_at_phone_size(server: Any, browser: Any) -> None:
     a_deal_alone(page, server.url, check_every=3)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.errors == []
+
+
+def test_the_experts_settings_are_one_click_away(server: Any, browser: Any) -> None:
+    """The welcome's other answer: "Yes: I know the game" sets the expert's defaults (the
+    default opponent, hints off), remembered; the newcomer's settings one click back."""
+    page = new_page(browser, DESKTOP)
+    opts = page.request.get(server.url + "/api/options").json()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#welcome-expert")
+    page.click("#welcome-expert")
+    page.wait_for_selector("#welcome-new")  # now the link back to the newcomer's settings
+    assert page.evaluate("localStorage.getItem('piquet.level')") == "expert"
+    assert page.input_value("#opponent") == opts["default_level"]
+    assert page.input_value("#rules") == opts["default_rules"]
+    assert not page.is_checked("#hints")
+    page.reload()
+    page.wait_for_selector("#welcome-new")
+    assert "Have you played Piquet?" not in page.inner_text("#welcome")  # remembered
+    page.click("#welcome-new")
+    page.wait_for_selector("#learn-link")
+    assert page.input_value("#opponent") == "adaptive" and page.is_checked("#hints")
+    page.click("#welcome-expert")  # and the expert's again, in one click
+    page.wait_for_function("localStorage.getItem('piquet.level') === 'expert'")
+    assert not page.is_checked("#hints")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_hint_for_a_position_gone_by_is_dropped(server: Any, browser: Any) -> None:
+    """A hint asked, then a move made before it came: the answer (held back here until the
+    move is made) is not shown for the new position, the button is free again, and a hint
+    asked there is a new request of its own."""
+    page = new_page(browser, DESKTOP)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#welcome-new")
+    page.click("#welcome-new")  # hints on
+    page.select_option("#opponent", "random")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    held: list[Any] = []
+    page.route("**/hint*", lambda route: held.append(route))
+    page.wait_for_selector("#btn-hint:not([disabled])")
+    n = int(page.get_attribute("#main", "data-n") or -1)
+    with page.expect_request("**/hint*"):
+        page.click("#btn-hint")
+    page.wait_for_selector("#hint-thinking")
+    page.wait_for_function("() => document.querySelector('#btn-hint').disabled")
+    # the move, while the hint is still on its way
+    decide(page)
+    page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.n) > {n}")
+    page.wait_for_selector('#main[data-busy="0"]')
+    assert not page.query_selector("#hint-thinking")
+    assert len(held) == 1
+    with page.expect_response("**/hint*"):
+        held.pop().continue_()
+    page.wait_for_selector('#main[data-busy="0"]')
+    assert not page.query_selector("#hint, #declare-hint")  # dropped: a position gone by
+    page.unroute("**/hint*")
+    # at this seat's next decision a hint is asked again, and answered
+    page.wait_for_selector("#btn-hint:not([disabled])")
+    assert page.inner_text("#btn-hint") == "Hint"
+    page.click("#btn-hint")
+    page.wait_for_selector("#hint, #declare-hint")
+    assert page.errors == []
+    page.context.close()
