@@ -6,7 +6,11 @@ with the expensive ones.
 Plays ``--games`` games of ``--deals`` deals between two AIs (``--level``), then times
 :func:`piquet.review.review_deal` over each game's deals with the web's settings
 (:class:`piquet.web.analysis.AnalysisSettings`, what a finished game gets), one deal
-after another in this one process (a job worker does the same).  With ``--agree`` each
+after another in this one process (a job worker does the same), and prints how soon
+after the game's end its review is ready ("ready within N s of the game's end"): the
+server analyses each deal as it ends, while the next is played, so only the last deal's
+analysis is left at the end (issue 35's Done means: within 10 s for a three-deal game on
+the two cores; run it on a quiet machine).  With ``--agree`` each
 deal is analysed again with the expensive settings of analysis version 3 (expert 500 ms,
 advisor 160 samples, 200 deals played out) and the verdicts are compared: the exchange's
 best discard and whether the one made lost, each declaration judged against the expert,
