@@ -185,9 +185,10 @@ export function analysisPanel(gameId, token, jump) {
   const panel = h("section", { class: "analysis", id: "analysis",
     "aria-labelledby": "analysis-title" },
   h("h2", { id: "analysis-title" }, "Analysis"),
-  h("p", { class: "muted small" }, "Where each side gained or lost points against the " +
-    "strongest AI: the exchange against the advisor, sinks and answers against the expert, " +
-    "and the cards whose double-dummy value dropped (both hands open)."), body);
+  h("p", { class: "muted small" }, "Where each player gained or lost points, judged " +
+    "against the computer at its strongest: the cards laid out in the exchange against the " +
+    "advisor's choice, each declaration and answer against the expert's, and each card " +
+    "played against the best card there was with every hand known."), body);
   let timer = null;
   async function load() {
     if (!panel.isConnected && panel.dataset.loaded) return;
