@@ -218,6 +218,26 @@ def lesson_and_puzzle(page: Any, url: str, size: str) -> None:
     shot(page, f"learn-glossary-{size}")
 
 
+def every_lesson(page: Any, url: str) -> None:
+    """Through the lessons as a person goes, from the first by "Next lesson" to the
+    puzzles: each one's words read, each ending in exercises."""
+    from piquet.learn.lessons import LESSONS
+
+    page.goto(url + f"/learn/lessons/{LESSONS[0].key}")
+    seen = []
+    for _ in range(len(LESSONS)):
+        page.wait_for_selector("#lesson .question")
+        seen.append(page.url.rsplit("/", 1)[1])
+        no_unexplained_term(page, f"the lesson {seen[-1]}")
+        # the lesson ends in an exercise: the last step, or the one before
+        assert page.locator("#lesson article.step").last.locator(".question").count() \
+            or page.locator("#lesson article.step").nth(-2).locator(".question").count()
+        page.click("#next-lesson")
+        page.wait_for_url(lambda u, last=seen[-1]: not u.endswith("/" + last))
+    assert seen == [x.key for x in LESSONS]
+    assert page.url.endswith("/learn/puzzles")
+
+
 def a_deal_alone(page: Any, url: str, *, check_every: int) -> None:
     """After the lessons, a whole deal alone: a new game from the home page with the
     newcomer's defaults (no coach), played by clicking to the deal's summary, the words on
@@ -266,6 +286,7 @@ def test_a_newcomer_learns_at_desktop_size(server: Any, browser: Any) -> None:
     welcome(page, server.url, "desktop")
     guided_deal(page, "desktop", coach_every=1)
     lesson_and_puzzle(page, server.url, "desktop")
+    every_lesson(page, server.url)
     a_deal_alone(page, server.url, check_every=1)
     # a term is keyboard accessible: Tab reaches it and its definition shows
     page.goto(server.url + "/learn/lessons/cards")
@@ -287,6 +308,7 @@ def test_a_newcomer_learns_at_phone_size(server: Any, browser: Any) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     guided_deal(page, "phone", coach_every=4)
     lesson_and_puzzle(page, server.url, "phone")
+    every_lesson(page, server.url)
     a_deal_alone(page, server.url, check_every=3)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.errors == []
