@@ -250,6 +250,7 @@ def a_deal_alone(page: Any, url: str, *, check_every: int) -> None:
     page.wait_for_selector("#main[data-n]")
     assert not page.query_selector("#coach")  # alone: no coach at the side
     decisions = 0
+    paused = False
     for _ in range(200):
         page.wait_for_selector('#main[data-busy="0"]')
         page.wait_for_selector(
@@ -258,6 +259,7 @@ def a_deal_alone(page: Any, url: str, *, check_every: int) -> None:
         if page.is_visible("#summary-ok") or page.is_visible("#finished"):
             break
         if page.is_visible("#summary-continue"):
+            paused = True
             no_unexplained_term(page, "alone: the last trick")
             page.click("#summary-continue")
             page.wait_for_selector("#summary-ok, #finished")
@@ -275,6 +277,7 @@ def a_deal_alone(page: Any, url: str, *, check_every: int) -> None:
         raise AssertionError("the deal did not end")
     assert decisions >= 12  # the exchange, the declarations, twelve cards at least
     if page.is_visible("#summary-ok"):
+        assert paused, "the last trick was not shown before the summary"
         page.wait_for_selector("#summary-words li")
         no_unexplained_term(page, "alone: the deal's summary")
     else:  # a game won within the deal (a repique and capot): its end is read instead
