@@ -85,13 +85,9 @@ def register(sub: Any) -> None:
         help="games one client address may have being analysed at once (default 2; "
         "0: no limit)",
     )
-    p.add_argument(
-        "--analysis-on-request",
-        action="store_true",
-        help="analyse a game's deals only when a seat asks for the analysis, not as each "
-        "deal ends (saves the CPU of the games nobody reviews; the review then takes "
-        "longer to be ready)",
-    )
+    p.add_argument("--analysis-on-request", action="store_true",
+                   help="analyse a game's deals only when a seat asks, not as each deal ends "
+                   "(saves the CPU of the games nobody reviews; their review comes later)")
     p.add_argument(
         "--think-ms",
         type=int,
