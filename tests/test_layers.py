@@ -92,7 +92,7 @@ LAYERS: dict[str, int] = {
     # web process may import of them)
     "players": 3, "advisor": 3, "levels": 3, "quick": 3, "strengths": 3,
     # 4: what uses the players: teaching, reviews, tournaments
-    "learn": 4, "review": 4, "review_version": 4, "tournament": 4,
+    "learn": 4, "review": 4, "review_curve": 4, "review_version": 4, "tournament": 4,
     # 5: the table, beneath every interface; the computer's work as jobs (its workers
     # import layers 3 and 4, the web process only the queue)
     "table": 5, "jobs": 5,

@@ -11,6 +11,7 @@ import pytest
 from piquet.core.cards import CardSet
 from piquet.core.deal import Phase
 from piquet.core.match import new_match
+from piquet.core.rules import PRESETS
 from piquet.core.view import visible_mask
 from piquet.learn.coach import Coach, particulars
 from piquet.players import make_player
@@ -113,3 +114,55 @@ def test_not_your_turn() -> None:
     assert p is not None
     note = Coach().before(m.view(1 - p))
     assert note.title == "Waiting" and note.action is None
+
+
+@pytest.mark.slow  # a whole deal of notes a rule set: about ten CPU-seconds each
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_whole_guided_deal_under_each_rule_set(preset: str) -> None:
+    """Issue 35: the guided first deal for each rule set, with what is particular to it
+    pointed out.  The whole of deal 1 played by the coach's own choices for the guided
+    seat (the book the other): a note at every decision, each from the seat's view, each
+    term explained once, and every particular of the rule set for a moment met said once."""
+    from piquet.learn.coach import particulars as own_ways
+
+    m = new_match(preset, seed=4)
+    rules = m.rules
+    coach = Coach(seed=1)
+    book = make_player("book", seed=2)
+    first = m.to_act
+    assert first is not None
+    me = 1 - first if m.deal is not None and m.deal.phase is Phase.DEAL else int(first)
+    said: list[str] = []
+    explained: list[str] = []
+    phases: set[Phase] = set()
+    notes = 0
+    while not m.deals and not m.finished:
+        p = m.to_act
+        assert p is not None
+        view = m.view(p)
+        if p == me:
+            note = coach.before(view)
+            deal = m.deal
+            assert deal is not None and view.deal is not None
+            assert note.sentences[0].startswith("You are "), note.sentences
+            phases.add(view.deal.phase)
+            seen = visible_mask(deal, deal.to_act or 0)
+            for text in (*note.sentences, note.title):
+                for card in CARD.findall(text):
+                    assert CardSet.parse(card).mask & ~seen == 0, (card, text)
+            said += note.sentences
+            explained += [t.key for t in note.terms]
+            action = note.action or view.legal_actions[0]
+            assert coach.after(view, action, note.action).cost == 0.0
+            notes += 1
+        else:
+            action = book.choose(view)
+        m = m.apply(action, p)
+    assert m.deals, "the deal was played to its end"
+    assert notes >= 12  # the exchange, the declarations and twelve tricks' cards at least
+    assert {Phase.EXCHANGE, Phase.PLAY} <= phases
+    assert len(explained) == len(set(explained)), "a term is explained once"
+    want = [s for phase in sorted(phases, key=lambda x: x.value) for s in own_ways(rules, phase)]
+    assert want, "something is particular to every rule set (the exchange's numbers)"
+    for point in want:
+        assert said.count(point) == 1, (preset, point)

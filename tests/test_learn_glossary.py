@@ -139,10 +139,10 @@ def _interface_text() -> str:
                 continue
             if hasattr(summary, "rules_summary"):
                 parts += list(summary.rules_summary(PRESETS[name]))
-    # the sentences the hints, the coach, the lessons and the feedback make
+    # the sentences the hints, the coach, the lessons, the feedback and the review make
     src = _HERE.parents[1] / "src" / "piquet"
     for module in ("advisor/hints.py", "learn/words.py", "learn/coach.py", "learn/feedback.py",
-                   "learn/lessons.py"):
+                   "learn/lessons.py", "review.py"):
         text = (src / module).read_text(encoding="utf-8")
         parts += [a or b for a, b in re.findall(r'"([^"\n]{3,})"|\'([^\'\n]{3,})\'', text)]
     if STATIC.is_dir():

@@ -195,3 +195,60 @@ def test_each_finding_is_said_in_words() -> None:
         assert p["say"].startswith(f"Trick {p['trick']}: played the ")
         assert f"kept {p['drop']} point" in p["say"]
         assert not any(code in p["say"] for code in (p["card"], *p["best"]))
+
+
+def test_the_game_curve_runs_across_every_deal_to_the_game_score() -> None:
+    """One line over the whole game: it starts at 0, follows each analysed deal's curve
+    shifted to the points scored before it and turned to player 0's side, and ends each
+    deal on the points scored so far; a deal without an analysis has its end alone."""
+    from piquet.review_curve import game_curve
+
+    first, m = random_match("rubicon", 5, worst_play=True)
+    fds = finished_deals(first, m.history)
+    rules = get_rules("rubicon")
+    assert len(m.deals) >= 3
+    bodies = {fd.number: review_deal(fd, rules, seed=1, exchange=False, declarations=False)
+              for fd in fds[:3] if fd.number != 2}
+    g = game_curve(m.deals, bodies)
+    assert g is not None
+    pts, deals = g["points"], g["deals"]
+    assert pts[0]["margin"] == 0 and pts[0]["deal"] == 0
+    assert [d["number"] for d in deals] == list(range(1, len(m.deals) + 1))
+    totals = [0, 0]
+    for d, s in zip(deals, m.deals, strict=True):
+        before = totals[0] - totals[1]
+        for role, player in enumerate(s.players):
+            totals[player] += s.points[role]
+        assert d["before"] == before and d["after"] == totals[0] - totals[1]
+        assert d["change"] == d["after"] - d["before"] and d["totals"] == totals
+        assert sum(d["points"]) == sum(s.points)
+        assert d["points"][s.players[0]] == s.points[0]
+        assert pts[d["last"]]["margin"] == d["after"]
+        assert all(p["deal"] == d["number"] for p in pts[d["first"]:d["last"] + 1])
+        a = bodies.get(d["number"])
+        if a is None:  # no analysis: the deal's end alone, no step to show
+            assert d["first"] == d["last"] and not d["curve"]
+            assert pts[d["last"]]["step"] is None
+            continue
+        sign = 1 if s.players[0] == 0 else -1
+        inside = pts[d["first"]:d["last"] + 1]
+        assert d["curve"] and len(inside) == len(a["curve"])
+        for p, q in zip(inside, a["curve"], strict=True):
+            assert p["margin"] == before + sign * q["margin"] and p["step"] == q["step"]
+            assert p["player"] == (None if q["role"] is None else a["players"][q["role"]])
+    assert g["totals"] == totals
+    assert [d["number"] for d in deals if d["curve"]] == sorted(bodies)
+    # the other person's cards face down: the deal's curve is empty, its end is public
+    hidden = {n: {**b, "curve": []} for n, b in bodies.items()}
+    shown = game_curve(m.deals, hidden)
+    assert shown is not None and len(shown["points"]) == 1 + len(m.deals)
+    assert [p["margin"] for p in shown["points"][1:]] == [d["after"] for d in deals]
+    json.dumps(g)
+
+
+def test_a_pool_has_no_game_curve() -> None:
+    from piquet.core.match import DealSummary
+    from piquet.review_curve import game_curve
+
+    deal = DealSummary(1, 1, 0, (1, 2), (10, 3), ({}, {}), None)
+    assert game_curve([deal], {}) is None

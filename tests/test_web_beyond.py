@@ -237,6 +237,36 @@ def wait_ready(c: Any, gid: str, token: str, timeout: float = 600) -> dict[str, 
         time.sleep(0.2)
 
 
+def check_game_curve(body: dict[str, Any], game: dict[str, Any]) -> None:
+    """The answer's curve over the game's deals against the deals' scores (the game's view)
+    and each deal's own curve: one point to start, each analysed deal's curve turned to
+    player 0's side and shifted by the points before it, each deal ending on the score."""
+    g = body["game_curve"]
+    settled = game["view"]["deals"]
+    assert [d["number"] for d in g["deals"]] == list(range(1, body["deals_over"] + 1))
+    assert len(settled) == body["deals_over"]
+    pts = g["points"]
+    assert pts[0]["margin"] == 0
+    totals = [0, 0]
+    for d, s, one in zip(g["deals"], settled, body["deals"], strict=True):
+        before = totals[0] - totals[1]
+        totals[s["elder"]] += s["points"][0]
+        totals[s["younger"]] += s["points"][1]
+        assert (d["before"], d["after"], d["totals"]) == (before, totals[0] - totals[1],
+                                                           totals)
+        assert pts[d["last"]]["margin"] == d["after"]
+        a = one["analysis"]
+        curve = (a or {}).get("curve") or []
+        assert d["curve"] == bool(curve)
+        if curve:
+            sign = 1 if a["players"]["elder"] == 0 else -1
+            assert [p["margin"] for p in pts[d["first"]:d["last"] + 1]] == [
+                before + sign * q["margin"] for q in curve]
+        else:
+            assert d["first"] == d["last"]
+    assert g["totals"] == totals
+
+
 def test_analysis_is_for_seats_and_stored_with_the_game(tmp_path: Path) -> None:
     with client(tmp_path) as c:
         cheap(c)
@@ -265,10 +295,69 @@ def test_analysis_is_for_seats_and_stored_with_the_game(tmp_path: Path) -> None:
         with c.app.state.piquet.store.engine.connect() as conn:  # type: ignore[attr-defined]
             rows = conn.execute(analyses_t.select().where(analyses_t.c.game_id == gid)).all()
         assert len(rows) == done["deals_over"]
+        check_game_curve(done, c.get(f"/api/games/{gid}", headers=bearer(made["token"])).json())
     # a new server over the same database answers from the table at once
     with client(tmp_path) as c:
         again = c.get(f"/api/games/{gid}/analysis", headers=bearer(made["token"])).json()
         assert again["pending"] == 0 and again["deals"] == done["deals"]
+
+
+def test_each_deal_is_analysed_as_it_ends_while_the_next_is_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 35: the analysis is made in the background while play goes on.  Nobody asks
+    for it: deal 1's is stored while deal 2 is being played, and at the game's end every
+    deal's is made (each once), so the review is ready as the game ends."""
+    import piquet.jobs.work as work
+    from piquet.web.analysis import analyses_t
+
+    made_for: list[int] = []
+    real = work.analyse_deal
+
+    def counted(*args: Any) -> str:
+        made_for.append(args[6])  # the deal's number
+        return real(*args)
+
+    monkeypatch.setattr(work, "analyse_deal", counted)  # (the jobs run in threads here)
+    with client(tmp_path, analyse_as_played=True) as c:
+        cheap(c)
+        made = create(c, rules="rubicon", opponent="random")
+        gid, token = made["id"], made["token"]
+        engine = c.app.state.piquet.store.engine  # type: ignore[attr-defined]
+
+        def stored() -> list[int]:
+            with engine.connect() as conn:
+                rows = conn.execute(analyses_t.select().where(analyses_t.c.game_id == gid))
+                return sorted(int(r.deal) for r in rows)
+
+        def play_until(deals: int) -> dict[str, Any]:
+            rng = random.Random(deals)
+            while True:
+                g = view(c, gid, token, wait=0.5)
+                if len(g["view"]["deals"]) >= deals or g["finished"]:
+                    return g
+                if g["your_turn"]:
+                    r = c.post(f"/api/games/{gid}/actions",
+                               json={"action": pick(g, rng), "n": g["n"]},
+                               headers=bearer(token))
+                    assert r.status_code == 200, r.text
+
+        g = play_until(1)
+        assert not g["finished"] and g["view"]["deal_number"] == 2
+        deadline = time.monotonic() + 600
+        while stored() != [1]:
+            assert time.monotonic() < deadline, "deal 1 was not analysed"
+            time.sleep(0.1)
+        # deal 2 is still being played: nothing of it is analysed
+        assert len(view(c, gid, token)["view"]["deals"]) == 1
+        g = play_until(3)
+        assert c.post(f"/api/games/{gid}/resign", headers=bearer(token)).status_code == 200
+        while stored() != [1, 2, 3]:
+            assert time.monotonic() < deadline, "the deals were not analysed"
+            time.sleep(0.1)
+        body = wait_ready(c, gid, token)
+        assert body["pending"] == 0 and [d["status"] for d in body["deals"]] == ["ready"] * 3
+        assert sorted(made_for) == [1, 2, 3]  # each deal once
 
 
 def test_a_deal_that_cannot_be_analysed_says_so_once(
@@ -356,6 +445,10 @@ def test_between_people_the_analysis_keeps_the_others_cards_face_down(
             assert a["points"]["elder"] is not None  # the deal's points are public
             # the curve is valued with every card known: it waits for the game's end
             assert a["curve"] == []
+            # the game's curve: the deal's end alone (its points are public)
+            g = seen[seat]["game_curve"]
+            assert [p["margin"] for p in g["points"]] == [0, g["deals"][0]["after"]]
+            assert not g["deals"][0]["curve"]
             seen[seat] = a
         # every card a seat is shown is its own: dealt to it or taken in by it (the
         # other's hand, discards and cards taken appear nowhere)
@@ -377,3 +470,4 @@ def test_between_people_the_analysis_keeps_the_others_cards_face_down(
             assert a["hands"]["elder"]["dealt"] and a["hands"]["younger"]["dealt"]
             assert a["curve"] and a["curve"][-1]["margin"] == (
                 a["points"]["elder"] - a["points"]["younger"])
+            check_game_curve(wait_ready(c, gid, tok), view(c, gid, tok))

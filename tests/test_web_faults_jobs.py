@@ -212,7 +212,10 @@ def test_three_clients_analyses_do_not_hold_up_a_fourths_computer(tmp_path: Path
     each of its moves is answered while the analyses are still being made, with a worker
     kept free of them."""
     server = Server(["--data", str(tmp_path / "data"), "--ai-workers", "2",
-                     "--quota-analyses", "1", "--rate-limit", "0"], cwd=tmp_path).start()
+                     "--quota-analyses", "1", "--rate-limit", "0",
+                     # the quota is on the analyses asked for (those made as the deals
+                     # end are the server's own)
+                     "--analysis-on-request"], cwd=tmp_path).start()
 
     def at(i: int) -> httpx.Client:
         return httpx.Client(base_url=server.url, timeout=120,

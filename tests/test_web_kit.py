@@ -63,6 +63,10 @@ def config(db: Path, **changes: Any) -> WebConfig:
         "ai_executor": "thread",
         "ai_workers": 2,
         "sqlite_sync": "normal",  # tests need no power-cut safety; the crash test uses full
+        # the deals' analyses made only when asked for: the tests that play deals to their
+        # end would otherwise spend the CPU on analyses they never read (the analysis as
+        # the deals end is tested on its own: test_web_beyond, test_web_review_browser)
+        "analyse_as_played": False,
     }
     base.update(changes)
     return WebConfig(**base)

@@ -217,3 +217,35 @@ def test_the_learning_pages_words_are_read_by_the_glossary_test() -> None:
     words = " ".join(re.findall(r'"([^"\n]{3,})"', text))
     named = {t.key for t in terms_in(words)}
     assert {"elder", "younger", "piquet"} <= named <= set(GLOSSARY)
+
+
+def test_a_guided_deal_for_each_rule_set_points_out_its_own_ways(tmp_path: Path) -> None:
+    """Issue 35: the guided first deal is there for every rule set, and at the exchange the
+    coach says what that rule set does its own way there (how many cards each may take)."""
+    from piquet.core.deal import Phase
+    from piquet.core.rules import PRESETS, get_rules
+    from piquet.learn.coach import particulars
+
+    with client(tmp_path) as c:
+        for preset in PRESETS:
+            g = _guided(c, preset)
+            gid, token = g["id"], g["token"]
+            own = particulars(get_rules(preset), Phase.EXCHANGE)
+            assert own, preset
+            for _ in range(60):
+                v = view(c, gid, token, wait=10)
+                if not v["your_turn"]:
+                    continue
+                assert v["rules"] == preset
+                note = c.get(f"/api/games/{gid}/coach", headers=bearer(token)).json()
+                if v["view"]["deal"]["phase"] == "exchange":
+                    said = note["before"]["sentences"]
+                    assert all(s in said for s in own), (preset, said)
+                    break
+                # before the exchange (a question of the deal): the coach's choice
+                action = note["before"]["action"] or v["legal_actions"][0]
+                r = c.post(f"/api/games/{gid}/actions",
+                           json={"action": action["id"], "n": v["n"]}, headers=bearer(token))
+                assert r.status_code == 200, r.text
+            else:  # pragma: no cover
+                raise AssertionError(f"{preset}: the guided seat never reached the exchange")

@@ -3,7 +3,8 @@
 From the home page: the welcome ("Have you played Piquet?"), the newcomer's defaults, the
 guided first deal played to its end with the coach at each decision, the last trick kept
 on the table, the summary that says why; a lesson with its exercise checked by the
-engine; a puzzle judged on the server; at desktop size and at phone size.  At each page
+engine; a puzzle judged on the server; then a whole deal alone, from the home page to its
+summary; at desktop size and at phone size.  At each page
 the words shown are read: every glossary term shown is marked (an ``abbr.term`` with its
 definition, or the title of the button it is on).  The screenshots docs/learn.md shows are
 taken into ``$PIQUET_SCREENSHOTS`` (``scripts/screenshots``) or a temporary directory.
@@ -217,11 +218,79 @@ def lesson_and_puzzle(page: Any, url: str, size: str) -> None:
     shot(page, f"learn-glossary-{size}")
 
 
+def every_lesson(page: Any, url: str) -> None:
+    """Through the lessons as a person goes, from the first by "Next lesson" to the
+    puzzles: each one's words read, each ending in exercises."""
+    from piquet.learn.lessons import LESSONS
+
+    page.goto(url + f"/learn/lessons/{LESSONS[0].key}")
+    seen = []
+    for _ in range(len(LESSONS)):
+        page.wait_for_selector("#lesson .question")
+        seen.append(page.url.rsplit("/", 1)[1])
+        no_unexplained_term(page, f"the lesson {seen[-1]}")
+        # the lesson ends in an exercise: the last step, or the one before
+        assert page.locator("#lesson article.step").last.locator(".question").count() \
+            or page.locator("#lesson article.step").nth(-2).locator(".question").count()
+        page.click("#next-lesson")
+        page.wait_for_url(lambda u, last=seen[-1]: not u.endswith("/" + last))
+    assert seen == [x.key for x in LESSONS]
+    assert page.url.endswith("/learn/puzzles")
+
+
+def a_deal_alone(page: Any, url: str, *, check_every: int) -> None:
+    """After the lessons, a whole deal alone: a new game from the home page with the
+    newcomer's defaults (no coach), played by clicking to the deal's summary, the words on
+    the table read at every ``check_every``-th decision and on the summary."""
+    page.goto(url + "/")
+    page.wait_for_selector("#start")
+    assert not page.is_visible("#welcome-new")  # the choice remembered
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("#main[data-n]")
+    assert not page.query_selector("#coach")  # alone: no coach at the side
+    decisions = 0
+    paused = False
+    for _ in range(200):
+        page.wait_for_selector('#main[data-busy="0"]')
+        page.wait_for_selector(
+            "#summary-continue, #summary-ok, #finished, #hand.choosing, "
+            "#hand .card.playable, #actions button:not([disabled]):not(#undo)")
+        if page.is_visible("#summary-ok") or page.is_visible("#finished"):
+            break
+        if page.is_visible("#summary-continue"):
+            paused = True
+            no_unexplained_term(page, "alone: the last trick")
+            page.click("#summary-continue")
+            page.wait_for_selector("#summary-ok, #finished")
+            continue
+        if decisions % check_every == 0:
+            phase = page.get_attribute("#main", "data-phase")
+            no_unexplained_term(page, f"alone: decision {decisions} ({phase})")
+        n = int(page.get_attribute("#main", "data-n") or -1)
+        decide(page)
+        page.wait_for_function(
+            f"() => Number(document.querySelector('#main').dataset.n) > {n}"
+            " || !!document.querySelector('#summary-continue, #summary-ok, #finished')")
+        decisions += 1
+    else:  # pragma: no cover
+        raise AssertionError("the deal did not end")
+    assert decisions >= 12  # the exchange, the declarations, twelve cards at least
+    if page.is_visible("#summary-ok"):
+        assert paused, "the last trick was not shown before the summary"
+        page.wait_for_selector("#summary-words li")
+        no_unexplained_term(page, "alone: the deal's summary")
+    else:  # a game won within the deal (a repique and capot): its end is read instead
+        no_unexplained_term(page, "alone: the game's end")
+
+
 def test_a_newcomer_learns_at_desktop_size(server: Any, browser: Any) -> None:
     page = new_page(browser, DESKTOP)
     welcome(page, server.url, "desktop")
     guided_deal(page, "desktop", coach_every=1)
     lesson_and_puzzle(page, server.url, "desktop")
+    every_lesson(page, server.url)
+    a_deal_alone(page, server.url, check_every=1)
     # a term is keyboard accessible: Tab reaches it and its definition shows
     page.goto(server.url + "/learn/lessons/cards")
     page.wait_for_selector("abbr.term")
@@ -242,5 +311,72 @@ def test_a_newcomer_learns_at_phone_size(server: Any, browser: Any) -> None:
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     guided_deal(page, "phone", coach_every=4)
     lesson_and_puzzle(page, server.url, "phone")
+    every_lesson(page, server.url)
+    a_deal_alone(page, server.url, check_every=3)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert page.errors == []
+
+
+def test_the_experts_settings_are_one_click_away(server: Any, browser: Any) -> None:
+    """The welcome's other answer: "Yes: I know the game" sets the expert's defaults (the
+    default opponent, hints off), remembered; the newcomer's settings one click back."""
+    page = new_page(browser, DESKTOP)
+    opts = page.request.get(server.url + "/api/options").json()
+    page.goto(server.url + "/")
+    page.wait_for_selector("#welcome-expert")
+    page.click("#welcome-expert")
+    page.wait_for_selector("#welcome-new")  # now the link back to the newcomer's settings
+    assert page.evaluate("localStorage.getItem('piquet.level')") == "expert"
+    assert page.input_value("#opponent") == opts["default_level"]
+    assert page.input_value("#rules") == opts["default_rules"]
+    assert not page.is_checked("#hints")
+    page.reload()
+    page.wait_for_selector("#welcome-new")
+    assert "Have you played Piquet?" not in page.inner_text("#welcome")  # remembered
+    page.click("#welcome-new")
+    page.wait_for_selector("#learn-link")
+    assert page.input_value("#opponent") == "adaptive" and page.is_checked("#hints")
+    page.click("#welcome-expert")  # and the expert's again, in one click
+    page.wait_for_function("localStorage.getItem('piquet.level') === 'expert'")
+    assert not page.is_checked("#hints")
+    assert page.errors == []
+    page.context.close()
+
+
+def test_a_hint_for_a_position_gone_by_is_dropped(server: Any, browser: Any) -> None:
+    """A hint asked, then a move made before it came: the answer (held back here until the
+    move is made) is not shown for the new position, the button is free again, and a hint
+    asked there is a new request of its own."""
+    page = new_page(browser, DESKTOP)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#welcome-new")
+    page.click("#welcome-new")  # hints on
+    page.select_option("#opponent", "random")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    held: list[Any] = []
+    page.route("**/hint*", lambda route: held.append(route))
+    page.wait_for_selector("#btn-hint:not([disabled])")
+    n = int(page.get_attribute("#main", "data-n") or -1)
+    with page.expect_request("**/hint*"):
+        page.click("#btn-hint")
+    page.wait_for_selector("#hint-thinking")
+    page.wait_for_function("() => document.querySelector('#btn-hint').disabled")
+    # the move, while the hint is still on its way
+    decide(page)
+    page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.n) > {n}")
+    page.wait_for_selector('#main[data-busy="0"]')
+    assert not page.query_selector("#hint-thinking")
+    assert len(held) == 1
+    with page.expect_response("**/hint*"):
+        held.pop().continue_()
+    page.wait_for_selector('#main[data-busy="0"]')
+    assert not page.query_selector("#hint, #declare-hint")  # dropped: a position gone by
+    page.unroute("**/hint*")
+    # at this seat's next decision a hint is asked again, and answered
+    page.wait_for_selector("#btn-hint:not([disabled])")
+    assert page.inner_text("#btn-hint") == "Hint"
+    page.click("#btn-hint")
+    page.wait_for_selector("#hint, #declare-hint")
+    assert page.errors == []
+    page.context.close()

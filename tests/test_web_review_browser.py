@@ -29,7 +29,7 @@ SIZES = [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     from piquet.web.analysis import Analyses, AnalysisSettings
 
-    with ThreadServer(tmp_path_factory.mktemp("review")) as srv:
+    with ThreadServer(tmp_path_factory.mktemp("review"), analyse_as_played=True) as srv:
         st = srv.app.state.piquet
         # the real analysis on a test's budget: the page is checked, not the advice
         st.analyses = Analyses(
@@ -38,18 +38,17 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
         yield srv
 
 
-@pytest.fixture(scope="module")
-def one_deal_game(server: ThreadServer) -> tuple[str, str]:
-    """A game against the computer whose first deal was played to its end (at random
-    through the API), then resigned: a finished game of one deal.  (id, token)."""
+def played_game(server: ThreadServer, deals: int, seed: int) -> tuple[str, str]:
+    """A game against the computer whose first ``deals`` deals were played to their end
+    (at random through the API), then resigned.  (id, token)."""
     made = httpx.post(server.url + "/api/games", json={"rules": "rubicon", "opponent": "random",
                                                        "name": "Ada"}).json()
     gid, auth = made["id"], {"Authorization": f"Bearer {made['token']}"}
-    rng = random.Random(3)
+    rng = random.Random(seed)
     with httpx.Client(base_url=server.url, timeout=30) as c:
-        for _ in range(400):
+        for _ in range(400 * deals):
             g = c.get(f"/api/games/{gid}", headers=auth).json()
-            if g["view"]["deal_number"] > 1:
+            if g["view"]["deal_number"] > deals:
                 break
             if g["to_act"] != 0:
                 time.sleep(0.05)  # the computer is to act: poll until it has
@@ -59,6 +58,18 @@ def one_deal_game(server: ThreadServer) -> tuple[str, str]:
             assert r.status_code == 200, r.text
         assert c.post(f"/api/games/{gid}/resign", headers=auth).status_code == 200
     return gid, made["token"]
+
+
+@pytest.fixture(scope="module")
+def one_deal_game(server: ThreadServer) -> tuple[str, str]:
+    """A finished game of one deal (played at random, then resigned).  (id, token)."""
+    return played_game(server, 1, 3)
+
+
+@pytest.fixture(scope="module")
+def three_deal_game(server: ThreadServer) -> tuple[str, str]:
+    """A finished game of three deals (played at random, then resigned).  (id, token)."""
+    return played_game(server, 3, 5)
 
 
 def new_page(browser: Any, viewport: dict[str, int]) -> Any:
@@ -84,6 +95,8 @@ def test_the_review_of_a_one_deal_game(
     # the curve: a point after each decision, each one a step of the viewer
     page.wait_for_selector("#analysis svg.review-curve circle.dot")
     assert page.locator("svg.review-curve circle.dot").count() >= 10
+    # one deal: no curve over the deals (the deal's own says it all)
+    assert page.locator("#analysis .game-curve-box").count() == 0
     assert "How the deal stood after each decision" in deal.inner_text()
     # the words: the biggest mistakes first, each with its cost, in plain sentences
     mistakes = page.locator("ol.review-mistakes li.review-mistake")
@@ -128,5 +141,70 @@ def test_the_review_of_a_one_deal_game(
     assert new["to_act"] == seat["seat"] == new["seat"]
     assert new["view"]["deal"]["hand"] == old["views"][str(seat["seat"])]["deal"]["hand"]
     page.screenshot(path=str(SHOTS / f"review-play-from-here-{size}.png"))
+    assert not page.errors, page.errors
+    page.context.close()
+
+
+@pytest.mark.parametrize(("size", "viewport"), SIZES)
+def test_the_curve_over_the_deals_of_a_three_deal_game(
+    server: ThreadServer, browser: Any, three_deal_game: tuple[str, str], size: str,
+    viewport: dict[str, int],
+) -> None:
+    """One curve across the game's three deals, above the deals' own reviews: the deals
+    marked (a band each, with the points it moved the margin), each deal's score in words,
+    a point of a deal shown on the viewer at its step."""
+    game_id, token = three_deal_game
+    data = httpx.get(server.url + f"/api/games/{game_id}/analysis",
+                     headers={"Authorization": f"Bearer {token}"}).json()
+    page = new_page(browser, viewport)
+    page.goto(server.url + f"/play/{game_id}#token={token}")
+    page.wait_for_selector("#main[data-n]")
+    page.goto(server.url + f"/replay/{game_id}")
+    page.wait_for_selector('#analysis[data-pending="0"]')
+    box = page.locator("#analysis figure.game-curve-box")
+    box.wait_for()
+    # above the three deals' own reviews
+    assert page.evaluate("""() => {
+        const g = document.querySelector('#analysis figure.game-curve-box');
+        const d = document.querySelector('#analysis article.analysis-deal');
+        return !!(g.compareDocumentPosition(d) & Node.DOCUMENT_POSITION_FOLLOWING); }""")
+    g = httpx.get(server.url + f"/api/games/{game_id}/analysis",
+                  headers={"Authorization": f"Bearer {token}"}).json()["game_curve"]
+    assert data["deals_over"] == 3 and len(g["deals"]) == 3 and all(d["curve"] for d in
+                                                                      g["deals"])
+    chart = box.locator("svg.game-curve")
+    assert chart.locator("rect.deal-band").count() == 3
+    assert chart.locator("line.deal-mark").count() == 2
+    assert chart.locator("text.deal-label").all_text_contents() == ["Deal 1", "Deal 2", "Deal 3"]
+    changes = chart.locator("text.deal-change").all_text_contents()
+    assert changes == [f"+{d['change']}" if d["change"] > 0 else f"−{-d['change']}"
+                       if d["change"] < 0 else "0" for d in g["deals"]]
+    # a point for every decision of the three deals (and the start), the deals' ends marked
+    assert chart.locator("circle.dot").count() == len(g["points"]) - 1
+    assert chart.locator("circle.dot.deal-end").count() == 3
+    label = chart.get_attribute("aria-label")
+    t = g["totals"]
+    assert label.endswith(f"from 0 before the first deal to {t[0] - t[1]} after deal 3")
+    # each deal's score in words, and the totals after it
+    rows = box.locator("ol.game-curve-deals li").all_inner_texts()
+    assert len(rows) == 3
+    for row, d in zip(rows, g["deals"], strict=True):
+        assert row.startswith(f"Deal {d['number']} (")
+        assert f"Ada scored {d['points'][0]}" in row
+        assert f"After it: Ada {d['totals'][0]}" in row
+    assert "Ada's points less" in box.inner_text()
+    # the glossary's terms are marked here too
+    assert box.locator("abbr.term").count() >= 1
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    box.scroll_into_view_if_needed()
+    page.screenshot(path=str(SHOTS / f"review-game-{size}.png"))
+    # a point inside the second deal shows its step on the viewer
+    second = g["deals"][1]
+    i = second["first"] + 1
+    step = g["points"][i]["step"]
+    assert step is not None
+    chart.locator("circle.dot").nth(i - 1).click()
+    page.wait_for_function(f"document.querySelector('.step').textContent"
+                           f".startsWith('Step {step + 1} ')")
     assert not page.errors, page.errors
     page.context.close()

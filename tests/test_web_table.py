@@ -428,6 +428,36 @@ def test_leftovers_turned_up_lie_face_up_on_the_stock(
 
 
 # ---------------------------------------------------------------------- 4. declarations
+def test_his_answer_to_the_point_is_not_shown_as_if_about_the_sequences(
+    server: ThreadServer, browser: Any
+) -> None:
+    """Issue 35: elder at his sequences saw younger's "Not good." to the point in the
+    sequences' panel, as if it were about them.  The panel shows only the other's words
+    about the class being declared; the dialog keeps the rest."""
+    api = Api(server.url, "rubicon", "partie")
+    api.join()
+    elder = elder_seat(api.view(0))
+
+    def after_his_answer(g: dict[str, Any]) -> bool:
+        d = g["view"]["deal"]
+        if not (g["your_turn"] and d and d["phase"] == "declare" and d["dialog"]):
+            return False
+        last = d["dialog"][-1]
+        return (last["seat"] != d["role"] and last["class"] is not None
+                and last["class"] != d["declaring"])
+
+    game = api.drive(after_his_answer, watch=elder, seed=5)
+    last = game["view"]["deal"]["dialog"][-1]
+    page = new_page(browser)
+    open_seat(page, server, api, elder)
+    page.wait_for_selector("#declare")
+    assert f"the {game['view']['deal']['declaring']}" in page.inner_text("#declare-title")
+    assert not page.query_selector("#declare #their-words")
+    assert as_cards(last["said"]) in page.inner_text("section.dialog")  # kept there
+    assert not page.errors
+    page.context.close()
+
+
 def test_the_declarations_dialog_puts_their_words_beside_your_answer(
     server: ThreadServer, browser: Any, size: str
 ) -> None:

@@ -85,6 +85,9 @@ def register(sub: Any) -> None:
         help="games one client address may have being analysed at once (default 2; "
         "0: no limit)",
     )
+    p.add_argument("--analysis-on-request", action="store_true",
+                   help="analyse a game's deals only when a seat asks, not as each deal ends "
+                   "(saves the CPU of the games nobody reviews; their review comes later)")
     p.add_argument(
         "--think-ms",
         type=int,
@@ -221,6 +224,7 @@ def run(args: argparse.Namespace) -> int:
         think_ms=args.think_ms,
         sqlite_sync=args.sqlite_sync,
         sockets_per_client=args.sockets_per_client,
+        analyse_as_played=not args.analysis_on_request,
     )
     taken = _port_taken(args.host, args.port)
     if taken is not None:

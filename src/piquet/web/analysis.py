@@ -38,6 +38,7 @@ from sqlalchemy.exc import IntegrityError
 
 from piquet.jobs import JobFailed, JobQueue, Kind, QuotaFull
 from piquet.jobs.work import ANALYSIS
+from piquet.review_curve import game_curve
 from piquet.review_version import ANALYSIS_VERSION
 from piquet.table.errors import Refusal, TableError
 from piquet.web.ai import cancel_all
@@ -46,7 +47,8 @@ from piquet.web.ids import Creds, GameId, client_of
 from piquet.web.server import Server
 from piquet.web.store import metadata
 
-__all__ = ["Analyses", "AnalysisSettings", "analyses_t", "analysis_router", "as_seen_by"]
+__all__ = ["Analyses", "AnalysisSettings", "analyses_of", "analyses_t", "analysis_router",
+           "as_seen_by"]
 
 log = logging.getLogger("piquet.web")
 analyses_t: Final = sa.Table(
@@ -108,6 +110,9 @@ class Analyses:
         self._jobs: dict[str, asyncio.Task[None]] = {}
         self._by: dict[str, str] = {}
         """Game id -> the client whose request started its analysis (the quota's count)."""
+        self._later: dict[str, Entry] = {}
+        """Game id -> the game as it stood when more of its deals were due while its
+        analysis was being made: they are made next, in the same run."""
 
     # ------------------------------------------------------------------ the table
     def stored(self, game_id: str) -> dict[int, str]:
@@ -120,6 +125,16 @@ class Analyses:
                 )
             ).all()
         return {int(r.deal): str(r.body) for r in rows}
+
+    def has(self, game_id: str, deal: int) -> bool:
+        """Whether deal ``deal``'s analysis of the current version is stored.  Blocks."""
+        t = analyses_t.c
+        with self.engine.connect() as conn:
+            found = conn.execute(
+                sa.select(t.deal).where(t.game_id == game_id, t.deal == deal,
+                                        t.version == ANALYSIS_VERSION)
+            ).first()
+        return found is not None
 
     def save(self, game_id: str, deal: int, body: str) -> None:
         """Keep one deal's analysis (a copy made meanwhile by another process wins)."""
@@ -150,7 +165,10 @@ class Analyses:
         Raises :class:`QuotaFull` if ``client`` already has its quota of games being
         analysed (the game's own analysis going on is no new one)."""
         game_id = entry.row.id
-        if not missing or self.busy(game_id):
+        if not missing:
+            return
+        if self.busy(game_id):
+            self._later[game_id] = entry  # made next, in the run going on
             return
         limit = self.jobs.quotas.analysis
         if client is not None and limit is not None:
@@ -164,39 +182,65 @@ class Analyses:
         self._by[game_id] = client or "-"
         self._jobs[game_id] = asyncio.create_task(self._run(entry, missing))
 
+    async def after_deal(self, entry: Entry) -> None:
+        """A deal of ``entry``'s game is over: make the analyses it lacks now, while the
+        next deal is played, so that the review is ready as the game ends.  The server's
+        own work, counted against no client's quota (it comes at most once a deal
+        played); as every analysis, it waits behind every move and hint."""
+        stored = await to_thread.run_sync(self.stored, entry.row.id)
+        missing = [n for n in range(1, len(entry.live.match.deals) + 1) if n not in stored]
+        self.start(entry, missing)
+
     async def _run(self, entry: Entry, missing: list[int]) -> None:
-        row, m = entry.row, entry.live.match
-        history = [(p, str(a)) for p, a in m.history]
-        st = self.settings
         try:
-            for number in missing:
-                try:
-                    body = await self.jobs.run(
-                        Kind.ANALYSIS, ANALYSIS, row.rules, row.format, row.seed,
-                        row.games_to_play, len(row.seats), history, number,
-                        st.think_ms, st.samples, st.verify,
-                    )
-                except JobFailed as exc:
-                    if self.jobs.stopping:
-                        raise  # the server stops: made on a later request
-                    # the analysis itself failed (twice): say so, once
-                    log.warning("analysis of deal %s of game %s failed: %s",
-                                number, row.id, exc.message)
-                    body = json.dumps({
-                        "version": ANALYSIS_VERSION,
-                        "number": number,
-                        "error": "this deal could not be analysed ("
-                                 + _reason(exc.message) + ")",
-                    })
-                await to_thread.run_sync(self.save, row.id, number, body)
+            while True:
+                await self._deals(entry, missing)
+                # more deals ended meanwhile (or were asked for): made in this run
+                later = self._later.pop(entry.row.id, None)
+                if later is None:
+                    break
+                entry = later
+                stored = await to_thread.run_sync(self.stored, entry.row.id)
+                missing = [n for n in range(1, len(entry.live.match.deals) + 1)
+                           if n not in stored]
         except asyncio.CancelledError:
             raise
         except Exception:
-            log.exception("analysis of game %s failed", row.id)
+            log.exception("analysis of game %s failed", entry.row.id)
         finally:
-            if self._jobs.get(row.id) is asyncio.current_task():
-                del self._jobs[row.id]
-                self._by.pop(row.id, None)
+            if self._jobs.get(entry.row.id) is asyncio.current_task():
+                del self._jobs[entry.row.id]
+                self._by.pop(entry.row.id, None)
+                self._later.pop(entry.row.id, None)
+
+    async def _deals(self, entry: Entry, missing: list[int]) -> None:
+        """Make and store the analyses of deals ``missing`` of ``entry``'s game, one after
+        another (one stored meanwhile by another run or process is not made again)."""
+        row, m = entry.row, entry.live.match
+        history = [(p, str(a)) for p, a in m.history]
+        st = self.settings
+        for number in missing:
+            if await to_thread.run_sync(self.has, row.id, number):
+                continue
+            try:
+                body = await self.jobs.run(
+                    Kind.ANALYSIS, ANALYSIS, row.rules, row.format, row.seed,
+                    row.games_to_play, len(row.seats), history, number,
+                    st.think_ms, st.samples, st.verify,
+                )
+            except JobFailed as exc:
+                if self.jobs.stopping:
+                    raise  # the server stops: made on a later request
+                # the analysis itself failed (twice): say so, once
+                log.warning("analysis of deal %s of game %s failed: %s",
+                            number, row.id, exc.message)
+                body = json.dumps({
+                    "version": ANALYSIS_VERSION,
+                    "number": number,
+                    "error": "this deal could not be analysed ("
+                             + _reason(exc.message) + ")",
+                })
+            await to_thread.run_sync(self.save, row.id, number, body)
 
     async def stop(self) -> None:
         await cancel_all(self._jobs)
@@ -220,6 +264,7 @@ class Analyses:
         stored = await to_thread.run_sync(self.stored, entry.row.id) if over else {}
         deals: list[dict[str, Any]] = []
         missing: list[int] = []
+        ready: dict[int, dict[str, Any]] = {}
         for number in range(1, over + 1):
             body = stored.get(number)
             if body is None:
@@ -229,6 +274,7 @@ class Analyses:
                 shown = json.loads(body)
                 if face_down and seat is not None:
                     shown = as_seen_by(shown, seat, face_down)
+                ready[number] = shown
                 deals.append({"number": number, "status": "ready", "analysis": shown})
         self.start(entry, missing, client)
         return {
@@ -240,6 +286,10 @@ class Analyses:
             "pending": len(missing),
             "names": [s.name for s in entry.row.seats],
             "deals": deals,
+            # one line across every deal that is over (None for a pool): the deals' points,
+            # and inside each deal its curve as this seat may see it
+            "game_curve": game_curve(m.deals, ready)
+            if over and len(entry.row.seats) == 2 else None,
         }
 
 
@@ -253,17 +303,22 @@ def _reason(message: str) -> str:
 # ---------------------------------------------------------------------- the route
 
 
+def analyses_of(state: Server) -> Analyses:
+    """The app's :class:`Analyses` (``state.analyses``), made on first use."""
+    held = state.analyses
+    if held is None or held.engine is not state.store.engine:
+        held = state.analyses = Analyses(state.store.engine, state.jobs)
+    a: Analyses = held
+    return a
+
+
 def analysis_router(state: Server) -> APIRouter:
     """``GET /api/games/{id}/analysis``; ``state`` is the app's (games, store, executor),
     filled at start-up.  The :class:`Analyses` is kept in ``state.analyses``."""
     router = APIRouter()
 
     def analyses() -> Analyses:
-        held = state.analyses
-        if held is None or held.engine is not state.store.engine:
-            held = state.analyses = Analyses(state.store.engine, state.jobs)
-        a: Analyses = held
-        return a
+        return analyses_of(state)
 
     async def run(fn: Callable[..., Any], *args: Any) -> Any:
         return await to_thread.run_sync(functools.partial(fn, *args))

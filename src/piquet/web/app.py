@@ -141,6 +141,9 @@ class WebConfig:
     sockets_per_client: int = 16
     """WebSockets one client address may hold open at once (0: no cap); one more is
     closed with 4429, so one client cannot hold most of the connections."""
+    analyse_as_played: bool = True
+    """Analyse each deal of a game as it ends, while the next is played, so that the
+    review is ready as the game ends (False: only when a seat asks for the analysis)."""
 
 
 # ---------------------------------------------------------------------- schema models
@@ -441,6 +444,18 @@ def create_app(config: WebConfig) -> FastAPI:
                             "look", entry.row.id, exc.__class__.__name__)
 
         games.on_over = on_over
+        if config.analyse_as_played:
+            from piquet.web.analysis import analyses_of
+
+            async def on_deal_over(entry: Entry) -> None:
+                # a deal is over: its analysis is made now, while the next is played
+                try:
+                    await analyses_of(state).after_deal(entry)
+                except Exception as exc:
+                    log.warning("the analysis of game %s was not started (%s): it is made "
+                                "when asked for", entry.row.id, exc.__class__.__name__)
+
+            games.on_deal_over = on_deal_over
         clocks = Clocks(games)
         state.clocks = clocks
         games.before_move = clocks.enforce

@@ -201,6 +201,9 @@ class Games:
         self.on_over: Callable[[Entry], Awaitable[None]] | None = None
         """Called with the game once an entry that ends it is committed and held (the
         rated games' settlement)."""
+        self.on_deal_over: Callable[[Entry], Awaitable[None]] | None = None
+        """Called with the game once an action that ends a deal is committed and held (the
+        analysis of that deal, made while the next is played)."""
         self.cache_size = cache_size
         self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self._cache: OrderedDict[str, Entry] = OrderedDict()
@@ -590,6 +593,9 @@ class Games:
                 self._record(game_id, entry.n, entry.row.revision, player, action, after)
             )
             if done is not None:
+                if self.on_deal_over is not None and len(done.live.match.deals) > len(
+                        entry.live.match.deals):
+                    await self.on_deal_over(done)
                 return done, True
             check = functools.partial(self.fresh, game_id, check=True)
             if known:  # a race lost: the other action stands (unless it was this one)

@@ -55,7 +55,7 @@ function curveEl(a, nameOf, jump) {
     "aria-label": `How the deal went: ${nameOf("elder")}'s points less ` +
       `${nameOf("younger")}'s, from ${vals[0]} after the exchange to ${vals[vals.length - 1]}` });
   chart.append(svg("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "zero" }));
-  chart.append(svg("text", { x: 2, y: 14, class: "axis" }, `${nameOf("elder")} ahead`));
+  chart.append(svg("text", { x: 2, y: 22, class: "axis" }, `${nameOf("elder")} ahead`));
   chart.append(svg("text", { x: 2, y: H - 4, class: "axis" }, `${nameOf("younger")} ahead`));
   chart.append(svg("polyline", { class: "line",
     points: pts.map((p, i) => `${x(i)},${y(p.margin)}`).join(" ") }));
@@ -77,7 +77,94 @@ function curveEl(a, nameOf, jump) {
     h("figcaption", { class: "small" }, "How the deal stood after each decision: " +
       `${nameOf("elder")}'s points less ${nameOf("younger")}'s by the end of the deal, if ` +
       "both played their best from there with every card known. A drop or a rise is a " +
-      "choice that gave points away; pick a point to see it on the table."));
+      "choice that gave points away; pick a dot to see that moment on the table."));
+}
+
+// The game's curve (review_curve.py's "game_curve"): one line across every deal that is
+// over, player 0's points less player 1's added up from the first deal; inside a deal
+// its own curve, shifted to the points scored before it; the deals marked by their bands,
+// each with the points it gave.  A point is a button: it shows that step on the viewer.
+// Drawn once two deals are over.
+function signed(v) {
+  return v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0";
+}
+function gameCurveEl(g, names, jump, why) {
+  // one deal: its own curve below says it all
+  if (!g || g.deals.length < 2) return null;
+  const [a, b] = [names[0] || "player 1", names[1] || "player 2"];
+  const pts = g.points;
+  const W = 640, H = 220, PAD = 28, TOP = 48;
+  const vals = pts.map((p) => p.margin);
+  const top = Math.max(4, ...vals.map(Math.abs));
+  const n = g.deals.length;
+  const band = (W - 2 * PAD) / n;
+  // deal i (from 0) fills its band: its points spread evenly up to its right edge
+  const xs = [PAD];
+  g.deals.forEach((d, i) => {
+    const k = d.last - d.first + 1;
+    for (let j = 1; j <= k; j += 1) xs.push(PAD + band * i + (band * j) / k);
+  });
+  const mid = TOP + (H - TOP) / 2;
+  const y = (v) => mid - (v * ((H - TOP) / 2 - 12)) / top;
+  const last = g.totals;
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, class: "review-curve game-curve",
+    role: "img", "aria-label": `How the game went over its ${n} deal${n === 1 ? "" : "s"}: ` +
+      `${a}'s points less ${b}'s, from 0 before the first deal to ` +
+      `${last[0] - last[1]} after deal ${n}` });
+  g.deals.forEach((d, i) => {
+    const x0 = PAD + band * i;
+    chart.append(svg("rect", { x: x0, y: TOP, width: band, height: H - TOP,
+      class: `deal-band${i % 2 ? " odd" : ""}` }));
+    chart.append(svg("text", { x: x0 + band / 2, y: TOP - 26, class: "axis deal-label",
+      "text-anchor": "middle" }, n > 8 ? `${d.number}` : `Deal ${d.number}`));
+    chart.append(svg("text", { x: x0 + band / 2, y: TOP - 5, class: "axis deal-change",
+      "text-anchor": "middle", "data-deal": d.number }, signed(d.change)));
+    if (i > 0) {
+      chart.append(svg("line", { x1: x0, x2: x0, y1: TOP, y2: H,
+        class: `deal-mark${d.game !== g.deals[i - 1].game ? " new-game" : ""}` }));
+    }
+  });
+  chart.append(svg("line", { x1: PAD, x2: W - PAD, y1: y(0), y2: y(0), class: "zero" }));
+  chart.append(svg("text", { x: 2, y: TOP + 16, class: "axis" }, `${a} ahead`));
+  chart.append(svg("text", { x: 2, y: H - 4, class: "axis" }, `${b} ahead`));
+  chart.append(svg("polyline", { class: "line",
+    points: pts.map((p, i) => `${xs[i]},${y(p.margin)}`).join(" ") }));
+  pts.forEach((p, i) => {
+    if (i === 0) return;
+    const end = g.deals.some((d) => d.last === i);
+    const who = p.player === null || p.player === undefined ? "" : `${names[p.player]}: `;
+    const dot = svg("circle", { cx: xs[i], cy: y(p.margin), r: end ? 5 : 3,
+      class: `dot${end ? " deal-end" : ""}`, tabindex: "0", role: "button",
+      "data-deal": p.deal, "data-step": p.step ?? "" },
+    svg("title", {}, `Deal ${p.deal} · ${who}${codesAsCards(p.what)} · ` +
+      (p.margin === 0 ? "level" : `${p.margin > 0 ? a : b} ahead by ${Math.abs(p.margin)}`)));
+    if (p.step !== null && p.step !== undefined) {
+      const go = () => jump(p.step + 1);
+      dot.addEventListener("click", go);
+      dot.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" || ev.key === " ") go();
+      });
+    }
+    chart.append(dot);
+  });
+  const list = h("ol", { class: "game-curve-deals small" }, g.deals.map((d) => {
+    const [pa, pb] = d.points;
+    const gain = d.change === 0 ? "the margin unchanged"
+      : `${d.change > 0 ? a : b} gained ${Math.abs(d.change)} on the other`;
+    return h("li", { dataset: { deal: d.number } },
+      h("b", {}, `Deal ${d.number}`), ` (${names[d.elder]} elder): ${a} scored ${pa}, ` +
+        `${b} ${pb}; ${gain}. After it: ${a} ${d.totals[0]}, ${b} ${d.totals[1]}.` +
+        (d.curve ? "" : ` (Inside the deal: ${why(d.number)}.)`));
+  }));
+  return h("figure", { class: "review-curve-box game-curve-box" },
+    h("h3", {}, "How the game went"), chart,
+    h("figcaption", { class: "small" }, `The line is ${a}'s points less ${b}'s, the ` +
+      "deals' points added up from the first deal (a game's bonus at its end is not in " +
+      `them): up is ${a} ahead, down ${b}. Each band is a deal, with what it moved the ` +
+      `margin at its top (+ toward ${a}, − toward ${b}). Inside a deal the line follows ` +
+      "where it stood after each decision if both played their best from there with every " +
+      "card known, and ends on the score the deal gave (the red dots). Pick a dot to see " +
+      "that moment on the table."), list);
 }
 
 // Every finding that cost points, the costliest first, in words (review.py's "say").
@@ -98,9 +185,10 @@ export function analysisPanel(gameId, token, jump) {
   const panel = h("section", { class: "analysis", id: "analysis",
     "aria-labelledby": "analysis-title" },
   h("h2", { id: "analysis-title" }, "Analysis"),
-  h("p", { class: "muted small" }, "Where each side gained or lost points against the " +
-    "strongest AI: the exchange against the advisor, sinks and answers against the expert, " +
-    "and the cards whose double-dummy value dropped (both hands open)."), body);
+  h("p", { class: "muted small" }, "Where each player gained or lost points, judged " +
+    "against the computer at its strongest: the cards laid out in the exchange against the " +
+    "advisor's choice, each declaration and answer against the expert's, and each card " +
+    "played against the best card there was with every hand known."), body);
   let timer = null;
   async function load() {
     if (!panel.isConnected && panel.dataset.loaded) return;
@@ -127,7 +215,15 @@ export function analysisPanel(gameId, token, jump) {
         : "No deal is over yet."));
       return;
     }
-    fill(body, data.deals.map((d) => deal(d, names)));
+    // why a deal's own curve is not in the game's: not analysed yet, face down, or none
+    const why = (number) => {
+      const d = data.deals[number - 1];
+      if (!d || d.status !== "ready") return "being analysed";
+      if (d.analysis.hidden) return "drawn when the game is over, with every card known";
+      return "no decision to draw";
+    };
+    fill(body, gameCurveEl(data.game_curve, names, jump, why),
+      data.deals.map((d) => deal(d, names)));
     explain(body);
   }
   // Play from here: a new practice game at this decision, the same cards, the computer

@@ -1296,7 +1296,9 @@ function renderDeclare() {
   box.append(h("h3", { id: "declare-title" }, `Declarations: the ${d.declaring}`));
   const last = d.dialog.length ? d.dialog[d.dialog.length - 1] : null;
   const oppRole = d.role === "elder" ? "younger" : "elder";
-  if (last && last.seat === oppRole && last.class) {
+  // only his words about the class being declared: his "Not good." to the point is not
+  // shown under the sequences (the dialog keeps every line)
+  if (last && last.seat === oppRole && last.class && last.class === d.declaring) {
     box.append(h("p", { class: "their-words", id: "their-words" },
       h("span", { class: "speaker" }, `${plainName(opp)}: `),
       h("q", { class: "said" }, codesAsCards(last.text)),
