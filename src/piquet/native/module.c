@@ -10,6 +10,8 @@
 #include <Python.h>
 
 #include "batch.h"
+#include "game.h"
+#include <stddef.h>
 #include "kernel.h"
 #include "rules.h"
 #include "solver.h"
@@ -894,6 +896,71 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------------ the whole game */
+/* the rows of whole games: (n, WG_SIZE) int64, writable */
+static WGame *wgames(Bufs *bs, PyObject *o, i64 *n) {
+    Py_buffer *v;
+    WGame *g = (WGame *)get(bs, o, 'i', 0, 1, "games", &v);
+    if (!g) return NULL;
+    if (v->ndim != 2 || v->shape[1] != WG_SIZE) {
+        PyErr_Format(PyExc_ValueError, "games: an (n, %lld) array is needed", (long long)WG_SIZE);
+        return NULL;
+    }
+    *n = v->shape[0];
+    return g;
+}
+
+static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, games, seeds (n) uint64, format, max_deals, lo, hi): new games in rows lo:hi */
+    Bufs bs = {.n = 0};
+    NARGS(7, "game_reset");
+    GETP(p, 0);
+    i64 n;
+    WGame *g = wgames(&bs, args[1], &n);
+    if (!g) goto fail;
+    GET(seeds, const u64 *, 2, 'u', n, 0, "seeds");
+    NUM(format, 3);
+    NUM(max_deals, 4);
+    NUM(lo, 5);
+    NUM(hi, 6);
+    if (!rows_ok(lo, hi, n)) goto fail;
+    if ((format != WF_GAME && format != WF_PARTIE) || max_deals < 1) {
+        PyErr_SetString(PyExc_ValueError, "format 0 (game) or 1 (partie), max_deals >= 1");
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (i64 i = lo; i < hi; i++) w_reset(p, &g[i], seeds[i], format, max_deals);
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
+static PyObject *py_game_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, games, actions (n), status (n) out, lo, hi): each row's player acts */
+    Bufs bs = {.n = 0};
+    NARGS(6, "game_step");
+    GETP(p, 0);
+    i64 n;
+    WGame *g = wgames(&bs, args[1], &n);
+    if (!g) goto fail;
+    GET(actions, const i64 *, 2, 'i', n, 0, "actions");
+    GET(status, i64 *, 3, 'i', n, 1, "status");
+    NUM(lo, 4);
+    NUM(hi, 5);
+    if (!rows_ok(lo, hi, n)) goto fail;
+    Py_BEGIN_ALLOW_THREADS
+    for (i64 i = lo; i < hi; i++) status[i] = w_step(p, &g[i], actions[i]);
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ the layout */
 static PyObject *layout(void) {
     PyObject *d = PyDict_New();
@@ -911,6 +978,13 @@ static PyObject *layout(void) {
     SET("T_NEV", T_NEV); SET("T_REACHED", T_REACHED); SET("T_OPEN", T_OPEN);
     SET("I_STATUS", I_STATUS); SET("I_SCORE1", I_SCORE1); SET("PS_FULL", PS_FULL);
     SET("PS_WON0", PS_WON0); SET("A_PLAY", A_PLAY); SET("K_PIQUE", K_PIQUE);
+#define WOFF(field) SET("WG_" #field, offsetof(WGame, field) / sizeof(i64))
+    SET("WG_SIZE", WG_SIZE); WOFF(rng); WOFF(format); WOFF(max_deals); WOFF(dealer);
+    WOFF(score); WOFF(ndeals); WOFF(extra); WOFF(over); WOFF(truncated); WOFF(winner);
+    WOFF(settled); WOFF(to_move); WOFF(role); WOFF(kind); WOFF(lo); WOFF(hi); WOFF(sel);
+    WOFF(nch); WOFF(steps); WOFF(deal_pts); WOFF(reached); WOFF(legal); WOFF(deck); WOFF(ch);
+    WOFF(flat);
+#undef WOFF
     SET("F_FIELDS", F_FIELDS); SET("S_DEPTH", S_DEPTH); SET("G_TO_PLAY", G_TO_PLAY);
 #undef SET
     return d;
@@ -937,6 +1011,8 @@ static PyMethodDef methods[] = {
     {"greedy_card", (PyCFunction)(void (*)(void))py_greedy_card, METH_FASTCALL, "The greedy player's card."},
     {"reset_rows", (PyCFunction)(void (*)(void))py_reset_rows, METH_FASTCALL, "New games in rows."},
     {"step_rows", (PyCFunction)(void (*)(void))py_step_rows, METH_FASTCALL, "A card in each row."},
+    {"game_reset", (PyCFunction)(void (*)(void))py_game_reset, METH_FASTCALL, "New whole games in rows."},
+    {"game_step", (PyCFunction)(void (*)(void))py_game_step, METH_FASTCALL, "An action id in each row."},
     {NULL, NULL, 0, NULL},
 };
 

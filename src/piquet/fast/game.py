@@ -1,0 +1,150 @@
+"""Whole games on the compiled board: every decision the agent's, by the shared action ids.
+
+:class:`GameBoards` holds ``n`` games of one rule set and format as rows of one int64 array
+(the C layout ``WGame`` of ``src/piquet/native/game.h``).  Every decision of a deal is a
+stop of the kernel's board with its legal ids: the packet size, carte blanche's number,
+the exchange (card by card, then ``discard-done``), the leftovers, the lead named or
+appointed, each declaration (any claim the hand holds, so sinking is a choice), each answer,
+"which is missing", and each card.  The ids and their meaning are those of
+:mod:`piquet.integrations.actions` (480 of them), so a policy reads and writes the same
+numbers here and in the OpenSpiel and PettingZoo adapters.
+
+Between deals the game's own rules (:class:`piquet.core.match.Match`): the deal
+alternates; a game ends when a player reaches the target (during the deal where the rule
+set ends it there), a partie after its deals (two more when level) with its settlement; a
+game still undecided after ``max_deals`` deals is cut off (truncated).  Each game draws its
+first dealer and its packs from its own generator, seeded by :meth:`GameBoards.reset`.
+
+Checked against the engine (:class:`~piquet.integrations.actions.Episode` on the engine
+path) by ``tests/test_fast_game.py``: the same packs and ids give the same legal ids at
+every step, the same deal points, scores, winner and end.
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.rules import Format, Rules, get_rules
+from piquet.fast import kernel as K
+from piquet.fast.params import compile_rules
+
+__all__ = ["FORMATS", "NUM_ACTIONS", "GameBoards"]
+
+_L: Final = K._native.LAYOUT
+WG_SIZE: Final = _L["WG_SIZE"]
+_O: Final = {name[3:]: value for name, value in _L.items() if name.startswith("WG_")}
+
+#: the number of action ids (piquet.integrations.actions.ids.NUM_ACTIONS, the same numbering;
+#: their names: piquet.integrations.actions.action_name)
+NUM_ACTIONS: Final = 480
+#: the formats the boards play, and their codes
+FORMATS: Final = {"game": 0, "partie": 1}
+TERMINAL: Final = -4
+_STEP_ILLEGAL: Final = -1
+_STEP_OVER: Final = -2
+
+
+def _seed_words(seed: int, n: int) -> npt.NDArray[np.uint64]:
+    """One 64-bit seed per game from a base seed (the C side mixes each by splitmix64)."""
+    base = (int(seed) * 0x9E3779B97F4A7C15) & ((1 << 64) - 1)
+    return np.array([(base + i) & ((1 << 64) - 1) for i in range(n)], dtype=np.uint64)
+
+
+class GameBoards:
+    """``n`` whole games of ``rules`` in ``format`` (``"game"`` or ``"partie"``)."""
+
+    def __init__(
+        self, n: int, *, rules: Rules | str = "rubicon",
+        format: Literal["game", "partie"] | None = None, max_deals: int = 50,
+    ) -> None:
+        if not isinstance(n, int) or n < 1:
+            raise PiquetError(f"the number of games must be a whole number of at least 1, "
+                              f"not {n!r}")
+        if not isinstance(max_deals, int) or max_deals < 1:
+            raise PiquetError(f"max_deals must be a whole number of at least 1, not {max_deals!r}")
+        self.rules = get_rules(rules) if isinstance(rules, str) else rules
+        name = format if format is not None else self.rules.default_format.value
+        if name not in FORMATS:
+            raise PiquetError(f"format {name!r} is not known; whole games are played as: "
+                              f"{', '.join(FORMATS)}")
+        if name == "partie" and Format.PARTIE not in self.rules.formats:
+            known = ", ".join(f.value for f in self.rules.formats)
+            raise PiquetError(f"{self.rules.name} does not play a partie; its formats: {known}")
+        self.format = name
+        self.max_deals = max_deals
+        self.n = n
+        self._p = compile_rules(self.rules)
+        self.rows = np.zeros((n, WG_SIZE), dtype=np.int64)
+        self._status = np.zeros(n, dtype=np.int64)
+        self._started = False
+
+    # ------------------------------------------------------------------ fields
+    def field(self, name: str, width: int = 1) -> npt.NDArray[np.int64]:
+        """A view of field ``name`` of every row (``width`` int64s: the game's C layout)."""
+        at = _O[name]
+        out = self.rows[:, at:at + width]
+        return out[:, 0] if width == 1 else out
+
+    @property
+    def to_move(self) -> npt.NDArray[np.int64]:
+        """The player to act in each game (-4 once it is over)."""
+        return self.field("to_move").copy()
+
+    def legal_mask(self) -> npt.NDArray[np.bool_]:
+        """The legal ids of each game's player to act, ``(n, 480)`` booleans."""
+        words = np.ascontiguousarray(self.field("legal", 8)).view(np.uint8)
+        bits = np.unpackbits(words.reshape(self.n, 64), axis=1, bitorder="little")
+        return bits[:, :NUM_ACTIONS].astype(np.bool_)
+
+    def legal_ids(self, i: int) -> list[int]:
+        """The legal ids of game ``i``'s player to act, sorted."""
+        words = [int(w) & ((1 << 64) - 1) for w in self.field("legal", 8)[i]]
+        return [64 * k + b for k, w in enumerate(words) for b in range(64) if w >> b & 1]
+
+    def deck(self, i: int) -> tuple[int, ...]:
+        """The pack of game ``i``'s deal in play, top first."""
+        return tuple(int(c) for c in self.field("deck", 36)[i, :self.rules.deck_size])
+
+    # ------------------------------------------------------------------ moving
+    def reset(self, seed: int = 0, rows: slice | None = None) -> None:
+        """New games from ``seed`` (game ``i`` from ``seed`` and ``i``) in ``rows`` (all)."""
+        lo, hi, _ = (rows or slice(0, self.n)).indices(self.n)
+        K._native.game_reset(self._p, self.rows, _seed_words(seed, self.n),
+                             FORMATS[self.format], self.max_deals, lo, hi)
+        self._started = True
+
+    def step(self, actions: npt.ArrayLike) -> None:
+        """Each game's player to act takes its action id.
+
+        Raises :class:`IllegalActionError` (and no game changes) for an id that is not
+        legal in its game, naming the legal ones, or for a game that is over.
+        """
+        if not self._started:
+            raise IllegalActionError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.dtype.kind not in "iu":
+            raise IllegalActionError(f"action ids are whole numbers 0 to {NUM_ACTIONS - 1}, "
+                                     f"not {acts.dtype} values")
+        acts = acts.astype(np.int64).reshape(-1)
+        if acts.shape[0] != self.n:
+            raise IllegalActionError(f"give one action id per game: {self.n}, not "
+                                     f"{acts.shape[0]}")
+        over = self.field("over")
+        if over.any():
+            i = int(np.flatnonzero(over)[0])
+            raise IllegalActionError(f"game {i} is over: reset it before stepping it")
+        inside = (acts >= 0) & (acts < NUM_ACTIONS)
+        ok = inside.copy()
+        ok[inside] = self.legal_mask()[np.flatnonzero(inside), acts[inside]]
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            legal = ", ".join(str(j) for j in self.legal_ids(i)[:40])
+            what = "" if inside[i] else f" (not an id: ids are 0 to {NUM_ACTIONS - 1})"
+            raise IllegalActionError(
+                f"game {i}: action id {int(acts[i])}{what} is not allowed now; legal ids: "
+                f"{legal} (piquet.integrations.actions.action_name names each)")
+        K._native.game_step(self._p, self.rows, acts, self._status, 0, self.n)

@@ -1,0 +1,125 @@
+"""The whole game on the compiled board (piquet.fast.game) against the engine: the same packs
+and action ids, stepped through an Episode on the engine path, give the same player to act
+and the same legal ids at every step, the same points in every deal, the same scores,
+winner, returns and end, over random games of every preset in each format it plays."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.rules import PRESETS, Format
+from piquet.fast.game import TERMINAL, GameBoards
+from piquet.integrations.actions import Episode
+from piquet.integrations.actions.episode import EpisodeFormat
+from piquet.integrations.actions.ids import CHANCE
+
+CASES = [(name, fmt) for name, rules in PRESETS.items()
+         for fmt in ("game", "partie") if Format(fmt) in rules.formats]
+
+
+def _episode_format(fmt: str) -> EpisodeFormat:
+    return EpisodeFormat.GAME if fmt == "game" else EpisodeFormat.PARTIE
+
+
+def play_both(name: str, fmt: str, seed: int, max_deals: int) -> int:
+    """One random game on the board and on the engine, compared at every step; the steps."""
+    boards = GameBoards(1, rules=name, format=fmt, max_deals=max_deals)  # type: ignore[arg-type]
+    boards.reset(seed)
+    ep = Episode.start(boards.rules, format=_episode_format(fmt), max_deals=max_deals,
+                       kernel=False)
+    ep = ep.apply(int(boards.field("dealer")[0]))
+    rng = random.Random(seed)
+    steps = 0
+    deals_seen = 0
+    while True:
+        if ep.to_move == CHANCE:
+            for card in boards.deck(0):
+                ep = ep.apply(card)
+            continue
+        mover = int(boards.to_move[0])
+        assert ep.to_move == mover, (steps, ep.to_move, mover)
+        ndeals = int(boards.field("ndeals")[0])
+        if ndeals != deals_seen:
+            deals_seen = ndeals
+            assert len(ep.deals) == ndeals
+            assert ep.deals[-1] == tuple(int(x) for x in boards.field("deal_pts", 2)[0]), steps
+        if mover == TERMINAL:
+            break
+        legal = boards.legal_ids(0)
+        assert ep.legal_ids() == legal, (steps, ep.legal_ids(), legal)
+        action = rng.choice(legal)
+        ep = ep.apply(action)
+        boards.step(np.array([action]))
+        steps += 1
+    assert ep.over
+    assert ep.scores == tuple(int(x) for x in boards.field("score", 2)[0])
+    assert len(ep.deals) == int(boards.field("ndeals")[0])
+    assert ep.cut_off == bool(boards.field("truncated")[0])
+    assert ep.winner == (None if boards.field("winner")[0] < 0 else int(boards.field("winner")[0]))
+    if fmt == "partie" and ep.winner is not None:
+        assert ep.returns()[ep.winner] == float(boards.field("settled")[0])
+    assert int(boards.field("steps")[0]) == steps
+    return steps
+
+
+@pytest.mark.parametrize(("name", "fmt"), CASES)
+def test_whole_games_agree_with_the_engine(name: str, fmt: str) -> None:
+    total = 0
+    for seed in range(4):
+        total += play_both(name, fmt, seed, max_deals=3 if fmt == "game" else 50)
+    assert total > 100
+
+
+def test_a_game_cut_off_is_truncated() -> None:
+    boards = GameBoards(1, rules="rubicon", format="game", max_deals=1)
+    boards.reset(5)
+    rng = random.Random(0)
+    while boards.to_move[0] != TERMINAL:
+        boards.step(np.array([rng.choice(boards.legal_ids(0))]))
+    assert boards.field("truncated")[0] == 1 and boards.field("winner")[0] == -1
+
+
+def test_illegal_ids_are_refused_and_change_nothing() -> None:
+    boards = GameBoards(2, rules="cotgrave-1662", format="game")
+    boards.reset(1)
+    before = boards.rows.copy()
+    legal0 = boards.legal_ids(0)
+    bad = next(i for i in range(480) if i not in boards.legal_ids(1))
+    with pytest.raises(IllegalActionError, match=r"game 1: action id .* is not allowed now; legal ids:"):
+        boards.step(np.array([legal0[0], bad]))
+    with pytest.raises(IllegalActionError, match="not an id"):
+        boards.step(np.array([legal0[0], 480]))
+    with pytest.raises(IllegalActionError, match="whole numbers"):
+        boards.step(np.array([0.5, 1.0]))
+    assert (boards.rows == before).all()
+
+
+def test_seeded() -> None:
+    a = GameBoards(3, rules="rubicon")
+    b = GameBoards(3, rules="rubicon")
+    a.reset(11)
+    b.reset(11)
+    assert (a.rows == b.rows).all()
+    b.reset(12)
+    assert not (a.rows == b.rows).all()
+
+
+def test_bad_setup_is_refused() -> None:
+    with pytest.raises(PiquetError, match="does not play a partie"):
+        GameBoards(1, rules="cotgrave-1662", format="partie")
+    with pytest.raises(PiquetError, match="at least 1"):
+        GameBoards(0)
+    with pytest.raises(PiquetError, match="not known"):
+        GameBoards(1, format="pool")  # type: ignore[arg-type]
+
+
+def test_the_numbering_is_the_adapters() -> None:
+    from piquet.fast import game
+    from piquet.integrations.actions import ids
+
+    assert game.NUM_ACTIONS == ids.NUM_ACTIONS
+    assert game.TERMINAL == ids.TERMINAL
