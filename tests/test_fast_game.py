@@ -6,6 +6,7 @@ winner, returns and end, over random games of every preset in each format it pla
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -15,7 +16,7 @@ from piquet.core.rules import PRESETS, Format
 from piquet.fast.game import TERMINAL, GameBoards
 from piquet.integrations.actions import Episode
 from piquet.integrations.actions.episode import EpisodeFormat
-from piquet.integrations.actions.ids import CHANCE
+from piquet.integrations.actions.ids import CHANCE, DEAL_BASE, DEAL_SIZES
 
 CASES = [(name, fmt) for name, rules in PRESETS.items()
          for fmt in ("game", "partie") if Format(fmt) in rules.formats]
@@ -25,10 +26,15 @@ def _episode_format(fmt: str) -> EpisodeFormat:
     return EpisodeFormat.GAME if fmt == "game" else EpisodeFormat.PARTIE
 
 
-def play_both(name: str, fmt: str, seed: int, max_deals: int) -> int:
-    """One random game on the board and on the engine, compared at every step; the steps."""
+def play_both(name: str, fmt: str, seed: int, max_deals: int,
+              packs: Callable[[int], tuple[int, ...] | None] | None = None) -> int:
+    """One random game on the board and on the engine, compared at every step; the steps.
+    ``packs(k)``: the pack of the k-th deal (None: the board's own), dealt by the rule set's
+    first packet size."""
     boards = GameBoards(1, rules=name, format=fmt, max_deals=max_deals)  # type: ignore[arg-type]
     boards.reset(seed)
+    planned = DEAL_BASE + DEAL_SIZES.index(boards.rules.packet_sizes[0])
+    dealt = -1
     ep = Episode.start(boards.rules, format=_episode_format(fmt), max_deals=max_deals,
                        kernel=False)
     ep = ep.apply(int(boards.field("dealer")[0]))
@@ -37,6 +43,11 @@ def play_both(name: str, fmt: str, seed: int, max_deals: int) -> int:
     deals_seen = 0
     while True:
         if ep.to_move == CHANCE:
+            ndeals = int(boards.field("ndeals")[0])
+            pack = None if packs is None or dealt == ndeals else packs(ndeals)
+            if pack is not None:
+                boards.deal_pack(0, pack)
+                dealt = ndeals
             for card in boards.deck(0):
                 ep = ep.apply(card)
             continue
@@ -51,7 +62,7 @@ def play_both(name: str, fmt: str, seed: int, max_deals: int) -> int:
             break
         legal = boards.legal_ids(0)
         assert ep.legal_ids() == legal, (steps, ep.legal_ids(), legal)
-        action = rng.choice(legal)
+        action = planned if packs is not None and planned in legal else rng.choice(legal)
         ep = ep.apply(action)
         boards.step(np.array([action]))
         steps += 1
@@ -123,3 +134,52 @@ def test_the_numbering_is_the_adapters() -> None:
 
     assert game.NUM_ACTIONS == ids.NUM_ACTIONS
     assert game.TERMINAL == ids.TERMINAL
+
+
+def _blanche_pack(name: str, who: str, seed: int) -> tuple[int, ...] | None:
+    """A pack whose deal gives carte blanche (no king, queen or knave) to elder, younger or
+    both, dealt by the rule set's first packet size (None if the pack has too few cards
+    below the knave for it)."""
+    rules = PRESETS[name]
+    size = rules.packet_sizes[0]
+    cards = [c for c in range(36) if rules.deck_size == 36 or c % 9]
+    courts = [c for c in cards if c % 9 in (5, 6, 7)]
+    low = [c for c in cards if c % 9 not in (5, 6, 7)]
+    rng = random.Random(seed)
+    rng.shuffle(courts)
+    rng.shuffle(low)
+    blank = {"elder": (0,), "younger": (1,), "both": (0, 1)}[who]
+    if 12 * len(blank) > len(low):
+        return None
+    pack: list[int] = []
+    for pos in range(len(cards)):
+        seat = (pos // size) % 2 if pos < 24 else -1
+        source = low if seat in blank else (courts or low)
+        if not source:
+            source = low
+        pack.append(source.pop())
+    return tuple(pack)
+
+
+@pytest.mark.parametrize("name", sorted(PRESETS))
+@pytest.mark.parametrize("who", ["elder", "younger", "both"])
+def test_carte_blanche_agrees_with_the_engine(name: str, who: str) -> None:
+    fmt = PRESETS[name].default_format.value
+    if fmt == "pool":
+        fmt = "game"
+    if _blanche_pack(name, who, 0) is None:
+        pytest.skip("the pack has too few cards below the knave for two blanks")
+    for seed in range(3):
+        play_both(name, fmt, seed, max_deals=2,
+                  packs=lambda k, s=seed: _blanche_pack(name, who, 10 * s + k))
+
+
+def test_a_pack_is_checked() -> None:
+    boards = GameBoards(1, rules="rubicon")
+    boards.reset(0)
+    with pytest.raises(IllegalActionError, match="each once"):
+        boards.deal_pack(0, list(range(32)))
+    boards.deal_pack(0, [c for c in range(36) if c % 9])
+    boards.step(np.array([boards.legal_ids(0)[0]]))
+    with pytest.raises(IllegalActionError, match="only a deal not yet begun"):
+        boards.deal_pack(0, [c for c in range(36) if c % 9])

@@ -110,6 +110,28 @@ class GameBoards:
         return tuple(int(c) for c in self.field("deck", 36)[i, :self.rules.deck_size])
 
     # ------------------------------------------------------------------ moving
+    def deal_pack(self, i: int, pack: tuple[int, ...] | list[int]) -> None:
+        """Deal game ``i``'s deal in play again from ``pack`` (card indices, top first), as
+        at a table whose cards are entered.
+
+        Raises :class:`IllegalActionError` (and nothing changes) for a pack that is not the
+        rule set's cards each once, or once a decision of the deal has been made.
+        """
+        if not 0 <= i < self.n:
+            raise IllegalActionError(f"game {i}: the games are 0 to {self.n - 1}")
+        cards = [int(c) for c in pack]
+        want = sorted(c for c in range(36) if self.rules.deck_size == 36 or c % 9)
+        if sorted(cards) != want:
+            raise IllegalActionError(f"a pack is the {self.rules.deck_size} cards of "
+                                     f"{self.rules.name}, each once, top first")
+        if not self._started:
+            raise IllegalActionError("call reset() before dealing a pack")
+        row = np.zeros(36, dtype=np.int64)
+        row[:len(cards)] = cards
+        if not K._native.game_deal(self._p, self.rows, i, row):
+            raise IllegalActionError(f"game {i}: a decision of this deal has been made (or the "
+                                     "game is over): only a deal not yet begun is dealt again")
+
     def reset(self, seed: int = 0, rows: slice | None = None) -> None:
         """New games from ``seed`` (game ``i`` from ``seed`` and ``i``) in ``rows`` (all)."""
         lo, hi, _ = (rows or slice(0, self.n)).indices(self.n)

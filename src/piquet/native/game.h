@@ -191,6 +191,15 @@ static void w_reset(const i64 *p, WGame *g, u64 seed, i64 format, i64 max_deals)
     w_new_deal(p, g);
 }
 
+/* the deal in play dealt again from pack (its first decision not yet made), as at a table
+ * whose cards are entered; 0 if a decision of the deal has been made or the game is over */
+static int w_deal_pack(const i64 *p, WGame *g, const i64 *pack) {
+    if (g->over || g->nch || g->sel) return 0;
+    memcpy(g->deck, pack, sizeof g->deck);
+    w_run(p, g);
+    return 1;
+}
+
 static inline int w_is_legal(const WGame *g, i64 id) {
     return id >= 0 && id < N_IDS && (g->legal[id >> 6] >> (id & 63) & 1);
 }

@@ -961,6 +961,32 @@ fail:
     return NULL;
 }
 
+static PyObject *py_game_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, games, i, pack (36)): row i's deal in play dealt from pack; returns 1, or 0 if a
+     * decision of that deal was made */
+    Bufs bs = {.n = 0};
+    NARGS(4, "game_deal");
+    GETP(p, 0);
+    i64 n;
+    WGame *g = wgames(&bs, args[1], &n);
+    if (!g) goto fail;
+    NUM(i, 2);
+    Py_buffer *packv;
+    const i64 *pack = (const i64 *)get(&bs, args[3], 'i', 36, 0, "pack", &packv);
+    if (!pack) goto fail;
+    if (i < 0 || i >= n) {
+        PyErr_SetString(PyExc_ValueError, "i: a row of games");
+        goto fail;
+    }
+    if (!deck_ok(pack, p[P_DECK_SIZE])) goto fail;
+    int done = w_deal_pack(p, &g[i], pack);
+    release(&bs);
+    return PyLong_FromLong(done);
+fail:
+    release(&bs);
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ the layout */
 static PyObject *layout(void) {
     PyObject *d = PyDict_New();
@@ -1012,6 +1038,7 @@ static PyMethodDef methods[] = {
     {"reset_rows", (PyCFunction)(void (*)(void))py_reset_rows, METH_FASTCALL, "New games in rows."},
     {"step_rows", (PyCFunction)(void (*)(void))py_step_rows, METH_FASTCALL, "A card in each row."},
     {"game_reset", (PyCFunction)(void (*)(void))py_game_reset, METH_FASTCALL, "New whole games in rows."},
+    {"game_deal", (PyCFunction)(void (*)(void))py_game_deal, METH_FASTCALL, "A row's deal from a pack."},
     {"game_step", (PyCFunction)(void (*)(void))py_game_step, METH_FASTCALL, "An action id in each row."},
     {NULL, NULL, 0, NULL},
 };
