@@ -13,10 +13,11 @@ import pytest
 
 from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import PRESETS, Format
-from piquet.fast.game import TERMINAL, GameBoards
+from piquet.fast.game import OBS_PARTIAL, OBS_SIZE, OBS_UNWRITTEN, TERMINAL, GameBoards
 from piquet.integrations.actions import Episode
 from piquet.integrations.actions.episode import EpisodeFormat
 from piquet.integrations.actions.ids import CHANCE, DEAL_BASE, DEAL_SIZES
+from piquet.integrations.observation import INFO_PIECES, episode_information_state_tensor
 
 CASES = [(name, fmt) for name, rules in PRESETS.items()
          for fmt in ("game", "partie") if Format(fmt) in rules.formats]
@@ -24,6 +25,26 @@ CASES = [(name, fmt) for name, rules in PRESETS.items()
 
 def _episode_format(fmt: str) -> EpisodeFormat:
     return EpisodeFormat.GAME if fmt == "game" else EpisodeFormat.PARTIE
+
+
+_AT = {name: sum(n for _, n in INFO_PIECES[:i]) for i, (name, _) in enumerate(INFO_PIECES)}
+
+
+def same_observation(boards: GameBoards, ep: Episode, player: int, step: int) -> None:
+    """The board's observation for ``player`` is the adapters' information-state tensor, part
+    by part: equal, but for the parts the board does not write (zero) or writes in part
+    (a subset of the adapters' ones: nothing there that the seat may not know)."""
+    mine = boards.observe(np.array([player]))[0]
+    theirs = episode_information_state_tensor(ep, player)
+    for name, size in INFO_PIECES:
+        a, b = mine[_AT[name]:_AT[name] + size], theirs[_AT[name]:_AT[name] + size]
+        if name in OBS_UNWRITTEN:
+            assert not a.any(), (name, step)
+        elif name in OBS_PARTIAL:
+            assert (a <= b).all(), (name, step, player, np.flatnonzero(a), np.flatnonzero(b))
+        else:
+            assert (a == b).all(), (name, step, player, int(boards.field("kind")[0]),
+                                    np.flatnonzero(a != b), a[a != b], b[a != b])
 
 
 def play_both(name: str, fmt: str, seed: int, max_deals: int,
@@ -58,6 +79,8 @@ def play_both(name: str, fmt: str, seed: int, max_deals: int,
             deals_seen = ndeals
             assert len(ep.deals) == ndeals
             assert ep.deals[-1] == tuple(int(x) for x in boards.field("deal_pts", 2)[0]), steps
+        for player in (0, 1):
+            same_observation(boards, ep, player, steps)
         if mover == TERMINAL:
             break
         legal = boards.legal_ids(0)
@@ -183,3 +206,8 @@ def test_a_pack_is_checked() -> None:
     boards.step(np.array([boards.legal_ids(0)[0]]))
     with pytest.raises(IllegalActionError, match="only a deal not yet begun"):
         boards.deal_pack(0, [c for c in range(36) if c % 9])
+
+
+def test_the_observation_is_the_adapters_layout() -> None:
+    assert sum(n for _, n in INFO_PIECES) == OBS_SIZE
+    assert set(OBS_UNWRITTEN) | set(OBS_PARTIAL) <= {name for name, _ in INFO_PIECES}

@@ -32,7 +32,7 @@ from piquet.core.rules import Format, Rules, get_rules
 from piquet.fast import kernel as K
 from piquet.fast.params import compile_rules
 
-__all__ = ["FORMATS", "NUM_ACTIONS", "GameBoards"]
+__all__ = ["FORMATS", "NUM_ACTIONS", "OBS_PARTIAL", "OBS_SIZE", "OBS_UNWRITTEN", "GameBoards"]
 
 _L: Final = K._native.LAYOUT
 WG_SIZE: Final = _L["WG_SIZE"]
@@ -41,6 +41,14 @@ _O: Final = {name[3:]: value for name, value in _L.items() if name.startswith("W
 #: the number of action ids (piquet.integrations.actions.ids.NUM_ACTIONS, the same numbering;
 #: their names: piquet.integrations.actions.action_name)
 NUM_ACTIONS: Final = 480
+#: the observation's size: the adapters' information-state tensor
+#: (piquet.integrations.observation.INFO_SIZE, the same layout)
+OBS_SIZE: Final = _L["WG_OBS_SIZE"]
+#: the observation's parts the board does not write yet (left zero; the adapters' tensor
+#: fills them from the declarations' dialog): the holdings shown in the declarations are
+#: not in "other_shown" and "seen_by_other" (carte blanche shown is)
+OBS_UNWRITTEN: Final = ("declarations", "missing", "missing_asked")
+OBS_PARTIAL: Final = ("other_shown", "seen_by_other")
 #: the formats the boards play, and their codes
 FORMATS: Final = {"game": 0, "partie": 1}
 TERMINAL: Final = -4
@@ -109,6 +117,17 @@ class GameBoards:
         """The pack of game ``i``'s deal in play, top first."""
         return tuple(int(c) for c in self.field("deck", 36)[i, :self.rules.deck_size])
 
+    def observe(self, players: npt.ArrayLike | None = None,
+                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
+        """Each game's observation (``(n, OBS_SIZE)`` float32) for ``players[i]`` (default:
+        the player to act; a game over needs its player named, 0 or 1)."""
+        who = (np.full(self.n, -1, dtype=np.int64) if players is None
+               else np.asarray(players, dtype=np.int64).reshape(self.n))
+        if out is None:
+            out = np.zeros((self.n, OBS_SIZE), dtype=np.float32)
+        K._native.game_obs(self._p, self.rows, who, out, 0, self.n)
+        return out
+
     # ------------------------------------------------------------------ moving
     def deal_pack(self, i: int, pack: tuple[int, ...] | list[int]) -> None:
         """Deal game ``i``'s deal in play again from ``pack`` (card indices, top first), as
@@ -136,7 +155,8 @@ class GameBoards:
         """New games from ``seed`` (game ``i`` from ``seed`` and ``i``) in ``rows`` (all)."""
         lo, hi, _ = (rows or slice(0, self.n)).indices(self.n)
         K._native.game_reset(self._p, self.rows, _seed_words(seed, self.n),
-                             FORMATS[self.format], self.max_deals, lo, hi)
+                             FORMATS[self.format], self.max_deals, lo, hi,
+                             int(self.rules.elder_sees_unused))
         self._started = True
 
     def step(self, actions: npt.ArrayLike) -> None:

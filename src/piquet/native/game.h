@@ -43,6 +43,7 @@ typedef struct {
     i64 steps;      /* player decisions in this game */
     i64 deal_pts[2]; /* the players' points in the last finished deal */
     i64 reached;    /* the player who reached the target during the last deal, or -1 */
+    i64 sees_unused; /* the rule set lets elder see the cards of his allotment he left */
     u64 legal[8];   /* the legal ids of the player to act, as bits */
     i64 deck[36];   /* the pack of the deal in play, top first */
     i64 ch[MAX_TRACE][2];
@@ -130,14 +131,15 @@ static void w_settle(const i64 *p, WGame *g) {
         memset(g->legal, 0, sizeof g->legal);
         return;
     }
-    g->dealer = 1 - g->dealer;
     if (g->format == WF_GAME && g->ndeals >= g->max_deals) {
+        /* cut off: the last deal stays on the board (its dealer too) */
         g->over = 1;
         g->truncated = 1;
         g->to_move = W_TERMINAL;
         memset(g->legal, 0, sizeof g->legal);
         return;
     }
+    g->dealer = 1 - g->dealer;
     w_new_deal(p, g);
 }
 
@@ -175,8 +177,10 @@ static void w_new_deal(const i64 *p, WGame *g) {
 }
 
 /* a new game from seed: the first dealer drawn, the first deal dealt */
-static void w_reset(const i64 *p, WGame *g, u64 seed, i64 format, i64 max_deals) {
+static void w_reset(const i64 *p, WGame *g, u64 seed, i64 format, i64 max_deals,
+                    i64 sees_unused) {
     memset(g, 0, sizeof *g);
+    g->sees_unused = sees_unused;
     /* splitmix64 of the seed: a nonzero xorshift state */
     u64 z = seed + 0x9E3779B97F4A7C15ULL;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -275,6 +279,212 @@ static int w_step(const i64 *p, WGame *g, i64 id) {
     g->nch++;
     w_run(p, g);
     return WS_OK;
+}
+
+
+/* ---- the observation: the adapters' information-state tensor
+ * (piquet.integrations.observation.INFO_PIECES: the same layout and values), written for
+ * one player from the board.  The parts the board does not yet write (the holdings shown
+ * in the declarations, the declarations' dialog, "which is missing") are left zero:
+ * piquet.fast.game.OBS_UNWRITTEN names them. */
+enum { O_ROLE = 0, O_PHASE = 2, O_TO_ACT = 10, O_PACKET = 12, O_HAND = 18, O_DEALT = 54,
+       O_DISCARDS = 90, O_TAKEN = 126, O_LAID_OUT = 162, O_STOCK_SEEN = 198,
+       O_OTHER_SHOWN = 234, O_OTHER_PLAYED = 270, O_MY_PLAYED = 306, O_SEEN_BY_OTHER = 342,
+       O_TRICK_LEAD = 378, O_MISSING = 414, O_COUNTS = 450, O_LEAD_RULE = 459,
+       O_BLANCHE = 499, O_DECLARATIONS = 503, O_MISSING_ASKED = 677, O_COUNTED = 688,
+       O_GAME = 712, O_TRICKS = 717, O_SIZE = 1605 };
+/* the engine's phases (piquet.core.deal.Phase, in order) */
+enum { PH_DEAL, PH_BLANCHE, PH_EXCHANGE, PH_LEFTOVERS, PH_APPOINT, PH_DECLARE, PH_PLAY,
+       PH_OVER };
+
+static inline float w_points(i64 n) { return (float)((double)(n < 300 ? n : 300) / 300.0); }
+static inline float w_twelfths(i64 n) {
+    double x = (double)n / 12.0;
+    return (float)(x < 1.0 ? x : 1.0);
+}
+
+static inline void w_plane(float *o, i64 mask) {
+    for (int c = 0; c < 36; c++) o[c] = (float)(mask >> c & 1);
+}
+
+/* the phase of the decision (or the end) */
+static int w_phase(const WGame *g) {
+    if (g->over) return PH_OVER;
+    switch (g->kind) {
+    case A_DEAL: return PH_DEAL;
+    case A_BLANCHE: return PH_BLANCHE;
+    case A_DISCARD: return PH_EXCHANGE;
+    case A_LEFTOVER: case A_NAME_SUIT: case A_NAME_CARD: return PH_LEFTOVERS;
+    case A_APPOINT_SUIT: case A_APPOINT_CARD: return PH_APPOINT;
+    case A_PLAY: return PH_PLAY;
+    }
+    return PH_DECLARE;
+}
+
+/* Write player's observation (O_SIZE floats) of game g into out. */
+static void w_obs(const i64 *p, const WGame *g, int player, float *out) {
+    memset(out, 0, O_SIZE * sizeof(float));
+    /* the game */
+    out[O_GAME] = 1.0f;
+    out[O_GAME + 1] = w_points(g->score[player] - (g->over ? 0 : 0));
+    out[O_GAME + 2] = w_points(g->score[1 - player]);
+    out[O_GAME + 3] = w_points(p[P_TARGET]);
+    i64 most = g->format == WF_GAME ? g->max_deals
+                                    : p[P_PARTIE_DEALS] + (p[P_PARTIE_TIE_EXTRA] ? 2 : 0);
+    if (g->ndeals) {
+        double x = (double)g->ndeals / (double)most;
+        out[O_GAME + 4] = (float)(x < 1.0 ? x : 1.0);
+    }
+    /* the deal: its rows walked once */
+    const i64 *ps = g->flat + FLAT_PS;
+    const i64 *tl = g->flat;
+    int me = player == g->dealer ? 1 : 0;
+    if (g->over) me = player == g->dealer ? 1 : 0;
+    int other = 1 - me;
+    i64 packet = p[P_N_PACKETS] == 1 ? p[P_PACKETS] : 0;
+    i64 lead_kind = 0, lead_val = 0, look[2] = {0, 0}, disc_rows = 0, bl_n[2] = {-1, -1};
+    i64 played[2] = {0, 0}, tricks[12][3], ntricks = 0, lead = -1, leader = 0;
+    i64 mode = p[P_LEFTOVERS];
+    int blanche_rows = 0;
+    i64 dealt[2] = {0, 0};
+    for (i64 k = 0; k < g->nch; k++) {
+        i64 code = g->ch[k][0], v = g->ch[k][1];
+        if (code == A_DEAL) packet = v;
+        if (packet && !dealt[0])
+            for (int pos = 0; pos < 24; pos++) dealt[(pos / packet) % 2] |= BIT(g->deck[pos]);
+        switch (code) {
+        case A_BLANCHE: {
+            int bl0 = p[P_CARTE_BLANCHE] != 0 && is_blanche(dealt[0]);
+            bl_n[blanche_rows == 0 && bl0 ? 0 : 1] = v;
+            blanche_rows++;
+            break;
+        }
+        case A_DISCARD: disc_rows++; break;
+        case A_NAME_SUIT: case A_NAME_CARD:
+            lead_kind = code == A_NAME_SUIT ? 1 : 2;
+            lead_val = v;
+            look[0] = look[1] = 1;
+            break;
+        case A_APPOINT_SUIT: case A_APPOINT_CARD:
+            lead_kind = code == A_APPOINT_SUIT ? 1 : 2;
+            lead_val = v;
+            break;
+        case A_LEFTOVER:
+            if (mode == LEFT_TURNS_UP) look[0] = look[1] = v;
+            else if (mode == LEFT_LOOKS) look[1] = v;
+            break;
+        case A_PLAY:
+            if (lead < 0) {
+                lead = v;
+                played[leader] |= BIT(v);
+            } else {
+                tricks[ntricks][0] = leader;
+                tricks[ntricks][1] = lead;
+                tricks[ntricks][2] = v;
+                played[1 - leader] |= BIT(v);
+                ntricks++;
+                if (follower_wins(lead, v)) leader = 1 - leader;
+                lead = -1;
+            }
+            break;
+        }
+    }
+    if (packet && !dealt[0])
+        for (int pos = 0; pos < 24; pos++) dealt[(pos / packet) % 2] |= BIT(g->deck[pos]);
+    i64 hands[2] = {ps[PS_HAND], ps[PS_HAND + 1]};
+    i64 disc[2] = {ps[PS_DISC], ps[PS_DISC + 1]};
+    i64 taken[2];
+    for (int r = 0; r < 2; r++) taken[r] = (hands[r] | played[r]) & ~dealt[r];
+    int exch_done = disc_rows >= 2;
+    i64 size = p[P_DECK_SIZE];
+    i64 n0 = popcount(taken[0]);
+    i64 left_at = 24 + n0 + popcount(taken[1]);
+    i64 leftovers = 0;
+    if (exch_done)
+        for (i64 i = left_at; i < size; i++) leftovers |= BIT(g->deck[i]);
+    if ((mode == LEFT_NAMES_SUIT || mode == LEFT_NAMES_CARD) && exch_done && leftovers)
+        look[1] = 1;
+    /* the cards of elder's allotment he left, once he has exchanged */
+    i64 unused = 0;
+    int elder_done = disc_rows >= 2 || (disc_rows == 1 && !(bl_n[0] >= 0));
+    if (elder_done)
+        for (i64 i = 24 + n0; i < 24 + p[P_ELDER_MAX] && i < size; i++) unused |= BIT(g->deck[i]);
+    i64 seen[2];
+    for (int r = 0; r < 2; r++) {
+        i64 s = r == 0 && g->sees_unused ? unused : 0;
+        int sees_left = mode != LEFT_HIDDEN &&
+                        (mode == LEFT_LOOKS && r == 0
+                             ? look[1] && (ntricks > 0 || lead >= 0)
+                             : look[r]);
+        if (leftovers && sees_left) s |= leftovers;
+        seen[r] = s & ~hands[r] & ~taken[r];
+    }
+    /* carte blanche: called by each holder, its number, its cards shown */
+    i64 shown[2] = {0, 0};
+    int bl[2];
+    for (int r = 0; r < 2; r++) {
+        bl[r] = packet && p[P_CARTE_BLANCHE] && is_blanche(dealt[r]);
+        if (bl[r]) {
+            out[O_BLANCHE + (r == me ? 0 : 1)] = 1.0f;
+            if (bl_n[r] >= 0) out[O_BLANCHE + 2 + (r == me ? 0 : 1)] = w_twelfths(bl_n[r]);
+        }
+    }
+    if (bl[0]) {
+        int when = !p[P_BLANCHE_NUMBER] ? 1 : disc_rows >= 1; /* elder shows */
+        if (when) shown[0] |= dealt[0];
+    }
+    if (bl[1]) {
+        int when = !p[P_BLANCHE_NUMBER] ? disc_rows >= 1 : (bl_n[0] >= 0 ? disc_rows >= 2 : disc_rows >= 1);
+        if (when) shown[1] |= dealt[1];
+    }
+    /* who acts, the phase, the packet */
+    out[O_ROLE + me] = 1.0f;
+    int phase = w_phase(g);
+    out[O_PHASE + phase] = 1.0f;
+    int acting = !g->over && g->to_move >= 0;
+    if (acting) out[O_TO_ACT + (g->to_move == player ? 0 : 1)] = 1.0f;
+    for (int k = 0; k < 6; k++)
+        if (packet && DEAL_SIZES[k] == packet) out[O_PACKET + k] = 1.0f;
+    int mine_now = acting && g->to_move == player && g->kind == A_DISCARD;
+    i64 sel = mine_now ? g->sel : 0;
+    i64 trick_lead = lead >= 0 ? BIT(lead) : 0;
+    i64 mine = hands[me] | disc[me] | played[me];
+    w_plane(out + O_HAND, hands[me]);
+    w_plane(out + O_DEALT, dealt[me]);
+    w_plane(out + O_DISCARDS, disc[me]);
+    w_plane(out + O_TAKEN, taken[me]);
+    w_plane(out + O_LAID_OUT, sel);
+    w_plane(out + O_STOCK_SEEN, seen[me]);
+    w_plane(out + O_OTHER_SHOWN, shown[other]);
+    w_plane(out + O_OTHER_PLAYED, played[other]);
+    w_plane(out + O_MY_PLAYED, played[me]);
+    w_plane(out + O_SEEN_BY_OTHER, (shown[me] | seen[other]) & mine);
+    w_plane(out + O_TRICK_LEAD, trick_lead);
+    /* the counts */
+    i64 stock = packet ? size - 24 - n0 - popcount(taken[1]) : 0;
+    i64 won0 = ps[PS_WON0];
+    i64 won[2] = {won0, ntricks - won0};
+    i64 counts[9] = {popcount(disc[other]), stock, popcount(leftovers),
+                     mine_now ? g->lo : 0, mine_now ? g->hi : 0, popcount(sel),
+                     won[me], won[other], ntricks};
+    for (int k = 0; k < 9; k++)
+        if (counts[k]) out[O_COUNTS + k] = w_twelfths(counts[k]);
+    if (lead_kind) out[O_LEAD_RULE + (lead_kind == 1 ? lead_val : 4 + lead_val)] = 1.0f;
+    /* the counted events, in counting order */
+    const i64 *ev = g->flat + FLAT_EV;
+    for (i64 k = 0; k < tl[T_NEV]; k++) {
+        int side = ev[3 * k] == me ? 0 : 1;
+        out[O_COUNTED + side * 11 + ev[3 * k + 1]] += (float)((double)ev[3 * k + 2] / 300.0);
+    }
+    out[O_COUNTED + 22] = w_points(tl[me == 0 ? T0 : T1]);
+    out[O_COUNTED + 23] = w_points(tl[me == 0 ? T1 : T0]);
+    /* every trick in order */
+    for (i64 k = 0; k < ntricks; k++) {
+        float *at = out + O_TRICKS + 74 * k;
+        at[tricks[k][0] == me ? 0 : 1] = 1.0f;
+        at[2 + tricks[k][1]] = 1.0f;
+        at[38 + tricks[k][2]] = 1.0f;
+    }
 }
 
 #endif

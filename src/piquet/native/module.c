@@ -911,9 +911,10 @@ static WGame *wgames(Bufs *bs, PyObject *o, i64 *n) {
 }
 
 static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    /* (p, games, seeds (n) uint64, format, max_deals, lo, hi): new games in rows lo:hi */
+    /* (p, games, seeds (n) uint64, format, max_deals, lo, hi, sees_unused): new games in
+     * rows lo:hi */
     Bufs bs = {.n = 0};
-    NARGS(7, "game_reset");
+    NARGS(8, "game_reset");
     GETP(p, 0);
     i64 n;
     WGame *g = wgames(&bs, args[1], &n);
@@ -923,13 +924,14 @@ static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t
     NUM(max_deals, 4);
     NUM(lo, 5);
     NUM(hi, 6);
+    NUM(sees_unused, 7);
     if (!rows_ok(lo, hi, n)) goto fail;
     if ((format != WF_GAME && format != WF_PARTIE) || max_deals < 1) {
         PyErr_SetString(PyExc_ValueError, "format 0 (game) or 1 (partie), max_deals >= 1");
         goto fail;
     }
     Py_BEGIN_ALLOW_THREADS
-    for (i64 i = lo; i < hi; i++) w_reset(p, &g[i], seeds[i], format, max_deals);
+    for (i64 i = lo; i < hi; i++) w_reset(p, &g[i], seeds[i], format, max_deals, sees_unused);
     Py_END_ALLOW_THREADS
     release(&bs);
     Py_RETURN_NONE;
@@ -953,6 +955,40 @@ static PyObject *py_game_step(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (!rows_ok(lo, hi, n)) goto fail;
     Py_BEGIN_ALLOW_THREADS
     for (i64 i = lo; i < hi; i++) status[i] = w_step(p, &g[i], actions[i]);
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
+static PyObject *py_game_obs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, games, players (n), out (n, O_SIZE) float32, lo, hi): each row's observation for
+     * players[i] (-1: the player to act; at the end, players[i] must be 0 or 1) */
+    Bufs bs = {.n = 0};
+    NARGS(6, "game_obs");
+    GETP(p, 0);
+    i64 n;
+    WGame *g = wgames(&bs, args[1], &n);
+    if (!g) goto fail;
+    GET(players, const i64 *, 2, 'i', n, 0, "players");
+    GET(out, float *, 3, 'g', n * O_SIZE, 1, "out");
+    NUM(lo, 4);
+    NUM(hi, 5);
+    if (!rows_ok(lo, hi, n)) goto fail;
+    for (i64 i = lo; i < hi; i++) {
+        i64 who = players[i] < 0 ? g[i].to_move : players[i];
+        if (who < 0 || who > 1) {
+            PyErr_SetString(PyExc_ValueError, "players: 0 or 1 (-1 only where a player is to act)");
+            goto fail;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (i64 i = lo; i < hi; i++) {
+        i64 who = players[i] < 0 ? g[i].to_move : players[i];
+        w_obs(p, &g[i], (int)who, out + i * O_SIZE);
+    }
     Py_END_ALLOW_THREADS
     release(&bs);
     Py_RETURN_NONE;
@@ -1005,7 +1041,7 @@ static PyObject *layout(void) {
     SET("I_STATUS", I_STATUS); SET("I_SCORE1", I_SCORE1); SET("PS_FULL", PS_FULL);
     SET("PS_WON0", PS_WON0); SET("A_PLAY", A_PLAY); SET("K_PIQUE", K_PIQUE);
 #define WOFF(field) SET("WG_" #field, offsetof(WGame, field) / sizeof(i64))
-    SET("WG_SIZE", WG_SIZE); WOFF(rng); WOFF(format); WOFF(max_deals); WOFF(dealer);
+    SET("WG_SIZE", WG_SIZE); SET("WG_OBS_SIZE", O_SIZE); WOFF(rng); WOFF(format); WOFF(max_deals); WOFF(dealer);
     WOFF(score); WOFF(ndeals); WOFF(extra); WOFF(over); WOFF(truncated); WOFF(winner);
     WOFF(settled); WOFF(to_move); WOFF(role); WOFF(kind); WOFF(lo); WOFF(hi); WOFF(sel);
     WOFF(nch); WOFF(steps); WOFF(deal_pts); WOFF(reached); WOFF(legal); WOFF(deck); WOFF(ch);
@@ -1039,6 +1075,7 @@ static PyMethodDef methods[] = {
     {"step_rows", (PyCFunction)(void (*)(void))py_step_rows, METH_FASTCALL, "A card in each row."},
     {"game_reset", (PyCFunction)(void (*)(void))py_game_reset, METH_FASTCALL, "New whole games in rows."},
     {"game_deal", (PyCFunction)(void (*)(void))py_game_deal, METH_FASTCALL, "A row's deal from a pack."},
+    {"game_obs", (PyCFunction)(void (*)(void))py_game_obs, METH_FASTCALL, "Each row's observation."},
     {"game_step", (PyCFunction)(void (*)(void))py_game_step, METH_FASTCALL, "An action id in each row."},
     {NULL, NULL, 0, NULL},
 };
