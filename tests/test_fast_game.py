@@ -123,7 +123,8 @@ def test_illegal_ids_are_refused_and_change_nothing() -> None:
     before = boards.rows.copy()
     legal0 = boards.legal_ids(0)
     bad = next(i for i in range(480) if i not in boards.legal_ids(1))
-    with pytest.raises(IllegalActionError, match=r"game 1: action id .* is not allowed now; legal ids:"):
+    with pytest.raises(IllegalActionError,
+                       match=r"game 1: action id .* is not allowed now; legal ids:"):
         boards.step(np.array([legal0[0], bad]))
     with pytest.raises(IllegalActionError, match="not an id"):
         boards.step(np.array([legal0[0], 480]))
