@@ -212,3 +212,109 @@ def test_a_pack_is_checked() -> None:
 def test_the_observation_is_the_adapters_layout() -> None:
     assert sum(n for _, n in INFO_PIECES) == OBS_SIZE
     assert set(OBS_UNWRITTEN) | set(OBS_PARTIAL) <= {name for name, _ in INFO_PIECES}
+
+
+# ---------------------------------------------------------------------- the environment
+
+
+def _run_env(env: object, steps: int, seed: int) -> list[tuple[object, ...]]:
+    from piquet.fast.gameenv import GameEnv
+
+    assert isinstance(env, GameEnv)
+    obs, infos = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    seen = []
+    for _ in range(steps):
+        mask = infos["action_mask"]
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in mask])
+        obs, rew, term, trunc, infos = env.step(acts)
+        seen.append((obs.copy(), rew.copy(), term.copy(), trunc.copy()))
+    return seen
+
+
+def test_env_follows_gymnasium_same_step_autoreset() -> None:
+    from gymnasium.vector import AutoresetMode
+
+    from piquet.fast.gameenv import GameEnv
+
+    env = GameEnv(4, rules="rubicon", format="game", max_deals=1, seed=3)
+    assert env.metadata["autoreset_mode"] is AutoresetMode.SAME_STEP
+    obs, infos = env.reset()
+    assert obs.shape == (4, OBS_SIZE) and obs.dtype == np.float32
+    assert infos["action_mask"].shape == (4, 480)
+    assert env.single_observation_space.contains(obs[0])
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(400):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+        obs, rew, term, trunc, infos = env.step(acts)
+        if term.any() or trunc.any():
+            done = term | trunc
+            assert (infos["_final_obs"] == done).all() and (infos["_final_info"] == done).all()
+            for i in np.flatnonzero(done):
+                ended += 1
+                final = infos["final_obs"][i]
+                assert final.shape == (OBS_SIZE,)
+                # the final observation is the last deal's end; the new game's is its start
+                assert final[_AT["phase"] + 7] == 1.0 and obs[i][_AT["phase"] + 7] == 0.0
+                assert infos["final_info"]["returns"][i].sum() == 0.0
+                # max_deals=1: a rubicon game (to 100) is cut off after one deal unless won
+                assert trunc[i] == (rew[i] == 0.0)
+            assert infos["final_obs"][~done].tolist() == [None] * int((~done).sum())
+    assert ended > 0
+    env.close()
+
+
+def test_env_partie_rewards_are_the_settlement() -> None:
+    from piquet.fast.gameenv import GameEnv
+
+    env = GameEnv(2, rules="rubicon", format="partie", seed=1)
+    obs, infos = env.reset()
+    rng = np.random.default_rng(1)
+    got = []
+    for _ in range(3000):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+        obs, rew, term, trunc, infos = env.step(acts)
+        assert not trunc.any()
+        got += [float(r) for r, t in zip(rew, term, strict=True) if t]
+    assert got and all(abs(r) >= 100 or r == 0 for r in got)
+
+
+def test_env_is_seeded_whatever_the_threads() -> None:
+    from piquet.fast.gameenv import GameEnv
+
+    a = _run_env(GameEnv(6, rules="cotgrave-1662", threads=1, max_deals=2), 200, 9)
+    b = _run_env(GameEnv(6, rules="cotgrave-1662", threads=3, max_deals=2), 200, 9)
+    for x, y in zip(a, b, strict=True):
+        for u, v in zip(x, y, strict=True):
+            assert (u == v).all()  # type: ignore[attr-defined]
+
+
+def test_env_refuses_illegal_ids() -> None:
+    from piquet.fast.gameenv import GameEnv
+
+    env = GameEnv(2, rules="rubicon")
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step(np.array([0, 0]))
+    obs, infos = env.reset(seed=0)
+    bad = int(np.flatnonzero(~infos["action_mask"][1])[0])
+    good = int(np.flatnonzero(infos["action_mask"][0])[0])
+    with pytest.raises(IllegalActionError, match="game 1: action id"):
+        env.step(np.array([good, bad]))
+    with pytest.raises(IllegalActionError, match="one action id per game"):
+        env.step(np.array([good]))
+    after, infos2 = env.reset(seed=0)
+    assert (after == obs).all()
+
+
+def test_env_observation_is_the_boards() -> None:
+    from piquet.fast.gameenv import GameEnv
+
+    env = GameEnv(3, rules="court-gamester-1754", seed=2)
+    obs, infos = env.reset()
+    rng = np.random.default_rng(2)
+    for _ in range(60):
+        assert (obs == env.boards.observe()).all()
+        assert (infos["action_mask"] == env.boards.legal_mask()).all()
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+        obs, _, _, _, infos = env.step(acts)

@@ -487,4 +487,67 @@ static void w_obs(const i64 *p, const WGame *g, int player, float *out) {
     }
 }
 
+
+/* ---- the batch environment's step (piquet.fast.game.GameEnv) */
+typedef struct {
+    const i64 *p;
+    WGame *g;
+    const i64 *actions;
+    float *obs;        /* (n, O_SIZE), or NULL: no observations */
+    uint8_t *masks;    /* (n, N_IDS) */
+    double *rewards;   /* player 0's */
+    uint8_t *term, *trunc, *ended;
+    float *final_obs;  /* (n, O_SIZE): the ended game's last observation, for its last mover */
+    double *returns;   /* (n, 2): the ended game's returns of players 0 and 1 */
+    i64 *status;
+    i64 *last_mover;
+} WEnv;
+
+static inline void w_mask(const WGame *g, uint8_t *m) {
+    for (int k = 0; k < 8; k++) {
+        u64 w = g->legal[k];
+        int top = k == 7 ? N_IDS - 7 * 64 : 64;
+        for (int b = 0; b < top; b++) m[64 * k + b] = (uint8_t)(w >> b & 1);
+    }
+}
+
+/* a finished game's returns (player 0's, player 1's): a game +1 / -1, a partie the
+ * settlement, 0 for a draw or a cut-off game */
+static inline double w_return0(const WGame *g) {
+    if (g->winner < 0) return 0.0;
+    double v = g->format == WF_PARTIE ? (double)g->settled : 1.0;
+    return g->winner == 0 ? v : -v;
+}
+
+/* the next game of a row: seeded from the row's own generator */
+static void w_again(const i64 *p, WGame *g) {
+    u64 seed = (u64)rand_below(&g->rng, (i64)1 << 62);
+    w_reset(p, g, seed, g->format, g->max_deals, g->sees_unused);
+}
+
+static void w_env_rows(const WEnv *e, i64 lo, i64 hi, int stepping) {
+    for (i64 i = lo; i < hi; i++) {
+        WGame *g = &e->g[i];
+        if (stepping) {
+            e->rewards[i] = 0.0;
+            e->term[i] = e->trunc[i] = e->ended[i] = 0;
+            e->last_mover[i] = g->to_move;
+            e->status[i] = w_step(e->p, g, e->actions[i]);
+            if (g->over) {
+                double r0 = w_return0(g);
+                e->rewards[i] = r0;
+                e->term[i] = !g->truncated;
+                e->trunc[i] = (uint8_t)g->truncated;
+                e->ended[i] = 1;
+                e->returns[2 * i] = r0;
+                e->returns[2 * i + 1] = -r0;
+                if (e->obs) w_obs(e->p, g, (int)e->last_mover[i], e->final_obs + i * O_SIZE);
+                w_again(e->p, g);
+            }
+        }
+        if (e->obs) w_obs(e->p, g, (int)g->to_move, e->obs + i * O_SIZE);
+        w_mask(g, e->masks + i * N_IDS);
+    }
+}
+
 #endif

@@ -997,6 +997,50 @@ fail:
     return NULL;
 }
 
+static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, games, actions, obs or None, masks, rewards, term, trunc, ended, final_obs,
+     *  returns, status, last_mover, stepping, lo, hi): rows lo:hi stepped (stepping) with
+     * the autoreset of an ended game, then each row's observation and legal mask written */
+    Bufs bs = {.n = 0};
+    NARGS(16, "game_env");
+    GETP(p, 0);
+    i64 n;
+    WGame *g = wgames(&bs, args[1], &n);
+    if (!g) goto fail;
+    GET(actions, const i64 *, 2, 'i', n, 0, "actions");
+    float *obs = NULL, *final_obs = NULL;
+    if (args[3] != Py_None) {
+        obs = (float *)get(&bs, args[3], 'g', n * O_SIZE, 1, "obs", NULL);
+        if (!obs) goto fail;
+        final_obs = (float *)get(&bs, args[9], 'g', n * O_SIZE, 1, "final_obs", NULL);
+        if (!final_obs) goto fail;
+    }
+    GET(masks, uint8_t *, 4, 'b', n * N_IDS, 1, "masks");
+    GET(rewards, double *, 5, 'f', n, 1, "rewards");
+    GET(term, uint8_t *, 6, 'b', n, 1, "term");
+    GET(trunc, uint8_t *, 7, 'b', n, 1, "trunc");
+    GET(ended, uint8_t *, 8, 'b', n, 1, "ended");
+    GET(returns, double *, 10, 'f', 2 * n, 1, "returns");
+    GET(status, i64 *, 11, 'i', n, 1, "status");
+    GET(last_mover, i64 *, 12, 'i', n, 1, "last_mover");
+    NUM(stepping, 13);
+    NUM(lo, 14);
+    NUM(hi, 15);
+    if (!rows_ok(lo, hi, n)) goto fail;
+    WEnv e = {.p = p, .g = g, .actions = actions, .obs = obs, .masks = masks,
+              .rewards = rewards, .term = term, .trunc = trunc, .ended = ended,
+              .final_obs = final_obs, .returns = returns, .status = status,
+              .last_mover = last_mover};
+    Py_BEGIN_ALLOW_THREADS
+    w_env_rows(&e, lo, hi, stepping != 0);
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
 static PyObject *py_game_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, games, i, pack (36)): row i's deal in play dealt from pack; returns 1, or 0 if a
      * decision of that deal was made */
@@ -1076,6 +1120,7 @@ static PyMethodDef methods[] = {
     {"game_reset", (PyCFunction)(void (*)(void))py_game_reset, METH_FASTCALL, "New whole games in rows."},
     {"game_deal", (PyCFunction)(void (*)(void))py_game_deal, METH_FASTCALL, "A row's deal from a pack."},
     {"game_obs", (PyCFunction)(void (*)(void))py_game_obs, METH_FASTCALL, "Each row's observation."},
+    {"game_env", (PyCFunction)(void (*)(void))py_game_env, METH_FASTCALL, "The environment's step."},
     {"game_step", (PyCFunction)(void (*)(void))py_game_step, METH_FASTCALL, "An action id in each row."},
     {NULL, NULL, 0, NULL},
 };
