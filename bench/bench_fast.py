@@ -18,6 +18,12 @@ the ratios compare figures measured in this run, so the machine's load cancels o
                 numpy): steps per wall second on all cores and per CPU-second, with the
                 random choice of the cards counted and without it (``env.step`` alone),
                 and ``env.step`` alone on one thread (per CPU-second).
+``GameEnv``     :class:`piquet.fast.GameEnv`: whole games, every decision the agent's (4,096
+                games of rubicon, random legal ids drawn by the compiled helper
+                ``GameBoards.random_ids``, counted; ``copy=False``): steps per wall
+                second on all cores and on one thread, with the observations written and without, against the
+                target (1,000,000 whole-game steps/s), and ``env.step`` alone.
+                ``--game-only`` measures only this.
 ``python_piquet`` random games through the OpenSpiel adapter; ``pettingzoo`` steps, with
                 the wrappers (``env``) and without (``raw_env``); each also through the
                 engine alone (``kernel=False``: no card played on the kernel's board), the
@@ -178,6 +184,66 @@ def env_rate(seconds: float, preset: str, threads: int | None = None
     env.close()
     return {"steps_per_wall_s": steps / w, "steps_per_cpu_s": steps / c,
             "step_only_per_wall_s": steps / step_wall, "step_only_per_cpu_s": steps / step_cpu}
+
+
+TARGET_GAME = 1_000_000
+
+
+def game_env_rate(seconds: float, preset: str, *, threads: int | None = None,
+                  observations: bool = True, n: int = 4096) -> dict[str, float]:
+    """GameEnv (every decision the agent's) steps a second, wall and CPU, with random legal
+    ids drawn by the compiled helper (GameBoards.random_ids, counted), and env.step alone."""
+    from piquet.fast.gameenv import GameEnv
+    from piquet.fast.policies import new_rng
+
+    env = GameEnv(n, rules=preset, format="game", threads=threads, observations=observations,
+                  copy=False)
+    env.reset(seed=1)
+    rng = new_rng(7)
+    acts = np.zeros(n, dtype=np.int64)
+    steps = 0
+    step_cpu = step_wall = 0.0
+    ended = 0
+    cpu = time.process_time()
+    wall = time.perf_counter()
+    while time.perf_counter() - wall < seconds:
+        env.boards.random_ids(rng, acts)
+        c0 = time.process_time()
+        w0 = time.perf_counter()
+        _, _, term, trunc, _ = env.step(acts)
+        step_cpu += time.process_time() - c0
+        step_wall += time.perf_counter() - w0
+        steps += n
+        ended += int(term.sum() + trunc.sum())
+    w = time.perf_counter() - wall
+    c = time.process_time() - cpu
+    env.close()
+    return {"steps_per_wall_s": steps / w, "steps_per_cpu_s": steps / c,
+            "step_only_per_wall_s": steps / step_wall, "step_only_per_cpu_s": steps / step_cpu,
+            "games_ended": ended, "steps": steps}
+
+
+def game_env_report(seconds: float, report: dict[str, Any]) -> None:
+    """GameEnv on all cores and on one thread, with and without observations."""
+    rows = {}
+    for label, kw in (("obs", {"observations": True}),
+                      ("no_obs", {"observations": False}),
+                      ("obs_1thread", {"observations": True, "threads": 1}),
+                      ("no_obs_1thread", {"observations": False, "threads": 1})):
+        r = game_env_rate(seconds, "rubicon", **kw)  # type: ignore[arg-type]
+        rows[label] = r
+        x = r["steps_per_wall_s"] / TARGET_GAME
+        print(f"GameEnv rubicon game, 4096 games, {label:15s}: "
+              f"{r['steps_per_wall_s']:>11,.0f} steps/s wall ({x:.2f}x"
+              f" the {TARGET_GAME:,} target), {r['steps_per_cpu_s']:>11,.0f} per CPU-s; "
+              f"env.step alone {r['step_only_per_wall_s']:,.0f}/s wall", flush=True)
+    base = rows["obs"]["steps_per_wall_s"]
+    print(f"  ratios (wall): without observations / with "
+          f"{rows['no_obs']['steps_per_wall_s'] / base:.2f}; all cores / one thread "
+          f"{base / rows['obs_1thread']['steps_per_wall_s']:.2f} (with observations), "
+          f"{rows['no_obs']['steps_per_wall_s'] / rows['no_obs_1thread']['steps_per_wall_s']:.2f}"
+          " (without)")
+    report["game_env"] = rows
 
 
 def openspiel_rate(preset: str, seconds: float, game: Any = None,
@@ -538,11 +604,20 @@ def main(argv: list[str] | None = None) -> int:
                     help="run the differential check over N deals per preset instead")
     ap.add_argument("--adapters-diff", type=int, default=0, metavar="N",
                     help="check the adapters' answers over N episodes of each format instead")
+    ap.add_argument("--game-only", action="store_true",
+                    help="measure only GameEnv (the whole game, every decision the agent's)")
     ap.add_argument("--adapters-only", action="store_true",
                     help="measure only python_piquet and PettingZoo (and their floors)")
     args = ap.parse_args(argv)
     load = os.getloadavg()
     report: dict[str, Any] = {"load_before": load, "cpus": os.cpu_count()}
+    if args.game_only:
+        print(f"load average before: {load[0]:.2f} on {os.cpu_count()} cores")
+        game_env_report(args.seconds, report)
+        report["load_after"] = os.getloadavg()
+        print(f"load average after: {report['load_after'][0]:.2f}")
+        print(json.dumps(report))
+        return 0
     if args.adapters_only:
         print(f"load average before: {load[0]:.2f} on {os.cpu_count()} cores; per CPU-second")
         adapters(args.seconds, report, None, None, None)
@@ -621,6 +696,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  per CPU-s: {ratios(env['steps_per_cpu_s'])} (engine "
               f"{eng_steps or 0:,.0f} actions/CPU-s, rubicon; C++ skat "
               f"{skat_steps or 0:,.0f} player actions/CPU-s, Python loop)")
+    game_env_report(s, report)
     adapters(s, report, eng, skat, ratios)
     report["load_after"] = os.getloadavg()
     print(json.dumps(report))

@@ -269,12 +269,12 @@ def test_env_partie_rewards_are_the_settlement() -> None:
     from piquet.fast.gameenv import GameEnv
 
     env = GameEnv(2, rules="rubicon", format="partie", seed=1)
-    obs, infos = env.reset()
+    _, infos = env.reset()
     rng = np.random.default_rng(1)
     got = []
     for _ in range(3000):
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
-        obs, rew, term, trunc, infos = env.step(acts)
+        _, rew, term, trunc, infos = env.step(acts)
         assert not trunc.any()
         got += [float(r) for r, t in zip(rew, term, strict=True) if t]
     assert got and all(abs(r) >= 100 or r == 0 for r in got)
@@ -303,7 +303,7 @@ def test_env_refuses_illegal_ids() -> None:
         env.step(np.array([good, bad]))
     with pytest.raises(IllegalActionError, match="one action id per game"):
         env.step(np.array([good]))
-    after, infos2 = env.reset(seed=0)
+    after, _ = env.reset(seed=0)
     assert (after == obs).all()
 
 

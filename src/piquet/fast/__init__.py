@@ -28,7 +28,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """``VectorEnv`` and ``GameEnv`` on first use (it imports Gymnasium, which the play-outs never need)."""
+    """``VectorEnv`` and ``GameEnv`` on first use (they import Gymnasium, which the
+    play-outs never need)."""
     if name == "VectorEnv":
         from piquet.fast.env import VectorEnv
 

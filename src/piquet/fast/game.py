@@ -128,6 +128,16 @@ class GameBoards:
         K._native.game_obs(self._p, self.rows, who, out, 0, self.n)
         return out
 
+    def random_ids(self, rng: npt.NDArray[np.uint64],
+                   out: npt.NDArray[np.int64] | None = None) -> npt.NDArray[np.int64]:
+        """A legal id of each game drawn uniformly, compiled (-1 where a game is over):
+        random play at the board's speed.  ``rng``: a one-element uint64 generator state
+        (:func:`piquet.fast.policies.new_rng`), advanced."""
+        if out is None:
+            out = np.zeros(self.n, dtype=np.int64)
+        K._native.game_random(self.rows, rng, out, 0, self.n)
+        return out
+
     # ------------------------------------------------------------------ moving
     def deal_pack(self, i: int, pack: tuple[int, ...] | list[int]) -> None:
         """Deal game ``i``'s deal in play again from ``pack`` (card indices, top first), as

@@ -39,7 +39,8 @@ Seeded: ``reset(seed=S)`` gives game ``i`` its own generator from ``S`` and ``i`
 that ends draws the next one's seed from its own generator, so the same seed and actions
 give the same games whatever the number of threads.  ``observations=False`` skips the
 observations (the masks are still written: for a policy that needs only them, and for
-measuring the board alone).
+measuring the board alone); ``copy=False`` returns the environment's own arrays (valid
+until the next step), as Gymnasium's ``copy`` option of its vector environments.
 """
 
 from __future__ import annotations
@@ -80,6 +81,7 @@ class GameEnv(gymnasium.vector.VectorEnv):
         seed: int = 0,
         threads: int | None = None,
         observations: bool = True,
+        copy: bool = True,
     ) -> None:
         self.boards = GameBoards(num_envs, rules=rules, format=format, max_deals=max_deals)
         self.rules = self.boards.rules
@@ -92,6 +94,7 @@ class GameEnv(gymnasium.vector.VectorEnv):
             self.single_observation_space, n)
         self.action_space = gymnasium.spaces.MultiDiscrete(np.full(n, NUM_ACTIONS))
         self._observations = bool(observations)
+        self._copy = bool(copy)
         self._obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
         self._final = np.zeros((n, OBS_SIZE), dtype=np.float32)
         self._masks = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
@@ -141,8 +144,11 @@ class GameEnv(gymnasium.vector.VectorEnv):
                    self._term, self._trunc, self._ended, self._final, self._returns,
                    self._status, self._movers, int(stepping))
 
+    def _out(self, a: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        return a.copy() if self._copy else a
+
     def _infos(self) -> dict[str, Any]:
-        return {"action_mask": self._masks.copy(), "to_play": self.boards.to_move}
+        return {"action_mask": self._out(self._masks), "to_play": self.boards.to_move}
 
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """The legal ids of each game, ``(num_envs, 480)``."""
@@ -158,7 +164,7 @@ class GameEnv(gymnasium.vector.VectorEnv):
         self.boards.reset(self._seed)
         self._run(self._none, False)
         self._started = True
-        return self._obs.copy(), self._infos()
+        return self._out(self._obs), self._infos()
 
     def step(
         self, actions: npt.ArrayLike
@@ -198,5 +204,5 @@ class GameEnv(gymnasium.vector.VectorEnv):
                 "to_play": self._movers.copy(), "_to_play": ended,
             }
             infos["_final_info"] = ended
-        return (self._obs.copy(), self._rewards.copy(), self._term.copy(), self._trunc.copy(),
-                infos)
+        return (self._out(self._obs), self._out(self._rewards), self._out(self._term),
+                self._out(self._trunc), infos)

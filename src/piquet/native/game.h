@@ -14,6 +14,7 @@
 #ifndef PIQUET_GAME_H
 #define PIQUET_GAME_H
 
+#include "batch.h"
 #include "kernel.h"
 
 enum { WF_GAME, WF_PARTIE };
@@ -303,9 +304,7 @@ static inline float w_twelfths(i64 n) {
     return (float)(x < 1.0 ? x : 1.0);
 }
 
-static inline void w_plane(float *o, i64 mask) {
-    for (int c = 0; c < 36; c++) o[c] = (float)(mask >> c & 1);
-}
+static inline void w_plane(float *o, i64 mask) { bits_to_floats(o, mask); }
 
 /* the phase of the decision (or the end) */
 static int w_phase(const WGame *g) {
@@ -504,11 +503,8 @@ typedef struct {
 } WEnv;
 
 static inline void w_mask(const WGame *g, uint8_t *m) {
-    for (int k = 0; k < 8; k++) {
-        u64 w = g->legal[k];
-        int top = k == 7 ? N_IDS - 7 * 64 : 64;
-        for (int b = 0; b < top; b++) m[64 * k + b] = (uint8_t)(w >> b & 1);
-    }
+    const BitTables *t = bit_tables();
+    for (int k = 0; k < 60; k++) memcpy(m + 8 * k, t->b[(g->legal[k >> 3] >> (8 * (k & 7))) & 0xFF], 8);
 }
 
 /* a finished game's returns (player 0's, player 1's): a game +1 / -1, a partie the
@@ -548,6 +544,25 @@ static void w_env_rows(const WEnv *e, i64 lo, i64 hi, int stepping) {
         if (e->obs) w_obs(e->p, g, (int)g->to_move, e->obs + i * O_SIZE);
         w_mask(g, e->masks + i * N_IDS);
     }
+}
+
+
+/* a legal id of row g drawn uniformly (the generator rng): for random play and benchmarks */
+static i64 w_random_legal(const WGame *g, u64 *rng) {
+    int total = 0;
+    for (int k = 0; k < 8; k++) total += __builtin_popcountll(g->legal[k]);
+    if (!total) return -1;
+    i64 r = rand_below(rng, total);
+    for (int k = 0; k < 8; k++) {
+        int c = __builtin_popcountll(g->legal[k]);
+        if (r < c) {
+            u64 w = g->legal[k];
+            for (i64 j = 0; j < r; j++) w &= w - 1;
+            return 64 * k + __builtin_ctzll(w);
+        }
+        r -= c;
+    }
+    return -1;
 }
 
 #endif

@@ -1041,6 +1041,29 @@ fail:
     return NULL;
 }
 
+static PyObject *py_game_random(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (games, rng (1) uint64, out (n), lo, hi): a uniformly drawn legal id of each row (-1
+     * where the game is over) */
+    Bufs bs = {.n = 0};
+    NARGS(5, "game_random");
+    i64 n;
+    WGame *g = wgames(&bs, args[0], &n);
+    if (!g) goto fail;
+    GET(rng, u64 *, 1, 'u', 1, 1, "rng");
+    GET(out, i64 *, 2, 'i', n, 1, "out");
+    NUM(lo, 3);
+    NUM(hi, 4);
+    if (!rows_ok(lo, hi, n)) goto fail;
+    Py_BEGIN_ALLOW_THREADS
+    for (i64 i = lo; i < hi; i++) out[i] = w_random_legal(&g[i], rng);
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
 static PyObject *py_game_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, games, i, pack (36)): row i's deal in play dealt from pack; returns 1, or 0 if a
      * decision of that deal was made */
@@ -1121,6 +1144,7 @@ static PyMethodDef methods[] = {
     {"game_deal", (PyCFunction)(void (*)(void))py_game_deal, METH_FASTCALL, "A row's deal from a pack."},
     {"game_obs", (PyCFunction)(void (*)(void))py_game_obs, METH_FASTCALL, "Each row's observation."},
     {"game_env", (PyCFunction)(void (*)(void))py_game_env, METH_FASTCALL, "The environment's step."},
+    {"game_random", (PyCFunction)(void (*)(void))py_game_random, METH_FASTCALL, "Random legal ids."},
     {"game_step", (PyCFunction)(void (*)(void))py_game_step, METH_FASTCALL, "An action id in each row."},
     {NULL, NULL, 0, NULL},
 };
