@@ -21,8 +21,9 @@ the ratios compare figures measured in this run, so the machine's load cancels o
 ``GameEnv``     :class:`piquet.fast.GameEnv`: whole games, every decision the agent's (4,096
                 games of rubicon, random legal ids drawn by the compiled helper
                 ``GameBoards.random_ids``, counted; ``copy=False``): steps per wall
-                second on all cores and on one thread, with the observations written and without, against the
-                target (1,000,000 whole-game steps/s), and ``env.step`` alone.
+                second on all cores and on one thread, with the observations written
+                and without, against the target (1,000,000 whole-game steps/s), and
+                ``env.step`` alone.
                 ``--game-only`` measures only this.
 ``python_piquet`` random games through the OpenSpiel adapter; ``pettingzoo`` steps, with
                 the wrappers (``env``) and without (``raw_env``); each also through the
