@@ -44,10 +44,10 @@ NUM_ACTIONS: Final = 480
 #: the observation's size: the adapters' information-state tensor
 #: (piquet.integrations.observation.INFO_SIZE, the same layout)
 OBS_SIZE: Final = _L["WG_OBS_SIZE"]
-#: the observation's parts the board does not write yet (left zero; the adapters' tensor
-#: fills them from the declarations' dialog): the holdings shown in the declarations are
-#: not in "other_shown" and "seen_by_other" (carte blanche shown is)
-OBS_UNWRITTEN: Final = ("declarations", "missing", "missing_asked")
+#: the observation's parts the board does not write yet (left zero): none
+OBS_UNWRITTEN: Final[tuple[str, ...]] = ()
+#: the parts written in part: where sequences may be of any suits (du-coeur-1995), the
+#: sequences a winner shows are not in "other_shown" and "seen_by_other"
 OBS_PARTIAL: Final = ("other_shown", "seen_by_other")
 #: the formats the boards play, and their codes
 FORMATS: Final = {"game": 0, "partie": 1}
@@ -117,6 +117,13 @@ class GameBoards:
         """The pack of game ``i``'s deal in play, top first."""
         return tuple(int(c) for c in self.field("deck", 36)[i, :self.rules.deck_size])
 
+    def _knobs(self) -> int:
+        """What a seat sees under the rule set (not in the parameter vector), as the C
+        side's bits (game.h's W_SEES_UNUSED ..)."""
+        r = self.rules
+        return (int(r.elder_sees_unused) | int(r.show_point) << 1 | int(r.show_sequences) << 2
+                | int(r.show_sets) << 3 | int(r.show_missing) << 4)
+
     def observe(self, players: npt.ArrayLike | None = None,
                 out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
         """Each game's observation (``(n, OBS_SIZE)`` float32) for ``players[i]`` (default:
@@ -166,7 +173,7 @@ class GameBoards:
         lo, hi, _ = (rows or slice(0, self.n)).indices(self.n)
         K._native.game_reset(self._p, self.rows, _seed_words(seed, self.n),
                              FORMATS[self.format], self.max_deals, lo, hi,
-                             int(self.rules.elder_sees_unused))
+                             self._knobs())
         self._started = True
 
     def step(self, actions: npt.ArrayLike) -> None:

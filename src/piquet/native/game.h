@@ -18,6 +18,8 @@
 #include "kernel.h"
 
 enum { WF_GAME, WF_PARTIE };
+enum { W_SEES_UNUSED = 1, W_SHOW_POINT = 2, W_SHOW_SEQUENCES = 4, W_SHOW_SETS = 8,
+       W_SHOW_MISSING = 16 };
 /* who moves when nobody does (OpenSpiel's number for the end) */
 #define W_TERMINAL (-4)
 /* step results */
@@ -44,10 +46,13 @@ typedef struct {
     i64 steps;      /* player decisions in this game */
     i64 deal_pts[2]; /* the players' points in the last finished deal */
     i64 reached;    /* the player who reached the target during the last deal, or -1 */
-    i64 sees_unused; /* the rule set lets elder see the cards of his allotment he left */
+    i64 knobs;      /* what a seat sees (not in the parameter vector), as bits: W_SEES_UNUSED,
+                     * W_SHOW_POINT, W_SHOW_SEQUENCES, W_SHOW_SETS, W_SHOW_MISSING */
     u64 legal[8];   /* the legal ids of the player to act, as bits */
     i64 deck[36];   /* the pack of the deal in play, top first */
     i64 ch[MAX_TRACE][2];
+    i64 chrole[MAX_TRACE]; /* the role that made each choice */
+    i64 chcls[MAX_TRACE];  /* a claim's, a pass's or an answer's class */
     i64 flat[FLAT_SIZE];
 } WGame;
 
@@ -179,9 +184,9 @@ static void w_new_deal(const i64 *p, WGame *g) {
 
 /* a new game from seed: the first dealer drawn, the first deal dealt */
 static void w_reset(const i64 *p, WGame *g, u64 seed, i64 format, i64 max_deals,
-                    i64 sees_unused) {
+                    i64 knobs) {
     memset(g, 0, sizeof *g);
-    g->sees_unused = sees_unused;
+    g->knobs = knobs;
     /* splitmix64 of the seed: a nonzero xorshift state */
     u64 z = seed + 0x9E3779B97F4A7C15ULL;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
@@ -254,6 +259,7 @@ static int w_step(const i64 *p, WGame *g, i64 id) {
         }
         g->ch[g->nch][0] = A_DISCARD;
         g->ch[g->nch][1] = g->sel;
+        g->chrole[g->nch] = g->role;
         g->nch++;
         g->sel = 0;
         w_run(p, g);
@@ -263,6 +269,7 @@ static int w_step(const i64 *p, WGame *g, i64 id) {
         /* go on from the board where it stopped */
         g->ch[g->nch][0] = A_PLAY;
         g->ch[g->nch][1] = id;
+        g->chrole[g->nch] = g->role;
         g->nch++;
         Board b = {.stop_all = 1};
         w_board(p, g, &b);
@@ -277,6 +284,8 @@ static int w_step(const i64 *p, WGame *g, i64 id) {
     if (!w_row(p, g, id, &code, &value)) return WS_ILLEGAL;
     g->ch[g->nch][0] = code;
     g->ch[g->nch][1] = value;
+    g->chrole[g->nch] = g->role;
+    g->chcls[g->nch] = (g->flat + FLAT_INFO)[I_CLS];
     g->nch++;
     w_run(p, g);
     return WS_OK;
@@ -410,7 +419,7 @@ static void w_obs(const i64 *p, const WGame *g, int player, float *out) {
         for (i64 i = 24 + n0; i < 24 + p[P_ELDER_MAX] && i < size; i++) unused |= BIT(g->deck[i]);
     i64 seen[2];
     for (int r = 0; r < 2; r++) {
-        i64 s = r == 0 && g->sees_unused ? unused : 0;
+        i64 s = r == 0 && (g->knobs & W_SEES_UNUSED) ? unused : 0;
         int sees_left = mode != LEFT_HIDDEN &&
                         (mode == LEFT_LOOKS && r == 0
                              ? look[1] && (ntricks > 0 || lead >= 0)
@@ -435,6 +444,133 @@ static void w_obs(const i64 *p, const WGame *g, int player, float *out) {
     if (bl[1]) {
         int when = !p[P_BLANCHE_NUMBER] ? disc_rows >= 1 : (bl_n[0] >= 0 ? disc_rows >= 2 : disc_rows >= 1);
         if (when) shown[1] |= dealt[1];
+    }
+    /* the declarations' dialog, from the rows: what each said, passed and answered, the
+     * holdings the winner of a class showed, "which is missing" */
+    {
+        i64 claim_cards[3][2] = {{0, 0}, {0, 0}, {0, 0}};
+        i64 claim_base[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
+        int by_cards = p[P_POINT_BY_CARDS] != 0;
+        for (i64 k = 0; k < g->nch; k++) {
+            i64 code = g->ch[k][0], v = g->ch[k][1];
+            if (code != A_DECLARE && code != A_PASS && code != A_ANSWER && code != A_QUESTION)
+                continue;
+            int r = (int)g->chrole[k];
+            int side = r == me ? 0 : 1;
+            int cls = code == A_DECLARE ? (int)(v & 3) : code == A_QUESTION ? 2 : (int)g->chcls[k];
+            i64 base = O_DECLARATIONS + (cls * 2 + side) * 29;
+            int winner = -1;
+            i64 wcards = 0;
+            if (code == A_DECLARE) {
+                i64 cards = v >> 2;
+                i64 size = popcount(cards), pips = 0, top = 0;
+                for (int c = 0; c < 36; c++)
+                    if (cards >> c & 1) {
+                        pips += PIPS[c % 9];
+                        if (c % 9 + 6 > top) top = c % 9 + 6;
+                    }
+                out[base] = 1.0f;
+                if (cls == 0) {
+                    int full = !(r == 0 && by_cards);
+                    if (by_cards) out[base + 2 + (size < 12 ? size : 12)] = 1.0f;
+                    if (!by_cards || full) out[base + 24] = (float)(pips / 100.0 < 1.0 ? pips / 100.0 : 1.0);
+                } else {
+                    out[base + 2 + (size < 12 ? size : 12)] = 1.0f;
+                    out[base + 15 + top - 6] = 1.0f;
+                }
+                claim_cards[cls][r] = cards;
+                claim_base[cls][r] = base;
+                if (r == 1) { winner = 1; wcards = cards; }
+            } else if (code == A_PASS) {
+                out[base + 1] = 1.0f;
+            } else if (code == A_ANSWER) {
+                out[base + 25 + v] = 1.0f;
+                if (v == R_MAKING && claim_base[cls][0] >= 0) {
+                    i64 pips = 0;
+                    for (int c = 0; c < 36; c++)
+                        if (claim_cards[cls][0] >> c & 1) pips += PIPS[c % 9];
+                    out[claim_base[cls][0] + 24] = (float)(pips / 100.0 < 1.0 ? pips / 100.0 : 1.0);
+                }
+                if (v == R_GOOD) { winner = 0; wcards = claim_cards[cls][0]; }
+            } else if (v) {
+                /* "which is missing?": asked by r of the winner of the sets' trios */
+                out[O_MISSING_ASKED + side] = 1.0f;
+                int holder = 1 - r;
+                i64 hand = hands[holder] | played[holder];
+                i64 cl = claim_cards[2][holder];
+                i64 crank = 0;
+                for (int c = 0; c < 36; c++)
+                    if (cl >> c & 1) crank = c % 9 + 6;
+                i64 ckey = set_key(p, popcount(cl), crank);
+                for (i64 rank = 14; rank >= p[P_SET_MIN_RANK]; rank--) {
+                    i64 trio = 0;
+                    if (rank == crank) {
+                        if (popcount(cl) == 3) trio = cl;
+                    } else {
+                        i64 held = hand & rank_mask((int)rank - 6);
+                        if (popcount(held) == 3 && set_key(p, 3, rank) <= ckey) trio = held;
+                    }
+                    if (!trio) continue;
+                    i64 missing = rank_mask((int)rank - 6) & ~trio;
+                    if (disc[holder] & missing) {
+                        for (int c = 0; c < 36; c++)
+                            if (missing >> c & 1) out[O_MISSING + c] = 1.0f;
+                        if (g->knobs & W_SHOW_MISSING) shown[holder] |= missing;
+                    } else {
+                        out[O_MISSING_ASKED + 2 + rank - 6] = 1.0f;
+                    }
+                }
+            }
+            if (winner >= 0) {
+                /* the holdings counted, shown where the rule set shows that class */
+                i64 hand = hands[winner] | played[winner];
+                i64 held = wcards;
+                int show = cls == 0 ? (g->knobs & W_SHOW_POINT) != 0
+                         : cls == 1 ? (g->knobs & W_SHOW_SEQUENCES) != 0
+                                    : (g->knobs & W_SHOW_SETS) != 0;
+                if (cls == 2) {
+                    i64 crank = 0;
+                    for (int c = 0; c < 36; c++)
+                        if (wcards >> c & 1) crank = c % 9 + 6;
+                    i64 ckey = set_key(p, popcount(wcards), crank);
+                    for (i64 rank = 14; rank >= p[P_SET_MIN_RANK]; rank--) {
+                        if (rank == crank) continue;
+                        i64 h = hand & rank_mask((int)rank - 6);
+                        if (popcount(h) >= 3 && set_key(p, popcount(h), rank) <= ckey) held |= h;
+                    }
+                } else if (cls == 1 && p[P_SEQ_SAME_SUIT]) {
+                    int suit = 0;
+                    while (!(wcards & SUIT_MASK(suit))) suit++;
+                    i64 local = hand >> (9 * suit) & 0x1FF, run = wcards >> (9 * suit) & 0x1FF;
+                    for (;;) {
+                        i64 grown = run | (((run << 1) | (run >> 1)) & local);
+                        if (grown == run) break;
+                        run = grown;
+                    }
+                    i64 rest = hand & ~(run << (9 * suit));
+                    i64 size = popcount(wcards), top = 0;
+                    for (int c = 0; c < 36; c++)
+                        if (wcards >> c & 1) top = c % 9 + 6;
+                    i64 ckey = size * 256 + top;
+                    for (int s2 = 0; s2 < 4; s2++) {
+                        i64 loc = rest >> (9 * s2) & 0x1FF;
+                        int i = 8;
+                        while (i >= 0) {
+                            if (!(loc >> i & 1)) { i--; continue; }
+                            int j = i;
+                            while (j - 1 >= 0 && (loc >> (j - 1) & 1)) j--;
+                            i64 length = i - j + 1;
+                            if (length >= 3 && length * 256 + i + 6 <= ckey)
+                                held |= ((BIT(length) - 1) << j) << (9 * s2);
+                            i = j - 1;
+                        }
+                    }
+                } else if (cls == 1) {
+                    show = 0; /* sequences of any suits: what is shown is not worked out here */
+                }
+                if (show) shown[winner] |= held;
+            }
+        }
     }
     /* who acts, the phase, the packet */
     out[O_ROLE + me] = 1.0f;
@@ -518,7 +654,7 @@ static inline double w_return0(const WGame *g) {
 /* the next game of a row: seeded from the row's own generator */
 static void w_again(const i64 *p, WGame *g) {
     u64 seed = (u64)rand_below(&g->rng, (i64)1 << 62);
-    w_reset(p, g, seed, g->format, g->max_deals, g->sees_unused);
+    w_reset(p, g, seed, g->format, g->max_deals, g->knobs);
 }
 
 static void w_env_rows(const WEnv *e, i64 lo, i64 hi, int stepping) {

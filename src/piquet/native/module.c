@@ -911,7 +911,7 @@ static WGame *wgames(Bufs *bs, PyObject *o, i64 *n) {
 }
 
 static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    /* (p, games, seeds (n) uint64, format, max_deals, lo, hi, sees_unused): new games in
+    /* (p, games, seeds (n) uint64, format, max_deals, lo, hi, knobs): new games in
      * rows lo:hi */
     Bufs bs = {.n = 0};
     NARGS(8, "game_reset");
@@ -924,14 +924,14 @@ static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t
     NUM(max_deals, 4);
     NUM(lo, 5);
     NUM(hi, 6);
-    NUM(sees_unused, 7);
+    NUM(knobs, 7);
     if (!rows_ok(lo, hi, n)) goto fail;
     if ((format != WF_GAME && format != WF_PARTIE) || max_deals < 1) {
         PyErr_SetString(PyExc_ValueError, "format 0 (game) or 1 (partie), max_deals >= 1");
         goto fail;
     }
     Py_BEGIN_ALLOW_THREADS
-    for (i64 i = lo; i < hi; i++) w_reset(p, &g[i], seeds[i], format, max_deals, sees_unused);
+    for (i64 i = lo; i < hi; i++) w_reset(p, &g[i], seeds[i], format, max_deals, knobs);
     Py_END_ALLOW_THREADS
     release(&bs);
     Py_RETURN_NONE;
