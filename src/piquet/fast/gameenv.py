@@ -195,8 +195,8 @@ class GameEnv(gymnasium.vector.VectorEnv):
         if self._ended.any():
             ended = self._ended.copy()
             final_obs = np.full(self.num_envs, None, dtype=object)
-            for i in np.flatnonzero(ended):
-                final_obs[i] = self._final[i].copy()
+            for j in np.flatnonzero(ended):
+                final_obs[j] = self._final[j].copy()
             infos["final_obs"] = final_obs
             infos["_final_obs"] = ended
             infos["final_info"] = {
