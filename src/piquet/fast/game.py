@@ -146,13 +146,18 @@ class GameBoards:
         return out
 
     # ------------------------------------------------------------------ moving
-    def deal_pack(self, i: int, pack: tuple[int, ...] | list[int]) -> None:
+    def deal_pack(self, i: int, pack: tuple[int, ...] | list[int], *,
+                  dealer: int | None = None) -> None:
         """Deal game ``i``'s deal in play again from ``pack`` (card indices, top first), as
-        at a table whose cards are entered.
+        at a table whose cards are entered; ``dealer`` (0 or 1) deals it instead, for the
+        game's first deal only (to follow another implementation's chance draws).
 
         Raises :class:`IllegalActionError` (and nothing changes) for a pack that is not the
-        rule set's cards each once, or once a decision of the deal has been made.
+        rule set's cards each once, once a decision of the deal has been made, or for a
+        dealer after the first deal.
         """
+        if dealer not in (None, 0, 1):
+            raise IllegalActionError(f"dealer: player 0 or 1, not {dealer!r}")
         if not 0 <= i < self.n:
             raise IllegalActionError(f"game {i}: the games are 0 to {self.n - 1}")
         cards = [int(c) for c in pack]
@@ -164,9 +169,11 @@ class GameBoards:
             raise IllegalActionError("call reset() before dealing a pack")
         row = np.zeros(36, dtype=np.int64)
         row[:len(cards)] = cards
-        if not K._native.game_deal(self._p, self.rows, i, row):
-            raise IllegalActionError(f"game {i}: a decision of this deal has been made (or the "
-                                     "game is over): only a deal not yet begun is dealt again")
+        if not K._native.game_deal(self._p, self.rows, i, row, -1 if dealer is None else dealer):
+            raise IllegalActionError(
+                f"game {i}: a decision of this deal has been made (or the game is over, or a "
+                "dealer is named after the first deal): only a deal not yet begun is dealt "
+                "again, and only the first by another dealer")
 
     def reset(self, seed: int = 0, rows: slice | None = None) -> None:
         """New games from ``seed`` (game ``i`` from ``seed`` and ``i``) in ``rows`` (all)."""

@@ -202,9 +202,11 @@ static void w_reset(const i64 *p, WGame *g, u64 seed, i64 format, i64 max_deals,
 }
 
 /* the deal in play dealt again from pack (its first decision not yet made), as at a table
- * whose cards are entered; 0 if a decision of the deal has been made or the game is over */
-static int w_deal_pack(const i64 *p, WGame *g, const i64 *pack) {
-    if (g->over || g->nch || g->sel) return 0;
+ * whose cards are entered, by dealer (-1: the same; another only for a game's first deal);
+ * 0 if a decision of the deal has been made, the game is over, or the dealer may not change */
+static int w_deal_pack(const i64 *p, WGame *g, const i64 *pack, i64 dealer) {
+    if (g->over || g->nch || g->sel || (dealer >= 0 && g->ndeals)) return 0;
+    if (dealer >= 0) g->dealer = dealer;
     memcpy(g->deck, pack, sizeof g->deck);
     w_run(p, g);
     return 1;

@@ -1065,10 +1065,10 @@ fail:
 }
 
 static PyObject *py_game_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    /* (p, games, i, pack (36)): row i's deal in play dealt from pack; returns 1, or 0 if a
-     * decision of that deal was made */
+    /* (p, games, i, pack (36), dealer): row i's deal in play dealt from pack by dealer (-1:
+     * the same); returns 1, or 0 if that cannot be (game.h's w_deal_pack) */
     Bufs bs = {.n = 0};
-    NARGS(4, "game_deal");
+    NARGS(5, "game_deal");
     GETP(p, 0);
     i64 n;
     WGame *g = wgames(&bs, args[1], &n);
@@ -1077,12 +1077,13 @@ static PyObject *py_game_deal(PyObject *self, PyObject *const *args, Py_ssize_t 
     Py_buffer *packv;
     const i64 *pack = (const i64 *)get(&bs, args[3], 'i', 36, 0, "pack", &packv);
     if (!pack) goto fail;
-    if (i < 0 || i >= n) {
-        PyErr_SetString(PyExc_ValueError, "i: a row of games");
+    NUM(dealer, 4);
+    if (i < 0 || i >= n || dealer < -1 || dealer > 1) {
+        PyErr_SetString(PyExc_ValueError, "i: a row of games; dealer: -1, 0 or 1");
         goto fail;
     }
     if (!deck_ok(pack, p[P_DECK_SIZE])) goto fail;
-    int done = w_deal_pack(p, &g[i], pack);
+    int done = w_deal_pack(p, &g[i], pack, dealer);
     release(&bs);
     return PyLong_FromLong(done);
 fail:
