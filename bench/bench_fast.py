@@ -22,7 +22,8 @@ the ratios compare figures measured in this run, so the machine's load cancels o
                 games of rubicon, random legal ids drawn by the compiled helper
                 ``GameBoards.random_ids``, counted; ``copy=False``): steps per wall
                 second on all cores and on one thread, with the observations written
-                and without, against the target (1,000,000 whole-game steps/s), and
+                (the information state, 1,605 values, and the observation, 717) and
+                without, against the target (1,000,000 whole-game steps/s), and
                 ``env.step`` alone.
                 ``--game-only`` measures only this.
 ``python_piquet`` random games through the OpenSpiel adapter; ``pettingzoo`` steps, with
@@ -191,14 +192,15 @@ TARGET_GAME = 1_000_000
 
 
 def game_env_rate(seconds: float, preset: str, *, threads: int | None = None,
-                  observations: bool = True, n: int = 4096) -> dict[str, float]:
+                  observations: bool = True, tensor: str = "information_state",
+                  n: int = 4096) -> dict[str, float]:
     """GameEnv (every decision the agent's) steps a second, wall and CPU, with random legal
     ids drawn by the compiled helper (GameBoards.random_ids, counted), and env.step alone."""
     from piquet.fast.gameenv import GameEnv
     from piquet.fast.policies import new_rng
 
     env = GameEnv(n, rules=preset, format="game", threads=threads, observations=observations,
-                  copy=False)
+                  tensor=tensor, copy=False)  # type: ignore[arg-type]
     env.reset(seed=1)
     rng = new_rng(7)
     acts = np.zeros(n, dtype=np.int64)
@@ -228,13 +230,15 @@ def game_env_report(seconds: float, report: dict[str, Any]) -> None:
     """GameEnv on all cores and on one thread, with and without observations."""
     rows = {}
     for label, kw in (("obs", {"observations": True}),
+                      ("small_obs", {"tensor": "observation"}),
                       ("no_obs", {"observations": False}),
                       ("obs_1thread", {"observations": True, "threads": 1}),
+                      ("small_obs_1thread", {"tensor": "observation", "threads": 1}),
                       ("no_obs_1thread", {"observations": False, "threads": 1})):
         r = game_env_rate(seconds, "rubicon", **kw)  # type: ignore[arg-type]
         rows[label] = r
         x = r["steps_per_wall_s"] / TARGET_GAME
-        print(f"GameEnv rubicon game, 4096 games, {label:15s}: "
+        print(f"GameEnv rubicon game, 4096 games, {label:17s}: "
               f"{r['steps_per_wall_s']:>11,.0f} steps/s wall ({x:.2f}x"
               f" the {TARGET_GAME:,} target), {r['steps_per_cpu_s']:>11,.0f} per CPU-s; "
               f"env.step alone {r['step_only_per_wall_s']:,.0f}/s wall", flush=True)

@@ -397,3 +397,21 @@ def test_the_same_observations_and_ids_in_pettingzoo(name: str, fmt: str) -> Non
         env.step(action)
         boards.step(np.array([action]))
     assert int(boards.to_move[0]) == TERMINAL
+
+
+def test_the_smaller_observation_is_the_adapters_observation_tensor() -> None:
+    from piquet.fast.game import OBSERVATION_SIZE
+    from piquet.fast.gameenv import GameEnv
+    from piquet.integrations.observation import OBS_SIZE as ADAPTERS_OBS_SIZE
+
+    assert OBSERVATION_SIZE == ADAPTERS_OBS_SIZE
+    env = GameEnv(8, rules="encyclopedia-19c", tensor="observation", seed=5)
+    obs, infos = env.reset()
+    rng = np.random.default_rng(5)
+    for _ in range(80):
+        assert obs.shape == (8, OBSERVATION_SIZE)
+        assert (obs == env.boards.observe()[:, :OBSERVATION_SIZE]).all()
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+        obs, _, _, _, infos = env.step(acts)
+    with pytest.raises(PiquetError, match="tensor"):
+        GameEnv(1, tensor="pixels")  # type: ignore[arg-type]

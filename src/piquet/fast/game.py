@@ -32,7 +32,8 @@ from piquet.core.rules import Format, Rules, get_rules
 from piquet.fast import kernel as K
 from piquet.fast.params import compile_rules
 
-__all__ = ["FORMATS", "NUM_ACTIONS", "OBS_PARTIAL", "OBS_SIZE", "OBS_UNWRITTEN", "GameBoards"]
+__all__ = ["FORMATS", "NUM_ACTIONS", "OBSERVATION_SIZE", "OBS_PARTIAL", "OBS_SIZE", "OBS_UNWRITTEN",
+           "TENSORS", "GameBoards"]
 
 _L: Final = K._native.LAYOUT
 WG_SIZE: Final = _L["WG_SIZE"]
@@ -44,6 +45,11 @@ NUM_ACTIONS: Final = 480
 #: the observation's size: the adapters' information-state tensor
 #: (piquet.integrations.observation.INFO_SIZE, the same layout)
 OBS_SIZE: Final = _L["WG_OBS_SIZE"]
+#: the smaller observation's size: the same without the tricks in order (the adapters'
+#: observation tensor, piquet.integrations.observation.OBS_SIZE)
+OBSERVATION_SIZE: Final = _L["WG_OBSERVATION_SIZE"]
+#: the tensors an observation may be, and their sizes
+TENSORS: Final = {"information_state": OBS_SIZE, "observation": OBSERVATION_SIZE}
 #: the observation's parts the board does not write yet (left zero): none
 OBS_UNWRITTEN: Final[tuple[str, ...]] = ()
 #: the parts written in part: where sequences may be of any suits (du-coeur-1995), the
@@ -125,14 +131,22 @@ class GameBoards:
                 | int(r.show_sets) << 3 | int(r.show_missing) << 4)
 
     def observe(self, players: npt.ArrayLike | None = None,
-                out: npt.NDArray[np.float32] | None = None) -> npt.NDArray[np.float32]:
-        """Each game's observation (``(n, OBS_SIZE)`` float32) for ``players[i]`` (default:
-        the player to act; a game over needs its player named, 0 or 1)."""
+                out: npt.NDArray[np.float32] | None = None,
+                tensor: Literal["information_state", "observation"] = "information_state",
+                ) -> npt.NDArray[np.float32]:
+        """Each game's observation for ``players[i]`` (default: the player to act; a game
+        over needs its player named, 0 or 1): ``(n, OBS_SIZE)`` float32, the adapters'
+        information-state tensor, or with ``tensor="observation"`` ``(n,
+        OBSERVATION_SIZE)``, their observation tensor (the same without the tricks in
+        order)."""
+        if tensor not in TENSORS:
+            raise PiquetError(f"tensor {tensor!r}: use one of {', '.join(TENSORS)}")
+        size = TENSORS[tensor]
         who = (np.full(self.n, -1, dtype=np.int64) if players is None
                else np.asarray(players, dtype=np.int64).reshape(self.n))
         if out is None:
-            out = np.zeros((self.n, OBS_SIZE), dtype=np.float32)
-        K._native.game_obs(self._p, self.rows, who, out, 0, self.n)
+            out = np.zeros((self.n, size), dtype=np.float32)
+        K._native.game_obs(self._p, self.rows, who, out, 0, self.n, size)
         return out
 
     def random_ids(self, rng: npt.NDArray[np.uint64],

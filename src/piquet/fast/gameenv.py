@@ -23,6 +23,8 @@ missing", every card.
   missing") are not written yet (zero), and the holdings shown in the declarations are
   not yet in :data:`~piquet.fast.game.OBS_PARTIAL`; every other part equals the adapters'
   tensor bit for bit (``tests/test_fast_game.py``).  Nothing hidden is in it.
+  ``tensor="observation"`` gives the adapters' smaller observation tensor instead
+  (:data:`~piquet.fast.game.OBSERVATION_SIZE` = 717: the same without the tricks in order).
 - **Reward**: at the end of a game, player 0's (player 1's is its negative):
   ``format="game"`` +1 / -1; ``format="partie"`` the settlement's points; 0 for a drawn
   partie or a game cut off.
@@ -59,7 +61,7 @@ from gymnasium.vector import AutoresetMode
 from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import Rules
 from piquet.fast import kernel as K
-from piquet.fast.game import NUM_ACTIONS, OBS_SIZE, GameBoards
+from piquet.fast.game import NUM_ACTIONS, TENSORS, GameBoards
 
 __all__ = ["GameEnv"]
 
@@ -81,22 +83,27 @@ class GameEnv(gymnasium.vector.VectorEnv):
         seed: int = 0,
         threads: int | None = None,
         observations: bool = True,
+        tensor: Literal["information_state", "observation"] = "information_state",
         copy: bool = True,
     ) -> None:
+        if tensor not in TENSORS:
+            raise PiquetError(f"tensor {tensor!r}: use one of {', '.join(TENSORS)}")
+        size = TENSORS[tensor]
         self.boards = GameBoards(num_envs, rules=rules, format=format, max_deals=max_deals)
         self.rules = self.boards.rules
         self.format = self.boards.format
         self.num_envs = n = num_envs
         self.single_observation_space = gymnasium.spaces.Box(
-            0.0, 1.0, shape=(OBS_SIZE,), dtype=np.float32)
+            0.0, 1.0, shape=(size,), dtype=np.float32)
         self.single_action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
         self.observation_space = gymnasium.vector.utils.batch_space(
             self.single_observation_space, n)
         self.action_space = gymnasium.spaces.MultiDiscrete(np.full(n, NUM_ACTIONS))
         self._observations = bool(observations)
         self._copy = bool(copy)
-        self._obs = np.zeros((n, OBS_SIZE), dtype=np.float32)
-        self._final = np.zeros((n, OBS_SIZE), dtype=np.float32)
+        self._size = size
+        self._obs = np.zeros((n, size), dtype=np.float32)
+        self._final = np.zeros((n, size), dtype=np.float32)
         self._masks = np.zeros((n, NUM_ACTIONS), dtype=np.bool_)
         self._rewards = np.zeros(n, dtype=np.float64)
         self._term = np.zeros(n, dtype=np.bool_)
@@ -142,7 +149,7 @@ class GameEnv(gymnasium.vector.VectorEnv):
         self._rows(K._native.game_env, b._p, b.rows, actions,
                    self._obs if self._observations else None, self._masks, self._rewards,
                    self._term, self._trunc, self._ended, self._final, self._returns,
-                   self._status, self._movers, int(stepping))
+                   self._status, self._movers, int(stepping), self._size)
 
     def _out(self, a: npt.NDArray[Any]) -> npt.NDArray[Any]:
         return a.copy() if self._copy else a

@@ -331,9 +331,11 @@ static int w_phase(const WGame *g) {
     return PH_DECLARE;
 }
 
-/* Write player's observation (O_SIZE floats) of game g into out. */
-static void w_obs(const i64 *p, const WGame *g, int player, float *out) {
-    memset(out, 0, O_SIZE * sizeof(float));
+/* Write player's observation of game g into out: size floats, O_SIZE (the information
+ * state) or O_TRICKS (the observation: the same without the tricks in order, the adapters'
+ * observation tensor). */
+static void w_obs(const i64 *p, const WGame *g, int player, float *out, i64 out_size) {
+    memset(out, 0, (size_t)out_size * sizeof(float));
     /* the game */
     out[O_GAME] = 1.0f;
     out[O_GAME + 1] = w_points(g->score[player] - (g->over ? 0 : 0));
@@ -616,7 +618,7 @@ static void w_obs(const i64 *p, const WGame *g, int player, float *out) {
     out[O_COUNTED + 22] = w_points(tl[me == 0 ? T0 : T1]);
     out[O_COUNTED + 23] = w_points(tl[me == 0 ? T1 : T0]);
     /* every trick in order */
-    for (i64 k = 0; k < ntricks; k++) {
+    for (i64 k = 0; out_size == O_SIZE && k < ntricks; k++) {
         float *at = out + O_TRICKS + 74 * k;
         at[tricks[k][0] == me ? 0 : 1] = 1.0f;
         at[2 + tricks[k][1]] = 1.0f;
@@ -630,11 +632,12 @@ typedef struct {
     const i64 *p;
     WGame *g;
     const i64 *actions;
-    float *obs;        /* (n, O_SIZE), or NULL: no observations */
+    float *obs;        /* (n, obs_size), or NULL: no observations */
+    i64 obs_size;      /* O_SIZE or O_TRICKS */
     uint8_t *masks;    /* (n, N_IDS) */
     double *rewards;   /* player 0's */
     uint8_t *term, *trunc, *ended;
-    float *final_obs;  /* (n, O_SIZE): the ended game's last observation, for its last mover */
+    float *final_obs;  /* (n, obs_size): the ended game's last observation, for its last mover */
     double *returns;   /* (n, 2): the ended game's returns of players 0 and 1 */
     i64 *status;
     i64 *last_mover;
@@ -675,11 +678,13 @@ static void w_env_rows(const WEnv *e, i64 lo, i64 hi, int stepping) {
                 e->ended[i] = 1;
                 e->returns[2 * i] = r0;
                 e->returns[2 * i + 1] = -r0;
-                if (e->obs) w_obs(e->p, g, (int)e->last_mover[i], e->final_obs + i * O_SIZE);
+                if (e->obs)
+                    w_obs(e->p, g, (int)e->last_mover[i], e->final_obs + i * e->obs_size,
+                          e->obs_size);
                 w_again(e->p, g);
             }
         }
-        if (e->obs) w_obs(e->p, g, (int)g->to_move, e->obs + i * O_SIZE);
+        if (e->obs) w_obs(e->p, g, (int)g->to_move, e->obs + i * e->obs_size, e->obs_size);
         w_mask(g, e->masks + i * N_IDS);
     }
 }

@@ -964,16 +964,22 @@ fail:
 }
 
 static PyObject *py_game_obs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    /* (p, games, players (n), out (n, O_SIZE) float32, lo, hi): each row's observation for
-     * players[i] (-1: the player to act; at the end, players[i] must be 0 or 1) */
+    /* (p, games, players (n), out (n, size) float32, lo, hi, size): each row's observation
+     * for players[i] (-1: the player to act; at the end, players[i] must be 0 or 1); size
+     * O_SIZE (the information state) or O_TRICKS (the observation) */
     Bufs bs = {.n = 0};
-    NARGS(6, "game_obs");
+    NARGS(7, "game_obs");
     GETP(p, 0);
     i64 n;
     WGame *g = wgames(&bs, args[1], &n);
     if (!g) goto fail;
     GET(players, const i64 *, 2, 'i', n, 0, "players");
-    GET(out, float *, 3, 'g', n * O_SIZE, 1, "out");
+    NUM(size, 6);
+    if (size != O_SIZE && size != O_TRICKS) {
+        PyErr_SetString(PyExc_ValueError, "size: the information state's or the observation's");
+        goto fail;
+    }
+    GET(out, float *, 3, 'g', n * size, 1, "out");
     NUM(lo, 4);
     NUM(hi, 5);
     if (!rows_ok(lo, hi, n)) goto fail;
@@ -987,7 +993,7 @@ static PyObject *py_game_obs(PyObject *self, PyObject *const *args, Py_ssize_t n
     Py_BEGIN_ALLOW_THREADS
     for (i64 i = lo; i < hi; i++) {
         i64 who = players[i] < 0 ? g[i].to_move : players[i];
-        w_obs(p, &g[i], (int)who, out + i * O_SIZE);
+        w_obs(p, &g[i], (int)who, out + i * size, size);
     }
     Py_END_ALLOW_THREADS
     release(&bs);
@@ -999,10 +1005,17 @@ fail:
 
 static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, games, actions, obs or None, masks, rewards, term, trunc, ended, final_obs,
-     *  returns, status, last_mover, stepping, lo, hi): rows lo:hi stepped (stepping) with
-     * the autoreset of an ended game, then each row's observation and legal mask written */
+     *  returns, status, last_mover, stepping, obs_size, lo, hi): rows lo:hi stepped
+     * (stepping) with the autoreset of an ended game, then each row's observation (obs_size
+     * floats: O_SIZE or O_TRICKS) and legal mask written */
     Bufs bs = {.n = 0};
-    NARGS(16, "game_env");
+    NARGS(17, "game_env");
+    i64 obs_size;
+    if (num(args[14], &obs_size) < 0) return NULL;
+    if (obs_size != O_SIZE && obs_size != O_TRICKS) {
+        PyErr_SetString(PyExc_ValueError, "obs_size: the information state's or the observation's");
+        return NULL;
+    }
     GETP(p, 0);
     i64 n;
     WGame *g = wgames(&bs, args[1], &n);
@@ -1010,9 +1023,9 @@ static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t n
     GET(actions, const i64 *, 2, 'i', n, 0, "actions");
     float *obs = NULL, *final_obs = NULL;
     if (args[3] != Py_None) {
-        obs = (float *)get(&bs, args[3], 'g', n * O_SIZE, 1, "obs", NULL);
+        obs = (float *)get(&bs, args[3], 'g', n * obs_size, 1, "obs", NULL);
         if (!obs) goto fail;
-        final_obs = (float *)get(&bs, args[9], 'g', n * O_SIZE, 1, "final_obs", NULL);
+        final_obs = (float *)get(&bs, args[9], 'g', n * obs_size, 1, "final_obs", NULL);
         if (!final_obs) goto fail;
     }
     GET(masks, uint8_t *, 4, 'b', n * N_IDS, 1, "masks");
@@ -1024,10 +1037,10 @@ static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t n
     GET(status, i64 *, 11, 'i', n, 1, "status");
     GET(last_mover, i64 *, 12, 'i', n, 1, "last_mover");
     NUM(stepping, 13);
-    NUM(lo, 14);
-    NUM(hi, 15);
+    NUM(lo, 15);
+    NUM(hi, 16);
     if (!rows_ok(lo, hi, n)) goto fail;
-    WEnv e = {.p = p, .g = g, .actions = actions, .obs = obs, .masks = masks,
+    WEnv e = {.p = p, .g = g, .actions = actions, .obs = obs, .obs_size = obs_size, .masks = masks,
               .rewards = rewards, .term = term, .trunc = trunc, .ended = ended,
               .final_obs = final_obs, .returns = returns, .status = status,
               .last_mover = last_mover};
@@ -1109,7 +1122,7 @@ static PyObject *layout(void) {
     SET("I_STATUS", I_STATUS); SET("I_SCORE1", I_SCORE1); SET("PS_FULL", PS_FULL);
     SET("PS_WON0", PS_WON0); SET("A_PLAY", A_PLAY); SET("K_PIQUE", K_PIQUE);
 #define WOFF(field) SET("WG_" #field, offsetof(WGame, field) / sizeof(i64))
-    SET("WG_SIZE", WG_SIZE); SET("WG_OBS_SIZE", O_SIZE); WOFF(rng); WOFF(format); WOFF(max_deals); WOFF(dealer);
+    SET("WG_SIZE", WG_SIZE); SET("WG_OBS_SIZE", O_SIZE); SET("WG_OBSERVATION_SIZE", O_TRICKS); WOFF(rng); WOFF(format); WOFF(max_deals); WOFF(dealer);
     WOFF(score); WOFF(ndeals); WOFF(extra); WOFF(over); WOFF(truncated); WOFF(winner);
     WOFF(settled); WOFF(to_move); WOFF(role); WOFF(kind); WOFF(lo); WOFF(hi); WOFF(sel);
     WOFF(nch); WOFF(steps); WOFF(deal_pts); WOFF(reached); WOFF(legal); WOFF(deck); WOFF(ch);
