@@ -24,8 +24,8 @@ the ratios compare figures measured in this run, so the machine's load cancels o
                 second on all cores and on one thread, with the observations written
                 (the information state, 1,605 values, and the observation, 717) and
                 without, against the target (1,000,000 whole-game steps/s), and
-                ``env.step`` alone.
-                ``--game-only`` measures only this.
+                ``env.step`` alone; and with 512 games (the observations then stay in
+                the caches). ``--game-only`` measures only this.
 ``python_piquet`` random games through the OpenSpiel adapter; ``pettingzoo`` steps, with
                 the wrappers (``env``) and without (``raw_env``); each also through the
                 engine alone (``kernel=False``: no card played on the kernel's board), the
@@ -234,11 +234,14 @@ def game_env_report(seconds: float, report: dict[str, Any]) -> None:
                       ("no_obs", {"observations": False}),
                       ("obs_1thread", {"observations": True, "threads": 1}),
                       ("small_obs_1thread", {"tensor": "observation", "threads": 1}),
-                      ("no_obs_1thread", {"observations": False, "threads": 1})):
-        r = game_env_rate(seconds, "rubicon", **kw)  # type: ignore[arg-type]
+                      ("no_obs_1thread", {"observations": False, "threads": 1}),
+                      ("obs_512games", {"n": 512}),
+                      ("small_obs_512games", {"tensor": "observation", "n": 512})):
+        r = game_env_rate(seconds, "rubicon", **kw)
         rows[label] = r
         x = r["steps_per_wall_s"] / TARGET_GAME
-        print(f"GameEnv rubicon game, 4096 games, {label:17s}: "
+        games = kw.get("n", 4096)
+        print(f"GameEnv rubicon game, {games:4d} games, {label:18s}: "
               f"{r['steps_per_wall_s']:>11,.0f} steps/s wall ({x:.2f}x"
               f" the {TARGET_GAME:,} target), {r['steps_per_cpu_s']:>11,.0f} per CPU-s; "
               f"env.step alone {r['step_only_per_wall_s']:,.0f}/s wall", flush=True)
