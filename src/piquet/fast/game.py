@@ -52,9 +52,8 @@ OBSERVATION_SIZE: Final = _L["WG_OBSERVATION_SIZE"]
 TENSORS: Final = {"information_state": OBS_SIZE, "observation": OBSERVATION_SIZE}
 #: the observation's parts the board does not write yet (left zero): none
 OBS_UNWRITTEN: Final[tuple[str, ...]] = ()
-#: the parts written in part: where sequences may be of any suits (du-coeur-1995), the
-#: sequences a winner shows are not in "other_shown" and "seen_by_other"
-OBS_PARTIAL: Final = ("other_shown", "seen_by_other")
+#: the parts written in part: none
+OBS_PARTIAL: Final[tuple[str, ...]] = ()
 #: the formats the boards play, and their codes
 FORMATS: Final = {"game": 0, "partie": 1}
 TERMINAL: Final = -4

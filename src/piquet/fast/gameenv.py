@@ -18,11 +18,10 @@ missing", every card.
   (:data:`piquet.integrations.observation.INFO_PIECES`, the same layout and values: the
   hand, the cards dealt, discarded, taken and laid out, the stock cards seen, the other's
   cards shown and played, one's own cards the other has seen, the trick, the counts, the
-  lead named, carte blanche, the points counted by kind, the game, every trick in order).
-  The parts :data:`~piquet.fast.game.OBS_UNWRITTEN` (the declarations' dialog, "which is
-  missing") are not written yet (zero), and the holdings shown in the declarations are
-  not yet in :data:`~piquet.fast.game.OBS_PARTIAL`; every other part equals the adapters'
-  tensor bit for bit (``tests/test_fast_game.py``).  Nothing hidden is in it.
+  lead named, carte blanche, every declaration, pass, answer and pips told, which card is
+  missing, the points counted by kind, the game, every trick in order).
+  Every part equals the adapters' tensor bit for bit (``tests/test_fast_game.py``, at
+  every step of random games of every preset and format).  Nothing hidden is in it.
   ``tensor="observation"`` gives the adapters' smaller observation tensor instead
   (:data:`~piquet.fast.game.OBSERVATION_SIZE` = 717: the same without the tricks in order).
 - **Reward**: at the end of a game, player 0's (player 1's is its negative):

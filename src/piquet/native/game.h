@@ -296,9 +296,8 @@ static int w_step(const i64 *p, WGame *g, i64 id) {
 
 /* ---- the observation: the adapters' information-state tensor
  * (piquet.integrations.observation.INFO_PIECES: the same layout and values), written for
- * one player from the board.  The parts the board does not yet write (the holdings shown
- * in the declarations, the declarations' dialog, "which is missing") are left zero:
- * piquet.fast.game.OBS_UNWRITTEN names them. */
+ * one player from the board and the deal's rows (the dialog is read back from the rows:
+ * who said what, which holdings a class's winner showed, which card is missing). */
 enum { O_ROLE = 0, O_PHASE = 2, O_TO_ACT = 10, O_PACKET = 12, O_HAND = 18, O_DEALT = 54,
        O_DISCARDS = 90, O_TAKEN = 126, O_LAID_OUT = 162, O_STOCK_SEEN = 198,
        O_OTHER_SHOWN = 234, O_OTHER_PLAYED = 270, O_MY_PLAYED = 306, O_SEEN_BY_OTHER = 342,
@@ -329,6 +328,75 @@ static int w_phase(const WGame *g) {
     case A_PLAY: return PH_PLAY;
     }
     return PH_DECLARE;
+}
+
+/* ---- sequences of any suits: the runs the winner counts (core.declarations.counted: the
+ * split of the hand into disjoint runs, none better than the claim, that scores most; the
+ * declared run kept whole where that scores as much) and their cards */
+typedef struct {
+    i64 total;
+    int n;
+    i64 runs[6][2]; /* (top rank bit, length), best split found first */
+} WSplit;
+
+static WSplit w_split(i64 packed, i64 limit, const i64 *p) {
+    WSplit best = {0, 0, {{0}}};
+    if (!packed) return best;
+    int low = 0;
+    while (!((packed >> (3 * low)) & 7)) low++;
+    best = w_split(packed - ((i64)1 << (3 * low)), limit, p);
+    int length = 0;
+    i64 run = 0;
+    while (low + length < 9 && ((packed >> (3 * (low + length))) & 7)) {
+        run += (i64)1 << (3 * (low + length));
+        length++;
+        if (length >= 3) {
+            if ((i64)length * 256 + low + length - 1 + 6 > limit) break;
+            WSplit sub = w_split(packed - run, limit, p);
+            i64 total = seq_value(p, length) + sub.total;
+            if (total > best.total && sub.n < 5) {
+                best.total = total;
+                best.runs[0][0] = low + length - 1;
+                best.runs[0][1] = length;
+                memcpy(best.runs + 1, sub.runs, (size_t)sub.n * sizeof sub.runs[0]);
+                best.n = sub.n + 1;
+            }
+        }
+    }
+    return best;
+}
+
+/* the cards of the runs counted by the winner of sequences of any suits with claim cards */
+static i64 w_any_suit_held(const i64 *p, i64 hand, i64 claim) {
+    i64 size = popcount(claim), top = 0;
+    for (int c = 0; c < 36; c++)
+        if (claim >> c & 1 && c % 9 + 6 > top) top = c % 9 + 6;
+    i64 key = size * 256 + top;
+    i64 packed = 0;
+    for (int i = 0; i < 9; i++) packed |= (i64)popcount(hand & rank_mask(i)) << (3 * i);
+    WSplit best = w_split(packed, key, p);
+    i64 low = top - 6 - size + 1, run = 0;
+    for (i64 i = low; i < low + size; i++) run += (i64)1 << (3 * i);
+    WSplit spare = w_split(packed - run, key, p);
+    if (seq_value(p, size) + spare.total >= best.total) {
+        best.runs[0][0] = top - 6;
+        best.runs[0][1] = size;
+        memcpy(best.runs + 1, spare.runs, (size_t)spare.n * sizeof spare.runs[0]);
+        best.n = spare.n + 1;
+    }
+    i64 remaining = hand, held = 0;
+    for (int k = 0; k < best.n; k++) {
+        for (i64 i = best.runs[k][0] - best.runs[k][1] + 1; i <= best.runs[k][0]; i++)
+            for (int t = 0; t < 4; t++) {
+                i64 b = BIT(9 * t + i);
+                if (remaining & b) {
+                    held |= b;
+                    remaining &= ~b;
+                    break;
+                }
+            }
+    }
+    return held;
 }
 
 /* Write player's observation of game g into out: size floats, O_SIZE (the information
@@ -570,7 +638,7 @@ static void w_obs(const i64 *p, const WGame *g, int player, float *out, i64 out_
                         }
                     }
                 } else if (cls == 1) {
-                    show = 0; /* sequences of any suits: what is shown is not worked out here */
+                    held = w_any_suit_held(p, hand, wcards);
                 }
                 if (show) shown[winner] |= held;
             }
