@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from piquet.core.errors import IllegalActionError, PiquetError
-from piquet.core.rules import PRESETS, Format
+from piquet.core.rules import PRESETS, Format, Rules
+from piquet.fast.check import random_house_rules
 from piquet.fast.game import OBS_PARTIAL, OBS_SIZE, OBS_UNWRITTEN, TERMINAL, GameBoards
 from piquet.integrations.actions import Episode
 from piquet.integrations.actions.episode import EpisodeFormat
@@ -47,7 +48,7 @@ def same_observation(boards: GameBoards, ep: Episode, player: int, step: int) ->
                                     np.flatnonzero(a != b), a[a != b], b[a != b])
 
 
-def play_both(name: str, fmt: str, seed: int, max_deals: int,
+def play_both(name: str | Rules, fmt: str, seed: int, max_deals: int,
               packs: Callable[[int], tuple[int, ...] | None] | None = None) -> int:
     """One random game on the board and on the engine, compared at every step; the steps.
     ``packs(k)``: the pack of the k-th deal (None: the board's own), dealt by the rule set's
@@ -409,3 +410,15 @@ def test_the_smaller_observation_is_the_adapters_observation_tensor() -> None:
         obs, _, _, _, infos = env.step(acts)
     with pytest.raises(PiquetError, match="tensor"):
         GameEnv(1, tensor="pixels")  # type: ignore[arg-type]
+
+
+def test_whole_games_agree_with_the_engine_under_random_house_rules() -> None:
+    rng = random.Random("whole-house")
+    for r in range(40):
+        rules = random_house_rules(rng, PRESETS["rubicon"])
+        # and what a seat sees, which the compiled deal does not read (the observation does)
+        rules = rules.replace(**{knob: rng.random() < 0.5 for knob in (
+            "elder_sees_unused", "show_point", "show_sequences", "show_sets", "show_missing")})
+        for fmt in ("game", "partie"):
+            if Format(fmt) in rules.formats:
+                play_both(rules, fmt, r, max_deals=2 if fmt == "game" else 50)
