@@ -46,6 +46,10 @@ N/10 deals through the resumable board (what the batch environment steps) with
 ``--adapters-diff N`` plays N random episodes of each format (deal, game, partie where the
 rule set plays one) per preset with :func:`piquet.integrations.check.differ_episode`: every
 answer of the adapters at every step against the reference path.
+``--game-diff N`` plays N random games of each format per preset on GameEnv's compiled
+board and through the engine with :func:`piquet.integrations.check.differ_game`: the player
+to act, the legal ids and each player's observation at every step, every deal's points and
+the end.
 The last line of the output is one JSON object with every figure.
 """
 
@@ -501,6 +505,38 @@ def diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
     return out
 
 
+def game_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
+    """N random games of each preset and format on the compiled board (GameEnv's) against
+    the engine, compared at every step (piquet.integrations.check.differ_game); games of at
+    most 4 deals (a partie: all its deals)."""
+    from piquet.core.rules import Format
+    from piquet.integrations.check import differ_game
+
+    out = {}
+    for name in presets:
+        rules = PRESETS[name]
+        row = {}
+        for fmt in ("game", "partie"):
+            if Format(fmt) not in rules.formats:
+                continue
+            bad = 0
+            steps = [0]
+            start = time.perf_counter()
+            for seed in range(n):
+                msg = differ_game(rules, fmt, seed, max_deals=4 if fmt == "game" else 50,
+                                  counts=steps)
+                if msg is not None:
+                    bad += 1
+                    if bad <= 3:
+                        print(f"  {name} {fmt} game {seed}: {msg}")
+            row[fmt] = bad
+            row[f"{fmt}_steps"] = steps[0]
+            print(f"{name:22s} {fmt:7s} {n:>6,} games  {bad} differ  ({steps[0]:,} steps; "
+                  f"{time.perf_counter() - start:.0f} s)", flush=True)
+        out[name] = row
+    return out
+
+
 def adapters_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
     from piquet.core.rules import Format
     from piquet.integrations.actions import EpisodeFormat
@@ -612,6 +648,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="run the differential check over N deals per preset instead")
     ap.add_argument("--adapters-diff", type=int, default=0, metavar="N",
                     help="check the adapters' answers over N episodes of each format instead")
+    ap.add_argument("--game-diff", type=int, default=0, metavar="N",
+                    help="check the whole game on the compiled board against the engine over "
+                         "N random games of each preset and format instead")
     ap.add_argument("--game-only", action="store_true",
                     help="measure only GameEnv (the whole game, every decision the agent's)")
     ap.add_argument("--adapters-only", action="store_true",
@@ -619,6 +658,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     load = os.getloadavg()
     report: dict[str, Any] = {"load_before": load, "cpus": os.cpu_count()}
+    if args.game_diff:
+        report["game_diff"] = game_diff_run(args.game_diff, args.presets)
+        report["game_diff_games_per_format"] = args.game_diff
+        print(json.dumps(report))
+        return 1 if any(v for row in report["game_diff"].values()
+                        for k, v in row.items() if not k.endswith("steps")) else 0
     if args.game_only:
         print(f"load average before: {load[0]:.2f} on {os.cpu_count()} cores")
         game_env_report(args.seconds, report)

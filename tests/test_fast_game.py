@@ -15,90 +15,31 @@ from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import PRESETS, Format, Rules
 from piquet.fast.check import random_house_rules
 from piquet.fast.game import OBS_PARTIAL, OBS_SIZE, OBS_UNWRITTEN, TERMINAL, GameBoards
-from piquet.integrations.actions import Episode
-from piquet.integrations.actions.episode import EpisodeFormat
-from piquet.integrations.actions.ids import CHANCE, DEAL_BASE, DEAL_SIZES
-from piquet.integrations.observation import INFO_PIECES, episode_information_state_tensor
+from piquet.integrations.actions.ids import DEAL_BASE, DEAL_SIZES
+from piquet.integrations.check import differ_game
+from piquet.integrations.observation import INFO_PIECES
 
 CASES = [(name, fmt) for name, rules in PRESETS.items()
          for fmt in ("game", "partie") if Format(fmt) in rules.formats]
 
 
-def _episode_format(fmt: str) -> EpisodeFormat:
-    return EpisodeFormat.GAME if fmt == "game" else EpisodeFormat.PARTIE
-
-
 _AT = {name: sum(n for _, n in INFO_PIECES[:i]) for i, (name, _) in enumerate(INFO_PIECES)}
-
-
-def same_observation(boards: GameBoards, ep: Episode, player: int, step: int) -> None:
-    """The board's observation for ``player`` is the adapters' information-state tensor, part
-    by part: equal, but for the parts the board does not write (zero) or writes in part
-    (a subset of the adapters' ones: nothing there that the seat may not know)."""
-    mine = boards.observe(np.array([player]))[0]
-    theirs = episode_information_state_tensor(ep, player)
-    for name, size in INFO_PIECES:
-        a, b = mine[_AT[name]:_AT[name] + size], theirs[_AT[name]:_AT[name] + size]
-        if name in OBS_UNWRITTEN:
-            assert not a.any(), (name, step)
-        elif name in OBS_PARTIAL:
-            assert (a <= b).all(), (name, step, player, np.flatnonzero(a), np.flatnonzero(b))
-        else:
-            assert (a == b).all(), (name, step, player, int(boards.field("kind")[0]),
-                                    np.flatnonzero(a != b), a[a != b], b[a != b])
 
 
 def play_both(name: str | Rules, fmt: str, seed: int, max_deals: int,
               packs: Callable[[int], tuple[int, ...] | None] | None = None) -> int:
-    """One random game on the board and on the engine, compared at every step; the steps.
-    ``packs(k)``: the pack of the k-th deal (None: the board's own), dealt by the rule set's
-    first packet size."""
-    boards = GameBoards(1, rules=name, format=fmt, max_deals=max_deals)  # type: ignore[arg-type]
-    boards.reset(seed)
-    planned = DEAL_BASE + DEAL_SIZES.index(boards.rules.packet_sizes[0])
-    dealt = -1
-    ep = Episode.start(boards.rules, format=_episode_format(fmt), max_deals=max_deals,
-                       kernel=False)
-    ep = ep.apply(int(boards.field("dealer")[0]))
-    rng = random.Random(seed)
-    steps = 0
-    deals_seen = 0
-    while True:
-        if ep.to_move == CHANCE:
-            ndeals = int(boards.field("ndeals")[0])
-            pack = None if packs is None or dealt == ndeals else packs(ndeals)
-            if pack is not None:
-                boards.deal_pack(0, pack)
-                dealt = ndeals
-            for card in boards.deck(0):
-                ep = ep.apply(card)
-            continue
-        mover = int(boards.to_move[0])
-        assert ep.to_move == mover, (steps, ep.to_move, mover)
-        ndeals = int(boards.field("ndeals")[0])
-        if ndeals != deals_seen:
-            deals_seen = ndeals
-            assert len(ep.deals) == ndeals
-            assert ep.deals[-1] == tuple(int(x) for x in boards.field("deal_pts", 2)[0]), steps
-        for player in (0, 1):
-            same_observation(boards, ep, player, steps)
-        if mover == TERMINAL:
-            break
-        legal = boards.legal_ids(0)
-        assert ep.legal_ids() == legal, (steps, ep.legal_ids(), legal)
-        action = planned if packs is not None and planned in legal else rng.choice(legal)
-        ep = ep.apply(action)
-        boards.step(np.array([action]))
-        steps += 1
-    assert ep.over
-    assert ep.scores == tuple(int(x) for x in boards.field("score", 2)[0])
-    assert len(ep.deals) == int(boards.field("ndeals")[0])
-    assert ep.cut_off == bool(boards.field("truncated")[0])
-    assert ep.winner == (None if boards.field("winner")[0] < 0 else int(boards.field("winner")[0]))
-    if fmt == "partie" and ep.winner is not None:
-        assert ep.returns()[ep.winner] == float(boards.field("settled")[0])
-    assert int(boards.field("steps")[0]) == steps
-    return steps
+    """One random game on the board and on the engine, compared at every step
+    (:func:`piquet.integrations.check.differ_game`: the player to act, the legal ids, each
+    player's observation part by part, each deal's points, the end); the steps.
+    ``packs(k)``: the pack of the k-th deal (None: the board's own), dealt by the rule
+    set's first packet size."""
+    rules = PRESETS[name] if isinstance(name, str) else name
+    planned = DEAL_BASE + DEAL_SIZES.index(rules.packet_sizes[0]) if packs else None
+    counts = [0]
+    msg = differ_game(rules, fmt, seed, max_deals=max_deals, packs=packs, prefer=planned,
+                      counts=counts)
+    assert msg is None, f"{rules.name} {fmt} seed {seed}: {msg}"
+    return counts[0]
 
 
 @pytest.mark.parametrize(("name", "fmt"), CASES)
