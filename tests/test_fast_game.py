@@ -363,3 +363,64 @@ def test_whole_games_agree_with_the_engine_under_random_house_rules() -> None:
         for fmt in ("game", "partie"):
             if Format(fmt) in rules.formats:
                 play_both(rules, fmt, r, max_deals=2 if fmt == "game" else 50)
+
+
+@pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
+@pytest.mark.filterwarnings("ignore:Observation space for each agent:UserWarning")
+@pytest.mark.parametrize(("name", "fmt"), CASES)
+def test_the_pettingzoo_env_on_the_board_passes_pettingzoos_tests(name: str, fmt: str) -> None:
+    from pettingzoo.test import api_test, render_test, seed_test
+
+    from piquet.integrations.pettingzoo import env, raw_env
+
+    api_test(env(rules=name, format=fmt, board=True), num_cycles=200)
+    api_test(raw_env(rules=name, format=fmt, board=True), num_cycles=100)
+    seed_test(lambda: env(rules=name, format=fmt, board=True), num_cycles=100)
+    render_test(lambda render_mode=None: env(rules=name, format=fmt, board=True,
+                                             render_mode=render_mode))
+
+
+@pytest.mark.parametrize(("name", "fmt"), CASES)
+def test_the_pettingzoo_env_on_the_board_is_the_engines(name: str, fmt: str) -> None:
+    """At every step, each agent's observation and mask are the engine's episode's (replayed
+    from the packs and ids); at the end the rewards are its returns."""
+    from piquet.integrations.observation import episode_information_state_tensor
+    from piquet.integrations.pettingzoo import raw_env
+
+    e = raw_env(rules=name, format=fmt, max_deals=2, board=True)
+    e.reset(seed=3)
+    rng = random.Random(3)
+    while e.agents:
+        agent = e.agent_selection
+        if e.terminations[agent] or e.truncations[agent]:
+            ep = e.episode
+            assert ep.over and e.truncations[agent] == ep.cut_off
+            if len(e.agents) == 2:  # (the first dead step removes the agent's reward)
+                assert (e.rewards["player_0"], e.rewards["player_1"]) == ep.returns()
+            e.step(None)
+            continue
+        ep = e.episode
+        assert ep.to_move == int(agent[-1])
+        for a in ("player_0", "player_1"):
+            seen = e.observe(a)
+            p = int(a[-1])
+            assert (seen["observation"] == episode_information_state_tensor(ep, p)).all()
+            want = np.zeros(480, np.int8)
+            if ep.to_move == p:
+                want[ep.legal_ids()] = 1
+            assert (seen["action_mask"] == want).all()
+        e.step(rng.choice(ep.legal_ids()))
+
+
+def test_the_pettingzoo_env_on_the_board_refuses_a_deal_and_bad_ids() -> None:
+    from piquet.integrations.pettingzoo import raw_env
+
+    with pytest.raises(PiquetError, match="whole game or partie"):
+        raw_env(format="deal", board=True)
+    e = raw_env(rules="rubicon", format="game", board=True)
+    e.reset(seed=0)
+    bad = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])
+    with pytest.raises(IllegalActionError, match="not allowed now"):
+        e.step(bad)
+    with pytest.raises(IllegalActionError, match="whole-number id"):
+        e.step(3.5)  # type: ignore[arg-type]

@@ -94,6 +94,9 @@ class GameBoards:
         self.rows = np.zeros((n, WG_SIZE), dtype=np.int64)
         self._status = np.zeros(n, dtype=np.int64)
         self._started = False
+        at = _O["legal"]
+        self._legal_bytes = self.rows[:, at:at + 8].view(np.uint8)  # (n, 64): a view
+        self._one = np.zeros(n, dtype=np.int64)
 
     # ------------------------------------------------------------------ fields
     def field(self, name: str, width: int = 1) -> npt.NDArray[np.int64]:
@@ -101,6 +104,10 @@ class GameBoards:
         at = _O[name]
         out = self.rows[:, at:at + width]
         return out[:, 0] if width == 1 else out
+
+    def offset(self, name: str) -> int:
+        """Where field ``name`` begins in a row (the C layout)."""
+        return int(_O[name])
 
     @property
     def to_move(self) -> npt.NDArray[np.int64]:
@@ -115,8 +122,32 @@ class GameBoards:
 
     def legal_ids(self, i: int) -> list[int]:
         """The legal ids of game ``i``'s player to act, sorted."""
-        words = [int(w) & ((1 << 64) - 1) for w in self.field("legal", 8)[i]]
-        return [64 * k + b for k, w in enumerate(words) for b in range(64) if w >> b & 1]
+        bits = np.unpackbits(self._legal_bytes[i], bitorder="little")
+        ids: list[int] = np.flatnonzero(bits[:NUM_ACTIONS]).tolist()
+        return ids
+
+    def legal_row(self, i: int) -> npt.NDArray[np.uint8]:
+        """Game ``i``'s legal ids as 480 zeros and ones (uint8)."""
+        return np.unpackbits(self._legal_bytes[i], bitorder="little")[:NUM_ACTIONS]
+
+    def step_one(self, i: int, action: int) -> None:
+        """Game ``i``'s player to act takes ``action`` (the other games do not move): the
+        same as :meth:`step` for one game, checked the same way."""
+        if not self._started:
+            raise IllegalActionError("call reset() before step()")
+        if not 0 <= i < self.n:
+            raise IllegalActionError(f"game {i}: the games are 0 to {self.n - 1}")
+        a = int(action)
+        if self.rows[i, _O["over"]]:
+            raise IllegalActionError(f"game {i} is over: reset it before stepping it")
+        if not (0 <= a < NUM_ACTIONS and self._legal_bytes[i, a >> 3] >> (a & 7) & 1):
+            legal = ", ".join(str(j) for j in self.legal_ids(i)[:40])
+            what = "" if 0 <= a < NUM_ACTIONS else f" (not an id: ids are 0 to {NUM_ACTIONS - 1})"
+            raise IllegalActionError(
+                f"game {i}: action id {a}{what} is not allowed now; legal ids: "
+                f"{legal} (piquet.integrations.actions.action_name names each)")
+        self._one[i] = a
+        K._native.game_step(self._p, self.rows, self._one, self._status, i, i + 1)
 
     def deck(self, i: int) -> tuple[int, ...]:
         """The pack of game ``i``'s deal in play, top first."""
@@ -157,6 +188,16 @@ class GameBoards:
             out = np.zeros(self.n, dtype=np.int64)
         K._native.game_random(self.rows, rng, out, 0, self.n)
         return out
+
+    def observe_one(self, i: int, player: int) -> npt.NDArray[np.float32]:
+        """Game ``i``'s information-state tensor for ``player`` (0 or 1): a new array."""
+        if player not in (0, 1) or not 0 <= i < self.n:
+            raise PiquetError(f"game {i}, player {player}: games 0 to {self.n - 1}, players 0, 1")
+        self._one[i] = player
+        out = np.empty((self.n, OBS_SIZE), dtype=np.float32)
+        K._native.game_obs(self._p, self.rows, self._one, out, i, i + 1, OBS_SIZE)
+        row: npt.NDArray[np.float32] = out[i]
+        return row
 
     # ------------------------------------------------------------------ moving
     def deal_pack(self, i: int, pack: tuple[int, ...] | list[int], *,
