@@ -30,6 +30,9 @@ the ratios compare figures measured in this run, so the machine's load cancels o
                 the wrappers (``env``) and without (``raw_env``); each also through the
                 engine alone (``kernel=False``: no card played on the kernel's board), the
                 ratio said.  ``--adapters-only`` measures only these and their floors.
+                The PettingZoo envs of whole games on the compiled board
+                (``board=True``, from the first decision) against the same floor
+                (target 0.5 of it) and against the same games through the engine.
                 Then each PettingZoo env in two processes at once (the random loop for the
                 same seconds in each): their steps per wall second added up, against the
                 target (50,000 steps/s), with the load before and after.
@@ -624,6 +627,26 @@ def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | 
               f"steps/CPU-s; {label} = {pz / floor:.3f} of the floor (engine path "
               f"{pz_engine / floor:.3f}); the target is {TARGET_PETTINGZOO / floor:.2f}x the "
               f"floor", flush=True)
+    for label, maker, wrapped in (("PettingZoo game on the board", make_env, True),
+                                  ("PettingZoo raw_env game on the board", raw_env, False)):
+        counts = [0, 0]
+        on_board = pettingzoo_rate("rubicon", s, counts=counts,
+                                   e=maker(rules="rubicon", format="game", board=True))
+        engine_game = pettingzoo_rate("rubicon", s,
+                                      e=maker(rules="rubicon", format="game"))
+        assert on_board is not None and engine_game is not None
+        moves = round(counts[1] / counts[0])
+        floor = pettingzoo_rate("rubicon", s, e=_floor_env(moves, wrapped=wrapped))
+        assert floor is not None
+        rows[label] = {"steps_per_cpu_s": on_board, "engine_steps_per_cpu_s": engine_game,
+                       "floor_steps_per_cpu_s": floor}
+        print(f"{label} (rubicon, whole games, board=True): {on_board:,.0f} steps/CPU-s "
+              f"= {on_board / floor:.3f} of the floor (target 0.5: "
+              f"{'met' if on_board >= 0.5 * floor else 'NOT met'}); the same games through "
+              f"the engine (board=False) {engine_game:,.0f} = {engine_game / floor:.3f}; floor "
+              f"(an AEC env doing nothing, {moves} steps a game, same sizes, "
+              f"{'wrappers' if wrapped else 'no wrappers'} and loop) {floor:,.0f} steps/CPU-s",
+              flush=True)
     cores = os.cpu_count() or 1
     for label, wrapped in (("PettingZoo", True), ("PettingZoo raw_env", False)):
         two = pettingzoo_processes("rubicon", s, wrapped=wrapped, processes=2)
