@@ -406,7 +406,7 @@ static void w_obs(const i64 *p, const WGame *g, int player, float *out, i64 out_
     memset(out, 0, (size_t)out_size * sizeof(float));
     /* the game */
     out[O_GAME] = 1.0f;
-    out[O_GAME + 1] = w_points(g->score[player] - (g->over ? 0 : 0));
+    out[O_GAME + 1] = w_points(g->score[player]);
     out[O_GAME + 2] = w_points(g->score[1 - player]);
     out[O_GAME + 3] = w_points(p[P_TARGET]);
     i64 most = g->format == WF_GAME ? g->max_deals
@@ -418,8 +418,7 @@ static void w_obs(const i64 *p, const WGame *g, int player, float *out, i64 out_
     /* the deal: its rows walked once */
     const i64 *ps = g->flat + FLAT_PS;
     const i64 *tl = g->flat;
-    int me = player == g->dealer ? 1 : 0;
-    if (g->over) me = player == g->dealer ? 1 : 0;
+    int me = player == g->dealer ? 1 : 0; /* the role: the last deal's at the end */
     int other = 1 - me;
     i64 packet = p[P_N_PACKETS] == 1 ? p[P_PACKETS] : 0;
     i64 lead_kind = 0, lead_val = 0, look[2] = {0, 0}, disc_rows = 0, bl_n[2] = {-1, -1};
