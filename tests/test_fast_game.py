@@ -14,7 +14,7 @@ import pytest
 from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import PRESETS, Format, Rules
 from piquet.fast.check import random_house_rules
-from piquet.fast.game import OBS_PARTIAL, OBS_SIZE, OBS_UNWRITTEN, TERMINAL, GameBoards
+from piquet.fast.game import OBS_SIZE, TERMINAL, GameBoards
 from piquet.integrations.actions.ids import DEAL_BASE, DEAL_SIZES
 from piquet.integrations.check import differ_game
 from piquet.integrations.observation import INFO_PIECES
@@ -153,7 +153,6 @@ def test_a_pack_is_checked() -> None:
 
 def test_the_observation_is_the_adapters_layout() -> None:
     assert sum(n for _, n in INFO_PIECES) == OBS_SIZE
-    assert set(OBS_UNWRITTEN) | set(OBS_PARTIAL) <= {name for name, _ in INFO_PIECES}
 
 
 # ---------------------------------------------------------------------- the environment

@@ -15,9 +15,15 @@ set ends it there), a partie after its deals (two more when level) with its sett
 game still undecided after ``max_deals`` deals is cut off (truncated).  Each game draws its
 first dealer and its packs from its own generator, seeded by :meth:`GameBoards.reset`.
 
+:meth:`GameBoards.observe` writes a player's observation in C: the adapters'
+information-state tensor (:data:`piquet.integrations.observation.INFO_PIECES`), or their
+smaller observation tensor; nothing hidden is in it.
+
 Checked against the engine (:class:`~piquet.integrations.actions.Episode` on the engine
-path) by ``tests/test_fast_game.py``: the same packs and ids give the same legal ids at
-every step, the same deal points, scores, winner and end.
+path) by ``tests/test_fast_game.py`` and ``bench/bench_fast.py --game-diff N``
+(:func:`piquet.integrations.check.differ_game`): the same packs and ids give the same
+player to act and legal ids at every step, the same observations part by part, the same
+deal points, scores, winner and end.
 """
 
 from __future__ import annotations
@@ -32,8 +38,7 @@ from piquet.core.rules import Format, Rules, get_rules
 from piquet.fast import kernel as K
 from piquet.fast.params import compile_rules
 
-__all__ = ["FORMATS", "NUM_ACTIONS", "OBSERVATION_SIZE", "OBS_PARTIAL", "OBS_SIZE", "OBS_UNWRITTEN",
-           "TENSORS", "GameBoards"]
+__all__ = ["FORMATS", "NUM_ACTIONS", "OBSERVATION_SIZE", "OBS_SIZE", "TENSORS", "GameBoards"]
 
 _L: Final = K._native.LAYOUT
 WG_SIZE: Final = _L["WG_SIZE"]
@@ -50,15 +55,10 @@ OBS_SIZE: Final = _L["WG_OBS_SIZE"]
 OBSERVATION_SIZE: Final = _L["WG_OBSERVATION_SIZE"]
 #: the tensors an observation may be, and their sizes
 TENSORS: Final = {"information_state": OBS_SIZE, "observation": OBSERVATION_SIZE}
-#: the observation's parts the board does not write yet (left zero): none
-OBS_UNWRITTEN: Final[tuple[str, ...]] = ()
-#: the parts written in part: none
-OBS_PARTIAL: Final[tuple[str, ...]] = ()
 #: the formats the boards play, and their codes
 FORMATS: Final = {"game": 0, "partie": 1}
+#: who is to act once a game is over (OpenSpiel's number, as the adapters')
 TERMINAL: Final = -4
-_STEP_ILLEGAL: Final = -1
-_STEP_OVER: Final = -2
 
 
 def _seed_words(seed: int, n: int) -> npt.NDArray[np.uint64]:
