@@ -18,10 +18,21 @@ the ratios compare figures measured in this run, so the machine's load cancels o
                 numpy): steps per wall second on all cores and per CPU-second, with the
                 random choice of the cards counted and without it (``env.step`` alone),
                 and ``env.step`` alone on one thread (per CPU-second).
+``GameEnv``     :class:`piquet.fast.GameEnv`: whole games, every decision the agent's (4,096
+                games of rubicon, random legal ids drawn by the compiled helper
+                ``GameBoards.random_ids``, counted; ``copy=False``): steps per wall
+                second on all cores and on one thread, with the observations written
+                (the information state, 1,605 values, and the observation, 717) and
+                without, against the target (1,000,000 whole-game steps/s), and
+                ``env.step`` alone; and with 512 games (the observations then stay in
+                the caches). ``--game-only`` measures only this.
 ``python_piquet`` random games through the OpenSpiel adapter; ``pettingzoo`` steps, with
                 the wrappers (``env``) and without (``raw_env``); each also through the
                 engine alone (``kernel=False``: no card played on the kernel's board), the
                 ratio said.  ``--adapters-only`` measures only these and their floors.
+                The PettingZoo envs of whole games on the compiled board
+                (``board=True``, from the first decision) against the same floor
+                (target 0.5 of it) and against the same games through the engine.
                 Then each PettingZoo env in two processes at once (the random loop for the
                 same seconds in each): their steps per wall second added up, against the
                 target (50,000 steps/s), with the load before and after.
@@ -38,6 +49,10 @@ N/10 deals through the resumable board (what the batch environment steps) with
 ``--adapters-diff N`` plays N random episodes of each format (deal, game, partie where the
 rule set plays one) per preset with :func:`piquet.integrations.check.differ_episode`: every
 answer of the adapters at every step against the reference path.
+``--game-diff N`` plays N random games of each format per preset on GameEnv's compiled
+board and through the engine with :func:`piquet.integrations.check.differ_game`: the player
+to act, the legal ids and each player's observation at every step, every deal's points and
+the end.
 The last line of the output is one JSON object with every figure.
 """
 
@@ -178,6 +193,72 @@ def env_rate(seconds: float, preset: str, threads: int | None = None
     env.close()
     return {"steps_per_wall_s": steps / w, "steps_per_cpu_s": steps / c,
             "step_only_per_wall_s": steps / step_wall, "step_only_per_cpu_s": steps / step_cpu}
+
+
+TARGET_GAME = 1_000_000
+
+
+def game_env_rate(seconds: float, preset: str, *, threads: int | None = None,
+                  observations: bool = True, tensor: str = "information_state",
+                  n: int = 4096) -> dict[str, float]:
+    """GameEnv (every decision the agent's) steps a second, wall and CPU, with random legal
+    ids drawn by the compiled helper (GameBoards.random_ids, counted), and env.step alone."""
+    from piquet.fast.gameenv import GameEnv
+    from piquet.fast.policies import new_rng
+
+    env = GameEnv(n, rules=preset, format="game", threads=threads, observations=observations,
+                  tensor=tensor, copy=False)  # type: ignore[arg-type]
+    env.reset(seed=1)
+    rng = new_rng(7)
+    acts = np.zeros(n, dtype=np.int64)
+    steps = 0
+    step_cpu = step_wall = 0.0
+    ended = 0
+    cpu = time.process_time()
+    wall = time.perf_counter()
+    while time.perf_counter() - wall < seconds:
+        env.boards.random_ids(rng, acts)
+        c0 = time.process_time()
+        w0 = time.perf_counter()
+        _, _, term, trunc, _ = env.step(acts)
+        step_cpu += time.process_time() - c0
+        step_wall += time.perf_counter() - w0
+        steps += n
+        ended += int(term.sum() + trunc.sum())
+    w = time.perf_counter() - wall
+    c = time.process_time() - cpu
+    env.close()
+    return {"steps_per_wall_s": steps / w, "steps_per_cpu_s": steps / c,
+            "step_only_per_wall_s": steps / step_wall, "step_only_per_cpu_s": steps / step_cpu,
+            "games_ended": ended, "steps": steps}
+
+
+def game_env_report(seconds: float, report: dict[str, Any]) -> None:
+    """GameEnv on all cores and on one thread, with and without observations."""
+    rows = {}
+    for label, kw in (("obs", {"observations": True}),
+                      ("small_obs", {"tensor": "observation"}),
+                      ("no_obs", {"observations": False}),
+                      ("obs_1thread", {"observations": True, "threads": 1}),
+                      ("small_obs_1thread", {"tensor": "observation", "threads": 1}),
+                      ("no_obs_1thread", {"observations": False, "threads": 1}),
+                      ("obs_512games", {"n": 512}),
+                      ("small_obs_512games", {"tensor": "observation", "n": 512})):
+        r = game_env_rate(seconds, "rubicon", **kw)
+        rows[label] = r
+        x = r["steps_per_wall_s"] / TARGET_GAME
+        games = kw.get("n", 4096)
+        print(f"GameEnv rubicon game, {games:4d} games, {label:18s}: "
+              f"{r['steps_per_wall_s']:>11,.0f} steps/s wall ({x:.2f}x"
+              f" the {TARGET_GAME:,} target), {r['steps_per_cpu_s']:>11,.0f} per CPU-s; "
+              f"env.step alone {r['step_only_per_wall_s']:,.0f}/s wall", flush=True)
+    base = rows["obs"]["steps_per_wall_s"]
+    print(f"  ratios (wall): without observations / with "
+          f"{rows['no_obs']['steps_per_wall_s'] / base:.2f}; all cores / one thread "
+          f"{base / rows['obs_1thread']['steps_per_wall_s']:.2f} (with observations), "
+          f"{rows['no_obs']['steps_per_wall_s'] / rows['no_obs_1thread']['steps_per_wall_s']:.2f}"
+          " (without)")
+    report["game_env"] = rows
 
 
 def openspiel_rate(preset: str, seconds: float, game: Any = None,
@@ -427,6 +508,38 @@ def diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
     return out
 
 
+def game_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
+    """N random games of each preset and format on the compiled board (GameEnv's) against
+    the engine, compared at every step (piquet.integrations.check.differ_game); games of at
+    most 4 deals (a partie: all its deals)."""
+    from piquet.core.rules import Format
+    from piquet.integrations.check import differ_game
+
+    out = {}
+    for name in presets:
+        rules = PRESETS[name]
+        row = {}
+        for fmt in ("game", "partie"):
+            if Format(fmt) not in rules.formats:
+                continue
+            bad = 0
+            steps = [0]
+            start = time.perf_counter()
+            for seed in range(n):
+                msg = differ_game(rules, fmt, seed, max_deals=4 if fmt == "game" else 50,
+                                  counts=steps)
+                if msg is not None:
+                    bad += 1
+                    if bad <= 3:
+                        print(f"  {name} {fmt} game {seed}: {msg}")
+            row[fmt] = bad
+            row[f"{fmt}_steps"] = steps[0]
+            print(f"{name:22s} {fmt:7s} {n:>6,} games  {bad} differ  ({steps[0]:,} steps; "
+                  f"{time.perf_counter() - start:.0f} s)", flush=True)
+        out[name] = row
+    return out
+
+
 def adapters_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
     from piquet.core.rules import Format
     from piquet.integrations.actions import EpisodeFormat
@@ -514,6 +627,26 @@ def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | 
               f"steps/CPU-s; {label} = {pz / floor:.3f} of the floor (engine path "
               f"{pz_engine / floor:.3f}); the target is {TARGET_PETTINGZOO / floor:.2f}x the "
               f"floor", flush=True)
+    for label, maker, wrapped in (("PettingZoo game on the board", make_env, True),
+                                  ("PettingZoo raw_env game on the board", raw_env, False)):
+        counts = [0, 0]
+        on_board = pettingzoo_rate("rubicon", s, counts=counts,
+                                   e=maker(rules="rubicon", format="game", board=True))
+        engine_game = pettingzoo_rate("rubicon", s,
+                                      e=maker(rules="rubicon", format="game"))
+        assert on_board is not None and engine_game is not None
+        moves = round(counts[1] / counts[0])
+        floor = pettingzoo_rate("rubicon", s, e=_floor_env(moves, wrapped=wrapped))
+        assert floor is not None
+        rows[label] = {"steps_per_cpu_s": on_board, "engine_steps_per_cpu_s": engine_game,
+                       "floor_steps_per_cpu_s": floor}
+        print(f"{label} (rubicon, whole games, board=True): {on_board:,.0f} steps/CPU-s "
+              f"= {on_board / floor:.3f} of the floor (target 0.5: "
+              f"{'met' if on_board >= 0.5 * floor else 'NOT met'}); the same games through "
+              f"the engine (board=False) {engine_game:,.0f} = {engine_game / floor:.3f}; floor "
+              f"(an AEC env doing nothing, {moves} steps a game, same sizes, "
+              f"{'wrappers' if wrapped else 'no wrappers'} and loop) {floor:,.0f} steps/CPU-s",
+              flush=True)
     cores = os.cpu_count() or 1
     for label, wrapped in (("PettingZoo", True), ("PettingZoo raw_env", False)):
         two = pettingzoo_processes("rubicon", s, wrapped=wrapped, processes=2)
@@ -538,11 +671,29 @@ def main(argv: list[str] | None = None) -> int:
                     help="run the differential check over N deals per preset instead")
     ap.add_argument("--adapters-diff", type=int, default=0, metavar="N",
                     help="check the adapters' answers over N episodes of each format instead")
+    ap.add_argument("--game-diff", type=int, default=0, metavar="N",
+                    help="check the whole game on the compiled board against the engine over "
+                         "N random games of each preset and format instead")
+    ap.add_argument("--game-only", action="store_true",
+                    help="measure only GameEnv (the whole game, every decision the agent's)")
     ap.add_argument("--adapters-only", action="store_true",
                     help="measure only python_piquet and PettingZoo (and their floors)")
     args = ap.parse_args(argv)
     load = os.getloadavg()
     report: dict[str, Any] = {"load_before": load, "cpus": os.cpu_count()}
+    if args.game_diff:
+        report["game_diff"] = game_diff_run(args.game_diff, args.presets)
+        report["game_diff_games_per_format"] = args.game_diff
+        print(json.dumps(report))
+        return 1 if any(v for row in report["game_diff"].values()
+                        for k, v in row.items() if not k.endswith("steps")) else 0
+    if args.game_only:
+        print(f"load average before: {load[0]:.2f} on {os.cpu_count()} cores")
+        game_env_report(args.seconds, report)
+        report["load_after"] = os.getloadavg()
+        print(f"load average after: {report['load_after'][0]:.2f}")
+        print(json.dumps(report))
+        return 0
     if args.adapters_only:
         print(f"load average before: {load[0]:.2f} on {os.cpu_count()} cores; per CPU-second")
         adapters(args.seconds, report, None, None, None)
@@ -621,6 +772,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  per CPU-s: {ratios(env['steps_per_cpu_s'])} (engine "
               f"{eng_steps or 0:,.0f} actions/CPU-s, rubicon; C++ skat "
               f"{skat_steps or 0:,.0f} player actions/CPU-s, Python loop)")
+    game_env_report(s, report)
     adapters(s, report, eng, skat, ratios)
     report["load_after"] = os.getloadavg()
     print(json.dumps(report))

@@ -15,6 +15,7 @@ from piquet.fast.params import compile_rules
 
 __all__ = [
     "FastDeal",
+    "GameEnv",
     "VectorEnv",
     "Playouts",
     "actions_of",
@@ -27,9 +28,14 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """``VectorEnv`` on first use (it imports Gymnasium, which the play-outs never need)."""
+    """``VectorEnv`` and ``GameEnv`` on first use (they import Gymnasium, which the
+    play-outs never need)."""
     if name == "VectorEnv":
         from piquet.fast.env import VectorEnv
 
         return VectorEnv
+    if name == "GameEnv":
+        from piquet.fast.gameenv import GameEnv
+
+        return GameEnv
     raise AttributeError(f"module 'piquet.fast' has no attribute {name!r}")

@@ -13,16 +13,26 @@ seat's knowledge): from a copy of the engine episode with nothing kept, the lega
 :func:`~piquet.integrations.actions.legal_action_ids` from the seat's
 :func:`~piquet.core.view.deal_view`.  ``tests/test_fast_adapters.py`` runs it for every
 preset and format; ``bench/bench_fast.py --adapters-diff N`` over N episodes of each.
+
+:func:`differ_game` does the same for the whole game on the compiled board
+(:mod:`piquet.fast.game`): one random game on the board and through the engine's episode
+with the same packs and ids, compared at every step (``tests/test_fast_game.py``;
+``bench/bench_fast.py --game-diff N``).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+
+import numpy as np
 
 from piquet.core.cards import CardSet
 from piquet.core.rules import Rules
 from piquet.core.view import deal_view
+from piquet.fast.game import TERMINAL as BOARD_TERMINAL
+from piquet.fast.game import GameBoards
 from piquet.integrations.actions import (
     CHANCE,
     TERMINAL,
@@ -31,6 +41,7 @@ from piquet.integrations.actions import (
     legal_action_ids,
 )
 from piquet.integrations.observation import (
+    INFO_PIECES,
     episode_information_state_tensor,
     episode_observation_tensor,
     information_state_string,
@@ -40,7 +51,7 @@ from piquet.integrations.observation import (
     observation_tensor,
 )
 
-__all__ = ["differ_episode"]
+__all__ = ["differ_episode", "differ_game"]
 
 
 def _reference_legal(ep: Episode) -> list[int]:
@@ -110,3 +121,79 @@ _NAMES = ("to_move", "legal ids", "returns", "over", *(
     f"player {p}'s {what}" for p in (0, 1) for what in (
         "information-state string", "observation string", "information-state tensor",
         "observation tensor")))
+
+
+_FORMATS = {"game": EpisodeFormat.GAME, "partie": EpisodeFormat.PARTIE}
+_PIECES = tuple((name, sum(n for _, n in INFO_PIECES[:i]), size)
+                for i, (name, size) in enumerate(INFO_PIECES))
+
+
+def differ_game(rules: Rules, fmt: str, seed: int, *, max_deals: int = 50,
+                packs: Callable[[int], Sequence[int] | None] | None = None,
+                prefer: int | None = None, counts: list[int] | None = None) -> str | None:
+    """None when one random game (seeded) on the compiled board (:mod:`piquet.fast.game`)
+    and through the engine's episode (``kernel=False``), with the same first dealer, packs
+    and ids, agree at every step: the player to act, the legal ids, each player's
+    information-state tensor part by part (the board's observation), each finished deal's
+    points; at the end the scores, winner, returns, cut-off and number of steps.  Else the
+    first difference.  ``packs(k)``: the pack of the k-th deal (None: the board's own);
+    ``prefer``: an id taken whenever it is legal (e.g. the packet size a pack was made
+    for).  ``counts`` gets [steps] added."""
+    boards = GameBoards(1, rules=rules, format=fmt,  # type: ignore[arg-type]
+                        max_deals=max_deals)
+    boards.reset(seed)
+    ep = Episode.start(boards.rules, format=_FORMATS[fmt], max_deals=max_deals, kernel=False)
+    ep = ep.apply(int(boards.field("dealer")[0]))
+    rng = random.Random(seed)
+    tally = counts if counts is not None else [0]
+    step = 0
+    dealt = -1
+    deals_seen = 0
+    while True:
+        ndeals = int(boards.field("ndeals")[0])
+        if ep.to_move == CHANCE:
+            pack = None if packs is None or dealt == ndeals else packs(ndeals)
+            if pack is not None:
+                boards.deal_pack(0, list(pack))
+                dealt = ndeals
+            for card in boards.deck(0):
+                ep = ep.apply(card)
+            continue
+        mover = int(boards.to_move[0])
+        if ep.to_move != mover:
+            return f"step {step}: to act: board {mover}, engine {ep.to_move}"
+        if ndeals != deals_seen:
+            deals_seen = ndeals
+            points = tuple(int(x) for x in boards.field("deal_pts", 2)[0])
+            if len(ep.deals) != ndeals or ep.deals[-1] != points:
+                return f"step {step}: deal {ndeals}'s points: board {points}, engine {ep.deals}"
+        for player in (0, 1):
+            mine = boards.observe(np.array([player]))[0]
+            theirs = episode_information_state_tensor(ep, player)
+            for name, at, size in _PIECES:
+                a, b = mine[at:at + size], theirs[at:at + size]
+                if not (a == b).all():
+                    where = np.flatnonzero(a != b)
+                    return (f"step {step}: player {player}'s {name} differs at "
+                            f"{where.tolist()}: board {a[where].tolist()}, engine "
+                            f"{b[where].tolist()}")
+        if mover == BOARD_TERMINAL:
+            break
+        legal = boards.legal_ids(0)
+        if ep.legal_ids() != legal:
+            return f"step {step}: legal ids: board {legal}, engine {ep.legal_ids()}"
+        action = prefer if prefer is not None and prefer in legal else rng.choice(legal)
+        ep = ep.apply(action)
+        boards.step(np.array([action]))
+        step += 1
+        tally[0] += 1
+    end = (ep.over, ep.scores, len(ep.deals), ep.cut_off, ep.winner, ep.returns(), step)
+    winner = int(boards.field("winner")[0])
+    r0 = 0.0 if winner < 0 else (
+        float(boards.field("settled")[0]) if fmt == "partie" else 1.0) * (1 if winner == 0 else -1)
+    board_end = (True, tuple(int(x) for x in boards.field("score", 2)[0]),
+                 int(boards.field("ndeals")[0]), bool(boards.field("truncated")[0]),
+                 None if winner < 0 else winner, (r0, -r0), int(boards.field("steps")[0]))
+    if end != board_end:
+        return f"the end: board {board_end}, engine {end}"
+    return None

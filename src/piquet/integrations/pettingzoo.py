@@ -218,6 +218,187 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
         pass
 
 
+class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
+    """The raw AEC environment of a whole game or partie on the compiled board
+    (:class:`piquet.fast.game.GameBoards`) from its first decision: the same agents, spaces,
+    ids, observations and masks as :class:`PiquetEnv` (``tests/test_fast_game.py`` checks
+    them equal step by step), the chance draws made by the board's own seeded generator
+    (so a seed deals other packs than :class:`PiquetEnv`'s), and the engine's episode
+    worked out only to render (replayed from the packs and ids).
+
+    Raises :class:`~piquet.core.errors.PiquetError` for a format other than ``"game"`` or
+    ``"partie"`` (a single deal is :class:`PiquetEnv`'s), or a bad ``max_deals``.
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 (an instance replaces it, below)
+        "render_modes": ["ansi", "human"],
+        "name": env_name(ENV_VERSION),
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        *,
+        rules: str = DEFAULT_PRESET,
+        format: str = "game",
+        max_deals: int = 50,
+        render_mode: str | None = None,
+        version: int = ENV_VERSION,
+    ) -> None:
+        from piquet.fast.game import GameBoards
+
+        super().__init__()
+        self.version = check_version(version)
+        self.rules = versioned_rules(get_rules(rules), self.version)
+        self.metadata = {**type(self).metadata, "name": env_name(self.version)}
+        if format not in ("game", "partie"):
+            raise PiquetError(f"format {format!r}: the board plays a whole game or partie "
+                              "('game' or 'partie'); a single deal is raw_env(board=False)'s")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise PiquetError(f"render_mode {render_mode!r}: use None, 'ansi' or 'human'")
+        self.render_mode = render_mode
+        self.format = EpisodeFormat(format)
+        self.max_deals = max_deals
+        self.boards = GameBoards(1, rules=self.rules, format=format,  # type: ignore[arg-type]
+                                 max_deals=max_deals)
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        self._action_space = spaces.Discrete(NUM_ACTIONS)
+        self._observation_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0.0, 1.0, (INFO_SIZE,), np.float32),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
+            }
+        )
+        self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
+        self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
+        self._rng = random.Random(random.SystemRandom().randrange(2**63))
+        self._to_move_at = self.boards.offset("to_move")
+        self._ndeals_at = self.boards.offset("ndeals")
+        self._reset_bookkeeping()
+        self._started = False
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _reset_bookkeeping(self) -> None:
+        self.agents = list(AGENTS)
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
+        self.terminations = dict.fromkeys(AGENTS, False)
+        self.truncations = dict.fromkeys(AGENTS, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self.deals: list[tuple[int, int]] = []
+        self._dealer = 0
+        self._packs: list[tuple[int, ...]] = []
+        self._ids: list[list[int]] = []
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game; its packs come from ``seed`` (or the running seed)."""
+        if seed is not None:
+            self._rng = random.Random(seed)
+        self.boards.reset(self._rng.randrange(2**62))
+        self._reset_bookkeeping()
+        self._dealer = int(self.boards.field("dealer")[0])
+        self._packs.append(self.boards.deck(0))
+        self._ids.append([])
+        self._started = True
+        self.agent_selection = AGENTS[int(self.boards.to_move[0])]
+
+    def observe(self, agent: str) -> dict[str, Any]:
+        player = AGENTS.index(agent)
+        b = self.boards
+        obs = b.observe_one(0, player)
+        if b.rows[0, self._to_move_at] == player:
+            mask = b.legal_row(0).view(np.int8)
+        else:
+            mask = np.zeros(NUM_ACTIONS, np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play ``action`` (an id) for the selected agent.
+
+        Raises :class:`IllegalActionError` for an id that is not legal now.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise IllegalActionError(f"{agent} must act: give one of its legal ids")
+        if isinstance(action, np.ndarray) and action.ndim == 0:
+            action = action.item()
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+            raise IllegalActionError(
+                f"{agent}: an action is a whole-number id (0 to {NUM_ACTIONS - 1}), "
+                f"not {action!r:.20}"
+            )
+        player = AGENTS.index(agent)
+        self._cumulative_rewards[agent] = 0.0
+        b = self.boards
+        before = int(b.rows[0, self._ndeals_at])
+        b.step_one(0, int(action))  # refuses an id not legal, naming the legal ones
+        self._ids[-1].append(int(action))
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        if int(b.rows[0, self._ndeals_at]) != before:
+            pts = b.field("deal_pts", 2)[0]
+            self.deals.append((int(pts[0]), int(pts[1])))
+            if not b.field("over")[0]:
+                self._packs.append(b.deck(0))
+                self._ids.append([])
+        mover = int(b.rows[0, self._to_move_at])
+        if mover == TERMINAL:
+            winner = int(b.field("winner")[0])
+            won = 0.0 if winner < 0 else (
+                float(b.field("settled")[0]) if self.format is EpisodeFormat.PARTIE else 1.0)
+            r0 = won if winner == 0 else -won
+            self.rewards = {"player_0": r0, "player_1": -r0}
+            cut_off = bool(b.field("truncated")[0])
+            if cut_off:
+                self.truncations = dict.fromkeys(AGENTS, True)
+            else:
+                self.terminations = dict.fromkeys(AGENTS, True)
+            self.infos = {a: {"deals": tuple(self.deals),
+                              "winner": None if winner < 0 else winner, "cut_off": cut_off}
+                          for a in AGENTS}
+            self.agent_selection = AGENTS[player]
+        else:
+            self.agent_selection = AGENTS[mover]
+        self._accumulate_rewards()
+
+    @property
+    def episode(self) -> Episode:
+        """The engine's episode at the same point, replayed from the packs and ids (worked
+        out when asked: for rendering and checking)."""
+        ep = Episode.start(self.rules, format=self.format, max_deals=self.max_deals)
+        ep = ep.apply(self._dealer)
+        for pack, ids in zip(self._packs, self._ids, strict=True):
+            for card in pack:
+                ep = ep.apply(card)
+            for i in ids:
+                ep = ep.apply(i)
+        return ep
+
+    def render(self) -> str | None:
+        """``ansi``: the mover's information-state string; ``human``: the same, printed."""
+        if self.render_mode is None:
+            return None
+        ep = self.episode
+        mover = ep.to_move
+        player = mover if mover >= 0 else 0
+        text = information_state_string(knowledge(ep, player))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
 def raw_env(
     *,
     rules: str = DEFAULT_PRESET,
@@ -226,10 +407,15 @@ def raw_env(
     render_mode: str | None = None,
     kernel: bool = True,
     version: int = ENV_VERSION,
-) -> PiquetEnv:
+    board: bool = False,
+) -> PiquetEnv | BoardPiquetEnv:
     """The unwrapped environment (``kernel``: play the cards on the compiled kernel's board;
     False: every step through the engine; ``version``: see
-    :mod:`piquet.integrations.versions`)."""
+    :mod:`piquet.integrations.versions`; ``board``: a whole game or partie on the compiled
+    board from its first decision, :class:`BoardPiquetEnv`)."""
+    if board:
+        return BoardPiquetEnv(rules=rules, format=format, max_deals=max_deals,
+                              render_mode=render_mode, version=version)
     return PiquetEnv(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode,
                      kernel=kernel, version=version)
 
@@ -242,10 +428,11 @@ def env(
     render_mode: str | None = None,
     kernel: bool = True,
     version: int = ENV_VERSION,
+    board: bool = False,
 ) -> AECEnv:
     """The environment with PettingZoo's usual checks (order, bounds)."""
     e: AECEnv = raw_env(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode,
-                        kernel=kernel, version=version)
+                        kernel=kernel, version=version, board=board)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     e = wrappers.OrderEnforcingWrapper(e)
     return e
@@ -266,7 +453,7 @@ class VersionedEnv:
         """:func:`env` at this version (the same options)."""
         return env(**options, version=self.version)
 
-    def raw_env(self, **options: Any) -> PiquetEnv:
+    def raw_env(self, **options: Any) -> PiquetEnv | BoardPiquetEnv:
         """:func:`raw_env` at this version (the same options)."""
         return raw_env(**options, version=self.version)
 

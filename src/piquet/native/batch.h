@@ -90,7 +90,7 @@ static void g_deal(const Games *g, i64 i) {
     i64 d = st[G_DEALER];
     i64 s_e = d == 1 ? st[G_SCORE0] : st[G_SCORE1];
     i64 s_y = d == 1 ? st[G_SCORE1] : st[G_SCORE0];
-    Board b;
+    Board b = {.stop_all = 0};
     game_board(g, i, &b);
     run_deal(&b, g->decks[i], s_e, s_y, g->fmt == FORMAT_GAME ? g->p[P_TARGET] : 0);
 }
@@ -196,7 +196,7 @@ static void step_rows(const Games *g, const i64 *actions, i64 lo, i64 hi) {
     for (i64 i = lo; i < hi; i++) {
         g->rewards[i] = 0.0;
         g->done[i] = 0;
-        Board b;
+        Board b = {.stop_all = 0};
         game_board(g, i, &b);
         resume_deal(&b, actions[i]);
         g_advance(g, i);

@@ -25,7 +25,13 @@ enum { T0, T1, T_OPEN, T_REACHED, T_NEV, T_START0, T_START1, T_TARGET, T_COMMITT
 #define T_SIZE 16
 /* the info of a stopped deal */
 enum { I_STATUS, I_SEAT, I_ALLOWED, I_LEAD, I_HAND, I_PLAYED, I_WON, I_TRICK, I_DISCARDS,
-       I_SCORE0, I_SCORE1 };
+       I_SCORE0, I_SCORE1, I_KIND };
+/* a stop of stop_all before a decision other than a card: what it needs, in the slots a
+ * card's stop uses for the play (I_ALLOWED ..) */
+#define I_CLS I_ALLOWED   /* a claim, a pass, an answer: the class */
+#define I_LO I_ALLOWED    /* a discard: the fewest and most cards, the hand */
+#define I_HI I_LEAD
+#define I_DHAND I_HAND
 #define I_SIZE 12
 /* the play state */
 enum { PS_HAND = 0, PS_DISC = 2, PS_PLAYED = 4, PS_TRICK = 5, PS_HALF = 6, PS_LED = 7,
@@ -62,6 +68,11 @@ typedef struct {
     const i64 (*fz)[2];
     i64 nfz;
     int stop;
+    /* stop at every decision once the forced choices are used up (the whole-game board,
+     * game.h): the decision's kind in info[I_KIND], its seat in info[I_SEAT], its legal
+     * action ids (piquet.integrations.actions.ids) as bits of legal[8] */
+    int stop_all;
+    u64 *legal;
 } Board;
 
 /* the board whose arrays are the parts of a flat array */
@@ -100,8 +111,42 @@ static inline i64 forced(Board *b) {
 }
 
 static inline void bad(Board *b) {
+    if (b->info[I_STATUS] == STOPPED) return; /* stopped at a decision: not a bad choice */
     b->info[I_STATUS] = BAD_CHOICE;
     b->tl[T_STOP] = 1;
+}
+
+/* ---- the shared action ids (piquet.integrations.actions.ids: the same numbers) */
+enum { ID_PLAY = 0, ID_SELECT = 36, ID_DONE = 72, ID_DEAL = 73, ID_BLANCHE = 79,
+       ID_NAME_SUIT = 92, ID_NAME_CARD = 96, ID_APPOINT_SUIT = 132, ID_APPOINT_CARD = 136,
+       ID_LOOK = 172, ID_DECLINE = 173, ID_POINT = 174, ID_SEQUENCE = 210, ID_SET = 455,
+       ID_PASS = 473, ID_REPLY = 474, ID_ASK = 478, ID_NO_QUESTION = 479, N_IDS = 480 };
+static const i64 DEAL_SIZES[6] = {1, 2, 3, 4, 6, 12};
+
+static inline void legal_set(Board *b, i64 id) { b->legal[id >> 6] |= (u64)1 << (id & 63); }
+
+/* the id of claim k of class cls */
+static inline i64 claim_id(const i64 *p, int cls, i64 (*cl)[5], int k) {
+    if (cls == 0) return ID_POINT + 9 * cl[k][3] + cl[k][2] - 1;
+    if (cls == 2) return ID_SET + (cl[k][3] - 6) * 2 + cl[k][2] - 3;
+    i64 slot = 4;
+    if (p[P_SEQ_SAME_SUIT]) {
+        slot = 0;
+        while (!(cl[k][0] & SUIT_MASK(slot))) slot++;
+    }
+    return ID_SEQUENCE + (slot * 7 + (cl[k][3] - 8)) * 7 + (cl[k][2] - 3);
+}
+
+/* Stop here (stop_all, the forced choices used up): a decision of kind by seat; the legal
+ * ids are cleared for the caller to set.  0: go on (a forced choice, or no stop_all). */
+static inline int stop_at(Board *b, i64 kind, i64 seat) {
+    if (!b->stop_all || b->tl[T_FI] < b->nfz) return 0;
+    b->info[I_STATUS] = STOPPED;
+    b->info[I_SEAT] = seat;
+    b->info[I_KIND] = kind;
+    b->tl[T_STOP] = 1;
+    memset(b->legal, 0, 8 * sizeof(u64));
+    return 1;
 }
 
 static inline void trace(Board *b, i64 code, i64 value) {
@@ -178,6 +223,11 @@ static void set_result(Board *b, int cls, i64 winner, i64 pts, int trio) {
     commit(b);
     if (halted(b)) return;
     if (cls == 2 && b->p[P_ASK_MISSING] && winner >= 0 && trio) {
+        if (stop_at(b, A_QUESTION, 1 - winner)) {
+            legal_set(b, ID_ASK);
+            legal_set(b, ID_NO_QUESTION);
+            return;
+        }
         i64 ask;
         i64 row = forced(b);
         if (row < 0) {
@@ -228,6 +278,12 @@ static int replies(i64 claim_key, int partial, i64 (*cl)[5], int n, i64 *out) {
 
 /* the discard: forced, or by the policy; -1 when a forced one is not allowed */
 static i64 discard_choice(Board *b, i64 hand, int seat, i64 lo, i64 hi, i64 fixed) {
+    if (stop_at(b, A_DISCARD, seat)) {
+        b->info[I_LO] = fixed >= 0 ? fixed : lo;
+        b->info[I_HI] = fixed >= 0 ? fixed : hi;
+        b->info[I_DHAND] = hand;
+        return -1;
+    }
     i64 row = forced(b);
     if (row < 0) return choose_discard(b->p, b->policy, b->rng, hand, seat, lo, hi, fixed);
     i64 n = b->fz[row][1];
@@ -241,6 +297,13 @@ static i64 discard_choice(Board *b, i64 hand, int seat, i64 lo, i64 hi, i64 fixe
  * is not allowed */
 static int claim_choice(Board *b, i64 hand, int cls, i64 (*cl)[5], int n, int younger, i64 beat,
                         int partial, int may_pass) {
+    if (stop_at(b, A_DECLARE, younger)) {
+        b->info[I_CLS] = cls;
+        for (int i = 0; i < n; i++)
+            if (!younger || beats(cl[i][1], beat, partial)) legal_set(b, claim_id(b->p, cls, cl, i));
+        if (may_pass) legal_set(b, ID_PASS);
+        return -1;
+    }
     i64 row = forced(b);
     if (row < 0) {
         if (younger)
@@ -273,7 +336,12 @@ static i64 play_choice(Board *b, int seat, i64 hand, i64 allowed, i64 lead, i64 
         info[I_DISCARDS] = discards;
         info[I_SCORE0] = b->tl[T0];
         info[I_SCORE1] = b->tl[T1];
+        info[I_KIND] = A_PLAY;
         b->tl[T_STOP] = 1;
+        if (b->stop_all) {
+            memset(b->legal, 0, 8 * sizeof(u64));
+            b->legal[0] = (u64)allowed;
+        }
         return -1;
     }
     i64 row = forced(b);
@@ -416,6 +484,12 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
     /* the deal */
     i64 size = p[P_PACKETS];
     if (p[P_N_PACKETS] > 1) {
+        if (stop_at(b, A_DEAL, 1)) {
+            for (i64 i = 0; i < p[P_N_PACKETS]; i++)
+                for (int k = 0; k < 6; k++)
+                    if (DEAL_SIZES[k] == p[P_PACKETS + i]) legal_set(b, ID_DEAL + k);
+            return;
+        }
         row = forced(b);
         if (row < 0) {
             size = choose_packet(p, b->policy, b->rng);
@@ -438,6 +512,10 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
     if (p[P_BLANCHE_NUMBER] && (bl0 || bl1)) {
         if (bl0) {
             i64 lo = p[P_ELDER_MIN], hi = p[P_ELDER_MAX];
+            if (stop_at(b, A_BLANCHE, 0)) {
+                for (i64 k = lo; k <= hi && k <= 12; k++) legal_set(b, ID_BLANCHE + k);
+                return;
+            }
             row = forced(b);
             if (row < 0) {
                 ann0 = choose_blanche(p, b->policy, b->rng, hands[0], 0, lo, hi);
@@ -451,6 +529,10 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
             i64 lo = p[P_YOUNGER_MIN];
             i64 hi = stock - (ann0 >= 0 ? ann0 : p[P_ELDER_MAX]);
             if (p[P_YOUNGER_MAX] && p[P_YOUNGER_MAX] < hi) hi = p[P_YOUNGER_MAX];
+            if (stop_at(b, A_BLANCHE, 1)) {
+                for (i64 k = lo; k <= hi && k <= 12; k++) legal_set(b, ID_BLANCHE + k);
+                return;
+            }
             row = forced(b);
             if (row < 0) {
                 ann1 = choose_blanche(p, b->policy, b->rng, hands[1], 1, lo, hi);
@@ -539,6 +621,13 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
                 if ((hands[0] & SUIT_MASK(s)) == 0) nameable |= full & SUIT_MASK(s);
         }
         i64 k;
+        if (stop_at(b, by_suit ? A_NAME_SUIT : A_NAME_CARD, 0)) {
+            for (int i = 0; i < 36; i++)
+                if (by_suit ? i < 4 : (nameable >> i & 1))
+                    legal_set(b, (by_suit ? ID_NAME_SUIT : ID_NAME_CARD) + i);
+            legal_set(b, ID_DECLINE);
+            return;
+        }
         row = forced(b);
         if (row < 0) {
             k = choose_name(b->policy, b->rng, hands[0], by_suit, nameable);
@@ -562,6 +651,12 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
                 i64 known = hands[1] | disc[1];
                 for (i64 i = sp; i < deck_size; i++) known |= BIT(deck[i]);
                 known |= by_suit ? SUIT_MASK(k) : BIT(k);
+                if (stop_at(b, by_suit ? A_APPOINT_SUIT : A_APPOINT_CARD, 1)) {
+                    for (int i = 0; i < 36; i++)
+                        if (by_suit ? i < 4 : ((full & ~hands[1]) >> i & 1))
+                            legal_set(b, (by_suit ? ID_APPOINT_SUIT : ID_APPOINT_CARD) + i);
+                    return;
+                }
                 row = forced(b);
                 if (row < 0) {
                     lead_val = choose_appoint(b->policy, b->rng, hands[1], by_suit, full,
@@ -577,6 +672,11 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
         }
     } else if (sp < deck_size && (mode == LEFT_TURNS_UP || mode == LEFT_LOOKS)) {
         i64 look;
+        if (stop_at(b, A_LEFTOVER, 1)) {
+            legal_set(b, ID_LOOK);
+            legal_set(b, ID_DECLINE);
+            return;
+        }
         row = forced(b);
         if (row < 0) {
             look = choose_yes(b->policy, b->rng, mode == LEFT_LOOKS ? 1 : 0);
@@ -624,6 +724,11 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
             int partial = cls == 0 && p[P_POINT_BY_CARDS] != 0 && !revealed;
             int m = replies(ekey, partial, cl2, ny, opts);
             i64 r;
+            if (stop_at(b, A_ANSWER, 1)) {
+                b->info[I_CLS] = cls;
+                for (int i = 0; i < m; i++) legal_set(b, ID_REPLY + opts[i]);
+                return;
+            }
             row = forced(b);
             if (row < 0) {
                 r = choose_answer(b->policy, b->rng, opts, m);

@@ -10,6 +10,8 @@
 #include <Python.h>
 
 #include "batch.h"
+#include "game.h"
+#include <stddef.h>
 #include "kernel.h"
 #include "rules.h"
 #include "solver.h"
@@ -894,6 +896,214 @@ fail:
     return NULL;
 }
 
+/* ------------------------------------------------------------------ the whole game */
+/* the rows of whole games: (n, WG_SIZE) int64, writable */
+static WGame *wgames(Bufs *bs, PyObject *o, i64 *n) {
+    Py_buffer *v;
+    WGame *g = (WGame *)get(bs, o, 'i', 0, 1, "games", &v);
+    if (!g) return NULL;
+    if (v->ndim != 2 || v->shape[1] != WG_SIZE) {
+        PyErr_Format(PyExc_ValueError, "games: an (n, %lld) array is needed", (long long)WG_SIZE);
+        return NULL;
+    }
+    *n = v->shape[0];
+    return g;
+}
+
+static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, games, seeds (n) uint64, format, max_deals, lo, hi, knobs): new games in
+     * rows lo:hi */
+    Bufs bs = {.n = 0};
+    NARGS(8, "game_reset");
+    GETP(p, 0);
+    i64 n;
+    WGame *g = wgames(&bs, args[1], &n);
+    if (!g) goto fail;
+    GET(seeds, const u64 *, 2, 'u', n, 0, "seeds");
+    NUM(format, 3);
+    NUM(max_deals, 4);
+    NUM(lo, 5);
+    NUM(hi, 6);
+    NUM(knobs, 7);
+    if (!rows_ok(lo, hi, n)) goto fail;
+    if ((format != WF_GAME && format != WF_PARTIE) || max_deals < 1) {
+        PyErr_SetString(PyExc_ValueError, "format 0 (game) or 1 (partie), max_deals >= 1");
+        goto fail;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (i64 i = lo; i < hi; i++) w_reset(p, &g[i], seeds[i], format, max_deals, knobs);
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
+static PyObject *py_game_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, games, actions (n), status (n) out, lo, hi): each row's player acts */
+    Bufs bs = {.n = 0};
+    NARGS(6, "game_step");
+    GETP(p, 0);
+    i64 n;
+    WGame *g = wgames(&bs, args[1], &n);
+    if (!g) goto fail;
+    GET(actions, const i64 *, 2, 'i', n, 0, "actions");
+    GET(status, i64 *, 3, 'i', n, 1, "status");
+    NUM(lo, 4);
+    NUM(hi, 5);
+    if (!rows_ok(lo, hi, n)) goto fail;
+    Py_BEGIN_ALLOW_THREADS
+    for (i64 i = lo; i < hi; i++) status[i] = w_step(p, &g[i], actions[i]);
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
+static PyObject *py_game_obs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, games, players (n), out (n, size) float32, lo, hi, size): each row's observation
+     * for players[i] (-1: the player to act; at the end, players[i] must be 0 or 1); size
+     * O_SIZE (the information state) or O_TRICKS (the observation) */
+    Bufs bs = {.n = 0};
+    NARGS(7, "game_obs");
+    GETP(p, 0);
+    i64 n;
+    WGame *g = wgames(&bs, args[1], &n);
+    if (!g) goto fail;
+    GET(players, const i64 *, 2, 'i', n, 0, "players");
+    NUM(size, 6);
+    if (size != O_SIZE && size != O_TRICKS) {
+        PyErr_SetString(PyExc_ValueError, "size: the information state's or the observation's");
+        goto fail;
+    }
+    GET(out, float *, 3, 'g', n * size, 1, "out");
+    NUM(lo, 4);
+    NUM(hi, 5);
+    if (!rows_ok(lo, hi, n)) goto fail;
+    for (i64 i = lo; i < hi; i++) {
+        i64 who = players[i] < 0 ? g[i].to_move : players[i];
+        if (who < 0 || who > 1) {
+            PyErr_SetString(PyExc_ValueError, "players: 0 or 1 (-1 only where a player is to act)");
+            goto fail;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (i64 i = lo; i < hi; i++) {
+        i64 who = players[i] < 0 ? g[i].to_move : players[i];
+        w_obs(p, &g[i], (int)who, out + i * size, size);
+    }
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
+static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, games, actions, obs or None, masks, rewards, term, trunc, ended, final_obs,
+     *  returns, status, last_mover, stepping, obs_size, lo, hi): rows lo:hi stepped
+     * (stepping) with the autoreset of an ended game, then each row's observation (obs_size
+     * floats: O_SIZE or O_TRICKS) and legal mask written */
+    Bufs bs = {.n = 0};
+    NARGS(17, "game_env");
+    i64 obs_size;
+    if (num(args[14], &obs_size) < 0) return NULL;
+    if (obs_size != O_SIZE && obs_size != O_TRICKS) {
+        PyErr_SetString(PyExc_ValueError, "obs_size: the information state's or the observation's");
+        return NULL;
+    }
+    GETP(p, 0);
+    i64 n;
+    WGame *g = wgames(&bs, args[1], &n);
+    if (!g) goto fail;
+    GET(actions, const i64 *, 2, 'i', n, 0, "actions");
+    float *obs = NULL, *final_obs = NULL;
+    if (args[3] != Py_None) {
+        obs = (float *)get(&bs, args[3], 'g', n * obs_size, 1, "obs", NULL);
+        if (!obs) goto fail;
+        final_obs = (float *)get(&bs, args[9], 'g', n * obs_size, 1, "final_obs", NULL);
+        if (!final_obs) goto fail;
+    }
+    GET(masks, uint8_t *, 4, 'b', n * N_IDS, 1, "masks");
+    GET(rewards, double *, 5, 'f', n, 1, "rewards");
+    GET(term, uint8_t *, 6, 'b', n, 1, "term");
+    GET(trunc, uint8_t *, 7, 'b', n, 1, "trunc");
+    GET(ended, uint8_t *, 8, 'b', n, 1, "ended");
+    GET(returns, double *, 10, 'f', 2 * n, 1, "returns");
+    GET(status, i64 *, 11, 'i', n, 1, "status");
+    GET(last_mover, i64 *, 12, 'i', n, 1, "last_mover");
+    NUM(stepping, 13);
+    NUM(lo, 15);
+    NUM(hi, 16);
+    if (!rows_ok(lo, hi, n)) goto fail;
+    WEnv e = {.p = p, .g = g, .actions = actions, .obs = obs, .obs_size = obs_size, .masks = masks,
+              .rewards = rewards, .term = term, .trunc = trunc, .ended = ended,
+              .final_obs = final_obs, .returns = returns, .status = status,
+              .last_mover = last_mover};
+    Py_BEGIN_ALLOW_THREADS
+    w_env_rows(&e, lo, hi, stepping != 0);
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
+static PyObject *py_game_random(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (games, rng (1) uint64, out (n), lo, hi): a uniformly drawn legal id of each row (-1
+     * where the game is over) */
+    Bufs bs = {.n = 0};
+    NARGS(5, "game_random");
+    i64 n;
+    WGame *g = wgames(&bs, args[0], &n);
+    if (!g) goto fail;
+    GET(rng, u64 *, 1, 'u', 1, 1, "rng");
+    GET(out, i64 *, 2, 'i', n, 1, "out");
+    NUM(lo, 3);
+    NUM(hi, 4);
+    if (!rows_ok(lo, hi, n)) goto fail;
+    Py_BEGIN_ALLOW_THREADS
+    for (i64 i = lo; i < hi; i++) out[i] = w_random_legal(&g[i], rng);
+    Py_END_ALLOW_THREADS
+    release(&bs);
+    Py_RETURN_NONE;
+fail:
+    release(&bs);
+    return NULL;
+}
+
+static PyObject *py_game_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    /* (p, games, i, pack (36), dealer): row i's deal in play dealt from pack by dealer (-1:
+     * the same); returns 1, or 0 if that cannot be (game.h's w_deal_pack) */
+    Bufs bs = {.n = 0};
+    NARGS(5, "game_deal");
+    GETP(p, 0);
+    i64 n;
+    WGame *g = wgames(&bs, args[1], &n);
+    if (!g) goto fail;
+    NUM(i, 2);
+    Py_buffer *packv;
+    const i64 *pack = (const i64 *)get(&bs, args[3], 'i', 36, 0, "pack", &packv);
+    if (!pack) goto fail;
+    NUM(dealer, 4);
+    if (i < 0 || i >= n || dealer < -1 || dealer > 1) {
+        PyErr_SetString(PyExc_ValueError, "i: a row of games; dealer: -1, 0 or 1");
+        goto fail;
+    }
+    if (!deck_ok(pack, p[P_DECK_SIZE])) goto fail;
+    int done = w_deal_pack(p, &g[i], pack, dealer);
+    release(&bs);
+    return PyLong_FromLong(done);
+fail:
+    release(&bs);
+    return NULL;
+}
+
 /* ------------------------------------------------------------------ the layout */
 static PyObject *layout(void) {
     PyObject *d = PyDict_New();
@@ -911,6 +1121,13 @@ static PyObject *layout(void) {
     SET("T_NEV", T_NEV); SET("T_REACHED", T_REACHED); SET("T_OPEN", T_OPEN);
     SET("I_STATUS", I_STATUS); SET("I_SCORE1", I_SCORE1); SET("PS_FULL", PS_FULL);
     SET("PS_WON0", PS_WON0); SET("A_PLAY", A_PLAY); SET("K_PIQUE", K_PIQUE);
+#define WOFF(field) SET("WG_" #field, offsetof(WGame, field) / sizeof(i64))
+    SET("WG_SIZE", WG_SIZE); SET("WG_OBS_SIZE", O_SIZE); SET("WG_OBSERVATION_SIZE", O_TRICKS); WOFF(rng); WOFF(format); WOFF(max_deals); WOFF(dealer);
+    WOFF(score); WOFF(ndeals); WOFF(extra); WOFF(over); WOFF(truncated); WOFF(winner);
+    WOFF(settled); WOFF(to_move); WOFF(role); WOFF(kind); WOFF(lo); WOFF(hi); WOFF(sel);
+    WOFF(nch); WOFF(steps); WOFF(deal_pts); WOFF(reached); WOFF(legal); WOFF(deck); WOFF(ch);
+    WOFF(flat);
+#undef WOFF
     SET("F_FIELDS", F_FIELDS); SET("S_DEPTH", S_DEPTH); SET("G_TO_PLAY", G_TO_PLAY);
 #undef SET
     return d;
@@ -937,6 +1154,12 @@ static PyMethodDef methods[] = {
     {"greedy_card", (PyCFunction)(void (*)(void))py_greedy_card, METH_FASTCALL, "The greedy player's card."},
     {"reset_rows", (PyCFunction)(void (*)(void))py_reset_rows, METH_FASTCALL, "New games in rows."},
     {"step_rows", (PyCFunction)(void (*)(void))py_step_rows, METH_FASTCALL, "A card in each row."},
+    {"game_reset", (PyCFunction)(void (*)(void))py_game_reset, METH_FASTCALL, "New whole games in rows."},
+    {"game_deal", (PyCFunction)(void (*)(void))py_game_deal, METH_FASTCALL, "A row's deal from a pack."},
+    {"game_obs", (PyCFunction)(void (*)(void))py_game_obs, METH_FASTCALL, "Each row's observation."},
+    {"game_env", (PyCFunction)(void (*)(void))py_game_env, METH_FASTCALL, "The environment's step."},
+    {"game_random", (PyCFunction)(void (*)(void))py_game_random, METH_FASTCALL, "Random legal ids."},
+    {"game_step", (PyCFunction)(void (*)(void))py_game_step, METH_FASTCALL, "An action id in each row."},
     {NULL, NULL, 0, NULL},
 };
 
