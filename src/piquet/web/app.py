@@ -50,7 +50,7 @@ from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
 from piquet.web.rated import (
     RATED_FORMATS,
-    rated_game,
+    rated_joiner,
     rated_router,
     settle_if_over,
     start_rated,
@@ -814,18 +814,8 @@ def create_app(config: WebConfig) -> FastAPI:
         404: no such invitation (or it was used or replaced); 409: the game is over.  A
         rated game's seat needs a login to another account than the host's (401, 409)."""
         engine = state.store.engine
-        rated = await run(rated_game, engine, game_id)
-        name = body.name
-        account = None
-        if rated is not None:
-            account = await run(account_of, engine, request.cookies.get(ACCOUNT_COOKIE))
-            if account is None:
-                raise TableError(Refusal.NO_TOKEN, "this is a rated game: log in (or make "
-                                 "an account) to take its seat")
-            if account.id == rated.accounts[0]:
-                raise TableError(Refusal.NOT_NOW, "this rated game is yours: send the link "
-                                 "to your opponent, who logs in to their own account")
-            name = account.name
+        account = await run(rated_joiner, engine, game_id, request)
+        name = body.name if account is None else account.name
         token, seat = await run(games().join, game_id, body.invite, name)
         if account is not None:
             await run(take_rated_seat, engine, game_id, account.id)

@@ -21,11 +21,11 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from sqlalchemy.exc import IntegrityError
 
 from piquet.core.rules import Format
@@ -36,10 +36,14 @@ from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.practice import refusals
 from piquet.web.server import Server
 
+if TYPE_CHECKING:
+    from piquet.web.accounts import Account
+
 __all__ = [
     "RATED_FORMATS",
     "RatedGame",
     "rated_game",
+    "rated_joiner",
     "rated_router",
     "ratings_of",
     "ratings_t",
@@ -104,6 +108,26 @@ def take_rated_seat(engine: sa.Engine, game_id: str, account_1: str) -> bool:
             rated_games_t.update()
             .where(rated_games_t.c.game_id == game_id, rated_games_t.c.account_1.is_(None))
             .values(account_1=account_1)).rowcount == 1)
+
+
+def rated_joiner(engine: sa.Engine, game_id: str, request: Request) -> Account | None:
+    """Who may take the open seat of ``game_id`` (by its link or its lobby challenge):
+    None for a casual game (anyone); for a rated game the logged-in account, which must
+    be another than the host's.  Raises :class:`TableError` (401: not logged in; 409: the
+    host's own account).  Blocks."""
+    from piquet.web.accounts import ACCOUNT_COOKIE, account_of
+
+    rated = rated_game(engine, game_id)
+    if rated is None:
+        return None
+    account = account_of(engine, request.cookies.get(ACCOUNT_COOKIE))
+    if account is None:
+        raise TableError(Refusal.NO_TOKEN, "this is a rated game: log in (or make an "
+                         "account) to take its seat")
+    if account.id == rated.accounts[0]:
+        raise TableError(Refusal.NOT_NOW, "this rated game is yours: send the link to your "
+                         "opponent, who logs in to their own account")
+    return account
 
 
 def rated_game(engine: sa.Engine, game_id: str) -> RatedGame | None:
