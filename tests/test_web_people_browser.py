@@ -115,3 +115,57 @@ def test_two_accounts_play_a_rated_partie_with_clocks_chat_a_takeback_a_third_wa
     assert f"a partie: {round(won.rating)}" in ada.inner_text("#account-ratings")
     for p in (ada, bob, cyd):
         assert not p.errors, p.errors
+
+
+def test_a_login_asks_before_keeping_this_browsers_games_in_the_account(
+    server: ThreadServer, browser: Any
+) -> None:
+    """A shared computer: the games played in this browser before a login are put in the
+    account only if the person says so; "Leave it out" keeps them out (they stay in the
+    browser's own list), and a later login asks again."""
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start")
+    page.select_option("#opponent", "random")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    game = page.url.rsplit("/", 1)[1]
+    page.goto(server.url + "/")
+    page.wait_for_selector(f'.games-list tr[data-game="{game}"]')
+    # registering: asked, in plain words; "leave it out" keeps it out of the account
+    page.fill("#account-login-name", "Ann")
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-register")
+    page.wait_for_selector("#adopt-words")
+    assert "Keep the game played in this browser in your account?" in page.inner_text(
+        "#modal-title")
+    assert "One game was played in this browser before you logged in as Ann" in (
+        page.inner_text("#adopt-words"))
+    page.click("#adopt-no")
+    page.wait_for_selector("#account-name")
+    page.wait_for_selector("#my-games p.muted")
+    assert page.locator(f'.games-list tr[data-game="{game}"]').count() == 0
+    assert page.evaluate("async () => (await (await fetch('/api/me/games')).json())"
+                         ".games.length") == 0
+    # logged out, it is this browser's again; the next login asks again, and a yes keeps it
+    page.click("#logout")
+    page.wait_for_selector(f'.games-list tr[data-game="{game}"]')
+    page.fill("#account-login-name", "Ann")
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-login")
+    page.wait_for_selector("#adopt-yes")
+    page.click("#adopt-yes")
+    page.wait_for_selector(f'.games-list tr[data-game="{game}"]')
+    ids = page.evaluate("async () => (await (await fetch('/api/me/games')).json())"
+                        ".games.map((g) => g.id)")
+    assert ids == [game]
+    # logged in again later, nothing is asked: it is already the account's
+    page.click("#logout")
+    page.wait_for_selector("#account-login")
+    page.fill("#account-login-name", "Ann")
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-login")
+    page.wait_for_selector("#account-name")
+    page.wait_for_selector(f'.games-list tr[data-game="{game}"]')
+    assert page.is_hidden("#adopt-words") or page.locator("#adopt-words").count() == 0
+    assert page.errors == []

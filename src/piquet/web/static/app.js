@@ -319,12 +319,45 @@ async function showLobby() {
   showMyGames(list);
 }
 
-// After a login, a logout or a deletion: this browser's games go to the list they now
-// belong to (the account's, or this browser's), and the lobby is drawn again.
+// After a login, a logout or a deletion, the lobby is drawn again.  After a login the
+// games played in this browser before it are not put in the account unasked (on a shared
+// computer they may be someone else's): the player is asked, and only a yes adds them.
+// After a logout (or a deletion) this browser's games go back to this browser's own list.
 async function accountChanged() {
-  for (const id of Object.keys(store.all())) store.put(id, { listed: false });
-  await currentAccount(true);
-  showLobby();
+  const account = await currentAccount(true);
+  const local = Object.entries(store.all()).filter(([, g]) => g.token);
+  if (!account) {
+    for (const [id] of local) store.put(id, { listed: false });
+    showLobby();
+    return;
+  }
+  let held = [];
+  try { held = (await api("GET", "/api/me/games")).games.map((g) => g.id); }
+  catch { /* asked about all of them */ }
+  const fresh = local.filter(([id]) => !held.includes(id));
+  for (const [id] of local) store.put(id, { listed: true });  // none is added unasked
+  if (!fresh.length) { showLobby(); return; }
+  const n = fresh.length;
+  const keep = async () => {
+    modalDone = null;
+    $modal.hidden = true;
+    for (const [id, g] of fresh) await remember(id, g.token);
+    toast(`${n === 1 ? "The game is" : `The ${n} games are`} now kept in your account.`);
+    showLobby();
+  };
+  modalDone = showLobby;  // closed without an answer: nothing is added
+  openModal(`Keep the ${n === 1 ? "game" : `${n} games`} played in this browser in your ` +
+    "account?",
+    h("p", { id: "adopt-words" }, `${n === 1 ? "One game was" : `${n} games were`} played ` +
+      `in this browser before you logged in as ${account.name}. If ` +
+      `${n === 1 ? "it is" : "they are"} yours, keep ${n === 1 ? "it" : "them"} in your ` +
+      "account to find them on any device. On a shared computer they may be someone " +
+      "else's: then leave them out (they stay in this browser's list)."),
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "act primary", id: "adopt-yes", onclick: keep },
+        `Keep ${n === 1 ? "it" : "them"} in my account`),
+      h("button", { type: "button", class: "act", id: "adopt-no", onclick: closeModal },
+        n === 1 ? "Leave it out" : "Leave them out")));
 }
 
 // ------------------------------------------------------------------ your games
