@@ -311,3 +311,46 @@ def test_a_process_dying_between_the_game_and_the_claim_leaves_the_seek_open(
     assert seat["seat"] == 0 and seat["token"]
     assert cyd.get(f"/api/games/{made['game']}/clock",
                    headers=bearer(str(made["token"]))).json()["clock"]["kind"] == "live"
+
+
+def test_two_processes_accepting_one_seek_at_once_make_one_game(
+    pg_url: str, tmp_path: Path,
+) -> None:
+    """Two server processes on one PostgreSQL database: Bob (through one) and Cyd
+    (through the other) accept Ada's seek at the same moment; one gets the game, with the
+    seek's clock, the other is told the seek is gone, and Ada's page finds the game
+    through either process."""
+    import httpx
+
+    from piquet.web.accounts import CSRF_COOKIE, CSRF_HEADER
+    from test_web_kit import at_once, two_servers
+
+    with two_servers(tmp_path, pg_url) as (one, two):
+        people = {}
+        for name, srv in (("Ada", one), ("Bob", one), ("Cyd", two)):
+            who = httpx.Client(base_url=srv.url, timeout=30)
+            r = who.post("/api/account/register",
+                         json={"name": name, "password": "a long enough password"})
+            assert r.status_code == 201, r.text
+            who.headers[CSRF_HEADER] = who.cookies[CSRF_COOKIE]
+            people[name] = who
+        r = people["Ada"].post("/api/seeks", json={"rules": "rubicon", "format": "partie",
+                                                   "clock": {"days": 2}})
+        assert r.status_code == 201 and r.json()["matched"] is False
+        seek = people["Bob"].get("/api/lobby").json()["challenges"][0]
+        assert seek["kind"] == "seek" and seek["clock"] == "2 days a move"
+        answers = at_once(2, lambda i: people[("Bob", "Cyd")[i]].post(
+            f"/api/seeks/{seek['id']}/accept"))
+        codes = sorted(a.status_code for a in answers)
+        assert codes == [201, 404], [a.text for a in answers]
+        won = next(a.json() for a in answers if a.status_code == 201)
+        for srv in (one, two):
+            ada = httpx.Client(base_url=srv.url, cookies=people["Ada"].cookies, timeout=30)
+            assert ada.get("/api/seeks/mine").json()["seek"]["game"] == won["game"]
+            clock = ada.get(f"/api/games/{won['game']}/clock",
+                            headers=bearer(won["token"])).json()["clock"]
+            assert clock["words"] == "2 days a move"
+        assert [g["id"] for g in people["Ada"].get("/api/games-in-play").json()["games"]] == [
+            won["game"]]
+        for who in people.values():
+            who.close()
