@@ -169,3 +169,36 @@ def test_a_login_asks_before_keeping_this_browsers_games_in_the_account(
     page.wait_for_selector(f'.games-list tr[data-game="{game}"]')
     assert page.is_hidden("#adopt-words") or page.locator("#adopt-words").count() == 0
     assert page.errors == []
+
+
+def test_a_seek_with_a_clock_is_accepted_from_the_lobbys_open_challenges(
+    server: ThreadServer, browser: Any
+) -> None:
+    """Ada seeks a rated partie with a day a move; Bob finds it among the open challenges,
+    marked rated with its clock, and accepts it: both are at the table of the rated game,
+    its clock a day a move."""
+    ada, bob = new_page(browser), new_page(browser)
+    make_account(ada, server.url, "Ada2")
+    ada.wait_for_selector("#seek-form")
+    ada.select_option("#seek-rules", "rubicon")
+    ada.select_option("#seek-format", "partie")
+    ada.select_option("#seek-range", "")
+    ada.select_option("#seek-clock", "d1")
+    ada.click("#seek-go")
+    ada.wait_for_selector("#seek-waiting")
+    make_account(bob, server.url, "Bob2")
+    row = bob.locator('#challenges [data-challenge]:has-text("Ada2")')
+    row.wait_for()
+    words = row.inner_text()
+    assert "rated" in words and "clock: 1 day a move" in words and "casual" not in words
+    row.locator("button.accept").click()
+    bob.wait_for_url("**/play/*")
+    ada.wait_for_url("**/play/*")
+    assert ada.url.rsplit("/", 1)[1] == bob.url.rsplit("/", 1)[1]
+    for p in (ada, bob):
+        p.wait_for_selector("#rated-line")
+        assert "Rated partie" in p.inner_text("#rated-line")
+        p.wait_for_selector("#clocks")
+        assert "1 day a move" in p.inner_text("#clocks")
+    for p in (ada, bob):
+        assert not p.errors, p.errors
