@@ -50,10 +50,12 @@ from piquet.web.players import mount_docs, players_router
 from piquet.web.practice import practice_router
 from piquet.web.rated import (
     RATED_FORMATS,
+    rated_game,
     rated_joiner,
     rated_router,
     settle_if_over,
     start_rated,
+    start_rating,
     take_rated_seat,
 )
 from piquet.web.refusals import preset_named
@@ -353,6 +355,18 @@ class RuleSetOut(BaseModel):
     target: int
 
 
+def _level_ratings(levels: list[str]) -> dict[str, dict[str, int]]:
+    """The levels' ratings on the accounts' scale, per format (those the ladder placed)."""
+    from piquet.scale import FORMATS, level_rating
+
+    out: dict[str, dict[str, int]] = {}
+    for name in levels:
+        found = {fmt: r for fmt in FORMATS if (r := level_rating(name, fmt)) is not None}
+        if found:
+            out[name] = {fmt: round(r.rating) for fmt, r in found.items()}
+    return out
+
+
 class OptionsOut(BaseModel):
     rules: list[RuleSetOut]
     default_rules: str
@@ -360,6 +374,10 @@ class OptionsOut(BaseModel):
     default_level: str
     level_notes: dict[str, str]
     level_labels: dict[str, str]
+    level_ratings: dict[str, dict[str, int]] = Field(
+        description="Each computer level's rating on the accounts' Glicko-2 scale, per "
+        "format (game, partie), where the ladder placed it (piquet.scale; a new account "
+        "starts at 1500, Nell's rating); a level not placed is absent.")
     opponents: list[str]
     hints_available: bool
     record_formats: list[str]
@@ -641,6 +659,7 @@ def create_app(config: WebConfig) -> FastAPI:
             "level_notes": {name: LEVEL_NOTES.get(name, "") for name in levels},
             "level_labels": {name: LEVEL_LABELS.get(name, f"The computer: {name}")
                              for name in levels},
+            "level_ratings": _level_ratings(levels),
             "opponents": [*levels, FRIEND],
             "hints_available": True,
             "record_formats": ["text", "json"],
@@ -701,6 +720,7 @@ def create_app(config: WebConfig) -> FastAPI:
         if account is not None:
             made = games().peek(created.id)
             fmt_value = made.row.format if made is not None else fmt_value.strip().lower()
+            await run(start_rating, games(), account, fmt_value)
             await run(start_rated, state.store.engine, created.id, fmt_value, account.id)
         state.ai.kick(created.id)
         return {
@@ -819,6 +839,9 @@ def create_app(config: WebConfig) -> FastAPI:
         token, seat = await run(games().join, game_id, body.invite, name)
         if account is not None:
             await run(take_rated_seat, engine, game_id, account.id)
+            found = await run(rated_game, engine, game_id)
+            if found is not None:
+                await run(start_rating, games(), account, found.format)
         await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 

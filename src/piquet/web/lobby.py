@@ -183,6 +183,16 @@ class Lobby:
         return None if found is None else str(found)
 
 
+def open_and_seeks(lobby: Lobby) -> list[dict[str, Any]]:
+    """The open challenges and the open seeks (``kind``: ``challenge`` or ``seek``),
+    newest first, at most :data:`MAX_OPEN`.  Blocks."""
+    from piquet.web.people import open_seeks
+
+    seeks = [{**sk, "kind": "seek", "rated": True}
+             for sk in open_seeks(lobby.engine) if sk["id"] is not None]
+    return sorted(lobby.open() + seeks, key=lambda x: x["age"])[:MAX_OPEN]
+
+
 # ---------------------------------------------------------------------- the routes
 class PostIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
@@ -218,13 +228,6 @@ def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter
     async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
-    def open_and_seeks() -> list[dict[str, Any]]:
-        from piquet.web.people import open_seeks
-
-        seeks = [{**sk, "kind": "seek", "rated": True}
-                 for sk in open_seeks(state.store.engine) if sk["id"] is not None]
-        return sorted(lobby().open() + seeks, key=lambda x: x["age"])[:MAX_OPEN]
-
     @router.get("/api/lobby", tags=["lobby"])
     async def open_challenges() -> dict[str, Any]:
         """The open challenges, newest first: who offers, the rule set, the format,
@@ -232,7 +235,7 @@ def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter
         accept one: a ``challenge`` (a friend game's seat offered) at
         ``/api/lobby/{id}/accept``, a ``seek`` (a rated game sought, logged in) at
         ``/api/seeks/{id}/accept``."""
-        return {"challenges": await run(open_and_seeks)}
+        return {"challenges": await run(open_and_seeks, lobby())}
 
     @router.post("/api/lobby", status_code=201, responses=_ERRORS, tags=["lobby"])
     async def post_challenge(
@@ -285,7 +288,7 @@ def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter
         """Accept a challenge: you take its seat (the answer holds your token), and the
         challenge leaves the lobby.  A rated game's seat needs a login to another account
         than the host's (401, 409): the game is then rated between the two accounts."""
-        from piquet.web.rated import rated_joiner, take_rated_seat
+        from piquet.web.rated import rated_game, rated_joiner, start_rating, take_rated_seat
 
         game_id_seen = await run(lobby().game_of, challenge_id)
         if game_id_seen is None:
@@ -304,6 +307,9 @@ def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter
             raise TableError(Refusal.NOT_FOUND, GONE) from None
         if account is not None:
             await run(take_rated_seat, engine, game_id, account.id)
+            found = await run(rated_game, engine, game_id)
+            if found is not None:
+                await run(start_rating, games, account, found.format)
         await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 

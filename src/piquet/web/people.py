@@ -42,7 +42,7 @@ from piquet.web.games import FRIEND, Games
 from piquet.web.ids import ChallengeId
 from piquet.web.players import player_games_t, seal
 from piquet.web.practice import refusals
-from piquet.web.rated import RATED_FORMATS, rated_games_t, ratings_of
+from piquet.web.rated import RATED_FORMATS, rated_games_t, ratings_of, start_rating
 from piquet.web.refusals import hash_secret, preset_named
 from piquet.web.schema import WHOLE
 from piquet.web.server import Server
@@ -287,6 +287,7 @@ def people_router(state: Server) -> APIRouter:
             raise TableError(Refusal.UNREADABLE, f"a seek is for a rated game or partie: "
                              f"{rules.name} offers {', '.join(allowed) or 'neither'}")
         clock = None if body.clock is None else body.clock.spec().text()
+        await run(start_rating, games(), who, fmt)  # (a first rating: from the scale)
         out: dict[str, Any] = await run(seek, who, rules.name, fmt, body.range, clock)
         if out["matched"]:
             state.ai.kick(out["game"])
@@ -312,6 +313,7 @@ def people_router(state: Server) -> APIRouter:
         if row.account_id == who.id:
             raise TableError(Refusal.NOT_NOW, "this seek is yours: wait for someone to "
                              "accept it, or withdraw it")
+        await run(start_rating, games(), who, row.format)
         mine = (await run(ratings_of, engine(), who.id)).get(row.format, NEW_PLAYER).rating
         if not _fits(mine, None, row.rating, row.span):
             raise TableError(Refusal.NOT_NOW, f"your rating ({mine:.0f}) is outside this "

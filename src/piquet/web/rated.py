@@ -49,6 +49,7 @@ __all__ = [
     "ratings_t",
     "settle",
     "start_rated",
+    "start_rating",
 ]
 
 RATED_FORMATS: Final = frozenset({Format.GAME.value, Format.PARTIE.value})
@@ -150,6 +151,29 @@ def ratings_of(engine: sa.Engine, account_id: str) -> dict[str, Rating]:
             sa.select(ratings_t).where(ratings_t.c.account_id == account_id)).all()
     return {r.format: Rating(rating=r.rating, deviation=r.deviation, volatility=r.volatility)
             for r in rows}
+
+
+def start_rating(games: Games, account: Account, fmt: str) -> Rating:
+    """The account's rating in ``fmt``, its first set now if it has none: from the deals
+    it has played against rated computers under its account, carried to the accounts'
+    scale (:func:`piquet.scale.first_rating`; none: 1500, where the scale puts Nell),
+    kept as a rating of 0 games.  Two processes setting it at once keep one.  Blocks."""
+    held = ratings_of(games.store.engine, account.id).get(fmt)
+    if held is not None:
+        return held
+    from piquet.scale import first_rating
+    from piquet.web.evenmatch import results_of
+
+    first = first_rating(results_of(games, account.identity), fmt)
+    try:
+        with games.store.engine.begin() as conn:
+            conn.execute(ratings_t.insert().values(
+                account_id=account.id, format=fmt, rating=first.rating,
+                deviation=first.deviation, volatility=first.volatility, games=0,
+                updated_at=time.time()))
+    except IntegrityError:  # set meanwhile by another request: that one stands
+        pass
+    return ratings_of(games.store.engine, account.id).get(fmt, first)
 
 
 def games_rated(engine: sa.Engine, account_id: str) -> dict[str, int]:

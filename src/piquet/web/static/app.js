@@ -175,12 +175,17 @@ async function showLobby() {
   const oppSel = (id) => h("select", { id, name: id },
     opts.levels.map((l) => h("option", { value: l,
       selected: l === (learner ? kind(opts) : opts.default_level),
-      title: notes[l] || "" }, (opts.level_labels || {})[l] || `The computer: ${l}`)),
+      title: notes[l] || "" }, ((opts.level_labels || {})[l] || `The computer: ${l}`) +
+      ratingSuffix(opts, l))),
     h("option", { value: "friend" }, "A friend (invitation link)"));
   const opp1 = oppSel("opponent");
   // what the chosen level is, under the choice (short options keep a phone's width)
   const oppNote = h("span", { class: "muted small", id: "opponent-note" });
-  const sayLevel = () => { oppNote.textContent = notes[opp1.value] || ""; explain(oppNote); };
+  const sayLevel = () => {
+    oppNote.textContent = [notes[opp1.value] || "", ratingWords(opts, opp1.value)]
+      .filter(Boolean).join(" ");
+    explain(oppNote);
+  };
   opp1.addEventListener("change", sayLevel);
   sayLevel();
   const opp2 = oppSel("opponent2");
@@ -317,6 +322,26 @@ async function showLobby() {
   explain($main);
   ruleSel.focus();
   showMyGames(list);
+}
+
+// A computer's rating on the players' scale (the one rated games between accounts move;
+// a new account starts at 1500, the beginner Nell's rating), as the ladder placed it.
+function ratingSuffix(opts, level) {
+  const r = (opts.level_ratings || {})[level];
+  if (!r) return "";
+  const n = r.game !== undefined ? r.game : r.partie;
+  return ` · rated ${n}`;
+}
+
+function ratingWords(opts, level) {
+  const r = (opts.level_ratings || {})[level];
+  if (!r) return "";
+  const parts = [];
+  if (r.game !== undefined) parts.push(`${r.game} at a game`);
+  if (r.partie !== undefined) parts.push(`${r.partie} at a partie`);
+  return `Its rating: ${parts.join(", ")}, on the scale of the players' ratings (a new ` +
+    "account starts at 1500, as strong as the beginner Nell; 200 points more means about " +
+    "three wins in four).";
 }
 
 // After a login, a logout or a deletion, the lobby is drawn again.  After a login the
