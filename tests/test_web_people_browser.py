@@ -126,12 +126,23 @@ def test_a_login_asks_before_keeping_this_browsers_games_in_the_account(
     page = new_page(browser)
     page.goto(server.url + "/")
     page.wait_for_selector("#start")
+    # (where opponents are chosen, each computer's rating on the players' scale)
+    from piquet.scale import level_rating
+
+    game, partie = level_rating("toby", "game"), level_rating("toby", "partie")
+    assert game is not None and partie is not None
+    page.select_option("#opponent", "toby")
+    note = page.inner_text("#opponent-note")
+    assert f"Its rating: {round(game.rating)} at a game, {round(partie.rating)} at a partie" in (
+        note) and "a new account starts at 1500" in note
+    label = page.inner_text('#opponent option[value="toby"]')
+    assert label.endswith(f"rated {round(game.rating)}")
     page.select_option("#opponent", "random")
     page.click("#start")
     page.wait_for_url("**/play/*")
-    game = page.url.rsplit("/", 1)[1]
+    played = page.url.rsplit("/", 1)[1]
     page.goto(server.url + "/")
-    page.wait_for_selector(f'.games-list tr[data-game="{game}"]')
+    page.wait_for_selector(f'.games-list tr[data-game="{played}"]')
     # registering: asked, in plain words; "leave it out" keeps it out of the account
     page.fill("#account-login-name", "Ann")
     page.fill("#account-password", PASSWORD)
@@ -144,21 +155,21 @@ def test_a_login_asks_before_keeping_this_browsers_games_in_the_account(
     page.click("#adopt-no")
     page.wait_for_selector("#account-name")
     page.wait_for_selector("#my-games p.muted")
-    assert page.locator(f'.games-list tr[data-game="{game}"]').count() == 0
+    assert page.locator(f'.games-list tr[data-game="{played}"]').count() == 0
     assert page.evaluate("async () => (await (await fetch('/api/me/games')).json())"
                          ".games.length") == 0
     # logged out, it is this browser's again; the next login asks again, and a yes keeps it
     page.click("#logout")
-    page.wait_for_selector(f'.games-list tr[data-game="{game}"]')
+    page.wait_for_selector(f'.games-list tr[data-game="{played}"]')
     page.fill("#account-login-name", "Ann")
     page.fill("#account-password", PASSWORD)
     page.click("#account-login")
     page.wait_for_selector("#adopt-yes")
     page.click("#adopt-yes")
-    page.wait_for_selector(f'.games-list tr[data-game="{game}"]')
+    page.wait_for_selector(f'.games-list tr[data-game="{played}"]')
     ids = page.evaluate("async () => (await (await fetch('/api/me/games')).json())"
                         ".games.map((g) => g.id)")
-    assert ids == [game]
+    assert ids == [played]
     # logged in again later, nothing is asked: it is already the account's
     page.click("#logout")
     page.wait_for_selector("#account-login")
@@ -166,7 +177,7 @@ def test_a_login_asks_before_keeping_this_browsers_games_in_the_account(
     page.fill("#account-password", PASSWORD)
     page.click("#account-login")
     page.wait_for_selector("#account-name")
-    page.wait_for_selector(f'.games-list tr[data-game="{game}"]')
+    page.wait_for_selector(f'.games-list tr[data-game="{played}"]')
     assert page.is_hidden("#adopt-words") or page.locator("#adopt-words").count() == 0
     assert page.errors == []
 
