@@ -122,7 +122,8 @@ def test_a_login_asks_before_keeping_this_browsers_games_in_the_account(
 ) -> None:
     """A shared computer: the games played in this browser before a login are put in the
     account only if the person says so; "Leave it out" keeps them out (they stay in the
-    browser's own list), and a later login asks again."""
+    browser's own list), and a later login asks again; the account's games leave the
+    browser at logout."""
     page = new_page(browser)
     page.goto(server.url + "/")
     page.wait_for_selector("#start")
@@ -170,9 +171,14 @@ def test_a_login_asks_before_keeping_this_browsers_games_in_the_account(
     ids = page.evaluate("async () => (await (await fetch('/api/me/games')).json())"
                         ".games.map((g) => g.id)")
     assert ids == [played]
-    # logged in again later, nothing is asked: it is already the account's
+    # logged out, the account's game leaves this browser (the next person at a shared
+    # computer does not find it); logged in again, it is there and nothing is asked
     page.click("#logout")
     page.wait_for_selector("#account-login")
+    page.wait_for_selector("#my-games p.muted")
+    assert page.locator(f'.games-list tr[data-game="{played}"]').count() == 0
+    assert page.evaluate("() => Object.keys(JSON.parse(localStorage.getItem('piquet.games') "
+                         "|| '{}'))") == []
     page.fill("#account-login-name", "Ann")
     page.fill("#account-password", PASSWORD)
     page.click("#account-login")

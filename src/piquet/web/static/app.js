@@ -352,7 +352,14 @@ async function accountChanged() {
   const account = await currentAccount(true);
   const local = Object.entries(store.all()).filter(([, g]) => g.token);
   if (!account) {
-    for (const [id] of local) store.put(id, { listed: false });
+    // the account's games leave this browser with it (its list keeps them): the next
+    // person at a shared computer does not find them; the others are this browser's
+    for (const [id, g] of local) {
+      if (g.account) {
+        store.drop(id);
+        try { await api("DELETE", `/api/me/games/${id}`); } catch { /* not listed */ }
+      } else store.put(id, { listed: false });
+    }
     showLobby();
     return;
   }
@@ -360,13 +367,18 @@ async function accountChanged() {
   try { held = (await api("GET", "/api/me/games")).games.map((g) => g.id); }
   catch { /* asked about all of them */ }
   const fresh = local.filter(([id]) => !held.includes(id));
-  for (const [id] of local) store.put(id, { listed: true });  // none is added unasked
+  for (const [id] of local) {  // none is added unasked
+    store.put(id, held.includes(id) ? { listed: true, account: true } : { listed: true });
+  }
   if (!fresh.length) { showLobby(); return; }
   const n = fresh.length;
   const keep = async () => {
     modalDone = null;
     $modal.hidden = true;
-    for (const [id, g] of fresh) await remember(id, g.token);
+    for (const [id, g] of fresh) {
+      await remember(id, g.token);
+      store.put(id, { account: true });
+    }
     toast(`${n === 1 ? "The game is" : `The ${n} games are`} now kept in your account.`);
     showLobby();
   };
@@ -403,6 +415,10 @@ async function showMyGames(list) {
       store.put(id, { listed: true });
     }
     games = (await api("GET", "/api/me/games")).games;
+    // logged in, the games listed are the account's: they leave this browser at logout
+    if (await currentAccount()) {
+      for (const g of games) if (store.get(g.id)) store.put(g.id, { account: true });
+    }
   } catch (e) {
     fill(list, h("h2", {}, "Your games"), h("p", { class: "error" }, e.message));
     return;
