@@ -90,7 +90,7 @@ LAYERS: dict[str, int] = {
     "sampling": 2, "ratings": 2,
     # 3: the players and the advisor; the levels' names and the quick level (light: what a
     # web process may import of them)
-    "players": 3, "advisor": 3, "levels": 3, "quick": 3, "strengths": 3,
+    "players": 3, "advisor": 3, "levels": 3, "quick": 3, "strengths": 3, "scale": 3,
     # 4: what uses the players: teaching, reviews, tournaments
     "learn": 4, "review": 4, "review_curve": 4, "review_version": 4, "tournament": 4,
     # 5: the table, beneath every interface; the computer's work as jobs (its workers

@@ -113,3 +113,244 @@ def test_the_games_in_play_are_the_rated_ones_each_with_its_spectator_link(
                  headers={**bearer(made["token"]), **csrf(bob)})
     assert r.status_code == 200
     assert stranger.get("/api/games-in-play").json()["games"] == []
+
+
+def _seek(who: TestClient, **body: object) -> dict[str, object]:
+    r = who.post("/api/seeks", json={"rules": "rubicon", "format": "game", **body},
+                 headers=csrf(who))
+    assert r.status_code == 201, r.text
+    out: dict[str, object] = r.json()
+    return out
+
+
+def test_a_seek_sets_a_clock_matched_only_with_the_same_clock(c: TestClient) -> None:
+    ada, bob, cyd = c, device(c), device(c)
+    for who, name in ((ada, "Ada"), (bob, "Bob"), (cyd, "Cyd")):
+        register(who, name)
+    live = {"minutes": 5, "increment": 3}
+    assert _seek(ada, clock=live)["matched"] is False
+    listed = c.get("/api/seeks").json()["seeks"]
+    assert listed[0]["clock"] == "5 minutes each + 3 s a move" and listed[0]["id"]
+    assert ada.get("/api/seeks/mine").json()["seek"]["clock"] == "5 minutes each + 3 s a move"
+    # no clock, another live clock, correspondence: none of them is Ada's
+    assert _seek(bob)["matched"] is False
+    assert _seek(bob, clock={"minutes": 5, "increment": 2})["matched"] is False
+    assert _seek(cyd, clock={"days": 3})["matched"] is False
+    assert sorted(s["name"] for s in c.get("/api/seeks").json()["seeks"]) == ["Ada", "Bob",
+                                                                              "Cyd"]
+    # the same clock: matched, and the game has that clock
+    made = _seek(bob, clock=live)
+    assert made["matched"] is True and made["opponent"] == "Ada"
+    clock = bob.get(f"/api/games/{made['game']}/clock",
+                    headers=bearer(str(made["token"]))).json()["clock"]
+    assert clock["kind"] == "live" and clock["remaining"] == [300.0, 300.0]
+    assert clock["words"] == "5 minutes each + 3 s a move"
+    # a correspondence seek met by the same: a clock of days
+    dan = device(c)
+    register(dan, "Dan")
+    met = _seek(dan, clock={"days": 3})
+    assert met["matched"] is True and met["opponent"] == "Cyd"
+    clock = dan.get(f"/api/games/{met['game']}/clock",
+                    headers=bearer(str(met["token"]))).json()["clock"]
+    assert clock["kind"] == "correspondence" and clock["remaining"] == [259200.0, 259200.0]
+    # a seek without a clock makes a game without one
+    eve = device(c)
+    register(eve, "Eve")
+    assert _seek(eve)["matched"] is False
+    fay = device(c)
+    register(fay, "Fay")
+    plain = _seek(fay)
+    assert plain["matched"] is True and plain["opponent"] == "Eve"
+    assert fay.get(f"/api/games/{plain['game']}/clock",
+                   headers=bearer(str(plain["token"]))).json() == {"clock": None}
+    # a clock out of bounds, or of both kinds, is refused and no seek is made
+    r = fay.post("/api/seeks", json={"rules": "rubicon", "format": "game",
+                                      "clock": {"minutes": 5, "days": 1}}, headers=csrf(fay))
+    assert r.status_code == 400 and "either live" in r.json()["error"]
+    r = fay.post("/api/seeks", json={"rules": "rubicon", "format": "game",
+                                      "clock": {"minutes": 500}}, headers=csrf(fay))
+    assert r.status_code == 422
+    assert fay.get("/api/seeks/mine").json() == {"seek": None}
+
+
+def test_rated_games_and_seeks_are_in_the_lobby_and_accepting_one_makes_the_rated_game(
+    c: TestClient,
+) -> None:
+    ada, bob, guest = c, device(c), device(c)
+    register(ada, "Ada")
+    register(bob, "Bob")
+    # Ada offers a rated partie with a clock in the lobby; a guest offers a casual game
+    r = ada.post("/api/games", json={"rules": "rubicon", "format": "partie",
+                                     "opponent": "friend", "rated": True,
+                                     "clock": {"minutes": 10, "increment": 5}},
+                 headers=csrf(ada))
+    rated = r.json()
+    posted = ada.post("/api/lobby", json={"game": rated["id"],
+                                          "invite": rated["invites"][0]["invite"]},
+                      headers={**bearer(rated["token"]), **csrf(ada)})
+    assert posted.status_code == 201, posted.text
+    casual = guest.post("/api/games", json={"rules": "rubicon", "opponent": "friend",
+                                            "name": "Gus"}).json()
+    guest.post("/api/lobby", json={"game": casual["id"],
+                                   "invite": casual["invites"][0]["invite"]},
+               headers=bearer(casual["token"]))
+    # and Cyd seeks a rated game with a correspondence clock
+    cyd = device(c)
+    register(cyd, "Cyd")
+    _seek(cyd, clock={"days": 1})
+    listed = {x["name"]: x for x in device(c).get("/api/lobby").json()["challenges"]}
+    assert set(listed) == {"Ada", "Gus", "Cyd"}
+    assert listed["Ada"]["rated"] is True and listed["Ada"]["kind"] == "challenge"
+    assert listed["Ada"]["clock"] == "10 minutes each + 5 s a move"
+    assert listed["Gus"]["rated"] is False and listed["Gus"]["clock"] is None
+    assert listed["Cyd"]["kind"] == "seek" and listed["Cyd"]["rated"] is True
+    assert listed["Cyd"]["clock"] == "1 day a move"
+    # a rated challenge needs an account (not the host's) to accept it
+    r = device(c).post(f"/api/lobby/{listed['Ada']['id']}/accept", json={"name": "Anon"})
+    assert r.status_code == 401 and "log in" in r.json()["error"]
+    r = ada.post(f"/api/lobby/{listed['Ada']['id']}/accept", json={}, headers=csrf(ada))
+    assert r.status_code == 409
+    assert "Ada" in [x["name"] for x in c.get("/api/lobby").json()["challenges"]]
+    r = bob.post(f"/api/lobby/{listed['Ada']['id']}/accept", json={"name": "x"},
+                 headers=csrf(bob))
+    assert r.status_code == 201, r.text
+    took = r.json()
+    rating = bob.get(f"/api/games/{took['id']}/rating", headers=bearer(took["token"])).json()
+    assert rating["rated"] is True and rating["format"] == "partie"
+    game = bob.get(f"/api/games/{took['id']}", headers=bearer(took["token"])).json()
+    assert [s["name"] for s in game["seats"]] == ["Ada", "Bob"]
+    assert took["id"] in [g["id"] for g in c.get("/api/games-in-play").json()["games"]]
+    # accepting Cyd's seek from the lobby makes the rated game with its clock
+    dan = device(c)
+    register(dan, "Dan")
+    r = dan.post(f"/api/seeks/{listed['Cyd']['id']}/accept", headers=csrf(dan))
+    assert r.status_code == 201, r.text
+    met = r.json()
+    assert met["matched"] is True and met["opponent"] == "Cyd"
+    clock = dan.get(f"/api/games/{met['game']}/clock", headers=bearer(met["token"])).json()
+    assert clock["clock"]["words"] == "1 day a move"
+    assert dan.get(f"/api/games/{met['game']}/rating",
+                   headers=bearer(met["token"])).json()["rated"] is True
+    assert cyd.get("/api/seeks/mine").json()["seek"]["game"] == met["game"]
+    assert [x["name"] for x in c.get("/api/lobby").json()["challenges"]] == ["Gus"]
+    # a seek gone, one's own, one out of range, or without an account: refused
+    r = dan.post(f"/api/seeks/{listed['Cyd']['id']}/accept", headers=csrf(dan))
+    assert r.status_code == 404 and "no longer open" in r.json()["error"]
+    _seek(dan, range=100)
+    dan_seek = c.get("/api/seeks").json()["seeks"][0]["id"]
+    r = dan.post(f"/api/seeks/{dan_seek}/accept", headers=csrf(dan))
+    assert r.status_code == 409 and "yours" in r.json()["error"]
+    assert device(c).post(f"/api/seeks/{dan_seek}/accept").status_code == 401
+    engine = c.app.state.piquet.store.engine  # type: ignore[attr-defined]
+    eve = device(c)
+    register(eve, "Eve")
+    eve_id = engine.connect().execute(sa.text(
+        "SELECT id FROM piquet_accounts WHERE name = 'Eve'")).scalar()
+    with engine.begin() as conn:
+        conn.execute(sa.text(
+            "INSERT INTO piquet_ratings VALUES (:a, 'game', 2000, 60, 0.06, 30, 0)"),
+            {"a": eve_id})
+    r = eve.post(f"/api/seeks/{dan_seek}/accept", headers=csrf(eve))
+    assert r.status_code == 409 and "outside this seek's range" in r.json()["error"]
+
+
+def test_a_process_dying_between_the_game_and_the_claim_leaves_the_seek_open(
+    c: TestClient, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The seek is claimed in the one transaction that makes the game rated, clocked and
+    listed: a failure at any step before that commits (here: the game made, then the
+    transaction failing after its claim) leaves the waiting seek open, never taken
+    without a game, and the next seeker meets it."""
+    import piquet.web.people as people
+
+    ada, bob, cyd = c, device(c), device(c)
+    for who, name in ((ada, "Ada"), (bob, "Bob"), (cyd, "Cyd")):
+        register(who, name)
+    _seek(ada, clock={"minutes": 5, "increment": 3})
+    calls = []
+
+    def dies(*args: object, **kwargs: object) -> None:
+        calls.append(args)
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(people, "list_seat", dies)  # after the claim, in its transaction
+    bob_crash = TestClient(c.app, raise_server_exceptions=False,
+                           cookies=dict(bob.cookies))
+    r = bob_crash.post("/api/seeks", json={"rules": "rubicon", "format": "game",
+                                           "clock": {"minutes": 5, "increment": 3}},
+                       headers=csrf(bob))
+    assert r.status_code == 500 and calls
+    mine = ada.get("/api/seeks/mine").json()["seek"]
+    assert mine["waiting"] is True and mine["game"] is None
+    assert [s["name"] for s in c.get("/api/seeks").json()["seeks"]] == ["Ada"]
+    # nothing of the half-made game is rated, clocked, listed or in play
+    engine = c.app.state.piquet.store.engine  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        for table in ("piquet_rated_games", "piquet_clocks", "piquet_player_games"):
+            assert conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar() == 0
+    assert c.get("/api/games-in-play").json()["games"] == []
+    # the process dies before the claim (the game made, the join failing): the same
+    monkeypatch.undo()
+
+    def join_dies(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the process died here")
+
+    monkeypatch.setattr(c.app.state.piquet.games, "join", join_dies)  # type: ignore[attr-defined]
+    r = bob_crash.post("/api/seeks", json={"rules": "rubicon", "format": "game",
+                                           "clock": {"minutes": 5, "increment": 3}},
+                       headers=csrf(bob))
+    assert r.status_code == 500
+    assert ada.get("/api/seeks/mine").json()["seek"]["waiting"] is True
+    monkeypatch.undo()
+    # the next seeker meets Ada's seek, and the game is whole
+    made = _seek(cyd, clock={"minutes": 5, "increment": 3})
+    assert made["matched"] is True and made["opponent"] == "Ada"
+    mine = ada.get("/api/seeks/mine").json()["seek"]
+    assert mine["waiting"] is False and mine["game"] == made["game"]
+    seat = ada.get(f"/api/me/games/{made['game']}/seat").json()
+    assert seat["seat"] == 0 and seat["token"]
+    assert cyd.get(f"/api/games/{made['game']}/clock",
+                   headers=bearer(str(made["token"]))).json()["clock"]["kind"] == "live"
+
+
+def test_two_processes_accepting_one_seek_at_once_make_one_game(
+    pg_url: str, tmp_path: Path,
+) -> None:
+    """Two server processes on one PostgreSQL database: Bob (through one) and Cyd
+    (through the other) accept Ada's seek at the same moment; one gets the game, with the
+    seek's clock, the other is told the seek is gone, and Ada's page finds the game
+    through either process."""
+    import httpx
+
+    from piquet.web.accounts import CSRF_COOKIE, CSRF_HEADER
+    from test_web_kit import at_once, two_servers
+
+    with two_servers(tmp_path, pg_url) as (one, two):
+        people = {}
+        for name, srv in (("Ada", one), ("Bob", one), ("Cyd", two)):
+            who = httpx.Client(base_url=srv.url, timeout=30)
+            r = who.post("/api/account/register",
+                         json={"name": name, "password": "a long enough password"})
+            assert r.status_code == 201, r.text
+            who.headers[CSRF_HEADER] = who.cookies[CSRF_COOKIE]
+            people[name] = who
+        r = people["Ada"].post("/api/seeks", json={"rules": "rubicon", "format": "partie",
+                                                   "clock": {"days": 2}})
+        assert r.status_code == 201 and r.json()["matched"] is False
+        seek = people["Bob"].get("/api/lobby").json()["challenges"][0]
+        assert seek["kind"] == "seek" and seek["clock"] == "2 days a move"
+        answers = at_once(2, lambda i: people[("Bob", "Cyd")[i]].post(
+            f"/api/seeks/{seek['id']}/accept"))
+        codes = sorted(a.status_code for a in answers)
+        assert codes == [201, 404], [a.text for a in answers]
+        won = next(a.json() for a in answers if a.status_code == 201)
+        for srv in (one, two):
+            ada = httpx.Client(base_url=srv.url, cookies=people["Ada"].cookies, timeout=30)
+            assert ada.get("/api/seeks/mine").json()["seek"]["game"] == won["game"]
+            clock = ada.get(f"/api/games/{won['game']}/clock",
+                            headers=bearer(won["token"])).json()["clock"]
+            assert clock["words"] == "2 days a move"
+        assert [g["id"] for g in people["Ada"].get("/api/games-in-play").json()["games"]] == [
+            won["game"]]
+        for who in people.values():
+            who.close()

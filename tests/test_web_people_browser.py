@@ -115,3 +115,107 @@ def test_two_accounts_play_a_rated_partie_with_clocks_chat_a_takeback_a_third_wa
     assert f"a partie: {round(won.rating)}" in ada.inner_text("#account-ratings")
     for p in (ada, bob, cyd):
         assert not p.errors, p.errors
+
+
+def test_a_login_asks_before_keeping_this_browsers_games_in_the_account(
+    server: ThreadServer, browser: Any
+) -> None:
+    """A shared computer: the games played in this browser before a login are put in the
+    account only if the person says so; "Leave it out" keeps them out (they stay in the
+    browser's own list), and a later login asks again; the account's games leave the
+    browser at logout."""
+    page = new_page(browser)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#start")
+    # (where opponents are chosen, each computer's rating on the players' scale)
+    from piquet.scale import level_rating
+
+    game, partie = level_rating("toby", "game"), level_rating("toby", "partie")
+    assert game is not None and partie is not None
+    page.select_option("#opponent", "toby")
+    note = page.inner_text("#opponent-note")
+    assert f"Its rating: {round(game.rating)} at a game, {round(partie.rating)} at a partie" in (
+        note) and "a new account starts at 1500" in note
+    label = page.inner_text('#opponent option[value="toby"]')
+    assert label.endswith(f"rated {round(game.rating)}")
+    page.select_option("#opponent", "random")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    played = page.url.rsplit("/", 1)[1]
+    page.goto(server.url + "/")
+    page.wait_for_selector(f'.games-list tr[data-game="{played}"]')
+    # registering: asked, in plain words; "leave it out" keeps it out of the account
+    page.fill("#account-login-name", "Ann")
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-register")
+    page.wait_for_selector("#adopt-words")
+    assert "Keep the game played in this browser in your account?" in page.inner_text(
+        "#modal-title")
+    assert "One game was played in this browser before you logged in as Ann" in (
+        page.inner_text("#adopt-words"))
+    page.click("#adopt-no")
+    page.wait_for_selector("#account-name")
+    page.wait_for_selector("#my-games p.muted")
+    assert page.locator(f'.games-list tr[data-game="{played}"]').count() == 0
+    assert page.evaluate("async () => (await (await fetch('/api/me/games')).json())"
+                         ".games.length") == 0
+    # logged out, it is this browser's again; the next login asks again, and a yes keeps it
+    page.click("#logout")
+    page.wait_for_selector(f'.games-list tr[data-game="{played}"]')
+    page.fill("#account-login-name", "Ann")
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-login")
+    page.wait_for_selector("#adopt-yes")
+    page.click("#adopt-yes")
+    page.wait_for_selector(f'.games-list tr[data-game="{played}"]')
+    ids = page.evaluate("async () => (await (await fetch('/api/me/games')).json())"
+                        ".games.map((g) => g.id)")
+    assert ids == [played]
+    # logged out, the account's game leaves this browser (the next person at a shared
+    # computer does not find it); logged in again, it is there and nothing is asked
+    page.click("#logout")
+    page.wait_for_selector("#account-login")
+    page.wait_for_selector("#my-games p.muted")
+    assert page.locator(f'.games-list tr[data-game="{played}"]').count() == 0
+    assert page.evaluate("() => Object.keys(JSON.parse(localStorage.getItem('piquet.games') "
+                         "|| '{}'))") == []
+    page.fill("#account-login-name", "Ann")
+    page.fill("#account-password", PASSWORD)
+    page.click("#account-login")
+    page.wait_for_selector("#account-name")
+    page.wait_for_selector(f'.games-list tr[data-game="{played}"]')
+    assert page.is_hidden("#adopt-words") or page.locator("#adopt-words").count() == 0
+    assert page.errors == []
+
+
+def test_a_seek_with_a_clock_is_accepted_from_the_lobbys_open_challenges(
+    server: ThreadServer, browser: Any
+) -> None:
+    """Ada seeks a rated partie with a day a move; Bob finds it among the open challenges,
+    marked rated with its clock, and accepts it: both are at the table of the rated game,
+    its clock a day a move."""
+    ada, bob = new_page(browser), new_page(browser)
+    make_account(ada, server.url, "Ada2")
+    ada.wait_for_selector("#seek-form")
+    ada.select_option("#seek-rules", "rubicon")
+    ada.select_option("#seek-format", "partie")
+    ada.select_option("#seek-range", "")
+    ada.select_option("#seek-clock", "d1")
+    ada.click("#seek-go")
+    ada.wait_for_selector("#seek-waiting")
+    make_account(bob, server.url, "Bob2")
+    row = bob.locator('#challenges [data-challenge]:has-text("Ada2")')
+    row.wait_for()
+    words = row.inner_text()
+    assert "rated" in words and "clock: 1 day a move" in words and "casual" not in words
+    row.locator("button.accept").click()
+    bob.wait_for_url("**/play/*")
+    ada.wait_for_url("**/play/*")
+    assert ada.url.rsplit("/", 1)[1] == bob.url.rsplit("/", 1)[1]
+    for p in (ada, bob):
+        p.wait_for_selector("#rated-line")
+        assert "Rated partie" in p.inner_text("#rated-line")
+        p.wait_for_selector("#clocks")
+        assert "1 day a move" in p.inner_text("#clocks")
+    for p in (ada, bob):
+        assert not p.errors, p.errors

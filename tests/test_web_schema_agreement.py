@@ -42,7 +42,7 @@ class World:
     """What the requests act on: a practice game, a friend game waiting for its friend,
     a tally, a challenge in the lobby, a lesson, a puzzle; accounts logged in (their
     session ids: one that plays, one to log out, one to delete), two rated games between
-    two accounts (Bob's seat: one to talk in, one to abort), and an open seek."""
+    two accounts (Bob's seat: one to talk in, one to abort), and an open seek (its id)."""
 
     game: str
     token: str
@@ -61,6 +61,7 @@ class World:
     rated_token: str
     aborting: str
     aborting_token: str
+    seek: str
 
 
 def _register(c: TestClient, name: str) -> str:
@@ -102,10 +103,11 @@ def _world(c: TestClient) -> World:
     seek = c.post("/api/seeks", json={"rules": "rubicon", "format": "partie"},
                   headers=_logged(ada))
     assert seek.status_code == 201 and not seek.json()["matched"], seek.text
+    seek_id = c.get("/api/seeks").json()["seeks"][0]["id"]
     return World(made["id"], made["token"], friend["id"], friend["token"],
                  friend["invites"][0]["invite"], tally["id"], tally["token"],
                  challenge["id"], lesson, puzzle, ada, _register(c, "Cy"),
-                 _register(c, "Di"), rated, rated_token, aborting, aborting_token)
+                 _register(c, "Di"), rated, rated_token, aborting, aborting_token, seek_id)
 
 
 @dataclass
@@ -217,6 +219,8 @@ REQUESTS: dict[tuple[str, str], Callable[[World], Ask]] = {
     ("get", "/api/seeks"): lambda w: Ask("/api/seeks"),
     ("post", "/api/seeks"): lambda w: Ask("/api/seeks", body={
         "rules": "rubicon", "format": "partie", "range": 400}, session=w.session),
+    ("post", "/api/seeks/{seek_id}/accept"): lambda w: Ask(
+        f"/api/seeks/{w.seek}/accept", session=w.session),
     ("get", "/api/seeks/mine"): lambda w: Ask("/api/seeks/mine", session=w.session),
     ("delete", "/api/seeks/mine"): lambda w: Ask("/api/seeks/mine", session=w.session),
     ("get", "/api/games-in-play"): lambda w: Ask("/api/games-in-play"),

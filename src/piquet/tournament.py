@@ -19,7 +19,8 @@ same numbers for the same seed.  Local workers end with the process that
 started them, however it ends (:mod:`piquet.workers`).
 
 A :func:`ladder` plays every pair of levels and fits Bradley-Terry ratings on
-an Elo scale (``random`` at 0) with 95% intervals.
+an Elo scale (``random`` at 0) with 95% intervals: on first deals won, or (``format``)
+on whole games or parties won, as the web's ratings count them (:mod:`piquet.scale`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ __all__ = [
     "format_of",
     "ladder",
     "ladder_figure",
+    "on_glicko_scale",
     "match_seed",
     "match_tournament",
     "play_deal",
@@ -793,10 +795,15 @@ class LadderResult:
     ratings: tuple[float, ...]
     intervals: tuple[tuple[float, float] | None, ...]
     matches: tuple[TournamentResult, ...]
+    format: Format | None = None
+    """None: rated on first deals won (``matches``); else on whole matches of this format
+    won, a drawn one half (``match_results``)."""
+    match_results: tuple[MatchTournamentResult, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
             "rules": self.rules,
+            "format": None if self.format is None else self.format.value,
             "levels": list(self.levels),
             "ratings": {
                 lv: None if ci is None else round(r, 1)
@@ -806,13 +813,21 @@ class LadderResult:
                 lv: None if ci is None else [round(ci[0], 1), round(ci[1], 1)]
                 for lv, ci in zip(self.levels, self.intervals, strict=True)
             },
-            "matches": [m.to_json() for m in self.matches],
+            "matches": [m.to_json() for m in self.matches]
+            + [m.to_json() for m in self.match_results],
         }
 
     @property
     def anchor_scored(self) -> bool:
-        """Whether the first level (the anchor, ``random``) won or tied any deal."""
+        """Whether the first level (the anchor, ``random``) won or tied any deal (or
+        match)."""
         anchor = self.levels[0]
+        if self.format is not None:
+            return any(
+                (m.a == anchor and m.won["a"] + m.won.get("drawn", 0) > 0)
+                or (m.b == anchor and m.won["b"] + m.won.get("drawn", 0) > 0)
+                for m in self.match_results
+            )
         return any(
             (m.a == anchor and m.deals_won[0] + m.deals_won[2] > 0)
             or (m.b == anchor and m.deals_won[1] + m.deals_won[2] > 0)
@@ -825,8 +840,9 @@ class LadderResult:
         if self.intervals[i] is not None:
             return None
         anchor = self.levels[0]
+        what = "deal" if self.format is None else FORMAT_WORDS[self.format][0]
         if not self.anchor_scored:
-            return f"{anchor} won no deal"  # and the ratings are measured from it
+            return f"{anchor} won no {what}"  # and the ratings are measured from it
         return f"a clean sweep between it and {anchor}'s side"
 
 
@@ -881,6 +897,41 @@ def fit_ratings(
     return ratings, intervals
 
 
+def on_glicko_scale(
+    result: LadderResult, anchor: str, at: float = 1500.0,
+) -> dict[str, tuple[float, tuple[float, float]] | None]:
+    """A ladder's ratings moved onto the accounts' Glicko-2 scale: ``anchor`` placed at
+    ``at`` (the rating a new account starts with), each level's rating and 95% interval
+    measured from it (the fit again with ``anchor`` first, so that the intervals are of
+    the difference from the anchor); None for a level with no finite estimate.
+
+    Glicko's scale is Elo's (the expected score against an opponent known exactly is
+    1 / (1 + 10^(-d/400)) for a difference d), so a Bradley-Terry rating in Elo points
+    moves across by a shift alone.  Raises :class:`PiquetError` if ``anchor`` is not one
+    of the ladder's levels."""
+    if anchor not in result.levels:
+        raise PiquetError(f"the anchor {anchor!r} is not among the ladder's levels "
+                          f"({', '.join(result.levels)})")
+    wins: dict[tuple[str, str], float] = {}
+    games: dict[tuple[str, str], float] = {}
+    for w in result.match_results:
+        drawn = w.won.get("drawn", 0)
+        wins[(w.a, w.b)] = w.won["a"] + drawn / 2
+        wins[(w.b, w.a)] = w.won["b"] + drawn / 2
+        games[(w.a, w.b)] = w.matches
+    for m in result.matches:
+        aw, bw, tied = m.deals_won
+        wins[(m.a, m.b)] = aw + tied / 2
+        wins[(m.b, m.a)] = bw + tied / 2
+        games[(m.a, m.b)] = aw + bw + tied
+    order = [anchor, *(lv for lv in result.levels if lv != anchor)]
+    ratings, intervals = fit_ratings(order, wins, games)
+    out: dict[str, tuple[float, tuple[float, float]] | None] = {}
+    for lv, r, ci in zip(order, ratings, intervals, strict=True):
+        out[lv] = None if ci is None else (at + r, (at + ci[0], at + ci[1]))
+    return out
+
+
 def measurable(
     levels: Sequence[str], wins: dict[tuple[str, str], float], games: dict[tuple[str, str], float]
 ) -> list[bool]:
@@ -922,9 +973,12 @@ def ladder(
     ray_address: str | None = None,
     progress: Progress | None = None,
     pairings: Sequence[tuple[str, str]] | None = None,
+    format: Format | str | None = None,
 ) -> LadderResult:
     """Play every pair of ``levels`` (or only ``pairings``, each a pair of them) and fit
-    ratings on deals won (ties count half).
+    ratings on deals won (ties count half), or with ``format`` on whole matches of that
+    format won (:func:`match_tournament`, ``pairs`` mirrored pairs of matches a pairing; a
+    drawn partie counts half).
 
     ``pairings`` places many levels on one scale for less than every pair: a chain of
     neighbours is enough for the fit, a level linked to ``random`` by no chain of played
@@ -932,6 +986,10 @@ def ladder(
     pairing of a level with itself, named twice or naming a level not in ``levels``.
     """
     r = rules if isinstance(rules, Rules) else get_rules(rules)
+    fmt = None if format is None else format_of(r, format)
+    if fmt is Format.POOL:
+        raise PiquetError("a ladder rates two players a match: --format may be game or "
+                          "partie, not pool (three players)")
     if len(levels) < 2:
         raise PiquetError("a ladder needs at least two levels")
     named: set[str] = set()
@@ -953,9 +1011,21 @@ def ladder(
             raise PiquetError(f"the pairing {a}:{b} is named twice: name each pairing once")
         seen.add(frozenset((a, b)))
     matches: list[TournamentResult] = []
+    whole: list[MatchTournamentResult] = []
     wins: dict[tuple[str, str], float] = {}
     games: dict[tuple[str, str], float] = {}
     for a, b in pairings:
+        if fmt is not None:
+            played = match_tournament(
+                r, a, b, format=fmt, pairs=pairs, seed=seed, think_ms=think_ms,
+                workers=workers, ray_address=ray_address, progress=progress,
+            )
+            whole.append(played)
+            drawn = played.won.get("drawn", 0)
+            wins[(a, b)] = played.won["a"] + drawn / 2
+            wins[(b, a)] = played.won["b"] + drawn / 2
+            games[(a, b)] = played.matches
+            continue
         res = tournament(
             r, a, b, pairs=pairs, seed=seed, think_ms=think_ms, workers=workers,
             ray_address=ray_address, progress=progress,
@@ -966,7 +1036,8 @@ def ladder(
         wins[(b, a)] = bw + tied / 2
         games[(a, b)] = aw + bw + tied
     ratings, intervals = fit_ratings(levels, wins, games)
-    return LadderResult(r.name, tuple(levels), tuple(ratings), tuple(intervals), tuple(matches))
+    return LadderResult(r.name, tuple(levels), tuple(ratings), tuple(intervals), tuple(matches),
+                        fmt, tuple(whole))
 
 
 def ladder_figure(result: LadderResult) -> Any:

@@ -41,6 +41,19 @@ def register(sub: Any) -> None:
         "named): a chain of neighbours places many levels on one scale for less than every pair",
     )
     add_common(p, deals_default=50)
+    p.add_argument(
+        "--format",
+        default=None,
+        metavar="FORMAT",
+        help="rate on whole matches of FORMAT won (game or partie; a drawn partie counts "
+        "half) instead of first deals; --deals counts the mirrored pairs of matches a pairing",
+    )
+    p.add_argument(
+        "--scale",
+        action="store_true",
+        help="play nothing: print the computer's ratings on the accounts' Glicko-2 scale, "
+        "per format, as the web table uses them (piquet.scale: the ladder that measured them)",
+    )
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the ratings (PNG)")
     p.set_defaults(run=run)
 
@@ -67,12 +80,53 @@ def _pairings(given: list[str] | None) -> list[tuple[str, str]] | None:
     return out
 
 
+def print_scale(as_json: bool) -> int:
+    """``--scale``: the stored table of :mod:`piquet.scale`."""
+    from piquet.scale import MEASURED, SCALE_ANCHOR, glicko_scale
+
+    table = glicko_scale()
+    if as_json:
+        print(json.dumps({
+            "anchor": SCALE_ANCHOR, "measured": MEASURED,
+            "formats": {
+                fmt: {lv: None if r is None else {"rating": r.rating, "ci95": list(r.ci95),
+                                                  "deviation": r.deviation}
+                      for lv, r in rows.items()}
+                for fmt, rows in table.items()},
+        }))
+        return 0
+    lines = [
+        "The computer's ratings on the players' Glicko-2 scale, the one rated games between "
+        "accounts move (a new account starts at 1500; 200 points more is about three wins "
+        "in four), with 95% intervals.",
+        f"Anchor: {SCALE_ANCHOR}.",
+        f"Measured by: {MEASURED}.",
+    ]
+    for fmt, rows in table.items():
+        lines.append(f"  {fmt}:")
+        rated = sorted((r.rating, lv) for lv, r in rows.items() if r is not None)
+        for lv in [lv for _, lv in reversed(rated)] + [lv for lv, r in rows.items() if r is None]:
+            r = rows[lv]
+            if r is None:
+                lines.append(f"    {lv:<8}      ?   (won no {fmt}: below every other level, "
+                             "no finite rating)")
+            else:
+                lines.append(f"    {lv:<8} {r.rating:6.0f}   (95% {r.ci95[0]:5.0f} to "
+                             f"{r.ci95[1]:5.0f})")
+    echo("\n".join(lines))
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from piquet.players import player_factory
-    from piquet.tournament import ladder, plot_ladder
+    from piquet.scale import SCALE_ANCHOR_LEVEL
+    from piquet.tournament import FORMAT_WORDS, format_of, ladder, on_glicko_scale, plot_ladder
 
+    if args.scale:
+        return print_scale(args.json)
     check_common(args)
     rules = get_rules(args.rules)
+    fmt = None if args.format is None else format_of(rules, args.format.strip().lower())
     pairings = _pairings(args.pairings)
     if args.levels:
         levels = [x.strip().lower() for x in args.levels]
@@ -95,8 +149,9 @@ def run(args: argparse.Namespace) -> int:
             )
         check_writable(args.plot)  # before the games, not after them
     n_matches = len(levels) * (len(levels) - 1) // 2 if pairings is None else len(pairings)
+    per = 1 if fmt is None else 2  # (progress: a deal's pair, or each match)
     prog, advance = progress_bar(
-        args.deals * n_matches, f"ladder ({rules.name})", enabled=not args.no_progress
+        args.deals * n_matches * per, f"ladder ({rules.name})", enabled=not args.no_progress
     )
     if prog is not None:
         prog.start()
@@ -111,22 +166,38 @@ def run(args: argparse.Namespace) -> int:
             ray_address=args.ray,
             progress=advance,
             pairings=pairings,
+            format=fmt,
         )
     finally:
         if prog is not None:
             prog.stop()
+    glicko = None
+    if fmt is not None and SCALE_ANCHOR_LEVEL in levels:
+        glicko = on_glicko_scale(result, SCALE_ANCHOR_LEVEL)
     if args.json:
-        print(json.dumps(result.to_json()))
+        out = result.to_json()
+        if glicko is not None:
+            out["glicko"] = {lv: None if g is None else
+                             {"rating": round(g[0], 1), "ci95": [round(g[1][0], 1),
+                                                                 round(g[1][1], 1)]}
+                             for lv, g in glicko.items()}
+        print(json.dumps(out))
         if args.plot is not None:
             plot_ladder(result, args.plot)
         return 0
     pairs = "1 mirrored pair" if args.deals == 1 else f"{args.deals} mirrored pairs"
-    lines = [f"Ladder under {rules.name}: {pairs} per match, seed {args.seed}"]
+    if fmt is None:
+        lines = [f"Ladder under {rules.name}: {pairs} per match, seed {args.seed}"]
+    else:
+        many = FORMAT_WORDS[fmt][1]
+        lines = [f"Ladder of whole {many} under {rules.name}: {pairs} of {many} a pairing, "
+                 f"seed {args.seed} (Elo scale on {many} won, {levels[0]} at 0)"]
     order = sorted(range(len(levels)), key=lambda i: -result.ratings[i])
     width = max(8, *(len(lv) for lv in levels))
     if not result.anchor_scored:
-        lines.append(f"  {levels[0]} won no deal: no level can be rated against it (the ratings "
-                     "are anchored on it); play more deals")
+        what = "deal" if fmt is None else FORMAT_WORDS[fmt][0]
+        lines.append(f"  {levels[0]} won no {what}: no level can be rated against it (the "
+                     "ratings are anchored on it); play more deals")
     for i in order:
         ci = result.intervals[i]
         if ci is None:
@@ -135,6 +206,15 @@ def run(args: argparse.Namespace) -> int:
             continue
         lines.append(f"  {levels[i]:<{width}} {result.ratings[i]:7.0f}   "
                      f"(95% {ci[0]:6.0f} to {ci[1]:6.0f})")
+    for w in result.match_results:
+        drawn = w.won.get("drawn", 0)
+        share = w.won_share
+        lines.append(
+            f"  {w.a} v {w.b}: won {w.won['a']}-{w.won['b']}"
+            + (f", drawn {drawn}" if drawn else "")
+            + f"; {w.a}'s share {share.mean:.2f} "
+            f"({interval_text(w.pairs, *(share.ci95 or (0.0, 0.0)), label='95%')})"
+        )
     for m in result.matches:
         lo, hi = m.ci95
         lines.append(
@@ -142,6 +222,13 @@ def run(args: argparse.Namespace) -> int:
             f"({interval_text(m.pairs, lo, hi, label='95%')}), "
             f"deals won {m.deals_won[0]}-{m.deals_won[1]}"
         )
+    if glicko is not None:
+        lines.append(f"  On the accounts' Glicko-2 scale ({SCALE_ANCHOR_LEVEL} at 1500, where "
+                     "a new account starts):")
+        for lv, g in sorted(glicko.items(), key=lambda kv: -(kv[1][0] if kv[1] else -1e9)):
+            lines.append(f"    {lv:<{width}} ?" if g is None else
+                         f"    {lv:<{width}} {g[0]:7.0f}   (95% {g[1][0]:6.0f} to "
+                         f"{g[1][1]:6.0f})")
     echo("\n".join(lines))
     if args.plot is not None:  # the ratings are printed first: a failed plot loses nothing
         plot_ladder(result, args.plot)

@@ -51,9 +51,11 @@ from piquet.web.practice import practice_router
 from piquet.web.rated import (
     RATED_FORMATS,
     rated_game,
+    rated_joiner,
     rated_router,
     settle_if_over,
     start_rated,
+    start_rating,
     take_rated_seat,
 )
 from piquet.web.refusals import preset_named
@@ -356,6 +358,18 @@ class RuleSetOut(BaseModel):
     target: int
 
 
+def _level_ratings(levels: list[str]) -> dict[str, dict[str, int]]:
+    """The levels' ratings on the accounts' scale, per format (those the ladder placed)."""
+    from piquet.scale import FORMATS, level_rating
+
+    out: dict[str, dict[str, int]] = {}
+    for name in levels:
+        found = {fmt: r for fmt in FORMATS if (r := level_rating(name, fmt)) is not None}
+        if found:
+            out[name] = {fmt: round(r.rating) for fmt, r in found.items()}
+    return out
+
+
 class OptionsOut(BaseModel):
     rules: list[RuleSetOut]
     default_rules: str
@@ -363,6 +377,10 @@ class OptionsOut(BaseModel):
     default_level: str
     level_notes: dict[str, str]
     level_labels: dict[str, str]
+    level_ratings: dict[str, dict[str, int]] = Field(
+        description="Each computer level's rating on the accounts' Glicko-2 scale, per "
+        "format (game, partie), where the ladder placed it (piquet.scale; a new account "
+        "starts at 1500, Nell's rating); a level not placed is absent.")
     opponents: list[str]
     hints_available: bool
     record_formats: list[str]
@@ -656,6 +674,7 @@ def create_app(config: WebConfig) -> FastAPI:
             "level_notes": {name: LEVEL_NOTES.get(name, "") for name in levels},
             "level_labels": {name: LEVEL_LABELS.get(name, f"The computer: {name}")
                              for name in levels},
+            "level_ratings": _level_ratings(levels),
             "opponents": [*levels, FRIEND],
             "hints_available": True,
             "record_formats": ["text", "json"],
@@ -716,6 +735,7 @@ def create_app(config: WebConfig) -> FastAPI:
         if account is not None:
             made = games().peek(created.id)
             fmt_value = made.row.format if made is not None else fmt_value.strip().lower()
+            await run(start_rating, games(), account, fmt_value)
             await run(start_rated, state.store.engine, created.id, fmt_value, account.id)
         state.ai.kick(created.id)
         return {
@@ -829,21 +849,14 @@ def create_app(config: WebConfig) -> FastAPI:
         404: no such invitation (or it was used or replaced); 409: the game is over.  A
         rated game's seat needs a login to another account than the host's (401, 409)."""
         engine = state.store.engine
-        rated = await run(rated_game, engine, game_id)
-        name = body.name
-        account = None
-        if rated is not None:
-            account = await run(account_of, engine, request.cookies.get(ACCOUNT_COOKIE))
-            if account is None:
-                raise TableError(Refusal.NO_TOKEN, "this is a rated game: log in (or make "
-                                 "an account) to take its seat")
-            if account.id == rated.accounts[0]:
-                raise TableError(Refusal.NOT_NOW, "this rated game is yours: send the link "
-                                 "to your opponent, who logs in to their own account")
-            name = account.name
+        account = await run(rated_joiner, engine, game_id, request)
+        name = body.name if account is None else account.name
         token, seat = await run(games().join, game_id, body.invite, name)
         if account is not None:
             await run(take_rated_seat, engine, game_id, account.id)
+            found = await run(rated_game, engine, game_id)
+            if found is not None:
+                await run(start_rating, games(), account, found.format)
         await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 

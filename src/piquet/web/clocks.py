@@ -84,6 +84,28 @@ class ClockSpec:
     increment: float = 0.0
     per_move: float = 0.0
 
+    def text(self) -> str:
+        """The clock in a few characters, as a seek keeps it: ``live:300:5`` (seconds
+        each, seconds a move) or ``days:86400`` (seconds a move)."""
+        if self.kind == "live":
+            return f"live:{self.base:g}:{self.increment:g}"
+        return f"days:{self.per_move:g}"
+
+    @staticmethod
+    def from_text(text: str) -> ClockSpec:
+        """The clock :meth:`text` wrote."""
+        kind, _, rest = text.partition(":")
+        if kind == "live":
+            base, _, inc = rest.partition(":")
+            return ClockSpec(kind="live", base=float(base), increment=float(inc))
+        return ClockSpec(kind="correspondence", per_move=float(rest))
+
+    def row(self, game_id: str) -> dict[str, Any]:
+        """The game's row of ``piquet_clocks``."""
+        return {"game_id": game_id, "kind": self.kind, "base": self.base,
+                "increment": self.increment, "per_move": self.per_move,
+                "created_at": time.time()}
+
     def words(self) -> str:
         if self.kind == "live":
             return f"{self.base / 60:g} minutes each + {self.increment:g} s a move"
@@ -185,9 +207,7 @@ class Clocks:
     def start(self, game_id: str, spec: ClockSpec) -> None:
         """Give the new game ``game_id`` its clock."""
         with self.engine.begin() as conn:
-            conn.execute(clocks_t.insert().values(
-                game_id=game_id, kind=spec.kind, base=spec.base, increment=spec.increment,
-                per_move=spec.per_move, created_at=time.time()))
+            conn.execute(clocks_t.insert().values(**spec.row(game_id)))
         self._specs[game_id] = spec
 
     def spec(self, game_id: str) -> ClockSpec | None:

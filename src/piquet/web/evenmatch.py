@@ -37,7 +37,7 @@ from piquet.web.players import player_games_t
 from piquet.web.refusals import hash_secret
 from piquet.web.server import Server
 
-__all__ = ["EvenOut", "evenmatch_router", "results_in"]
+__all__ = ["EvenOut", "evenmatch_router", "results_in", "results_of"]
 
 GAMES_READ: Final = 50
 """The newest games read for a person's results."""
@@ -77,6 +77,28 @@ def results_in(match: Match, seat: int, levels: dict[int, str]) -> list[DealResu
     return out
 
 
+def results_of(games: Games, identity: str) -> list[DealResult]:
+    """The person's deals against rated computers in the newest :data:`GAMES_READ` games
+    kept under ``identity`` (a browser's or an account's).  Blocks."""
+    with games.store.engine.connect() as conn:
+        rows = list(conn.execute(
+            sa.select(player_games_t.c.game_id, player_games_t.c.seat)
+            .where(player_games_t.c.identity_hash == hash_secret(identity))
+            .order_by(player_games_t.c.created_at.desc())
+            .limit(GAMES_READ)
+        ).all())
+    out: list[DealResult] = []
+    for game_id, seat in rows:
+        try:
+            entry: Entry = games.cached(game_id) or games.fresh(game_id)
+        except TableError:
+            continue  # the game is gone
+        levels = {s.seat: s.level for s in entry.row.seats
+                  if s.kind == "ai" and s.level is not None}
+        out.extend(results_in(entry.live.match, seat, levels))
+    return out
+
+
 def evenmatch_router(state: Server) -> APIRouter:
     """``/api/me/opponent``."""
     router = APIRouter()
@@ -89,23 +111,7 @@ def evenmatch_router(state: Server) -> APIRouter:
         return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
     def collect(identity: str) -> list[DealResult]:
-        with games().store.engine.connect() as conn:
-            rows = list(conn.execute(
-                sa.select(player_games_t.c.game_id, player_games_t.c.seat)
-                .where(player_games_t.c.identity_hash == hash_secret(identity))
-                .order_by(player_games_t.c.created_at.desc())
-                .limit(GAMES_READ)
-            ).all())
-        out: list[DealResult] = []
-        for game_id, seat in rows:
-            try:
-                entry: Entry = games().cached(game_id) or games().fresh(game_id)
-            except TableError:
-                continue  # the game is gone
-            levels = {s.seat: s.level for s in entry.row.seats
-                      if s.kind == "ai" and s.level is not None}
-            out.extend(results_in(entry.live.match, seat, levels))
-        return out
+        return results_of(games(), identity)
 
     @router.get("/api/me/opponent", response_model=EvenOut, tags=["your games"],
                 summary="An opponent about as strong as you")

@@ -96,15 +96,23 @@ class Lobby:
 
     def open(self) -> list[dict[str, Any]]:
         """The challenges whose seat is still waiting for this very invitation, in a game
-        not over (nor resigned), newest first; the others are dropped."""
+        not over (nor resigned), newest first, each ``rated`` or not (casual) and with its
+        clock in words (``clock``; null: none); the others are dropped."""
+        from piquet.web.clocks import ClockSpec, clocks_t
+        from piquet.web.rated import rated_games_t
+
         c, s, g = challenges_t.c, seats_t.c, games_t.c
+        k, rg = clocks_t.c, rated_games_t.c
         with self.engine.begin() as conn:
             rows = conn.execute(
                 sa.select(c.id, c.game_id, c.invite, c.name, c.rules, c.format, c.created_at,
-                          s.token_hash, s.invite_hash, g.finished)
+                          s.token_hash, s.invite_hash, g.finished, rg.game_id.label("rated"),
+                          k.kind, k.base, k.increment, k.per_move)
                 .join_from(challenges_t, seats_t,
                            sa.and_(s.game_id == c.game_id, s.seat == c.seat), isouter=True)
                 .join_from(challenges_t, games_t, g.id == c.game_id, isouter=True)
+                .join_from(challenges_t, rated_games_t, rg.game_id == c.game_id, isouter=True)
+                .join_from(challenges_t, clocks_t, k.game_id == c.game_id, isouter=True)
                 .order_by(c.created_at.desc())
             ).all()
             # a game over (resigned: an entry of its log) has no seat to offer
@@ -131,6 +139,11 @@ class Lobby:
                 "format": r.format,
                 "format_label": label,
                 "age": max(0, round(now - r.created_at)),
+                "kind": "challenge",
+                "rated": r.rated is not None,
+                "clock": None if r.kind is None else ClockSpec(
+                    kind=r.kind, base=r.base, increment=r.increment,
+                    per_move=r.per_move).words(),
             })
             if len(out) >= MAX_OPEN:
                 break
@@ -170,6 +183,16 @@ class Lobby:
         return None if found is None else str(found)
 
 
+def open_and_seeks(lobby: Lobby) -> list[dict[str, Any]]:
+    """The open challenges and the open seeks (``kind``: ``challenge`` or ``seek``),
+    newest first, at most :data:`MAX_OPEN`.  Blocks."""
+    from piquet.web.people import open_seeks
+
+    seeks = [{**sk, "kind": "seek", "rated": True}
+             for sk in open_seeks(lobby.engine) if sk["id"] is not None]
+    return sorted(lobby.open() + seeks, key=lambda x: x["age"])[:MAX_OPEN]
+
+
 # ---------------------------------------------------------------------- the routes
 class PostIn(BaseModel):
     model_config = ConfigDict(extra="ignore")
@@ -207,8 +230,12 @@ def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter
 
     @router.get("/api/lobby", tags=["lobby"])
     async def open_challenges() -> dict[str, Any]:
-        """The open challenges, newest first: who offers, the rule set and the format."""
-        return {"challenges": await run(lobby().open)}
+        """The open challenges, newest first: who offers, the rule set, the format,
+        ``rated`` (else casual) and the clock in words (null: none).  ``kind`` says how to
+        accept one: a ``challenge`` (a friend game's seat offered) at
+        ``/api/lobby/{id}/accept``, a ``seek`` (a rated game sought, logged in) at
+        ``/api/seeks/{id}/accept``."""
+        return {"challenges": await run(open_and_seeks, lobby())}
 
     @router.post("/api/lobby", status_code=201, responses=_ERRORS, tags=["lobby"])
     async def post_challenge(
@@ -256,19 +283,33 @@ def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter
     @router.post("/api/lobby/{challenge_id}/accept", status_code=201, responses=_ERRORS,
                  tags=["lobby"])
     async def accept(
-        challenge_id: ChallengeId, body: Annotated[AcceptIn, Body()]
+        challenge_id: ChallengeId, body: Annotated[AcceptIn, Body()], request: Request
     ) -> dict[str, Any]:
         """Accept a challenge: you take its seat (the answer holds your token), and the
-        challenge leaves the lobby."""
+        challenge leaves the lobby.  A rated game's seat needs a login to another account
+        than the host's (401, 409): the game is then rated between the two accounts."""
+        from piquet.web.rated import rated_game, rated_joiner, start_rating, take_rated_seat
+
+        game_id_seen = await run(lobby().game_of, challenge_id)
+        if game_id_seen is None:
+            raise TableError(Refusal.NOT_FOUND, GONE)
+        engine = state.store.engine
+        account = await run(rated_joiner, engine, game_id_seen, request)
         taken = await run(lobby().take, challenge_id)
         if taken is None:
             raise TableError(Refusal.NOT_FOUND, GONE)
         game_id, invite = taken
         games: Games = state.games
         try:
-            token, seat = await run(games.join, game_id, invite, body.name)
+            token, seat = await run(games.join, game_id, invite,
+                                    body.name if account is None else account.name)
         except TableError:
             raise TableError(Refusal.NOT_FOUND, GONE) from None
+        if account is not None:
+            await run(take_rated_seat, engine, game_id, account.id)
+            found = await run(rated_game, engine, game_id)
+            if found is not None:
+                await run(start_rating, games, account, found.format)
         await state.hub.publish(game_id, -1)
         return {"id": game_id, "token": token, "seat": seat}
 

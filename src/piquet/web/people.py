@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import functools
+import secrets
 import time
 from collections.abc import Callable
 from typing import Annotated, Any, Final
@@ -36,22 +37,18 @@ from piquet.ratings import NEW_PLAYER
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label
 from piquet.web.accounts import ACCOUNT_COOKIE, Account, account_of
+from piquet.web.clocks import ClockIn, ClockSpec, clocks_t
 from piquet.web.games import FRIEND, Games
+from piquet.web.ids import ChallengeId
 from piquet.web.players import player_games_t, seal
 from piquet.web.practice import refusals
-from piquet.web.rated import (
-    RATED_FORMATS,
-    rated_games_t,
-    ratings_of,
-    start_rated,
-    take_rated_seat,
-)
+from piquet.web.rated import RATED_FORMATS, rated_games_t, ratings_of, start_rating
 from piquet.web.refusals import hash_secret, preset_named
 from piquet.web.schema import WHOLE
 from piquet.web.server import Server
 from piquet.web.store import games_t, seats_t
 
-__all__ = ["ONLINE_FOR", "people_router", "presence_t", "seeks_t"]
+__all__ = ["ONLINE_FOR", "list_seat", "people_router", "presence_t", "seeks_t"]
 
 ONLINE_FOR: Final = 75.0
 """Seconds a lobby page counts as open after it last spoke (it speaks every 30)."""
@@ -78,6 +75,8 @@ seeks_t: Final = sa.Table(
     sa.Column("taken", sa.Boolean, nullable=False),
     sa.Column("game_id", sa.String(32), nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("id", sa.String(32), nullable=True),
+    sa.Column("clock", sa.String(32), nullable=True),
 )
 
 
@@ -93,11 +92,43 @@ class SeekIn(BaseModel):
     format: str = Field(max_length=16, description="game or partie.")
     range: Annotated[StrictInt, Field(ge=50, le=2000), WHOLE] | None = Field(
         None, description="The most your ratings may differ (none: anyone).")
+    clock: ClockIn | None = Field(
+        None, description="The game's clock: live {minutes, increment} or correspondence "
+        "{days}; matched only with a seek of the same clock.  None: no clock.")
+
+
+def list_seat(conn: sa.Connection, who: Account, game_id: str, seat: int, token: str) -> None:
+    """Put seat ``seat`` of ``game_id`` (its ``token`` sealed) in ``who``'s games."""
+    conn.execute(player_games_t.insert().values(
+        identity_hash=hash_secret(who.identity), game_id=game_id, seat=seat,
+        token_box=seal(who.identity, game_id, seat, token), created_at=time.time()))
 
 
 def _fits(mine: float, span: int | None, theirs: float, their_span: int | None) -> bool:
     gap = abs(mine - theirs)
     return (span is None or gap <= span) and (their_span is None or gap <= their_span)
+
+
+def open_seeks(engine: sa.Engine) -> list[dict[str, Any]]:
+    """The seeks waiting for an opponent, oldest first (at most :data:`MAX_LISTED`).
+    Blocks."""
+    with engine.connect() as conn:
+        rows = conn.execute(
+            sa.select(seeks_t).where(seeks_t.c.taken.is_(False))
+            .order_by(seeks_t.c.created_at).limit(MAX_LISTED)).all()
+    out = []
+    now = time.time()
+    for r in rows:
+        rules = preset_named(r.rules)
+        out.append({
+            "id": r.id, "name": r.name, "rules": r.rules,
+            "title": TITLES.get(r.rules, r.rules),
+            "format": r.format, "format_label": format_label(rules, Format(r.format)),
+            "rating": round(r.rating), "range": r.span,
+            "clock": None if r.clock is None else ClockSpec.from_text(r.clock).words(),
+            "age": max(0, round(now - r.created_at)),
+        })
+    return out
 
 
 def people_router(state: Server) -> APIRouter:
@@ -165,31 +196,11 @@ def people_router(state: Server) -> APIRouter:
         return out
 
     # ------------------------------------------------------------------ seeks
-    def open_seeks() -> list[dict[str, Any]]:
-        with engine().connect() as conn:
-            rows = conn.execute(
-                sa.select(seeks_t).where(seeks_t.c.taken.is_(False))
-                .order_by(seeks_t.c.created_at).limit(MAX_LISTED)).all()
-        out = []
-        for r in rows:
-            rules = preset_named(r.rules)
-            out.append({
-                "name": r.name, "rules": r.rules, "title": TITLES.get(r.rules, r.rules),
-                "format": r.format, "format_label": format_label(rules, Format(r.format)),
-                "rating": round(r.rating), "range": r.span,
-            })
-        return out
-
     @router.get("/api/seeks", summary="Open seeks", responses=refusals())
     async def seeks() -> dict[str, Any]:
-        """The seeks waiting for an opponent: name, rule set, format, rating, range."""
-        return {"seeks": await run(open_seeks)}
-
-    def seat_in_list(conn: sa.Connection, who: Account, game_id: str, seat: int,
-                     token: str) -> None:
-        conn.execute(player_games_t.insert().values(
-            identity_hash=hash_secret(who.identity), game_id=game_id, seat=seat,
-            token_box=seal(who.identity, game_id, seat, token), created_at=time.time()))
+        """The seeks waiting for an opponent: id, name, rule set, format, rating, range,
+        clock (in words; null: none)."""
+        return {"seeks": await run(open_seeks, engine())}
 
     def account_by_id(account_id: str) -> Account | None:
         from piquet.web.accounts import accounts_t
@@ -202,7 +213,8 @@ def people_router(state: Server) -> APIRouter:
         return Account(id=row.id, name=row.name, identity=row.identity,
                        created_at=row.created_at)
 
-    def seek(who: Account, rules: str, fmt: str, span: int | None) -> dict[str, Any]:
+    def seek(who: Account, rules: str, fmt: str, span: int | None,
+             clock: str | None) -> dict[str, Any]:
         mine = ratings_of(engine(), who.id).get(fmt, NEW_PLAYER).rating
         now = time.time()
         with engine().begin() as conn:
@@ -210,45 +222,63 @@ def people_router(state: Server) -> APIRouter:
             candidates = conn.execute(
                 sa.select(seeks_t).where(
                     seeks_t.c.taken.is_(False), seeks_t.c.rules == rules,
-                    seeks_t.c.format == fmt, seeks_t.c.account_id != who.id)
+                    seeks_t.c.format == fmt, seeks_t.c.account_id != who.id,
+                    seeks_t.c.clock.is_(None) if clock is None else seeks_t.c.clock == clock)
                 .order_by(seeks_t.c.created_at)).all()
         for other in candidates:
             if not _fits(mine, span, other.rating, other.span):
                 continue
-            with engine().begin() as conn:
-                claimed = conn.execute(
-                    seeks_t.update().where(seeks_t.c.account_id == other.account_id,
-                                           seeks_t.c.taken.is_(False),
-                                           seeks_t.c.created_at == other.created_at)
-                    .values(taken=True)).rowcount
-            if claimed != 1:
-                continue  # matched meanwhile by another
-            waiting = account_by_id(other.account_id)
-            if waiting is None:
-                continue
-            created = games().create(rules=rules, format=fmt, opponents=[FRIEND],
-                                     hints=False, name=waiting.name, levels=[])
-            start_rated(engine(), created.id, fmt, waiting.id)
-            token, seat = games().join(created.id, created.invites[0][1], who.name)
-            take_rated_seat(engine(), created.id, who.id)
-            with engine().begin() as conn:
-                seat_in_list(conn, waiting, created.id, 0, created.token)
-                seat_in_list(conn, who, created.id, seat, token)
-                conn.execute(seeks_t.update().where(
-                    seeks_t.c.account_id == other.account_id).values(game_id=created.id))
-            return {"matched": True, "game": created.id, "seat": seat, "token": token,
-                    "opponent": waiting.name}
+            made = meet(who, other)
+            if made is not None:
+                return made
         with engine().begin() as conn:
             conn.execute(seeks_t.insert().values(
-                account_id=who.id, name=who.name, rules=rules, format=fmt, rating=mine,
-                span=span, taken=False, game_id=None, created_at=now))
+                id=secrets.token_urlsafe(9), account_id=who.id, name=who.name, rules=rules,
+                format=fmt, rating=mine, span=span, clock=clock, taken=False, game_id=None,
+                created_at=now))
         return {"matched": False, "game": None}
+
+    def meet(who: Account, other: Any) -> dict[str, Any] | None:
+        """Make the game of ``who`` and the waiting seek ``other``; None if another took
+        the seek first.  The game is made first, out of sight (no list holds it, it is not
+        yet rated nor clocked); then one transaction claims the seek and, with it, makes
+        the game rated, gives it the seek's clock and puts it in both players' lists.  A
+        process that dies before that transaction commits leaves the seek open, as it was
+        (never claimed without its game)."""
+        waiting = account_by_id(other.account_id)
+        if waiting is None:
+            return None
+        created = games().create(rules=other.rules, format=other.format, opponents=[FRIEND],
+                                  hints=False, name=waiting.name, levels=[])
+        token, seat = games().join(created.id, created.invites[0][1], who.name)
+        with engine().begin() as conn:
+            claimed = conn.execute(
+                seeks_t.update().where(seeks_t.c.account_id == other.account_id,
+                                       seeks_t.c.taken.is_(False),
+                                       seeks_t.c.created_at == other.created_at)
+                .values(taken=True, game_id=created.id)).rowcount
+            if claimed != 1:
+                return None  # matched meanwhile by another (this game stays out of sight)
+            conn.execute(rated_games_t.insert().values(
+                game_id=created.id, format=other.format, account_0=waiting.id,
+                account_1=who.id, settled=False, score_0=None, changes=None,
+                created_at=time.time()))
+            if other.clock is not None:
+                conn.execute(clocks_t.insert().values(
+                    **ClockSpec.from_text(other.clock).row(created.id)))
+            list_seat(conn, waiting, created.id, 0, created.token)
+            list_seat(conn, who, created.id, seat, token)
+            conn.execute(seeks_t.delete().where(seeks_t.c.account_id == who.id))
+        return {"matched": True, "game": created.id, "seat": seat, "token": token,
+                "opponent": waiting.name}
 
     @router.post("/api/seeks", summary="Seek a rated game", status_code=201,
                  responses=refusals(401))
     async def post_seek(body: SeekIn, request: Request) -> dict[str, Any]:
-        """Seek a rated game (logged in): matched at once with a fitting open seek (the
-        answer then holds the game, your seat and its token), else it waits."""
+        """Seek a rated game (logged in), with a clock or none: matched at once with a
+        fitting open seek (the same rule set, format and clock, each rating within the
+        other's range; the answer then holds the game, your seat and its token), else it
+        waits."""
         who = await logged_in(request, "a seek (a rated game)")
         rules = preset_named(body.rules)
         fmt = body.format.strip().lower()
@@ -256,9 +286,43 @@ def people_router(state: Server) -> APIRouter:
             allowed = [f.value for f in rules.formats if f.value in RATED_FORMATS]
             raise TableError(Refusal.UNREADABLE, f"a seek is for a rated game or partie: "
                              f"{rules.name} offers {', '.join(allowed) or 'neither'}")
-        out: dict[str, Any] = await run(seek, who, rules.name, fmt, body.range)
+        clock = None if body.clock is None else body.clock.spec().text()
+        await run(start_rating, games(), who, fmt)  # (a first rating: from the scale)
+        out: dict[str, Any] = await run(seek, who, rules.name, fmt, body.range, clock)
         if out["matched"]:
             state.ai.kick(out["game"])
+        return out
+
+    @router.post("/api/seeks/{seek_id}/accept", summary="Accept a seek", status_code=201,
+                 responses=refusals(401, 404, 409))
+    async def accept_seek(seek_id: ChallengeId, request: Request) -> dict[str, Any]:
+        """Accept this open seek (logged in, another account's, your rating within its
+        range): the rated game is made at once, with the seek's clock; the answer holds
+        the game, your seat and its token.  Your own seek, if any, is withdrawn."""
+        who = await logged_in(request, "accepting a seek (a rated game)")
+
+        def find() -> Any:
+            with engine().connect() as conn:
+                return conn.execute(sa.select(seeks_t).where(
+                    seeks_t.c.id == seek_id, seeks_t.c.taken.is_(False))).first()
+
+        row = await run(find)
+        if row is None:
+            raise TableError(Refusal.NOT_FOUND, "this seek is no longer open: it was "
+                             "matched or withdrawn")
+        if row.account_id == who.id:
+            raise TableError(Refusal.NOT_NOW, "this seek is yours: wait for someone to "
+                             "accept it, or withdraw it")
+        await run(start_rating, games(), who, row.format)
+        mine = (await run(ratings_of, engine(), who.id)).get(row.format, NEW_PLAYER).rating
+        if not _fits(mine, None, row.rating, row.span):
+            raise TableError(Refusal.NOT_NOW, f"your rating ({mine:.0f}) is outside this "
+                             f"seek's range ({row.rating:.0f} ± {row.span})")
+        out: dict[str, Any] | None = await run(meet, who, row)
+        if out is None:
+            raise TableError(Refusal.NOT_FOUND, "this seek is no longer open: it was "
+                             "matched or withdrawn")
+        state.ai.kick(out["game"])
         return out
 
     @router.get("/api/seeks/mine", summary="Your seek", responses=refusals(401))
@@ -276,6 +340,8 @@ def people_router(state: Server) -> APIRouter:
         if row is None:
             return {"seek": None}
         return {"seek": {"rules": row.rules, "format": row.format, "range": row.span,
+                         "clock": None if row.clock is None
+                         else ClockSpec.from_text(row.clock).words(),
                          "waiting": not row.taken, "game": row.game_id}}
 
     @router.delete("/api/seeks/mine", summary="Withdraw your seek", responses=refusals(401))

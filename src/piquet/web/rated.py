@@ -21,11 +21,11 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import sqlalchemy as sa
 from anyio import to_thread
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from sqlalchemy.exc import IntegrityError
 
 from piquet.core.rules import Format
@@ -36,15 +36,20 @@ from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.practice import refusals
 from piquet.web.server import Server
 
+if TYPE_CHECKING:
+    from piquet.web.accounts import Account
+
 __all__ = [
     "RATED_FORMATS",
     "RatedGame",
     "rated_game",
+    "rated_joiner",
     "rated_router",
     "ratings_of",
     "ratings_t",
     "settle",
     "start_rated",
+    "start_rating",
 ]
 
 RATED_FORMATS: Final = frozenset({Format.GAME.value, Format.PARTIE.value})
@@ -106,6 +111,26 @@ def take_rated_seat(engine: sa.Engine, game_id: str, account_1: str) -> bool:
             .values(account_1=account_1)).rowcount == 1)
 
 
+def rated_joiner(engine: sa.Engine, game_id: str, request: Request) -> Account | None:
+    """Who may take the open seat of ``game_id`` (by its link or its lobby challenge):
+    None for a casual game (anyone); for a rated game the logged-in account, which must
+    be another than the host's.  Raises :class:`TableError` (401: not logged in; 409: the
+    host's own account).  Blocks."""
+    from piquet.web.accounts import ACCOUNT_COOKIE, account_of
+
+    rated = rated_game(engine, game_id)
+    if rated is None:
+        return None
+    account = account_of(engine, request.cookies.get(ACCOUNT_COOKIE))
+    if account is None:
+        raise TableError(Refusal.NO_TOKEN, "this is a rated game: log in (or make an "
+                         "account) to take its seat")
+    if account.id == rated.accounts[0]:
+        raise TableError(Refusal.NOT_NOW, "this rated game is yours: send the link to your "
+                         "opponent, who logs in to their own account")
+    return account
+
+
 def rated_game(engine: sa.Engine, game_id: str) -> RatedGame | None:
     """The rated game's row, or None for a casual game."""
     with engine.connect() as conn:
@@ -126,6 +151,29 @@ def ratings_of(engine: sa.Engine, account_id: str) -> dict[str, Rating]:
             sa.select(ratings_t).where(ratings_t.c.account_id == account_id)).all()
     return {r.format: Rating(rating=r.rating, deviation=r.deviation, volatility=r.volatility)
             for r in rows}
+
+
+def start_rating(games: Games, account: Account, fmt: str) -> Rating:
+    """The account's rating in ``fmt``, its first set now if it has none: from the deals
+    it has played against rated computers under its account, carried to the accounts'
+    scale (:func:`piquet.scale.first_rating`; none: 1500, where the scale puts Nell),
+    kept as a rating of 0 games.  Two processes setting it at once keep one.  Blocks."""
+    held = ratings_of(games.store.engine, account.id).get(fmt)
+    if held is not None:
+        return held
+    from piquet.scale import first_rating
+    from piquet.web.evenmatch import results_of
+
+    first = first_rating(results_of(games, account.identity), fmt)
+    try:
+        with games.store.engine.begin() as conn:
+            conn.execute(ratings_t.insert().values(
+                account_id=account.id, format=fmt, rating=first.rating,
+                deviation=first.deviation, volatility=first.volatility, games=0,
+                updated_at=time.time()))
+    except IntegrityError:  # set meanwhile by another request: that one stands
+        pass
+    return ratings_of(games.store.engine, account.id).get(fmt, first)
 
 
 def games_rated(engine: sa.Engine, account_id: str) -> dict[str, int]:

@@ -21,10 +21,13 @@ const FORMAT_WORDS = { game: "a game", partie: "a partie" };
 function ratingsLine(account) {
   const r = account.ratings || {};
   const parts = Object.keys(FORMAT_WORDS).filter((f) => r[f]).map((f) =>
-    `${FORMAT_WORDS[f]}: ${Math.round(r[f].rating)} (${r[f].games} rated ` +
-    `game${r[f].games === 1 ? "" : "s"})`);
+    `${FORMAT_WORDS[f]}: ${Math.round(r[f].rating)} (` + (r[f].games ? `${r[f].games} ` +
+    `rated game${r[f].games === 1 ? "" : "s"})` : "your start, from your games against " +
+    "the computer; no rated game yet)"));
   return parts.length ? "Your rating in " + parts.join("; in ") + "."
-    : "No rated game yet: everyone starts at 1500, and the first games move it most.";
+    : "No rated game yet: a newcomer starts at 1500 (as strong as the beginner Nell; your " +
+      "games against the computer while logged in place your start), and the first games " +
+      "move it most.";
 }
 
 // The lobby's account panel; ``changed()`` is called after a login, logout or deletion.

@@ -175,12 +175,17 @@ async function showLobby() {
   const oppSel = (id) => h("select", { id, name: id },
     opts.levels.map((l) => h("option", { value: l,
       selected: l === (learner ? kind(opts) : opts.default_level),
-      title: notes[l] || "" }, (opts.level_labels || {})[l] || `The computer: ${l}`)),
+      title: notes[l] || "" }, ((opts.level_labels || {})[l] || `The computer: ${l}`) +
+      ratingSuffix(opts, l))),
     h("option", { value: "friend" }, "A friend (invitation link)"));
   const opp1 = oppSel("opponent");
   // what the chosen level is, under the choice (short options keep a phone's width)
   const oppNote = h("span", { class: "muted small", id: "opponent-note" });
-  const sayLevel = () => { oppNote.textContent = notes[opp1.value] || ""; explain(oppNote); };
+  const sayLevel = () => {
+    oppNote.textContent = [notes[opp1.value] || "", ratingWords(opts, opp1.value)]
+      .filter(Boolean).join(" ");
+    explain(oppNote);
+  };
   opp1.addEventListener("change", sayLevel);
   sayLevel();
   const opp2 = oppSel("opponent2");
@@ -319,12 +324,77 @@ async function showLobby() {
   showMyGames(list);
 }
 
-// After a login, a logout or a deletion: this browser's games go to the list they now
-// belong to (the account's, or this browser's), and the lobby is drawn again.
+// A computer's rating on the players' scale (the one rated games between accounts move;
+// a new account starts at 1500, the beginner Nell's rating), as the ladder placed it.
+function ratingSuffix(opts, level) {
+  const r = (opts.level_ratings || {})[level];
+  if (!r) return "";
+  const n = r.game !== undefined ? r.game : r.partie;
+  return ` · rated ${n}`;
+}
+
+function ratingWords(opts, level) {
+  const r = (opts.level_ratings || {})[level];
+  if (!r) return "";
+  const parts = [];
+  if (r.game !== undefined) parts.push(`${r.game} at a game`);
+  if (r.partie !== undefined) parts.push(`${r.partie} at a partie`);
+  return `Its rating: ${parts.join(", ")}, on the scale of the players' ratings (a new ` +
+    "account starts at 1500, as strong as the beginner Nell; 200 points more means about " +
+    "three wins in four).";
+}
+
+// After a login, a logout or a deletion, the lobby is drawn again.  After a login the
+// games played in this browser before it are not put in the account unasked (on a shared
+// computer they may be someone else's): the player is asked, and only a yes adds them.
+// After a logout (or a deletion) this browser's games go back to this browser's own list.
 async function accountChanged() {
-  for (const id of Object.keys(store.all())) store.put(id, { listed: false });
-  await currentAccount(true);
-  showLobby();
+  const account = await currentAccount(true);
+  const local = Object.entries(store.all()).filter(([, g]) => g.token);
+  if (!account) {
+    // the account's games leave this browser with it (its list keeps them): the next
+    // person at a shared computer does not find them; the others are this browser's
+    for (const [id, g] of local) {
+      if (g.account) {
+        store.drop(id);
+        try { await api("DELETE", `/api/me/games/${id}`); } catch { /* not listed */ }
+      } else store.put(id, { listed: false });
+    }
+    showLobby();
+    return;
+  }
+  let held = [];
+  try { held = (await api("GET", "/api/me/games")).games.map((g) => g.id); }
+  catch { /* asked about all of them */ }
+  const fresh = local.filter(([id]) => !held.includes(id));
+  for (const [id] of local) {  // none is added unasked
+    store.put(id, held.includes(id) ? { listed: true, account: true } : { listed: true });
+  }
+  if (!fresh.length) { showLobby(); return; }
+  const n = fresh.length;
+  const keep = async () => {
+    modalDone = null;
+    $modal.hidden = true;
+    for (const [id, g] of fresh) {
+      await remember(id, g.token);
+      store.put(id, { account: true });
+    }
+    toast(`${n === 1 ? "The game is" : `The ${n} games are`} now kept in your account.`);
+    showLobby();
+  };
+  modalDone = showLobby;  // closed without an answer: nothing is added
+  openModal(`Keep the ${n === 1 ? "game" : `${n} games`} played in this browser in your ` +
+    "account?",
+    h("p", { id: "adopt-words" }, `${n === 1 ? "One game was" : `${n} games were`} played ` +
+      `in this browser before you logged in as ${account.name}. If ` +
+      `${n === 1 ? "it is" : "they are"} yours, keep ${n === 1 ? "it" : "them"} in your ` +
+      "account to find them on any device. On a shared computer they may be someone " +
+      "else's: then leave them out (they stay in this browser's list)."),
+    h("div", { class: "row" },
+      h("button", { type: "button", class: "act primary", id: "adopt-yes", onclick: keep },
+        `Keep ${n === 1 ? "it" : "them"} in my account`),
+      h("button", { type: "button", class: "act", id: "adopt-no", onclick: closeModal },
+        n === 1 ? "Leave it out" : "Leave them out")));
 }
 
 // ------------------------------------------------------------------ your games
@@ -345,6 +415,10 @@ async function showMyGames(list) {
       store.put(id, { listed: true });
     }
     games = (await api("GET", "/api/me/games")).games;
+    // logged in, the games listed are the account's: they leave this browser at logout
+    if (await currentAccount()) {
+      for (const g of games) if (store.get(g.id)) store.put(g.id, { account: true });
+    }
   } catch (e) {
     fill(list, h("h2", {}, "Your games"), h("p", { class: "error" }, e.message));
     return;

@@ -58,7 +58,11 @@ export function lobbySection(go) {
       fill(list, data.challenges.map((c) => h("li", { class: "challenge",
         dataset: { challenge: c.id } },
       h("span", { class: "challenger" }, own[c.id] ? `${c.name} (you)` : c.name),
-      h("span", { class: "muted" }, `${c.rules} · ${c.format_label} · ${ago(c.age)}`),
+      h("span", { class: "muted" }, `${c.rules} · ${c.format_label} · ` +
+        (c.rated ? "rated" : "casual") +
+        (c.kind === "seek" ? ` (${c.name}'s rating ${c.rating}` +
+          (c.range ? `, accepts players within ${c.range})` : ")") : "") +
+        ` · ${c.clock ? "clock: " + c.clock : "no clock"} · ${ago(c.age)}`),
       own[c.id]
         ? h("span", { class: "own" },
           h("button", { type: "button", class: "act small", onclick: () =>
@@ -67,7 +71,8 @@ export function lobbySection(go) {
             "aria-label": "Withdraw your challenge",
             onclick: (e) => withdraw(c, own[c.id], e.currentTarget) }, "Withdraw"))
         : h("button", { type: "button", class: "act small accept",
-          "aria-label": `Accept ${c.name}'s challenge: ${c.rules}, ${c.format_label}`,
+          "aria-label": `Accept ${c.name}'s ${c.rated ? "rated" : "casual"} challenge: ` +
+            `${c.rules}, ${c.format_label}, ${c.clock || "no clock"}`,
           onclick: (e) => accept(c, e.currentTarget) }, "Accept"))));
     }
     clearTimeout(section.timer);
@@ -86,6 +91,19 @@ export function lobbySection(go) {
 
   async function accept(c, button) {
     button.disabled = true;
+    if (c.kind === "seek") {  // a rated game sought: accepting it needs an account
+      try {
+        const res = await api("POST", `/api/seeks/${c.id}/accept`, {});
+        keepSeat(res.game, { token: res.token, seat: res.seat, rules: c.rules,
+          format: c.format, opponent: c.name, created: Date.now(), ack: 0, listed: true });
+        go("/play/" + res.game);
+      } catch (e) {
+        toast(e.status === 401 ? "A rated game needs an account: log in (above) to accept " +
+          "this one." : e.message, "bad");
+        refresh();
+      }
+      return;
+    }
     const typed = (document.getElementById("name") || {}).value;
     if (typed) localStorage.setItem("piquet.name", typed);
     const name = typed || localStorage.getItem("piquet.name") || null;

@@ -61,16 +61,33 @@ export function peopleSection(account, opts, go) {
       h("option", { value: "200" }, "rated within 200 of me"),
       h("option", { value: "400" }, "rated within 400 of me"),
       h("option", { value: "" }, "anyone"));
+    // a clock: only a seek with the same clock is matched (the server keeps it)
+    const clock = h("select", { id: "seek-clock" },
+      h("option", { value: "" }, "No clock"),
+      h("option", { value: "m5+3" }, "Live: 5 minutes each + 3 s a move"),
+      h("option", { value: "m10+5" }, "Live: 10 minutes each + 5 s a move"),
+      h("option", { value: "m30+10" }, "Live: 30 minutes each + 10 s a move"),
+      h("option", { value: "d1" }, "Correspondence: 1 day a move"),
+      h("option", { value: "d3" }, "Correspondence: 3 days a move"));
+    const clockOf = () => {
+      const v = clock.value;
+      if (!v) return null;
+      if (v.startsWith("d")) return { days: Number(v.slice(1)) };
+      const [m, inc] = v.slice(1).split("+");
+      return { minutes: Number(m), increment: Number(inc) };
+    };
     const form = h("form", { class: "seek-form", id: "seek-form" },
       h("label", { class: "field" }, "Rule set", rules),
       h("label", { class: "field" }, "Format", format),
       h("label", { class: "field" }, "Opponent", range),
+      h("label", { class: "field" }, "Clock", clock),
       h("button", { type: "submit", class: "act primary", id: "seek-go" }, "Seek"));
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       try {
         const res = await api("POST", "/api/seeks", { rules: rules.value,
-          format: format.value, range: range.value ? Number(range.value) : null });
+          format: format.value, range: range.value ? Number(range.value) : null,
+          clock: clockOf() });
         if (res.matched) { go("/play/" + res.game); return; }
         waiting();
       } catch (err) { toast(err.message, "bad"); }
@@ -88,7 +105,8 @@ export function peopleSection(account, opts, go) {
         refresh();
       } }, "Withdraw");
     fill(seekBox, h("p", { id: "seek-waiting", role: "status" },
-      "Waiting for an opponent… The game starts as soon as one seeks the same. "), stop);
+      "Waiting for an opponent… The game starts as soon as one seeks the same (rule " +
+      "set, format and clock), or accepts your seek in the open challenges. "), stop);
     explain(seekBox);
     const poll = async () => {
       if (!section.isConnected) return;
@@ -111,7 +129,8 @@ export function peopleSection(account, opts, go) {
       online.textContent = onlineWords(who);
       fill(seeksList, seeks.seeks.length ? seeks.seeks.map((s) => h("li", {},
         `${s.name} (${s.rating}) · ${s.title} · ${s.format_label}` +
-        (s.range ? ` · within ${s.range}` : " · anyone")))
+        (s.range ? ` · within ${s.range}` : " · anyone") +
+        ` · ${s.clock ? "clock: " + s.clock : "no clock"}`))
         : h("li", { class: "muted small" }, "No seek right now."));
       fill(playing, games.games.length ? games.games.map((g) => h("li", { class: "in-play" },
         h("a", { href: g.url }, g.players.join(" v. ")),
