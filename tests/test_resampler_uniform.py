@@ -1,11 +1,11 @@
 """The OpenSpiel resampler's ``uniform`` option beside the modelled one (issue 37).
 
-Late in the play (four cards left each) the other's possible hands are few and each is
-left by equally many worlds (his played cards and his cards fix his hand after the
-exchange; the ways of placing the rest are as many for each), so a uniform resampler
-gives each possible hand equally often: checked by a chi-square test on a seeded run.  Both resamplers give only
-deals the seat cannot tell from the real one; the game parameter selects them and a bad
-value is refused in words.
+Late in the play (four cards left each) the other's possible hands are few, and each
+is left by equally many worlds (his played cards and his cards fix his hand after the
+exchange; the ways of placing the rest are as many for each hand), so a uniform
+resampler gives each possible hand equally often: checked by a chi-square test on a
+seeded run.  Both resamplers give only deals the seat cannot tell from the real one;
+the game parameter selects them and a bad value is refused in words.
 """
 
 from __future__ import annotations
