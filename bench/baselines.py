@@ -24,7 +24,8 @@ the margin is A's points a deal minus B's with a 95% interval over the pairs
 
 One JSON line a (preset, player) goes to ``--out`` (appended): the margin, its interval,
 the pairs, the seconds and CPU-seconds it took.  ``--end`` (a Unix time) stops before a row
-that would start after it.
+that would start after it.  ``bench/baselines.py --table FILE.jsonl ...`` prints the rows as
+the Markdown tables of docs/baselines.md.
 """
 
 from __future__ import annotations
@@ -102,7 +103,34 @@ def row(rules: Rules, player: str, ref: str, *, pairs: int, seed: int,
             "cpu_seconds": round(time.process_time() - c0, 1)}
 
 
+def table(paths: list[str]) -> str:
+    """The rows of the JSON-lines files as Markdown, a table a preset (the last row of a
+    (preset, player) wins)."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                if line.strip():
+                    r = json.loads(line)
+                    rows[(r["rules"], r["player"])] = r
+    out = []
+    for preset in sorted({k[0] for k in rows}):
+        out.append(f"**{preset}** (against `book`; points a deal)\n")
+        out.append("| player | pairs | margin | 95% interval |")
+        out.append("|---|---|---|---|")
+        for (p, player), r in rows.items():
+            if p == preset:
+                lo, hi = r["ci95"]
+                out.append(f"| `{player}` | {r['pairs']} | {r['margin']:+.2f} | "
+                           f"{lo:+.2f} to {hi:+.2f} |")
+        out.append("")
+    return "\n".join(out)
+
+
 def main(argv: list[str] | None = None) -> int:
+    if argv is None and len(sys.argv) > 1 and sys.argv[1] == "--table":
+        print(table(sys.argv[2:]))
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--players", required=True, help="comma-separated (see above)")
     ap.add_argument("--presets", default=",".join(sorted(PRESETS)))
