@@ -172,3 +172,23 @@ def test_the_learned_player_makes_the_books_choices_outside_the_play() -> None:
         act = learned.choose(v)
         assert act == book.choose(v)
         m = m.apply(act, p)
+
+
+def test_the_training_script_writes_weights_the_level_plays(tmp_path: Path) -> None:
+    """scripts/train_learned.py, one short update (PyTorch installed: the train extra)."""
+    pytest.importorskip("torch")
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[1] / "scripts" / "train_learned.py"
+    spec = importlib.util.spec_from_file_location("train_learned", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    assert script.main(["--out", str(tmp_path), "--envs", "2", "--steps", "6",
+                        "--hidden", "8", "--checkpoints", "0"]) == 0
+    rows = (tmp_path / "curve.csv").read_text().splitlines()
+    assert rows[0].startswith("update,cpu_s,decisions") and len(rows) == 2
+    w = load_weights(tmp_path / "learned-0min.npz")
+    assert w["w1"].shape == (OBS_SIZE, 8)
+    a = play_match(PRESETS["rubicon"], 2, (LearnedPlayer(0, weights=w), make_player("book")))
+    assert a.finished

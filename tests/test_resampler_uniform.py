@@ -69,6 +69,7 @@ def _chi2(counts: Counter[int]) -> float:
     return sum((c - expected) ** 2 / expected for c in counts.values())
 
 
+@pytest.mark.statistical
 @pytest.mark.parametrize(("seed", "sunk"), [(1, True), (2, True), (7, False)])
 def test_the_uniform_resampler_gives_each_possible_hand_alike(seed: int, sunk: bool) -> None:
     """Four cards left each: the other's possible hands come alike from the uniform
