@@ -100,7 +100,7 @@ def row(rules: Rules, player: str, ref: str, *, pairs: int, seed: int,
             "seed": seed, "think_ms": think_ms, "margin": round(mean, 3),
             "ci95": [round(lo, 3), round(hi, 3)], "sd": round(sd, 3),
             "seconds": round(time.perf_counter() - t0, 1),
-            "cpu_seconds": round(time.process_time() - c0, 1)}
+            "cpu_seconds": round(time.process_time() - c0, 1), "margins": margins}
 
 
 def table(paths: list[str]) -> str:
