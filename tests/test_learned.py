@@ -192,3 +192,16 @@ def test_the_training_script_writes_weights_the_level_plays(tmp_path: Path) -> N
     assert w["w1"].shape == (OBS_SIZE, 8)
     a = play_match(PRESETS["rubicon"], 2, (LearnedPlayer(0, weights=w), make_player("book")))
     assert a.finished
+
+
+def test_learned_is_offered_where_the_levels_are() -> None:
+    """The terminal and the ladder list the registered levels; the browser lists
+    LEVEL_NAMES, each with its line (which says the rest of its play is the book's)."""
+    from piquet.cli.ladder_cmd import default_levels
+    from piquet.levels import LEVEL_NAMES, LEVEL_NOTES, level_named
+    from piquet.players import LEVELS
+
+    assert "learned" in LEVELS and "learned" in default_levels()
+    assert "learned" in LEVEL_NAMES and level_named("learned")
+    assert "neural network" in LEVEL_NOTES["learned"] and "book" in LEVEL_NOTES["learned"]
+    assert isinstance(make_player("learned", seed=3), LearnedPlayer)
