@@ -57,6 +57,8 @@ OPPONENT_WORDS: Final[dict[str, tuple[str, str, str]]] = {
 
 for _name, (_title, _strength, _about) in OPPONENT_WORDS.items():
     LEVEL_NOTES[_name] = f"{_title}, {_strength}: {_about}"
+LEVEL_NOTES["learned"] = ("plays its cards with a small neural network that taught itself by "
+                          "playing against itself; exchanges and declares by the book")
 LEVEL_NOTES["adaptive"] = ("Your match: plays each deal as the opponent nearest your "
                            "strength, judged from your results, for an even game")
 
@@ -66,7 +68,7 @@ LEVEL_LABELS: Final[dict[str, str]] = {
     "adaptive": "An even match: adapts to you",
 }
 
-LEVEL_NAMES: Final = ("random", "nell", "toby", "book", "kitty", "colonel", "club",
+LEVEL_NAMES: Final = ("random", "nell", "toby", "book", "kitty", "learned", "colonel", "club",
                       "reference", "expert", "hoyle", "adaptive")
 """The levels an interface offers, weakest first, then ``adaptive`` (whose strength follows
 the person's; those :mod:`piquet.players` registers)."""

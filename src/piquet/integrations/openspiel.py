@@ -13,8 +13,12 @@ default preset), ``format`` (``"deal"``: one deal,
 returns the point difference; ``"game"``: deals to the target, returns +1 / -1,
 0 if ``max_deals`` deals cut it off undecided, :meth:`PiquetState.is_truncated`;
 ``"partie"``: the Rubicon partie of the rule sets that play one, returns the settlement's
-points), ``max_deals`` (default 50) and ``version`` (the rule readings played,
-:mod:`piquet.integrations.versions`; default the current one).
+points), ``max_deals`` (default 50), ``version`` (the rule readings played,
+:mod:`piquet.integrations.versions`; default the current one) and ``resampler`` (how
+:meth:`PiquetState.resample_from_infostate` draws the hidden cards: ``"modelled"``, the
+default, weighs a world in which the other sank a holding at 0.15 of the others, the
+package's opponent model; ``"uniform"``: every world consistent with the seat's knowledge
+alike, for results that do not depend on the package's model).
 
 The game has imperfect information.  A perfect-information algorithm (OpenSpiel's
 ``MCTSBot``) clones the state it is given, so its search sees the other's hand and the
@@ -77,6 +81,7 @@ __all__ = [
     "PiquetGame",
     "PiquetObserver",
     "PiquetState",
+    "RESAMPLERS",
     "ResampleError",
     "load",
     "play",
@@ -108,8 +113,12 @@ _GAME_TYPE: Final = pyspiel.GameType(
         "max_deals": _DEFAULT_MAX_DEALS,
         "kernel": True,
         "version": ENV_VERSION,
+        "resampler": "modelled",
     },
 )
+
+#: the ways :meth:`PiquetState.resample_from_infostate` may draw the hidden cards
+RESAMPLERS: Final = ("modelled", "uniform")
 
 
 _INLINE: Final = "knobs:"
@@ -139,6 +148,14 @@ def _rules_of(param: str) -> Rules:
     if not isinstance(knobs, dict):
         raise RulesError("rules: a house rule's parameter carries an object of knobs")
     return rules_from_mapping(knobs)
+
+
+def _resampler(params: dict[str, Any]) -> str:
+    raw = params.get("resampler", "modelled")
+    name = str(raw).strip().lower()
+    if name not in RESAMPLERS:
+        raise PiquetError(f"resampler {raw!r} is not known; use one of: {', '.join(RESAMPLERS)}")
+    return name
 
 
 def _parse_params(params: dict[str, Any]) -> tuple[Rules, EpisodeFormat, int, bool, int]:
@@ -172,6 +189,7 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.rules, self.format, self.max_deals, kernel, self.version = _parse_params(
             dict(params or {}))
+        self.resampler = _resampler(dict(params or {}))
         template = Episode.start(self.rules, format=self.format, max_deals=self.max_deals,
                                  kernel=kernel)
         bound = template.max_utility()
@@ -188,7 +206,8 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
             _GAME_TYPE,
             info,
             {"rules": rules_param(self.rules), "format": self.format.value,
-             "max_deals": self.max_deals, "kernel": kernel, "version": self.version},
+             "max_deals": self.max_deals, "kernel": kernel, "version": self.version,
+             "resampler": self.resampler},
         )
         self._template = template
 
@@ -287,7 +306,9 @@ class PiquetState(pyspiel.State):  # type: ignore[misc]
         The cards the player has not seen are dealt again (its opponent's
         hand, discards and the unseen stock), consistently with everything
         it has seen: the opponent's declarations and plays, the counts, what
-        was shown.  Past deals of a game are kept as they were.
+        was shown.  Past deals of a game are kept as they were.  The game's
+        ``resampler`` parameter says how the worlds are weighed (``"modelled"`` or
+        ``"uniform"``, see :func:`resample_deal`).
         Raises :class:`ResampleError` if no consistent deal is found.
         """
         rng = random.Random(int(probability_sampler() * 2**53))
@@ -303,7 +324,8 @@ class PiquetState(pyspiel.State):  # type: ignore[misc]
             ids = history[: len(history) - len(drawn)] + drawn
         else:
             ids = history[: self._deal_start]
-            sampled = resample_deal(deal, ep.role_of(player_id), rng)
+            uniform = self.get_game().resampler == "uniform"
+            sampled = resample_deal(deal, ep.role_of(player_id), rng, uniform=uniform)
             ids += list(sampled.deck)
             for _, action in sampled.history:
                 ids += _ids_of(action, ep.rules)
@@ -421,12 +443,14 @@ def play(game: Any, bots: list[Any], *, seed: int = 0) -> list[float]:
 
 
 def load(rules: str = DEFAULT_PRESET, *, format: str = "deal", max_deals: int = 50,
-         kernel: bool = True, version: int = ENV_VERSION) -> Any:
+         kernel: bool = True, version: int = ENV_VERSION, resampler: str = "modelled") -> Any:
     """``pyspiel.load_game("python_piquet", ...)`` with these parameters (``kernel``: play
     the cards on the compiled kernel's board; False: every step through the engine;
-    ``version``: the rule readings, :mod:`piquet.integrations.versions`)."""
+    ``version``: the rule readings, :mod:`piquet.integrations.versions`; ``resampler``:
+    ``"modelled"`` or ``"uniform"`` worlds for ISMCTS, :func:`resample_deal`)."""
     return pyspiel.load_game(GAME_NAME, {"rules": rules, "format": format, "max_deals": max_deals,
-                                         "kernel": kernel, "version": version})
+                                         "kernel": kernel, "version": version,
+                                         "resampler": resampler})
 
 
 # ====================================================================== resampling
@@ -436,15 +460,18 @@ class ResampleError(PiquetError):
     """No deal consistent with the seat's knowledge was found within the tries."""
 
 
-def resample_deal(real: Deal, role: int, rng: random.Random, *, tries: int = 2000) -> Deal:
+def resample_deal(real: Deal, role: int, rng: random.Random, *, tries: int = 2000,
+                  uniform: bool = False) -> Deal:
     """A deal that ``role`` cannot tell from ``real``: its unseen cards dealt again.
 
     The worlds come from the one sampler (:mod:`piquet.sampling`), which reads the
     facts of the dialog; the new deal replays the history as far as ``role`` can see
     (its own actions, the other's public ones, the other's discards and declarations
     re-chosen to say the same), and ``deal_view(new, role) == deal_view(real, role)``.
-    A world is drawn in proportion to its weight.  Raises :class:`ResampleError`
-    after ``tries`` worlds that do not replay.
+    A world is drawn in proportion to its weight: by default the package's opponent model
+    (a holding the other sank makes a world 0.15 as likely, :data:`piquet.sampling.SINK_WEIGHT`);
+    with ``uniform`` every world consistent with the view alike (the dialog only rules
+    worlds out).  Raises :class:`ResampleError` after ``tries`` worlds that do not replay.
     """
     rules = real.rules
     if real.phase is Phase.DEAL:
@@ -455,7 +482,7 @@ def resample_deal(real: Deal, role: int, rng: random.Random, *, tries: int = 200
     failed = 0
     while failed < tries:
         try:
-            worlds = sample_worlds(view, rules, rng, 8)
+            worlds = sample_worlds(view, rules, rng, 8, uniform=uniform)
         except SamplingError:
             break
         while worlds:

@@ -21,6 +21,7 @@ from piquet.players.base import (
 )
 from piquet.players.book import BookPlayer
 from piquet.players.expert import ExpertPlayer
+from piquet.players.learned import LearnedPlayer
 from piquet.players.opponents import OPPONENTS, Opponent, StyledPlayer
 from piquet.players.random_player import RandomPlayer
 from piquet.players.search import SearchPlayer
@@ -31,6 +32,7 @@ __all__ = [
     "LEVEL_NOTES",
     "BookPlayer",
     "ExpertPlayer",
+    "LearnedPlayer",
     "OPPONENTS",
     "Opponent",
     "Player",

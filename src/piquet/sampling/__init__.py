@@ -75,6 +75,7 @@ def sample_worlds(
     weigh: Callable[[World], float] | None = None,
     pool: int = 1,
     reweigh: Callable[[list[World]], list[World]] | None = None,
+    uniform: bool = False,
 ) -> list[World]:
     """Up to ``n`` worlds consistent with ``view`` (each with its weight).
 
@@ -91,6 +92,13 @@ def sample_worlds(
     (so the solver's work goes to the likely worlds).  ``reweigh``, if given, is applied to
     all the drawn worlds after ``weigh`` and before the resampling (a model that weighs
     the worlds together, as the expert's reading of the other's past cards does).
+
+    ``uniform``: every world consistent with the view alike.  The dialog then only vetoes
+    (a world whose hand could not have said what was said); the other's free choices
+    weigh nothing (a holding he sank no longer makes a world less likely,
+    :data:`SINK_WEIGHT`).  Without ``weigh`` and ``reweigh`` the worlds are then drawn
+    uniformly from the consistent ones (their weights only correct the draw, see
+    :mod:`piquet.sampling.draw`).
     """
     if pool < 1:
         raise PiquetError(f"pool must be at least 1, not {pool}")
@@ -114,7 +122,8 @@ def sample_worlds(
                 if len(loose) < n:
                     loose.append(w)
                 continue
-            w = World(w.opp_dealt, w.opp_discards, w.stock, w.opp_hand, w.weight * weight)
+            if not uniform:
+                w = World(w.opp_dealt, w.opp_discards, w.stock, w.opp_hand, w.weight * weight)
         out.append(w)
         if len(out) >= want:
             break
