@@ -37,6 +37,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from piquet.jobs import JobFailed, JobQueue, Kind, QuotaFull
+from piquet.jobs.queue import ATTEMPTS, TIME_LIMITS
+from piquet.jobs.shared import SharedFull
 from piquet.jobs.work import ANALYSIS
 from piquet.review_version import ANALYSIS_VERSION
 from piquet.table.errors import Refusal, TableError
@@ -69,6 +71,19 @@ class AnalysisSettings:
     think_ms: int = 200
     samples: int = 40
     verify: int = 48  # deals the advisor plays out whole (double-dummy play both sides)
+
+
+ANALYSIS_LAPSE: Final = TIME_LIMITS[Kind.ANALYSIS] * ATTEMPTS
+"""Seconds a client's hold on a game's analysis, counted across the processes, lasts per
+deal to analyse, if the process that took it dies before giving it back."""
+
+
+def _too_many(held: int, limit: int) -> QuotaFull:
+    return QuotaFull(
+        f"you already have {held} games being analysed (at most {limit} at once): ask "
+        "for this one again when one of them is ready",
+        retry_after=10,
+    )
 
 
 def as_seen_by(body: dict[str, Any], seat: int, face_down: frozenset[int]) -> dict[str, Any]:
@@ -144,27 +159,37 @@ class Analyses:
         task = self._jobs.get(game_id)
         return task is not None and not task.done()
 
-    def start(self, entry: Entry, missing: list[int], client: str | None = None) -> None:
+    async def start(self, entry: Entry, missing: list[int], client: str | None = None) -> None:
         """Make the analyses of deals ``missing`` of ``entry``'s game, one after another.
 
         Raises :class:`QuotaFull` if ``client`` already has its quota of games being
-        analysed (the game's own analysis going on is no new one)."""
+        analysed (the game's own analysis going on is no new one): counted in this
+        process, and across the processes too where the job queue's quotas are shared
+        (:class:`~piquet.jobs.shared.SharedQuotas`)."""
         game_id = entry.row.id
         if not missing or self.busy(game_id):
             return
         limit = self.jobs.quotas.analysis
+        token: str | None = None
         if client is not None and limit is not None:
             held = sum(1 for g, c in self._by.items() if c == client and self.busy(g))
             if held >= limit:
-                raise QuotaFull(
-                    f"you already have {held} games being analysed (at most {limit} at "
-                    "once): ask for this one again when one of them is ready",
-                    retry_after=10,
-                )
+                raise _too_many(held, limit)
+            shared = self.jobs.shared
+            if shared is not None:
+                try:  # a game's deals may take minutes each: the hold lapses after them all
+                    token = await shared.take(client, "games", limit,
+                                              ANALYSIS_LAPSE * max(1, len(missing)))
+                except SharedFull as full:
+                    raise _too_many(full.held, limit) from None
+                if self.busy(game_id):  # started meanwhile (another request of it)
+                    await shared.give(client, "games", token)
+                    return
         self._by[game_id] = client or "-"
-        self._jobs[game_id] = asyncio.create_task(self._run(entry, missing))
+        self._jobs[game_id] = asyncio.create_task(self._run(entry, missing, client, token))
 
-    async def _run(self, entry: Entry, missing: list[int]) -> None:
+    async def _run(self, entry: Entry, missing: list[int], client: str | None = None,
+                   token: str | None = None) -> None:
         row, m = entry.row, entry.live.match
         history = [(p, str(a)) for p, a in m.history]
         st = self.settings
@@ -197,6 +222,8 @@ class Analyses:
             if self._jobs.get(row.id) is asyncio.current_task():
                 del self._jobs[row.id]
                 self._by.pop(row.id, None)
+            if token is not None and client is not None and self.jobs.shared is not None:
+                await self.jobs.shared.give(client, "games", token)
 
     async def stop(self) -> None:
         await cancel_all(self._jobs)
@@ -230,7 +257,7 @@ class Analyses:
                 if face_down and seat is not None:
                     shown = as_seen_by(shown, seat, face_down)
                 deals.append({"number": number, "status": "ready", "analysis": shown})
-        self.start(entry, missing, client)
+        await self.start(entry, missing, client)
         return {
             "id": entry.row.id,
             "n": entry.live.n,
