@@ -89,6 +89,7 @@ SLOW_MODULES = frozenset({
     "test_web_faults_limits",
     "test_web_faults_commit",
     "test_web_faults_once",
+    "test_web_faults_pgkill",
     "test_web_faults_process",
     "test_web_faults_small",
     "test_web_fuzz",
