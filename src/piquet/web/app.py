@@ -482,6 +482,9 @@ def create_app(config: WebConfig) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # served from the installed Swagger UI files: mount_docs
         redoc_url=None,
+        # no OpenTelemetry here: without this FastAPI asks, on every request, whether a
+        # tracer, a meter or a logger was set up (the environment, the providers)
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     mount_docs(app)
     complete_schema(app)  # the answers every route may give, listed on every route
