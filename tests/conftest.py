@@ -108,6 +108,7 @@ SLOW_MODULES = frozenset({
 #: each on a loaded machine.  ``scripts/test --quick --durations=15`` names the slowest
 #: left in the quick subset; a test that takes long goes here (or gets its own mark).
 SLOW_TESTS = frozenset({
+    "test_jobs_shared::test_two_web_processes_hold_a_client_to_one_quota_through_redis",
     "test_actions::test_card_carrying_actions_round_trip",
     "test_advise_cli::test_advise_marks_exact_chances_as_exact_and_rounds_only_with_about",
     "test_advise_cli::test_advise_says_about_and_how_many_draws_when_the_chances_are_sampled",

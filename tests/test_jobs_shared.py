@@ -11,12 +11,15 @@ from __future__ import annotations
 import asyncio
 import secrets
 import socket
+from typing import Any
 
+import httpx
 import pytest
 
 from piquet.jobs import JobQueue, Kind, QuotaFull, Quotas
 from piquet.jobs.shared import SharedQuotas
 from test_jobs import GATE, wait_for
+from test_web_kit import bearer
 
 
 def _dead_redis() -> str:
@@ -121,3 +124,53 @@ def test_a_dead_processs_holds_lapse_and_two_takers_never_pass_the_last_place(
             await shared.close()
 
     asyncio.run(main())
+
+
+def test_two_web_processes_hold_a_client_to_one_quota_through_redis(
+    pg_servers: Any, redis_url: str
+) -> None:
+    """Two ``piquet serve`` processes over PostgreSQL and Redis: a client whose quota of
+    hints is taken up in Redis (as by a hint it asked of the other process, still being
+    made) is refused by either process in words; once given back, it gets its hint."""
+    client = "127.0.0.239"  # an address of its own: its count is this test's alone
+    with pg_servers("--redis", redis_url, "--quota-hints", "1") as (a, b):
+        for server in (a, b):
+            assert httpx.get(server.url + "/api/health").json()["quotas"] == "shared"
+        def at(server: Any) -> httpx.Client:
+            return httpx.Client(base_url=server.url, timeout=120,
+                                transport=httpx.HTTPTransport(local_address=client))
+
+        http = at(a)
+        made = http.post("/api/games", json={"opponent": "random", "hints": True}).json()
+        gid, token = made["id"], made["token"]
+        # its turn (the computer may open the deal)
+        view = http.get(f"/api/games/{gid}", params={"wait": 20}, headers=bearer(token)).json()
+        assert view["your_turn"], view
+
+        async def hold() -> str | None:
+            shared = SharedQuotas(redis_url)
+            try:
+                return await shared.take(client, "hint", 1, 120.0)
+            finally:
+                await shared.close()
+
+        async def give(token: str | None) -> None:
+            shared = SharedQuotas(redis_url)
+            try:
+                await shared.give(client, "hint", token)
+            finally:
+                await shared.close()
+
+        held = asyncio.run(hold())
+        assert held is not None
+        try:
+            for server in (a, b):
+                r = at(server).get(f"/api/games/{gid}/hint", headers=bearer(token))
+                assert r.status_code == 429 and r.headers["retry-after"], r.text
+                assert r.json()["error"] == (
+                    "you already have 1 hint being made (at most 1 at once): ask again when "
+                    "one is ready")
+        finally:
+            asyncio.run(give(held))
+        r = at(b).get(f"/api/games/{gid}/hint", headers=bearer(token))
+        assert r.status_code == 200 and r.json()["hint"], r.text
