@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 import random
+import re
+import secrets
 import signal
 import subprocess
 import time
@@ -121,3 +123,46 @@ def test_the_local_cluster_plays_across_its_two_processes(
         if script.poll() is None or any(_alive(p) for p in _descendants(script.pid)):
             os.killpg(script.pid, signal.SIGKILL)
         script.wait(60)
+
+
+def _proxy_key(nginx: str) -> tuple[str, re.Pattern[str]]:
+    """The proxy's choice of a process: the variable it hashes on, and the pattern of the
+    map that sets it from a request's path (nginx's ``(?<id>`` written as Python's)."""
+    hashed = re.search(r"^\s*hash\s+\$(\w+)\s+consistent;", nginx, re.M)
+    assert hashed, "the upstream picks a process by a consistent hash"
+    mapped = re.search(r"map \$uri \$" + hashed.group(1) + r" \{\s*~(\S+)\s+\$id;", nginx)
+    assert mapped, "the hashed key is set from the request's path"
+    return hashed.group(1), re.compile(mapped.group(1).replace("(?<", "(?P<"))
+
+
+def test_a_games_two_seats_are_served_by_one_process_behind_the_proxy(tmp_path: Path) -> None:
+    """Every route of a game (HTTP and WebSocket: views, moves, long polls, joins, hints,
+    analysis, chat) is routed by the proxy on the game's id alone, never on the seat's
+    token or the client's address: the two seats' requests hash to one key, so one
+    process serves both (while it is up).  The routes that name a game elsewhere in their
+    path play no move and are listed here."""
+    from piquet.web.app import create_app
+    from test_web_kit import config
+
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text()
+    key, pattern = _proxy_key(nginx)
+    assert f"${key}" not in nginx.split("map $uri", 1)[0].replace(f"hash ${key}", ""), (
+        "the key is set by the map alone")
+    app = create_app(config(tmp_path / "piquet.sqlite3"))
+    paths = [*app.openapi()["paths"], *(r.path for r in app.routes
+                                        if type(r).__name__ == "APIWebSocketRoute")]
+    assert "/api/games/{game_id}/ws" in paths
+    elsewhere = set()
+    for path in paths:
+        if "{game_id}" not in path:
+            continue
+        for game_id in ("a", secrets.token_urlsafe(12), "A-b_9" * 6):
+            url = path.replace("{game_id}", game_id).replace("{step}", "3")
+            found = pattern.match(url)
+            if not path.startswith("/api/games/"):
+                assert found is None
+                elsewhere.add(path)
+                continue
+            assert found is not None and found.group("id") == game_id, (path, game_id)
+    # a player's list of his own games: it reads who sits where, and moves nothing
+    assert elsewhere == {"/api/me/games/{game_id}", "/api/me/games/{game_id}/seat"}

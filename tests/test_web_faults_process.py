@@ -107,6 +107,7 @@ def test_health_reports_the_database_and_redis(tmp_path: Path) -> None:
             "version": "-",
             "database": "ok",
             "redis": "off",
+            "quotas": "per process",
         }
         assert workers["mode"] == "process" and workers["workers"] >= 1
         assert set(workers) == {"status", "mode", "workers", "alive", "replaced", "waiting",

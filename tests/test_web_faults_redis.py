@@ -159,6 +159,8 @@ def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
             )
             tokens = {0: made["token"], 1: r.json()["token"]}
             assert httpx.get(a.url + "/api/health").json()["redis"] == "ok"
+            # each client's quotas are counted across the two processes, through Redis
+            assert httpx.get(b.url + "/api/health").json()["quotas"] == "shared"
             rng = random.Random(2)
             key = httpx.post(a.url + f"/api/games/{gid}/watch-link",
                              headers=bearer(tokens[0])).json()["key"]
@@ -177,6 +179,7 @@ def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
                     assert down["ok"] is False and "/watch" in down["error"], down
                     health = httpx.get(a.url + "/api/health")
                     assert health.status_code == 200 and health.json()["redis"] == "down"
+                    assert health.json()["quotas"] == "per process"
                     # a page connecting now hears it at once
                     with _socket(b.url, gid, tokens[0]) as late:
                         assert _next(late, "view")["view"]["n"] == seen["n"]
@@ -222,6 +225,7 @@ def test_a_server_started_while_redis_is_down_says_so_in_one_line(
     try:
         health = httpx.get(server.url + "/api/health")
         assert health.status_code == 200 and health.json()["redis"] == "down"
+        assert health.json()["quotas"] == "per process"
         made = httpx.post(server.url + "/api/games", json={"opponent": "random"})
         assert made.status_code == 201
     finally:

@@ -246,6 +246,9 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        # a line a request only where it is shown: uvicorn otherwise formats each
+        # request's address and path for a log line that the level then drops
+        access_log=args.log_level.lower() in ("trace", "debug", "info"),
         ws_max_size=65536,
         # a socket whose other end went silent (a network dropped, a laptop closed) is
         # closed within about 20 s, and its seat shown away from the table

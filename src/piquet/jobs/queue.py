@@ -19,7 +19,9 @@ Faults, said plainly:
   a job whose worker dies twice, or whose task raises twice, fails with
   :class:`JobFailed` saying what could not be done, never a silent stand-in;
 * a client over its quota of a kind (:class:`Quotas`) is refused with
-  :class:`QuotaFull`, saying how many it has going and when to ask again;
+  :class:`QuotaFull`, saying how many it has going and when to ask again; with
+  ``shared`` (:class:`~piquet.jobs.shared.SharedQuotas`, several web processes over one
+  Redis) the quota is counted across the processes, and per process while Redis is down;
 * hints and analyses together take at most all the slots but one (where there are two or
   more), so a move never waits for a hint or an analysis, however many are queued; and
   analyses at most ``analysis_slots`` (by default all but two, at least one), so that
@@ -41,6 +43,8 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 from typing import TYPE_CHECKING, Any, Final
+
+from piquet.jobs.shared import SharedFull, SharedQuotas
 
 if TYPE_CHECKING:
     from piquet.jobs.remote import RayJobs
@@ -298,6 +302,7 @@ class JobQueue:
         warm: bool = True,
         limits: dict[Kind, float] | None = None,
         ray_address: str | None = None,
+        shared: SharedQuotas | None = None,
     ) -> None:
         if mode not in ("process", "thread", "ray"):
             raise ValueError(
@@ -314,6 +319,8 @@ class JobQueue:
 
             self.ray = RayJobs(ray_address)
         self.quotas = quotas or Quotas()
+        self.shared = shared
+        """Where the quotas are counted across web processes (None: in this one only)."""
         self.warm = warm
         self.limits = dict(TIME_LIMITS if limits is None else limits)
         """Seconds a job of each kind may run (process and Ray modes) before its worker is
@@ -411,11 +418,7 @@ class JobQueue:
             if client is not None and limit is not None:
                 held = self._held[(client, kind)]
                 if held >= limit:
-                    one, many = _COUNTED[kind]
-                    raise QuotaFull(
-                        f"you already have {held} {one if held == 1 else many} being made "
-                        f"(at most {limit} at once): ask again when one is ready",
-                    )
+                    raise _over(kind, held, limit)
                 self._held[(client, kind)] += 1
             self._waiting[kind].append(job)
             self._cond.notify()
@@ -434,6 +437,22 @@ class JobQueue:
     async def run(self, kind: Kind, task: str, *args: Any, client: str | None = None) -> Any:
         """Queue a job and await its result; raises :class:`QuotaFull` at once for a
         client over its quota, :class:`JobFailed` when the job failed twice."""
+        limit = self.quotas.of(kind)
+        if self.shared is None or client is None or limit is None:
+            return await self._run(kind, task, args, client)
+        what = kind.name.lower()
+        try:
+            token = await self.shared.take(client, what, limit,
+                                           self.limits.get(kind, 600.0) * ATTEMPTS + 60.0)
+        except SharedFull as full:
+            raise _over(kind, full.held, limit) from None
+        try:
+            return await self._run(kind, task, args, client)
+        finally:
+            await self.shared.give(client, what, token)
+
+    async def _run(self, kind: Kind, task: str, args: tuple[Any, ...],
+                   client: str | None) -> Any:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Any] = loop.create_future()
 
@@ -547,6 +566,15 @@ class JobQueue:
             "done": self.done,
             "failed": self.failed,
         }
+
+
+def _over(kind: Kind, held: int, limit: int) -> QuotaFull:
+    """A client at its quota of ``kind``, in words."""
+    one, many = _COUNTED[kind]
+    return QuotaFull(
+        f"you already have {held} {one if held == 1 else many} being made "
+        f"(at most {limit} at once): ask again when one is ready",
+    )
 
 
 def _failure(job: _Job) -> str:

@@ -37,6 +37,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 
 from piquet.jobs import JobFailed, JobQueue, Kind, QuotaFull
+from piquet.jobs.queue import ATTEMPTS, TIME_LIMITS
+from piquet.jobs.shared import SharedFull
 from piquet.jobs.work import ANALYSIS
 from piquet.review_curve import game_curve
 from piquet.review_version import ANALYSIS_VERSION
@@ -71,6 +73,19 @@ class AnalysisSettings:
     think_ms: int = 200
     samples: int = 40
     verify: int = 48  # deals the advisor plays out whole (double-dummy play both sides)
+
+
+ANALYSIS_LAPSE: Final = TIME_LIMITS[Kind.ANALYSIS] * ATTEMPTS
+"""Seconds a client's hold on a game's analysis, counted across the processes, lasts per
+deal to analyse, if the process that took it dies before giving it back."""
+
+
+def _too_many(held: int, limit: int) -> QuotaFull:
+    return QuotaFull(
+        f"you already have {held} games being analysed (at most {limit} at once): ask "
+        "for this one again when one of them is ready",
+        retry_after=10,
+    )
 
 
 def as_seen_by(body: dict[str, Any], seat: int, face_down: frozenset[int]) -> dict[str, Any]:
@@ -159,11 +174,13 @@ class Analyses:
         task = self._jobs.get(game_id)
         return task is not None and not task.done()
 
-    def start(self, entry: Entry, missing: list[int], client: str | None = None) -> None:
+    async def start(self, entry: Entry, missing: list[int], client: str | None = None) -> None:
         """Make the analyses of deals ``missing`` of ``entry``'s game, one after another.
 
         Raises :class:`QuotaFull` if ``client`` already has its quota of games being
-        analysed (the game's own analysis going on is no new one)."""
+        analysed (the game's own analysis going on is no new one): counted in this
+        process, and across the processes too where the job queue's quotas are shared
+        (:class:`~piquet.jobs.shared.SharedQuotas`)."""
         game_id = entry.row.id
         if not missing:
             return
@@ -171,16 +188,23 @@ class Analyses:
             self._later[game_id] = entry  # made next, in the run going on
             return
         limit = self.jobs.quotas.analysis
+        token: str | None = None
         if client is not None and limit is not None:
             held = sum(1 for g, c in self._by.items() if c == client and self.busy(g))
             if held >= limit:
-                raise QuotaFull(
-                    f"you already have {held} games being analysed (at most {limit} at "
-                    "once): ask for this one again when one of them is ready",
-                    retry_after=10,
-                )
+                raise _too_many(held, limit)
+            shared = self.jobs.shared
+            if shared is not None:
+                try:  # a game's deals may take minutes each: the hold lapses after them all
+                    token = await shared.take(client, "games", limit,
+                                              ANALYSIS_LAPSE * max(1, len(missing)))
+                except SharedFull as full:
+                    raise _too_many(full.held, limit) from None
+                if self.busy(game_id):  # started meanwhile (another request of it)
+                    await shared.give(client, "games", token)
+                    return
         self._by[game_id] = client or "-"
-        self._jobs[game_id] = asyncio.create_task(self._run(entry, missing))
+        self._jobs[game_id] = asyncio.create_task(self._run(entry, missing, client, token))
 
     async def after_deal(self, entry: Entry) -> None:
         """A deal of ``entry``'s game is over: make the analyses it lacks now, while the
@@ -189,9 +213,11 @@ class Analyses:
         played); as every analysis, it waits behind every move and hint."""
         stored = await to_thread.run_sync(self.stored, entry.row.id)
         missing = [n for n in range(1, len(entry.live.match.deals) + 1) if n not in stored]
-        self.start(entry, missing)
+        await self.start(entry, missing)
 
-    async def _run(self, entry: Entry, missing: list[int]) -> None:
+    async def _run(self, entry: Entry, missing: list[int], client: str | None = None,
+                   token: str | None = None) -> None:
+        game_id = entry.row.id
         try:
             while True:
                 await self._deals(entry, missing)
@@ -208,10 +234,12 @@ class Analyses:
         except Exception:
             log.exception("analysis of game %s failed", entry.row.id)
         finally:
-            if self._jobs.get(entry.row.id) is asyncio.current_task():
-                del self._jobs[entry.row.id]
-                self._by.pop(entry.row.id, None)
-                self._later.pop(entry.row.id, None)
+            if self._jobs.get(game_id) is asyncio.current_task():
+                del self._jobs[game_id]
+                self._by.pop(game_id, None)
+                self._later.pop(game_id, None)
+            if token is not None and client is not None and self.jobs.shared is not None:
+                await self.jobs.shared.give(client, "games", token)
 
     async def _deals(self, entry: Entry, missing: list[int]) -> None:
         """Make and store the analyses of deals ``missing`` of ``entry``'s game, one after
@@ -276,7 +304,7 @@ class Analyses:
                     shown = as_seen_by(shown, seat, face_down)
                 ready[number] = shown
                 deals.append({"number": number, "status": "ready", "analysis": shown})
-        self.start(entry, missing, client)
+        await self.start(entry, missing, client)
         return {
             "id": entry.row.id,
             "n": entry.live.n,

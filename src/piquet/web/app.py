@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from piquet import __version__
 from piquet.core.rules import DEFAULT_PRESET, PRESETS
 from piquet.jobs import JobFailed, JobQueue, Kind, QuotaFull, Quotas
+from piquet.jobs.shared import SharedQuotas
 from piquet.jobs.work import HINT
 from piquet.levels import LEVEL_LABELS, LEVEL_NAMES, LEVEL_NOTES, level_named
 from piquet.levels import default_level as strongest_of
@@ -317,6 +318,10 @@ class HealthOut(BaseModel):
     version: str
     database: str = Field(description="ok, or failing (then the answer is 503).")
     redis: str = Field(description="ok, down (live updates degraded: pages poll), or off.")
+    quotas: str = Field(
+        "per process", description="Where each client's quotas of hints and analyses are "
+        "counted: shared (across the server's processes, through Redis), or per process "
+        "(one process, or Redis down).")
     error: str | None = Field(None, description="What is failing.")
     workers: dict[str, Any] | None = Field(
         None, description="The computer's job workers: status (ok, degraded: some being "
@@ -443,8 +448,10 @@ def create_app(config: WebConfig) -> FastAPI:
         # few threads: with the games in memory only misses and rare requests block
         to_thread.current_default_thread_limiter().total_tokens = config.threads
         # the computer's workers start importing the levels now, not waited for
+        # with Redis, each client's quotas are counted across the processes
+        shared = SharedQuotas(config.redis) if config.redis else None
         jobs = JobQueue(config.ai_workers, mode=config.ai_executor, quotas=config.quotas,
-                        ray_address=config.ray_address)
+                        ray_address=config.ray_address, shared=shared)
         if config.ai_executor == "ray":  # joins the cluster first (seconds)
             await to_thread.run_sync(jobs.start)
         else:
@@ -492,6 +499,8 @@ def create_app(config: WebConfig) -> FastAPI:
             await ai.stop()
             await hub.stop()
             await to_thread.run_sync(jobs.stop)
+            if shared is not None:
+                await shared.close()
             store.close()
 
     app = FastAPI(
@@ -506,6 +515,9 @@ def create_app(config: WebConfig) -> FastAPI:
         lifespan=lifespan,
         docs_url=None,  # served from the installed Swagger UI files: mount_docs
         redoc_url=None,
+        # no OpenTelemetry here: without this FastAPI asks, on every request, whether a
+        # tracer, a meter or a logger was set up (the environment, the providers)
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     mount_docs(app)
     complete_schema(app)  # the answers every route may give, listed on every route
@@ -608,6 +620,8 @@ def create_app(config: WebConfig) -> FastAPI:
             "version": __version__,
             "database": "ok" if problem is None else "failing",
             "redis": state.hub.status,
+            "quotas": "shared" if state.jobs.shared is not None and state.hub.status == "ok"
+            and state.jobs.shared.status == "shared" else "per process",
             "workers": state.jobs.health(),
         }
         if problem is None and body["workers"]["status"] == "down":

@@ -241,25 +241,32 @@ class SecurityHeaders:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        docs = scope["path"] in ("/docs", "/redoc") or scope["path"].startswith("/docs/")
-        api = scope["path"].startswith("/api/") or scope["path"] == "/api"
+        path: str = scope["path"]
+        docs = path in ("/docs", "/redoc") or path.startswith("/docs/")
+        api = path.startswith("/api/") or path == "/api"
+        extra = _DOCS_HEADERS if docs else _PAGE_HEADERS
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers += [
-                    (b"x-content-type-options", b"nosniff"),
-                    (b"referrer-policy", b"no-referrer"),
-                    (b"x-frame-options", b"DENY"),
-                ]
-                if not docs:
-                    headers.append((b"content-security-policy", _CSP.encode()))
+                headers = list(message.get("headers", ()))
                 if api and not any(k.lower() == b"cache-control" for k, _v in headers):
-                    headers.append((b"cache-control", b"no-store"))
+                    headers += extra
+                    headers.append(_NO_STORE)
+                else:
+                    headers += extra
                 message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+_DOCS_HEADERS: Final = (
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+)
+_PAGE_HEADERS: Final = (*_DOCS_HEADERS, (b"content-security-policy", _CSP.encode()))
+_NO_STORE: Final = (b"cache-control", b"no-store")
 
 
 # ---------------------------------------------------------------------- the connections
