@@ -139,24 +139,8 @@ def register(sub: Any) -> None:
     p.set_defaults(run=run)
 
 
-def run(args: argparse.Namespace) -> int:
-    """Serve until interrupted.  Raises :class:`PiquetError` for a bad option."""
-    try:
-        import uvicorn
-
-        from piquet.jobs import Quotas
-        from piquet.web.app import WebConfig, create_app
-        from piquet.web.store import (
-            Store,
-            StoreError,
-            database_url,
-            migrate_in_child,
-            schema_current,
-        )
-    except ImportError as exc:  # pragma: no cover - the web extra is missing
-        raise PiquetError(
-            f"the web server needs its packages: pip install 'piquet[web]' ({exc})"
-        ) from None
+def _check_options(args: argparse.Namespace) -> None:
+    """Refuse a bad option in words (:class:`PiquetError`), before anything is opened."""
     if not 0 < args.port < 65536:
         raise PiquetError(f"--port must be 1 to 65535, not {args.port}")
     for name in ("quota_hints", "quota_analyses"):
@@ -192,6 +176,27 @@ def run(args: argparse.Namespace) -> int:
             connect(args.jobs_ray.strip())
         except RayUnavailable as exc:
             raise PiquetError(str(exc)) from None
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted.  Raises :class:`PiquetError` for a bad option."""
+    try:
+        import uvicorn
+
+        from piquet.jobs import Quotas
+        from piquet.web.app import WebConfig, create_app
+        from piquet.web.store import (
+            Store,
+            StoreError,
+            database_url,
+            migrate_in_child,
+            schema_current,
+        )
+    except ImportError as exc:  # pragma: no cover - the web extra is missing
+        raise PiquetError(
+            f"the web server needs its packages: pip install 'piquet[web]' ({exc})"
+        ) from None
+    _check_options(args)
     limits = ServerLimits(
         max_connections=args.max_connections, request_timeout=args.request_timeout
     )
