@@ -14,7 +14,7 @@ from piquet.core.match import Match, new_match
 from piquet.core.rules import DEFAULT_PRESET, PRESETS, Format, Rules, get_rules, load_rules_file
 from piquet.core.view import DealView, deal_view
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "DEFAULT_PRESET",

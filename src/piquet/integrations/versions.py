@@ -71,7 +71,7 @@ VERSIONS: Final[Mapping[int, EnvVersion]] = {
     ),
     2: EnvVersion(
         2,
-        "2026-12-06 (issue 36)",
+        "2026-12-06 (issue 36), package 0.2.0",
         "what is said aloud: a sequence is said by its length and top card, never its suit, "
         "so a sequence beaten or equalled, never shown, leaves its suit unknown to the other "
         "seat; the observation tensors' declarations part lost its suit entries (198 wide, "
