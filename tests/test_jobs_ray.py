@@ -22,7 +22,7 @@ import pytest
 from piquet.jobs import JobFailed, JobQueue, Kind
 from test_web_beyond import cheap, wait_ready
 from test_web_faults_jobs import ai_moves_are, move, my_turn, play_until_the_computer_moves
-from test_web_kit import bearer, client, create, walk
+from test_web_kit import bearer, client, create, pick, view
 
 
 def test_the_computer_a_hint_and_an_analysis_through_ray(
@@ -50,11 +50,21 @@ def test_the_computer_a_hint_and_an_analysis_through_ray(
         move(c, gid, token, rng)
         play_until_the_computer_moves(c, gid, token, rng, "book", made_before)
         assert ai_moves_are(c, gid, "book") > made_before
-        # an analysis of a finished game, on the cluster too
+        # an analysis of a finished deal, on the cluster too (one deal: the cluster has one
+        # CPU, and every deal is analysed alike)
         cheap(c)
         other = create(c, rules="rubicon", opponent="random")
-        walk(c, other["id"], {0: other["token"]}, random.Random(8))
-        body = wait_ready(c, other["id"], other["token"])
+        oid, otoken = other["id"], other["token"]
+        deal_rng = random.Random(8)
+        while True:
+            seen = view(c, oid, otoken, wait=0.5)
+            if seen["view"]["deals"]:
+                break
+            if seen["your_turn"]:
+                r = c.post(f"/api/games/{oid}/actions", headers=bearer(otoken),
+                           json={"action": pick(seen, deal_rng)})
+                assert r.status_code == 200, r.text
+        body = wait_ready(c, oid, otoken)
         assert body["deals"] and all(d["analysis"].get("play") is not None
                                      for d in body["deals"])
         workers = c.get("/api/health").json()["workers"]
