@@ -98,6 +98,18 @@ class GameBoards:
         self._legal_bytes = self.rows[:, at:at + 8].view(np.uint8)  # (n, 64): a view
         self._one = np.zeros(n, dtype=np.int64)
 
+    def copy(self) -> GameBoards:
+        """An independent copy of these games, at the same point (the compiled rules are
+        shared: they are never written)."""
+        other = GameBoards.__new__(GameBoards)
+        other.__dict__.update(self.__dict__)
+        other.rows = self.rows.copy()
+        other._status = self._status.copy()
+        at = _O["legal"]
+        other._legal_bytes = other.rows[:, at:at + 8].view(np.uint8)
+        other._one = np.zeros(self.n, dtype=np.int64)
+        return other
+
     # ------------------------------------------------------------------ fields
     def field(self, name: str, width: int = 1) -> npt.NDArray[np.int64]:
         """A view of field ``name`` of every row (``width`` int64s: the game's C layout)."""

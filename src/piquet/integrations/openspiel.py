@@ -13,8 +13,10 @@ default preset), ``format`` (``"deal"``: one deal,
 returns the point difference; ``"game"``: deals to the target, returns +1 / -1,
 0 if ``max_deals`` deals cut it off undecided, :meth:`PiquetState.is_truncated`;
 ``"partie"``: the Rubicon partie of the rule sets that play one, returns the settlement's
-points), ``max_deals`` (default 50) and ``version`` (the rule readings played,
-:mod:`piquet.integrations.versions`; default the current one).
+points), ``max_deals`` (default 50), ``version`` (the rule readings played,
+:mod:`piquet.integrations.versions`; default the current one) and ``board`` (default
+false; true: a whole game or partie on the compiled board from its first decision, the same
+game node for node, :mod:`piquet.integrations.openspiel_board`).
 
 The game has imperfect information.  A perfect-information algorithm (OpenSpiel's
 ``MCTSBot``) clones the state it is given, so its search sees the other's hand and the
@@ -108,6 +110,7 @@ _GAME_TYPE: Final = pyspiel.GameType(
         "max_deals": _DEFAULT_MAX_DEALS,
         "kernel": True,
         "version": ENV_VERSION,
+        "board": False,
     },
 )
 
@@ -172,6 +175,9 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         self.rules, self.format, self.max_deals, kernel, self.version = _parse_params(
             dict(params or {}))
+        board = (params or {}).get("board", False)
+        if not isinstance(board, bool):
+            raise PiquetError(f"board must be true or false, not {board!r}")
         template = Episode.start(self.rules, format=self.format, max_deals=self.max_deals,
                                  kernel=kernel)
         bound = template.max_utility()
@@ -188,16 +194,32 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
             _GAME_TYPE,
             info,
             {"rules": rules_param(self.rules), "format": self.format.value,
-             "max_deals": self.max_deals, "kernel": kernel, "version": self.version},
+             "max_deals": self.max_deals, "kernel": kernel, "version": self.version,
+             "board": board},
         )
         self._template = template
+        self.board = board
+        self._board: Any = None  # board=True: the compiled board each state copies
+        if board:
+            from piquet.integrations.openspiel_board import board_template
 
-    def new_initial_state(self) -> PiquetState:
+            self._board = board_template(self)
+            self._pack_cards = list(template.pack_cards)
+
+    def new_initial_state(self) -> Any:
+        if self.board:
+            from piquet.integrations.openspiel_board import BoardPiquetState
+
+            return BoardPiquetState(self)
         return PiquetState(self)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> PiquetObserver:
+    ) -> Any:
+        if self.board:
+            from piquet.integrations.openspiel_board import BoardObserver
+
+            return BoardObserver(iig_obs_type, params)
         return PiquetObserver(iig_obs_type, params)
 
 
@@ -421,12 +443,14 @@ def play(game: Any, bots: list[Any], *, seed: int = 0) -> list[float]:
 
 
 def load(rules: str = DEFAULT_PRESET, *, format: str = "deal", max_deals: int = 50,
-         kernel: bool = True, version: int = ENV_VERSION) -> Any:
+         kernel: bool = True, version: int = ENV_VERSION, board: bool = False) -> Any:
     """``pyspiel.load_game("python_piquet", ...)`` with these parameters (``kernel``: play
     the cards on the compiled kernel's board; False: every step through the engine;
-    ``version``: the rule readings, :mod:`piquet.integrations.versions`)."""
+    ``version``: the rule readings, :mod:`piquet.integrations.versions`; ``board``: a whole
+    game or partie on the compiled board from its first decision,
+    :mod:`piquet.integrations.openspiel_board`)."""
     return pyspiel.load_game(GAME_NAME, {"rules": rules, "format": format, "max_deals": max_deals,
-                                         "kernel": kernel, "version": version})
+                                         "kernel": kernel, "version": version, "board": board})
 
 
 # ====================================================================== resampling
