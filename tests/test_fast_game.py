@@ -206,6 +206,37 @@ def test_env_follows_gymnasium_same_step_autoreset() -> None:
     env.close()
 
 
+@pytest.mark.parametrize("fmt", ["game", "partie"])
+def test_env_final_info_has_the_scores_winner_and_deals(fmt: str) -> None:
+    """final_info tells how each ended game ended: the same scores, winner and deals as
+    GameBoards stepped with the same seed and ids shows at its end."""
+    from piquet.fast.gameenv import GameEnv
+
+    env = GameEnv(1, rules="rubicon", format=fmt, max_deals=8, seed=5)  # type: ignore[arg-type]
+    boards = GameBoards(1, rules="rubicon", format=fmt, max_deals=8)  # type: ignore[arg-type]
+    _, infos = env.reset(seed=5)
+    boards.reset(5)
+    rng = np.random.default_rng(2)
+    ended = 0
+    while ended < 3:
+        act = int(rng.choice(np.flatnonzero(infos["action_mask"][0])))
+        _, rew, term, trunc, infos = env.step(np.array([act]))
+        boards.step(np.array([act]))
+        if term[0] or trunc[0]:
+            final = infos["final_info"]
+            assert final["_scores"][0] and final["_winner"][0] and final["_deals"][0]
+            assert final["scores"][0].tolist() == boards.field("score", 2)[0].tolist()
+            assert final["winner"][0] == boards.field("winner")[0]
+            assert final["deals"][0] == boards.field("ndeals")[0] >= 1
+            assert (final["winner"][0] == -1) == (rew[0] == 0.0)
+            assert final["winner"][0] != -1 or fmt == "partie" or trunc[0]
+            ended += 1
+            # the env's next game: the row's own generator, as GameEnv draws it
+            boards.rows[:] = env.boards.rows
+        else:
+            assert "final_info" not in infos
+
+
 def test_env_partie_rewards_are_the_settlement() -> None:
     from piquet.fast.gameenv import GameEnv
 

@@ -706,6 +706,8 @@ typedef struct {
     uint8_t *term, *trunc, *ended;
     float *final_obs;  /* (n, obs_size): the ended game's last observation, for its last mover */
     double *returns;   /* (n, 2): the ended game's returns of players 0 and 1 */
+    i64 *facts;        /* (n, 4): the ended game's scores of players 0 and 1, its winner (-1
+                        * for none) and its deals played */
     i64 *status;
     i64 *last_mover;
 } WEnv;
@@ -745,6 +747,10 @@ static void w_env_rows(const WEnv *e, i64 lo, i64 hi, int stepping) {
                 e->ended[i] = 1;
                 e->returns[2 * i] = r0;
                 e->returns[2 * i + 1] = -r0;
+                e->facts[4 * i] = g->score[0];
+                e->facts[4 * i + 1] = g->score[1];
+                e->facts[4 * i + 2] = g->winner;
+                e->facts[4 * i + 3] = g->ndeals;
                 if (e->obs)
                     w_obs(e->p, g, (int)e->last_mover[i], e->final_obs + i * e->obs_size,
                           e->obs_size);
