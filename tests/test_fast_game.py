@@ -21,6 +21,8 @@ from piquet.integrations.observation import INFO_PIECES
 
 CASES = [(name, fmt) for name, rules in PRESETS.items()
          for fmt in ("game", "partie") if Format(fmt) in rules.formats]
+#: single deals on the board (format "deal": player 1 deals, no game target)
+DEALS = [(name, "deal") for name in PRESETS]
 
 
 _AT = {name: sum(n for _, n in INFO_PIECES[:i]) for i, (name, _) in enumerate(INFO_PIECES)}
@@ -48,6 +50,19 @@ def test_whole_games_agree_with_the_engine(name: str, fmt: str) -> None:
     for seed in range(4):
         total += play_both(name, fmt, seed, max_deals=3 if fmt == "game" else 50)
     assert total > 100
+
+
+@pytest.mark.parametrize(("name", "fmt"), DEALS)
+def test_single_deals_agree_with_the_engine(name: str, fmt: str) -> None:
+    """Format "deal": the engine's single-deal episode (player 1 deals, no game target, the
+    point difference returned), step for step, over random deals."""
+    total = 0
+    for seed in range(12):
+        total += play_both(name, fmt, seed, max_deals=1)
+    assert total > 300
+    boards = GameBoards(4, rules=name, format="deal")
+    boards.reset(2)
+    assert (boards.field("dealer") == 1).all()
 
 
 def test_a_game_cut_off_is_truncated() -> None:
@@ -397,7 +412,7 @@ def test_whole_games_agree_with_the_engine_under_random_house_rules() -> None:
 
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
 @pytest.mark.filterwarnings("ignore:Observation space for each agent:UserWarning")
-@pytest.mark.parametrize(("name", "fmt"), CASES)
+@pytest.mark.parametrize(("name", "fmt"), CASES + DEALS[:2])
 def test_the_pettingzoo_env_on_the_board_passes_pettingzoos_tests(name: str, fmt: str) -> None:
     from pettingzoo.test import api_test, render_test, seed_test
 
@@ -410,7 +425,7 @@ def test_the_pettingzoo_env_on_the_board_passes_pettingzoos_tests(name: str, fmt
                                              render_mode=render_mode))
 
 
-@pytest.mark.parametrize(("name", "fmt"), CASES)
+@pytest.mark.parametrize(("name", "fmt"), CASES + DEALS)
 def test_the_pettingzoo_env_on_the_board_is_the_engines(name: str, fmt: str) -> None:
     """At every step, each agent's observation and mask are the engine's episode's (replayed
     from the packs and ids); at the end the rewards are its returns."""
@@ -442,11 +457,11 @@ def test_the_pettingzoo_env_on_the_board_is_the_engines(name: str, fmt: str) -> 
         e.step(rng.choice(ep.legal_ids()))
 
 
-def test_the_pettingzoo_env_on_the_board_refuses_a_deal_and_bad_ids() -> None:
+def test_the_pettingzoo_env_on_the_board_refuses_bad_formats_and_ids() -> None:
     from piquet.integrations.pettingzoo import raw_env
 
-    with pytest.raises(PiquetError, match="whole game or partie"):
-        raw_env(format="deal", board=True)
+    with pytest.raises(PiquetError, match="format 'pool' is not known; use one of: deal"):
+        raw_env(format="pool", board=True)
     e = raw_env(rules="rubicon", format="game", board=True)
     e.reset(seed=0)
     bad = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])

@@ -16,8 +16,8 @@ from piquet.core.rules import PRESETS  # noqa: E402
 from piquet.integrations import openspiel as ops  # noqa: E402
 from piquet.integrations.openspiel_board import BoardPiquetState  # noqa: E402
 
-WHOLE = [(name, fmt) for name in sorted(PRESETS) for fmt in ("game", "partie")
-         if fmt == "game" or name in ("rubicon", "encyclopedia-19c")]
+WHOLE = [(name, fmt) for name in sorted(PRESETS) for fmt in ("deal", "game", "partie")
+         if fmt != "partie" or name in ("rubicon", "encyclopedia-19c")]
 
 
 def _same(a: Any, b: Any, *, strings: bool) -> None:
@@ -46,7 +46,7 @@ def test_board_true_is_the_same_game_node_for_node(name: str, fmt: str) -> None:
     ids, tensors of both seats (strings at every fifth node), returns and truncation."""
     games = [ops.load(name, format=fmt, max_deals=3, board=b) for b in (True, False)]
     assert games[0].get_parameters()["board"] is True
-    for seed in range(2):
+    for seed in range(6 if fmt == "deal" else 2):
         rng = random.Random(seed)
         states = [g.new_initial_state() for g in games]
         assert isinstance(states[0], BoardPiquetState)
@@ -101,9 +101,7 @@ def test_board_states_clone_serialize_and_pickle() -> None:
     assert not state.is_terminal()
 
 
-def test_board_true_refuses_bad_input_and_a_single_deal() -> None:
-    with pytest.raises(PiquetError, match="whole game or partie"):
-        ops.load("rubicon", format="deal", board=True)
+def test_board_true_refuses_bad_input() -> None:
     with pytest.raises(PiquetError, match="board must be true or false"):
         ops.PiquetGame({"format": "game", "board": "yes"})
     state = ops.load("rubicon", format="game", board=True).new_initial_state()

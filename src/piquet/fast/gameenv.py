@@ -26,7 +26,8 @@ missing", every card.
   (:data:`~piquet.fast.game.OBSERVATION_SIZE` = 717: the same without the tricks in order).
 - **Reward**: at the end of a game, player 0's (player 1's is its negative):
   ``format="game"`` +1 / -1; ``format="partie"`` the settlement's points; 0 for a drawn
-  partie or a game cut off.
+  partie or a game cut off; ``format="deal"`` (a single deal, player 1 dealing, as the
+  adapters' format ``"deal"``) the point difference.
 - **Ends**: ``terminated`` when the game is decided (or a partie drawn); ``truncated`` when
   a game is cut off undecided after ``max_deals`` deals (a time limit: bootstrap from
   ``final_obs``).  Gymnasium's ``SAME_STEP`` autoreset: an ended game starts again in the
@@ -80,7 +81,7 @@ class GameEnv(gymnasium.vector.VectorEnv):
         num_envs: int,
         *,
         rules: Rules | str = "rubicon",
-        format: Literal["game", "partie"] | None = None,
+        format: Literal["game", "partie", "deal"] | None = None,
         max_deals: int = 50,
         seed: int = 0,
         threads: int | None = None,

@@ -15,8 +15,8 @@ returns the point difference; ``"game"``: deals to the target, returns +1 / -1,
 ``"partie"``: the Rubicon partie of the rule sets that play one, returns the settlement's
 points), ``max_deals`` (default 50), ``version`` (the rule readings played,
 :mod:`piquet.integrations.versions`; default the current one) and ``board`` (default
-false; true: a whole game or partie on the compiled board from its first decision, the same
-game node for node, :mod:`piquet.integrations.openspiel_board`).
+false; true: the deal, game or partie on the compiled board from its first decision, the
+same game node for node, :mod:`piquet.integrations.openspiel_board`).
 
 The game has imperfect information.  A perfect-information algorithm (OpenSpiel's
 ``MCTSBot``) clones the state it is given, so its search sees the other's hand and the
@@ -446,8 +446,8 @@ def load(rules: str = DEFAULT_PRESET, *, format: str = "deal", max_deals: int = 
          kernel: bool = True, version: int = ENV_VERSION, board: bool = False) -> Any:
     """``pyspiel.load_game("python_piquet", ...)`` with these parameters (``kernel``: play
     the cards on the compiled kernel's board; False: every step through the engine;
-    ``version``: the rule readings, :mod:`piquet.integrations.versions`; ``board``: a whole
-    game or partie on the compiled board from its first decision,
+    ``version``: the rule readings, :mod:`piquet.integrations.versions`; ``board``: the
+    deal, game or partie on the compiled board from its first decision,
     :mod:`piquet.integrations.openspiel_board`)."""
     return pyspiel.load_game(GAME_NAME, {"rules": rules, "format": format, "max_deals": max_deals,
                                          "kernel": kernel, "version": version, "board": board})

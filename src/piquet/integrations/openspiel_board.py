@@ -21,8 +21,8 @@ chance node, :attr:`BoardPiquetState.episode` and the search support
 :class:`~piquet.integrations.actions.Episode`, replayed from the history when first asked
 for and then kept up to date step by step.
 
-Only whole games and parties: a single deal (``format="deal"``) is refused with
-``board=True``.
+Every format: a single deal (``format="deal"``: player 1 deals, so there is no chance node
+for the dealer, only the pack's) as well as whole games and parties.
 """
 
 from __future__ import annotations
@@ -59,11 +59,7 @@ _BOARD_TERMINAL: Final = -4  # piquet.fast.game.TERMINAL
 
 
 def board_template(game: PiquetGame) -> GameBoards:
-    """The game's board, reset (each state copies it): raises :class:`PiquetError` for a
-    single deal, which the board does not play."""
-    if game.format is EpisodeFormat.DEAL:
-        raise PiquetError("board=True plays a whole game or partie (format 'game' or "
-                          "'partie'); a single deal is board=False's")
+    """The game's board, reset (each state copies it)."""
     boards = GameBoards(1, rules=game.rules, format=game.format.value,
                         max_deals=game.max_deals)
     boards.reset(0)
@@ -108,6 +104,9 @@ class BoardPiquetState(pyspiel.State):  # type: ignore[misc]
         self._deal_start = 0
         self._player = _CHANCE
         self._legal: list[int] | None = None
+        self._deal = game.format is EpisodeFormat.DEAL
+        if self._deal:  # one deal: player 1 deals, no chance node for it; the pack is drawn
+            self._c.left = list(self._pack_cards)
 
     # ------------------------------------------------------------------ the pyspiel API
     def current_player(self) -> int:
@@ -209,6 +208,9 @@ class BoardPiquetState(pyspiel.State):  # type: ignore[misc]
         if self._player != _TERMINAL:
             return [0.0, 0.0]
         row = self._c.boards.rows[0]
+        if self._deal:
+            diff = float(row[_DEAL_PTS] - row[_DEAL_PTS + 1])
+            return [diff, -diff]
         winner = int(row[_WINNER])
         if winner < 0:
             return [0.0, 0.0]
@@ -298,3 +300,4 @@ _NDEALS: Final = int(_L["WG_ndeals"])
 _TRUNCATED: Final = int(_L["WG_truncated"])
 _WINNER: Final = int(_L["WG_winner"])
 _SETTLED: Final = int(_L["WG_settled"])
+_DEAL_PTS: Final = int(_L["WG_deal_pts"])

@@ -926,8 +926,9 @@ static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t
     NUM(hi, 6);
     NUM(knobs, 7);
     if (!rows_ok(lo, hi, n)) goto fail;
-    if ((format != WF_GAME && format != WF_PARTIE) || max_deals < 1) {
-        PyErr_SetString(PyExc_ValueError, "format 0 (game) or 1 (partie), max_deals >= 1");
+    if ((format != WF_GAME && format != WF_PARTIE && format != WF_DEAL) || max_deals < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "format 0 (game), 1 (partie) or 2 (deal), max_deals >= 1");
         goto fail;
     }
     Py_BEGIN_ALLOW_THREADS
