@@ -30,10 +30,10 @@ the ratios compare figures measured in this run, so the machine's load cancels o
                 the wrappers (``env``) and without (``raw_env``); each also through the
                 engine alone (``kernel=False``: no card played on the kernel's board), the
                 ratio said.  ``--adapters-only`` measures only these and their floors.
-                ``python_piquet`` whole games and parties (rubicon) on the compiled board
-                (``board=True``, from the first decision) against the same floor for the
-                same chance and player steps a game (target 0.5 of it), and the same
-                games through the engine (``board=False``).
+                ``python_piquet`` single deals, whole games and parties (rubicon) on the
+                compiled board (``board=True``, from the first decision) against the same
+                floor for the same chance and player steps an episode (target 0.5 of
+                it), and the same episodes through the engine (``board=False``).
                 The PettingZoo envs of whole games on the compiled board
                 (``board=True``, from the first decision) against the same floor
                 (target 0.5 of it) and against the same games through the engine.
@@ -427,13 +427,14 @@ def _floor_whole_game(chance: int, moves: int, deals: int) -> Any:
 
 
 def openspiel_game_report(s: float, report: dict[str, Any]) -> None:
-    """python_piquet's whole games (rubicon, format game) on the compiled board
-    (``board=True``) and through the engine (``board=False``), against a Python pyspiel
-    game that does nothing but the same chance and player steps a game, same loop."""
+    """python_piquet's single deals, whole games and parties (rubicon) on the compiled
+    board (``board=True``) and through the engine (``board=False``), against a Python
+    pyspiel game that does nothing but the same chance and player steps an episode, same
+    loop."""
     from piquet.integrations import openspiel as ops_mod
 
     rows = {}
-    for fmt in ("game", "partie"):
+    for fmt in ("deal", "game", "partie"):
         counts = [0, 0, 0]
         on_board = openspiel_rate("rubicon", s, counts=counts,
                                   game=ops_mod.load("rubicon", format=fmt, board=True))
@@ -446,13 +447,13 @@ def openspiel_game_report(s: float, report: dict[str, Any]) -> None:
         assert floor is not None
         rows[fmt] = {"games_per_cpu_s": on_board, "engine_games_per_cpu_s": engine,
                      "floor_games_per_cpu_s": floor, "steps_per_game": [chance, moves]}
-        print(f"python_piquet (rubicon, whole {fmt}s, board=True): {on_board:,.1f} "
+        print(f"python_piquet (rubicon, {fmt}s, board=True): {on_board:,.1f} "
               f"games/CPU-s = {on_board / floor:.3f} of the floor (target 0.5: "
               f"{'met' if on_board >= 0.5 * floor else 'NOT met'}); the same through the "
               f"engine (board=False) {engine:,.1f} = {engine / floor:.3f}; floor (a Python "
               f"pyspiel game doing nothing, {chance} chance + {moves} player steps a {fmt}, "
               f"same loop) {floor:,.1f} games/CPU-s", flush=True)
-    report["python_piquet_whole"] = rows
+    report["python_piquet_board"] = rows
 
 
 def pettingzoo_rate(preset: str, seconds: float, e: Any = None,
@@ -614,7 +615,7 @@ def diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
 def game_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
     """N random games of each preset and format on the compiled board (GameEnv's) against
     the engine, compared at every step (piquet.integrations.check.differ_game); games of at
-    most 4 deals (a partie: all its deals)."""
+    most 4 deals (a partie: all its deals; format deal: a single deal)."""
     from piquet.core.rules import Format
     from piquet.integrations.check import differ_game
 
@@ -622,14 +623,14 @@ def game_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
     for name in presets:
         rules = PRESETS[name]
         row = {}
-        for fmt in ("game", "partie"):
-            if Format(fmt) not in rules.formats:
+        for fmt in ("deal", "game", "partie"):
+            if fmt != "deal" and Format(fmt) not in rules.formats:
                 continue
             bad = 0
             steps = [0]
             start = time.perf_counter()
             for seed in range(n):
-                msg = differ_game(rules, fmt, seed, max_deals=4 if fmt == "game" else 50,
+                msg = differ_game(rules, fmt, seed, max_deals={"game": 4, "deal": 1}.get(fmt, 50),
                                   counts=steps)
                 if msg is not None:
                     bad += 1
