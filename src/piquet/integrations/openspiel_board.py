@@ -164,6 +164,8 @@ class BoardPiquetState(pyspiel.State):  # type: ignore[misc]
                     c.drawn = []
                     self._player = int(c.boards.rows[0, _TO_MOVE])
                     self._legal = None
+        elif self._player == _TERMINAL:
+            raise IllegalActionError(f"action id {a}: the episode is over, no action is allowed")
         else:
             b = c.boards
             if not (0 <= a < NUM_ACTIONS and b._legal_bytes[0, a >> 3] >> (a & 7) & 1):
