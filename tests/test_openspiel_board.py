@@ -121,8 +121,8 @@ def test_board_true_refuses_bad_input() -> None:
     assert state.legal_actions() == legal and state.information_state_tensor(0) == tensor
     done = ops.load("rubicon", board=True).new_initial_state()
     while not done.is_terminal():
-        done.apply_action((done.chance_outcomes()[0][0] if done.is_chance_node()
-                           else done.legal_actions()[0]))
+        done.apply_action(done.chance_outcomes()[0][0] if done.is_chance_node()
+                           else done.legal_actions()[0])
     with pytest.raises(IllegalActionError, match="the episode is over"):
         done.apply_action(0)
 
