@@ -30,6 +30,10 @@ the ratios compare figures measured in this run, so the machine's load cancels o
                 the wrappers (``env``) and without (``raw_env``); each also through the
                 engine alone (``kernel=False``: no card played on the kernel's board), the
                 ratio said.  ``--adapters-only`` measures only these and their floors.
+                ``python_piquet`` single deals, whole games and parties (rubicon) on the
+                compiled board (``board=True``, from the first decision) against the same
+                floor for the same chance and player steps an episode (target 0.5 of
+                it), and the same episodes through the engine (``board=False``).
                 The PettingZoo envs of whole games on the compiled board
                 (``board=True``, from the first decision) against the same floor
                 (target 0.5 of it) and against the same games through the engine.
@@ -291,12 +295,16 @@ def openspiel_rate(preset: str, seconds: float, game: Any = None,
     return _cpu_rate(run, seconds)
 
 
-def _floor_game(chance: int, moves: int) -> Any:
+def _floor_game(chance: int, moves: int, deals: int = 1) -> Any:
     """A Python pyspiel game that does nothing but ``chance`` chance steps (36, 35, ...
     outcomes, as a pack drawn card by card) then ``moves`` player steps (two legal ids),
-    with python_piquet's number of distinct actions: the per-call floor of the harness."""
+    with python_piquet's number of distinct actions: the per-call floor of the harness.
+    ``deals`` > 1: a whole game's floor, that many rounds of ``chance // deals`` chance
+    steps then ``moves // deals`` player steps (plus the first dealer's chance node)."""
     import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
+    if deals > 1:
+        return _floor_whole_game(chance, moves, deals)
     name = f"python_floor_{chance}_{moves}"
     game_type = pyspiel.GameType(
         short_name=name, long_name=name,
@@ -350,6 +358,102 @@ def _floor_game(chance: int, moves: int) -> Any:
 
     pyspiel.register_game(game_type, FloorGame)
     return pyspiel.load_game(name)
+
+
+def _floor_whole_game(chance: int, moves: int, deals: int) -> Any:
+    """:func:`_floor_game` for whole games: a first chance node of two outcomes, then
+    ``deals`` rounds of a pack drawn card by card and the round's player steps."""
+    import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
+
+    pack = max(1, (chance - 1) // deals)
+    turn = max(1, moves // deals)
+    length = 1 + deals * (pack + turn)
+    name = f"python_floor_game_{pack}_{turn}_{deals}"
+    game_type = pyspiel.GameType(
+        short_name=name, long_name=name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=2, min_num_players=2,
+        provides_information_state_string=False, provides_information_state_tensor=False,
+        provides_observation_string=False, provides_observation_tensor=False,
+        parameter_specification={})
+    info = pyspiel.GameInfo(num_distinct_actions=480, max_chance_outcomes=36, num_players=2,
+                            min_utility=-1.0, max_utility=1.0, utility_sum=0.0,
+                            max_game_length=length)
+
+    class FloorState(pyspiel.State):  # type: ignore[misc]
+        def __init__(self, game: Any) -> None:
+            super().__init__(game)
+            self.n = 0
+
+        def current_player(self) -> int:
+            n = self.n
+            if n >= length:
+                return int(pyspiel.PlayerId.TERMINAL)
+            if n == 0 or (n - 1) % (pack + turn) < pack:
+                return int(pyspiel.PlayerId.CHANCE)
+            return n % 2
+
+        def _legal_actions(self, player: int) -> list[int]:
+            return [0, 1]
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            if self.n == 0:
+                return [(0, 0.5), (1, 0.5)]
+            k = 36 - (self.n - 1) % (pack + turn)
+            return [(c, 1.0 / k) for c in range(k)]
+
+        def _apply_action(self, action: int) -> None:
+            self.n += 1
+
+        def is_terminal(self) -> bool:
+            return self.n >= length
+
+        def returns(self) -> list[float]:
+            return [0.0, 0.0]
+
+    class FloorGame(pyspiel.Game):  # type: ignore[misc]
+        def __init__(self, params: Any = None) -> None:
+            super().__init__(game_type, info, params or {})
+
+        def new_initial_state(self) -> Any:
+            return FloorState(self)
+
+    pyspiel.register_game(game_type, FloorGame)
+    return pyspiel.load_game(name)
+
+
+def openspiel_game_report(s: float, report: dict[str, Any]) -> None:
+    """python_piquet's single deals, whole games and parties (rubicon) on the compiled
+    board (``board=True``) and through the engine (``board=False``), against a Python
+    pyspiel game that does nothing but the same chance and player steps an episode, same
+    loop."""
+    from piquet.integrations import openspiel as ops_mod
+
+    rows = {}
+    for fmt in ("deal", "game", "partie"):
+        counts = [0, 0, 0]
+        on_board = openspiel_rate("rubicon", s, counts=counts,
+                                  game=ops_mod.load("rubicon", format=fmt, board=True))
+        engine = openspiel_rate("rubicon", s, game=ops_mod.load("rubicon", format=fmt))
+        assert on_board is not None and engine is not None
+        games = max(counts[0], 1)
+        chance, moves = round(counts[1] / games), round(counts[2] / games)
+        deals = max(1, round((chance - 1) / 32))
+        floor = openspiel_rate("rubicon", s, game=_floor_game(chance, moves, deals))
+        assert floor is not None
+        rows[fmt] = {"games_per_cpu_s": on_board, "engine_games_per_cpu_s": engine,
+                     "floor_games_per_cpu_s": floor, "steps_per_game": [chance, moves]}
+        print(f"python_piquet (rubicon, {fmt}s, board=True): {on_board:,.1f} "
+              f"games/CPU-s = {on_board / floor:.3f} of the floor (target 0.5: "
+              f"{'met' if on_board >= 0.5 * floor else 'NOT met'}); the same through the "
+              f"engine (board=False) {engine:,.1f} = {engine / floor:.3f}; floor (a Python "
+              f"pyspiel game doing nothing, {chance} chance + {moves} player steps a {fmt}, "
+              f"same loop) {floor:,.1f} games/CPU-s", flush=True)
+    report["python_piquet_board"] = rows
 
 
 def pettingzoo_rate(preset: str, seconds: float, e: Any = None,
@@ -511,7 +615,7 @@ def diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
 def game_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
     """N random games of each preset and format on the compiled board (GameEnv's) against
     the engine, compared at every step (piquet.integrations.check.differ_game); games of at
-    most 4 deals (a partie: all its deals)."""
+    most 4 deals (a partie: all its deals; format deal: a single deal)."""
     from piquet.core.rules import Format
     from piquet.integrations.check import differ_game
 
@@ -519,14 +623,14 @@ def game_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
     for name in presets:
         rules = PRESETS[name]
         row = {}
-        for fmt in ("game", "partie"):
-            if Format(fmt) not in rules.formats:
+        for fmt in ("deal", "game", "partie"):
+            if fmt != "deal" and Format(fmt) not in rules.formats:
                 continue
             bad = 0
             steps = [0]
             start = time.perf_counter()
             for seed in range(n):
-                msg = differ_game(rules, fmt, seed, max_deals=4 if fmt == "game" else 50,
+                msg = differ_game(rules, fmt, seed, max_deals={"game": 4, "deal": 1}.get(fmt, 50),
                                   counts=steps)
                 if msg is not None:
                     bad += 1
@@ -605,6 +709,7 @@ def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | 
               f"steps a game, same loop): {floor:,.0f} games/CPU-s; python_piquet = "
               f"{ops / floor:.3f} of the floor (engine path {ops_engine / floor:.3f}); the "
               f"target is {TARGET_OPENSPIEL / floor:.2f}x the floor")
+        openspiel_game_report(s, report)
     rows = {}
     for label, maker, wrapped in (("PettingZoo", make_env, True),
                                   ("PettingZoo raw_env", raw_env, False)):

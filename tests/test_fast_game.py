@@ -21,6 +21,8 @@ from piquet.integrations.observation import INFO_PIECES
 
 CASES = [(name, fmt) for name, rules in PRESETS.items()
          for fmt in ("game", "partie") if Format(fmt) in rules.formats]
+#: single deals on the board (format "deal": player 1 deals, no game target)
+DEALS = [(name, "deal") for name in PRESETS]
 
 
 _AT = {name: sum(n for _, n in INFO_PIECES[:i]) for i, (name, _) in enumerate(INFO_PIECES)}
@@ -48,6 +50,19 @@ def test_whole_games_agree_with_the_engine(name: str, fmt: str) -> None:
     for seed in range(4):
         total += play_both(name, fmt, seed, max_deals=3 if fmt == "game" else 50)
     assert total > 100
+
+
+@pytest.mark.parametrize(("name", "fmt"), DEALS)
+def test_single_deals_agree_with_the_engine(name: str, fmt: str) -> None:
+    """Format "deal": the engine's single-deal episode (player 1 deals, no game target, the
+    point difference returned), step for step, over random deals."""
+    total = 0
+    for seed in range(12):
+        total += play_both(name, fmt, seed, max_deals=1)
+    assert total > 300
+    boards = GameBoards(4, rules=name, format="deal")
+    boards.reset(2)
+    assert (boards.field("dealer") == 1).all()
 
 
 def test_a_game_cut_off_is_truncated() -> None:
@@ -204,6 +219,37 @@ def test_env_follows_gymnasium_same_step_autoreset() -> None:
             assert infos["final_obs"][~done].tolist() == [None] * int((~done).sum())
     assert ended > 0
     env.close()
+
+
+@pytest.mark.parametrize("fmt", ["game", "partie"])
+def test_env_final_info_has_the_scores_winner_and_deals(fmt: str) -> None:
+    """final_info tells how each ended game ended: the same scores, winner and deals as
+    GameBoards stepped with the same seed and ids shows at its end."""
+    from piquet.fast.gameenv import GameEnv
+
+    env = GameEnv(1, rules="rubicon", format=fmt, max_deals=8, seed=5)  # type: ignore[arg-type]
+    boards = GameBoards(1, rules="rubicon", format=fmt, max_deals=8)  # type: ignore[arg-type]
+    _, infos = env.reset(seed=5)
+    boards.reset(5)
+    rng = np.random.default_rng(2)
+    ended = 0
+    while ended < 3:
+        act = int(rng.choice(np.flatnonzero(infos["action_mask"][0])))
+        _, rew, term, trunc, infos = env.step(np.array([act]))
+        boards.step(np.array([act]))
+        if term[0] or trunc[0]:
+            final = infos["final_info"]
+            assert final["_scores"][0] and final["_winner"][0] and final["_deals"][0]
+            assert final["scores"][0].tolist() == boards.field("score", 2)[0].tolist()
+            assert final["winner"][0] == boards.field("winner")[0]
+            assert final["deals"][0] == boards.field("ndeals")[0] >= 1
+            assert (final["winner"][0] == -1) == (rew[0] == 0.0)
+            assert final["winner"][0] != -1 or fmt == "partie" or trunc[0]
+            ended += 1
+            # the env's next game: the row's own generator, as GameEnv draws it
+            boards.rows[:] = env.boards.rows
+        else:
+            assert "final_info" not in infos
 
 
 def test_env_partie_rewards_are_the_settlement() -> None:
@@ -366,7 +412,7 @@ def test_whole_games_agree_with_the_engine_under_random_house_rules() -> None:
 
 @pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning")
 @pytest.mark.filterwarnings("ignore:Observation space for each agent:UserWarning")
-@pytest.mark.parametrize(("name", "fmt"), CASES)
+@pytest.mark.parametrize(("name", "fmt"), CASES + DEALS[:2])
 def test_the_pettingzoo_env_on_the_board_passes_pettingzoos_tests(name: str, fmt: str) -> None:
     from pettingzoo.test import api_test, render_test, seed_test
 
@@ -379,7 +425,7 @@ def test_the_pettingzoo_env_on_the_board_passes_pettingzoos_tests(name: str, fmt
                                              render_mode=render_mode))
 
 
-@pytest.mark.parametrize(("name", "fmt"), CASES)
+@pytest.mark.parametrize(("name", "fmt"), CASES + DEALS)
 def test_the_pettingzoo_env_on_the_board_is_the_engines(name: str, fmt: str) -> None:
     """At every step, each agent's observation and mask are the engine's episode's (replayed
     from the packs and ids); at the end the rewards are its returns."""
@@ -411,11 +457,11 @@ def test_the_pettingzoo_env_on_the_board_is_the_engines(name: str, fmt: str) -> 
         e.step(rng.choice(ep.legal_ids()))
 
 
-def test_the_pettingzoo_env_on_the_board_refuses_a_deal_and_bad_ids() -> None:
+def test_the_pettingzoo_env_on_the_board_refuses_bad_formats_and_ids() -> None:
     from piquet.integrations.pettingzoo import raw_env
 
-    with pytest.raises(PiquetError, match="whole game or partie"):
-        raw_env(format="deal", board=True)
+    with pytest.raises(PiquetError, match="format 'pool' is not known; use one of: deal"):
+        raw_env(format="pool", board=True)
     e = raw_env(rules="rubicon", format="game", board=True)
     e.reset(seed=0)
     bad = int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"] == 0)[0])

@@ -55,8 +55,9 @@ OBS_SIZE: Final = _L["WG_OBS_SIZE"]
 OBSERVATION_SIZE: Final = _L["WG_OBSERVATION_SIZE"]
 #: the tensors an observation may be, and their sizes
 TENSORS: Final = {"information_state": OBS_SIZE, "observation": OBSERVATION_SIZE}
-#: the formats the boards play, and their codes
-FORMATS: Final = {"game": 0, "partie": 1}
+#: the formats the boards play, and their codes ("deal": one deal, player 1 dealing, no
+#: game target, as the adapters' format "deal")
+FORMATS: Final = {"game": 0, "partie": 1, "deal": 2}
 #: who is to act once a game is over (OpenSpiel's number, as the adapters')
 TERMINAL: Final = -4
 
@@ -68,11 +69,14 @@ def _seed_words(seed: int, n: int) -> npt.NDArray[np.uint64]:
 
 
 class GameBoards:
-    """``n`` whole games of ``rules`` in ``format`` (``"game"`` or ``"partie"``)."""
+    """``n`` whole games of ``rules`` in ``format`` (``"game"`` or ``"partie"``), or single
+    deals (``"deal"``: player 1 deals, so player 0 is elder; no game target stops it; it
+    ends with its deal, its return the point difference, as the adapters' format
+    ``"deal"``)."""
 
     def __init__(
         self, n: int, *, rules: Rules | str = "rubicon",
-        format: Literal["game", "partie"] | None = None, max_deals: int = 50,
+        format: Literal["game", "partie", "deal"] | None = None, max_deals: int = 50,
     ) -> None:
         if not isinstance(n, int) or n < 1:
             raise PiquetError(f"the number of games must be a whole number of at least 1, "
@@ -97,6 +101,18 @@ class GameBoards:
         at = _O["legal"]
         self._legal_bytes = self.rows[:, at:at + 8].view(np.uint8)  # (n, 64): a view
         self._one = np.zeros(n, dtype=np.int64)
+
+    def copy(self) -> GameBoards:
+        """An independent copy of these games, at the same point (the compiled rules are
+        shared: they are never written)."""
+        other = GameBoards.__new__(GameBoards)
+        other.__dict__.update(self.__dict__)
+        other.rows = self.rows.copy()
+        other._status = self._status.copy()
+        at = _O["legal"]
+        other._legal_bytes = other.rows[:, at:at + 8].view(np.uint8)
+        other._one = np.zeros(self.n, dtype=np.int64)
+        return other
 
     # ------------------------------------------------------------------ fields
     def field(self, name: str, width: int = 1) -> npt.NDArray[np.int64]:

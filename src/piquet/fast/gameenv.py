@@ -26,7 +26,8 @@ missing", every card.
   (:data:`~piquet.fast.game.OBSERVATION_SIZE` = 717: the same without the tricks in order).
 - **Reward**: at the end of a game, player 0's (player 1's is its negative):
   ``format="game"`` +1 / -1; ``format="partie"`` the settlement's points; 0 for a drawn
-  partie or a game cut off.
+  partie or a game cut off; ``format="deal"`` (a single deal, player 1 dealing, as the
+  adapters' format ``"deal"``) the point difference.
 - **Ends**: ``terminated`` when the game is decided (or a partie drawn); ``truncated`` when
   a game is cut off undecided after ``max_deals`` deals (a time limit: bootstrap from
   ``final_obs``).  Gymnasium's ``SAME_STEP`` autoreset: an ended game starts again in the
@@ -34,7 +35,10 @@ missing", every card.
   ``infos["final_obs"]`` (an object array, ``None`` where no game ended, with the mask
   ``infos["_final_obs"]``) holds the ended game's last observation, for the player who
   made its last move, and ``infos["final_info"]`` (mask ``infos["_final_info"]``) its
-  ``returns`` (``(num_envs, 2)``: players 0 and 1) and ``to_play`` (that last mover).
+  ``returns`` (``(num_envs, 2)``: players 0 and 1), ``to_play`` (that last mover),
+  ``scores`` (``(num_envs, 2)``: the scores of players 0 and 1 at its end, a partie's
+  totals), ``winner`` (0, 1, or -1 for none: a drawn partie, a game cut off) and
+  ``deals`` (the deals played), each with its mask (``_scores`` ...).
 
 Seeded: ``reset(seed=S)`` gives game ``i`` its own generator from ``S`` and ``i``; a game
 that ends draws the next one's seed from its own generator, so the same seed and actions
@@ -77,7 +81,7 @@ class GameEnv(gymnasium.vector.VectorEnv):
         num_envs: int,
         *,
         rules: Rules | str = "rubicon",
-        format: Literal["game", "partie"] | None = None,
+        format: Literal["game", "partie", "deal"] | None = None,
         max_deals: int = 50,
         seed: int = 0,
         threads: int | None = None,
@@ -109,6 +113,7 @@ class GameEnv(gymnasium.vector.VectorEnv):
         self._trunc = np.zeros(n, dtype=np.bool_)
         self._ended = np.zeros(n, dtype=np.bool_)
         self._returns = np.zeros((n, 2), dtype=np.float64)
+        self._facts = np.zeros((n, 4), dtype=np.int64)  # scores 0 and 1, winner, deals
         self._status = np.zeros(n, dtype=np.int64)
         self._movers = np.zeros(n, dtype=np.int64)
         self._none = np.zeros(n, dtype=np.int64)
@@ -148,7 +153,7 @@ class GameEnv(gymnasium.vector.VectorEnv):
         self._rows(K._native.game_env, b._p, b.rows, actions,
                    self._obs if self._observations else None, self._masks, self._rewards,
                    self._term, self._trunc, self._ended, self._final, self._returns,
-                   self._status, self._movers, int(stepping), self._size)
+                   self._status, self._movers, int(stepping), self._size, self._facts)
 
     def _out(self, a: npt.NDArray[Any]) -> npt.NDArray[Any]:
         return a.copy() if self._copy else a
@@ -205,9 +210,13 @@ class GameEnv(gymnasium.vector.VectorEnv):
                 final_obs[j] = self._final[j].copy()
             infos["final_obs"] = final_obs
             infos["_final_obs"] = ended
+            facts = self._facts
             infos["final_info"] = {
                 "returns": self._returns.copy(), "_returns": ended,
                 "to_play": self._movers.copy(), "_to_play": ended,
+                "scores": facts[:, :2].copy(), "_scores": ended,
+                "winner": facts[:, 2].copy(), "_winner": ended,
+                "deals": facts[:, 3].copy(), "_deals": ended,
             }
             infos["_final_info"] = ended
         return (self._out(self._obs), self._out(self._rewards), self._out(self._term),

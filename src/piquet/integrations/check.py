@@ -123,7 +123,8 @@ _NAMES = ("to_move", "legal ids", "returns", "over", *(
         "observation tensor")))
 
 
-_FORMATS = {"game": EpisodeFormat.GAME, "partie": EpisodeFormat.PARTIE}
+_FORMATS = {"game": EpisodeFormat.GAME, "partie": EpisodeFormat.PARTIE,
+            "deal": EpisodeFormat.DEAL}
 _PIECES = tuple((name, sum(n for _, n in INFO_PIECES[:i]), size)
                 for i, (name, size) in enumerate(INFO_PIECES))
 
@@ -143,7 +144,8 @@ def differ_game(rules: Rules, fmt: str, seed: int, *, max_deals: int = 50,
                         max_deals=max_deals)
     boards.reset(seed)
     ep = Episode.start(boards.rules, format=_FORMATS[fmt], max_deals=max_deals, kernel=False)
-    ep = ep.apply(int(boards.field("dealer")[0]))
+    if fmt != "deal":  # (a single deal has no chance node for its dealer: player 1)
+        ep = ep.apply(int(boards.field("dealer")[0]))
     rng = random.Random(seed)
     tally = counts if counts is not None else [0]
     step = 0
@@ -191,6 +193,9 @@ def differ_game(rules: Rules, fmt: str, seed: int, *, max_deals: int = 50,
     winner = int(boards.field("winner")[0])
     r0 = 0.0 if winner < 0 else (
         float(boards.field("settled")[0]) if fmt == "partie" else 1.0) * (1 if winner == 0 else -1)
+    if fmt == "deal":
+        pts = boards.field("deal_pts", 2)[0]
+        r0 = float(pts[0] - pts[1])
     board_end = (True, tuple(int(x) for x in boards.field("score", 2)[0]),
                  int(boards.field("ndeals")[0]), bool(boards.field("truncated")[0]),
                  None if winner < 0 else winner, (r0, -r0), int(boards.field("steps")[0]))

@@ -14,11 +14,13 @@ returns the point difference; ``"game"``: deals to the target, returns +1 / -1,
 0 if ``max_deals`` deals cut it off undecided, :meth:`PiquetState.is_truncated`;
 ``"partie"``: the Rubicon partie of the rule sets that play one, returns the settlement's
 points), ``max_deals`` (default 50), ``version`` (the rule readings played,
-:mod:`piquet.integrations.versions`; default the current one) and ``resampler`` (how
+:mod:`piquet.integrations.versions`; default the current one), ``resampler`` (how
 :meth:`PiquetState.resample_from_infostate` draws the hidden cards: ``"modelled"``, the
 default, weighs a world in which the other sank a holding at 0.15 of the others, the
 package's opponent model; ``"uniform"``: every world consistent with the seat's knowledge
-alike, for results that do not depend on the package's model).
+alike, for results that do not depend on the package's model) and ``board`` (default
+false; true: the deal, game or partie on the compiled board from its first decision, the
+same game node for node, :mod:`piquet.integrations.openspiel_board`).
 
 The game has imperfect information.  A perfect-information algorithm (OpenSpiel's
 ``MCTSBot``) clones the state it is given, so its search sees the other's hand and the
@@ -114,6 +116,7 @@ _GAME_TYPE: Final = pyspiel.GameType(
         "kernel": True,
         "version": ENV_VERSION,
         "resampler": "modelled",
+        "board": False,
     },
 )
 
@@ -190,6 +193,9 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
         self.rules, self.format, self.max_deals, kernel, self.version = _parse_params(
             dict(params or {}))
         self.resampler = _resampler(dict(params or {}))
+        board = (params or {}).get("board", False)
+        if not isinstance(board, bool):
+            raise PiquetError(f"board must be true or false, not {board!r}")
         template = Episode.start(self.rules, format=self.format, max_deals=self.max_deals,
                                  kernel=kernel)
         bound = template.max_utility()
@@ -207,16 +213,31 @@ class PiquetGame(pyspiel.Game):  # type: ignore[misc]
             info,
             {"rules": rules_param(self.rules), "format": self.format.value,
              "max_deals": self.max_deals, "kernel": kernel, "version": self.version,
-             "resampler": self.resampler},
+             "resampler": self.resampler, "board": board},
         )
         self._template = template
+        self.board = board
+        self._board: Any = None  # board=True: the compiled board each state copies
+        if board:
+            from piquet.integrations.openspiel_board import board_template
 
-    def new_initial_state(self) -> PiquetState:
+            self._board = board_template(self)
+            self._pack_cards = list(template.pack_cards)
+
+    def new_initial_state(self) -> Any:
+        if self.board:
+            from piquet.integrations.openspiel_board import BoardPiquetState
+
+            return BoardPiquetState(self)
         return PiquetState(self)
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
-    ) -> PiquetObserver:
+    ) -> Any:
+        if self.board:
+            from piquet.integrations.openspiel_board import BoardObserver
+
+            return BoardObserver(iig_obs_type, params)
         return PiquetObserver(iig_obs_type, params)
 
 
@@ -443,14 +464,17 @@ def play(game: Any, bots: list[Any], *, seed: int = 0) -> list[float]:
 
 
 def load(rules: str = DEFAULT_PRESET, *, format: str = "deal", max_deals: int = 50,
-         kernel: bool = True, version: int = ENV_VERSION, resampler: str = "modelled") -> Any:
+         kernel: bool = True, version: int = ENV_VERSION, resampler: str = "modelled",
+         board: bool = False) -> Any:
     """``pyspiel.load_game("python_piquet", ...)`` with these parameters (``kernel``: play
     the cards on the compiled kernel's board; False: every step through the engine;
     ``version``: the rule readings, :mod:`piquet.integrations.versions`; ``resampler``:
-    ``"modelled"`` or ``"uniform"`` worlds for ISMCTS, :func:`resample_deal`)."""
+    ``"modelled"`` or ``"uniform"`` worlds for ISMCTS, :func:`resample_deal`; ``board``: the
+    deal, game or partie on the compiled board from its first decision,
+    :mod:`piquet.integrations.openspiel_board`)."""
     return pyspiel.load_game(GAME_NAME, {"rules": rules, "format": format, "max_deals": max_deals,
                                          "kernel": kernel, "version": version,
-                                         "resampler": resampler})
+                                         "resampler": resampler, "board": board})
 
 
 # ====================================================================== resampling

@@ -219,15 +219,18 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
 
 
 class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
-    """The raw AEC environment of a whole game or partie on the compiled board
+    """The raw AEC environment of a deal, whole game or partie on the compiled board
     (:class:`piquet.fast.game.GameBoards`) from its first decision: the same agents, spaces,
     ids, observations and masks as :class:`PiquetEnv` (``tests/test_fast_game.py`` checks
     them equal step by step), the chance draws made by the board's own seeded generator
     (so a seed deals other packs than :class:`PiquetEnv`'s), and the engine's episode
     worked out only to render (replayed from the packs and ids).
 
-    Raises :class:`~piquet.core.errors.PiquetError` for a format other than ``"game"`` or
-    ``"partie"`` (a single deal is :class:`PiquetEnv`'s), or a bad ``max_deals``.
+    ``format="deal"``: a single deal on the board, player 1 dealing, its return the point
+    difference, as :class:`PiquetEnv`'s.
+
+    Raises :class:`~piquet.core.errors.PiquetError` for a format not known, or a bad
+    ``max_deals``.
     """
 
     metadata: dict[str, Any] = {  # noqa: RUF012 (an instance replaces it, below)
@@ -251,9 +254,9 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
         self.version = check_version(version)
         self.rules = versioned_rules(get_rules(rules), self.version)
         self.metadata = {**type(self).metadata, "name": env_name(self.version)}
-        if format not in ("game", "partie"):
-            raise PiquetError(f"format {format!r}: the board plays a whole game or partie "
-                              "('game' or 'partie'); a single deal is raw_env(board=False)'s")
+        if format not in ("game", "partie", "deal"):
+            raise PiquetError(f"format {format!r} is not known; use one of: deal, game, "
+                              "partie")
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise PiquetError(f"render_mode {render_mode!r}: use None, 'ansi' or 'human'")
         self.render_mode = render_mode
@@ -355,6 +358,8 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
             won = 0.0 if winner < 0 else (
                 float(b.field("settled")[0]) if self.format is EpisodeFormat.PARTIE else 1.0)
             r0 = won if winner == 0 else -won
+            if self.format is EpisodeFormat.DEAL:  # the point difference
+                r0 = float(self.deals[-1][0] - self.deals[-1][1])
             self.rewards = {"player_0": r0, "player_1": -r0}
             cut_off = bool(b.field("truncated")[0])
             if cut_off:
@@ -374,7 +379,8 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
         """The engine's episode at the same point, replayed from the packs and ids (worked
         out when asked: for rendering and checking)."""
         ep = Episode.start(self.rules, format=self.format, max_deals=self.max_deals)
-        ep = ep.apply(self._dealer)
+        if self.format is not EpisodeFormat.DEAL:  # (a deal's dealer is player 1, no chance)
+            ep = ep.apply(self._dealer)
         for pack, ids in zip(self._packs, self._ids, strict=True):
             for card in pack:
                 ep = ep.apply(card)
@@ -411,7 +417,7 @@ def raw_env(
 ) -> PiquetEnv | BoardPiquetEnv:
     """The unwrapped environment (``kernel``: play the cards on the compiled kernel's board;
     False: every step through the engine; ``version``: see
-    :mod:`piquet.integrations.versions`; ``board``: a whole game or partie on the compiled
+    :mod:`piquet.integrations.versions`; ``board``: the deal, game or partie on the compiled
     board from its first decision, :class:`BoardPiquetEnv`)."""
     if board:
         return BoardPiquetEnv(rules=rules, format=format, max_deals=max_deals,

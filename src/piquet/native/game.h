@@ -17,7 +17,7 @@
 #include "batch.h"
 #include "kernel.h"
 
-enum { WF_GAME, WF_PARTIE };
+enum { WF_GAME, WF_PARTIE, WF_DEAL };
 enum { W_SEES_UNUSED = 1, W_SHOW_POINT = 2, W_SHOW_SEQUENCES = 4, W_SHOW_SETS = 8,
        W_SHOW_MISSING = 16 };
 /* who moves when nobody does (OpenSpiel's number for the end) */
@@ -27,7 +27,7 @@ enum { WS_OK = 0, WS_ILLEGAL = -1, WS_OVER = -2 };
 
 typedef struct {
     u64 rng;
-    i64 format;     /* WF_GAME, WF_PARTIE */
+    i64 format;     /* WF_GAME, WF_PARTIE, WF_DEAL (one deal: player 1 deals, no target) */
     i64 max_deals;  /* a game cut off (truncated) after this many deals */
     i64 dealer;     /* the player dealing the deal in play */
     i64 score[2];   /* the players' game scores before the deal in play */
@@ -101,14 +101,18 @@ static void w_settle(const i64 *p, WGame *g) {
     i64 elder = 1 - g->dealer;
     g->deal_pts[elder] = tl[T0];
     g->deal_pts[g->dealer] = tl[T1];
-    g->score[elder] += tl[T0];
-    g->score[g->dealer] += tl[T1];
+    if (g->format != WF_DEAL) { /* a single deal is no game: its points are its return */
+        g->score[elder] += tl[T0];
+        g->score[g->dealer] += tl[T1];
+    }
     g->ndeals++;
     g->reached = tl[T_REACHED] < 0 ? -1 : (tl[T_REACHED] == 0 ? elder : g->dealer);
     i64 sa = g->score[0], sb = g->score[1];
     i64 winner = -1;
     int end = 0;
-    if (g->format == WF_PARTIE) {
+    if (g->format == WF_DEAL) {
+        end = 1; /* no winner: the return is the point difference (w_return0) */
+    } else if (g->format == WF_PARTIE) {
         if (g->ndeals >= p[P_PARTIE_DEALS] + g->extra) {
             if (sa != sb) {
                 end = 1;
@@ -198,6 +202,7 @@ static void w_reset(const i64 *p, WGame *g, u64 seed, i64 format, i64 max_deals,
     g->winner = -1;
     g->reached = -1;
     g->dealer = rand_below(&g->rng, 2);
+    if (format == WF_DEAL) g->dealer = 1; /* a single deal: player 0 is elder */
     w_new_deal(p, g);
 }
 
@@ -405,12 +410,15 @@ static i64 w_any_suit_held(const i64 *p, i64 hand, i64 claim) {
 static void w_obs(const i64 *p, const WGame *g, int player, float *out, i64 out_size) {
     memset(out, 0, (size_t)out_size * sizeof(float));
     /* the game */
-    out[O_GAME] = 1.0f;
-    out[O_GAME + 1] = w_points(g->score[player]);
-    out[O_GAME + 2] = w_points(g->score[1 - player]);
+    if (g->format != WF_DEAL) { /* a single deal has no game: no scores */
+        out[O_GAME] = 1.0f;
+        out[O_GAME + 1] = w_points(g->score[player]);
+        out[O_GAME + 2] = w_points(g->score[1 - player]);
+    }
     out[O_GAME + 3] = w_points(p[P_TARGET]);
     i64 most = g->format == WF_GAME ? g->max_deals
-                                    : p[P_PARTIE_DEALS] + (p[P_PARTIE_TIE_EXTRA] ? 2 : 0);
+               : g->format == WF_DEAL ? 1
+                                      : p[P_PARTIE_DEALS] + (p[P_PARTIE_TIE_EXTRA] ? 2 : 0);
     if (g->ndeals) {
         double x = (double)g->ndeals / (double)most;
         out[O_GAME + 4] = (float)(x < 1.0 ? x : 1.0);
@@ -706,6 +714,8 @@ typedef struct {
     uint8_t *term, *trunc, *ended;
     float *final_obs;  /* (n, obs_size): the ended game's last observation, for its last mover */
     double *returns;   /* (n, 2): the ended game's returns of players 0 and 1 */
+    i64 *facts;        /* (n, 4): the ended game's scores of players 0 and 1, its winner (-1
+                        * for none) and its deals played */
     i64 *status;
     i64 *last_mover;
 } WEnv;
@@ -718,6 +728,7 @@ static inline void w_mask(const WGame *g, uint8_t *m) {
 /* a finished game's returns (player 0's, player 1's): a game +1 / -1, a partie the
  * settlement, 0 for a draw or a cut-off game */
 static inline double w_return0(const WGame *g) {
+    if (g->format == WF_DEAL) return (double)(g->deal_pts[0] - g->deal_pts[1]);
     if (g->winner < 0) return 0.0;
     double v = g->format == WF_PARTIE ? (double)g->settled : 1.0;
     return g->winner == 0 ? v : -v;
@@ -745,6 +756,10 @@ static void w_env_rows(const WEnv *e, i64 lo, i64 hi, int stepping) {
                 e->ended[i] = 1;
                 e->returns[2 * i] = r0;
                 e->returns[2 * i + 1] = -r0;
+                e->facts[4 * i] = g->score[0];
+                e->facts[4 * i + 1] = g->score[1];
+                e->facts[4 * i + 2] = g->winner;
+                e->facts[4 * i + 3] = g->ndeals;
                 if (e->obs)
                     w_obs(e->p, g, (int)e->last_mover[i], e->final_obs + i * e->obs_size,
                           e->obs_size);

@@ -926,8 +926,9 @@ static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t
     NUM(hi, 6);
     NUM(knobs, 7);
     if (!rows_ok(lo, hi, n)) goto fail;
-    if ((format != WF_GAME && format != WF_PARTIE) || max_deals < 1) {
-        PyErr_SetString(PyExc_ValueError, "format 0 (game) or 1 (partie), max_deals >= 1");
+    if ((format != WF_GAME && format != WF_PARTIE && format != WF_DEAL) || max_deals < 1) {
+        PyErr_SetString(PyExc_ValueError,
+                        "format 0 (game), 1 (partie) or 2 (deal), max_deals >= 1");
         goto fail;
     }
     Py_BEGIN_ALLOW_THREADS
@@ -1005,11 +1006,12 @@ fail:
 
 static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, games, actions, obs or None, masks, rewards, term, trunc, ended, final_obs,
-     *  returns, status, last_mover, stepping, obs_size, lo, hi): rows lo:hi stepped
+     *  returns, status, last_mover, stepping, obs_size, facts, lo, hi): rows lo:hi stepped
      * (stepping) with the autoreset of an ended game, then each row's observation (obs_size
-     * floats: O_SIZE or O_TRICKS) and legal mask written */
+     * floats: O_SIZE or O_TRICKS) and legal mask written; facts (n, 4): an ended game's
+     * scores, winner and deals */
     Bufs bs = {.n = 0};
-    NARGS(17, "game_env");
+    NARGS(18, "game_env");
     i64 obs_size;
     if (num(args[14], &obs_size) < 0) return NULL;
     if (obs_size != O_SIZE && obs_size != O_TRICKS) {
@@ -1036,14 +1038,15 @@ static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t n
     GET(returns, double *, 10, 'f', 2 * n, 1, "returns");
     GET(status, i64 *, 11, 'i', n, 1, "status");
     GET(last_mover, i64 *, 12, 'i', n, 1, "last_mover");
+    GET(facts, i64 *, 15, 'i', 4 * n, 1, "facts");
     NUM(stepping, 13);
-    NUM(lo, 15);
-    NUM(hi, 16);
+    NUM(lo, 16);
+    NUM(hi, 17);
     if (!rows_ok(lo, hi, n)) goto fail;
     WEnv e = {.p = p, .g = g, .actions = actions, .obs = obs, .obs_size = obs_size, .masks = masks,
               .rewards = rewards, .term = term, .trunc = trunc, .ended = ended,
               .final_obs = final_obs, .returns = returns, .status = status,
-              .last_mover = last_mover};
+              .last_mover = last_mover, .facts = facts};
     Py_BEGIN_ALLOW_THREADS
     w_env_rows(&e, lo, hi, stepping != 0);
     Py_END_ALLOW_THREADS
