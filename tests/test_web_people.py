@@ -354,3 +354,16 @@ def test_two_processes_accepting_one_seek_at_once_make_one_game(
             won["game"]]
         for who in people.values():
             who.close()
+    # the process that lost the race left no game of its own behind (it made one before
+    # its claim failed: that one went)
+    import sqlalchemy as sa
+
+    from piquet.web.store import games_t
+
+    engine = sa.create_engine(pg_url)
+    try:
+        with engine.connect() as conn:
+            ids = [r.id for r in conn.execute(sa.select(games_t.c.id))]
+    finally:
+        engine.dispose()
+    assert ids == [won["game"]]

@@ -257,18 +257,22 @@ def people_router(state: Server) -> APIRouter:
                                        seeks_t.c.taken.is_(False),
                                        seeks_t.c.created_at == other.created_at)
                 .values(taken=True, game_id=created.id)).rowcount
-            if claimed != 1:
-                return None  # matched meanwhile by another (this game stays out of sight)
-            conn.execute(rated_games_t.insert().values(
-                game_id=created.id, format=other.format, account_0=waiting.id,
-                account_1=who.id, settled=False, score_0=None, changes=None,
-                created_at=time.time()))
-            if other.clock is not None:
-                conn.execute(clocks_t.insert().values(
-                    **ClockSpec.from_text(other.clock).row(created.id)))
-            list_seat(conn, waiting, created.id, 0, created.token)
-            list_seat(conn, who, created.id, seat, token)
-            conn.execute(seeks_t.delete().where(seeks_t.c.account_id == who.id))
+            if claimed == 1:
+                conn.execute(rated_games_t.insert().values(
+                    game_id=created.id, format=other.format, account_0=waiting.id,
+                    account_1=who.id, settled=False, score_0=None, changes=None,
+                    created_at=time.time()))
+                if other.clock is not None:
+                    conn.execute(clocks_t.insert().values(
+                        **ClockSpec.from_text(other.clock).row(created.id)))
+                list_seat(conn, waiting, created.id, 0, created.token)
+                list_seat(conn, who, created.id, seat, token)
+                conn.execute(seeks_t.delete().where(seeks_t.c.account_id == who.id))
+        if claimed != 1:
+            # matched meanwhile by another: the game made here is nobody's (no list holds
+            # it, no one has moved in it), so it goes
+            games().store.drop_unplayed_game(created.id)
+            return None
         return {"matched": True, "game": created.id, "seat": seat, "token": token,
                 "opponent": waiting.name}
 
