@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import socket
+import time
 from typing import Any
 
 import httpx
@@ -144,8 +145,14 @@ def test_two_web_processes_hold_a_client_to_one_quota_through_redis(
         made = http.post("/api/games", json={"opponent": "random", "hints": True}).json()
         gid, token = made["id"], made["token"]
         # its turn (the computer may open the deal)
-        view = http.get(f"/api/games/{gid}", params={"wait": 20}, headers=bearer(token)).json()
-        assert view["your_turn"], view
+        # (waiting for the condition: a fresh server's worker may be slow to start)
+        deadline = time.monotonic() + 300
+        while True:
+            view = http.get(f"/api/games/{gid}", params={"wait": 20},
+                            headers=bearer(token)).json()
+            if view["your_turn"]:
+                break
+            assert time.monotonic() < deadline, view
 
         async def hold() -> str | None:
             shared = SharedQuotas(redis_url)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 import sqlite3
+import time
 from pathlib import Path
 
 import httpx
@@ -12,15 +13,25 @@ import httpx
 from piquet.core.match import Match
 from test_web_kit import Server, pick
 
+#: how long the computer may take to move before the test says it never will (a loaded
+#: machine is slow; the wait ends as soon as the move is made)
+PATIENCE_S = 300.0
+
 
 def _play(http: httpx.Client, gid: str, rng: random.Random, moves: int) -> list[str]:
     """Make ``moves`` of seat 0's moves (waiting for the computer); the ids acknowledged."""
     done: list[str] = []
+    waited_since = time.monotonic()
     while len(done) < moves:
         game = http.get(f"/api/games/{gid}", params={"wait": 10}).json()
         if game["finished"]:
             break
-        assert game["your_turn"], game
+        if not game["your_turn"]:
+            # the computer has not moved yet (a restarted server's worker is still
+            # starting on a loaded machine): wait on, for the move, with a long ceiling
+            assert time.monotonic() - waited_since < PATIENCE_S, game
+            continue
+        waited_since = time.monotonic()
         action = pick(game, rng)
         r = http.post(f"/api/games/{gid}/actions", json={"action": action})
         assert r.status_code == 200, r.text  # acknowledged
