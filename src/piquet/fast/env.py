@@ -34,10 +34,7 @@ from the boards.
 
 from __future__ import annotations
 
-import itertools
-import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Final, Literal
 
 import gymnasium
@@ -51,11 +48,11 @@ from piquet.fast import batch as B
 from piquet.fast.engine import PolicyName, policy_code
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
+from piquet.fast.rowthreads import RowThreads
 
 __all__ = ["VectorEnv"]
 
 _FORMATS: Final = {"game": B.FORMAT_GAME, "partie": B.FORMAT_PARTIE}
-_MIN_ROWS: Final = 256  # fewer games than this a thread are not worth a thread
 
 
 class VectorEnv(gymnasium.vector.VectorEnv):
@@ -105,34 +102,17 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._done = np.zeros(num_envs, dtype=np.bool_)
         self._seed = seed
         self._started = False
-        if threads is None:
-            threads = min(os.cpu_count() or 1, max(1, num_envs // _MIN_ROWS))
-        if not isinstance(threads, int) or threads < 1:
-            raise PiquetError(f"threads must be a whole number of at least 1, not {threads!r}")
-        cuts = np.linspace(0, num_envs, min(threads, num_envs) + 1).astype(int)
-        self._slices = [(int(a), int(b)) for a, b in itertools.pairwise(cuts)]
-        self._pool = (ThreadPoolExecutor(len(self._slices) - 1, thread_name_prefix="piquet-env")
-                      if len(self._slices) > 1 else None)
+        self._threads = RowThreads(num_envs, threads, "piquet-env")
 
     def _rows(self, fn: Callable[..., object], *args: object) -> None:
         """``fn(*args, lo, hi)`` over every slice of the rows, the slices on threads at once
         (the compiled functions release the GIL)."""
-        rest = [] if self._pool is None else [
-            self._pool.submit(fn, *args, lo, hi) for lo, hi in self._slices[1:]]
-        try:
-            fn(*args, *self._slices[0])
-        finally:
-            # the arrays are lent to the threads uncounted: every slice ends before we return
-            for future in rest:
-                future.result()
+        self._threads.run(fn, *args)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop the stepping threads."""
         del kwargs
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
-            self._slices = [(0, self.num_envs)]
+        self._threads.close()
 
     def _infos(self) -> dict[str, Any]:
         return {"action_mask": self._masks.copy(),

@@ -50,11 +50,8 @@ until the next step), as Gymnasium's ``copy`` option of its vector environments.
 
 from __future__ import annotations
 
-import itertools
-import os
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 import gymnasium
 import numpy as np
@@ -65,10 +62,10 @@ from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import Rules
 from piquet.fast import kernel as K
 from piquet.fast.game import NUM_ACTIONS, TENSORS, GameBoards
+from piquet.fast.rowthreads import RowThreads
 
 __all__ = ["GameEnv"]
 
-_MIN_ROWS: Final = 256  # fewer games than this a thread are not worth a thread
 
 
 class GameEnv(gymnasium.vector.VectorEnv):
@@ -120,33 +117,17 @@ class GameEnv(gymnasium.vector.VectorEnv):
         self._rows_at = np.arange(n)
         self._seed = seed
         self._started = False
-        if threads is None:
-            threads = min(os.cpu_count() or 1, max(1, n // _MIN_ROWS))
-        if not isinstance(threads, int) or threads < 1:
-            raise PiquetError(f"threads must be a whole number of at least 1, not {threads!r}")
-        cuts = np.linspace(0, n, min(threads, n) + 1).astype(int)
-        self._slices = [(int(a), int(b)) for a, b in itertools.pairwise(cuts)]
-        self._pool = (ThreadPoolExecutor(len(self._slices) - 1, thread_name_prefix="piquet-game")
-                      if len(self._slices) > 1 else None)
+        self._threads = RowThreads(n, threads, "piquet-game")
 
     def _rows(self, fn: Callable[..., object], *args: object) -> None:
         """``fn(*args, lo, hi)`` over every slice of the rows, the slices on threads at once
         (the compiled functions release the GIL)."""
-        rest = [] if self._pool is None else [
-            self._pool.submit(fn, *args, lo, hi) for lo, hi in self._slices[1:]]
-        try:
-            fn(*args, *self._slices[0])
-        finally:
-            for future in rest:
-                future.result()
+        self._threads.run(fn, *args)
 
     def close_extras(self, **kwargs: Any) -> None:
         """Stop the stepping threads."""
         del kwargs
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
-            self._slices = [(0, self.num_envs)]
+        self._threads.close()
 
     def _run(self, actions: npt.NDArray[np.int64], stepping: bool) -> None:
         b = self.boards
