@@ -34,19 +34,15 @@ import numpy as np
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
 from piquet.core.cards import CardSet
-from piquet.core.errors import IllegalActionError, PiquetError
+from piquet.core.errors import IllegalActionError
 from piquet.fast import kernel as K
 from piquet.fast.game import NUM_ACTIONS, OBS_SIZE, OBSERVATION_SIZE, GameBoards
 from piquet.integrations.actions import ACTION_NAMES, Episode, EpisodeFormat
 from piquet.integrations.observation import (
-    INFO_PIECES,
-    OBS_PIECES,
     episode_information_state_tensor,
     episode_observation_tensor,
-    information_state_string,
-    knowledge,
-    observation_string,
 )
+from piquet.integrations.openspiel import PiquetObserver
 
 if TYPE_CHECKING:
     from piquet.integrations.openspiel import PiquetGame
@@ -265,35 +261,13 @@ class BoardPiquetState(pyspiel.State):  # type: ignore[misc]
         K._native.game_obs(b._p, b.rows, b._one, out.reshape(1, size), 0, 1, size)
 
 
-class BoardObserver:
+class BoardObserver(PiquetObserver):
     """The observer of ``python_piquet(board=True)``: as
-    :class:`piquet.integrations.openspiel.PiquetObserver`, the tensors from the board."""
-
-    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
-        if params:
-            raise PiquetError(f"python_piquet observers take no parameters, not {params}")
-        self.perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
-        if iig_obs_type is not None and (
-            iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER
-            or not iig_obs_type.public_info
-        ):
-            raise PiquetError(
-                "python_piquet observes for one seat: public information plus that seat's own"
-            )
-        pieces = INFO_PIECES if self.perfect_recall else OBS_PIECES
-        self.tensor = np.zeros(sum(n for _, n in pieces), np.float32)
-        self.dict: dict[str, np.ndarray[Any, np.dtype[np.float32]]] = {}
-        at = 0
-        for name, size in pieces:
-            self.dict[name] = self.tensor[at : at + size]
-            at += size
+    :class:`piquet.integrations.openspiel.PiquetObserver` (the same pieces and strings),
+    the tensors from the board."""
 
     def set_from(self, state: BoardPiquetState, player: int) -> None:
         state.write_tensor(self.tensor, player, self.perfect_recall)
-
-    def string_from(self, state: BoardPiquetState, player: int) -> str:
-        k = knowledge(state.episode, player)
-        return information_state_string(k) if self.perfect_recall else observation_string(k)
 
 
 _L: Final = K._native.LAYOUT
