@@ -171,3 +171,27 @@ def test_a_table_that_bends_away_from_the_points_is_played_at_the_leaves() -> No
     assert bends(RUBICON, Format.PARTIE, (40, 20), 1) > LINEAR_TOLERANCE
     assert bends(RUBICON, Format.PARTIE, (150, 60), 1) > LINEAR_TOLERANCE
     assert bends(GAME_1754, Format.GAME, (30, 40), 0) > LINEAR_TOLERANCE
+
+
+@pytest.mark.parametrize(("preset", "fmt", "seed"), [
+    ("rubicon", "partie", 5), ("rubicon", "partie", 8),  # the exchange used to differ
+    ("court-gamester-1754", "game", 11)])
+def test_where_the_match_values_points_as_points_the_match_aware_expert_is_the_expert(
+        preset: str, fmt: str, seed: int) -> None:
+    """A first deal from 0-0: its table is nearly straight in the points (DIFF), so the
+    match-aware expert's every decision, the exchange included, is today's expert's; the
+    two differ only where the match bends the table (issue 41: no loss on first deals)."""
+    rules = PRESETS[preset]
+    played: list[list[str]] = []
+    for level in ("expert-match", "expert"):
+        m = new_match(rules, seed=seed, format=fmt)
+        players = (make_player(level, seed=3, think_ms=10), make_player("book", seed=2))
+        actions: list[str] = []
+        while not m.deals:  # the first deal, to its end
+            p = m.to_act
+            assert p is not None
+            action = players[p].choose(m.view(p))
+            actions.append(f"{p}:{action}")
+            m = m.apply(action, p)
+        played.append(actions)
+    assert played[0] == played[1]

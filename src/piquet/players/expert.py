@@ -347,7 +347,11 @@ class ExpertPlayer(SearchPlayer):
     ) -> int:
         if self.exchange_ms is not None:
             budget = type(budget)(self.exchange_ms)
-        match = sit.table is not None and not self.solver_exchange and not self.exact_check
+        # the match's table where it bends from the points (the objective is then not
+        # DIFF); where it is straight the exchange is today's, so that a deal the match
+        # leaves to points is played exactly as `expert` plays it
+        match = (sit.table is not None and sit.objective.mode is not Mode.DIFF
+                 and not self.solver_exchange and not self.exact_check)
         if not self.playout_exchange or (sit.objective.mode is not Mode.DIFF and not match):
             return super()._exchange(deal, rules, sit, rng, budget)
         assert deal.discard_range is not None
