@@ -23,7 +23,10 @@ the margin is A's points a deal minus B's with a 95% interval over the pairs
   utilities are points), one roll-out a leaf, seeded by the pair.
 - ``learned:PATH``: the learned level with the weights at PATH (a training checkpoint);
   ``learned-whole`` and ``learned-whole:PATH``: the whole-game network
-  (:mod:`piquet.integrations.learned_whole`), the package's or a checkpoint.
+  (:mod:`piquet.integrations.learned_whole`), the package's or a checkpoint;
+  ``learned-whole-cards[:PATH]``: that network's card play with the book's exchange and
+  declarations, ``learned-whole-rest[:PATH]``: its exchange and declarations with the
+  book's card play (where its points are lost).
 
 One JSON line a (preset, player) goes to ``--out`` (appended): the margin, its interval,
 the pairs, the seconds and CPU-seconds it took.  ``--end`` (a Unix time) stops before a row
@@ -46,17 +49,44 @@ from piquet.players import register_variant
 from piquet.tournament import deal_pack, mean_ci, run_pairs
 
 
+class _Split:
+    """The whole-game network in the play only (``cards``) or everywhere but the play
+    (``rest``), ``book`` for the other part: which part of its game costs it points."""
+
+    def __init__(self, seed: int, weights: Any, net_plays_cards: bool) -> None:
+        from piquet.integrations.learned_whole import WholeGamePlayer
+        from piquet.players import make_player
+
+        self.net = WholeGamePlayer(seed, weights=weights)
+        self.book = make_player("book", seed=seed)
+        self.net_plays_cards = net_plays_cards
+
+    def choose(self, view: Any) -> Any:
+        from piquet.core.deal import Phase
+        from piquet.players.common import my_turn
+
+        in_play = my_turn(view).phase is Phase.PLAY
+        return (self.net if in_play == self.net_plays_cards else self.book).choose(view)
+
+
 def _learned_at(player: str) -> str:
-    """Register ``learned:PATH`` (the learned level with the weights at PATH) or
-    ``learned-whole:PATH`` (the whole-game network); the level's name.  ``learned-whole``
-    alone: the package's whole-game network (registered by importing its module)."""
+    """Register ``learned:PATH`` (the learned level with the weights at PATH),
+    ``learned-whole:PATH`` (the whole-game network), ``learned-whole-cards[:PATH]`` (its
+    card play, the book's exchange and declarations) or ``learned-whole-rest[:PATH]`` (its
+    exchange and declarations, the book's card play); the player's name.
+    ``learned-whole`` alone: the package's whole-game network (registered by importing its
+    module)."""
     from piquet.integrations.learned_whole import WholeGamePlayer, load_whole_weights
     from piquet.players.learned import LearnedPlayer, load_weights
 
-    if ":" not in player:
+    kind, _, path = player.partition(":")
+    if kind in ("learned-whole-cards", "learned-whole-rest"):
+        ws = load_whole_weights(path or None)
+        cards = kind == "learned-whole-cards"
+        register_variant(player, lambda seed, think_ms: _Split(seed, ws, cards))
+    elif not path:
         return player
-    kind, path = player.split(":", 1)
-    if kind == "learned-whole":
+    elif kind == "learned-whole":
         ww = load_whole_weights(path)
         register_variant(player, lambda seed, think_ms: WholeGamePlayer(seed, weights=ww))
     else:
