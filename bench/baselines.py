@@ -16,11 +16,17 @@ the margin is A's points a deal minus B's with a 95% interval over the pairs
   milliseconds a decision for the levels that think).
 - ``ismcts-N``: OpenSpiel's Python ``ISMCTSBot`` with N simulations a move and random
   roll-outs, on ``python_piquet`` with ``format="deal"`` and the ``uniform`` resampler
-  (every world consistent with its seat's knowledge alike); B plays through
+  (every world consistent with its seat's knowledge alike), its worlds drawn from the
+  pair's seeded generator (so a row is the same at every run); B plays through
   :class:`~piquet.integrations.openspiel.LevelBot`.  The pack is fed to the game's chance
   nodes card by card, so the deals are the tournament's.  UCT's constant is 40 (the
   utilities are points), one roll-out a leaf, seeded by the pair.
-- ``learned:PATH``: the learned level with the weights at PATH (a training checkpoint).
+- ``learned:PATH``: the learned level with the weights at PATH (a training checkpoint);
+  ``learned-whole`` and ``learned-whole:PATH``: the whole-game network
+  (:mod:`piquet.integrations.learned_whole`), the package's or a checkpoint;
+  ``learned-whole-cards[:PATH]``: that network's card play with the book's exchange and
+  declarations, ``learned-whole-rest[:PATH]``: its exchange and declarations with the
+  book's card play (where its points are lost).
 
 One JSON line a (preset, player) goes to ``--out`` (appended): the margin, its interval,
 the pairs, the seconds and CPU-seconds it took.  ``--end`` (a Unix time) stops before a row
@@ -43,14 +49,50 @@ from piquet.players import register_variant
 from piquet.tournament import deal_pack, mean_ci, run_pairs
 
 
-def _learned_at(path: str) -> str:
-    """Register the learned level with the weights at ``path``; its name."""
+class _Split:
+    """The whole-game network in the play only (``cards``) or everywhere but the play
+    (``rest``), ``book`` for the other part: which part of its game costs it points."""
+
+    def __init__(self, seed: int, weights: Any, net_plays_cards: bool) -> None:
+        from piquet.integrations.learned_whole import WholeGamePlayer
+        from piquet.players import make_player
+
+        self.net = WholeGamePlayer(seed, weights=weights)
+        self.book = make_player("book", seed=seed)
+        self.net_plays_cards = net_plays_cards
+
+    def choose(self, view: Any) -> Any:
+        from piquet.core.deal import Phase
+        from piquet.players.common import my_turn
+
+        in_play = my_turn(view).phase is Phase.PLAY
+        return (self.net if in_play == self.net_plays_cards else self.book).choose(view)
+
+
+def _learned_at(player: str) -> str:
+    """Register ``learned:PATH`` (the learned level with the weights at PATH),
+    ``learned-whole:PATH`` (the whole-game network), ``learned-whole-cards[:PATH]`` (its
+    card play, the book's exchange and declarations) or ``learned-whole-rest[:PATH]`` (its
+    exchange and declarations, the book's card play); the player's name.
+    ``learned-whole`` alone: the package's whole-game network (registered by importing its
+    module)."""
+    from piquet.integrations.learned_whole import WholeGamePlayer, load_whole_weights
     from piquet.players.learned import LearnedPlayer, load_weights
 
-    w = load_weights(path)
-    name = f"learned:{path}"
-    register_variant(name, lambda seed, think_ms: LearnedPlayer(seed, weights=w))
-    return name
+    kind, _, path = player.partition(":")
+    if kind in ("learned-whole-cards", "learned-whole-rest"):
+        ws = load_whole_weights(path or None)
+        cards = kind == "learned-whole-cards"
+        register_variant(player, lambda seed, think_ms: _Split(seed, ws, cards))
+    elif not path:
+        return player
+    elif kind == "learned-whole":
+        ww = load_whole_weights(path)
+        register_variant(player, lambda seed, think_ms: WholeGamePlayer(seed, weights=ww))
+    else:
+        w = load_weights(path)
+        register_variant(player, lambda seed, think_ms: LearnedPlayer(seed, weights=w))
+    return player
 
 
 def ismcts_margins(rules: Rules, sims: int, ref: str, *, pairs: int, seed: int) -> list[float]:
@@ -70,6 +112,10 @@ def ismcts_margins(rules: Rules, sims: int, ref: str, *, pairs: int, seed: int) 
             rs = np.random.RandomState((seed * 1_000_003 + index * 2 + seat) % 2**32)
             bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rs), uct_c=40.0,
                                    max_simulations=sims, random_state=rs)
+            # the worlds drawn from the pair's generator too: the bot's own resampling asks
+            # pyspiel.UniformProbabilitySampler, seeded afresh each time (not reproducible)
+            bot._resampler_cb = (  # (ISMCTSBot has no argument for it)
+                lambda state, player, rs=rs: state.resample_from_infostate(player, rs.uniform))
             other = ops.LevelBot(ref, player_id=1 - seat, seed=index)
             bots = [bot, other] if seat == 0 else [other, bot]
             state = game.new_initial_state()
@@ -91,7 +137,7 @@ def row(rules: Rules, player: str, ref: str, *, pairs: int, seed: int,
         margins = ismcts_margins(rules, int(player.split("-", 1)[1]), ref, pairs=pairs,
                                  seed=seed)
     else:
-        name = _learned_at(player.split(":", 1)[1]) if player.startswith("learned:") else player
+        name = _learned_at(player) if player.startswith("learned") else player
         margins = [o.margin for o in run_pairs(rules, name, ref, pairs=pairs, seed=seed,
                                                think_ms=think_ms)]
     mean, (lo, hi) = mean_ci(margins)

@@ -438,7 +438,8 @@ def openspiel_game_report(s: float, report: dict[str, Any]) -> None:
         counts = [0, 0, 0]
         on_board = openspiel_rate("rubicon", s, counts=counts,
                                   game=ops_mod.load("rubicon", format=fmt, board=True))
-        engine = openspiel_rate("rubicon", s, game=ops_mod.load("rubicon", format=fmt))
+        engine = openspiel_rate("rubicon", s,
+                                game=ops_mod.load("rubicon", format=fmt, board=False))
         assert on_board is not None and engine is not None
         games = max(counts[0], 1)
         chance, moves = round(counts[1] / games), round(counts[2] / games)
@@ -677,8 +678,11 @@ def adapters_diff_run(n: int, presets: list[str]) -> dict[str, dict[str, int]]:
 
 def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | None,
              ratios: Any) -> None:
-    """python_piquet and PettingZoo (wrapped and raw), each on the kernel's board (the
-    default) and through the engine alone (``kernel=False``), against its floor."""
+    """python_piquet and PettingZoo (wrapped and raw) on the engine's episode
+    (``board=False``), each with the cards on the kernel's board and through the engine
+    alone (``kernel=False``), against its floor (the compiled board from the first
+    decision, the default after 0.2.0, is measured by the rows "on the
+    board")."""
     try:
         from piquet.integrations import openspiel as ops_mod
         from piquet.integrations.pettingzoo import env as make_env
@@ -688,7 +692,8 @@ def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | 
         return
 
     counts = [0, 0, 0]
-    ops = openspiel_rate("rubicon", s, game=ops_mod.load("rubicon"), counts=counts)
+    ops = openspiel_rate("rubicon", s, game=ops_mod.load("rubicon", board=False),
+                         counts=counts)
     ops_engine = openspiel_rate("rubicon", s, game=ops_mod.load("rubicon", kernel=False))
     report["python_piquet_games_per_cpu_s"] = ops
     report["python_piquet_engine_path_games_per_cpu_s"] = ops_engine
@@ -701,7 +706,8 @@ def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | 
         assert floor is not None
         vs_skat = f"; x skat {ops / skat:.3f}" if skat else ""
         vs_eng = f"; x engine {ops / eng:.2f}" if eng else ""
-        print(f"python_piquet (rubicon): {ops:,.0f} games/CPU-s; target {TARGET_OPENSPIEL:,}: "
+        print(f"python_piquet board=False (rubicon): {ops:,.0f} games/CPU-s; target "
+              f"{TARGET_OPENSPIEL:,}: "
               f"{'met' if ops >= TARGET_OPENSPIEL else 'NOT met'}{vs_eng}{vs_skat}")
         print(f"  engine path (kernel=False): {ops_engine:,.0f} games/CPU-s; the kernel's board "
               f"= {ops / ops_engine:.3f} of the engine path")
@@ -714,7 +720,8 @@ def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | 
     for label, maker, wrapped in (("PettingZoo", make_env, True),
                                   ("PettingZoo raw_env", raw_env, False)):
         pz_counts = [0, 0]
-        pz = pettingzoo_rate("rubicon", s, e=maker(rules="rubicon"), counts=pz_counts)
+        pz = pettingzoo_rate("rubicon", s, e=maker(rules="rubicon", board=False),
+                             counts=pz_counts)
         pz_engine = pettingzoo_rate("rubicon", s, e=maker(rules="rubicon", kernel=False))
         assert pz is not None and pz_engine is not None
         moves = round(pz_counts[1] / pz_counts[0])
@@ -723,7 +730,8 @@ def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | 
         rows[label] = {"steps_per_cpu_s": pz, "engine_path_steps_per_cpu_s": pz_engine,
                        "floor_steps_per_cpu_s": floor}
         more = f"; {ratios(pz)}" if ratios is not None and ratios(pz) else ""
-        print(f"{label} (rubicon): {pz:,.0f} steps/CPU-s; target {TARGET_PETTINGZOO:,}: "
+        print(f"{label} board=False (rubicon): {pz:,.0f} steps/CPU-s; target "
+              f"{TARGET_PETTINGZOO:,}: "
               f"{'met' if pz >= TARGET_PETTINGZOO else 'NOT met'}{more}")
         print(f"  engine path (kernel=False): {pz_engine:,.0f} steps/CPU-s; the kernel's board "
               f"= {pz / pz_engine:.3f} of the engine path")
@@ -738,7 +746,7 @@ def adapters(s: float, report: dict[str, Any], eng: float | None, skat: float | 
         on_board = pettingzoo_rate("rubicon", s, counts=counts,
                                    e=maker(rules="rubicon", format="game", board=True))
         engine_game = pettingzoo_rate("rubicon", s,
-                                      e=maker(rules="rubicon", format="game"))
+                                      e=maker(rules="rubicon", format="game", board=False))
         assert on_board is not None and engine_game is not None
         moves = round(counts[1] / counts[0])
         floor = pettingzoo_rate("rubicon", s, e=_floor_env(moves, wrapped=wrapped))

@@ -109,6 +109,8 @@ SLOW_MODULES = frozenset({
 #: left in the quick subset; a test that takes long goes here (or gets its own mark).
 SLOW_TESTS = frozenset({
     "test_learned::test_the_training_script_writes_weights_the_level_plays",
+    "test_learned_whole::test_the_training_script_trains_on_the_whole_game",
+    "test_docs_examples::test_the_baselines_commands_run",
     "test_jobs_shared::test_two_web_processes_hold_a_client_to_one_quota_through_redis",
     "test_actions::test_card_carrying_actions_round_trip",
     "test_advise_cli::test_advise_marks_exact_chances_as_exact_and_rounds_only_with_about",

@@ -1,5 +1,6 @@
-"""Every Python example of docs/integrations.md and the README runs as it is written, and
-every example in a docstring of the package (``>>>``) runs as a doctest.
+"""Every Python example of docs/integrations.md, docs/baselines.md and the README runs as it
+is written, every command of docs/baselines.md runs (on a pair of deals, a tiny training
+run), and every example in a docstring of the package (``>>>``) runs as a doctest.
 
 A researcher who followed the page stopped at ``NameError: my_policy`` (issue 37): an
 example that is not run is an example that breaks.  Each fenced ``python`` block is run
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGES = ("docs/integrations.md", "README.md")
+PAGES = ("docs/integrations.md", "docs/baselines.md", "README.md")
 SRC = ROOT / "src"
 
 #: what a block imports -> the package it needs (the extras of pyproject.toml)
@@ -107,3 +108,77 @@ def test_the_docstring_examples_run(module: str) -> None:
 
     found = doctest.testmod(importlib.import_module(module), optionflags=doctest.ELLIPSIS)
     assert found.attempted > 0 and found.failed == 0, found
+
+
+_SH = re.compile(r"^```sh\n(.*?)^```", flags=re.M | re.S)
+_ASSIGN = re.compile(r'^([A-Z_]+)="(.*)"$')
+#: what each script of docs/baselines.md's commands is given on top of the page's options
+#: (argparse keeps the last): a pair of deals of one preset, a training run of one update
+SMALL = {
+    "bench/baselines.py": ["--pairs", "1", "--presets", "rubicon"],
+    "scripts/train_learned.py": ["--envs", "2", "--steps", "40", "--hidden", "8",
+                                 "--hidden2", "8", "--minibatch", "64", "--checkpoints", "0"],
+}
+
+
+def baselines_commands() -> list[list[str]]:
+    """docs/baselines.md's shell commands, in order: continued lines joined, the page's
+    variables (``B="..."``) put in, comments and ``nice`` left out."""
+    import shlex
+
+    text = (ROOT / "docs" / "baselines.md").read_text(encoding="utf-8")
+    out = []
+    for block in _SH.finditer(text):
+        names: dict[str, str] = {}
+        for line in block.group(1).replace("\\\n", "").splitlines():
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            if m := _ASSIGN.match(line):
+                names[m.group(1)] = m.group(2)
+                continue
+            for name, value in names.items():
+                line = line.replace(f"${name}", value)
+            words = shlex.split(line)
+            if words[:2] == ["nice", "-n"]:
+                words = words[3:]
+            out.append(words)
+    return out
+
+
+def test_the_baselines_commands_run(tmp_path: Path) -> None:
+    """Each command of docs/baselines.md, as written but small (:data:`SMALL`), in a
+    temporary directory: the training writes its checkpoint, the tournaments their rows,
+    and ``--table`` prints them."""
+    import shutil
+    import subprocess
+    import sys
+
+    pytest.importorskip("torch", reason="the training command needs torch (the train extra)")
+    pytest.importorskip("pyspiel", reason="the ISMCTS rows need pyspiel")
+    commands = baselines_commands()
+    assert any("scripts/train_learned.py" in c for c in commands)
+    assert any("--table" in c for c in commands)
+    made: dict[str, Path] = {}  # what the small training runs wrote: "cards", "whole"
+    for words in commands:
+        assert words[0] == ".venv/bin/python", words
+        script = words[1]
+        assert (ROOT / script).is_file(), script
+        args = words[2:]
+        if "--table" not in args:
+            args += SMALL[script]
+        # a checkpoint the page's training run would have written: the small run's
+        for w in (w for spec in args for w in spec.split(",") if w.endswith(".npz")):
+            path = tmp_path / w.split(":", 1)[-1]
+            if not path.exists():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy(made["whole" if "learned-whole" in w else "cards"], path)
+        done = subprocess.run([sys.executable, str(ROOT / script), *args], cwd=tmp_path,
+                              capture_output=True, text=True, timeout=600, check=False)
+        assert done.returncode == 0, (words, done.stderr[-2000:])
+        if script == "scripts/train_learned.py":
+            kind = "cards" if "cards" in args else "whole"
+            name = "learned-0min.npz" if kind == "cards" else "learned-whole-0min.npz"
+            made[kind] = next(tmp_path.rglob(name))
+        if "--table" in args:
+            assert "| player | pairs | margin | 95% interval |" in done.stdout

@@ -216,3 +216,45 @@ def test_the_compiled_core_needs_none_of_the_research_extras() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=600, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+@pytest.mark.parametrize(("preset", "fmt"), [(p, None) for p in sorted(PRESETS)]
+                         + [("rubicon", "partie")])
+def test_env_gives_final_obs_and_final_info_where_a_game_ends(preset: str, fmt: str | None) -> None:
+    # Gymnasium's SAME_STEP autoreset: the ended game's last observation and facts in infos
+    env = VectorEnv(16, rules=preset, format=fmt, threads=1)  # type: ignore[arg-type]
+    obs, info = env.reset(seed=7)
+    rng = np.random.default_rng(2)
+    ended = 0
+    for _ in range(900):
+        mask = info["action_mask"]
+        acts = np.argmax(rng.random(mask.shape) * mask, axis=1)
+        before, movers = obs, info["to_play"]
+        obs, rewards, term, _, info = env.step(acts)
+        if not term.any():
+            assert "final_obs" not in info and "final_info" not in info
+            continue
+        assert (info["_final_obs"] == term).all() and (info["_final_info"] == term).all()
+        assert info["final_obs"][~term].tolist() == [None] * int((~term).sum())
+        fi = info["final_info"]
+        for i in np.flatnonzero(term):
+            ended += 1
+            f = info["final_obs"][i]
+            assert f.shape == (B.OBS_SIZE,) and f.dtype == np.float32
+            assert (fi["returns"][i] == [rewards[i], -rewards[i]]).all()
+            assert fi["to_play"][i] == movers[i]
+            me = int(movers[i])
+            scores = fi["scores"][i]
+            assert np.isclose(f[150], scores[me] / 100) and np.isclose(f[151], scores[1 - me] / 100)
+            winner = int(fi["winner"][i])
+            assert (rewards[i] > 0) == (winner == 0) and (rewards[i] < 0) == (winner == 1)
+            if winner >= 0:
+                assert scores[winner] >= scores[1 - winner]
+            assert np.isclose(f[152] * max(env.rules.partie_deals, 1), fi["deals"][i])
+            if f[152] == before[i][152]:  # ended in the deal of the last card: that card played
+                card = int(acts[i])
+                assert f[card] == 0 and before[i][card] == 1 and f[72 + card] == 1
+                assert (f[:36] <= before[i][:36]).all() and (f[72:108] >= before[i][72:108]).all()
+                assert (f[36:72] == before[i][36:72]).all() and f[144] == before[i][144]
+            assert not (f[0:36] * f[72:108]).any()
+    assert ended > 0

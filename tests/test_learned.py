@@ -184,8 +184,8 @@ def test_the_training_script_writes_weights_the_level_plays(tmp_path: Path) -> N
     assert spec is not None and spec.loader is not None
     script = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(script)
-    assert script.main(["--out", str(tmp_path), "--envs", "2", "--steps", "6",
-                        "--hidden", "8", "--checkpoints", "0"]) == 0
+    assert script.main(["--out", str(tmp_path), "--env", "cards", "--envs", "2", "--steps",
+                        "6", "--hidden", "8", "--checkpoints", "0"]) == 0
     rows = (tmp_path / "curve.csv").read_text().splitlines()
     assert rows[0].startswith("update,cpu_s,decisions") and len(rows) == 2
     w = load_weights(tmp_path / "learned-0min.npz")

@@ -146,3 +146,21 @@ def test_ismcts_searches_a_board_game() -> None:
             assert action in state.legal_actions()
             state.apply_action(action)
             moves += 1
+
+
+def test_the_board_is_the_default_and_the_engine_stays_selectable() -> None:
+    """board=True by default (pyspiel.load_game and ops.load alike); board=False gives the
+    engine's states, and so does ops.load's kernel=False without board (pyspiel fills in
+    the parameters' defaults, so there kernel=False alone keeps the board); the game string
+    says which."""
+    for game in (pyspiel.load_game("python_piquet"), ops.load("rubicon", format="game"),
+                 pyspiel.load_game("python_piquet", {"format": "partie"})):
+        assert game.get_parameters()["board"] is True
+        assert isinstance(game.new_initial_state(), BoardPiquetState)
+    assert pyspiel.load_game("python_piquet", {"kernel": False}).get_parameters()["board"]
+    for game in (ops.load("rubicon", board=False), ops.load("rubicon", kernel=False),
+                 pyspiel.load_game("python_piquet", {"kernel": False, "board": False}),
+                 pyspiel.load_game("python_piquet(board=False)")):
+        assert game.get_parameters()["board"] is False
+        assert isinstance(game.new_initial_state(), ops.PiquetState)
+    assert "board=True" in str(pyspiel.load_game("python_piquet"))

@@ -236,3 +236,36 @@ def test_the_environments_name_carries_its_version() -> None:
                       ("one", "a whole number")):
         with pytest.raises(PiquetError, match=said):
             raw_env(version=bad)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("name", "fmt"), FORMATS)
+def test_the_board_is_the_default_and_plays_the_engines_episodes_for_a_seed(
+        name: str, fmt: str) -> None:
+    """``board=True`` (the default) draws the first dealer and the packs as the engine's env
+    does: the same seed and ids give the same agents, observations, masks and rewards."""
+    import random as _random
+
+    from piquet.integrations.pettingzoo import BoardPiquetEnv, PiquetEnv
+
+    assert isinstance(raw_env(rules=name, format=fmt), BoardPiquetEnv)
+    assert isinstance(raw_env(rules=name, format=fmt, kernel=False), PiquetEnv)
+    for seed in (1, 2):
+        both = [raw_env(rules=name, format=fmt, max_deals=6, board=b) for b in (False, True)]
+        for e in both:
+            e.reset(seed=seed)
+        rng = _random.Random(seed)
+        for _ in range(2000):
+            agent = both[0].agent_selection
+            assert both[1].agent_selection == agent
+            seen = [e.observe(agent) for e in both]
+            assert np.array_equal(seen[0]["observation"], seen[1]["observation"])
+            assert np.array_equal(seen[0]["action_mask"], seen[1]["action_mask"])
+            assert both[0].rewards == both[1].rewards
+            if both[0].terminations[agent] or both[0].truncations[agent]:
+                assert both[0].truncations == both[1].truncations
+                break
+            action = rng.choice(np.flatnonzero(seen[0]["action_mask"]).tolist())
+            for e in both:
+                e.step(action)
+        else:
+            pytest.fail("the episode did not end")

@@ -131,6 +131,7 @@ def interval_text(pairs: int, lo: float, hi: float, *, label: str = "95% CI") ->
 
 
 def run(args: argparse.Namespace) -> int:
+    import piquet.integrations.learned_whole  # noqa: F401  (registers learned-whole)
     from piquet.tournament import tournament
 
     check_common(args)

@@ -63,11 +63,13 @@ def reset_rows(p: np.ndarray, fmt: int, policy: int, decks: np.ndarray, st: np.n
 
 def step_rows(p: np.ndarray, fmt: int, policy: int, decks: np.ndarray, st: np.ndarray,
               rngs: np.ndarray, bd: Boards, obs: np.ndarray, masks: np.ndarray,
-              rewards: np.ndarray, done: np.ndarray, actions: np.ndarray, lo: int,
-              hi: int) -> None:
+              rewards: np.ndarray, done: np.ndarray, actions: np.ndarray,
+              final_obs: np.ndarray, facts: np.ndarray, lo: int, hi: int) -> None:
     """Play ``actions[i]`` (a card, already checked legal) in each game ``i`` of ``lo:hi`` and
-    go on from its board to its next card; a finished game's reward is written, then a new
-    game is started (its first observation replaces the last).  Compiled, without the GIL:
-    threads may run other rows at the same time."""
+    go on from its board to its next card; a finished game's reward is written, its last
+    mover's observation at its end goes to ``final_obs[i]`` and its scores of players 0
+    and 1, winner (-1: a drawn partie) and deals played to ``facts[i]`` (``(n, 4)``), then
+    a new game is started (its first observation replaces the last).  Compiled, without
+    the GIL: threads may run other rows at the same time."""
     K._native.step_rows(p, fmt, policy, decks, st, rngs, *bd, obs, masks, rewards, done,
-                        actions, lo, hi)
+                        actions, final_obs, facts, lo, hi)

@@ -18,10 +18,17 @@ to the rule set's target (``format="game"``) or a Rubicon partie (``format="part
   ``format="game"`` +1 / -1; ``format="partie"`` the settlement's points (+ for player 0
   winning), 0 for a drawn partie.  ``infos["to_play"]`` is the player to act.
 - Finished games start again in the same step (Gymnasium's ``SAME_STEP`` autoreset): the
-  observation returned is the new game's first.  ``infos`` has no ``final_obs`` or
-  ``final_info``: a game ends with nobody to play (the kernel writes no observation then),
-  ``terminated`` marks it, the reward is the whole game's, and no game is truncated, so
-  nothing is bootstrapped from a final observation.
+  observation returned is the new game's first; ``terminated`` marks the ended game, the
+  reward is the whole game's (no game is truncated).  As Gymnasium specifies for that mode
+  (and as :class:`~piquet.fast.gameenv.GameEnv`), ``infos["final_obs"]`` (an object array,
+  ``None`` where no game ended, mask ``infos["_final_obs"]``) holds the ended game's last
+  observation, for the player who played its last card, as the board stands at the end
+  (his hand and discards left, the cards played, the card led to a trick left unfinished,
+  the tricks, the points of the deal that ended it and the game scores settled), and
+  ``infos["final_info"]`` (mask ``infos["_final_info"]``) its ``returns`` (``(num_envs,
+  2)``: players 0 and 1), ``to_play`` (that last mover), ``scores`` (``(num_envs, 2)``:
+  players 0 and 1 at its end), ``winner`` (0, 1, or -1 for a drawn partie) and ``deals``
+  (the deals played), each with its mask (``_scores`` ...).
 
 Seeded: ``reset(seed=S)`` gives every game its own generator from ``S``; the same seed and
 actions give the same games (whatever the number of threads).
@@ -45,6 +52,7 @@ from gymnasium.vector import AutoresetMode
 from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import Format, Rules, get_rules
 from piquet.fast import batch as B
+from piquet.fast.autoreset import add_final
 from piquet.fast.engine import PolicyName, policy_code
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
@@ -100,6 +108,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._obs = np.zeros((num_envs, B.OBS_SIZE), dtype=np.float32)
         self._rewards = np.zeros(num_envs, dtype=np.float64)
         self._done = np.zeros(num_envs, dtype=np.bool_)
+        self._final = np.zeros((num_envs, B.OBS_SIZE), dtype=np.float32)
+        self._facts = np.zeros((num_envs, 4), dtype=np.int64)  # scores 0 and 1, winner, deals
         self._seed = seed
         self._started = False
         self._threads = RowThreads(num_envs, threads, "piquet-env")
@@ -162,9 +172,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             allowed = [int(c) for c in np.flatnonzero(self._masks[i])]
             raise IllegalActionError(
                 f"game {i}: card {int(acts[i])} may not be played now; allowed: {allowed}")
+        movers = self._st[:, B.G_TO_PLAY].copy()
         self._rows(B.step_rows, self._p, self._fmt, self._policy, self._decks, self._st,
                    self._rngs, self._boards, self._obs, self._masks, self._rewards, self._done,
-                   acts)
+                   acts, self._final, self._facts)
         terminated = self._done.copy()
         truncated = np.zeros(self.num_envs, dtype=np.bool_)
-        return self._obs.copy(), self._rewards.copy(), terminated, truncated, self._infos()
+        infos = self._infos()
+        add_final(infos, terminated, self._final, {
+            "returns": np.stack([self._rewards, -self._rewards], axis=1), "to_play": movers,
+            "scores": self._facts[:, :2], "winner": self._facts[:, 2],
+            "deals": self._facts[:, 3]})
+        return self._obs.copy(), self._rewards.copy(), terminated, truncated, infos

@@ -61,6 +61,7 @@ from gymnasium.vector import AutoresetMode
 from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.rules import Rules
 from piquet.fast import kernel as K
+from piquet.fast.autoreset import add_final
 from piquet.fast.game import NUM_ACTIONS, TENSORS, GameBoards
 from piquet.fast.rowthreads import RowThreads
 
@@ -184,21 +185,9 @@ class GameEnv(gymnasium.vector.VectorEnv):
                 "(piquet.integrations.actions.action_name names each)")
         self._run(acts, True)
         infos = self._infos()
-        if self._ended.any():
-            ended = self._ended.copy()
-            final_obs = np.full(self.num_envs, None, dtype=object)
-            for j in np.flatnonzero(ended):
-                final_obs[j] = self._final[j].copy()
-            infos["final_obs"] = final_obs
-            infos["_final_obs"] = ended
-            facts = self._facts
-            infos["final_info"] = {
-                "returns": self._returns.copy(), "_returns": ended,
-                "to_play": self._movers.copy(), "_to_play": ended,
-                "scores": facts[:, :2].copy(), "_scores": ended,
-                "winner": facts[:, 2].copy(), "_winner": ended,
-                "deals": facts[:, 3].copy(), "_deals": ended,
-            }
-            infos["_final_info"] = ended
+        facts = self._facts
+        add_final(infos, self._ended, self._final, {
+            "returns": self._returns, "to_play": self._movers, "scores": facts[:, :2],
+            "winner": facts[:, 2], "deals": facts[:, 3]})
         return (self._out(self._obs), self._out(self._rewards), self._out(self._term),
                 self._out(self._trunc), infos)

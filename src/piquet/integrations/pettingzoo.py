@@ -26,6 +26,11 @@ the Rubicon partie (rule sets that play one) and rewards the settlement's points
 ``render_mode`` ``"ansi"`` returns the mover's information-state string, ``"human"``
 prints it.
 
+The game is played on the compiled board from its first decision (``board=True``, the
+default after 0.2.0: :class:`BoardPiquetEnv`, the same episodes for the same seed, some six
+times as fast); ``board=False`` (or ``kernel=False``, the engine alone) plays the engine's
+episode (:class:`PiquetEnv`).
+
 The name carries the environment's version (:mod:`piquet.integrations.versions`), which
 changes when a rule reading or the observations do: ``piquet_v2`` (``env(version=2)``, the
 default) plays this release's readings and observations; ``piquet_v1`` and ``piquet_v0``
@@ -222,8 +227,8 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
     """The raw AEC environment of a deal, whole game or partie on the compiled board
     (:class:`piquet.fast.game.GameBoards`) from its first decision: the same agents, spaces,
     ids, observations and masks as :class:`PiquetEnv` (``tests/test_fast_game.py`` checks
-    them equal step by step), the chance draws made by the board's own seeded generator
-    (so a seed deals other packs than :class:`PiquetEnv`'s), and the engine's episode
+    them equal step by step), the chance draws (the first dealer, each pack) made as
+    :class:`PiquetEnv` makes them, so a seed deals the same packs, and the engine's episode
     worked out only to render (replayed from the packs and ids).
 
     ``format="deal"``: a single deal on the board, player 1 dealing, its return the point
@@ -276,6 +281,8 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
         self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
         self._rng = random.Random(random.SystemRandom().randrange(2**63))
+        self._pack_cards = Episode.start(self.rules, format=self.format,
+                                         max_deals=max_deals).pack_cards
         self._to_move_at = self.boards.offset("to_move")
         self._ndeals_at = self.boards.offset("ndeals")
         self._reset_bookkeeping()
@@ -303,10 +310,15 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
         """Start a new game; its packs come from ``seed`` (or the running seed)."""
         if seed is not None:
             self._rng = random.Random(seed)
-        self.boards.reset(self._rng.randrange(2**62))
+        b = self.boards
+        b.reset(0)
         self._reset_bookkeeping()
-        self._dealer = int(self.boards.field("dealer")[0])
-        self._packs.append(self.boards.deck(0))
+        # the first dealer and the pack drawn as PiquetEnv draws them (the same calls on
+        # the same generator), so a seed deals the same packs with board=True or False
+        dealer = None if self.format is EpisodeFormat.DEAL else self._rng.randrange(2)
+        b.deal_pack(0, self._draw_pack(), dealer=dealer)
+        self._dealer = int(b.field("dealer")[0])
+        self._packs.append(b.deck(0))
         self._ids.append([])
         self._started = True
         self.agent_selection = AGENTS[int(self.boards.to_move[0])]
@@ -350,6 +362,8 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
             pts = b.field("deal_pts", 2)[0]
             self.deals.append((int(pts[0]), int(pts[1])))
             if not b.field("over")[0]:
+                if int(b.rows[0, self._ndeals_at]) == before + 1:
+                    b.deal_pack(0, self._draw_pack())  # the next deal not yet begun
                 self._packs.append(b.deck(0))
                 self._ids.append([])
         mover = int(b.rows[0, self._to_move_at])
@@ -373,6 +387,12 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
         else:
             self.agent_selection = AGENTS[mover]
         self._accumulate_rewards()
+
+    def _draw_pack(self) -> list[int]:
+        """A pack, top first, drawn as :meth:`Episode.draw_rest` draws one (one
+        ``randrange`` over the cards left, a card)."""
+        left = list(self._pack_cards)
+        return [left.pop(self._rng.randrange(len(left))) for _ in range(len(left))]
 
     @property
     def episode(self) -> Episode:
@@ -413,12 +433,16 @@ def raw_env(
     render_mode: str | None = None,
     kernel: bool = True,
     version: int = ENV_VERSION,
-    board: bool = False,
+    board: bool | None = None,
 ) -> PiquetEnv | BoardPiquetEnv:
     """The unwrapped environment (``kernel``: play the cards on the compiled kernel's board;
     False: every step through the engine; ``version``: see
     :mod:`piquet.integrations.versions`; ``board``: the deal, game or partie on the compiled
-    board from its first decision, :class:`BoardPiquetEnv`)."""
+    board from its first decision, :class:`BoardPiquetEnv`, the same episodes for the same
+    seed as :class:`PiquetEnv` and some six times as fast; None, the default: the board
+    unless ``kernel`` is False)."""
+    if board is None:
+        board = kernel
     if board:
         return BoardPiquetEnv(rules=rules, format=format, max_deals=max_deals,
                               render_mode=render_mode, version=version)
@@ -434,7 +458,7 @@ def env(
     render_mode: str | None = None,
     kernel: bool = True,
     version: int = ENV_VERSION,
-    board: bool = False,
+    board: bool | None = None,
 ) -> AECEnv:
     """The environment with PettingZoo's usual checks (order, bounds)."""
     e: AECEnv = raw_env(rules=rules, format=format, max_deals=max_deals, render_mode=render_mode,

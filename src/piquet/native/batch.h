@@ -64,6 +64,8 @@ typedef struct {
     uint8_t (*masks)[36];
     double *rewards;
     uint8_t *done;
+    float (*final_obs)[OBS_SIZE]; /* step_rows: an ended game's last observation (else NULL) */
+    i64 (*facts)[4];              /* step_rows: its scores of players 0 and 1, winner, deals */
 } Games;
 
 static void game_board(const Games *g, i64 i, Board *b) {
@@ -95,6 +97,55 @@ static void g_deal(const Games *g, i64 i) {
     run_deal(&b, g->decks[i], s_e, s_y, g->fmt == FORMAT_GAME ? g->p[P_TARGET] : 0);
 }
 
+/* what `player` (seat 0 elder, 1 younger in the deal) sees: the observation's layout
+ * (piquet.fast.batch.OBS_SIZE); lead < 0: no card led to this trick */
+static void write_obs(const Games *g, i64 i, float *o, i64 player, i64 hand, i64 dis, i64 pl,
+                      i64 lead, i64 trick, i64 won, i64 score0, i64 score1) {
+    const i64 *p = g->p;
+    const i64 *st = g->st[i];
+    i64 seat = player == st[G_DEALER] ? 1 : 0;
+    bits_to_floats(o, hand);
+    bits_to_floats(o + 36, dis);
+    bits_to_floats(o + 72, pl);
+    memset(o + 108, 0, 36 * sizeof(float));
+    if (lead >= 0) o[108 + lead] = 1.0f;
+    o[144] = seat == 0 ? 1.0f : 0.0f;
+    o[145] = (float)((double)trick / 12.0);
+    o[146] = (float)((double)won / 12.0);
+    o[147] = (float)((double)(trick - won) / 12.0);
+    i64 mine = seat == 0 ? score0 : score1;
+    i64 theirs = seat == 0 ? score1 : score0;
+    o[148] = (float)((double)mine / 100.0);
+    o[149] = (float)((double)theirs / 100.0);
+    o[150] = (float)((double)st[G_SCORE0 + player] / 100.0);
+    o[151] = (float)((double)st[G_SCORE1 - player] / 100.0);
+    i64 deals = p[P_PARTIE_DEALS] > 1 ? p[P_PARTIE_DEALS] : 1;
+    o[152] = (float)((double)st[G_DEAL_NO] / (double)deals);
+}
+
+/* game i has ended: its last mover's observation as the board stands at the end (the deal
+ * that ended it: the hand and discards left, the cards played, the card led to a trick
+ * left unfinished, the tricks, the deal's points, the game scores settled) and its facts */
+static void g_final(const Games *g, i64 i, i64 winner) {
+    const i64 *st = g->st[i];
+    const i64 *ps = g->ps[i];
+    if (g->facts) {
+        g->facts[i][0] = st[G_SCORE0];
+        g->facts[i][1] = st[G_SCORE1];
+        g->facts[i][2] = winner;
+        g->facts[i][3] = st[G_DEAL_NO];
+    }
+    if (!g->final_obs) return;
+    i64 player = st[G_TO_PLAY];
+    i64 seat = player == st[G_DEALER] ? 1 : 0;
+    i64 trick = __builtin_popcountll((u64)ps[PS_PLAYED]) / 2; /* the tricks finished */
+    i64 won0 = ps[PS_WON0];
+    i64 lead = ps[PS_HALF] ? ps[PS_LED] : -1;
+    write_obs(g, i, g->final_obs[i], player, ps[PS_HAND + seat], ps[PS_DISC + seat],
+              ps[PS_PLAYED], lead, trick, seat == 0 ? won0 : trick - won0, g->tl[i][T0],
+              g->tl[i][T1]);
+}
+
 /* game i after its deal went on: stopped at a card, write what the player to play sees;
  * else settle the deal (and the game), deal the next and go on */
 static void g_advance(const Games *g, i64 i) {
@@ -106,28 +157,9 @@ static void g_advance(const Games *g, i64 i) {
             i64 seat = inf[I_SEAT];
             i64 player = seat == 1 ? st[G_DEALER] : 1 - st[G_DEALER];
             st[G_TO_PLAY] = player;
-            i64 allowed = inf[I_ALLOWED], hand = inf[I_HAND], dis = inf[I_DISCARDS];
-            i64 pl = inf[I_PLAYED];
-            float *o = g->obs[i];
-            uint8_t *m = g->masks[i];
-            bits_to_floats(o, hand);
-            bits_to_floats(o + 36, dis);
-            bits_to_floats(o + 72, pl);
-            memset(o + 108, 0, 36 * sizeof(float));
-            bits_to_bytes(m, allowed);
-            if (inf[I_LEAD] >= 0) o[108 + inf[I_LEAD]] = 1.0f;
-            o[144] = seat == 0 ? 1.0f : 0.0f;
-            o[145] = (float)((double)inf[I_TRICK] / 12.0);
-            o[146] = (float)((double)inf[I_WON] / 12.0);
-            o[147] = (float)((double)(inf[I_TRICK] - inf[I_WON]) / 12.0);
-            i64 mine = seat == 0 ? inf[I_SCORE0] : inf[I_SCORE1];
-            i64 theirs = seat == 0 ? inf[I_SCORE1] : inf[I_SCORE0];
-            o[148] = (float)((double)mine / 100.0);
-            o[149] = (float)((double)theirs / 100.0);
-            o[150] = (float)((double)st[G_SCORE0 + player] / 100.0);
-            o[151] = (float)((double)st[G_SCORE1 - player] / 100.0);
-            i64 deals = p[P_PARTIE_DEALS] > 1 ? p[P_PARTIE_DEALS] : 1;
-            o[152] = (float)((double)st[G_DEAL_NO] / (double)deals);
+            bits_to_bytes(g->masks[i], inf[I_ALLOWED]);
+            write_obs(g, i, g->obs[i], player, inf[I_HAND], inf[I_DISCARDS], inf[I_PLAYED],
+                      inf[I_LEAD], inf[I_TRICK], inf[I_WON], inf[I_SCORE0], inf[I_SCORE1]);
             return;
         }
         i64 pts_e = g->tl[i][T0], pts_y = g->tl[i][T1], reached = g->tl[i][T_REACHED];
@@ -155,6 +187,7 @@ static void g_advance(const Games *g, i64 i) {
             }
             g->rewards[i] += (double)(winner == 0 ? value : -value);
             g->done[i] = 1;
+            g_final(g, i, winner);
             return;
         }
         st[G_DEALER] = 1 - d;

@@ -841,6 +841,8 @@ static int games_args(Bufs *bs, PyObject *const *args, Games *g, i64 *n_rows) {
     ROWS(rewards, double *, 16, 'f', 1, "rewards");
     ROWS(done, uint8_t *, 17, 'b', 1, "done");
 #undef ROWS
+    g->final_obs = NULL;
+    g->facts = NULL;
     return 1;
 }
 
@@ -873,13 +875,17 @@ fail:
 
 static PyObject *py_step_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     Bufs bs = {.n = 0};
-    NARGS(21, "step_rows");
+    NARGS(23, "step_rows");
     Games g;
     i64 n;
     if (!games_args(&bs, args, &g, &n)) goto fail;
     GET(actions, i64 *, 18, 'i', n, 0, "actions");
-    NUM(lo, 19);
-    NUM(hi, 20);
+    g.final_obs = (float(*)[OBS_SIZE])get(&bs, args[19], 'g', n * OBS_SIZE, 1, "final_obs", NULL);
+    if (!g.final_obs) goto fail;
+    g.facts = (i64(*)[4])get(&bs, args[20], 'i', n * 4, 1, "facts", NULL);
+    if (!g.facts) goto fail;
+    NUM(lo, 21);
+    NUM(hi, 22);
     if (!rows_ok(lo, hi, n)) goto fail;
     for (i64 i = lo; i < hi; i++)
         if (actions[i] < 0 || actions[i] > 35) {
