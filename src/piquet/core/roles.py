@@ -1,16 +1,16 @@
 """The two seats of a deal, elder and younger, as a type of their own.
 
 A :class:`Role` is a seat inside one deal; a player is a seat at the table
-(:data:`piquet.core.match.Player`), mapped to a role deal by deal.  The names of the
+(:data:`Player`), mapped to a role deal by deal.  The names of the
 roles are defined here once.
 """
 
 from __future__ import annotations
 
 import enum
-from typing import Final
+from typing import Final, NewType
 
-__all__ = ["ELDER", "OTHER", "ROLE_NAMES", "YOUNGER", "Role"]
+__all__ = ["ELDER", "OTHER", "ROLE_NAMES", "YOUNGER", "Player", "Role"]
 
 
 class Role(enum.IntEnum):
@@ -32,3 +32,7 @@ OTHER: Final = (Role.YOUNGER, Role.ELDER)
 """The other role, by role: ``OTHER[seat]``."""
 ROLE_NAMES: Final = ("elder", "younger")
 """The roles' names, by role (the one definition)."""
+
+Player = NewType("Player", int)
+"""A player's index at the table (0, 1; 2 in a pool): not a :class:`~piquet.core.roles.Role`,
+which is a seat inside one deal."""
