@@ -37,7 +37,8 @@ from piquet.players.common import truthful_declaration
 from piquet.players.expert import ExpertPlayer
 from piquet.players.search import DEFAULT_THINK_MS, SearchPlayer
 from piquet.solver import Solver, play_state
-from piquet.tournament import _make, _player_seed, deal_match, deal_pack
+from piquet.tournament import deal_match, deal_pack
+from piquet.tournament.pairs import _make, _player_seed
 
 
 def solver_speed(rules: Rules, n: int = 10) -> tuple[float, float]:
