@@ -192,15 +192,15 @@ class _PlayOut:
 
 
 def _running(events: Sequence[Any]) -> list[tuple[int, int, int]]:
-    """(seat, elder's total, younger's total) after each event, in counting order."""
+    """(role, elder's total, younger's total) after each event, in counting order."""
     a = b = 0
     out = []
     for ev in events:
-        if ev.seat == ELDER:
+        if ev.role == ELDER:
             a += ev.points
         else:
             b += ev.points
-        out.append((ev.seat, a, b))
+        out.append((ev.role, a, b))
     return out
 
 

@@ -234,8 +234,9 @@ class Deal:
         d["tally"] = tally
         return new
 
-    def hand(self, seat: int) -> CardSet:
-        return CardSet(self.hands[seat])
+    def hand(self, role: Role) -> CardSet:
+        """The cards ``role`` holds now."""
+        return CardSet(self.hands[role])
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:

@@ -90,13 +90,13 @@ class ExchangeStep(NamedTuple):
     """One step of the exchange still to come."""
 
     kind: ExchangeKind
-    seat: Role
+    role: Role
 
 
 class HeldCount(NamedTuple):
     """A count of the play held back until the declarations are counted."""
 
-    seat: Role
+    role: Role
     kind: Kind
     points: int
     note: str
@@ -110,9 +110,10 @@ S_ELDER, S_ANSWER, S_YOUNGER, S_QUESTION = Step
 
 
 class Utterance(NamedTuple):
-    """One public line of the dialog: its fact, who said it, the words, any cards shown."""
+    """One public line of the dialog: its fact, the role that said it, the words, any cards
+    shown."""
 
-    seat: Role
+    role: Role
     cls: DeclClass | None
     text: str
     """The words, made from ``fact`` by :mod:`piquet.core.words` (never read back)."""

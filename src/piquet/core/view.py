@@ -137,7 +137,7 @@ def dialog_json(dialog: tuple[Utterance, ...]) -> list[dict[str, Any]]:
     """The dialog as JSON: one shape for a seat's view and the public view."""
     return [
         {
-            "seat": ROLE_NAMES[u.seat],
+            "seat": ROLE_NAMES[u.role],
             "class": None if u.cls is None else u.cls.label,
             "text": u.text,
             "said": aloud(u),
@@ -150,7 +150,7 @@ def dialog_json(dialog: tuple[Utterance, ...]) -> list[dict[str, Any]]:
 def events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
     """The score events as JSON: one shape for a seat's view and the public view."""
     return [
-        {"seat": ROLE_NAMES[e.seat], "kind": e.kind.value, "points": e.points, "note": e.note}
+        {"seat": ROLE_NAMES[e.role], "kind": e.kind.value, "points": e.points, "note": e.note}
         for e in events
     ]
 

@@ -32,6 +32,7 @@ from piquet.core.actions import PLAY
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.deal import Deal, Phase, Utterance
 from piquet.core.dealtypes import LeadRule, Trick
+from piquet.core.roles import Role
 from piquet.core.rules import Rules
 from piquet.core.scoring import Event
 from piquet.core.view import DealView, _stock_seen, deal_view, played_by
@@ -50,6 +51,7 @@ from piquet.fast.params import compile_rules
 
 __all__ = ["CardRun", "SeatParts", "can_run", "deal_parts"]
 
+_ROLES: Final = tuple(Role)  # by number: the board writes a role as its number
 _O_EV: Final = FLAT_EV
 _O_PS: Final = FLAT_PS
 _O_INFO: Final = FLAT_INFO
@@ -254,7 +256,7 @@ class CardRun:
         nev = int(tl[K.T_NEV])
         ev = b[_O_EV:_O_EV + 3 * nev]
         events = self.base.events + tuple(
-            Event(int(ev[3 * i]), KINDS[int(ev[3 * i + 1])], int(ev[3 * i + 2]))
+            Event(_ROLES[int(ev[3 * i])], KINDS[int(ev[3 * i + 1])], int(ev[3 * i + 2]))
             for i in range(n_base, nev))
         won0 = int(b[ps + K.PS_WON0])
         v = DealView(

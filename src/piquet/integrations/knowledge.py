@@ -132,7 +132,7 @@ def information_state_string(k: SeatKnowledge) -> str:
     if v is not None:
         lines += _cards_lines(k, v)
         dialog = " | ".join(
-            f"{ROLE_NAMES[u.seat]}: {u.text}" + (f" [{CardSet(u.shown)}]" if u.shown else "")
+            f"{ROLE_NAMES[u.role]}: {u.text}" + (f" [{CardSet(u.shown)}]" if u.shown else "")
             for u in v.dialog
         )
         lines.append(f"dialog: {dialog or '-'}")
@@ -141,7 +141,7 @@ def information_state_string(k: SeatKnowledge) -> str:
             for t in v.tricks
         )
         lines.append(f"tricks: {tricks or '-'}")
-        counted = "; ".join(f"{ROLE_NAMES[e.seat]} {e.kind.value} {e.points}" for e in v.events)
+        counted = "; ".join(f"{ROLE_NAMES[e.role]} {e.kind.value} {e.points}" for e in v.events)
         lines.append(f"counted: {counted or '-'}")
         lines += _tail(v)
     return "\n".join(lines)
@@ -155,6 +155,6 @@ def observation_string(k: SeatKnowledge) -> str:
         lines += _cards_lines(k, v)
         if v.dialog:
             last = v.dialog[-1]
-            lines.append(f"last said: {ROLE_NAMES[last.seat]}: {last.text}")
+            lines.append(f"last said: {ROLE_NAMES[last.role]}: {last.text}")
         lines += _tail(v)
     return "\n".join(lines)

@@ -267,7 +267,7 @@ def _fill(out: Vector, k: SeatKnowledge) -> None:
     _fill_dialog(out, v)
     cnt = o["counted"]
     for e in v.events:
-        side = 0 if e.seat == me else 1
+        side = 0 if e.role == me else 1
         out[cnt + side * len(_KINDS) + _KINDS.index(e.kind)] += e.points / _POINT_SCALE
     out[cnt + 2 * len(_KINDS)] = _points(v.scores[me])
     out[cnt + 2 * len(_KINDS) + 1] = _points(v.scores[1 - me])
@@ -281,7 +281,7 @@ def _fill_dialog(out: Vector, v: DealView) -> None:
     last_claim: dict[tuple[int, int], int] = {}
     for u in v.dialog:
         said = said_of(u)
-        side = 0 if u.seat == me else 1
+        side = 0 if u.role == me else 1
         if said.kind is Saying.BLANCHE:
             out[b + side] = 1.0
             out[b + 2 + side] = min(said.size / 12.0, 1.0)
@@ -476,7 +476,7 @@ def _fill_fast(out: Vector, episode: Episode, player: int, v: SeatParts | None,
     first: dict[int, float] = {}
     again: list[tuple[int, float]] = []
     for e in v.events:
-        i = (cnt if e.seat == me else other_at) + _KIND_AT[e.kind]
+        i = (cnt if e.role == me else other_at) + _KIND_AT[e.kind]
         if i in first:
             again.append((i, e.points / _POINT_SCALE))
         else:

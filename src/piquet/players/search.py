@@ -474,7 +474,7 @@ def tally_open(deal: DealView, rules: Rules) -> bool:
     for e in deal.events:
         if e.kind in (Kind.PIQUE, Kind.REPIQUE):
             continue
-        tally = tally.add(e.seat, e.kind, e.points, e.note, rules, (0, 0), None)
+        tally = tally.add(e.role, e.kind, e.points, e.note, rules, (0, 0), None)
     return tally.open
 
 
@@ -514,7 +514,7 @@ def _blanche_flags(deal: DealView) -> tuple[bool, bool]:
     flags = [False, False]
     for u in deal.dialog:
         if isinstance(u.fact, (BlancheCalled, BlancheDiscards)):
-            flags[u.seat] = True
+            flags[u.role] = True
     if deal.phase is Phase.BLANCHE:
         flags[deal.role] = True
     return flags[0], flags[1]

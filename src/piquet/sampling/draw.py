@@ -375,7 +375,7 @@ def _lead_not_held(view: DealView) -> int:
 def _shown_by(view: DealView, seat: int) -> int:
     out = 0
     for u in view.dialog:
-        if u.seat == seat:
+        if u.role == seat:
             out |= u.shown
     return out
 

@@ -83,7 +83,7 @@ def say_line(u: Utterance, viewer: int | None, names: tuple[str, str]) -> str:
             line = line.replace(str(shown), cards_markup(shown))
             return line
         return escape(line)
-    who = "You" if u.seat == viewer else names[u.seat]
+    who = "You" if u.role == viewer else names[u.role]
     return f'{escape(who)}: "{escape(text)}"'
 
 
@@ -92,7 +92,7 @@ def exclamation(e: Event, viewer: int | None, names: tuple[str, str]) -> str | N
     word = _EXCLAIM.get(e.kind)
     if word is None:
         return None
-    who = "You" if e.seat == viewer else names[e.seat]
+    who = "You" if e.role == viewer else names[e.role]
     return f'{escape(who)}: "[bold]{word}[/bold]"'
 
 
