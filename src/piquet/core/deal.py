@@ -41,7 +41,7 @@ from piquet.core.actions import (
     Reply,
 )
 from piquet.core.cards import SUIT_CARDS as _SUIT_CARDS
-from piquet.core.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards, pack
+from piquet.core.cards import SUIT_MASKS, Card, CardSet, NamedLead, Suit, mask_cards, pack
 from piquet.core.dealtypes import (
     ELDER,
     P_APPOINT,
@@ -63,7 +63,6 @@ from piquet.core.dealtypes import (
     Deferred,
     ExchangeStep,
     HeldCount,
-    LeadRule,
     Phase,
     Role,
     Step,
@@ -107,7 +106,7 @@ class Deal:
     elder_unused: int
     leftovers: int
     leftover_look: tuple[bool, bool]
-    lead_rule: LeadRule | None
+    lead_rule: NamedLead | None
     exchange_steps: tuple[ExchangeStep, ...]
     pending_take: int
     cls: DeclClass
@@ -457,13 +456,8 @@ class Deal:
                 cards = _SUIT_CARDS[suit][hand >> (9 * suit) & 0x1FF]
                 found = cards if cards else mask_cards(hand)  # follow suit if you can
             elif not attrs["tricks"] and attrs["lead_rule"] is not None:
-                kind, value = attrs["lead_rule"]
-                if kind == "suit" and hand & SUIT_MASKS[value]:
-                    found = mask_cards(hand & SUIT_MASKS[value])
-                elif kind == "card" and hand >> value & 1:
-                    found = (value,)
-                else:
-                    found = mask_cards(hand)
+                named = attrs["lead_rule"].mask & hand  # bound to it if he holds it
+                found = mask_cards(named if named else hand)
             else:
                 found = mask_cards(hand)
         attrs["_play"] = found  # the private cache of this state's playable cards

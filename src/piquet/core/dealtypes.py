@@ -4,9 +4,9 @@ and :class:`DealState`, the typed record of a deal's attributes that the transit
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypedDict
 
-from piquet.core.cards import Card
+from piquet.core.cards import Card, NamedLead
 from piquet.core.declarations import Claim, DeclClass
 from piquet.core.facts import Fact
 from piquet.core.roles import ELDER, OTHER, ROLE_NAMES, YOUNGER, Role
@@ -27,7 +27,6 @@ __all__ = [
     "ExchangeKind",
     "ExchangeStep",
     "HeldCount",
-    "LeadRule",
     "Phase",
     "Role",
     "Step",
@@ -57,13 +56,6 @@ class Step(enum.Enum):
     ANSWER = "younger answers"
     YOUNGER = "younger declares"
     QUESTION = "question"
-
-
-class LeadRule(NamedTuple):
-    """The card (an index) or suit elder is bound to lead first (named or appointed)."""
-
-    kind: Literal["card", "suit"]
-    value: int
 
 
 class Deferred(NamedTuple):
@@ -184,7 +176,7 @@ class DealState(TypedDict):
     elder_unused: int
     leftovers: int
     leftover_look: tuple[bool, bool]
-    lead_rule: LeadRule | None
+    lead_rule: NamedLead | None
     cls: DeclClass
     """The class being declared (in the play: the last one)."""
     step: Step

@@ -56,9 +56,7 @@ def why_not_playable(deal: Deal, card: Card, playable: Sequence[int]) -> str:
         held = CardSet(hand & SUIT_MASKS[suit])
         return f"{card}: you must follow {suit.plural}: you hold {held}"
     assert deal.lead_rule is not None
-    kind, value = deal.lead_rule
-    named = Suit(value).plural if kind == "suit" else _card_text(value)
-    return f"{card}: elder is bound to lead {named}; playable: {allowed}"
+    return f"{card}: elder is bound to lead {deal.lead_rule.words}; playable: {allowed}"
 
 def why_not(deal: Deal, action: Action, legal: list[Action]) -> str:
     """Why ``action`` is refused, with what is allowed (``legal``, the first forty)."""

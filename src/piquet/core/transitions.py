@@ -25,7 +25,7 @@ from piquet.core.actions import (
     Question,
     Reply,
 )
-from piquet.core.cards import SUIT_MASKS, Card, mask_cards
+from piquet.core.cards import Card, mask_cards
 from piquet.core.dealtypes import (
     ELDER,
     OTHER,
@@ -46,7 +46,6 @@ from piquet.core.dealtypes import (
     Deferred,
     ExchangeKind,
     ExchangeStep,
-    LeadRule,
     Role,
     Utterance,
 )
@@ -308,23 +307,14 @@ def _h_leftover(old: Deal, d: DealState, action: Leftover) -> None:
 
 
 def _h_name(old: Deal, d: DealState, action: NameLead) -> None:
-    hand = old.hands[ELDER]
-    card = suit = -1
-    if action.card is not None:
-        card = action.card.index
-        rule = LeadRule("card", card)
-        lacks = not hand >> card & 1
-    else:
-        assert action.suit is not None
-        suit = int(action.suit)
-        rule = LeadRule("suit", suit)
-        lacks = not hand & SUIT_MASKS[suit]
+    rule = action.lead
+    lacks = not old.hands[ELDER] & rule.mask
     d["lead_rule"] = rule
     d["leftover_look"] = (True, True)
     rules = old.rules
-    lines = [utterance(LeadNamed(ELDER, card, suit), rules)]
+    lines = [utterance(LeadNamed(ELDER, rule), rules)]
     if lacks:
-        lines.append(utterance(LeadLacked(ELDER, card, suit), rules))
+        lines.append(utterance(LeadLacked(ELDER, rule), rules))
         d["phase"] = P_APPOINT
         d["to_act"] = YOUNGER
         d["dialog"] = (*old.dialog, *lines)
@@ -334,14 +324,9 @@ def _h_name(old: Deal, d: DealState, action: NameLead) -> None:
 
 
 def _h_appoint(old: Deal, d: DealState, action: Appoint) -> None:
-    if action.card is not None:
-        d["lead_rule"] = LeadRule("card", action.card.index)
-        fact = LeadAppointed(YOUNGER, card=action.card.index)
-    else:
-        assert action.suit is not None
-        d["lead_rule"] = LeadRule("suit", int(action.suit))
-        fact = LeadAppointed(YOUNGER, suit=int(action.suit))
-    d["dialog"] = (*old.dialog, utterance(fact, old.rules))
+    rule = action.lead
+    d["lead_rule"] = rule
+    d["dialog"] = (*old.dialog, utterance(LeadAppointed(YOUNGER, rule), old.rules))
     _start_declarations(d)
 
 

@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from piquet.core.actions import Action
-from piquet.core.cards import SUIT_MASKS, CardSet, pack_mask
+from piquet.core.cards import CardSet, NamedLead, pack_mask
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase, Trick, Utterance
-from piquet.core.dealtypes import LeadRule
 from piquet.core.declarations import DeclClass
 from piquet.core.facts import LeadAppointed, LeadLacked
 from piquet.core.roles import OTHER, Role
@@ -82,7 +81,7 @@ class DealView:
     events: tuple[Event, ...]
     scores: tuple[int, int]
     tricks_won: tuple[int, int]
-    lead_rule: LeadRule | None
+    lead_rule: NamedLead | None
     legal_actions: tuple[Action, ...]
     """What this role may do now; in the exchange see ``discard_range`` instead."""
     discard_range: tuple[int, int] | None
@@ -126,7 +125,7 @@ class DealView:
             "tricks_won": {"elder": self.tricks_won[0], "younger": self.tricks_won[1]},
             "lead_rule": None
             if self.lead_rule is None
-            else {"kind": self.lead_rule[0], "value": _lead_text(self.lead_rule)},
+            else {"kind": self.lead_rule.kind, "value": str(self.lead_rule)},
             "legal_actions": [str(a) for a in self.legal_actions],
             "discard_range": None if self.discard_range is None else list(self.discard_range),
             "deferred": [c.label for c in self.deferred],
@@ -153,13 +152,6 @@ def events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
         {"seat": ROLE_NAMES[e.role], "kind": e.kind.value, "points": e.points, "note": e.note}
         for e in events
     ]
-
-
-def _lead_text(rule: LeadRule) -> str:
-    from piquet.core.cards import Card, Suit
-
-    kind, value = rule
-    return str(Card.from_index(value)) if kind == "card" else Suit(value).letter
 
 
 def _leftovers_seen(deal: Deal, role: int) -> bool:
@@ -211,8 +203,7 @@ def appointable(view: DealView, rules: Rules) -> int:
     known = view.hand.mask | view.discards.mask | view.stock_seen.mask
     rule = view.lead_rule
     if rule is not None:
-        kind, value = rule
-        known |= SUIT_MASKS[value] if kind == "suit" else 1 << value
+        known |= rule.mask
     return pack_mask(rules) & ~known
 
 
@@ -234,8 +225,7 @@ def lead_binding(view: DealView) -> LeadBinding | None:
         return None
     lacked = [u.fact for u in view.dialog if isinstance(u.fact, LeadLacked)]
     appointed = any(isinstance(u.fact, LeadAppointed) for u in view.dialog)
-    kind, value = view.lead_rule
-    mask = SUIT_MASKS[value] if kind == "suit" else 1 << value
+    mask = view.lead_rule.mask
     held: bool | None
     if view.role == ELDER:
         held = bool(view.hand.mask & mask) or (
@@ -245,7 +235,7 @@ def lead_binding(view: DealView) -> LeadBinding | None:
         held = bool(1 << view.trick_lead & mask)  # bound to it if he held it: his lead tells
     elif not appointed:
         held = True  # elder named what he holds (else younger appointed the lead)
-    elif any(_within(f.card, f.suit, mask) for f in lacked):
+    elif any(mask & ~f.lead.mask == 0 for f in lacked):  # all of it, said lacked
         held = False  # appointed what elder had just said he lacks
     else:
         seen = view.hand.mask | view.discards.mask | view.stock_seen.mask
@@ -253,12 +243,6 @@ def lead_binding(view: DealView) -> LeadBinding | None:
             False if mask & ~seen == 0 else None
         )
     return LeadBinding(appointed, held)
-
-
-def _within(card: int, suit: int, mask: int) -> bool:
-    """Whether the lack elder stated (a card, or a whole suit) covers all of ``mask``."""
-    lacked = SUIT_MASKS[suit] if suit >= 0 else (1 << card if card >= 0 else 0)
-    return mask & ~lacked == 0
 
 
 def _stock_seen(deal: Deal, role: int) -> int:
@@ -358,7 +342,7 @@ class PublicView:
     events: tuple[Event, ...]
     scores: tuple[int, int]
     tricks_won: tuple[int, int]
-    lead_rule: LeadRule | None
+    lead_rule: NamedLead | None
 
     def to_json(self) -> dict[str, Any]:
         from piquet.core.cards import Card
@@ -390,7 +374,7 @@ class PublicView:
             "tricks_won": by_role(self.tricks_won),
             "lead_rule": None
             if self.lead_rule is None
-            else {"kind": self.lead_rule[0], "value": _lead_text(self.lead_rule)},
+            else {"kind": self.lead_rule.kind, "value": str(self.lead_rule)},
         }
 
 

@@ -29,9 +29,9 @@ import numpy as np
 import numpy.typing as npt
 
 from piquet.core.actions import PLAY
-from piquet.core.cards import CardSet, mask_cards
+from piquet.core.cards import CardSet, NamedLead, mask_cards
 from piquet.core.deal import Deal, Phase, Utterance
-from piquet.core.dealtypes import LeadRule, Trick
+from piquet.core.dealtypes import Trick
 from piquet.core.roles import Role
 from piquet.core.rules import Rules
 from piquet.core.scoring import Event
@@ -101,7 +101,7 @@ class SeatParts(NamedTuple):
     board_events: list[int]
     scores: tuple[int, int]
     tricks_won: tuple[int, int]
-    lead_rule: LeadRule | None
+    lead_rule: NamedLead | None
     discard_range: tuple[int, int] | None
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from piquet.core.cards import Card, CardSet, Suit
+from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ROLE_NAMES
 from piquet.core.view import DealView
 from piquet.integrations.actions import Episode, EpisodeFormat
@@ -94,8 +94,7 @@ def _who(v: DealView, seat: int | None) -> str:
 def _lead_rule(v: DealView) -> str:
     if v.lead_rule is None:
         return "-"
-    kind, value = v.lead_rule
-    return str(Card.from_index(value)) if kind == "card" else Suit(value).plural
+    return v.lead_rule.words
 
 
 def _cards_lines(k: SeatKnowledge, v: DealView) -> list[str]:

@@ -29,6 +29,7 @@ import numpy as np
 import numpy.typing as npt
 
 from piquet.core.actions import Reply
+from piquet.core.cards import NamedLead
 from piquet.core.deal import Phase, Utterance
 from piquet.core.declarations import DeclClass
 from piquet.core.facts import (
@@ -208,6 +209,14 @@ def _points(n: int) -> float:
     return min(n, _POINT_SCALE) / _POINT_SCALE
 
 
+def _lead_slot(lead: NamedLead) -> int:
+    """A named lead's entry in the lead's piece: its suit (0 to 3), or 4 + its card."""
+    if lead.card is not None:
+        return 4 + lead.card.index
+    assert lead.suit is not None
+    return int(lead.suit)
+
+
 def _fill(out: Vector, k: SeatKnowledge) -> None:
     o = _OFFSETS
     g = o["game"]
@@ -262,8 +271,7 @@ def _fill(out: Vector, k: SeatKnowledge) -> None:
     ):
         out[c + i] = min(n / 12.0, 1.0)
     if v.lead_rule is not None:
-        kind, value = v.lead_rule
-        out[o["lead_rule"] + (value if kind == "suit" else 4 + value)] = 1.0
+        out[o["lead_rule"] + _lead_slot(v.lead_rule)] = 1.0
     _fill_dialog(out, v)
     cnt = o["counted"]
     for e in v.events:
@@ -466,8 +474,7 @@ def _fill_fast(out: Vector, episode: Episode, player: int, v: SeatParts | None,
             out[c + i] = x if x < 1.0 else 1.0
     rule = v.lead_rule
     if rule is not None:
-        kind, value = rule
-        out[_O_LEAD_RULE + (value if kind == "suit" else 4 + value)] = 1.0
+        out[_O_LEAD_RULE + _lead_slot(rule)] = 1.0
     if v.dialog:
         at, values = _dialog_entries(v.dialog, me)
         out[at] = values

@@ -367,8 +367,7 @@ def _lead_not_held(view: DealView) -> int:
         first = view.trick_lead
     else:
         return 0
-    kind, value = view.lead_rule
-    bound = SUIT_MASKS[value] if kind == "suit" else 1 << value
+    bound = view.lead_rule.mask
     return 0 if bound >> first & 1 else bound
 
 
@@ -403,8 +402,8 @@ def _set_and_point_facts(
             low = min(c % 9 for c in mask_cards(shown))
             above = sum(1 << (9 * suit + r) for r in range(low + 1, 9))
             excluded |= above & ~shown
-        elif isinstance(fact, LeadAppointed) and fact.card >= 0:
-            excluded |= 1 << fact.card  # younger appoints a card he does not hold
+        elif isinstance(fact, LeadAppointed) and fact.lead.card is not None:
+            excluded |= fact.lead.mask  # younger appoints a card he does not hold
         elif isinstance(fact, MissingTold):
             if fact.card >= 0:
                 missing.append(fact.card)

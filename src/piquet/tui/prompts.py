@@ -517,8 +517,7 @@ def _checked_play(card: Card, ask: Ask, view: MatchView) -> Action:
         held = CardSet(c for c in deal.hand if c.suit == suit)
         raise InputError(f"{card}: you must follow {suit.plural}: you hold {held}")
     if deal.lead_rule is not None and not deal.tricks:
-        kind, value = deal.lead_rule
-        named = str(Card.from_index(value)) if kind == "card" else Suit(value).plural
+        named = deal.lead_rule.words
         raise InputError(
             f"{card}: you are bound to lead {named}; you may play: {_playable_text(ask)}"
         )

@@ -320,12 +320,7 @@ def _table_lines(
         lines.append(f"  {escape(opp)}: " + " · ".join(other))
     binding = lead_binding(deal)
     if binding is not None and deal.lead_rule is not None:
-        kind, value = deal.lead_rule
-        named = (
-            str(Card.from_index(value))
-            if kind == "card"
-            else (("spades", "hearts", "diamonds", "clubs")[value])
-        )
+        named = deal.lead_rule.words
         how = "appointed" if binding.appointed else "named"
         if binding.held is False:  # elder holds none of it: any lead
             who = "you hold" if deal.role == ELDER else f"{escape(opp)} holds"
