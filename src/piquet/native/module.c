@@ -139,41 +139,69 @@ static int params_ok(Py_buffer *v) {
     const i64 *var = (const i64 *)get(&bs, args[i], 'i', P_MODE, 0, "p", &var##_v); \
     if (!var || !params_ok(var##_v)) goto fail
 
+/* a deal from its pack, as play_deal, run_deal, playouts and flat_start take it: the pack
+ * (args[1]), the start and the target (args[2..4]) (deal_pack); the forced choices fz and
+ * their number nfz (args[f], args[f + 1]) (deal_forced); then checked, the pack against
+ * the rule set's (deal_ok), once every argument is read */
+typedef struct {
+    const i64 *deck;
+    Py_buffer *deckv;
+    i64 start0, start1, target;
+    const i64 *fz;
+    Py_buffer *fzv;
+    i64 nfz;
+} DealArgs;
+
+static int deal_pack(Bufs *bs, PyObject *const *args, DealArgs *d) {
+    d->deck = (const i64 *)get(bs, args[1], 'i', 24, 0, "deck", &d->deckv);
+    return d->deck && num(args[2], &d->start0) == 0 && num(args[3], &d->start1) == 0 &&
+           num(args[4], &d->target) == 0;
+}
+
+static int deal_forced(Bufs *bs, PyObject *const *args, int f, DealArgs *d) {
+    d->fz = (const i64 *)get(bs, args[f], 'i', 2, 0, "fz", &d->fzv);
+    return d->fz && num(args[f + 1], &d->nfz) == 0;
+}
+
+static int deal_ok(const DealArgs *d, const i64 *p) {
+    if (d->nfz < 0 || d->nfz > d->fzv->len / 16) {
+        PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
+        return 0;
+    }
+    return len_ok(d->deckv, p[P_DECK_SIZE], "deck") && deck_ok(d->deck, p[P_DECK_SIZE]);
+}
+
+#define GETDEAL(d) \
+    DealArgs d; \
+    if (!deal_pack(&bs, args, &d)) goto fail
+#define GETFORCED(d, f) \
+    if (!deal_forced(&bs, args, f, &d)) goto fail
+#define DEALOK(d) \
+    if (!deal_ok(&d, p)) goto fail
+
 /* ------------------------------------------------------------------ the kernel */
 static PyObject *py_play_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop, info) */
     Bufs bs = {.n = 0};
     NARGS(13, "play_deal");
     GETP(p, 0);
-    Py_buffer *deckv;
-    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
-    if (!deck) goto fail;
-    NUM(start0, 2);
-    NUM(start1, 3);
-    NUM(target, 4);
+    GETDEAL(d);
     NUM(policy, 5);
     GET(rng, u64 *, 6, 'u', 1, 1, "rng");
     GET(tr, i64 *, 7, 'i', MAX_TRACE * 2, 1, "tr");
     GET(ev, i64 *, 8, 'i', MAX_EVENTS * 3, 1, "ev");
-    Py_buffer *fzv;
-    const i64 *fz = (const i64 *)get(&bs, args[9], 'i', 2, 0, "fz", &fzv);
-    if (!fz) goto fail;
-    NUM(nfz, 10);
+    GETFORCED(d, 9);
     int stop = PyObject_IsTrue(args[11]);
     GET(info, i64 *, 12, 'i', I_SIZE, 1, "info");
-    if (nfz < 0 || nfz > fzv->len / 16) {
-        PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
-        goto fail;
-    }
-    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    DEALOK(d);
     Scratch s;
-    Board b = {.p = p, .policy = policy, .rng = rng, .fz = (const i64(*)[2])fz, .nfz = nfz,
-               .stop = stop};
+    Board b = {.p = p, .policy = policy, .rng = rng, .fz = (const i64(*)[2])d.fz,
+               .nfz = d.nfz, .stop = stop};
     board_on(&b, &s);
     b.tr = (i64(*)[2])tr;
     b.ev = (i64(*)[3])ev;
     b.info = info;
-    run_deal(&b, deck, start0, start1, target);
+    run_deal(&b, d.deck, d.start0, d.start1, d.target);
     release(&bs);
     return result5(s.tl);
 fail:
@@ -187,20 +215,12 @@ static PyObject *py_run_deal(PyObject *self, PyObject *const *args, Py_ssize_t n
     Bufs bs = {.n = 0};
     NARGS(18, "run_deal");
     GETP(p, 0);
-    Py_buffer *deckv;
-    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
-    if (!deck) goto fail;
-    NUM(start0, 2);
-    NUM(start1, 3);
-    NUM(target, 4);
+    GETDEAL(d);
     NUM(policy, 5);
     GET(rng, u64 *, 6, 'u', 1, 1, "rng");
     GET(tr, i64 *, 7, 'i', MAX_TRACE * 2, 1, "tr");
     GET(ev, i64 *, 8, 'i', MAX_EVENTS * 3, 1, "ev");
-    Py_buffer *fzv;
-    const i64 *fz = (const i64 *)get(&bs, args[9], 'i', 2, 0, "fz", &fzv);
-    if (!fz) goto fail;
-    NUM(nfz, 10);
+    GETFORCED(d, 9);
     int stop = PyObject_IsTrue(args[11]);
     GET(info, i64 *, 12, 'i', I_SIZE, 1, "info");
     GET(tl, i64 *, 13, 'i', T_SIZE, 1, "tl");
@@ -208,16 +228,12 @@ static PyObject *py_run_deal(PyObject *self, PyObject *const *args, Py_ssize_t n
     GET(held, i64 *, 15, 'i', MAX_HELD * 3, 1, "held");
     GET(deferred, i64 *, 16, 'i', 9, 1, "deferred");
     GET(ps, i64 *, 17, 'i', PS_SIZE, 1, "ps");
-    if (nfz < 0 || nfz > fzv->len / 16) {
-        PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
-        goto fail;
-    }
-    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    DEALOK(d);
     Board b = {.p = p, .policy = policy, .rng = rng, .tl = tl, .ev = (i64(*)[3])ev,
                .tr = (i64(*)[2])tr, .res = (i64(*)[3])res, .held = (i64(*)[3])held,
                .deferred = (i64(*)[3])deferred, .ps = ps, .info = info,
-               .fz = (const i64(*)[2])fz, .nfz = nfz, .stop = stop};
-    run_deal(&b, deck, start0, start1, target);
+               .fz = (const i64(*)[2])d.fz, .nfz = d.nfz, .stop = stop};
+    run_deal(&b, d.deck, d.start0, d.start1, d.target);
     release(&bs);
     return result5(tl);
 fail:
@@ -307,33 +323,21 @@ static PyObject *py_playouts(PyObject *self, PyObject *const *args, Py_ssize_t n
     Bufs bs = {.n = 0};
     NARGS(11, "playouts");
     GETP(p, 0);
-    Py_buffer *deckv;
-    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
-    if (!deck) goto fail;
-    NUM(start0, 2);
-    NUM(start1, 3);
-    NUM(target, 4);
+    GETDEAL(d);
     NUM(policy, 5);
     GET(rng, u64 *, 6, 'u', 1, 1, "rng");
-    Py_buffer *fzv;
-    const i64 *fz = (const i64 *)get(&bs, args[7], 'i', 2, 0, "fz", &fzv);
-    if (!fz) goto fail;
-    NUM(nfz, 8);
+    GETFORCED(d, 7);
     NUM(n, 9);
     GET(out, i64 *, 10, 'i', 4, 1, "out");
-    if (nfz < 0 || nfz > fzv->len / 16) {
-        PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
-        goto fail;
-    }
-    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    DEALOK(d);
     i64 status = 0;
     Py_BEGIN_ALLOW_THREADS
     Scratch s;
-    Board b = {.p = p, .policy = policy, .rng = rng, .fz = (const i64(*)[2])fz, .nfz = nfz,
-               .stop = 0};
+    Board b = {.p = p, .policy = policy, .rng = rng, .fz = (const i64(*)[2])d.fz,
+               .nfz = d.nfz, .stop = 0};
     board_on(&b, &s);
     for (i64 k = 0; k < n; k++) {
-        run_deal(&b, deck, start0, start1, target);
+        run_deal(&b, d.deck, d.start0, d.start1, d.target);
         if (s.info[I_STATUS] == BAD_CHOICE) {
             status = -1;
             break;
@@ -356,27 +360,15 @@ static PyObject *py_flat_start(PyObject *self, PyObject *const *args, Py_ssize_t
     Bufs bs = {.n = 0};
     NARGS(8, "flat_start");
     GETP(p, 0);
-    Py_buffer *deckv;
-    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
-    if (!deck) goto fail;
-    NUM(start0, 2);
-    NUM(start1, 3);
-    NUM(target, 4);
-    Py_buffer *fzv;
-    const i64 *fz = (const i64 *)get(&bs, args[5], 'i', 2, 0, "fz", &fzv);
-    if (!fz) goto fail;
-    NUM(nfz, 6);
+    GETDEAL(d);
+    GETFORCED(d, 5);
     GET(flat, i64 *, 7, 'i', FLAT_SIZE, 1, "flat");
-    if (nfz < 0 || nfz > fzv->len / 16) {
-        PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
-        goto fail;
-    }
-    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    DEALOK(d);
     u64 rng = 1; /* no policy draws: every choice is forced or a card */
-    Board b = {.p = p, .policy = 0, .rng = &rng, .fz = (const i64(*)[2])fz, .nfz = nfz,
+    Board b = {.p = p, .policy = 0, .rng = &rng, .fz = (const i64(*)[2])d.fz, .nfz = d.nfz,
                .stop = 1};
     board_of_flat(&b, flat);
-    run_deal(&b, deck, start0, start1, target);
+    run_deal(&b, d.deck, d.start0, d.start1, d.target);
     release(&bs);
     Py_RETURN_NONE;
 fail:
