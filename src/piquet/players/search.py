@@ -488,9 +488,9 @@ def declaration_tally(
     """The tally after both declare all they hold (carte blanche first, repique judged)."""
     tally = Tally()
     counts = rules.blanche_counted(blanche[0], blanche[1])
-    for seat in (ELDER, YOUNGER):
-        if counts[seat]:
-            tally = tally.add(seat, Kind.BLANCHE, rules.blanche_value, "", rules, (0, 0), None)
+    for role in (ELDER, YOUNGER):
+        if counts[role]:
+            tally = tally.add(role, Kind.BLANCHE, rules.blanche_value, "", rules, (0, 0), None)
     hands = (elder, younger)
     for cls, kind in zip(DeclClass, (Kind.POINT, Kind.SEQUENCES, Kind.SETS), strict=True):
         e = best_claim(elder, cls, rules)
@@ -619,12 +619,12 @@ def _continue_value(d: Deal, rules: Rules, sit: Situation, solver: Solver, role:
             d.to_act == ELDER and not d.tricks and d.trick_lead is None and d.deferred
         ):
             break
-        seat = d.to_act
-        assert seat is not None
-        view = deal_view(d, seat)
+        mover = d.to_act
+        assert mover is not None
+        view = deal_view(d, mover)
         if d.phase is Phase.PLAY:
             legal = [a.card.index for a in view.legal_actions if isinstance(a, Play)]
-            card = book_lead(legal, d.hands[seat], d.hands[1 - seat], 0)
+            card = book_lead(legal, d.hands[mover], d.hands[1 - mover], 0)
             d = d.apply(_play_action(card))
         else:
             d = d.apply(truthful_declaration(view, rules))
