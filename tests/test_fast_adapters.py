@@ -50,7 +50,7 @@ def _but_notes(v: DealView) -> DealView:
 def _named(v: DealView) -> int:
     """Every card a seat's view names."""
     out = 0
-    for x in (v.hand, v.dealt, v.discards, v.taken, v.stock_seen, v.unused_seen,
+    for x in (v.hand, v.dealt, v.discards, v.taken, v.stock_seen, v.elder_leftovers_seen,
               v.leftovers_seen, v.opponent_shown, v.opponent_played, v.seen_by_opponent):
         out |= x.mask
     for t in v.tricks:

@@ -103,7 +103,7 @@ class Deal:
     start: tuple[int, int]
     target: int | None
     blanche: tuple[int, int]
-    elder_unused: int
+    elder_leftovers: int
     leftovers: int
     leftover_look: tuple[bool, bool]
     lead_rule: NamedLead | None
@@ -596,7 +596,7 @@ _FRESH: Final = DealState(
     stock=(),
     packet=None,
     blanche=(-1, -1),
-    elder_unused=0,
+    elder_leftovers=0,
     leftovers=0,
     leftover_look=(False, False),
     lead_rule=None,

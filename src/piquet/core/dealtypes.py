@@ -173,7 +173,7 @@ class DealState(TypedDict):
     """Cards each role announced he will discard with carte blanche (-1: no blanche)."""
     exchange_steps: tuple[ExchangeStep, ...]
     pending_take: int
-    elder_unused: int
+    elder_leftovers: int
     leftovers: int
     leftover_look: tuple[bool, bool]
     lead_rule: NamedLead | None

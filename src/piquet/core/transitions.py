@@ -261,7 +261,7 @@ def _h_discard(old: Deal, d: DealState, action: Discard) -> None:
             mask = 0
             for i in d["stock"][:unused]:
                 mask |= 1 << i
-            d["elder_unused"] = mask
+            d["elder_leftovers"] = mask
     _run_exchange(d)
 
 

@@ -5,7 +5,7 @@ rule set's visibility rules; :func:`piquet.core.match.Match.view` wraps it with 
 game's score for one player.  Nothing else in the package decides visibility.
 
 What a role sees: its own hand, the cards it was dealt, discarded and took in;
-the unused rest of elder's allotment (elder, where the rules allow); younger's
+elder's leftovers, the rest of his allotment (elder, where the rules allow); younger's
 leftovers (as the rule set's procedure allows); whatever the other has shown
 (carte blanche, winning declarations where they must be shown); the dialog;
 every card played; the counts.
@@ -58,9 +58,10 @@ class DealView:
     discards: CardSet
     taken: CardSet
     stock_seen: CardSet
-    """Stock cards this role has seen but does not hold (elder's unused, leftovers)."""
-    unused_seen: CardSet
-    """Elder: the unused rest of his allotment, as he saw it (empty for younger)."""
+    """Stock cards this role has seen but does not hold (elder's and younger's leftovers)."""
+    elder_leftovers_seen: CardSet
+    """Elder: his leftovers (the rest of his allotment he did not take), as he saw them
+    (empty for younger).  The JSON keeps the key ``unused_seen``."""
     leftovers_seen: CardSet
     """Younger's leftovers, when this role may see them."""
     packet: int | None
@@ -105,7 +106,7 @@ class DealView:
             "discards": cs(self.discards),
             "taken": cs(self.taken),
             "stock_seen": cs(self.stock_seen),
-            "unused_seen": cs(self.unused_seen),
+            "unused_seen": cs(self.elder_leftovers_seen),
             "leftovers_seen": cs(self.leftovers_seen),
             "packet": self.packet,
             "declaring": None if self.declaring is None else self.declaring.label,
@@ -248,7 +249,7 @@ def lead_binding(view: DealView) -> LeadBinding | None:
 def _stock_seen(deal: Deal, role: int) -> int:
     seen = 0
     if role == ELDER and deal.rules.elder_sees_unused:
-        seen |= deal.elder_unused
+        seen |= deal.elder_leftovers
     if deal.leftovers and _leftovers_seen(deal, role):
         seen |= deal.leftovers
     return seen & ~deal.hands[role] & ~deal.taken[role]
@@ -290,8 +291,8 @@ def deal_view(deal: Deal, role: int) -> DealView:
         discards=CardSet(deal.discards[role]),
         taken=CardSet(deal.taken[role]),
         stock_seen=CardSet(_stock_seen(deal, role)),
-        unused_seen=CardSet(
-            deal.elder_unused if role == ELDER and deal.rules.elder_sees_unused else 0
+        elder_leftovers_seen=CardSet(
+            deal.elder_leftovers if role == ELDER and deal.rules.elder_sees_unused else 0
         ),
         leftovers_seen=CardSet(
             deal.leftovers if deal.leftovers and _leftovers_seen(deal, role) else 0

@@ -268,7 +268,7 @@ class CardRun:
             discards=start.discards,
             taken=start.taken,
             stock_seen=start.stock_seen,
-            unused_seen=start.unused_seen,
+            elder_leftovers_seen=start.elder_leftovers_seen,
             leftovers_seen=start.leftovers_seen,
             packet=start.packet,
             declaring=None,

@@ -298,7 +298,7 @@ def _table_lines(
         facts.append(f"you took {cards_markup(deal.taken)}")
     # the stock cards seen, told apart: elder's unused (the other takes from them first)
     # and what is left in the stock when he has taken
-    unused = CardSet(deal.stock_seen.mask & deal.unused_seen.mask)
+    unused = CardSet(deal.stock_seen.mask & deal.elder_leftovers_seen.mask)
     left = CardSet(deal.stock_seen.mask & deal.leftovers_seen.mask & ~unused.mask)
     rest = CardSet(deal.stock_seen.mask & ~unused.mask & ~left.mask)
     if unused:
