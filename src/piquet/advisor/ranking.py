@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Any, Final
 
-from piquet.advisor.deals import ELDER, ROLES, Setup, worlds
+from piquet.advisor.deals import ELDER, ROLES, Setup, check_score, worlds
 from piquet.advisor.explain import LEGEND, METHOD_WORDS, Z95, Explanation, explain
 from piquet.advisor.race import (
     _calibration,
@@ -452,11 +452,7 @@ def _checked_setup(
             raise PiquetError(f"{what} must be at least {least}, not {count}")
     if not book_margin >= 0:  # also refuses NaN
         raise PiquetError(f"the book margin must be 0 or more standard errors, not {book_margin}")
-    if score is not None and (min(score) < 0 or max(score) >= rules.target):
-        raise PiquetError(
-            f"scores must be 0 to {rules.target - 1} (the game is {rules.target}); got "
-            f"{score[0]},{score[1]}"
-        )
+    check_score(score, rules)
     return setup
 
 
