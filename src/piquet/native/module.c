@@ -126,18 +126,12 @@ static int len_ok(Py_buffer *v, i64 n, const char *name) {
     return 1;
 }
 
-static int params_ok(Py_buffer *v) {
-    if (v->len / 8 < P_MODE) {
-        PyErr_SetString(PyExc_ValueError, "p: not a parameter vector");
-        return 0;
-    }
-    return 1;
-}
-
-#define GETP(var, i) \
-    Py_buffer *var##_v; \
-    const i64 *var = (const i64 *)get(&bs, args[i], 'i', P_MODE, 0, "p", &var##_v); \
-    if (!var || !params_ok(var##_v)) goto fail
+/* a parameter vector (the kernel's p, P_MODE long at least; the solver's P, P_COUNT): an
+ * int64 array read only, its length checked by get */
+#define GETVEC(var, i, n, name) \
+    const i64 *var = (const i64 *)get(&bs, args[i], 'i', n, 0, name, NULL); \
+    if (!var) goto fail
+#define GETP(var, i) GETVEC(var, i, P_MODE, "p")
 
 /* a deal from its pack, as play_deal, run_deal, playouts and flat_start take it: the pack
  * (args[1]), the start and the target (args[2..4]) (deal_pack); the forced choices fz and
@@ -564,18 +558,7 @@ static int solver_args(Bufs *bs, PyObject *const *args, int i, const i64 *P, Sol
     return 1;
 }
 
-static int solver_params_ok(Py_buffer *v) {
-    if (v->len / 8 < P_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "P: not a solver's parameter vector");
-        return 0;
-    }
-    return 1;
-}
-
-#define GETSP(var, i) \
-    Py_buffer *var##_v; \
-    const i64 *var = (const i64 *)get(&bs, args[i], 'i', P_COUNT, 0, "P", &var##_v); \
-    if (!var || !solver_params_ok(var##_v)) goto fail
+#define GETSP(var, i) GETVEC(var, i, P_COUNT, "P")
 
 static PyObject *py_s_root(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, guess, P, tt, buf, stats, S,
@@ -809,7 +792,7 @@ static int games_args(Bufs *bs, PyObject *const *args, Games *g, i64 *n_rows) {
      *  masks, rewards, done) */
     Py_buffer *v;
     g->p = (const i64 *)get(bs, args[0], 'i', P_MODE, 0, "p", &v);
-    if (!g->p || !params_ok(v)) return 0;
+    if (!g->p) return 0;
     if (num(args[1], &g->fmt) < 0 || num(args[2], &g->policy) < 0) return 0;
     g->decks = (i64(*)[36])get(bs, args[3], 'i', 0, 1, "decks", &v);
     if (!g->decks) return 0;
