@@ -173,6 +173,24 @@ static int deal_ok(const DealArgs *d, const i64 *p) {
 #define DEALOK(d) \
     if (!deal_ok(&d, p)) goto fail
 
+/* the board's arrays (kernel.h's Board), each named and sized once: what one board takes
+ * (GETB) and, a row each, what the batch's games take (ROWSB) */
+enum { B_TL, B_EV, B_TR, B_RES, B_HELD, B_DEFERRED, B_PS, B_INFO };
+static const struct {
+    const char *name;
+    Py_ssize_t n;
+} BOARD[] = {
+    [B_TL] = {"tl", T_SIZE},
+    [B_EV] = {"ev", MAX_EVENTS * 3},
+    [B_TR] = {"tr", MAX_TRACE * 2},
+    [B_RES] = {"res", 9},
+    [B_HELD] = {"held", MAX_HELD * 3},
+    [B_DEFERRED] = {"deferred", 9},
+    [B_PS] = {"ps", PS_SIZE},
+    [B_INFO] = {"info", I_SIZE},
+};
+#define GETB(var, i, which) GET(var, i64 *, i, 'i', BOARD[which].n, 1, BOARD[which].name)
+
 /* ------------------------------------------------------------------ the kernel */
 static PyObject *py_play_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop, info) */
@@ -182,11 +200,11 @@ static PyObject *py_play_deal(PyObject *self, PyObject *const *args, Py_ssize_t 
     GETDEAL(d);
     NUM(policy, 5);
     GET(rng, u64 *, 6, 'u', 1, 1, "rng");
-    GET(tr, i64 *, 7, 'i', MAX_TRACE * 2, 1, "tr");
-    GET(ev, i64 *, 8, 'i', MAX_EVENTS * 3, 1, "ev");
+    GETB(tr, 7, B_TR);
+    GETB(ev, 8, B_EV);
     GETFORCED(d, 9);
     int stop = PyObject_IsTrue(args[11]);
-    GET(info, i64 *, 12, 'i', I_SIZE, 1, "info");
+    GETB(info, 12, B_INFO);
     DEALOK(d);
     Scratch s;
     Board b = {.p = p, .policy = policy, .rng = rng, .fz = (const i64(*)[2])d.fz,
@@ -212,16 +230,16 @@ static PyObject *py_run_deal(PyObject *self, PyObject *const *args, Py_ssize_t n
     GETDEAL(d);
     NUM(policy, 5);
     GET(rng, u64 *, 6, 'u', 1, 1, "rng");
-    GET(tr, i64 *, 7, 'i', MAX_TRACE * 2, 1, "tr");
-    GET(ev, i64 *, 8, 'i', MAX_EVENTS * 3, 1, "ev");
+    GETB(tr, 7, B_TR);
+    GETB(ev, 8, B_EV);
     GETFORCED(d, 9);
     int stop = PyObject_IsTrue(args[11]);
-    GET(info, i64 *, 12, 'i', I_SIZE, 1, "info");
-    GET(tl, i64 *, 13, 'i', T_SIZE, 1, "tl");
-    GET(res, i64 *, 14, 'i', 9, 1, "res");
-    GET(held, i64 *, 15, 'i', MAX_HELD * 3, 1, "held");
-    GET(deferred, i64 *, 16, 'i', 9, 1, "deferred");
-    GET(ps, i64 *, 17, 'i', PS_SIZE, 1, "ps");
+    GETB(info, 12, B_INFO);
+    GETB(tl, 13, B_TL);
+    GETB(res, 14, B_RES);
+    GETB(held, 15, B_HELD);
+    GETB(deferred, 16, B_DEFERRED);
+    GETB(ps, 17, B_PS);
     DEALOK(d);
     Board b = {.p = p, .policy = policy, .rng = rng, .tl = tl, .ev = (i64(*)[3])ev,
                .tr = (i64(*)[2])tr, .res = (i64(*)[3])res, .held = (i64(*)[3])held,
@@ -242,14 +260,14 @@ static PyObject *py_resume(PyObject *self, PyObject *const *args, Py_ssize_t nar
     GETP(p, 0);
     NUM(policy, 1);
     GET(rng, u64 *, 2, 'u', 1, 1, "rng");
-    GET(tl, i64 *, 3, 'i', T_SIZE, 1, "tl");
-    GET(ev, i64 *, 4, 'i', MAX_EVENTS * 3, 1, "ev");
-    GET(held, i64 *, 5, 'i', MAX_HELD * 3, 1, "held");
-    GET(res, i64 *, 6, 'i', 9, 1, "res");
-    GET(deferred, i64 *, 7, 'i', 9, 1, "deferred");
-    GET(ps, i64 *, 8, 'i', PS_SIZE, 1, "ps");
-    GET(tr, i64 *, 9, 'i', MAX_TRACE * 2, 1, "tr");
-    GET(info, i64 *, 10, 'i', I_SIZE, 1, "info");
+    GETB(tl, 3, B_TL);
+    GETB(ev, 4, B_EV);
+    GETB(held, 5, B_HELD);
+    GETB(res, 6, B_RES);
+    GETB(deferred, 7, B_DEFERRED);
+    GETB(ps, 8, B_PS);
+    GETB(tr, 9, B_TR);
+    GETB(info, 10, B_INFO);
     NUM(card, 11);
     if (card < 0 || card > 35) {
         PyErr_SetString(PyExc_ValueError, "card: an index 0 to 35");
@@ -801,16 +819,17 @@ static int games_args(Bufs *bs, PyObject *const *args, Games *g, i64 *n_rows) {
 #define ROWS(field, type, i, kind, per, name) \
     g->field = (type)get(bs, args[i], kind, n * (per), 1, name, NULL); \
     if (!g->field) return 0
+#define ROWSB(field, type, i, which) ROWS(field, type, i, 'i', BOARD[which].n, BOARD[which].name)
     ROWS(st, i64(*)[G_SIZE], 4, 'i', G_SIZE, "st");
     ROWS(rngs, u64 *, 5, 'u', 1, "rngs");
-    ROWS(tl, i64(*)[T_SIZE], 6, 'i', T_SIZE, "tl");
-    ROWS(ev, i64(*)[MAX_EVENTS][3], 7, 'i', MAX_EVENTS * 3, "ev");
-    ROWS(tr, i64(*)[MAX_TRACE][2], 8, 'i', MAX_TRACE * 2, "tr");
-    ROWS(res, i64(*)[3][3], 9, 'i', 9, "res");
-    ROWS(held, i64(*)[MAX_HELD][3], 10, 'i', MAX_HELD * 3, "held");
-    ROWS(deferred, i64(*)[3][3], 11, 'i', 9, "deferred");
-    ROWS(ps, i64(*)[PS_SIZE], 12, 'i', PS_SIZE, "ps");
-    ROWS(info, i64(*)[I_SIZE], 13, 'i', I_SIZE, "info");
+    ROWSB(tl, i64(*)[T_SIZE], 6, B_TL);
+    ROWSB(ev, i64(*)[MAX_EVENTS][3], 7, B_EV);
+    ROWSB(tr, i64(*)[MAX_TRACE][2], 8, B_TR);
+    ROWSB(res, i64(*)[3][3], 9, B_RES);
+    ROWSB(held, i64(*)[MAX_HELD][3], 10, B_HELD);
+    ROWSB(deferred, i64(*)[3][3], 11, B_DEFERRED);
+    ROWSB(ps, i64(*)[PS_SIZE], 12, B_PS);
+    ROWSB(info, i64(*)[I_SIZE], 13, B_INFO);
     ROWS(obs, float(*)[OBS_SIZE], 14, 'g', OBS_SIZE, "obs");
     ROWS(masks, uint8_t(*)[36], 15, 'b', 36, "masks");
     ROWS(rewards, double *, 16, 'f', 1, "rewards");
