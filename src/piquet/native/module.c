@@ -448,6 +448,17 @@ static int worlds(Bufs *bs, PyObject *const *args, int i, Worlds *w) {
     return 1;
 }
 
+/* world j's forced choices with candidate c's discard written in the free row after its
+ * history; returns the rows and, in *nfz, their number */
+static const i64 (*with_discard(const Worlds *w, i64 j, i64 c, i64 *nfz))[2] {
+    i64 k = w->nfz[j];
+    i64 *fzj = w->fz + j * w->depth * 2;
+    fzj[2 * k] = A_DISCARD;
+    fzj[2 * k + 1] = w->cands[c];
+    *nfz = k + 1;
+    return (const i64(*)[2])fzj;
+}
+
 static PyObject *py_rollout_matrix(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, decks, fz, nfz, cands, role, policy, states, plays, out, status) */
     Bufs bs = {.n = 0};
@@ -469,12 +480,7 @@ static PyObject *py_rollout_matrix(PyObject *self, PyObject *const *args, Py_ssi
     for (i64 c = 0; c < w.n_c; c++) {
         status[c] = 0;
         for (i64 j = 0; j < w.n_w; j++) {
-            i64 k = w.nfz[j];
-            i64 *fzj = w.fz + j * w.depth * 2;
-            fzj[2 * k] = A_DISCARD;
-            fzj[2 * k + 1] = w.cands[c];
-            b.fz = (const i64(*)[2])fzj;
-            b.nfz = k + 1;
+            b.fz = with_discard(&w, j, c, &b.nfz);
             double total = 0.0;
             int badc = 0;
             for (i64 r = 0; r < plays; r++) {
@@ -523,12 +529,7 @@ static PyObject *py_rollout_points(PyObject *self, PyObject *const *args, Py_ssi
     for (i64 c = 0; c < w.n_c; c++) {
         status[c] = 0;
         for (i64 j = 0; j < w.n_w; j++) {
-            i64 k = w.nfz[j];
-            i64 *fzj = w.fz + j * w.depth * 2;
-            fzj[2 * k] = A_DISCARD;
-            fzj[2 * k + 1] = w.cands[c];
-            b.fz = (const i64(*)[2])fzj;
-            b.nfz = k + 1;
+            b.fz = with_discard(&w, j, c, &b.nfz);
             rng = states[j];
             run_deal(&b, w.decks[j], 0, 0, 0);
             if (s.info[I_STATUS] == BAD_CHOICE) {
@@ -752,13 +753,10 @@ static PyObject *py_solver_matrix(PyObject *self, PyObject *const *args, Py_ssiz
     for (i64 c = 0; c < w.n_c; c++) {
         status[c] = 0;
         for (i64 j = 0; j < w.n_w; j++) {
-            i64 k = w.nfz[j];
-            i64 *fzj = w.fz + j * w.depth * 2;
-            fzj[2 * k] = A_DISCARD;
-            fzj[2 * k + 1] = w.cands[c];
+            i64 nfz;
+            const i64(*fzj)[2] = with_discard(&w, j, c, &nfz);
             memset(flat, 0, sizeof flat);
-            Board b = {.p = p, .policy = policy, .rng = &rng, .fz = (const i64(*)[2])fzj,
-                       .nfz = k + 1, .stop = 1};
+            Board b = {.p = p, .policy = policy, .rng = &rng, .fz = fzj, .nfz = nfz, .stop = 1};
             board_of_flat(&b, flat);
             rng = states[j];
             run_deal(&b, w.decks[j], 0, 0, 0);
