@@ -48,7 +48,8 @@ from piquet.players.common import book_discard
 from piquet.players.expert import DEFAULT_POOL
 from piquet.sampling import World, dialog_weight, sample_worlds
 from piquet.sampling.draw import Knowledge, knowledge
-from piquet.tournament import _player_seed, deal_match, deal_pack
+from piquet.tournament import deal_match, deal_pack
+from piquet.tournament.pairs import _player_seed
 
 Model = Callable[[DealView, Rules, random.Random], list[World]]
 

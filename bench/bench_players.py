@@ -37,7 +37,8 @@ from piquet.players.common import truthful_declaration
 from piquet.players.expert import ExpertPlayer
 from piquet.players.search import DEFAULT_THINK_MS, SearchPlayer
 from piquet.solver import Solver, play_state
-from piquet.tournament import _make, _player_seed, deal_match, deal_pack
+from piquet.tournament import deal_match, deal_pack
+from piquet.tournament.pairs import _make, _player_seed
 
 
 def solver_speed(rules: Rules, n: int = 10) -> tuple[float, float]:
@@ -143,7 +144,7 @@ def diagnose(rules: Rules, a: str, b: str, pairs: int, think: int, seed: int) ->
             deal = m.last_deal
             a_role = ELDER if elder == 0 else YOUNGER
             for e in deal.events:
-                sign = 1 if e.seat == a_role else -1
+                sign = 1 if e.role == a_role else -1
                 in_hand = e.kind in HAND_KINDS or e.kind is Kind.REPIQUE
                 split["hand" if in_hand else "play"] += sign * e.points / 2
             margin += (deal.scores[a_role] - deal.scores[1 - a_role]) / 2

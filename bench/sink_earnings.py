@@ -27,7 +27,8 @@ from _common import ci, paired_parser, player_maker
 from piquet.core.deal import ELDER, YOUNGER
 from piquet.core.rules import get_rules
 from piquet.players.expert import ExpertPlayer
-from piquet.tournament import _player_seed, deal_pack, play_deal
+from piquet.tournament import deal_pack, play_deal
+from piquet.tournament.pairs import _player_seed
 
 
 def main() -> None:

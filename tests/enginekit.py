@@ -93,11 +93,11 @@ def play(deal: Deal, cards: str) -> Deal:
 
 
 def timeline(deal: Deal) -> list[tuple[str, str, int]]:
-    return [(ROLE_NAMES[e.seat], e.kind.value, e.points) for e in deal.events]
+    return [(ROLE_NAMES[e.role], e.kind.value, e.points) for e in deal.events]
 
 
 def said(deal: Deal) -> list[str]:
-    return [f"{ROLE_NAMES[u.seat]}: {u.text}" for u in deal.dialog]
+    return [f"{ROLE_NAMES[u.role]}: {u.text}" for u in deal.dialog]
 
 
 def _state(deal: Deal) -> dict[str, object]:

@@ -50,7 +50,7 @@ def _but_notes(v: DealView) -> DealView:
 def _named(v: DealView) -> int:
     """Every card a seat's view names."""
     out = 0
-    for x in (v.hand, v.dealt, v.discards, v.taken, v.stock_seen, v.unused_seen,
+    for x in (v.hand, v.dealt, v.discards, v.taken, v.stock_seen, v.elder_leftovers_seen,
               v.leftovers_seen, v.opponent_shown, v.opponent_played, v.seen_by_opponent):
         out |= x.mask
     for t in v.tricks:
@@ -82,8 +82,8 @@ def test_a_seat_on_the_kernels_board_sees_only_what_it_may(preset: str) -> None:
                     assert v.hand.mask == deal.hands[role]
                     assert _named(v) & ~visible_mask(deal, role) == 0
                     hidden = deal.hands[1 - role] & ~visible_mask(deal, role)
-                    if v.lead_rule is not None and v.lead_rule[0] == "card":
-                        hidden &= ~(1 << v.lead_rule[1])  # a named lead is said aloud
+                    if v.lead_rule is not None and v.lead_rule.card is not None:
+                        hidden &= ~v.lead_rule.mask  # a named lead is said aloud
                     # every card the string names, wherever it stands (a trick prints its
                     # cards run together, "e:8H9H"); not the dialog: what was said aloud
                     # (elder may name a lead card he does not hold) is the engine's record

@@ -59,7 +59,7 @@ def _brute_force(deal: DealView, rules: object, cls: object, key: tuple[int, int
     places = range(first, first + k_o)
     seen_places = sum(1 for i in places if kn.slots[i] == 3)
     unseen_places = sum(1 for i in places if kn.slots[i] == 0)
-    u_only = kn.unused_seen & ~kn.leftovers_seen
+    u_only = kn.elder_leftovers_seen & ~kn.leftovers_seen
     unplaced = mask_cards(kn.unplaced)
     n = len(unplaced)
     from math import comb

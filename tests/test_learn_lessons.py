@@ -42,7 +42,7 @@ def test_every_step_deals_and_every_answer_is_the_engines(key: str) -> None:
         q = step.question
         if q is None:
             continue
-        checked = q.check(step.position, step.seat, q.expected)
+        checked = q.check(step.position, step.role, q.expected)
         assert checked.correct, (key, q.prompt, q.expected, checked.answer)
         assert checked.answer
 
@@ -52,15 +52,15 @@ def test_a_wrong_answer_is_refused_and_a_bad_one_says_how_to_answer() -> None:
     step = point.steps[1]
     q = step.question
     assert q is not None and q.ask is Ask.POINT
-    wrong = q.check(step.position, step.seat, "4")
+    wrong = q.check(step.position, step.role, "4")
     assert not wrong.correct and wrong.answer.startswith("point of five, making 47")
     with pytest.raises(ParseError, match="answer with one number"):
-        q.check(step.position, step.seat, "five or six")
+        q.check(step.position, step.role, "five or six")
     winner = point.steps[2].question
     assert winner is not None
     with pytest.raises(ParseError, match="answer elder, younger or neither"):
-        winner.check(point.steps[2].position, point.steps[2].seat, "me")
-    assert not winner.check(point.steps[2].position, point.steps[2].seat, "elder").correct
+        winner.check(point.steps[2].position, point.steps[2].role, "me")
+    assert not winner.check(point.steps[2].position, point.steps[2].role, "elder").correct
 
 
 def test_the_making_of_a_point_is_judged_by_the_engine() -> None:
@@ -68,7 +68,7 @@ def test_the_making_of_a_point_is_judged_by_the_engine() -> None:
     step = lesson("point").steps[2]
     q = step.question
     assert q is not None
-    value, words = q.answer(step.position, step.seat)
+    value, words = q.answer(step.position, step.role)
     assert value == "younger" and "making 48 beats point of five, making 47" in words
 
 
@@ -80,7 +80,7 @@ def test_a_position_that_cannot_be_dealt_says_so() -> None:
         marked_terms("a [[frobnicate]]")
     q = Question(Ask.PLAYABLE, "which?", "AS")
     with pytest.raises(LessonError, match="needs the seat to play"):
-        q.answer(lesson("point").steps[1].position, lesson("point").steps[1].seat)
+        q.answer(lesson("point").steps[1].position, lesson("point").steps[1].role)
 
 
 def test_a_lesson_shows_only_what_its_seat_may_see() -> None:
@@ -91,11 +91,11 @@ def test_a_lesson_shows_only_what_its_seat_may_see() -> None:
             if step.position is None:
                 continue
             d = step.position.deal()
-            view = step.position.view(step.seat)
-            assert view == deal_view(d, step.seat)
+            view = step.position.view(step.role)
+            assert view == deal_view(d, step.role)
             shown = (view.hand.mask | view.discards.mask | view.stock_seen.mask
                      | view.opponent_shown.mask | view.opponent_played.mask)
             # (the oracle of the views: elder may have seen cards younger then took)
-            assert shown & ~visible_mask(d, step.seat) == 0
-            hidden = d.hands[1 - step.seat] & ~visible_mask(d, step.seat)
+            assert shown & ~visible_mask(d, step.role) == 0
+            hidden = d.hands[1 - step.role] & ~visible_mask(d, step.role)
             assert not shown & hidden

@@ -140,10 +140,10 @@ def test_no_pique_after_a_point_from_the_cards_or_capot(preset: str) -> None:
             if e.kind is Kind.PIQUE:
                 assert events[i - 1].kind in PLAY_KINDS
                 if rules.pique_by_first_card:
-                    assert events[i - 1].kind is Kind.LEAD and e.seat == ELDER
+                    assert events[i - 1].kind is Kind.LEAD and e.role == ELDER
             if e.kind in (Kind.CARDS, Kind.CAPOT):
-                before = [sum(x.points for x in events[:i] if x.seat == s) for s in (0, 1)]
-                if before[1 - e.seat] == 0 and before[e.seat] < 30 <= before[e.seat] + e.points:
+                before = [sum(x.points for x in events[:i] if x.role == s) for s in (0, 1)]
+                if before[1 - e.role] == 0 and before[e.role] < 30 <= before[e.role] + e.points:
                     crossings += 1  # the old engine gave a pique here
     assert crossings >= 3, "the deals should often cross thirty by the cards or capot"
 

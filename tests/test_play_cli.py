@@ -590,7 +590,7 @@ def test_the_answer_prompt_shows_shown_cards_as_cards_not_as_words_said() -> Non
             legal = view.legal_actions
             deal = view.deal
             if deal is not None and any(isinstance(a, Answer) for a in legal):
-                other = [u for u in deal.dialog if u.seat != deal.role and u.cls is not None]
+                other = [u for u in deal.dialog if u.role != deal.role and u.cls is not None]
                 ask = ask_for(view, m.rules, opponent="Expert")
                 assert '"shows' not in ask.question, ask.question
                 if len(other) >= 2 and other[-2].shown:

@@ -420,10 +420,10 @@ def check_finished_deal(deal: Deal) -> None:
     assert deal.is_over and deal.to_act is None
     assert deal.legal_actions() == []
     events = deal.events
-    got = [(e.seat, e.kind, e.points) for e in events]
+    got = [(e.role, e.kind, e.points) for e in events]
     assert got == expected_events(deal)
     for seat in (ELDER, YOUNGER):
-        assert sum(e.points for e in events if e.seat == seat) == deal.scores[seat]
+        assert sum(e.points for e in events if e.role == seat) == deal.scores[seat]
         assert sum(deal.tally.by_kind(seat).values()) == deal.scores[seat]
     assert all(e.points > 0 for e in events)
     # pique and repique only as the rules allow: once, from a clean slate, at the threshold
@@ -431,11 +431,11 @@ def check_finished_deal(deal: Deal) -> None:
     assert len(bonuses) <= 1
     for i, e in bonuses:
         before = events[:i]
-        mine = sum(x.points for x in before if x.seat == e.seat)
+        mine = sum(x.points for x in before if x.role == e.role)
         assert mine >= rules.pique_threshold
-        assert sum(x.points for x in before if x.seat != e.seat) == 0
+        assert sum(x.points for x in before if x.role != e.role) == 0
         trigger = events[i - 1]
-        assert trigger.seat == e.seat
+        assert trigger.role == e.role
         if e.kind is Kind.REPIQUE:
             assert e.points == rules.repique_bonus
             assert all(x.kind in HAND_KINDS for x in before)
@@ -444,10 +444,10 @@ def check_finished_deal(deal: Deal) -> None:
             assert trigger.kind not in HAND_KINDS
             # made from hand and play, never by the cards or capot (RULES.md, every rule set)
             assert trigger.kind in (Kind.LEAD, Kind.TRICK, Kind.LAST_TRICK)
-            assert not (rules.pique_elder_only and e.seat == YOUNGER)
+            assert not (rules.pique_elder_only and e.role == YOUNGER)
             if rules.pique_by_first_card:
                 # by elder's first card at the latest (Cotgrave 1662, Cotton 1674)
-                assert trigger.kind is Kind.LEAD and trigger.seat == ELDER
+                assert trigger.kind is Kind.LEAD and trigger.role == ELDER
                 assert all(x.kind in HAND_KINDS for x in before[:-1])
     # per-class results: the events of each class are its result's points
     outcomes = class_outcomes(deal)
@@ -466,7 +466,7 @@ def check_finished_deal(deal: Deal) -> None:
             assert bits(i for h in result.holdings for i in mask_cards(h.cards)) == cards
             counted_events = [e for e in events if e.kind is kind]
             if points and (deal.game_reached_by is None or counted_events):
-                assert [(e.seat, e.points) for e in counted_events] == [(winner, points)]
+                assert [(e.role, e.points) for e in counted_events] == [(winner, points)]
         else:
             assert not any(e.kind is kind for e in events)
     # the deal ends with twelve tricks, or when the game is won
@@ -479,7 +479,7 @@ def check_finished_deal(deal: Deal) -> None:
         assert deal.start[reached] + deal.scores[reached] >= deal.target
         other = 1 - reached
         assert deal.start[other] + deal.scores[other] < deal.target
-        assert events[-1].seat == reached or events[-2].seat == reached
+        assert events[-1].role == reached or events[-2].role == reached
     check_replay(deal)
 
 
@@ -618,7 +618,7 @@ def test_both_blanche_deals(preset: str) -> None:
         if len(holders) == 2 and not rules.both_blanche_score:
             assert blanche == []
         else:
-            assert [e.seat for e in blanche] == holders
+            assert [e.role for e in blanche] == holders
         # the number announced binds the discard
         announced = {s: a.discards for s, a in deal.history if isinstance(a, AnnounceBlanche)}
         for s, a in deal.history:
@@ -751,6 +751,6 @@ def test_repique_from_hand_alone(preset: str) -> None:
                 deal = deal.apply(choose(deal, rng, eager=deal.to_act == ELDER))
         check_finished_deal(deal)
         repique = [e for e in deal.events if e.kind is Kind.REPIQUE]
-        assert [(e.seat, e.points) for e in repique] == [(ELDER, rules.repique_bonus)]
+        assert [(e.role, e.points) for e in repique] == [(ELDER, rules.repique_bonus)]
         hand = [e for e in deal.events[: deal.events.index(repique[0])]]
-        assert all(e.seat == ELDER and e.kind in HAND_KINDS for e in hand)
+        assert all(e.role == ELDER and e.kind in HAND_KINDS for e in hand)

@@ -47,7 +47,7 @@ def _through_the_exchange(deal: Deal, rng: random.Random) -> Deal:
 
 
 def _blanches(deal: Deal) -> list[tuple[int, int]]:
-    return [(e.seat, e.points) for e in deal.events if e.kind is Kind.BLANCHE]
+    return [(e.role, e.points) for e in deal.events if e.kind is Kind.BLANCHE]
 
 
 @pytest.mark.parametrize("knob", list(READINGS))
@@ -145,7 +145,7 @@ def test_du_coeur_thirty_points_before_the_other_player_has_scored_anything() ->
     assert deals[1].is_over
     as_read, other_read = ([e for e in d.events if e.kind is Kind.PIQUE] for d in deals)
     assert as_read == []
-    assert [(e.seat, e.points) for e in other_read] == [(1, 30)]
+    assert [(e.role, e.points) for e in other_read] == [(1, 30)]
     assert deals[1].events[-2].kind is Kind.CAPOT and "the cards" in other_read[0].note
 
 

@@ -254,7 +254,7 @@ def test_1754_he_suffers_nothing_by_this_mistake_provided_there_be_not_a_card_pl
                    [*HANDS_1754, "point KD QD 8D 7D", "good"])
     fixed = _enter(wrong, ["correct younger point", "point KD QD 8D 7D", "not good",
                            "point KS QS JS TS 9S"])
-    assert fixed.deal is not None and fixed.deal.events[0].seat == 1
+    assert fixed.deal is not None and fixed.deal.events[0].role == 1
     played = _enter(new_tally(rules, names=("Anne", "Bob")), HANDS_1754 + SAID_1754)
     played = played.enter(str(played.deal.legal_actions()[0]).replace("play:", ""))  # type: ignore[union-attr]
     with pytest.raises(IllegalActionError, match="a card is played"):

@@ -461,8 +461,8 @@ def test_younger_leftovers_by_procedure(preset: str, elder_sees: str) -> None:
         lo, _ = deal.discard_range()
         deal = deal.apply(Discard(CardSet(list(deal.hand(YOUNGER))[:lo])))
         left = deal.leftovers
-        assert left and left & deal.elder_unused != left
-        unseen_by_elder = left & ~deal.elder_unused
+        assert left and left & deal.elder_leftovers != left
+        unseen_by_elder = left & ~deal.elder_leftovers
         assert not deal_view(deal, ELDER).stock_seen.mask & unseen_by_elder
         if elder_sees == "never":
             assert deal.phase is Phase.DECLARE

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from piquet.core.cards import Card, CardSet, Suit, pack
+from piquet.core.cards import Card, CardSet, NamedLead, Suit, pack
 from piquet.core.dealtypes import Utterance
 from piquet.core.declarations import DeclClass, claims
 from piquet.core.facts import (
@@ -39,6 +39,8 @@ E, Y = Role.ELDER, Role.YOUNGER
 QH = Card.parse("QH").index
 NAMES = ("Anne", "Bob")
 HEARTS = int(Suit.HEARTS)
+LEAD_QH = NamedLead(card=Card.parse("QH"))
+LEAD_HEARTS = NamedLead(suit=Suit.HEARTS)
 THREE = CardSet.parse("7S 8S 9S").mask
 
 
@@ -56,10 +58,10 @@ THREE = CardSet.parse("7S 8S 9S").mask
         (LeftoversChoice(Y, LeftoverWay.FACE_DOWN), "younger leaves the stock face down"),
         (LeftoversChoice(Y, LeftoverWay.LOOKED), "younger looks at the cards he left"),
         (LeftoversChoice(Y, LeftoverWay.UNSEEN), "younger leaves the stock unseen"),
-        (LeadNamed(E, card=QH), "elder will lead QH, and sees the stock"),
-        (LeadNamed(E, suit=HEARTS), "elder will lead hearts, and sees the stock"),
-        (LeadLacked(E, card=QH), "elder holds no QH: younger appoints the lead"),
-        (LeadAppointed(Y, suit=HEARTS), "younger appoints hearts"),
+        (LeadNamed(E, LEAD_QH), "elder will lead QH, and sees the stock"),
+        (LeadNamed(E, LEAD_HEARTS), "elder will lead hearts, and sees the stock"),
+        (LeadLacked(E, LEAD_QH), "elder holds no QH: younger appoints the lead"),
+        (LeadAppointed(Y, LEAD_HEARTS), "younger appoints hearts"),
     ],
 )
 def test_the_dialog_line_of_a_narration_is_unchanged(fact: Fact, line: str) -> None:
@@ -74,10 +76,10 @@ def test_the_dialog_line_of_a_narration_is_unchanged(fact: Fact, line: str) -> N
         (Exchanged(E, 3), Y, "Anne exchanges 3"),
         (Exchanged(E, 3), None, "Anne exchanges 3"),
         (LaidOut(Y, 2), Y, "You discard 2"),
-        (LeadNamed(E, card=QH), E, "You will lead QH, and see the stock"),
-        (LeadNamed(E, card=QH), Y, "Anne will lead QH, and sees the stock"),
-        (LeadLacked(E, card=QH), Y, "Anne holds no QH: you appoint the lead"),
-        (LeadLacked(E, card=QH), E, "You hold no QH: Bob appoints the lead"),
+        (LeadNamed(E, LEAD_QH), E, "You will lead QH, and see the stock"),
+        (LeadNamed(E, LEAD_QH), Y, "Anne will lead QH, and sees the stock"),
+        (LeadLacked(E, LEAD_QH), Y, "Anne holds no QH: you appoint the lead"),
+        (LeadLacked(E, LEAD_QH), E, "You hold no QH: Bob appoints the lead"),
         (LeftoversChoice(Y, LeftoverWay.TURNED_UP, THREE), Y, "You turn up the 3 cards you left"),
         (LeftoversChoice(Y, LeftoverWay.TURNED_UP, THREE), E, "Bob turns up the 3 cards he left"),
         (LeftoversChoice(Y, LeftoverWay.LOOKED), Y, "You look at the cards you left"),
@@ -97,8 +99,8 @@ def test_a_narration_is_told_to_its_reader_from_the_fact(
     [
         (Exchanged(E, 0), "I take none."),
         (Exchanged(Y, 3), "I take three."),
-        (LeadNamed(E, card=QH), "I shall lead the queen of hearts: show me the cards you left."),
-        (LeadNamed(E, suit=HEARTS), "I shall lead hearts: show me the cards you left."),
+        (LeadNamed(E, LEAD_QH), "I shall lead the queen of hearts: show me the cards you left."),
+        (LeadNamed(E, LEAD_HEARTS), "I shall lead hearts: show me the cards you left."),
         (LeftoversChoice(Y, LeftoverWay.UNSEEN), "I leave them unseen."),
         (LeftoversChoice(Y, LeftoverWay.LOOKED), "I look at the cards I left."),
         # every way with the leftovers in the first person (elder's said "elder leaves ...")
@@ -108,10 +110,10 @@ def test_a_narration_is_told_to_its_reader_from_the_fact(
         (LeftoversChoice(Y, LeftoverWay.FACE_DOWN), "I leave the stock face down."),
         (LaidOut(Y, 2), "younger discards 2"),
         # appointing a lead in words, not "elder holds no 8S: younger appoints the lead"
-        (LeadLacked(E, card=QH), "I hold no queen of hearts: appoint my lead."),
-        (LeadLacked(E, suit=HEARTS), "I hold no hearts: appoint my lead."),
-        (LeadAppointed(Y, card=QH), "Lead the queen of hearts."),
-        (LeadAppointed(Y, suit=HEARTS), "Lead hearts."),
+        (LeadLacked(E, LEAD_QH), "I hold no queen of hearts: appoint my lead."),
+        (LeadLacked(E, LEAD_HEARTS), "I hold no hearts: appoint my lead."),
+        (LeadAppointed(Y, LEAD_QH), "Lead the queen of hearts."),
+        (LeadAppointed(Y, LEAD_HEARTS), "Lead hearts."),
         # the question that the answer ("I laid out none of the aces.") answers
         (MissingAsked(Y), "Which one did you lay out?"),
     ],

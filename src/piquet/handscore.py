@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from piquet.core.declarations import DeclClass, best_claim, counted
-from piquet.core.roles import ROLE_NAMES
+from piquet.core.roles import ELDER, ROLE_NAMES, YOUNGER, Role
 from piquet.core.rules import Rules
 from piquet.core.scoring import Kind, Tally
 
@@ -64,22 +64,22 @@ def score_hands(
     tally = Tally()
     blanche = [0, 0]
     counts = rules.blanche_counted(elder_blanche, younger_blanche)
-    for seat in (0, 1):
-        if counts[seat]:
-            blanche[seat] = rules.blanche_value
-            tally = tally.add(seat, Kind.BLANCHE, rules.blanche_value, "", rules, (0, 0), None)
+    for role in (ELDER, YOUNGER):
+        if counts[role]:
+            blanche[role] = rules.blanche_value
+            tally = tally.add(role, Kind.BLANCHE, rules.blanche_value, "", rules, (0, 0), None)
     outcomes = []
     hands = (elder, younger)
     for cls, kind in zip(DeclClass, (Kind.POINT, Kind.SEQUENCES, Kind.SETS), strict=True):
         e = best_claim(elder, cls, rules)
         y = best_claim(younger, cls, rules)
-        winner: int | None
+        winner: Role | None
         if e is None and y is None:
             winner = None
         elif y is None or (e is not None and e.key > y.key):
-            winner = 0
+            winner = ELDER
         elif e is None or y.key > e.key:
-            winner = 1
+            winner = YOUNGER
         else:
             winner = None
         if winner is None:
@@ -90,7 +90,7 @@ def score_hands(
         _, pts = counted(hands[winner], best, rules)
         outcomes.append(ClassOutcome(winner, pts))
         tally = tally.add(winner, kind, pts, "", rules, (0, 0), None)
-    repique = next((ev.seat for ev in tally.events if ev.kind is Kind.REPIQUE), None)
+    repique = next((ev.role for ev in tally.events if ev.kind is Kind.REPIQUE), None)
     return HandsScore(
         (blanche[0], blanche[1]), outcomes[0], outcomes[1], outcomes[2], repique, tally.totals
     )

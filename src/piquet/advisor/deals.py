@@ -18,7 +18,9 @@ from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
 from piquet.odds import role_draw_range
 
-__all__ = ["ELDER", "ROLES", "YOUNGER", "Setup", "World", "bits", "deck_of", "worlds"]
+__all__ = [
+    "ELDER", "ROLES", "YOUNGER", "Setup", "World", "bits", "check_score", "deck_of", "worlds",
+]
 
 ELDER: Final = 0
 YOUNGER: Final = 1
@@ -28,6 +30,16 @@ ROLES: Final = ("elder", "younger")
 def deck_of(rules: Rules) -> int:
     """The pack of ``rules`` as a card mask."""
     return DECK36 if rules.deck_size == 36 else DECK32
+
+
+def check_score(score: tuple[int, int] | None, rules: Rules) -> None:
+    """Raise :class:`PiquetError` unless ``score`` (mine, his; None: no game) is a game
+    score short of the rule set's target: what the advice and its verification take."""
+    if score is not None and (min(score) < 0 or max(score) >= rules.target):
+        raise PiquetError(
+            f"scores must be 0 to {rules.target - 1} (the game is {rules.target}); got "
+            f"{score[0]},{score[1]}"
+        )
 
 
 def bits(cards: Sequence[int]) -> int:

@@ -46,7 +46,7 @@ def future_pool(rules: Rules) -> tuple[Timeline, ...]:
             seat = d.to_act
             assert seat is not None
             d = d.apply(book_action(deal_view(d, seat), rules))
-        out.append(tuple((e.seat, e.points) for e in d.tally.events))
+        out.append(tuple((e.role, e.points) for e in d.tally.events))
     return tuple(out)
 
 

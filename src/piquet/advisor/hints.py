@@ -143,7 +143,7 @@ def _only_move(deal: DealView, rules: Rules, level: Level) -> Hint | None:
         return Hint(f"Only one move here: pass (declare nothing), since {why}.", only_move=True)
     if isinstance(action, Answer):
         said = next((u.text.rstrip(".") for u in reversed(deal.dialog)
-                     if u.seat != deal.role), None)
+                     if u.role != deal.role), None)
         his = f"“{said}”" if said else "his declaration"
         return Hint(f"Answer “{_REPLY_WORDS[action.reply].lower()}”: it is your only answer, "
                     f"since nothing you hold in this class beats or equals {his}.",
@@ -299,9 +299,9 @@ def _decided(deal: DealView, cls: DeclClass, rules: Rules) -> str:
         return ""
     said = None
     for u in deal.dialog:
-        if u.seat == ELDER and isinstance(u.fact, Declared) and u.fact.said.cls is cls:
+        if u.role == ELDER and isinstance(u.fact, Declared) and u.fact.said.cls is cls:
             said = u.text.rstrip(".")
-        elif u.seat == ELDER and isinstance(u.fact, Passed) and u.fact.cls is cls:
+        elif u.role == ELDER and isinstance(u.fact, Passed) and u.fact.cls is cls:
             said = ""
     if said is None:
         return ""
@@ -418,7 +418,7 @@ def _answer_hint(
 def _answer_text(
     deal: DealView, rules: Rules, reply: Reply, legal: set[Reply], hand: int, level: Level
 ) -> str:
-    said = next((u.text for u in reversed(deal.dialog) if u.seat != deal.role), None)
+    said = next((u.text for u in reversed(deal.dialog) if u.role != deal.role), None)
     his = f"“{said.rstrip('.')}”" if said else "his declaration"
     cls = deal.declaring
     mine = best_claim(hand, cls, rules) if cls is not None else None

@@ -270,5 +270,5 @@ def _hand_points(d: Deal) -> tuple[int, int]:
     hand = [0, 0]
     for ev in d.tally.events:
         if ev.kind in HAND_KINDS or ev.kind is Kind.REPIQUE:
-            hand[ev.seat] += ev.points
+            hand[ev.role] += ev.points
     return hand[0], hand[1]

@@ -96,7 +96,7 @@ def other_hands(view: DealView, rules: Rules) -> list[tuple[int, float]] | None:
     unseen_places = sum(1 for i in places if kn.slots[i] == 0)
     allowed = _allowed(kn)
     known = kn.opp_known_held
-    u_only = kn.unused_seen & ~kn.leftovers_seen
+    u_only = kn.elder_leftovers_seen & ~kn.leftovers_seen
     must_seen = known & kn.seen_stock
     if must_seen & ~u_only or must_seen.bit_count() > seen_places:
         return []

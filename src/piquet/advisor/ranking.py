@@ -63,26 +63,18 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Any, Final
 
-import numpy as np
-
-from piquet.advisor.deals import ELDER, ROLES, Setup, worlds
+from piquet.advisor.deals import ELDER, ROLES, Setup, check_score, worlds
 from piquet.advisor.explain import LEGEND, METHOD_WORDS, Z95, Explanation, explain
 from piquet.advisor.race import (
-    DROP_EVERY,
-    _beta,
     _calibration,
     _candidates,
     _distinct_leaders,
-    _fast_se,
     _his_exchange,
+    _Leaders,
     _mean,
-    _on_reference,
     _paired,
     _Played,
     _PlayOut,
-    _race,
-    _regressed_se,
-    _settle,
     _stderr,
 )
 from piquet.core.cards import CardSet
@@ -92,6 +84,7 @@ from piquet.core.rules import Rules
 from piquet.drawtables import (
     DEFAULT_BUDGET,
     OpponentModel,
+    PassResult,
     declaration_pass,
     discard_masks,
     hand_stats,
@@ -126,13 +119,8 @@ DEFAULT_CANDIDATES: Final = 8
 DEFAULT_EXACT: Final = 64
 #: positions the solver may search for the leaders' exact values (about 0.8 s of CPU; was
 #: 2,500,000 while the declaration pass of a hand with two long suits took up to 2 s), and
-#: the fewest worlds they are valued exactly in whatever it costs
+#: the fewest worlds they are valued exactly in whatever it costs (race.MIN_EXACT)
 EXACT_NODES: Final = 4_000_000
-MIN_EXACT: Final = 12
-#: a leader stops being valued exactly when it is this many paired standard errors behind
-#: the best, judged every DROP_EVERY worlds from MIN_EXACT on (the rest of the budget goes
-#: to the close ones)
-DROP_Z: Final = 2.5
 #: the leaders (by the fast play-out) valued exactly, besides the book's discard
 DEFAULT_REFINE: Final = 3
 #: how many paired standard errors a rival must beat the book's discard by to replace it
@@ -149,12 +137,6 @@ BOOK_MARGIN: Final = 1.0
 #: the rival 0.2 to 1 standard error better in the ranking's worlds (hands 1300 on and
 #: 1600 on), 1 to 9 points a deal better by play
 SETTLE_NODES: Final = 4_000_000
-#: rivals settled in one hand, each with its own ``settle_nodes``: the settling puts the
-#: leaders on the footing of the two it valued, and another leader valued in fewer worlds
-#: can come out first (in cotgrave hand 1926 of the measurement, with no budget left it
-#: departed from the book's discard on 1.0 standard error of its 32 worlds, and was worse
-#: than the book's by play)
-SETTLE_RIVALS: Final = 2
 #: the most positions the solver may search for one advice, the leaders' exact worlds, a
 #: late one's and the close calls' together (a close call gets what is left, up to its
 #: ``settle_nodes``): about 1.7 s of CPU on the two-core machine the project is built on.
@@ -380,18 +362,8 @@ def advise(
     many cards elder left.  ``seed`` fixes every sample.  Raises
     :class:`PiquetError` for a hand, role or number the rules do not allow.
     """
-    setup = Setup.of(hand, rules, role, stock)
-    limits = (("samples", samples, 2), ("candidates", candidates, 1), ("exact", exact, 0))
-    for what, count, least in limits:
-        if count < least:
-            raise PiquetError(f"{what} must be at least {least}, not {count}")
-    if not book_margin >= 0:  # also refuses NaN
-        raise PiquetError(f"the book margin must be 0 or more standard errors, not {book_margin}")
-    if score is not None and (min(score) < 0 or max(score) >= rules.target):
-        raise PiquetError(
-            f"scores must be 0 to {rules.target - 1} (the game is {rules.target}); got "
-            f"{score[0]},{score[1]}"
-        )
+    setup = _checked_setup(hand, rules, role=role, stock=stock, score=score, samples=samples,
+                           candidates=candidates, exact=exact, book_margin=book_margin)
     h = setup.hand
     rng = random.Random(f"piquet-advise-{seed}")
     unseen = setup.unseen
@@ -411,220 +383,44 @@ def advise(
     leaders: list[int] = []
     if exact_n:
         leaders = _distinct_leaders(played, fast, max(refine, 0), book)
-    value = dict(fast)
-    err = {d: _stderr(p.fast) for d, p in played.items()}
-
-    beta = 1.0
-    ref = -1
-
-    def exact_value(d: int) -> float:
-        v = _on_reference(played[d], played[ref], beta)
-        return min(max(v, 0.0), 1.0) if score is not None else v
-
-    def refine_one(d: int) -> None:
-        p = played[d]
-        sim.extend(d, p, many)
-        sim.refine(d, p, exact_n)
-        value[d] = exact_value(d)
-
-    # world by world, until the solver's budget of positions is spent (never fewer than
-    # MIN_EXACT worlds): the positions searched, not the clock, so the same seed gives the
-    # same advice.  Every DROP_EVERY worlds a leader clearly behind the best (by DROP_Z
-    # paired standard errors) stops there, and the budget goes to the close ones
-    start_nodes = sim.solver.nodes
-    active = list(leaders)
-    reached = 0
-    for w in range(exact_n):
-        for d in active:
-            sim.refine(d, played[d], w + 1)
-        reached = w + 1
-        if reached == 1 and len(active) > 2:
-            # where the solver is dear (36 cards, many laid out), only as many leaders as
-            # the budget can value in MIN_EXACT worlds, judged by the first world's cost:
-            # the best by the fast play-out first, and the book's discard
-            cost = max(sim.solver.nodes - start_nodes, 1) / len(active)
-            fit = max(int(exact_nodes / (cost * MIN_EXACT)), 2)
-            if fit < len(active):
-                keep = active[:fit]
-                if book is not None and book in active and book not in keep:
-                    keep[-1] = book
-                for d in active:
-                    if d not in keep:
-                        played[d].exact.clear()
-                leaders, active = list(keep), keep
-        if reached >= MIN_EXACT and sim.solver.nodes - start_nodes >= exact_nodes:
-            break
-        if reached >= MIN_EXACT and reached % DROP_EVERY == 0 and len(active) > 2:
-            active = _race(active, played, reached, DROP_Z)
-    exact_n = reached if leaders else exact_n
-    for d in leaders:  # the leaders the budget kept, in more worlds
-        sim.extend(d, played[d], many)
-    if leaders:
-        beta = _beta([played[d] for d in active], exact_n)
-
-    def shift_others() -> None:
-        """The fast play-out's error is much the same for every discard of a hand: the
-        leaders' mean correction is applied to the others (a shared control variate)."""
-        shift = _mean([value[d] - fast[d] for d in leaders])
-        for d in played:
-            if d not in leaders:
-                value[d] = fast[d] + shift
-                if score is not None:
-                    value[d] = min(max(value[d], 0.0), 1.0)
-
-    def value_late() -> None:
-        """One valued only by the fast play-out may still come out first: it is valued
-        exactly, and so, while the budget lasts (twice the leaders'), is one close behind
-        the best (within a paired standard error of the fast play-out)."""
-        for _ in range(len(played)):
-            best = max(leaders, key=lambda d: (value[d], -d))
-            spare = sim.solver.nodes - start_nodes < 2 * exact_nodes
-            late = [
-                d
-                for d in played
-                if d not in leaders
-                and (
-                    # above it in the ranking's order (a tie goes to the lower mask)
-                    (value[d], -d) > (value[best], -best)
-                    or (spare and value[d] >= value[best] - _fast_se(played[d], played[best]))
-                )
-            ]
-            if not late:
-                break
-            top = max(late, key=lambda d: (value[d], -d))
-            leaders.append(top)
-            refine_one(top)
-
-    def refoot() -> None:
-        """The leaders on the footing of the one valued in the most exact worlds, the
-        others shifted to them, and one that comes out first valued exactly."""
-        nonlocal ref
-        ref = max(leaders, key=lambda d: (len(played[d].exact), fast[d], -d))
-        for d in leaders:
-            value[d] = exact_value(d)
-        shift_others()
-        value_late()
-
-    if leaders:
-        refoot()
-    # a close call between the best and the book's discard is valued in more worlds (the
-    # margin's misses were such calls, decided by the noise of a few exact worlds)
-    settled: dict[str, Any] = {}
-    counts = sorted({len(played[d].exact) for d in leaders}) or [exact_n]
-    settle_start = sim.solver.nodes
-    rivals: list[int] = []
-    pairs: list[tuple[str, int]] = []
-    while book is not None and book in leaders and len(rivals) < SETTLE_RIVALS:
-        # settled once more if the settling put another discard first (a budget each)
-        best = max(leaders, key=lambda d: (value[d], -d))
-        if best == book or best in rivals:
-            break
-        rivals.append(best)
-        left = total_nodes - (sim.solver.nodes - start_nodes)
-        got = _settle(sim, played, best, book, beta, min(settle_nodes, left))
-        if "worlds" not in got:
-            settled = settled or got
-            break
-        # the first call's figures (what the ranking had before), the last pair's worlds
-        settled = {**(settled or got), "worlds": got["worlds"]}
-        pairs.append((got["rival"], got["worlds"]))
-        if len(pairs) > 1:
-            settled["rivals"] = [r for r, _ in pairs]
-        refoot()  # on the footing of the two valued in the most worlds
-    if "worlds" in settled:
-        settled["positions"] = sim.solver.nodes - settle_start
-    if ref >= 0:
-        # a leader's value is the reference's, plus its paired difference from it: its
-        # error is theirs (the fast play-out's alone understated it)
-        ref_se = _regressed_se(played[ref], len(played[ref].exact), beta)
-        for d in leaders:
-            paired_se = 0.0 if d == ref else _paired(
-                played[d], played[ref], len(played[d].exact), beta)[1]
-            err[d] = float(np.hypot(ref_se, paired_se))
-    method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
-    ranked_played = sorted(
-        (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),
-        key=lambda r: (-r.value, r.discard.mask),
+    state = _Leaders(
+        sim=sim, played=played, fast=fast, value=dict(fast),
+        err={d: _stderr(p.fast) for d, p in played.items()}, leaders=leaders,
+        chance=score is not None, many=many, exact_nodes=exact_nodes,
     )
-    note, book_info = "", dict[str, Any]()
-    if book is not None and book in leaders:
-        n_book = len(played[book].exact)  # the pairing takes the fewer of the two
-        chance = score is not None
-        ranked_played, note, book_info = _book_first(
-            ranked_played, played, book, n_book, book_margin, chance, beta
-        )
-    est = result.value
-    x_sim = [float(est[result.discards.index(d)]) for d in played]
-    y_sim = [value[d] for d in played]
-    floor = min(value.values())
-    icpt, slope = _calibration(x_sim, y_sim)
-    rest = []
-    for i, d in enumerate(result.discards):
-        if d in played:
-            continue
-        v = min(icpt + slope * float(est[i]), floor)
-        if score is not None:
-            v = min(max(v, 0.0), 1.0)
-        rest.append(Ranked(CardSet(d), v, "estimated"))
-    rest.sort(key=lambda r: (-r.value, r.discard.mask))
-    ranking = tuple(ranked_played + rest)
-    runner = ranking[1] if len(ranking) > 1 else None
-
-    def pass_decl(d: int) -> float | None:
-        """The declarations' mean net over the worlds a discard was played in."""
-        return _mean(played[d].decl) if d in played else None
-
-    # the exact odds of the draw: always for the pick, for the others while the draws they
-    # enumerate stay within the budget (a count, so the same hand gives the same advice)
-    spent = 0
-    with_odds = []
-    for i, r in enumerate(ranking[:explain_top]):
-        n_draws = comb(len(unseen), r.discard.mask.bit_count())
-        with_odds.append(i == 0 or spent + n_draws <= explain_draws)
-        spent += n_draws if with_odds[-1] else 0
-    expl = tuple(
-        explain(
-            setup,
-            r.discard.mask,
-            ranked=r,
-            opponent=opp,
-            score=score,
-            stock=stock,
-            versus=None if i else runner,
-            decl=pass_decl(r.discard.mask),
-            decl_versus=pass_decl(runner.discard.mask) if runner is not None and not i else None,
-            deals=samples if r.discard.mask in played else 0,
-            odds=with_odds[i],
-        )
-        for i, r in enumerate(ranking[:explain_top])
+    state.race(exact_n, book)
+    if state.leaders:
+        state.refoot()
+    counts = sorted({len(played[d].exact) for d in state.leaders}) or [state.exact_n]
+    settled, pairs = state.settle(book, settle_nodes, total_nodes)
+    state.leader_errors()
+    ranking, note, book_info = _ranking(state, result, book, book_margin)
+    expl = _explanations(
+        setup, ranking, played, opponent=opp, score=score, stock=stock, samples=samples,
+        explain_top=explain_top, explain_draws=explain_draws,
     )
     worlds_text = f"{counts[0]}" if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"
     how = "exact over every draw" if result.all_exact else "over a uniform sample of draws"
+    close = (
+        " (the close call" + ("s" if len(pairs) > 1 else "") + ", "
+        + " then ".join(f"{r} in {n} worlds" for r, n in pairs) + " against the book's)"
+        if "worlds" in settled else ""
+    )
     method = {
         "declarations": f"{how}, {result.hands:,} final hands, against {opponent_samples} "
         "sampled hands of the other",
         "play": f"{len(played)} discards played out in {samples} worlds each (the other "
         "exchanging by the book, declarations by the engine's count, the play by the "
-        f"solver's fast open-handed play-out), {len(leaders)} of them (the best and the "
+        f"solver's fast open-handed play-out), {len(state.leaders)} of them (the best and the "
         "book's) with the exact "
-        f"double-dummy play in {worlds_text} of them"
-        + (
-            " (the close call"
-            + ("s" if len(pairs) > 1 else "")
-            + ", "
-            + " then ".join(f"{r} in {n} worlds" for r, n in pairs)
-            + " against the book's)"
-            if "worlds" in settled
-            else ""
-        )
-        + "; the rest estimated",
+        f"double-dummy play in {worlds_text} of them" + close + "; the rest estimated",
         "exact": result.all_exact,
         "hands": result.hands,
         "samples": samples,
-        "exact_worlds": exact_n,
+        "exact_worlds": state.exact_n,
         "exact_worlds_least": counts[0],
-        "positions": sim.solver.nodes - start_nodes,
-        "beta": round(beta, 3),
+        "positions": sim.solver.nodes - state.start_nodes,
+        "beta": round(state.beta, 3),
         "simulated": len(played),
         "seed": seed,
         "book": book_info,
@@ -640,4 +436,95 @@ def advise(
         method=method,
         blanche=rules.holds_blanche(h),
         note=note,
+    )
+
+
+def _checked_setup(
+    hand: CardSet | int, rules: Rules, *, role: int, stock: int | None,
+    score: tuple[int, int] | None, samples: int, candidates: int, exact: int,
+    book_margin: float,
+) -> Setup:
+    """The advice's setting, once every number asked for is one the advice can use."""
+    setup = Setup.of(hand, rules, role, stock)
+    limits = (("samples", samples, 2), ("candidates", candidates, 1), ("exact", exact, 0))
+    for what, count, least in limits:
+        if count < least:
+            raise PiquetError(f"{what} must be at least {least}, not {count}")
+    if not book_margin >= 0:  # also refuses NaN
+        raise PiquetError(f"the book margin must be 0 or more standard errors, not {book_margin}")
+    check_score(score, rules)
+    return setup
+
+
+def _ranking(
+    state: _Leaders, result: PassResult, book: int | None, book_margin: float
+) -> tuple[tuple[Ranked, ...], str, dict[str, Any]]:
+    """Every discard, best first: those played out by their values (the book's first
+    unless beaten by ``book_margin``), then the rest by the declaration pass's estimate
+    mapped onto the played scale, never above a played one.  Returns the ranking, the
+    note on the book's discard and its figures."""
+    played, value, err, leaders = state.played, state.value, state.err, state.leaders
+    method_of = {d: ("exact" if d in leaders else "simulated") for d in played}
+    ranked_played = sorted(
+        (Ranked(CardSet(d), value[d], method_of[d], err[d]) for d in played),
+        key=lambda r: (-r.value, r.discard.mask),
+    )
+    note, book_info = "", dict[str, Any]()
+    if book is not None and book in leaders:
+        n_book = len(played[book].exact)  # the pairing takes the fewer of the two
+        ranked_played, note, book_info = _book_first(
+            ranked_played, played, book, n_book, book_margin, state.chance, state.beta
+        )
+    est = result.value
+    x_sim = [float(est[result.discards.index(d)]) for d in played]
+    y_sim = [value[d] for d in played]
+    floor = min(value.values())
+    icpt, slope = _calibration(x_sim, y_sim)
+    rest = []
+    for i, d in enumerate(result.discards):
+        if d in played:
+            continue
+        v = min(icpt + slope * float(est[i]), floor)
+        if state.chance:
+            v = min(max(v, 0.0), 1.0)
+        rest.append(Ranked(CardSet(d), v, "estimated"))
+    rest.sort(key=lambda r: (-r.value, r.discard.mask))
+    return tuple(ranked_played + rest), note, book_info
+
+
+def _explanations(
+    setup: Setup, ranking: tuple[Ranked, ...], played: dict[int, _Played], *,
+    opponent: OpponentModel, score: tuple[int, int] | None, stock: int | None, samples: int,
+    explain_top: int, explain_draws: int,
+) -> tuple[Explanation, ...]:
+    """The first ``explain_top`` discards explained, the pick against the runner-up."""
+    runner = ranking[1] if len(ranking) > 1 else None
+
+    def pass_decl(d: int) -> float | None:
+        """The declarations' mean net over the worlds a discard was played in."""
+        return _mean(played[d].decl) if d in played else None
+
+    # the exact odds of the draw: always for the pick, for the others while the draws they
+    # enumerate stay within the budget (a count, so the same hand gives the same advice)
+    spent = 0
+    with_odds = []
+    for i, r in enumerate(ranking[:explain_top]):
+        n_draws = comb(len(setup.unseen), r.discard.mask.bit_count())
+        with_odds.append(i == 0 or spent + n_draws <= explain_draws)
+        spent += n_draws if with_odds[-1] else 0
+    return tuple(
+        explain(
+            setup,
+            r.discard.mask,
+            ranked=r,
+            opponent=opponent,
+            score=score,
+            stock=stock,
+            versus=None if i else runner,
+            decl=pass_decl(r.discard.mask),
+            decl_versus=pass_decl(runner.discard.mask) if runner is not None and not i else None,
+            deals=samples if r.discard.mask in played else 0,
+            odds=with_odds[i],
+        )
+        for i, r in enumerate(ranking[:explain_top])
     )

@@ -25,7 +25,7 @@ from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from piquet.advisor.deals import ROLES, Setup, World, worlds
+from piquet.advisor.deals import ROLES, Setup, World, check_score, worlds
 from piquet.advisor.explain import Z95
 from piquet.advisor.game import game_chance
 from piquet.advisor.playout import DEFAULT_THINK_MS, Table, exchanger, play_out
@@ -235,11 +235,7 @@ def _checked(setup: Setup, discards: Sequence[CardSet | int], rules: Rules, deal
         raise PiquetError(f"workers must be at least 1, not {workers}")
     if opponent not in ("expert", "book"):
         raise PiquetError(f"the other exchanges as expert or book, not {opponent!r}")
-    if score is not None and (min(score) < 0 or max(score) >= rules.target):
-        raise PiquetError(
-            f"scores must be 0 to {rules.target - 1} (the game is {rules.target}); got "
-            f"{score[0]},{score[1]}"
-        )
+    check_score(score, rules)
     return masks
 
 

@@ -22,6 +22,7 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import Match, new_match
 from piquet.core.rules import Format, get_rules
 from piquet.notation import load, save
+from piquet.table.summary import settlement_words
 
 if TYPE_CHECKING:
     pass
@@ -179,13 +180,8 @@ def _run_auto(args: argparse.Namespace) -> int:
     for g in end.games:
         a, b = g.players
         verdict = "drawn" if g.winner is None else f"{end.names[g.winner]} wins"
-        # what the players settle on, as the table and `replay` say it
-        if g.rubiconed:
-            verdict += "; the loser is rubiconed"
-        if g.settled:
-            verdict += f"; settled at {g.settled}"
-        if g.lurch:
-            verdict += "; a lurch: the loser pays double"
+        # what the players settle on, as the table and the tally say it
+        verdict += settlement_words(rubiconed=g.rubiconed, settled=g.settled, lurch=g.lurch)
         console.print(
             f"Game {g.number}: {end.names[a]} {g.scores[0]}, {end.names[b]} {g.scores[1]}: "
             f"{verdict}.",

@@ -54,7 +54,7 @@ def position_lines(view: Any) -> list[str]:
     names = ("he", "he")
     for line in deal.dialog:
         if voice(line.fact) is Voice.SPEECH:
-            who = "You" if line.seat == deal.role else "He"
+            who = "You" if line.role == deal.role else "He"
             out.append(f"  {who}: {line.text}")
         else:
             told = narrated(line.fact, deal.role, names)

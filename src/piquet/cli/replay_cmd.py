@@ -241,7 +241,7 @@ def _said_and_counted(mv: _Move, names: tuple[str, ...]) -> list[str]:
     roles = _players_of(mv)
     lines = [f"  {utterance_line(u)}" for u in mv.after.dialog[len(mv.before.dialog):]]
     for e in mv.after.events[len(mv.before.events):]:
-        counted = f"  {names[roles[e.seat]]} counts {e.points} for {e.kind.value}"
+        counted = f"  {names[roles[e.role]]} counts {e.points} for {e.kind.value}"
         lines.append(f"{counted}: {e.note}" if e.note else counted)
     return lines
 

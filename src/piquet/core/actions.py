@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
-from piquet.core.cards import Card, CardSet, Suit
+from piquet.core.cards import Card, CardSet, NamedLead, Suit
 from piquet.core.declarations import DeclClass
 from piquet.core.errors import ParseError
 
@@ -83,6 +83,11 @@ class NameLead(Action):
     def __str__(self) -> str:
         return f"name:{self.card if self.card is not None else self.suit}"
 
+    @property
+    def lead(self) -> NamedLead:
+        """The card or suit, as the one value of a named lead."""
+        return NamedLead(card=self.card, suit=None if self.card is not None else self.suit)
+
 
 @dataclass(frozen=True, slots=True)
 class Appoint(Action):
@@ -93,6 +98,11 @@ class Appoint(Action):
 
     def __str__(self) -> str:
         return f"appoint:{self.card if self.card is not None else self.suit}"
+
+    @property
+    def lead(self) -> NamedLead:
+        """The card or suit, as the one value of a named lead."""
+        return NamedLead(card=self.card, suit=None if self.card is not None else self.suit)
 
 
 class LeftoverChoice(enum.Enum):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import enum
 import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Final, Protocol
 
 from piquet.core.errors import ParseError
@@ -27,6 +28,7 @@ __all__ = [
     "SUIT_MASKS",
     "Card",
     "CardSet",
+    "NamedLead",
     "Rank",
     "Suit",
     "card_points",
@@ -384,3 +386,48 @@ class CardSet:
         """Cards grouped by suit with a gap between suits: ``AS KS  QH``."""
         groups = [" ".join(str(c) for c in CardSet(self.mask & SUIT_MASKS[s])) for s in range(4)]
         return "  ".join(g for g in groups if g)
+
+
+@dataclass(frozen=True, slots=True)
+class NamedLead:
+    """A lead named by elder (to see younger's leftovers) or appointed by younger, to which
+    elder's first lead is then bound: one card, or a whole suit, as the rule set's
+    ``younger_leftovers`` says.  The one value of a named lead: the actions
+    (:attr:`~piquet.core.actions.NameLead.lead`), the facts (``LeadNamed.lead``, ...) and the
+    deal's state (``Deal.lead_rule``) all hold it.  Prints as an action's id writes it
+    (``KS``, or ``S`` for spades); :attr:`words` as the dialog says it.
+
+    >>> NamedLead(card=Card.parse("KS")), NamedLead(suit=Suit.HEARTS).words
+    (NamedLead(card=Card.parse('KS'), suit=None), 'hearts')
+    """
+
+    card: Card | None = None
+    suit: Suit | None = None
+
+    def __post_init__(self) -> None:
+        if (self.card is None) == (self.suit is None):
+            raise ValueError("a named lead is a card or a suit, one of the two")
+
+    @property
+    def mask(self) -> int:
+        """The cards it names: the card, or every card of the suit."""
+        if self.card is not None:
+            return 1 << self.card.index
+        assert self.suit is not None
+        return SUIT_MASKS[self.suit]
+
+    @property
+    def words(self) -> str:
+        """As the dialog says it: ``KS`` or ``spades``."""
+        if self.card is not None:
+            return str(self.card)
+        assert self.suit is not None
+        return self.suit.plural
+
+    @property
+    def kind(self) -> str:
+        """``"card"`` or ``"suit"`` (the view's JSON)."""
+        return "card" if self.card is not None else "suit"
+
+    def __str__(self) -> str:
+        return str(self.card) if self.card is not None else str(self.suit)

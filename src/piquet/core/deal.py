@@ -22,6 +22,7 @@ from itertools import accumulate
 from math import comb
 from typing import Any, Final
 
+from piquet.core import refusals
 from piquet.core.actions import (
     PLAY,
     Action,
@@ -40,7 +41,7 @@ from piquet.core.actions import (
     Reply,
 )
 from piquet.core.cards import SUIT_CARDS as _SUIT_CARDS
-from piquet.core.cards import SUIT_MASKS, Card, CardSet, Suit, mask_cards, pack
+from piquet.core.cards import SUIT_MASKS, Card, CardSet, NamedLead, Suit, mask_cards, pack
 from piquet.core.dealtypes import (
     ELDER,
     P_APPOINT,
@@ -62,13 +63,11 @@ from piquet.core.dealtypes import (
     Deferred,
     ExchangeStep,
     HeldCount,
-    LeadRule,
     Phase,
     Role,
     Step,
     Trick,
     Utterance,
-    _card_text,
 )
 from piquet.core.declarations import (
     Claim,
@@ -104,10 +103,10 @@ class Deal:
     start: tuple[int, int]
     target: int | None
     blanche: tuple[int, int]
-    elder_unused: int
+    elder_leftovers: int
     leftovers: int
     leftover_look: tuple[bool, bool]
-    lead_rule: LeadRule | None
+    lead_rule: NamedLead | None
     exchange_steps: tuple[ExchangeStep, ...]
     pending_take: int
     cls: DeclClass
@@ -234,8 +233,9 @@ class Deal:
         d["tally"] = tally
         return new
 
-    def hand(self, seat: int) -> CardSet:
-        return CardSet(self.hands[seat])
+    def hand(self, role: Role) -> CardSet:
+        """The cards ``role`` holds now."""
+        return CardSet(self.hands[role])
 
     # ------------------------------------------------------------------ legal actions
     def legal_actions(self) -> list[Action]:
@@ -456,13 +456,8 @@ class Deal:
                 cards = _SUIT_CARDS[suit][hand >> (9 * suit) & 0x1FF]
                 found = cards if cards else mask_cards(hand)  # follow suit if you can
             elif not attrs["tricks"] and attrs["lead_rule"] is not None:
-                kind, value = attrs["lead_rule"]
-                if kind == "suit" and hand & SUIT_MASKS[value]:
-                    found = mask_cards(hand & SUIT_MASKS[value])
-                elif kind == "card" and hand >> value & 1:
-                    found = (value,)
-                else:
-                    found = mask_cards(hand)
+                named = attrs["lead_rule"].mask & hand  # bound to it if he holds it
+                found = mask_cards(named if named else hand)
             else:
                 found = mask_cards(hand)
         attrs["_play"] = found  # the private cache of this state's playable cards
@@ -519,7 +514,7 @@ class Deal:
                 )
             playable = self._playable()
             if action.card.index not in playable:
-                raise IllegalActionError(self._why_not_playable(action.card, playable))
+                raise IllegalActionError(refusals.why_not_playable(self, action.card, playable))
             return
         if isinstance(action, Discard):
             if phase is not P_EXCHANGE:
@@ -558,7 +553,7 @@ class Deal:
         legal = self.__dict__["_legal"] or self.legal_actions()
         if action in legal:
             return
-        raise IllegalActionError(self._why_not(action, legal))
+        raise IllegalActionError(refusals.why_not(self, action, legal))
 
     def _declare_ok(self, action: Declare) -> bool:
         """A declaration the seat may make now (the quick check behind ``verify``)."""
@@ -575,88 +570,7 @@ class Deal:
         return _beats(claim.key, beat, partial)
 
     def _doing(self) -> str:
-        if self.phase is P_OVER:
-            return "the deal is over"
-        who = self._who()
-        return {
-            P_DEAL: f"{who} (the dealer) chooses the packet size",
-            P_BLANCHE: f"{who} announces how many he will discard with carte blanche",
-            P_EXCHANGE: f"{who} discards",
-            P_LEFTOVERS: f"{who} decides about the stock cards younger left",
-            P_APPOINT: f"{who} appoints the lead",
-            P_DECLARE: f"{who} declares the {DeclClass(min(self.cls, 2)).label}",
-            P_PLAY: f"{who} plays a card",
-        }[self.phase]
-
-    def _why_not_playable(self, card: Card, playable: Sequence[int]) -> str:
-        seat = self._actor()
-        hand = self.hands[seat]
-        allowed = " ".join(_card_text(i) for i in playable)
-        if not hand >> card.index & 1:
-            return f"{card}: {ROLE_NAMES[seat]} does not hold it; playable: {allowed}"
-        if self.trick_lead is not None:
-            suit = Suit(self.trick_lead // 9)
-            held = CardSet(hand & SUIT_MASKS[suit])
-            return f"{card}: you must follow {suit.plural}: you hold {held}"
-        assert self.lead_rule is not None
-        kind, value = self.lead_rule
-        named = Suit(value).plural if kind == "suit" else _card_text(value)
-        return f"{card}: elder is bound to lead {named}; playable: {allowed}"
-
-    def _why_not(self, action: Action, legal: list[Action]) -> str:
-        listed = ", ".join(str(a) for a in legal[:40])
-        if len(legal) > 40:
-            listed += f", ... ({len(legal)} in all)"
-        if isinstance(action, Declare) and self.phase is P_DECLARE:
-            cls = self.cls
-            if action.cls is not cls:
-                return f"{action}: now the {cls.label} is declared, not the {action.cls.label}"
-            seat = self._actor()
-            held = self.hands[seat]
-            if action.cards.mask & ~held:
-                return (
-                    f"{action}: {ROLE_NAMES[seat]} cannot show {action.cards}; a claim the hand "
-                    f"cannot show is refused. Allowed: {listed}"
-                )
-            return f"{action}: that is not a {cls.label} this hand may claim now. Allowed: {listed}"
-        if isinstance(action, (NameLead, Appoint)) and self.phase in (P_LEFTOVERS, P_APPOINT):
-            why = self._why_not_lead(action)
-            if why is not None:
-                return f"{action}: {why}"
-        return f"{action}: not allowed now ({self._doing()}). Allowed: {listed}"
-
-    def _why_not_lead(self, action: NameLead | Appoint) -> str | None:
-        """Why naming or appointing this lead is refused, where a reason can be given: a
-        card where the rules name a suit (or the other way), a card not in the pack, or
-        (appointing) a card younger holds himself."""
-        naming = isinstance(action, NameLead)
-        if naming is not (self.phase is P_LEFTOVERS):
-            return None
-        by_card = self.rules.younger_leftovers is Leftovers.ELDER_NAMES_CARD
-        by_suit = self.rules.younger_leftovers is Leftovers.ELDER_NAMES_SUIT
-        if naming and not (by_card or by_suit):
-            return "under these rules elder names no lead; younger looks at his leftovers or not"
-        word, done = ("name", "named") if naming else ("appoint", "appointed")
-        if by_suit and action.card is not None:
-            return f"under these rules the lead is {done} by its suit, not a card " \
-                f"(e.g. {word}:spades)"
-        if by_card and action.card is None:
-            return f"under these rules the lead is {done} by its card, not a suit " \
-                f"(e.g. {word}:KS)"
-        if action.card is not None:
-            if action.card.index not in pack(self.rules):
-                return f"there is no {action.card} in the {self.rules.deck_size}-card pack"
-            hand = self.hands[ELDER]
-            card = action.card.index
-            if naming and not self.rules.appoint_if_card_lacked and not hand >> card & 1 \
-                    and hand & SUIT_MASKS[card // 9]:
-                return (f"elder holds no {action.card} but holds {action.card.suit.plural}: "
-                        "under these rules he names a card he holds, or one of a suit he has "
-                        "none of")
-            if not naming and self.hands[YOUNGER] >> action.card.index & 1:
-                return (f"younger holds {action.card} himself; he appoints a card he does not "
-                        "hold")
-        return None
+        return refusals.doing(self)
 
     # ------------------------------------------------------------------ dealing
     def _deal_by(self, size: int) -> Deal:
@@ -682,7 +596,7 @@ _FRESH: Final = DealState(
     stock=(),
     packet=None,
     blanche=(-1, -1),
-    elder_unused=0,
+    elder_leftovers=0,
     leftovers=0,
     leftover_look=(False, False),
     lead_rule=None,

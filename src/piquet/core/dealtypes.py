@@ -4,9 +4,9 @@ and :class:`DealState`, the typed record of a deal's attributes that the transit
 from __future__ import annotations
 
 import enum
-from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, TypedDict
+from typing import TYPE_CHECKING, Any, Final, NamedTuple, TypedDict
 
-from piquet.core.cards import Card
+from piquet.core.cards import Card, NamedLead
 from piquet.core.declarations import Claim, DeclClass
 from piquet.core.facts import Fact
 from piquet.core.roles import ELDER, OTHER, ROLE_NAMES, YOUNGER, Role
@@ -27,7 +27,6 @@ __all__ = [
     "ExchangeKind",
     "ExchangeStep",
     "HeldCount",
-    "LeadRule",
     "Phase",
     "Role",
     "Step",
@@ -59,13 +58,6 @@ class Step(enum.Enum):
     QUESTION = "question"
 
 
-class LeadRule(NamedTuple):
-    """The card (an index) or suit elder is bound to lead first (named or appointed)."""
-
-    kind: Literal["card", "suit"]
-    value: int
-
-
 class Deferred(NamedTuple):
     """A class younger declares after elder's first lead, and what his claim must beat
     (``beat`` None: elder passed; ``partial``: only the number of cards of the point)."""
@@ -90,13 +82,13 @@ class ExchangeStep(NamedTuple):
     """One step of the exchange still to come."""
 
     kind: ExchangeKind
-    seat: Role
+    role: Role
 
 
 class HeldCount(NamedTuple):
     """A count of the play held back until the declarations are counted."""
 
-    seat: Role
+    role: Role
     kind: Kind
     points: int
     note: str
@@ -110,9 +102,10 @@ S_ELDER, S_ANSWER, S_YOUNGER, S_QUESTION = Step
 
 
 class Utterance(NamedTuple):
-    """One public line of the dialog: its fact, who said it, the words, any cards shown."""
+    """One public line of the dialog: its fact, the role that said it, the words, any cards
+    shown."""
 
-    seat: Role
+    role: Role
     cls: DeclClass | None
     text: str
     """The words, made from ``fact`` by :mod:`piquet.core.words` (never read back)."""
@@ -180,10 +173,10 @@ class DealState(TypedDict):
     """Cards each role announced he will discard with carte blanche (-1: no blanche)."""
     exchange_steps: tuple[ExchangeStep, ...]
     pending_take: int
-    elder_unused: int
+    elder_leftovers: int
     leftovers: int
     leftover_look: tuple[bool, bool]
-    lead_rule: LeadRule | None
+    lead_rule: NamedLead | None
     cls: DeclClass
     """The class being declared (in the play: the last one)."""
     step: Step

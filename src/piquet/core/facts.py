@@ -23,6 +23,7 @@ import enum
 from dataclasses import dataclass
 
 from piquet.core.actions import Reply
+from piquet.core.cards import NamedLead
 from piquet.core.declarations import Claim, DeclClass
 from piquet.core.roles import Role
 from piquet.core.rules import PointMeasure, Rules
@@ -172,11 +173,10 @@ class LeftoversChoice:
 
 @dataclass(frozen=True, slots=True)
 class LeadNamed:
-    """Elder names the card (index) or suit he will lead, to see the leftovers."""
+    """Elder names the card or suit he will lead, to see the leftovers."""
 
     role: Role
-    card: int = -1
-    suit: int = -1
+    lead: NamedLead
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,17 +184,15 @@ class LeadLacked:
     """Elder holds none of what he named: younger appoints the lead."""
 
     role: Role
-    card: int = -1
-    suit: int = -1
+    lead: NamedLead
 
 
 @dataclass(frozen=True, slots=True)
 class LeadAppointed:
-    """Younger appoints the card (index) or suit elder must lead."""
+    """Younger appoints the card or suit elder must lead."""
 
     role: Role
-    card: int = -1
-    suit: int = -1
+    lead: NamedLead
 
 
 # ---------------------------------------------------------------------- declarations

@@ -12,139 +12,20 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, NewType
+from typing import Any, Final
 
 from piquet.core.actions import Action, DealBy, parse_action
 from piquet.core.cards import Card, pack
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.errors import IllegalActionError, PiquetError, RecordError, SetupError
-from piquet.core.roles import ROLE_NAMES, Role
+from piquet.core.matchtypes import DealSummary, GameResult, MatchView
+from piquet.core.roles import Player, Role
 from piquet.core.rules import Format, Rules, Settlement, get_rules, preset, rules_from_mapping
-from piquet.core.view import DealView, deal_view, public_view
+from piquet.core.view import deal_view, public_view
 
 __all__ = ["DealSummary", "GameResult", "Match", "MatchView", "Player", "new_match"]
 
 MAX_SEED = 2**63 - 1
-
-Player = NewType("Player", int)
-"""A player's index at the table (0, 1; 2 in a pool): not a :class:`~piquet.core.roles.Role`,
-which is a seat inside one deal."""
-
-
-@dataclass(frozen=True, slots=True)
-class DealSummary:
-    """A finished deal: who dealt, what each player counted, by kind."""
-
-    game: int
-    number: int
-    dealer: int
-    players: tuple[int, int]
-    """(elder player, younger player)."""
-    points: tuple[int, int]
-    """Points of (elder, younger) in this deal."""
-    by_kind: tuple[dict[str, int], dict[str, int]]
-    reached: int | None
-    """The player who reached the target during this deal, if any."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "game": self.game,
-            "number": self.number,
-            "dealer": self.dealer,
-            "elder": self.players[0],
-            "younger": self.players[1],
-            "points": list(self.points),
-            "by_kind": [dict(self.by_kind[0]), dict(self.by_kind[1])],
-            "reached": self.reached,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class GameResult:
-    """A finished game or partie between two players."""
-
-    number: int
-    players: tuple[int, int]
-    scores: tuple[int, int]
-    """Final totals of ``players`` (in that order)."""
-    winner: int | None
-    """The winning player, or None for a drawn partie."""
-    lurch: bool = False
-    stake: int = 1
-    """Units the loser pays: 2 when lurched."""
-    settled: int = 0
-    """Partie: what the winner scores by the settlement."""
-    rubiconed: bool = False
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "number": self.number,
-            "players": list(self.players),
-            "scores": list(self.scores),
-            "winner": self.winner,
-            "lurch": self.lurch,
-            "stake": self.stake,
-            "settled": self.settled,
-            "rubiconed": self.rubiconed,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class MatchView:
-    """What one player may see of a match: the game's state and the deal's view."""
-
-    player: int
-    rules: str
-    """The rule set's name (``rule_set`` holds every knob)."""
-    rule_set: Rules
-    format: Format
-    seed_public: bool
-    players: tuple[int, ...]
-    names: tuple[str, ...]
-    in_game: tuple[int, int]
-    dealer: int
-    role: Role | None
-    """This player's role in the current deal."""
-    scores: tuple[int, ...]
-    game_number: int
-    deal_number: int
-    deals: tuple[DealSummary, ...]
-    games: tuple[GameResult, ...]
-    deal: DealView | None
-    to_act: Player | None
-    """The player to act (None: nobody); compare ``deal.to_act``, a role."""
-    finished: bool
-    ledger: tuple[int, ...]
-    pool: int
-
-    @property
-    def legal_actions(self) -> tuple[Action, ...]:
-        return (
-            self.deal.legal_actions if self.deal is not None and self.to_act == self.player else ()
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "player": self.player,
-            "rules": self.rules,
-            "format": self.format.value,
-            "players": list(self.players),
-            "names": list(self.names),
-            "in_game": list(self.in_game),
-            "dealer": self.dealer,
-            "role": None if self.role is None else ROLE_NAMES[self.role],
-            "scores": list(self.scores),
-            "game_number": self.game_number,
-            "deal_number": self.deal_number,
-            "deals": [d.to_json() for d in self.deals],
-            "games": [g.to_json() for g in self.games],
-            "deal": None if self.deal is None else self.deal.to_json(),
-            "to_act": self.to_act,
-            "finished": self.finished,
-            "ledger": list(self.ledger),
-            "pool": self.pool,
-        }
-
 
 def _seeded(seed: int, *parts: object) -> random.Random:
     return random.Random(":".join(["piquet", str(seed), *map(str, parts)]))

@@ -191,28 +191,28 @@ def counted(deal: Deal, penalties: Sequence[Penalty]) -> Tally:
     for p in penalties:
         if p.mistake is Mistake.FALSE_CLAIM:
             if rules.false_claim is FalseClaim.DEBARRED:
-                hand = [e for e in hand if e.seat != p.role]
+                hand = [e for e in hand if e.role != p.role]
                 for cls in DeclClass:
                     hand = _the_other_counts(deal, hand, OTHER[p.role], cls)
             else:
                 nothing.add(p.role)
         elif p.mistake is Mistake.NOT_SHOWN and p.cls is not None:
             kind = _CLASS_KIND[p.cls]
-            hand = [e for e in hand if not (e.seat == p.role and e.kind is kind)]
+            hand = [e for e in hand if not (e.role == p.role and e.kind is kind)]
             if rules.unshown_claim is Unshown.TO_THE_OTHER:
                 hand = _the_other_counts(deal, hand, OTHER[p.role], p.cls)
     hand.sort(key=_counting_order)
     tally = _judged(deal, hand, play)
     if not nothing:
         return tally
-    kept = tuple(e for e in tally.events if e.seat not in nothing)
+    kept = tuple(e for e in tally.events if e.role not in nothing)
     totals = [0, 0]
     reached = None
     for e in kept:
-        totals[e.seat] += e.points
+        totals[e.role] += e.points
         if reached is None and deal.target is not None:
-            if deal.start[e.seat] + totals[e.seat] >= deal.target:
-                reached = e.seat
+            if deal.start[e.role] + totals[e.role] >= deal.target:
+                reached = e.role
     return Tally(kept, (totals[0], totals[1]), False, reached)
 
 
@@ -223,13 +223,13 @@ def _counting_order(e: Event) -> int:
     return _ORDER[e.kind]
 
 
-def _the_other_counts(deal: Deal, hand: list[Event], role: int, cls: DeclClass) -> list[Event]:
+def _the_other_counts(deal: Deal, hand: list[Event], role: Role, cls: DeclClass) -> list[Event]:
     """``hand`` with ``role`` counting his own holding of ``cls`` (as its winner would),
     in place of what he counted in it, if anything."""
     rules = deal.rules
     held = (deal.dealt[role] & ~deal.discards[role]) | deal.taken[role]
     kind = _CLASS_KIND[cls]
-    out = [e for e in hand if not (e.seat == role and e.kind is kind)]
+    out = [e for e in hand if not (e.role == role and e.kind is kind)]
     best = best_claim(held, cls, rules)
     if best is None:
         return out
@@ -247,14 +247,14 @@ def _judged(deal: Deal, hand: list[Event], play: list[Event]) -> Tally:
     close_at = None
     if rules.pique_by_first_card and deal.tricks:
         first_lead = f"leads {Card.from_index(deal.tricks[0].lead)}"
-        led = bool(play) and (play[0].seat, play[0].kind, play[0].note) == (0, Kind.LEAD,
+        led = bool(play) and (play[0].role, play[0].kind, play[0].note) == (0, Kind.LEAD,
                                                                              first_lead)
         close_at = len(hand) + int(led)
     tally = Tally()
     for i, e in enumerate((*hand, *play)):
         if i == close_at:
             tally = tally.closed()
-        tally = tally.add(e.seat, e.kind, e.points, e.note, rules, deal.start, deal.target)
+        tally = tally.add(e.role, e.kind, e.points, e.note, rules, deal.start, deal.target)
     if close_at is not None and close_at >= len(hand) + len(play):
         tally = tally.closed()
     return tally

@@ -21,6 +21,7 @@ from __future__ import annotations
 import enum
 from typing import NamedTuple
 
+from piquet.core.roles import Role
 from piquet.core.rules import Rules
 
 __all__ = ["AFTER_PLAY_KINDS", "HAND_KINDS", "PLAY_KINDS", "Event", "Kind", "Tally"]
@@ -52,9 +53,9 @@ AFTER_PLAY_KINDS = frozenset({Kind.CARDS, Kind.CAPOT})
 
 
 class Event(NamedTuple):
-    """``seat`` (0 elder, 1 younger) counts ``points`` for ``kind``; ``note`` says why."""
+    """``role`` (0 elder, 1 younger) counts ``points`` for ``kind``; ``note`` says why."""
 
-    seat: int
+    role: Role
     kind: Kind
     points: int
     note: str = ""
@@ -64,18 +65,18 @@ class Tally(NamedTuple):
     """The running count of a deal: the timeline so far and where it stands.
 
     ``open`` is True while a pique or repique can still be won.  ``reached``
-    is the seat that reached the game's target (then the deal stops), else
+    is the role that reached the game's target (then the deal stops), else
     ``None``.
     """
 
     events: tuple[Event, ...] = ()
     totals: tuple[int, int] = (0, 0)
     open: bool = True
-    reached: int | None = None
+    reached: Role | None = None
 
     def add(
         self,
-        seat: int,
+        role: Role,
         kind: Kind,
         points: int,
         note: str,
@@ -83,54 +84,54 @@ class Tally(NamedTuple):
         start: tuple[int, int],
         target: int | None,
     ) -> Tally:
-        """The tally after ``seat`` counts ``points``; adds a pique/repique if won."""
+        """The tally after ``role`` counts ``points``; adds a pique/repique if won."""
         if self.reached is not None or points <= 0:
             return self
-        event = _new_tuple(Event, (seat, kind, points, note))
+        event = _new_tuple(Event, (role, kind, points, note))
         if not self.open:
             # the common case in the play: no bonus possible
             t0, t1 = self.totals
-            now = (t0 + points, t1) if seat == 0 else (t0, t1 + points)
-            reached = seat if target is not None and start[seat] + now[seat] >= target else None
+            now = (t0 + points, t1) if role == 0 else (t0, t1 + points)
+            reached = role if target is not None and start[role] + now[role] >= target else None
             return _new_tuple(Tally, ((*self.events, event), now, False, reached))
         # still open: this count may win a pique or repique, or close the chance
         totals = list(self.totals)
-        other = 1 - seat
+        other = 1 - role
         events = [*self.events, event]
         is_open = True
-        before = totals[seat]
-        totals[seat] += points
+        before = totals[role]
+        totals[role] += points
         threshold = rules.pique_threshold
-        if totals[other] == 0 and before < threshold <= totals[seat]:
+        if totals[other] == 0 and before < threshold <= totals[role]:
             if kind in HAND_KINDS:
                 events.append(
                     Event(
-                        seat,
+                        role,
                         Kind.REPIQUE,
                         rules.repique_bonus,
                         f"{threshold} in hand before the other counted",
                     )
                 )
-                totals[seat] += rules.repique_bonus
+                totals[role] += rules.repique_bonus
             elif (
                 kind in PLAY_KINDS or (rules.pique_by_cards and kind in AFTER_PLAY_KINDS)
-            ) and not (rules.pique_elder_only and seat == 1):
+            ) and not (rules.pique_elder_only and role == 1):
                 made = "play and the cards" if kind in AFTER_PLAY_KINDS else "play"
                 events.append(
                     Event(
-                        seat,
+                        role,
                         Kind.PIQUE,
                         rules.pique_bonus,
                         f"{threshold} in hand and {made} before the other counted",
                     )
                 )
-                totals[seat] += rules.pique_bonus
+                totals[role] += rules.pique_bonus
             is_open = False
-        elif totals[other] > 0 or totals[seat] >= threshold:
+        elif totals[other] > 0 or totals[role] >= threshold:
             is_open = False
         reached = None
-        if target is not None and start[seat] + totals[seat] >= target:
-            reached = seat
+        if target is not None and start[role] + totals[role] >= target:
+            reached = role
         return Tally(tuple(events), (totals[0], totals[1]), is_open, reached)
 
     def closed(self) -> Tally:
@@ -139,9 +140,9 @@ class Tally(NamedTuple):
             return self
         return _new_tuple(Tally, (self.events, self.totals, False, self.reached))
 
-    def by_kind(self, seat: int) -> dict[Kind, int]:
+    def by_kind(self, role: Role) -> dict[Kind, int]:
         out: dict[Kind, int] = {}
         for e in self.events:
-            if e.seat == seat:
+            if e.role == role:
                 out[e.kind] = out.get(e.kind, 0) + e.points
         return out

@@ -5,7 +5,7 @@ rule set's visibility rules; :func:`piquet.core.match.Match.view` wraps it with 
 game's score for one player.  Nothing else in the package decides visibility.
 
 What a role sees: its own hand, the cards it was dealt, discarded and took in;
-the unused rest of elder's allotment (elder, where the rules allow); younger's
+elder's leftovers, the rest of his allotment (elder, where the rules allow); younger's
 leftovers (as the rule set's procedure allows); whatever the other has shown
 (carte blanche, winning declarations where they must be shown); the dialog;
 every card played; the counts.
@@ -17,9 +17,8 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from piquet.core.actions import Action
-from piquet.core.cards import SUIT_MASKS, CardSet, pack_mask
+from piquet.core.cards import CardSet, NamedLead, pack_mask
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase, Trick, Utterance
-from piquet.core.dealtypes import LeadRule
 from piquet.core.declarations import DeclClass
 from piquet.core.facts import LeadAppointed, LeadLacked
 from piquet.core.roles import OTHER, Role
@@ -59,9 +58,10 @@ class DealView:
     discards: CardSet
     taken: CardSet
     stock_seen: CardSet
-    """Stock cards this role has seen but does not hold (elder's unused, leftovers)."""
-    unused_seen: CardSet
-    """Elder: the unused rest of his allotment, as he saw it (empty for younger)."""
+    """Stock cards this role has seen but does not hold (elder's and younger's leftovers)."""
+    elder_leftovers_seen: CardSet
+    """Elder: his leftovers (the rest of his allotment he did not take), as he saw them
+    (empty for younger).  The JSON keeps the key ``unused_seen``."""
     leftovers_seen: CardSet
     """Younger's leftovers, when this role may see them."""
     packet: int | None
@@ -82,7 +82,7 @@ class DealView:
     events: tuple[Event, ...]
     scores: tuple[int, int]
     tricks_won: tuple[int, int]
-    lead_rule: LeadRule | None
+    lead_rule: NamedLead | None
     legal_actions: tuple[Action, ...]
     """What this role may do now; in the exchange see ``discard_range`` instead."""
     discard_range: tuple[int, int] | None
@@ -106,7 +106,7 @@ class DealView:
             "discards": cs(self.discards),
             "taken": cs(self.taken),
             "stock_seen": cs(self.stock_seen),
-            "unused_seen": cs(self.unused_seen),
+            "unused_seen": cs(self.elder_leftovers_seen),
             "leftovers_seen": cs(self.leftovers_seen),
             "packet": self.packet,
             "declaring": None if self.declaring is None else self.declaring.label,
@@ -126,7 +126,7 @@ class DealView:
             "tricks_won": {"elder": self.tricks_won[0], "younger": self.tricks_won[1]},
             "lead_rule": None
             if self.lead_rule is None
-            else {"kind": self.lead_rule[0], "value": _lead_text(self.lead_rule)},
+            else {"kind": self.lead_rule.kind, "value": str(self.lead_rule)},
             "legal_actions": [str(a) for a in self.legal_actions],
             "discard_range": None if self.discard_range is None else list(self.discard_range),
             "deferred": [c.label for c in self.deferred],
@@ -137,7 +137,7 @@ def dialog_json(dialog: tuple[Utterance, ...]) -> list[dict[str, Any]]:
     """The dialog as JSON: one shape for a seat's view and the public view."""
     return [
         {
-            "seat": ROLE_NAMES[u.seat],
+            "seat": ROLE_NAMES[u.role],
             "class": None if u.cls is None else u.cls.label,
             "text": u.text,
             "said": aloud(u),
@@ -150,16 +150,9 @@ def dialog_json(dialog: tuple[Utterance, ...]) -> list[dict[str, Any]]:
 def events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:
     """The score events as JSON: one shape for a seat's view and the public view."""
     return [
-        {"seat": ROLE_NAMES[e.seat], "kind": e.kind.value, "points": e.points, "note": e.note}
+        {"seat": ROLE_NAMES[e.role], "kind": e.kind.value, "points": e.points, "note": e.note}
         for e in events
     ]
-
-
-def _lead_text(rule: LeadRule) -> str:
-    from piquet.core.cards import Card, Suit
-
-    kind, value = rule
-    return str(Card.from_index(value)) if kind == "card" else Suit(value).letter
 
 
 def _leftovers_seen(deal: Deal, role: int) -> bool:
@@ -211,8 +204,7 @@ def appointable(view: DealView, rules: Rules) -> int:
     known = view.hand.mask | view.discards.mask | view.stock_seen.mask
     rule = view.lead_rule
     if rule is not None:
-        kind, value = rule
-        known |= SUIT_MASKS[value] if kind == "suit" else 1 << value
+        known |= rule.mask
     return pack_mask(rules) & ~known
 
 
@@ -234,8 +226,7 @@ def lead_binding(view: DealView) -> LeadBinding | None:
         return None
     lacked = [u.fact for u in view.dialog if isinstance(u.fact, LeadLacked)]
     appointed = any(isinstance(u.fact, LeadAppointed) for u in view.dialog)
-    kind, value = view.lead_rule
-    mask = SUIT_MASKS[value] if kind == "suit" else 1 << value
+    mask = view.lead_rule.mask
     held: bool | None
     if view.role == ELDER:
         held = bool(view.hand.mask & mask) or (
@@ -245,7 +236,7 @@ def lead_binding(view: DealView) -> LeadBinding | None:
         held = bool(1 << view.trick_lead & mask)  # bound to it if he held it: his lead tells
     elif not appointed:
         held = True  # elder named what he holds (else younger appointed the lead)
-    elif any(_within(f.card, f.suit, mask) for f in lacked):
+    elif any(mask & ~f.lead.mask == 0 for f in lacked):  # all of it, said lacked
         held = False  # appointed what elder had just said he lacks
     else:
         seen = view.hand.mask | view.discards.mask | view.stock_seen.mask
@@ -255,16 +246,10 @@ def lead_binding(view: DealView) -> LeadBinding | None:
     return LeadBinding(appointed, held)
 
 
-def _within(card: int, suit: int, mask: int) -> bool:
-    """Whether the lack elder stated (a card, or a whole suit) covers all of ``mask``."""
-    lacked = SUIT_MASKS[suit] if suit >= 0 else (1 << card if card >= 0 else 0)
-    return mask & ~lacked == 0
-
-
 def _stock_seen(deal: Deal, role: int) -> int:
     seen = 0
     if role == ELDER and deal.rules.elder_sees_unused:
-        seen |= deal.elder_unused
+        seen |= deal.elder_leftovers
     if deal.leftovers and _leftovers_seen(deal, role):
         seen |= deal.leftovers
     return seen & ~deal.hands[role] & ~deal.taken[role]
@@ -306,8 +291,8 @@ def deal_view(deal: Deal, role: int) -> DealView:
         discards=CardSet(deal.discards[role]),
         taken=CardSet(deal.taken[role]),
         stock_seen=CardSet(_stock_seen(deal, role)),
-        unused_seen=CardSet(
-            deal.elder_unused if role == ELDER and deal.rules.elder_sees_unused else 0
+        elder_leftovers_seen=CardSet(
+            deal.elder_leftovers if role == ELDER and deal.rules.elder_sees_unused else 0
         ),
         leftovers_seen=CardSet(
             deal.leftovers if deal.leftovers and _leftovers_seen(deal, role) else 0
@@ -358,7 +343,7 @@ class PublicView:
     events: tuple[Event, ...]
     scores: tuple[int, int]
     tricks_won: tuple[int, int]
-    lead_rule: LeadRule | None
+    lead_rule: NamedLead | None
 
     def to_json(self) -> dict[str, Any]:
         from piquet.core.cards import Card
@@ -390,7 +375,7 @@ class PublicView:
             "tricks_won": by_role(self.tricks_won),
             "lead_rule": None
             if self.lead_rule is None
-            else {"kind": self.lead_rule[0], "value": _lead_text(self.lead_rule)},
+            else {"kind": self.lead_rule.kind, "value": str(self.lead_rule)},
         }
 
 

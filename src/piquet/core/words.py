@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from piquet.core.actions import Reply
-from piquet.core.cards import Card, CardSet, Rank, Suit
+from piquet.core.cards import Card, CardSet, NamedLead, Rank, Suit
 from piquet.core.dealtypes import ROLE_NAMES, Utterance
 from piquet.core.declarations import Claim, DeclClass
 from piquet.core.facts import (
@@ -166,10 +166,6 @@ def claim_name(claim: Claim, rules: Rules, *, full: bool = True) -> str:
     return found
 
 
-def _named(card: int, suit: int) -> str:
-    return str(Card.from_index(card)) if card >= 0 else Suit(suit).plural
-
-
 _REPLY_WORDS: Final = {
     Reply.GOOD: "Good.",
     Reply.NOT_GOOD: "Not good.",
@@ -198,10 +194,10 @@ _NARRATIONS: Final[dict[type, Callable[[Any], str]]] = {
     Exchanged: lambda f: f"{{{ROLE_NAMES[f.role]}}} {{exchanges}} {f.count}",
     LaidOut: lambda f: f"{{{ROLE_NAMES[f.role]}}} {{discards}} {f.count}",
     LeftoversChoice: lambda f: _LEFTOVER_WORDS[f.way].replace("{n}", _cards(f.cards)),
-    LeadNamed: lambda f: f"{{elder}} will lead {_named(f.card, f.suit)}, and {{sees}} the stock",
-    LeadLacked: lambda f: f"{{elder}} {{holds}} no {_named(f.card, f.suit)}: "
+    LeadNamed: lambda f: f"{{elder}} will lead {f.lead.words}, and {{sees}} the stock",
+    LeadLacked: lambda f: f"{{elder}} {{holds}} no {f.lead.words}: "
     "{younger} {appoints} the lead",
-    LeadAppointed: lambda f: f"{{younger}} {{appoints}} {_named(f.card, f.suit)}",
+    LeadAppointed: lambda f: f"{{younger}} {{appoints}} {f.lead.words}",
     BlancheShown: lambda f: f"{{{ROLE_NAMES[f.role]}}} {{shows}} carte blanche",
     HoldingShown: lambda f: f"{{{ROLE_NAMES[f.role]}}} {{shows}} {CardSet(f.cards)}",
 }
@@ -257,11 +253,11 @@ def aloud(line: Utterance) -> str:
     if isinstance(fact, Exchanged):
         return "I take none." if fact.count == 0 else f"I take {number_words(fact.count)}."
     if isinstance(fact, LeadNamed):
-        return f"I shall lead {_lead_words(fact.card, fact.suit)}: show me the cards you left."
+        return f"I shall lead {_lead_words(fact.lead)}: show me the cards you left."
     if isinstance(fact, LeadLacked):
-        return f"I hold no {_lead_words(fact.card, fact.suit, article=False)}: appoint my lead."
+        return f"I hold no {_lead_words(fact.lead, article=False)}: appoint my lead."
     if isinstance(fact, LeadAppointed):
-        return f"Lead {_lead_words(fact.card, fact.suit)}."
+        return f"Lead {_lead_words(fact.lead)}."
     if isinstance(fact, MissingAsked):
         # the answer says which card of the set was laid out, or that none was
         return "Which one did you lay out?"
@@ -278,12 +274,12 @@ def aloud(line: Utterance) -> str:
     return line.text
 
 
-def _lead_words(card: int, suit: int, *, article: bool = True) -> str:
+def _lead_words(lead: NamedLead, *, article: bool = True) -> str:
     """A named or appointed lead in words: "the queen of hearts" (``article``) or "queen
     of hearts", or a suit, "hearts"."""
-    if card < 0:
-        return Suit(suit).plural
-    c = Card.from_index(card)
+    c = lead.card
+    if c is None:
+        return lead.words
     return f"{'the ' if article else ''}{c.rank.name_singular} of {c.suit.plural}"
 
 

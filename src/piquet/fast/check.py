@@ -149,7 +149,7 @@ def _compare_end(deal: Deal, events: tuple[tuple[int, Kind, int], ...], scores: 
                  reached_role: int | None) -> str | None:
     if not deal.is_over:
         return f"the kernel stopped but the engine still waits ({deal.phase}, {deal.to_act})"
-    engine = tuple((e.seat, e.kind, e.points) for e in deal.events)
+    engine = tuple((e.role, e.kind, e.points) for e in deal.events)
     if engine != events:
         return f"events differ:\n engine {engine}\n kernel {events}"
     if deal.scores != scores:

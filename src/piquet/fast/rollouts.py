@@ -63,22 +63,17 @@ def discard_rollouts(
     the rest of the deal played by ``policy`` (``plays`` play-outs a world, averaged);
     None for a discard that is not legal in some world.  The deal starts at (0, 0) with
     no target, as in :func:`piquet.fast.playout`'s defaults."""
-    if len(decks) != len(histories):
-        raise PiquetError(f"{len(decks)} packs but {len(histories)} histories")
+    code = _checked(role, decks, histories, policy)
     if plays < 1:
         raise PiquetError(f"plays must be at least 1, not {plays}")
-    if role not in (0, 1):
-        raise PiquetError(f"role must be 0 (elder) or 1 (younger), not {role}")
-    code = policy_code(policy)
     n_w = len(decks)
     if n_w == 0 or not discards:
         return [[] if n_w == 0 else None for _ in discards]
-    deck_arr, fz, nfz = _worlds_arrays(rules, decks, histories)
+    deck_arr, fz, nfz, cands = _worlds_arrays(rules, decks, histories, discards)
     states = np.array(
         [[new_rng(seed + j * plays + r)[0] for r in range(plays)] for j in range(n_w)],
         dtype=np.uint64,
     )
-    cands = np.asarray(list(discards), dtype=np.int64)
     out = np.zeros((len(cands), n_w), dtype=np.float64)
     status = rollout_matrix(compile_rules(rules), deck_arr, fz, nfz, cands, int(role), int(code),
                             states, int(plays), out)
@@ -102,17 +97,12 @@ def discard_rollout_points(
     each discard an array ``(worlds, 2)`` of ``role``'s points and the other's (the same
     play-outs: ``mine - theirs`` is :func:`discard_rollouts`'s value), or None for a discard
     that is not legal in some world."""
-    if len(decks) != len(histories):
-        raise PiquetError(f"{len(decks)} packs but {len(histories)} histories")
-    if role not in (0, 1):
-        raise PiquetError(f"role must be 0 (elder) or 1 (younger), not {role}")
-    code = policy_code(policy)
+    code = _checked(role, decks, histories, policy)
     n_w = len(decks)
     if n_w == 0 or not discards:
         return [np.zeros((0, 2), dtype=np.int64) if n_w == 0 else None for _ in discards]
-    deck_arr, fz, nfz = _worlds_arrays(rules, decks, histories)
+    deck_arr, fz, nfz, cands = _worlds_arrays(rules, decks, histories, discards)
     states = np.array([new_rng(seed + j)[0] for j in range(n_w)], dtype=np.uint64)
-    cands = np.asarray(list(discards), dtype=np.int64)
     out = np.zeros((len(cands), n_w, 2), dtype=np.int64)
     status = np.zeros(len(cands), dtype=np.int64)
     K._native.rollout_points(compile_rules(rules), deck_arr, fz, nfz, cands, int(role),
@@ -168,17 +158,14 @@ def discard_solver_values(
     how many first leads were solved exactly.  None for a discard not legal in some world."""
     if len(decks) != len(histories) or len(decks) != len(seeds):
         raise PiquetError(f"{len(decks)} packs, {len(histories)} histories, {len(seeds)} seeds")
-    if role not in (0, 1):
-        raise PiquetError(f"role must be 0 (elder) or 1 (younger), not {role}")
+    code = _checked(role, decks, histories, policy)
     if solver.rules != rules or solver.objective.mode is not Mode.DIFF:
         raise PiquetError("the solver must be made for these rules and the objective DIFF")
-    code = policy_code(policy)
     n_w = len(decks)
     if n_w == 0 or not discards:
         return [[] if n_w == 0 else None for _ in discards], 0
-    deck_arr, fz, nfz = _worlds_arrays(rules, decks, histories)
+    deck_arr, fz, nfz, cands = _worlds_arrays(rules, decks, histories, discards)
     states = np.array([new_rng(s)[0] for s in seeds], dtype=np.uint64)
-    cands = np.asarray(list(discards), dtype=np.int64)
     out = np.zeros((len(cands), n_w), dtype=np.float64)
     solved = np.zeros((len(cands), n_w), dtype=np.int64)
     # the solver's own arrays (its table is valid for these rules and DIFF)
@@ -192,11 +179,23 @@ def discard_solver_values(
     return result, int(solved.sum())
 
 
+def _checked(role: int, decks: Sequence[Sequence[int]],
+             histories: Sequence[Sequence[Action]], policy: str) -> int:
+    """The policy's code, once a pack goes with each history and the role is one; raises
+    :class:`PiquetError` saying what is wrong."""
+    if len(decks) != len(histories):
+        raise PiquetError(f"{len(decks)} packs but {len(histories)} histories")
+    if role not in (0, 1):
+        raise PiquetError(f"role must be 0 (elder) or 1 (younger), not {role}")
+    return policy_code(policy)
+
+
 def _worlds_arrays(
-    rules: Rules, decks: Sequence[Sequence[int]], histories: Sequence[Sequence[Action]]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rules: Rules, decks: Sequence[Sequence[int]], histories: Sequence[Sequence[Action]],
+    discards: Sequence[int],
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The packs (checked), the forced choices (with a free row after each history for the
-    discard) and their numbers, as the compiled loops take them."""
+    discard), their numbers and the candidate discards, as the compiled loops take them."""
     n_w = len(decks)
     for d in decks:
         _check_deck(rules, d)
@@ -209,4 +208,4 @@ def _worlds_arrays(
     deck_arr = np.zeros((n_w, 36), dtype=np.int64)
     for j, d in enumerate(decks):
         deck_arr[j, : len(d)] = d
-    return deck_arr, fz, nfz
+    return deck_arr, fz, nfz, np.asarray(list(discards), dtype=np.int64)

@@ -29,9 +29,10 @@ import numpy as np
 import numpy.typing as npt
 
 from piquet.core.actions import PLAY
-from piquet.core.cards import CardSet, mask_cards
+from piquet.core.cards import CardSet, NamedLead, mask_cards
 from piquet.core.deal import Deal, Phase, Utterance
-from piquet.core.dealtypes import LeadRule, Trick
+from piquet.core.dealtypes import Trick
+from piquet.core.roles import Role
 from piquet.core.rules import Rules
 from piquet.core.scoring import Event
 from piquet.core.view import DealView, _stock_seen, deal_view, played_by
@@ -50,6 +51,7 @@ from piquet.fast.params import compile_rules
 
 __all__ = ["CardRun", "SeatParts", "can_run", "deal_parts"]
 
+_ROLES: Final = tuple(Role)  # by number: the board writes a role as its number
 _O_EV: Final = FLAT_EV
 _O_PS: Final = FLAT_PS
 _O_INFO: Final = FLAT_INFO
@@ -99,7 +101,7 @@ class SeatParts(NamedTuple):
     board_events: list[int]
     scores: tuple[int, int]
     tricks_won: tuple[int, int]
-    lead_rule: LeadRule | None
+    lead_rule: NamedLead | None
     discard_range: tuple[int, int] | None
 
 
@@ -254,7 +256,7 @@ class CardRun:
         nev = int(tl[K.T_NEV])
         ev = b[_O_EV:_O_EV + 3 * nev]
         events = self.base.events + tuple(
-            Event(int(ev[3 * i]), KINDS[int(ev[3 * i + 1])], int(ev[3 * i + 2]))
+            Event(_ROLES[int(ev[3 * i])], KINDS[int(ev[3 * i + 1])], int(ev[3 * i + 2]))
             for i in range(n_base, nev))
         won0 = int(b[ps + K.PS_WON0])
         v = DealView(
@@ -266,7 +268,7 @@ class CardRun:
             discards=start.discards,
             taken=start.taken,
             stock_seen=start.stock_seen,
-            unused_seen=start.unused_seen,
+            elder_leftovers_seen=start.elder_leftovers_seen,
             leftovers_seen=start.leftovers_seen,
             packet=start.packet,
             declaring=None,

@@ -22,7 +22,6 @@ back.  Tensor entries all lie in ``[0, 1]``;
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, NamedTuple, cast
 
@@ -30,8 +29,8 @@ import numpy as np
 import numpy.typing as npt
 
 from piquet.core.actions import Reply
-from piquet.core.cards import Card, CardSet, Suit
-from piquet.core.deal import ROLE_NAMES, Phase, Utterance
+from piquet.core.cards import NamedLead
+from piquet.core.deal import Phase, Utterance
 from piquet.core.declarations import DeclClass
 from piquet.core.facts import (
     BlancheCalled,
@@ -50,6 +49,12 @@ from piquet.core.scoring import Kind
 from piquet.core.view import DealView, played_by
 from piquet.integrations.actions import DEAL_SIZES, Episode, EpisodeFormat
 from piquet.integrations.board import CardRun, SeatParts
+from piquet.integrations.knowledge import (
+    SeatKnowledge,
+    information_state_string,
+    knowledge,
+    observation_string,
+)
 
 __all__ = [
     "INFO_PIECES",
@@ -148,150 +153,6 @@ def said_of(u: Utterance) -> Said:
 # ====================================================================== what a seat knows
 
 
-@dataclass(frozen=True, slots=True)
-class SeatKnowledge:
-    """One player's view of an episode, and the public facts the adapters add to it."""
-
-    player: int
-    rules_name: str
-    view: DealView | None
-    """The current deal's view (None while its pack is being drawn)."""
-    selected: CardSet
-    """Cards this player has laid out for the discard it is making."""
-    packet: int | None
-    """The packet size the dealer dealt by (public)."""
-    game: bool
-    partie: bool
-    target: int
-    scores: tuple[int, int]
-    """Game scores (this player, the other) before this deal."""
-    deals: tuple[tuple[int, int], ...]
-    """Points (this player, the other) of each finished deal."""
-    max_deals: int
-    dealer_known: bool
-
-
-def knowledge(episode: Episode, player: int) -> SeatKnowledge:
-    """What ``player`` knows of ``episode``: its view plus the public facts."""
-    other = 1 - player
-    return SeatKnowledge(
-        player=player,
-        rules_name=episode.rules.name,
-        view=episode.seat_view(player),
-        selected=episode.selected_by(player),
-        packet=episode.packet,
-        game=episode.format is not EpisodeFormat.DEAL,
-        partie=episode.format is EpisodeFormat.PARTIE,
-        target=episode.rules.target,
-        scores=(episode.scores[player], episode.scores[other]),
-        deals=tuple((d[player], d[other]) for d in episode.deals),
-        max_deals=episode.max_deals,
-        dealer_known=episode.dealer is not None,
-    )
-
-
-# ====================================================================== strings
-
-
-def _cs(x: CardSet) -> str:
-    return str(x) if x else "-"
-
-
-def _header(k: SeatKnowledge) -> list[str]:
-    lines = [f"piquet {k.rules_name}; player {k.player}"]
-    if k.game:
-        past = " ".join(f"{a}-{b}" for a, b in k.deals) or "-"
-        what = "partie" if k.partie else f"game to {k.target}"
-        lines.append(
-            f"{what}: deal {len(k.deals) + 1} of at most {k.max_deals}; "
-            f"score {k.scores[0]}-{k.scores[1]} (yours first); past deals {past}"
-        )
-    v = k.view
-    if v is None:
-        lines.append("the pack is being shuffled" if k.dealer_known else "cutting for the deal")
-        return lines
-    lines.append(
-        f"you are {ROLE_NAMES[v.role]}; dealt by {k.packet or '?'}; phase {v.phase.value}; "
-        f"to act: {_who(v, v.to_act)}"
-    )
-    return lines
-
-
-def _who(v: DealView, seat: int | None) -> str:
-    if seat is None:
-        return "nobody"
-    return "you" if seat == v.role else "the other"
-
-
-def _lead_rule(v: DealView) -> str:
-    if v.lead_rule is None:
-        return "-"
-    kind, value = v.lead_rule
-    return str(Card.from_index(value)) if kind == "card" else Suit(value).plural
-
-
-def _cards_lines(k: SeatKnowledge, v: DealView) -> list[str]:
-    lines = [
-        f"hand: {_cs(v.hand)}",
-        f"dealt: {_cs(v.dealt)}; discarded: {_cs(v.discards)}; taken: {_cs(v.taken)}",
-    ]
-    if k.selected:
-        lines.append(f"laid out: {_cs(k.selected)}")
-    lines += [
-        f"stock seen: {_cs(v.stock_seen)}; other shown: {_cs(v.opponent_shown)}; "
-        f"other played: {_cs(v.opponent_played)}; other has seen: {_cs(v.seen_by_opponent)}",
-        f"other discarded {v.opponent_discard_count}; stock {v.stock_count}; "
-        f"left {v.leftover_count}; lead bound to {_lead_rule(v)}",
-    ]
-    return lines
-
-
-def _tail(v: DealView) -> list[str]:
-    lines = [
-        f"trick lead: {Card.from_index(v.trick_lead) if v.trick_lead is not None else '-'}",
-        f"points {v.scores[v.role]}-{v.scores[1 - v.role]}; "
-        f"tricks {v.tricks_won[v.role]}-{v.tricks_won[1 - v.role]}",
-    ]
-    if v.discard_range is not None:
-        lines.append(f"discard {v.discard_range[0]} to {v.discard_range[1]}")
-    return lines
-
-
-def information_state_string(k: SeatKnowledge) -> str:
-    """Everything the player has seen, in order: the perfect-recall string."""
-    lines = _header(k)
-    v = k.view
-    if v is not None:
-        lines += _cards_lines(k, v)
-        dialog = " | ".join(
-            f"{ROLE_NAMES[u.seat]}: {u.text}" + (f" [{CardSet(u.shown)}]" if u.shown else "")
-            for u in v.dialog
-        )
-        lines.append(f"dialog: {dialog or '-'}")
-        tricks = " ".join(
-            f"{ROLE_NAMES[t.leader][0]}:{Card.from_index(t.lead)}{Card.from_index(t.follow)}"
-            for t in v.tricks
-        )
-        lines.append(f"tricks: {tricks or '-'}")
-        counted = "; ".join(f"{ROLE_NAMES[e.seat]} {e.kind.value} {e.points}" for e in v.events)
-        lines.append(f"counted: {counted or '-'}")
-        lines += _tail(v)
-    return "\n".join(lines)
-
-
-def observation_string(k: SeatKnowledge) -> str:
-    """The table as it stands for the player (no order of past tricks or dialog)."""
-    lines = _header(k)
-    v = k.view
-    if v is not None:
-        lines += _cards_lines(k, v)
-        if v.dialog:
-            last = v.dialog[-1]
-            lines.append(f"last said: {ROLE_NAMES[last.seat]}: {last.text}")
-        lines += _tail(v)
-    return "\n".join(lines)
-
-
 # ====================================================================== tensors
 
 _CARD_PLANES: Final = (
@@ -348,6 +209,14 @@ def _points(n: int) -> float:
     return min(n, _POINT_SCALE) / _POINT_SCALE
 
 
+def _lead_slot(lead: NamedLead) -> int:
+    """A named lead's entry in the lead's piece: its suit (0 to 3), or 4 + its card."""
+    if lead.card is not None:
+        return 4 + lead.card.index
+    assert lead.suit is not None
+    return int(lead.suit)
+
+
 def _fill(out: Vector, k: SeatKnowledge) -> None:
     o = _OFFSETS
     g = o["game"]
@@ -402,12 +271,11 @@ def _fill(out: Vector, k: SeatKnowledge) -> None:
     ):
         out[c + i] = min(n / 12.0, 1.0)
     if v.lead_rule is not None:
-        kind, value = v.lead_rule
-        out[o["lead_rule"] + (value if kind == "suit" else 4 + value)] = 1.0
+        out[o["lead_rule"] + _lead_slot(v.lead_rule)] = 1.0
     _fill_dialog(out, v)
     cnt = o["counted"]
     for e in v.events:
-        side = 0 if e.seat == me else 1
+        side = 0 if e.role == me else 1
         out[cnt + side * len(_KINDS) + _KINDS.index(e.kind)] += e.points / _POINT_SCALE
     out[cnt + 2 * len(_KINDS)] = _points(v.scores[me])
     out[cnt + 2 * len(_KINDS) + 1] = _points(v.scores[1 - me])
@@ -421,7 +289,7 @@ def _fill_dialog(out: Vector, v: DealView) -> None:
     last_claim: dict[tuple[int, int], int] = {}
     for u in v.dialog:
         said = said_of(u)
-        side = 0 if u.seat == me else 1
+        side = 0 if u.role == me else 1
         if said.kind is Saying.BLANCHE:
             out[b + side] = 1.0
             out[b + 2 + side] = min(said.size / 12.0, 1.0)
@@ -606,8 +474,7 @@ def _fill_fast(out: Vector, episode: Episode, player: int, v: SeatParts | None,
             out[c + i] = x if x < 1.0 else 1.0
     rule = v.lead_rule
     if rule is not None:
-        kind, value = rule
-        out[_O_LEAD_RULE + (value if kind == "suit" else 4 + value)] = 1.0
+        out[_O_LEAD_RULE + _lead_slot(rule)] = 1.0
     if v.dialog:
         at, values = _dialog_entries(v.dialog, me)
         out[at] = values
@@ -616,7 +483,7 @@ def _fill_fast(out: Vector, episode: Episode, player: int, v: SeatParts | None,
     first: dict[int, float] = {}
     again: list[tuple[int, float]] = []
     for e in v.events:
-        i = (cnt if e.seat == me else other_at) + _KIND_AT[e.kind]
+        i = (cnt if e.role == me else other_at) + _KIND_AT[e.kind]
         if i in first:
             again.append((i, e.points / _POINT_SCALE))
         else:

@@ -182,11 +182,11 @@ def declaration_sums(
         ev = [e for e in events if e.kind is kind]
         if not ev:
             continue
-        role = Role(ev[0].seat)
+        role = Role(ev[0].role)
         points = sum(e.points for e in ev)
         claimed = [u.fact.said for u in dialog
-                   if u.cls is cls and u.seat == role and isinstance(u.fact, Declared)][:1]
-        extras = [s for u in dialog if u.cls is cls and u.seat == role
+                   if u.cls is cls and u.role == role and isinstance(u.fact, Declared)][:1]
+        extras = [s for u in dialog if u.cls is cls and u.role == role
                   and isinstance(u.fact, FurtherHeld) for s in u.fact.said]
         who = _who(role, reader, names).capitalize()
         if not claimed:
@@ -213,7 +213,7 @@ def declaration_sums(
         if e.kind in (Kind.REPIQUE, Kind.PIQUE, Kind.BLANCHE):
             word = {Kind.REPIQUE: "a repique", Kind.PIQUE: "a pique",
                     Kind.BLANCHE: "carte blanche"}[e.kind]
-            who = _who(Role(e.seat), reader, names).capitalize()
+            who = _who(Role(e.role), reader, names).capitalize()
             out.append(f"{who} counted {e.points} for {word}" + (f" ({e.note})." if e.note
                                                                   else "."))
     return out
@@ -240,8 +240,8 @@ def deal_summary(
     lines += declaration_sums(dialog, events, rules, reader=reader, names=names)
     for role in (Role.ELDER, Role.YOUNGER):
         play = sum(e.points for e in events
-                   if e.seat == role and e.kind in (Kind.LEAD, Kind.TRICK, Kind.LAST_TRICK))
-        cards = [e for e in events if e.seat == role and e.kind in (Kind.CARDS, Kind.CAPOT)]
+                   if e.role == role and e.kind in (Kind.LEAD, Kind.TRICK, Kind.LAST_TRICK))
+        cards = [e for e in events if e.role == role and e.kind in (Kind.CARDS, Kind.CAPOT)]
         who = _who(role, reader, names).capitalize()
         if play:
             lines.append(f"{who} counted {play} in the play (leads, tricks and the last trick).")

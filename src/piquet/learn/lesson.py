@@ -4,7 +4,7 @@ answers.
 A :class:`Lesson` is data (see :mod:`piquet.learn.lessons` for the lessons themselves):
 each :class:`Step` has its text, with glossary terms marked ``[[term]]`` (a tooltip in the
 browser, a definition on first mention in the terminal), optionally a :class:`Position` (a
-deal with chosen hands, moved on by chosen actions, shown from ``seat``'s view: a
+deal with chosen hands, moved on by chosen actions, shown from ``role``'s view: a
 lesson never shows what that seat may not see), and optionally a :class:`Question`.
 
 A question's answer is never stored as the truth: the engine works it out from the
@@ -140,8 +140,8 @@ class Position:
             raise LessonError(f"the position cannot be dealt: {exc}") from None
         return d
 
-    def view(self, seat: Role) -> DealView:
-        return deal_view(self.deal(), seat)
+    def view(self, role: Role) -> DealView:
+        return deal_view(self.deal(), role)
 
 
 class Ask(enum.Enum):
@@ -196,7 +196,7 @@ class Question:
     seed: int = 0
     value: int = 0
 
-    def answer(self, position: Position | None, seat: Role) -> tuple[object, str]:
+    def answer(self, position: Position | None, role: Role) -> tuple[object, str]:
         """The engine's answer: a value to compare and the words to show."""
         ask = self.ask
         if ask is Ask.SETTLEMENT:
@@ -212,9 +212,9 @@ class Question:
         if ask is Ask.LURCH:
             lurched = bool(r.lurch_below and self.value < r.lurch_below)
             return lurched, f"{'yes' if lurched else 'no'}: the line is {r.lurch_below}"
-        hand = d.hands[seat]
+        hand = d.hands[role]
         if ask is Ask.BLANCHE:
-            yes = is_blanche(d.dealt[seat])
+            yes = is_blanche(d.dealt[role])
             return yes, "yes" if yes else "no: it holds a king, queen or knave"
         if ask is Ask.POINT:
             claim = best_claim(hand, DeclClass.POINT, r)
@@ -237,24 +237,24 @@ class Question:
             parts = " + ".join(f"{statement(h, r)} {score_of(h, r)}" for h in held)
             return total, f"{total} ({parts})"
         if ask is Ask.PLAYABLE:
-            if d.phase is not Phase.PLAY or d.to_act != seat:
+            if d.phase is not Phase.PLAY or d.to_act != role:
                 raise LessonError("a playable-cards question needs the seat to play")
             cards = CardSet(sum(1 << a.card.index for a in d.legal_actions()
                                 if isinstance(a, Play)))
             return cards, str(cards)
         if ask is Ask.EXCHANGE:
-            if d.phase is not Phase.EXCHANGE or d.to_act != seat:
+            if d.phase is not Phase.EXCHANGE or d.to_act != role:
                 raise LessonError("an exchange question needs the seat to exchange")
             lo, hi = d.discard_range()
             return (lo, hi), f"{lo} to {hi}"
         if ask is Ask.TOTAL:
             d = _declared(d)
-            return d.scores[seat], str(d.scores[seat])
+            return d.scores[role], str(d.scores[role])
         if ask is Ask.SCORE:
-            return d.scores[seat], str(d.scores[seat])
+            return d.scores[role], str(d.scores[role])
         if ask is Ask.MISSING:
             told = [u.fact for u in d.dialog if isinstance(u.fact, MissingTold)
-                    and u.fact.role != seat]
+                    and u.fact.role != role]
             if not told or told[-1].card < 0:
                 return CardSet(), "none: he laid out none of that rank"
             card = CardSet(1 << told[-1].card)
@@ -293,10 +293,10 @@ class Question:
         except ValueError as exc:
             raise ParseError(f"{text!r}: {exc}; write cards as QH 10S 7D") from None
 
-    def check(self, position: Position | None, seat: Role, text: str) -> Checked:
+    def check(self, position: Position | None, role: Role, text: str) -> Checked:
         """Judge a learner's answer (raises :class:`ParseError` for one that cannot be
         read, saying how to answer)."""
-        value, words = self.answer(position, seat)
+        value, words = self.answer(position, role)
         return Checked(self.read(text) == value, words)
 
 
@@ -343,7 +343,7 @@ class Step:
 
     text: str
     position: Position | None = None
-    seat: Role = ELDER
+    role: Role = ELDER
     question: Question | None = None
 
 

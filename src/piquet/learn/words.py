@@ -184,7 +184,7 @@ def why_declaration(view: DealView, best: Action, other: Action, rules: Rules) -
     mine = best_claim(hand, cls, rules) if cls is not None else None
     mine_words = statement(mine, rules) if mine is not None else "nothing in this class"
     said = next((u.text.rstrip(".") for u in reversed(view.dialog)
-                 if u.seat != view.role and u.cls is cls), None)
+                 if u.role != view.role and u.cls is cls), None)
     if isinstance(best, Answer):
         his = f"his “{said}”" if said else "his declaration"
         if best.reply is Reply.NOT_GOOD:

@@ -126,18 +126,70 @@ static int len_ok(Py_buffer *v, i64 n, const char *name) {
     return 1;
 }
 
-static int params_ok(Py_buffer *v) {
-    if (v->len / 8 < P_MODE) {
-        PyErr_SetString(PyExc_ValueError, "p: not a parameter vector");
-        return 0;
-    }
-    return 1;
+/* a parameter vector (the kernel's p, P_MODE long at least; the solver's P, P_COUNT): an
+ * int64 array read only, its length checked by get */
+#define GETVEC(var, i, n, name) \
+    const i64 *var = (const i64 *)get(&bs, args[i], 'i', n, 0, name, NULL); \
+    if (!var) goto fail
+#define GETP(var, i) GETVEC(var, i, P_MODE, "p")
+
+/* a deal from its pack, as play_deal, run_deal, playouts and flat_start take it: the pack
+ * (args[1]), the start and the target (args[2..4]) (deal_pack); the forced choices fz and
+ * their number nfz (args[f], args[f + 1]) (deal_forced); then checked, the pack against
+ * the rule set's (deal_ok), once every argument is read */
+typedef struct {
+    const i64 *deck;
+    Py_buffer *deckv;
+    i64 start0, start1, target;
+    const i64 *fz;
+    Py_buffer *fzv;
+    i64 nfz;
+} DealArgs;
+
+static int deal_pack(Bufs *bs, PyObject *const *args, DealArgs *d) {
+    d->deck = (const i64 *)get(bs, args[1], 'i', 24, 0, "deck", &d->deckv);
+    return d->deck && num(args[2], &d->start0) == 0 && num(args[3], &d->start1) == 0 &&
+           num(args[4], &d->target) == 0;
 }
 
-#define GETP(var, i) \
-    Py_buffer *var##_v; \
-    const i64 *var = (const i64 *)get(&bs, args[i], 'i', P_MODE, 0, "p", &var##_v); \
-    if (!var || !params_ok(var##_v)) goto fail
+static int deal_forced(Bufs *bs, PyObject *const *args, int f, DealArgs *d) {
+    d->fz = (const i64 *)get(bs, args[f], 'i', 2, 0, "fz", &d->fzv);
+    return d->fz && num(args[f + 1], &d->nfz) == 0;
+}
+
+static int deal_ok(const DealArgs *d, const i64 *p) {
+    if (d->nfz < 0 || d->nfz > d->fzv->len / 16) {
+        PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
+        return 0;
+    }
+    return len_ok(d->deckv, p[P_DECK_SIZE], "deck") && deck_ok(d->deck, p[P_DECK_SIZE]);
+}
+
+#define GETDEAL(d) \
+    DealArgs d; \
+    if (!deal_pack(&bs, args, &d)) goto fail
+#define GETFORCED(d, f) \
+    if (!deal_forced(&bs, args, f, &d)) goto fail
+#define DEALOK(d) \
+    if (!deal_ok(&d, p)) goto fail
+
+/* the board's arrays (kernel.h's Board), each named and sized once: what one board takes
+ * (GETB) and, a row each, what the batch's games take (ROWSB) */
+enum { B_TL, B_EV, B_TR, B_RES, B_HELD, B_DEFERRED, B_PS, B_INFO };
+static const struct {
+    const char *name;
+    Py_ssize_t n;
+} BOARD[] = {
+    [B_TL] = {"tl", T_SIZE},
+    [B_EV] = {"ev", MAX_EVENTS * 3},
+    [B_TR] = {"tr", MAX_TRACE * 2},
+    [B_RES] = {"res", 9},
+    [B_HELD] = {"held", MAX_HELD * 3},
+    [B_DEFERRED] = {"deferred", 9},
+    [B_PS] = {"ps", PS_SIZE},
+    [B_INFO] = {"info", I_SIZE},
+};
+#define GETB(var, i, which) GET(var, i64 *, i, 'i', BOARD[which].n, 1, BOARD[which].name)
 
 /* ------------------------------------------------------------------ the kernel */
 static PyObject *py_play_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -145,35 +197,23 @@ static PyObject *py_play_deal(PyObject *self, PyObject *const *args, Py_ssize_t 
     Bufs bs = {.n = 0};
     NARGS(13, "play_deal");
     GETP(p, 0);
-    Py_buffer *deckv;
-    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
-    if (!deck) goto fail;
-    NUM(start0, 2);
-    NUM(start1, 3);
-    NUM(target, 4);
+    GETDEAL(d);
     NUM(policy, 5);
     GET(rng, u64 *, 6, 'u', 1, 1, "rng");
-    GET(tr, i64 *, 7, 'i', MAX_TRACE * 2, 1, "tr");
-    GET(ev, i64 *, 8, 'i', MAX_EVENTS * 3, 1, "ev");
-    Py_buffer *fzv;
-    const i64 *fz = (const i64 *)get(&bs, args[9], 'i', 2, 0, "fz", &fzv);
-    if (!fz) goto fail;
-    NUM(nfz, 10);
+    GETB(tr, 7, B_TR);
+    GETB(ev, 8, B_EV);
+    GETFORCED(d, 9);
     int stop = PyObject_IsTrue(args[11]);
-    GET(info, i64 *, 12, 'i', I_SIZE, 1, "info");
-    if (nfz < 0 || nfz > fzv->len / 16) {
-        PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
-        goto fail;
-    }
-    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    GETB(info, 12, B_INFO);
+    DEALOK(d);
     Scratch s;
-    Board b = {.p = p, .policy = policy, .rng = rng, .fz = (const i64(*)[2])fz, .nfz = nfz,
-               .stop = stop};
+    Board b = {.p = p, .policy = policy, .rng = rng, .fz = (const i64(*)[2])d.fz,
+               .nfz = d.nfz, .stop = stop};
     board_on(&b, &s);
     b.tr = (i64(*)[2])tr;
     b.ev = (i64(*)[3])ev;
     b.info = info;
-    run_deal(&b, deck, start0, start1, target);
+    run_deal(&b, d.deck, d.start0, d.start1, d.target);
     release(&bs);
     return result5(s.tl);
 fail:
@@ -187,37 +227,25 @@ static PyObject *py_run_deal(PyObject *self, PyObject *const *args, Py_ssize_t n
     Bufs bs = {.n = 0};
     NARGS(18, "run_deal");
     GETP(p, 0);
-    Py_buffer *deckv;
-    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
-    if (!deck) goto fail;
-    NUM(start0, 2);
-    NUM(start1, 3);
-    NUM(target, 4);
+    GETDEAL(d);
     NUM(policy, 5);
     GET(rng, u64 *, 6, 'u', 1, 1, "rng");
-    GET(tr, i64 *, 7, 'i', MAX_TRACE * 2, 1, "tr");
-    GET(ev, i64 *, 8, 'i', MAX_EVENTS * 3, 1, "ev");
-    Py_buffer *fzv;
-    const i64 *fz = (const i64 *)get(&bs, args[9], 'i', 2, 0, "fz", &fzv);
-    if (!fz) goto fail;
-    NUM(nfz, 10);
+    GETB(tr, 7, B_TR);
+    GETB(ev, 8, B_EV);
+    GETFORCED(d, 9);
     int stop = PyObject_IsTrue(args[11]);
-    GET(info, i64 *, 12, 'i', I_SIZE, 1, "info");
-    GET(tl, i64 *, 13, 'i', T_SIZE, 1, "tl");
-    GET(res, i64 *, 14, 'i', 9, 1, "res");
-    GET(held, i64 *, 15, 'i', MAX_HELD * 3, 1, "held");
-    GET(deferred, i64 *, 16, 'i', 9, 1, "deferred");
-    GET(ps, i64 *, 17, 'i', PS_SIZE, 1, "ps");
-    if (nfz < 0 || nfz > fzv->len / 16) {
-        PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
-        goto fail;
-    }
-    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    GETB(info, 12, B_INFO);
+    GETB(tl, 13, B_TL);
+    GETB(res, 14, B_RES);
+    GETB(held, 15, B_HELD);
+    GETB(deferred, 16, B_DEFERRED);
+    GETB(ps, 17, B_PS);
+    DEALOK(d);
     Board b = {.p = p, .policy = policy, .rng = rng, .tl = tl, .ev = (i64(*)[3])ev,
                .tr = (i64(*)[2])tr, .res = (i64(*)[3])res, .held = (i64(*)[3])held,
                .deferred = (i64(*)[3])deferred, .ps = ps, .info = info,
-               .fz = (const i64(*)[2])fz, .nfz = nfz, .stop = stop};
-    run_deal(&b, deck, start0, start1, target);
+               .fz = (const i64(*)[2])d.fz, .nfz = d.nfz, .stop = stop};
+    run_deal(&b, d.deck, d.start0, d.start1, d.target);
     release(&bs);
     return result5(tl);
 fail:
@@ -232,14 +260,14 @@ static PyObject *py_resume(PyObject *self, PyObject *const *args, Py_ssize_t nar
     GETP(p, 0);
     NUM(policy, 1);
     GET(rng, u64 *, 2, 'u', 1, 1, "rng");
-    GET(tl, i64 *, 3, 'i', T_SIZE, 1, "tl");
-    GET(ev, i64 *, 4, 'i', MAX_EVENTS * 3, 1, "ev");
-    GET(held, i64 *, 5, 'i', MAX_HELD * 3, 1, "held");
-    GET(res, i64 *, 6, 'i', 9, 1, "res");
-    GET(deferred, i64 *, 7, 'i', 9, 1, "deferred");
-    GET(ps, i64 *, 8, 'i', PS_SIZE, 1, "ps");
-    GET(tr, i64 *, 9, 'i', MAX_TRACE * 2, 1, "tr");
-    GET(info, i64 *, 10, 'i', I_SIZE, 1, "info");
+    GETB(tl, 3, B_TL);
+    GETB(ev, 4, B_EV);
+    GETB(held, 5, B_HELD);
+    GETB(res, 6, B_RES);
+    GETB(deferred, 7, B_DEFERRED);
+    GETB(ps, 8, B_PS);
+    GETB(tr, 9, B_TR);
+    GETB(info, 10, B_INFO);
     NUM(card, 11);
     if (card < 0 || card > 35) {
         PyErr_SetString(PyExc_ValueError, "card: an index 0 to 35");
@@ -307,33 +335,21 @@ static PyObject *py_playouts(PyObject *self, PyObject *const *args, Py_ssize_t n
     Bufs bs = {.n = 0};
     NARGS(11, "playouts");
     GETP(p, 0);
-    Py_buffer *deckv;
-    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
-    if (!deck) goto fail;
-    NUM(start0, 2);
-    NUM(start1, 3);
-    NUM(target, 4);
+    GETDEAL(d);
     NUM(policy, 5);
     GET(rng, u64 *, 6, 'u', 1, 1, "rng");
-    Py_buffer *fzv;
-    const i64 *fz = (const i64 *)get(&bs, args[7], 'i', 2, 0, "fz", &fzv);
-    if (!fz) goto fail;
-    NUM(nfz, 8);
+    GETFORCED(d, 7);
     NUM(n, 9);
     GET(out, i64 *, 10, 'i', 4, 1, "out");
-    if (nfz < 0 || nfz > fzv->len / 16) {
-        PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
-        goto fail;
-    }
-    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    DEALOK(d);
     i64 status = 0;
     Py_BEGIN_ALLOW_THREADS
     Scratch s;
-    Board b = {.p = p, .policy = policy, .rng = rng, .fz = (const i64(*)[2])fz, .nfz = nfz,
-               .stop = 0};
+    Board b = {.p = p, .policy = policy, .rng = rng, .fz = (const i64(*)[2])d.fz,
+               .nfz = d.nfz, .stop = 0};
     board_on(&b, &s);
     for (i64 k = 0; k < n; k++) {
-        run_deal(&b, deck, start0, start1, target);
+        run_deal(&b, d.deck, d.start0, d.start1, d.target);
         if (s.info[I_STATUS] == BAD_CHOICE) {
             status = -1;
             break;
@@ -356,27 +372,15 @@ static PyObject *py_flat_start(PyObject *self, PyObject *const *args, Py_ssize_t
     Bufs bs = {.n = 0};
     NARGS(8, "flat_start");
     GETP(p, 0);
-    Py_buffer *deckv;
-    const i64 *deck = (const i64 *)get(&bs, args[1], 'i', 24, 0, "deck", &deckv);
-    if (!deck) goto fail;
-    NUM(start0, 2);
-    NUM(start1, 3);
-    NUM(target, 4);
-    Py_buffer *fzv;
-    const i64 *fz = (const i64 *)get(&bs, args[5], 'i', 2, 0, "fz", &fzv);
-    if (!fz) goto fail;
-    NUM(nfz, 6);
+    GETDEAL(d);
+    GETFORCED(d, 5);
     GET(flat, i64 *, 7, 'i', FLAT_SIZE, 1, "flat");
-    if (nfz < 0 || nfz > fzv->len / 16) {
-        PyErr_SetString(PyExc_ValueError, "nfz: more forced choices than rows");
-        goto fail;
-    }
-    if (!len_ok(deckv, p[P_DECK_SIZE], "deck") || !deck_ok(deck, p[P_DECK_SIZE])) goto fail;
+    DEALOK(d);
     u64 rng = 1; /* no policy draws: every choice is forced or a card */
-    Board b = {.p = p, .policy = 0, .rng = &rng, .fz = (const i64(*)[2])fz, .nfz = nfz,
+    Board b = {.p = p, .policy = 0, .rng = &rng, .fz = (const i64(*)[2])d.fz, .nfz = d.nfz,
                .stop = 1};
     board_of_flat(&b, flat);
-    run_deal(&b, deck, start0, start1, target);
+    run_deal(&b, d.deck, d.start0, d.start1, d.target);
     release(&bs);
     Py_RETURN_NONE;
 fail:
@@ -444,6 +448,17 @@ static int worlds(Bufs *bs, PyObject *const *args, int i, Worlds *w) {
     return 1;
 }
 
+/* world j's forced choices with candidate c's discard written in the free row after its
+ * history; returns the rows and, in *nfz, their number */
+static const i64 (*with_discard(const Worlds *w, i64 j, i64 c, i64 *nfz))[2] {
+    i64 k = w->nfz[j];
+    i64 *fzj = w->fz + j * w->depth * 2;
+    fzj[2 * k] = A_DISCARD;
+    fzj[2 * k + 1] = w->cands[c];
+    *nfz = k + 1;
+    return (const i64(*)[2])fzj;
+}
+
 static PyObject *py_rollout_matrix(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, decks, fz, nfz, cands, role, policy, states, plays, out, status) */
     Bufs bs = {.n = 0};
@@ -465,12 +480,7 @@ static PyObject *py_rollout_matrix(PyObject *self, PyObject *const *args, Py_ssi
     for (i64 c = 0; c < w.n_c; c++) {
         status[c] = 0;
         for (i64 j = 0; j < w.n_w; j++) {
-            i64 k = w.nfz[j];
-            i64 *fzj = w.fz + j * w.depth * 2;
-            fzj[2 * k] = A_DISCARD;
-            fzj[2 * k + 1] = w.cands[c];
-            b.fz = (const i64(*)[2])fzj;
-            b.nfz = k + 1;
+            b.fz = with_discard(&w, j, c, &b.nfz);
             double total = 0.0;
             int badc = 0;
             for (i64 r = 0; r < plays; r++) {
@@ -519,12 +529,7 @@ static PyObject *py_rollout_points(PyObject *self, PyObject *const *args, Py_ssi
     for (i64 c = 0; c < w.n_c; c++) {
         status[c] = 0;
         for (i64 j = 0; j < w.n_w; j++) {
-            i64 k = w.nfz[j];
-            i64 *fzj = w.fz + j * w.depth * 2;
-            fzj[2 * k] = A_DISCARD;
-            fzj[2 * k + 1] = w.cands[c];
-            b.fz = (const i64(*)[2])fzj;
-            b.nfz = k + 1;
+            b.fz = with_discard(&w, j, c, &b.nfz);
             rng = states[j];
             run_deal(&b, w.decks[j], 0, 0, 0);
             if (s.info[I_STATUS] == BAD_CHOICE) {
@@ -572,18 +577,7 @@ static int solver_args(Bufs *bs, PyObject *const *args, int i, const i64 *P, Sol
     return 1;
 }
 
-static int solver_params_ok(Py_buffer *v) {
-    if (v->len / 8 < P_COUNT) {
-        PyErr_SetString(PyExc_ValueError, "P: not a solver's parameter vector");
-        return 0;
-    }
-    return 1;
-}
-
-#define GETSP(var, i) \
-    Py_buffer *var##_v; \
-    const i64 *var = (const i64 *)get(&bs, args[i], 'i', P_COUNT, 0, "P", &var##_v); \
-    if (!var || !solver_params_ok(var##_v)) goto fail
+#define GETSP(var, i) GETVEC(var, i, P_COUNT, "P")
 
 static PyObject *py_s_root(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, guess, P, tt, buf, stats, S,
@@ -759,13 +753,10 @@ static PyObject *py_solver_matrix(PyObject *self, PyObject *const *args, Py_ssiz
     for (i64 c = 0; c < w.n_c; c++) {
         status[c] = 0;
         for (i64 j = 0; j < w.n_w; j++) {
-            i64 k = w.nfz[j];
-            i64 *fzj = w.fz + j * w.depth * 2;
-            fzj[2 * k] = A_DISCARD;
-            fzj[2 * k + 1] = w.cands[c];
+            i64 nfz;
+            const i64(*fzj)[2] = with_discard(&w, j, c, &nfz);
             memset(flat, 0, sizeof flat);
-            Board b = {.p = p, .policy = policy, .rng = &rng, .fz = (const i64(*)[2])fzj,
-                       .nfz = k + 1, .stop = 1};
+            Board b = {.p = p, .policy = policy, .rng = &rng, .fz = fzj, .nfz = nfz, .stop = 1};
             board_of_flat(&b, flat);
             rng = states[j];
             run_deal(&b, w.decks[j], 0, 0, 0);
@@ -817,7 +808,7 @@ static int games_args(Bufs *bs, PyObject *const *args, Games *g, i64 *n_rows) {
      *  masks, rewards, done) */
     Py_buffer *v;
     g->p = (const i64 *)get(bs, args[0], 'i', P_MODE, 0, "p", &v);
-    if (!g->p || !params_ok(v)) return 0;
+    if (!g->p) return 0;
     if (num(args[1], &g->fmt) < 0 || num(args[2], &g->policy) < 0) return 0;
     g->decks = (i64(*)[36])get(bs, args[3], 'i', 0, 1, "decks", &v);
     if (!g->decks) return 0;
@@ -826,16 +817,17 @@ static int games_args(Bufs *bs, PyObject *const *args, Games *g, i64 *n_rows) {
 #define ROWS(field, type, i, kind, per, name) \
     g->field = (type)get(bs, args[i], kind, n * (per), 1, name, NULL); \
     if (!g->field) return 0
+#define ROWSB(field, type, i, which) ROWS(field, type, i, 'i', BOARD[which].n, BOARD[which].name)
     ROWS(st, i64(*)[G_SIZE], 4, 'i', G_SIZE, "st");
     ROWS(rngs, u64 *, 5, 'u', 1, "rngs");
-    ROWS(tl, i64(*)[T_SIZE], 6, 'i', T_SIZE, "tl");
-    ROWS(ev, i64(*)[MAX_EVENTS][3], 7, 'i', MAX_EVENTS * 3, "ev");
-    ROWS(tr, i64(*)[MAX_TRACE][2], 8, 'i', MAX_TRACE * 2, "tr");
-    ROWS(res, i64(*)[3][3], 9, 'i', 9, "res");
-    ROWS(held, i64(*)[MAX_HELD][3], 10, 'i', MAX_HELD * 3, "held");
-    ROWS(deferred, i64(*)[3][3], 11, 'i', 9, "deferred");
-    ROWS(ps, i64(*)[PS_SIZE], 12, 'i', PS_SIZE, "ps");
-    ROWS(info, i64(*)[I_SIZE], 13, 'i', I_SIZE, "info");
+    ROWSB(tl, i64(*)[T_SIZE], 6, B_TL);
+    ROWSB(ev, i64(*)[MAX_EVENTS][3], 7, B_EV);
+    ROWSB(tr, i64(*)[MAX_TRACE][2], 8, B_TR);
+    ROWSB(res, i64(*)[3][3], 9, B_RES);
+    ROWSB(held, i64(*)[MAX_HELD][3], 10, B_HELD);
+    ROWSB(deferred, i64(*)[3][3], 11, B_DEFERRED);
+    ROWSB(ps, i64(*)[PS_SIZE], 12, B_PS);
+    ROWSB(info, i64(*)[I_SIZE], 13, B_INFO);
     ROWS(obs, float(*)[OBS_SIZE], 14, 'g', OBS_SIZE, "obs");
     ROWS(masks, uint8_t(*)[36], 15, 'b', 36, "masks");
     ROWS(rewards, double *, 16, 'f', 1, "rewards");

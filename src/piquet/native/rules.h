@@ -299,7 +299,7 @@ static inline int pique_bonus(const i64 *p, int seat, int kind, i64 before, i64 
     return -1;
 }
 
-/* ---- the play (piquet.core.transitions._h_play) */
+/* ---- the play (piquet.core.play.play) */
 /* the cards a seat may play: follow suit; elder's first lead bound by a named lead
  * (lead_kind 1: a suit, 2: a card, lead_val which) */
 static inline i64 playable(i64 hand, i64 lead, i64 lead_kind, i64 lead_val) {

@@ -97,7 +97,7 @@ def utterance_line(u: Utterance) -> str:
     Spoken words are quoted (``elder says "Point of five."``); what a player
     does is told plainly (``elder shows AH KH QH``).
     """
-    role = ROLE_NAMES[u.seat]
+    role = ROLE_NAMES[u.role]
     how = voice(u.fact)
     if how is Voice.NARRATION:
         return u.text
@@ -113,7 +113,7 @@ def _earlier_said(u: Utterance, action: Action, deal: Deal) -> str | None:
     rules = deal.rules
     if not rules.sequences_same_suit:
         return None
-    role = ROLE_NAMES[u.seat]
+    role = ROLE_NAMES[u.role]
     if isinstance(fact, Declared) and fact.said.cls is DeclClass.SEQUENCE:
         if not isinstance(action, Declare) or not action.cards:
             return None  # pragma: no cover - a sequence is declared by a Declare
@@ -231,7 +231,7 @@ class _Walker:
                 f"{ROLE_NAMES[1 - t.leader]} {_card(t.follow)}; {ROLE_NAMES[t.winner]} wins"
             )
         for e in after.events[len(before.events) :]:
-            line = f"{ROLE_NAMES[e.seat]} counts {e.points} for {e.kind.value}"
+            line = f"{ROLE_NAMES[e.role]} counts {e.points} for {e.kind.value}"
             if e.kind is Kind.SEQUENCES and e.note:
                 old = _earlier_counted(after)
                 if old is not None and old != e.note:

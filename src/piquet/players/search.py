@@ -474,7 +474,7 @@ def tally_open(deal: DealView, rules: Rules) -> bool:
     for e in deal.events:
         if e.kind in (Kind.PIQUE, Kind.REPIQUE):
             continue
-        tally = tally.add(e.seat, e.kind, e.points, e.note, rules, (0, 0), None)
+        tally = tally.add(e.role, e.kind, e.points, e.note, rules, (0, 0), None)
     return tally.open
 
 
@@ -488,9 +488,9 @@ def declaration_tally(
     """The tally after both declare all they hold (carte blanche first, repique judged)."""
     tally = Tally()
     counts = rules.blanche_counted(blanche[0], blanche[1])
-    for seat in (ELDER, YOUNGER):
-        if counts[seat]:
-            tally = tally.add(seat, Kind.BLANCHE, rules.blanche_value, "", rules, (0, 0), None)
+    for role in (ELDER, YOUNGER):
+        if counts[role]:
+            tally = tally.add(role, Kind.BLANCHE, rules.blanche_value, "", rules, (0, 0), None)
     hands = (elder, younger)
     for cls, kind in zip(DeclClass, (Kind.POINT, Kind.SEQUENCES, Kind.SETS), strict=True):
         e = best_claim(elder, cls, rules)
@@ -514,7 +514,7 @@ def _blanche_flags(deal: DealView) -> tuple[bool, bool]:
     flags = [False, False]
     for u in deal.dialog:
         if isinstance(u.fact, (BlancheCalled, BlancheDiscards)):
-            flags[u.seat] = True
+            flags[u.role] = True
     if deal.phase is Phase.BLANCHE:
         flags[deal.role] = True
     return flags[0], flags[1]
@@ -619,12 +619,12 @@ def _continue_value(d: Deal, rules: Rules, sit: Situation, solver: Solver, role:
             d.to_act == ELDER and not d.tricks and d.trick_lead is None and d.deferred
         ):
             break
-        seat = d.to_act
-        assert seat is not None
-        view = deal_view(d, seat)
+        mover = d.to_act
+        assert mover is not None
+        view = deal_view(d, mover)
         if d.phase is Phase.PLAY:
             legal = [a.card.index for a in view.legal_actions if isinstance(a, Play)]
-            card = book_lead(legal, d.hands[seat], d.hands[1 - seat], 0)
+            card = book_lead(legal, d.hands[mover], d.hands[1 - mover], 0)
             d = d.apply(_play_action(card))
         else:
             d = d.apply(truthful_declaration(view, rules))

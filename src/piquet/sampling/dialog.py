@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from piquet.core.actions import Reply
-from piquet.core.cards import SUIT_MASKS
 from piquet.core.deal import ELDER, YOUNGER, Utterance
 from piquet.core.declarations import Claim, DeclClass, claims, counted
 from piquet.core.facts import (
@@ -189,7 +188,7 @@ def _lead_fits(hand: int, view: DealView) -> float:
     for u in view.dialog:
         fact = u.fact
         if isinstance(fact, LeadNamed):
-            named = 1 << fact.card if fact.card >= 0 else SUIT_MASKS[fact.suit]
+            named = fact.lead.mask
         elif isinstance(fact, LeadLacked):
             lacked = True
     if not named:

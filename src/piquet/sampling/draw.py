@@ -116,7 +116,7 @@ class Knowledge:
     slots: tuple[int, ...]
     """Each stock place: 0 unseen, 2 taken by this seat, 3 one of elder's unused cards this
     seat saw, 4 one of younger's leftovers this seat saw, 5 both."""
-    unused_seen: int
+    elder_leftovers_seen: int
     leftovers_seen: int
     sets: tuple[tuple[int, int, int], ...] = ()
     """The other's declared sets: (rank, 3 or 4, the missing card's index or -1)."""
@@ -191,7 +191,7 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
     # stock places: elder takes the top k_elder, younger the next k_younger
     stock_size = rules.stock_size
     slots = [0] * stock_size
-    unused = view.unused_seen.mask
+    unused = view.elder_leftovers_seen.mask
     left = view.leftovers_seen.mask
     if role == ELDER and took[ELDER]:
         for i in range(ke):
@@ -233,7 +233,7 @@ def knowledge(view: DealView, rules: Rules) -> Knowledge:
         mine_taken=mine_taken,
         mine_discards=view.discards.mask,
         taken_seen=view.seen_by_opponent.mask & mine_taken,
-        unused_seen=unused,
+        elder_leftovers_seen=unused,
         leftovers_seen=left,
         mine_shown=_shown_by(view, role),
         seen_stock=seen,
@@ -318,7 +318,7 @@ def _placements(
         first = max(kn.k_elder, 0)
         seen_take = sum(1 for i in range(first, first + kn.k_younger) if kn.slots[i] == 3)
         if seen_take:
-            from_seen = kn.unused_seen & ~kn.leftovers_seen & allowed & ~known
+            from_seen = kn.elder_leftovers_seen & ~kn.leftovers_seen & allowed & ~known
     holdable = known | from_unseen | from_seen
     fill = 12 - known.bit_count() - seen_take
     n_unseen = from_unseen.bit_count()
@@ -367,15 +367,14 @@ def _lead_not_held(view: DealView) -> int:
         first = view.trick_lead
     else:
         return 0
-    kind, value = view.lead_rule
-    bound = SUIT_MASKS[value] if kind == "suit" else 1 << value
+    bound = view.lead_rule.mask
     return 0 if bound >> first & 1 else bound
 
 
 def _shown_by(view: DealView, seat: int) -> int:
     out = 0
     for u in view.dialog:
-        if u.seat == seat:
+        if u.role == seat:
             out |= u.shown
     return out
 
@@ -403,8 +402,8 @@ def _set_and_point_facts(
             low = min(c % 9 for c in mask_cards(shown))
             above = sum(1 << (9 * suit + r) for r in range(low + 1, 9))
             excluded |= above & ~shown
-        elif isinstance(fact, LeadAppointed) and fact.card >= 0:
-            excluded |= 1 << fact.card  # younger appoints a card he does not hold
+        elif isinstance(fact, LeadAppointed) and fact.lead.card is not None:
+            excluded |= fact.lead.mask  # younger appoints a card he does not hold
         elif isinstance(fact, MissingTold):
             if fact.card >= 0:
                 missing.append(fact.card)
@@ -467,7 +466,7 @@ def draw(kn: Knowledge, view: DealView, rng: random.Random) -> World | None:
     other = 1 - kn.role
     stock_size = rules.stock_size
     slots = kn.slots
-    u_only = kn.unused_seen & ~kn.leftovers_seen
+    u_only = kn.elder_leftovers_seen & ~kn.leftovers_seen
     if not kn.opp_exchanged:
         # the other's dealt hand, then the unseen stock places
         if kn.opp_known_dealt:
@@ -573,8 +572,8 @@ def _pools(kn: Knowledge, rng: random.Random, u_only: int) -> dict[int, list[int
     """Shuffled cards for the seen stock places of each kind (3, 4, 5)."""
     out = {
         3: list(mask_cards(u_only)),
-        4: list(mask_cards(kn.leftovers_seen & ~kn.unused_seen)),
-        5: list(mask_cards(kn.leftovers_seen & kn.unused_seen)),
+        4: list(mask_cards(kn.leftovers_seen & ~kn.elder_leftovers_seen)),
+        5: list(mask_cards(kn.leftovers_seen & kn.elder_leftovers_seen)),
     }
     for v in out.values():
         rng.shuffle(v)

@@ -61,7 +61,7 @@ def counted_by(events: tuple[Event, ...], role: int) -> Counted:
     """What ``role`` counted among ``events``."""
     parts: dict[Kind, int] = {}
     for e in events:
-        if e.seat == role:
+        if e.role == role:
             parts[e.kind] = parts.get(e.kind, 0) + e.points
     return Counted(Role(role), sum(parts.values()), tuple(parts.items()))
 

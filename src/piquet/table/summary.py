@@ -23,7 +23,9 @@ from piquet.core.rules import (
 )
 from piquet.core.sources import SOURCE_FILES, SOURCE_TITLES
 
-__all__ = ["TITLES", "format_label", "point_word", "preset_of", "rules_summary"]
+__all__ = [
+    "TITLES", "format_label", "point_word", "preset_of", "rules_summary", "settlement_words",
+]
 
 TITLES: Final = {
     "cotgrave-1662": "After Cotgrave, Wit's Interpreter (1662)",
@@ -236,3 +238,18 @@ def rules_summary(rules: Rules, fmt: Format | None = None, *, cited: bool = Fals
             f"{preset_of(rules) or 'FILE.toml (your house-rule file)'}"
         )
     return lines
+
+
+def settlement_words(*, rubiconed: bool, settled: int, lurch: bool) -> str:
+    """What the players of a finished game or match settle on, in words, each part after a
+    semicolon ("; the loser is rubiconed; settled at 160"), or nothing: the one wording of
+    the rubicon, the partie's settlement and the lurch, for the terminal's summary, the
+    tally and ``piquet play``'s last lines."""
+    text = ""
+    if rubiconed:
+        text += "; the loser is rubiconed"
+    if settled:
+        text += f"; settled at {settled}"
+    if lurch:
+        text += "; a lurch: the loser pays double"
+    return text

@@ -160,7 +160,7 @@ def lines_added(before: Match, after: Match) -> list[dict[str, Any]]:
     if new is None or before.deal is None:
         return []
     return [
-        {"player": before.player_of(u.seat), "said": aloud(u),
+        {"player": before.player_of(u.role), "said": aloud(u),
          "deed": voice(u.fact) is Voice.DEED}
         for u in new.dialog[len(before.deal.dialog):]
     ]

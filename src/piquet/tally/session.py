@@ -26,6 +26,7 @@ from piquet.core.rules import (
     preset,
     rules_from_mapping,
 )
+from piquet.table.summary import settlement_words
 from piquet.tally.steps import (
     _CLASSES,
     _ROLE_NAMES,
@@ -599,13 +600,8 @@ def result_text(session: TallySession) -> str:
     scores = res.get("scores", [])
     who = "drawn" if winner is None else f"{session.names[winner]} wins"
     text = f"{who} ({', '.join(f'{n} {s}' for n, s in zip(session.names, scores, strict=False))})"
-    if res.get("rubiconed"):
-        text += "; the loser is rubiconed"
-    if res.get("settled"):
-        text += f"; settled at {res['settled']}"
-    if res.get("lurch"):
-        text += "; a lurch: the loser pays double"
-    return text
+    return text + settlement_words(rubiconed=bool(res.get("rubiconed")),
+                                   settled=res.get("settled") or 0, lurch=bool(res.get("lurch")))
 
 
 def new_tally(

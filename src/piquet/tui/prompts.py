@@ -120,7 +120,7 @@ def _last_words(view: MatchView, seat: int, n: int = 1) -> str:
     speech quoted, cards shown as cards (``shows TH 9H 8H, then says "Three queens."``)."""
     deal = view.deal
     assert deal is not None
-    lines = [u for u in deal.dialog if u.seat == seat and u.cls is not None][-n:]
+    lines = [u for u in deal.dialog if u.role == seat and u.cls is not None][-n:]
     parts = [
         f"shows {CardSet(u.shown)}" if u.shown else f'says "{u.text}"' for u in lines
     ]
@@ -174,7 +174,7 @@ def _ask_declare(view: MatchView, rules: Rules, legal: tuple[Action, ...], oppon
     if role == ELDER:
         q = f"You are elder: declare your {word} first."
     else:
-        elder_said = [u.fact for u in deal.dialog if u.seat == ELDER and u.cls == cls]
+        elder_said = [u.fact for u in deal.dialog if u.role == ELDER and u.cls == cls]
         if elder_said and isinstance(elder_said[-1], Passed):
             q = f"{opponent} declared no {word}. Declare yours, or pass."
         elif not may_pass:
@@ -517,8 +517,7 @@ def _checked_play(card: Card, ask: Ask, view: MatchView) -> Action:
         held = CardSet(c for c in deal.hand if c.suit == suit)
         raise InputError(f"{card}: you must follow {suit.plural}: you hold {held}")
     if deal.lead_rule is not None and not deal.tricks:
-        kind, value = deal.lead_rule
-        named = str(Card.from_index(value)) if kind == "card" else Suit(value).plural
+        named = deal.lead_rule.words
         raise InputError(
             f"{card}: you are bound to lead {named}; you may play: {_playable_text(ask)}"
         )

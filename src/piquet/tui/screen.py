@@ -83,7 +83,7 @@ def say_line(u: Utterance, viewer: int | None, names: tuple[str, str]) -> str:
             line = line.replace(str(shown), cards_markup(shown))
             return line
         return escape(line)
-    who = "You" if u.seat == viewer else names[u.seat]
+    who = "You" if u.role == viewer else names[u.role]
     return f'{escape(who)}: "{escape(text)}"'
 
 
@@ -92,7 +92,7 @@ def exclamation(e: Event, viewer: int | None, names: tuple[str, str]) -> str | N
     word = _EXCLAIM.get(e.kind)
     if word is None:
         return None
-    who = "You" if e.seat == viewer else names[e.seat]
+    who = "You" if e.role == viewer else names[e.role]
     return f'{escape(who)}: "[bold]{word}[/bold]"'
 
 
@@ -298,7 +298,7 @@ def _table_lines(
         facts.append(f"you took {cards_markup(deal.taken)}")
     # the stock cards seen, told apart: elder's unused (the other takes from them first)
     # and what is left in the stock when he has taken
-    unused = CardSet(deal.stock_seen.mask & deal.unused_seen.mask)
+    unused = CardSet(deal.stock_seen.mask & deal.elder_leftovers_seen.mask)
     left = CardSet(deal.stock_seen.mask & deal.leftovers_seen.mask & ~unused.mask)
     rest = CardSet(deal.stock_seen.mask & ~unused.mask & ~left.mask)
     if unused:
@@ -320,12 +320,7 @@ def _table_lines(
         lines.append(f"  {escape(opp)}: " + " · ".join(other))
     binding = lead_binding(deal)
     if binding is not None and deal.lead_rule is not None:
-        kind, value = deal.lead_rule
-        named = (
-            str(Card.from_index(value))
-            if kind == "card"
-            else (("spades", "hearts", "diamonds", "clubs")[value])
-        )
+        named = deal.lead_rule.words
         how = "appointed" if binding.appointed else "named"
         if binding.held is False:  # elder holds none of it: any lead
             who = "you hold" if deal.role == ELDER else f"{escape(opp)} holds"

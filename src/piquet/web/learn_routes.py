@@ -110,8 +110,8 @@ def step_json(lesson: Lesson, i: int, step: Step) -> dict[str, Any]:
     out: dict[str, Any] = {"index": i, "text": segments(step.text), "position": None,
                            "question": None}
     if step.position is not None:
-        out["position"] = view_json(step.position.view(step.seat))
-        out["seat"] = "elder" if step.seat == Role.ELDER else "younger"
+        out["position"] = view_json(step.position.view(step.role))
+        out["seat"] = "elder" if step.role == Role.ELDER else "younger"
     if step.question is not None:
         out["question"] = {"ask": step.question.ask.value, "prompt": step.question.prompt}
     return out
@@ -256,7 +256,7 @@ def learn_router(state: Server) -> APIRouter:
         q = step.question
         assert q is not None
         try:
-            checked = await run(q.check, step.position, step.seat, body.answer)
+            checked = await run(q.check, step.position, step.role, body.answer)
         except ParseError as exc:
             raise TableError(Refusal.UNREADABLE, str(exc)) from None
         return {"correct": checked.correct, "answer": checked.answer}

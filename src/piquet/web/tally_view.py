@@ -185,11 +185,11 @@ def _said_and_counted(
     the player (``player``: elder's, younger's) who said or counted it."""
     return {
         "dialog": [
-            {**line, "name": names[player[u.seat]]}
+            {**line, "name": names[player[u.role]]}
             for u, line in zip(deal.dialog, dialog_json(deal.dialog), strict=True)
         ],
         "events": [
-            {**line, "name": names[player[e.seat]]}
+            {**line, "name": names[player[e.role]]}
             for e, line in zip(deal.events, events_json(deal.events), strict=True)
         ],
     }
