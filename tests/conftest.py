@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -207,15 +207,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # ---------------------------------------------------------------------------- the browser
 class PatientBrowser:
     """A Playwright browser whose contexts (and so their pages) wait up to
-    :data:`PATIENCE` by default; everything else is the browser's own."""
+    :data:`PATIENCE` by default; everything else is the browser's own.
+
+    The contexts a test opens are closed when it ends (:func:`_pages_closed`): a table
+    left open keeps its socket, its long polls and its rendering going, and a module's
+    tests would otherwise all pay for every page the tests before them left open."""
+
+    live: ClassVar[list[PatientBrowser]] = []
 
     def __init__(self, browser: Any) -> None:
         self._browser = browser
+        self._contexts: list[Any] = []
 
     def new_context(self, **options: Any) -> Any:
         ctx = self._browser.new_context(**options)
         ctx.set_default_timeout(PATIENCE)
+        self._contexts.append(ctx)
         return ctx
+
+    def close_contexts(self) -> None:
+        """Close every context opened since the last call (one a test closed itself is
+        closed already: closing it again does nothing)."""
+        opened, self._contexts = self._contexts, []
+        for ctx in opened:
+            ctx.close()
 
     def new_page(self, **options: Any) -> Any:
         return self.new_context(**options).new_page()
@@ -234,10 +249,21 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        patient = PatientBrowser(b)
+        PatientBrowser.live.append(patient)
         try:
-            yield PatientBrowser(b)
+            yield patient
         finally:
+            PatientBrowser.live.remove(patient)
             b.close()
+
+
+@pytest.fixture(autouse=True)
+def _pages_closed() -> Iterator[None]:
+    """After each test, the browser pages it opened are closed (see :class:`PatientBrowser`)."""
+    yield
+    for patient in PatientBrowser.live:
+        patient.close_contexts()
 
 
 # ---------------------------------------------------------------------------- servers
