@@ -67,6 +67,9 @@ def config(db: Path, **changes: Any) -> WebConfig:
         # end would otherwise spend the CPU on analyses they never read (the analysis as
         # the deals end is tested on its own: test_web_beyond, test_web_review_browser)
         "analyse_as_played": False,
+        # a test process starts hundreds of servers over a large heap: a full collection
+        # at each start cost a sixth of a CPU-second (the freeze is for long-lived servers)
+        "freeze_start_up": False,
     }
     base.update(changes)
     return WebConfig(**base)
