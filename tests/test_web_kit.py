@@ -83,6 +83,16 @@ def client(tmp_path: Path, **changes: Any) -> Iterator[TestClient]:
         yield c
 
 
+def cheap_analysis() -> Any:
+    """The analysis's settings asked to work less hard (a test, not a review): the expert
+    thinks 5 ms, the advisor plays 8 and 16 deals and its first pass values each discard
+    in a sample of draws rather than all of them (a sixtieth of their CPU; what the tests
+    check is who sees the analysis, when and how it is stored, not its figures)."""
+    from piquet.web.analysis import AnalysisSettings
+
+    return AnalysisSettings(think_ms=5, samples=8, verify=16, budget=200_000)
+
+
 def bearer(token: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {token}"}
 
