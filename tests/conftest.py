@@ -26,6 +26,7 @@ all of them out.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar
@@ -187,6 +188,14 @@ SLOW_TESTS = frozenset({
     "test_web_walkthrough::test_two_tabs_acting_at_once_hear_it_in_a_players_words",
     "test_words::test_a_cached_declaration_line_is_the_line_its_fact_makes",
 })
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection made (every test module, the package, the test libraries) lives
+    as long as the test process: frozen out of the collector's way, so that the full
+    collections the tests' own objects set off do not walk it each time."""
+    gc.collect()
+    gc.freeze()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
