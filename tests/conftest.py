@@ -219,9 +219,9 @@ class PatientBrowser:
     """A Playwright browser whose contexts (and so their pages) wait up to
     :data:`PATIENCE` by default; everything else is the browser's own.
 
-    The contexts a test opens are closed when it ends (:func:`_pages_closed`): a table
-    left open keeps its socket, its long polls and its rendering going, and a module's
-    tests would otherwise all pay for every page the tests before them left open."""
+    The contexts a test opens are closed when it ends (:func:`_pages_closed`): the
+    browser serves the whole test process, and a table left open would keep its socket,
+    its polls and its attempts to reach a server long stopped going for the rest of it."""
 
     live: ClassVar[list[PatientBrowser]] = []
 
