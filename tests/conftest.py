@@ -2,8 +2,9 @@
 
 Fixtures (ask for them by name; each skips, saying why, when what it needs is missing):
 
-- ``browser``: Debian's Chromium driven by Playwright, one per module; a page's waits
-  default to :data:`PATIENCE` (a wait ends when its condition holds, the ceiling is long).
+- ``browser``: Debian's Chromium driven by Playwright, one per test process (each test's
+  pages are closed as it ends); a page's waits default to :data:`PATIENCE` (a wait ends
+  when its condition holds, the ceiling is long).
 - ``server``: a live server (uvicorn in a thread over a fresh SQLite file), one per
   module; a module that needs other settings overrides it (it may ask for this one).
 - ``pg_url``: a fresh PostgreSQL schema at 127.0.0.1:5432, database ``test``
@@ -25,9 +26,10 @@ all of them out.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -190,6 +192,14 @@ SLOW_TESTS = frozenset({
 })
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What collection made (every test module, the package, the test libraries) lives
+    as long as the test process: frozen out of the collector's way, so that the full
+    collections the tests' own objects set off do not walk it each time."""
+    gc.collect()
+    gc.freeze()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
@@ -209,15 +219,30 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 # ---------------------------------------------------------------------------- the browser
 class PatientBrowser:
     """A Playwright browser whose contexts (and so their pages) wait up to
-    :data:`PATIENCE` by default; everything else is the browser's own."""
+    :data:`PATIENCE` by default; everything else is the browser's own.
+
+    The contexts a test opens are closed when it ends (:func:`_pages_closed`): the
+    browser serves the whole test process, and a table left open would keep its socket,
+    its polls and its attempts to reach a server long stopped going for the rest of it."""
+
+    live: ClassVar[list[PatientBrowser]] = []
 
     def __init__(self, browser: Any) -> None:
         self._browser = browser
+        self._contexts: list[Any] = []
 
     def new_context(self, **options: Any) -> Any:
         ctx = self._browser.new_context(**options)
         ctx.set_default_timeout(PATIENCE)
+        self._contexts.append(ctx)
         return ctx
+
+    def close_contexts(self) -> None:
+        """Close every context opened since the last call (one a test closed itself is
+        closed already: closing it again does nothing)."""
+        opened, self._contexts = self._contexts, []
+        for ctx in opened:
+            ctx.close()
 
     def new_page(self, **options: Any) -> Any:
         return self.new_context(**options).new_page()
@@ -226,20 +251,33 @@ class PatientBrowser:
         return getattr(self._browser, name)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """Debian's Chromium (``/usr/bin/chromium``, installed by ``scripts/install-browser``)
-    driven by Playwright, for the whole module; its pages wait up to :data:`PATIENCE`."""
+    driven by Playwright, one for the whole test process (a launch with its driver costs
+    about a CPU-second; each test's pages are closed as it ends); its pages wait up to
+    :data:`PATIENCE`."""
     if not chromium_available():
         pytest.skip(f"no {CHROMIUM} (scripts/install-browser installs it)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        patient = PatientBrowser(b)
+        PatientBrowser.live.append(patient)
         try:
-            yield PatientBrowser(b)
+            yield patient
         finally:
+            PatientBrowser.live.remove(patient)
             b.close()
+
+
+@pytest.fixture(autouse=True)
+def _pages_closed() -> Iterator[None]:
+    """After each test, the browser pages it opened are closed (see :class:`PatientBrowser`)."""
+    yield
+    for patient in PatientBrowser.live:
+        patient.close_contexts()
 
 
 # ---------------------------------------------------------------------------- servers

@@ -81,6 +81,18 @@ def test_register_logs_in_and_logout_ends_the_session(c: TestClient) -> None:
     assert c.get("/api/account").json()["account"]["name"] == "Ada"
 
 
+def test_a_name_no_one_has_is_checked_as_hard_as_a_password() -> None:
+    """The hash a login for an unknown name is checked against (so that a miss takes as
+    long as a wrong password) is written out once: it must have the hasher's own
+    parameters, and be the hash of what it says."""
+    from piquet.web import accounts
+
+    hasher = accounts._hasher
+    assert not hasher.check_needs_rehash(accounts._DUMMY_HASH)
+    assert hasher.verify(accounts._DUMMY_HASH,
+                         "not a password of anyone: evens out the time of a miss")
+
+
 @pytest.mark.parametrize(
     ("body", "says"),
     [

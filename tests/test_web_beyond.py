@@ -14,7 +14,17 @@ from typing import Any
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from test_web_kit import bearer, client, create, friend_game, offer, pick, view, walk
+from test_web_kit import (
+    bearer,
+    cheap_analysis,
+    client,
+    create,
+    friend_game,
+    offer,
+    pick,
+    view,
+    walk,
+)
 
 
 def post(c: Any, made: dict[str, Any]) -> Any:
@@ -216,11 +226,11 @@ def test_spectator_socket_refuses_a_bad_key_and_actions(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------- the analysis
 def cheap(c: Any) -> None:
-    from piquet.web.analysis import Analyses, AnalysisSettings
+    from piquet.web.analysis import Analyses
 
     st = c.app.state.piquet
     st.analyses = Analyses(
-        st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
+        st.store.engine, st.jobs, cheap_analysis()
     )
 
 

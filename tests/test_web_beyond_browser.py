@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from test_web_kit import CARD, ThreadServer, chromium_available, pick
+from test_web_kit import CARD, ThreadServer, cheap_analysis, chromium_available, pick
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
@@ -28,14 +28,14 @@ SIZES = [("desktop", DESKTOP), ("phone", PHONE)]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    from piquet.web.analysis import Analyses, AnalysisSettings
+    from piquet.web.analysis import Analyses
 
     with ThreadServer(tmp_path_factory.mktemp("beyond")) as srv:
         st = srv.app.state.piquet
         # the real analysis on a test's budget (test_web_beyond's): the page's words are
         # checked, not the advice's strength
         st.analyses = Analyses(
-            st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
+            st.store.engine, st.jobs, cheap_analysis()
         )
         yield srv
 

@@ -67,6 +67,9 @@ def config(db: Path, **changes: Any) -> WebConfig:
         # end would otherwise spend the CPU on analyses they never read (the analysis as
         # the deals end is tested on its own: test_web_beyond, test_web_review_browser)
         "analyse_as_played": False,
+        # a test process starts hundreds of servers over a large heap: a full collection
+        # at each start cost a sixth of a CPU-second (the freeze is for long-lived servers)
+        "freeze_start_up": False,
     }
     base.update(changes)
     return WebConfig(**base)
@@ -78,6 +81,16 @@ def client(tmp_path: Path, **changes: Any) -> Iterator[TestClient]:
     app = create_app(config(tmp_path / "games.sqlite3", **changes))
     with TestClient(app) as c:
         yield c
+
+
+def cheap_analysis() -> Any:
+    """The analysis's settings asked to work less hard (a test, not a review): the expert
+    thinks 5 ms, the advisor plays 8 and 16 deals and its first pass values each discard
+    in a sample of draws rather than all of them (a sixtieth of their CPU; what the tests
+    check is who sees the analysis, when and how it is stored, not its figures)."""
+    from piquet.web.analysis import AnalysisSettings
+
+    return AnalysisSettings(think_ms=5, samples=8, verify=16, budget=200_000)
 
 
 def bearer(token: str) -> dict[str, str]:

@@ -25,7 +25,7 @@ from piquet.core.deal import Deal
 from piquet.core.match import Match, new_match
 from piquet.core.rules import PRESETS
 from piquet.core.view import deal_view, visible_mask
-from test_web_kit import CARD, bearer, client, create, walk
+from test_web_kit import CARD, bearer, cheap_analysis, client, create, walk
 
 CASES = [(name, None) for name in PRESETS] + [
     ("court-gamester-1754", "pool"),
@@ -300,7 +300,7 @@ def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> Non
     """Asked at every step, each seat gets the analysis of the deals already over, never
     of the deal being played."""
     from piquet.review import finished_deals
-    from piquet.web.analysis import Analyses, AnalysisSettings
+    from piquet.web.analysis import Analyses
 
     with client(tmp_path) as c:
         made = create(c, rules="rubicon", opponent="friend")
@@ -311,7 +311,7 @@ def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> Non
         st = c.app.state.piquet  # type: ignore[attr-defined]
         # the real analysis, asked to work less hard (a test, not a review)
         st.analyses = Analyses(
-            st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
+            st.store.engine, st.jobs, cheap_analysis()
         )
         oracle = Oracle(st.store, gid)
         row = oracle.row

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from test_web_kit import ThreadServer, chromium_available, pick
+from test_web_kit import ThreadServer, cheap_analysis, chromium_available, pick
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
@@ -27,13 +27,13 @@ SIZES = [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    from piquet.web.analysis import Analyses, AnalysisSettings
+    from piquet.web.analysis import Analyses
 
     with ThreadServer(tmp_path_factory.mktemp("review"), analyse_as_played=True) as srv:
         st = srv.app.state.piquet
         # the real analysis on a test's budget: the page is checked, not the advice
         st.analyses = Analyses(
-            st.store.engine, st.jobs, AnalysisSettings(think_ms=5, samples=8, verify=16)
+            st.store.engine, st.jobs, cheap_analysis()
         )
         yield srv
 

@@ -188,9 +188,12 @@ def exchange_advice(
     seed: int,
     samples: int = ADVICE_SAMPLES,
     verify: int = VERIFY_SAMPLES,
+    budget: int | None = None,
 ) -> dict[str, Any]:
     """The advisor's best discard of ``dealt`` against the discard ``made``, valued and
     verified in the same simulated deals.  The one place this module calls the advisor.
+    ``budget``: the draws its first pass values each discard size in (None: the
+    advisor's own, every draw of a hand dealt by the rules).
 
     Raises :class:`~piquet.core.errors.PiquetError` when the advisor cannot value the hand
     (a rule set or a discard it does not know).
@@ -202,9 +205,12 @@ def exchange_advice(
 
     # no explanation (its draws cost a second and the review says why in its own words);
     # fewer exact worlds than a hint's: the discard made is then played out against it
-    advice = advise(
-        dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain_top=0,
-        exact=ADVICE_EXACT,
+    advice = (
+        advise(dealt, rules, role=role, stock=stock, seed=seed, samples=samples,
+               explain_top=0, exact=ADVICE_EXACT)
+        if budget is None else
+        advise(dealt, rules, role=role, stock=stock, seed=seed, samples=samples,
+               explain_top=0, exact=ADVICE_EXACT, budget=budget)
     )
     ranked = {r.discard.mask: r for r in advice.ranking}
     best = advice.ranking[0]
@@ -289,11 +295,13 @@ def review_deal(
     think_ms: int = EXPERT_THINK_MS,
     samples: int = ADVICE_SAMPLES,
     verify: int = VERIFY_SAMPLES,
+    budget: int | None = None,
 ) -> dict[str, Any]:
     """The analysis of one finished deal, JSON-ready (see the module's docstring).
 
     ``seed`` fixes the advisor's samples and the AI's choices; ``think_ms`` is the
-    expert's budget, ``samples`` and ``verify`` the advisor's simulated deals.
+    expert's budget, ``samples`` and ``verify`` the advisor's simulated deals, ``budget``
+    its first pass's draws (see :func:`exchange_advice`).
     """
     end = fd.end
     solver = Solver(rules)
@@ -336,7 +344,7 @@ def review_deal(
                 advised[i] = pool.submit(
                     exchange_advice, d.dealt[r], action.cards.mask, rules, role=r,
                     stock=len(d.stock) if r == YOUNGER else None, seed=seed * 7 + r,
-                    samples=samples, verify=verify,
+                    samples=samples, verify=verify, budget=budget,
                 )
         _review_steps(fd, rules, out, loss, advised, declarations=declarations,
                       exchange=exchange, seed=seed, think_ms=think_ms, solver=solver)

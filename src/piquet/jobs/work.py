@@ -88,11 +88,12 @@ def analyse_deal(
     think_ms: int,
     samples: int,
     verify: int,
+    budget: int | None = None,
 ) -> str:
     """The analysis of deal ``number`` (1-based) of a stored game, as JSON text.
 
     ``history`` is the game's log up to (at least) that deal's end; ``think_ms``,
-    ``samples`` and ``verify`` how hard the analysis works
+    ``samples``, ``verify`` and ``budget`` how hard the analysis works
     (:class:`piquet.web.analysis.AnalysisSettings`).
     """
     from piquet.core.actions import parse_action
@@ -114,7 +115,7 @@ def analyse_deal(
                     "there was no choice to analyse",
         })
     body = review_deal(fd, get_rules(rules), seed=_analysis_seed(seed, number),
-                       think_ms=think_ms, samples=samples, verify=verify)
+                       think_ms=think_ms, samples=samples, verify=verify, budget=budget)
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -73,6 +73,7 @@ class AnalysisSettings:
     think_ms: int = 200
     samples: int = 40
     verify: int = 48  # deals the advisor plays out whole (double-dummy play both sides)
+    budget: int | None = None  # the advisor's first pass's draws (None: its own, all)
 
 
 ANALYSIS_LAPSE: Final = TIME_LIMITS[Kind.ANALYSIS] * ATTEMPTS
@@ -254,7 +255,7 @@ class Analyses:
                 body = await self.jobs.run(
                     Kind.ANALYSIS, ANALYSIS, row.rules, row.format, row.seed,
                     row.games_to_play, len(row.seats), history, number,
-                    st.think_ms, st.samples, st.verify,
+                    st.think_ms, st.samples, st.verify, st.budget,
                 )
             except JobFailed as exc:
                 if self.jobs.stopping:
