@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 from piquet.core.rules import Rules
 from piquet.players.base import Player
-from piquet.tournament import _make, mean_ci
+from piquet.tournament import mean_ci
+from piquet.tournament.pairs import _make
 
 
 def ci(xs: list[float]) -> tuple[float, float, float]:

@@ -58,7 +58,8 @@ from piquet.players import Player, make_player
 from piquet.players.expert import ExpertPlayer
 from piquet.sampling import World
 from piquet.sampling.draw import knowledge
-from piquet.tournament import PairOutcome, _player_seed, deal_match, deal_pack, mean_ci
+from piquet.tournament import PairOutcome, deal_match, deal_pack, mean_ci
+from piquet.tournament.pairs import _player_seed
 
 __all__ = ["MODES", "ClairvoyantPlayer", "play_pair", "true_world"]
 

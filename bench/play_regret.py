@@ -23,7 +23,8 @@ from piquet.core.deal import Phase
 from piquet.core.rules import get_rules
 from piquet.players.common import rules_of, situation
 from piquet.solver import Solver, play_state
-from piquet.tournament import _player_seed, deal_match, deal_pack
+from piquet.tournament import deal_match, deal_pack
+from piquet.tournament.pairs import _player_seed
 
 
 def _pct(xs: list[float], q: float) -> float:
