@@ -22,12 +22,35 @@ import json
 import logging
 import secrets
 from collections import Counter
-from collections.abc import Callable, Iterator
-from typing import Any, Final
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any, Final, TypeVar
 
 __all__ = ["PRESENCE_EVERY", "PRESENCE_LAPSE", "Hub", "RedisHub", "Watcher", "live_message"]
 
 log = logging.getLogger("piquet.web")
+
+_T = TypeVar("_T")
+
+
+async def _within(seconds: float, aw: Awaitable[_T]) -> _T:
+    """``aw``, bounded by ``seconds`` (TimeoutError past them).  ``asyncio.timeout``, not
+    ``wait_for``: on Python 3.11 ``wait_for`` may swallow a cancellation that arrives just as
+    the call inside it ends, and a task cancelled at stop then runs on in its loop (a
+    listener's ``while True``), with ``stop`` waiting for it for ever."""
+    async with asyncio.timeout(seconds):
+        return await aw
+
+
+async def _end(task: asyncio.Task[Any]) -> None:
+    """Cancel ``task`` and wait until it has ended, cancelling it again if a cancellation was
+    lost; what it ended with (an error, a cancellation) is read and dropped."""
+    task.cancel()
+    while not task.done():
+        await asyncio.wait({task}, timeout=1.0)
+        if not task.done():
+            task.cancel()
+    if not task.cancelled():
+        task.exception()
 
 
 def _clock() -> float:
@@ -265,7 +288,7 @@ class RedisHub(Hub):
         self._redis = aioredis.Redis(connection_pool=pool)
         self._task = asyncio.create_task(self._listen())
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._ready.wait(), 2 * self.timeout + 1)
+            await _within(2 * self.timeout + 1, self._ready.wait())
         if self.status != "ok":
             log.warning(
                 "piquet: Redis at %s does not answer (%s): live updates between server "
@@ -277,14 +300,12 @@ class RedisHub(Hub):
     async def stop(self) -> None:
         for task in [self._task, *self._sending]:
             if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+                await _end(task)
         if self._redis is not None:
             with contextlib.suppress(Exception):
-                await asyncio.wait_for(self._redis.aclose(), self.timeout)
+                await _within(self.timeout, self._redis.aclose())
             with contextlib.suppress(Exception):  # the pool was given, so it is closed here
-                await asyncio.wait_for(self._redis.connection_pool.disconnect(), self.timeout)
+                await _within(self.timeout, self._redis.connection_pool.disconnect())
 
     def _set(self, ok: bool, error: str | None = None) -> None:
         """Record the live-update status; tell the listeners when it changes."""
@@ -320,18 +341,18 @@ class RedisHub(Hub):
         while True:
             pubsub = self._redis.pubsub()
             try:
-                await asyncio.wait_for(pubsub.subscribe(self.channel), self.timeout)
+                await _within(self.timeout, pubsub.subscribe(self.channel))
                 self._set(True)
                 while True:
-                    msg = await asyncio.wait_for(
-                        pubsub.get_message(ignore_subscribe_messages=True, timeout=self.every),
+                    msg = await _within(
                         self.every + self.timeout,
+                        pubsub.get_message(ignore_subscribe_messages=True, timeout=self.every),
                     )
                     if _clock() >= self._beat:  # our seats, again
                         self._beat = _clock() + PRESENCE_EVERY
                         self._remind()
                     if msg is None:  # quiet: is Redis still there?
-                        await asyncio.wait_for(self._redis.ping(), self.timeout)
+                        await _within(self.timeout, self._redis.ping())
                     else:
                         self._receive(msg)
                     if self.status != "ok":  # a publish failed, but Redis answers again
@@ -341,9 +362,9 @@ class RedisHub(Hub):
             except Exception as exc:  # refused, dropped or hung: say so, try again
                 self._set(False, _describe(exc))
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(pubsub.aclose(), self.timeout)
+                    await _within(self.timeout, pubsub.aclose())
                 with contextlib.suppress(Exception):  # no connection of before is reused
-                    await asyncio.wait_for(self._redis.connection_pool.disconnect(), self.timeout)
+                    await _within(self.timeout, self._redis.connection_pool.disconnect())
                 await asyncio.sleep(self.every)
 
     def _receive(self, msg: dict[str, Any]) -> None:
@@ -457,14 +478,14 @@ class RedisHub(Hub):
 
     async def _send_message(self, message: str) -> None:
         try:
-            await asyncio.wait_for(self._redis.publish(self.channel, message), self.timeout)
+            await _within(self.timeout, self._redis.publish(self.channel, message))
         except Exception as exc:
             self._set(False, _describe(exc))
 
     async def _send(self, game_id: str, n: int) -> None:
         message = json.dumps({"game": game_id, "n": n, "from": self.origin})
         try:
-            await asyncio.wait_for(self._redis.publish(self.channel, message), self.timeout)
+            await _within(self.timeout, self._redis.publish(self.channel, message))
         except Exception as exc:
             self._set(False, _describe(exc))
             self._missed[game_id] = max(n, self._missed.get(game_id, n))
