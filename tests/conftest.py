@@ -2,9 +2,8 @@
 
 Fixtures (ask for them by name; each skips, saying why, when what it needs is missing):
 
-- ``browser``: Debian's Chromium driven by Playwright, one per test process (each test's
-  pages are closed as it ends); a page's waits default to :data:`PATIENCE` (a wait ends
-  when its condition holds, the ceiling is long).
+- ``browser``: Debian's Chromium driven by Playwright, one per module; a page's waits
+  default to :data:`PATIENCE` (a wait ends when its condition holds, the ceiling is long).
 - ``server``: a live server (uvicorn in a thread over a fresh SQLite file), one per
   module; a module that needs other settings overrides it (it may ask for this one).
 - ``pg_url``: a fresh PostgreSQL schema at 127.0.0.1:5432, database ``test``
@@ -251,12 +250,10 @@ class PatientBrowser:
         return getattr(self._browser, name)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Debian's Chromium (``/usr/bin/chromium``, installed by ``scripts/install-browser``)
-    driven by Playwright, one for the whole test process (a launch with its driver costs
-    about a CPU-second; each test's pages are closed as it ends); its pages wait up to
-    :data:`PATIENCE`."""
+    driven by Playwright, for the whole module; its pages wait up to :data:`PATIENCE`."""
     if not chromium_available():
         pytest.skip(f"no {CHROMIUM} (scripts/install-browser installs it)")
     from playwright.sync_api import sync_playwright
