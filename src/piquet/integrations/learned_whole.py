@@ -31,7 +31,6 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Final
 
 import numpy as np
 import numpy.typing as npt
@@ -51,11 +50,10 @@ from piquet.integrations.actions import (
 from piquet.integrations.observation import OBS_SIZE, SeatKnowledge, observation_tensor
 from piquet.players.base import register_variant
 from piquet.players.common import my_turn
-from piquet.players.learned import Weights
+from piquet.players.learned import Weights, policy_logits, read_weights
 
 __all__ = ["WholeGamePlayer", "load_whole_weights", "whole_observation"]
 
-_KEYS: Final = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 
 
 def whole_observation(view: MatchView,
@@ -79,16 +77,8 @@ def load_whole_weights(path: str | Path | None = None) -> Weights:
     such weights."""
     if path is None:
         return _shipped()
-    try:
-        with np.load(path, allow_pickle=False) as f:
-            w = {k: np.asarray(f[k], dtype=np.float32) for k in _KEYS}
-    except (OSError, KeyError, ValueError) as exc:
-        raise PiquetError(f"{path} is not a learned-whole policy's weights: {exc}") from None
-    if w["w1"].shape[0] != OBS_SIZE or w["wp"].shape[1] != NUM_ACTIONS:
-        raise PiquetError(f"{path}: the network takes {w['w1'].shape[0]} values and gives "
-                          f"{w['wp'].shape[1]}; the observation has {OBS_SIZE}, the ids "
-                          f"{NUM_ACTIONS}")
-    return w
+    return read_weights(path, policy="learned-whole policy", inputs=OBS_SIZE,
+                        outputs=NUM_ACTIONS, outputs_are=f"the ids {NUM_ACTIONS}")
 
 
 @lru_cache(maxsize=1)
@@ -98,12 +88,8 @@ def _shipped() -> Weights:
         return load_whole_weights(p)
 
 
-def id_logits(w: Weights, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The network's score of each action id (480) for one observation."""
-    h = np.tanh(obs @ w["w1"] + w["b1"])
-    h = np.tanh(h @ w["w2"] + w["b2"])
-    out: npt.NDArray[np.float32] = h @ w["wp"] + w["bp"]
-    return out
+id_logits = policy_logits
+"""The network's score of each action id (480) for one observation."""
 
 
 class WholeGamePlayer:

@@ -90,20 +90,30 @@ Weights = dict[str, npt.NDArray[np.float32]]
 logits), ``wv bv`` (the value, unused in play)."""
 
 
+def read_weights(path: str | Path, *, policy: str, inputs: int, outputs: int,
+                 outputs_are: str) -> Weights:
+    """The arrays of a ``.npz`` written by ``scripts/train_learned.py``, checked to take
+    ``inputs`` values and give ``outputs`` (``outputs_are`` says what they are: "the cards
+    36").  Raises :class:`PiquetError` naming ``policy`` for a file that is not such weights.
+    Shared by this level and the adapters' ``learned-whole``."""
+    try:
+        with np.load(path, allow_pickle=False) as f:
+            w = {k: np.asarray(f[k], dtype=np.float32) for k in _KEYS}
+    except (OSError, KeyError, ValueError) as exc:
+        raise PiquetError(f"{path} is not a {policy}'s weights: {exc}") from None
+    if w["w1"].shape[0] != inputs or w["wp"].shape[1] != outputs:
+        raise PiquetError(f"{path}: the network takes {w['w1'].shape[0]} values and gives "
+                          f"{w['wp'].shape[1]}; the observation has {inputs}, {outputs_are}")
+    return w
+
+
 def load_weights(path: str | Path | None = None) -> Weights:
     """The weights at ``path`` (a ``.npz`` written by ``scripts/train_learned.py``), or the
     package's own.  Raises :class:`PiquetError` for a file that is not such weights."""
     if path is None:
         return _shipped()
-    try:
-        with np.load(path, allow_pickle=False) as f:
-            w = {k: np.asarray(f[k], dtype=np.float32) for k in _KEYS}
-    except (OSError, KeyError, ValueError) as exc:
-        raise PiquetError(f"{path} is not a learned policy's weights: {exc}") from None
-    if w["w1"].shape[0] != OBS_SIZE or w["wp"].shape[1] != 36:
-        raise PiquetError(f"{path}: the network takes {w['w1'].shape[0]} values and gives "
-                          f"{w['wp'].shape[1]}; the observation has {OBS_SIZE}, the cards 36")
-    return w
+    return read_weights(path, policy="learned policy", inputs=OBS_SIZE, outputs=36,
+                        outputs_are="the cards 36")
 
 
 @lru_cache(maxsize=1)
@@ -113,12 +123,17 @@ def _shipped() -> Weights:
         return load_weights(p)
 
 
-def card_logits(w: Weights, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
-    """The network's score of each card (36) for one observation."""
+def policy_logits(w: Weights, obs: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+    """The network's score of each of its outputs for one observation (two tanh layers, then
+    the policy's head): a card (36) here, an action id (480) for ``learned-whole``."""
     h = np.tanh(obs @ w["w1"] + w["b1"])
     h = np.tanh(h @ w["w2"] + w["b2"])
     out: npt.NDArray[np.float32] = h @ w["wp"] + w["bp"]
     return out
+
+
+card_logits = policy_logits
+"""The network's score of each card (36) for one observation."""
 
 
 class LearnedPlayer:
