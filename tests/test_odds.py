@@ -26,6 +26,7 @@ from piquet.drawtables import (
     hand_stats,
     suit_tables,
 )
+from piquet.drawtables.codes import SEQUENCE_CODES, SET_CODES
 from piquet.odds import (
     ELDER,
     YOUNGER,
@@ -141,7 +142,8 @@ def _scalar_pass(
     """The baseline: every final hand in a Python loop (per-hand table lookups)."""
     rules = get_rules(rules_name)
     tables = suit_tables(rules)
-    tabs = {c: opponent.tables(c, 40000 if c is DeclClass.POINT else 160) for c in DeclClass}
+    sizes = {DeclClass.POINT: 40000, DeclClass.SEQUENCE: SEQUENCE_CODES, DeclClass.SET: SET_CODES}
+    tabs = {c: opponent.tables(c, sizes[c]) for c in DeclClass}
     out = []
     for d in discards:
         kept = hand & ~d

@@ -20,7 +20,7 @@ the same table the advisor reads; checked against
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
@@ -29,8 +29,15 @@ from piquet.core.cards import DECK36
 from piquet.core.declarations import SUIT_RUNS
 from piquet.core.errors import PiquetError
 from piquet.core.roles import ROLE_NAMES
-from piquet.core.rules import PointMeasure, PointScoring, Rules
+from piquet.core.rules import Rules
 from piquet.drawtables import split_table
+from piquet.drawtables.codes import (
+    point_key,
+    point_worth,
+    sequence_code,
+    sequence_worths,
+    sets_of,
+)
 
 __all__ = ["BATCH_FIELDS", "BatchScore", "batch_rows", "score_batch", "split_worth"]
 
@@ -68,10 +75,10 @@ def _build_suit_tables() -> tuple[
     bits = (masks[:, None] >> np.arange(9, dtype=np.int64)) & 1
     count = bits.sum(axis=1)
     pips = bits @ np.array(_PIPS, dtype=np.int64)
-    # best run of a suit mask as a sequence key: length * 16 + top rank; 0 for none
+    # best run of a suit mask as a sequence code (piquet.drawtables.codes); 0 for none
     best_run = np.zeros(512, dtype=np.int64)
     for m in range(512):
-        keys = [ln * 16 + top + 6 for top, ln in SUIT_RUNS[m] if ln >= 3]
+        keys = [sequence_code(ln, top + 6) for top, ln in SUIT_RUNS[m] if ln >= 3]
         best_run[m] = max(keys, default=0)
     # summed over the four suits, this gives sum(count of rank i * 5**i): the rank counts
     base5 = bits @ _POW5
@@ -81,51 +88,45 @@ def _build_suit_tables() -> tuple[
 _SUIT_COUNT, _SUIT_PIPS, _SUIT_BEST_RUN, _SUIT_BASE5 = _build_suit_tables()
 
 
-@lru_cache(maxsize=4)
-def _point_tables(by_cards: bool) -> tuple[NDArray[np.int64], ...]:
+@lru_cache(maxsize=8)
+def _point_tables(rules: Rules) -> tuple[NDArray[np.int64], ...]:
     """Per suit, per 9-bit mask: ``key * 64 + (3 - suit) * 16 + cards``.
 
-    ``key`` is the point's comparison key (``cards * 256 + pips`` by cards,
-    ``pips`` by pips; 0 for no card).  The largest value over the four suits is
-    the best point, the first suit winning ties as :func:`claims` sorts; the
-    hand's key is ``value >> 6`` and the point's size ``value & 15``.
+    ``key`` is the point's comparison key (:func:`~piquet.drawtables.codes.point_key`;
+    0 for no card).  The largest value over the four suits is the best point, the first
+    suit winning ties as :func:`claims` sorts; the hand's key is ``value >> 6`` and the
+    point's size ``value & 15``.
     """
-    key = _SUIT_COUNT * 256 + _SUIT_PIPS if by_cards else _SUIT_PIPS.copy()
+    key = point_key(_SUIT_COUNT, _SUIT_PIPS, rules)
     return tuple(key * 64 + (3 - s) * 16 + _SUIT_COUNT for s in range(4))
 
 
-@lru_cache(maxsize=16)
-def _set_tables(
-    low: int, quatorze_beats_trio: bool, trio: int, quatorze: int
-) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
-    """(key, worth) of the sets for every count vector of the ranks from ``low`` (0 = six) up.
+class _SetKnobs(NamedTuple):
+    quatorze_beats_trio: bool
+    trio_value: int
+    quatorze_value: int
 
-    Indexed by ``code // 5**low``, where ``code`` is the hand's base-5 rank-count code.
+
+def _set_tables(rules: Rules) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """(code, worth) of the sets for every count vector of the ranks from the set's lowest.
+
+    Indexed by ``code // 5**low``, where ``code`` is the hand's base-5 rank-count code and
+    ``low`` the lowest set rank's index (0 = six).
     """
+    knobs = _SetKnobs(rules.quatorze_beats_trio, rules.trio_value, rules.quatorze_value)
+    return _set_tables_of(int(rules.set_min_rank) - 6, knobs)
+
+
+@lru_cache(maxsize=16)
+def _set_tables_of(low: int, knobs: _SetKnobs) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
     codes = np.arange(5 ** (9 - low), dtype=np.int64)
-    key = np.zeros_like(codes)
-    worth = np.zeros_like(codes)
-    for i in range(9 - low):
-        held = (codes // 5**i) % 5
-        rank = low + 6 + i
-        keys = held * 16 + rank if quatorze_beats_trio else rank * 16 + held
-        np.maximum(key, keys * (held >= 3), out=key)
-        worth += quatorze * (held == 4) + trio * (held == 3)
-    return key, worth
-
-
-def _seq_value_table(values: tuple[int, ...]) -> NDArray[np.int64]:
-    """``out[n]``: the worth of a sequence of ``n`` cards (0 under three), n = 0..9."""
-    out = np.zeros(10, dtype=np.int64)
-    for n in range(3, 10):
-        out[n] = values[min(n, 2 + len(values)) - 3]
-    return out
+    return sets_of(((low + 6 + i, (codes // 5**i) % 5) for i in range(9 - low)), knobs)
 
 
 @lru_cache(maxsize=8)
-def _suit_seq_score_table(values: tuple[int, ...]) -> NDArray[np.int64]:
+def _suit_seq_score_table(rules: Rules) -> NDArray[np.int64]:
     """Per 9-bit suit mask: the worth of all its maximal runs of three or more."""
-    worth = _seq_value_table(values)
+    worth = sequence_worths(rules)
     out = np.zeros(512, dtype=np.int64)
     for m in range(512):
         out[m] = sum(int(worth[ln]) for _, ln in SUIT_RUNS[m] if ln >= 3)
@@ -201,16 +202,13 @@ class _Hands:
 
     def point(self, rules: Rules) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """(key, score) of the best point; key 0 for an empty hand."""
-        tables = _point_tables(rules.point_measure is PointMeasure.CARDS)
+        tables = _point_tables(rules)
         s = self.suits
         best = np.maximum(tables[0][s[0]], tables[1][s[1]])
         np.maximum(best, tables[2][s[2]], out=best)
         np.maximum(best, tables[3][s[3]], out=best)
         key = best >> 6
-        if rules.point_scoring is PointScoring.PER_CARD:
-            return key, best & 15
-        pips = key & 255 if rules.point_measure is PointMeasure.CARDS else key
-        return key, (pips + 5) // 10
+        return key, point_worth(key, best & 15, rules)
 
     def sequences(self, rules: Rules) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """(key, what all one's sequences count) of the best sequence; key 0 for none."""
@@ -219,7 +217,7 @@ class _Hands:
             key = np.maximum(_SUIT_BEST_RUN[s[0]], _SUIT_BEST_RUN[s[1]])
             np.maximum(key, _SUIT_BEST_RUN[s[2]], out=key)
             np.maximum(key, _SUIT_BEST_RUN[s[3]], out=key)
-            worth = _suit_seq_score_table(rules.sequence_values)
+            worth = _suit_seq_score_table(rules)
             score = worth[s[0]] + worth[s[1]]
             score += worth[s[2]]
             score += worth[s[3]]
@@ -230,9 +228,7 @@ class _Hands:
     def sets(self, rules: Rules) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
         """(key, what all one's sets count) of the best set; key 0 for none."""
         low = int(rules.set_min_rank) - 6
-        key, worth = _set_tables(
-            low, rules.quatorze_beats_trio, rules.trio_value, rules.quatorze_value
-        )
+        key, worth = _set_tables(rules)
         high = self.code // _POW5[low] if low else self.code
         return key[high], worth[high]
 

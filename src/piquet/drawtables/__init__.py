@@ -15,13 +15,8 @@ suit, one row of per-draw values; a discard is then four rows combined.  Where
 the number of hands would exceed a budget (the 36-card packs, where elder may
 take eight), a uniform sample of draws is used instead and the result says so.
 
-Codes (small integers that order like the engine's claim keys):
-
-* point code ``key * 16 + cards``: ``key`` is ``cards * 128 + pips`` when the
-  point is measured by cards, else ``pips``;
-* sequence code ``length * 16 + top rank`` (0: no sequence);
-* set code ``count * 16 + rank`` when a quatorze beats any trio, else
-  ``rank * 8 + count`` (0: no set).
+Codes (small integers that order like the engine's claim keys) and what a claim counts
+are the leaf rules of :mod:`piquet.drawtables.codes`, shared with the batch scorer.
 """
 
 from piquet.drawtables.declpass import PassResult, declaration_pass

@@ -17,6 +17,7 @@ from piquet.core.declarations import (
     DeclClass,
 )
 from piquet.core.rules import Rules
+from piquet.drawtables.codes import SEQUENCE_CODES, SET_CODES, sets_of
 from piquet.drawtables.tables import (
     _BLOCK,
     DEFAULT_BUDGET,
@@ -108,18 +109,11 @@ def _arrays(rules: Rules) -> _Arrays:
 
 def _set_tables(tables: SuitTables) -> tuple[I64, npt.NDArray[np.int16]]:
     """Best set code and set total for every packed rank count (vectorised)."""
-    rules = tables.rules
     packs = np.arange(1 << (3 * len(tables.set_ranks)), dtype=np.int64)
-    code = np.zeros(len(packs), dtype=np.int64)
-    total = np.zeros(len(packs), dtype=np.int16)
-    for i, rank in enumerate(tables.set_ranks):
-        n = packs >> (3 * i) & 7
-        enc = n * 16 + rank if rules.quatorze_beats_trio else rank * 8 + n
-        code = np.where(n >= 3, np.maximum(code, enc), code)
-        total += np.where(
-            n == 4, rules.quatorze_value, np.where(n == 3, rules.trio_value, 0)
-        ).astype(np.int16)
-    return code, total
+    code, total = sets_of(
+        ((rank, packs >> (3 * i) & 7) for i, rank in enumerate(tables.set_ranks)), tables.rules
+    )
+    return code.astype(np.int64), total.astype(np.int16)
 
 
 _COMBINE: Final[dict[str, np.ufunc]] = {
@@ -292,10 +286,10 @@ class _Weights:
     def build(cls, opponent: OpponentModel, arr: _Arrays, rules: Rules) -> _Weights:
         n_codes = len(arr.pval_of_code)
         g_pt, nb_pt, his_pt = opponent.tables(DeclClass.POINT, n_codes)
-        g_sq, nb_sq, his_sq = opponent.tables(DeclClass.SEQUENCE, 160)
+        g_sq, nb_sq, his_sq = opponent.tables(DeclClass.SEQUENCE, SEQUENCE_CODES)
         set_gain = set_nb = None
         if arr.set_code is not None and arr.set_sum is not None:
-            g_st, nb_st, his_st = opponent.tables(DeclClass.SET, 128)
+            g_st, nb_st, his_st = opponent.tables(DeclClass.SET, SET_CODES)
             set_gain = (g_st[arr.set_code] * arr.set_sum - his_st[arr.set_code]).astype(np.float32)
             set_nb = nb_st[arr.set_code].astype(np.float32)
         return cls(

@@ -28,7 +28,14 @@ from piquet.core.declarations import (
     DeclClass,
 )
 from piquet.core.errors import PiquetError
-from piquet.core.rules import PointMeasure, PointScoring, Rules
+from piquet.core.rules import PointMeasure, Rules
+from piquet.drawtables.codes import (
+    point_code,
+    point_worth,
+    sequence_code,
+    set_code,
+    sets_of,
+)
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -82,28 +89,19 @@ class SuitTables:
         """What a point counts, from its code."""
         if code <= 0:
             return 0
-        key, cards = code >> 4, code & 15
-        if self.rules.point_scoring is PointScoring.PER_CARD:
-            return cards
-        pips = key & 127 if self.rules.point_measure is PointMeasure.CARDS else key
-        return (pips + 5) // 10
+        return point_worth(code >> 4, code & 15, self.rules)
 
     def set_code_sum(self, pack: int) -> tuple[int, int]:
         """(best set code, what all the sets count) from packed rank counts."""
         found = self._set_cache.get(pack)
         if found is not None:
             return found
-        rules = self.rules
-        best = 0
-        total = 0
-        for i, rank in enumerate(self.set_ranks):
-            n = pack >> (3 * i) & 7
-            if n >= 3:
-                code = n * 16 + rank if rules.quatorze_beats_trio else rank * 8 + n
-                best = max(best, code)
-                total += rules.quatorze_value if n == 4 else rules.trio_value
-        self._set_cache[pack] = (best, total)
-        return best, total
+        best, total = sets_of(
+            ((rank, pack >> (3 * i) & 7) for i, rank in enumerate(self.set_ranks)), self.rules
+        )
+        found = (int(best), int(total))
+        self._set_cache[pack] = found
+        return found
 
 
 def _play_strength(m: int, low_bit: int) -> float:
@@ -137,20 +135,18 @@ def _play_strength(m: int, low_bit: int) -> float:
 @lru_cache(maxsize=32)
 def suit_tables(rules: Rules) -> SuitTables:
     """The per-suit tables for ``rules`` (cached), built from the engine's own tables."""
-    by_cards = rules.point_measure is PointMeasure.CARDS
     low_bit = int(rules.low_rank) - 6
     set_ranks = tuple(range(int(rules.set_min_rank), 15))
     pcode, scode, ssum, rpack, strength, base5 = [], [], [], [], [], []
     for m in range(512):
         m_in = m & ~((1 << low_bit) - 1)
         n, pips = SUIT_COUNT[m_in], SUIT_PIPS[m_in]
-        key = n * 128 + pips if by_cards else pips
-        pcode.append(key * 16 + n if n else 0)
+        pcode.append(point_code(n, pips, rules) if n else 0)
         best = 0
         total = 0
         for top_bit, length in SUIT_RUNS[m_in]:
             if length >= 3:
-                best = max(best, length * 16 + top_bit + 6)
+                best = max(best, sequence_code(length, top_bit + 6))
                 total += rules.sequence_value(length)
         scode.append(best)
         ssum.append(total)
@@ -170,16 +166,15 @@ def suit_tables(rules: Rules) -> SuitTables:
 
 
 def claim_codes(cls: DeclClass, key: tuple[int, int], size: int, rules: Rules) -> int:
-    """The code of an engine :class:`~piquet.core.declarations.Claim` key (see the module doc)."""
+    """The code (:mod:`piquet.drawtables.codes`) of an engine
+    :class:`~piquet.core.declarations.Claim` key."""
     if cls is DeclClass.POINT:
-        return (
-            key[0] * 16
-            if rules.point_measure is PointMeasure.PIPS
-            else (key[0] * 128 + key[1]) * 16
-        ) + size
+        cards, pips = key if rules.point_measure is PointMeasure.CARDS else (size, key[0])
+        return point_code(cards, pips, rules)
     if cls is DeclClass.SEQUENCE:
-        return key[0] * 16 + key[1]
-    return key[0] * 16 + key[1] if rules.quatorze_beats_trio else key[0] * 8 + key[1]
+        return sequence_code(*key)
+    count, rank = key if rules.quatorze_beats_trio else key[::-1]
+    return set_code(count, rank, rules)
 
 
 @dataclass(frozen=True, slots=True)
