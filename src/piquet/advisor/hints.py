@@ -51,6 +51,7 @@ from piquet.core.deal import Phase
 from piquet.core.declarations import DeclClass, best_claim, claims, statement
 from piquet.core.errors import PiquetError
 from piquet.core.facts import Declared, Passed
+from piquet.core.play import follower_wins
 from piquet.core.rules import Format, Leftovers, Rules
 from piquet.core.view import DealView
 from piquet.players.book import book_action
@@ -529,7 +530,7 @@ def _play_text(deal: DealView, card: int, level: Level) -> str:
         if level == "learner":
             return f"Lead {shown}: it is the card that scores best from here."
         return f"Lead {shown}: the expert's search over the deals that fit your view prefers it."
-    if card // 9 == lead // 9 and card > lead:
+    if follower_wins(lead, card):
         return f"Play {shown}: it wins the trick."
     if card // 9 == lead // 9:
         return f"Play {shown}: you cannot win it cheaply; keep your better cards."

@@ -22,6 +22,7 @@ __all__ = [
     "Claim",
     "DeclClass",
     "HandSummary",
+    "Scored",
     "best_claim",
     "claim_index",
     "claims",
@@ -411,7 +412,19 @@ def best_claim(mask: int, cls: DeclClass, rules: Rules) -> Claim | None:
     return found[0] if found else None
 
 
-def score_of(claim: Claim, rules: Rules) -> int:
+class Scored(Protocol):
+    """What a claim's worth reads: a :class:`Claim`, or a claim as its words tell it
+    (:class:`piquet.core.facts.Statement`)."""
+
+    @property
+    def cls(self) -> DeclClass: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def pips(self) -> int: ...
+
+
+def score_of(claim: Scored, rules: Rules) -> int:
     """What one claim is worth on its own."""
     if claim.cls is DeclClass.POINT:
         if rules.point_scoring is PointScoring.TENS:

@@ -18,9 +18,9 @@ from piquet.core.actions import Action, DealBy, parse_action
 from piquet.core.cards import Card, pack
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.errors import IllegalActionError, PiquetError, RecordError, SetupError
-from piquet.core.matchtypes import DealSummary, GameResult, MatchView
+from piquet.core.matchtypes import DealSummary, GameResult, MatchView, settlement
 from piquet.core.roles import Player, Role
-from piquet.core.rules import Format, Rules, Settlement, get_rules, preset, rules_from_mapping
+from piquet.core.rules import Format, Rules, get_rules, preset, rules_from_mapping
 from piquet.core.view import deal_view, public_view
 
 __all__ = ["DealSummary", "GameResult", "Match", "MatchView", "Player", "new_match"]
@@ -291,12 +291,8 @@ class Match:
             loser = b if winner == a else a
             ws, ls = (sa, sb) if winner == a else (sb, sa)
             if self.format is Format.PARTIE:
-                if rules.settlement is Settlement.PARLETT:
-                    rubiconed = ls < 100
-                    settled = 100 + ws + ls if rubiconed else 100 + ws - ls
-                else:
-                    rubiconed = ls < 100 and ws >= 100
-                    settled = ws + ls if rubiconed else ws - ls
+                settled, flag = settlement(rules.settlement, ws, ls)
+                rubiconed = bool(flag)
             elif rules.lurch_below and ls < rules.lurch_below:
                 lurch = True
                 stake = 2

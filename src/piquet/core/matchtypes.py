@@ -1,18 +1,38 @@
 """The values a match hands out: a finished deal's summary (:class:`DealSummary`), a
 finished game's result (:class:`GameResult`) and what one player may see of the match
-(:class:`MatchView`), each with its JSON shape."""
+(:class:`MatchView`), each with its JSON shape; and the Rubicon partie's settlement
+(:func:`settlement`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from piquet.core.actions import Action
 from piquet.core.roles import ROLE_NAMES, Player, Role
-from piquet.core.rules import Format, Rules
+from piquet.core.rules import Format, Rules, Settlement
 from piquet.core.view import DealView
 
-__all__ = ["DealSummary", "GameResult", "MatchView"]
+__all__ = ["DealSummary", "GameResult", "MatchView", "settlement"]
+
+_Points = TypeVar("_Points")
+
+
+def settlement(rule: Settlement, ws: _Points, ls: _Points) -> tuple[_Points, _Points]:
+    """What the winner of a Rubicon partie (``ws`` points) wins from the loser (``ls``),
+    and whether the loser is rubiconed: (settled, rubiconed), the flag a bool (or an
+    array of them).
+
+    Plain arithmetic, so that ints and numpy arrays of totals are settled alike (the
+    match's value tables settle whole arrays at once: :mod:`piquet.players.matchvalue`);
+    the compiled copy is ``settlement`` in ``src/piquet/native/rules.h``."""
+    w: Any = ws
+    lose: Any = ls
+    if rule is Settlement.PARLETT:
+        rubiconed = lose < 100
+        return 100 + w - lose + 2 * lose * rubiconed, rubiconed
+    rubiconed = (lose < 100) & (w >= 100)
+    return w - lose + 2 * lose * rubiconed, rubiconed
 
 
 @dataclass(frozen=True, slots=True)

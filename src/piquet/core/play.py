@@ -30,7 +30,7 @@ from piquet.core.scoring import Kind, Tally
 if TYPE_CHECKING:
     from piquet.core.deal import Deal
 
-__all__ = ["play"]
+__all__ = ["follower_wins", "play"]
 
 _new_tuple: Final = tuple.__new__  # a named tuple without its constructor's Python-level call
 
@@ -127,9 +127,14 @@ _LEAD: Final = Kind.LEAD
 _TRICK: Final = Kind.TRICK
 _LEADS_AND_WINS: Final = PlayScoring.LEADS_AND_WINS
 _TENTH_CARDS: Final = PlayScoring.TENTH_CARDS
+def follower_wins(lead: int, card: int) -> bool:
+    """Whether ``card`` played to ``lead`` (card indices) wins the trick: a higher card of
+    the suit led."""
+    return card // 9 == lead // 9 and card > lead
+
+
 _TRICKS: Final = tuple(
-    Trick(leader, lead, follow,
-          OTHER[leader] if follow // 9 == lead // 9 and follow > lead else leader)
+    Trick(leader, lead, follow, OTHER[leader] if follower_wins(lead, follow) else leader)
     for leader in (ELDER, YOUNGER)
     for lead in range(36)
     for follow in range(36)

@@ -406,10 +406,8 @@ def _play_estimate(tricks: npt.NDArray[Any], rules: Rules) -> F32:
 
 def _set_sums_slow(pack: npt.NDArray[Any], tables: SuitTables) -> npt.NDArray[np.int32]:
     """Set totals from packed rank counts when the pack is too wide for a table."""
-    rules = tables.rules
     p = pack.astype(np.int64)
-    total = np.zeros(p.shape, dtype=np.int32)
-    for i in range(len(tables.set_ranks)):
-        n = p >> (3 * i) & 7
-        total += np.where(n == 4, rules.quatorze_value, np.where(n == 3, rules.trio_value, 0))
-    return total
+    _, total = sets_of(
+        ((rank, p >> (3 * i) & 7) for i, rank in enumerate(tables.set_ranks)), tables.rules
+    )
+    return np.asarray(total, dtype=np.int32)

@@ -22,10 +22,10 @@ from typing import Any, Final
 
 from piquet.core.actions import Reply
 from piquet.core.dealtypes import Utterance
-from piquet.core.declarations import DeclClass
+from piquet.core.declarations import DeclClass, score_of
 from piquet.core.facts import Declared, FurtherHeld, Passed, PipsTold, Replied, Statement
 from piquet.core.roles import Role
-from piquet.core.rules import PointMeasure, PointScoring, Rules
+from piquet.core.rules import PointMeasure, Rules
 from piquet.core.scoring import Event, Kind
 from piquet.core.words import statement_words
 
@@ -155,16 +155,6 @@ def _beats(cls: DeclClass, win: Statement, lose: Statement, pips: dict[Role, int
 
 
 # ---------------------------------------------------------------------- the sums
-def _value(s: Statement, rules: Rules) -> int:
-    if s.cls is DeclClass.POINT:
-        if rules.point_scoring is PointScoring.TENS:
-            return (s.pips + 5) // 10
-        return s.size
-    if s.cls is DeclClass.SEQUENCE:
-        return rules.sequence_value(s.size)
-    return rules.quatorze_value if s.size == 4 else rules.trio_value
-
-
 def declaration_sums(
     dialog: Sequence[Utterance],
     events: Sequence[Event],
@@ -193,13 +183,13 @@ def declaration_sums(
             out.append(f"{who} counted {points} for {_CLASS_NAME[cls]}.")
             continue
         parts = [*claimed, *extras]
-        total = sum(_value(s, rules) for s in parts)
+        total = sum(score_of(s, rules) for s in parts)
         if total == points and len(parts) == 1:
             out.append(f"{who} counted {points} for {_CLASS_NAME[cls]} "
                        f"({_said(parts[0], rules)}).")
         elif total == points:
             out.append(f"{who} counted {points} for {_CLASS_NAME[cls]}: {_sum(parts, rules)}.")
-        elif extras and sum(_value(s, rules) for s in extras) == points:
+        elif extras and sum(score_of(s, rules) for s in extras) == points:
             decided = _said(claimed[0], rules)
             out.append(
                 f"{who} counted {points} for {_CLASS_NAME[cls]}: {_sum(extras, rules)}. The "
@@ -222,9 +212,9 @@ def declaration_sums(
 def _sum(parts: Sequence[Statement], rules: Rules) -> str:
     """"quatorze of aces 14 + three knaves 3 = 17" (one holding: "point of five, 5")."""
     if len(parts) == 1:
-        return f"{_said(parts[0], rules)}, {_value(parts[0], rules)}"
-    total = sum(_value(s, rules) for s in parts)
-    return " + ".join(f"{_said(s, rules)} {_value(s, rules)}" for s in parts) + f" = {total}"
+        return f"{_said(parts[0], rules)}, {score_of(parts[0], rules)}"
+    total = sum(score_of(s, rules) for s in parts)
+    return " + ".join(f"{_said(s, rules)} {score_of(s, rules)}" for s in parts) + f" = {total}"
 
 
 def deal_summary(

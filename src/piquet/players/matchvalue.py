@@ -33,7 +33,8 @@ import numpy as np
 import numpy.typing as npt
 
 from piquet.core.cards import pack as rules_pack
-from piquet.core.rules import Format, Rules, Settlement
+from piquet.core.matchtypes import settlement
+from piquet.core.rules import Format, Rules
 
 __all__ = [
     "FUTURES",
@@ -83,10 +84,7 @@ def partie_settlement(rules: Rules, mine: npt.NDArray[np.integer],
     when it wins; a tie settles nothing), as :class:`~piquet.core.match.Match` settles it."""
     ws = np.maximum(mine, theirs)
     ls = np.minimum(mine, theirs)
-    if rules.settlement is Settlement.PARLETT:
-        value = np.where(ls < 100, 100 + ws + ls, 100 + ws - ls)
-    else:
-        value = np.where((ls < 100) & (ws >= 100), ws + ls, ws - ls)
+    value, _ = settlement(rules.settlement, ws, ls)
     return np.where(mine > theirs, value, np.where(mine < theirs, -value, 0))
 
 
