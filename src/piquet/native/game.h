@@ -319,6 +319,11 @@ static inline float w_twelfths(i64 n) {
     return (float)(x < 1.0 ? x : 1.0);
 }
 
+/* a claim's pips as a feature: a hundredth of them, at most 1 */
+static inline float pips_feature(i64 cards) {
+    double x = mask_pips(cards) / 100.0;
+    return (float)(x < 1.0 ? x : 1.0);
+}
 static inline void w_plane(float *o, i64 mask) { bits_to_floats(o, mask); }
 
 /* the phase of the decision (or the end) */
@@ -542,17 +547,14 @@ static void w_obs(const i64 *p, const WGame *g, int player, float *out, i64 out_
             i64 wcards = 0;
             if (code == A_DECLARE) {
                 i64 cards = v >> 2;
-                i64 size = popcount(cards), pips = 0, top = 0;
+                i64 size = popcount(cards), top = 0;
                 for (int c = 0; c < 36; c++)
-                    if (cards >> c & 1) {
-                        pips += PIPS[c % 9];
-                        if (c % 9 + 6 > top) top = c % 9 + 6;
-                    }
+                    if (cards >> c & 1 && c % 9 + 6 > top) top = c % 9 + 6;
                 out[base] = 1.0f;
                 if (cls == 0) {
                     int full = !(r == 0 && by_cards);
                     if (by_cards) out[base + 2 + (size < 12 ? size : 12)] = 1.0f;
-                    if (!by_cards || full) out[base + 24] = (float)(pips / 100.0 < 1.0 ? pips / 100.0 : 1.0);
+                    if (!by_cards || full) out[base + 24] = pips_feature(cards);
                 } else {
                     out[base + 2 + (size < 12 ? size : 12)] = 1.0f;
                     out[base + 15 + top - 6] = 1.0f;
@@ -565,10 +567,7 @@ static void w_obs(const i64 *p, const WGame *g, int player, float *out, i64 out_
             } else if (code == A_ANSWER) {
                 out[base + 25 + v] = 1.0f;
                 if (v == R_MAKING && claim_base[cls][0] >= 0) {
-                    i64 pips = 0;
-                    for (int c = 0; c < 36; c++)
-                        if (claim_cards[cls][0] >> c & 1) pips += PIPS[c % 9];
-                    out[claim_base[cls][0] + 24] = (float)(pips / 100.0 < 1.0 ? pips / 100.0 : 1.0);
+                    out[claim_base[cls][0] + 24] = pips_feature(claim_cards[cls][0]);
                 }
                 if (v == R_GOOD) { winner = 0; wcards = claim_cards[cls][0]; }
             } else if (v) {

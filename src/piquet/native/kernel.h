@@ -436,7 +436,7 @@ static void play(Board *b, i64 card) {
         hands[follower] &= ~BIT(f);
         ps[PS_PLAYED] |= BIT(f);
         ps[PS_HALF] = 0;
-        if (t == 0 && p[P_PIQUE_FIRST_CARD]) b->tl[T_OPEN] = 0;
+        pique_at_card(p, t, &b->tl[T_OPEN]);
         int fw = follower_wins(c, f);
         int winner = fw ? follower : leader;
         if (winner == 0) ps[PS_WON0] = ++won0;

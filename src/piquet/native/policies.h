@@ -12,13 +12,6 @@ enum { R_GOOD, R_NOT_GOOD, R_EQUAL, R_MAKING };
 /* ---- the book */
 static const double RANK_WORTH[9] = {0.2, 0.4, 0.6, 1.0, 2.0, 2.5, 4.0, 7.0, 10.0};
 
-static inline i64 suit_pips(i64 local) {
-    i64 total = 0;
-    for (int i = 0; i < 9; i++)
-        if (local >> i & 1) total += PIPS[i];
-    return total;
-}
-
 /* values[c]: how much card c of the hand is worth keeping (players.common.card_values) */
 static void card_values(const i64 *p, i64 hand, i64 role, double *values) {
     int by_cards = p[P_POINT_BY_CARDS] != 0;
@@ -26,8 +19,8 @@ static void card_values(const i64 *p, i64 hand, i64 role, double *values) {
     i64 best_a = -1, best_b = -1;
     for (int s = 0; s < 4; s++) {
         i64 local = hand >> (9 * s) & 0x1FF;
-        i64 a = by_cards ? popcount(local) : suit_pips(local);
-        i64 b = by_cards ? suit_pips(local) : 0;
+        i64 a = by_cards ? popcount(local) : mask_pips(local);
+        i64 b = by_cards ? mask_pips(local) : 0;
         if (a > best_a || (a == best_a && b > best_b)) {
             best_a = a;
             best_b = b;

@@ -86,6 +86,13 @@ static inline void blanche_counted(const i64 *p, int bl0, int bl1, int *c0, int 
 /* ---- the declarations (piquet.core.declarations) */
 static const i64 PIPS[9] = {6, 7, 8, 9, 10, 10, 10, 10, 11};
 
+/* the pips of a set of cards (a mask) */
+static inline i64 mask_pips(i64 mask) {
+    i64 total = 0;
+    for (u64 m = (u64)mask; m; m &= m - 1) total += PIPS[__builtin_ctzll(m) % 9];
+    return total;
+}
+
 static inline i64 rank_mask(int r) { return BIT(r) | BIT(9 + r) | BIT(18 + r) | BIT(27 + r); }
 
 static inline i64 seq_value(const i64 *p, i64 length) {
@@ -297,6 +304,12 @@ static inline int pique_bonus(const i64 *p, int seat, int kind, i64 before, i64 
     }
     if (other > 0 || after >= th) *open = 0;
     return -1;
+}
+
+/* the second card of the first trick closes the pique where it must be made by elder's
+ * first card at the latest (Rules.pique_by_first_card) */
+static inline void pique_at_card(const i64 *p, i64 trick, i64 *open) {
+    if (trick == 0 && p[P_PIQUE_FIRST_CARD]) *open = 0;
 }
 
 /* ---- the play (piquet.core.play.play) */

@@ -155,7 +155,7 @@ HOT i64 s_step(Pos *s, i64 card, const i64 *P) {
         return ended;
     }
     int leader = (int)s->leader, follower = 1 - leader;
-    if (s->ntr == 0 && P[P_PIQUE_FIRST_CARD] != 0) s->opn = 0; /* by elder's first card */
+    pique_at_card(P, s->ntr, &s->opn);
     if (follower == 0) s->h0 &= ~BIT(card);
     else s->h1 &= ~BIT(card);
     int fw = follower_wins(s->lead, card);
@@ -166,9 +166,7 @@ HOT i64 s_step(Pos *s, i64 card, const i64 *P) {
     s->ntr++;
     if (s->ntr == 12) {
         s_add(P, winner, K_LAST, last_points(P, win_card), s, &ended);
-        /* the cards and capot come after the play: they make no pique (unless the rules'
-         * reading of "before the other has scored anything" lets them: pique_by_cards) */
-        if (P[P_PIQUE_BY_CARDS] == 0) s->opn = 0;
+        /* the cards and capot make a pique only where pique_by_cards says so: pique_bonus */
         int kind;
         i64 pts;
         int seat = cards_result(P, s->won0, &kind, &pts);
