@@ -8,7 +8,7 @@ the words of feedback, transport-free, so the browser and the terminal share the
 - :mod:`piquet.learn.puzzles`: positions from real deals where one choice is clearly
   better, judged by the solver (:mod:`piquet.learn.judge`), shipped as a data file made by
   ``scripts/make-puzzles``;
-- :mod:`piquet.learn.coach`: what a seat should think about now, in plain words;
+- :mod:`piquet.learn.coach`: what a player should think about now, in plain words;
 - :mod:`piquet.learn.feedback`: each class said with why it was won, a declaration's count
   as the sum it is, a game's review with the biggest mistakes first.
 

@@ -1,14 +1,14 @@
 """The coach of a guided first deal: at each of the player's decisions, what it is, what
 the coach would do and why; after the choice, what it cost if it was weak.
 
-A :class:`Coach` is given one seat's :class:`~piquet.core.match.MatchView` at a time and
-nothing else, so it cannot see what the seat may not see.  It returns :class:`Note`
+A :class:`Coach` is given one player's :class:`~piquet.core.match.MatchView` at a time and
+nothing else, so it cannot see what that player may not see.  It returns :class:`Note`
 values: a short title, sentences, the glossary terms met for the first time (each
 explained once: the coach remembers which it has explained), the suggested action and,
 after a choice, its cost in points of the deal.  The suggestion and its reason come from
 the advisor's hint (:func:`piquet.advisor.hints.hint_for`, the expert level's choice,
 exact odds); the cost from the judge (:func:`piquet.learn.judge.judge`: both moves played
-out in the same deals drawn from the seat's view).  What is particular to the rule set is
+out in the same deals drawn from the player's view).  What is particular to the rule set is
 read from its knobs.  The words are made in :mod:`piquet.learn.words`.
 
 The two that compute, :func:`advise` and :func:`judged`, may run elsewhere (the web
@@ -92,7 +92,7 @@ class Note:
 
 @dataclass
 class Coach:
-    """The coach at one seat for a guided deal (see the module's docstring).  Keeps the
+    """The coach of one player for a guided deal (see the module's docstring).  Keeps the
     terms it has explained and the rule-set points it has made; ``seed`` fixes its draws."""
 
     level: Level = "learner"
@@ -115,7 +115,7 @@ class Coach:
         return view.deal is not None and view.to_act == view.player
 
     def before(self, view: MatchView, advice: Advice | None = None) -> Note:
-        """What the seat's decision is, what the coach would do and why (``advice``: the
+        """What the player's decision is, what the coach would do and why (``advice``: the
         advisor's hint at ``view``, :func:`advise`, asked here when not given)."""
         deal = view.deal
         if deal is None or view.to_act != view.player:
@@ -144,7 +144,7 @@ class Coach:
 
     def after(self, view: MatchView, action: Action, suggested: Action | None,
               verdict: Judged | bool = False) -> Note:
-        """What the seat's ``action`` (taken at ``view``) cost against ``suggested`` (the
+        """What the player's ``action`` (taken at ``view``) cost against ``suggested`` (the
         coach's move there), judged in the same deals drawn from the view (``verdict``:
         :func:`judged` of :meth:`judging`'s arguments, made here when not given)."""
         deal = view.deal

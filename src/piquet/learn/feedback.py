@@ -10,7 +10,7 @@
   results) with the biggest mistakes first, in words.
 
 Every function reads public facts (the dialog, the score events, a review made once the deal
-is over): what a seat's view or the public view holds.  The table and the browser show the
+is over): what a role's view or the public view holds.  The table and the browser show the
 lines; nothing here decides what may be seen.
 """
 

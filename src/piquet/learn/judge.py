@@ -1,11 +1,11 @@
-"""Judging a choice from one seat's view: every option valued in the same drawn deals.
+"""Judging a choice from one role's view: every option valued in the same drawn deals.
 
 The one estimator of the exercises (:mod:`piquet.learn.puzzles`) and the coach's "what it
-cost" (:mod:`piquet.learn.coach`).  From a seat's :class:`~piquet.core.view.DealView` it
-draws ``worlds`` deals consistent with everything the seat has seen, the dialog included
+cost" (:mod:`piquet.learn.coach`).  From a role's :class:`~piquet.core.view.DealView` it
+draws ``worlds`` deals consistent with everything the role has seen, the dialog included
 (:func:`piquet.sampling.sample_worlds`: the one sampler, with its weights), rebuilds each
 as a :class:`~piquet.core.deal.Deal` (:func:`~piquet.sampling.world_deal`, checked to give
-the same view), and values every option in every deal, from the seat's side, in points of
+the same view), and values every option in every deal, from the role's side, in points of
 the deal from this decision on:
 
 - **a card** (the play): the exact double-dummy value of the rest of the play after it
@@ -49,7 +49,7 @@ class JudgeError(PiquetError):
 
 @dataclass(frozen=True, slots=True)
 class Judgement:
-    """Each option's value in each drawn deal (the seat's points of the deal from here)."""
+    """Each option's value in each drawn deal (the role's points of the deal from here)."""
 
     options: tuple[Action, ...]
     values: tuple[tuple[float, ...], ...]
@@ -106,16 +106,16 @@ def finish_declarations(deal: Deal, rules: Rules) -> Deal:
     for _ in range(200):
         if deal.is_over:
             return deal
-        seat = deal.to_act
-        assert seat is not None
+        role = deal.to_act
+        assert role is not None
         if deal.phase is Phase.PLAY:
             # the declarations some rules leave until elder's first lead need the lead
-            if seat == ELDER and not deal.tricks and deal.trick_lead is None and deal.deferred:
+            if role == ELDER and not deal.tricks and deal.trick_lead is None and deal.deferred:
                 legal = [a.card.index for a in deal.legal_actions() if isinstance(a, Play)]
-                deal = deal.apply(PLAY[book_lead(legal, deal.hands[seat], deal.hands[1], 0)])
+                deal = deal.apply(PLAY[book_lead(legal, deal.hands[role], deal.hands[1], 0)])
                 continue
             return deal
-        view = deal_view(deal, seat)
+        view = deal_view(deal, role)
         if deal.phase is Phase.DECLARE:
             deal = deal.apply(truthful_declaration(view, rules))
         else:
@@ -150,7 +150,7 @@ def judge(
     exact: bool = False,
     solver: Solver | None = None,
 ) -> Judgement:
-    """Value each of ``options`` (legal now for ``view``'s seat) in ``worlds`` deals drawn
+    """Value each of ``options`` (legal now for ``view``'s role) in ``worlds`` deals drawn
     from the view (see the module's docstring).  Raises :class:`JudgeError` when no deal
     can be drawn or an option is not legal in the drawn deals."""
     if not options:

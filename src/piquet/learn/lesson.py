@@ -1,11 +1,11 @@
-"""A lesson: steps of text, positions shown from one seat's view, and questions the engine
+"""A lesson: steps of text, positions shown from one role's view, and questions the engine
 answers.
 
 A :class:`Lesson` is data (see :mod:`piquet.learn.lessons` for the lessons themselves):
 each :class:`Step` has its text, with glossary terms marked ``[[term]]`` (a tooltip in the
 browser, a definition on first mention in the terminal), optionally a :class:`Position` (a
 deal with chosen hands, moved on by chosen actions, shown from ``role``'s view: a
-lesson never shows what that seat may not see), and optionally a :class:`Question`.
+lesson never shows what that role may not see), and optionally a :class:`Question`.
 
 A question's answer is never stored as the truth: the engine works it out from the
 position (the point from :mod:`piquet.core.declarations`, the playable cards from
@@ -148,29 +148,29 @@ class Ask(enum.Enum):
     """What a question asks; the engine works out each answer."""
 
     POINT = "point"
-    """The seat's point: its number of cards (point by cards) or pips (point by pips)."""
+    """The role's point: its number of cards (point by cards) or pips (point by pips)."""
     BEST = "best"
-    """The cards of the seat's best holding in ``cls``."""
+    """The cards of the role's best holding in ``cls``."""
     WINNER = "winner"
     """Who wins class ``cls`` if both declare their best: elder, younger or neither."""
     COUNT = "count"
-    """What the seat counts in ``cls`` if his best holding there is good."""
+    """What the role counts in ``cls`` if his best holding there is good."""
     PLAYABLE = "playable"
-    """The cards the seat to act may play."""
+    """The cards the role to act may play."""
     EXCHANGE = "exchange"
-    """How many cards the seat to act may lay out: "1 to 5"."""
+    """How many cards the role to act may lay out: "1 to 5"."""
     BLANCHE = "blanche"
-    """Whether the seat was dealt carte blanche: yes or no."""
+    """Whether the role was dealt carte blanche: yes or no."""
     TOTAL = "total"
-    """The seat's points in the deal once both have declared their best (truthfully)."""
+    """The role's points in the deal once both have declared their best (truthfully)."""
     SCORE = "score"
-    """The seat's points in the deal at the position as it stands."""
+    """The role's points in the deal at the position as it stands."""
     SETTLEMENT = "settlement"
     """What the winner of a seeded partie scores by its settlement (``seed``)."""
     LURCH = "lurch"
     """Whether a loser with ``value`` points is lurched: yes or no."""
     MISSING = "missing"
-    """The card the seat's opponent said he laid out of his set (the dialog's answer to
+    """The card the role's opponent said he laid out of his set (the dialog's answer to
     "which one did you lay out?"), or none."""
 
 

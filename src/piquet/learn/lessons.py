@@ -1,7 +1,7 @@
 """The lessons: from the cards and the deal to a whole deal, then how each period differs.
 
 Each is a :class:`~piquet.learn.lesson.Lesson` (data): steps of plain text with glossary
-terms marked, positions shown from one seat's view, and questions the engine answers (the
+terms marked, positions shown from one role's view, and questions the engine answers (the
 ``expected`` answers are the author's, checked against the engine by the suite).  The
 first ten teach today's game (``rubicon``, Rubicon Piquet, the 32-card game); the last four
 what is particular to each period's rules.

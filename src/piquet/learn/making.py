@@ -2,8 +2,8 @@
 clearly better (``scripts/make-puzzles`` runs :func:`generate`; the suite re-judges them).
 
 A match is started from a seed under a preset and its first deal played by the ``book``
-level for both seats (sound, quick, reproducible).  At each decision the theme wants
-(:func:`theme_of`), the choices (:func:`candidates`) are judged from the acting seat's view
+level for both players (sound, quick, reproducible).  At each decision the theme wants
+(:func:`theme_of`), the choices (:func:`candidates`) are judged from the acting player's view
 (:func:`piquet.learn.judge.judge`); a position becomes a :class:`~piquet.learn.puzzles.Puzzle`
 when the best choice beats the next by :data:`~piquet.learn.puzzles.MIN_MARGIN` points and
 :data:`~piquet.learn.puzzles.MIN_Z` standard errors.  At most one puzzle of a theme is taken
@@ -59,7 +59,7 @@ much a matter of the cards not yet seen as of skill, and costs the solver most).
 
 
 def theme_of(deal: DealView) -> Theme | None:
-    """The theme of the decision the seat to act faces (None: not one we teach here)."""
+    """The theme of the decision the player to act faces (None: not one we teach here)."""
     if deal.phase is Phase.EXCHANGE and deal.discard_range is not None:
         return Theme.DISCARD
     if deal.phase is Phase.DECLARE:
@@ -132,7 +132,7 @@ def puzzle_at(
     worlds: int = WORLDS,
     number: int = 0,
 ) -> Puzzle | None:
-    """The puzzle at ``m``'s position (the seat to act's decision), or None when no choice
+    """The puzzle at ``m``'s position (the decision of the player to act), or None when no choice
     is clearly better there."""
     player = m.to_act
     if player is None:
@@ -185,7 +185,7 @@ def puzzle_at(
 
 
 def _deal_decisions(preset: str, seed: int) -> Iterator[tuple[Match, list[str]]]:
-    """Every position of the first deal of the seeded match, the book playing both seats."""
+    """Every position of the first deal of the seeded match, the book playing both players."""
     m = new_match(preset, seed=seed)
     players = [make_player("book", seed=seed * 3 + i) for i in range(m.n_players)]
     actions: list[str] = []

@@ -1,9 +1,9 @@
 """Exercises ("puzzles"): positions from real deals where one choice is clearly better.
 
 Each :class:`Puzzle` is a position of the first deal of a seeded match (the seed and the
-actions that lead to it, so it replays exactly through the engine), the seat to act, the
+actions that lead to it, so it replays exactly through the engine), the player to act, the
 choices offered, and what the judge (:mod:`piquet.learn.judge`) found: each choice's mean
-value in points of the deal, in ``worlds`` deals drawn from the seat's view (never from the
+value in points of the deal, in ``worlds`` deals drawn from that player's view (never from the
 hidden cards), the margin of the best over the next and its standard error.  A puzzle is
 kept only when the best is clearly better: a margin of at least :data:`MIN_MARGIN` points
 and :data:`MIN_Z` standard errors.
@@ -122,7 +122,7 @@ class Puzzle:
         return m
 
     def view(self) -> MatchView:
-        """What the seat to act sees: the only thing a puzzle shows."""
+        """What the player to act sees: the only thing a puzzle shows."""
         m = self.match()
         player = m.to_act
         if player is None:

@@ -75,7 +75,7 @@ def judged_words(best: str, other: str, margin: float, worlds: int, share: float
 
 # ---------------------------------------------------------------------- the play
 def _unseen_above(view: DealView, card: int) -> int:
-    """Cards of ``card``'s suit above it that this seat has not seen played, shown or held."""
+    """Cards of ``card``'s suit above it that this role has not seen played, shown or held."""
     gone = view.hand.mask | view.discards.mask | view.opponent_played.mask
     gone |= view.stock_seen.mask | view.opponent_shown.mask
     for t in view.tricks:
@@ -280,7 +280,7 @@ def particulars(rules: Rules, phase: Phase) -> list[str]:
 
 
 def coach_title(deal: DealView) -> str:
-    """The coach's short title for the seat's decision ("Declaring the point")."""
+    """The coach's short title for the role's decision ("Declaring the point")."""
     if deal.phase is Phase.DECLARE and deal.declaring is not None:
         return f"Declaring {_CLASS_TITLES[deal.declaring]}"
     if deal.phase is Phase.PLAY:
@@ -289,7 +289,7 @@ def coach_title(deal: DealView) -> str:
 
 
 def decision_words(deal: DealView) -> str:
-    """Who the seat is and the decision it faces."""
+    """Which role the view is of and the decision it faces."""
     you = "elder (you did not deal)" if deal.role == 0 else "younger (you dealt)"
     return f"You are {you}. {_decision(deal)}"
 
@@ -310,7 +310,7 @@ def choice_words(mine: str, his: str | None, *, cost: float | None = None,
 
 
 def _decision(deal: DealView) -> str:
-    """The decision the seat faces, in plain words."""
+    """The decision the role faces, in plain words."""
     legal = deal.legal_actions
     if deal.phase is Phase.EXCHANGE and deal.discard_range is not None:
         lo, hi = deal.discard_range

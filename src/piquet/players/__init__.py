@@ -1,4 +1,4 @@
-"""Players: anything that picks an action from a seat's view.
+"""Players: anything that picks an action from a player's view.
 
 A :class:`~piquet.players.base.Player` sees only a
 :class:`~piquet.core.match.MatchView` (never the hidden cards).  Levels are looked

@@ -31,7 +31,7 @@ __all__ = [
 
 @runtime_checkable
 class Player(Protocol):
-    """Chooses an action from what one seat may see.
+    """Chooses an action from what one player may see.
 
     ``choose`` is called only when ``view.to_act == view.player``; it returns
     one of ``view.legal_actions`` or, in the exchange, a ``Discard`` within

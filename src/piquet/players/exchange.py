@@ -4,17 +4,17 @@ The reference values a discard open-handed: it takes in the stock, lets the othe
 by the book, counts both hands' declarations truthfully and estimates the play with both
 hands known (a greedy playout), checking the best three with the exact solver on a few
 worlds.  Measured (``docs/strength.md``), that estimate is noisy: two players holding the
-same hand in the same seat chose different discards in half the deals, though elder's
+same hand in the same role chose different discards in half the deals, though elder's
 exchange has nothing to read.
 
 Here each candidate discard is played out to the end of the deal by the compiled kernel
 (:func:`piquet.fast.playout`, the book's policy for both sides from the discard on: the
 other's exchange, both declarations, sinking as the book sinks, the play of the cards
 without seeing the other's hand) in every world, the same worlds for every candidate
-(common random numbers), and valued by the points of the deal, this seat's minus the
+(common random numbers), and valued by the points of the deal, this role's minus the
 other's.  A play-out costs some tens of microseconds, so a decision affords hundreds of
 worlds and dozens of candidates (:func:`wide_candidates`: every discard of the least
-useful cards, by the book's judgement, for each number the seat may take).  The best few
+useful cards, by the book's judgement, for each number the role may take).  The best few
 are then corrected by the exact solver on the first worlds (a control variate: the mean
 of exact minus play-out on those worlds is added), as the reference corrects its estimate.
 
@@ -150,7 +150,7 @@ def playout_worlds(view: DealView, rules: Rules, worlds: list[World]) -> list[Pl
 def playout_values(
     rules: Rules, role: int, worlds: list[PlayoutWorld], discard: int, seed: int
 ) -> list[float] | None:
-    """This seat's points minus the other's in each world after ``discard``, the rest of
+    """This role's points minus the other's in each world after ``discard``, the rest of
     the deal played by the book's policy in the kernel (world ``j`` with seed ``seed + j``);
     None if the discard is not legal in some world.  One discard at a time, through
     :func:`piquet.fast.playout`: the expert calls :func:`all_playout_values`; this is the
@@ -224,7 +224,7 @@ def _book_until_card(rules: Rules, deck: tuple[int, ...], rows: list[tuple[int, 
 
 def _hybrid_on_engine(deal: Deal, solver: Solver, exact_cards: int, node_cap: int) -> int:
     """Elder's points minus younger's at the end of the deal: greedy open-handed cards on
-    the engine while the seat to move holds more than ``exact_cards``, then the solver's
+    the engine while the role to move holds more than ``exact_cards``, then the solver's
     exact value (within ``node_cap`` positions, else greedy to the end)."""
     while not deal.is_over:
         st = play_state(deal)
@@ -246,7 +246,7 @@ def solver_playout_value(
     rules: Rules, role: int, pw: PlayoutWorld, discard: int, seed: int, solver: Solver,
     *, exact_cards: int = 12, node_cap: int = 200_000,
 ) -> float | None:
-    """This seat's points minus the other's in one world after ``discard``: the dialog by
+    """This role's points minus the other's in one world after ``discard``: the dialog by
     the book, then elder's best first lead (each tried, younger's waiting declarations
     made after it by the book), the play valued by the solver, greedy open-handed play
     down to ``exact_cards`` cards and exact from there; on the public engine, one world at

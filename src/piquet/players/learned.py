@@ -7,7 +7,7 @@ with the network and makes every other choice as ``book`` does (:mod:`piquet.pla
 docs/baselines.md says how it was trained and how strong it is.
 
 The network sees exactly ``VectorEnv``'s observation (:func:`observation` builds it from a
-seat's :class:`~piquet.core.match.MatchView`; ``tests/test_learned.py`` checks it equals the
+player's :class:`~piquet.core.match.MatchView`; ``tests/test_learned.py`` checks it equals the
 environment's over random games of every preset): its hand, its discards, the cards played
 in the deal, the card led to this trick, whether it is elder, the trick number, the tricks
 each has won, the deal's points and the game scores of each, the deal number.  Nothing of the
@@ -54,9 +54,9 @@ def _bits(out: npt.NDArray[np.float32], at: int, mask: int) -> None:
 
 
 def observation(view: MatchView) -> npt.NDArray[np.float32]:
-    """``VectorEnv``'s observation of the seat ``view`` is for, at a card it is to play.
+    """``VectorEnv``'s observation of the player ``view`` is for, at a card it is to play.
 
-    Raises :class:`PiquetError` when the view is not at a card of this seat's (the
+    Raises :class:`PiquetError` when the view is not at a card of this player's (the
     observation describes only the play).
     """
     deal = view.deal

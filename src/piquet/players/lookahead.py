@@ -8,9 +8,9 @@ the player's information respected (an αμ-style search of depth two):
 
 - for each candidate card and each world, the other answers with his double-dummy best
   card (he is assumed to read the cards, as in αμ); the worlds are then grouped by what
-  the seat will have seen when it next plays (his answer: worlds where he answered
+  the role to move will have seen when it next plays (his answer: worlds where he answered
   alike cannot be told apart);
-- when the seat leads the next trick, it must choose **one** card for the whole group:
+- when that role leads the next trick, it must choose **one** card for the whole group:
   the group's value is the best card's weighted sum over the group's worlds, each value
   exact (the solver at the leaves);
 - when the other leads next (or the deal is over), the exact value of the position stands.
@@ -43,7 +43,7 @@ class Child:
 
 
 def after(solver: Solver, state: PlayState, card: int) -> Child:
-    """The position after the seat to move plays ``card`` (a card it holds)."""
+    """The position after the role to move plays ``card`` (a card it holds)."""
     h0, h1, leader, lead, won0, ntr, acc0, acc1, opn = solver._args(state)
     h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, ended = _step(
         h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, card, solver._p
@@ -81,7 +81,7 @@ def lookahead_values(
     nodes: int,
 ) -> tuple[dict[int, float], int]:
     """Each candidate card's value (the mover's side) by the search of the module
-    docstring over the worlds ``states`` (the same seat to move in each), within about
+    docstring over the worlds ``states`` (the same role to move in each), within about
     ``nodes`` solver positions; and how many worlds it used (0: none within the budget)."""
     if not states:
         return {}, 0

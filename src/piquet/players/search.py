@@ -1,7 +1,7 @@
-"""``club`` and ``expert``: determinized search over worlds drawn from the seat's view.
+"""``club`` and ``expert``: determinized search over worlds drawn from the player's view.
 
 Both levels play the cards by *perfect-information Monte Carlo*: worlds are
-drawn from what the seat knows (:mod:`piquet.sampling`: the other's hand fits
+drawn from what the player knows (:mod:`piquet.sampling`: the other's hand fits
 the dialog, the voids shown and the exchange, each world weighted by how likely
 the other's declarations were), every card is valued exactly in each world by
 the double-dummy solver (:mod:`piquet.solver`), and the card with the best
@@ -532,7 +532,7 @@ def _exchange_value(
     exact: bool = False,
     nodes: int | None = None,
 ) -> float | None:
-    """This seat's value of discarding ``discard`` in one world (None if impossible).
+    """The discarding role's value of discarding ``discard`` in one world (None if impossible).
 
     The play is estimated open-handed (:meth:`Solver.estimate`), or solved
     exactly with ``exact``.

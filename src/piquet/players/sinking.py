@@ -12,7 +12,7 @@ option is finished truthfully and valued as the reference values declarations (t
 counted, the play estimated open-handed); the same deals for every option, so the
 difference is the points (and pique or repique) the sink gives up, little noise.  What
 the sink hides is not valued in these deals (the open-handed play reads nothing); it is
-a fixed allowance, ``allowance`` points a sink (:data:`HIDE_ALLOWANCE`).  The seat sinks
+a fixed allowance, ``allowance`` points a sink (:data:`HIDE_ALLOWANCE`).  The role sinks
 when the expected points given up are smaller than the allowance: in practice when its
 holding very likely loses the class anyway (elder's point of four against younger's
 likely five, a trio against a likely quatorze), so that declaring it would only tell.
@@ -81,7 +81,7 @@ def choose_sink(
 ) -> SinkChoice:
     """Declare ``default`` or sink (see the module docstring).
 
-    ``value(deal)`` is this seat's value of a whole deal after the option is applied
+    ``value(deal)`` is this role's value of a whole deal after the option is applied
     (finished truthfully); ``worlds`` are the drawn worlds, weighed.
     """
     options = sink_options(view, default)
