@@ -35,6 +35,7 @@ from piquet.core.declarations import COURTS, DeclClass, best_claim, statement
 from piquet.core.errors import PiquetError
 from piquet.core.roles import ROLE_NAMES
 from piquet.core.rules import PointMeasure, Rules
+from piquet.core.words import SEQUENCE_NAMES
 from piquet.drawtables import cross_suit_sequences, draws, suit_tables
 
 __all__ = [
@@ -289,17 +290,6 @@ class Improvements:
         return out
 
 
-_SEQ_WORDS: Final = {
-    3: "tierce",
-    4: "quart",
-    5: "quint",
-    6: "sixième",
-    7: "septième",
-    8: "huitième",
-    9: "neuvième",
-}
-
-
 def _kept_words(kept: int, rules: Rules) -> tuple[str, ...]:
     out = []
     for cls in DeclClass:
@@ -412,7 +402,7 @@ def improvements(
             length = seq_code[finals[su]] >> 4
             had = tables.seq_code[kept >> (9 * su) & 0x1FF] >> 4
             for ln in range(max(had + 1, 3), int(length.max()) + 1):
-                name = f"{_SEQ_WORDS[ln]} or better in {Suit(su).plural}"
+                name = f"{SEQUENCE_NAMES[ln]} or better in {Suit(su).plural}"
                 events.append(
                     Event("sequence", name, chance(length >= ln), rules.sequence_value(ln))
                 )
@@ -425,7 +415,7 @@ def improvements(
             events.append(
                 Event(
                     "sequence",
-                    f"{_SEQ_WORDS[ln]} or better (any suits)",
+                    f"{SEQUENCE_NAMES[ln]} or better (any suits)",
                     chance(lengths >= ln),
                     rules.sequence_value(ln),
                 )

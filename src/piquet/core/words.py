@@ -54,6 +54,7 @@ from piquet.core.roles import Role
 from piquet.core.rules import PointMeasure, Rules
 
 __all__ = [
+    "SEQUENCE_NAMES",
     "Voice",
     "aloud",
     "capitalized",
@@ -102,7 +103,7 @@ _CARD_COUNT: Final = (
     "none", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
     "eleven", "twelve",
 )
-_SEQ_NAMES: Final = {
+SEQUENCE_NAMES: Final = {
     3: "tierce",
     4: "quart",
     5: "quint",
@@ -111,6 +112,7 @@ _SEQ_NAMES: Final = {
     8: "huitième",
     9: "neuvième",
 }
+"""A sequence's name by its length, three to nine cards (tierce .. neuvième)."""
 
 
 def statement_words(said: Statement, rules: Rules) -> str:
@@ -124,7 +126,7 @@ def statement_words(said: Statement, rules: Rules) -> str:
         first = f"point of {_CARD_COUNT[said.size]}"
         return f"{first}, making {said.pips}" if said.pips else first
     if cls is DeclClass.SEQUENCE:
-        name = _SEQ_NAMES[min(said.size, 9)]
+        name = SEQUENCE_NAMES[min(said.size, 9)]
         if said.rank == Rank.ACE:
             return f"{name} major"
         return f"{name} to the {Rank(said.rank).name_singular}"

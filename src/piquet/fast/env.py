@@ -41,7 +41,6 @@ from the boards.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Final, Literal
 
 import gymnasium
@@ -56,14 +55,14 @@ from piquet.fast.autoreset import add_final
 from piquet.fast.engine import PolicyName, policy_code
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
-from piquet.fast.rowthreads import RowThreads
+from piquet.fast.rowthreads import RowThreads, ThreadedRows
 
 __all__ = ["VectorEnv"]
 
 _FORMATS: Final = {"game": B.FORMAT_GAME, "partie": B.FORMAT_PARTIE}
 
 
-class VectorEnv(gymnasium.vector.VectorEnv):
+class VectorEnv(ThreadedRows, gymnasium.vector.VectorEnv):
     """N games stepped together; see the module docstring."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -114,16 +113,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._started = False
         self._threads = RowThreads(num_envs, threads, "piquet-env")
 
-    def _rows(self, fn: Callable[..., object], *args: object) -> None:
-        """``fn(*args, lo, hi)`` over every slice of the rows, the slices on threads at once
-        (the compiled functions release the GIL)."""
-        self._threads.run(fn, *args)
-
-    def close_extras(self, **kwargs: Any) -> None:
-        """Stop the stepping threads."""
-        del kwargs
-        self._threads.close()
-
     def _infos(self) -> dict[str, Any]:
         return {"action_mask": self._masks.copy(),
                 "to_play": self._st[:, B.G_TO_PLAY].copy()}
@@ -151,16 +140,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_],
                npt.NDArray[np.bool_], dict[str, Any]]:
         """Play one card in every game; see the module docstring for what comes back."""
-        if not self._started:
-            raise IllegalActionError("call reset() before step()")
-        given = np.asarray(actions).reshape(-1)
-        if given.dtype.kind not in "iu":  # 3.9 was read as card 3
-            raise IllegalActionError(
-                f"actions are card indices, whole numbers 0 to 35, not {given.dtype} values")
-        acts = given.astype(np.int64)
-        if acts.shape[0] != self.num_envs:
-            raise IllegalActionError(
-                f"give one card per game: {self.num_envs} actions, not {acts.shape[0]}")
+        acts = self._given(actions, "card", "card indices", 35)
         bad = (acts < 0) | (acts > 35)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])

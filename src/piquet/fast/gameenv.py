@@ -50,7 +50,6 @@ until the next step), as Gymnasium's ``copy`` option of its vector environments.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any, Literal
 
 import gymnasium
@@ -63,13 +62,13 @@ from piquet.core.rules import Rules
 from piquet.fast import kernel as K
 from piquet.fast.autoreset import add_final
 from piquet.fast.game import NUM_ACTIONS, TENSORS, GameBoards
-from piquet.fast.rowthreads import RowThreads
+from piquet.fast.rowthreads import RowThreads, ThreadedRows
 
 __all__ = ["GameEnv"]
 
 
 
-class GameEnv(gymnasium.vector.VectorEnv):
+class GameEnv(ThreadedRows, gymnasium.vector.VectorEnv):
     """N whole games stepped together; see the module docstring."""
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
@@ -120,16 +119,6 @@ class GameEnv(gymnasium.vector.VectorEnv):
         self._started = False
         self._threads = RowThreads(n, threads, "piquet-game")
 
-    def _rows(self, fn: Callable[..., object], *args: object) -> None:
-        """``fn(*args, lo, hi)`` over every slice of the rows, the slices on threads at once
-        (the compiled functions release the GIL)."""
-        self._threads.run(fn, *args)
-
-    def close_extras(self, **kwargs: Any) -> None:
-        """Stop the stepping threads."""
-        del kwargs
-        self._threads.close()
-
     def _run(self, actions: npt.NDArray[np.int64], stepping: bool) -> None:
         b = self.boards
         self._rows(K._native.game_env, b._p, b.rows, actions,
@@ -164,16 +153,7 @@ class GameEnv(gymnasium.vector.VectorEnv):
     ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float64], npt.NDArray[np.bool_],
                npt.NDArray[np.bool_], dict[str, Any]]:
         """Take one action id in every game; see the module docstring for what comes back."""
-        if not self._started:
-            raise IllegalActionError("call reset() before step()")
-        given = np.asarray(actions).reshape(-1)
-        if given.dtype.kind not in "iu":
-            raise IllegalActionError(
-                f"actions are ids, whole numbers 0 to {NUM_ACTIONS - 1}, not {given.dtype} values")
-        acts = given.astype(np.int64)
-        if acts.shape[0] != self.num_envs:
-            raise IllegalActionError(
-                f"give one action id per game: {self.num_envs}, not {acts.shape[0]}")
+        acts = self._given(actions, "action id", "ids", NUM_ACTIONS - 1)
         inside = (acts >= 0) & (acts < NUM_ACTIONS)
         legal = inside.copy()
         legal[inside] = self._masks[self._rows_at[inside], acts[inside]]

@@ -2,7 +2,9 @@
 
 :class:`~piquet.fast.env.VectorEnv` and :class:`~piquet.fast.gameenv.GameEnv` step their
 games by compiled functions that release the GIL, a slice of the rows a call; this is the
-one place that cuts the rows and runs the slices.
+one place that cuts the rows and runs the slices (:class:`RowThreads`), and what the two
+environments share around it (:class:`ThreadedRows`: the slices run, the threads stopped,
+the actions given to ``step`` read and checked).
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ import itertools
 import os
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Final
+from typing import Any, Final
 
 import numpy as np
+import numpy.typing as npt
 
-from piquet.core.errors import PiquetError
+from piquet.core.errors import IllegalActionError, PiquetError
 
 MIN_ROWS: Final = 256
 """Fewer games than this a thread are not worth a thread."""
@@ -53,3 +56,41 @@ class RowThreads:
             self._pool.shutdown()
             self._pool = None
             self.slices = [(0, self.n)]
+
+
+class ThreadedRows:
+    """What a batch environment of ``num_envs`` games stepped on threads shares (a base
+    class of :class:`~piquet.fast.env.VectorEnv` and :class:`~piquet.fast.gameenv.GameEnv`,
+    before the Gymnasium one)."""
+
+    num_envs: int
+    _threads: RowThreads
+    _started: bool
+
+    def _rows(self, fn: Callable[..., object], *args: object) -> None:
+        """``fn(*args, lo, hi)`` over every slice of the rows, the slices on threads at once
+        (the compiled functions release the GIL)."""
+        self._threads.run(fn, *args)
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the stepping threads."""
+        del kwargs
+        self._threads.close()
+
+    def _given(self, actions: npt.ArrayLike, one: str, words: str, top: int
+               ) -> npt.NDArray[np.int64]:
+        """``actions`` as one int64 a game, refused before ``reset``, where they are not whole
+        numbers (3.9 is not read as 3) or not one a game (``one``, ``words``: what an action
+        is, in the singular and the plural, from 0 to ``top``); the caller checks each is
+        allowed."""
+        if not self._started:
+            raise IllegalActionError("call reset() before step()")
+        given = np.asarray(actions).reshape(-1)
+        if given.dtype.kind not in "iu":
+            raise IllegalActionError(
+                f"actions are {words}, whole numbers 0 to {top}, not {given.dtype} values")
+        acts = given.astype(np.int64)
+        if acts.shape[0] != self.num_envs:
+            raise IllegalActionError(
+                f"give one {one} per game: {self.num_envs} actions, not {acts.shape[0]}")
+        return acts

@@ -340,60 +340,11 @@ static int w_phase(const WGame *g) {
     return PH_DECLARE;
 }
 
-/* ---- sequences of any suits: the runs the winner counts (core.declarations.counted: the
- * split of the hand into disjoint runs, none better than the claim, that scores most; the
- * declared run kept whole where that scores as much) and their cards */
-typedef struct {
-    i64 total;
-    int n;
-    i64 runs[6][2]; /* (top rank bit, length), best split found first */
-} WSplit;
-
-static WSplit w_split(i64 packed, i64 limit, const i64 *p) {
-    WSplit best = {0, 0, {{0}}};
-    if (!packed) return best;
-    int low = 0;
-    while (!((packed >> (3 * low)) & 7)) low++;
-    best = w_split(packed - ((i64)1 << (3 * low)), limit, p);
-    int length = 0;
-    i64 run = 0;
-    while (low + length < 9 && ((packed >> (3 * (low + length))) & 7)) {
-        run += (i64)1 << (3 * (low + length));
-        length++;
-        if (length >= 3) {
-            if ((i64)length * 256 + low + length - 1 + 6 > limit) break;
-            WSplit sub = w_split(packed - run, limit, p);
-            i64 total = seq_value(p, length) + sub.total;
-            if (total > best.total && sub.n < 5) {
-                best.total = total;
-                best.runs[0][0] = low + length - 1;
-                best.runs[0][1] = length;
-                memcpy(best.runs + 1, sub.runs, (size_t)sub.n * sizeof sub.runs[0]);
-                best.n = sub.n + 1;
-            }
-        }
-    }
-    return best;
-}
-
-/* the cards of the runs counted by the winner of sequences of any suits with claim cards */
+/* the cards of the runs counted by the winner of sequences of any suits with claim cards
+ * (rules.h: any_suit_counted), each run's cards taken from the lowest suit up */
 static i64 w_any_suit_held(const i64 *p, i64 hand, i64 claim) {
-    i64 size = popcount(claim), top = 0;
-    for (int c = 0; c < 36; c++)
-        if (claim >> c & 1 && c % 9 + 6 > top) top = c % 9 + 6;
-    i64 key = size * 256 + top;
-    i64 packed = 0;
-    for (int i = 0; i < 9; i++) packed |= (i64)popcount(hand & rank_mask(i)) << (3 * i);
-    WSplit best = w_split(packed, key, p);
-    i64 low = top - 6 - size + 1, run = 0;
-    for (i64 i = low; i < low + size; i++) run += (i64)1 << (3 * i);
-    WSplit spare = w_split(packed - run, key, p);
-    if (seq_value(p, size) + spare.total >= best.total) {
-        best.runs[0][0] = top - 6;
-        best.runs[0][1] = size;
-        memcpy(best.runs + 1, spare.runs, (size_t)spare.n * sizeof spare.runs[0]);
-        best.n = spare.n + 1;
-    }
+    i64 size = popcount(claim), top = top_rank(claim);
+    Split best = any_suit_counted(hand, size * 256 + top, size, top, p);
     i64 remaining = hand, held = 0;
     for (int k = 0; k < best.n; k++) {
         for (i64 i = best.runs[k][0] - best.runs[k][1] + 1; i <= best.runs[k][0]; i++)
@@ -547,9 +498,7 @@ static void w_obs(const i64 *p, const WGame *g, int player, float *out, i64 out_
             i64 wcards = 0;
             if (code == A_DECLARE) {
                 i64 cards = v >> 2;
-                i64 size = popcount(cards), top = 0;
-                for (int c = 0; c < 36; c++)
-                    if (cards >> c & 1 && c % 9 + 6 > top) top = c % 9 + 6;
+                i64 size = popcount(cards), top = top_rank(cards);
                 out[base] = 1.0f;
                 if (cls == 0) {
                     int full = !(r == 0 && by_cards);

@@ -91,6 +91,18 @@ static int nargs_ok(Py_ssize_t nargs, Py_ssize_t want, const char *fn) {
 }
 
 #define NARGS(n, fn) if (!nargs_ok(nargs, n, fn)) return NULL
+/* a function's start and end: ARGS checks that it was given count arguments and keeps the
+ * buffers they lend in bs; RETURN releases them and returns value (a new reference), or
+ * NULL where an argument was refused (every `goto fail` lands there) */
+#define ARGS(count, fn) \
+    Bufs bs = {.n = 0}; \
+    NARGS(count, fn)
+#define RETURN(value) \
+    release(&bs); \
+    return (value); \
+fail: \
+    release(&bs); \
+    return NULL
 #define GET(var, type, i, kind, minn, w, name) \
     type var = (type)get(&bs, args[i], kind, minn, w, name, NULL); \
     if (!var) goto fail
@@ -194,8 +206,7 @@ static const struct {
 /* ------------------------------------------------------------------ the kernel */
 static PyObject *py_play_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop, info) */
-    Bufs bs = {.n = 0};
-    NARGS(13, "play_deal");
+    ARGS(13, "play_deal");
     GETP(p, 0);
     GETDEAL(d);
     NUM(policy, 5);
@@ -214,18 +225,13 @@ static PyObject *py_play_deal(PyObject *self, PyObject *const *args, Py_ssize_t 
     b.ev = (i64(*)[3])ev;
     b.info = info;
     run_deal(&b, d.deck, d.start0, d.start1, d.target);
-    release(&bs);
-    return result5(s.tl);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(result5(s.tl));
 }
 
 static PyObject *py_run_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, deck, start0, start1, target, policy, rng, tr, ev, fz, nfz, stop, info, tl, res,
      *  held, deferred, ps) */
-    Bufs bs = {.n = 0};
-    NARGS(18, "run_deal");
+    ARGS(18, "run_deal");
     GETP(p, 0);
     GETDEAL(d);
     NUM(policy, 5);
@@ -246,17 +252,12 @@ static PyObject *py_run_deal(PyObject *self, PyObject *const *args, Py_ssize_t n
                .deferred = (i64(*)[3])deferred, .ps = ps, .info = info,
                .fz = (const i64(*)[2])d.fz, .nfz = d.nfz, .stop = stop};
     run_deal(&b, d.deck, d.start0, d.start1, d.target);
-    release(&bs);
-    return result5(tl);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(result5(tl));
 }
 
 static PyObject *py_resume(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, policy, rng, tl, ev, held, res, deferred, ps, tr, info, card) */
-    Bufs bs = {.n = 0};
-    NARGS(12, "resume");
+    ARGS(12, "resume");
     GETP(p, 0);
     NUM(policy, 1);
     GET(rng, u64 *, 2, 'u', 1, 1, "rng");
@@ -277,31 +278,21 @@ static PyObject *py_resume(PyObject *self, PyObject *const *args, Py_ssize_t nar
                .tr = (i64(*)[2])tr, .res = (i64(*)[3])res, .held = (i64(*)[3])held,
                .deferred = (i64(*)[3])deferred, .ps = ps, .info = info};
     resume_deal(&b, card);
-    release(&bs);
-    return result5(tl);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(result5(tl));
 }
 
 static PyObject *py_shuffle_pack(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Bufs bs = {.n = 0};
-    NARGS(3, "shuffle_pack");
+    ARGS(3, "shuffle_pack");
     GETP(p, 0);
     GET(rng, u64 *, 1, 'u', 1, 1, "rng");
     GET(deck, i64 *, 2, 'i', 36, 1, "deck");
     shuffle_pack(p, rng, deck);
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 static PyObject *py_play_deals(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, n, policy, rng, totals) -> score events */
-    Bufs bs = {.n = 0};
-    NARGS(5, "play_deals");
+    ARGS(5, "play_deals");
     GETP(p, 0);
     NUM(n, 1);
     NUM(policy, 2);
@@ -322,18 +313,13 @@ static PyObject *py_play_deals(PyObject *self, PyObject *const *args, Py_ssize_t
         events += s.tl[T_NEV];
     }
     Py_END_ALLOW_THREADS
-    release(&bs);
-    return PyLong_FromLongLong(events);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(PyLong_FromLongLong(events));
 }
 
 static PyObject *py_playouts(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, deck, start0, start1, target, policy, rng, fz, nfz, n, out) -> 0, or -1 if a
      * forced choice is not allowed */
-    Bufs bs = {.n = 0};
-    NARGS(11, "playouts");
+    ARGS(11, "playouts");
     GETP(p, 0);
     GETDEAL(d);
     NUM(policy, 5);
@@ -359,18 +345,13 @@ static PyObject *py_playouts(PyObject *self, PyObject *const *args, Py_ssize_t n
         if (s.tl[T_REACHED] >= 0) out[2 + s.tl[T_REACHED]]++;
     }
     Py_END_ALLOW_THREADS
-    release(&bs);
-    return PyLong_FromLongLong(status);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(PyLong_FromLongLong(status));
 }
 
 static PyObject *py_flat_start(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, deck, start0, start1, target, fz, nfz, flat): dealt with the forced choices,
      * stopped at the first card after them */
-    Bufs bs = {.n = 0};
-    NARGS(8, "flat_start");
+    ARGS(8, "flat_start");
     GETP(p, 0);
     GETDEAL(d);
     GETFORCED(d, 5);
@@ -381,16 +362,11 @@ static PyObject *py_flat_start(PyObject *self, PyObject *const *args, Py_ssize_t
                .stop = 1};
     board_of_flat(&b, flat);
     run_deal(&b, d.deck, d.start0, d.start1, d.target);
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 static PyObject *py_flat_resume(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Bufs bs = {.n = 0};
-    NARGS(3, "flat_resume");
+    ARGS(3, "flat_resume");
     GETP(p, 0);
     GET(flat, i64 *, 1, 'i', FLAT_SIZE, 1, "flat");
     NUM(card, 2);
@@ -402,11 +378,7 @@ static PyObject *py_flat_resume(PyObject *self, PyObject *const *args, Py_ssize_
     Board b = {.p = p, .policy = 0, .rng = &rng};
     board_of_flat(&b, flat);
     resume_deal(&b, card);
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 /* the worlds' arrays of the play-out matrices: decks (n_w, 36), fz (n_w, depth, 2) with a
@@ -461,8 +433,7 @@ static const i64 (*with_discard(const Worlds *w, i64 j, i64 c, i64 *nfz))[2] {
 
 static PyObject *py_rollout_matrix(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, decks, fz, nfz, cands, role, policy, states, plays, out, status) */
-    Bufs bs = {.n = 0};
-    NARGS(11, "rollout_matrix");
+    ARGS(11, "rollout_matrix");
     GETP(p, 0);
     Worlds w;
     if (!worlds(&bs, args, 1, &w)) goto fail;
@@ -501,18 +472,13 @@ static PyObject *py_rollout_matrix(PyObject *self, PyObject *const *args, Py_ssi
         }
     }
     Py_END_ALLOW_THREADS
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 static PyObject *py_rollout_points(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, decks, fz, nfz, cands, role, policy, states, out, status): as rollout_matrix with
      * one play-out a world, out[c, j, 0] role's points and out[c, j, 1] the other's */
-    Bufs bs = {.n = 0};
-    NARGS(10, "rollout_points");
+    ARGS(10, "rollout_points");
     GETP(p, 0);
     Worlds w;
     if (!worlds(&bs, args, 1, &w)) goto fail;
@@ -541,11 +507,7 @@ static PyObject *py_rollout_points(PyObject *self, PyObject *const *args, Py_ssi
         }
     }
     Py_END_ALLOW_THREADS
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 /* ------------------------------------------------------------------ the solver */
@@ -582,8 +544,7 @@ static int solver_args(Bufs *bs, PyObject *const *args, int i, const i64 *P, Sol
 static PyObject *py_s_root(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, guess, P, tt, buf, stats, S,
      *  cards_out, values_out) -> how many */
-    Bufs bs = {.n = 0};
-    NARGS(17, "s_root");
+    ARGS(17, "s_root");
     Pos s;
     if (!pos_args(args, 0, &s)) goto fail;
     NUM(guess, 9);
@@ -596,17 +557,12 @@ static PyObject *py_s_root(PyObject *self, PyObject *const *args, Py_ssize_t nar
     Py_BEGIN_ALLOW_THREADS
     n = s_root(&sv, &s, guess, cards, vals);
     Py_END_ALLOW_THREADS
-    release(&bs);
-    return PyLong_FromLong(n);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(PyLong_FromLong(n));
 }
 
 static PyObject *py_s_mtdf(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (h0 .. opn, guess, P, tt, buf, stats, S) -> value */
-    Bufs bs = {.n = 0};
-    NARGS(15, "s_mtdf");
+    ARGS(15, "s_mtdf");
     Pos s;
     if (!pos_args(args, 0, &s)) goto fail;
     NUM(guess, 9);
@@ -617,17 +573,12 @@ static PyObject *py_s_mtdf(PyObject *self, PyObject *const *args, Py_ssize_t nar
     Py_BEGIN_ALLOW_THREADS
     v = s_mtdf(&sv, &s, guess);
     Py_END_ALLOW_THREADS
-    release(&bs);
-    return PyLong_FromLongLong(v);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(PyLong_FromLongLong(v));
 }
 
 static PyObject *py_s_root_estimate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (h0 .. opn, P, buf, cards_out, values_out) -> how many */
-    Bufs bs = {.n = 0};
-    NARGS(13, "s_root_estimate");
+    ARGS(13, "s_root_estimate");
     Pos s;
     if (!pos_args(args, 0, &s)) goto fail;
     GETSP(P, 9);
@@ -635,31 +586,21 @@ static PyObject *py_s_root_estimate(PyObject *self, PyObject *const *args, Py_ss
     GET(cards, i64 *, 11, 'i', 12, 1, "cards_out");
     GET(vals, i64 *, 12, 'i', 12, 1, "values_out");
     int n = s_root_estimate(P, (i64(*)[12])buf, &s, cards, vals);
-    release(&bs);
-    return PyLong_FromLong(n);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(PyLong_FromLong(n));
 }
 
 static PyObject *py_s_greedy(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Bufs bs = {.n = 0};
-    NARGS(10, "s_greedy");
+    ARGS(10, "s_greedy");
     Pos s;
     if (!pos_args(args, 0, &s)) goto fail;
     GETSP(P, 9);
     i64 v = s_greedy(s, P);
-    release(&bs);
-    return PyLong_FromLongLong(v);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(PyLong_FromLongLong(v));
 }
 
 static PyObject *py_s_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (h0 .. opn, card, P) -> (h0, h1, leader, lead, won0, ntr, acc0, acc1, opn, ended) */
-    Bufs bs = {.n = 0};
-    NARGS(11, "s_step");
+    ARGS(11, "s_step");
     Pos s;
     if (!pos_args(args, 0, &s)) goto fail;
     NUM(card, 9);
@@ -669,29 +610,20 @@ static PyObject *py_s_step(PyObject *self, PyObject *const *args, Py_ssize_t nar
         goto fail;
     }
     i64 ended = s_step(&s, card, P);
-    release(&bs);
-    return Py_BuildValue("(LLLLLLLLLL)", (long long)s.h0, (long long)s.h1, (long long)s.leader,
-                         (long long)s.lead, (long long)s.won0, (long long)s.ntr,
-                         (long long)s.acc0, (long long)s.acc1, (long long)s.opn,
-                         (long long)ended);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_BuildValue("(LLLLLLLLLL)", (long long)s.h0, (long long)s.h1,
+                         (long long)s.leader, (long long)s.lead, (long long)s.won0,
+                         (long long)s.ntr, (long long)s.acc0, (long long)s.acc1,
+                         (long long)s.opn, (long long)ended));
 }
 
 static PyObject *py_s_terminal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Bufs bs = {.n = 0};
-    NARGS(4, "s_terminal");
+    ARGS(4, "s_terminal");
     NUM(acc0, 0);
     NUM(acc1, 1);
     NUM(ended, 2);
     GETSP(P, 3);
     i64 v = s_terminal(acc0, acc1, ended, P);
-    release(&bs);
-    return PyLong_FromLongLong(v);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(PyLong_FromLongLong(v));
 }
 
 static PyObject *py_greedy_card(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -731,8 +663,7 @@ static i64 hybrid_value(Solver *sv, Pos s, i64 exact_cards, i64 node_cap, int *e
 static PyObject *py_solver_matrix(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, sp, decks, fz, nfz, cands, role, policy, states, exact_cards, node_cap, tt, buf,
      *  stats, S, out, solved, status) */
-    Bufs bs = {.n = 0};
-    NARGS(18, "solver_matrix");
+    ARGS(18, "solver_matrix");
     GETP(p, 0);
     GETSP(P, 1);
     Worlds w;
@@ -795,11 +726,7 @@ static PyObject *py_solver_matrix(PyObject *self, PyObject *const *args, Py_ssiz
         }
     }
     Py_END_ALLOW_THREADS
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 /* ------------------------------------------------------------------ the batch */
@@ -847,8 +774,7 @@ static int rows_ok(i64 lo, i64 hi, i64 n) {
 }
 
 static PyObject *py_reset_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Bufs bs = {.n = 0};
-    NARGS(20, "reset_rows");
+    ARGS(20, "reset_rows");
     Games g;
     i64 n;
     if (!games_args(&bs, args, &g, &n)) goto fail;
@@ -858,16 +784,11 @@ static PyObject *py_reset_rows(PyObject *self, PyObject *const *args, Py_ssize_t
     Py_BEGIN_ALLOW_THREADS
     reset_rows(&g, lo, hi);
     Py_END_ALLOW_THREADS
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 static PyObject *py_step_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    Bufs bs = {.n = 0};
-    NARGS(23, "step_rows");
+    ARGS(23, "step_rows");
     Games g;
     i64 n;
     if (!games_args(&bs, args, &g, &n)) goto fail;
@@ -887,11 +808,7 @@ static PyObject *py_step_rows(PyObject *self, PyObject *const *args, Py_ssize_t 
     Py_BEGIN_ALLOW_THREADS
     step_rows(&g, actions, lo, hi);
     Py_END_ALLOW_THREADS
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 /* ------------------------------------------------------------------ the whole game */
@@ -911,8 +828,7 @@ static WGame *wgames(Bufs *bs, PyObject *o, i64 *n) {
 static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, games, seeds (n) uint64, format, max_deals, lo, hi, knobs): new games in
      * rows lo:hi */
-    Bufs bs = {.n = 0};
-    NARGS(8, "game_reset");
+    ARGS(8, "game_reset");
     GETP(p, 0);
     i64 n;
     WGame *g = wgames(&bs, args[1], &n);
@@ -932,17 +848,12 @@ static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t
     Py_BEGIN_ALLOW_THREADS
     for (i64 i = lo; i < hi; i++) w_reset(p, &g[i], seeds[i], format, max_deals, knobs);
     Py_END_ALLOW_THREADS
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 static PyObject *py_game_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, games, actions (n), status (n) out, lo, hi): each row's player acts */
-    Bufs bs = {.n = 0};
-    NARGS(6, "game_step");
+    ARGS(6, "game_step");
     GETP(p, 0);
     i64 n;
     WGame *g = wgames(&bs, args[1], &n);
@@ -955,19 +866,14 @@ static PyObject *py_game_step(PyObject *self, PyObject *const *args, Py_ssize_t 
     Py_BEGIN_ALLOW_THREADS
     for (i64 i = lo; i < hi; i++) status[i] = w_step(p, &g[i], actions[i]);
     Py_END_ALLOW_THREADS
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 static PyObject *py_game_obs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, games, players (n), out (n, size) float32, lo, hi, size): each row's observation
      * for players[i] (-1: the player to act; at the end, players[i] must be 0 or 1); size
      * O_SIZE (the information state) or O_TRICKS (the observation) */
-    Bufs bs = {.n = 0};
-    NARGS(7, "game_obs");
+    ARGS(7, "game_obs");
     GETP(p, 0);
     i64 n;
     WGame *g = wgames(&bs, args[1], &n);
@@ -995,11 +901,7 @@ static PyObject *py_game_obs(PyObject *self, PyObject *const *args, Py_ssize_t n
         w_obs(p, &g[i], (int)who, out + i * size, size);
     }
     Py_END_ALLOW_THREADS
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -1008,8 +910,7 @@ static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t n
      * (stepping) with the autoreset of an ended game, then each row's observation (obs_size
      * floats: O_SIZE or O_TRICKS) and legal mask written; facts (n, 4): an ended game's
      * scores, winner and deals */
-    Bufs bs = {.n = 0};
-    NARGS(18, "game_env");
+    ARGS(18, "game_env");
     i64 obs_size;
     if (num(args[14], &obs_size) < 0) return NULL;
     if (obs_size != O_SIZE && obs_size != O_TRICKS) {
@@ -1048,18 +949,13 @@ static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t n
     Py_BEGIN_ALLOW_THREADS
     w_env_rows(&e, lo, hi, stepping != 0);
     Py_END_ALLOW_THREADS
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 static PyObject *py_game_random(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (games, rng (1) uint64, out (n), lo, hi): a uniformly drawn legal id of each row (-1
      * where the game is over) */
-    Bufs bs = {.n = 0};
-    NARGS(5, "game_random");
+    ARGS(5, "game_random");
     i64 n;
     WGame *g = wgames(&bs, args[0], &n);
     if (!g) goto fail;
@@ -1071,18 +967,13 @@ static PyObject *py_game_random(PyObject *self, PyObject *const *args, Py_ssize_
     Py_BEGIN_ALLOW_THREADS
     for (i64 i = lo; i < hi; i++) out[i] = w_random_legal(&g[i], rng);
     Py_END_ALLOW_THREADS
-    release(&bs);
-    Py_RETURN_NONE;
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(Py_NewRef(Py_None));
 }
 
 static PyObject *py_game_deal(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, games, i, pack (36), dealer): row i's deal in play dealt from pack by dealer (-1:
      * the same); returns 1, or 0 if that cannot be (game.h's w_deal_pack) */
-    Bufs bs = {.n = 0};
-    NARGS(5, "game_deal");
+    ARGS(5, "game_deal");
     GETP(p, 0);
     i64 n;
     WGame *g = wgames(&bs, args[1], &n);
@@ -1098,11 +989,7 @@ static PyObject *py_game_deal(PyObject *self, PyObject *const *args, Py_ssize_t 
     }
     if (!deck_ok(pack, p[P_DECK_SIZE])) goto fail;
     int done = w_deal_pack(p, &g[i], pack, dealer);
-    release(&bs);
-    return PyLong_FromLong(done);
-fail:
-    release(&bs);
-    return NULL;
+    RETURN(PyLong_FromLong(done));
 }
 
 /* ------------------------------------------------------------------ the layout */

@@ -15,6 +15,7 @@
 #define PIQUET_RULES_H
 
 #include <stdint.h>
+#include <string.h>
 
 typedef int64_t i64;
 typedef uint64_t u64;
@@ -94,6 +95,13 @@ static inline i64 mask_pips(i64 mask) {
 }
 
 static inline i64 rank_mask(int r) { return BIT(r) | BIT(9 + r) | BIT(18 + r) | BIT(27 + r); }
+
+/* the highest rank (6 = six .. 14 = ace) of a set of cards; 0 for none */
+static inline i64 top_rank(i64 cards) {
+    for (int r = 8; r >= 0; r--)
+        if (cards & rank_mask(r)) return r + 6;
+    return 0;
+}
 
 static inline i64 seq_value(const i64 *p, i64 length) {
     if (length < 3) return 0;
@@ -203,12 +211,21 @@ static int claims(i64 hand, int cls, const i64 *p, i64 (*out)[5]) {
     return n;
 }
 
-/* best total of disjoint cross-suit runs (keys <= limit) in packed rank counts */
-static i64 split_runs(i64 packed, i64 limit, const i64 *p) {
-    if (packed == 0) return 0;
+/* the split of packed rank counts (three bits a rank) into disjoint cross-suit runs, each
+ * of key at most limit, that counts most: its total and its runs, (top rank bit, length),
+ * best first (core.declarations: the best split) */
+typedef struct {
+    i64 total;
+    int n;
+    i64 runs[6][2];
+} Split;
+
+static Split best_split(i64 packed, i64 limit, const i64 *p) {
+    Split best = {0, 0, {{0}}};
+    if (!packed) return best;
     int low = 0;
     while (!((packed >> (3 * low)) & 7)) low++;
-    i64 best = split_runs(packed - ((i64)1 << (3 * low)), limit, p);
+    best = best_split(packed - ((i64)1 << (3 * low)), limit, p);
     int length = 0;
     i64 run = 0;
     while (low + length < 9 && ((packed >> (3 * (low + length))) & 7)) {
@@ -216,9 +233,37 @@ static i64 split_runs(i64 packed, i64 limit, const i64 *p) {
         length++;
         if (length >= 3) {
             if ((i64)length * 256 + low + length - 1 + 6 > limit) break;
-            i64 total = seq_value(p, length) + split_runs(packed - run, limit, p);
-            if (total > best) best = total;
+            Split sub = best_split(packed - run, limit, p);
+            i64 total = seq_value(p, length) + sub.total;
+            if (total > best.total && sub.n < 5) {
+                best.total = total;
+                best.runs[0][0] = low + length - 1;
+                best.runs[0][1] = length;
+                memcpy(best.runs + 1, sub.runs, (size_t)sub.n * sizeof sub.runs[0]);
+                best.n = sub.n + 1;
+            }
         }
+    }
+    return best;
+}
+
+/* sequences in any suits: the runs the winner of the class counts with his claim (size
+ * cards up to top, key): the hand's best split, or the claim kept whole with the best
+ * split of the rest where that counts as much (core.declarations.counted) */
+static Split any_suit_counted(i64 hand, i64 key, i64 size, i64 top, const i64 *p) {
+    i64 packed = 0;
+    for (int i = 0; i < 9; i++) packed |= (i64)popcount(hand & rank_mask(i)) << (3 * i);
+    Split best = best_split(packed, key, p);
+    i64 low = top - 6 - size + 1, run = 0;
+    for (i64 i = low; i < low + size; i++) run += (i64)1 << (3 * i);
+    Split spare = best_split(packed - run, key, p);
+    i64 kept = seq_value(p, size) + spare.total;
+    if (kept >= best.total) {
+        best.total = kept;
+        best.runs[0][0] = top - 6;
+        best.runs[0][1] = size;
+        memcpy(best.runs + 1, spare.runs, (size_t)spare.n * sizeof spare.runs[0]);
+        best.n = spare.n + 1;
     }
     return best;
 }
@@ -269,14 +314,7 @@ static i64 counted(i64 hand, int cls, i64 cards, i64 key, i64 size, i64 top, i64
         }
         return total;
     }
-    i64 packed = 0;
-    for (int i = 0; i < 9; i++) packed |= (i64)popcount(hand & rank_mask(i)) << (3 * i);
-    i64 value = split_runs(packed, key, p);
-    i64 low = top - 6 - size + 1;
-    i64 run = 0;
-    for (i64 i = low; i < low + size; i++) run += (i64)1 << (3 * i);
-    i64 kept = seq_value(p, size) + split_runs(packed - run, key, p);
-    return value > kept ? value : kept;
+    return any_suit_counted(hand, key, size, top, p).total;
 }
 
 /* ---- the scoring timeline (piquet.core.scoring.Tally.add): the pique and repique.

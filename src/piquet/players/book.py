@@ -48,7 +48,7 @@ from piquet.core.actions import (
     Pass,
     Play,
 )
-from piquet.core.cards import DECK32, DECK36, SUIT_MASKS
+from piquet.core.cards import DECK32, DECK36, SUIT_MASKS, CardSet
 from piquet.core.deal import ELDER, Phase
 from piquet.core.declarations import DeclClass
 from piquet.core.match import MatchView
@@ -64,7 +64,7 @@ from piquet.players.common import (
     truthful_declaration,
 )
 
-__all__ = ["BookPlayer", "book_lead", "book_play", "opponent_possible"]
+__all__ = ["BookPlayer", "book_lead", "book_play", "guards_a_court", "opponent_possible"]
 
 
 class BookPlayer:
@@ -173,15 +173,23 @@ def _declare(deal: DealView, rules: Rules) -> Action:
         rank = next(iter(choice.cards)).rank
         others = [a for a in legal if isinstance(a, Declare) and a != choice]
         if int(rank) <= 12 and cards.bit_count() == 3 and not others:
-            hand = deal.hand.mask
-            for c in choice.cards:
-                suit = hand & SUIT_MASKS[c.suit]
-                n = suit.bit_count()
-                king = suit >> (9 * c.suit + 7) & 1
-                queen = suit >> (9 * c.suit + 6) & 1
-                if (king and n == 2) or (queen and not king and n == 3 and c.rank < 12):
-                    return Pass()
+            if guards_a_court(deal.hand.mask, choice.cards):
+                return Pass()
     return choice
+
+
+def guards_a_court(hand: int, cards: CardSet) -> bool:
+    """Whether one of ``cards`` (a low trio's) guards a king or a queen of ``hand`` alone
+    (Rule XII): a king held with one other card or, without the king, a queen held with
+    two others, the trio's card below the queen."""
+    for c in cards:
+        suit = hand & SUIT_MASKS[c.suit]
+        n = suit.bit_count()
+        king = suit >> (9 * c.suit + 7) & 1
+        queen = suit >> (9 * c.suit + 6) & 1
+        if (king and n == 2) or (queen and not king and n == 3 and c.rank < 12):
+            return True
+    return False
 
 
 # ------------------------------------------------------------------ the play

@@ -36,7 +36,7 @@ from piquet.core.rules import Rules
 from piquet.core.view import DealView
 from piquet.levels import OPPONENT_WORDS
 from piquet.players.base import Player, register_level
-from piquet.players.book import BookPlayer, book_lead, opponent_possible
+from piquet.players.book import BookPlayer, book_lead, guards_a_court, opponent_possible
 from piquet.players.common import (
     book_discard,
     card_values,
@@ -341,14 +341,8 @@ def sink_low_trio(deal: DealView, choice: Action) -> Action:
         return choice
     if int(next(iter(choice.cards)).rank) > 12:
         return choice
-    hand = deal.hand.mask
-    for c in choice.cards:
-        suit = hand & SUIT_MASKS[c.suit]
-        n = suit.bit_count()
-        king = suit >> (9 * c.suit + 7) & 1
-        queen = suit >> (9 * c.suit + 6) & 1
-        if (king and n == 2) or (queen and not king and n == 3 and c.rank < 12):
-            return Pass()
+    if guards_a_court(deal.hand.mask, choice.cards):
+        return Pass()
     return choice
 
 

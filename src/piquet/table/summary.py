@@ -22,6 +22,7 @@ from piquet.core.rules import (
     pique_words,
 )
 from piquet.core.sources import SOURCE_FILES, SOURCE_TITLES
+from piquet.core.words import SEQUENCE_NAMES
 
 __all__ = [
     "TITLES", "format_label", "point_word", "preset_of", "rules_summary", "settlement_words",
@@ -42,7 +43,6 @@ _FORMAT_LABELS: Final = {
     Format.PARTIE: "a Rubicon partie of {deals} deals",
     Format.POOL: "a pool of three",
 }
-_SEQ_NAMES: Final = ("tierce", "quart", "quint", "sixième", "septième", "huitième", "neuvième")
 
 
 def _or(values: tuple[int, ...] | list[str]) -> str:
@@ -110,8 +110,8 @@ _LEFTOVERS: Final = {
 def _sequences(rules: Rules) -> str:
     """Each sequence's worth from ``sequence_values`` (the last value for longer ones)."""
     values = rules.sequence_values
-    named = [f"{_SEQ_NAMES[i]} {v}" for i, v in enumerate(values)]
-    if len(values) < len(_SEQ_NAMES):
+    named = [f"{SEQUENCE_NAMES[3 + i]} {v}" for i, v in enumerate(values)]
+    if len(values) < len(SEQUENCE_NAMES):
         named[-1] += " and longer" if len(values) > 1 else " or longer"
     return ", ".join(named)
 
