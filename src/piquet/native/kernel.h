@@ -156,6 +156,28 @@ static inline void trace(Board *b, i64 code, i64 value) {
     b->tl[T_NTR] = k + 1;
 }
 
+/* role, holding carte blanche in hand, announces it and the number of cards, lo to hi, it
+ * will take (*ann): the policy's choice or the next forced one.  0: the deal stops here
+ * (a decision to make, or a forced choice that is not allowed) */
+static inline int announce_blanche(Board *b, int role, i64 hand, i64 lo, i64 hi, i64 *ann) {
+    if (stop_at(b, A_BLANCHE, role)) {
+        for (i64 k = lo; k <= hi && k <= 12; k++) legal_set(b, ID_BLANCHE + k);
+        return 0;
+    }
+    i64 row = forced(b);
+    if (row < 0) {
+        *ann = choose_blanche(b->p, b->policy, b->rng, hand, role, lo, hi);
+    } else {
+        *ann = b->fz[row][1];
+        if (b->fz[row][0] != A_BLANCHE || *ann < lo || *ann > hi) {
+            bad(b);
+            return 0;
+        }
+    }
+    trace(b, A_BLANCHE, *ann);
+    return 1;
+}
+
 /* the scoring timeline: seat counts pts for kind (Tally.add) */
 static void add(Board *b, int seat, int kind, i64 pts) {
     i64 *tl = b->tl;
@@ -512,35 +534,13 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
     if (p[P_BLANCHE_NUMBER] && (bl0 || bl1)) {
         if (bl0) {
             i64 lo = p[P_ELDER_MIN], hi = p[P_ELDER_MAX];
-            if (stop_at(b, A_BLANCHE, 0)) {
-                for (i64 k = lo; k <= hi && k <= 12; k++) legal_set(b, ID_BLANCHE + k);
-                return;
-            }
-            row = forced(b);
-            if (row < 0) {
-                ann0 = choose_blanche(p, b->policy, b->rng, hands[0], 0, lo, hi);
-            } else {
-                ann0 = b->fz[row][1];
-                if (b->fz[row][0] != A_BLANCHE || ann0 < lo || ann0 > hi) { bad(b); return; }
-            }
-            trace(b, A_BLANCHE, ann0);
+            if (!announce_blanche(b, 0, hands[0], lo, hi, &ann0)) return;
         }
         if (bl1) {
             i64 lo = p[P_YOUNGER_MIN];
             i64 hi = stock - (ann0 >= 0 ? ann0 : p[P_ELDER_MAX]);
             if (p[P_YOUNGER_MAX] && p[P_YOUNGER_MAX] < hi) hi = p[P_YOUNGER_MAX];
-            if (stop_at(b, A_BLANCHE, 1)) {
-                for (i64 k = lo; k <= hi && k <= 12; k++) legal_set(b, ID_BLANCHE + k);
-                return;
-            }
-            row = forced(b);
-            if (row < 0) {
-                ann1 = choose_blanche(p, b->policy, b->rng, hands[1], 1, lo, hi);
-            } else {
-                ann1 = b->fz[row][1];
-                if (b->fz[row][0] != A_BLANCHE || ann1 < lo || ann1 > hi) { bad(b); return; }
-            }
-            trace(b, A_BLANCHE, ann1);
+            if (!announce_blanche(b, 1, hands[1], lo, hi, &ann1)) return;
         }
     }
     int count0, count1; /* whose blanche counts */

@@ -773,14 +773,18 @@ static int rows_ok(i64 lo, i64 hi, i64 n) {
     return 1;
 }
 
+/* the rows lo:hi (args[i], args[i + 1]) of the n rows, checked */
+#define LOHI(i) \
+    NUM(lo, i); \
+    NUM(hi, (i) + 1); \
+    if (!rows_ok(lo, hi, n)) goto fail
+
 static PyObject *py_reset_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     ARGS(20, "reset_rows");
     Games g;
     i64 n;
     if (!games_args(&bs, args, &g, &n)) goto fail;
-    NUM(lo, 18);
-    NUM(hi, 19);
-    if (!rows_ok(lo, hi, n)) goto fail;
+    LOHI(18);
     Py_BEGIN_ALLOW_THREADS
     reset_rows(&g, lo, hi);
     Py_END_ALLOW_THREADS
@@ -797,9 +801,7 @@ static PyObject *py_step_rows(PyObject *self, PyObject *const *args, Py_ssize_t 
     if (!g.final_obs) goto fail;
     g.facts = (i64(*)[4])get(&bs, args[20], 'i', n * 4, 1, "facts", NULL);
     if (!g.facts) goto fail;
-    NUM(lo, 21);
-    NUM(hi, 22);
-    if (!rows_ok(lo, hi, n)) goto fail;
+    LOHI(21);
     for (i64 i = lo; i < hi; i++)
         if (actions[i] < 0 || actions[i] > 35) {
             PyErr_SetString(PyExc_ValueError, "actions: card indices 0 to 35");
@@ -825,14 +827,18 @@ static WGame *wgames(Bufs *bs, PyObject *o, i64 *n) {
     return g;
 }
 
+/* the whole games g (args[i]) and their number n */
+#define GETGAMES(g, n, i) \
+    i64 n; \
+    WGame *g = wgames(&bs, args[i], &n); \
+    if (!g) goto fail
+
 static PyObject *py_game_reset(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     /* (p, games, seeds (n) uint64, format, max_deals, lo, hi, knobs): new games in
      * rows lo:hi */
     ARGS(8, "game_reset");
     GETP(p, 0);
-    i64 n;
-    WGame *g = wgames(&bs, args[1], &n);
-    if (!g) goto fail;
+    GETGAMES(g, n, 1);
     GET(seeds, const u64 *, 2, 'u', n, 0, "seeds");
     NUM(format, 3);
     NUM(max_deals, 4);
@@ -855,14 +861,10 @@ static PyObject *py_game_step(PyObject *self, PyObject *const *args, Py_ssize_t 
     /* (p, games, actions (n), status (n) out, lo, hi): each row's player acts */
     ARGS(6, "game_step");
     GETP(p, 0);
-    i64 n;
-    WGame *g = wgames(&bs, args[1], &n);
-    if (!g) goto fail;
+    GETGAMES(g, n, 1);
     GET(actions, const i64 *, 2, 'i', n, 0, "actions");
     GET(status, i64 *, 3, 'i', n, 1, "status");
-    NUM(lo, 4);
-    NUM(hi, 5);
-    if (!rows_ok(lo, hi, n)) goto fail;
+    LOHI(4);
     Py_BEGIN_ALLOW_THREADS
     for (i64 i = lo; i < hi; i++) status[i] = w_step(p, &g[i], actions[i]);
     Py_END_ALLOW_THREADS
@@ -875,9 +877,7 @@ static PyObject *py_game_obs(PyObject *self, PyObject *const *args, Py_ssize_t n
      * O_SIZE (the information state) or O_TRICKS (the observation) */
     ARGS(7, "game_obs");
     GETP(p, 0);
-    i64 n;
-    WGame *g = wgames(&bs, args[1], &n);
-    if (!g) goto fail;
+    GETGAMES(g, n, 1);
     GET(players, const i64 *, 2, 'i', n, 0, "players");
     NUM(size, 6);
     if (size != O_SIZE && size != O_TRICKS) {
@@ -885,9 +885,7 @@ static PyObject *py_game_obs(PyObject *self, PyObject *const *args, Py_ssize_t n
         goto fail;
     }
     GET(out, float *, 3, 'g', n * size, 1, "out");
-    NUM(lo, 4);
-    NUM(hi, 5);
-    if (!rows_ok(lo, hi, n)) goto fail;
+    LOHI(4);
     for (i64 i = lo; i < hi; i++) {
         i64 who = players[i] < 0 ? g[i].to_move : players[i];
         if (who < 0 || who > 1) {
@@ -918,9 +916,7 @@ static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t n
         return NULL;
     }
     GETP(p, 0);
-    i64 n;
-    WGame *g = wgames(&bs, args[1], &n);
-    if (!g) goto fail;
+    GETGAMES(g, n, 1);
     GET(actions, const i64 *, 2, 'i', n, 0, "actions");
     float *obs = NULL, *final_obs = NULL;
     if (args[3] != Py_None) {
@@ -939,9 +935,7 @@ static PyObject *py_game_env(PyObject *self, PyObject *const *args, Py_ssize_t n
     GET(last_mover, i64 *, 12, 'i', n, 1, "last_mover");
     GET(facts, i64 *, 15, 'i', 4 * n, 1, "facts");
     NUM(stepping, 13);
-    NUM(lo, 16);
-    NUM(hi, 17);
-    if (!rows_ok(lo, hi, n)) goto fail;
+    LOHI(16);
     WEnv e = {.p = p, .g = g, .actions = actions, .obs = obs, .obs_size = obs_size, .masks = masks,
               .rewards = rewards, .term = term, .trunc = trunc, .ended = ended,
               .final_obs = final_obs, .returns = returns, .status = status,
@@ -956,14 +950,10 @@ static PyObject *py_game_random(PyObject *self, PyObject *const *args, Py_ssize_
     /* (games, rng (1) uint64, out (n), lo, hi): a uniformly drawn legal id of each row (-1
      * where the game is over) */
     ARGS(5, "game_random");
-    i64 n;
-    WGame *g = wgames(&bs, args[0], &n);
-    if (!g) goto fail;
+    GETGAMES(g, n, 0);
     GET(rng, u64 *, 1, 'u', 1, 1, "rng");
     GET(out, i64 *, 2, 'i', n, 1, "out");
-    NUM(lo, 3);
-    NUM(hi, 4);
-    if (!rows_ok(lo, hi, n)) goto fail;
+    LOHI(3);
     Py_BEGIN_ALLOW_THREADS
     for (i64 i = lo; i < hi; i++) out[i] = w_random_legal(&g[i], rng);
     Py_END_ALLOW_THREADS
@@ -975,9 +965,7 @@ static PyObject *py_game_deal(PyObject *self, PyObject *const *args, Py_ssize_t 
      * the same); returns 1, or 0 if that cannot be (game.h's w_deal_pack) */
     ARGS(5, "game_deal");
     GETP(p, 0);
-    i64 n;
-    WGame *g = wgames(&bs, args[1], &n);
-    if (!g) goto fail;
+    GETGAMES(g, n, 1);
     NUM(i, 2);
     Py_buffer *packv;
     const i64 *pack = (const i64 *)get(&bs, args[3], 'i', 36, 0, "pack", &packv);
