@@ -344,7 +344,8 @@ static int w_phase(const WGame *g) {
  * (rules.h: any_suit_counted), each run's cards taken from the lowest suit up */
 static i64 w_any_suit_held(const i64 *p, i64 hand, i64 claim) {
     i64 size = popcount(claim), top = top_rank(claim);
-    Split best = any_suit_counted(hand, size * 256 + top, size, top, p);
+    Split best;
+    any_suit_counted(hand, size * 256 + top, size, top, p, &best);
     i64 remaining = hand, held = 0;
     for (int k = 0; k < best.n; k++) {
         for (i64 i = best.runs[k][0] - best.runs[k][1] + 1; i <= best.runs[k][0]; i++)

@@ -15,7 +15,6 @@
 #define PIQUET_RULES_H
 
 #include <stdint.h>
-#include <string.h>
 
 typedef int64_t i64;
 typedef uint64_t u64;
@@ -211,61 +210,94 @@ static int claims(i64 hand, int cls, const i64 *p, i64 (*out)[5]) {
     return n;
 }
 
-/* the split of packed rank counts (three bits a rank) into disjoint cross-suit runs, each
- * of key at most limit, that counts most: its total and its runs, (top rank bit, length),
- * best first (core.declarations: the best split) */
-typedef struct {
-    i64 total;
-    int n;
-    i64 runs[6][2];
-} Split;
+/* The best split of packed rank counts (three bits a rank) into disjoint cross-suit runs,
+ * each of key at most limit: the split that counts most (core.declarations: the best
+ * split).  split_choice makes one step of it: its lowest rank's card left out of every
+ * run (0) or the lowest run taken, of the length returned; *total: what the best split
+ * counts.  split_total is the count alone; split_runs the runs, step by step. */
+static i64 split_total(i64 packed, i64 limit, const i64 *p);
 
-static Split best_split(i64 packed, i64 limit, const i64 *p) {
-    Split best = {0, 0, {{0}}};
-    if (!packed) return best;
+/* always inlined, so that split_total is the one recursive function (the count is a
+ * quarter of a du Coeur deal's work in the kernel) */
+__attribute__((always_inline)) static inline int split_choice(i64 packed, i64 limit, const i64 *p,
+                                                             int *low_out, i64 *total) {
     int low = 0;
     while (!((packed >> (3 * low)) & 7)) low++;
-    best = best_split(packed - ((i64)1 << (3 * low)), limit, p);
-    int length = 0;
+    i64 best = split_total(packed - ((i64)1 << (3 * low)), limit, p);
+    int chosen = 0, length = 0;
     i64 run = 0;
     while (low + length < 9 && ((packed >> (3 * (low + length))) & 7)) {
         run += (i64)1 << (3 * (low + length));
         length++;
         if (length >= 3) {
             if ((i64)length * 256 + low + length - 1 + 6 > limit) break;
-            Split sub = best_split(packed - run, limit, p);
-            i64 total = seq_value(p, length) + sub.total;
-            if (total > best.total && sub.n < 5) {
-                best.total = total;
-                best.runs[0][0] = low + length - 1;
-                best.runs[0][1] = length;
-                memcpy(best.runs + 1, sub.runs, (size_t)sub.n * sizeof sub.runs[0]);
-                best.n = sub.n + 1;
+            i64 t = seq_value(p, length) + split_total(packed - run, limit, p);
+            if (t > best) {
+                best = t;
+                chosen = length;
             }
         }
     }
-    return best;
+    *low_out = low;
+    *total = best;
+    return chosen;
 }
 
-/* sequences in any suits: the runs the winner of the class counts with his claim (size
- * cards up to top, key): the hand's best split, or the claim kept whole with the best
- * split of the rest where that counts as much (core.declarations.counted) */
-static Split any_suit_counted(i64 hand, i64 key, i64 size, i64 top, const i64 *p) {
+static i64 split_total(i64 packed, i64 limit, const i64 *p) {
+    if (packed == 0) return 0;
+    int low;
+    i64 total;
+    split_choice(packed, limit, p, &low, &total);
+    return total;
+}
+
+/* the runs of a split: (top rank bit, length), at most six */
+typedef struct {
+    i64 total;
+    int n;
+    i64 runs[6][2];
+} Split;
+
+/* the best split's runs, lowest first, after the out->n runs already there */
+static void split_runs(i64 packed, i64 limit, const i64 *p, Split *out) {
+    while (packed && out->n < 6) {
+        int low;
+        i64 total;
+        int length = split_choice(packed, limit, p, &low, &total);
+        if (!length) {
+            packed -= (i64)1 << (3 * low);
+            continue;
+        }
+        out->runs[out->n][0] = low + length - 1;
+        out->runs[out->n][1] = length;
+        out->n++;
+        for (int i = low; i < low + length; i++) packed -= (i64)1 << (3 * i);
+    }
+}
+
+/* sequences in any suits: what the winner of the class counts with his claim (size cards
+ * up to top, key): the hand's best split, or the claim kept whole with the best split of
+ * the rest where that counts as much (core.declarations.counted); where out is given, the
+ * runs counted */
+static i64 any_suit_counted(i64 hand, i64 key, i64 size, i64 top, const i64 *p, Split *out) {
     i64 packed = 0;
     for (int i = 0; i < 9; i++) packed |= (i64)popcount(hand & rank_mask(i)) << (3 * i);
-    Split best = best_split(packed, key, p);
+    i64 value = split_total(packed, key, p);
     i64 low = top - 6 - size + 1, run = 0;
     for (i64 i = low; i < low + size; i++) run += (i64)1 << (3 * i);
-    Split spare = best_split(packed - run, key, p);
-    i64 kept = seq_value(p, size) + spare.total;
-    if (kept >= best.total) {
-        best.total = kept;
-        best.runs[0][0] = top - 6;
-        best.runs[0][1] = size;
-        memcpy(best.runs + 1, spare.runs, (size_t)spare.n * sizeof spare.runs[0]);
-        best.n = spare.n + 1;
+    i64 kept = seq_value(p, size) + split_total(packed - run, key, p);
+    int whole = kept >= value;
+    if (out) {
+        out->total = whole ? kept : value;
+        out->n = 0;
+        if (whole) {
+            out->runs[0][0] = top - 6;
+            out->runs[0][1] = size;
+            out->n = 1;
+        }
+        split_runs(whole ? packed - run : packed, key, p, out);
     }
-    return best;
+    return whole ? kept : value;
 }
 
 /* What the winner of class cls with this claim counts; *trio: whether a trio is among the
@@ -314,7 +346,7 @@ static i64 counted(i64 hand, int cls, i64 cards, i64 key, i64 size, i64 top, i64
         }
         return total;
     }
-    return any_suit_counted(hand, key, size, top, p).total;
+    return any_suit_counted(hand, key, size, top, p, NULL);
 }
 
 /* ---- the scoring timeline (piquet.core.scoring.Tally.add): the pique and repique.
