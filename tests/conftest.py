@@ -26,12 +26,16 @@ all of them out.
 from __future__ import annotations
 
 import gc
+import json
+import os
+import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 from typing import Any, ClassVar
 
 import pytest
 
+from ordering import load_durations, spread
 from piquet.core.deal import Deal
 from piquet.core.match import Match, new_match
 from test_web_kit import (
@@ -213,6 +217,31 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
                 item.add_marker(marker)
         if module in SLOW_MODULES or f"{module}::{item.originalname}" in SLOW_TESTS:
             item.add_marker("slow")
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    if workers > 1:  # each test process arranges the same collection alike
+        items[:] = _spread_by_duration(items, workers)
+
+
+def _spread_by_duration(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    by_module: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        by_module.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
+    durations = load_durations()
+    seconds = {item: durations[item.nodeid] for item in items if item.nodeid in durations}
+    return spread(list(by_module.items()), seconds, workers)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> Iterator[None]:
+    """With ``PIQUET_DURATIONS_OUT`` set (``scripts/test-durations``), each test's wall time,
+    set-up and tear-down included, appended to that file as a JSON line."""
+    out = os.environ.get("PIQUET_DURATIONS_OUT")
+    start = time.monotonic()
+    yield
+    if out:
+        line = json.dumps({"id": item.nodeid, "seconds": round(time.monotonic() - start, 2)})
+        with open(out, "a", encoding="utf-8") as fh:
+            fh.write(line + "\n")
 
 
 # ---------------------------------------------------------------------------- the browser

@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
+from browserkit import box_of
 from test_web_kit import CARD, ThreadServer, cheap_analysis, chromium_available, pick
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -124,7 +125,7 @@ def test_post_and_accept_a_challenge(
     bob.locator("#lobby").scroll_into_view_if_needed()
     shot(bob, f"lobby-{size}")
     no_sideways_scroll(bob, viewport)
-    box = row.locator("button.accept").bounding_box()
+    box = box_of(row.locator("button.accept"))
     assert box["height"] >= 44 and box["width"] >= 44  # a finger's target
     row.locator("button.accept").click()
     bob.wait_for_url(f"**/play/{game_id}")

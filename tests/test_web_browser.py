@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from browserkit import box_of
 from test_web_kit import ThreadServer, chromium_available
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -256,15 +257,10 @@ def test_phone_sized_table(server: ThreadServer, browser: Any) -> None:
     for _ in range(3):
         one_move(page, taken)
         settle(page)
-    # twelve cards fit across the screen (measured again if a view pushed over the
-    # WebSocket drew the table anew between finding the hand and measuring it)
-    box = None
-    for _ in range(3):
-        box = page.locator("#hand").bounding_box()
-        if box is not None:
-            break
-        settle(page)
-    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    # twelve cards fit across the screen (measured once the hand has a box: a view pushed
+    # over the WebSocket may draw the table anew between finding the hand and measuring it)
+    box = box_of(page.locator("#hand"))
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     shot(page, "phone")
     page.goto(server.url + "/")
     page.wait_for_selector("#start")

@@ -15,6 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
+from browserkit import box_of
 from test_web_kit import ThreadServer, cheap_analysis, chromium_available, pick
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -111,7 +112,7 @@ def test_the_review_of_a_one_deal_game(
     page.wait_for_selector("#analysis abbr.term")
     # the cards are the table's images, big enough to read
     card = page.locator("ol.review-mistakes .card.mini").first
-    assert card.bounding_box()["width"] >= 40
+    assert box_of(card)["width"] >= 40
     SHOTS.mkdir(parents=True, exist_ok=True)
     deal.scroll_into_view_if_needed()
     page.screenshot(path=str(SHOTS / f"review-{size}.png"))

@@ -22,6 +22,7 @@ from typing import Any
 import httpx
 import pytest
 
+from browserkit import box_of
 from conftest import PATIENCE
 from test_web_kit import ThreadServer, as_cards, chromium_available
 
@@ -319,7 +320,7 @@ def test_naming_the_lead_card_offers_the_cards_you_hold(
     assert not page.is_visible("#name-other")  # the other cards wait behind one choice
     assert page.locator("#naming button").count() <= 16
     shot(page, "name-lead", size)
-    box = page.query_selector("#hand").bounding_box()
+    box = box_of(page.locator("#hand"))
     assert box["y"] <= SIZES[size]["height"] + 300  # the hand is not pushed far down
     page.click("#name-other-toggle")
     page.wait_for_selector("#name-other")
@@ -485,11 +486,17 @@ def test_the_declarations_dialog_puts_their_words_beside_your_answer(
     page.wait_for_selector("#declare #their-words")
     said = game["view"]["deal"]["dialog"][-1]["text"]
     assert as_cards(said) in page.inner_text("#their-words")
-    scroll_into_view(page.locator("#declare"))
-    words = page.query_selector("#their-words").bounding_box()
-    answer = page.query_selector("#answers button").bounding_box()
+    # both in view once the dialog is scrolled to (scrolled and measured in one step in
+    # the page, so a view drawn anew in between cannot leave a stale measure)
+    words, answer = page.evaluate(
+        """() => {
+            document.getElementById('declare').scrollIntoView({block: 'nearest'});
+            const box = s => { const r = document.querySelector(s).getBoundingClientRect();
+                               return {y: r.y, height: r.height}; };
+            return [box('#their-words'), box('#answers button')];
+        }""")
     height = SIZES[size]["height"]
-    assert 0 <= words["y"] and answer["y"] + answer["height"] <= height  # both in view
+    assert 0 <= words["y"] and answer["y"] + answer["height"] <= height, (words, answer)
     assert "Answer" in page.inner_text("#status")
     shot(page, "declarations-answer", size)
     no_sideways_scroll(page)
@@ -713,7 +720,7 @@ def test_phone_cards_are_whole_tap_targets(server: ThreadServer, browser: Any) -
     for i in range(12):
         c = cards.nth(i)
         scroll_into_view(c)  # the hand may be drawn anew (a pushed view) meanwhile
-        box = c.bounding_box()
+        box = box_of(c)
         assert box["width"] >= 44 and box["height"] >= 44
         hit = page.evaluate(
             "([x, y]) => document.elementFromPoint(x, y).closest('.card')?.dataset.card",
@@ -721,15 +728,18 @@ def test_phone_cards_are_whole_tap_targets(server: ThreadServer, browser: Any) -
         )
         assert hit == c.get_attribute("data-card")
     target = cards.nth(5).get_attribute("data-card")
-    box = cards.nth(5).bounding_box()
+    box = box_of(cards.nth(5))
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
     page.wait_for_selector(f'#hand .card.selected[data-card="{target}"]')
     assert page.locator("#hand .card.selected").count() == 1
-    for b in page.query_selector_all("#actions button, #nav button"):
-        if not b.is_visible():
-            continue
-        bb = b.bounding_box()
-        assert bb["height"] >= 44, b.inner_text()
+    # every visible button a finger's height, measured in one step in the page (the bars
+    # are drawn anew as views arrive: handles found one by one may be gone when measured)
+    short = page.evaluate(
+        """() => [...document.querySelectorAll('#actions button, #nav button')]
+            .filter(b => b.offsetParent !== null && b.getBoundingClientRect().height > 0)
+            .filter(b => b.getBoundingClientRect().height < 44)
+            .map(b => b.innerText)""")
+    assert not short, f"buttons shorter than 44 px: {short}"
     no_sideways_scroll(page)
     shot(page, "phone", "phone")
     assert not page.errors

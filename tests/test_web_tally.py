@@ -22,6 +22,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from browserkit import box_of
 from piquet.core.match import new_match
 from piquet.tally import TallySession
 from piquet.web.app import create_app
@@ -579,7 +580,7 @@ def test_the_tally_page_keeps_the_score_and_says_what_is_refused(
         p2.click("#tally-start")
         p2.wait_for_selector("#tally-picker button[data-card='7D']")
         assert p2.evaluate("document.documentElement.scrollWidth") <= 390
-        box = p2.query_selector("#tally-picker").bounding_box()
+        box = box_of(p2.locator("#tally-picker"))
         assert box is not None and box["x"] + box["width"] <= 390
         phone.close()
 

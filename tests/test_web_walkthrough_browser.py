@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from browserkit import box_of
 from test_web_kit import ThreadServer, as_cards
 from test_web_table import (
     SIZES,
@@ -61,7 +62,7 @@ def test_the_hand_stays_in_view_while_declaring(
     page = new_page(browser, size)
     open_seat(page, server, api, elder)
     page.wait_for_selector("#hand .card")
-    top = page.query_selector("#hand").bounding_box()["y"]
+    top = box_of(page.locator("#hand"))["y"]
     assert 0 <= top < SIZES[size]["height"] - 60, top
     listed = page.eval_on_selector_all(
         "#seen-cards [data-card]", "els => els.map(e => e.dataset.card)"
@@ -74,7 +75,7 @@ def test_the_hand_stays_in_view_while_declaring(
     assert set(listed) == set(d["discards"]) | set(d["unused_seen"]) | set(d["leftovers_seen"])
     assert "turned up for both" in page.inner_text("#leftovers-label")
     if size == "phone":
-        assert page.query_selector(".topbar").bounding_box()["height"] <= 70
+        assert box_of(page.locator(".topbar"))["height"] <= 70
         assert page.evaluate("document.documentElement.scrollWidth") <= SIZES[size]["width"]
     assert not page.errors
 
@@ -179,7 +180,7 @@ def test_a_practice_game_with_hints_fits_the_phones_top_bar(
         assert box["left"] >= 0 and box["right"] <= width, box
     assert page.evaluate("(() => { const n = document.getElementById('nav'); "
                          "return n.scrollWidth <= n.clientWidth; })()")
-    assert page.query_selector(".topbar").bounding_box()["height"] <= 70
+    assert box_of(page.locator(".topbar"))["height"] <= 70
     assert not page.errors
 
 
