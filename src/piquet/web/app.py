@@ -24,7 +24,7 @@ from fastapi import FastAPI
 from piquet import __version__
 from piquet.jobs import JobQueue, Quotas
 from piquet.jobs.shared import SharedQuotas
-from piquet.web import game_routes, health
+from piquet.web import game_routes, health, practice
 from piquet.web.accounts import CsrfGuard, accounts_router
 from piquet.web.ai import AiRunner
 from piquet.web.clocks import Clocks, Sweeper, clocks_router
@@ -38,7 +38,6 @@ from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
 from piquet.web.models import ConflictOut, LegalActionOut, ViewOut
 from piquet.web.pages import STATIC, add_pages
 from piquet.web.players import mount_docs, players_router
-from piquet.web.practice import practice_router
 from piquet.web.rated import rated_router, settle_if_over
 from piquet.web.schema import complete_schema
 from piquet.web.server import Parts, Server
@@ -221,11 +220,10 @@ def _include_routers(app: FastAPI, state: Server) -> None:
     from piquet.web.ws import add_websocket
 
     add_websocket(app, state)
-    from piquet.web.tally import tally_router
+    from piquet.web import tally  # the tally of games played with real cards
 
-    tallies = tally_router(lambda: state.store, create_per_minute=state.create_per_minute)
-    app.include_router(tallies)
-    app.include_router(practice_router(state))
+    app.include_router(tally.router)
+    app.include_router(practice.router)  # undo, resign, rematch
     app.include_router(learn_router(state))  # the glossary, lessons, puzzles, guided deal
     app.include_router(players_router(state))
     app.include_router(accounts_router(state))

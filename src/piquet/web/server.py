@@ -22,6 +22,8 @@ from piquet.web.store import Store
 if TYPE_CHECKING:
     from piquet.web.analysis import Analyses
     from piquet.web.clocks import Clocks
+    from piquet.web.limits import TokenBuckets
+    from piquet.web.tally import Tallies
 
 __all__ = ["Parts", "Server", "ServerOf", "server_of"]
 
@@ -54,6 +56,10 @@ class Server:
     """New games, tallies and challenges a minute per client address (0: no limit)."""
     probing: asyncio.Lock = field(default_factory=asyncio.Lock)
     """Held while the database is probed: health checks arriving together share one probe."""
+    tallies: tuple[Store, Tallies] | None = None
+    """The tallies, over the store they were made on (made at the first tally request)."""
+    tally_creates: TokenBuckets | None = None
+    """New tallies a minute per client address (made at the first new tally)."""
 
     def _started(self) -> Parts:
         if self.parts is None:  # pragma: no cover - a route runs only once started
