@@ -24,7 +24,7 @@ from fastapi import FastAPI
 from piquet import __version__
 from piquet.jobs import JobQueue, Quotas
 from piquet.jobs.shared import SharedQuotas
-from piquet.web import game_routes, health, practice
+from piquet.web import game_routes, health, learn_routes, practice
 from piquet.web.accounts import CsrfGuard, accounts_router
 from piquet.web.ai import AiRunner
 from piquet.web.clocks import Clocks, Sweeper, clocks_router
@@ -33,7 +33,6 @@ from piquet.web.evenmatch import evenmatch_router
 from piquet.web.game_routes import only_move_words
 from piquet.web.games import Entry, Games
 from piquet.web.hub import Hub, RedisHub
-from piquet.web.learn_routes import learn_router
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
 from piquet.web.models import ConflictOut, LegalActionOut, ViewOut
 from piquet.web.pages import STATIC, add_pages
@@ -224,7 +223,7 @@ def _include_routers(app: FastAPI, state: Server) -> None:
 
     app.include_router(tally.router)
     app.include_router(practice.router)  # undo, resign, rematch
-    app.include_router(learn_router(state))  # the glossary, lessons, puzzles, guided deal
+    app.include_router(learn_routes.router)  # the glossary, lessons, puzzles, guided deal
     app.include_router(players_router(state))
     app.include_router(accounts_router(state))
     from piquet.web.progress import progress_router  # the lessons' progress, kept

@@ -22,6 +22,7 @@ from piquet.web.store import Store
 if TYPE_CHECKING:
     from piquet.web.analysis import Analyses
     from piquet.web.clocks import Clocks
+    from piquet.web.learn_routes import Guidance
     from piquet.web.limits import TokenBuckets
     from piquet.web.tally import Tallies
 
@@ -60,6 +61,8 @@ class Server:
     """The tallies, over the store they were made on (made at the first tally request)."""
     tally_creates: TokenBuckets | None = None
     """New tallies a minute per client address (made at the first new tally)."""
+    guidance: Guidance | None = None
+    """The guided games' coaches (made at the first request that needs them)."""
 
     def _started(self) -> Parts:
         if self.parts is None:  # pragma: no cover - a route runs only once started
