@@ -24,9 +24,7 @@ LONG_MODULES: dict[str, str] = {
 #: functions allowed to be longer (module:function), and why
 LONG_FUNCTIONS: dict[str, str] = {
     # the web's router functions: one closure a route, being rewritten (issue 34)
-    "web/players.py:players_router": "a router: one closure a route",
     "web/limits.py:guarded_http": "the web's guard, owned by the web's rewrite",
-    "web/accounts.py:accounts_router": "a router: one closure a route",
     "web/people.py:people_router": "a router: one closure a route",
 }
 

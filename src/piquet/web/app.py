@@ -24,8 +24,8 @@ from fastapi import FastAPI
 from piquet import __version__
 from piquet.jobs import JobQueue, Quotas
 from piquet.jobs.shared import SharedQuotas
-from piquet.web import game_routes, health, learn_routes, practice
-from piquet.web.accounts import CsrfGuard, accounts_router
+from piquet.web import accounts, game_routes, health, learn_routes, players, practice
+from piquet.web.accounts import CsrfGuard
 from piquet.web.ai import AiRunner
 from piquet.web.clocks import Clocks, Sweeper, clocks_router
 from piquet.web.errors import HTTP_STATUS, add_error_handlers
@@ -36,7 +36,7 @@ from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
 from piquet.web.models import ConflictOut, LegalActionOut, ViewOut
 from piquet.web.pages import STATIC, add_pages
-from piquet.web.players import mount_docs, players_router
+from piquet.web.players import mount_docs
 from piquet.web.rated import rated_router, settle_if_over
 from piquet.web.schema import complete_schema
 from piquet.web.server import Parts, Server
@@ -224,8 +224,8 @@ def _include_routers(app: FastAPI, state: Server) -> None:
     app.include_router(tally.router)
     app.include_router(practice.router)  # undo, resign, rematch
     app.include_router(learn_routes.router)  # the glossary, lessons, puzzles, guided deal
-    app.include_router(players_router(state))
-    app.include_router(accounts_router(state))
+    app.include_router(players.router)  # your games, invitations, the rules
+    app.include_router(accounts.router)
     from piquet.web.progress import progress_router  # the lessons' progress, kept
 
     app.include_router(progress_router(state))
