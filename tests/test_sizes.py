@@ -25,7 +25,6 @@ LONG_MODULES: dict[str, str] = {
 LONG_FUNCTIONS: dict[str, str] = {
     # the web's router functions: one closure a route, being rewritten (issue 34)
     "web/limits.py:guarded_http": "the web's guard, owned by the web's rewrite",
-    "web/people.py:people_router": "a router: one closure a route",
 }
 
 

@@ -24,7 +24,7 @@ from fastapi import FastAPI
 from piquet import __version__
 from piquet.jobs import JobQueue, Quotas
 from piquet.jobs.shared import SharedQuotas
-from piquet.web import accounts, game_routes, health, learn_routes, players, practice
+from piquet.web import accounts, game_routes, health, learn_routes, people, players, practice
 from piquet.web.accounts import CsrfGuard
 from piquet.web.ai import AiRunner
 from piquet.web.clocks import Clocks, Sweeper, clocks_router
@@ -234,9 +234,7 @@ def _include_routers(app: FastAPI, state: Server) -> None:
 
     app.include_router(talk_router(state))
     app.include_router(clocks_router(state, lambda: game_routes.clocks_of(state)))
-    from piquet.web.people import people_router  # who is online, seeks, games in play
-
-    app.include_router(people_router(state))
+    app.include_router(people.router)  # who is online, seeks, games in play
     from piquet.web.review_routes import review_router  # play from here (the analysis)
 
     app.include_router(review_router(state))
