@@ -17,13 +17,9 @@ LONG_MODULES: dict[str, str] = {
     # data, not logic: one entry a knob and a preset, or a term
     "core/sources.py": "data: a cited passage for every knob of every preset",
     "learn/glossary.py": "data: the glossary's entries",
-    # owned by other work in progress on issue 34 (the web's routers)
 }
 #: functions allowed to be longer (module:function), and why
-LONG_FUNCTIONS: dict[str, str] = {
-    # the web's router functions: one closure a route, being rewritten (issue 34)
-    "web/limits.py:guarded_http": "the web's guard, owned by the web's rewrite",
-}
+LONG_FUNCTIONS: dict[str, str] = {}
 
 
 def _sizes() -> tuple[dict[str, int], dict[str, int]]:
