@@ -45,7 +45,7 @@ from piquet.review_version import ANALYSIS_VERSION
 from piquet.table.errors import Refusal, TableError
 from piquet.web.ai import cancel_all
 from piquet.web.games import Entry, Games
-from piquet.web.ids import Creds, GameId, client_of
+from piquet.web.ids import Creds, GameId, client_of, token_of
 from piquet.web.server import Server
 from piquet.web.store import metadata
 
@@ -365,7 +365,7 @@ def analysis_router(state: Server) -> APIRouter:
         value dropped.  Deals still being analysed are ``pending``: ask again.  Nothing of
         the deal being played is ever sent."""
         games: Games = state.games
-        token = creds.credentials if creds is not None else None
+        token = token_of(creds)
         seat = games.seat_cached(game_id, token)
         if seat is None:
             entry, seat = await run(games.authenticate, game_id, token)

@@ -34,7 +34,7 @@ from piquet.core.rules import PRESETS, Format
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label
 from piquet.web.games import Games
-from piquet.web.ids import ID_PATTERN, ChallengeId, Creds
+from piquet.web.ids import ID_PATTERN, ChallengeId, Creds, token_of
 from piquet.web.limits import TokenBuckets
 from piquet.web.refusals import hash_secret
 from piquet.web.server import Server
@@ -252,7 +252,7 @@ def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter
                     headers={"retry-after": str(max(1, math.ceil(wait)))},
                 )
         games: Games = state.games
-        token = creds.credentials if creds is not None else None
+        token = token_of(creds)
         entry, seat = await run(games.authenticate, body.game, token)
         if games.over(entry):
             raise TableError(Refusal.NOT_NOW, "the game is over: there is no seat to offer")
@@ -320,7 +320,7 @@ def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter
         if game_id is None:
             raise TableError(Refusal.NOT_FOUND, GONE)
         games: Games = state.games
-        token = creds.credentials if creds is not None else None
+        token = token_of(creds)
         await run(games.authenticate, game_id, token)
         await run(lobby().withdraw, challenge_id)
         return {"withdrawn": challenge_id}

@@ -25,7 +25,7 @@ from fastapi import Path as PathParam
 
 from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Games
-from piquet.web.ids import Creds, GameId
+from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.practice import refusals
 from piquet.web.refusals import hash_secret
 from piquet.web.server import Server
@@ -61,7 +61,7 @@ def review_router(state: Server) -> APIRouter:
         one who decided there sat.  409: the step is outside the game's finished deals,
         the game is a pool, or people are still playing it."""
         g = games()
-        token = creds.credentials if creds is not None else None
+        token = token_of(creds)
         entry, _seat = await run(g.authenticate, game_id, token)
         row = entry.row
         m = entry.live.match
