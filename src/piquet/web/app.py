@@ -24,12 +24,24 @@ from fastapi import FastAPI
 from piquet import __version__
 from piquet.jobs import JobQueue, Quotas
 from piquet.jobs.shared import SharedQuotas
-from piquet.web import accounts, game_routes, health, learn_routes, people, players, practice
+from piquet.web import (
+    accounts,
+    clocks,
+    evenmatch,
+    game_routes,
+    health,
+    learn_routes,
+    people,
+    players,
+    practice,
+    progress,
+    rated,
+    talk,
+)
 from piquet.web.accounts import CsrfGuard
 from piquet.web.ai import AiRunner
-from piquet.web.clocks import Clocks, Sweeper, clocks_router
+from piquet.web.clocks import Clocks, Sweeper
 from piquet.web.errors import HTTP_STATUS, add_error_handlers
-from piquet.web.evenmatch import evenmatch_router
 from piquet.web.game_routes import only_move_words
 from piquet.web.games import Entry, Games
 from piquet.web.hub import Hub, RedisHub
@@ -37,7 +49,7 @@ from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
 from piquet.web.models import ConflictOut, LegalActionOut, ViewOut
 from piquet.web.pages import STATIC, add_pages
 from piquet.web.players import mount_docs
-from piquet.web.rated import rated_router, settle_if_over
+from piquet.web.rated import settle_if_over
 from piquet.web.schema import complete_schema
 from piquet.web.server import Parts, Server
 from piquet.web.store import Store
@@ -173,7 +185,6 @@ async def _lifespan(config: WebConfig, state: Server) -> AsyncIterator[None]:
         store.close()
 
 
-
 def create_app(config: WebConfig) -> FastAPI:
     """The application for ``config``; the database is opened (and migrated) at start-up."""
     state = Server(create_per_minute=config.create_per_minute)
@@ -226,19 +237,15 @@ def _include_routers(app: FastAPI, state: Server) -> None:
     app.include_router(learn_routes.router)  # the glossary, lessons, puzzles, guided deal
     app.include_router(players.router)  # your games, invitations, the rules
     app.include_router(accounts.router)
-    from piquet.web.progress import progress_router  # the lessons' progress, kept
-
-    app.include_router(progress_router(state))
-    app.include_router(rated_router(state))
-    from piquet.web.talk import talk_router  # the chat, takebacks, abort
-
-    app.include_router(talk_router(state))
-    app.include_router(clocks_router(state, lambda: game_routes.clocks_of(state)))
+    app.include_router(progress.router)  # the lessons' progress, kept
+    app.include_router(rated.router)
+    app.include_router(talk.router)  # the chat, takebacks, abort
+    app.include_router(clocks.router)
     app.include_router(people.router)  # who is online, seeks, games in play
-    from piquet.web.review_routes import review_router  # play from here (the analysis)
+    from piquet.web import review_routes  # play from here (the analysis)
 
-    app.include_router(review_router(state))
-    app.include_router(evenmatch_router(state))  # /api/me/opponent
+    app.include_router(review_routes.router)
+    app.include_router(evenmatch.router)  # /api/me/opponent
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
     add_beyond(app, state, create_per_minute=state.create_per_minute)

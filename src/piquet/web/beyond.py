@@ -17,10 +17,10 @@ __all__ = ["add_beyond"]
 def add_beyond(app: FastAPI, state: Server, *, create_per_minute: float = 30.0) -> None:
     """Include the analysis, lobby and spectator routes; ``state`` is the app's parts
     (games, store, hub, executor), filled at start-up."""
-    from piquet.web.analysis import analysis_router
+    from piquet.web import analysis
     from piquet.web.lobby import lobby_router
     from piquet.web.watch import watch_router
 
-    app.include_router(analysis_router(state))
+    app.include_router(analysis.router)
     app.include_router(lobby_router(state, create_per_minute=create_per_minute))
     app.include_router(watch_router(state))

@@ -253,7 +253,6 @@ class RuleSetOut(BaseModel):
     target: int
 
 
-
 class OptionsOut(BaseModel):
     rules: list[RuleSetOut]
     default_rules: str
