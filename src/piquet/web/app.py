@@ -248,4 +248,4 @@ def _include_routers(app: FastAPI, state: Server) -> None:
     app.include_router(evenmatch.router)  # /api/me/opponent
     from piquet.web.beyond import add_beyond  # the analysis, the lobby, spectators
 
-    add_beyond(app, state, create_per_minute=state.create_per_minute)
+    add_beyond(app, state)

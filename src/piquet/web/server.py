@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from piquet.web.clocks import Clocks
     from piquet.web.learn_routes import Guidance
     from piquet.web.limits import TokenBuckets
+    from piquet.web.lobby import Lobby
     from piquet.web.tally import Tallies
 
 __all__ = ["Parts", "Server", "ServerOf", "server_of"]
@@ -63,6 +64,10 @@ class Server:
     """New tallies a minute per client address (made at the first new tally)."""
     guidance: Guidance | None = None
     """The guided games' coaches (made at the first request that needs them)."""
+    lobby: Lobby | None = None
+    """The lobby's challenges (made at the first lobby request)."""
+    lobby_posts: TokenBuckets | None = None
+    """New challenges a minute per client address (made at the first challenge)."""
 
     def _started(self) -> Parts:
         if self.parts is None:  # pragma: no cover - a route runs only once started
