@@ -17,23 +17,9 @@ LONG_MODULES: dict[str, str] = {
     # data, not logic: one entry a knob and a preset, or a term
     "core/sources.py": "data: a cited passage for every knob of every preset",
     "learn/glossary.py": "data: the glossary's entries",
-    # owned by other work in progress on issue 34 (the web's routers)
-    "web/app.py": "being rewritten as routers (issue 34, the web typed)",
-    "web/games.py": "being moved onto the table (issue 34, the web typed)",
-    "web/store.py": "being moved behind the table's store interface (issue 34)",
 }
 #: functions allowed to be longer (module:function), and why
-LONG_FUNCTIONS: dict[str, str] = {
-    # the web's router functions: one closure a route, being rewritten (issue 34)
-    "web/app.py:create_app": "being rewritten as routers (issue 34, the web typed)",
-    "web/learn_routes.py:learn_router": "a router: one closure a route",
-    "web/players.py:players_router": "a router: one closure a route",
-    "web/practice.py:practice_router": "a router: one closure a route",
-    "web/tally.py:tally_router": "a router: one closure a route",
-    "web/limits.py:guarded_http": "the web's guard, owned by the web's rewrite",
-    "web/accounts.py:accounts_router": "a router: one closure a route",
-    "web/people.py:people_router": "a router: one closure a route",
-}
+LONG_FUNCTIONS: dict[str, str] = {}
 
 
 def _sizes() -> tuple[dict[str, int], dict[str, int]]:

@@ -292,9 +292,9 @@ def test_health_probes_a_write_and_says_the_fault_as_long_as_it_lasts(
 
     import sqlalchemy as sa
 
-    import piquet.web.app as web_app
+    import piquet.web.health as web_health
 
-    monkeypatch.setattr(web_app, "HEALTH_FRESH", 0.0)  # a probe at every check
+    monkeypatch.setattr(web_health, "HEALTH_FRESH", 0.0)  # a probe at every check
     failing = {"on": False}
 
     def commit(_conn: object) -> None:

@@ -52,7 +52,7 @@ from piquet.table.errors import Refusal, TableError
 from piquet.web.limits import ASGIApp, Receive, Scope, Send, _send_error
 from piquet.web.practice import refusals
 from piquet.web.refusals import clean_name, hash_secret
-from piquet.web.server import Server
+from piquet.web.server import Server, ServerOf
 
 __all__ = [
     "ACCOUNT_COOKIE",
@@ -61,9 +61,9 @@ __all__ = [
     "Account",
     "CsrfGuard",
     "account_of",
-    "accounts_router",
     "accounts_t",
     "csrf_of",
+    "router",
 ]
 
 log = logging.getLogger("piquet.web")
@@ -254,239 +254,250 @@ class PasswordIn(BaseModel):
     password: str = Field(max_length=MAX_PASSWORD, description="The account's password.")
 
 
-def accounts_router(state: Server) -> APIRouter:
-    """``/api/account``: who is logged in, register, login, logout, delete."""
-    router = APIRouter()
+router = APIRouter()
+"""``/api/account``: who is logged in, register, login, logout, delete."""
 
-    def engine() -> sa.Engine:
-        return state.store.engine
 
-    async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+def engine_of(state: Server) -> sa.Engine:
+    """The server's database."""
+    return state.store.engine
 
-    def client_of(request: Request) -> str:
-        return request.client.host if request.client else "?"
 
-    def logged_in(resp: Response, request: Request, session: str) -> Response:
-        secure = request.url.scheme == "https"
-        resp.set_cookie(ACCOUNT_COOKIE, session, max_age=SESSION_DAYS * 86400, path="/api",
-                        httponly=True, samesite="lax", secure=secure)
-        resp.set_cookie(CSRF_COOKIE, csrf_of(session), max_age=SESSION_DAYS * 86400, path="/",
-                        httponly=False, samesite="lax", secure=secure)
-        return resp
+async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
-    def logged_out(resp: Response, request: Request) -> Response:
-        secure = request.url.scheme == "https"
-        resp.delete_cookie(ACCOUNT_COOKIE, path="/api", httponly=True, samesite="lax",
-                           secure=secure)
-        resp.delete_cookie(CSRF_COOKIE, path="/", samesite="lax", secure=secure)
-        return resp
 
-    def new_session(conn: sa.Connection, account_id: str, old: str | None) -> str:
-        """A fresh session id for ``account_id``; the one the request carried (if any) is
-        dropped whoever it belonged to."""
-        if old:
-            conn.execute(sessions_t.delete().where(sessions_t.c.token_hash == hash_secret(old)))
-        session = secrets.token_urlsafe(32)
-        now = time.time()
-        conn.execute(sessions_t.insert().values(
-            token_hash=hash_secret(session), account_id=account_id, created_at=now,
-            expires_at=now + SESSION_DAYS * 86400))
-        return session
+def client_key(request: Request) -> str:
+    """The client's address, as the throttles count it (``?`` if unknown)."""
+    return request.client.host if request.client else "?"
 
-    def described(account: Account | None) -> dict[str, Any]:
-        if account is None:
-            return {"account": None}
-        from piquet.web.rated import games_rated, ratings_of
 
-        counts = games_rated(engine(), account.id)
-        return {"account": {
-            "name": account.name,
-            "created": account.created_at,
-            "ratings": {
-                fmt: {"rating": round(r.rating, 2), "deviation": round(r.deviation, 2),
-                      "games": counts.get(fmt, 0)}
-                for fmt, r in ratings_of(engine(), account.id).items()
-            },
-        }}
+def logged_in(resp: Response, request: Request, session: str) -> Response:
+    secure = request.url.scheme == "https"
+    resp.set_cookie(ACCOUNT_COOKIE, session, max_age=SESSION_DAYS * 86400, path="/api",
+                    httponly=True, samesite="lax", secure=secure)
+    resp.set_cookie(CSRF_COOKIE, csrf_of(session), max_age=SESSION_DAYS * 86400, path="/",
+                    httponly=False, samesite="lax", secure=secure)
+    return resp
 
-    @router.get("/api/account", tags=["accounts"], summary="Who is logged in",
-                responses=refusals())
-    async def who(request: Request) -> dict[str, Any]:
-        """The account this browser is logged in to (``account``: its name and its
-        rating in each format it has played rated), or ``{"account": null}``: playing
-        needs no account."""
-        account = await run(account_of, engine(), request.cookies.get(ACCOUNT_COOKIE))
-        out: dict[str, Any] = await run(described, account)
-        return out
 
-    @router.post("/api/account/register", tags=["accounts"], summary="Make an account",
-                 status_code=201, responses=refusals(409, 415))
-    async def register(body: CredentialsIn, request: Request) -> Response:
-        """Make an account and log in to it.  400: a name or password not allowed (the
-        message says what is); 409: the name is taken; 429: too many registrations from
-        this address."""
-        name = clean_name(body.name, "")
-        if len(name) < 2:
-            raise TableError(Refusal.UNREADABLE,
-                             "an account's name needs 2 to 30 visible characters")
-        if not MIN_PASSWORD <= len(body.password) <= MAX_PASSWORD:
-            raise TableError(Refusal.UNREADABLE,
-                             f"a password needs {MIN_PASSWORD} to {MAX_PASSWORD} characters")
-        if body.password.strip() != body.password or not body.password.strip():
-            raise TableError(Refusal.UNREADABLE,
-                             "a password may not begin or end with a space")
-        client = "register:" + client_of(request)
-        now = time.time()
+def logged_out(resp: Response, request: Request) -> Response:
+    secure = request.url.scheme == "https"
+    resp.delete_cookie(ACCOUNT_COOKIE, path="/api", httponly=True, samesite="lax",
+                       secure=secure)
+    resp.delete_cookie(CSRF_COOKIE, path="/", samesite="lax", secure=secure)
+    return resp
 
-        def check() -> float:
-            with engine().begin() as conn:
-                return _throttled(_recent(conn, client, REGISTER_WINDOW, now),
-                                  CLIENT_REGISTRATIONS, REGISTER_WINDOW, now)
 
-        wait = await run(check)
-        if wait:
-            return _refuse_throttled(wait, "new accounts from this address")
-        digest = await run(_hasher.hash, body.password)
-        account_id = secrets.token_urlsafe(12)
-        old = request.cookies.get(ACCOUNT_COOKIE)
+def new_session(conn: sa.Connection, account_id: str, old: str | None) -> str:
+    """A fresh session id for ``account_id``; the one the request carried (if any) is
+    dropped whoever it belonged to."""
+    if old:
+        conn.execute(sessions_t.delete().where(sessions_t.c.token_hash == hash_secret(old)))
+    session = secrets.token_urlsafe(32)
+    now = time.time()
+    conn.execute(sessions_t.insert().values(
+        token_hash=hash_secret(session), account_id=account_id, created_at=now,
+        expires_at=now + SESSION_DAYS * 86400))
+    return session
 
-        def put() -> str | None:
-            try:
-                with engine().begin() as conn:
-                    conn.execute(accounts_t.insert().values(
-                        id=account_id, name=name, name_key=name_key(name),
-                        password_hash=digest, identity=secrets.token_urlsafe(32),
-                        created_at=now))
-                    _count(conn, client, now)
-                    return new_session(conn, account_id, old)
-            except IntegrityError:
-                return None
 
-        session = await run(put)
-        if session is None:
-            raise TableError(Refusal.NOT_NOW,
-                             f"the name {name!r} is taken: choose another")
-        log.info("account registered: %s", account_id)
-        resp = JSONResponse({"account": {"name": name, "created": now}}, status_code=201)
-        return logged_in(resp, request, session)
+def described(engine: sa.Engine, account: Account | None) -> dict[str, Any]:
+    if account is None:
+        return {"account": None}
+    from piquet.web.rated import games_rated, ratings_of
 
-    @router.post("/api/account/login", tags=["accounts"], summary="Log in",
-                 responses=refusals(401, 415))
-    async def login(body: CredentialsIn, request: Request) -> Response:
-        """Log in: a new session (any session this browser had is ended).  401: the name
-        or the password is wrong (not told apart); 429: too many failed logins for this
-        account or from this address (``Retry-After`` says how long to wait)."""
-        key = "account:" + name_key(clean_name(body.name, ""))
-        client = "client:" + client_of(request)
-        now = time.time()
+    counts = games_rated(engine, account.id)
+    return {"account": {
+        "name": account.name,
+        "created": account.created_at,
+        "ratings": {
+            fmt: {"rating": round(r.rating, 2), "deviation": round(r.deviation, 2),
+                  "games": counts.get(fmt, 0)}
+            for fmt, r in ratings_of(engine, account.id).items()
+        },
+    }}
 
-        def look() -> tuple[float, float, Any]:
-            with engine().begin() as conn:
-                by_account = _throttled(_recent(conn, key, THROTTLE_WINDOW, now),
-                                        ACCOUNT_FAILURES, THROTTLE_WINDOW, now)
-                by_client = _throttled(_recent(conn, client, THROTTLE_WINDOW, now),
-                                       CLIENT_FAILURES, THROTTLE_WINDOW, now)
-                row = conn.execute(sa.select(accounts_t).where(
-                    accounts_t.c.name_key == name_key(clean_name(body.name, "")))).first()
-            return by_account, by_client, row
 
-        by_account, by_client, row = await run(look)
-        if by_account:
-            return _refuse_throttled(by_account, "failed logins for this account")
-        if by_client:
-            return _refuse_throttled(by_client, "failed logins from this address")
+@router.get("/api/account", tags=["accounts"], summary="Who is logged in",
+            responses=refusals())
+async def who(request: Request, state: ServerOf) -> dict[str, Any]:
+    """The account this browser is logged in to (``account``: its name and its
+    rating in each format it has played rated), or ``{"account": null}``: playing
+    needs no account."""
+    account = await run(account_of, engine_of(state), request.cookies.get(ACCOUNT_COOKIE))
+    out: dict[str, Any] = await run(described, engine_of(state), account)
+    return out
 
-        def verify(stored: str) -> bool:
-            try:
-                return _hasher.verify(stored, body.password)
-            except (VerificationError, InvalidHashError):
-                return False
 
-        good = await run(verify, row.password_hash if row is not None else _DUMMY_HASH)
-        if row is None or not good:
-            def fail() -> None:
-                with engine().begin() as conn:
-                    _count(conn, key, now)
-                    _count(conn, client, now)
+@router.post("/api/account/register", tags=["accounts"], summary="Make an account",
+             status_code=201, responses=refusals(409, 415))
+async def register(body: CredentialsIn, request: Request, state: ServerOf) -> Response:
+    """Make an account and log in to it.  400: a name or password not allowed (the
+    message says what is); 409: the name is taken; 429: too many registrations from
+    this address."""
+    name = clean_name(body.name, "")
+    if len(name) < 2:
+        raise TableError(Refusal.UNREADABLE,
+                         "an account's name needs 2 to 30 visible characters")
+    if not MIN_PASSWORD <= len(body.password) <= MAX_PASSWORD:
+        raise TableError(Refusal.UNREADABLE,
+                         f"a password needs {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    if body.password.strip() != body.password or not body.password.strip():
+        raise TableError(Refusal.UNREADABLE,
+                         "a password may not begin or end with a space")
+    client = "register:" + client_key(request)
+    now = time.time()
 
-            await run(fail)
-            raise TableError(Refusal.NO_TOKEN, "wrong name or password")
-        old = request.cookies.get(ACCOUNT_COOKIE)
-        rehash = _hasher.check_needs_rehash(row.password_hash)
-        fresh_hash = await run(_hasher.hash, body.password) if rehash else None
+    def check() -> float:
+        with engine_of(state).begin() as conn:
+            return _throttled(_recent(conn, client, REGISTER_WINDOW, now),
+                              CLIENT_REGISTRATIONS, REGISTER_WINDOW, now)
 
-        def start() -> str:
-            with engine().begin() as conn:
-                conn.execute(login_failures_t.delete().where(
-                    login_failures_t.c.key_hash == hash_secret(key)))
-                if fresh_hash is not None:
-                    conn.execute(accounts_t.update().where(accounts_t.c.id == row.id)
-                                 .values(password_hash=fresh_hash))
-                return new_session(conn, row.id, old)
+    wait = await run(check)
+    if wait:
+        return _refuse_throttled(wait, "new accounts from this address")
+    digest = await run(_hasher.hash, body.password)
+    account_id = secrets.token_urlsafe(12)
+    old = request.cookies.get(ACCOUNT_COOKIE)
 
-        session = await run(start)
-        resp = JSONResponse({"account": {"name": row.name, "created": row.created_at}})
-        return logged_in(resp, request, session)
+    def put() -> str | None:
+        try:
+            with engine_of(state).begin() as conn:
+                conn.execute(accounts_t.insert().values(
+                    id=account_id, name=name, name_key=name_key(name),
+                    password_hash=digest, identity=secrets.token_urlsafe(32),
+                    created_at=now))
+                _count(conn, client, now)
+                return new_session(conn, account_id, old)
+        except IntegrityError:
+            return None
 
-    @router.post("/api/account/logout", tags=["accounts"], summary="Log out",
-                 responses=refusals(403))
-    async def logout(request: Request) -> Response:
-        """End this browser's session (the account and its games stay)."""
-        session = request.cookies.get(ACCOUNT_COOKIE)
+    session = await run(put)
+    if session is None:
+        raise TableError(Refusal.NOT_NOW,
+                         f"the name {name!r} is taken: choose another")
+    log.info("account registered: %s", account_id)
+    resp = JSONResponse({"account": {"name": name, "created": now}}, status_code=201)
+    return logged_in(resp, request, session)
 
-        def end() -> None:
-            if session:
-                with engine().begin() as conn:
-                    conn.execute(sessions_t.delete().where(
-                        sessions_t.c.token_hash == hash_secret(session)))
 
-        await run(end)
-        return logged_out(JSONResponse({"account": None}), request)
+@router.post("/api/account/login", tags=["accounts"], summary="Log in",
+             responses=refusals(401, 415))
+async def login(body: CredentialsIn, request: Request, state: ServerOf) -> Response:
+    """Log in: a new session (any session this browser had is ended).  401: the name
+    or the password is wrong (not told apart); 429: too many failed logins for this
+    account or from this address (``Retry-After`` says how long to wait)."""
+    key = "account:" + name_key(clean_name(body.name, ""))
+    client = "client:" + client_key(request)
+    now = time.time()
 
-    @router.post("/api/account/delete", tags=["accounts"], summary="Delete your account",
-                 responses=refusals(401, 403))
-    async def delete(body: PasswordIn, request: Request) -> Response:
-        """Delete the account this browser is logged in to, and its data: its sessions on
-        every device, its list of games, its ratings.  The password is asked again (401
-        if wrong, counted as a failed login).  The games stay for the other players."""
-        session = request.cookies.get(ACCOUNT_COOKIE)
-        account = await run(account_of, engine(), session)
-        if account is None:
-            raise TableError(Refusal.NO_TOKEN, "you are not logged in: log in first")
-        key = "account:" + name_key(account.name)
-        now = time.time()
+    def look() -> tuple[float, float, Any]:
+        with engine_of(state).begin() as conn:
+            by_account = _throttled(_recent(conn, key, THROTTLE_WINDOW, now),
+                                    ACCOUNT_FAILURES, THROTTLE_WINDOW, now)
+            by_client = _throttled(_recent(conn, client, THROTTLE_WINDOW, now),
+                                   CLIENT_FAILURES, THROTTLE_WINDOW, now)
+            row = conn.execute(sa.select(accounts_t).where(
+                accounts_t.c.name_key == name_key(clean_name(body.name, "")))).first()
+        return by_account, by_client, row
 
-        def stored() -> tuple[str, float]:
-            with engine().begin() as conn:
-                wait = _throttled(_recent(conn, key, THROTTLE_WINDOW, now), ACCOUNT_FAILURES,
-                                  THROTTLE_WINDOW, now)
-                digest = conn.execute(sa.select(accounts_t.c.password_hash)
-                                      .where(accounts_t.c.id == account.id)).scalar_one()
-            return digest, wait
+    by_account, by_client, row = await run(look)
+    if by_account:
+        return _refuse_throttled(by_account, "failed logins for this account")
+    if by_client:
+        return _refuse_throttled(by_client, "failed logins from this address")
 
-        digest, wait = await run(stored)
-        if wait:
-            return _refuse_throttled(wait, "failed logins for this account")
+    def verify(stored: str) -> bool:
+        try:
+            return _hasher.verify(stored, body.password)
+        except (VerificationError, InvalidHashError):
+            return False
 
-        def verify() -> bool:
-            try:
-                return _hasher.verify(digest, body.password)
-            except (VerificationError, InvalidHashError):
-                return False
+    good = await run(verify, row.password_hash if row is not None else _DUMMY_HASH)
+    if row is None or not good:
+        def fail() -> None:
+            with engine_of(state).begin() as conn:
+                _count(conn, key, now)
+                _count(conn, client, now)
 
-        if not await run(verify):
-            def fail() -> None:
-                with engine().begin() as conn:
-                    _count(conn, key, now)
+        await run(fail)
+        raise TableError(Refusal.NO_TOKEN, "wrong name or password")
+    old = request.cookies.get(ACCOUNT_COOKIE)
+    rehash = _hasher.check_needs_rehash(row.password_hash)
+    fresh_hash = await run(_hasher.hash, body.password) if rehash else None
 
-            await run(fail)
-            raise TableError(Refusal.NO_TOKEN, "wrong password: the account is not deleted")
-        await run(delete_account, engine(), account)
-        log.info("account deleted: %s", account.id)
-        return logged_out(JSONResponse({"account": None, "deleted": True}), request)
+    def start() -> str:
+        with engine_of(state).begin() as conn:
+            conn.execute(login_failures_t.delete().where(
+                login_failures_t.c.key_hash == hash_secret(key)))
+            if fresh_hash is not None:
+                conn.execute(accounts_t.update().where(accounts_t.c.id == row.id)
+                             .values(password_hash=fresh_hash))
+            return new_session(conn, row.id, old)
 
-    return router
+    session = await run(start)
+    resp = JSONResponse({"account": {"name": row.name, "created": row.created_at}})
+    return logged_in(resp, request, session)
+
+
+@router.post("/api/account/logout", tags=["accounts"], summary="Log out",
+             responses=refusals(403))
+async def logout(request: Request, state: ServerOf) -> Response:
+    """End this browser's session (the account and its games stay)."""
+    session = request.cookies.get(ACCOUNT_COOKIE)
+
+    def end() -> None:
+        if session:
+            with engine_of(state).begin() as conn:
+                conn.execute(sessions_t.delete().where(
+                    sessions_t.c.token_hash == hash_secret(session)))
+
+    await run(end)
+    return logged_out(JSONResponse({"account": None}), request)
+
+
+@router.post("/api/account/delete", tags=["accounts"], summary="Delete your account",
+             responses=refusals(401, 403))
+async def delete(body: PasswordIn, request: Request, state: ServerOf) -> Response:
+    """Delete the account this browser is logged in to, and its data: its sessions on
+    every device, its list of games, its ratings.  The password is asked again (401
+    if wrong, counted as a failed login).  The games stay for the other players."""
+    session = request.cookies.get(ACCOUNT_COOKIE)
+    account = await run(account_of, engine_of(state), session)
+    if account is None:
+        raise TableError(Refusal.NO_TOKEN, "you are not logged in: log in first")
+    key = "account:" + name_key(account.name)
+    now = time.time()
+
+    def stored() -> tuple[str, float]:
+        with engine_of(state).begin() as conn:
+            wait = _throttled(_recent(conn, key, THROTTLE_WINDOW, now), ACCOUNT_FAILURES,
+                              THROTTLE_WINDOW, now)
+            digest = conn.execute(sa.select(accounts_t.c.password_hash)
+                                  .where(accounts_t.c.id == account.id)).scalar_one()
+        return digest, wait
+
+    digest, wait = await run(stored)
+    if wait:
+        return _refuse_throttled(wait, "failed logins for this account")
+
+    def verify() -> bool:
+        try:
+            return _hasher.verify(digest, body.password)
+        except (VerificationError, InvalidHashError):
+            return False
+
+    if not await run(verify):
+        def fail() -> None:
+            with engine_of(state).begin() as conn:
+                _count(conn, key, now)
+
+        await run(fail)
+        raise TableError(Refusal.NO_TOKEN, "wrong password: the account is not deleted")
+    await run(delete_account, engine_of(state), account)
+    log.info("account deleted: %s", account.id)
+    return logged_out(JSONResponse({"account": None, "deleted": True}), request)
 
 
 def delete_account(engine: sa.Engine, account: Account) -> None:

@@ -45,11 +45,11 @@ from piquet.review_version import ANALYSIS_VERSION
 from piquet.table.errors import Refusal, TableError
 from piquet.web.ai import cancel_all
 from piquet.web.games import Entry, Games
-from piquet.web.ids import Creds, GameId, client_of
-from piquet.web.server import Server
+from piquet.web.ids import Creds, GameId, client_of, token_of
+from piquet.web.server import Server, ServerOf
 from piquet.web.store import metadata
 
-__all__ = ["Analyses", "AnalysisSettings", "analyses_of", "analyses_t", "analysis_router",
+__all__ = ["Analyses", "AnalysisSettings", "analyses_of", "analyses_t", "router",
            "as_seen_by"]
 
 log = logging.getLogger("piquet.web")
@@ -341,44 +341,42 @@ def analyses_of(state: Server) -> Analyses:
     return a
 
 
-def analysis_router(state: Server) -> APIRouter:
-    """``GET /api/games/{id}/analysis``; ``state`` is the app's (games, store, executor),
-    filled at start-up.  The :class:`Analyses` is kept in ``state.analyses``."""
-    router = APIRouter()
+router = APIRouter()
+"""``GET /api/games/{id}/analysis``; the :class:`Analyses` is kept in the server's
+``analyses`` (:func:`analyses_of`)."""
 
-    def analyses() -> Analyses:
-        return analyses_of(state)
 
-    async def run(fn: Callable[..., Any], *args: Any) -> Any:
-        return await to_thread.run_sync(functools.partial(fn, *args))
+async def run(fn: Callable[..., Any], *args: Any) -> Any:
+    return await to_thread.run_sync(functools.partial(fn, *args))
 
-    @router.get(
-        "/api/games/{game_id}/analysis",
-        responses={c: {"description": "An error: {\"error\": ...}"} for c in (401, 404, 429, 503)},
-        tags=["games"],
-    )
-    async def analysis(request: Request, game_id: GameId, creds: Creds) -> JSONResponse:
-        """Where each side gained or lost points against the strongest AI, for every deal
-        of the game that is over: the exchange (the advisor's best against the discard
-        made, the difference verified in the same simulated deals), sinks and answers
-        (the expert's choice, both valued in this deal), and the cards whose double-dummy
-        value dropped.  Deals still being analysed are ``pending``: ask again.  Nothing of
-        the deal being played is ever sent."""
-        games: Games = state.games
-        token = creds.credentials if creds is not None else None
-        seat = games.seat_cached(game_id, token)
-        if seat is None:
-            entry, seat = await run(games.authenticate, game_id, token)
-        else:
-            entry = games.cached(game_id) or await run(games.fresh, game_id)
-        if entry is None:  # pragma: no cover - fresh raises instead
-            raise TableError(Refusal.NOT_FOUND, "no such game")
-        over = games.over(entry)
-        # between people, until the game is over, the others' cards stay face down
-        face_down = frozenset() if over else frozenset(
-            s.seat for s in entry.row.seats if s.kind == "human" and s.seat != seat.seat)
-        return JSONResponse(await analyses().answer(
-            entry, ended=over, client=client_of(request), seat=seat.seat,
-            face_down=face_down))
 
-    return router
+@router.get(
+    "/api/games/{game_id}/analysis",
+    responses={c: {"description": "An error: {\"error\": ...}"} for c in (401, 404, 429, 503)},
+    tags=["games"],
+)
+async def analysis(
+    request: Request, game_id: GameId, creds: Creds, state: ServerOf
+) -> JSONResponse:
+    """Where each side gained or lost points against the strongest AI, for every deal
+    of the game that is over: the exchange (the advisor's best against the discard
+    made, the difference verified in the same simulated deals), sinks and answers
+    (the expert's choice, both valued in this deal), and the cards whose double-dummy
+    value dropped.  Deals still being analysed are ``pending``: ask again.  Nothing of
+    the deal being played is ever sent."""
+    games: Games = state.games
+    token = token_of(creds)
+    seat = games.seat_cached(game_id, token)
+    if seat is None:
+        entry, seat = await run(games.authenticate, game_id, token)
+    else:
+        entry = games.cached(game_id) or await run(games.fresh, game_id)
+    if entry is None:  # pragma: no cover - fresh raises instead
+        raise TableError(Refusal.NOT_FOUND, "no such game")
+    over = games.over(entry)
+    # between people, until the game is over, the others' cards stay face down
+    face_down = frozenset() if over else frozenset(
+        s.seat for s in entry.row.seats if s.kind == "human" and s.seat != seat.seat)
+    return JSONResponse(await analyses_of(state).answer(
+        entry, ended=over, client=client_of(request), seat=seat.seat,
+        face_down=face_down))

@@ -14,13 +14,12 @@ from piquet.web.server import Server
 __all__ = ["add_beyond"]
 
 
-def add_beyond(app: FastAPI, state: Server, *, create_per_minute: float = 30.0) -> None:
+def add_beyond(app: FastAPI, state: Server) -> None:
     """Include the analysis, lobby and spectator routes; ``state`` is the app's parts
     (games, store, hub, executor), filled at start-up."""
-    from piquet.web.analysis import analysis_router
-    from piquet.web.lobby import lobby_router
+    from piquet.web import analysis, lobby
     from piquet.web.watch import watch_router
 
-    app.include_router(analysis_router(state))
-    app.include_router(lobby_router(state, create_per_minute=create_per_minute))
+    app.include_router(analysis.router)
+    app.include_router(lobby.router)  # new challenges: the server's create_per_minute
     app.include_router(watch_router(state))

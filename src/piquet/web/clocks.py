@@ -42,7 +42,7 @@ from piquet.web.games import Entry, Games
 from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.practice import refusals
 from piquet.web.schema import WHOLE
-from piquet.web.server import Server
+from piquet.web.server import ServerOf
 from piquet.web.store import actions_t, games_t
 
 __all__ = [
@@ -52,7 +52,7 @@ __all__ = [
     "Clocks",
     "Step",
     "Sweeper",
-    "clocks_router",
+    "router",
     "clocks_t",
     "run_clock",
 ]
@@ -334,29 +334,29 @@ def clock_json(spec: ClockSpec, clock: ClockState) -> dict[str, Any]:
     }
 
 
-def clocks_router(state: Server, clocks: Callable[[], Clocks]) -> APIRouter:
-    """``GET /api/games/{id}/clock``."""
-    router = APIRouter(tags=["games"])
+router = APIRouter(tags=["games"])
+"""``GET /api/games/{id}/clock``."""
 
-    async def run(fn: Callable[..., Any], *args: Any) -> Any:
-        return await to_thread.run_sync(functools.partial(fn, *args))
 
-    @router.get("/api/games/{game_id}/clock", summary="The game's clocks",
-                responses=refusals(401, 404))
-    async def clock(game_id: GameId, creds: Creds) -> dict[str, Any]:
-        """For a seat: ``{"clock": null}`` without a clock, else its kind, each player's
-        time left in seconds (``remaining``) as of the server's ``now``, whose clock runs,
-        and who ran out (``flagged``; the game is then lost on time)."""
-        g: Games = state.games
-        entry, _seat = await run(g.authenticate, game_id, token_of(creds))
-        c = clocks()
-        after = await c.enforce(game_id, entry)
-        if after is not None:
-            entry = after
-        spec = await run(c.spec, game_id)
-        if spec is None:
-            return {"clock": None}
-        read = await run(c.read, entry)
-        return {"clock": clock_json(spec, read)}
+async def run(fn: Callable[..., Any], *args: Any) -> Any:
+    return await to_thread.run_sync(functools.partial(fn, *args))
 
-    return router
+
+@router.get("/api/games/{game_id}/clock", summary="The game's clocks",
+            responses=refusals(401, 404))
+async def clock(game_id: GameId, creds: Creds, state: ServerOf) -> dict[str, Any]:
+    """For a seat: ``{"clock": null}`` without a clock, else its kind, each player's
+    time left in seconds (``remaining``) as of the server's ``now``, whose clock runs,
+    and who ran out (``flagged``; the game is then lost on time)."""
+    g: Games = state.games
+    entry, _seat = await run(g.authenticate, game_id, token_of(creds))
+    c = state.clocks
+    assert c is not None  # made at start-up
+    after = await c.enforce(game_id, entry)
+    if after is not None:
+        entry = after
+    spec = await run(c.spec, game_id)
+    if spec is None:
+        return {"clock": None}
+    read = await run(c.read, entry)
+    return {"clock": clock_json(spec, read)}

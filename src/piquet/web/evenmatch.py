@@ -35,9 +35,9 @@ from piquet.table.errors import TableError
 from piquet.web.games import Entry, Games
 from piquet.web.players import player_games_t
 from piquet.web.refusals import hash_secret
-from piquet.web.server import Server
+from piquet.web.server import ServerOf
 
-__all__ = ["EvenOut", "evenmatch_router", "results_in", "results_of"]
+__all__ = ["EvenOut", "router", "results_in", "results_of"]
 
 GAMES_READ: Final = 50
 """The newest games read for a person's results."""
@@ -99,30 +99,22 @@ def results_of(games: Games, identity: str) -> list[DealResult]:
     return out
 
 
-def evenmatch_router(state: Server) -> APIRouter:
-    """``/api/me/opponent``."""
-    router = APIRouter()
+router = APIRouter()
+"""``/api/me/opponent``."""
 
-    def games() -> Games:
-        g: Games = state.games
-        return g
 
-    async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
-    def collect(identity: str) -> list[DealResult]:
-        return results_of(games(), identity)
 
-    @router.get("/api/me/opponent", response_model=EvenOut, tags=["your games"],
-                summary="An opponent about as strong as you")
-    async def even(piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
-        """Your rating from the deals of your games against rated computers, the named
-        opponent nearest it, and the adaptive opponent that starts there (it then follows
-        your results deal by deal)."""
-        identity = piquet_id if piquet_id and 30 <= len(piquet_id) <= 100 else None
-        results = await run(collect, identity) if identity is not None else []
-        est = estimate(results)
-        return {"rating": round(est.rating), "sd": round(est.sd), "deals": est.deals,
-                "opponent": even_opponent(est.rating), "level": adaptive_level(est.rating)}
-
-    return router
+@router.get("/api/me/opponent", response_model=EvenOut, tags=["your games"],
+            summary="An opponent about as strong as you")
+async def even(state: ServerOf, piquet_id: str | None = Cookie(None)) -> dict[str, Any]:
+    """Your rating from the deals of your games against rated computers, the named
+    opponent nearest it, and the adaptive opponent that starts there (it then follows
+    your results deal by deal)."""
+    identity = piquet_id if piquet_id and 30 <= len(piquet_id) <= 100 else None
+    results = await run(results_of, state.games, identity) if identity is not None else []
+    est = estimate(results)
+    return {"rating": round(est.rating), "sd": round(est.sd), "deals": est.deals,
+            "opponent": even_opponent(est.rating), "level": adaptive_level(est.rating)}

@@ -21,30 +21,28 @@ from __future__ import annotations
 import asyncio
 import functools
 import hmac
-import json
 import logging
 import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any, Final
 
-import orjson
 from anyio import to_thread
 
-from piquet.core.actions import Action, parse_action
-from piquet.core.deal import Deal
+from piquet.core.actions import parse_action
 from piquet.core.errors import ParseError, PiquetError
-from piquet.core.match import MAX_SEED, Match, new_match
+from piquet.core.match import MAX_SEED
 from piquet.core.rules import Format
-from piquet.core.view import deal_view
 from piquet.table.ai import ai_seed
 from piquet.table.errors import Refusal, TableError
-from piquet.table.menu import first_lead, menu
-from piquet.table.seats import Player, Seat, SeatKind
-from piquet.table.state import TableState, takes_back
-from piquet.table.views import ended_deal_views, lines_added
+from piquet.table.state import TableState
+from piquet.web import showing
+from piquet.web.entries import Created, Entry, Live, match_of, seats_of
+from piquet.web.entries import already as _already
+from piquet.web.entries import joined_count as _joined
+from piquet.web.entries import moved_on as _moved_on
+from piquet.web.entries import step as _step
 from piquet.web.refusals import clean_name, hash_secret, preset_named
 from piquet.web.store import GameRow, NewSeat, SeatRow, Store
 
@@ -54,122 +52,6 @@ log = logging.getLogger("piquet.web")
 
 FRIEND: Final = "friend"
 """The opponent that is a person, invited by a link."""
-
-
-@dataclass(frozen=True, slots=True)
-class Live:
-    """A game's state: the table (the match, its seats and the table's own events: undo,
-    resignation, rematch, all entries of the log)."""
-
-    state: TableState
-    last_views: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
-    """Seat -> the JSON text of its view of ``last_deal``: built once per finished deal
-    (it is the same in every state until the next deal ends)."""
-
-    @property
-    def match(self) -> Match:
-        return self.state.match
-
-    @property
-    def last_deal(self) -> Deal | None:
-        """The deal that finished last, in its end state."""
-        return self.state.match.last_deal
-
-    @property
-    def n(self) -> int:
-        """The log's length, the game's version: it only grows (an undo is an entry)."""
-        return self.state.version
-
-
-def seats_of(row: GameRow) -> tuple[Seat, ...]:
-    """The table's seats of a stored game (a person or the computer at a level)."""
-    return tuple(Seat(Player(s.seat), SeatKind(s.kind), s.name, s.level) for s in row.seats)
-
-
-def _joined(row: GameRow) -> int:
-    """Seats taken by a person: it only ever grows (a join), so it versions the seats."""
-    return sum(1 for s in row.seats if s.token_hash is not None)
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Entry:
-    """A game as this process holds it: its row (the seats), its state, and the views of
-    it already built (seat -> the JSON text), so that no view is built twice.
-
-    ``row.n_actions`` is the length the row had when read; ``live.n`` is the truth.  An
-    entry never changes: a move or a join makes a new one.
-    """
-
-    row: GameRow
-    live: Live
-    bodies: dict[int, str] = field(default_factory=dict, repr=False)
-
-    @property
-    def n(self) -> int:
-        return self.live.n
-
-    @property
-    def joined(self) -> int:
-        return _joined(self.row)
-
-
-@dataclass(frozen=True, slots=True)
-class Created:
-    id: str
-    token: str
-    seat: int
-    invites: tuple[tuple[int, str], ...]
-    """(seat, invite code) for each seat kept for a friend."""
-
-
-def _step(live: Live, player: int, text: str | Action) -> Live:
-    """``live`` after the log entry ``text`` by ``player`` (an action id or a table event);
-    raises :class:`TableError`."""
-    state = live.state.apply(player, text)
-    # the deal just finished is settled into the match, which keeps its end state
-    if len(state.match.deals) != len(live.match.deals):
-        return Live(state)
-    return Live(state, live.last_views)
-
-
-def _already(entry: Entry, idx: int, player: int, text: str) -> bool:
-    """Whether entry ``idx`` of the game's log is ``text`` by ``player``, not taken back
-    since by an undo."""
-    log = entry.live.state.log
-    if not 0 <= idx < len(log) or log[idx].player != player:
-        return False
-    if any(takes_back(e.text) for e in log[idx + 1:]):
-        return False
-    if log[idx].text == text:
-        return True
-    try:
-        return str(parse_action(text)) == log[idx].text
-    except ParseError:
-        return False
-
-
-def _moved_on(entry: Entry, expect: int | None, player: int) -> str:
-    """Why an entry chosen on the game as it stood ``expect`` entries in is refused, in a
-    player's words (the answer carries the game as it stands)."""
-    log = entry.live.state.log
-    if expect is not None and expect > len(log):
-        return "the game changed meanwhile: here it is as it stands"
-    idx = len(log) - 1 if expect is None else expect
-    if 0 <= idx < len(log):
-        who = log[idx].player
-        if any(takes_back(e.text) for e in log[idx + 1:]) and who == player:
-            return ("that move was taken back since (an undo or a takeback): here is the "
-                    "game as it stands")
-        if who == player:
-            return "your other tab (or a retry) already acted: here is the game as it stands"
-        return f"{entry.row.seats[who].name} acted first: here is the game as it stands"
-    return "the game changed meanwhile: here it is as it stands"
-
-
-def _encode(obj: Any) -> str:
-    """``obj`` as compact JSON text (orjson: a seat's view in about 18 µs where the
-    standard library took 147 µs)."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 _NOT_FOUND: Final = "no such game (or not for this token)"
@@ -288,11 +170,7 @@ class Games:
         m = self._new_match(row.rules, row.format, row.seed, row.games_to_play, len(row.seats))
         return Live(TableState.new(row.id, seats_of(row), m))
 
-    @staticmethod
-    def _new_match(rules: str, fmt: str, seed: int, games: int, n_seats: int) -> Match:
-        return new_match(
-            rules, seed=seed, format=fmt, games=games, names=[f"seat {i}" for i in range(n_seats)]
-        )
+    _new_match = staticmethod(match_of)
 
     # ------------------------------------------------------------------ the cache
     def peek(self, game_id: str) -> Entry | None:
@@ -683,89 +561,12 @@ class Games:
 
     # ------------------------------------------------------------------ showing
     def seat_body(self, entry: Entry, seat: int) -> str:
-        """:meth:`seat_json` as JSON text, built once per entry and seat (the part about
-        the last deal once per finished deal)."""
-        body = entry.bodies.get(seat)
-        if body is None:
-            live = entry.live
-            last = live.last_views.get(seat)
-            if last is None:
-                last = live.last_views[seat] = _encode(self._last_deal(live, seat))
-            head = _encode(self.seat_json(entry, seat, last_deal=False))
-            body = entry.bodies[seat] = (
-                head[:-1] + ',"last_deal":' + last + ',"computer_problem":null}')
-        # what the computer cannot do now (this process's, never cached): null when nothing
-        problem = self.problems.get(entry.row.id)
-        if problem is not None:
-            return body[: -len("null}")] + json.dumps(problem) + "}"
-        return body
-
-    @staticmethod
-    def _last_deal(live: Live, seat: int) -> dict[str, Any] | None:
-        """``seat``'s view of the deal just finished, as it stood at its end (or None)."""
-        m = live.match
-        if live.last_deal is None or not m.deals:
-            return None
-        summary = m.deals[-1]
-        if seat not in summary.players:
-            return None
-        last = deal_view(live.last_deal, summary.players.index(seat)).to_json()
-        last["number"] = len(m.deals)
-        return last
+        """What ``seat`` is sent, as JSON text (:func:`piquet.web.showing.seat_body`)."""
+        return showing.seat_body(entry, seat, self.problems)
 
     def seat_json(self, entry: Entry, seat: int, *, last_deal: bool = True) -> dict[str, Any]:
-        """What ``seat`` is sent: its view and what the table needs around it
-        (``last_deal=False``: without the view of the last deal)."""
-        row, live = entry.row, entry.live
-        state = live.state
-        m = live.match
-        view = m.view(seat)
-        vj = view.to_json()
-        vj["names"] = [s.name for s in row.seats]
-        out = {
-            "id": row.id,
-            "seat": seat,
-            "n": live.n,
-            "rules": row.rules,
-            "format": row.format,
-            "finished": state.over,
-            "to_act": state.to_act,
-            "your_turn": state.to_act == seat,
-            "legal_actions": (
-                [] if state.ended_early else [item.to_json() for item in menu(view)]
-            ),
-            "first_lead": None if (bound := first_lead(view)) is None else bound.to_json(),
-            "seats": [
-                {
-                    "seat": s.seat,
-                    "name": s.name,
-                    "kind": s.kind,
-                    "level": s.level,
-                    "joined": s.kind == "ai" or s.token_hash is not None,
-                }
-                for s in row.seats
-            ],
-            "hints": row.hints,
-            "view": vj,
-            "result": state.result(),
-            # the table's own: undo (a practice game: every other seat the computer), a
-            # resignation, a rematch
-            "practice": state.practice(seat),
-            "can_undo": state.can_undo(seat),
-            "resigned": state.resigned,
-            "rematch": state.rematch,
-            "rematch_mine": state.rematch is not None and state.rematch_by == seat,
-            # between two people: a takeback asked of the other, an abort before one's
-            # first move
-            "takeback": {"asked": state.takeback_asked,
-                         "can_ask": state.can_ask_takeback(seat)},
-            "aborted": state.aborted,
-            "can_abort": state.can_abort(seat),
-            "timed_out": state.timed_out,
-        }
-        if last_deal:
-            out["last_deal"] = self._last_deal(live, seat)
-        return out
+        """What ``seat`` is sent (:func:`piquet.web.showing.seat_json`)."""
+        return showing.seat_json(entry, seat, last_deal=last_deal)
 
     def resigned(self, entry: Entry) -> int | None:
         """The seat that resigned ``entry``'s game, or None."""
@@ -776,56 +577,9 @@ class Games:
         return entry.live.state.over
 
     def record(self, entry: Entry) -> dict[str, Any]:
-        """The finished (or resigned) game's JSON record, with the seats' names; a
-        resignation is the tag ``Resigned`` (the seat), after the actions played.  Raises
-        :class:`TableError` (``NOT_NOW``) if the game is not over."""
-        state = entry.live.state
-        if not state.over:
-            raise TableError(Refusal.NOT_NOW, "the record is available when the game is over")
-        rec = state.match.to_record()
-        rec["players"] = [s.name for s in entry.row.seats]
-        if state.resigned is not None:
-            rec["tags"] = {"Resigned": state.resigned}
-        if state.aborted is not None:
-            rec["tags"] = {"Aborted": state.aborted}
-        if state.timed_out is not None:
-            rec["tags"] = {"LostOnTime": state.timed_out}
-        return rec
+        """The finished game's JSON record (:func:`piquet.web.showing.record_of`)."""
+        return showing.record_of(entry)
 
     def replay_step(self, entry: Entry, step: int) -> dict[str, Any]:
-        """A finished game after its first ``step`` actions: every seat's view.
-
-        Raises :class:`TableError`: ``NOT_NOW`` before the game is over, ``UNREADABLE`` for a step
-        out of range.
-        """
-        row, m = entry.row, entry.live.match
-        if not entry.live.state.over:
-            raise TableError(Refusal.NOT_NOW, "the replay is available when the game is over")
-        total = len(m.history)
-        if not 0 <= step <= total:
-            raise TableError(Refusal.UNREADABLE, f"step must be 0 to {total}")
-        at = self._new_match(row.rules, row.format, row.seed, row.games_to_play, len(row.seats))
-        before = at
-        for p, a in m.history[:step]:
-            before, at = at, at.apply(a, p)
-        views = {}
-        for p in range(at.n_players):
-            vj = at.view(p).to_json()
-            vj["names"] = [s.name for s in row.seats]
-            views[str(p)] = vj
-        if step > 0:
-            ended_deal_views(before, at, views)
-        action = None
-        if step > 0:
-            p, a = m.history[step - 1]
-            action = {"player": p, "id": str(a), "lines": lines_added(before, at)}
-        return {
-            "id": row.id,
-            "steps": total,
-            "step": step,
-            "action": action,
-            "names": [s.name for s in row.seats],
-            "views": views,
-            # who resigned, told at the last step (the resignation is not an action)
-            "resigned": self.resigned(entry) if step == total else None,
-        }
+        """A finished game after ``step`` actions (:func:`piquet.web.showing.replay_step`)."""
+        return showing.replay_step(entry, step)

@@ -34,13 +34,13 @@ from piquet.core.rules import PRESETS, Format
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label
 from piquet.web.games import Games
-from piquet.web.ids import ID_PATTERN, ChallengeId, Creds
+from piquet.web.ids import ID_PATTERN, ChallengeId, Creds, token_of
 from piquet.web.limits import TokenBuckets
 from piquet.web.refusals import hash_secret
-from piquet.web.server import Server
+from piquet.web.server import Server, ServerOf
 from piquet.web.store import games_t, metadata, seats_t
 
-__all__ = ["Lobby", "challenges_t", "lobby_router"]
+__all__ = ["Lobby", "challenges_t", "router"]
 
 MAX_OPEN: Final = 50
 """Challenges listed at most (the newest)."""
@@ -211,118 +211,131 @@ _ERRORS: Final[dict[int | str, dict[str, Any]]] = {
 }
 
 
-def lobby_router(state: Server, *, create_per_minute: float = 30.0) -> APIRouter:
-    """The lobby's routes; ``state`` is the app's (games, store, hub), filled at start-up.
-    ``create_per_minute`` limits new challenges per client address (0: no limit)."""
-    router = APIRouter()
-    posts = TokenBuckets(create_per_minute / 60.0, max(1.0, create_per_minute / 3))
-    held: Lobby | None = None
+router = APIRouter()
+"""The lobby's routes; the server's ``create_per_minute`` limits new challenges per
+client address (0: no limit)."""
 
-    def lobby() -> Lobby:
-        nonlocal held
-        if held is None or held.engine is not state.store.engine:
-            held = Lobby(state.store.engine)
-        lb: Lobby = held
-        return lb
 
-    async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+def lobby_of(state: Server) -> Lobby:
+    """The server's lobby, over its store's engine (made at the first request)."""
+    if state.lobby is None or state.lobby.engine is not state.store.engine:
+        state.lobby = Lobby(state.store.engine)
+    return state.lobby
 
-    @router.get("/api/lobby", tags=["lobby"])
-    async def open_challenges() -> dict[str, Any]:
-        """The open challenges, newest first: who offers, the rule set, the format,
-        ``rated`` (else casual) and the clock in words (null: none).  ``kind`` says how to
-        accept one: a ``challenge`` (a friend game's seat offered) at
-        ``/api/lobby/{id}/accept``, a ``seek`` (a rated game sought, logged in) at
-        ``/api/seeks/{id}/accept``."""
-        return {"challenges": await run(open_and_seeks, lobby())}
 
-    @router.post("/api/lobby", status_code=201, responses=_ERRORS, tags=["lobby"])
-    async def post_challenge(
-        body: Annotated[PostIn, Body()], creds: Creds, request: Request
-    ) -> dict[str, Any]:
-        """Offer your game's open seat to anyone: the seat's token, and the invitation
-        code the game was created with (the link keeps working too)."""
-        if create_per_minute > 0:
-            client = request.client
-            wait = posts.take(client.host if client else "?")
-            if wait:
-                raise StarletteHTTPException(
-                    429, "too many challenges: slow down and try again",
-                    headers={"retry-after": str(max(1, math.ceil(wait)))},
-                )
-        games: Games = state.games
-        token = creds.credentials if creds is not None else None
-        entry, seat = await run(games.authenticate, body.game, token)
-        if games.over(entry):
-            raise TableError(Refusal.NOT_NOW, "the game is over: there is no seat to offer")
-        digest = hash_secret(body.invite)
-        # the seats as stored: a new link (maybe made through another process) replaced
-        # the invitation this process may still hold
-        row = await run(games.refresh_row, body.game)
-        seats = entry.row.seats if row is None else row.seats
-        open_seat = next(
-            (s for s in seats
-             if s.kind == "human" and s.token_hash is None and s.invite_hash == digest),
-            None,
-        )
-        if open_seat is None:
-            raise TableError(
-                Refusal.NOT_FOUND,
-                "that invitation opens no waiting seat of this game: make a new link",
+def posts_of(state: Server) -> TokenBuckets:
+    """The server's buckets of new challenges, per client address."""
+    if state.lobby_posts is None:
+        per_minute = state.create_per_minute
+        state.lobby_posts = TokenBuckets(per_minute / 60.0, max(1.0, per_minute / 3))
+    return state.lobby_posts
+
+
+async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+
+
+@router.get("/api/lobby", tags=["lobby"])
+async def open_challenges(state: ServerOf) -> dict[str, Any]:
+    """The open challenges, newest first: who offers, the rule set, the format,
+    ``rated`` (else casual) and the clock in words (null: none).  ``kind`` says how to
+    accept one: a ``challenge`` (a friend game's seat offered) at
+    ``/api/lobby/{id}/accept``, a ``seek`` (a rated game sought, logged in) at
+    ``/api/seeks/{id}/accept``."""
+    return {"challenges": await run(open_and_seeks, lobby_of(state))}
+
+
+@router.post("/api/lobby", status_code=201, responses=_ERRORS, tags=["lobby"])
+async def post_challenge(
+    body: Annotated[PostIn, Body()], creds: Creds, request: Request, state: ServerOf
+) -> dict[str, Any]:
+    """Offer your game's open seat to anyone: the seat's token, and the invitation
+    code the game was created with (the link keeps working too)."""
+    if state.create_per_minute > 0:
+        client = request.client
+        wait = posts_of(state).take(client.host if client else "?")
+        if wait:
+            raise StarletteHTTPException(
+                429, "too many challenges: slow down and try again",
+                headers={"retry-after": str(max(1, math.ceil(wait)))},
             )
-        n_seats = len(entry.row.seats)
-        if n_seats != 2:
-            raise TableError(Refusal.UNREADABLE, "only a game of two may be offered in the lobby")
-        cid = await run(
-            lobby().post, game_id=body.game, seat=open_seat.seat, invite=body.invite,
-            name=seat.name, rules=entry.row.rules, fmt=entry.row.format,
+    games: Games = state.games
+    token = token_of(creds)
+    entry, seat = await run(games.authenticate, body.game, token)
+    if games.over(entry):
+        raise TableError(Refusal.NOT_NOW, "the game is over: there is no seat to offer")
+    digest = hash_secret(body.invite)
+    # the seats as stored: a new link (maybe made through another process) replaced
+    # the invitation this process may still hold
+    row = await run(games.refresh_row, body.game)
+    seats = entry.row.seats if row is None else row.seats
+    open_seat = next(
+        (s for s in seats
+         if s.kind == "human" and s.token_hash is None and s.invite_hash == digest),
+        None,
+    )
+    if open_seat is None:
+        raise TableError(
+            Refusal.NOT_FOUND,
+            "that invitation opens no waiting seat of this game: make a new link",
         )
-        return {"id": cid, "game": body.game}
+    n_seats = len(entry.row.seats)
+    if n_seats != 2:
+        raise TableError(Refusal.UNREADABLE, "only a game of two may be offered in the lobby")
+    cid = await run(
+        lobby_of(state).post, game_id=body.game, seat=open_seat.seat, invite=body.invite,
+        name=seat.name, rules=entry.row.rules, fmt=entry.row.format,
+    )
+    return {"id": cid, "game": body.game}
 
-    @router.post("/api/lobby/{challenge_id}/accept", status_code=201, responses=_ERRORS,
-                 tags=["lobby"])
-    async def accept(
-        challenge_id: ChallengeId, body: Annotated[AcceptIn, Body()], request: Request
-    ) -> dict[str, Any]:
-        """Accept a challenge: you take its seat (the answer holds your token), and the
-        challenge leaves the lobby.  A rated game's seat needs a login to another account
-        than the host's (401, 409): the game is then rated between the two accounts."""
-        from piquet.web.rated import rated_game, rated_joiner, start_rating, take_rated_seat
 
-        game_id_seen = await run(lobby().game_of, challenge_id)
-        if game_id_seen is None:
-            raise TableError(Refusal.NOT_FOUND, GONE)
-        engine = state.store.engine
-        account = await run(rated_joiner, engine, game_id_seen, request)
-        taken = await run(lobby().take, challenge_id)
-        if taken is None:
-            raise TableError(Refusal.NOT_FOUND, GONE)
-        game_id, invite = taken
-        games: Games = state.games
-        try:
-            token, seat = await run(games.join, game_id, invite,
-                                    body.name if account is None else account.name)
-        except TableError:
-            raise TableError(Refusal.NOT_FOUND, GONE) from None
-        if account is not None:
-            await run(take_rated_seat, engine, game_id, account.id)
-            found = await run(rated_game, engine, game_id)
-            if found is not None:
-                await run(start_rating, games, account, found.format)
-        await state.hub.publish(game_id, -1)
-        return {"id": game_id, "token": token, "seat": seat}
+@router.post("/api/lobby/{challenge_id}/accept", status_code=201, responses=_ERRORS,
+             tags=["lobby"])
+async def accept(
+    challenge_id: ChallengeId,
+    body: Annotated[AcceptIn, Body()],
+    request: Request,
+    state: ServerOf,
+) -> dict[str, Any]:
+    """Accept a challenge: you take its seat (the answer holds your token), and the
+    challenge leaves the lobby.  A rated game's seat needs a login to another account
+    than the host's (401, 409): the game is then rated between the two accounts."""
+    from piquet.web.rated import rated_game, rated_joiner, start_rating, take_rated_seat
 
-    @router.delete("/api/lobby/{challenge_id}", responses=_ERRORS, tags=["lobby"])
-    async def withdraw(challenge_id: ChallengeId, creds: Creds) -> dict[str, Any]:
-        """Withdraw your challenge (a seat's token of its game); the link still works."""
-        game_id = await run(lobby().game_of, challenge_id)
-        if game_id is None:
-            raise TableError(Refusal.NOT_FOUND, GONE)
-        games: Games = state.games
-        token = creds.credentials if creds is not None else None
-        await run(games.authenticate, game_id, token)
-        await run(lobby().withdraw, challenge_id)
-        return {"withdrawn": challenge_id}
+    game_id_seen = await run(lobby_of(state).game_of, challenge_id)
+    if game_id_seen is None:
+        raise TableError(Refusal.NOT_FOUND, GONE)
+    engine = state.store.engine
+    account = await run(rated_joiner, engine, game_id_seen, request)
+    taken = await run(lobby_of(state).take, challenge_id)
+    if taken is None:
+        raise TableError(Refusal.NOT_FOUND, GONE)
+    game_id, invite = taken
+    games: Games = state.games
+    try:
+        token, seat = await run(games.join, game_id, invite,
+                                body.name if account is None else account.name)
+    except TableError:
+        raise TableError(Refusal.NOT_FOUND, GONE) from None
+    if account is not None:
+        await run(take_rated_seat, engine, game_id, account.id)
+        found = await run(rated_game, engine, game_id)
+        if found is not None:
+            await run(start_rating, games, account, found.format)
+    await state.hub.publish(game_id, -1)
+    return {"id": game_id, "token": token, "seat": seat}
 
-    return router
+
+@router.delete("/api/lobby/{challenge_id}", responses=_ERRORS, tags=["lobby"])
+async def withdraw(
+    challenge_id: ChallengeId, creds: Creds, state: ServerOf
+) -> dict[str, Any]:
+    """Withdraw your challenge (a seat's token of its game); the link still works."""
+    game_id = await run(lobby_of(state).game_of, challenge_id)
+    if game_id is None:
+        raise TableError(Refusal.NOT_FOUND, GONE)
+    games: Games = state.games
+    token = token_of(creds)
+    await run(games.authenticate, game_id, token)
+    await run(lobby_of(state).withdraw, challenge_id)
+    return {"withdrawn": challenge_id}

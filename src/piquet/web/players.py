@@ -44,9 +44,9 @@ from piquet.web.games import Entry, Games
 from piquet.web.ids import ID_PATTERN, GameId
 from piquet.web.practice import refusals
 from piquet.web.refusals import hash_secret, preset_named
-from piquet.web.server import Server
+from piquet.web.server import Server, ServerOf
 
-__all__ = ["IDENTITY_COOKIE", "mount_docs", "open_box", "players_router", "seal"]
+__all__ = ["IDENTITY_COOKIE", "mount_docs", "open_box", "router", "seal"]
 
 IDENTITY_COOKIE: Final = "piquet_id"
 _YEARS_2: Final = 2 * 365 * 24 * 3600
@@ -155,276 +155,283 @@ class InvitationIn(BaseModel):
     invite: str = Field(max_length=200)
 
 
-def players_router(state: Server) -> APIRouter:
-    """``/api/me/...``, ``/api/games/{id}/invitation`` and ``/api/rules/{name}``."""
-    router = APIRouter()
+router = APIRouter()
+"""``/api/me/...``, ``/api/games/{id}/invitation`` and ``/api/rules/{name}``."""
 
-    def games() -> Games:
-        g: Games = state.games
-        return g
 
-    async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
-    def engine() -> sa.Engine:
-        return games().store.engine
 
-    def identity_of(value: str | None) -> str | None:
-        return value if value and 30 <= len(value) <= 100 else None
+def engine_of(state: Server) -> sa.Engine:
+    """The server's database."""
+    return state.games.store.engine
 
-    async def account_identity(request: Request) -> str | None:
-        """The logged-in account's identity (its games are kept under it), or None."""
-        from piquet.web.accounts import ACCOUNT_COOKIE, account_of
 
-        session = request.cookies.get(ACCOUNT_COOKIE)
-        if not session:
-            return None
-        account = await run(account_of, engine(), session)
-        return account.identity if account is not None else None
+def identity_of(value: str | None) -> str | None:
+    return value if value and 30 <= len(value) <= 100 else None
 
-    async def whose(request: Request, piquet_id: str | None) -> str | None:
-        """Whose games: the logged-in account's, else this browser's (its cookie)."""
-        return await account_identity(request) or identity_of(piquet_id)
 
-    def with_cookie(resp: Response, identity: str, request: Request) -> Response:
-        resp.set_cookie(
-            IDENTITY_COOKIE,
-            identity,
-            max_age=_YEARS_2,
-            path="/api/me",
-            httponly=True,
-            samesite="lax",
-            secure=request.url.scheme == "https",
-        )
-        return resp
+async def account_identity(state: Server, request: Request) -> str | None:
+    """The logged-in account's identity (its games are kept under it), or None."""
+    from piquet.web.accounts import ACCOUNT_COOKIE, account_of
 
-    @router.post(
-        "/api/me/games",
-        tags=["your games"],
-        summary="Add a seat to your games",
-        responses=refusals(401, 404, 409),
+    session = request.cookies.get(ACCOUNT_COOKIE)
+    if not session:
+        return None
+    account = await run(account_of, engine_of(state), session)
+    return account.identity if account is not None else None
+
+
+async def whose(state: Server, request: Request, piquet_id: str | None) -> str | None:
+    """Whose games: the logged-in account's, else this browser's (its cookie)."""
+    return await account_identity(state, request) or identity_of(piquet_id)
+
+
+def with_cookie(resp: Response, identity: str, request: Request) -> Response:
+    resp.set_cookie(
+        IDENTITY_COOKIE,
+        identity,
+        max_age=_YEARS_2,
+        path="/api/me",
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
     )
-    async def add_game(
-        body: SeatIn, request: Request, piquet_id: str | None = Cookie(None)
-    ) -> Response:
-        """Remember the seat ``token`` opens in game ``id`` under the logged-in account,
-        else this browser's identity cookie (made here if it has none).  404 if the token
-        opens no seat of that game."""
-        account = await account_identity(request)
-        identity = account or identity_of(piquet_id) or secrets.token_urlsafe(32)
-        _entry, seat = await run(games().authenticate, body.id, body.token)
+    return resp
 
-        def put() -> None:
-            values = {
-                "identity_hash": hash_secret(identity),
-                "game_id": body.id,
-                "seat": seat.seat,
-                "token_box": seal(identity, body.id, seat.seat, body.token),
-                "created_at": time.time(),
-            }
-            try:
-                with engine().begin() as conn:
-                    conn.execute(
-                        player_games_t.delete().where(
-                            player_games_t.c.identity_hash == values["identity_hash"],
-                            player_games_t.c.game_id == body.id,
-                            player_games_t.c.seat == seat.seat,
-                        )
-                    )
-                    conn.execute(player_games_t.insert().values(**values))
-            except IntegrityError:
-                # the same seat remembered by a request at the same moment (two tabs, a
-                # retry): PostgreSQL lets both delete nothing, and the other's row stands
-                pass
 
-        await run(put)
-        answer = JSONResponse({"ok": True, "seat": seat.seat, "account": account is not None})
-        return answer if account is not None else with_cookie(answer, identity, request)
+@router.post(
+    "/api/me/games",
+    tags=["your games"],
+    summary="Add a seat to your games",
+    responses=refusals(401, 404, 409),
+)
+async def add_game(
+    body: SeatIn, request: Request, state: ServerOf, piquet_id: str | None = Cookie(None)
+) -> Response:
+    """Remember the seat ``token`` opens in game ``id`` under the logged-in account,
+    else this browser's identity cookie (made here if it has none).  404 if the token
+    opens no seat of that game."""
+    account = await account_identity(state, request)
+    identity = account or identity_of(piquet_id) or secrets.token_urlsafe(32)
+    _entry, seat = await run(state.games.authenticate, body.id, body.token)
 
-    def rows_of(identity: str) -> list[Any]:
-        with engine().connect() as conn:
-            return list(
+    def put() -> None:
+        values = {
+            "identity_hash": hash_secret(identity),
+            "game_id": body.id,
+            "seat": seat.seat,
+            "token_box": seal(identity, body.id, seat.seat, body.token),
+            "created_at": time.time(),
+        }
+        try:
+            with engine_of(state).begin() as conn:
                 conn.execute(
-                    sa.select(player_games_t)
-                    .where(player_games_t.c.identity_hash == hash_secret(identity))
-                    .order_by(player_games_t.c.created_at.desc())
-                    .limit(MAX_LISTED)
-                ).all()
-            )
+                    player_games_t.delete().where(
+                        player_games_t.c.identity_hash == values["identity_hash"],
+                        player_games_t.c.game_id == body.id,
+                        player_games_t.c.seat == seat.seat,
+                    )
+                )
+                conn.execute(player_games_t.insert().values(**values))
+        except IntegrityError:
+            # the same seat remembered by a request at the same moment (two tabs, a
+            # retry): PostgreSQL lets both delete nothing, and the other's row stands
+            pass
 
-    @router.get("/api/me/games", tags=["your games"], summary="Your games", responses=refusals())
-    async def list_games(
-        request: Request, piquet_id: str | None = Cookie(None)
-    ) -> dict[str, Any]:
-        """Your games (the logged-in account's, on any device; else this browser's), newest
-        first: rules, format, opponents, score, status (``state``: yours, theirs, waiting,
-        over) and whether a replay is open."""
-        identity = await whose(request, piquet_id)
-        if identity is None:
-            return {"games": []}
-        out = []
-        for r in await run(rows_of, identity):
-            try:
-                entry = games().cached(r.game_id) or await run(games().fresh, r.game_id)
-            except TableError:
-                continue  # the game is gone
-            out.append(game_line(games(), entry, r.seat))
-        return {"games": out}
+    await run(put)
+    answer = JSONResponse({"ok": True, "seat": seat.seat, "account": account is not None})
+    return answer if account is not None else with_cookie(answer, identity, request)
 
-    @router.get(
-        "/api/me/games/{game_id}/seat",
-        tags=["your games"],
-        summary="Your seat's token",
-        responses=refusals(404),
-    )
-    async def my_seat(
-        game_id: GameId, request: Request, piquet_id: str | None = Cookie(None)
-    ) -> dict[str, Any]:
-        """The token of this browser's seat at ``game_id``; ``seat`` and ``token`` null if
-        it holds none there (an answer, not a fault: a page asks before it offers to join);
-        404 if there is no such game."""
-        if await run(games().store.game, game_id) is None:
-            raise TableError(
-                Refusal.NOT_FOUND, "no such game: the link may be mistyped or cut short"
-            )
-        identity = await whose(request, piquet_id)
-        none = {"id": game_id, "seat": None, "token": None}
-        if identity is None:
-            return none
 
-        def find() -> Any:
-            with engine().connect() as conn:
-                return conn.execute(
-                    sa.select(player_games_t).where(
+def rows_of(engine: sa.Engine, identity: str) -> list[Any]:
+    with engine.connect() as conn:
+        return list(
+            conn.execute(
+                sa.select(player_games_t)
+                .where(player_games_t.c.identity_hash == hash_secret(identity))
+                .order_by(player_games_t.c.created_at.desc())
+                .limit(MAX_LISTED)
+            ).all()
+        )
+
+
+@router.get("/api/me/games", tags=["your games"], summary="Your games", responses=refusals())
+async def list_games(
+    request: Request, state: ServerOf, piquet_id: str | None = Cookie(None)
+) -> dict[str, Any]:
+    """Your games (the logged-in account's, on any device; else this browser's), newest
+    first: rules, format, opponents, score, status (``state``: yours, theirs, waiting,
+    over) and whether a replay is open."""
+    identity = await whose(state, request, piquet_id)
+    if identity is None:
+        return {"games": []}
+    out = []
+    for r in await run(rows_of, engine_of(state), identity):
+        try:
+            entry = state.games.cached(r.game_id) or await run(state.games.fresh, r.game_id)
+        except TableError:
+            continue  # the game is gone
+        out.append(game_line(state.games, entry, r.seat))
+    return {"games": out}
+
+
+@router.get(
+    "/api/me/games/{game_id}/seat",
+    tags=["your games"],
+    summary="Your seat's token",
+    responses=refusals(404),
+)
+async def my_seat(
+    game_id: GameId, request: Request, state: ServerOf, piquet_id: str | None = Cookie(None)
+) -> dict[str, Any]:
+    """The token of this browser's seat at ``game_id``; ``seat`` and ``token`` null if
+    it holds none there (an answer, not a fault: a page asks before it offers to join);
+    404 if there is no such game."""
+    if await run(state.games.store.game, game_id) is None:
+        raise TableError(
+            Refusal.NOT_FOUND, "no such game: the link may be mistyped or cut short"
+        )
+    identity = await whose(state, request, piquet_id)
+    none = {"id": game_id, "seat": None, "token": None}
+    if identity is None:
+        return none
+
+    def find() -> Any:
+        with engine_of(state).connect() as conn:
+            return conn.execute(
+                sa.select(player_games_t).where(
+                    player_games_t.c.identity_hash == hash_secret(identity),
+                    player_games_t.c.game_id == game_id,
+                )
+            ).first()
+
+    r = await run(find)
+    if r is None:
+        return none
+    return {
+        "id": game_id,
+        "seat": r.seat,
+        "token": open_box(identity, game_id, r.seat, r.token_box),
+    }
+
+
+@router.delete(
+    "/api/me/games/{game_id}",
+    tags=["your games"],
+    summary="Forget a game",
+    responses=refusals(),
+)
+async def forget(
+    game_id: GameId, request: Request, state: ServerOf, piquet_id: str | None = Cookie(None)
+) -> dict[str, Any]:
+    """Take ``game_id`` off your list (the game itself goes on)."""
+    identity = await whose(state, request, piquet_id)
+    if identity is not None:
+
+        def drop() -> None:
+            with engine_of(state).begin() as conn:
+                conn.execute(
+                    player_games_t.delete().where(
                         player_games_t.c.identity_hash == hash_secret(identity),
                         player_games_t.c.game_id == game_id,
                     )
-                ).first()
+                )
 
-        r = await run(find)
-        if r is None:
-            return none
-        return {
-            "id": game_id,
-            "seat": r.seat,
-            "token": open_box(identity, game_id, r.seat, r.token_box),
-        }
+        await run(drop)
+    return {"ok": True}
 
-    @router.delete(
-        "/api/me/games/{game_id}",
-        tags=["your games"],
-        summary="Forget a game",
-        responses=refusals(),
-    )
-    async def forget(
-        game_id: GameId, request: Request, piquet_id: str | None = Cookie(None)
-    ) -> dict[str, Any]:
-        """Take ``game_id`` off your list (the game itself goes on)."""
-        identity = await whose(request, piquet_id)
-        if identity is not None:
 
-            def drop() -> None:
-                with engine().begin() as conn:
-                    conn.execute(
-                        player_games_t.delete().where(
-                            player_games_t.c.identity_hash == hash_secret(identity),
-                            player_games_t.c.game_id == game_id,
-                        )
-                    )
-
-            await run(drop)
-        return {"ok": True}
-
-    @router.post(
-        "/api/games/{game_id}/invitation",
-        tags=["games"],
-        summary="What an invitation opens",
-        responses=refusals(404, 410),
-    )
-    async def invitation(game_id: GameId, body: InvitationIn) -> dict[str, Any]:
-        """Before joining: who invites you, to which rule set and format.  404: no such
-        game or link; 410: the invitation was used (the seat is taken) or replaced, or the
-        game is over."""
-        row = await run(games().store.game, game_id)
-        if row is None:
-            raise TableError(
-                Refusal.NOT_FOUND, "no such game: the link may be mistyped or cut short"
-            )
-        digest = hash_secret(body.invite)
-        seat = next(
-            (
-                s
-                for s in row.seats
-                if s.token_hash is None
-                and s.invite_hash is not None
-                and hmac.compare_digest(s.invite_hash, digest)
-            ),
-            None,
+@router.post(
+    "/api/games/{game_id}/invitation",
+    tags=["games"],
+    summary="What an invitation opens",
+    responses=refusals(404, 410),
+)
+async def invitation(game_id: GameId, body: InvitationIn, state: ServerOf) -> dict[str, Any]:
+    """Before joining: who invites you, to which rule set and format.  404: no such
+    game or link; 410: the invitation was used (the seat is taken) or replaced, or the
+    game is over."""
+    row = await run(state.games.store.game, game_id)
+    if row is None:
+        raise TableError(
+            Refusal.NOT_FOUND, "no such game: the link may be mistyped or cut short"
         )
-        if seat is None:
-            if sum(s.kind == "human" for s in row.seats) < 2:
-                raise TableError(
-                    Refusal.NOT_FOUND,
-                    "this game has no seat for a friend: the link is none of its invitations",
-                )
-            if not any(s.kind == "human" and s.token_hash is None for s in row.seats):
-                raise TableError(
-                    Refusal.GONE,
-                    "this invitation has been used: its seat is taken. Ask whoever sent it "
-                    "for a new game.",
-                )
+    digest = hash_secret(body.invite)
+    seat = next(
+        (
+            s
+            for s in row.seats
+            if s.token_hash is None
+            and s.invite_hash is not None
+            and hmac.compare_digest(s.invite_hash, digest)
+        ),
+        None,
+    )
+    if seat is None:
+        if sum(s.kind == "human" for s in row.seats) < 2:
+            raise TableError(
+                Refusal.NOT_FOUND,
+                "this game has no seat for a friend: the link is none of its invitations",
+            )
+        if not any(s.kind == "human" and s.token_hash is None for s in row.seats):
             raise TableError(
                 Refusal.GONE,
-                "this invitation link has been replaced by a newer one: ask for the new link",
+                "this invitation has been used: its seat is taken. Ask whoever sent it "
+                "for a new game.",
             )
-        if games().over(await run(games().fresh, game_id)):
-            raise TableError(
-                Refusal.GONE, "this game is over: ask whoever sent the link for a new game"
-            )
-        rules = preset_named(row.rules)
-        from piquet.web.rated import rated_game
+        raise TableError(
+            Refusal.GONE,
+            "this invitation link has been replaced by a newer one: ask for the new link",
+        )
+    if state.games.over(await run(state.games.fresh, game_id)):
+        raise TableError(
+            Refusal.GONE, "this game is over: ask whoever sent the link for a new game"
+        )
+    rules = preset_named(row.rules)
+    from piquet.web.rated import rated_game
 
-        rated = await run(rated_game, engine(), game_id) is not None
-        hosts = [s.name for s in row.seats if s.kind == "human" and s.token_hash is not None]
-        others = [s.name for s in row.seats if s.seat != seat.seat and s.name not in hosts[:1]]
-        return {
-            "id": game_id,
-            "seat": seat.seat,
-            "host": hosts[0] if hosts else "A player",
-            "others": others,
-            "rules": row.rules,
-            "title": TITLES.get(row.rules, row.rules),
-            "format": row.format,
-            "format_label": format_label(rules, Format(row.format)),
-            "summary": rules_summary(rules, Format(row.format)),
-            "rated": rated,
-        }
+    rated = await run(rated_game, engine_of(state), game_id) is not None
+    hosts = [s.name for s in row.seats if s.kind == "human" and s.token_hash is not None]
+    others = [s.name for s in row.seats if s.seat != seat.seat and s.name not in hosts[:1]]
+    return {
+        "id": game_id,
+        "seat": seat.seat,
+        "host": hosts[0] if hosts else "A player",
+        "others": others,
+        "rules": row.rules,
+        "title": TITLES.get(row.rules, row.rules),
+        "format": row.format,
+        "format_label": format_label(rules, Format(row.format)),
+        "summary": rules_summary(rules, Format(row.format)),
+        "rated": rated,
+    }
 
-    @router.get(
-        "/api/rules/{name}",
-        tags=["games"],
-        summary="Every rule of a rule set",
-        responses=refusals(404),
-    )
-    async def rules_in_full(name: str) -> dict[str, Any]:
-        """Each knob of the rule set: its value, what it means, and its source passage."""
-        r = preset_named(name)
-        return {
-            "name": r.name,
-            "title": TITLES.get(r.name, r.name),
-            "knobs": [
-                {
-                    "knob": k,
-                    "value": value_text(v),
-                    "meaning": KNOB_DOCS.get(k, ""),
-                    "source": citation(r.name, k),
-                }
-                for k, v in r.knobs().items()
-                if k != "name"
-            ],
-        }
 
-    return router
+@router.get(
+    "/api/rules/{name}",
+    tags=["games"],
+    summary="Every rule of a rule set",
+    responses=refusals(404),
+)
+async def rules_in_full(name: str) -> dict[str, Any]:
+    """Each knob of the rule set: its value, what it means, and its source passage."""
+    r = preset_named(name)
+    return {
+        "name": r.name,
+        "title": TITLES.get(r.name, r.name),
+        "knobs": [
+            {
+                "knob": k,
+                "value": value_text(v),
+                "meaning": KNOB_DOCS.get(k, ""),
+                "source": citation(r.name, k),
+            }
+            for k, v in r.knobs().items()
+            if k != "name"
+        ],
+    }
 
 
 # ---------------------------------------------------------------------- /docs, offline

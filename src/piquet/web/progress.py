@@ -33,9 +33,9 @@ from pydantic import BaseModel, Field
 from piquet.table.errors import Refusal, TableError
 from piquet.web.accounts import ACCOUNT_COOKIE, Account, account_of
 from piquet.web.practice import refusals
-from piquet.web.server import Server
+from piquet.web.server import Server, ServerOf
 
-__all__ = ["ProgressError", "merge", "progress_router", "progress_t", "valid_progress"]
+__all__ = ["ProgressError", "merge", "router", "progress_t", "valid_progress"]
 
 MAX_ENTRIES: Final = 500
 """The most lessons, or puzzles, one account keeps."""
@@ -163,44 +163,44 @@ class ProgressIn(BaseModel):
                     "holds; merged with what the account keeps.")
 
 
-def progress_router(state: Server) -> APIRouter:
-    """``/api/account/progress``."""
-    router = APIRouter()
+router = APIRouter()
+"""``/api/account/progress``."""
 
-    def engine() -> sa.Engine:
-        return state.store.engine
 
-    async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
-    async def logged_in(request: Request) -> Account:
-        account: Account | None = await run(
-            account_of, engine(), request.cookies.get(ACCOUNT_COOKIE))
-        if account is None:
-            raise TableError(Refusal.NO_TOKEN, "you are not logged in: your progress is "
-                             "kept in this browser only (log in to keep it with your account)")
-        return account
 
-    @router.get("/api/account/progress", tags=["accounts"],
-                summary="Your lessons' and puzzles' progress", responses=refusals(401))
-    async def get_progress(request: Request) -> dict[str, Any]:
-        """What the account keeps of the lessons answered, the puzzles tried and the
-        level chosen (401 when not logged in)."""
-        account = await logged_in(request)
-        return {"progress": await run(stored, engine(), account.id)}
+async def logged_in(state: Server, request: Request) -> Account:
+    account: Account | None = await run(
+        account_of, state.store.engine, request.cookies.get(ACCOUNT_COOKIE))
+    if account is None:
+        raise TableError(Refusal.NO_TOKEN, "you are not logged in: your progress is "
+                         "kept in this browser only (log in to keep it with your account)")
+    return account
 
-    @router.post("/api/account/progress", tags=["accounts"],
-                 summary="Keep this device's progress with your account",
-                 responses=refusals(401, 403))
-    async def post_progress(body: ProgressIn, request: Request) -> dict[str, Any]:
-        """Merge this device's progress into the account's and answer the whole: a step
-        answered anywhere stays answered (400 when the progress is not of the kept form,
-        saying what is; nothing kept then)."""
-        account = await logged_in(request)
-        try:
-            sent = valid_progress(body.progress)
-        except ProgressError as exc:
-            raise TableError(Refusal.UNREADABLE, str(exc)) from None
-        return {"progress": await run(store_merged, engine(), account.id, sent)}
 
-    return router
+@router.get("/api/account/progress", tags=["accounts"],
+            summary="Your lessons' and puzzles' progress", responses=refusals(401))
+async def get_progress(request: Request, state: ServerOf) -> dict[str, Any]:
+    """What the account keeps of the lessons answered, the puzzles tried and the
+    level chosen (401 when not logged in)."""
+    account = await logged_in(state, request)
+    return {"progress": await run(stored, state.store.engine, account.id)}
+
+
+@router.post("/api/account/progress", tags=["accounts"],
+             summary="Keep this device's progress with your account",
+             responses=refusals(401, 403))
+async def post_progress(
+    body: ProgressIn, request: Request, state: ServerOf
+) -> dict[str, Any]:
+    """Merge this device's progress into the account's and answer the whole: a step
+    answered anywhere stays answered (400 when the progress is not of the kept form,
+    saying what is; nothing kept then)."""
+    account = await logged_in(state, request)
+    try:
+        sent = valid_progress(body.progress)
+    except ProgressError as exc:
+        raise TableError(Refusal.UNREADABLE, str(exc)) from None
+    return {"progress": await run(store_merged, state.store.engine, account.id, sent)}

@@ -34,7 +34,7 @@ from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Entry, Games
 from piquet.web.ids import Creds, GameId, token_of
 from piquet.web.practice import refusals
-from piquet.web.server import Server
+from piquet.web.server import ServerOf
 
 if TYPE_CHECKING:
     from piquet.web.accounts import Account
@@ -44,7 +44,7 @@ __all__ = [
     "RatedGame",
     "rated_game",
     "rated_joiner",
-    "rated_router",
+    "router",
     "ratings_of",
     "ratings_t",
     "settle",
@@ -262,45 +262,40 @@ async def settle_if_over(games: Games, entry: Entry) -> None:
     await to_thread.run_sync(settle, games.store.engine, entry.row.id, score_of_seat_0(entry))
 
 
-def rated_router(state: Server) -> APIRouter:
-    """``GET /api/games/{id}/rating``: whether a game is rated, and how it moved ratings."""
-    router = APIRouter(tags=["games"])
+router = APIRouter(tags=["games"])
+"""``GET /api/games/{id}/rating``: whether a game is rated, and how it moved ratings."""
 
-    def games() -> Games:
-        g: Games = state.games
-        return g
 
-    async def run(fn: Callable[..., Any], *args: Any) -> Any:
-        return await to_thread.run_sync(functools.partial(fn, *args))
+async def run(fn: Callable[..., Any], *args: Any) -> Any:
+    return await to_thread.run_sync(functools.partial(fn, *args))
 
-    @router.get("/api/games/{game_id}/rating", summary="Whether the game is rated",
-                responses=refusals(401, 404))
-    async def rating(game_id: GameId, creds: Creds) -> dict[str, Any]:
-        """For a seat of the game: ``rated`` (false: a casual game), the format, each
-        seat's rating (before the game, and after it once it is over: ``changes``)."""
-        entry, _seat = await run(games().authenticate, game_id, token_of(creds))
-        engine = games().store.engine
-        found: RatedGame | None = await run(rated_game, engine, game_id)
-        if found is None:
-            return {"rated": False}
-        if games().over(entry) and not found.settled:
-            await settle_if_over(games(), entry)
-            found = await run(rated_game, engine, game_id)
-            if found is None:  # pragma: no cover - a rated row is never deleted
-                raise TableError(Refusal.NOT_FOUND, "no such game")
-        now: list[float | None] = []
-        for account in found.accounts:
-            if account is None:
-                now.append(None)
-            else:
-                mine = (await run(ratings_of, engine, account)).get(found.format, NEW_PLAYER)
-                now.append(round(mine.rating, 2))
-        return {
-            "rated": True,
-            "format": found.format,
-            "settled": found.settled,
-            "ratings": now,
-            "changes": found.changes,
-        }
 
-    return router
+@router.get("/api/games/{game_id}/rating", summary="Whether the game is rated",
+            responses=refusals(401, 404))
+async def rating(game_id: GameId, creds: Creds, state: ServerOf) -> dict[str, Any]:
+    """For a seat of the game: ``rated`` (false: a casual game), the format, each
+    seat's rating (before the game, and after it once it is over: ``changes``)."""
+    entry, _seat = await run(state.games.authenticate, game_id, token_of(creds))
+    engine = state.games.store.engine
+    found: RatedGame | None = await run(rated_game, engine, game_id)
+    if found is None:
+        return {"rated": False}
+    if state.games.over(entry) and not found.settled:
+        await settle_if_over(state.games, entry)
+        found = await run(rated_game, engine, game_id)
+        if found is None:  # pragma: no cover - a rated row is never deleted
+            raise TableError(Refusal.NOT_FOUND, "no such game")
+    now: list[float | None] = []
+    for account in found.accounts:
+        if account is None:
+            now.append(None)
+        else:
+            mine = (await run(ratings_of, engine, account)).get(found.format, NEW_PLAYER)
+            now.append(round(mine.rating, 2))
+    return {
+        "rated": True,
+        "format": found.format,
+        "settled": found.settled,
+        "ratings": now,
+        "changes": found.changes,
+    }

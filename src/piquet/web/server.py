@@ -1,10 +1,17 @@
 """The server's parts, typed: one :class:`Server` object that the routes read, set once
-at start-up (the database is opened then, not when the application is made)."""
+at start-up (the database is opened then, not when the application is made).
+
+Every route reads it through one dependency, :data:`ServerOf` (:func:`server_of`: the
+application's ``state.piquet``), never through a closure."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
+
+from fastapi import Depends
+from starlette.requests import HTTPConnection
 
 from piquet.jobs import JobQueue
 from piquet.web.ai import AiRunner
@@ -15,8 +22,12 @@ from piquet.web.store import Store
 if TYPE_CHECKING:
     from piquet.web.analysis import Analyses
     from piquet.web.clocks import Clocks
+    from piquet.web.learn_routes import Guidance
+    from piquet.web.limits import TokenBuckets
+    from piquet.web.lobby import Lobby
+    from piquet.web.tally import Tallies
 
-__all__ = ["Parts", "Server"]
+__all__ = ["Parts", "Server", "ServerOf", "server_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +54,20 @@ class Server:
     analyses: Analyses | None = None
     clocks: Clocks | None = None
     """The games' clocks (made at start-up)."""
+    create_per_minute: float = 30.0
+    """New games, tallies and challenges a minute per client address (0: no limit)."""
+    probing: asyncio.Lock = field(default_factory=asyncio.Lock)
+    """Held while the database is probed: health checks arriving together share one probe."""
+    tallies: tuple[Store, Tallies] | None = None
+    """The tallies, over the store they were made on (made at the first tally request)."""
+    tally_creates: TokenBuckets | None = None
+    """New tallies a minute per client address (made at the first new tally)."""
+    guidance: Guidance | None = None
+    """The guided games' coaches (made at the first request that needs them)."""
+    lobby: Lobby | None = None
+    """The lobby's challenges (made at the first lobby request)."""
+    lobby_posts: TokenBuckets | None = None
+    """New challenges a minute per client address (made at the first challenge)."""
 
     def _started(self) -> Parts:
         if self.parts is None:  # pragma: no cover - a route runs only once started
@@ -68,3 +93,13 @@ class Server:
     @property
     def jobs(self) -> JobQueue:
         return self._started().jobs
+
+
+def server_of(connection: HTTPConnection) -> Server:
+    """The server whose route is asked (a request's or a WebSocket's)."""
+    server: Server = connection.app.state.piquet
+    return server
+
+
+ServerOf = Annotated[Server, Depends(server_of)]
+"""A route's parameter that is the running :class:`Server`."""

@@ -8,7 +8,7 @@ record to download.  Nothing here decides a rule: every entry goes through
 :meth:`~piquet.tally.TallySession.enter`, and a stored tally is rebuilt with
 :meth:`~piquet.tally.TallySession.from_record`.
 
-Mount it with :func:`tally_router`; tallies live in the server's database
+Mount its :data:`router`; tallies live in the server's database
 (:mod:`piquet.web.tallystore`).  A tally's token (from creating it) goes in
 ``Authorization: Bearer TOKEN``; every error is ``{"error": "..."}``.
 """
@@ -40,7 +40,8 @@ from piquet.tally import TallySession, new_tally
 from piquet.web.ids import Creds, TallyId, token_of
 from piquet.web.limits import TokenBuckets
 from piquet.web.refusals import clean_name, hash_secret, preset_named
-from piquet.web.store import Store, StoreError, unavailable_words
+from piquet.web.server import Server, ServerOf
+from piquet.web.store import StoreError, unavailable_words
 from piquet.web.tally_schemas import (
     MAX_GAMES,
     EntryIn,
@@ -53,7 +54,7 @@ from piquet.web.tally_schemas import (
 from piquet.web.tally_view import speak, tally_json
 from piquet.web.tallystore import MAX_ENTRY, TallyRow, TallyStore
 
-__all__ = ["MAX_GAMES", "MAX_STEPS", "Tallies", "tally_json", "tally_router"]
+__all__ = ["MAX_GAMES", "MAX_STEPS", "Tallies", "router", "tally_json", "tallies_of"]
 
 log = logging.getLogger("piquet.web")
 STATIC: Final = Path(__file__).parent / "static"
@@ -316,140 +317,157 @@ class Tallies:
 # ====================================================================== the routes
 
 
-def tally_router(store: Callable[[], Store], *, create_per_minute: float = 30.0) -> APIRouter:
-    """The tally's API (``/api/tallies``) and pages (``/tally``, ``/tally/{id}``).
+router = APIRouter()
+"""The tally's API (``/api/tallies``) and pages (``/tally``, ``/tally/{id}``); the tallies
+use the server's store's engine, and the server's ``create_per_minute`` limits new
+tallies per client address (0: no limit)."""
 
-    ``store`` gives the server's :class:`Store` (opened at start-up); the tallies use its
-    engine.  ``create_per_minute`` limits new tallies per client address (0: no limit).
+
+def tallies_of(state: Server) -> Tallies:
+    """The server's tallies, over its store (opened at start-up)."""
+    s = state.store
+    if state.tallies is None or state.tallies[0] is not s:
+        state.tallies = (s, Tallies(TallyStore(s.engine)))
+    return state.tallies[1]
+
+
+def creates_of(state: Server) -> TokenBuckets:
+    """The server's buckets of new tallies, per client address."""
+    if state.tally_creates is None:
+        per_minute = state.create_per_minute
+        state.tally_creates = TokenBuckets(per_minute / 60.0, max(1.0, per_minute / 3))
+    return state.tally_creates
+
+
+async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
+
+
+def answer(row: TallyRow, session: TallySession) -> JSONResponse:
+    return JSONResponse(tally_json(row.id, row.version, session))
+
+
+# ---------------------------------------------------------------------- the page
+@functools.cache
+def _page_html() -> str:
+    return (STATIC / "tally.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
+
+
+def page() -> HTMLResponse:
+    return HTMLResponse(_page_html(), headers={"cache-control": "no-cache"})
+
+
+for _route in ("/tally", "/tally/{tally_id}"):
+    router.add_api_route(_route, page, methods=["GET"], include_in_schema=False)
+
+
+# ---------------------------------------------------------------------- the API
+@router.post(
+    "/api/tallies",
+    status_code=201,
+    response_model=TallyCreatedOut,
+    responses=errors_doc(400, 413, 422, 429, 503),
+    tags=["tallies"],
+)
+async def create_tally(
+    body: Annotated[NewTallyIn, Body()], request: Request, state: ServerOf
+) -> JSONResponse:
+    """Start a tally of a game played with real cards, under a rule set.
+
+    The answer holds the tally's token (keep it: it opens the tally) and its state.
     """
-    router = APIRouter()
-    held: dict[str, Any] = {}
-    creates = TokenBuckets(create_per_minute / 60.0, max(1.0, create_per_minute / 3))
-    page_html = (
-        (STATIC / "tally.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
-    )
-
-    def tallies() -> Tallies:
-        s = store()
-        if held.get("store") is not s:
-            held.update(store=s, tallies=Tallies(TallyStore(s.engine)))
-        t: Tallies = held["tallies"]
-        return t
-
-    async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
-
-    def answer(row: TallyRow, session: TallySession) -> JSONResponse:
-        return JSONResponse(tally_json(row.id, row.version, session))
-
-    # ------------------------------------------------------------------ the page
-    def page() -> HTMLResponse:
-        return HTMLResponse(page_html, headers={"cache-control": "no-cache"})
-
-    for route in ("/tally", "/tally/{tally_id}"):
-        router.add_api_route(route, page, methods=["GET"], include_in_schema=False)
-
-    # ------------------------------------------------------------------ the API
-    @router.post(
-        "/api/tallies",
-        status_code=201,
-        response_model=TallyCreatedOut,
-        responses=errors_doc(400, 413, 422, 429, 503),
-        tags=["tallies"],
-    )
-    async def create_tally(body: Annotated[NewTallyIn, Body()], request: Request) -> JSONResponse:
-        """Start a tally of a game played with real cards, under a rule set.
-
-        The answer holds the tally's token (keep it: it opens the tally) and its state.
-        """
-        client = request.client
-        wait = creates.take(client.host if client else "?")
-        if wait:
-            raise StarletteHTTPException(
-                429,
-                "too many new tallies: slow down and try again",
-                headers={"retry-after": str(max(1, math.ceil(wait)))},
-            )
-        made: Created = await run(
-            tallies().create,
-            rules=body.rules,
-            names=body.names,
-            format=body.format,
-            games=body.games,
+    client = request.client
+    wait = creates_of(state).take(client.host if client else "?")
+    if wait:
+        raise StarletteHTTPException(
+            429,
+            "too many new tallies: slow down and try again",
+            headers={"retry-after": str(max(1, math.ceil(wait)))},
         )
-        return JSONResponse(
-            {
-                "id": made.id,
-                "token": made.token,
-                "url": f"/tally/{made.id}",
-                "tally": tally_json(made.id, made.version, made.session),
-            },
-            status_code=201,
-        )
-
-    @router.get(
-        "/api/tallies/{tally_id}",
-        response_model=TallyOut,
-        responses=errors_doc(401, 404, 409, 422, 429, 503),
-        tags=["tallies"],
+    made: Created = await run(
+        tallies_of(state).create,
+        rules=body.rules,
+        names=body.names,
+        format=body.format,
+        games=body.games,
     )
-    async def get_tally(tally_id: TallyId, creds: Creds) -> JSONResponse:
-        """The tally: scores, what is expected next, the entries, the deal's known cards."""
-        row, session = await run(tallies().load, tally_id, token_of(creds))
-        return answer(row, session)
-
-    @router.post(
-        "/api/tallies/{tally_id}/entries",
-        response_model=TallyOut,
-        responses=errors_doc(400, 401, 404, 409, 413, 422, 429, 503),
-        tags=["tallies"],
-    )
-    async def enter(tally_id: TallyId, body: EntryIn, creds: Creds) -> JSONResponse:
-        """Enter what happened at the table (one line of the tally's entries).
-
-        400: the text is no entry; 422: the rule set forbids it (a claim the hand cannot
-        show, a second discard, a card not in hand, out of turn: the error says what and
-        what is expected); 409: the match is over or the tally changed meanwhile.  The
-        tally is unchanged then.  A blank line or a ``#`` comment changes nothing.
-        """
-        row, session = await run(
-            tallies().enter, tally_id, token_of(creds), body.entry, body.version
-        )
-        return answer(row, session)
-
-    @router.post(
-        "/api/tallies/{tally_id}/undo",
-        response_model=TallyOut,
-        responses=errors_doc(400, 401, 404, 409, 413, 422, 429, 503),
-        tags=["tallies"],
-    )
-    async def undo(
-        tally_id: TallyId, creds: Creds, body: UndoIn | None = None
-    ) -> JSONResponse:
-        """Take back the last entry (a line of several cards is taken back card by card);
-        409 if the tally moved on since ``version``."""
-        row, session = await run(
-            tallies().undo, tally_id, token_of(creds), body.version if body else None
-        )
-        return answer(row, session)
-
-    @router.get(
-        "/api/tallies/{tally_id}/record",
-        responses={
-            200: {"content": {"application/json": {}}, "description": "The record, as a file."},
-            **errors_doc(401, 404, 409, 422, 429, 503),
+    return JSONResponse(
+        {
+            "id": made.id,
+            "token": made.token,
+            "url": f"/tally/{made.id}",
+            "tally": tally_json(made.id, made.version, made.session),
         },
-        tags=["tallies"],
+        status_code=201,
     )
-    async def record(tally_id: TallyId, creds: Creds) -> JSONResponse:
-        """The tally as a record (``TallySession.to_record``): ``piquet tally --load`` reads it.
 
-        Available at any moment; the result is filled in once the match is over.
-        """
-        _row, session = await run(tallies().load, tally_id, token_of(creds))
-        return JSONResponse(
-            session.to_record(),
-            headers={"content-disposition": f'attachment; filename="piquet-tally-{tally_id}.json"'},
-        )
 
-    return router
+@router.get(
+    "/api/tallies/{tally_id}",
+    response_model=TallyOut,
+    responses=errors_doc(401, 404, 409, 422, 429, 503),
+    tags=["tallies"],
+)
+async def get_tally(tally_id: TallyId, creds: Creds, state: ServerOf) -> JSONResponse:
+    """The tally: scores, what is expected next, the entries, the deal's known cards."""
+    row, session = await run(tallies_of(state).load, tally_id, token_of(creds))
+    return answer(row, session)
+
+
+@router.post(
+    "/api/tallies/{tally_id}/entries",
+    response_model=TallyOut,
+    responses=errors_doc(400, 401, 404, 409, 413, 422, 429, 503),
+    tags=["tallies"],
+)
+async def enter(
+    tally_id: TallyId, body: EntryIn, creds: Creds, state: ServerOf
+) -> JSONResponse:
+    """Enter what happened at the table (one line of the tally's entries).
+
+    400: the text is no entry; 422: the rule set forbids it (a claim the hand cannot
+    show, a second discard, a card not in hand, out of turn: the error says what and
+    what is expected); 409: the match is over or the tally changed meanwhile.  The
+    tally is unchanged then.  A blank line or a ``#`` comment changes nothing.
+    """
+    row, session = await run(
+        tallies_of(state).enter, tally_id, token_of(creds), body.entry, body.version
+    )
+    return answer(row, session)
+
+
+@router.post(
+    "/api/tallies/{tally_id}/undo",
+    response_model=TallyOut,
+    responses=errors_doc(400, 401, 404, 409, 413, 422, 429, 503),
+    tags=["tallies"],
+)
+async def undo(
+    tally_id: TallyId, creds: Creds, state: ServerOf, body: UndoIn | None = None
+) -> JSONResponse:
+    """Take back the last entry (a line of several cards is taken back card by card);
+    409 if the tally moved on since ``version``."""
+    row, session = await run(
+        tallies_of(state).undo, tally_id, token_of(creds), body.version if body else None
+    )
+    return answer(row, session)
+
+
+@router.get(
+    "/api/tallies/{tally_id}/record",
+    responses={
+        200: {"content": {"application/json": {}}, "description": "The record, as a file."},
+        **errors_doc(401, 404, 409, 422, 429, 503),
+    },
+    tags=["tallies"],
+)
+async def record(tally_id: TallyId, creds: Creds, state: ServerOf) -> JSONResponse:
+    """The tally as a record (``TallySession.to_record``): ``piquet tally --load`` reads it.
+
+    Available at any moment; the result is filled in once the match is over.
+    """
+    _row, session = await run(tallies_of(state).load, tally_id, token_of(creds))
+    return JSONResponse(
+        session.to_record(),
+        headers={"content-disposition": f'attachment; filename="piquet-tally-{tally_id}.json"'},
+    )

@@ -39,7 +39,7 @@ from piquet.core.view import public_view
 from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Entry, Games
 from piquet.web.hub import live_message
-from piquet.web.ids import ID_RE, Creds, GameId
+from piquet.web.ids import ID_RE, Creds, GameId, token_of
 from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.server import Server
 from piquet.web.store import metadata
@@ -205,7 +205,7 @@ def watch_router(state: Server) -> APIRouter:
         """The game's spectator link (a seat's token opens it): whoever has the link sees
         what both players have made public, never a hand."""
         games: Games = state.games
-        token = creds.credentials if creds is not None else None
+        token = token_of(creds)
         if games.seat_cached(game_id, token) is None:
             await run(games.authenticate, game_id, token)
         key = await run(keys().make, game_id)
@@ -215,7 +215,7 @@ def watch_router(state: Server) -> APIRouter:
     async def watch(game_id: GameId, creds: Creds) -> Response:
         """The game as a spectator sees it (the spectator key as the bearer token): the
         engine's public view, the seats, the deal just finished as the public saw it."""
-        key = creds.credentials if creds is not None else None
+        key = token_of(creds)
         if key is None:
             raise TableError(Refusal.NO_TOKEN, "send the spectator key: Authorization: Bearer KEY")
         if not await run(keys().opens, game_id, key):

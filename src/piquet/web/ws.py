@@ -39,7 +39,7 @@ from fastapi import FastAPI, WebSocket, WebSocketDisconnect
 
 from piquet.table.errors import Refusal, TableError
 from piquet.web.acting import take
-from piquet.web.app import HTTP_STATUS
+from piquet.web.errors import HTTP_STATUS
 from piquet.web.games import Games
 from piquet.web.hub import PRESENCE_EVERY, live_message
 from piquet.web.ids import ID_RE

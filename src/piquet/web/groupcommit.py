@@ -1,0 +1,249 @@
+"""Appending to a game's log, many at once: one writer thread commits every append
+waiting at the same moment in one short transaction (group commit), and answers each
+caller once that transaction is committed.  Each append is optimistic: it succeeds only
+if the log still has the length (and the game the revision) the writer saw, so two
+processes sharing one database can never fork a game.  With SQLite, a thread of its own
+copies the write-ahead log into the database file (:class:`Checkpointer`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future
+from dataclasses import dataclass
+from typing import Final
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+
+from piquet.web.database import StoreError, actions_t, games_t, reason_of, seats_t
+
+__all__ = ["VERSION", "Append", "Checkpointer", "GroupWriter", "append_all", "bump_revision"]
+
+log = logging.getLogger("piquet.web")
+
+
+@dataclass(frozen=True, slots=True)
+class Append:
+    game_id: str
+    idx: int
+    revision: int
+    player: int
+    action: str
+    finished: bool
+    future: Future[bool]
+
+
+# Built once: SQLAlchemy then reuses their compiled form (and their cache keys).
+_ADVANCE: Final = (
+    games_t.update()
+    .where(
+        games_t.c.id == sa.bindparam("b_id"),
+        games_t.c.n_actions == sa.bindparam("b_idx"),
+        # an undo (then as many new moves), a resignation or a rematch raised it: a move
+        # checked against the copy of before must not be written
+        games_t.c.revision == sa.bindparam("b_rev"),
+    )
+    .values(
+        n_actions=sa.bindparam("b_next"),
+        finished=sa.bindparam("b_finished"),
+        updated_at=sa.bindparam("b_now"),
+    )
+)
+_LOG: Final = actions_t.insert()
+
+
+def bump_revision(conn: sa.Connection, game_id: str) -> None:
+    """Raise the revision of ``game_id`` in ``conn``'s transaction: a change other than an
+    append, that other processes holding the game must notice (see :meth:`Store.version`)."""
+    conn.execute(
+        games_t.update()
+        .where(games_t.c.id == game_id)
+        .values(revision=games_t.c.revision + 1)
+    )
+VERSION: Final = sa.select(
+    games_t.c.n_actions,
+    games_t.c.revision,
+    sa.select(sa.func.count())
+    .where(seats_t.c.game_id == games_t.c.id, seats_t.c.token_hash.is_not(None))
+    .scalar_subquery(),
+).where(games_t.c.id == sa.bindparam("b_id"))
+
+
+def append_all(conn: sa.Connection, items: Sequence[Append], now: float) -> list[bool]:
+    """Write ``items`` in ``conn``'s transaction: for each, whether the log had its length
+    and the game its revision."""
+    results = []
+    rows = []
+    for item in items:
+        res = conn.execute(
+            _ADVANCE,
+            {
+                "b_id": item.game_id,
+                "b_idx": item.idx,
+                "b_rev": item.revision,
+                "b_next": item.idx + 1,
+                "b_finished": item.finished,
+                "b_now": now,
+            },
+        )
+        ok = res.rowcount == 1
+        results.append(ok)
+        if ok:
+            rows.append(
+                {
+                    "game_id": item.game_id,
+                    "idx": item.idx,
+                    "player": item.player,
+                    "action": item.action,
+                    "created_at": now,
+                }
+            )
+    if rows:
+        conn.execute(_LOG, rows)
+    return results
+
+
+class GroupWriter:
+    """Group commit: the appends waiting at the same moment share one transaction.
+
+    A single thread writes every pending append in one transaction and answers each
+    caller only once that transaction is committed (with SQLite, on disk: one flush
+    for them all).  Nothing else waits for it: a caller blocks on its future, or awaits
+    it (:meth:`submit_async`) without holding a worker thread.
+    """
+
+    def __init__(self, engine: Engine, *, check: Callable[[], str | None] = lambda: None) -> None:
+        self.engine = engine
+        self.check = check
+        """After each commit: None, or why the commit cannot be acknowledged."""
+        self.failure: tuple[float, str] | None = None
+        """(when, why) the last write failed, until one succeeds."""
+        self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="piquet-db-writer", daemon=True)
+        self._thread.start()
+
+    def submit(self, item: Append) -> bool:
+        self._queue.put(item)
+        return item.future.result()
+
+    def submit_async(self, item: Append) -> asyncio.Future[bool]:
+        """The result on the running loop.  Cancelling it does not withdraw the append
+        (once queued it is written, as a blocking caller's would be)."""
+        loop = asyncio.get_running_loop()
+        out: asyncio.Future[bool] = loop.create_future()
+
+        def settle(done: Future[bool]) -> None:
+            if out.done():
+                return
+            exc = done.exception()
+            if exc is not None:
+                out.set_exception(exc)
+            else:
+                out.set_result(done.result())
+
+        item.future.add_done_callback(lambda done: loop.call_soon_threadsafe(settle, done))
+        self._queue.put(item)
+        return out
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        while True:
+            first = self._queue.get()
+            if first is None:
+                return
+            batch = [first]
+            stop = False
+            while len(batch) < 512:
+                try:
+                    more = self._queue.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            self._write(batch)
+            if stop:
+                return
+
+    def _write(self, batch: list[Append]) -> None:
+        now = time.time()
+        lost = self.check()
+        if lost is not None:
+            for item in batch:
+                item.future.set_exception(StoreError(lost))
+            return
+        try:
+            with self.engine.begin() as conn:
+                results = append_all(conn, batch, now)
+        except Exception:
+            # something in the batch failed: write each on its own, so only it fails
+            for item in batch:
+                self._write_one(item, now)
+            return
+        self._settle(batch, results)
+
+    def _settle(self, batch: list[Append], results: list[bool]) -> None:
+        """Answer the callers of a committed batch, unless the file it went to is gone."""
+        lost = self.check()
+        if lost is not None:
+            for item in batch:
+                item.future.set_exception(StoreError(lost))
+            return
+        self.failure = None
+        for item, ok in zip(batch, results, strict=True):
+            item.future.set_result(ok)  # nobody else settles or cancels these futures
+
+    def _write_one(self, item: Append, now: float) -> None:
+        try:
+            with self.engine.begin() as conn:
+                (ok,) = append_all(conn, [item], now)
+        except IntegrityError:
+            ok = False
+        except Exception as exc:
+            why = f"cannot write to the database: {reason_of(exc)}"
+            self.failure = (time.monotonic(), why)
+            log.warning("piquet: %s", why)
+            item.future.set_exception(StoreError(why))
+            return
+        self._settle([item], [ok])
+
+
+class Checkpointer:
+    """SQLite: copies the write-ahead log into the database file from a thread of its own
+    every ``every`` seconds (a passive checkpoint: it waits for nobody), so that the
+    commit which crosses SQLite's automatic threshold does not have to (its flush of the
+    database file would hold up every append waiting behind it)."""
+
+    def __init__(
+        self, engine: Engine, every: float = 0.5, *, check: Callable[[], str | None]
+    ) -> None:
+        self.engine = engine
+        self.every = every
+        self.check = check
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="piquet-db-checkpoint", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            if self.check() is not None:  # the file is gone: nothing to copy into it
+                continue
+            try:
+                with self.engine.connect() as conn:
+                    conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            except Exception as exc:  # the next round tries again; SQLite's own still runs
+                log.warning("sqlite checkpoint: %s", exc)
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join(10)

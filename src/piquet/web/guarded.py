@@ -1,0 +1,162 @@
+"""The HTTP protocol with the server's limits enforced in it, as the bytes arrive: header
+size and count, the time to send a request, the connections open (uvicorn's httptools
+protocol, subclassed).  Imported only by ``guarded_http`` (:mod:`piquet.web.limits`), when
+a server starts under uvicorn."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import ClassVar, Final
+
+import httptools
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+from piquet.web.limits import ServerLimits
+
+__all__ = ["GuardedHttpTools"]
+
+SLACK: Final = 65536
+"""A chunk may hold the end of the head and a body (at most 16 KiB)."""
+
+
+class _Refused(Exception):
+    """The request head is over a limit (raised inside a parser callback)."""
+
+
+def _raw_response(status: int, reason: str, message: str) -> bytes:
+    body = json.dumps({"error": message}).encode()
+    retry = "retry-after: 5\r\n" if status == 503 else ""  # every 503 says when to come back
+    return (
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"content-length: {len(body)}\r\n{retry}connection: close\r\n\r\n"
+    ).encode() + body
+
+
+class GuardedHttpTools(HttpToolsProtocol):
+    """uvicorn's httptools protocol with :attr:`limits` enforced as the bytes arrive (a
+    subclass names its limits: see ``guarded_http`` in :mod:`piquet.web.limits`)."""
+
+    limits: ClassVar[ServerLimits] = ServerLimits()
+    _timer: asyncio.TimerHandle | None = None
+    _open = False
+    _got = 0
+    _head = 0
+    _lines = 0
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        if len(self.server_state.connections) >= self.limits.max_connections:
+            transport.write(
+                _raw_response(
+                    503,
+                    "Service Unavailable",
+                    f"the server has {self.limits.max_connections} connections open: "
+                    "try again shortly",
+                )
+            )
+            transport.close()
+            self.transport = transport
+            self.parser = None  # type: ignore[assignment]
+            return
+        super().connection_made(transport)
+        self._begin()
+
+    def _begin(self) -> None:
+        """A request may begin: it must be all here within the timeout."""
+        self._open, self._got, self._head, self._lines = True, 0, 0, 0
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self.loop.call_later(self.limits.request_timeout, self._too_slow)
+
+    def _end(self) -> None:
+        self._open = False
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _too_slow(self) -> None:
+        self._timer = None
+        if not self._open or self.transport.is_closing():
+            return
+        if self._got:
+            self._refuse(
+                408,
+                "Request Timeout",
+                f"the request did not arrive within {self.limits.request_timeout:g} s",
+            )
+        else:  # a connection that never said anything
+            self.transport.close()
+
+    def _refuse(self, status: int, reason: str, message: str) -> None:
+        self._end()
+        cycle = self.cycle
+        if cycle is not None and not cycle.response_complete:
+            if cycle.response_started:
+                self.transport.close()  # a response is under way: just hang up
+                return
+            # the head arrived, the body is still trickling in: the application
+            # waits for it; it hears a disconnect and anything it sends is dropped,
+            # while the client is told why (the documented 408)
+            cycle.disconnected = True
+            cycle.message_event.set()
+        self.transport.write(_raw_response(status, reason, message))
+        self.transport.close()
+
+    def _too_big(self) -> None:
+        self._refuse(
+            431,
+            "Request Header Fields Too Large",
+            f"request headers too large: at most {self.limits.max_headers} headers and "
+            f"{self.limits.max_head} bytes",
+        )
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._end()
+        if self.parser is not None:
+            super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.parser is None or self.transport.is_closing():
+            return
+        if not self._open and (self.cycle is None or self.cycle.response_complete):
+            self._begin()  # the next request on a kept-alive connection
+        if self._open:
+            self._got += len(data)
+            if self._got > self.limits.max_head + SLACK:
+                self._too_big()
+                return
+        try:
+            super().data_received(data)
+        except httptools.HttpParserCallbackError:  # pragma: no cover - uvicorn catches
+            self._too_big()
+
+    def on_url(self, url: bytes) -> None:
+        self._head += len(url)
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._head += len(name) + len(value) + 4
+        self._lines += 1
+        if self._lines > self.limits.max_headers or self._head > self.limits.max_head:
+            raise _Refused
+        super().on_header(name, value)
+
+    def send_400_response(self, msg: str) -> None:
+        if self._lines > self.limits.max_headers or self._head > self.limits.max_head:
+            self._too_big()
+        else:
+            self._end()
+            super().send_400_response(msg)
+
+    def on_headers_complete(self) -> None:
+        if self._head > self.limits.max_head:
+            raise _Refused
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._end()
+        super().on_message_complete()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._end()
+        super().handle_websocket_upgrade()
