@@ -227,9 +227,9 @@ def create_app(config: WebConfig) -> FastAPI:
 
 def _include_routers(app: FastAPI, state: Server) -> None:
     """The rest of the API, in the order its description lists it."""
-    from piquet.web.ws import add_websocket
+    from piquet.web import ws  # the game's WebSocket
 
-    add_websocket(app, state)
+    app.include_router(ws.router)
     from piquet.web import tally  # the tally of games played with real cards
 
     app.include_router(tally.router)

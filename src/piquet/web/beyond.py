@@ -17,9 +17,8 @@ __all__ = ["add_beyond"]
 def add_beyond(app: FastAPI, state: Server) -> None:
     """Include the analysis, lobby and spectator routes; ``state`` is the app's parts
     (games, store, hub, executor), filled at start-up."""
-    from piquet.web import analysis, lobby
-    from piquet.web.watch import watch_router
+    from piquet.web import analysis, lobby, watch
 
     app.include_router(analysis.router)
     app.include_router(lobby.router)  # new challenges: the server's create_per_minute
-    app.include_router(watch_router(state))
+    app.include_router(watch.router)  # the spectator link

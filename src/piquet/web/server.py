@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from piquet.web.limits import TokenBuckets
     from piquet.web.lobby import Lobby
     from piquet.web.tally import Tallies
+    from piquet.web.watch import WatchKeys
 
 __all__ = ["Parts", "Server", "ServerOf", "server_of"]
 
@@ -68,6 +69,8 @@ class Server:
     """The lobby's challenges (made at the first lobby request)."""
     lobby_posts: TokenBuckets | None = None
     """New challenges a minute per client address (made at the first challenge)."""
+    watch_keys: WatchKeys | None = None
+    """The spectator links' keys (made at the first spectator request)."""
 
     def _started(self) -> Parts:
         if self.parts is None:  # pragma: no cover - a route runs only once started

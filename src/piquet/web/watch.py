@@ -41,10 +41,10 @@ from piquet.web.games import Entry, Games
 from piquet.web.hub import live_message
 from piquet.web.ids import ID_RE, Creds, GameId, token_of
 from piquet.web.limits import TokenBuckets, too_deep
-from piquet.web.server import Server
+from piquet.web.server import Server, ServerOf, server_of
 from piquet.web.store import metadata
 
-__all__ = ["WatchKeys", "public_body", "public_json", "watch_keys_t", "watch_router"]
+__all__ = ["WatchKeys", "public_body", "public_json", "router", "watch_keys_t"]
 
 log = logging.getLogger("piquet.web")
 STATIC: Final = Path(__file__).parent / "static"
@@ -166,75 +166,80 @@ _ERRORS: Final[dict[int | str, dict[str, Any]]] = {
 }
 
 
-def watch_router(state: Server) -> APIRouter:
-    """The spectator link's routes and page; ``state`` is the app's (games, store, hub)."""
-    router = APIRouter()
-    page_html = (
-        (STATIC / "index.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
-    )
+router = APIRouter()
+"""The spectator link's routes and page (the server read through :data:`ServerOf`, or
+from the socket's application)."""
 
-    held: WatchKeys | None = None
 
-    def keys() -> WatchKeys:
-        nonlocal held
-        if held is None or held.engine is not state.store.engine:
-            held = WatchKeys(state.store.engine)
-        k: WatchKeys = held
-        return k
+@functools.cache
+def _page_html() -> str:
+    return (STATIC / "index.html").read_text(encoding="utf-8").replace("{{version}}", __version__)
 
-    async def run(fn: Callable[..., Any], *args: Any) -> Any:
-        return await to_thread.run_sync(functools.partial(fn, *args))
 
-    def page() -> HTMLResponse:
-        return HTMLResponse(page_html, headers={"cache-control": "no-cache"})
+def _keys(state: Server) -> WatchKeys:
+    """The server's spectator keys (made anew over a store opened anew)."""
+    held = state.watch_keys
+    if held is None or held.engine is not state.store.engine:
+        held = state.watch_keys = WatchKeys(state.store.engine)
+    return held
 
-    router.add_api_route("/watch/{game_id}", page, methods=["GET"], include_in_schema=False)
 
-    def public(entry: Entry) -> str:
-        return public_body(entry)
+async def _run(fn: Callable[..., Any], *args: Any) -> Any:
+    return await to_thread.run_sync(functools.partial(fn, *args))
 
-    async def current(game_id: str) -> Entry:
-        games: Games = state.games
-        entry = games.cached(game_id)
-        if entry is None:
-            entry = await run(games.fresh, game_id)
-        return entry
 
-    @router.post("/api/games/{game_id}/watch-link", responses=_ERRORS, tags=["spectators"])
-    async def watch_link(game_id: GameId, creds: Creds) -> dict[str, str]:
-        """The game's spectator link (a seat's token opens it): whoever has the link sees
-        what both players have made public, never a hand."""
-        games: Games = state.games
-        token = token_of(creds)
-        if games.seat_cached(game_id, token) is None:
-            await run(games.authenticate, game_id, token)
-        key = await run(keys().make, game_id)
-        return {"key": key, "url": f"/watch/{game_id}#key={key}"}
+async def _current(state: Server, game_id: str) -> Entry:
+    games: Games = state.games
+    entry = games.cached(game_id)
+    if entry is None:
+        entry = await _run(games.fresh, game_id)
+    return entry
 
-    @router.get("/api/games/{game_id}/watch", responses=_ERRORS, tags=["spectators"])
-    async def watch(game_id: GameId, creds: Creds) -> Response:
-        """The game as a spectator sees it (the spectator key as the bearer token): the
-        engine's public view, the seats, the deal just finished as the public saw it."""
-        key = token_of(creds)
-        if key is None:
-            raise TableError(Refusal.NO_TOKEN, "send the spectator key: Authorization: Bearer KEY")
-        if not await run(keys().opens, game_id, key):
-            raise TableError(Refusal.NOT_FOUND, NOT_FOUND)
-        return Response(public(await current(game_id)), media_type="application/json")
 
-    @router.websocket("/api/games/{game_id}/watch/ws")
-    async def watch_socket(websocket: WebSocket, game_id: str) -> None:
-        await websocket.accept()
-        try:
-            await _spectate(websocket, game_id, state, keys(), current, public)
-        except WebSocketDisconnect:
-            return
-        except Exception:  # one socket must not take the server down
-            log.exception("spectator socket for game %s failed", game_id)
-            with contextlib.suppress(Exception):
-                await websocket.close(code=1011)
+def page() -> HTMLResponse:
+    return HTMLResponse(_page_html(), headers={"cache-control": "no-cache"})
 
-    return router
+
+router.add_api_route("/watch/{game_id}", page, methods=["GET"], include_in_schema=False)
+
+
+@router.post("/api/games/{game_id}/watch-link", responses=_ERRORS, tags=["spectators"])
+async def watch_link(game_id: GameId, creds: Creds, state: ServerOf) -> dict[str, str]:
+    """The game's spectator link (a seat's token opens it): whoever has the link sees
+    what both players have made public, never a hand."""
+    games: Games = state.games
+    token = token_of(creds)
+    if games.seat_cached(game_id, token) is None:
+        await _run(games.authenticate, game_id, token)
+    key = await _run(_keys(state).make, game_id)
+    return {"key": key, "url": f"/watch/{game_id}#key={key}"}
+
+
+@router.get("/api/games/{game_id}/watch", responses=_ERRORS, tags=["spectators"])
+async def watch(game_id: GameId, creds: Creds, state: ServerOf) -> Response:
+    """The game as a spectator sees it (the spectator key as the bearer token): the
+    engine's public view, the seats, the deal just finished as the public saw it."""
+    key = token_of(creds)
+    if key is None:
+        raise TableError(Refusal.NO_TOKEN, "send the spectator key: Authorization: Bearer KEY")
+    if not await _run(_keys(state).opens, game_id, key):
+        raise TableError(Refusal.NOT_FOUND, NOT_FOUND)
+    return Response(public_body(await _current(state, game_id)), media_type="application/json")
+
+
+@router.websocket("/api/games/{game_id}/watch/ws")
+async def watch_socket(websocket: WebSocket, game_id: str) -> None:
+    await websocket.accept()
+    state = server_of(websocket)
+    try:
+        await _spectate(websocket, game_id, state, _keys(state),
+                        functools.partial(_current, state), public_body)
+    except WebSocketDisconnect:
+        return
+    except Exception:  # one socket must not take the server down
+        log.exception("spectator socket for game %s failed", game_id)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011)
 
 
 async def _spectate(

@@ -35,7 +35,7 @@ from collections.abc import MutableMapping
 from typing import Any
 
 from anyio import to_thread
-from fastapi import FastAPI, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from piquet.table.errors import Refusal, TableError
 from piquet.web.acting import take
@@ -44,37 +44,38 @@ from piquet.web.games import Games
 from piquet.web.hub import PRESENCE_EVERY, live_message
 from piquet.web.ids import ID_RE
 from piquet.web.limits import TokenBuckets, too_deep
-from piquet.web.server import Server
+from piquet.web.server import Server, server_of
 from piquet.web.store import StoreError, unavailable_words
 
-__all__ = ["add_websocket"]
+__all__ = ["game_socket", "router"]
 
 log = logging.getLogger("piquet.web")
 MAX_MESSAGE = 4096
 _HELP = 'send {"action": ID}, {"type": "ping"} or {"type": "refresh"}'
 
 
-def add_websocket(app: FastAPI, state: Server) -> None:
-    """Add the game WebSocket route to ``app`` (``state`` holds games, hub and ai)."""
+router = APIRouter()
+"""The game's WebSocket route (the server read from the socket's application)."""
 
-    @app.websocket("/api/games/{game_id}/ws")
-    async def game_socket(websocket: WebSocket, game_id: str) -> None:
-        await websocket.accept()
-        try:
-            await _Session(websocket, game_id, state).run()
-        except WebSocketDisconnect:
-            return
-        except StoreError as exc:  # the database fails: say so, the client comes back later
-            with contextlib.suppress(Exception):
-                await websocket.send_text(
-                    json.dumps({"type": "error", "error": unavailable_words(exc.said),
-                                "status": 503})
-                )
-                await websocket.close(code=1013)
-        except Exception:  # never let one socket take the server down
-            log.exception("websocket for game %s failed", game_id)
-            with contextlib.suppress(Exception):
-                await websocket.close(code=1011)
+
+@router.websocket("/api/games/{game_id}/ws")
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    await websocket.accept()
+    try:
+        await _Session(websocket, game_id, server_of(websocket)).run()
+    except WebSocketDisconnect:
+        return
+    except StoreError as exc:  # the database fails: say so, the client comes back later
+        with contextlib.suppress(Exception):
+            await websocket.send_text(
+                json.dumps({"type": "error", "error": unavailable_words(exc.said),
+                            "status": 503})
+            )
+            await websocket.close(code=1013)
+    except Exception:  # never let one socket take the server down
+        log.exception("websocket for game %s failed", game_id)
+        with contextlib.suppress(Exception):
+            await websocket.close(code=1011)
 
 
 _UNTOLD = object()  # who is at the table: nothing told yet
