@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 import yaml
+from fastapi.routing import APIWebSocketRoute, iter_route_contexts
 
 from test_web_faults_process import _alive
 from test_web_faults_process import _children as _descendants
@@ -149,9 +150,11 @@ def test_a_games_two_seats_are_served_by_one_process_behind_the_proxy(tmp_path: 
     assert f"${key}" not in nginx.split("map $uri", 1)[0].replace(f"hash ${key}", ""), (
         "the key is set by the map alone")
     app = create_app(config(tmp_path / "piquet.sqlite3"))
-    paths = [*app.openapi()["paths"], *(r.path for r in app.routes
-                                        if type(r).__name__ == "APIWebSocketRoute")]
-    assert "/api/games/{game_id}/ws" in paths
+    # the WebSocket routes too (read through the routers the app includes: FastAPI lists
+    # an included router's routes there, not in app.routes)
+    paths = [*app.openapi()["paths"], *(c.path for c in iter_route_contexts(app.routes)
+                                        if isinstance(c.original_route, APIWebSocketRoute))]
+    assert {"/api/games/{game_id}/ws", "/api/games/{game_id}/watch/ws"} <= set(paths)
     elsewhere = set()
     for path in paths:
         if "{game_id}" not in path:

@@ -7,6 +7,7 @@ Every card a seat is sent comes from ``Match.view(seat)`` (or, for the deal just
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 from piquet.core.view import deal_view
@@ -15,7 +16,22 @@ from piquet.table.menu import first_lead, menu
 from piquet.table.views import ended_deal_views, lines_added
 from piquet.web.entries import Entry, Live, encode, match_of
 
-__all__ = ["last_deal_json", "record_of", "replay_step", "seat_body", "seat_json"]
+__all__ = ["last_deal_json", "record_of", "replay_step", "seat_body", "seat_json", "seats_json"]
+
+
+def seats_json(seats: Iterable[Any]) -> list[dict[str, Any]]:
+    """The game's seats as the seats and the spectators are told them: who sits where, a
+    person or the computer (at which level), and whether the seat has been taken."""
+    return [
+        {
+            "seat": s.seat,
+            "name": s.name,
+            "kind": s.kind,
+            "level": s.level,
+            "joined": s.kind == "ai" or s.token_hash is not None,
+        }
+        for s in seats
+    ]
 
 
 def seat_body(entry: Entry, seat: int, problems: dict[str, str]) -> str:
@@ -72,16 +88,7 @@ def seat_json(entry: Entry, seat: int, *, last_deal: bool = True) -> dict[str, A
             [] if state.ended_early else [item.to_json() for item in menu(view)]
         ),
         "first_lead": None if (bound := first_lead(view)) is None else bound.to_json(),
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": s.name,
-                "kind": s.kind,
-                "level": s.level,
-                "joined": s.kind == "ai" or s.token_hash is not None,
-            }
-            for s in row.seats
-        ],
+        "seats": seats_json(row.seats),
         "hints": row.hints,
         "view": vj,
         "result": state.result(),

@@ -42,6 +42,7 @@ from piquet.web.hub import live_message
 from piquet.web.ids import ID_RE, Creds, GameId, token_of
 from piquet.web.limits import TokenBuckets, too_deep
 from piquet.web.server import Server, ServerOf, server_of
+from piquet.web.showing import seats_json
 from piquet.web.store import metadata
 
 __all__ = ["WatchKeys", "public_body", "public_json", "router", "watch_keys_t"]
@@ -86,16 +87,7 @@ def public_json(entry: Entry) -> dict[str, Any]:
         "resigned": live.state.resigned,
         "aborted": live.state.aborted,
         "timed_out": live.state.timed_out,
-        "seats": [
-            {
-                "seat": s.seat,
-                "name": s.name,
-                "kind": s.kind,
-                "level": s.level,
-                "joined": s.kind == "ai" or s.token_hash is not None,
-            }
-            for s in row.seats
-        ],
+        "seats": seats_json(row.seats),
         "view": view,
         "last_deal": last,
         "result": result,
