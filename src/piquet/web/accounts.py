@@ -49,6 +49,7 @@ from pydantic import BaseModel, Field
 from sqlalchemy.exc import IntegrityError
 
 from piquet.table.errors import Refusal, TableError
+from piquet.web.ids import client_of
 from piquet.web.limits import ASGIApp, Receive, Scope, Send, _send_error
 from piquet.web.practice import refusals
 from piquet.web.refusals import clean_name, hash_secret
@@ -267,11 +268,6 @@ async def run(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     return await to_thread.run_sync(functools.partial(fn, *args, **kwargs))
 
 
-def client_key(request: Request) -> str:
-    """The client's address, as the throttles count it (``?`` if unknown)."""
-    return request.client.host if request.client else "?"
-
-
 def logged_in(resp: Response, request: Request, session: str) -> Response:
     secure = request.url.scheme == "https"
     resp.set_cookie(ACCOUNT_COOKIE, session, max_age=SESSION_DAYS * 86400, path="/api",
@@ -346,7 +342,7 @@ async def register(body: CredentialsIn, request: Request, state: ServerOf) -> Re
     if body.password.strip() != body.password or not body.password.strip():
         raise TableError(Refusal.UNREADABLE,
                          "a password may not begin or end with a space")
-    client = "register:" + client_key(request)
+    client = "register:" + client_of(request)
     now = time.time()
 
     def check() -> float:
@@ -389,7 +385,7 @@ async def login(body: CredentialsIn, request: Request, state: ServerOf) -> Respo
     or the password is wrong (not told apart); 429: too many failed logins for this
     account or from this address (``Retry-After`` says how long to wait)."""
     key = "account:" + name_key(clean_name(body.name, ""))
-    client = "client:" + client_key(request)
+    client = "client:" + client_of(request)
     now = time.time()
 
     def look() -> tuple[float, float, Any]:

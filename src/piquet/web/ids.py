@@ -43,6 +43,7 @@ def token_of(creds: HTTPAuthorizationCredentials | None) -> str | None:
 
 
 def client_of(request: Request) -> str:
-    """Whose quota a job counts against: the client's address (a trusted proxy's
-    ``X-Forwarded-For`` already applied)."""
+    """The client's address (a trusted proxy's ``X-Forwarded-For`` already applied), ``-``
+    if unknown: whose quota a job counts against, and what the login and registration
+    throttles count."""
     return request.client.host if request.client is not None else "-"
