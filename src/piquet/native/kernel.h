@@ -402,35 +402,44 @@ static int deferred_claims(Board *b) {
     return halted(b);
 }
 
+/* The next card of seat (the leader's when led < 0, else the follower's to the card led):
+ * *card if it is >= 0 (then used up), else forced or by the policy; traced and taken from
+ * the hand. -1 when the deal stops here (see play_choice). */
+static inline i64 next_card(Board *b, i64 *card, int seat, i64 led) {
+    i64 *ps = b->ps;
+    i64 hand = ps[PS_HAND + seat];
+    i64 c = *card;
+    if (c >= 0) {
+        *card = -1;
+    } else {
+        i64 t = ps[PS_TRICK];
+        i64 won0 = ps[PS_WON0];
+        i64 disc = ps[PS_DISC + seat];
+        i64 allowed = led < 0 ? playable(hand, -1, t == 0 ? ps[PS_LEAD_KIND] : 0, ps[PS_LEAD_VAL])
+                              : playable(hand, led, 0, 0);
+        c = play_choice(b, seat, hand, allowed, led, ps[PS_FULL] & ~hand & ~disc & ~ps[PS_PLAYED],
+                        seat == 0 ? won0 : t - won0, t, disc);
+        if (c < 0) return -1;
+    }
+    trace(b, A_PLAY, c);
+    ps[PS_HAND + seat] &= ~BIT(c);
+    ps[PS_PLAYED] |= BIT(c);
+    return c;
+}
+
 /* The play, from the trick and half-trick ps holds: card (if >= 0) is the next card, then
  * the forced choices, then the policy; returns at the end of the deal, or where stop
  * stops it at a card (ps then holds where to go on). */
 static void play(Board *b, i64 card) {
     const i64 *p = b->p;
     i64 *ps = b->ps;
-    i64 *hands = ps + PS_HAND;
-    i64 *disc = ps + PS_DISC;
-    i64 full = ps[PS_FULL];
     while (ps[PS_TRICK] < 12) {
         i64 t = ps[PS_TRICK];
         int leader = (int)ps[PS_LEADER];
         i64 won0 = ps[PS_WON0];
         if (ps[PS_HALF] == 0) {
-            i64 hand = hands[leader];
-            i64 c;
-            if (card >= 0) {
-                c = card;
-                card = -1;
-            } else {
-                i64 allowed = playable(hand, -1, t == 0 ? ps[PS_LEAD_KIND] : 0, ps[PS_LEAD_VAL]);
-                c = play_choice(b, leader, hand, allowed, -1,
-                                full & ~hand & ~disc[leader] & ~ps[PS_PLAYED],
-                                leader == 0 ? won0 : t - won0, t, disc[leader]);
-                if (c < 0) return;
-            }
-            trace(b, A_PLAY, c);
-            hands[leader] &= ~BIT(c);
-            ps[PS_PLAYED] |= BIT(c);
+            i64 c = next_card(b, &card, leader, -1);
+            if (c < 0) return;
             ps[PS_LED] = c;
             ps[PS_HALF] = 1;
             i64 lp = lead_points(p, c);
@@ -442,21 +451,8 @@ static void play(Board *b, i64 card) {
         }
         i64 c = ps[PS_LED];
         int follower = 1 - leader;
-        i64 hand = hands[follower];
-        i64 f;
-        if (card >= 0) {
-            f = card;
-            card = -1;
-        } else {
-            i64 allowed = playable(hand, c, 0, 0);
-            f = play_choice(b, follower, hand, allowed, c,
-                            full & ~hand & ~disc[follower] & ~ps[PS_PLAYED],
-                            follower == 0 ? won0 : t - won0, t, disc[follower]);
-            if (f < 0) return;
-        }
-        trace(b, A_PLAY, f);
-        hands[follower] &= ~BIT(f);
-        ps[PS_PLAYED] |= BIT(f);
+        i64 f = next_card(b, &card, follower, c);
+        if (f < 0) return;
         ps[PS_HALF] = 0;
         pique_at_card(p, t, &b->tl[T_OPEN]);
         int fw = follower_wins(c, f);
