@@ -123,6 +123,22 @@ def test_auto_records_are_byte_identical_and_replay(
     assert "Date" not in paths[0].read_text()  # no clock in unattended records
 
 
+def test_auto_with_three_levels_plays_the_pool_and_its_record_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--auto A B C``: three AI levels play the pool for three, unattended (a new user
+    found that ``--auto`` could not play it)."""
+    rec = tmp_path / "pool.pqn"
+    argv = ["play", "--auto", "random", "random", "book", "--rules", "1754", "--seed", "3"]
+    assert main([*argv, "--json", "--record", str(rec)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["format"] == "pool" and data["players"] == ["random 1", "random 2", "book 3"]
+    assert len(data["final"]["scores"]) == 3
+    back = load(rec).match
+    assert back.finished and back.n_players == 3
+    assert back.result()["scores"] == data["final"]["scores"]
+
+
 def test_auto_plays_the_same_game_as_the_seeded_players() -> None:
     """The computer's one seed formula (:func:`piquet.table.ai.ai_seed`): each move by a
     fresh player of the level, seeded from the game's seed, the seat and the moves so far."""
@@ -152,7 +168,9 @@ def test_auto_plays_the_same_game_as_the_seeded_players() -> None:
         (["--resume", "x.pqn", "--rules", "rubicon"], "drop --rules"),
         (["--players", "3", "--rules", "rubicon"], "does not play a pool"),
         (["--hotseat", "--names", "Ann"], "give 2 names"),
-        (["--auto", "random", "random", "--players", "3", "--rules", "1754"], "three players"),
+        (["--auto", "random", "random", "--players", "3", "--rules", "1754"], "give 3 levels"),
+        (["--auto", "random", "random", "--format", "pool"], "a pool needs three players"),
+        (["--auto", "random"], "two AI levels (three for the pool), not 1"),
         (["--name", "Random", "--opponent", "random"], "different from the computer's"),
         (["--opponent", "random", "--record", "/no/such/dir/g.pqn"], "cannot write"),
         (["--resume", "/no/such/file.pqn"], "cannot read"),

@@ -2,8 +2,9 @@
 
 ``piquet play`` sits you down against the computer (``--opponent LEVEL``),
 ``--hotseat`` against a friend at the same keyboard, ``--auto A B`` lets two
-AI levels play it out.  ``--record FILE`` keeps the record (``.json`` for
-JSON, else the text notation); ``--resume FILE`` goes on with a saved game.
+AI levels play it out (``--auto A B C``: three levels play the pool).
+``--record FILE`` keeps the record (``.json`` for JSON, else the text notation);
+``--resume FILE`` goes on with a saved game.
 """
 
 from __future__ import annotations
@@ -48,8 +49,8 @@ def register(sub: Any) -> None:
         "play",
         help="play a game in the terminal (against the computer or a friend)",
         description="Play Piquet at the terminal: against the computer, against a friend at "
-        "the same keyboard (--hotseat), or let two AI levels play (--auto). Type ? at any "
-        "prompt for the choices; --levels lists the AI levels.",
+        "the same keyboard (--hotseat), or let two AI levels play (--auto; three levels play "
+        "the pool). Type ? at any prompt for the choices; --levels lists the AI levels.",
     )
     p.add_argument("--rules", metavar="PRESET", help="rule set (preset, alias or .toml file)")
     p.add_argument("--format", choices=[f.value for f in Format], help="game, partie or pool")
@@ -75,7 +76,8 @@ def register(sub: Any) -> None:
     p.add_argument("--no-intro", action="store_true", help="do not offer the rules summary")
     p.add_argument("--no-clear", action="store_true", help="never clear the screen")
     p.add_argument(
-        "--auto", nargs=2, metavar="LEVEL", help="an unattended game between two AI levels"
+        "--auto", nargs="+", metavar="LEVEL",
+        help="an unattended game between two AI levels (three levels: the pool for three)",
     )
     p.add_argument("--json", action="store_true", help="with --auto: print the result as JSON")
     p.set_defaults(run=run)
@@ -133,12 +135,18 @@ def run(args: argparse.Namespace) -> int:
 def _run_auto(args: argparse.Namespace) -> int:
     if args.hotseat or args.resume:
         raise PiquetError("--auto plays without people: drop --hotseat and --resume")
+    if len(args.auto) not in (2, 3):
+        raise PiquetError(
+            f"--auto takes two AI levels (three for the pool), not {len(args.auto)}")
     levels = [_check_level(x) for x in args.auto]
+    if args.players is not None and args.players != len(levels):
+        raise PiquetError(
+            f"--players {args.players} but --auto names {len(levels)} levels: "
+            f"give {args.players} levels (three play the pool)")
+    args.players = len(levels)
     fmt = _format(args)
-    if fmt == "pool":
-        raise PiquetError("--auto plays two AI levels; a pool needs three players")
     rules = get_rules(args.rules)
-    same = levels[0] == levels[1]
+    same = len(set(levels)) < len(levels)
     names = [f"{lv} {i + 1}" if same else lv for i, lv in enumerate(levels)]
     match = new_match(rules, seed=args.seed, format=fmt, names=names, games=_games(args))
     from piquet.tui.session import play_unattended
