@@ -311,7 +311,7 @@ def test_1754_elder_names_card_to_see_leftovers() -> None:
     assert lacking.legal_actions() == [Play(Card.parse("7H"))]
     # declining: elder never sees younger's part
     declined = act(deal, "decline")
-    assert said(declined)[-1] == "elder: elder leaves the rest of the stock unseen"
+    assert said(declined)[-1] == "elder: elder leaves younger's leftovers unseen"
     assert deal_view(declined, ELDER).stock_seen == CardSet.parse("8C 9C JC TC")
 
 

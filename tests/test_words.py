@@ -51,7 +51,7 @@ THREE = CardSet.parse("7S 8S 9S").mask
         (LaidOut(Y, 2), "younger discards 2"),
         (
             LeftoversChoice(E, LeftoverWay.ELDER_DECLINES),
-            "elder leaves the rest of the stock unseen",
+            "elder leaves younger's leftovers unseen",
         ),
         (LeftoversChoice(Y, LeftoverWay.TURNED_UP, THREE), "younger turns up the 3 cards he left"),
         (LeftoversChoice(Y, LeftoverWay.TURNED_UP, 0b1), "younger turns up the 1 card he left"),
@@ -104,7 +104,7 @@ def test_a_narration_is_told_to_its_reader_from_the_fact(
         (LeftoversChoice(Y, LeftoverWay.UNSEEN), "I leave them unseen."),
         (LeftoversChoice(Y, LeftoverWay.LOOKED), "I look at the cards I left."),
         # every way with the leftovers in the first person (elder's said "elder leaves ...")
-        (LeftoversChoice(E, LeftoverWay.ELDER_DECLINES), "I leave the rest of the stock unseen."),
+        (LeftoversChoice(E, LeftoverWay.ELDER_DECLINES), "I leave your leftovers unseen."),
         (LeftoversChoice(Y, LeftoverWay.TURNED_UP, 0b111), "I turn up the three cards I left."),
         (LeftoversChoice(Y, LeftoverWay.TURNED_UP, 0b1), "I turn up the one card I left."),
         (LeftoversChoice(Y, LeftoverWay.FACE_DOWN), "I leave the stock face down."),

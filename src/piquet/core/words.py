@@ -183,7 +183,7 @@ def _cards(mask: int) -> str:
 
 
 _LEFTOVER_WORDS: Final[dict[LeftoverWay, str]] = {
-    LeftoverWay.ELDER_DECLINES: "{elder} {leaves} the rest of the stock unseen",
+    LeftoverWay.ELDER_DECLINES: "{elder} {leaves} younger's leftovers unseen",
     LeftoverWay.TURNED_UP: "{younger} {turns} up the {n} {he} left",
     LeftoverWay.FACE_DOWN: "{younger} {leaves} the stock face down",
     LeftoverWay.LOOKED: "{younger} {looks} at the cards {he} left",
@@ -268,7 +268,7 @@ def aloud(line: Utterance) -> str:
         return {
             LeftoverWay.UNSEEN: "I leave them unseen.",
             LeftoverWay.LOOKED: "I look at the cards I left.",
-            LeftoverWay.ELDER_DECLINES: "I leave the rest of the stock unseen.",
+            LeftoverWay.ELDER_DECLINES: "I leave your leftovers unseen.",
             LeftoverWay.TURNED_UP: f"I turn up the {number_words(n)} card{'' if n == 1 else 's'}"
             " I left.",
             LeftoverWay.FACE_DOWN: "I leave the stock face down.",

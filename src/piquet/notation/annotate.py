@@ -11,7 +11,7 @@ from piquet.core.cards import Card, CardSet, Suit
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Utterance
 from piquet.core.declarations import DeclClass
 from piquet.core.errors import PiquetError, RecordError
-from piquet.core.facts import Declared, FurtherHeld
+from piquet.core.facts import Declared, FurtherHeld, LeftoversChoice, LeftoverWay
 from piquet.core.match import Match, new_match
 from piquet.core.rules import Format
 from piquet.core.scoring import Kind
@@ -30,8 +30,8 @@ class MoveNotes:
     action: Action
     notes: list[str] = field(default_factory=list)
     earlier: dict[int, str] = field(default_factory=dict)
-    """Notes in the words of records written before sequences were said without their
-    suit, by their index in ``notes`` (only those that differ)."""
+    """Notes in the words of earlier records (see ``_earlier_said``), by their index in
+    ``notes`` (only those that differ): a record may state either wording."""
 
 
 @dataclass(slots=True)
@@ -51,9 +51,8 @@ class DealNotes:
     tricks: list[tuple[int, int, int, int]] = field(default_factory=list)
     score: tuple[int, int] | None = None
 
-    def to_json(self, *, earlier: bool = False) -> dict[str, Any]:
-        """The deal as the JSON record writes it (``earlier``: in the words of records
-        written before sequences were said without their suit)."""
+    def to_json(self) -> dict[str, Any]:
+        """The deal as the JSON record writes it."""
         return {
             "game": self.game,
             "deal": self.number,
@@ -69,9 +68,7 @@ class DealNotes:
                 {
                     "seat": ROLE_NAMES[mv.role],
                     "action": str(mv.action),
-                    "notes": [
-                        mv.earlier.get(i, x) if earlier else x for i, x in enumerate(mv.notes)
-                    ],
+                    "notes": list(mv.notes),
                 }
                 for mv in self.moves
             ],
@@ -81,6 +78,24 @@ class DealNotes:
             "closing": list(self.closing),
             "score": None if self.score is None else list(self.score),
         }
+
+    def in_todays_words(self, stated: Any) -> Any:
+        """``stated`` (this deal as a JSON record states it) with each note written in an
+        earlier record's words (:attr:`MoveNotes.earlier`) put in today's, line by line: a
+        record may hold wordings of different times.  Anything else is left as stated."""
+        if not isinstance(stated, dict) or not isinstance(stated.get("moves"), list):
+            return stated
+        moves: list[Any] = []
+        for i, got in enumerate(stated["moves"]):
+            mv = self.moves[i] if i < len(self.moves) else None
+            notes = got.get("notes") if isinstance(got, dict) else None
+            if mv is None or not mv.earlier or not isinstance(notes, list):
+                moves.append(got)
+                continue
+            moves.append({**got, "notes": [
+                mv.notes[k] if k in mv.earlier and k < len(mv.notes) and x == mv.earlier[k]
+                else x for k, x in enumerate(notes)]})
+        return {**stated, "moves": moves}
 
 
 def _card(index: int) -> str:
@@ -107,10 +122,14 @@ def utterance_line(u: Utterance) -> str:
 
 
 def _earlier_said(u: Utterance, action: Action, deal: Deal) -> str | None:
-    """The line of ``u`` as records written before issue 36 wrote it, where it differs: a
-    sequence in one suit was said with its suit ("Quart to the queen in hearts.")."""
+    """The line of ``u`` as earlier records wrote it, where it differs: before issue 36 a
+    sequence in one suit was said with its suit ("Quart to the queen in hearts."); before
+    the leftovers had one name (issue 34), elder declining to see younger's leftovers
+    "leaves the rest of the stock unseen"."""
     fact = u.fact
     rules = deal.rules
+    if isinstance(fact, LeftoversChoice) and fact.way is LeftoverWay.ELDER_DECLINES:
+        return f"{ROLE_NAMES[u.role]} leaves the rest of the stock unseen"
     if not rules.sequences_same_suit:
         return None
     role = ROLE_NAMES[u.role]

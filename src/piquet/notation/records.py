@@ -559,7 +559,7 @@ def _from_json(data: Any) -> GameRecord:
                     f'"deals": the record has {len(stated)} deals, the replay {len(derived)}'
                 )
             got, want = stated[i], derived[i]
-            if got != want and got != walker.deals[i].to_json(earlier=True):
+            if got != want and walker.deals[i].in_todays_words(got) != want:
                 where = f"deal {want['deal']} of game {want['game']}"
                 if isinstance(got, dict):
                     for key in want:
