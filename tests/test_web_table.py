@@ -326,7 +326,7 @@ def test_naming_the_lead_card_offers_the_cards_you_hold(
     page.wait_for_selector("#name-other")
     assert page.locator("#name-other .name-card").count() == 32 - 12
     no_sideways_scroll(page)
-    # name a card held: the leftovers are shown, apart from your own unused cards
+    # name a card held: younger's leftovers are shown, apart from your own
     pick = hand[0]
     before = page.get_attribute("#main", "data-n")
     page.click(f'#hand [data-card="{pick}"]', position={"x": 8, "y": 40})
@@ -351,7 +351,7 @@ def test_naming_a_suit_keeps_your_unused_cards_apart(
     assert "you hold" in suits.nth(0).inner_text()
     assert "suit" in page.inner_text("#naming-rule")
     if page.is_visible("#unused-label"):
-        assert "Your unused cards" in page.inner_text("#unused-label")
+        assert "Your leftovers" in page.inner_text("#unused-label")
     shot(page, "name-suit", size)
     before = page.get_attribute("#main", "data-n")
     page.keyboard.press("1")  # the keys reach the suits

@@ -87,7 +87,7 @@ def test_younger_turning_up_his_leftovers_says_both_see_them(name: str) -> None:
         assert labels == {"look": "Turn them up (both see them)",
                           "decline": "Leave them face down"}
     else:
-        assert labels == {"look": "Look at the cards left in the stock",
+        assert labels == {"look": "Look at your leftovers",
                           "decline": "Leave them unseen"}
 
 

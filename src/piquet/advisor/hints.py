@@ -451,9 +451,9 @@ _BOOK_WHY: Final = {
 #: why the book does what it does with the stock's leftovers, by who decides and how
 _LEFTOVERS_WHY: Final = {
     # elder: he names a lead only when it is the lead he would make anyway
-    (True, "name"): "to see the rest of the stock the book names only the lead it would "
+    (True, "name"): "to see younger's leftovers the book names only the lead it would "
     "make anyway, the ace of its longest suit",
-    (True, "decline"): "to see the rest of the stock the book names only the lead it would "
+    (True, "decline"): "to see younger's leftovers the book names only the lead it would "
     "make anyway, the ace of its longest suit, and you have no such ace to lead",
     # younger: he looks where what he sees is his alone (for now), not where both would
     (True, "leave"): "the book leaves them unseen",

@@ -240,7 +240,7 @@ _TITLES: Final = {
     Phase.DEAL: "The deal",
     Phase.BLANCHE: "Carte blanche",
     Phase.EXCHANGE: "The exchange",
-    Phase.LEFTOVERS: "The cards left in the stock",
+    Phase.LEFTOVERS: "The leftovers",
     Phase.APPOINT: "Appointing the lead",
     Phase.PLAY: "The play",
 }

@@ -171,7 +171,7 @@ def _label(action: Action, deal: DealView, rules: Rules) -> tuple[MenuKind, str,
         if action.choice is LeftoverChoice.LOOK:
             if both:
                 return MenuKind.LEFTOVER, "Turn them up (both see them)", ()
-            return MenuKind.LEFTOVER, "Look at the cards left in the stock", ()
+            return MenuKind.LEFTOVER, "Look at your leftovers", ()
         return MenuKind.LEFTOVER, "Leave them face down" if both else "Leave them unseen", ()
     if isinstance(action, Question):
         return MenuKind.QUESTION, ("Which one did you lay out?" if action.ask

@@ -187,7 +187,7 @@ class TallySession:
                     f"elder ({name}): name {what} (the lead to come) to see the cards "
                     "younger left, or decline"
                 )
-            return f"younger ({name}): look (at the stock cards left untaken) or decline"
+            return f"younger ({name}): look (at his leftovers) or decline"
         if phase is Phase.APPOINT:
             return f"younger ({name}): appoint {what} (what elder must lead)"
         legal = [in_words(str(a)) for a in deal.legal_actions()]

@@ -290,16 +290,17 @@ def _ask_leftovers(view: MatchView, rules: Rules, legal: tuple[Action, ...], opp
     deal = view.deal
     assert deal is not None
     n = deal.leftover_count
-    cards = f"{n} card{'s' if n != 1 else ''}"
+    cards = f"{n} leftover{'s' if n != 1 else ''}"
     mode = rules.younger_leftovers
     them = "them" if n != 1 else "it"
     if deal.role == YOUNGER:
         if mode is Leftovers.YOUNGER_TURNS_UP:
-            q = f"You left {cards} of the stock. Turn {them} up for both to see?"
+            q = (f"You have {cards} (stock cards you did not take). Turn {them} up for both "
+                 "to see?")
         else:
             q = (
-                f"You left {cards} of the stock. Look at {them}? If you do, {opponent} may "
-                f"see {them} after leading his first card."
+                f"You have {cards} (stock cards you did not take). Look at {them}? If you do, "
+                f"{opponent} may see {them} after leading his first card."
             )
         return Ask(
             "leftovers",
@@ -322,8 +323,8 @@ def _ask_leftovers(view: MatchView, rules: Rules, legal: tuple[Action, ...], opp
     )
     return Ask(
         "leftovers",
-        f"{opponent} left {cards} of the stock. To see {them}, name the {what} you will "
-        f"lead (you are then bound to lead it), or say no.",
+        f"{opponent} has {cards} (stock cards he did not take). To see {them}, name the "
+        f"{what} you will lead (you are then bound to lead it), or say no.",
         f"Name a {what} to lead, or no> ",
         choices,
         "Type a suit letter (S H D C) or no." if by_suit else "Type a card (QH, 10h) or no.",

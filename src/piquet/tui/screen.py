@@ -109,7 +109,7 @@ def stage(view: MatchView, rules: Rules) -> str:
     if phase is Phase.EXCHANGE:
         return "the exchange"
     if phase in (Phase.LEFTOVERS, Phase.APPOINT):
-        return "the rest of the stock"
+        return "the leftovers"
     if phase is Phase.DECLARE:
         cls = deal.declaring
         return "declarations" + (f": the {class_word(cls, rules)}" if cls is not None else "")
@@ -296,15 +296,17 @@ def _table_lines(
         facts.append(f"your discards {cards_markup(deal.discards)}")
     if deal.taken:
         facts.append(f"you took {cards_markup(deal.taken)}")
-    # the stock cards seen, told apart: elder's unused (the other takes from them first)
-    # and what is left in the stock when he has taken
+    # the stock cards seen, told apart: elder's leftovers (the other takes from them first)
+    # and younger's, what is left in the stock when he has taken
     unused = CardSet(deal.stock_seen.mask & deal.elder_leftovers_seen.mask)
     left = CardSet(deal.stock_seen.mask & deal.leftovers_seen.mask & ~unused.mask)
     rest = CardSet(deal.stock_seen.mask & ~unused.mask & ~left.mask)
     if unused:
-        facts.append(f"your unused cards {cards_markup(unused)}")
+        whose = "your" if deal.role == 0 else "elder's"
+        facts.append(f"{whose} leftovers {cards_markup(unused)}")
     if deal.leftovers_seen:
-        facts.append(f"left in the stock {cards_markup(deal.leftovers_seen)}")
+        whose = "your" if deal.role == 1 else "younger's"
+        facts.append(f"{whose} leftovers {cards_markup(deal.leftovers_seen)}")
     if rest:
         facts.append(f"seen of the stock {cards_markup(rest)}")
     if facts:

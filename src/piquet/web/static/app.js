@@ -1164,7 +1164,7 @@ function renderCenter() {
 }
 
 // The cards out of play that you have seen, beside the table (not over the hand): your
-// discards, your unused cards, younger's leftovers; each card once, in compact lines.
+// discards, your leftovers, younger's leftovers; each card once, in compact lines.
 function renderSeen() {
   const g = T.game;
   const d = g.view.deal;
@@ -1182,11 +1182,11 @@ function renderSeen() {
   return h("section", { class: "seen", id: "seen-cards", "aria-label": "Cards you have seen" },
     h("h3", {}, "Cards out of play"),
     d.discards.length ? line("discards-label", "Your discards", d.discards) : null,
-    unused.length ? line("unused-label", elder ? "Your unused cards (left for younger)"
-      : "Elder's unused cards", unused) : null,
+    unused.length ? line("unused-label", elder ? "Your leftovers (left for younger)"
+      : "Elder's leftovers", unused) : null,
     d.leftovers_seen.length ? line("leftovers-label", both
       ? "Younger's leftovers, turned up for both" : elder
-        ? "Seen in the stock: younger's leftovers" : "The cards you left in the stock",
+        ? "Seen in the stock: younger's leftovers" : "Your leftovers",
     d.leftovers_seen) : null);
 }
 
@@ -1210,12 +1210,12 @@ function phaseText() {
       }
       case "leftovers": {
         if (la.some((a) => a.kind === "name")) {
-          return "Younger left cards in the stock: name your lead to see them, or leave them.";
+          return "Younger has leftovers: name your lead to see them, or leave them.";
         }
         // the choices' own words: under some rules turning them up shows them to both
         const [yes, no] = ["look", "decline"].map((id) => la.find((a) => a.id === id));
-        return yes && no ? `You left cards in the stock: ${lower(yes.label)}, or ` +
-          `${lower(no.label)}.` : "You left cards in the stock.";
+        return yes && no ? `You have leftovers: ${lower(yes.label)}, or ` +
+          `${lower(no.label)}.` : "You have leftovers.";
       }
       case "appoint": return "Elder lacks the lead named: appoint the lead.";
       case "declare": {
@@ -1243,7 +1243,7 @@ function phaseText() {
   if (waitingSeat(s)) return "Waiting for your friend to take the seat…";
   if (s && s.kind === "ai") return `${who} is thinking…`;
   const doing = { deal: "dealing", blanche: "deciding on carte blanche",
-    exchange: "exchanging", leftovers: "deciding about the cards left in the stock",
+    exchange: "exchanging", leftovers: "deciding about the leftovers",
     appoint: "appointing the lead", declare: "declaring" }[d.phase];
   if (away(g.to_act)) {
     return `${who} is ${doing || "to play"}, and away from the table: the game waits ` +
@@ -1457,10 +1457,10 @@ function renderNaming() {
     }
     return box;
   }
-  box.append(h("h3", { id: "naming-title" }, "See the cards younger left?"));
+  box.append(h("h3", { id: "naming-title" }, "See younger's leftovers?"));
   if (byCard) {
     box.append(h("p", { class: "small", id: "naming-rule" },
-      "Name the card you will lead, and younger shows you the cards left in the stock. You are " +
+      "Name the card you will lead, and younger shows you his leftovers. You are " +
       "bound to lead it. Name a card you do not hold and " + opp + " chooses your lead."));
     const other = named.filter((a) => !hand.has(target(a)));
     // the cards held are named from the hand itself (renderHand), right below
@@ -1488,7 +1488,7 @@ function renderNaming() {
     }
   } else {
     box.append(h("p", { class: "small", id: "naming-rule" },
-      "Name the suit you will lead, and younger shows you the cards left in the stock. You are " +
+      "Name the suit you will lead, and younger shows you his leftovers. You are " +
       "bound to lead that suit; holding none of it, you lead the suit " + opp + " names."));
     const row = h("div", { class: "row name-suits" });
     for (const a of named) {
@@ -2068,8 +2068,8 @@ function wordAction(id, who, lines, names) {
       : `${who} names ${SUIT_NAMES[rest] || rest} as the lead`;
     case "appoint": return rest.length === 2 ? `${who} appoints the ${cardName(rest)}`
       : `${who} appoints ${SUIT_NAMES[rest] || rest}`;
-    case "look": return `${who} looks at the cards left`;
-    case "decline": return `${who} leaves the cards unseen`;
+    case "look": return `${who} looks at the leftovers`;
+    case "decline": return `${who} leaves the leftovers unseen`;
     case "blanche": return `${who} shows carte blanche`;
     default: return said.length ? said : `${who}: ${id}`;
   }
