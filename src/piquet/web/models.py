@@ -185,7 +185,9 @@ class ViewOut(BaseModel):
         description="How elder's first lead is bound, until the first trick.")
     seats: list[SeatOut]
     hints: bool
-    view: dict[str, Any] = Field(description="The seat's view: exactly Match.view(seat).")
+    view: dict[str, Any] = Field(
+        description="The seat's view: Match.view(seat), but for its deal's legal_actions "
+        "(sent once, as the menu legal_actions).")
     result: dict[str, Any] | None
     practice: bool = Field(description="Every other seat is the computer (undo allowed).")
     can_undo: bool

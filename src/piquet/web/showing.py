@@ -75,6 +75,9 @@ def seat_json(entry: Entry, seat: int, *, last_deal: bool = True) -> dict[str, A
     view = m.view(seat)
     vj = view.to_json()
     vj["names"] = [s.name for s in row.seats]
+    if vj["deal"] is not None:
+        # the legal actions are sent once: as the menu (``legal_actions`` below)
+        del vj["deal"]["legal_actions"]
     out = {
         "id": row.id,
         "seat": seat,
