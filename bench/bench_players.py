@@ -82,7 +82,7 @@ def decision_times(
             if level == "expert":
                 expert: SearchPlayer = ExpertPlayer(i, think, threads=threads)
             else:
-                expert = SearchPlayer(i, think, level="expert", threads=threads, name=level)
+                expert = SearchPlayer(i, think, threads=threads, name=level)
             book = make_player("book")
             m = deal_match(rules, pack, elder=elder)
             while m.last_deal is None:

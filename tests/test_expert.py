@@ -78,7 +78,7 @@ def test_reference_plays_as_the_2025_expert() -> None:
     pack = deal_pack(rules, 3, 2)
     ref = play_deal(rules, pack, (make_player("reference", seed=5, think_ms=FAST),
                                   make_player("book")), elder=0)
-    old = play_deal(rules, pack, (SearchPlayer(5, FAST, level="expert"), make_player("book")),
+    old = play_deal(rules, pack, (SearchPlayer(5, FAST, level="reference"), make_player("book")),
                     elder=0)
     assert ref.history == old.history
 

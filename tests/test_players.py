@@ -9,7 +9,7 @@ import pytest
 
 from piquet.core.actions import Action, Discard
 from piquet.core.deal import Deal
-from piquet.core.errors import IllegalActionError
+from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.match import Match, MatchView, new_match
 from piquet.core.rules import PRESETS
 from piquet.players import LEVELS, make_player
@@ -65,7 +65,7 @@ def test_two_threads_decide_as_one() -> None:
     pack = deal_pack(rules, 9, 1)
     histories = []
     for threads in (1, 2):
-        expert = SearchPlayer(7, FAST, level="expert", threads=threads)
+        expert = SearchPlayer(7, FAST, level="reference", threads=threads)
         histories.append(play_deal(rules, pack, (expert, make_player("book")), elder=1).history)
     assert histories[0] == histories[1]
 
@@ -184,3 +184,12 @@ def test_expert_chooses_declarations_by_simulation_from_200ms() -> None:
         expert = make_player("expert", seed=1, think_ms=200)
         d = play_deal(rules, deal_pack(rules, 8, 0), (expert, make_player("book")), elder=elder)
         assert d.is_over
+
+
+def test_the_reference_is_named_reference_in_its_own_code() -> None:
+    """The reference level is ``SearchPlayer(level="reference")``, no longer an "expert"
+    renamed (issue 34); its generator keeps the key of 2025, so it plays as it did."""
+    ref = make_player("reference", seed=3)
+    assert isinstance(ref, SearchPlayer) and (ref.level, ref.name) == ("reference", "reference")
+    with pytest.raises(PiquetError, match="club or reference"):
+        SearchPlayer(3, level="expert")

@@ -217,7 +217,8 @@ class ExpertPlayer(SearchPlayer):
             raise PiquetError(f"belief_beta must be a number >= 0, not {belief_beta!r}")
         if not 0 <= exact_cards <= 12:
             raise PiquetError(f"exact_cards must be 0 to 12, not {exact_cards!r}")
-        super().__init__(seed, think_ms, level="expert", threads=threads, rules=rules, name=name)
+        super().__init__(seed, think_ms, level="reference", threads=threads, rules=rules,
+                         name=name)
         self.beliefs = beliefs
         self.play_beliefs = play_beliefs
         self.more_worlds = more_worlds

@@ -1,4 +1,4 @@
-"""``club`` and ``expert``: determinized search over worlds drawn from the player's view.
+"""``club`` and ``reference``: determinized search over worlds drawn from the player's view.
 
 Both levels play the cards by *perfect-information Monte Carlo*: worlds are
 drawn from what the player knows (:mod:`piquet.sampling`: the other's hand fits
@@ -9,7 +9,9 @@ weighted mean wins.
 
 ``club`` exchanges as the book does (:mod:`piquet.players.book`) and declares
 truthfully (its best holding, true answers).
-``expert`` also chooses its discard (and the number it announces with carte
+``reference`` (the expert of 2025, kept unchanged as the fixed reference of measurement;
+:mod:`piquet.players.expert` builds the ``expert`` level on it) also chooses its discard
+(and the number it announces with carte
 blanche) by simulated outcome: for each good candidate and each drawn world it
 takes in the stock, lets the other exchange by the book, counts both hands'
 declarations (repique included) and estimates the play open-handed.  With a
@@ -105,19 +107,26 @@ class _Budget:
         return max(4, min(16, self.think_ms // 40))
 
 
+#: each level's key of its generator: the reference keeps the key it had in 2025, when it
+#: was called expert, so that it plays move for move as it did then
+_RNG_KEYS: Final = {"club": "club", "reference": "expert"}
+
+
 class SearchPlayer:
-    """A determinized-search player (``club`` or ``expert``; see the module docstring)."""
+    """A determinized-search player (``club`` or ``reference``; see the module docstring)."""
 
     def __init__(
         self,
         seed: int = 0,
         think_ms: int | None = None,
         *,
-        level: str = "expert",
+        level: str = "reference",
         threads: int | None = None,
         rules: Rules | None = None,
         name: str | None = None,
     ) -> None:
+        if level not in _RNG_KEYS:
+            raise PiquetError(f"a search player's level is club or reference, not {level!r}")
         self.name = name or level
         self.level = level
         self.seed = seed
@@ -138,19 +147,19 @@ class SearchPlayer:
         rules = rules_of(view, self.rules)
         sit = situation(view, rules, match_aware=self.match_aware)
         self._decisions += 1
-        rng = random.Random(f"{self.level}:{self.seed}:{view.game_number}:"
+        rng = random.Random(f"{_RNG_KEYS[self.level]}:{self.seed}:{view.game_number}:"
                             f"{view.deal_number}:{len(deal.dialog)}:{len(deal.tricks)}:"
                             f"{deal.trick_lead}:{deal.phase.value}")
         budget = self._budget()
         phase = deal.phase
-        expert = self.level == "expert"
+        searches = self.level == "reference"
         if phase is Phase.PLAY:
             return self._play(deal, rules, sit, rng, budget)
-        if phase is Phase.EXCHANGE and expert:
+        if phase is Phase.EXCHANGE and searches:
             return discard_action(self._exchange(deal, rules, sit, rng, budget))
-        if phase is Phase.BLANCHE and expert:
+        if phase is Phase.BLANCHE and searches:
             return self._blanche(deal, rules, sit, rng, budget)
-        if phase is Phase.DECLARE and expert and self._declares_by_search(budget):
+        if phase is Phase.DECLARE and searches and self._declares_by_search(budget):
             return self._declare(deal, rules, sit, rng, budget)
         if phase is Phase.DECLARE:
             return truthful_declaration(deal, rules)
@@ -643,8 +652,5 @@ def _continue_value(d: Deal, rules: Rules, sit: Situation, solver: Solver, role:
 
 register_level("club", lambda seed, think_ms: SearchPlayer(seed, think_ms, level="club"))
 #: The expert of 2025 (issue #16), kept unchanged as the fixed reference of measurement.
-register_level(
-    "reference",
-    lambda seed, think_ms: SearchPlayer(seed, think_ms, level="expert", name="reference"),
-)
+register_level("reference", lambda seed, think_ms: SearchPlayer(seed, think_ms))
 
