@@ -337,7 +337,7 @@ def test_naming_the_lead_card_offers_the_cards_you_hold(
     assert not page.errors
 
 
-def test_naming_a_suit_keeps_your_unused_cards_apart(
+def test_naming_a_suit_keeps_your_leftovers_apart(
     server: ThreadServer, browser: Any, size: str
 ) -> None:
     """Point 3 (cotgrave-1662): four suits with what you hold of each; your own unused

@@ -36,7 +36,19 @@ _pack: Final = pack
 
 @dataclass(frozen=True)
 class Match:
-    """A whole match.  Build one with :func:`new_match`; move it with :meth:`apply`."""
+    """A whole match.  Build one with :func:`new_match`; move it with :meth:`apply`.
+
+    >>> m = new_match("rubicon", seed=7, names=["Ann", "Bob"])
+    >>> m
+    <Match rubicon partie seed 7 | game 1 deal 1 | Ann: 0, Bob: 0 | Bob to act>
+    >>> [str(a) for a in m.legal_actions()]
+    ['deal:2', 'deal:3']
+    >>> m = m.apply(m.legal_actions()[0], m.to_act)
+    >>> m.deal
+    <Deal rubicon exchange elder to act | elder AS KS QS 9S 7S 9H 8H KD JD TD 9D TC | ...>
+    >>> m.view(0).deal.discard_range  # Ann is elder: she lays out 1 to 5 cards
+    (1, 5)
+    """
 
     rules: Rules
     format: Format
