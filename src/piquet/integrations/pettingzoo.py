@@ -66,14 +66,10 @@ __all__ = ["PiquetEnv", "VersionedEnv", "env", "piquet_v0", "piquet_v1", "piquet
 AGENTS = ("player_0", "player_1")
 
 
-class PiquetEnv(AECEnv):  # type: ignore[misc]
-    """The raw AEC environment (use :func:`env` for the usual wrappers).
-
-    Raises :class:`~piquet.core.errors.RulesError` for an unknown rule set and
-    :class:`~piquet.core.errors.PiquetError` for a bad format, ``max_deals`` or ``version``
-    (and warns with :class:`~piquet.integrations.versions.OldReadingWarning` for a version
-    whose readings are no longer played).
-    """
+class _PiquetAEC(AECEnv):  # type: ignore[misc]
+    """What both raw environments share: the metadata naming the version, the rule set
+    read at that version, the render mode, the agents and their spaces, the running
+    generator of the chance draws, the bookkeeping of an episode, and the render."""
 
     # (each instance's own copy names its version: PettingZoo's wrappers read it)
     metadata: dict[str, Any] = {  # noqa: RUF012 (an instance replaces it, below)
@@ -82,32 +78,19 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
         "is_parallelizable": False,
     }
 
-    def __init__(
-        self,
-        *,
-        rules: str = DEFAULT_PRESET,
-        format: str = "deal",
-        max_deals: int = 50,
-        render_mode: str | None = None,
-        kernel: bool = True,
-        version: int = ENV_VERSION,
-    ) -> None:
+    def _versioned(self, rules: str, version: int) -> None:
+        """The version (checked) and the rule set as that version plays it."""
         super().__init__()
         self.version = check_version(version)
         self.rules = versioned_rules(get_rules(rules), self.version)
         self.metadata = {**type(self).metadata, "name": env_name(self.version)}
-        try:
-            self.format = EpisodeFormat(format)
-        except ValueError:
-            raise PiquetError(
-                f"format {format!r} is not known; use one of: "
-                + ", ".join(f.value for f in EpisodeFormat)
-            ) from None
+
+    def _seated(self, render_mode: str | None, max_deals: int) -> None:
+        """The render mode (checked), the agents, their spaces and the running generator."""
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise PiquetError(f"render_mode {render_mode!r}: use None, 'ansi' or 'human'")
         self.render_mode = render_mode
         self.max_deals = max_deals
-        self.kernel = kernel
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         self._action_space = spaces.Discrete(NUM_ACTIONS)
@@ -120,9 +103,6 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
         self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
         self._rng = random.Random(random.SystemRandom().randrange(2**63))
-        self.episode = Episode.start(self.rules, format=self.format, max_deals=max_deals,
-                                     kernel=kernel)
-        self._reset_bookkeeping()
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -137,6 +117,62 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
         self.terminations = dict.fromkeys(AGENTS, False)
         self.truncations = dict.fromkeys(AGENTS, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+
+    def _episode_now(self) -> Episode:
+        raise NotImplementedError  # pragma: no cover - each environment says
+
+    def render(self) -> str | None:
+        """``ansi``: the mover's information-state string; ``human``: the same, printed."""
+        if self.render_mode is None:
+            return None
+        ep = self._episode_now()
+        mover = ep.to_move
+        player = mover if mover >= 0 else 0
+        text = information_state_string(knowledge(ep, player))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+class PiquetEnv(_PiquetAEC):
+    """The raw AEC environment (use :func:`env` for the usual wrappers).
+
+    Raises :class:`~piquet.core.errors.RulesError` for an unknown rule set and
+    :class:`~piquet.core.errors.PiquetError` for a bad format, ``max_deals`` or ``version``
+    (and warns with :class:`~piquet.integrations.versions.OldReadingWarning` for a version
+    whose readings are no longer played).
+    """
+
+    def __init__(
+        self,
+        *,
+        rules: str = DEFAULT_PRESET,
+        format: str = "deal",
+        max_deals: int = 50,
+        render_mode: str | None = None,
+        kernel: bool = True,
+        version: int = ENV_VERSION,
+    ) -> None:
+        self._versioned(rules, version)
+        try:
+            self.format = EpisodeFormat(format)
+        except ValueError:
+            raise PiquetError(
+                f"format {format!r} is not known; use one of: "
+                + ", ".join(f.value for f in EpisodeFormat)
+            ) from None
+        self._seated(render_mode, max_deals)
+        self.kernel = kernel
+        self.episode = Episode.start(self.rules, format=self.format, max_deals=max_deals,
+                                     kernel=kernel)
+        self._reset_bookkeeping()
+
+    def _episode_now(self) -> Episode:
+        return self.episode
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new episode; the pack's shuffle comes from ``seed`` (or the running seed)."""
@@ -207,23 +243,9 @@ class PiquetEnv(AECEnv):  # type: ignore[misc]
             self.agent_selection = AGENTS[ep.to_move]
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        """``ansi``: the mover's information-state string; ``human``: the same, printed."""
-        if self.render_mode is None:
-            return None
-        mover = self.episode.to_move
-        player = mover if mover >= 0 else 0
-        text = information_state_string(knowledge(self.episode, player))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
 
 
-class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
+class BoardPiquetEnv(_PiquetAEC):
     """The raw AEC environment of a deal, whole game or partie on the compiled board
     (:class:`piquet.fast.game.GameBoards`) from its first decision: the same agents, spaces,
     ids, observations and masks as :class:`PiquetEnv` (``tests/test_fast_game.py`` checks
@@ -238,12 +260,6 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
     ``max_deals``.
     """
 
-    metadata: dict[str, Any] = {  # noqa: RUF012 (an instance replaces it, below)
-        "render_modes": ["ansi", "human"],
-        "name": env_name(ENV_VERSION),
-        "is_parallelizable": False,
-    }
-
     def __init__(
         self,
         *,
@@ -255,32 +271,14 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         from piquet.fast.game import GameBoards
 
-        super().__init__()
-        self.version = check_version(version)
-        self.rules = versioned_rules(get_rules(rules), self.version)
-        self.metadata = {**type(self).metadata, "name": env_name(self.version)}
+        self._versioned(rules, version)
         if format not in ("game", "partie", "deal"):
             raise PiquetError(f"format {format!r} is not known; use one of: deal, game, "
                               "partie")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise PiquetError(f"render_mode {render_mode!r}: use None, 'ansi' or 'human'")
-        self.render_mode = render_mode
+        self._seated(render_mode, max_deals)
         self.format = EpisodeFormat(format)
-        self.max_deals = max_deals
         self.boards = GameBoards(1, rules=self.rules, format=format,  # type: ignore[arg-type]
                                  max_deals=max_deals)
-        self.possible_agents = list(AGENTS)
-        self.agents = list(AGENTS)
-        self._action_space = spaces.Discrete(NUM_ACTIONS)
-        self._observation_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0.0, 1.0, (INFO_SIZE,), np.float32),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), np.int8),
-            }
-        )
-        self.action_spaces = dict.fromkeys(AGENTS, self._action_space)
-        self.observation_spaces = dict.fromkeys(AGENTS, self._observation_space)
-        self._rng = random.Random(random.SystemRandom().randrange(2**63))
         self._pack_cards = Episode.start(self.rules, format=self.format,
                                          max_deals=max_deals).pack_cards
         self._to_move_at = self.boards.offset("to_move")
@@ -288,19 +286,8 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
         self._reset_bookkeeping()
         self._started = False
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
     def _reset_bookkeeping(self) -> None:
-        self.agents = list(AGENTS)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
-        self._cumulative_rewards = dict.fromkeys(AGENTS, 0.0)
-        self.terminations = dict.fromkeys(AGENTS, False)
-        self.truncations = dict.fromkeys(AGENTS, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        super()._reset_bookkeeping()
         self.deals: list[tuple[int, int]] = []
         self._dealer = 0
         self._packs: list[tuple[int, ...]] = []
@@ -408,21 +395,8 @@ class BoardPiquetEnv(AECEnv):  # type: ignore[misc]
                 ep = ep.apply(i)
         return ep
 
-    def render(self) -> str | None:
-        """``ansi``: the mover's information-state string; ``human``: the same, printed."""
-        if self.render_mode is None:
-            return None
-        ep = self.episode
-        mover = ep.to_move
-        player = mover if mover >= 0 else 0
-        text = information_state_string(knowledge(ep, player))
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
+    def _episode_now(self) -> Episode:
+        return self.episode
 
 
 def raw_env(
