@@ -121,6 +121,43 @@ class _PiquetAEC(AECEnv):  # type: ignore[misc]
     def _episode_now(self) -> Episode:
         raise NotImplementedError  # pragma: no cover - each environment says
 
+    def _checked_id(self, action: Any) -> int | None:
+        """The id ``action`` of the selected agent, checked (its cumulative reward then
+        zeroed); None where the agent is done (the dead step taken).  Raises
+        :class:`IllegalActionError` for no action or one that is not a whole number."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return None
+        if action is None:
+            raise IllegalActionError(f"{agent} must act: give one of its legal ids")
+        if isinstance(action, np.ndarray) and action.ndim == 0:
+            action = action.item()  # a 0-d array, as a vectorized caller hands one over
+        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
+            # 3.7 was read as id 3 and "7" as id 7
+            raise IllegalActionError(
+                f"{agent}: an action is a whole-number id (0 to {NUM_ACTIONS - 1}), "
+                f"not {action!r:.20}"
+            )
+        self._cumulative_rewards[agent] = 0.0
+        return int(action)
+
+    def _ended(self, rewards: dict[str, float], cut_off: bool, info: dict[str, Any]) -> None:
+        """The episode is over: the returns, how it ended, what each agent is told."""
+        self.rewards = rewards
+        # a game cut off at max_deals is a time limit, not an end: truncated, so that a
+        # learner bootstraps from the last observation instead of taking 0 as final
+        if cut_off:
+            self.truncations = dict.fromkeys(AGENTS, True)
+        else:
+            self.terminations = dict.fromkeys(AGENTS, True)
+        self.infos = {a: dict(info) for a in AGENTS}
+
+    def _next(self, player: int, mover: int) -> None:
+        """Select who moves next (``player`` again once it is over) and add up the rewards."""
+        self.agent_selection = AGENTS[player if mover == TERMINAL else mover]
+        self._accumulate_rewards()
+
     def render(self) -> str | None:
         """``ansi``: the mover's information-state string; ``human``: the same, printed."""
         if self.render_mode is None:
@@ -208,40 +245,18 @@ class PiquetEnv(_PiquetAEC):
 
         Raises :class:`IllegalActionError` for an id that is not legal now.
         """
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        player = AGENTS.index(self.agent_selection)
+        action_id = self._checked_id(action)
+        if action_id is None:
             return
-        if action is None:
-            raise IllegalActionError(f"{agent} must act: give one of its legal ids")
-        if isinstance(action, np.ndarray) and action.ndim == 0:
-            action = action.item()  # a 0-d array, as a vectorized caller hands one over
-        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-            # 3.7 was read as id 3 and "7" as id 7
-            raise IllegalActionError(
-                f"{agent}: an action is a whole-number id (0 to {NUM_ACTIONS - 1}), "
-                f"not {action!r:.20}"
-            )
-        player = AGENTS.index(agent)
-        self._cumulative_rewards[agent] = 0.0
-        ep = self._to_player(self.episode.apply(int(action)))
+        ep = self._to_player(self.episode.apply(action_id))
         self.episode = ep
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         if ep.to_move == TERMINAL:
             returns = ep.returns()
-            self.rewards = {a: float(returns[i]) for i, a in enumerate(AGENTS)}
-            # a game cut off at max_deals is a time limit, not an end: truncated, so that a
-            # learner bootstraps from the last observation instead of taking 0 as final
-            if ep.cut_off:
-                self.truncations = dict.fromkeys(AGENTS, True)
-            else:
-                self.terminations = dict.fromkeys(AGENTS, True)
-            self.infos = {a: {"deals": ep.deals, "winner": ep.winner, "cut_off": ep.cut_off}
-                          for a in AGENTS}
-            self.agent_selection = AGENTS[player]
-        else:
-            self.agent_selection = AGENTS[ep.to_move]
-        self._accumulate_rewards()
+            self._ended({a: float(returns[i]) for i, a in enumerate(AGENTS)}, ep.cut_off,
+                        {"deals": ep.deals, "winner": ep.winner, "cut_off": ep.cut_off})
+        self._next(player, ep.to_move)
 
 
 
@@ -325,25 +340,14 @@ class BoardPiquetEnv(_PiquetAEC):
 
         Raises :class:`IllegalActionError` for an id that is not legal now.
         """
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        player = AGENTS.index(self.agent_selection)
+        action_id = self._checked_id(action)
+        if action_id is None:
             return
-        if action is None:
-            raise IllegalActionError(f"{agent} must act: give one of its legal ids")
-        if isinstance(action, np.ndarray) and action.ndim == 0:
-            action = action.item()
-        if not isinstance(action, (int, np.integer)) or isinstance(action, bool):
-            raise IllegalActionError(
-                f"{agent}: an action is a whole-number id (0 to {NUM_ACTIONS - 1}), "
-                f"not {action!r:.20}"
-            )
-        player = AGENTS.index(agent)
-        self._cumulative_rewards[agent] = 0.0
         b = self.boards
         before = int(b.rows[0, self._ndeals_at])
-        b.step_one(0, int(action))  # refuses an id not legal, naming the legal ones
-        self._ids[-1].append(int(action))
+        b.step_one(0, action_id)  # refuses an id not legal, naming the legal ones
+        self._ids[-1].append(action_id)
         self.rewards = dict.fromkeys(AGENTS, 0.0)
         if int(b.rows[0, self._ndeals_at]) != before:
             pts = b.field("deal_pts", 2)[0]
@@ -361,19 +365,11 @@ class BoardPiquetEnv(_PiquetAEC):
             r0 = won if winner == 0 else -won
             if self.format is EpisodeFormat.DEAL:  # the point difference
                 r0 = float(self.deals[-1][0] - self.deals[-1][1])
-            self.rewards = {"player_0": r0, "player_1": -r0}
             cut_off = bool(b.field("truncated")[0])
-            if cut_off:
-                self.truncations = dict.fromkeys(AGENTS, True)
-            else:
-                self.terminations = dict.fromkeys(AGENTS, True)
-            self.infos = {a: {"deals": tuple(self.deals),
-                              "winner": None if winner < 0 else winner, "cut_off": cut_off}
-                          for a in AGENTS}
-            self.agent_selection = AGENTS[player]
-        else:
-            self.agent_selection = AGENTS[mover]
-        self._accumulate_rewards()
+            self._ended({"player_0": r0, "player_1": -r0}, cut_off,
+                        {"deals": tuple(self.deals), "winner": None if winner < 0 else winner,
+                         "cut_off": cut_off})
+        self._next(player, mover)
 
     def _draw_pack(self) -> list[int]:
         """A pack, top first, drawn as :meth:`Episode.draw_rest` draws one (one
