@@ -376,26 +376,33 @@ static i64 play_choice(Board *b, int seat, i64 hand, i64 allowed, i64 lead, i64 
     return c;
 }
 
-/* younger's declarations that waited for elder's first card; 0 to go on */
-static int deferred_claims(Board *b) {
+/* younger declares in class cls where elder passed (beat < 0: nothing to beat; else elder's
+ * key beat, partial as claim_choice reads it) or sinks it; -1 for a forced choice not allowed */
+static inline int younger_declares(Board *b, int cls, i64 beat, int partial) {
     i64 *hands = b->ps + PS_HAND;
     i64 cl2[MAX_CLAIMS][5];
+    int ny = claims(hands[1], cls, b->p, cl2);
+    int j = claim_choice(b, hands[1], cls, cl2, ny, 1, beat, partial, beat < 0);
+    if (j < 0) {
+        bad(b);
+        return -1;
+    }
+    if (j == ny) {
+        trace(b, A_PASS, cls);
+        set_result(b, cls, -1, 0, 0);
+    } else {
+        trace(b, A_DECLARE, cl2[j][0] << 2 | cls);
+        win(b, hands, 1, cls, cl2, j);
+    }
+    return 0;
+}
+
+/* younger's declarations that waited for elder's first card; 0 to go on */
+static int deferred_claims(Board *b) {
     for (i64 d = 0; d < b->ps[PS_NDEF]; d++) {
-        int cls = (int)b->deferred[d][0];
-        i64 beat = b->deferred[d][1];
-        int ny = claims(hands[1], cls, b->p, cl2);
-        int j = claim_choice(b, hands[1], cls, cl2, ny, 1, beat, b->deferred[d][2] != 0, beat < 0);
-        if (j < 0) {
-            bad(b);
+        if (younger_declares(b, (int)b->deferred[d][0], b->deferred[d][1],
+                             b->deferred[d][2] != 0) < 0)
             return 1;
-        }
-        if (j == ny) {
-            trace(b, A_PASS, cls);
-            set_result(b, cls, -1, 0, 0);
-        } else {
-            trace(b, A_DECLARE, cl2[j][0] << 2 | cls);
-            win(b, hands, 1, cls, cl2, j);
-        }
         if (halted(b)) return 1;
     }
     commit(b);
@@ -699,16 +706,7 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
                 n_def++;
                 continue;
             }
-            int ny = claims(hands[1], cls, p, cl2);
-            int j = claim_choice(b, hands[1], cls, cl2, ny, 1, -1, 0, 1);
-            if (j < 0) { bad(b); return; }
-            if (j == ny) {
-                trace(b, A_PASS, cls);
-                set_result(b, cls, -1, 0, 0);
-            } else {
-                trace(b, A_DECLARE, cl2[j][0] << 2 | cls);
-                win(b, hands, 1, cls, cl2, j);
-            }
+            if (younger_declares(b, cls, -1, 0) < 0) return;
             if (halted(b)) return;
             continue;
         }
