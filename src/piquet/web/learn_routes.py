@@ -39,7 +39,7 @@ from piquet.core.actions import Action
 from piquet.core.errors import ParseError, PiquetError
 from piquet.core.match import Match, MatchView
 from piquet.core.roles import Role
-from piquet.core.rules import PRESETS, get_rules
+from piquet.core.rules import PRESETS, Format, get_rules
 from piquet.jobs import Kind
 from piquet.jobs.work import COACH_ADVICE, COACH_JUDGED
 from piquet.learn import glossary as gl
@@ -359,7 +359,7 @@ async def start_guided(body: GuidedIn, state: ServerOf) -> dict[str, Any]:
     except (KeyError, ValueError, PiquetError):
         raise TableError(Refusal.UNREADABLE, f"unknown rule set {body.rules!r}; choose "
                         + ", ".join(PRESETS)) from None
-    fmt = "game" if any(f.value == "game" for f in r.formats) else None
+    fmt = Format.GAME.value if Format.GAME in r.formats else None
     created = await run(lambda: state.games.create(
         rules=body.rules, format=fmt, opponents=[GUIDED_OPPONENT], hints=True,
         name=body.name, levels=list(LEVEL_NAMES)))

@@ -175,13 +175,6 @@ class Lobby:
             res = conn.execute(challenges_t.delete().where(challenges_t.c.id == cid))
         return bool(res.rowcount == 1)
 
-    def of_game(self, game_id: str) -> str | None:
-        with self.engine.connect() as conn:
-            found = conn.execute(
-                sa.select(challenges_t.c.id).where(challenges_t.c.game_id == game_id)
-            ).scalar()
-        return None if found is None else str(found)
-
 
 def open_and_seeks(lobby: Lobby) -> list[dict[str, Any]]:
     """The open challenges and the open seeks (``kind``: ``challenge`` or ``seek``),
