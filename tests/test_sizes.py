@@ -6,6 +6,7 @@ package whose ``__init__`` re-exports the old names keeps every import path work
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1] / "src" / "piquet"
@@ -19,7 +20,34 @@ LONG_MODULES: dict[str, str] = {
     "learn/glossary.py": "data: the glossary's entries",
 }
 #: functions allowed to be longer (module:function), and why
-LONG_FUNCTIONS: dict[str, str] = {}
+LONG_FUNCTIONS: dict[str, str] = {
+    # the compiled kernels (src/piquet/native), which say why beside the function too
+    "native/kernel.h:run_deal": "the compiled deal, its phases in the engine's order over "
+    "the hands and claims it holds, so that it reads beside core/transitions.py and the "
+    "differential tests compare the two step by step",
+    "native/game.h:w_obs": "the observation tensor written field by field in its layout's "
+    "order (the adapters' information state), top to bottom",
+}
+
+_C_NAME = re.compile(r"(\w+)\s*\(")
+
+
+def _c_functions(text: str) -> dict[str, int]:
+    """The functions of a C file and their lengths in lines: each begins on an unindented
+    line naming it before its ``(`` and ends at the next ``}`` in the first column."""
+    out: dict[str, int] = {}
+    start, name = 0, ""
+    for i, line in enumerate(text.splitlines(), 1):
+        if not start:
+            if (line and not line[0].isspace() and "(" in line
+                    and not line.startswith(("#", "/*", " *", "}"))
+                    and not line.rstrip().endswith(";")
+                    and (m := _C_NAME.search(line))):
+                start, name = i, m.group(1)
+        elif line.startswith("}"):
+            out[name] = i - start + 1
+            start = 0
+    return out
 
 
 def _sizes() -> tuple[dict[str, int], dict[str, int]]:
@@ -33,6 +61,10 @@ def _sizes() -> tuple[dict[str, int], dict[str, int]]:
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 assert node.end_lineno is not None
                 functions[f"{rel}:{node.name}"] = node.end_lineno - node.lineno + 1
+    for path in sorted((ROOT / "native").glob("*.[ch]")):
+        rel = path.relative_to(ROOT).as_posix()
+        for name, n in _c_functions(path.read_text(encoding="utf-8")).items():
+            functions[f"{rel}:{name}"] = n
     return modules, functions
 
 
@@ -51,6 +83,15 @@ def test_no_function_is_longer_than_it_may_be() -> None:
     assert not long, (
         f"functions over {MAX_FUNCTION_LINES} lines (split, or say why in LONG_FUNCTIONS): "
         f"{long}")
+
+
+def test_the_compiled_kernels_functions_are_measured_too() -> None:
+    """The C functions of ``src/piquet/native`` are read (every file has some), and a long
+    one found where it stands."""
+    _, functions = _sizes()
+    for path in (ROOT / "native").glob("*.[ch]"):
+        assert any(f.startswith(f"native/{path.name}:") for f in functions), path.name
+    assert functions["native/kernel.h:run_deal"] > MAX_FUNCTION_LINES
 
 
 def test_the_allow_lists_name_only_what_is_long() -> None:
