@@ -85,7 +85,20 @@ __all__ = ["ELDER", "ROLE_NAMES", "YOUNGER", "ClassResult", "Deal", "Phase", "St
 
 
 class Deal:
-    """The state of one deal.  Immutable: every action returns a new ``Deal``."""
+    """The state of one deal.  Immutable: every action returns a new ``Deal``.
+
+    >>> from piquet.core.actions import parse_action
+    >>> from piquet.core.cards import pack
+    >>> from piquet.core.rules import PRESETS
+    >>> d = Deal.new(PRESETS["rubicon"], pack(PRESETS["rubicon"]))  # an unshuffled pack
+    >>> [str(a) for a in d.legal_actions()]
+    ['deal:2', 'deal:3']
+    >>> d.apply(parse_action("deal:2"))
+    <Deal rubicon exchange elder to act | elder QS JS 8S 7S QH JH 8H 7H QD JD 8D 7D | ...>
+    >>> d.apply(parse_action("play:QS"))
+    Traceback (most recent call last):
+    piquet.core.errors.IllegalActionError: QS: cards are not played yet; now younger ...
+    """
 
     # The attributes, read-only; their meaning is documented on DealState (the same
     # fields, as the typed dict a transition fills; tests/test_typed_state.py keeps the two
