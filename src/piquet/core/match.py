@@ -601,11 +601,8 @@ def new_match(
         raise SetupError(
             f"unknown format {format!r}; use one of: {', '.join(f.value for f in Format)}"
         ) from None
-    if fmt not in r.formats:
-        raise SetupError(
-            f"{r.name} does not play a {fmt.value}; it plays: "
-            + ", ".join(f.value for f in r.formats)
-        )
+    if (why := r.format_refusal(fmt)) is not None:
+        raise SetupError(why)
     n = 3 if fmt is Format.POOL else 2
     if names is None:
         names = tuple(f"player {i + 1}" for i in range(n))

@@ -84,9 +84,9 @@ class VectorEnv(ThreadedRows, gymnasium.vector.VectorEnv):
         if name not in _FORMATS:
             raise PiquetError(f"format {name!r} is not known; the batch environment plays: "
                               f"{', '.join(_FORMATS)}")
-        if name == "partie" and Format.PARTIE not in self.rules.formats:
-            known = ", ".join(f.value for f in self.rules.formats)
-            raise PiquetError(f"{self.rules.name} does not play a partie; its formats: {known}")
+        if name == "partie" and (why := self.rules.format_refusal(
+                Format.PARTIE, offered=(Format.GAME, Format.PARTIE))) is not None:
+            raise PiquetError(why)
         self.format = name
         self._fmt = _FORMATS[name]
         self._policy = policy_code(opponent_policy)

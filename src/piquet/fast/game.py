@@ -88,9 +88,9 @@ class GameBoards:
         if name not in FORMATS:
             raise PiquetError(f"format {name!r} is not known; whole games are played as: "
                               f"{', '.join(FORMATS)}")
-        if name == "partie" and Format.PARTIE not in self.rules.formats:
-            known = ", ".join(f.value for f in self.rules.formats)
-            raise PiquetError(f"{self.rules.name} does not play a partie; its formats: {known}")
+        if name == "partie" and (why := self.rules.format_refusal(
+                Format.PARTIE, offered=(Format.GAME, Format.PARTIE))) is not None:
+            raise PiquetError(why)
         self.format = name
         self.max_deals = max_deals
         self.n = n

@@ -120,12 +120,8 @@ class Games:
                 f"unknown format {format!r}; {r.name} plays: "
                 + ", ".join(f.value for f in r.formats),
             ) from None
-        if fmt not in r.formats:
-            raise TableError(
-                Refusal.UNREADABLE,
-                f"{r.name} does not play a {fmt.value}; it plays: "
-                + ", ".join(f.value for f in r.formats),
-            )
+        if (why := r.format_refusal(fmt)) is not None:
+            raise TableError(Refusal.UNREADABLE, why)
         n_other = 2 if fmt is Format.POOL else 1
         if len(opponents) == 1 and n_other == 2:
             opponents = opponents * 2

@@ -95,10 +95,8 @@ def _format(rules: Rules, text: str | None) -> Format:
         raise TableError(
             Refusal.UNREADABLE, "the tally keeps two-player games and parties, not the pool"
         )
-    if fmt not in allowed:
-        raise TableError(
-            Refusal.UNREADABLE, f"{rules.name} does not play a {fmt.value}; it plays: {choices}"
-        )
+    if (why := rules.format_refusal(fmt, offered=tuple(allowed))) is not None:
+        raise TableError(Refusal.UNREADABLE, why)
     return fmt
 
 

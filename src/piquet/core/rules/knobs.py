@@ -284,6 +284,15 @@ class Rules:
         idx = min(length, 2 + len(self.sequence_values)) - 3
         return self.sequence_values[idx]
 
+    def format_refusal(self, fmt: Format, *, offered: tuple[Format, ...] = ()) -> str | None:
+        """Why this rule set does not play ``fmt``, in words naming what it plays (of the
+        formats ``offered`` where some are: what the caller plays at all), or None where
+        it plays it."""
+        if fmt in self.formats and (not offered or fmt in offered):
+            return None
+        plays = ", ".join(f.value for f in self.formats if not offered or f in offered)
+        return f"{self.name} does not play a {fmt.value}; it plays: {plays}"
+
     def replace(self, **changes: Any) -> Rules:
         """A copy with some knobs changed; every value is checked."""
         from piquet.core.rules.presets import rules_from_mapping

@@ -114,10 +114,9 @@ class Episode:
             raise IllegalActionError(f"max_deals must be at least 1, not {max_deals}")
         if not isinstance(kernel, bool):
             raise IllegalActionError(f"kernel must be True or False, not {kernel!r}")
-        if format is EpisodeFormat.PARTIE and Format.PARTIE not in rules.formats:
-            raise IllegalActionError(
-                f"{rules.name} does not play a partie; it plays: "
-                + ", ".join(f.value for f in rules.formats if f is not Format.POOL))
+        if format is EpisodeFormat.PARTIE and (why := rules.format_refusal(
+                Format.PARTIE, offered=(Format.GAME, Format.PARTIE))) is not None:
+            raise IllegalActionError(why)
         # the most deals the episode may take: a partie's own (two more when level),
         # which the observation's "deals played" is measured against
         extra = 2 if rules.partie_tie_extra_deals else 0
