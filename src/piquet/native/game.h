@@ -363,7 +363,8 @@ static i64 w_any_suit_held(const i64 *p, i64 hand, i64 claim) {
 
 /* Write player's observation of game g into out: size floats, O_SIZE (the information
  * state) or O_TRICKS (the observation: the same without the tricks in order, the adapters'
- * observation tensor). */
+ * observation tensor). Longer than a function should be (tests/test_sizes.py allows it): the
+ * tensor written field by field in its layout's order, top to bottom. */
 static void w_obs(const i64 *p, const WGame *g, int player, float *out, i64 out_size) {
     memset(out, 0, (size_t)out_size * sizeof(float));
     /* the game */

@@ -484,7 +484,9 @@ static void play(Board *b, i64 card) {
 }
 
 /* Deal the pack on a board and play it (see piquet.fast.kernel.run_deal); the arrays of b
- * are the caller's. */
+ * are the caller's. Longer than a function should be (tests/test_sizes.py allows it): the
+ * deal's phases in the engine's order over the hands and claims held here, so that it reads
+ * beside core/transitions.py and the differential tests compare the two step by step. */
 static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 target) {
     const i64 *p = b->p;
     i64 *tl = b->tl;
