@@ -260,6 +260,9 @@ class PatientBrowser:
         self._contexts: list[Any] = []
 
     def new_context(self, **options: Any) -> Any:
+        # the pages' own "less motion" (style.css): no animation keeps the browser drawing
+        # frames while a test waits; a test that wants the motion passes "no-preference"
+        options.setdefault("reduced_motion", "reduce")
         ctx = self._browser.new_context(**options)
         ctx.set_default_timeout(PATIENCE)
         self._contexts.append(ctx)
