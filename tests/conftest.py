@@ -51,6 +51,29 @@ from test_web_kit import (
     two_servers,
 )
 
+
+def _one_tls_context() -> None:
+    """Every ``httpx`` client the tests make (``httpx.get`` makes one a call) builds a TLS
+    context from the CA bundle first, some 20 ms of CPU, though every test speaks plain
+    HTTP to this machine: the default context is built once a test process and shared
+    (a context is made to be shared; any other ``verify`` is built as before)."""
+    import httpx._transports.default as transports
+
+    build = transports.create_ssl_context
+    default: list[Any] = []
+
+    def shared(verify: Any = True, cert: Any = None, trust_env: bool = True) -> Any:
+        if verify is not True or cert is not None or not trust_env:
+            return build(verify=verify, cert=cert, trust_env=trust_env)
+        if not default:
+            default.append(build())
+        return default[0]
+
+    transports.create_ssl_context = shared  # type: ignore[assignment]
+
+
+_one_tls_context()
+
 PATIENCE = 300_000
 """A browser wait's ceiling, in milliseconds: long, so that a loaded machine is slow but
 never fails; a wait ends as soon as its condition holds."""
@@ -260,6 +283,9 @@ class PatientBrowser:
         self._contexts: list[Any] = []
 
     def new_context(self, **options: Any) -> Any:
+        # the pages' own "less motion" (style.css): no animation keeps the browser drawing
+        # frames while a test waits; a test that wants the motion passes "no-preference"
+        options.setdefault("reduced_motion", "reduce")
         ctx = self._browser.new_context(**options)
         ctx.set_default_timeout(PATIENCE)
         self._contexts.append(ctx)

@@ -323,9 +323,11 @@ def test_a_socket_gone_silent_is_given_up_and_the_table_reconnects(
     sockets: list[Any] = []
 
     def handler(ws: Any) -> None:
-        server_side = ws.connect_to_server()
+        # counted before it is connected: the page may see the socket open (and the test
+        # go on) while this handler is still waiting for the connection
         sockets.append(ws)
         mine = len(sockets)
+        server_side = ws.connect_to_server()
 
         def from_page(message: Any) -> None:
             if not (silent.is_set() and mine == 1):
@@ -344,5 +346,5 @@ def test_a_socket_gone_silent_is_given_up_and_the_table_reconnects(
     silent.set()  # the first socket goes silent both ways
     page.wait_for_selector("#conn.off")
     page.wait_for_function("document.querySelector('#conn').classList.contains('on')")
-    assert len(sockets) >= 2
+    assert len(sockets) >= 2  # connected again, through a second socket
     assert not page.errors

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,18 +42,27 @@ from test_web_kit import (
     view,
 )
 
+# the clocks' sweeper (web/clocks.Sweeper._in_play): the clocked games not finished
+_SWEEPER = re.compile(
+    r"^\s*SELECT\s+\w*clocks\.game_id\s+FROM\s+\w*clocks\s+JOIN\s+\w*games\b", re.I
+)
+
 
 @contextmanager
 def statements(c: TestClient) -> Iterator[list[str]]:
     """The SQL statements the server runs meanwhile for the game (their first word, upper
     case); the SQLite checkpointer's own thread runs its PRAGMA every half second, for no
-    request, and is left out."""
+    request, and the clocks' sweeper its look for clocked games in play every second (on a
+    loaded machine a request can last long enough to see it): both are left out."""
     engine = c.app.state.piquet.store.engine  # type: ignore[attr-defined]
     seen: list[str] = []
 
     def record(_conn: Any, _cur: Any, statement: str, *_args: Any) -> None:
-        if threading.current_thread().name != "piquet-db-checkpoint":
-            seen.append(statement.split(None, 1)[0].upper())
+        if threading.current_thread().name == "piquet-db-checkpoint":
+            return
+        if _SWEEPER.search(statement):
+            return
+        seen.append(statement.split(None, 1)[0].upper())
 
     sa.event.listen(engine, "before_cursor_execute", record)
     try:

@@ -5,7 +5,7 @@ a resignation, a rematch, a friend game, a new link, a lobby offer and its accep
 spectator link, a tally and its entries and undo, your games) is run once for each of its
 writes with every commit of that one request failing, as a full disk or a refused commit
 fails it (the database's own error, raised where the commit would be).  The failing
-request gets ``503`` with ``Retry-After``; after every step, the process that failed
+request gets ``503`` with ``Retry-After``; after it and every later step, the process that failed
 (its memory), a second process over the same database (``shared``, as on PostgreSQL)
 and the database itself agree: each seat's view, each record (or its refusal), each
 game's log, the lobby, the tally.
@@ -287,7 +287,10 @@ def _run(url: Callable[[int], str], *, shared_a: bool | None) -> list[str]:
                     assert int(r.headers["retry-after"]) >= 1, where
                     assert "error" in r.json(), where
                     failed.append(name)
-                _agree(a, b, w, where)
+                if i >= k:
+                    _agree(a, b, w, where)
+                else:  # the run so far is the first run's, checked there
+                    _settled(a, w)
     return failed
 
 
