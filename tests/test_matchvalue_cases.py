@@ -12,7 +12,7 @@ import pytest
 from piquet.core.deal import ELDER, YOUNGER
 from piquet.core.match import new_match
 from piquet.core.rules import PRESETS, Format
-from piquet.players.common import situation
+from piquet.players.common import partie_deals_left, situation
 from piquet.players.matchvalue import STAKE, WIDTH, bends, deal_table, table_line
 from piquet.solver import Mode
 
@@ -143,3 +143,21 @@ def test_the_situation_reads_the_table_from_elders_side_whoever_asks(role: int) 
     assert sit.start == want and sit.lead == -60
     assert sit.objective.mode is Mode.PARTIE and sit.objective.before == want
     assert sit.table == deal_table(RUBICON, Format.PARTIE, want, 0)
+
+
+def test_a_level_partie_goes_on_a_deal_each_and_its_seventh_deal_is_not_the_last() -> None:
+    """Rubicon: level after six deals, each deals once more (the match plays deals 7 and 8,
+    then settles); the seventh deal has one to come, the eighth is the last."""
+    assert RUBICON.partie_tie_extra_deals
+    assert [partie_deals_left(n, RUBICON) for n in range(1, 9)] == [5, 4, 3, 2, 1, 0, 1, 0]
+    m = new_match(RUBICON, seed=4, format="partie")
+    p = m.to_act
+    assert p is not None
+    view = dataclasses.replace(m.view(p), scores=(150, 150), deal_number=7)
+    assert situation(view, RUBICON).objective.mode is Mode.DIFF
+    sit = situation(view, RUBICON, match_aware=True)
+    assert sit.table == deal_table(RUBICON, Format.PARTIE, (150, 150), 1)
+    view = dataclasses.replace(view, deal_number=8)
+    assert situation(view, RUBICON).objective.mode is Mode.PARTIE
+    assert situation(view, RUBICON, match_aware=True).table == \
+        deal_table(RUBICON, Format.PARTIE, (150, 150), 0)
