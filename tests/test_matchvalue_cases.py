@@ -5,16 +5,21 @@ game's target and lurch, and whose side the table is read from."""
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import numpy as np
 import pytest
 
+from piquet.core.cards import DECK32
 from piquet.core.deal import ELDER, YOUNGER
 from piquet.core.match import new_match
 from piquet.core.rules import PRESETS, Format
-from piquet.players.common import partie_deals_left, situation
+from piquet.players import make_player
+from piquet.players.common import discard_candidates, partie_deals_left, situation
+from piquet.players.exchange import all_playout_values, match_playout_values, playout_worlds
 from piquet.players.matchvalue import STAKE, WIDTH, bends, deal_table, table_line
-from piquet.solver import Mode
+from piquet.sampling import sample_worlds
+from piquet.solver import DIFF, Mode, Objective, PlayState, Solver
 
 RUBICON = PRESETS["rubicon"]
 GAME_1754 = PRESETS["court-gamester-1754"]
@@ -161,3 +166,51 @@ def test_a_level_partie_goes_on_a_deal_each_and_its_seventh_deal_is_not_the_last
     assert situation(view, RUBICON).objective.mode is Mode.PARTIE
     assert situation(view, RUBICON, match_aware=True).table == \
         deal_table(RUBICON, Format.PARTIE, (150, 150), 0)
+
+
+_DIFF_TABLE = tuple(x - y for x in range(WIDTH) for y in range(WIDTH))
+"""A table worth elder's points less younger's: read from either side it is the points."""
+
+
+@pytest.mark.parametrize("seed", [3, 6])
+def test_the_exchange_reads_the_table_from_its_own_side_elder_or_younger(seed: int) -> None:
+    """Valued by a table of the points' difference, each play-out is worth what the points
+    exchange counts (this role's less the other's), for elder's exchange and younger's."""
+    m = new_match(RUBICON, seed=seed)
+    book = make_player("book")
+    seen = set()
+    while len(seen) < 2:
+        p = m.to_act
+        assert p is not None
+        view = m.view(p)
+        deal = view.deal
+        assert deal is not None
+        if deal.discard_range is not None and deal.to_act == deal.role:
+            worlds = playout_worlds(deal, RUBICON,
+                                    sample_worlds(deal, RUBICON, random.Random(seed), 12))
+            lo, hi = deal.discard_range
+            cands = discard_candidates(deal.hand.mask, lo, hi, RUBICON, role=deal.role)[:3]
+            assert match_playout_values(RUBICON, deal.role, worlds, cands, 5, _DIFF_TABLE) == \
+                all_playout_values(RUBICON, deal.role, worlds, cands, 5)
+            seen.add(deal.role)
+        m = m.apply(book.choose(view), p)
+    assert seen == {ELDER, YOUNGER}
+
+
+def test_the_play_reads_the_table_from_the_side_of_the_seat_to_move() -> None:
+    """Younger to move: under a table of the points' difference each card is worth to him
+    the points to come (DIFF's value, his side) less elder's lead in the deal so far."""
+    rng = random.Random(11)
+    cards = [c for c in range(36) if DECK32 >> c & 1]
+    for _ in range(6):
+        rng.shuffle(cards)
+        elder = sum(1 << c for c in cards[:12])
+        younger = sum(1 << c for c in cards[12:24])
+        lead = next(c for c in cards[:12])
+        st = PlayState(hands=(elder & ~(1 << lead), younger), leader=ELDER, lead=lead,
+                       won=(0, 0), totals=(rng.randint(0, 40), rng.randint(0, 40)))
+        assert st.to_move == YOUNGER
+        diff = Solver(RUBICON, DIFF).move_values(st)
+        table = Solver(RUBICON, Objective(mode=Mode.TABLE, table=_DIFF_TABLE)).move_values(st)
+        ahead = st.totals[0] - st.totals[1]
+        assert table == {c: v - ahead for c, v in diff.items()}
