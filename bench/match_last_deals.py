@@ -25,13 +25,16 @@ from typing import Any
 from piquet.core.match import new_match
 from piquet.core.matchtypes import settlement
 from piquet.core.rules import PRESETS, Format
+from piquet.players.common import situation
 from piquet.players.expert import ExpertPlayer
 from piquet.players.matchvalue import _futures
 
 
-def last_deal(rules: Any, seed: int, scores: tuple[int, int], players: list[Any]) -> int:
+def last_deal(rules: Any, seed: int, scores: tuple[int, int], players: list[Any],
+              show: bool = False) -> int:
     """Player 0's settlement after the sixth deal of a partie at ``scores`` (player 0
-    elder), ``players`` seated 0 and 1."""
+    elder), ``players`` seated 0 and 1; ``show``: each decision where the other level would
+    choose otherwise is printed, both choices valued (``match_diff``)."""
     m = new_match(rules, seed=seed, format=Format.PARTIE, names=("p0", "p1"))
     m = dataclasses.replace(m, dealer=1, scores=scores, deal_number=rules.partie_deals,
                             deal=None)._new_deal()
@@ -39,7 +42,17 @@ def last_deal(rules: Any, seed: int, scores: tuple[int, int], players: list[Any]
     while not m.deals:
         p = m.to_act
         assert p is not None
-        m = m.apply(players[p].choose(m.view(p)), p)
+        view = m.view(p)
+        act = players[p].choose(view)
+        if show:
+            from match_diff import _report, _twin  # bench/, beside this script
+
+            other = _twin(players[p], not players[p].match_aware).choose(view)
+            if other != act:
+                mine, theirs = (act, other) if players[p].match_aware else (other, act)
+                _report(view, rules, situation(view, rules, match_aware=True),
+                        situation(view, rules), players[p].match_aware, mine, theirs, True)
+        m = m.apply(act, p)
     a, b = m.scores
     if a == b:
         return 0
@@ -52,20 +65,23 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--think", type=int, default=None)
+    ap.add_argument("--show", type=int, nargs="*", default=None,
+                    help="only these pairs, each differing decision printed")
     args = ap.parse_args()
     rules = PRESETS["rubicon"]
     starts = _futures(rules, True, rules.partie_deals - 1, f"last-deals:{args.seed}").sum(axis=1)
     t0 = time.process_time()
     diffs: list[int] = []
-    for i in range(args.pairs):
+    for i in range(args.pairs) if args.show is None else args.show:
+        show = args.show is not None
         scores = (int(starts[i, 0]), int(starts[i, 1]))
         seed = 1000 * args.seed + i
         m_first = last_deal(rules, seed, scores, [ExpertPlayer(2 * i, args.think,
                                                                match_aware=True),
-                                                  ExpertPlayer(2 * i + 1, args.think)])
+                                                  ExpertPlayer(2 * i + 1, args.think)], show)
         x_first = last_deal(rules, seed, scores, [ExpertPlayer(2 * i, args.think),
                                                   ExpertPlayer(2 * i + 1, args.think,
-                                                               match_aware=True)])
+                                                               match_aware=True)], show)
         diffs.append(m_first - x_first)
         print(f"pair {i} scores {scores}: expert-match elder {m_first:+d}, expert elder "
               f"{x_first:+d}: pair {m_first - x_first:+d}", flush=True)
