@@ -31,15 +31,16 @@ from piquet.players.matchvalue import _futures
 
 
 def last_deal(rules: Any, seed: int, scores: tuple[int, int], players: list[Any],
-              show: bool = False) -> int:
-    """Player 0's settlement after the sixth deal of a partie at ``scores`` (player 0
-    elder), ``players`` seated 0 and 1; ``show``: each decision where the other level would
-    choose otherwise is printed, both choices valued (``match_diff``)."""
+              show: bool = False, deals: int = 1) -> int:
+    """Player 0's settlement after the last ``deals`` deals of a partie at ``scores``
+    before them (player 0 elder in the first of them), ``players`` seated 0 and 1;
+    ``show``: each decision where the other level would choose otherwise is printed, both
+    choices valued (``match_diff``)."""
     m = new_match(rules, seed=seed, format=Format.PARTIE, names=("p0", "p1"))
-    m = dataclasses.replace(m, dealer=1, scores=scores, deal_number=rules.partie_deals,
-                            deal=None)._new_deal()
+    m = dataclasses.replace(m, dealer=1, scores=scores,
+                            deal_number=rules.partie_deals + 1 - deals, deal=None)._new_deal()
     assert m.deal is not None and m.player_of(0) == 0
-    while not m.deals:
+    while len(m.deals) < deals:
         p = m.to_act
         assert p is not None
         view = m.view(p)
@@ -65,11 +66,17 @@ def main() -> None:
     ap.add_argument("--pairs", type=int, default=20)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--think", type=int, default=None)
+    ap.add_argument("--deals", type=int, default=1, help="the partie's last DEALS deals")
     ap.add_argument("--show", type=int, nargs="*", default=None,
                     help="only these pairs, each differing decision printed")
     args = ap.parse_args()
     rules = PRESETS["rubicon"]
-    starts = _futures(rules, True, rules.partie_deals - 1, f"last-deals:{args.seed}").sum(axis=1)
+    k = args.deals
+    # the first deal played here is elder's; he was elder in the partie's first deal when
+    # an even number of deals separates them
+    starts = _futures(rules, k % 2 == 1, rules.partie_deals - k,
+                      f"last-deals:{args.seed}" if k == 1 else f"last-deals:{args.seed}:{k}"
+                      ).sum(axis=1)
     t0 = time.process_time()
     diffs: list[int] = []
     for i in range(args.pairs) if args.show is None else args.show:
@@ -78,10 +85,10 @@ def main() -> None:
         seed = 1000 * args.seed + i
         m_first = last_deal(rules, seed, scores, [ExpertPlayer(2 * i, args.think,
                                                                match_aware=True),
-                                                  ExpertPlayer(2 * i + 1, args.think)], show)
+                                                  ExpertPlayer(2 * i + 1, args.think)], show, k)
         x_first = last_deal(rules, seed, scores, [ExpertPlayer(2 * i, args.think),
                                                   ExpertPlayer(2 * i + 1, args.think,
-                                                               match_aware=True)], show)
+                                                               match_aware=True)], show, k)
         diffs.append(m_first - x_first)
         print(f"pair {i} scores {scores}: expert-match elder {m_first:+d}, expert elder "
               f"{x_first:+d}: pair {m_first - x_first:+d}", flush=True)
