@@ -26,6 +26,7 @@ __all__ = [
     "discard_action",
     "discard_candidates",
     "my_turn",
+    "partie_deals_left",
     "rules_of",
     "situation",
     "truthful_declaration",
@@ -62,6 +63,17 @@ class Situation:
     :func:`piquet.players.matchvalue.deal_table`)."""
 
 
+def partie_deals_left(deal_number: int, rules: Rules) -> int:
+    """The deals of a partie still to come after deal ``deal_number`` (counted from 1 in
+    the partie).  A partie level after its :attr:`~Rules.partie_deals` deals, where the
+    rules say so, goes on for one more deal each (:class:`~piquet.core.match.Match`): the
+    first of those two is not the partie's last."""
+    n = rules.partie_deals
+    if deal_number > n and rules.partie_tie_extra_deals:
+        return max(0, n + 2 - deal_number)
+    return max(0, n - deal_number)
+
+
 def situation(view: MatchView, rules: Rules, *, match_aware: bool = False) -> Situation:
     """The game situation: RACE near the target, PARTIE on a partie's last deal, else DIFF.
 
@@ -83,15 +95,14 @@ def situation(view: MatchView, rules: Rules, *, match_aware: bool = False) -> Si
     partie_last = False
     if view.format in (Format.GAME, Format.POOL) and rules.game_ends_mid_deal:
         target = rules.target
+    left = partie_deals_left(view.deal_number, rules) if view.format is Format.PARTIE else 0
     if view.format is Format.PARTIE:
-        partie_last = view.deal_number >= rules.partie_deals
+        partie_last = left == 0
     objective = objective_for(rules, start=start, target=target, partie_last=partie_last)
     table = None
     if match_aware and view.format in (Format.PARTIE, Format.GAME, Format.POOL):
         from piquet.players.matchvalue import LINEAR_TOLERANCE, bends, deal_table
 
-        left = max(0, rules.partie_deals - view.deal_number) \
-            if view.format is Format.PARTIE else 0
         table = deal_table(rules, view.format, start, left)
         # where the match values points as points (a straight line in the difference),
         # DIFF is the same objective, and its search goes further in the same positions
