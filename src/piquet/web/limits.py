@@ -87,7 +87,7 @@ async def refuse_socket(receive: Receive, send: Send, code: int, reason: str) ->
     await send({"type": "websocket.close", "code": code, "reason": reason[:120]})
 
 
-CsrfCheck = Callable[[Scope], "tuple[int, str] | None"]
+CsrfCheck = Callable[[Scope], tuple[int, str] | None]
 """Why a request is refused for want of its CSRF token (status, words), or None."""
 _SLOW_DOWN: Final = "too many requests: slow down and try again"
 
