@@ -30,8 +30,10 @@ What it reports (milliseconds):
 - ``server_cpu_ms_per_action``: the web processes' CPU time (user + system, from
   ``/proc``) over every action recorded, the client's and the computer's;
   ``workers_cpu_ms_per_action`` the same for their job workers (the computer's thinking,
-  hints, analyses); the client's own CPU is reported too, and the load average before and
-  after (the machine is shared: read every figure with it).
+  hints, analyses: against ``random``, the analyses the server makes as each deal ends,
+  none with ``--analysis-on-request``), ``tree_cpu_ms_per_action`` the two together (the
+  server's whole process tree); the client's own CPU is reported too, and the load
+  average before and after (the machine is shared: read every figure with it).
 - ``hint_p50_ms``/``hint_p99_ms``, ``analyses_done``: with ``--hints`` and ``--analysers``.
 
 ``--url A,B`` drives servers already running (games spread over them in turn; with
@@ -444,6 +446,8 @@ def start_server(
         cmd += ["--redis", args.redis]
     if args.ai_workers:
         cmd += ["--ai-workers", str(args.ai_workers)]
+    if args.analysis_on_request:
+        cmd.append("--analysis-on-request")
     env = dict(os.environ)
     if src:
         env["PYTHONPATH"] = os.pathsep.join(
@@ -567,6 +571,10 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
         ),
         workers_cpu_s=round(workers_cpu, 2),
         workers_cpu_ms_per_action=round(workers_cpu / total * ms, 2) if total else None,
+        tree_cpu_ms_per_action=(
+            None if server_cpu is None or not total
+            else round((server_cpu + workers_cpu) / total * ms, 2)
+        ),
         client_cpu_s=round(client_cpu, 2),
         load_before=[round(x, 2) for x in load0],
         load_after=[round(x, 2) for x in load1],
@@ -594,6 +602,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="clients having finished deals analysed meanwhile (0)")
     ap.add_argument("--ai-workers", type=int, default=None,
                     help="the server's job workers (its default)")
+    ap.add_argument("--analysis-on-request", action="store_true",
+                    help="the server analyses a deal only when asked, not as each deal "
+                    "ends (the workers then do nothing against random)")
     ap.add_argument(
         "--pace",
         type=float,
@@ -669,7 +680,8 @@ def compare(runs: list[tuple[str, dict[str, Any]]]) -> dict[str, Any]:
     """Baseline over now for the latencies and the CPU per action (medians of the rounds):
     above 1, now is faster."""
     out: dict[str, Any] = {"rounds": sum(1 for w, _f in runs if w == "now")}
-    for key in ("act_p50_ms", "act_p99_ms", "server_cpu_ms_per_action"):
+    for key in ("act_p50_ms", "act_p99_ms", "reply_p99_ms", "server_cpu_ms_per_action",
+                "tree_cpu_ms_per_action"):
         base = [f[key] for w, f in runs if w == "baseline" and f.get(key)]
         now = [f[key] for w, f in runs if w == "now" and f.get(key)]
         if base and now:

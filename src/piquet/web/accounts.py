@@ -11,7 +11,7 @@ across devices.  Play needs no account.
 - **CSRF**: a second cookie ``piquet_csrf`` (readable by the page's script, not by another
   site's) holds a value derived from the session (HMAC-SHA256 keyed by the session id);
   every state-changing request to ``/api`` that carries the session cookie must send it
-  back in the header ``X-CSRF-Token`` (:class:`CsrfGuard`), or it is refused (403) and
+  back in the header ``X-CSRF-Token`` (:func:`csrf_refusal`), or it is refused (403) and
   nothing changes.  Login and registration, which carry no session yet, must be JSON
   (``Content-Type: application/json``: a form on another site cannot send it).
 - **Throttle**: failed logins are counted in the database (so every server process sees
@@ -50,7 +50,7 @@ from sqlalchemy.exc import IntegrityError
 
 from piquet.table.errors import Refusal, TableError
 from piquet.web.ids import client_of
-from piquet.web.limits import ASGIApp, Receive, Scope, Send, _send_error
+from piquet.web.limits import Scope
 from piquet.web.practice import refusals
 from piquet.web.refusals import clean_name, hash_secret
 from piquet.web.server import Server, ServerOf
@@ -60,10 +60,10 @@ __all__ = [
     "CSRF_COOKIE",
     "CSRF_HEADER",
     "Account",
-    "CsrfGuard",
     "account_of",
     "accounts_t",
     "csrf_of",
+    "csrf_refusal",
     "router",
 ]
 
@@ -159,41 +159,28 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
-class CsrfGuard:
-    """403 for a state-changing ``/api`` request that carries the session cookie without
-    its CSRF token in ``X-CSRF-Token``; login and registration must be JSON."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if (
-            scope["type"] != "http"
-            or scope.get("method", "GET") in _SAFE
-            or not scope["path"].startswith("/api")
-        ):
-            await self.app(scope, receive, send)
-            return
-        path = scope["path"].rstrip("/")
-        if path in _NO_SESSION_YET:
-            kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
-            if kind != "application/json":
-                await _send_error(
-                    send, 415, "a login or registration is sent as JSON "
-                    "(Content-Type: application/json): refused, nothing changed", [])
-                return
-            await self.app(scope, receive, send)
-            return
-        session = _cookies(scope).get(ACCOUNT_COOKIE)
-        if session:
-            sent = _header(scope, CSRF_HEADER.encode()) or ""
-            if not hmac.compare_digest(sent.encode(), csrf_of(session).encode()):
-                await _send_error(
-                    send, 403, "this request carries your login cookie but not its CSRF token "
-                    "(the header X-CSRF-Token, the value of the piquet_csrf cookie): refused, "
-                    "nothing changed. Reload the page and try again.", [])
-                return
-        await self.app(scope, receive, send)
+def csrf_refusal(scope: Scope) -> tuple[int, str] | None:
+    """Why an HTTP request is refused before any route reads it, or None: 403 for a
+    state-changing ``/api`` request that carries the session cookie without its CSRF token
+    in ``X-CSRF-Token``; 415 for a login or registration not sent as JSON.  The check of
+    the guards in front of the application (:class:`piquet.web.limits.Guards`)."""
+    if scope.get("method", "GET") in _SAFE or not scope["path"].startswith("/api"):
+        return None
+    path = scope["path"].rstrip("/")
+    if path in _NO_SESSION_YET:
+        kind = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        if kind != "application/json":
+            return 415, ("a login or registration is sent as JSON "
+                         "(Content-Type: application/json): refused, nothing changed")
+        return None
+    session = _cookies(scope).get(ACCOUNT_COOKIE)
+    if session:
+        sent = _header(scope, CSRF_HEADER.encode()) or ""
+        if not hmac.compare_digest(sent.encode(), csrf_of(session).encode()):
+            return 403, ("this request carries your login cookie but not its CSRF token "
+                         "(the header X-CSRF-Token, the value of the piquet_csrf cookie): "
+                         "refused, nothing changed. Reload the page and try again.")
+    return None
 
 
 # ---------------------------------------------------------------------- storage

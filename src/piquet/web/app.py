@@ -38,14 +38,14 @@ from piquet.web import (
     rated,
     talk,
 )
-from piquet.web.accounts import CsrfGuard
+from piquet.web.accounts import csrf_refusal
 from piquet.web.ai import AiRunner
 from piquet.web.clocks import Clocks, Sweeper
 from piquet.web.errors import HTTP_STATUS, add_error_handlers
 from piquet.web.game_routes import only_move_words
 from piquet.web.games import Entry, Games
 from piquet.web.hub import Hub, RedisHub
-from piquet.web.limits import BodyLimit, RateLimit, SecurityHeaders, SocketCap
+from piquet.web.limits import Guards
 from piquet.web.models import ConflictOut, LegalActionOut, ViewOut
 from piquet.web.pages import STATIC, add_pages
 from piquet.web.players import mount_docs
@@ -212,16 +212,16 @@ def create_app(config: WebConfig) -> FastAPI:
     app.include_router(health.router)
     app.include_router(game_routes.router)  # options, games, actions, hints, records
     _include_routers(app, state)
-    app.add_middleware(CsrfGuard)
-    app.add_middleware(BodyLimit, limit=config.max_body)
-    app.add_middleware(SocketCap, per_client=config.sockets_per_client)
+    # every guard in one layer: security headers, rate, sockets, body size, CSRF
     app.add_middleware(
-        RateLimit,
+        Guards,
         rate=config.rate,
         burst=config.burst,
         create_per_minute=config.create_per_minute,
+        max_body=config.max_body,
+        sockets_per_client=config.sockets_per_client,
+        csrf=csrf_refusal,
     )
-    app.add_middleware(SecurityHeaders)
     return app
 
 

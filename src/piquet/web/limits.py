@@ -16,11 +16,9 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 __all__ = [
-    "BodyLimit",
-    "RateLimit",
-    "SecurityHeaders",
+    "CsrfCheck",
+    "Guards",
     "ServerLimits",
-    "SocketCap",
     "TokenBuckets",
     "guarded_http",
     "refuse_socket",
@@ -78,46 +76,6 @@ class TokenBuckets:
         return 0.0
 
 
-class RateLimit:
-    """429 for a client (by address) over its rate on ``/api``; game creation (a new game,
-    a rematch) has its own."""
-
-    def __init__(self, app: ASGIApp, *, rate: float, burst: int, create_per_minute: float):
-        self.app = app
-        self.all = TokenBuckets(rate, burst)
-        self.create = TokenBuckets(create_per_minute / 60.0, max(1.0, create_per_minute / 3))
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or not scope["path"].startswith("/api"):
-            await self.app(scope, receive, send)
-            return
-        client = scope.get("client")
-        key = client[0] if client else "?"
-        wait = self.all.take(key)
-        if not wait and scope["type"] == "http" and scope.get("method") == "POST":
-            path = scope["path"].rstrip("/")
-            # a rematch is a new game too (resign and rematch over and over made games as
-            # fast as the general rate allowed), and so is a guided deal, and a position
-            # played from the analysis (``/from/STEP``)
-            if path in ("/api/games", "/api/learn/guided") or (
-                path.startswith("/api/games/")
-                and (path.endswith("/rematch") or "/from/" in path)
-            ):
-                wait = self.create.take(key)
-        if wait:
-            if scope["type"] == "websocket":
-                await refuse_socket(
-                    receive, send, 4429, "too many requests: slow down and try again"
-                )
-                return
-            retry = str(max(1, math.ceil(wait))).encode()
-            await _send_error(
-                send, 429, "too many requests: slow down and try again", [(b"retry-after", retry)]
-            )
-            return
-        await self.app(scope, receive, send)
-
-
 async def refuse_socket(receive: Receive, send: Send, code: int, reason: str) -> None:
     """Refuse a WebSocket with close ``code`` and ``reason``: the handshake is accepted
     first, so the client hears the code (a close before the accept is an HTTP 403, which
@@ -129,22 +87,140 @@ async def refuse_socket(receive: Receive, send: Send, code: int, reason: str) ->
     await send({"type": "websocket.close", "code": code, "reason": reason[:120]})
 
 
-class SocketCap:
-    """At most ``per_client`` WebSockets open at once from one client address: one more
-    is closed with 4429 at once, so that one client cannot hold most of the server's
-    connections and shut the others out (they still connect)."""
+CsrfCheck = Callable[[Scope], tuple[int, str] | None]
+"""Why a request is refused for want of its CSRF token (status, words), or None."""
+_SLOW_DOWN: Final = "too many requests: slow down and try again"
 
-    def __init__(self, app: ASGIApp, *, per_client: int) -> None:
+
+class Guards:
+    """Every guard in front of the application, in one pure-ASGI layer (one pass where
+    five middlewares each wrapped the next), checked in this order:
+
+    1. **security headers** (HTTP): Content-Security-Policy and friends on every page (not
+       on the API docs pages), and ``Cache-Control: no-store`` on every answer of the API
+       that does not say otherwise: a seat's view, a record, a token, an analysis are
+       private, and the rest (the lobby, the health) changes from one moment to the next,
+       so no cache along the way keeps any.  They go on every answer below too.
+    2. **rate** (HTTP and WebSocket on ``/api``): 429 (a socket: closed with 4429) for a
+       client (by address) over ``rate`` requests a second; game creation (a new game, a
+       rematch, a guided deal, a position played from the analysis) has its own,
+       ``create_per_minute``.
+    3. **sockets** (WebSocket): at most ``sockets_per_client`` open at once from one
+       client address: one more is closed with 4429 at once, so that one client cannot
+       hold most of the server's connections and shut the others out.
+    4. **body** (HTTP): 413 for a request body over ``max_body`` bytes, declared or
+       actually sent (the body is read whole, it is small, and handed on).
+    5. **CSRF** (HTTP): ``csrf`` (:func:`piquet.web.accounts.csrf_refusal`) says whether a
+       state-changing request is refused.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        rate: float,
+        burst: int,
+        create_per_minute: float,
+        max_body: int,
+        sockets_per_client: int,
+        csrf: CsrfCheck | None = None,
+    ) -> None:
         self.app = app
-        self.per_client = per_client
+        self.all = TokenBuckets(rate, burst)
+        self.create = TokenBuckets(create_per_minute / 60.0, max(1.0, create_per_minute / 3))
+        self.limit = max_body
+        self.too_big = f"request body too large: at most {max_body} bytes"
+        self.per_client = sockets_per_client
         self.open: dict[str, int] = {}
+        self.csrf = csrf
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "websocket" or self.per_client <= 0:
+        kind = scope["type"]
+        if kind == "http":
+            await self._http(scope, receive, send)
+        elif kind == "websocket":
+            await self._socket(scope, receive, send)
+        else:
             await self.app(scope, receive, send)
-            return
+
+    def _wait(self, scope: Scope, path: str) -> float:
+        """0 if the client may go on, else the seconds before its next request."""
         client = scope.get("client")
         key = client[0] if client else "?"
+        wait = self.all.take(key)
+        if not wait and scope["type"] == "http" and scope.get("method") == "POST":
+            path = path.rstrip("/")
+            # a rematch is a new game too (resign and rematch over and over made games as
+            # fast as the general rate allowed), and so is a guided deal, and a position
+            # played from the analysis (``/from/STEP``)
+            if path in ("/api/games", "/api/learn/guided") or (
+                path.startswith("/api/games/")
+                and (path.endswith("/rematch") or "/from/" in path)
+            ):
+                wait = self.create.take(key)
+        return wait
+
+    async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path: str = scope["path"]
+        send = _with_headers(path, send)
+        if path.startswith("/api"):
+            wait = self._wait(scope, path)
+            if wait:
+                retry = str(max(1, math.ceil(wait))).encode()
+                await _send_error(send, 429, _SLOW_DOWN, [(b"retry-after", retry)])
+                return
+        limit = self.limit
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    declared = limit + 1
+                if declared > limit:
+                    await _send_error(send, 413, self.too_big, [(b"connection", b"close")])
+                    return
+        # read the whole body (it is small), then hand it on
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                if not await self._csrf_refused(scope, send):
+                    await self.app(scope, _replay([message]), send)
+                return
+            body = message.get("body", b"")
+            size += len(body)
+            if size > limit:
+                await _send_error(send, 413, self.too_big, [(b"connection", b"close")])
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        if await self._csrf_refused(scope, send):
+            return
+        whole = chunks[0] if len(chunks) == 1 else b"".join(chunks)
+        await self.app(
+            scope,
+            _replay([{"type": "http.request", "body": whole, "more_body": False}], receive),
+            send,
+        )
+
+    async def _csrf_refused(self, scope: Scope, send: Send) -> bool:
+        refusal = self.csrf(scope) if self.csrf is not None else None
+        if refusal is None:
+            return False
+        await _send_error(send, refusal[0], refusal[1], [])
+        return True
+
+    async def _socket(self, scope: Scope, receive: Receive, send: Send) -> None:
+        client = scope.get("client")
+        key = client[0] if client else "?"
+        if scope["path"].startswith("/api") and self._wait(scope, scope["path"]):
+            await refuse_socket(receive, send, 4429, _SLOW_DOWN)
+            return
+        if self.per_client <= 0:
+            await self.app(scope, receive, send)
+            return
         if self.open.get(key, 0) >= self.per_client:
             await refuse_socket(
                 receive, send, 4429,
@@ -163,50 +239,24 @@ class SocketCap:
                 del self.open[key]
 
 
-class BodyLimit:
-    """413 for an HTTP request body over ``limit`` bytes (declared or actually sent)."""
+def _with_headers(path: str, send: Send) -> Send:
+    """``send`` adding the security headers (and ``no-store`` on the API) to the answer."""
+    docs = path in ("/docs", "/redoc") or path.startswith("/docs/")
+    api = path.startswith("/api/") or path == "/api"
+    extra = _DOCS_HEADERS if docs else _PAGE_HEADERS
 
-    def __init__(self, app: ASGIApp, *, limit: int) -> None:
-        self.app = app
-        self.limit = limit
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", ()))
+            if api and not any(k.lower() == b"cache-control" for k, _v in headers):
+                headers += extra
+                headers.append(_NO_STORE)
+            else:
+                headers += extra
+            message["headers"] = headers
+        await send(message)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        too_big = f"request body too large: at most {self.limit} bytes"
-        for name, value in scope.get("headers", ()):
-            if name == b"content-length":
-                try:
-                    declared = int(value)
-                except ValueError:
-                    declared = self.limit + 1
-                if declared > self.limit:
-                    await _send_error(send, 413, too_big, [(b"connection", b"close")])
-                    return
-        # read the whole body (it is small), then hand it on
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                await self.app(scope, _replay([message]), send)
-                return
-            body = message.get("body", b"")
-            size += len(body)
-            if size > self.limit:
-                await _send_error(send, 413, too_big, [(b"connection", b"close")])
-                return
-            chunks.append(body)
-            if not message.get("more_body", False):
-                break
-        await self.app(
-            scope,
-            _replay(
-                [{"type": "http.request", "body": b"".join(chunks), "more_body": False}], receive
-            ),
-            send,
-        )
+    return send_with_headers
 
 
 def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
@@ -226,40 +276,6 @@ _CSP = (
     "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; "
     "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
 )
-
-
-class SecurityHeaders:
-    """Content-Security-Policy and friends on every page (not on the API docs pages), and
-    ``Cache-Control: no-store`` on every answer of the API that does not say otherwise: a
-    seat's view, a record, a token, an analysis are private, and the rest (the lobby, the
-    health) changes from one moment to the next, so no cache along the way keeps any."""
-
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        path: str = scope["path"]
-        docs = path in ("/docs", "/redoc") or path.startswith("/docs/")
-        api = path.startswith("/api/") or path == "/api"
-        extra = _DOCS_HEADERS if docs else _PAGE_HEADERS
-
-        async def send_with_headers(message: Message) -> None:
-            if message["type"] == "http.response.start":
-                headers = list(message.get("headers", ()))
-                if api and not any(k.lower() == b"cache-control" for k, _v in headers):
-                    headers += extra
-                    headers.append(_NO_STORE)
-                else:
-                    headers += extra
-                message["headers"] = headers
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
 _DOCS_HEADERS: Final = (
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),

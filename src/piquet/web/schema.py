@@ -9,9 +9,9 @@ checks over every route that each answer the server gives is one its description
 and that the description accepts exactly the inputs the server accepts.
 
 A state-changing request that carries the login cookie without its CSRF token is refused
-(``403``) before any route reads it (:class:`piquet.web.accounts.CsrfGuard`), so every
-``POST`` and ``DELETE`` of the API lists ``403`` too (but the login and the registration,
-which need no token).
+(``403``) before any route reads it (:func:`piquet.web.accounts.csrf_refusal`, checked by
+:class:`piquet.web.limits.Guards`), so every ``POST`` and ``DELETE`` of the API lists
+``403`` too (but the login and the registration, which need no token).
 
 Whole numbers: JSON Schema counts ``14.0`` as an integer, so the server does too
 (:data:`WholeNumber`): the description and the server never disagree on it.

@@ -104,5 +104,11 @@ def server_of(connection: HTTPConnection) -> Server:
     return server
 
 
-ServerOf = Annotated[Server, Depends(server_of)]
+async def _served(connection: HTTPConnection) -> Server:
+    # a coroutine: FastAPI runs a plain function dependency in a worker thread, a round
+    # trip between threads on every request for one attribute read
+    return server_of(connection)
+
+
+ServerOf = Annotated[Server, Depends(_served)]
 """A route's parameter that is the running :class:`Server`."""

@@ -11,7 +11,7 @@ is told as ``{"type": "talk"}``: the page asks for the chat again.  A message th
 cannot use gets ``{"type": "error", "error": "..."}`` and the connection stays open; a bad
 token closes it with code 4404 (4401 without one), too many messages with 4429 (as is a
 socket over the rate limit, or one more than the sockets one client address may hold
-open: :class:`~piquet.web.limits.SocketCap`).
+open: :class:`~piquet.web.limits.Guards`).
 
 A first message ``{"token": TOKEN, "presence": true}`` asks to be told who is at the
 table: ``{"type": "presence", "here": [SEAT, ...]}`` (the seats with a socket open, on any
