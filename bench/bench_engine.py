@@ -11,8 +11,8 @@ For every preset it measures
     ``Match`` (``new_match`` and ``Match.apply`` until finished, counting
     deals), in one process and in K worker processes
     (``concurrent.futures.ProcessPoolExecutor``, each worker with its own seed);
-(b) hand pairs scored per second by ``piquet.batch.score_batch`` on P random
-    pairs, against ``piquet.handscore.score_hands`` one pair at a time in this
+(b) hand pairs scored per second by ``piquet.analysis.batch.score_batch`` on P random
+    pairs, against ``piquet.analysis.handscore.score_hands`` one pair at a time in this
     same process (the baseline).
 
 It prints three tables (rates per wall-clock second and per CPU second) and
@@ -41,11 +41,11 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from piquet.batch import score_batch, split_worth
+from piquet.analysis.batch import score_batch, split_worth
+from piquet.analysis.handscore import score_hands
 from piquet.core.deal import Deal
 from piquet.core.match import new_match
 from piquet.core.rules import PRESETS, Rules
-from piquet.handscore import score_hands
 
 TARGET_DEALS = 5_000
 TARGET_HANDS = 500_000

@@ -10,7 +10,7 @@ the other (so both see the same machine), each measuring for every preset
 
 - random full deals per CPU-second through ``Deal`` (``Deal.new`` on a shuffled pack, then
   ``random_action`` + ``apply`` until the deal is over: ``bench_engine.py``'s loop), and
-- hand pairs scored per CPU-second by ``piquet.batch.score_batch`` (best of three).
+- hand pairs scored per CPU-second by ``piquet.analysis.batch.score_batch`` (best of three).
 
 It prints, per preset, the medians of each side and the median of the paired ratios
 (this tree over the other, round by round) with their range, then one JSON line.  CPU
@@ -43,7 +43,7 @@ try:
 except ImportError:  # the layout before piquet.core
     from piquet.deal import Deal
     from piquet.rules import PRESETS
-from piquet.batch import score_batch, split_worth
+from piquet.analysis.batch import score_batch, split_worth
 
 def pack_of(rules):
     return [i for i in range(36) if rules.deck_size == 36 or i % 9]

@@ -32,6 +32,7 @@ from collections.abc import Callable
 
 from piquet.core.deal import Phase
 from piquet.core.rules import PRESETS
+from piquet.fast.solver import Solver
 from piquet.players import make_player
 from piquet.players.exchange import (
     PlayoutWorld,
@@ -42,7 +43,6 @@ from piquet.players.exchange import (
     wide_candidates,
 )
 from piquet.players.expert import SWITCH_MARGIN, ExpertPlayer
-from piquet.solver import Solver
 from piquet.tournament import deal_match, deal_pack
 
 

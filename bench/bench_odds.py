@@ -30,11 +30,11 @@ from typing import Any
 
 from piquet.advisor import Setup, advise
 from piquet.advisor.ranking import opponent_model
+from piquet.analysis.odds import deck_mask, improvements
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.declarations import DeclClass, best_claim, counted
 from piquet.core.rules import get_rules
 from piquet.drawtables import declaration_pass, discard_masks, hand_stats, suit_tables
-from piquet.odds import deck_mask, improvements
 
 HAND = "AS KS QS 7S QH JH TH QD 9D QC 8C 7C"
 YOUNGER_HAND = "AS QS 8S AH JH 7H AD TD 9D TC 9C 7C"

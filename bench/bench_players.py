@@ -32,11 +32,11 @@ from piquet.core.actions import Discard, Play
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.rules import PRESETS, Rules
 from piquet.core.scoring import HAND_KINDS, Kind
+from piquet.fast.solver import Solver, play_state
 from piquet.players import make_player
 from piquet.players.common import truthful_declaration
 from piquet.players.expert import ExpertPlayer
 from piquet.players.search import DEFAULT_THINK_MS, SearchPlayer
-from piquet.solver import Solver, play_state
 from piquet.tournament import deal_match, deal_pack
 from piquet.tournament.pairs import _make, _player_seed
 

@@ -4,7 +4,7 @@ with the expensive ones.
     python bench/bench_review.py [--games 2] [--deals 3] [--seed 7] [--agree]
 
 Plays ``--games`` games of ``--deals`` deals between two AIs (``--level``), then times
-:func:`piquet.review.review_deal` over each game's deals with the web's settings
+:func:`piquet.review.deal.review_deal` over each game's deals with the web's settings
 (:class:`piquet.web.analysis.AnalysisSettings`, what a finished game gets), one deal
 after another in this one process (a job worker does the same), and prints how soon
 after the game's end its review is ready ("ready within N s of the game's end"): the
@@ -27,7 +27,7 @@ from typing import Any
 from piquet.core.match import new_match
 from piquet.core.rules import get_rules
 from piquet.players import make_player
-from piquet.review import finished_deals, review_deal
+from piquet.review.deal import finished_deals, review_deal
 
 
 def play_game(rules: str, seed: int, deals: int, level: str) -> tuple[Any, list[Any]]:

@@ -25,7 +25,7 @@ import random
 import time
 
 from piquet.core.rules import PRESETS, Rules
-from piquet.solver import PlayState, Solver
+from piquet.fast.solver import PlayState, Solver
 
 
 def positions(rules: Rules, n: int, cards: int, seed: int) -> list[PlayState]:

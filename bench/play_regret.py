@@ -21,8 +21,8 @@ from _common import ci, paired_parser, player_maker
 from piquet.core.actions import Play
 from piquet.core.deal import Phase
 from piquet.core.rules import get_rules
+from piquet.fast.solver import Solver, play_state
 from piquet.players.common import rules_of, situation
-from piquet.solver import Solver, play_state
 from piquet.tournament import deal_match, deal_pack
 from piquet.tournament.pairs import _player_seed
 

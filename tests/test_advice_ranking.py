@@ -23,9 +23,9 @@ from piquet.advisor.race import (
     _settle,
 )
 from piquet.advisor.ranking import SETTLE_NODES, TOTAL_NODES
+from piquet.analysis.odds import deck_mask
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.rules import PRESETS, get_rules
-from piquet.odds import deck_mask
 from piquet.players.common import book_discard
 
 R1754 = get_rules("court-gamester-1754")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from piquet import odds
+from piquet.analysis import odds
 from piquet.cli import main
 
 ARGS = [

@@ -19,6 +19,7 @@ from piquet.advisor.playout import (
     stacked_deck,
 )
 from piquet.advisor.verify import paired
+from piquet.analysis.odds import deck_mask
 from piquet.cli import main
 from piquet.core.actions import AnnounceBlanche, Answer, DealBy, Declare, Discard, Play
 from piquet.core.cards import Card, CardSet, mask_cards
@@ -28,11 +29,10 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import new_match
 from piquet.core.rules import PRESETS, Rules, get_rules
 from piquet.core.view import deal_view
-from piquet.odds import deck_mask
+from piquet.fast.solver import Solver, play_state
 from piquet.players import make_player
 from piquet.players.book import book_action
 from piquet.players.common import book_discard, truthful_declaration
-from piquet.solver import Solver, play_state
 
 R1754 = get_rules("court-gamester-1754")
 

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import piquet.batch as batch
-from piquet.batch import BATCH_FIELDS, batch_rows, score_batch, split_worth
+import piquet.analysis.batch as batch
+from piquet.analysis.batch import BATCH_FIELDS, batch_rows, score_batch, split_worth
+from piquet.analysis.handscore import score_hands
 from piquet.core.cards import DECK32, DECK36, CardSet, Rank
 from piquet.core.declarations import _best_split
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS, PointMeasure, PointScoring, Rules, get_rules
-from piquet.handscore import score_hands
 
 SETTINGS = settings(
     deadline=None,

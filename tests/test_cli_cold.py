@@ -28,7 +28,7 @@ NOT_LOADED = (
     "piquet.web",
     "piquet.tui",
     "piquet.tournament",
-    "piquet.batch",
+    "piquet.analysis.batch",
     "piquet.notation",
     "piquet.tally",
     "fastapi",

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 
 from piquet import new_match
+from piquet.analysis.odds import Odds, draw_chance, odds_phrase
 from piquet.cli import main
 from piquet.core.errors import PiquetError, RecordError
 from piquet.core.match import MAX_SEED
 from piquet.notation import dump_text, load, loads, save
-from piquet.odds import Odds, draw_chance, odds_phrase
 from piquet.players import make_player
 
 #: the deepest nesting of [ ] and { } a record may hold (``piquet.notation.MAX_JSON_DEPTH``)

@@ -14,10 +14,10 @@ from piquet.core.cards import Card
 from piquet.core.deal import ELDER, Deal, Phase
 from piquet.core.rules import PRESETS
 from piquet.core.view import deal_view
+from piquet.fast.solver import DIFF, Solver, play_state
 from piquet.players.book import book_action
 from piquet.players.consistency import FLOOR, PlayConsistency
 from piquet.sampling import World, sample_worlds
-from piquet.solver import DIFF, Solver, play_state
 from piquet.tournament import deal_pack
 
 RUBICON = PRESETS["rubicon"]

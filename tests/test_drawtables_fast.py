@@ -20,6 +20,7 @@ import pytest
 
 from piquet.advisor.deals import Setup
 from piquet.advisor.ranking import opponent_model
+from piquet.analysis.odds import deck_mask
 from piquet.core.cards import mask_cards
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS, Rules
@@ -35,7 +36,6 @@ from piquet.drawtables import (
 )
 from piquet.drawtables.declpass import _COMBINE, _arrays, _block, _draw_limits, _positions, _Weights
 from piquet.drawtables.tables import _BLOCK
-from piquet.odds import deck_mask
 
 I64 = npt.NDArray[np.int64]
 

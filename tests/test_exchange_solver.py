@@ -17,6 +17,7 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import Match
 from piquet.core.rules import PRESETS, Rules
 from piquet.core.view import DealView, deal_view
+from piquet.fast.solver import Mode, Objective, Solver
 from piquet.players import VARIANTS, make_player
 from piquet.players.exchange import (
     PlayoutWorld,
@@ -28,7 +29,6 @@ from piquet.players.exchange import (
 )
 from piquet.players.expert import ExpertPlayer
 from piquet.sampling import sample_worlds
-from piquet.solver import Mode, Objective, Solver
 from piquet.tournament import deal_match, deal_pack
 
 

@@ -12,6 +12,7 @@ from piquet.core.deal import Deal, Phase
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS, Rules
 from piquet.core.view import deal_view
+from piquet.fast.solver import Mode, Objective, Solver, play_state
 from piquet.players import LEVELS, VARIANTS, WEAKEST_FIRST, make_player
 from piquet.players.beliefs import COUNT_WEIGHT, FOLLOW_WEIGHT, BeliefModel, _Follow
 from piquet.players.common import book_discard, card_values
@@ -19,7 +20,6 @@ from piquet.players.expert import ExpertPlayer
 from piquet.players.lookahead import lookahead_values
 from piquet.players.search import SearchPlayer
 from piquet.sampling import World, sample_worlds
-from piquet.solver import Mode, Objective, Solver, play_state
 from piquet.tournament import deal_pack, play_deal
 
 FAST = 20
@@ -445,8 +445,8 @@ def test_the_expert_counts_its_budget_at_the_measured_speed() -> None:
 def test_near_the_target_the_exchange_is_the_references() -> None:
     """The play-outs count the deal's points: for a race or a partie's settlement the
     reference's evaluation (with the objective) decides."""
+    from piquet.fast.solver import Objective
     from piquet.players.common import Situation
-    from piquet.solver import Objective
 
     rules = PRESETS["rubicon"]
     d = _younger_after_exchange(rules, 13)

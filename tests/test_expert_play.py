@@ -12,6 +12,7 @@ from piquet.core.deal import Deal, Phase
 from piquet.core.match import MatchView
 from piquet.core.rules import PRESETS, Rules
 from piquet.core.view import deal_view
+from piquet.fast.solver import DIFF, Solver
 from piquet.players import VARIANTS, make_player
 from piquet.players.base import Player
 from piquet.players.book import book_action
@@ -21,7 +22,6 @@ from piquet.players.expert import ExpertPlayer
 from piquet.players.search import _continue_value
 from piquet.players.sinking import choose_sink, sink_options
 from piquet.sampling import World, sample_worlds
-from piquet.solver import DIFF, Solver
 from piquet.tournament import deal_pack, play_deal
 
 FAST = 20

@@ -13,6 +13,7 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import new_match
 from piquet.core.rules import PRESETS, Format
 from piquet.fast.rollouts import discard_rollout_points
+from piquet.fast.solver import DIFF, Mode, Objective, PlayState, Solver
 from piquet.players import make_player
 from piquet.players.common import discard_candidates, situation
 from piquet.players.exchange import all_playout_values, playout_worlds
@@ -27,7 +28,6 @@ from piquet.players.matchvalue import (
     partie_settlement,
 )
 from piquet.sampling import sample_worlds
-from piquet.solver import DIFF, Mode, Objective, PlayState, Solver
 
 RUBICON = PRESETS["rubicon"]
 GAME_1754 = PRESETS["court-gamester-1754"]

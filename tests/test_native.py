@@ -17,7 +17,7 @@ import piquet.native
 from piquet.core.rules import PRESETS, Rules
 from piquet.fast import kernel as K
 from piquet.fast.params import FIELDS, OBJECTIVE_SLOTS, SLOT, compile_rules
-from piquet.solver import Mode, Objective, Solver
+from piquet.fast.solver import Mode, Objective, Solver
 
 
 def test_every_field_of_rules_says_how_it_enters_the_compiled_code() -> None:

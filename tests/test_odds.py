@@ -11,6 +11,16 @@ from math import comb
 import numpy as np
 import pytest
 
+from piquet.analysis.odds import (
+    ELDER,
+    YOUNGER,
+    Odds,
+    deck_mask,
+    draw_chance,
+    improvements,
+    odds_phrase,
+    role_draw_range,
+)
 from piquet.cli import main
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.declarations import DeclClass, best_claim, counted
@@ -27,16 +37,6 @@ from piquet.drawtables import (
     suit_tables,
 )
 from piquet.drawtables.codes import SEQUENCE_CODES, SET_CODES
-from piquet.odds import (
-    ELDER,
-    YOUNGER,
-    Odds,
-    deck_mask,
-    draw_chance,
-    improvements,
-    odds_phrase,
-    role_draw_range,
-)
 
 
 # ---------------------------------------------------------------- the simple draw

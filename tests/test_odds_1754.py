@@ -1,6 +1,6 @@
 """Every odds statement of the 1754 *Particular RULES* (court-gamester-1754.txt), reproduced.
 
-The reading of the draw (see ``piquet.odds``): a player holds twelve of the
+The reading of the draw (see ``piquet.analysis.odds``): a player holds twelve of the
 32 cards and has seen no others.  Elder takes the top five of the stock:
 any five of his twenty unseen cards.  Younger, when elder took his five,
 takes the last three: any three of *his* twenty unseen cards (elder's hand,
@@ -16,10 +16,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from piquet.core.cards import CardSet, mask_cards
-from piquet.core.rules import get_rules
-from piquet.drawtables import hand_stats, suit_tables
-from piquet.odds import (
+from piquet.analysis.odds import (
     ELDER,
     YOUNGER,
     Odds,
@@ -28,6 +25,9 @@ from piquet.odds import (
     draw_chance,
     improvements,
 )
+from piquet.core.cards import CardSet, mask_cards
+from piquet.core.rules import get_rules
+from piquet.drawtables import hand_stats, suit_tables
 
 RULES = get_rules("court-gamester-1754")
 

@@ -7,7 +7,7 @@ declarations and play".  Cotgrave 1662 and Cotton 1674 go further: the pique is 
 elder's first card at the latest (``pique_by_first_card``).
 
 These check the scoring timeline (:class:`~piquet.core.scoring.Tally`) and the double-dummy solver
-(:mod:`piquet.solver`), which counts the play on its own board; the deal's own timeline is
+(:mod:`piquet.fast.solver`), which counts the play on its own board; the deal's own timeline is
 checked against an independent recount over random deals in ``test_properties``.
 """
 
@@ -24,7 +24,7 @@ from piquet.core.cards import CardSet
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.rules import PRESETS, Rules
 from piquet.core.scoring import HAND_KINDS, PLAY_KINDS, Kind, Tally
-from piquet.solver import PlayState, Solver
+from piquet.fast.solver import PlayState, Solver
 from test_properties import check_finished_deal
 
 PRESET_NAMES = list(PRESETS)

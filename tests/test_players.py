@@ -158,8 +158,8 @@ def test_expert_discards_within_the_range() -> None:
 
 def test_the_game_score_changes_what_a_deal_is_worth() -> None:
     from piquet.core.rules import Format
+    from piquet.fast.solver import Mode
     from piquet.players.common import situation
-    from piquet.solver import Mode
 
     rules = PRESETS["court-gamester-1754"]
     m = new_match(rules, seed=3)

@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from piquet.ratings import GLICKO2_SCALE, NEW_PLAYER, Rating, RatingError, Result, rate, rate_game
+from piquet.analysis.ratings import (
+    GLICKO2_SCALE,
+    NEW_PLAYER,
+    Rating,
+    RatingError,
+    Result,
+    rate,
+    rate_game,
+)
 
 
 def test_glickman_paper_worked_example() -> None:

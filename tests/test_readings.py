@@ -202,7 +202,7 @@ def test_encyclopedia_silent_on_blanche_odds_and_advice_follow_the_knob() -> Non
     # "the point, the sequence, the quatorze, the cards, and the capot": with the blank not
     # scored (a house rule away), the odds and the advisor never promise one
     from piquet.advisor import advise
-    from piquet.odds import improvements
+    from piquet.analysis.odds import improvements
 
     hand = CardSet.parse("AS TS 9S 8S AH TH 9H 8H AD TD 9D 8D")  # no king, queen or knave
     base = PRESETS["encyclopedia-19c"]

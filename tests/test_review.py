@@ -1,4 +1,4 @@
-"""The analysis of a finished deal (piquet.review) against the engine and the solver."""
+"""The analysis of a finished deal (piquet.review.deal) against the engine and the solver."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from piquet.core.actions import PLAY, Discard, Play
 from piquet.core.deal import ELDER, Phase
 from piquet.core.match import Match, new_match
 from piquet.core.rules import get_rules
-from piquet.review import finished_deals, review_deal
-from piquet.solver import Solver, play_state
+from piquet.fast.solver import Solver, play_state
+from piquet.review.deal import finished_deals, review_deal
 
 CHEAP = {"think_ms": 5, "samples": 8, "verify": 16}
 
@@ -201,7 +201,7 @@ def test_the_game_curve_runs_across_every_deal_to_the_game_score() -> None:
     """One line over the whole game: it starts at 0, follows each analysed deal's curve
     shifted to the points scored before it and turned to player 0's side, and ends each
     deal on the points scored so far; a deal without an analysis has its end alone."""
-    from piquet.review_curve import game_curve
+    from piquet.review.curve import game_curve
 
     first, m = random_match("rubicon", 5, worst_play=True)
     fds = finished_deals(first, m.history)
@@ -248,7 +248,7 @@ def test_the_game_curve_runs_across_every_deal_to_the_game_score() -> None:
 
 def test_a_pool_has_no_game_curve() -> None:
     from piquet.core.match import DealSummary
-    from piquet.review_curve import game_curve
+    from piquet.review.curve import game_curve
 
     deal = DealSummary(1, 1, 0, (1, 2), (10, 3), ({}, {}), None)
     assert game_curve([deal], {}) is None

@@ -1,4 +1,4 @@
-"""The computer's levels on the accounts' Glicko-2 scale (piquet.scale), the ladder of whole
+"""The computer's levels on the accounts' Glicko-2 scale (piquet.levels.scale), the ladder of whole
 matches that places them (``piquet ladder --format``), and a new account's first rating
 set from it (web/rated.py ``start_rating``)."""
 
@@ -12,9 +12,9 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from piquet.analysis.ratings import NEW_PLAYER
 from piquet.core.errors import PiquetError
-from piquet.ratings import NEW_PLAYER
-from piquet.scale import (
+from piquet.levels.scale import (
     FORMATS,
     SCALE_ANCHOR_LEVEL,
     first_rating,
@@ -22,7 +22,7 @@ from piquet.scale import (
     glicko_scale,
     level_rating,
 )
-from piquet.strengths import SCALE, DealResult
+from piquet.levels.strengths import SCALE, DealResult
 from test_web_accounts import csrf, device, register
 from test_web_kit import bearer, client
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-import piquet.batch as batch
+import piquet.analysis.batch as batch
 import piquet.cli.score_cmd as score_cmd
+from piquet.analysis.handscore import score_hands
 from piquet.cli import main
 from piquet.core.cards import CardSet
 from piquet.core.rules import PRESETS, get_rules
-from piquet.handscore import score_hands
 
 ELDER = "AS KS QS JS TS 9S AH KH QH AD KD AC"
 YOUNGER = "8S 7S 6S JH TH 9H 8H QD JD TD QC JC"

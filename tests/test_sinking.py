@@ -14,13 +14,13 @@ from piquet.core.deal import ELDER, Phase
 from piquet.core.declarations import DeclClass
 from piquet.core.match import MatchView
 from piquet.core.rules import PRESETS
+from piquet.fast.solver import DIFF, Solver
 from piquet.players import make_player
 from piquet.players.common import Situation, truthful_declaration
 from piquet.players.expert import ExpertPlayer
 from piquet.players.search import _continue_value
 from piquet.players.sinking import choose_sink, sink_options
 from piquet.sampling import sample_worlds
-from piquet.solver import DIFF, Solver
 from piquet.tournament import deal_match
 
 RUBICON = PRESETS["rubicon"]

@@ -10,7 +10,7 @@ from piquet.core.deal import ELDER, Deal, Phase
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS, Rules
 from piquet.fast.check import random_house_rules
-from piquet.solver import (
+from piquet.fast.solver import (
     RACE_BONUS,
     Mode,
     Objective,

@@ -15,7 +15,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
-from piquet.ratings import NEW_PLAYER, rate_game
+from piquet.analysis.ratings import NEW_PLAYER, rate_game
 from piquet.web.accounts import ACCOUNT_COOKIE, CSRF_COOKIE, CSRF_HEADER
 from piquet.web.rated import settle
 from test_web_kit import bearer, client, pick, view

@@ -348,3 +348,62 @@ def test_a_socket_gone_silent_is_given_up_and_the_table_reconnects(
     page.wait_for_function("document.querySelector('#conn').classList.contains('on')")
     assert len(sockets) >= 2  # connected again, through a second socket
     assert not page.errors
+
+
+def test_the_page_acts_over_its_socket_and_is_sent_each_view_once(
+    server: ThreadServer, browser: Any
+) -> None:
+    """With its WebSocket open the page acts over it (``{"action": ID, "n": N}``), not over
+    HTTP: the actor's new view comes once, pushed over the socket, never also as an HTTP
+    answer."""
+    import json
+
+    page = new_page(browser)
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url)
+            if r.method == "POST" and r.url.endswith("/actions") else None)
+    sent: list[Any] = []
+    received: list[Any] = []
+
+    def frames(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: received.append(json.loads(payload)))
+
+    page.on("websocket", frames)
+    start_game(page, server.url, rules="rubicon")
+    page.wait_for_selector("#conn.on")
+    taken = {"exchange", "play", "declare", "summary"}  # no screenshots here
+    moves = 0
+    while moves < 8:
+        settle(page)
+        if one_move(page, taken) not in ("summary", "finished"):
+            moves += 1
+    settle(page)
+    actions = [m for m in sent if isinstance(m, dict) and "action" in m]
+    assert len(actions) >= 8, sent
+    assert all(isinstance(m.get("n"), int) for m in actions)
+    assert not posted, posted
+    views = [m["view"]["n"] for m in received if isinstance(m, dict) and m.get("type") == "view"]
+    after = [m["n"] + 1 for m in actions]
+    assert all(views.count(n) <= 1 for n in after), (after, views)
+    assert not page.errors
+
+
+def test_the_page_acts_over_http_while_its_socket_is_not_open(
+    server: ThreadServer, browser: Any
+) -> None:
+    """A socket that cannot stay open (closed as soon as it opens): the page acts over
+    HTTP, and the answer is the new view."""
+    page = new_page(browser)
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url)
+            if r.method == "POST" and r.url.endswith("/actions") else None)
+    page.route_web_socket("**/api/games/*/ws", lambda ws: ws.close())
+    start_game(page, server.url, rules="rubicon")
+    taken = {"exchange", "play", "declare", "summary"}
+    settle(page)
+    n = n_of(page)
+    one_move(page, taken)
+    assert n_of(page) > n
+    assert posted
+    assert not page.errors

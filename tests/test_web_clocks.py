@@ -220,7 +220,7 @@ def test_two_servers_back_after_a_kill_decide_the_expiry_once(
 
 @pytest.mark.parametrize("who", [0, 1])
 def test_a_rated_game_lost_on_time_is_rated(tmp_path: Path, who: int) -> None:
-    from piquet.ratings import NEW_PLAYER, rate_game
+    from piquet.analysis.ratings import NEW_PLAYER, rate_game
     from test_web_accounts import csrf, device, register
 
     with client(tmp_path) as c:

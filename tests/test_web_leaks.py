@@ -303,7 +303,7 @@ def check_analysis(
 def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> None:
     """Asked at every step, each seat gets the analysis of the deals already over, never
     of the deal being played."""
-    from piquet.review import finished_deals
+    from piquet.review.deal import finished_deals
     from piquet.web.analysis import Analyses
 
     with client(tmp_path) as c:

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from piquet.ratings import NEW_PLAYER, rate_game
+from piquet.analysis.ratings import NEW_PLAYER, rate_game
 from test_web_browser import new_page, one_move, settle
 from test_web_kit import ThreadServer, chromium_available
 
@@ -128,7 +128,7 @@ def test_a_login_asks_before_keeping_this_browsers_games_in_the_account(
     page.goto(server.url + "/")
     page.wait_for_selector("#start")
     # (where opponents are chosen, each computer's rating on the players' scale)
-    from piquet.scale import level_rating
+    from piquet.levels.scale import level_rating
 
     game, partie = level_rating("toby", "game"), level_rating("toby", "partie")
     assert game is not None and partie is not None

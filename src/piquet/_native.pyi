@@ -1,4 +1,4 @@
-# The compiled core (src/piquet/native/module.c); see piquet.fast.kernel, piquet.solver,
+# The compiled core (src/piquet/native/module.c); see piquet.fast.kernel, piquet.fast.solver,
 # piquet.fast.batch and piquet.fast.rollouts for what each function does.
 from typing import Any
 

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from piquet.analysis.odds import role_draw_range
 from piquet.core.cards import DECK32, DECK36, CardSet, mask_cards
 from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
-from piquet.odds import role_draw_range
 
 __all__ = [
     "ELDER", "ROLES", "YOUNGER", "Setup", "World", "bits", "check_score", "deck_of", "worlds",

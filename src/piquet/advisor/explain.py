@@ -4,7 +4,7 @@ The books argue a discard by what it keeps (the point, the sequence, the
 quatorze, the guards of the kings and queens), by the odds of taking in the
 cards it wants ("it is Five to Two but that you take in One"), and by what
 the adversary is likely to hold.  An :class:`Explanation` says those things
-for one discard, with exact odds (:func:`~piquet.odds.improvements`) in the
+for one discard, with exact odds (:func:`~piquet.analysis.odds.improvements`) in the
 books' idiom, and, against the runner-up or a discard the user names, by how
 much it is better and where the difference comes from (the declarations or
 the play).
@@ -18,10 +18,10 @@ from math import comb
 from typing import TYPE_CHECKING, Any, Final
 
 from piquet.advisor.deals import Setup
+from piquet.analysis.odds import Improvements, Odds, improvements
 from piquet.core.cards import CardSet
 from piquet.core.declarations import DeclClass, best_claim, statement
 from piquet.drawtables import OpponentModel, hand_stats, suit_tables
-from piquet.odds import Improvements, Odds, improvements
 
 if TYPE_CHECKING:
     from piquet.advisor.ranking import Ranked

@@ -14,7 +14,7 @@ Who does what, from the exchange on:
   by its beliefs about how the player exchanged), or the book
   (:func:`~piquet.players.common.book_discard`, the ``club`` level's exchange);
 - both declare all they hold and answer truthfully (the ``club`` level);
-- the cards are played by the double-dummy solver (:mod:`piquet.solver`):
+- the cards are played by the double-dummy solver (:mod:`piquet.fast.solver`):
   each card is the exact best with every card known.  This is the strongest
   card play there is for both sides alike; it is open-handed, so it is what
   the hands are worth when both play their cards perfectly.  With ``score``,
@@ -35,10 +35,10 @@ from piquet.core.roles import Role
 from piquet.core.rules import Format, Rules
 from piquet.core.scoring import HAND_KINDS, Kind
 from piquet.core.view import deal_view
+from piquet.fast.solver import Objective, Solver, objective_for, play_state
 from piquet.players.book import book_action
 from piquet.players.common import book_discard, truthful_declaration
 from piquet.players.expert import ExpertPlayer
-from piquet.solver import Objective, Solver, objective_for, play_state
 
 __all__ = [
     "BookExchange",

@@ -19,9 +19,9 @@ from piquet.core.declarations import COURTS
 from piquet.drawtables import (
     PassResult,
 )
+from piquet.fast.solver import RACE_BONUS, Mode, PlayState, Solver, objective_for
 from piquet.players.common import book_discard
 from piquet.players.search import declaration_tally
-from piquet.solver import RACE_BONUS, Mode, PlayState, Solver, objective_for
 
 #: every DROP_EVERY worlds a leader clearly behind the best stops being valued exactly, and
 #: a close call being settled is judged again (piquet.advisor.ranking says more)

@@ -15,10 +15,10 @@ How a discard is valued (``piquet advise``, :func:`advise`):
    hold, counted by the engine's own scoring
    (:func:`~piquet.players.search.declaration_tally`: carte blanche, the
    classes, repique, pique while open), and the play is valued by the
-   solver's fast open-handed play-out (:meth:`~piquet.solver.Solver.estimate`).
+   solver's fast open-handed play-out (:meth:`~piquet.fast.solver.Solver.estimate`).
 3. **The leaders, exactly.**  The ``refine`` best and the book's discard are
    valued again, world by world, with the exact double-dummy value of the play
-   (:meth:`~piquet.solver.Solver.value`) in up to ``exact`` of those worlds,
+   (:meth:`~piquet.fast.solver.Solver.value`) in up to ``exact`` of those worlds,
    until the solver has searched ``exact_nodes`` positions (never fewer than
    ``MIN_EXACT`` worlds; where that many worlds of every leader would cost
    more, fewer leaders).  Every ``DROP_EVERY`` worlds a leader ``DROP_Z``

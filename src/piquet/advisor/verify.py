@@ -32,7 +32,7 @@ from piquet.advisor.playout import DEFAULT_THINK_MS, Table, exchanger, play_out
 from piquet.core.cards import CardSet
 from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
-from piquet.workers import process_pool
+from piquet.util.workers import process_pool
 
 __all__ = ["DEFAULT_DEALS", "Verification", "Verified", "paired", "verify"]
 

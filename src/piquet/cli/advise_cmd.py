@@ -21,7 +21,7 @@ from piquet.core.rules import get_rules
 if TYPE_CHECKING:
     from piquet.advisor import Advice, Explanation
     from piquet.advisor.verify import Verified
-    from piquet.odds import Event
+    from piquet.analysis.odds import Event
 
 _ROLES = {"elder": 0, "younger": 1}
 _ROLE_NAMES = ("elder", "younger")

@@ -52,7 +52,8 @@ def register(sub: Any) -> None:
         "--scale",
         action="store_true",
         help="play nothing: print the computer's ratings on the accounts' Glicko-2 scale, "
-        "per format, as the web table uses them (piquet.scale: the ladder that measured them)",
+        "per format, as the web table uses them (piquet.levels.scale: the ladder that "
+        "measured them)",
     )
     p.add_argument("--plot", default=None, metavar="FILE.png", help="draw the ratings (PNG)")
     p.set_defaults(run=run)
@@ -81,8 +82,8 @@ def _pairings(given: list[str] | None) -> list[tuple[str, str]] | None:
 
 
 def print_scale(as_json: bool) -> int:
-    """``--scale``: the stored table of :mod:`piquet.scale`."""
-    from piquet.scale import MEASURED, SCALE_ANCHOR, glicko_scale
+    """``--scale``: the stored table of :mod:`piquet.levels.scale`."""
+    from piquet.levels.scale import MEASURED, SCALE_ANCHOR, glicko_scale
 
     table = glicko_scale()
     if as_json:
@@ -118,8 +119,8 @@ def print_scale(as_json: bool) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from piquet.levels.scale import SCALE_ANCHOR_LEVEL
     from piquet.players import player_factory
-    from piquet.scale import SCALE_ANCHOR_LEVEL
     from piquet.tournament import FORMAT_WORDS, format_of, ladder, on_glicko_scale, plot_ladder
 
     if args.scale:

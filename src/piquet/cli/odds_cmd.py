@@ -6,11 +6,11 @@ import argparse
 import json
 from typing import Any
 
+from piquet.analysis.odds import Odds, draw_chance, improvements
 from piquet.cli.text import echo
 from piquet.core.cards import CardSet
 from piquet.core.errors import PiquetError
 from piquet.core.rules import get_rules
-from piquet.odds import Odds, draw_chance, improvements
 
 _ROLES = {"elder": 0, "younger": 1}
 

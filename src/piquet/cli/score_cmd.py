@@ -25,14 +25,14 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from piquet.batch import batch_rows, score_batch
+from piquet.analysis.batch import batch_rows, score_batch
+from piquet.analysis.handscore import HandsScore, score_hands
 from piquet.cli.text import columns, tell, wrap
 from piquet.core.cards import DECK32, DECK36, Card, CardSet, Rank
 from piquet.core.declarations import Claim, DeclClass, best_claim, counted, score_of, statement
 from piquet.core.errors import ParseError, PiquetError
 from piquet.core.roles import ROLE_NAMES
 from piquet.core.rules import DEFAULT_PRESET, Rules, get_rules
-from piquet.handscore import HandsScore, score_hands
 
 __all__ = ["parse_hand", "parse_hands", "register", "run"]
 

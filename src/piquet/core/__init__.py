@@ -2,7 +2,7 @@
 their words, the deal and its view, scoring, the match.
 
 Nothing here imports anything outside this package.  Analysis and the AI
-(``piquet.odds``, ``piquet.sampling``, ``piquet.solver``, ``piquet.players``,
+(``piquet.analysis.odds``, ``piquet.sampling``, ``piquet.fast.solver``, ``piquet.players``,
 ``piquet.advisor``, ...) are built on it, and the interfaces (``piquet.cli``,
 ``piquet.tui``, ``piquet.web``, ``piquet.integrations``) on top of those.
 """

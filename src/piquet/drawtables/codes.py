@@ -1,7 +1,7 @@
 """The declarations' leaf rules for the vectorised users, in one copy.
 
-The draw tables (:mod:`piquet.drawtables`), the odds (:mod:`piquet.odds`) and the batch
-scorer (:mod:`piquet.batch`) compare and count claims over numpy arrays of holdings.  They
+The draw tables (:mod:`piquet.drawtables`), the odds (:mod:`piquet.analysis.odds`) and the batch
+scorer (:mod:`piquet.analysis.batch`) compare and count claims over numpy arrays of holdings.  They
 read a claim's comparison key as one small integer, a **code**, that orders as the
 engine's :attr:`~piquet.core.declarations.Claim.key` does, and what a claim counts as the
 engine's :func:`~piquet.core.declarations.score_of` does; both are written here once, for

@@ -37,7 +37,7 @@ _native = load()
 #: the slots, in the compiled code's order
 SLOT: Final[dict[str, int]] = {name: i for i, name in enumerate(_native.PARAM_NAMES)}
 N_PARAMS: Final = len(SLOT)
-#: the solver's objective (piquet.solver.Objective), after the rule set's slots
+#: the solver's objective (piquet.fast.solver.Objective), after the rule set's slots
 OBJECTIVE_SLOTS: Final = ("MODE", "REM0", "REM1", "BASE0", "BASE1", "SETTLE_CLASSIC",
                           "RACE_BONUS", "TABLE_W")
 

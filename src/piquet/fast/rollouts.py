@@ -26,7 +26,7 @@ from piquet.fast import kernel as K
 from piquet.fast.engine import _check_deck, policy_code, trace_of
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
-from piquet.solver import Mode, Solver
+from piquet.fast.solver import Mode, Solver
 
 __all__ = ["discard_rollout_points", "discard_rollouts", "discard_solver_values", "rollout_matrix",
            "solver_matrix"]
@@ -112,7 +112,7 @@ def discard_rollout_points(
 
 # ------------------------------------------------------------------ the play by the solver
 # The book plays the rest of the dialog (the other's exchange, the declarations); then the
-# play of the cards is valued by the double-dummy solver (piquet.solver) instead of the
+# play of the cards is valued by the double-dummy solver (piquet.fast.solver) instead of the
 # book's play: elder's first lead tried card by card (younger's declarations that wait for
 # the lead are made after it, by the book, as on the board), each followed by a greedy
 # open-handed play down to ``exact_cards`` cards in the hand to move, then solved exactly

@@ -99,7 +99,7 @@ def analyse_deal(
     from piquet.core.actions import parse_action
     from piquet.core.match import new_match
     from piquet.core.rules import get_rules
-    from piquet.review import ANALYSIS_VERSION, finished_deals, review_deal
+    from piquet.review.deal import ANALYSIS_VERSION, finished_deals, review_deal
 
     first = new_match(
         rules, seed=seed, format=fmt, games=games_to_play,

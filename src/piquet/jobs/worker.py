@@ -3,7 +3,7 @@
 Started by :class:`piquet.jobs.queue.JobQueue` (spawned: a fresh interpreter, so nothing
 of the web process is inherited), it imports the players once (:func:`~piquet.jobs.work.warm`)
 and then serves ``(task, args)`` messages until it is sent ``None`` or its parent goes
-(:func:`piquet.workers.end_with_parent`: a worker never outlives its server).  Each answer
+(:func:`piquet.util.workers.end_with_parent`: a worker never outlives its server).  Each answer
 is ``(True, result)`` or ``(False, "what went wrong")``.
 """
 
@@ -19,7 +19,7 @@ __all__ = ["serve"]
 
 def serve(conn: Connection, parent: int, warm: bool = True) -> None:
     """The worker's main loop (the target of the spawned process)."""
-    from piquet.workers import end_with_parent
+    from piquet.util.workers import end_with_parent
 
     end_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the server, which stops us

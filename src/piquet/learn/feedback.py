@@ -6,7 +6,7 @@
   16 + quint major 15 = 31"), so du Coeur's "Neuvième major. And sixième, quint major."
   no longer reads as 50 when 31 are counted;
 - :func:`deal_summary`: both, then the play, for the end-of-deal summary;
-- :func:`review_lines`: a finished game's review (:func:`piquet.review.review_deal`'s
+- :func:`review_lines`: a finished game's review (:func:`piquet.review.deal.review_deal`'s
   results) with the biggest mistakes first, in words.
 
 Every function reads public facts (the dialog, the score events, a review made once the deal
@@ -249,7 +249,7 @@ def review_lines(
     names: Sequence[str] | None = None,
     top: int = 5,
 ) -> list[str]:
-    """A game's review (one :func:`piquet.review.review_deal` result a deal), the biggest
+    """A game's review (one :func:`piquet.review.deal.review_deal` result a deal), the biggest
     mistakes first (``player``'s only, when given): what was played, what was better, what
     it cost, in words."""
     found: list[tuple[float, str]] = []

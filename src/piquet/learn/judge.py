@@ -9,12 +9,12 @@ the same view), and values every option in every deal, from the role's side, in 
 the deal from this decision on:
 
 - **a card** (the play): the exact double-dummy value of the rest of the play after it
-  (:meth:`piquet.solver.Solver.move_values`: both hands open, best play by both);
+  (:meth:`piquet.fast.solver.Solver.move_values`: both hands open, best play by both);
 - **anything else** (a discard, a declaration, an answer, a sink): the option applied,
   the rest of the deal finished the way the advisor plays it (the other's exchange and
   every other choice by the book, declarations truthful: best holding declared, answers
   true), then the play valued by the solver's open-handed play-out
-  (:meth:`~piquet.solver.Solver.estimate`) or, with ``exact=True``, exactly.
+  (:meth:`~piquet.fast.solver.Solver.estimate`) or, with ``exact=True``, exactly.
 
 The options are compared in the *same* deals (paired), so what differs is the option, not
 the luck of the draw: :meth:`Judgement.margin` is the mean paired difference between two
@@ -34,10 +34,10 @@ from piquet.core.deal import ELDER, Deal, Phase
 from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
 from piquet.core.view import DealView, deal_view
+from piquet.fast.solver import Solver, play_state
 from piquet.players.book import book_action, book_lead
 from piquet.players.common import truthful_declaration
 from piquet.sampling import SamplingError, sample_worlds, world_deal
-from piquet.solver import Solver, play_state
 
 __all__ = ["JudgeError", "Judgement", "finish", "finish_declarations", "judge"]
 

@@ -24,12 +24,12 @@ from piquet.core.declarations import DeclClass
 from piquet.core.match import Match, new_match
 from piquet.core.rules import Rules, get_rules
 from piquet.core.view import DealView
+from piquet.fast.solver import Solver
 from piquet.learn.judge import JudgeError, Judgement, judge
 from piquet.learn.puzzles import MIN_MARGIN, MIN_Z, Difficulty, Puzzle, Theme
 from piquet.players import make_player
 from piquet.players.book import book_action
 from piquet.players.common import book_discard
-from piquet.solver import Solver
 
 __all__ = [
     "FIRST_SEEDS",

@@ -3,7 +3,7 @@
  * The kernel (a whole deal of any rule set by a policy; the resumable board), the
  * play-outs of many worlds, the double-dummy solver, and the batch environment's steps.
  * Arrays come from numpy through the buffer protocol (C-contiguous, int64 unless said);
- * the Python modules (piquet.fast.*, piquet.solver) are the documented faces and check
+ * the Python modules (piquet.fast.*, piquet.fast.solver) are the documented faces and check
  * their arguments; this layer checks only what keeps memory safe (types, sizes).
  * Built by setup.py (pip install), cached by the digest of these sources. */
 #define PY_SSIZE_T_CLEAN

@@ -1,4 +1,4 @@
-/* The double-dummy solver of the twelve tricks (piquet.solver): both hands known, exact
+/* The double-dummy solver of the twelve tricks (piquet.fast.solver): both hands known, exact
  * alpha-beta with a transposition table, over positions of the play; the play's scoring
  * is the one of rules.h (the same leaf rules as the kernel). */
 #ifndef PIQUET_SOLVER_H

@@ -1,7 +1,7 @@
 """An opponent for learners that aims at an even game against the person in front of it.
 
 :class:`AdaptivePlayer` (the level ``adaptive``) places the person on the levels' scale
-(:mod:`piquet.strengths`) and plays each deal as the opponent nearest them.  It starts from
+(:mod:`piquet.levels.strengths`) and plays each deal as the opponent nearest them.  It starts from
 a rating (a newcomer's by default, or ``adaptive-R`` for a start at ``R``: the browser
 computes it from the person's earlier games), and before each deal it estimates the
 person's rating again from the deals of the match so far.  Its choices depend only on its
@@ -16,8 +16,7 @@ from collections.abc import Callable
 from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
 from piquet.core.match import MatchView
-from piquet.players.base import UNRANKED, Player, make_player, register_family, register_level
-from piquet.strengths import (
+from piquet.levels.strengths import (
     ADAPTIVE_LADDER,
     LEARNER_START,
     SCALE,
@@ -30,6 +29,7 @@ from piquet.strengths import (
     estimate,
     even_opponent,
 )
+from piquet.players.base import UNRANKED, Player, make_player, register_family, register_level
 
 __all__ = [
     "ADAPTIVE_LADDER",

@@ -17,7 +17,7 @@ from piquet.core.errors import IllegalActionError
 from piquet.core.match import MatchView
 from piquet.core.rules import Format, PointMeasure, Rules
 from piquet.core.view import DealView
-from piquet.solver import Mode, Objective, objective_for
+from piquet.fast.solver import Mode, Objective, objective_for
 
 __all__ = [
     "Situation",

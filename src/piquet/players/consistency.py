@@ -27,8 +27,8 @@ from typing import Final
 
 from piquet.core.deal import ELDER
 from piquet.core.view import DealView
+from piquet.fast.solver import PlayState, Solver
 from piquet.sampling import World
-from piquet.solver import PlayState, Solver
 
 __all__ = ["FLOOR", "LAMBDA", "MAX_CARDS", "PlayConsistency"]
 

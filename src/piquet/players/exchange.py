@@ -58,9 +58,9 @@ from piquet.fast.engine import actions_of, policy_code, trace_of
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
 from piquet.fast.rollouts import discard_rollout_points, discard_rollouts, discard_solver_values
+from piquet.fast.solver import Solver, _greedy_card, play_state
 from piquet.players.common import book_discard, card_values, discard_candidates
 from piquet.sampling import SamplingError, World, public_actions, world_deck
-from piquet.solver import Solver, _greedy_card, play_state
 
 __all__ = [
     "EXTRA_CARDS",

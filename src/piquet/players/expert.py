@@ -49,6 +49,7 @@ from piquet.core.actions import Action, Play
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PlayScoring, Rules
 from piquet.core.view import DealView
+from piquet.fast.solver import Mode, Objective
 from piquet.players.base import register_level, register_variant
 from piquet.players.beliefs import EXCHANGE_BETA, BeliefModel
 from piquet.players.common import Situation, truthful_declaration
@@ -78,7 +79,6 @@ from piquet.players.search import (
 )
 from piquet.players.sinking import SINK_WORLDS, choose_sink, sink_options
 from piquet.sampling import SamplingError, World, sample_worlds
-from piquet.solver import Mode, Objective
 
 __all__ = [
     "DEFAULT_POOL",

@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from piquet.core.deal import ELDER
-from piquet.solver import Mode, PlayState, Solver, _step, _terminal
+from piquet.fast.solver import Mode, PlayState, Solver, _step, _terminal
 
 __all__ = ["Child", "after", "lookahead_values"]
 

@@ -1,13 +1,13 @@
 """``random``: uniform over the legal actions (the anchor of the strength ladder).
 
-The player itself lives in :mod:`piquet.quick`, light enough for a web process to play
+The player itself lives in :mod:`piquet.levels.quick`, light enough for a web process to play
 without importing the other levels.
 """
 
 from __future__ import annotations
 
+from piquet.levels.quick import RandomPlayer
 from piquet.players.base import register_level
-from piquet.quick import RandomPlayer
 
 __all__ = ["RandomPlayer"]
 

@@ -4,7 +4,7 @@ Both levels play the cards by *perfect-information Monte Carlo*: worlds are
 drawn from what the player knows (:mod:`piquet.sampling`: the other's hand fits
 the dialog, the voids shown and the exchange, each world weighted by how likely
 the other's declarations were), every card is valued exactly in each world by
-the double-dummy solver (:mod:`piquet.solver`), and the card with the best
+the double-dummy solver (:mod:`piquet.fast.solver`), and the card with the best
 weighted mean wins.
 
 ``club`` exchanges as the book does (:mod:`piquet.players.book`) and declares
@@ -17,7 +17,7 @@ takes in the stock, lets the other exchange by the book, counts both hands'
 declarations (repique included) and estimates the play open-handed.  With a
 budget of 200 ms or more it chooses its declarations and answers by
 simulation too, replaying whole drawn deals.  It is aware of the game score:
-near the target, reaching it first is worth :data:`~piquet.solver.RACE_BONUS`
+near the target, reaching it first is worth :data:`~piquet.fast.solver.RACE_BONUS`
 points; on the last deal of a partie, the settlement (a rubiconed loser's
 total counts for the winner) is what it maximizes.
 
@@ -45,6 +45,7 @@ from piquet.core.match import MatchView
 from piquet.core.rules import PlayScoring, Rules
 from piquet.core.scoring import Kind, Tally
 from piquet.core.view import DealView, deal_view, played_by
+from piquet.fast.solver import Mode, Objective, PlayState, Solver, play_state
 from piquet.players.base import register_level
 from piquet.players.book import book_action, book_lead
 from piquet.players.common import (
@@ -60,7 +61,6 @@ from piquet.players.common import (
 )
 from piquet.players.sinking import sink_options
 from piquet.sampling import SamplingError, World, sample_deals, sample_worlds
-from piquet.solver import Mode, Objective, PlayState, Solver, play_state
 
 __all__ = ["DEFAULT_THINK_MS", "SearchPlayer", "declaration_tally"]
 

@@ -16,11 +16,11 @@ Every player is made afresh for each deal from a seed derived from the
 tournament's seed and the deal's number, so the result does not depend on how
 the work is spread: local processes (``workers``) or a Ray cluster give the
 same numbers for the same seed.  Local workers end with the process that
-started them, however it ends (:mod:`piquet.workers`).
+started them, however it ends (:mod:`piquet.util.workers`).
 
 A :func:`ladder` plays every pair of levels and fits Bradley-Terry ratings on
 an Elo scale (``random`` at 0) with 95% intervals: on first deals won, or (``format``)
-on whole games or parties won, as the web's ratings count them (:mod:`piquet.scale`).
+on whole games or parties won, as the web's ratings count them (:mod:`piquet.levels.scale`).
 
 The package's modules: :mod:`~piquet.tournament.pairs` (one deal, one match, the pairs of
 deals), :mod:`~piquet.tournament.matches` (whole matches), :mod:`~piquet.tournament.ladders`

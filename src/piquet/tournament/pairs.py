@@ -16,7 +16,7 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import Match, new_match
 from piquet.core.rules import Format, Rules, get_rules
 from piquet.players import Player, make_player, player_factory
-from piquet.workers import process_pool
+from piquet.util.workers import process_pool
 
 Progress = Callable[[int], None]
 _T = TypeVar("_T")

@@ -20,7 +20,7 @@ from anyio import to_thread
 
 from piquet.jobs import JobFailed, JobQueue, Kind
 from piquet.jobs.work import MOVE
-from piquet.quick import QUICK_LEVELS, quick_choice
+from piquet.levels.quick import QUICK_LEVELS, quick_choice
 from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Entry, Games
 from piquet.web.hub import Hub

@@ -1,6 +1,6 @@
 """The analysis after the deal, served to the seats: ``GET /api/games/{id}/analysis``.
 
-For every deal of a game that is over, :func:`piquet.review.review_deal` says where each
+For every deal of a game that is over, :func:`piquet.review.deal.review_deal` says where each
 side gained or lost points against the strongest AI (the exchange against the advisor,
 sinks and answers, the cards whose double-dummy value dropped).  It takes seconds, so it
 is computed off the event loop, as jobs of the computer's workers (:mod:`piquet.jobs`: one
@@ -40,8 +40,8 @@ from piquet.jobs import JobFailed, JobQueue, Kind, QuotaFull
 from piquet.jobs.queue import ATTEMPTS, TIME_LIMITS
 from piquet.jobs.shared import SharedFull
 from piquet.jobs.work import ANALYSIS
-from piquet.review_curve import game_curve
-from piquet.review_version import ANALYSIS_VERSION
+from piquet.review.curve import game_curve
+from piquet.review.version import ANALYSIS_VERSION
 from piquet.table.errors import Refusal, TableError
 from piquet.web.ai import cancel_all
 from piquet.web.games import Entry, Games

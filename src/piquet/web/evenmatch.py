@@ -2,9 +2,9 @@
 
 The browser's games (``/api/me/games``, kept under its identity cookie) are the person's
 results: every finished deal they played against a computer with a rating
-(:data:`piquet.strengths.SCALE`; an adaptive opponent counts as the level it played
+(:data:`piquet.levels.strengths.SCALE`; an adaptive opponent counts as the level it played
 that deal as) is a deal won, tied or lost by the points.  From them
-:func:`~piquet.strengths.estimate` gives the person's rating, and the answer names
+:func:`~piquet.levels.strengths.estimate` gives the person's rating, and the answer names
 the adaptive level that starts there (``adaptive-480``), which the new-game form sends as
 the opponent.  Nothing is stored beyond the games themselves; a browser with no games gets
 a newcomer's start.
@@ -22,7 +22,7 @@ from fastapi import APIRouter, Cookie
 from pydantic import BaseModel, Field
 
 from piquet.core.match import Match
-from piquet.strengths import (
+from piquet.levels.strengths import (
     SCALE,
     DealResult,
     adaptive_level,

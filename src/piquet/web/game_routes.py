@@ -72,7 +72,7 @@ def clocks_of(state: Server) -> Clocks:
 
 def _level_ratings(levels: list[str]) -> dict[str, dict[str, int]]:
     """The levels' ratings on the accounts' scale, per format (those the ladder placed)."""
-    from piquet.scale import FORMATS, level_rating
+    from piquet.levels.scale import FORMATS, level_rating
 
     out: dict[str, dict[str, int]] = {}
     for name in levels:

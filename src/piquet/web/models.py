@@ -264,7 +264,7 @@ class OptionsOut(BaseModel):
     level_labels: dict[str, str]
     level_ratings: dict[str, dict[str, int]] = Field(
         description="Each computer level's rating on the accounts' Glicko-2 scale, per "
-        "format (game, partie), where the ladder placed it (piquet.scale; a new account "
+        "format (game, partie), where the ladder placed it (piquet.levels.scale; a new account "
         "starts at 1500, Nell's rating); a level not placed is absent.")
     opponents: list[str]
     hints_available: bool

@@ -32,8 +32,8 @@ from fastapi import APIRouter, Request
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy.exc import IntegrityError
 
+from piquet.analysis.ratings import NEW_PLAYER
 from piquet.core.rules import Format
-from piquet.ratings import NEW_PLAYER
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label
 from piquet.web.accounts import ACCOUNT_COOKIE, Account, account_of

@@ -1,4 +1,4 @@
-"""Rated games between accounts: one Glicko-2 rating (:mod:`piquet.ratings`) per account
+"""Rated games between accounts: one Glicko-2 rating (:mod:`piquet.analysis.ratings`) per account
 and format (a game, a partie); casual games are never rated.
 
 A friend game made with ``rated: true`` by a logged-in player is rated once a logged-in
@@ -7,7 +7,7 @@ accounts.  When the game ends (played out, or resigned) :func:`settle` rates it,
 in one transaction it marks the row settled (``UPDATE ... WHERE settled = false``: of two
 processes settling the same game only one changes the row; the other finds it settled
 and does nothing) and writes both new ratings, each against the other's rating before
-the game (:func:`piquet.ratings.rate_game`).  The ratings are read under a row lock, so
+the game (:func:`piquet.analysis.ratings.rate_game`).  The ratings are read under a row lock, so
 two games of one account settled at once never lose an update.  A game ends committed
 first (its last action is in the log); should the server die before the settlement,
 the next look at the game's rating (``GET /api/games/{id}/rating``, which every table
@@ -28,8 +28,8 @@ from anyio import to_thread
 from fastapi import APIRouter, Request
 from sqlalchemy.exc import IntegrityError
 
+from piquet.analysis.ratings import NEW_PLAYER, Rating, rate_game
 from piquet.core.rules import Format
-from piquet.ratings import NEW_PLAYER, Rating, rate_game
 from piquet.table.errors import Refusal, TableError
 from piquet.web.games import Entry, Games
 from piquet.web.ids import Creds, GameId, token_of
@@ -156,12 +156,12 @@ def ratings_of(engine: sa.Engine, account_id: str) -> dict[str, Rating]:
 def start_rating(games: Games, account: Account, fmt: str) -> Rating:
     """The account's rating in ``fmt``, its first set now if it has none: from the deals
     it has played against rated computers under its account, carried to the accounts'
-    scale (:func:`piquet.scale.first_rating`; none: 1500, where the scale puts Nell),
+    scale (:func:`piquet.levels.scale.first_rating`; none: 1500, where the scale puts Nell),
     kept as a rating of 0 games.  Two processes setting it at once keep one.  Blocks."""
     held = ratings_of(games.store.engine, account.id).get(fmt)
     if held is not None:
         return held
-    from piquet.scale import first_rating
+    from piquet.levels.scale import first_rating
     from piquet.web.evenmatch import results_of
 
     first = first_rating(results_of(games, account.identity), fmt)

@@ -41,7 +41,7 @@ function svg(tag, attrs, ...kids) {
 }
 
 // The deal's curve: after each decision, elder's points less younger's over the whole
-// deal with best play by both from there on, both hands open (review.py's "curve").  A
+// deal with best play by both from there on, both hands open (review/deal.py's "curve").  A
 // point is a button: it shows that step on the viewer.
 function curveEl(a, nameOf, jump) {
   const pts = a.curve || [];
@@ -80,7 +80,7 @@ function curveEl(a, nameOf, jump) {
       "choice that gave points away; pick a dot to see that moment on the table."));
 }
 
-// The game's curve (review_curve.py's "game_curve"): one line across every deal that is
+// The game's curve (review/curve.py's "game_curve"): one line across every deal that is
 // over, player 0's points less player 1's added up from the first deal; inside a deal
 // its own curve, shifted to the points scored before it; the deals marked by their bands,
 // each with the points it gave.  A point is a button: it shows that step on the viewer.
@@ -167,7 +167,7 @@ function gameCurveEl(g, names, jump, why) {
       "that moment on the table."), list);
 }
 
-// Every finding that cost points, the costliest first, in words (review.py's "say").
+// Every finding that cost points, the costliest first, in words (review/deal.py's "say").
 function mistakes(a) {
   const all = [
     ...a.exchange.filter((e) => (e.loss ?? 0) > 0.5)
@@ -277,7 +277,7 @@ export function analysisPanel(gameId, token, jump) {
         return h("li", { dataset: { role } }, h("b", {}, nameOf(role)),
           ` (${role}) scored ${a.points[role]}; ${faceDown}.`);
       }
-      // the costliest choice of the dialog (review.py: each is valued alone, the rest of
+      // the costliest choice of the dialog (review/deal.py: each is valued alone, the rest of
       // the deal as it was, so two may count the same points and are not added up)
       const n = a.declarations.filter((x) => x.role === role && x.loss > 0).length;
       const decl = l.declarations <= 0 ? "cost nothing" : n > 1

@@ -3,7 +3,7 @@
 Both players declare all they hold (the best claim of each class), and the
 classes are compared as in a deal; repique is judged in counting order.  This
 is what ``piquet score`` prints, one hand pair at a time or in batches
-(:mod:`piquet.batch` does the same work over numpy arrays).
+(:mod:`piquet.analysis.batch` does the same work over numpy arrays).
 """
 
 from __future__ import annotations

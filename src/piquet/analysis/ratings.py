@@ -7,7 +7,7 @@ with time away) and its volatility (how erratic the player's results are). After
 rating period, :func:`rate` turns a rating and the period's :class:`Result` values into
 the new rating, following the paper's steps 1 to 8. ::
 
-    >>> from piquet.ratings import Rating, Result, rate
+    >>> from piquet.analysis.ratings import Rating, Result, rate
     >>> player = Rating(rating=1500, deviation=200, volatility=0.06)
     >>> after = rate(player, [
     ...     Result(opponent=Rating(rating=1400, deviation=30), score=1.0),

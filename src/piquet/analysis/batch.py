@@ -1,7 +1,7 @@
 """Score the declarations of many hand pairs at once, over numpy arrays.
 
 :func:`score_batch` does for arrays of card masks what
-:func:`piquet.handscore.score_hands` does for one pair, and gives exactly the
+:func:`piquet.analysis.handscore.score_hands` does for one pair, and gives exactly the
 same numbers: both players declare all they hold, each class goes to the
 better best claim, the winner counts what :func:`piquet.core.declarations.counted`
 gives, and repique is judged in counting order (carte blanche, point,

@@ -1,4 +1,4 @@
-"""The version of the analysis after the deal (:mod:`piquet.review`), alone: the web
+"""The version of the analysis after the deal (:mod:`piquet.review.deal`), alone: the web
 process reads and stores analyses by it without importing the analysis itself (its
 solver is compiled code, run only in the job workers)."""
 

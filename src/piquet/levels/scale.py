@@ -1,7 +1,7 @@
 """The computer's levels and named opponents on the accounts' Glicko-2 scale, per format
 (light: no player is imported, so a web process may use it).
 
-People's rated games are rated with Glicko-2 (:mod:`piquet.ratings`), one rating per
+People's rated games are rated with Glicko-2 (:mod:`piquet.analysis.ratings`), one rating per
 format (a game, a partie), a new account starting at 1500.  This table places the
 computer's levels on that scale, so that a rating means something: a ladder of whole
 games (and of whole parties) among the levels, :data:`MEASURED`, fitted by Bradley-Terry
@@ -10,13 +10,13 @@ on matches won (a drawn partie half) and moved onto the accounts' scale with
 ``piquet ladder --scale`` prints this table).
 
 **The anchor.**  1500, where a new account starts, is Nell, the beginner: the level
-:data:`piquet.strengths.LEARNER_START` already offers a newcomer ("nearest Nell").  A
+:data:`piquet.levels.strengths.LEARNER_START` already offers a newcomer ("nearest Nell").  A
 person with no results is taken for a beginner, and a rating above 1500 says "plays better
 than Nell".
 
 **A first rating.**  An account's first rating in a format (:func:`first_rating`) is set
 when it first seeks, offers or takes a rated game of that format: from the deals it has
-played against rated computers (the even-match estimate of :mod:`piquet.strengths`, on
+played against rated computers (the even-match estimate of :mod:`piquet.levels.strengths`, on
 the levels' deal scale), carried across to this scale through the levels themselves
 (:func:`from_deal_scale`), with the newcomer's deviation (350: the deals are another
 measure than whole games, so the start is a place, not a certainty); without such deals,
@@ -30,9 +30,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from piquet.analysis.ratings import NEW_PLAYER, Rating
 from piquet.core.errors import PiquetError
-from piquet.ratings import NEW_PLAYER, Rating
-from piquet.strengths import SCALE, DealResult, estimate
+from piquet.levels.strengths import SCALE, DealResult, estimate
 
 __all__ = [
     "ALIASES",
@@ -93,7 +93,7 @@ _TABLE: Final[dict[str, dict[str, tuple[float, float, float] | None]]] = {
 
 ALIASES: Final = {"club": "colonel"}
 """Levels not played in the ladder that make another's choices (``club`` is the
-Colonel's style: :data:`piquet.strengths.SCALE` gives it his rating too)."""
+Colonel's style: :data:`piquet.levels.strengths.SCALE` gives it his rating too)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,7 +126,7 @@ def level_rating(level: str, fmt: str) -> LevelRating | None:
 
 
 def from_deal_scale(rating: float, fmt: str) -> float:
-    """A rating on the levels' deal scale (:data:`piquet.strengths.SCALE`, random = 0)
+    """A rating on the levels' deal scale (:data:`piquet.levels.strengths.SCALE`, random = 0)
     carried to the accounts' scale in ``fmt``: through the levels rated on both, by
     straight lines between neighbours, no further than the weakest and the strongest."""
     points = sorted(

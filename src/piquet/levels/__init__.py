@@ -5,6 +5,11 @@ A web process lists and checks the levels from here and never imports the player
 compiled search, numpy): the computer's moves are chosen in the job workers
 (:mod:`piquet.jobs`).  :mod:`piquet.players` registers each of these names with its
 player (``tests/test_jobs.py`` checks that the two agree).
+
+The package holds what else a web process needs of the levels, as light: the level
+``random`` itself (:mod:`~piquet.levels.quick`), the levels' strengths on one scale and a
+person's place on it (:mod:`~piquet.levels.strengths`), and the levels on the accounts'
+Glicko-2 scale (:mod:`~piquet.levels.scale`).
 """
 
 from __future__ import annotations

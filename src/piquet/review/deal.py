@@ -11,7 +11,7 @@ three parts of one finished deal:
 - **sinks and answers**: every decision of the declarations where the strongest AI
   (``expert``, from the same seat's view) chose otherwise; both choices are then valued in
   this very deal: the dialog finished truthfully by both sides, then the twelve tricks
-  solved exactly with both hands open (:mod:`piquet.solver`, points of the deal);
+  solved exactly with both hands open (:mod:`piquet.fast.solver`, points of the deal);
 - **the play**: every card whose double-dummy value (the points of the deal from there
   on, both hands open, best play by both after it) fell below that of the best card.
 
@@ -42,9 +42,9 @@ from piquet.core.errors import PiquetError
 from piquet.core.match import Match
 from piquet.core.rules import Rules
 from piquet.core.view import deal_view
+from piquet.fast.solver import Solver, play_state
 from piquet.learn.words import card_name
-from piquet.review_version import ANALYSIS_VERSION
-from piquet.solver import Solver, play_state
+from piquet.review.version import ANALYSIS_VERSION
 
 __all__ = [
     "ANALYSIS_VERSION",

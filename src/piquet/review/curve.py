@@ -1,7 +1,7 @@
-"""The curve over a game's deals: the deals' analyses (:mod:`piquet.review`) joined into
+"""The curve over a game's deals: the deals' analyses (:mod:`piquet.review.deal`) joined into
 one line across the whole game, the deals marked on it with each deal's score.
 
-Alone, as :mod:`piquet.review_version` is: the web process draws the game's curve from the
+Alone, as :mod:`piquet.review.version` is: the web process draws the game's curve from the
 stored analyses without importing the analysis itself (its solver is compiled code, run
 only in the job workers).
 """
