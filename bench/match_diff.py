@@ -31,7 +31,7 @@ from piquet.players.exchange import all_playout_values, match_playout_values, pl
 from piquet.players.expert import ExpertPlayer
 from piquet.players.matchvalue import table_line
 from piquet.sampling import SamplingError, sample_worlds
-from piquet.solver import DIFF, Mode, Objective, Solver
+from piquet.fast.solver import DIFF, Mode, Objective, Solver
 from piquet.tournament.matches import match_seed
 from piquet.tournament.pairs import _player_seed
 

@@ -34,7 +34,7 @@ from piquet.players.expert import (
     exchange_worlds,
 )
 from piquet.players.matchvalue import WIDTH, table_line
-from piquet.solver import Mode
+from piquet.fast.solver import Mode
 
 
 def positions(rules: Any, n: int, seed: int) -> list[MatchView]:

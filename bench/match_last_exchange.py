@@ -21,7 +21,7 @@ from piquet.core.rules import PRESETS
 from piquet.players.common import situation
 from piquet.players.expert import ExpertPlayer
 from piquet.players.matchvalue import table_line
-from piquet.solver import Mode
+from piquet.fast.solver import Mode
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ from piquet.players.common import discard_candidates, partie_deals_left, situati
 from piquet.players.exchange import all_playout_values, match_playout_values, playout_worlds
 from piquet.players.matchvalue import STAKE, WIDTH, bends, deal_table, table_line
 from piquet.sampling import sample_worlds
-from piquet.solver import DIFF, Mode, Objective, PlayState, Solver
+from piquet.fast.solver import DIFF, Mode, Objective, PlayState, Solver
 
 RUBICON = PRESETS["rubicon"]
 GAME_1754 = PRESETS["court-gamester-1754"]
