@@ -24,6 +24,7 @@ import numpy as np
 from piquet.core.match import MatchView, new_match
 from piquet.core.rules import PRESETS, Format
 from piquet.fast.rollouts import discard_rollout_points
+from piquet.fast.solver import Mode
 from piquet.players import make_player
 from piquet.players.common import situation
 from piquet.players.exchange import playout_worlds, wide_candidates
@@ -34,7 +35,6 @@ from piquet.players.expert import (
     exchange_worlds,
 )
 from piquet.players.matchvalue import WIDTH, table_line
-from piquet.fast.solver import Mode
 
 
 def positions(rules: Any, n: int, seed: int) -> list[MatchView]:

@@ -18,10 +18,10 @@ from match_exchange_noise import positions
 
 from piquet.core.actions import Discard
 from piquet.core.rules import PRESETS
+from piquet.fast.solver import Mode
 from piquet.players.common import situation
 from piquet.players.expert import ExpertPlayer
 from piquet.players.matchvalue import table_line
-from piquet.fast.solver import Mode
 
 
 def main() -> None:

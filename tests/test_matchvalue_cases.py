@@ -14,12 +14,12 @@ from piquet.core.cards import DECK32
 from piquet.core.deal import ELDER, YOUNGER
 from piquet.core.match import new_match
 from piquet.core.rules import PRESETS, Format
+from piquet.fast.solver import DIFF, Mode, Objective, PlayState, Solver
 from piquet.players import make_player
 from piquet.players.common import discard_candidates, partie_deals_left, situation
 from piquet.players.exchange import all_playout_values, match_playout_values, playout_worlds
 from piquet.players.matchvalue import STAKE, WIDTH, bends, deal_table, table_line
 from piquet.sampling import sample_worlds
-from piquet.fast.solver import DIFF, Mode, Objective, PlayState, Solver
 
 RUBICON = PRESETS["rubicon"]
 GAME_1754 = PRESETS["court-gamester-1754"]
