@@ -142,7 +142,7 @@ def _interface_text() -> str:
     # the sentences the hints, the coach, the lessons, the feedback and the review make
     src = _HERE.parents[1] / "src" / "piquet"
     for module in ("advisor/hints.py", "learn/words.py", "learn/coach.py", "learn/feedback.py",
-                   "learn/lessons.py", "review.py"):
+                   "learn/lessons.py", "review/deal.py"):
         text = (src / module).read_text(encoding="utf-8")
         parts += [a or b for a, b in re.findall(r'"([^"\n]{3,})"|\'([^\'\n]{3,})\'', text)]
     if STATIC.is_dir():

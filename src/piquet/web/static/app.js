@@ -650,17 +650,10 @@ function connect() {
     if (mine.stopped || mine.ws !== ws) return;
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
-    if (msg.type === "view") {
-      mine.wsFails = 0;
-      // a view past the one acted on answers the action sent over the socket
-      if (mine.pending && Number.isInteger(msg.view.n) && msg.view.n > mine.pending.n) {
-        answered(mine);
-      }
-      setGame(msg.view);
-    } else if (msg.type === "live") setLive(mine, !!msg.ok, msg.error);
+    if (msg.type === "view") { mine.wsFails = 0; setGame(msg.view); }
+    else if (msg.type === "live") setLive(mine, !!msg.ok, msg.error);
     else if (msg.type === "presence") setHere(mine, msg.here);
     else if (msg.type === "talk") loadChat(mine);
-    else if (msg.type === "error" && answered(mine)) refused(mine, msg.error, msg.game);
     else if (msg.type === "error") toast(msg.error, "bad");
   });
   ws.addEventListener("close", (ev) => {
@@ -677,8 +670,6 @@ function connect() {
 function lost(mine, ws) {
   if (mine.ws !== ws) return;
   mine.ws = null;
-  const p = mine.pending;  // an action sent but not answered: again over HTTP (the same n)
-  if (p) actOverHttp(mine, p.id, p.n);
   try { ws.close(); } catch { /* already closed */ }
   setHere(mine, null);  // who is at the table is not known while away
   mine.wsFails += 1;
@@ -849,55 +840,15 @@ function ratedWords() {
 }
 
 // Every action carries the log length ``n`` of the game it was chosen on: the server
-// applies it once, and answers 409 with the game as it stands if that moved on.  It goes
-// over the table's open socket, whose next view past ``n`` (or error) answers it, so the new
-// view comes once; over HTTP while the socket is not open or live updates are down, and
-// again over HTTP (the same action and ``n``: applied once) if the socket closes or says
-// nothing for 8 s.
-const SOCKET_ANSWER_MS = 8000;
+// applies it once, and answers 409 with the game as it stands if that moved on.
 async function act(id) {
   if (!T || T.busy || !T.game) return;
   const mine = T;
-  const n = mine.game.n;
   mine.busy = true;
   renderTable();
-  const ws = mine.ws;
-  if (ws && ws.readyState === WebSocket.OPEN && mine.live) {
-    try {
-      ws.send(JSON.stringify({ action: id, n }));
-      const timer = setTimeout(() => {
-        if (mine.pending && mine.pending.timer === timer) actOverHttp(mine, id, n);
-      }, SOCKET_ANSWER_MS);
-      mine.pending = { id, n, timer };
-      return;
-    } catch { /* the socket is closing: over HTTP */ }
-  }
-  await actOverHttp(mine, id, n);
-}
-
-// The socket answered the action in flight (with a newer view, or an error): whether one was.
-function answered(mine) {
-  const p = mine.pending;
-  if (!p) return false;
-  clearTimeout(p.timer);
-  mine.pending = null;
-  mine.busy = false;
-  return true;
-}
-
-// An action refused (over either path): say why, and show the game as it stands.
-async function refused(mine, message, game) {
-  toast(sentence(message), "bad");
-  if (game) { setGame(game); return; }
-  try { setGame(await api("GET", `/api/games/${mine.id}`, undefined, mine.token)); }
-  catch { renderTable(); }
-}
-
-async function actOverHttp(mine, id, n) {
-  if (mine.pending) { clearTimeout(mine.pending.timer); mine.pending = null; }
-  mine.busy = true;
   try {
-    const game = await api("POST", `/api/games/${mine.id}/actions`, { action: id, n }, mine.token);
+    const game = await api("POST", `/api/games/${mine.id}/actions`, { action: id, n: mine.game.n },
+      mine.token);
     if (T !== mine) return;
     mine.busy = false;
     if (mine.game && game.n < mine.game.n) renderTable(); // a newer view came by the socket
@@ -905,7 +856,10 @@ async function actOverHttp(mine, id, n) {
   } catch (e) {
     if (T !== mine) return;
     mine.busy = false;
-    refused(mine, e.message, e.data && e.data.game);
+    toast(sentence(e.message), "bad");
+    if (e.data && e.data.game) { setGame(e.data.game); return; }
+    try { setGame(await api("GET", `/api/games/${mine.id}`, undefined, mine.token)); }
+    catch { renderTable(); }
   }
 }
 
