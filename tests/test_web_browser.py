@@ -121,7 +121,11 @@ def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
             taken.add("declare")
             shot(page, "declarations")
         buttons = page.query_selector_all("#actions button:not([disabled])")
-        assert buttons, "nothing to click"
+        if not buttons:
+            # the table was drawn anew between the looks above (a view pushed over the
+            # socket): look again (the caller's loop is bounded)
+            page.wait_for_timeout(50)
+            return "again"
         if keyboard:
             page.keyboard.press("1")
         else:
