@@ -98,6 +98,8 @@ def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
         for i in range(cards.count()):
             if page.is_enabled("#discard") and i >= 2:
                 break
+            if page.is_visible("#modal:not([hidden])"):
+                return "again"  # a summary came up meanwhile: the caller's loop closes it
             was_ok = page.is_enabled("#discard")
             cards.nth(i).click(position=CARD_EDGE)
             if was_ok and not page.is_enabled("#discard"):
