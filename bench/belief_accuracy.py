@@ -15,7 +15,7 @@ the model closes.
   beta, the pool of four resampled, as :class:`~piquet.players.expert.ExpertPlayer` draws
   them; ``--betas`` adds others);
 - ``expert-sinkW``: the expert's worlds with a world in which the other sank weighed ``W``
-  (``--sink-weights``; the sampler's is :data:`~piquet.sampling.draw.SINK_WEIGHT`);
+  (``--sink-weights``; the sampler's is :data:`~piquet.analysis.sampling.draw.SINK_WEIGHT`);
 - ``policy``: an oracle for what a model of the other's exchange could reach at best here
   when he is a ``book``-like player: each world drawn as the deal was made (which of the
   unplaced cards came from the stock, at random; the rest his dealt hand; his discard
@@ -35,7 +35,9 @@ import random
 import time
 from collections.abc import Callable
 
-import piquet.sampling.dialog as dialog_module
+import piquet.analysis.sampling.dialog as dialog_module
+from piquet.analysis.sampling import World, dialog_weight, sample_worlds
+from piquet.analysis.sampling.draw import Knowledge, knowledge
 from piquet.core.actions import Play
 from piquet.core.cards import SUIT_MASKS
 from piquet.core.deal import ELDER
@@ -46,8 +48,6 @@ from piquet.players import make_player
 from piquet.players.beliefs import EXCHANGE_BETA, BeliefModel
 from piquet.players.common import book_discard
 from piquet.players.expert import DEFAULT_POOL
-from piquet.sampling import World, dialog_weight, sample_worlds
-from piquet.sampling.draw import Knowledge, knowledge
 from piquet.tournament import deal_match, deal_pack
 from piquet.tournament.pairs import _player_seed
 

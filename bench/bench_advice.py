@@ -52,13 +52,13 @@ from piquet.advisor.deals import Setup, World, worlds
 from piquet.advisor.explain import Z95
 from piquet.advisor.playout import stacked_deck
 from piquet.advisor.verify import paired
+from piquet.analysis.drawtables import declaration_pass, discard_masks
 from piquet.analysis.odds import deck_mask
 from piquet.core.actions import Action, DealBy, Discard
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.deal import Deal
 from piquet.core.dealtypes import Phase
 from piquet.core.rules import PRESETS
-from piquet.drawtables import declaration_pass, discard_masks
 from piquet.fast import playout
 from piquet.players.common import book_discard
 

@@ -6,13 +6,13 @@ Run from the repository root::
 
 For every preset it plays ``N`` random deals (every choice from a seeded
 ``random.Random``) and, at each decision of the play (a seat to act, cards in
-hand), asks :func:`piquet.sampling.sample_worlds` for ``W`` worlds of that seat's
+hand), asks :func:`piquet.analysis.sampling.sample_worlds` for ``W`` worlds of that seat's
 view.  It counts
 
 - *loose*: decisions where no drawn world fitted the dialog, so the sampler fell
   back to worlds that ignore it (every returned world has dialog weight 0);
 - *replay failures*: returned worlds (not loose) that do not replay through the
-  engine to the same view (:func:`piquet.sampling.world_deal`);
+  engine to the same view (:func:`piquet.analysis.sampling.world_deal`);
 - *ms*: CPU milliseconds a call of ``sample_worlds`` took, on average;
 - the decisions where the other declared a sequence and never showed it (beaten or
   equalled: said by its length and top card only, so its suit is not known): how many
@@ -38,6 +38,7 @@ import random
 import sys
 import time
 
+from piquet.analysis.sampling import SamplingError, dialog_weight, sample_worlds, world_deal
 from piquet.core.actions import Declare
 from piquet.core.deal import Deal, Phase
 from piquet.core.declarations import DeclClass
@@ -46,7 +47,6 @@ from piquet.core.rules import PRESETS
 from piquet.core.view import deal_view
 from piquet.players.beliefs import BeliefModel
 from piquet.players.expert import DEFAULT_POOL
-from piquet.sampling import SamplingError, dialog_weight, sample_worlds, world_deal
 
 
 def _unshown_run(deal: Deal, other: int) -> int:

@@ -9,7 +9,7 @@ What is measured, in this process:
   alone and with the opponent model the advisor uses;
 * the baseline: the same pass as a scalar Python loop, on a subset of the
   discards, extrapolated per hand to all of them; once with the per-suit
-  table lookups (:func:`piquet.drawtables.hand_stats`) and once with the
+  table lookups (:func:`piquet.analysis.drawtables.hand_stats`) and once with the
   engine's own ``best_claim``/``counted`` per hand;
 * one hand's exact improvements (``piquet odds --hand``), and the whole
   advice (``piquet advise``) for elder and for younger.
@@ -30,11 +30,11 @@ from typing import Any
 
 from piquet.advisor import Setup, advise
 from piquet.advisor.ranking import opponent_model
+from piquet.analysis.drawtables import declaration_pass, discard_masks, hand_stats, suit_tables
 from piquet.analysis.odds import deck_mask, improvements
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.declarations import DeclClass, best_claim, counted
 from piquet.core.rules import get_rules
-from piquet.drawtables import declaration_pass, discard_masks, hand_stats, suit_tables
 
 HAND = "AS KS QS 7S QH JH TH QD 9D QC 8C 7C"
 YOUNGER_HAND = "AS QS 8S AH JH 7H AD TD 9D TC 9C 7C"

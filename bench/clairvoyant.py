@@ -50,14 +50,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from piquet.analysis.sampling import World
+from piquet.analysis.sampling.draw import knowledge
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.declarations import COURTS
 from piquet.core.rules import Rules, get_rules
 from piquet.core.view import DealView
 from piquet.players import Player, make_player
 from piquet.players.expert import ExpertPlayer
-from piquet.sampling import World
-from piquet.sampling.draw import knowledge
 from piquet.tournament import PairOutcome, deal_match, deal_pack, mean_ci
 from piquet.tournament.pairs import _player_seed
 

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from piquet.analysis.sampling import SamplingError, sample_worlds
 from piquet.core.actions import Discard, Play
 from piquet.core.match import MatchView, new_match
 from piquet.core.rules import PRESETS, Format
@@ -31,7 +32,6 @@ from piquet.players.common import situation
 from piquet.players.exchange import all_playout_values, match_playout_values, playout_worlds
 from piquet.players.expert import ExpertPlayer
 from piquet.players.matchvalue import table_line
-from piquet.sampling import SamplingError, sample_worlds
 from piquet.tournament.matches import match_seed
 from piquet.tournament.pairs import _player_seed
 

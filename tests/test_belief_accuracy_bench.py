@@ -8,12 +8,12 @@ import random
 import sys
 from pathlib import Path
 
+from piquet.analysis.sampling import World, dialog_weight
+from piquet.analysis.sampling.draw import knowledge
 from piquet.core.actions import Play
 from piquet.core.rules import get_rules
 from piquet.players import make_player
 from piquet.players.common import book_discard
-from piquet.sampling import World, dialog_weight
-from piquet.sampling.draw import knowledge
 from piquet.tournament import deal_match, deal_pack
 
 _PATH = Path(__file__).resolve().parents[1] / "bench" / "belief_accuracy.py"

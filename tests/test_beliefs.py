@@ -13,13 +13,13 @@ import random
 
 import pytest
 
+from piquet.analysis.sampling import dialog_weight, sample_worlds, world_deal
 from piquet.core.actions import Question
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase, Step
 from piquet.core.declarations import DeclClass, claims, counted
 from piquet.core.facts import MissingTold
 from piquet.core.rules import PRESETS, Rules
 from piquet.core.view import deal_view
-from piquet.sampling import dialog_weight, sample_worlds, world_deal
 
 DEALS_PER_PRESET = 400  # six presets: 2,400 random deals (bench/bench_beliefs.py for more)
 

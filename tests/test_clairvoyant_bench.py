@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
+from piquet.analysis.sampling import world_deal
 from piquet.core.deal import Phase
 from piquet.core.rules import get_rules
 from piquet.players.expert import ExpertPlayer
-from piquet.sampling import world_deal
 from piquet.tournament import deal_match, deal_pack
 
 _PATH = Path(__file__).resolve().parents[1] / "bench" / "clairvoyant.py"

@@ -15,9 +15,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from piquet.analysis.drawtables import split_table
+from piquet.analysis.drawtables.tables import _split_table, _stored
 from piquet.cli import build_parser, command_names
-from piquet.drawtables import split_table
-from piquet.drawtables.tables import _split_table, _stored
 
 SRC = str(Path(__file__).resolve().parent.parent / "src")
 
@@ -29,7 +29,7 @@ NOT_LOADED = (
     "piquet.tui",
     "piquet.tournament",
     "piquet.analysis.batch",
-    "piquet.notation",
+    "piquet.core.notation",
     "piquet.tally",
     "fastapi",
     "starlette",

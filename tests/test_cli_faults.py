@@ -21,10 +21,10 @@ from piquet.analysis.odds import Odds, draw_chance, odds_phrase
 from piquet.cli import main
 from piquet.core.errors import PiquetError, RecordError
 from piquet.core.match import MAX_SEED
-from piquet.notation import dump_text, load, loads, save
+from piquet.core.notation import dump_text, load, loads, save
 from piquet.players import make_player
 
-#: the deepest nesting of [ ] and { } a record may hold (``piquet.notation.MAX_JSON_DEPTH``)
+#: the deepest nesting of [ ] and { } a record may hold (``piquet.core.notation.MAX_JSON_DEPTH``)
 MAX_JSON_DEPTH = 100
 HAND = "AS KS QS 7S QH 9H 8H QD 8D 9C 8C 7C"
 ADVISE = ["advise", "--rules", "1754", "--role", "elder", "--hand", HAND]
@@ -144,7 +144,7 @@ def test_a_tally_nested_too_deeply_is_refused(
 
 
 def test_a_tag_as_deep_as_allowed_is_written_and_read_back_exactly() -> None:
-    from piquet import notation
+    from piquet.core import notation
 
     assert getattr(notation, "MAX_JSON_DEPTH", None) == MAX_JSON_DEPTH
     m = new_match("rubicon", seed=1)

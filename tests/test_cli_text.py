@@ -108,7 +108,7 @@ def test_the_width_is_the_terminals_or_columns_or_80(monkeypatch: pytest.MonkeyP
 # ------------------------------------------------------------------ every command's prose
 def _record(tmp_path: Path) -> Path:
     from piquet.core.match import new_match
-    from piquet.notation import save
+    from piquet.core.notation import save
     from piquet.players import make_player
 
     m = new_match("encyclopedia-19c", seed=3)

@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from piquet.analysis.sampling import World, sample_worlds
 from piquet.core.actions import Play
 from piquet.core.cards import Card
 from piquet.core.deal import ELDER, Deal, Phase
@@ -17,7 +18,6 @@ from piquet.core.view import deal_view
 from piquet.fast.solver import DIFF, Solver, play_state
 from piquet.players.book import book_action
 from piquet.players.consistency import FLOOR, PlayConsistency
-from piquet.sampling import World, sample_worlds
 from piquet.tournament import deal_pack
 
 RUBICON = PRESETS["rubicon"]

@@ -20,11 +20,7 @@ import pytest
 
 from piquet.advisor.deals import Setup
 from piquet.advisor.ranking import opponent_model
-from piquet.analysis.odds import deck_mask
-from piquet.core.cards import mask_cards
-from piquet.core.errors import PiquetError
-from piquet.core.rules import PRESETS, Rules
-from piquet.drawtables import (
+from piquet.analysis.drawtables import (
     DEFAULT_BUDGET,
     Draws,
     OpponentModel,
@@ -34,8 +30,19 @@ from piquet.drawtables import (
     draws,
     suit_tables,
 )
-from piquet.drawtables.declpass import _COMBINE, _arrays, _block, _draw_limits, _positions, _Weights
-from piquet.drawtables.tables import _BLOCK
+from piquet.analysis.drawtables.declpass import (
+    _COMBINE,
+    _arrays,
+    _block,
+    _draw_limits,
+    _positions,
+    _Weights,
+)
+from piquet.analysis.drawtables.tables import _BLOCK
+from piquet.analysis.odds import deck_mask
+from piquet.core.cards import mask_cards
+from piquet.core.errors import PiquetError
+from piquet.core.rules import PRESETS, Rules
 
 I64 = npt.NDArray[np.int64]
 

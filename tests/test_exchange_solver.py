@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from piquet.analysis.sampling import sample_worlds
 from piquet.core.deal import Phase
 from piquet.core.errors import PiquetError
 from piquet.core.match import Match
@@ -28,7 +29,6 @@ from piquet.players.exchange import (
     wide_candidates,
 )
 from piquet.players.expert import ExpertPlayer
-from piquet.sampling import sample_worlds
 from piquet.tournament import deal_match, deal_pack
 
 

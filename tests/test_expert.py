@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from piquet.analysis.sampling import World, sample_worlds
 from piquet.core.cards import Card, CardSet
 from piquet.core.deal import Deal, Phase
 from piquet.core.errors import PiquetError
@@ -19,7 +20,6 @@ from piquet.players.common import book_discard, card_values
 from piquet.players.expert import ExpertPlayer
 from piquet.players.lookahead import lookahead_values
 from piquet.players.search import SearchPlayer
-from piquet.sampling import World, sample_worlds
 from piquet.tournament import deal_pack, play_deal
 
 FAST = 20

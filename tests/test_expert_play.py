@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import pytest
 
+from piquet.analysis.sampling import World, sample_worlds
 from piquet.core.actions import Action, Declare, Pass
 from piquet.core.deal import Deal, Phase
 from piquet.core.match import MatchView
@@ -21,7 +22,6 @@ from piquet.players.consistency import PlayConsistency
 from piquet.players.expert import ExpertPlayer
 from piquet.players.search import _continue_value
 from piquet.players.sinking import choose_sink, sink_options
-from piquet.sampling import World, sample_worlds
 from piquet.tournament import deal_pack, play_deal
 
 FAST = 20

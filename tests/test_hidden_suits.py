@@ -5,8 +5,9 @@ that was not shown the cards receives may tell which suit it was in.
 
 Over thousands of random deals of every preset, at the moment the declarations are over,
 each sequence declared and never shown is checked against twins: deals drawn by the sampler
-for the other seat (:func:`piquet.sampling.sample_worlds`) that replay to exactly his view
-(:func:`piquet.sampling.world_deal` refuses any other) and hold the sequence in another suit.
+for the other seat (:func:`piquet.analysis.sampling.sample_worlds`) that replay to exactly his
+view (:func:`piquet.analysis.sampling.world_deal` refuses any other) and hold the sequence in
+another suit.
 The other seat's view, its observation tensors and strings, the spectator's view and every
 line of the dialog as said and as recorded must be the same in the twin; and twins in
 another suit must be found wherever another suit could hold the run (a word that named
@@ -19,11 +20,13 @@ import random
 
 import pytest
 
+from piquet.analysis.sampling import SamplingError, sample_worlds, world_deal
 from piquet.core.actions import Declare, Play
 from piquet.core.cards import pack
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.declarations import DeclClass
 from piquet.core.facts import HoldingShown
+from piquet.core.notation import utterance_line
 from piquet.core.rules import PRESETS, Rules
 from piquet.core.view import DealView, deal_view, dialog_json, public_view
 from piquet.core.words import aloud
@@ -34,8 +37,6 @@ from piquet.integrations.observation import (
     observation_string,
     observation_tensor,
 )
-from piquet.notation import utterance_line
-from piquet.sampling import SamplingError, sample_worlds, world_deal
 
 DEALS = 2000
 """Random deals per preset (issue 36 asks for thousands of every preset; about 100

@@ -10,6 +10,7 @@ from itertools import combinations
 
 from piquet.advisor.hints import hint, hint_for
 from piquet.advisor.posterior import good_odds
+from piquet.analysis.sampling import dialog_weight, knowledge, sample_worlds
 from piquet.core.actions import Declare, Pass
 from piquet.core.cards import SUIT_MASKS, mask_cards
 from piquet.core.deal import Phase
@@ -19,7 +20,6 @@ from piquet.core.rules import PRESETS
 from piquet.core.view import DealView
 from piquet.players import make_player
 from piquet.players.common import truthful_declaration
-from piquet.sampling import dialog_weight, knowledge, sample_worlds
 
 
 def _declaration_views(preset: str, seeds: range) -> Iterator[tuple[Match, MatchView]]:

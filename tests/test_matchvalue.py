@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from piquet.analysis.sampling import sample_worlds
 from piquet.core.cards import DECK32
 from piquet.core.errors import PiquetError
 from piquet.core.match import new_match
@@ -27,7 +28,6 @@ from piquet.players.matchvalue import (
     game_values,
     partie_settlement,
 )
-from piquet.sampling import sample_worlds
 
 RUBICON = PRESETS["rubicon"]
 GAME_1754 = PRESETS["court-gamester-1754"]

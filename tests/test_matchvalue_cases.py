@@ -10,6 +10,7 @@ import random
 import numpy as np
 import pytest
 
+from piquet.analysis.sampling import sample_worlds
 from piquet.core.cards import DECK32
 from piquet.core.deal import ELDER, YOUNGER
 from piquet.core.match import new_match
@@ -19,7 +20,6 @@ from piquet.players import make_player
 from piquet.players.common import discard_candidates, partie_deals_left, situation
 from piquet.players.exchange import all_playout_values, match_playout_values, playout_worlds
 from piquet.players.matchvalue import STAKE, WIDTH, bends, deal_table, table_line
-from piquet.sampling import sample_worlds
 
 RUBICON = PRESETS["rubicon"]
 GAME_1754 = PRESETS["court-gamester-1754"]

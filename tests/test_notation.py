@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from piquet.core.actions import parse_action
 from piquet.core.errors import RecordError
 from piquet.core.match import Match, new_match
+from piquet.core.notation import annotate, dump_json, dump_text, load, loads, record_json, save
 from piquet.core.rules import PRESETS, get_rules
-from piquet.notation import annotate, dump_json, dump_text, load, loads, record_json, save
 
 PRESET_NAMES = list(PRESETS)
 TAGS = {"Date": "1662-03-01", "Levels": ["human", "random"], "Event": "a test"}

@@ -11,6 +11,17 @@ from math import comb
 import numpy as np
 import pytest
 
+from piquet.analysis.drawtables import (
+    OpponentModel,
+    claim_codes,
+    cross_suit_sequences,
+    declaration_pass,
+    discard_masks,
+    draws,
+    hand_stats,
+    suit_tables,
+)
+from piquet.analysis.drawtables.codes import SEQUENCE_CODES, SET_CODES
 from piquet.analysis.odds import (
     ELDER,
     YOUNGER,
@@ -26,17 +37,6 @@ from piquet.core.cards import CardSet, mask_cards
 from piquet.core.declarations import DeclClass, best_claim, counted
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PRESETS, get_rules
-from piquet.drawtables import (
-    OpponentModel,
-    claim_codes,
-    cross_suit_sequences,
-    declaration_pass,
-    discard_masks,
-    draws,
-    hand_stats,
-    suit_tables,
-)
-from piquet.drawtables.codes import SEQUENCE_CODES, SET_CODES
 
 
 # ---------------------------------------------------------------- the simple draw

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+from piquet.analysis.drawtables import hand_stats, suit_tables
 from piquet.analysis.odds import (
     ELDER,
     YOUNGER,
@@ -27,7 +28,6 @@ from piquet.analysis.odds import (
 )
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.rules import get_rules
-from piquet.drawtables import hand_stats, suit_tables
 
 RULES = get_rules("court-gamester-1754")
 

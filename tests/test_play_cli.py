@@ -21,8 +21,8 @@ from piquet.cli import main
 from piquet.cli.play_cmd import default_level
 from piquet.core.cards import CardSet
 from piquet.core.match import Match, new_match
+from piquet.core.notation import load
 from piquet.core.rules import PRESETS
-from piquet.notation import load
 from piquet.players import LEVELS, RandomPlayer
 from promptkit import first_legal, kind_of
 

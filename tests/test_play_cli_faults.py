@@ -21,8 +21,8 @@ from piquet.cli import main
 from piquet.core.actions import Answer, Play, Reply
 from piquet.core.deal import Phase
 from piquet.core.match import Match, new_match
+from piquet.core.notation import load
 from piquet.core.view import deal_view
-from piquet.notation import load
 from piquet.tui.prompts import InputError, ask_for, read_action
 from test_play_cli import first_legal, play
 
@@ -193,7 +193,7 @@ def test_auto_prints_the_result_when_the_last_save_fails(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from piquet.core.errors import RecordError
-    from piquet.notation import save as real
+    from piquet.core.notation import save as real
 
     calls = {"n": 0}
 

@@ -21,8 +21,8 @@ import pytest
 from piquet.cli import main
 from piquet.core.actions import Action
 from piquet.core.match import MatchView, new_match
+from piquet.core.notation import load
 from piquet.core.rules import get_rules
-from piquet.notation import load
 from test_play_cli import first_legal, kind_of, play
 
 WEIRD = ["²", "¹ ²", "9" * 5000, "٣", "-1", "1" * 12]
@@ -473,7 +473,7 @@ def test_sigterm_while_the_advisor_thinks_stops_and_saves(
 def test_a_second_hang_up_during_the_save_does_not_cut_it_short(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from piquet import notation
+    from piquet.core import notation
     from piquet.tui import session as tui
 
     real_save = notation.save
@@ -505,7 +505,7 @@ def test_a_second_hang_up_during_the_save_does_not_cut_it_short(
 def test_a_save_that_fails_leaves_the_record_of_before_whole(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from piquet import notation
+    from piquet.core import notation
     from piquet.core.errors import RecordError
 
     m = new_match(get_rules("rubicon"), seed=3)

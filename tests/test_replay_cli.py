@@ -13,7 +13,7 @@ import pytest
 
 from piquet.cli import main
 from piquet.core.match import Match, new_match
-from piquet.notation import dump_text, save
+from piquet.core.notation import dump_text, save
 
 
 def played(rules: str, seed: int, stop: int | None = None) -> Match:
@@ -121,7 +121,7 @@ def test_show_steps_through_every_deal(record: Path, capsys: pytest.CaptureFixtu
 
 def _deals_and_tricks(m: Match) -> list[int]:
     """The tricks completed in each deal of ``m``."""
-    from piquet.notation import annotate
+    from piquet.core.notation import annotate
 
     return [len(dn.tricks) for dn in annotate(m)]
 
@@ -298,7 +298,7 @@ def test_refusal_in_a_real_process_has_no_traceback(record: Path) -> None:
 
 
 def test_a_record_written_twice_is_the_same(record: Path, tmp_path: Path) -> None:
-    from piquet.notation import load
+    from piquet.core.notation import load
 
     rec = load(record)
     assert dump_text(rec.match, tags=rec.tags) == record.read_text()

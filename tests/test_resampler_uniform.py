@@ -17,6 +17,7 @@ import pytest
 
 pytest.importorskip("pyspiel")
 
+from piquet.analysis.sampling import SINK_WEIGHT, sample_worlds
 from piquet.core.cards import pack as rules_pack
 from piquet.core.deal import Deal, Phase
 from piquet.core.errors import PiquetError
@@ -24,7 +25,6 @@ from piquet.core.rules import get_rules
 from piquet.core.view import deal_view
 from piquet.integrations import openspiel as ops
 from piquet.players.book import book_action
-from piquet.sampling import SINK_WEIGHT, sample_worlds
 
 
 def _late_deal(seed: int, tricks: int) -> Deal:

@@ -9,10 +9,10 @@ import random
 from piquet.core import words
 from piquet.core.declarations import DeclClass, claims
 from piquet.core.match import Match, new_match
+from piquet.core.notation import dump_text, loads
 from piquet.core.roles import ELDER
 from piquet.core.rules import PRESETS, Rules
 from piquet.fast.solver import DIFF
-from piquet.notation import dump_text, loads
 from piquet.players.search import SearchPlayer
 from piquet.table.summary import rules_summary
 from piquet.tui.session import advisor_hint

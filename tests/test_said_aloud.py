@@ -16,9 +16,9 @@ from piquet.core.deal import Deal
 from piquet.core.declarations import DeclClass, claims, statement
 from piquet.core.errors import RecordError
 from piquet.core.facts import Declared, FurtherHeld, statement_of
+from piquet.core.notation import dump_json, dump_text, loads
 from piquet.core.rules import PRESETS
 from piquet.core.words import claim_name, claim_words
-from piquet.notation import dump_json, dump_text, loads
 
 RECORDS = Path(__file__).parent / "records"
 SUIT_WORDS = tuple(s.plural for s in Suit)

@@ -7,14 +7,7 @@ import random
 import pytest
 
 from enginekit import new_deal
-from piquet.core.actions import Answer, Declare, Discard, Reply
-from piquet.core.cards import CardSet
-from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.core.declarations import DeclClass, claims
-from piquet.core.errors import PiquetError
-from piquet.core.rules import PRESETS, Rules
-from piquet.core.view import deal_view
-from piquet.sampling import (
+from piquet.analysis.sampling import (
     SamplingError,
     dialog_weight,
     knowledge,
@@ -22,6 +15,13 @@ from piquet.sampling import (
     sample_worlds,
     world_deal,
 )
+from piquet.core.actions import Answer, Declare, Discard, Reply
+from piquet.core.cards import CardSet
+from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
+from piquet.core.declarations import DeclClass, claims
+from piquet.core.errors import PiquetError
+from piquet.core.rules import PRESETS, Rules
+from piquet.core.view import deal_view
 
 
 def _random_point(rules: Rules, seed: int) -> Deal | None:

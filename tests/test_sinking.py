@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 from enginekit import build_deck
+from piquet.analysis.sampling import sample_worlds
 from piquet.core.actions import Action, Declare, Discard, Pass
 from piquet.core.cards import CardSet
 from piquet.core.deal import ELDER, Phase
@@ -20,7 +21,6 @@ from piquet.players.common import Situation, truthful_declaration
 from piquet.players.expert import ExpertPlayer
 from piquet.players.search import _continue_value
 from piquet.players.sinking import choose_sink, sink_options
-from piquet.sampling import sample_worlds
 from piquet.tournament import deal_match
 
 RUBICON = PRESETS["rubicon"]

@@ -669,7 +669,7 @@ def test_a_record_of_several_games_written_before_the_reading_changed_still_repl
     played, and is saved again with the rule it was played under."""
     import json
 
-    from piquet.notation import dump_json, dump_text, loads
+    from piquet.core.notation import dump_json, dump_text, loads
 
     earlier = RULES.replace(cut_after_game=True)
     for seed in range(6):

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from piquet.core.match import new_match
+from piquet.core.notation import dump_json, dump_text, loads
 from piquet.core.rules import PRESETS
-from piquet.notation import dump_json, dump_text, loads
 from piquet.table import Entry, Refusal, TableError, TableState, computer, person
 from piquet.table.state import RESIGN, UNDO, rematch_entry
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from piquet.core.match import new_match
-from piquet.notation import save
+from piquet.core.notation import save
 from piquet.players import make_player
 from test_tmux_play import PIQUET, TMUX, Pane, last_line
 

@@ -152,7 +152,7 @@ def test_the_computer_stops_when_you_resign(tmp_path: Path) -> None:
 
 def test_a_resigned_game_has_its_record_and_its_replay(tmp_path: Path) -> None:
     from piquet.core.match import Match
-    from piquet.notation import loads
+    from piquet.core.notation import loads
 
     with client(tmp_path) as c:
         gid, tokens = _friend_game(c)

@@ -18,10 +18,10 @@ from math import comb
 from typing import TYPE_CHECKING, Any, Final
 
 from piquet.advisor.deals import Setup
+from piquet.analysis.drawtables import OpponentModel, hand_stats, suit_tables
 from piquet.analysis.odds import Improvements, Odds, improvements
 from piquet.core.cards import CardSet
 from piquet.core.declarations import DeclClass, best_claim, statement
-from piquet.drawtables import OpponentModel, hand_stats, suit_tables
 
 if TYPE_CHECKING:
     from piquet.advisor.ranking import Ranked

@@ -30,6 +30,7 @@ from typing import Any, Final, Literal
 from piquet.advisor.deals import ELDER, YOUNGER
 from piquet.advisor.posterior import good_odds
 from piquet.advisor.ranking import Advice, advise
+from piquet.analysis.sampling import SamplingError, sample_worlds
 from piquet.core.actions import (
     PLAY,
     Action,
@@ -56,7 +57,6 @@ from piquet.core.rules import Format, Leftovers, Rules
 from piquet.core.view import DealView
 from piquet.players.book import book_action
 from piquet.players.expert import ExpertPlayer
-from piquet.sampling import SamplingError, sample_worlds
 
 __all__ = ["LEVELS", "Hint", "Level", "hint", "hint_for"]
 

@@ -1,6 +1,6 @@
 """Exactly what one seat may believe of the other's hand: every hand, weighed.
 
-The sampler (:mod:`piquet.sampling`) draws worlds to think with; a hint that quotes odds
+The sampler (:mod:`piquet.analysis.sampling`) draws worlds to think with; a hint that quotes odds
 needs them exact.  :func:`other_hands` lists every hand the other may hold after the
 exchange that fits what the seat has seen, each with its weight under the same model as
 the sampler's, counted instead of drawn:
@@ -9,11 +9,11 @@ the sampler's, counted instead of drawn:
   weighs as many ways as it can have come about: which of its cards he took from the stock
   places he took from, and which cards he laid out (among those the seat cannot place);
   his dealt hand held a king, queen or knave unless he called carte blanche;
-- the dialog: :func:`piquet.sampling.dialog_weight` (a hand his words cannot stand for
+- the dialog: :func:`piquet.analysis.sampling.dialog_weight` (a hand his words cannot stand for
   weighs nothing; one in which he would have sunk a better holding weighs
-  :data:`~piquet.sampling.SINK_WEIGHT`);
+  :data:`~piquet.analysis.sampling.SINK_WEIGHT`);
 - the play so far: a suit he showed out of, a card he appointed, the cards he said he laid
-  out (:func:`piquet.sampling.knowledge`).
+  out (:func:`piquet.analysis.sampling.knowledge`).
 
 :func:`good_odds` is then the chance that no holding of his beats a claim of the seat's in
 a class: the odds a hint quotes.  Where the dialog has already decided the class (he
@@ -28,12 +28,12 @@ from itertools import combinations
 from math import comb
 from typing import Final
 
+from piquet.analysis.sampling import dialog_weight, knowledge
+from piquet.analysis.sampling.draw import Knowledge
 from piquet.core.cards import SUIT_MASKS, mask_cards
 from piquet.core.declarations import COURTS, DeclClass, best_claim
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
-from piquet.sampling import dialog_weight, knowledge
-from piquet.sampling.draw import Knowledge
 
 __all__ = ["MAX_HANDS", "HandOdds", "good_odds", "other_hands"]
 

@@ -14,11 +14,11 @@ import numpy as np
 
 from piquet.advisor.deals import ELDER, YOUNGER, Setup, World, bits
 from piquet.advisor.game import future_pool, game_chance
-from piquet.core.cards import CardSet
-from piquet.core.declarations import COURTS
-from piquet.drawtables import (
+from piquet.analysis.drawtables import (
     PassResult,
 )
+from piquet.core.cards import CardSet
+from piquet.core.declarations import COURTS
 from piquet.fast.solver import RACE_BONUS, Mode, PlayState, Solver, objective_for
 from piquet.players.common import book_discard
 from piquet.players.search import declaration_tally

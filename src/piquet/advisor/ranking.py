@@ -2,7 +2,7 @@
 
 How a discard is valued (``piquet advise``, :func:`advise`):
 
-1. **The declarations, exactly.**  :func:`~piquet.drawtables.declaration_pass`
+1. **The declarations, exactly.**  :func:`~piquet.analysis.drawtables.declaration_pass`
    goes over every legal discard and every draw from the unseen cards (elder
    under a 32-card rule set: 1,585 discards, 14,941,023 final hands), weighing
    each final hand's point, sequences and sets against a sample of the other's
@@ -77,11 +77,7 @@ from piquet.advisor.race import (
     _PlayOut,
     _stderr,
 )
-from piquet.core.cards import CardSet
-from piquet.core.declarations import COURTS
-from piquet.core.errors import PiquetError
-from piquet.core.rules import Rules
-from piquet.drawtables import (
+from piquet.analysis.drawtables import (
     DEFAULT_BUDGET,
     OpponentModel,
     PassResult,
@@ -90,6 +86,10 @@ from piquet.drawtables import (
     hand_stats,
     suit_tables,
 )
+from piquet.core.cards import CardSet
+from piquet.core.declarations import COURTS
+from piquet.core.errors import PiquetError
+from piquet.core.rules import Rules
 
 __all__ = [
     "DEFAULT_CANDIDATES",

@@ -12,7 +12,7 @@ runs of each suit) and per-rank counts.  With sequences in any suits
 (``sequences_same_suit=False``) the winner counts the best split of his hand
 into disjoint runs; that value depends only on how many cards of each rank he
 holds, so it is read from a table over rank-count vectors, built once per
-``sequence_values`` by dynamic programming (:func:`piquet.drawtables.split_table`,
+``sequence_values`` by dynamic programming (:func:`piquet.analysis.drawtables.split_table`,
 the same table the advisor reads; checked against
 :func:`piquet.core.declarations._best_split` by the tests).
 """
@@ -25,19 +25,19 @@ from typing import Any, Final, NamedTuple
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
-from piquet.core.cards import DECK36
-from piquet.core.declarations import SUIT_RUNS
-from piquet.core.errors import PiquetError
-from piquet.core.roles import ROLE_NAMES
-from piquet.core.rules import Rules
-from piquet.drawtables import split_table
-from piquet.drawtables.codes import (
+from piquet.analysis.drawtables import split_table
+from piquet.analysis.drawtables.codes import (
     point_key,
     point_worth,
     sequence_code,
     sequence_worths,
     sets_of,
 )
+from piquet.core.cards import DECK36
+from piquet.core.declarations import SUIT_RUNS
+from piquet.core.errors import PiquetError
+from piquet.core.roles import ROLE_NAMES
+from piquet.core.rules import Rules
 
 __all__ = ["BATCH_FIELDS", "BatchScore", "batch_rows", "score_batch", "split_worth"]
 
@@ -75,7 +75,7 @@ def _build_suit_tables() -> tuple[
     bits = (masks[:, None] >> np.arange(9, dtype=np.int64)) & 1
     count = bits.sum(axis=1)
     pips = bits @ np.array(_PIPS, dtype=np.int64)
-    # best run of a suit mask as a sequence code (piquet.drawtables.codes); 0 for none
+    # best run of a suit mask as a sequence code (piquet.analysis.drawtables.codes); 0 for none
     best_run = np.zeros(512, dtype=np.int64)
     for m in range(512):
         keys = [sequence_code(ln, top + 6) for top, ln in SUIT_RUNS[m] if ln >= 3]
@@ -92,7 +92,7 @@ _SUIT_COUNT, _SUIT_PIPS, _SUIT_BEST_RUN, _SUIT_BASE5 = _build_suit_tables()
 def _point_tables(rules: Rules) -> tuple[NDArray[np.int64], ...]:
     """Per suit, per 9-bit mask: ``key * 64 + (3 - suit) * 16 + cards``.
 
-    ``key`` is the point's comparison key (:func:`~piquet.drawtables.codes.point_key`;
+    ``key`` is the point's comparison key (:func:`~piquet.analysis.drawtables.codes.point_key`;
     0 for no card).  The largest value over the four suits is the best point, the first
     suit winning ties as :func:`claims` sorts; the hand's key is ``value >> 6`` and the
     point's size ``value & 15``.
@@ -138,7 +138,7 @@ def split_worth(codes: NDArray[np.int64], values: tuple[int, ...]) -> NDArray[np
 
     ``codes`` are ``sum(counts[i] * 5**i)``; ``values`` the rule set's
     ``sequence_values``.  The table is the advisor's
-    (:func:`piquet.drawtables.split_table`: every count vector, computed once
+    (:func:`piquet.analysis.drawtables.split_table`: every count vector, computed once
     and kept on disk), one implementation of the split for both.
     """
     return split_table(values)[codes].astype(np.int64)

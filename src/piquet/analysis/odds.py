@@ -30,13 +30,13 @@ from typing import Any, Final
 
 import numpy as np
 
+from piquet.analysis.drawtables import cross_suit_sequences, draws, suit_tables
 from piquet.core.cards import CardSet, Rank, Suit, mask_cards, pack_mask
 from piquet.core.declarations import COURTS, DeclClass, best_claim, statement
 from piquet.core.errors import PiquetError
 from piquet.core.roles import ROLE_NAMES
 from piquet.core.rules import PointMeasure, Rules
 from piquet.core.words import SEQUENCE_NAMES
-from piquet.drawtables import cross_suit_sequences, draws, suit_tables
 
 __all__ = [
     "Event",

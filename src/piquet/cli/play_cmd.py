@@ -21,8 +21,8 @@ from rich.markup import escape
 
 from piquet.core.errors import PiquetError
 from piquet.core.match import Match, new_match
+from piquet.core.notation import load, save
 from piquet.core.rules import Format, get_rules
-from piquet.notation import load, save
 from piquet.table.summary import settlement_words
 
 if TYPE_CHECKING:

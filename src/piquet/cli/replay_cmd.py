@@ -25,9 +25,9 @@ from piquet.core.actions import Action, Play
 from piquet.core.cards import Card
 from piquet.core.deal import Deal
 from piquet.core.match import Match, new_match
+from piquet.core.notation import DealNotes, annotate, load, utterance_line
 from piquet.core.roles import ELDER, ROLE_NAMES, YOUNGER
 from piquet.core.view import deal_view
-from piquet.notation import DealNotes, annotate, load, utterance_line
 from piquet.tui.screen import trick_lines
 
 __all__ = ["final_of", "register", "run"]
@@ -163,7 +163,7 @@ class _Move:
     role: int
     action: Action
     notes: tuple[str, ...]
-    """What the record's notation says the move did (:func:`piquet.notation.annotate`)."""
+    """What the record's notation says the move did (:func:`piquet.core.notation.annotate`)."""
     before: Deal
     after: Deal
     game_before: dict[int, int]

@@ -63,7 +63,7 @@ def register(sub: Any) -> None:
 def _load(path: str) -> TallySession:
     """The tally saved in ``path``, read as ``piquet replay`` reads a record (UTF-8, a
     byte-order mark dropped, JSON nested too deeply refused)."""
-    from piquet.notation import parse_json, read_text
+    from piquet.core.notation import parse_json, read_text
 
     text = read_text(path)
     try:
@@ -76,7 +76,7 @@ def _load(path: str) -> TallySession:
 
 
 def _save(session: TallySession, path: str) -> None:
-    from piquet.notation import write_whole
+    from piquet.core.notation import write_whole
 
     try:
         write_whole(path, json.dumps(session.to_record(), indent=1) + "\n")

@@ -5,7 +5,7 @@ who exchanged how many cards, a declared claim as far as its words tell it, an
 answer, a holding shown, "which one is missing?" and its answer, a named lead, a
 look at the leftovers, carte blanche.  The deal writes facts; the sentence a person
 reads is made from a fact in one place (:mod:`piquet.core.words`); the AI's beliefs
-(:mod:`piquet.sampling`), the adapters' observations and the terminal read the
+(:mod:`piquet.analysis.sampling`), the adapters' observations and the terminal read the
 facts, never the sentence.
 
 A fact holds only what every seat was told: a claim is a :class:`Statement` (its

@@ -264,7 +264,7 @@ def playout(
 ) -> Playouts:
     """Play a determinized world out ``n`` times with a fast policy: the AI's hook.
 
-    ``deck`` is the world (every card's place, e.g. drawn by :mod:`piquet.sampling` and
+    ``deck`` is the world (every card's place, e.g. drawn by :mod:`piquet.analysis.sampling` and
     turned into a pack by :func:`piquet.core.transitions.pack_dealing`); ``history`` the
     actions of the deal so far (``Deal.history``'s actions), replayed as they were; the
     rest is played by ``policy`` (``"random"`` or ``"book"``), each play-out with its own

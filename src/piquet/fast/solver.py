@@ -1,7 +1,7 @@
 """A double-dummy solver for the twelve tricks: both hands known, exact minimax.
 
 Once every card's place is known (a real deal, or a world drawn by
-:mod:`piquet.sampling`), the play is a two-player game of perfect information.
+:mod:`piquet.analysis.sampling`), the play is a two-player game of perfect information.
 :class:`Solver` finds its exact value with alpha-beta search compiled ahead of
 time in C (``src/piquet/native/solver.h``), over a private fast board: hands
 are 36-bit masks, cards that are

@@ -52,6 +52,7 @@ from typing import Any, Final
 import numpy as np
 import pyspiel  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
+from piquet.analysis.sampling import SamplingError, sample_worlds, world_deal
 from piquet.core.actions import Action, Discard
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.cards import pack as rules_pack
@@ -79,7 +80,6 @@ from piquet.integrations.observation import (
     observation_string,
 )
 from piquet.integrations.versions import ENV_VERSION, check_version, versioned_rules
-from piquet.sampling import SamplingError, sample_worlds, world_deal
 
 __all__ = [
     "GAME_NAME",
@@ -495,12 +495,13 @@ def resample_deal(real: Deal, role: int, rng: random.Random, *, tries: int = 200
                   uniform: bool = False) -> Deal:
     """A deal that ``role`` cannot tell from ``real``: its unseen cards dealt again.
 
-    The worlds come from the one sampler (:mod:`piquet.sampling`), which reads the
+    The worlds come from the one sampler (:mod:`piquet.analysis.sampling`), which reads the
     facts of the dialog; the new deal replays the history as far as ``role`` can see
     (its own actions, the other's public ones, the other's discards and declarations
     re-chosen to say the same), and ``deal_view(new, role) == deal_view(real, role)``.
     A world is drawn in proportion to its weight: by default the package's opponent model
-    (a holding the other sank makes a world 0.15 as likely, :data:`piquet.sampling.SINK_WEIGHT`);
+    (a holding the other sank makes a world 0.15 as likely,
+    :data:`piquet.analysis.sampling.SINK_WEIGHT`);
     with ``uniform`` every world consistent with the view alike (the dialog only rules
     worlds out).  Raises :class:`ResampleError` after ``tries`` worlds that do not replay.
     """

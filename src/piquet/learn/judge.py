@@ -3,8 +3,8 @@
 The one estimator of the exercises (:mod:`piquet.learn.puzzles`) and the coach's "what it
 cost" (:mod:`piquet.learn.coach`).  From a role's :class:`~piquet.core.view.DealView` it
 draws ``worlds`` deals consistent with everything the role has seen, the dialog included
-(:func:`piquet.sampling.sample_worlds`: the one sampler, with its weights), rebuilds each
-as a :class:`~piquet.core.deal.Deal` (:func:`~piquet.sampling.world_deal`, checked to give
+(:func:`piquet.analysis.sampling.sample_worlds`: the one sampler, with its weights), rebuilds each
+as a :class:`~piquet.core.deal.Deal` (:func:`~piquet.analysis.sampling.world_deal`, checked to give
 the same view), and values every option in every deal, from the role's side, in points of
 the deal from this decision on:
 
@@ -29,6 +29,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from piquet.analysis.sampling import SamplingError, sample_worlds, world_deal
 from piquet.core.actions import PLAY, Action, Play
 from piquet.core.deal import ELDER, Deal, Phase
 from piquet.core.errors import PiquetError
@@ -37,7 +38,6 @@ from piquet.core.view import DealView, deal_view
 from piquet.fast.solver import Solver, play_state
 from piquet.players.book import book_action, book_lead
 from piquet.players.common import truthful_declaration
-from piquet.sampling import SamplingError, sample_worlds, world_deal
 
 __all__ = ["JudgeError", "Judgement", "finish", "finish_declarations", "judge"]
 

@@ -1,6 +1,6 @@
 """The expert's beliefs: how likely each drawn world is, given how players exchange and play.
 
-:func:`piquet.sampling.sample_worlds` draws the other's discards and hand uniformly among
+:func:`piquet.analysis.sampling.sample_worlds` draws the other's discards and hand uniformly among
 the placements that fit the view (the dialog weighs the declarations).  A
 :class:`BeliefModel` weighs each world by how likely the other's *free* choices in it
 were, under a model of how players choose, computed from the policies the levels share
@@ -28,13 +28,13 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
+from piquet.analysis.sampling import World
 from piquet.core.cards import SUIT_MASKS
 from piquet.core.deal import ELDER, YOUNGER
 from piquet.core.facts import Exchanged, LaidOut
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
 from piquet.players.common import card_values
-from piquet.sampling import World
 
 __all__ = ["COUNT_WEIGHT", "EXCHANGE_BETA", "FOLLOW_WEIGHT", "BeliefModel"]
 

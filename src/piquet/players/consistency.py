@@ -25,10 +25,10 @@ import math
 from dataclasses import dataclass
 from typing import Final
 
+from piquet.analysis.sampling import World
 from piquet.core.deal import ELDER
 from piquet.core.view import DealView
 from piquet.fast.solver import PlayState, Solver
-from piquet.sampling import World
 
 __all__ = ["FLOOR", "LAMBDA", "MAX_CARDS", "PlayConsistency"]
 

@@ -46,6 +46,7 @@ from typing import Final
 
 import numpy as np
 
+from piquet.analysis.sampling import SamplingError, World, public_actions, world_deck
 from piquet.core.actions import Action, Discard, Play
 from piquet.core.cards import Card, CardSet
 from piquet.core.deal import Deal
@@ -60,7 +61,6 @@ from piquet.fast.policies import new_rng
 from piquet.fast.rollouts import discard_rollout_points, discard_rollouts, discard_solver_values
 from piquet.fast.solver import Solver, _greedy_card, play_state
 from piquet.players.common import book_discard, card_values, discard_candidates
-from piquet.sampling import SamplingError, World, public_actions, world_deck
 
 __all__ = [
     "EXTRA_CARDS",

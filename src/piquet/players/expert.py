@@ -45,6 +45,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Final
 
+from piquet.analysis.sampling import SamplingError, World, sample_worlds
 from piquet.core.actions import Action, Play
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PlayScoring, Rules
@@ -78,7 +79,6 @@ from piquet.players.search import (
     _worlds_for,
 )
 from piquet.players.sinking import SINK_WORLDS, choose_sink, sink_options
-from piquet.sampling import SamplingError, World, sample_worlds
 
 __all__ = [
     "DEFAULT_POOL",

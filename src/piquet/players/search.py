@@ -1,7 +1,7 @@
 """``club`` and ``reference``: determinized search over worlds drawn from the player's view.
 
 Both levels play the cards by *perfect-information Monte Carlo*: worlds are
-drawn from what the player knows (:mod:`piquet.sampling`: the other's hand fits
+drawn from what the player knows (:mod:`piquet.analysis.sampling`: the other's hand fits
 the dialog, the voids shown and the exchange, each world weighted by how likely
 the other's declarations were), every card is valued exactly in each world by
 the double-dummy solver (:mod:`piquet.fast.solver`), and the card with the best
@@ -36,6 +36,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
 
+from piquet.analysis.sampling import SamplingError, World, sample_deals, sample_worlds
 from piquet.core.actions import Action, AnnounceBlanche, Declare, Pass, Play
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
 from piquet.core.declarations import DeclClass, best_claim, counted
@@ -60,7 +61,6 @@ from piquet.players.common import (
     value_for,
 )
 from piquet.players.sinking import sink_options
-from piquet.sampling import SamplingError, World, sample_deals, sample_worlds
 
 __all__ = ["DEFAULT_THINK_MS", "SearchPlayer", "declaration_tally"]
 

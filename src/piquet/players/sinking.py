@@ -2,9 +2,9 @@
 
 A declaration tells the other what one holds: "point of five" names a long suit, a tierce
 three cards in sequence, a trio three cards of a rank.  The levels that read the dialog
-(every search level: :func:`piquet.sampling.dialog.dialog_weight`) then draw their worlds
+(every search level: :func:`piquet.analysis.sampling.dialog.dialog_weight`) then draw their worlds
 to fit it, and play the cards accordingly; a holding *sunk* (passed, or declared as a
-lesser claim) is believed with the weight :data:`~piquet.sampling.draw.SINK_WEIGHT` only,
+lesser claim) is believed with the weight :data:`~piquet.analysis.sampling.draw.SINK_WEIGHT` only,
 so they play as if it were not there.
 
 The points a sink gives up are measured in drawn whole deals (:func:`choose_sink`): each
@@ -24,11 +24,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from piquet.analysis.sampling import SamplingError, World, world_deal
 from piquet.core.actions import Action, Declare, Pass
 from piquet.core.deal import Deal
 from piquet.core.rules import Rules
 from piquet.core.view import DealView
-from piquet.sampling import SamplingError, World, world_deal
 
 __all__ = ["HIDE_ALLOWANCE", "SINK_WORLDS", "SinkChoice", "choose_sink", "sink_options"]
 

@@ -26,9 +26,9 @@ from rich.text import Text
 from piquet.core.actions import Action
 from piquet.core.errors import PiquetError
 from piquet.core.match import Match, MatchView, new_match
+from piquet.core.notation import save
 from piquet.core.rules import Format
 from piquet.core.view import deal_view
-from piquet.notation import save
 from piquet.table.ai import choose, computer_action, play_computers
 from piquet.table.seats import Seat, computer, person
 from piquet.table.state import UNDO, Entry, TableState

@@ -15,12 +15,12 @@ from fastapi import APIRouter, Body, Query, Request
 from fastapi.responses import JSONResponse, Response
 
 from piquet import __version__
+from piquet.core.notation import dump_text
 from piquet.core.rules import DEFAULT_PRESET, PRESETS
 from piquet.jobs import Kind
 from piquet.jobs.work import HINT
 from piquet.levels import LEVEL_LABELS, LEVEL_NAMES, LEVEL_NOTES, level_named
 from piquet.levels import default_level as strongest_of
-from piquet.notation import dump_text
 from piquet.table.errors import Refusal, TableError
 from piquet.table.summary import TITLES, format_label, rules_summary
 from piquet.web.accounts import ACCOUNT_COOKIE, account_of

@@ -1,6 +1,6 @@
 """The draw tables: each suit's claims and play strength tabulated by its cards, a hand's
 statistics from them, every draw of the stock, and the model of the other's hand (the
-package: :mod:`piquet.drawtables`)."""
+package: :mod:`piquet.analysis.drawtables`)."""
 
 from __future__ import annotations
 
@@ -20,6 +20,13 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
+from piquet.analysis.drawtables.codes import (
+    point_code,
+    point_worth,
+    sequence_code,
+    set_code,
+    sets_of,
+)
 from piquet.core.cards import mask_cards
 from piquet.core.declarations import (
     SUIT_COUNT,
@@ -29,13 +36,6 @@ from piquet.core.declarations import (
 )
 from piquet.core.errors import PiquetError
 from piquet.core.rules import PointMeasure, Rules
-from piquet.drawtables.codes import (
-    point_code,
-    point_worth,
-    sequence_code,
-    set_code,
-    sets_of,
-)
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -166,7 +166,7 @@ def suit_tables(rules: Rules) -> SuitTables:
 
 
 def claim_codes(cls: DeclClass, key: tuple[int, int], size: int, rules: Rules) -> int:
-    """The code (:mod:`piquet.drawtables.codes`) of an engine
+    """The code (:mod:`piquet.analysis.drawtables.codes`) of an engine
     :class:`~piquet.core.declarations.Claim` key."""
     if cls is DeclClass.POINT:
         cards, pips = key if rules.point_measure is PointMeasure.CARDS else (size, key[0])

@@ -16,11 +16,11 @@ the number of hands would exceed a budget (the 36-card packs, where elder may
 take eight), a uniform sample of draws is used instead and the result says so.
 
 Codes (small integers that order like the engine's claim keys) and what a claim counts
-are the leaf rules of :mod:`piquet.drawtables.codes`, shared with the batch scorer.
+are the leaf rules of :mod:`piquet.analysis.drawtables.codes`, shared with the batch scorer.
 """
 
-from piquet.drawtables.declpass import PassResult, declaration_pass
-from piquet.drawtables.tables import (
+from piquet.analysis.drawtables.declpass import PassResult, declaration_pass
+from piquet.analysis.drawtables.tables import (
     DEFAULT_BUDGET,
     Draws,
     HandStats,

@@ -1,5 +1,5 @@
 """Game records as text (PQN) and JSON: writing, reading, replaying and checking them (the
-notation itself: :mod:`piquet.notation`)."""
+notation itself: :mod:`piquet.core.notation`)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ from piquet.core.actions import parse_action
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER
 from piquet.core.errors import PiquetError, RecordError
 from piquet.core.match import Match, new_match
+from piquet.core.notation.annotate import DealNotes, _Walker, annotate
 from piquet.core.rules import Rules, preset, rules_from_mapping
-from piquet.notation.annotate import DealNotes, _Walker, annotate
 
 __all__ = [
     "RECORD_VERSION",

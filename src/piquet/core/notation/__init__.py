@@ -41,8 +41,8 @@ match with the same tags gives the same bytes, and ``dump_text(loads(t)) ==
 t`` for every record this module writes.
 """
 
-from piquet.notation.annotate import DealNotes, MoveNotes, annotate, utterance_line
-from piquet.notation.records import (
+from piquet.core.notation.annotate import DealNotes, MoveNotes, annotate, utterance_line
+from piquet.core.notation.records import (
     MAX_JSON_DEPTH,
     RECORD_VERSION,
     STANDARD_TAGS,

@@ -1,13 +1,14 @@
-"""How well a hand of the other fits the dialog (part of :mod:`piquet.sampling`).
+"""How well a hand of the other fits the dialog (part of :mod:`piquet.analysis.sampling`).
 
 Hard facts ("not good", "equal", a named lead) veto a hand; free choices (a holding he
-sank) make it less likely by :data:`~piquet.sampling.draw.SINK_WEIGHT`.
+sank) make it less likely by :data:`~piquet.analysis.sampling.draw.SINK_WEIGHT`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from piquet.analysis.sampling.draw import SINK_WEIGHT
 from piquet.core.actions import Reply
 from piquet.core.deal import ELDER, YOUNGER, Utterance
 from piquet.core.declarations import Claim, DeclClass, claims, counted
@@ -26,7 +27,6 @@ from piquet.core.facts import (
 )
 from piquet.core.rules import PointMeasure, Rules
 from piquet.core.view import DealView
-from piquet.sampling.draw import SINK_WEIGHT
 
 __all__ = ["dialog_weight"]
 

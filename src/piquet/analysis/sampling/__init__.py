@@ -12,7 +12,7 @@ this seat's view.  The draws here are constructive, then filtered:
 - the dialog: every claim the other declared must be a claim of his hand, with
   the same words, the same extra holdings counted and the cards shown (a sequence is
   said without its suit: one he never showed is placed in a suit that could hold it,
-  each suit drawn as often as the hands it allows, see :mod:`piquet.sampling.draw`);
+  each suit drawn as often as the hands it allows, see :mod:`piquet.analysis.sampling.draw`);
   "not good" means a better holding, "equal" an equal one, "making?" a point of
   as many cards; a trio's missing card is the one he named; a lead he named and
   lacked is a card or suit he does not hold;
@@ -37,6 +37,15 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from piquet.analysis.sampling.dialog import dialog_weight
+from piquet.analysis.sampling.draw import (
+    SINK_WEIGHT,
+    Knowledge,
+    SamplingError,
+    World,
+    draw,
+    knowledge,
+)
 from piquet.core.actions import Action, DealBy, Discard, Play
 from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
@@ -45,8 +54,6 @@ from piquet.core.facts import LeadNamed
 from piquet.core.rules import Rules
 from piquet.core.transitions import pack_dealing
 from piquet.core.view import DealView, deal_view
-from piquet.sampling.dialog import dialog_weight
-from piquet.sampling.draw import SINK_WEIGHT, Knowledge, SamplingError, World, draw, knowledge
 
 __all__ = [
     "SINK_WEIGHT",
@@ -98,7 +105,7 @@ def sample_worlds(
     weigh nothing (a holding he sank no longer makes a world less likely,
     :data:`SINK_WEIGHT`).  Without ``weigh`` and ``reweigh`` the worlds are then drawn
     uniformly from the consistent ones (their weights only correct the draw, see
-    :mod:`piquet.sampling.draw`).
+    :mod:`piquet.analysis.sampling.draw`).
     """
     if pool < 1:
         raise PiquetError(f"pool must be at least 1, not {pool}")

@@ -13,12 +13,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from piquet.core.declarations import (
-    DeclClass,
-)
-from piquet.core.rules import Rules
-from piquet.drawtables.codes import SEQUENCE_CODES, SET_CODES, sets_of
-from piquet.drawtables.tables import (
+from piquet.analysis.drawtables.codes import SEQUENCE_CODES, SET_CODES, sets_of
+from piquet.analysis.drawtables.tables import (
     _BLOCK,
     DEFAULT_BUDGET,
     F32,
@@ -31,6 +27,10 @@ from piquet.drawtables.tables import (
     split_table,
     suit_tables,
 )
+from piquet.core.declarations import (
+    DeclClass,
+)
+from piquet.core.rules import Rules
 
 __all__ = ["PassResult", "declaration_pass"]
 

@@ -1,9 +1,9 @@
 """Drawing worlds: what a view tells about the hidden cards, and constructive draws.
 
-Part of :mod:`piquet.sampling` (the one sampler): :func:`knowledge` gathers what a seat's
+Part of :mod:`piquet.analysis.sampling` (the one sampler): :func:`knowledge` gathers what a seat's
 view tells about the cards it cannot see, :func:`draw` places them all once (checked
 against the exchange, the voids, the claims' shown cards and carte blanche; the dialog's
-fit is weighed in :mod:`piquet.sampling.dialog`).
+fit is weighed in :mod:`piquet.analysis.sampling.dialog`).
 
 A sequence the other declared and never showed is said by its length and top card only
 ("quart to the queen"): its suit is unknown.  :func:`knowledge` lists every way of placing
@@ -12,7 +12,7 @@ how many hands it leaves him (the chance that a hand drawn as if nothing were sa
 those cards); :func:`draw` places one, drawn by that weight, before filling his hand, and
 divides the world's weight by the number of listed placements the drawn hand holds, so
 that a hand holding such a run in two suits is not counted twice.  Every world still fits
-the dialog (:func:`~piquet.sampling.dialog.dialog_weight` checks it).
+the dialog (:func:`~piquet.analysis.sampling.dialog.dialog_weight` checks it).
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
 """The declarations' leaf rules for the vectorised users, in one copy.
 
-The draw tables (:mod:`piquet.drawtables`), the odds (:mod:`piquet.analysis.odds`) and the batch
-scorer (:mod:`piquet.analysis.batch`) compare and count claims over numpy arrays of holdings.  They
-read a claim's comparison key as one small integer, a **code**, that orders as the
-engine's :attr:`~piquet.core.declarations.Claim.key` does, and what a claim counts as the
-engine's :func:`~piquet.core.declarations.score_of` does; both are written here once, for
-plain ints and numpy arrays alike (the compiled copy is ``src/piquet/native/rules.h``).
+The draw tables (:mod:`piquet.analysis.drawtables`), the odds (:mod:`piquet.analysis.odds`) and
+the batch scorer (:mod:`piquet.analysis.batch`) compare and count claims over numpy arrays of
+holdings. They read a claim's comparison key as one small integer, a **code**, that orders as
+the engine's :attr:`~piquet.core.declarations.Claim.key` does, and what a claim counts as the
+engine's :func:`~piquet.core.declarations.score_of` does; both are written here once, for plain
+ints and numpy arrays alike (the compiled copy is ``src/piquet/native/rules.h``).
 The engine stays the readable reference; the tests compare the codes with its keys
 (``tests/test_odds.py``) and the batch's scores with its counts (``tests/test_batch.py``).
 
