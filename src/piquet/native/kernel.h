@@ -315,6 +315,38 @@ static i64 discard_choice(Board *b, i64 hand, int seat, i64 lo, i64 hi, i64 fixe
     return n;
 }
 
+/* the most younger may exchange of `left` stock cards (no more than his limit, where the
+ * rules set one) */
+static inline i64 younger_most(const i64 *p, i64 left) {
+    i64 ymax = p[P_YOUNGER_MAX];
+    return ymax && ymax < left ? ymax : left;
+}
+
+/* younger's discard with `left` stock cards to take from (`fixed`: the number he announced
+ * with his blanche, or -1); -1 when a forced one is not allowed */
+static inline i64 younger_discard(Board *b, i64 hand, i64 left, i64 fixed) {
+    i64 hi = younger_most(b->p, left), lo = b->p[P_YOUNGER_MIN];
+    return discard_choice(b, hand, 1, lo < hi ? lo : hi, hi, fixed);
+}
+
+/* elder's discard (`fixed`: the number he announced with his blanche, or -1), traced and
+ * exchanged for the stock's next cards from *sp; 0 when refused or stopped */
+static inline int elder_exchanges(Board *b, i64 *hands, i64 *disc, const i64 *deck, i64 *sp,
+                                  i64 fixed) {
+    i64 n = discard_choice(b, hands[0], 0, b->p[P_ELDER_MIN], b->p[P_ELDER_MAX], fixed);
+    if (n < 0) { bad(b); return 0; }
+    trace(b, A_DISCARD, n);
+    *sp = exchange(hands, disc, deck, *sp, 0, n);
+    return 1;
+}
+
+/* seat's carte blanche counted (shown, where it counts: blanche_counted); 1 when the run
+ * stops there (the target reached where that ends the deal) */
+static inline int blanche_halts(Board *b, int seat) {
+    add(b, seat, K_BLANCHE, b->p[P_BLANCHE_VALUE]);
+    return halted(b);
+}
+
 /* a claim (an index into cl) or n to pass: forced, or by the policy; -1 when a forced one
  * is not allowed */
 static int claim_choice(Board *b, i64 hand, int cls, i64 (*cl)[5], int n, int younger, i64 beat,
@@ -542,71 +574,31 @@ static void run_deal(Board *b, const i64 *deck, i64 start0, i64 start1, i64 targ
             if (!announce_blanche(b, 0, hands[0], lo, hi, &ann0)) return;
         }
         if (bl1) {
-            i64 lo = p[P_YOUNGER_MIN];
-            i64 hi = stock - (ann0 >= 0 ? ann0 : p[P_ELDER_MAX]);
-            if (p[P_YOUNGER_MAX] && p[P_YOUNGER_MAX] < hi) hi = p[P_YOUNGER_MAX];
-            if (!announce_blanche(b, 1, hands[1], lo, hi, &ann1)) return;
+            i64 hi = younger_most(p, stock - (ann0 >= 0 ? ann0 : p[P_ELDER_MAX]));
+            if (!announce_blanche(b, 1, hands[1], p[P_YOUNGER_MIN], hi, &ann1)) return;
         }
     }
     int count0, count1; /* whose blanche counts */
     blanche_counted(p, bl0, bl1, &count0, &count1);
-    i64 bv = p[P_BLANCHE_VALUE];
-    i64 ymax = p[P_YOUNGER_MAX];
-    i64 n, hi;
-    if (!p[P_BLANCHE_NUMBER]) {
-        if (count0) {
-            add(b, 0, K_BLANCHE, bv);
-            if (halted(b)) return;
-        }
-        n = discard_choice(b, hands[0], 0, p[P_ELDER_MIN], p[P_ELDER_MAX], -1);
-        if (n < 0) { bad(b); return; }
-        trace(b, A_DISCARD, n);
-        sp = exchange(hands, disc, deck, sp, 0, n);
-        if (count1) {
-            add(b, 1, K_BLANCHE, bv);
-            if (halted(b)) return;
-        }
-        hi = deck_size - sp;
-        if (ymax && ymax < hi) hi = ymax;
-        n = discard_choice(b, hands[1], 1, p[P_YOUNGER_MIN] < hi ? p[P_YOUNGER_MIN] : hi, hi, -1);
-        if (n < 0) { bad(b); return; }
-        trace(b, A_DISCARD, n);
-        sp = exchange(hands, disc, deck, sp, 1, n);
-    } else if (ann0 >= 0) {
+    if (ann0 >= 0) {
         /* elder's blanche: younger lays out first, elder shows, exchanges; younger takes */
-        hi = stock - ann0;
-        if (ymax && ymax < hi) hi = ymax;
-        i64 n1 = discard_choice(b, hands[1], 1, p[P_YOUNGER_MIN] < hi ? p[P_YOUNGER_MIN] : hi, hi,
-                                ann1);
+        i64 n1 = younger_discard(b, hands[1], stock - ann0, ann1);
         if (n1 < 0) { bad(b); return; }
         trace(b, A_DISCARD, n1);
         hands[1] &= ~n1;
         disc[1] |= n1;
-        if (count0) {
-            add(b, 0, K_BLANCHE, bv);
-            if (halted(b)) return;
-        }
-        n = discard_choice(b, hands[0], 0, p[P_ELDER_MIN], p[P_ELDER_MAX], ann0);
-        if (n < 0) { bad(b); return; }
-        trace(b, A_DISCARD, n);
-        sp = exchange(hands, disc, deck, sp, 0, n);
-        if (ann1 >= 0 && count1) {
-            add(b, 1, K_BLANCHE, bv);
-            if (halted(b)) return;
-        }
+        if (count0 && blanche_halts(b, 0)) return;
+        if (!elder_exchanges(b, hands, disc, deck, &sp, ann0)) return;
+        if (count1 && blanche_halts(b, 1)) return;
         sp = draw(hands, deck, sp, 1, popcount(n1));
     } else {
-        n = discard_choice(b, hands[0], 0, p[P_ELDER_MIN], p[P_ELDER_MAX], -1);
-        if (n < 0) { bad(b); return; }
-        trace(b, A_DISCARD, n);
-        sp = exchange(hands, disc, deck, sp, 0, n);
-        if (ann1 >= 0 && count1) {
-            add(b, 1, K_BLANCHE, bv);
-            if (halted(b)) return;
-        }
-        hi = deck_size - sp;
-        if (ymax && ymax < hi) hi = ymax;
-        n = discard_choice(b, hands[1], 1, p[P_YOUNGER_MIN] < hi ? p[P_YOUNGER_MIN] : hi, hi, ann1);
+        /* elder exchanges, then younger, each after his blanche is shown: one branch for
+         * the rules that announce no number and for younger's announced blanche (elder then
+         * holds none, so count0 is 0), as core/transitions.py's _start_exchange */
+        if (count0 && blanche_halts(b, 0)) return;
+        if (!elder_exchanges(b, hands, disc, deck, &sp, -1)) return;
+        if (count1 && blanche_halts(b, 1)) return;
+        i64 n = younger_discard(b, hands[1], deck_size - sp, ann1);
         if (n < 0) { bad(b); return; }
         trace(b, A_DISCARD, n);
         sp = exchange(hands, disc, deck, sp, 1, n);
