@@ -118,7 +118,7 @@ def test_env_refuses_bad_setups_and_illegal_cards_and_changes_nothing() -> None:
         VectorEnv(2, rules="rubicon", format="pool")  # type: ignore[arg-type]
     with pytest.raises(PiquetError, match="does not play a partie"):
         VectorEnv(2, rules="cotton-1674", format="partie")
-    with pytest.raises(PiquetError, match="at least 1"):
+    with pytest.raises(PiquetError, match="num_envs must be a whole number, 1 or more"):
         VectorEnv(0)
     env = VectorEnv(2, rules="rubicon")
     with pytest.raises(IllegalActionError, match="reset"):

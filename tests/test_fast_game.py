@@ -103,7 +103,7 @@ def test_seeded() -> None:
 def test_bad_setup_is_refused() -> None:
     with pytest.raises(PiquetError, match="does not play a partie"):
         GameBoards(1, rules="cotgrave-1662", format="partie")
-    with pytest.raises(PiquetError, match="at least 1"):
+    with pytest.raises(PiquetError, match="number of games must be a whole number, 1 or more"):
         GameBoards(0)
     with pytest.raises(PiquetError, match="not known"):
         GameBoards(1, format="pool")  # type: ignore[arg-type]

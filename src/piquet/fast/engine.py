@@ -12,7 +12,7 @@ are the compiled core's (``src/piquet/native/module.c``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -39,7 +39,7 @@ from piquet.core.actions import (
 from piquet.core.cards import Card, CardSet, Suit, pack
 from piquet.core.declarations import DeclClass
 from piquet.core.errors import IllegalActionError, PiquetError
-from piquet.core.rules import Rules, get_rules
+from piquet.core.rules import Format, Rules, get_rules
 from piquet.core.scoring import Kind
 from piquet.fast import kernel as K
 from piquet.fast.params import compile_rules
@@ -61,7 +61,9 @@ __all__ = [
     "playout",
     "policy_code",
     "random_deals",
+    "rules_and_format",
     "trace_of",
+    "whole_number",
 ]
 
 POLICIES: Final = {"random": RANDOM, "book": BOOK}
@@ -107,10 +109,30 @@ def rules_of(rules: Rules | str) -> Rules:
     raise PiquetError(f"rules are a Rules or a rule set's name, not {type(rules).__name__}")
 
 
-def _count(name: str, n: object, least: int) -> int:
+def whole_number(name: str, n: object, least: int) -> int:
+    """``n`` as an int, refused (:class:`PiquetError`, naming ``name``) unless it is a whole
+    number (not a bool) of at least ``least``."""
     if not isinstance(n, (int, np.integer)) or isinstance(n, bool) or n < least:
         raise PiquetError(f"{name} must be a whole number, {least} or more, not {n!r:.20}")
     return int(n)
+
+
+def rules_and_format(
+    rules: Rules | str, format: str | None, known: Iterable[str], plays: str
+) -> tuple[Rules, str]:
+    """The rule set (:func:`rules_of`) and the format a batch of games plays: ``format``, or
+    the rule set's default; refused (:class:`PiquetError`) unless it is one of ``known``
+    (``plays`` says who plays them: "the batch environment plays") and, for a partie, the
+    rule set plays one."""
+    r = rules_of(rules)
+    name = format if format is not None else r.default_format.value
+    known = tuple(known)
+    if name not in known:
+        raise PiquetError(f"format {name!r} is not known; {plays}: {', '.join(known)}")
+    if name == "partie" and (why := r.format_refusal(
+            Format.PARTIE, offered=(Format.GAME, Format.PARTIE))) is not None:
+        raise PiquetError(why)
+    return r, name
 
 
 def _check_deck(rules: Rules, deck: Sequence[int]) -> None:
@@ -191,7 +213,7 @@ def random_deals(rules: Rules | str, n: int, *, seed: int = 0,
     """Play ``n`` deals of random packs in the kernel; return (elder's points, younger's
     points, score events) summed over them."""
     rules = rules_of(rules)
-    n = _count("n", n, 0)
+    n = whole_number("n", n, 0)
     totals = np.zeros(2, dtype=np.int64)
     events = K.play_deals(compile_rules(rules), n, policy_code(policy), new_rng(seed), totals)
     return int(totals[0]), int(totals[1]), int(events)
@@ -274,7 +296,7 @@ def playout(
     """
     rules = rules_of(rules)
     _check_deck(rules, deck)
-    n = _count("n", n, 1)
+    n = whole_number("n", n, 1)
     code = policy_code(policy)
     fz = trace_of(history)
     out = np.zeros(4, dtype=np.int64)

@@ -48,11 +48,11 @@ import numpy as np
 import numpy.typing as npt
 from gymnasium.vector import AutoresetMode
 
-from piquet.core.errors import IllegalActionError, PiquetError
-from piquet.core.rules import Format, Rules, get_rules
+from piquet.core.errors import IllegalActionError
+from piquet.core.rules import Rules
 from piquet.fast import batch as B
 from piquet.fast.autoreset import add_final
-from piquet.fast.engine import PolicyName, policy_code
+from piquet.fast.engine import PolicyName, policy_code, rules_and_format, whole_number
 from piquet.fast.params import compile_rules
 from piquet.fast.policies import new_rng
 from piquet.fast.rowthreads import RowThreads, ThreadedRows
@@ -77,21 +77,13 @@ class VectorEnv(ThreadedRows, gymnasium.vector.VectorEnv):
         seed: int = 0,
         threads: int | None = None,
     ) -> None:
-        if not isinstance(num_envs, int) or num_envs < 1:
-            raise PiquetError(f"num_envs must be a whole number of at least 1, not {num_envs!r}")
-        self.rules = get_rules(rules) if isinstance(rules, str) else rules
-        name = format if format is not None else self.rules.default_format.value
-        if name not in _FORMATS:
-            raise PiquetError(f"format {name!r} is not known; the batch environment plays: "
-                              f"{', '.join(_FORMATS)}")
-        if name == "partie" and (why := self.rules.format_refusal(
-                Format.PARTIE, offered=(Format.GAME, Format.PARTIE))) is not None:
-            raise PiquetError(why)
+        num_envs = self.num_envs = whole_number("num_envs", num_envs, 1)
+        self.rules, name = rules_and_format(rules, format, _FORMATS,
+                                            "the batch environment plays")
         self.format = name
         self._fmt = _FORMATS[name]
         self._policy = policy_code(opponent_policy)
         self._p = compile_rules(self.rules)
-        self.num_envs = num_envs
         self.single_observation_space = gymnasium.spaces.Box(
             0.0, np.inf, shape=(B.OBS_SIZE,), dtype=np.float32)
         self.single_action_space = gymnasium.spaces.Discrete(36)
@@ -121,19 +113,12 @@ class VectorEnv(ThreadedRows, gymnasium.vector.VectorEnv):
         """The legal cards of each game, ``(num_envs, 36)``."""
         return self._masks.copy()
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Start every game afresh (``seed``: a new base seed; otherwise the last one)."""
-        del options
-        if seed is not None:
-            self._seed = seed
+    def _restart(self) -> npt.NDArray[np.float32]:
         for i in range(self.num_envs):
             self._rngs[i] = new_rng(self._seed * 1_000_003 + i)
         self._rows(B.reset_rows, self._p, self._fmt, self._policy, self._decks, self._st,
                    self._rngs, self._boards, self._obs, self._masks, self._rewards, self._done)
-        self._started = True
-        return self._obs.copy(), self._infos()
+        return self._obs.copy()
 
     def step(
         self, actions: npt.ArrayLike

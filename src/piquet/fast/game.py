@@ -34,8 +34,9 @@ import numpy as np
 import numpy.typing as npt
 
 from piquet.core.errors import IllegalActionError, PiquetError
-from piquet.core.rules import Format, Rules, get_rules
+from piquet.core.rules import Rules
 from piquet.fast import kernel as K
+from piquet.fast.engine import rules_and_format, whole_number
 from piquet.fast.params import compile_rules
 
 __all__ = ["FORMATS", "NUM_ACTIONS", "OBSERVATION_SIZE", "OBS_SIZE", "TENSORS", "GameBoards"]
@@ -78,19 +79,10 @@ class GameBoards:
         self, n: int, *, rules: Rules | str = "rubicon",
         format: Literal["game", "partie", "deal"] | None = None, max_deals: int = 50,
     ) -> None:
-        if not isinstance(n, int) or n < 1:
-            raise PiquetError(f"the number of games must be a whole number of at least 1, "
-                              f"not {n!r}")
-        if not isinstance(max_deals, int) or max_deals < 1:
-            raise PiquetError(f"max_deals must be a whole number of at least 1, not {max_deals!r}")
-        self.rules = get_rules(rules) if isinstance(rules, str) else rules
-        name = format if format is not None else self.rules.default_format.value
-        if name not in FORMATS:
-            raise PiquetError(f"format {name!r} is not known; whole games are played as: "
-                              f"{', '.join(FORMATS)}")
-        if name == "partie" and (why := self.rules.format_refusal(
-                Format.PARTIE, offered=(Format.GAME, Format.PARTIE))) is not None:
-            raise PiquetError(why)
+        n = whole_number("the number of games", n, 1)
+        max_deals = whole_number("max_deals", max_deals, 1)
+        self.rules, name = rules_and_format(rules, format, FORMATS,
+                                            "whole games are played as")
         self.format = name
         self.max_deals = max_deals
         self.n = n

@@ -136,17 +136,10 @@ class GameEnv(ThreadedRows, gymnasium.vector.VectorEnv):
         """The legal ids of each game, ``(num_envs, 480)``."""
         return self._masks.copy()
 
-    def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
-        """Start every game afresh (``seed``: a new base seed; otherwise the last one)."""
-        del options
-        if seed is not None:
-            self._seed = seed
+    def _restart(self) -> npt.NDArray[np.float32]:
         self.boards.reset(self._seed)
         self._run(self._none, False)
-        self._started = True
-        return self._out(self._obs), self._infos()
+        return self._out(self._obs)
 
     def step(
         self, actions: npt.ArrayLike

@@ -4,7 +4,7 @@
 games by compiled functions that release the GIL, a slice of the rows a call; this is the
 one place that cuts the rows and runs the slices (:class:`RowThreads`), and what the two
 environments share around it (:class:`ThreadedRows`: the slices run, the threads stopped,
-the actions given to ``step`` read and checked).
+the games reset from a base seed, the actions given to ``step`` read and checked).
 """
 
 from __future__ import annotations
@@ -66,6 +66,26 @@ class ThreadedRows:
     num_envs: int
     _threads: RowThreads
     _started: bool
+    _seed: int
+
+    def _restart(self) -> npt.NDArray[np.float32]:
+        """Start every game afresh from the base seed ``_seed``; the first observations."""
+        raise NotImplementedError
+
+    def _infos(self) -> dict[str, Any]:
+        """What ``reset`` and ``step`` return beside the observations."""
+        raise NotImplementedError
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[npt.NDArray[np.float32], dict[str, Any]]:
+        """Start every game afresh (``seed``: a new base seed; otherwise the last one)."""
+        del options
+        if seed is not None:
+            self._seed = seed
+        obs = self._restart()
+        self._started = True
+        return obs, self._infos()
 
     def _rows(self, fn: Callable[..., object], *args: object) -> None:
         """``fn(*args, lo, hi)`` over every slice of the rows, the slices on threads at once
