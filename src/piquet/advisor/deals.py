@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from piquet.analysis.odds import role_draw_range
 from piquet.core.cards import DECK32, DECK36, CardSet, mask_cards
@@ -19,7 +19,8 @@ from piquet.core.errors import PiquetError
 from piquet.core.rules import Rules
 
 __all__ = [
-    "ELDER", "ROLES", "YOUNGER", "Setup", "World", "bits", "check_score", "deck_of", "worlds",
+    "ELDER", "ROLES", "YOUNGER", "Asked", "Setup", "World", "bits", "check_score", "deck_of",
+    "worlds",
 ]
 
 ELDER: Final = 0
@@ -48,6 +49,33 @@ def bits(cards: Sequence[int]) -> int:
     for c in cards:
         m |= 1 << c
     return m
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The question as an answer of the advisor repeats it (the base of the ranking's
+    :class:`~piquet.advisor.ranking.Advice` and the verification's
+    :class:`~piquet.advisor.verify.Verification`): the rule set's name, the role, the hand
+    dealt, the score (mine, his; None: a deal alone)."""
+
+    rules: str
+    role: int
+    hand: CardSet
+    score: tuple[int, int] | None
+
+    def asked_json(self) -> dict[str, Any]:
+        """The question in an answer's JSON: ``rules``, ``role``, ``hand``, ``score``."""
+        return {
+            "rules": self.rules,
+            "role": ROLES[self.role],
+            "hand": [str(c) for c in self.hand],
+            "score": None if self.score is None else list(self.score),
+        }
+
+    @property
+    def score_words(self) -> str:
+        """The score as an answer's first line tells it (", score 40 to 12"), or nothing."""
+        return "" if self.score is None else f", score {self.score[0]} to {self.score[1]}"
 
 
 @dataclass(frozen=True, slots=True)

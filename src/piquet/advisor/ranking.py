@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 from math import comb
 from typing import Any, Final
 
-from piquet.advisor.deals import ELDER, ROLES, Setup, check_score, worlds
+from piquet.advisor.deals import ELDER, ROLES, Asked, Setup, check_score, worlds
 from piquet.advisor.explain import LEGEND, METHOD_WORDS, Z95, Explanation, explain
 from piquet.advisor.race import (
     _calibration,
@@ -187,13 +187,9 @@ class Ranked:
 
 
 @dataclass(frozen=True, slots=True)
-class Advice:
+class Advice(Asked):
     """Every legal discard ranked, best first, with the method and the best explained."""
 
-    rules: str
-    role: int
-    hand: CardSet
-    score: tuple[int, int] | None
     ranking: tuple[Ranked, ...]
     explanations: tuple[Explanation, ...]
     method: dict[str, Any] = field(default_factory=dict)
@@ -216,10 +212,7 @@ class Advice:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "rules": self.rules,
-            "role": ROLES[self.role],
-            "hand": [str(c) for c in self.hand],
-            "score": None if self.score is None else list(self.score),
+            **self.asked_json(),
             "carte_blanche": self.blanche,
             "value_unit": self.unit,
             "discard": [str(c) for c in self.best],
@@ -231,9 +224,8 @@ class Advice:
 
     def lines(self, *, top: int = 5) -> list[str]:
         m = self.method
-        score = "" if self.score is None else f", score {self.score[0]} to {self.score[1]}"
         out = [
-            f"{ROLES[self.role].capitalize()} under {self.rules}{score}: {self.hand}",
+            f"{ROLES[self.role].capitalize()} under {self.rules}{self.score_words}: {self.hand}",
             f"{len(self.ranking):,} legal discards ranked by {self.unit}.",
             f"Declarations: {m['declarations']}.",
             f"Play: {m['play']}.",

@@ -25,7 +25,7 @@ from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from piquet.advisor.deals import ROLES, Setup, World, check_score, worlds
+from piquet.advisor.deals import Asked, Setup, World, check_score, worlds
 from piquet.advisor.explain import Z95
 from piquet.advisor.game import game_chance
 from piquet.advisor.playout import DEFAULT_THINK_MS, Table, exchanger, play_out
@@ -95,13 +95,9 @@ class Verified:
 
 
 @dataclass(frozen=True, slots=True)
-class Verification:
+class Verification(Asked):
     """Candidates played out over the same deals, best first."""
 
-    rules: str
-    role: int
-    hand: CardSet
-    score: tuple[int, int] | None
     deals: int
     candidates: tuple[Verified, ...]
     method: dict[str, Any] = field(default_factory=dict)
@@ -116,10 +112,7 @@ class Verification:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "rules": self.rules,
-            "role": ROLES[self.role],
-            "hand": [str(c) for c in self.hand],
-            "score": None if self.score is None else list(self.score),
+            **self.asked_json(),
             "deals": self.deals,
             "ranked_by": "chance of the game" if self.score is not None else "net points a deal",
             "candidates": [c.to_json() for c in self.candidates],
@@ -127,10 +120,9 @@ class Verification:
         }
 
     def lines(self) -> list[str]:
-        score = "" if self.score is None else f", score {self.score[0]} to {self.score[1]}"
         m = self.method
         out = [
-            f"Verified by play{score}: {len(self.candidates)} discards in the same "
+            f"Verified by play{self.score_words}: {len(self.candidates)} discards in the same "
             f"{self.deals} deals ({m['play']}; the other exchanging as {m['opponent']}).",
         ]
         width = max(len(str(c.discard)) for c in self.candidates)
