@@ -12,14 +12,13 @@ from piquet.core.actions import (
     PLAY,
     Action,
     Discard,
-    parse_action,
 )
-from piquet.core.cards import Card, CardSet
+from piquet.core.cards import CardSet
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.core.errors import IllegalActionError, PiquetError, RecordError
+from piquet.core.errors import IllegalActionError
 from piquet.core.match import Match, MatchView, Player, new_match
 from piquet.core.roles import Role
-from piquet.core.rules import Format, Rules, get_rules, rules_from_mapping
+from piquet.core.rules import Format, Rules
 from piquet.core.view import DealView
 from piquet.integrations.actions.ids import (
     ACTION_NAMES,
@@ -38,7 +37,6 @@ from piquet.integrations.actions.ids import (
 )
 from piquet.integrations.board import CardRun, SeatParts, deal_parts
 from piquet.table.errors import TableError
-from piquet.table.menu import MenuKind, menu
 from piquet.table.seats import person
 from piquet.table.state import TableState
 from piquet.table.views import last_deal_view, seen, seen_deal
@@ -424,84 +422,28 @@ class Episode:
 
     def labels(self) -> dict[int, str]:
         """The legal ids of the player to move, each with its label in the period's words,
-        from the table's menu (:func:`piquet.table.menu.menu`): a claim as its holder
-        states it, a card to play by its name; a card laid out for the discard and
-        ``discard-done`` say the menu's exchange item.  Empty at a chance node or the end."""
-        mover = self.to_move
-        table = self.table
-        if mover < 0 or table is None:
-            return {}
-        items = menu(seen(table, mover))
-        by_id = {item.id: item for item in items}
-        deal = self.deal
-        assert deal is not None and deal.to_act is not None
-        hand = CardSet(deal.hands[deal.to_act])
-        out: dict[int, str] = {}
-        for i in self.legal_ids():
-            if i == DISCARD_DONE or SELECT_BASE <= i < SELECT_BASE + 36:
-                item = next(o for o in items if o.kind is MenuKind.DISCARD)
-                if i == DISCARD_DONE:
-                    out[i] = f"{item.label}: discard the {self.selected.bit_count()} laid out"
-                else:
-                    c = Card.from_index(i - SELECT_BASE)
-                    out[i] = (f"{item.label}: lay out the {c.rank.name_singular} of "
-                              f"{c.suit.plural}")
-                continue
-            action = decode_action(i, rules=self.rules, hand=hand)
-            out[i] = by_id[str(action)].label
-        return out
+        from the table's menu (:func:`piquet.integrations.actions.tabled.labels`)."""
+        from piquet.integrations.actions.tabled import labels
+
+        return labels(self)
 
     # ------------------------------------------------------------------ records
     def record(self) -> dict[str, Any]:
-        """The episode's game as a record, through its table's log
-        (:meth:`TableState.record <piquet.table.state.TableState.record>`: the rule set,
-        the players, every action of the rules; the packs the chance nodes drew), and the
-        episode around it (format, ``max_deals``, ``kernel``, the first dealer).
-        :meth:`from_record` replays it to the same record, byte for byte.  Raises
-        :class:`IllegalActionError` before anything is dealt."""
-        table = self.table
-        if table is None:
-            raise IllegalActionError("nothing is dealt yet: an episode's record starts "
-                                     "with its first dealer")
-        rec = table.record()
-        rec["episode"] = {"format": self.format.value, "max_deals": self.max_deals,
-                          "kernel": self.kernel, "first_dealer": table.start.dealer
-                          if self.format is not EpisodeFormat.DEAL else 1}
-        return rec
+        """The episode's game as a record through its table's log
+        (:func:`piquet.integrations.actions.tabled.record`); :meth:`from_record` replays
+        it to the same record, byte for byte."""
+        from piquet.integrations.actions.tabled import record
+
+        return record(self)
 
     @classmethod
     def from_record(cls, record: Any) -> Episode:
-        """The episode a record of :meth:`record` was written from: its first dealer and
-        packs drawn as chance outcomes, each action applied by its ids (through the table,
-        as played).  Raises :class:`RecordError` for a record that does not replay."""
-        try:
-            raw = record["rules"]
-            rules = get_rules(raw) if isinstance(raw, str) else rules_from_mapping(raw)
-            about = record["episode"]
-            fmt = EpisodeFormat(about["format"])
-            ep = cls.start(rules, format=fmt, max_deals=int(about["max_deals"]),
-                           kernel=bool(about["kernel"]))
-            if fmt is not EpisodeFormat.DEAL:
-                ep = ep.apply(int(about["first_dealer"]))
-            actions = record["actions"]
-            done = 0
-            for given in record.get("packs", ()):
-                for player, text in actions[done:given["at"]]:
-                    ep = ep._replayed(player, text)
-                done = max(done, given["at"])
-                for card in given["cards"].split():
-                    ep = ep.apply(Card.parse(card).index)
-            for player, text in actions[done:]:
-                ep = ep._replayed(player, text)
-        except (KeyError, TypeError, ValueError, PiquetError) as exc:
-            raise RecordError(f"not an episode's record, or it does not replay: {exc}") \
-                from None
-        return ep
+        """The episode a record of :meth:`record` was written from
+        (:func:`piquet.integrations.actions.tabled.replay`).  Raises
+        :class:`~piquet.core.errors.RecordError` for a record that does not replay."""
+        from piquet.integrations.actions.tabled import replay
 
-    def _replayed(self, player: int, text: str) -> Episode:
-        if self.to_move != player:
-            raise RecordError(f"{text!r} by player {player}: player {self.to_move} is to move")
-        return self.apply_action(parse_action(text))
+        return replay(record)
 
     # ------------------------------------------------------------------ moving
     def apply(self, action_id: int) -> Episode:
