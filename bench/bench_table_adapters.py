@@ -9,8 +9,8 @@ Run from the repository root::
 The adapters measured are the ones that step the engine (``board=False``): OpenSpiel's
 ``python_piquet`` state (``kernel=True``: the cards on the kernel's board; ``kernel=False``:
 every step through the engine), and PettingZoo's AEC environment, each playing whole
-games (``format="game"``) of random legal ids, the mover's information-state tensor read
-at each decision (what a learning loop does).  The compiled-board adapters
+games (``format="game"``; ``pettingzoo-deal``: single deals, the environment's default)
+of random legal ids, the mover's information-state tensor read at each decision (what a learning loop does).  The compiled-board adapters
 (``board=True``) do not step the engine and are not measured here (``bench_adapters.py``).
 
 Each measure runs in a fresh process, alternately for ``--against`` (the revision's
@@ -35,7 +35,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MEASURES = ("openspiel-kernel", "openspiel-engine", "pettingzoo")
+MEASURES = ("openspiel-kernel", "openspiel-engine", "pettingzoo", "pettingzoo-deal")
 
 _CHILD = r"""
 import json, random, sys, time
@@ -61,7 +61,8 @@ if measure.startswith("openspiel"):
 else:
     import numpy as np
     from piquet.integrations.pettingzoo import raw_env
-    env = raw_env(rules="rubicon", format="game", board=False)
+    fmt = "deal" if measure.endswith("-deal") else "game"
+    env = raw_env(rules="rubicon", format=fmt, board=False)
     start = time.process_time()
     while time.process_time() - start < seconds:
         env.reset(seed=rng.randrange(2**31))

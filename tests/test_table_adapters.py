@@ -149,3 +149,27 @@ def test_the_frameworks_hand_out_the_record() -> None:
         env.step(legal[0])
     rec = env.record()
     assert json.dumps(Episode.from_record(rec).record()) == json.dumps(rec)
+
+
+def test_a_move_fills_every_field_of_the_table() -> None:
+    """``TableState._played`` fills the new state slot by slot (every move's path, kept
+    cheap): every field is there and equal to what the dataclass would hold."""
+    import dataclasses
+
+    from piquet.core.match import new_match
+    from piquet.table.state import Entry
+
+    state = TableState.new("g", (person(0, "Ann"), person(1, "Bob")), new_match("rubicon",
+                                                                                 seed=4))
+    mover = state.to_act
+    assert mover is not None
+    action = state.match.legal_actions()[0]
+    after = state.apply(mover, action)
+    names = {f.name for f in dataclasses.fields(TableState)}
+    assert names == set(TableState.__slots__)
+    expected = dataclasses.replace(state, match=state.match.apply(action, mover),
+                                   log=(Entry(mover, str(action)),))
+    assert all(getattr(after, n) == getattr(expected, n) for n in names - {"match"})
+    assert after.match.to_record() == expected.match.to_record()
+    assert after.match.view(mover) == expected.match.view(mover)
+    assert after.log[0] == Entry(mover, str(action)) and hash(after.log[0])
