@@ -11,7 +11,8 @@ The adapters measured are the ones that step the engine (``board=False``): OpenS
 every step through the engine), and PettingZoo's AEC environment, each playing whole
 games (``format="game"``; ``pettingzoo-deal``: single deals, the environment's default)
 of random legal ids, the mover's information-state tensor read at each decision (what a
-learning loop does).  The compiled-board adapters (``board=True``) do not step the engine and are not measured here (``bench_adapters.py``).
+learning loop does).  The compiled-board adapters (``board=True``) do not step the engine
+and are not measured here (``bench_adapters.py``).
 
 Each measure runs in a fresh process, alternately for ``--against`` (the revision's
 ``src/`` exported by ``git archive`` into a temporary folder, with this checkout's compiled
