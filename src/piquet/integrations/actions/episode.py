@@ -113,6 +113,9 @@ class Episode:
     pack is); a game's current deal is only in play once this episode's pack is drawn.
     While a run on the kernel's board goes on, the table where the run began
     (:attr:`table` is the table now)."""
+    match: Match | None = None
+    """The game or partie: ``base``'s match (None in a deal episode, or before the first
+    dealer is drawn), kept beside it because every step reads it many times."""
     selected: int = 0
     """Cards the seat to act has laid out for its discard (its own secret)."""
     cut_off: bool = False
@@ -174,14 +177,6 @@ class Episode:
                 table = table.apply(to_act, PLAY[card])
             cache["table"] = table
         return table
-
-    @property
-    def match(self) -> Match | None:
-        """The game or partie (once the first dealer is drawn; None in a deal episode);
-        during a run on the kernel's board, where the run began."""
-        if self.format is EpisodeFormat.DEAL or self.base is None:
-            return None
-        return self.base.match
 
     @property
     def single(self) -> Deal | None:
@@ -491,12 +486,14 @@ class Episode:
         """This episode with the given fields changed, and the ``run`` given (else none)
         (``dataclasses.replace`` without its scan of the fields: the adapters make one a
         step)."""
+        table = self.base if base is None else base
         return Episode(
             self.rules,
             self.format,
             self.max_deals,
             self.pack if pack is None else pack,
-            self.base if base is None else base,
+            table,
+            None if table is None or self.format is EpisodeFormat.DEAL else table.match,
             self.selected if selected is None else selected,
             self.cut_off if cut_off is None else cut_off,
             self.kernel,
