@@ -173,3 +173,26 @@ def test_a_move_fills_every_field_of_the_table() -> None:
     assert after.match.to_record() == expected.match.to_record()
     assert after.match.view(mover) == expected.match.view(mover)
     assert after.log[0] == Entry(mover, str(action)) and hash(after.log[0])
+
+
+def test_play_on_is_apply_one_by_one() -> None:
+    from piquet.core.match import new_match
+
+    state = TableState.new("g", (person(0, "Ann"), person(1, "Bob")), new_match("rubicon",
+                                                                                 seed=6))
+    rng = random.Random(1)
+    actions = []
+    one_by_one = state
+    while len(actions) < 60 and not one_by_one.over:
+        action = one_by_one.match.random_action(rng)
+        actions.append(action)
+        mover = one_by_one.to_act
+        assert mover is not None
+        one_by_one = one_by_one.apply(mover, action)
+    at_once = state.play_on(actions)
+    assert at_once.log == one_by_one.log
+    assert at_once.record() == one_by_one.record()
+    assert state.play_on([]) is state
+    with pytest.raises(TableError) as err:  # a card not in hand: nothing changes
+        state.play_on([*actions[:3], actions[3], actions[3]])
+    assert err.value.kind in (Refusal.AGAINST_RULES, Refusal.NOT_NOW)

@@ -170,12 +170,8 @@ class Episode:
         cache = self._cache
         table = cast("TableState | None", cache.get("table"))
         if table is None:
-            table = base
-            for card in run.cards:
-                to_act = table.match.to_act
-                assert to_act is not None
-                table = table.apply(to_act, PLAY[card])
-            cache["table"] = table
+            # each card by the player to act then, checked as TableState.apply checks it
+            table = cache["table"] = base.play_on(PLAY[card] for card in run.cards)
         return table
 
     @property
