@@ -310,6 +310,12 @@ class PiquetState(pyspiel.State):  # type: ignore[misc]
     def returns(self) -> list[float]:
         return list(self.episode.returns())
 
+    def record(self) -> dict[str, Any]:
+        """The game so far as a record through the table's log
+        (:meth:`piquet.integrations.actions.Episode.record`); ``Episode.from_record``
+        replays it."""
+        return self.episode.record()
+
     def __str__(self) -> str:
         ep = self.episode
         deal = ep.deal

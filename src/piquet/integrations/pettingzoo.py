@@ -174,6 +174,12 @@ class _PiquetAEC(AECEnv):  # type: ignore[misc]
     def close(self) -> None:
         pass
 
+    def record(self) -> dict[str, Any]:
+        """The game so far as a record through the table's log
+        (:meth:`piquet.integrations.actions.Episode.record`: the rule set, every action of
+        the rules by player, the packs drawn); ``Episode.from_record`` replays it."""
+        return self._episode_now().record()
+
 
 class PiquetEnv(_PiquetAEC):
     """The raw AEC environment (use :func:`env` for the usual wrappers).

@@ -5,6 +5,8 @@ beyond the rules engine, transport-free and typed.
   own events (undo, resign, rematch) in one log that replays;
 - :mod:`~piquet.table.service`: :class:`Tables`, games kept in a
   :class:`~piquet.table.store.GameStore`, one action path, commit first then memory;
+- :mod:`~piquet.table.verdict`: :func:`judge`, what an entry chosen on an older version is
+  (applied, a retry, stale, moved on), for every transport;
 - :mod:`~piquet.table.menu`: the legal actions as one labelled menu;
 - :mod:`~piquet.table.views`: what a seat is shown (:class:`SeatView`);
 - :mod:`~piquet.table.summary`, :mod:`~piquet.table.dealend`: the rules and the end of
@@ -22,12 +24,14 @@ from piquet.table.seats import Seat, SeatKind, computer, person
 from piquet.table.service import Tables
 from piquet.table.state import Entry, TableState
 from piquet.table.store import GameSpec, GameStore, MemoryStore, Stored, StoreError
+from piquet.table.verdict import Judged, Verdict, judge
 from piquet.table.views import SeatView, seat_view
 
 __all__ = [
     "Entry",
     "GameSpec",
     "GameStore",
+    "Judged",
     "MemoryStore",
     "Refusal",
     "Seat",
@@ -38,7 +42,9 @@ __all__ = [
     "TableError",
     "TableState",
     "Tables",
+    "Verdict",
     "computer",
+    "judge",
     "person",
     "seat_view",
 ]

@@ -18,28 +18,15 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 
-from piquet.core.actions import parse_action
-from piquet.core.errors import ParseError
 from piquet.table.ai import Chooser, choose, computer_action
 from piquet.table.errors import Refusal, TableError
-from piquet.table.state import Entry, TableState, takes_back
+from piquet.table.state import TableState
 from piquet.table.store import GameSpec, GameStore
+from piquet.table.verdict import Verdict, judge, same_entry
 
 __all__ = ["Tables"]
 
 _NOT_FOUND = "no such game"
-
-
-def _same(entry: Entry, player: int, text: str) -> bool:
-    """Whether ``entry`` is ``text`` by ``player`` (an action id in any accepted spelling)."""
-    if entry.player != player:
-        return False
-    if entry.text == text:
-        return True
-    try:
-        return str(parse_action(text)) == entry.text
-    except ParseError:
-        return False
 
 
 class Tables:
@@ -132,7 +119,7 @@ class Tables:
             # another writer appended first: read the game again, look once more
             state = self.open(game_id, fresh=True)
             if expect is None:
-                expect = state.version - 1 if state.log and _same(
+                expect = state.version - 1 if state.log and same_entry(
                     state.log[-1], player, text) else None
                 if expect is None:
                     raise TableError(Refusal.NOT_NOW, "the game moved on meanwhile: here it "
@@ -140,24 +127,14 @@ class Tables:
         raise TableError(Refusal.NOT_NOW, "the game moved on meanwhile")  # pragma: no cover
 
     def _stale(self, state: TableState, player: int, text: str, expect: int) -> TableState:
-        """The answer to an entry chosen at version ``expect`` of a game now further on:
-        the game, if that very entry is in the log there and not taken back since; else
-        :class:`TableError` saying what happened meanwhile."""
-        log = state.log
-        if expect > len(log) or expect < 0:
-            raise TableError(Refusal.NOT_NOW, "the game changed meanwhile: here it is as it "
-                             "stands")
-        if _same(log[expect], player, text):
-            if any(takes_back(e.text) for e in log[expect + 1:]):
-                raise TableError(Refusal.NOT_NOW, "that move was taken back since (an "
-                                 "undo or a takeback): here is the game as it stands")
+        """The answer to an entry chosen at version ``expect`` of a game now further on
+        (:func:`~piquet.table.verdict.judge`): the game, if that very entry is in the log
+        there and not taken back since; else :class:`TableError` saying what happened
+        meanwhile."""
+        judged = judge(state.log, expect, player, text)
+        if judged.verdict is Verdict.RETRY:
             return state
-        who = log[expect].player
-        if who == player:
-            raise TableError(Refusal.NOT_NOW, "your other tab (or a retry) already acted: "
-                             "here is the game as it stands")
-        raise TableError(Refusal.NOT_NOW, f"{state.seats[who].name} acted first: here is "
-                         "the game as it stands")
+        raise judged.error([s.name for s in state.seats])
 
     def computer_move(self, game_id: str) -> TableState | None:
         """Let the computer make the move due now, if one is: the game after it (None

@@ -32,6 +32,8 @@ __all__ = [
     "last_deal_view",
     "lines_added",
     "seat_view",
+    "seen",
+    "seen_deal",
     "younger_still_declares",
 ]
 
@@ -85,10 +87,28 @@ class SeatView:
         return self.to_act == self.player
 
 
+def seen(state: TableState, player: int) -> MatchView:
+    """The match as ``player``'s seat sees it (:attr:`SeatView.view`), without the menu and
+    the rest of the table around it: what a player of the package is given to choose."""
+    return state.match.view(player)
+
+
+def seen_deal(state: TableState, player: int) -> DealView | None:
+    """``player``'s view of the deal in play, exactly :attr:`SeatView.view`'s ``deal`` (the
+    hidden information as the browser shows the seat), built without the rest of the
+    match's view: what the research adapters' strings read (None between deals, at the
+    end, or for a player standing out)."""
+    m = state.match
+    if m.finished or m.deal is None:
+        return None
+    role = m.role_of(player)
+    return None if role is None else deal_view(m.deal, role)
+
+
 def seat_view(state: TableState, player: int) -> SeatView:
     """What ``player``'s seat at ``state`` is shown."""
     m = state.match
-    view = m.view(player)
+    view = seen(state, player)
     live = not state.ended_early
     return SeatView(
         game_id=state.game_id,

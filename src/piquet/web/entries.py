@@ -1,6 +1,7 @@
 """A game as a process of the server holds it: its state (:class:`Live`), its row and the
 views already built (:class:`Entry`), and the steps of its log (an entry applied, a retry
-recognised, a refusal of a move chosen on an older state said in words)."""
+applied; a retry or a move chosen on an older state is judged by the table,
+:func:`piquet.table.verdict.judge`)."""
 
 from __future__ import annotations
 
@@ -9,23 +10,20 @@ from typing import Any
 
 import orjson
 
-from piquet.core.actions import Action, parse_action
+from piquet.core.actions import Action
 from piquet.core.deal import Deal
-from piquet.core.errors import ParseError
 from piquet.core.match import Match, new_match
 from piquet.table.seats import Player, Seat, SeatKind
-from piquet.table.state import TableState, takes_back
+from piquet.table.state import TableState
 from piquet.web.store import GameRow
 
 __all__ = [
     "Created",
     "Entry",
     "Live",
-    "already",
     "encode",
     "joined_count",
     "match_of",
-    "moved_on",
     "seats_of",
     "step",
 ]
@@ -105,40 +103,6 @@ def step(live: Live, player: int, text: str | Action) -> Live:
     if len(state.match.deals) != len(live.match.deals):
         return Live(state)
     return Live(state, live.last_views)
-
-
-def already(entry: Entry, idx: int, player: int, text: str) -> bool:
-    """Whether entry ``idx`` of the game's log is ``text`` by ``player``, not taken back
-    since by an undo."""
-    log = entry.live.state.log
-    if not 0 <= idx < len(log) or log[idx].player != player:
-        return False
-    if any(takes_back(e.text) for e in log[idx + 1:]):
-        return False
-    if log[idx].text == text:
-        return True
-    try:
-        return str(parse_action(text)) == log[idx].text
-    except ParseError:
-        return False
-
-
-def moved_on(entry: Entry, expect: int | None, player: int) -> str:
-    """Why an entry chosen on the game as it stood ``expect`` entries in is refused, in a
-    player's words (the answer carries the game as it stands)."""
-    log = entry.live.state.log
-    if expect is not None and expect > len(log):
-        return "the game changed meanwhile: here it is as it stands"
-    idx = len(log) - 1 if expect is None else expect
-    if 0 <= idx < len(log):
-        who = log[idx].player
-        if any(takes_back(e.text) for e in log[idx + 1:]) and who == player:
-            return ("that move was taken back since (an undo or a takeback): here is the "
-                    "game as it stands")
-        if who == player:
-            return "your other tab (or a retry) already acted: here is the game as it stands"
-        return f"{entry.row.seats[who].name} acted first: here is the game as it stands"
-    return "the game changed meanwhile: here it is as it stands"
 
 
 def encode(obj: Any) -> str:

@@ -37,11 +37,10 @@ from piquet.core.rules import Format
 from piquet.table.ai import ai_seed
 from piquet.table.errors import Refusal, TableError
 from piquet.table.state import TableState
+from piquet.table.verdict import Verdict, judge
 from piquet.web import showing
 from piquet.web.entries import Created, Entry, Live, match_of, seats_of
-from piquet.web.entries import already as _already
 from piquet.web.entries import joined_count as _joined
-from piquet.web.entries import moved_on as _moved_on
 from piquet.web.entries import step as _step
 from piquet.web.refusals import clean_name, hash_secret, preset_named
 from piquet.web.store import GameRow, NewSeat, SeatRow, Store
@@ -55,6 +54,22 @@ FRIEND: Final = "friend"
 
 
 _NOT_FOUND: Final = "no such game (or not for this token)"
+
+
+def _retry(entry: Entry, expect: int, player: int, text: str) -> bool:
+    """Whether ``text`` by ``player``, chosen at version ``expect``, is a copy of the entry
+    already in the log there, not taken back since (the table's
+    :func:`~piquet.table.verdict.judge`)."""
+    return judge(entry.live.state.log, expect, player, text).verdict is Verdict.RETRY
+
+
+def _moved_on(entry: Entry, expect: int | None, player: int, text: str) -> TableError:
+    """The refusal of ``text`` by ``player`` chosen on the game as it stood at version
+    ``expect`` (None: its last entry), in a player's words (the table's
+    :func:`~piquet.table.verdict.judge`; the answer carries the game as it stands)."""
+    log = entry.live.state.log
+    at = len(log) - 1 if expect is None else expect
+    return judge(log, at, player, text).error([s.name for s in entry.row.seats])
 
 
 class Games:
@@ -371,13 +386,13 @@ class Games:
         m = live.match
         if event:  # the table's own (undo, resign, rematch): the table says why not
             if expect is not None and expect != live.n:
-                raise TableError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
+                raise _moved_on(entry, expect, player, text)
             after = _step(live, player, text)
             return after.state.log[-1].text, after
         # a game over is said first: "X acted first" of a game X has ended tells less
         self._refuse_if_over(entry, player)
         if expect is not None and expect != live.n:
-            raise TableError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
+            raise _moved_on(entry, expect, player, text)
         if m.to_act != player:
             who = "nobody" if m.to_act is None else entry.row.seats[m.to_act].name
             raise TableError(Refusal.NOT_NOW, f"it is not your turn: {who} is to act")
@@ -449,7 +464,7 @@ class Games:
         if entry is None:
             entry, known = await to_thread.run_sync(self.fresh, game_id), True
         while True:
-            if expect is not None and entry.n > expect and _already(entry, expect, player, text):
+            if expect is not None and entry.n > expect and _retry(entry, expect, player, text):
                 if known:
                     return entry, False  # a retry or a copy of an action already recorded
                 entry, known = await to_thread.run_sync(self.fresh, game_id), True
@@ -474,12 +489,12 @@ class Games:
             check = functools.partial(self.fresh, game_id, check=True)
             if known:  # a race lost: the other action stands (unless it was this one)
                 entry = await to_thread.run_sync(check)
-                if expect is not None and _already(entry, expect, player, text):
+                if expect is not None and _retry(entry, expect, player, text):
                     return entry, False
                 if event:  # the table says whether it still applies, and why not
                     continue
                 self._refuse_if_over(entry, player)  # (a resignation raises the revision)
-                raise TableError(Refusal.NOT_NOW, _moved_on(entry, expect, player))
+                raise _moved_on(entry, expect, player, text)
             entry, known = await to_thread.run_sync(check), True
 
     async def _record(

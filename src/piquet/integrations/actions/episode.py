@@ -6,7 +6,7 @@ from __future__ import annotations
 import enum
 import random
 from dataclasses import dataclass, field, replace
-from typing import Final, cast
+from typing import Any, Final, cast
 
 from piquet.core.actions import (
     PLAY,
@@ -19,7 +19,7 @@ from piquet.core.errors import IllegalActionError
 from piquet.core.match import Match, MatchView, Player, new_match
 from piquet.core.roles import Role
 from piquet.core.rules import Format, Rules
-from piquet.core.view import DealView, deal_view
+from piquet.core.view import DealView
 from piquet.integrations.actions.ids import (
     ACTION_NAMES,
     CHANCE,
@@ -36,6 +36,10 @@ from piquet.integrations.actions.ids import (
     max_deal_points,
 )
 from piquet.integrations.board import CardRun, SeatParts, deal_parts
+from piquet.table.errors import TableError
+from piquet.table.seats import person
+from piquet.table.state import TableState
+from piquet.table.views import last_deal_view, seen, seen_deal
 
 __all__ = ["Episode", "EpisodeFormat"]
 
@@ -59,6 +63,23 @@ _KEPT_IN_DISCARD: Final = ("deal", "to_move", "view0", "view1")
 
 _MATCH_FORMATS: Final = {EpisodeFormat.GAME: Format.GAME, EpisodeFormat.PARTIE: Format.PARTIE}
 
+_GAME_ID: Final = "episode"
+_SEATS: Final = (person(0, "player_0"), person(1, "player_1"))
+"""The table's seats: the frameworks' agents, by their names."""
+
+_DEAL_TABLES: dict[Rules, TableState] = {}
+"""A deal episode's table before its pack, by rule set (immutable: shared)."""
+
+
+def _deal_table(rules: Rules) -> TableState:
+    table = _DEAL_TABLES.get(rules)
+    if table is None:
+        if len(_DEAL_TABLES) > 64:
+            _DEAL_TABLES.clear()
+        table = _DEAL_TABLES[rules] = TableState.new(
+            _GAME_ID, _SEATS, new_match(rules, seed=0, format=Format.GAME))
+    return table
+
 
 @dataclass(frozen=True, slots=True)
 class Episode:
@@ -68,8 +89,18 @@ class Episode:
     in a deal episode player 1 deals (so player 0 is elder); in a game or partie
     episode a chance node picks the first dealer, and a
     :class:`~piquet.core.match.Match` plays the deals (each dealt from the pack the
-    chance nodes drew, by :meth:`~piquet.core.match.Match.with_pack`), alternates the
+    chance nodes drew, by :meth:`~piquet.table.state.TableState.with_pack`), alternates the
     deal, and ends and settles the game or partie.
+
+    The match sits at a table (:class:`~piquet.table.state.TableState`, its seats the two
+    agents): every move of the rules goes through :meth:`TableState.apply
+    <piquet.table.state.TableState.apply>` (its seat check, its refusals) and lands in the
+    table's log, so the game has a record (:meth:`record`, replayed by
+    :meth:`from_record`); a seat's view of the deal is the table's
+    (:func:`~piquet.table.views.seen_deal`: the hidden information exactly as the browser
+    shows that seat), and the labels of the legal ids are the table's menu
+    (:meth:`labels`).  A deal episode's table plays its one deal to its end, whatever the
+    score.
     """
 
     rules: Rules
@@ -77,11 +108,14 @@ class Episode:
     max_deals: int
     pack: tuple[int, ...] = ()
     """Cards of the current deal's pack drawn so far (top first)."""
-    single: Deal | None = None
-    """The deal of a deal episode (once the pack is drawn)."""
+    base: TableState | None = None
+    """The table (a game or partie's once the first dealer is drawn, a deal's once its
+    pack is); a game's current deal is only in play once this episode's pack is drawn.
+    While a run on the kernel's board goes on, the table where the run began
+    (:attr:`table` is the table now)."""
     match: Match | None = None
-    """The game or partie (once the first dealer is drawn); its current deal is only in
-    play once this episode's pack is drawn."""
+    """The game or partie: ``base``'s match (None in a deal episode, or before the first
+    dealer is drawn), kept beside it because every step reads it many times."""
     selected: int = 0
     """Cards the seat to act has laid out for its discard (its own secret)."""
     cut_off: bool = False
@@ -90,8 +124,8 @@ class Episode:
     """Play the cards on the compiled kernel's board (:mod:`piquet.integrations.board`)
     once only cards are left to decide; False: every step through the engine."""
     run: CardRun | None = None
-    """The cards being played on the kernel's board.  While a run goes on, ``single`` and
-    ``match`` hold the engine's state where it began; :attr:`deal` is the current deal."""
+    """The cards being played on the kernel's board.  While a run goes on, ``base`` holds
+    the table where it began; :attr:`deal` is the current deal."""
     _cache: dict[str, object] = field(default_factory=dict, init=False, repr=False,
                                       compare=False)
     """What this (immutable) episode has already worked out: who moves, the current deal,
@@ -125,6 +159,30 @@ class Episode:
         return cls(rules, format, most, kernel=kernel)
 
     # ------------------------------------------------------------------ the state
+    @property
+    def table(self) -> TableState | None:
+        """The table now: during a run on the kernel's board, the run's cards applied to
+        :attr:`base` through the table (worked out when asked)."""
+        base = self.base
+        run = self.run
+        if base is None or run is None:
+            return base
+        cache = self._cache
+        table = cast("TableState | None", cache.get("table"))
+        if table is None:
+            # each card by the player to act then, checked as TableState.apply checks it
+            table = cache["table"] = base.play_on(PLAY[card] for card in run.cards)
+        return table
+
+    @property
+    def single(self) -> Deal | None:
+        """The deal of a deal episode (once the pack is drawn); during a run on the
+        kernel's board, where the run began."""
+        if self.format is not EpisodeFormat.DEAL or self.base is None:
+            return None
+        m = self.base.match
+        return m.last_deal if m.deals else m.deal
+
     @property
     def over(self) -> bool:
         if self.format is EpisodeFormat.DEAL:
@@ -257,12 +315,19 @@ class Episode:
 
     # ------------------------------------------------------------------ views
     def view(self, player: int) -> DealView | None:
-        """What ``player`` sees of the current deal (None while the pack is drawn)."""
+        """What ``player`` sees of the current deal (None while the pack is drawn): the
+        table's view of the seat (:func:`~piquet.table.views.seen_deal`; at the end, of the
+        deal just finished, :func:`~piquet.table.views.last_deal_view`)."""
         key = "view1" if player else "view0"
         cache = self._cache
         if key not in cache:
-            deal = self.deal
-            cache[key] = None if deal is None else deal_view(deal, self.role_of(player))
+            table = self.table
+            if table is None or self.deal is None:
+                cache[key] = None
+            elif self.over:
+                cache[key] = last_deal_view(table.match, player)
+            else:
+                cache[key] = seen_deal(table, player)
         return cache[key]  # type: ignore[return-value]
 
     def seat_view(self, player: int) -> DealView | None:
@@ -319,8 +384,10 @@ class Episode:
 
     def match_view(self, player: int) -> MatchView:
         """A :class:`~piquet.core.match.MatchView` for ``player``, for the package's own players."""
-        if self.match is not None and self.deal is not None and not self.over:
-            return self._engine_match().view(player)
+        table = self.table
+        if self.match is not None and table is not None and self.deal is not None and (
+                not self.over):
+            return seen(table, player)
         return MatchView(
             player=player,
             rules=self.rules.name,
@@ -344,19 +411,30 @@ class Episode:
             pool=0,
         )
 
-    def _engine_match(self) -> Match:
-        """The match now: during a run, the run's cards applied to ``match``."""
-        m = self.match
-        assert m is not None
-        run = self.run
-        if run is None:
-            return m
-        cache = self._cache
-        if "match" not in cache:
-            for card in run.cards:
-                m = m.apply(PLAY[card])
-            cache["match"] = m
-        return cache["match"]  # type: ignore[return-value]
+    def labels(self) -> dict[int, str]:
+        """The legal ids of the player to move, each with its label in the period's words,
+        from the table's menu (:func:`piquet.integrations.actions.tabled.labels`)."""
+        from piquet.integrations.actions.tabled import labels
+
+        return labels(self)
+
+    # ------------------------------------------------------------------ records
+    def record(self) -> dict[str, Any]:
+        """The episode's game as a record through its table's log
+        (:func:`piquet.integrations.actions.tabled.record`); :meth:`from_record` replays
+        it to the same record, byte for byte."""
+        from piquet.integrations.actions.tabled import record
+
+        return record(self)
+
+    @classmethod
+    def from_record(cls, record: Any) -> Episode:
+        """The episode a record of :meth:`record` was written from
+        (:func:`piquet.integrations.actions.tabled.replay`).  Raises
+        :class:`~piquet.core.errors.RecordError` for a record that does not replay."""
+        from piquet.integrations.actions.tabled import replay
+
+        return replay(record)
 
     # ------------------------------------------------------------------ moving
     def apply(self, action_id: int) -> Episode:
@@ -396,8 +474,7 @@ class Episode:
         self,
         *,
         pack: tuple[int, ...] | None = None,
-        single: Deal | None = None,
-        match: Match | None = None,
+        base: TableState | None = None,
         selected: int | None = None,
         cut_off: bool | None = None,
         run: CardRun | None = None,
@@ -405,13 +482,14 @@ class Episode:
         """This episode with the given fields changed, and the ``run`` given (else none)
         (``dataclasses.replace`` without its scan of the fields: the adapters make one a
         step)."""
+        table = self.base if base is None else base
         return Episode(
             self.rules,
             self.format,
             self.max_deals,
             self.pack if pack is None else pack,
-            self.single if single is None else single,
-            self.match if match is None else match,
+            table,
+            None if table is None or self.format is EpisodeFormat.DEAL else table.match,
             self.selected if selected is None else selected,
             self.cut_off if cut_off is None else cut_off,
             self.kernel,
@@ -426,7 +504,8 @@ class Episode:
             if outcome not in (0, 1):
                 raise IllegalActionError(f"first dealer must be player 0 or 1, not {outcome}")
             match = new_match(self.rules, seed=0, format=_MATCH_FORMATS[self.format])
-            return self._but(match=replace(match, dealer=outcome))
+            return self._but(base=TableState.new(_GAME_ID, _SEATS,
+                                                 replace(match, dealer=outcome)))
         if outcome not in self.pack_cards or outcome in self.pack:
             raise IllegalActionError(
                 f"chance outcome {outcome} is not a card left to draw for the pack"
@@ -435,10 +514,11 @@ class Episode:
         if len(pack) < len(self.pack_cards):
             return self._but(pack=pack)
         if self.format is EpisodeFormat.DEAL:
-            # one deal: no game target stops it
-            return self._but(pack=pack, single=Deal.new(self.rules, pack))
-        assert self.match is not None
-        return self._but(pack=pack, match=self.match.with_pack(pack))
+            # one deal, player 1 dealing: no game target stops it
+            return self._but(pack=pack, base=_deal_table(self.rules).with_pack(
+                pack, dealer=1, target=False))
+        assert self.base is not None
+        return self._but(pack=pack, base=self.base.with_pack(pack))
 
     def _apply_discard_step(self, action_id: int) -> Episode:
         deal = self.deal
@@ -497,25 +577,31 @@ class Episode:
             # (a deal episode ends with its deal: the engine's deal is worked out only if
             # asked for, :attr:`deal`)
             return self._but(run=after)
-        # the deal of a game or partie is over: the match takes the run's cards on
-        return self._but(match=self._engine_match())._after(PLAY[action_id])
+        # the deal of a game or partie is over: the table takes the run's cards on
+        return self._but(base=self.table)._after(PLAY[action_id])
 
     def _after(self, action: Action) -> Episode:
-        """The episode once ``action`` (checked) is played in the current deal."""
+        """The episode once ``action`` is played in the current deal by the player to move,
+        through the table (:meth:`TableState.apply
+        <piquet.table.state.TableState.apply>`: it checks the seat and the action)."""
+        base = self.base
+        assert base is not None
+        try:
+            table = base.apply(self.to_move, action)
+        except TableError as exc:
+            raise IllegalActionError(exc.message) from None
+        after = table.match
         if self.format is EpisodeFormat.DEAL:
-            assert self.single is not None
-            single = self.single.apply(action)
-            return self._but(single=single, run=self._run_from(single))
-        match = self.match
-        assert match is not None
-        after = match.apply(action)
+            return self._but(base=table, run=self._run_from(
+                after.last_deal if after.deals else after.deal))
+        match = base.match
         if len(after.deals) > len(match.deals) and not after.finished:
             # the deal is over and the match dealt the next from its own seed: the chance
             # nodes draw that pack instead
             if len(after.deals) >= self.max_deals and self.format is EpisodeFormat.GAME:
-                return self._but(match=after, cut_off=True)
-            return self._but(match=after, pack=())
-        return self._but(match=after, run=None if after.finished else self._run_from(after.deal))
+                return self._but(base=table, cut_off=True)
+            return self._but(base=table, pack=())
+        return self._but(base=table, run=None if after.finished else self._run_from(after.deal))
 
     def _run_from(self, deal: Deal | None) -> CardRun | None:
         """The run on the kernel's board from ``deal``, where only cards are left."""
