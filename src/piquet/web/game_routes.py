@@ -306,14 +306,16 @@ async def act(game_id: GameId, body: ActionIn, creds: Creds, state: ServerOf) ->
     (the body's ``game`` is the view as it stands); 422: the rules forbid it (the
     error says what is allowed).  The game is unchanged then.
     """
-    return await act_on(state, game_id, token_of(creds), body.action, body.n)
+    status, text = await act_on(state, game_id, token_of(creds), body.action, body.n)
+    return Response(text, status_code=status, media_type="application/json")
 
 
 async def act_on(
     state: Server, game_id: str, token: str | None, action: str, n: int | None
-) -> Response:
+) -> tuple[int, str]:
     """``POST /api/games/{id}/actions``'s work (the route, and :mod:`piquet.web.hot`'s
-    short way to it): ``action`` taken by the seat ``token`` opens; the answer."""
+    short way to it): ``action`` taken by the seat ``token`` opens; the answer's status
+    and JSON text (200 and the seat's view, or 409 and the conflict's body)."""
     g = state.games
     seat = g.seat_cached(game_id, token)
     if seat is None:
@@ -324,9 +326,9 @@ async def act_on(
     done = await take(g, state.ai, game_id, seat.seat, action, expect=n,
                       entry=entry, known=known)
     if done.conflict is not None:
-        return Response(done.conflict, status_code=409, media_type="application/json")
+        return 409, done.conflict
     assert done.entry is not None
-    return view_response(state, done.entry, seat.seat)
+    return 200, g.seat_body(done.entry, seat.seat)
 
 
 @router.post(

@@ -1,105 +1,127 @@
 """The short way to the two routes a game is played by: a seat's view (``GET
 /api/games/{id}``, the long poll) and its action (``POST /api/games/{id}/actions``).
 
-Every move passes through both, and FastAPI's way to an endpoint (matching every route
-in turn, solving the dependencies, validating each parameter through pydantic) cost
-more CPU than the endpoint itself.  :class:`HotRoutes` is the router's first route: it
-takes only a request it can read plainly (a well-formed id, no query but ``wait`` as a
-plain number, a bearer token or none, a JSON body that :class:`ActionIn` accepts) and
-runs the routes' own work (:func:`~piquet.web.game_routes.seat_view`,
-:func:`~piquet.web.game_routes.act_on`) on it; anything else (a malformed id, a query it
-does not know, a body that fails validation) goes to FastAPI's route as before, so every
-refusal is said as it always was.  It is no :class:`~fastapi.routing.APIRoute`: the
-OpenAPI schema does not see it, and documents the two routes as they are.  The guards
-(:class:`~piquet.web.limits.Guards`) and the error handlers are in front of it as they
-are in front of every route.
+Every move passes through both, and FastAPI's way to an endpoint (three more layers of
+middleware, matching every route in turn, solving the dependencies, validating each
+parameter through pydantic) cost more CPU than the endpoint itself.  The guards
+(:class:`~piquet.web.limits.Guards`, the one layer of middleware of the server's own)
+hand such a request, once it passed them, to :class:`HotRoutes`: it takes only a
+request it can read plainly (a well-formed id, no query but ``wait`` as a plain number,
+a bearer token or none, a JSON body that :class:`~piquet.web.models.ActionIn` accepts)
+and runs the routes' own work (:func:`~piquet.web.game_routes.seat_view`,
+:func:`~piquet.web.game_routes.act_on`) on it, a refusal said by the application's own
+error handlers; anything else (a malformed id, a query it does not know, a body that
+fails validation) goes the application's way as before, so every refusal is said as it
+always was.  The OpenAPI schema documents the two routes as they are (their FastAPI
+routes are still there, and answer what the short way hands on).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, Final
 
 from pydantic import ValidationError
-from starlette.routing import BaseRoute, Match, NoMatchFound
-from starlette.types import ASGIApp
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
 
 from piquet.web.game_routes import act_on, seat_view
 from piquet.web.ids import ID_PATTERN
 from piquet.web.models import ActionIn
 from piquet.web.server import Server
 
-__all__ = ["HotRoutes", "add_hot_routes"]
+__all__ = ["HotRoutes"]
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 _ID: Final = ID_PATTERN[1:-1]  # without its anchors
 _VIEW: Final = re.compile(rf"/api/games/({_ID})")
 _ACT: Final = re.compile(rf"/api/games/({_ID})/actions")
 _WAIT: Final = re.compile(rb"wait=([0-9]{1,2}(?:\.[0-9]{1,6})?)")
-_SLOW: Final = "piquet.slow"
-"""Set in a request's scope handed back to the router: the routes FastAPI made take it."""
 _JSON: Final = b"application/json"
 
 
-class HotRoutes(BaseRoute):
-    """The router's first route: the seat's view and its action, read plainly (see the
-    module's words), or handed back to the router to be routed as before."""
+class HotRoutes:
+    """The seat's view and its action, read plainly (see the module's words): the
+    guards (:class:`~piquet.web.limits.Guards`) hand each request to :meth:`serve` once
+    it passed them, the application's way being ``rest``.  ``on`` False: every request
+    goes the application's way (the tests compare the two)."""
 
-    def __init__(self, router: ASGIApp) -> None:
-        self.router = router
+    def __init__(self) -> None:
+        self.on = True
+        self._handlers: tuple[dict[Any, Any], dict[int, Any]] | None = None
 
-    def matches(self, scope: Scope) -> tuple[Match, Scope]:
-        if scope["type"] == "http" and _SLOW not in scope and not scope.get("root_path"):
-            method = scope["method"]
-            if (method == "GET" and _VIEW.fullmatch(scope["path"])) or (
-                method == "POST" and _ACT.fullmatch(scope["path"])
-            ):
-                return Match.FULL, {}
-        return Match.NONE, {}
+    def claims(self, scope: Scope) -> bool:
+        """Whether ``scope`` is one of the two routes (an HTTP request, read or not)."""
+        if not self.on or scope.get("root_path"):
+            return False
+        method = scope["method"]
+        return (method == "GET" and _VIEW.fullmatch(scope["path"]) is not None) or (
+            method == "POST" and _ACT.fullmatch(scope["path"]) is not None)
 
-    def url_path_for(self, name: str, /, **path_params: Any) -> Any:
-        raise NoMatchFound(name, path_params)
-
-    async def handle(self, scope: Scope, receive: Receive, send: Send) -> None:
+    async def serve(self, scope: Scope, receive: Receive, send: Send, rest: ASGIApp) -> None:
+        """Answer a request :meth:`claims`, or hand it to ``rest`` (the application)."""
         token, content_type = _headers(scope)
-        state: Server = scope["app"].state.piquet
-        if scope["method"] == "GET":
-            wait = _wait(scope["query_string"])
-            m = _VIEW.fullmatch(scope["path"])
-            if wait is None or m is None:
-                await self._slow(scope, receive, send)
-                return
-            entry, seat = await seat_view(state, m[1], token, wait)
-            await _answer(send, 200, state.games.seat_body(entry, seat))
+        app = scope["app"]
+        state: Server = app.state.piquet
+        try:
+            if scope["method"] == "GET":
+                wait = _wait(scope["query_string"])
+                m = _VIEW.fullmatch(scope["path"])
+                if wait is None or m is None:
+                    await rest(scope, receive, send)
+                    return
+                entry, seat = await seat_view(state, m[1], token, wait)
+                status, body = 200, state.games.seat_body(entry, seat)
+            else:
+                m = _ACT.fullmatch(scope["path"])
+                message = await receive()
+                data = message.get("body", b"")
+                action = None
+                if (m is not None and content_type == _JSON
+                        and message["type"] == "http.request"
+                        and not message.get("more_body", False) and data):
+                    action = _action(data)
+                if action is None or m is None:
+                    await rest(scope, _replay(message, receive), send)
+                    return
+                status, body = await act_on(state, m[1], token, action.action, action.n)
+        except Exception as exc:
+            # said as the application's error handlers say it (the ones that
+            # ``ExceptionMiddleware`` holds; the rest, a bug, goes on up to be a 500)
+            handler = self._handler(app, exc)
+            if handler is None:
+                raise
+            response = await handler(Request(scope, receive), exc)
+            await response(scope, receive, send)
             return
-        m = _ACT.fullmatch(scope["path"])
-        message = await receive()
-        body = message.get("body", b"")
-        action = None
-        if (m is not None and content_type == _JSON and message["type"] == "http.request"
-                and not message.get("more_body", False) and body):
-            action = _action(body)
-        if action is None or m is None:
-            await self._slow(scope, _replay(message, receive), send)
-            return
-        response = await act_on(state, m[1], token, action.action, action.n)
-        await response(scope, receive, send)
+        await _answer(send, status, body)
 
-    async def _slow(self, scope: Scope, receive: Receive, send: Send) -> None:
-        """The request routed as FastAPI routes it (this route stepping aside)."""
-        scope[_SLOW] = True
-        await self.router(scope, receive, send)
-
-
-def add_hot_routes(router: Any) -> None:
-    """Put :class:`HotRoutes` first in ``router`` (the application's router)."""
-    router.routes.insert(0, HotRoutes(router.app))
+    def _handler(self, app: Any, exc: Exception) -> Any:
+        if self._handlers is None:
+            classes: dict[Any, Any] = {}
+            statuses: dict[int, Any] = {}
+            for key, handler in app.exception_handlers.items():
+                if key in (500, Exception):  # the server's error middleware's
+                    continue
+                if not inspect.iscoroutinefunction(handler):  # pragma: no cover
+                    raise TypeError("the error handlers are coroutines")
+                (statuses if isinstance(key, int) else classes)[key] = handler
+            self._handlers = (classes, statuses)
+        classes, statuses = self._handlers
+        if isinstance(exc, HTTPException) and exc.status_code in statuses:
+            return statuses[exc.status_code]
+        for cls in type(exc).__mro__:
+            if cls in classes:
+                return classes[cls]
+        return None
 
 
 def _headers(scope: Scope) -> tuple[str | None, bytes | None]:
