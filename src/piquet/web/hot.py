@@ -71,28 +71,27 @@ class HotRoutes:
         token, content_type = _headers(scope)
         app = scope["app"]
         state: Server = app.state.piquet
+        if scope["method"] == "GET":
+            wait = _wait(scope["query_string"])
+            m = _VIEW.fullmatch(scope["path"])
+            if wait is None or m is None:
+                await rest(scope, receive, send)
+                return
+            work = self._view(state, m[1], token, wait)
+        else:
+            m = _ACT.fullmatch(scope["path"])
+            message = await receive()
+            data = message.get("body", b"")
+            action = None
+            if (m is not None and content_type == _JSON and message["type"] == "http.request"
+                    and not message.get("more_body", False) and data):
+                action = _action(data)
+            if action is None or m is None:
+                await rest(scope, _replay(message, receive), send)
+                return
+            work = act_on(state, m[1], token, action.action, action.n)
         try:
-            if scope["method"] == "GET":
-                wait = _wait(scope["query_string"])
-                m = _VIEW.fullmatch(scope["path"])
-                if wait is None or m is None:
-                    await rest(scope, receive, send)
-                    return
-                entry, seat = await seat_view(state, m[1], token, wait)
-                status, body = 200, state.games.seat_body(entry, seat)
-            else:
-                m = _ACT.fullmatch(scope["path"])
-                message = await receive()
-                data = message.get("body", b"")
-                action = None
-                if (m is not None and content_type == _JSON
-                        and message["type"] == "http.request"
-                        and not message.get("more_body", False) and data):
-                    action = _action(data)
-                if action is None or m is None:
-                    await rest(scope, _replay(message, receive), send)
-                    return
-                status, body = await act_on(state, m[1], token, action.action, action.n)
+            status, body = await work
         except Exception as exc:
             # said as the application's error handlers say it (the ones that
             # ``ExceptionMiddleware`` holds; the rest, a bug, goes on up to be a 500)
@@ -103,6 +102,12 @@ class HotRoutes:
             await response(scope, receive, send)
             return
         await _answer(send, status, body)
+
+    @staticmethod
+    async def _view(state: Server, game_id: str, token: str | None, wait: float
+                    ) -> tuple[int, str]:
+        entry, seat = await seat_view(state, game_id, token, wait)
+        return 200, state.games.seat_body(entry, seat)
 
     def _handler(self, app: Any, exc: Exception) -> Any:
         if self._handlers is None:
