@@ -112,6 +112,9 @@ class Guards:
        actually sent (the body is read whole, it is small, and handed on).
     5. **CSRF** (HTTP): ``csrf`` (:func:`piquet.web.accounts.csrf_refusal`) says whether a
        state-changing request is refused.
+
+    A request that passed them all goes on to the application, or, for a seat's view
+    or its action, to ``hot`` (:class:`piquet.web.hot.HotRoutes`), the short way.
     """
 
     def __init__(
