@@ -135,16 +135,32 @@ class DealView:
 
 def dialog_json(dialog: tuple[Utterance, ...]) -> list[dict[str, Any]]:
     """The dialog as JSON: one shape for a seat's view and the public view."""
-    return [
-        {
+    return [_said_json(u) for u in dialog]
+
+
+_SAID: dict[int, tuple[Utterance, dict[str, Any]]] = {}
+"""id(utterance) -> (the utterance, its JSON): a deal's dialog is the same utterances
+from view to view (a deal's next state keeps them), and their words cost the most of a
+view's JSON.  Holding the utterance keeps its id from being reused; cleared when full."""
+
+
+def _said_json(u: Utterance) -> dict[str, Any]:
+    """``u`` as JSON (a new dict and list each time: a caller may change them)."""
+    hit = _SAID.get(id(u))
+    if hit is not None and hit[0] is u:
+        line = hit[1]
+    else:
+        line = {
             "seat": ROLE_NAMES[u.role],
             "class": None if u.cls is None else u.cls.label,
             "text": u.text,
             "said": aloud(u),
             "shown": [str(c) for c in CardSet(u.shown)],
         }
-        for u in dialog
-    ]
+        if len(_SAID) >= 16384:
+            _SAID.clear()
+        _SAID[id(u)] = (u, line)
+    return {**line, "shown": list(line["shown"])}
 
 
 def events_json(events: tuple[Event, ...]) -> list[dict[str, Any]]:

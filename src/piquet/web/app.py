@@ -44,6 +44,7 @@ from piquet.web.clocks import Clocks, Sweeper
 from piquet.web.errors import HTTP_STATUS, add_error_handlers
 from piquet.web.game_routes import only_move_words
 from piquet.web.games import Entry, Games
+from piquet.web.hot import HotRoutes
 from piquet.web.hub import Hub, RedisHub
 from piquet.web.limits import Guards
 from piquet.web.models import ConflictOut, LegalActionOut, ViewOut
@@ -212,6 +213,8 @@ def create_app(config: WebConfig) -> FastAPI:
     app.include_router(health.router)
     app.include_router(game_routes.router)  # options, games, actions, hints, records
     _include_routers(app, state)
+    # the seat's view and its action: a short way, behind the guards
+    app.state.hot = hot = HotRoutes()
     # every guard in one layer: security headers, rate, sockets, body size, CSRF
     app.add_middleware(
         Guards,
@@ -221,6 +224,7 @@ def create_app(config: WebConfig) -> FastAPI:
         max_body=config.max_body,
         sockets_per_client=config.sockets_per_client,
         csrf=csrf_refusal,
+        hot=hot,
     )
     return app
 

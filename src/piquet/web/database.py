@@ -230,7 +230,11 @@ def make_engine(url: str, *, sqlite_sync: str = "full") -> Engine:
         engine = sa.create_engine(url, pool_size=8, max_overflow=16)
         sa.event.listen(engine, "connect", pragmas)
         return engine
-    return sa.create_engine(url, pool_size=10, max_overflow=30, pool_pre_ping=True)
+    # as many kept open as the server's threads may use at once (16 worker threads, the
+    # group commit's writer, the clocks' sweeper): a connection over ``pool_size`` is
+    # closed when handed back, and a new one (a new server process on PostgreSQL's side)
+    # opened at the next rush, which under load was a connection every few actions
+    return sa.create_engine(url, pool_size=20, max_overflow=20, pool_pre_ping=True)
 
 
 _REVISION = re.compile(r'^revision\s*=\s*"([^"]+)"', re.M)

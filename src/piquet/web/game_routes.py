@@ -54,7 +54,16 @@ from piquet.web.rated import (
 from piquet.web.refusals import preset_named
 from piquet.web.server import Server, ServerOf
 
-__all__ = ["default_level", "only_move_words", "router", "run", "seat_entry"]
+__all__ = [
+    "act_on",
+    "default_level",
+    "entry_of",
+    "only_move_words",
+    "router",
+    "run",
+    "seat_entry",
+    "seat_view",
+]
 
 router = APIRouter()
 
@@ -214,10 +223,15 @@ async def create_game(
 
 async def seat_entry(state: Server, game_id: str, creds: Any) -> tuple[Entry, int]:
     """The game as it stands and the seat the token opens: from memory when it can."""
+    return await entry_of(state, game_id, token_of(creds))
+
+
+async def entry_of(state: Server, game_id: str, token: str | None) -> tuple[Entry, int]:
+    """:func:`seat_entry` for the token itself (None: none was sent)."""
     g = state.games
-    seat = g.seat_cached(game_id, token_of(creds))
+    seat = g.seat_cached(game_id, token)
     if seat is None:
-        entry, seat = await run(g.authenticate, game_id, token_of(creds))
+        entry, seat = await run(g.authenticate, game_id, token)
         return entry, seat.seat
     return g.cached(game_id) or await run(g.fresh, game_id), seat.seat
 
@@ -242,16 +256,25 @@ async def get_game(
     ] = 0,
 ) -> Response:
     """The seat's view of the game, its legal actions, and whether it is finished."""
+    return view_response(state, *await seat_view(state, game_id, token_of(creds), wait))
+
+
+async def seat_view(
+    state: Server, game_id: str, token: str | None, wait: float
+) -> tuple[Entry, int]:
+    """``GET /api/games/{id}``'s work (the route, and :mod:`piquet.web.hot`'s short way to
+    it): the game and the seat that ``token`` opens, once it is that seat's turn, the
+    game is over, or ``wait`` seconds have passed."""
     g = state.games
     if wait <= 0:
-        entry, seat = await seat_entry(state, game_id, creds)
+        entry, seat = await entry_of(state, game_id, token)
         if g.ai_turn(entry) is not None:
             state.ai.kick(game_id)
-        return view_response(state, entry, seat)
+        return entry, seat
     deadline = time.monotonic() + wait
     # watch first: no news between reading the game and waiting is missed
     with state.hub.watch(game_id) as watcher:
-        entry, seat = await seat_entry(state, game_id, creds)
+        entry, seat = await entry_of(state, game_id, token)
         # the game over (played to its end, or resigned) or the seat to act: answer now
         if not g.over(entry) and entry.live.match.to_act != seat:
             state.ai.kick(game_id)
@@ -265,7 +288,7 @@ async def get_game(
                 if (g.over(entry) or entry.live.match.to_act == seat or not woke
                         or game_id in g.problems):  # the computer cannot move: say so
                     break
-    return view_response(state, entry, seat)
+    return entry, seat
 
 
 @router.post(
@@ -283,19 +306,29 @@ async def act(game_id: GameId, body: ActionIn, creds: Creds, state: ServerOf) ->
     (the body's ``game`` is the view as it stands); 422: the rules forbid it (the
     error says what is allowed).  The game is unchanged then.
     """
+    status, text = await act_on(state, game_id, token_of(creds), body.action, body.n)
+    return Response(text, status_code=status, media_type="application/json")
+
+
+async def act_on(
+    state: Server, game_id: str, token: str | None, action: str, n: int | None
+) -> tuple[int, str]:
+    """``POST /api/games/{id}/actions``'s work (the route, and :mod:`piquet.web.hot`'s
+    short way to it): ``action`` taken by the seat ``token`` opens; the answer's status
+    and JSON text (200 and the seat's view, or 409 and the conflict's body)."""
     g = state.games
-    seat = g.seat_cached(game_id, token_of(creds))
+    seat = g.seat_cached(game_id, token)
     if seat is None:
-        entry, seat = await run(g.authenticate, game_id, token_of(creds))
+        entry, seat = await run(g.authenticate, game_id, token)
         known = True
     else:
         entry, known = g.current(game_id)  # checked against the database if need be
-    done = await take(g, state.ai, game_id, seat.seat, body.action, expect=body.n,
+    done = await take(g, state.ai, game_id, seat.seat, action, expect=n,
                       entry=entry, known=known)
     if done.conflict is not None:
-        return Response(done.conflict, status_code=409, media_type="application/json")
+        return 409, done.conflict
     assert done.entry is not None
-    return view_response(state, done.entry, seat.seat)
+    return 200, g.seat_body(done.entry, seat.seat)
 
 
 @router.post(

@@ -15,11 +15,12 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from piquet.web.database import StoreError, actions_t, games_t, reason_of, seats_t
 
@@ -39,7 +40,9 @@ class Append:
     future: Future[bool]
 
 
-# Built once: SQLAlchemy then reuses their compiled form (and their cache keys).
+# Built once, and compiled once per dialect (:func:`_statements`): the writer runs their
+# text through the driver, without SQLAlchemy's per-execution compile-cache look-up and
+# parameter processing (most of the writer thread's CPU: a third of a millisecond a batch)
 _ADVANCE: Final = (
     games_t.update()
     .where(
@@ -55,7 +58,47 @@ _ADVANCE: Final = (
         updated_at=sa.bindparam("b_now"),
     )
 )
-_LOG: Final = actions_t.insert()
+_LOG: Final = actions_t.insert().values(
+    game_id=sa.bindparam("b_game"),
+    idx=sa.bindparam("b_idx"),
+    player=sa.bindparam("b_player"),
+    action=sa.bindparam("b_action"),
+    created_at=sa.bindparam("b_now"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Statement:
+    """A statement compiled for one dialect: its text, and the order of its parameters
+    (None: the driver takes them by name)."""
+
+    text: str
+    order: tuple[str, ...] | None
+
+    def params(self, values: dict[str, object]) -> tuple[object, ...] | dict[str, object]:
+        if self.order is None:
+            return values
+        return tuple(values[k] for k in self.order)
+
+
+_COMPILED: dict[str, tuple[_Statement, _Statement]] = {}
+
+
+def _statement(stmt: sa.ClauseElement, dialect: sa.Dialect) -> _Statement:
+    compiled = stmt.compile(dialect=dialect)
+    assert isinstance(compiled, SQLCompiler)
+    if compiled.positional:
+        return _Statement(compiled.string, tuple(compiled.positiontup or ()))
+    return _Statement(compiled.string, None)
+
+
+def _statements(dialect: sa.Dialect) -> tuple[_Statement, _Statement]:
+    """(the advance, the log row) compiled for ``dialect``."""
+    key = f"{dialect.name}:{dialect.driver}:{dialect.paramstyle}"
+    got = _COMPILED.get(key)
+    if got is None:
+        got = _COMPILED[key] = (_statement(_ADVANCE, dialect), _statement(_LOG, dialect))
+    return got
 
 
 def bump_revision(conn: sa.Connection, game_id: str) -> None:
@@ -78,34 +121,35 @@ VERSION: Final = sa.select(
 def append_all(conn: sa.Connection, items: Sequence[Append], now: float) -> list[bool]:
     """Write ``items`` in ``conn``'s transaction: for each, whether the log had its length
     and the game its revision."""
+    advance, log_row = _statements(conn.dialect)
     results = []
-    rows = []
+    rows: list[Any] = []
     for item in items:
-        res = conn.execute(
-            _ADVANCE,
-            {
+        res = conn.exec_driver_sql(
+            advance.text,
+            advance.params({
                 "b_id": item.game_id,
                 "b_idx": item.idx,
                 "b_rev": item.revision,
                 "b_next": item.idx + 1,
                 "b_finished": item.finished,
                 "b_now": now,
-            },
+            }),
         )
         ok = res.rowcount == 1
         results.append(ok)
         if ok:
             rows.append(
-                {
-                    "game_id": item.game_id,
-                    "idx": item.idx,
-                    "player": item.player,
-                    "action": item.action,
-                    "created_at": now,
-                }
+                log_row.params({
+                    "b_game": item.game_id,
+                    "b_idx": item.idx,
+                    "b_player": item.player,
+                    "b_action": item.action,
+                    "b_now": now,
+                })
             )
     if rows:
-        conn.execute(_LOG, rows)
+        conn.exec_driver_sql(log_row.text, rows)
     return results
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import ClassVar, Final
+from typing import Any, ClassVar, Final
 
 import httptools
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -31,6 +31,47 @@ def _raw_response(status: int, reason: str, message: str) -> bytes:
         f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
         f"content-length: {len(body)}\r\n{retry}connection: close\r\n\r\n"
     ).encode() + body
+
+
+class _Corked:
+    """The connection's transport as one request's answer writes to it: the answer's
+    head (status line and headers) is held back until the next write, its body, and the
+    two go to the socket as one write (one system call, one wake-up of the client, where
+    uvicorn writes the head and the body each on its own).  Closing writes what is held
+    first; an interim answer (``100 Continue``) is never held."""
+
+    __slots__ = ("_head", "_transport")
+
+    def __init__(self, transport: asyncio.Transport) -> None:
+        self._transport = transport
+        self._head: bytes | None = None
+
+    def write(self, data: bytes) -> None:
+        head = self._head
+        if head is not None:
+            self._head = None
+            self._transport.write(head + data)
+        elif data.startswith(b"HTTP/1.1 ") and not data.startswith(b"HTTP/1.1 1"):
+            self._head = data
+        else:
+            self._transport.write(data)
+
+    def flush(self) -> None:
+        head = self._head
+        if head is not None:
+            self._head = None
+            self._transport.write(head)
+
+    def close(self) -> None:
+        self.flush()
+        self._transport.close()
+
+    def is_closing(self) -> bool:
+        return self._transport.is_closing()
+
+    def __getattr__(self, name: str) -> Any:
+        self.flush()
+        return getattr(self._transport, name)
 
 
 class GuardedHttpTools(HttpToolsProtocol):
@@ -152,6 +193,10 @@ class GuardedHttpTools(HttpToolsProtocol):
         if self._head > self.limits.max_head:
             raise _Refused
         super().on_headers_complete()
+        cycle = self.cycle
+        # the answer's head and body in one write (not for HEAD: no body follows)
+        if cycle is not None and cycle.scope is self.scope and self.scope["method"] != "HEAD":
+            cycle.transport = _Corked(self.transport)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
         self._end()

@@ -112,6 +112,9 @@ class Guards:
        actually sent (the body is read whole, it is small, and handed on).
     5. **CSRF** (HTTP): ``csrf`` (:func:`piquet.web.accounts.csrf_refusal`) says whether a
        state-changing request is refused.
+
+    A request that passed them all goes on to the application, or, for a seat's view
+    or its action, to ``hot`` (:class:`piquet.web.hot.HotRoutes`), the short way.
     """
 
     def __init__(
@@ -124,8 +127,12 @@ class Guards:
         max_body: int,
         sockets_per_client: int,
         csrf: CsrfCheck | None = None,
+        hot: Any = None,
     ) -> None:
         self.app = app
+        self.hot = hot
+        """:class:`piquet.web.hot.HotRoutes` (or None): the short way to the two routes
+        a game is played by, for a request that passed every guard."""
         self.all = TokenBuckets(rate, burst)
         self.create = TokenBuckets(create_per_minute / 60.0, max(1.0, create_per_minute / 3))
         self.limit = max_body
@@ -199,11 +206,12 @@ class Guards:
         if await self._csrf_refused(scope, send):
             return
         whole = chunks[0] if len(chunks) == 1 else b"".join(chunks)
-        await self.app(
-            scope,
-            _replay([{"type": "http.request", "body": whole, "more_body": False}], receive),
-            send,
-        )
+        receive = _replay([{"type": "http.request", "body": whole, "more_body": False}], receive)
+        hot = self.hot
+        if hot is not None and hot.claims(scope):
+            await hot.serve(scope, receive, send, self.app)
+            return
+        await self.app(scope, receive, send)
 
     async def _csrf_refused(self, scope: Scope, send: Send) -> bool:
         refusal = self.csrf(scope) if self.csrf is not None else None
