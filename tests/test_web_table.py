@@ -115,11 +115,14 @@ class Api:
         data: dict[str, Any] = r.json()
         return data
 
-    def act(self, seat: int, action: str) -> dict[str, Any]:
-        game = self.view(seat)
+    def act(self, seat: int, action: str, n: int | None = None) -> dict[str, Any]:
+        """``action`` by ``seat``, chosen on the game's version ``n`` (by default the
+        version the seat sees now); the seat's game after it."""
+        if n is None:
+            n = self.view(seat)["n"]
         r = self.http.post(
             f"/api/games/{self.id}/actions",
-            json={"action": action, "n": game["n"]},
+            json={"action": action, "n": n},
             headers={"Authorization": f"Bearer {self.tokens[seat]}"},
         )
         assert r.status_code == 200, r.text
@@ -135,17 +138,21 @@ class Api:
         seed: int = 1,
         limit: int = 3000,
     ) -> dict[str, Any]:
-        """Act for whoever is to act until ``until(seat watch's game)``; that game."""
+        """Act for whoever is to act until ``until(seat watch's game)``; that game.
+
+        Each seat's game is asked for only when it is not already known: the answer to an
+        action is the actor's game after it."""
         rng = random.Random(seed)
+        game = self.view(watch)
         for _ in range(limit):
-            game = self.view(watch)
             if until(game):
                 return game
             if game["finished"]:
                 raise GameOver("the game ended before the moment was reached")
             p = game["to_act"]
-            mine = self.view(p)
-            self.act(p, (policy or plain)(mine, rng))
+            mine = game if p == watch else self.view(p)
+            after = self.act(p, (policy or plain)(mine, rng), mine["n"])
+            game = after if p == watch else self.view(watch)
         raise AssertionError("the moment was not reached")
 
     def url(self, seat: int) -> str:
