@@ -3,17 +3,15 @@
 Each test runs at a desktop size and at a phone's 390x844.  A game is brought to the
 moment a test needs through the HTTP API (a game against *a friend*: this test holds both
 seats' tokens and acts for the one the page does not show), then the page is looked at
-and used as a person would.  Screenshots go to a temporary directory (or to
-``$PIQUET_SCREENSHOTS``: ``scripts/screenshots``).
+and used as a person would.  Screenshots are taken into ``$PIQUET_SCREENSHOTS`` when
+``scripts/screenshots`` asks for them.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,11 +22,10 @@ import pytest
 
 from browserkit import box_of
 from conftest import PATIENCE
-from test_web_kit import ThreadServer, as_cards, chromium_available
+from test_web_kit import ThreadServer, as_cards, chromium_available, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
-SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-table-"))
 SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
 RAW_ID = re.compile(r"\b(play|declare|discard|name|appoint|answer):\S")
 
@@ -56,15 +53,9 @@ def new_page(browser: Any, size: str = "desktop", *, offline: bool = False) -> A
     return page
 
 
-def shot(page: Any, name: str, size: str, part: str | None = None) -> Path:
-    """The page (or the element ``part``) as SHOTS/NAME-SIZE.png."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}-{size}.png"
-    if part:
-        page.locator(part).screenshot(path=str(path))
-    else:
-        page.screenshot(path=str(path))
-    return path
+def shot(page: Any, name: str, size: str, part: str | None = None) -> None:
+    """The page (or the element ``part``) as NAME-SIZE.png (see :func:`screenshot`)."""
+    screenshot(page.locator(part) if part else page, f"{name}-{size}")
 
 
 def scroll_into_view(locator: Any) -> None:
