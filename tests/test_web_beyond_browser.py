@@ -10,18 +10,16 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from browserkit import box_of
-from test_web_kit import CARD, ThreadServer, cheap_analysis, chromium_available, pick
+from test_web_kit import CARD, ThreadServer, cheap_analysis, chromium_available, pick, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
-SHOTS = Path("/tmp/piquet-beyond")
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 SIZES = [("desktop", DESKTOP), ("phone", PHONE)]
@@ -52,8 +50,7 @@ def new_page(browser: Any, viewport: dict[str, int]) -> Any:
 
 
 def shot(page: Any, name: str, *, full: bool = False) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+    screenshot(page, name, full_page=full)
 
 
 def no_sideways_scroll(page: Any, viewport: dict[str, int]) -> None:

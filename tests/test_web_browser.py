@@ -2,27 +2,23 @@
 
 Opens the page, starts a game against ``random`` and plays it to the end by clicking,
 invites a second browser and plays a hand between the two, reloads mid-game and goes on,
-and takes the screenshots that docs/web.md shows: into a temporary directory, or into
-``$PIQUET_SCREENSHOTS`` when ``scripts/screenshots`` runs these tests to regenerate
-docs/screenshots/ (the tests never write into the tracked tree themselves).  Skipped when
+and takes the screenshots that docs/web.md shows into ``$PIQUET_SCREENSHOTS`` when
+``scripts/screenshots`` runs these tests to regenerate docs/screenshots/ (none otherwise;
+the tests never write into the tracked tree themselves).  Skipped when
 /usr/bin/chromium is not installed (scripts/install-browser installs it).
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browserkit import box_of
-from test_web_kit import ThreadServer, chromium_available
+from test_web_kit import ThreadServer, chromium_available, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
-SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-shots-"))
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 # the hand's cards overlap: click where a person would, on the card's uncovered left edge
@@ -35,8 +31,7 @@ READY = (
 
 
 def shot(page: Any, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    screenshot(page, name)
 
 
 def new_page(browser: Any, viewport: dict[str, int] = DESKTOP) -> Any:

@@ -39,6 +39,27 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+SCREENSHOTS = os.environ.get("PIQUET_SCREENSHOTS")
+"""Where the browser tests' screenshots go (``scripts/screenshots`` sets it to regenerate
+the docs' pictures); unset, none is taken: drawing and encoding them cost the browser
+CPU that nothing reads."""
+
+
+def screenshot(target: Any, name: str, *, full_page: bool = False) -> None:
+    """``target`` (a page, or a locator of one element) as SCREENSHOTS/NAME.png when
+    screenshots are asked for; else only what taking one waits for: the element
+    visible (a page is always there)."""
+    if SCREENSHOTS is None:
+        if not hasattr(target, "goto"):  # a locator: the picture waits for it to show
+            target.wait_for(state="visible")
+        return
+    Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
+    if full_page:
+        target.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"), full_page=True)
+    else:
+        target.screenshot(path=str(Path(SCREENSHOTS) / f"{name}.png"))
+
+
 START_CEILING = 300.0
 """Longest wait for a server to start, in seconds: a loaded machine is slow to import;
 the wait ends as soon as the server answers."""

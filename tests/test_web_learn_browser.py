@@ -7,7 +7,7 @@ engine; a puzzle judged on the server; then a whole deal alone, from the home pa
 summary; at desktop size and at phone size.  At each page
 the words shown are read: every glossary term shown is marked (an ``abbr.term`` with its
 definition, or the title of the button it is on).  The screenshots docs/learn.md shows are
-taken into ``$PIQUET_SCREENSHOTS`` (``scripts/screenshots``) or a temporary directory.
+taken into ``$PIQUET_SCREENSHOTS`` when ``scripts/screenshots`` asks for them.
 """
 
 from __future__ import annotations

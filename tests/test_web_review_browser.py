@@ -4,25 +4,19 @@ a practice game at that position with the same cards."""
 
 from __future__ import annotations
 
-import os
 import random
-import tempfile
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from browserkit import box_of
-from test_web_kit import ThreadServer, cheap_analysis, chromium_available, pick
+from test_web_kit import ThreadServer, cheap_analysis, chromium_available, pick, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
-# a temporary directory, or $PIQUET_SCREENSHOTS when scripts/screenshots regenerates the
-# docs' pictures (docs/screenshots/review-*.png)
-SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-review-"))
 SIZES = [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})]
 
 
@@ -113,9 +107,8 @@ def test_the_review_of_a_one_deal_game(
     # the cards are the table's images, big enough to read
     card = page.locator("ol.review-mistakes .card.mini").first
     assert box_of(card)["width"] >= 40
-    SHOTS.mkdir(parents=True, exist_ok=True)
     deal.scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / f"review-{size}.png"))
+    screenshot(page, f"review-{size}")
     # a point of the curve shows its step on the viewer
     page.locator("svg.review-curve circle.dot").nth(3).click()
     page.wait_for_function("!document.querySelector('.step').textContent.startsWith('Step 0 ')")
@@ -141,7 +134,7 @@ def test_the_review_of_a_one_deal_game(
                     headers={"Authorization": f"Bearer {seat['token']}"}).json()
     assert new["to_act"] == seat["seat"] == new["seat"]
     assert new["view"]["deal"]["hand"] == old["views"][str(seat["seat"])]["deal"]["hand"]
-    page.screenshot(path=str(SHOTS / f"review-play-from-here-{size}.png"))
+    screenshot(page, f"review-play-from-here-{size}")
     assert not page.errors, page.errors
     page.context.close()
 
@@ -196,9 +189,8 @@ def test_the_curve_over_the_deals_of_a_three_deal_game(
     assert "Ada's points less" in box.inner_text()
     # the glossary's terms are marked here too
     assert box.locator("abbr.term").count() >= 1
-    SHOTS.mkdir(parents=True, exist_ok=True)
     box.scroll_into_view_if_needed()
-    page.screenshot(path=str(SHOTS / f"review-game-{size}.png"))
+    screenshot(page, f"review-game-{size}")
     # a point inside the second deal shows its step on the viewer
     second = g["deals"][1]
     i = second["first"] + 1

@@ -3,17 +3,15 @@
 Each test runs at a desktop size and at a phone's 390x844.  A game is brought to the
 moment a test needs through the HTTP API (a game against *a friend*: this test holds both
 seats' tokens and acts for the one the page does not show), then the page is looked at
-and used as a person would.  Screenshots go to a temporary directory (or to
-``$PIQUET_SCREENSHOTS``: ``scripts/screenshots``).
+and used as a person would.  Screenshots are taken into ``$PIQUET_SCREENSHOTS`` when
+``scripts/screenshots`` asks for them.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -24,11 +22,10 @@ import pytest
 
 from browserkit import box_of
 from conftest import PATIENCE
-from test_web_kit import ThreadServer, as_cards, chromium_available
+from test_web_kit import ThreadServer, as_cards, chromium_available, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
-SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-table-"))
 SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
 RAW_ID = re.compile(r"\b(play|declare|discard|name|appoint|answer):\S")
 
@@ -56,15 +53,9 @@ def new_page(browser: Any, size: str = "desktop", *, offline: bool = False) -> A
     return page
 
 
-def shot(page: Any, name: str, size: str, part: str | None = None) -> Path:
-    """The page (or the element ``part``) as SHOTS/NAME-SIZE.png."""
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    path = SHOTS / f"{name}-{size}.png"
-    if part:
-        page.locator(part).screenshot(path=str(path))
-    else:
-        page.screenshot(path=str(path))
-    return path
+def shot(page: Any, name: str, size: str, part: str | None = None) -> None:
+    """The page (or the element ``part``) as NAME-SIZE.png (see :func:`screenshot`)."""
+    screenshot(page.locator(part) if part else page, f"{name}-{size}")
 
 
 def scroll_into_view(locator: Any) -> None:
@@ -115,11 +106,14 @@ class Api:
         data: dict[str, Any] = r.json()
         return data
 
-    def act(self, seat: int, action: str) -> dict[str, Any]:
-        game = self.view(seat)
+    def act(self, seat: int, action: str, n: int | None = None) -> dict[str, Any]:
+        """``action`` by ``seat``, chosen on the game's version ``n`` (by default the
+        version the seat sees now); the seat's game after it."""
+        if n is None:
+            n = self.view(seat)["n"]
         r = self.http.post(
             f"/api/games/{self.id}/actions",
-            json={"action": action, "n": game["n"]},
+            json={"action": action, "n": n},
             headers={"Authorization": f"Bearer {self.tokens[seat]}"},
         )
         assert r.status_code == 200, r.text
@@ -135,17 +129,21 @@ class Api:
         seed: int = 1,
         limit: int = 3000,
     ) -> dict[str, Any]:
-        """Act for whoever is to act until ``until(seat watch's game)``; that game."""
+        """Act for whoever is to act until ``until(seat watch's game)``; that game.
+
+        Each seat's game is asked for only when it is not already known: the answer to an
+        action is the actor's game after it."""
         rng = random.Random(seed)
+        game = self.view(watch)
         for _ in range(limit):
-            game = self.view(watch)
             if until(game):
                 return game
             if game["finished"]:
                 raise GameOver("the game ended before the moment was reached")
             p = game["to_act"]
-            mine = self.view(p)
-            self.act(p, (policy or plain)(mine, rng))
+            mine = game if p == watch else self.view(p)
+            after = self.act(p, (policy or plain)(mine, rng), mine["n"])
+            game = after if p == watch else self.view(watch)
         raise AssertionError("the moment was not reached")
 
     def url(self, seat: int) -> str:

@@ -10,9 +10,7 @@ server on the same database; the record downloaded replays with
 from __future__ import annotations
 
 import json
-import os
 import random
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -35,6 +33,7 @@ from test_web_kit import (
     bearer,
     client,
     config,
+    screenshot,
 )
 
 # the scripted deal of test_tally: Bob deals, Anne is elder (court-gamester-1754)
@@ -487,9 +486,6 @@ def test_the_api_is_in_the_openapi_schema(tmp_path: Path) -> None:
         assert c.get("/static/tally.css").status_code == 200
 
 
-# ---------------------------------------------------------------------- the page
-# a temporary directory, or $PIQUET_SCREENSHOTS when scripts/screenshots regenerates the docs'
-SHOTS = Path(os.environ.get("PIQUET_SCREENSHOTS") or tempfile.mkdtemp(prefix="piquet-tally-"))
 
 
 def _new_sheet(browser: Any, url: str) -> tuple[Any, list[str]]:
@@ -554,8 +550,7 @@ def test_the_tally_page_keeps_the_score_and_says_what_is_refused(
         assert page.get_attribute("#main", "data-n") == n
         assert page.input_value("#tally-entry") == "9S"  # kept, to be corrected
         assert "Anne" in page.inner_text("#tally-entry-list")
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / "tally.png"), full_page=True)
+        screenshot(page, "tally", full_page=True)
         # undo by button; the reload keeps the tally
         page.click("#tally-undo")
         page.wait_for_selector(f"#main[data-n='{int(n or 0) - 1}']")
