@@ -3,13 +3,14 @@ noise, that another is better; and the seeds it rests on are the same in every p
 
 from __future__ import annotations
 
+import functools
 import random
 import subprocess
 import sys
 
 import pytest
 
-from piquet.advisor import advise
+from piquet.advisor import Advice, advise
 from piquet.advisor.deals import Setup
 from piquet.advisor.race import (
     _beta,
@@ -34,6 +35,13 @@ HAND = CardSet.parse("AS KS QS 7S QH 9H 8H QD 8D 9C 8C 7C")
 SMALL = {"samples": 40, "candidates": 3, "exact": 12, "seed": 2}
 
 
+@functools.cache
+def _advised(book_margin: float) -> Advice:
+    """:data:`HAND`'s advice (elder, :data:`SMALL`) at ``book_margin``: the two tests of the
+    margin ask the same advice (frozen; a function of its arguments), made once."""
+    return advise(HAND, R1754, role=0, book_margin=book_margin, **SMALL)  # type: ignore[arg-type]
+
+
 def _book(hand: CardSet, role: int) -> CardSet:
     s = Setup.of(hand, R1754, role)
     return CardSet(book_discard(hand.mask, s.lo, s.hi, R1754, role=role))
@@ -52,10 +60,10 @@ def test_the_book_discard_is_valued_exactly_beside_the_leaders() -> None:
 
 def test_a_huge_margin_keeps_the_book_and_no_margin_ranks_by_value() -> None:
     book = _book(HAND, 0)
-    kept = advise(HAND, R1754, role=0, book_margin=float("inf"), **SMALL)  # type: ignore[arg-type]
+    kept = _advised(float("inf"))
     assert kept.best == book
     assert kept.method["book"]["kept"] is True
-    free = advise(HAND, R1754, role=0, book_margin=0.0, **SMALL)  # type: ignore[arg-type]
+    free = _advised(0.0)
     values = [r.value for r in free.ranking]
     assert values == sorted(values, reverse=True)
     if free.best != book:
@@ -69,8 +77,8 @@ def test_a_huge_margin_keeps_the_book_and_no_margin_ranks_by_value() -> None:
 
 
 def test_the_ranking_is_the_same_whatever_the_margin_but_for_the_first_place() -> None:
-    a = advise(HAND, R1754, role=0, book_margin=float("inf"), **SMALL)  # type: ignore[arg-type]
-    b = advise(HAND, R1754, role=0, book_margin=0.0, **SMALL)  # type: ignore[arg-type]
+    a = _advised(float("inf"))
+    b = _advised(0.0)
     assert sorted(a.ranking, key=lambda r: r.discard.mask) == sorted(
         b.ranking, key=lambda r: r.discard.mask
     )
@@ -449,7 +457,7 @@ def test_with_values_tied_at_certainty_the_pick_is_still_valued_exactly(
     """Near the end of a game the chances clamp to 1 (or 0) and many discards tie: the
     pick, first in the ranking's order among the ties, is one valued exactly."""
     args = {"samples": 40, "candidates": 3, "exact": 12, "seed": i, "settle_nodes": 300_000}
-    a = advise(_random_1754(i), R1754, role=i % 2, score=score, **args)  # type: ignore[arg-type]
+    a = advise(_random_1754(i), R1754, role=i % 2, score=score, **args)
     assert a.ranking[0].method == "exact"
     exact = max(r.value for r in a.ranking if r.method == "exact")
     assert all(r.value <= exact for r in a.ranking)

@@ -229,11 +229,15 @@ def test_rule_ii_elder_keeps_the_ace_rather_than_go_for_a_low_quatorze() -> None
     """II: "not to regard a low Quatorze ... for that Purpose throw out an Ace or a King".
 
     Elder holds three tens and the ace of hearts; laying out a ten beats laying
-    out the ace in the same 300 deals, by about 7.6 points a deal, well beyond
-    the noise.
+    out the ace in the same deals, by about 7.6 points a deal, well beyond
+    the noise.  120 deals are what that margin needs: in 300 the paired
+    difference was 7.6 with a spread of 14.9 a deal, so in 120 its standard error
+    is about 1.36 and the asserted lead of more than a point is 4.8 standard
+    errors inside the expected one (the first 120 of those deals: 7.6, 5.6
+    standard errors clear of the point; the ace's interval ends at -5.3).
     """
     hand = "AS KS 9S 8S AH 9H 8H TH TD TC KC 7C"
-    ace, ten = _verified(hand, 0, ["AH 9H 8H 8S 7C", "TC 9H 8H 8S 7C"])
+    ace, ten = _verified(hand, 0, ["AH 9H 8H 8S 7C", "TC 9H 8H 8S 7C"], deals=120)
     assert ten.mean > ace.mean + 1.0
     assert ace.high < 0
 
@@ -259,22 +263,24 @@ def test_rule_vii_younger_with_three_aces_discards_the_fourth_suit() -> None:
     the fourth Suit."  Play agrees (about 3.6 a deal better than three odd cards), and it
     beats the advisor's own best three too: this is a hand where the default ranking (a
     fast play-out and a few exact deals) cannot tell discards a point or two apart, and
-    verification by play is what shows the book right."""
+    verification by play is what shows the book right.
+
+    The advisor's three are played in the first 200 of the same deals (the deals are drawn
+    in turn from the seed, and a discard's result in a deal is its own, whatever else is
+    played beside it): the fourth suit's results there are the first 200 above, not
+    played again.  As :func:`verify` picks its best, a tie goes to the discard listed
+    first, and the fourth suit came last."""
     hand = "AS QS 8S AH JH 7H AD TD 9D TC 9C 7C"
     fourth, others = _verified(hand, 1, ["TC 9C 7C", "8S 7H 9D"])
     assert fourth.mean > others.mean + 1.0
     assert others.high < 0
     advice = advise(CardSet.parse(hand), R1754, role=1)
-    v = verify(
-        CardSet.parse(hand),
-        [*advice.top(3), CardSet.parse("TC 9C 7C")],
-        R1754,
-        role=1,
-        deals=200,
-        seed=1,
-        opponent="book",
-    )
-    assert v.best.discard == CardSet.parse("TC 9C 7C")
+    top = advice.top(3)
+    assert CardSet.parse("TC 9C 7C") not in top
+    v = verify(CardSet.parse(hand), top, R1754, role=1, deals=200, seed=1, opponent="book")
+    in_200 = fourth.nets[:200]
+    assert len(in_200) == 200
+    assert round(sum(in_200) / 200, 9) > max(round(v.get(d).mean, 9) for d in top)
 
 
 @pytest.mark.statistical
