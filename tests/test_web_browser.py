@@ -349,3 +349,190 @@ def test_a_socket_gone_silent_is_given_up_and_the_table_reconnects(
     page.wait_for_function("document.querySelector('#conn').classList.contains('on')")
     assert len(sockets) >= 2  # connected again, through a second socket
     assert not page.errors
+
+
+def test_the_page_acts_over_its_socket_and_is_sent_each_view_once(
+    server: ThreadServer, browser: Any
+) -> None:
+    """With its WebSocket open the page acts over it (``{"action": ID, "n": N}``), not over
+    HTTP: the actor's new view comes once, pushed over the socket, never also as an HTTP
+    answer."""
+    import json
+
+    page = new_page(browser)
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url)
+            if r.method == "POST" and r.url.endswith("/actions") else None)
+    sent: list[Any] = []
+    received: list[Any] = []
+
+    def frames(ws: Any) -> None:
+        ws.on("framesent", lambda payload: sent.append(json.loads(payload)))
+        ws.on("framereceived", lambda payload: received.append(json.loads(payload)))
+
+    page.on("websocket", frames)
+    start_game(page, server.url, rules="rubicon")
+    page.wait_for_selector("#conn.on")
+    taken = {"exchange", "play", "declare", "summary"}  # no screenshots here
+    moves = 0
+    while moves < 8:
+        settle(page)
+        if one_move(page, taken) not in ("summary", "finished"):
+            moves += 1
+    settle(page)
+    actions = [m for m in sent if isinstance(m, dict) and "action" in m]
+    assert len(actions) >= 8, sent
+    assert all(isinstance(m.get("n"), int) for m in actions)
+    assert not posted, posted
+    views = [m["view"]["n"] for m in received if isinstance(m, dict) and m.get("type") == "view"]
+    after = [m["n"] + 1 for m in actions]
+    assert all(views.count(n) <= 1 for n in after), (after, views)
+    assert views == sorted(views), views  # never an older view after a newer one
+    assert not page.errors
+
+
+def test_the_page_acts_over_http_while_its_socket_is_not_open(
+    server: ThreadServer, browser: Any
+) -> None:
+    """A socket that cannot stay open (closed as soon as it opens): the page acts over
+    HTTP, and the answer is the new view."""
+    page = new_page(browser)
+    posted: list[str] = []
+    page.on("request", lambda r: posted.append(r.url)
+            if r.method == "POST" and r.url.endswith("/actions") else None)
+    page.route_web_socket("**/api/games/*/ws", lambda ws: ws.close())
+    start_game(page, server.url, rules="rubicon")
+    taken = {"exchange", "play", "declare", "summary"}
+    settle(page)
+    n = n_of(page)
+    one_move(page, taken)
+    assert n_of(page) > n
+    assert posted
+    assert not page.errors
+
+
+def _actions_posted(page: Any) -> list[Any]:
+    posted: list[Any] = []
+    page.on("request", lambda r: posted.append(r.post_data_json)
+            if r.method == "POST" and r.url.endswith("/actions") else None)
+    return posted
+
+
+def _move_without_waiting(page: Any) -> None:
+    """One move by clicking (cards chosen and Discard pressed at the exchange, a card
+    played, or the first action button), not waiting for its answer."""
+    settle(page)
+    if page.is_visible("#hand.choosing") and page.is_visible("#discard"):
+        cards = page.locator("#hand .card")
+        i = 0
+        while not page.is_enabled("#discard"):
+            cards.nth(i).click(position=CARD_EDGE)
+            i += 1
+        page.click("#discard")
+    elif page.query_selector("#hand .card.playable"):
+        page.click("#hand .card.playable", position=CARD_EDGE)
+    else:
+        page.locator("#actions button:not([disabled]):not(#undo)").first.click()
+
+
+def _until(page: Any, caught: list[Any]) -> None:
+    """Wait until the test's socket route has caught the page's action."""
+    for _ in range(6000):  # the route's callbacks run while the test waits on the page
+        if caught:
+            return
+        page.wait_for_timeout(50)
+    raise AssertionError("the page sent no action")
+
+
+def test_an_action_the_socket_leaves_unanswered_is_sent_over_http_once(
+    server: ThreadServer, browser: Any
+) -> None:
+    """The page's action is lost on the way (the socket stays open, the server never hears
+    it): the table stays busy, then sends the same action with the same ``n`` over HTTP,
+    once, and the new view comes; nothing is applied twice."""
+    import json
+
+    page = new_page(browser)
+    posted = _actions_posted(page)
+    caught: list[Any] = []
+
+    def handler(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+
+        def from_page(message: Any) -> None:
+            data = json.loads(message)
+            if "action" in data and not caught:
+                caught.append(data)  # dropped: the server never hears it
+                return
+            server_side.send(message)
+
+        ws.on_message(from_page)
+        server_side.on_message(ws.send)
+
+    page.route_web_socket("**/api/games/*/ws", handler)
+    start_game(page, server.url, rules="rubicon")
+    page.wait_for_selector("#conn.on")
+    settle(page)
+    n = n_of(page)
+    _move_without_waiting(page)
+    _until(page, caught)
+    assert caught[0]["n"] == n
+    # answered by the view past n, through HTTP (the socket never answers it)
+    page.wait_for_function(f"Number(document.querySelector('#main').dataset.n) > {n}")
+    settle(page)
+    assert posted == [{"action": caught[0]["action"], "n": n}]
+    # applied once, at n
+    log = server.app.state.piquet.store.actions(page.url.rsplit("/", 1)[1])
+    assert [a.idx for a in log if a.action == caught[0]["action"]] == [n]
+    assert not page.errors
+
+
+def test_a_refusal_over_the_socket_is_said_and_frees_the_table(
+    server: ThreadServer, browser: Any
+) -> None:
+    """An error that says it answers the page's action ends the wait: the words shown, the
+    table free again, nothing sent over HTTP; an error that answers something else (it
+    names no action) does not end it."""
+    import json
+
+    page = new_page(browser)
+    posted = _actions_posted(page)
+    caught: list[Any] = []
+    sockets: list[Any] = []
+
+    def handler(ws: Any) -> None:
+        server_side = ws.connect_to_server()
+        sockets.append(ws)
+
+        def from_page(message: Any) -> None:
+            data = json.loads(message)
+            if "action" in data and not caught:
+                caught.append(data)  # held back; the test answers it
+                ws.send(json.dumps({"type": "error", "error": "Something else failed."}))
+                return
+            server_side.send(message)
+
+        ws.on_message(from_page)
+        server_side.on_message(ws.send)
+
+    page.route_web_socket("**/api/games/*/ws", handler)
+    start_game(page, server.url, rules="rubicon")
+    page.wait_for_selector("#conn.on")
+    settle(page)
+    n = n_of(page)
+    _move_without_waiting(page)
+    _until(page, caught)
+    said = "document.querySelector('#toast').textContent.includes"
+    page.wait_for_function(f"{said}('Something else failed')")
+    assert caught[0]["n"] == n
+    assert page.get_attribute("#main", "data-busy") == "1"  # still waiting for its answer
+    sockets[-1].send(json.dumps({"type": "error", "status": 422, "error": "Not that one.",
+                                 "answers": {"action": caught[0]["action"], "n": n}}))
+    page.wait_for_selector('#main[data-busy="0"]')
+    page.wait_for_function(f"{said}('Not that one')")
+    assert n_of(page) == n and not posted
+    # the table is free: the next move goes over the socket and is answered
+    settle(page)
+    one_move(page, {"exchange", "play", "declare", "summary"})
+    assert n_of(page) > n and not posted
+    assert not page.errors

@@ -133,6 +133,9 @@ def test_a_copy_on_the_websocket_is_answered_with_the_view_and_applied_once(
             ws.send(json.dumps({"action": action, "n": game["n"]}))
             after = json.loads(ws.recv(timeout=10))
             assert after["type"] == "view" and after["view"]["n"] == game["n"] + 1
+            # the answer is sent once (by the session, or by its pump on the news: not both)
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
             ws.send(json.dumps({"action": action, "n": game["n"]}))  # the copy
             again = json.loads(ws.recv(timeout=10))
             assert again == after
@@ -140,8 +143,11 @@ def test_a_copy_on_the_websocket_is_answered_with_the_view_and_applied_once(
             refused = json.loads(ws.recv(timeout=10))
             assert refused["type"] == "error" and refused["status"] == 409
             assert refused["game"]["n"] == game["n"] + 1
+            # a refusal says which action it answers
+            assert refused["answers"] == {"action": "pass", "n": game["n"] + 7}
             ws.send(json.dumps({"action": "pass", "n": "1"}))
-            assert json.loads(ws.recv(timeout=10))["status"] == 400
+            bad = json.loads(ws.recv(timeout=10))
+            assert bad["status"] == 400 and bad["answers"] == {"action": "pass", "n": "1"}
         store = srv.app.state.piquet.store
         assert len(store.actions(gid)) == 1
 

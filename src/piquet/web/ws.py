@@ -1,17 +1,20 @@
 """The WebSocket of live updates: ``/api/games/{id}/ws``.
 
-The client's first message is ``{"token": TOKEN}``.  The server then sends
-``{"type": "view", "view": ...}`` (the same object as ``GET /api/games/{id}``) now and
-whenever the game changes, from any server process.  The client may send
-``{"action": ID, "n": N}`` to act (``n``: the log length of the view acted on; a copy of
-an action already recorded is answered with the view, a game that moved on otherwise with
-``{"type": "error", "status": 409, "game": VIEW}``), ``{"type": "ping"}`` (answered
-``{"type": "pong"}``) or ``{"type": "refresh"}``.  A chat message written in the game
-is told as ``{"type": "talk"}``: the page asks for the chat again.  A message the server
-cannot use gets ``{"type": "error", "error": "..."}`` and the connection stays open; a bad
-token closes it with code 4404 (4401 without one), too many messages with 4429 (as is a
-socket over the rate limit, or one more than the sockets one client address may hold
-open: :class:`~piquet.web.limits.Guards`).
+The client's first message is ``{"token": TOKEN}``.  The server then sends ``{"type":
+"view", "view": ...}`` (the same object as ``GET /api/games/{id}``) now and whenever the
+game changes, from any server process; never the same view twice running, nor an older one
+after a newer.  The client may send ``{"action": ID, "n": N}`` to act (``n``: the log
+length of the view acted on).  The answer is the seat's next view, past ``n`` (sent once:
+it is also the news every seat hears); a copy of an action already recorded is answered
+with the view as it stands; a refusal is an error that says what it answers, ``{"type":
+"error", "status": S, "error": "...", "answers": {"action": ID, "n": N}}``, with ``"game":
+VIEW`` when the game moved on (409).  The client may also send ``{"type": "ping"}``
+(answered ``{"type": "pong"}``) or ``{"type": "refresh"}``.  A chat message written in the
+game is told as ``{"type": "talk"}``: the page asks for the chat again.  A message the
+server cannot use gets ``{"type": "error", "error": "..."}`` and the connection stays
+open; a bad token closes it with code 4404 (4401 without one), too many messages with 4429
+(as is a socket over the rate limit, or one more than the sockets one client address may
+hold open: :class:`~piquet.web.limits.Guards`).
 
 A first message ``{"token": TOKEN, "presence": true}`` asks to be told who is at the
 table: ``{"type": "presence", "here": [SEAT, ...]}`` (the seats with a socket open, on any
@@ -40,7 +43,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from piquet.table.errors import Refusal, TableError
 from piquet.web.acting import take
 from piquet.web.errors import HTTP_STATUS
-from piquet.web.games import Games
+from piquet.web.games import Entry, Games
 from piquet.web.hub import PRESENCE_EVERY, live_message
 from piquet.web.ids import ID_RE
 from piquet.web.limits import TokenBuckets, too_deep
@@ -96,6 +99,8 @@ class _Session:
         self.ai = state.ai
         self.seat = -1
         self.last = ""
+        #: the log length of the last view sent (-1: none yet)
+        self.last_n = -1
         #: whether the client asked to be told who is at the table, and what it was told
         self.presence = False
         self.told: object = _UNTOLD
@@ -124,12 +129,18 @@ class _Session:
         g = self.games
         held = g.cached(self.game_id) if heard is None else g.after_news(self.game_id, heard)
         entry = held or await self.call(g.fresh, self.game_id)
-        body = '{"type":"view","view":' + g.seat_body(entry, self.seat) + "}"
-        if force or body != self.last:
-            self.last = body
-            await self.send_text(body)
+        await self.send_view(entry, force=force)
         if g.ai_turn(entry) is not None:
             self.ai.kick(self.game_id)
+
+    async def send_view(self, entry: Entry, *, force: bool = False) -> None:
+        """Send the seat's view of ``entry`` unless it is the last one sent, or older."""
+        if not force and entry.n < self.last_n:
+            return  # a newer view went first (the log only grows)
+        body = '{"type":"view","view":' + self.games.seat_body(entry, self.seat) + "}"
+        if force or body != self.last:
+            self.last, self.last_n = body, entry.n
+            await self.send_text(body)
 
     async def tell_presence(self) -> None:
         """Send who is at the table, if the client asked and it changed since last told."""
@@ -211,23 +222,31 @@ class _Session:
             closing = False
 
             async def pump() -> None:
-                with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-                    while not closing:
-                        await watcher.wait(every)
-                        if closing:
-                            return
-                        await self.tell_presence()
-                        if watcher.talked():  # a chat message: the page asks for the chat
-                            await self.send({"type": "talk"})
-                        if not watcher.news:
-                            continue
-                        try:
-                            await self.push(heard=watcher.take())
-                        except TableError as exc:
-                            await self.send({"type": "error", "error": exc.message})
-                        except StoreError as exc:
-                            said = unavailable_words(exc.said)
-                            await self.send({"type": "error", "error": said, "status": 503})
+                try:
+                    with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+                        while not closing:
+                            await watcher.wait(every)
+                            if closing:
+                                return
+                            await self.tell_presence()
+                            if watcher.talked():  # a chat message: the page asks for it
+                                await self.send({"type": "talk"})
+                            if not watcher.news:
+                                continue
+                            try:
+                                await self.push(heard=watcher.take())
+                            except TableError as exc:
+                                await self.send({"type": "error", "error": exc.message})
+                            except StoreError as exc:
+                                said = unavailable_words(exc.said)
+                                await self.send({"type": "error", "error": said,
+                                                 "status": 503})
+                except Exception:
+                    # a socket left open with no views would look live while the table
+                    # stands still: closed, the page connects again (and asks over HTTP)
+                    log.exception("the views of game %s stopped", self.game_id)
+                    with contextlib.suppress(Exception):
+                        await self.ws.close(code=1011)
 
             await self.push()
             await self.tell_presence()
@@ -280,33 +299,49 @@ class _Session:
         elif kind == "refresh":
             await self.push(force=True)
         elif isinstance(action, str) and kind in (None, "action"):
-            if len(action) > 200:
-                await self.send({"type": "error", "error": "action id too long", "status": 400})
-                return
-            n = data.get("n")
-            if type(n) is float and n.is_integer() and abs(n) < 2**53:
-                n = int(n)  # a whole number, as over HTTP (JSON Schema's integer)
-            if n is not None and (type(n) is not int or n < 0):
-                error = "n must be the log length of the view acted on: an integer, 0 or more"
-                await self.send({"type": "error", "error": error, "status": 400})
-                return
-            entry, known = self.games.current(self.game_id)
-            try:
-                done = await take(self.games, self.ai, self.game_id, self.seat, action,
-                                  expect=n, entry=entry, known=known)
-            except StoreError as exc:
-                await self.send(
-                    {"type": "error", "error": unavailable_words(exc.said), "status": 503})
-                return
-            except TableError as exc:
-                status = HTTP_STATUS[exc.kind]
-                await self.send({"type": "error", "error": exc.message, "status": status})
-                return
-            if done.conflict is not None:
-                # the game is not as the client saw it: the one 409 body, as HTTP sends it
-                await self.send_text('{"type":"error","status":409,' + done.conflict[1:])
-                return
-            if not done.applied:  # a copy of an action already recorded: as it stands
-                await self.push(force=True)
+            await self.act(action, data.get("n"))
         else:
             await self.send({"type": "error", "error": f"unknown message: {_HELP}"})
+
+    async def act(self, action: str, n: Any) -> None:
+        """Apply the seat's ``action`` (chosen on the view of log length ``n``) and answer
+        it: with the view past ``n`` (sent once: here, or by the pump if its news came
+        first), or with an error that says what it answers (``"answers": {"action": ID,
+        "n": N}``, as sent)."""
+
+        answers = {"action": action[:200], "n": n}
+
+        async def refuse(error: str, status: int) -> None:
+            await self.send({"type": "error", "error": error, "status": status,
+                             "answers": answers})
+
+        if len(action) > 200:
+            await refuse("action id too long", 400)
+            return
+        if type(n) is float and n.is_integer() and abs(n) < 2**53:
+            n = int(n)  # a whole number, as over HTTP (JSON Schema's integer)
+        if n is not None and (type(n) is not int or n < 0):
+            await refuse("n must be the log length of the view acted on: an integer, 0 or "
+                         "more", 400)
+            return
+        entry, known = self.games.current(self.game_id)
+        try:
+            done = await take(self.games, self.ai, self.game_id, self.seat, action,
+                              expect=n, entry=entry, known=known)
+        except StoreError as exc:
+            await refuse(unavailable_words(exc.said), 503)
+            return
+        except TableError as exc:
+            await refuse(exc.message, HTTP_STATUS[exc.kind])
+            return
+        if done.conflict is not None:
+            # the game is not as the client saw it: the one 409 body, as HTTP sends it
+            await self.send_text('{"type":"error","status":409,"answers":'
+                                 + json.dumps(answers) + "," + done.conflict[1:])
+            return
+        if not done.applied:  # a copy of an action already recorded: as it stands
+            await self.push(force=True)
+        elif done.entry is not None and done.entry.n > self.last_n:
+            # the answer, not left to the pump's news: the pump sends the same view only
+            # if this has not (a view is sent once), and never an older one after it
+            await self.send_view(done.entry)

@@ -567,6 +567,7 @@ function stopTable() {
   clearTimeout(T.retryTimer);
   clearTimeout(T.liveTimer);
   clearInterval(T.clockTimer);
+  if (T.acting) clearTimeout(T.acting.timer);
   document.removeEventListener("keydown", T.onKey);
   T = null;
 }
@@ -597,7 +598,8 @@ async function showTable(id) {
   }
   T = { id, token: mine.token, game: null, selected: new Set(), selKey: "", ws: null,
     stopped: false, busy: false, hint: null, wsFails: 0, onKey: null, sinking: false,
-    naming: false, live: true, liveTimer: null, handFocus: -1, here: null };
+    naming: false, live: true, liveTimer: null, handFocus: -1, here: null, acting: null,
+    pausedDeal: null };
   T.onKey = (e) => onKey(e);
   document.addEventListener("keydown", T.onKey);
   $main.replaceChildren(h("p", { class: "loading" }, "Finding your table…"));
@@ -650,16 +652,27 @@ function connect() {
     if (mine.stopped || mine.ws !== ws) return;
     let msg;
     try { msg = JSON.parse(ev.data); } catch { return; }
-    if (msg.type === "view") { mine.wsFails = 0; setGame(msg.view); }
-    else if (msg.type === "live") setLive(mine, !!msg.ok, msg.error);
+    if (msg.type === "view") {
+      mine.wsFails = 0;
+      setGame(msg.view);  // a view past the one acted on answers the action (setGame)
+    } else if (msg.type === "live") setLive(mine, !!msg.ok, msg.error);
     else if (msg.type === "presence") setHere(mine, msg.here);
     else if (msg.type === "talk") loadChat(mine);
-    else if (msg.type === "error") toast(msg.error, "bad");
+    else if (msg.type === "error" && mine.acting && msg.answers &&
+      msg.answers.action === mine.acting.id && msg.answers.n === mine.acting.n) {
+      answered(mine);  // the action refused: the error says it answers it
+      refused(mine, msg.error, msg.game);
+    } else if (msg.type === "error") toast(msg.error, "bad");
   });
   ws.addEventListener("close", (ev) => {
     clearInterval(beat);
     if (mine.stopped || mine.ws !== ws) return;
-    if (ev.code === 4404 || ev.code === 4401) return;
+    if (ev.code === 4404 || ev.code === 4401) {
+      // the seat is gone: an action sent meanwhile is asked over HTTP, which says why
+      const a = mine.acting;
+      if (a) actOverHttp(mine, a.id, a.n);
+      return;
+    }
     lost(mine, ws);
   });
   ws.addEventListener("open", () => { if (mine.ws === ws) setConn(true); });
@@ -670,6 +683,8 @@ function connect() {
 function lost(mine, ws) {
   if (mine.ws !== ws) return;
   mine.ws = null;
+  const a = mine.acting;  // an action sent but not answered: again over HTTP (the same n)
+  if (a) actOverHttp(mine, a.id, a.n);
   try { ws.close(); } catch { /* already closed */ }
   setHere(mine, null);  // who is at the table is not known while away
   mine.wsFails += 1;
@@ -737,7 +752,12 @@ function setConn(ok) {
 
 function setGame(game, force) {
   if (!T) return;
-  if (!force && T.game && game.n < T.game.n) return; // an older view arrived late
+  // a view past the one acted on, however it came, answers the action sent over the socket
+  if (T.acting && Number.isInteger(game.n) && game.n > T.acting.n) answered(T);
+  if (!force && T.game && game.n < T.game.n) { // an older view arrived late
+    renderTable();  // (what is busy may have changed)
+    return;
+  }
   const prev = T.game;
   T.game = game;
   const v = game.view;
@@ -840,27 +860,76 @@ function ratedWords() {
 }
 
 // Every action carries the log length ``n`` of the game it was chosen on: the server
-// applies it once, and answers 409 with the game as it stands if that moved on.
+// applies it once, and answers 409 with the game as it stands if that moved on.  It goes
+// over the table's open socket, whose next view past ``n`` (or an error naming the action)
+// answers it, so the new view comes once; over HTTP while the socket is not open or live
+// updates are down, and again over HTTP (the same action and ``n``: applied once) if the
+// socket closes or says nothing of it for 8 s.  ``T.acting``: the action sent over the
+// socket and not answered yet; while it is, the table is busy.
+const SOCKET_ANSWER_MS = 8000;
 async function act(id) {
   if (!T || T.busy || !T.game) return;
   const mine = T;
+  const n = mine.game.n;
   mine.busy = true;
-  renderTable();
+  const ws = mine.ws;
+  if (ws && ws.readyState === WebSocket.OPEN && mine.live) {
+    try {
+      ws.send(JSON.stringify({ action: id, n }));
+    } catch {
+      await actOverHttp(mine, id, n);  // the socket is closing
+      return;
+    }
+    const a = { id, n, timer: null };
+    a.timer = setTimeout(() => {
+      if (mine.acting === a && !mine.stopped) actOverHttp(mine, id, n);
+    }, SOCKET_ANSWER_MS);
+    mine.acting = a;
+    renderTable();
+    return;
+  }
+  await actOverHttp(mine, id, n);
+}
+
+// The action sent over the socket is answered (a newer view, or its error): the table is
+// free again.  Whether one was waiting.
+function answered(mine) {
+  const a = mine.acting;
+  if (!a) return false;
+  clearTimeout(a.timer);
+  mine.acting = null;
+  mine.busy = false;
+  return true;
+}
+
+// An action refused (over either path): say why, and show the game as it stands.
+async function refused(mine, message, game) {
+  toast(sentence(message), "bad");
+  let now = game;
+  if (!now) {
+    try { now = await api("GET", `/api/games/${mine.id}`, undefined, mine.token); }
+    catch { /* shown as it was */ }
+  }
+  if (T !== mine) return;
+  if (now) setGame(now); else renderTable();
+}
+
+async function actOverHttp(mine, id, n) {
+  if (mine.acting) { clearTimeout(mine.acting.timer); mine.acting = null; }
+  mine.busy = true;
+  if (T === mine) renderTable();
+  let game;
   try {
-    const game = await api("POST", `/api/games/${mine.id}/actions`, { action: id, n: mine.game.n },
-      mine.token);
-    if (T !== mine) return;
-    mine.busy = false;
-    if (mine.game && game.n < mine.game.n) renderTable(); // a newer view came by the socket
-    else setGame(game);
+    game = await api("POST", `/api/games/${mine.id}/actions`, { action: id, n }, mine.token);
   } catch (e) {
     if (T !== mine) return;
     mine.busy = false;
-    toast(sentence(e.message), "bad");
-    if (e.data && e.data.game) { setGame(e.data.game); return; }
-    try { setGame(await api("GET", `/api/games/${mine.id}`, undefined, mine.token)); }
-    catch { renderTable(); }
+    refused(mine, e.message, e.data && e.data.game);
+    return;
   }
+  if (T !== mine) return;
+  mine.busy = false;
+  setGame(game);  // (older than a view the socket brought meanwhile: that one stays)
 }
 
 // Undo (a practice game against the computer), resign, rematch: web/practice.py.
@@ -1017,7 +1086,7 @@ function renderTable() {
       renderHand());
   }
   const mine = store.get(T.id) || {};
-  if (T.pending !== null && T.pending !== undefined && g.last_deal) {
+  if (T.pausedDeal !== null && T.pausedDeal !== undefined && g.last_deal) {
     fill(felt, renderLastTrick());
   } else if (mine.guided && !g.finished && d) {
     felt.insertBefore(coachPanel(T, renderTable), felt.querySelector("#actions"));
@@ -1783,7 +1852,7 @@ function maybeSummary() {
       // a learner sees the last trick on the table first, then the summary
       const last = g.last_deal && g.last_deal.number === i + 1 ? g.last_deal : null;
       if (last && last.tricks.length && (level() === "learner" || mine.guided)) {
-        T.pending = i;
+        T.pausedDeal = i;
         renderTable();
       } else {
         showDealSummary(i);
@@ -1798,8 +1867,8 @@ function renderLastTrick() {
   const g = T.game;
   const d = g.last_deal;
   const t = d.tricks[d.tricks.length - 1];
-  const i = T.pending;
-  const go = () => { T.pending = null; renderTable(); showDealSummary(i); };
+  const i = T.pausedDeal;
+  const go = () => { T.pausedDeal = null; renderTable(); showDealSummary(i); };
   return h("div", { class: "last-trick-pause", id: "last-trick-pause" },
     h("h3", {}, d.tricks.length === 12 ? `The last trick of deal ${d.number}`
       : `The last trick played in deal ${d.number}`),
