@@ -101,6 +101,13 @@ class AiRunner:
                     entry = await to_thread.run_sync(games.fresh, game_id)
                 turn = games.ai_turn(entry)
                 if turn is None:
+                    # a move recorded while this task was finishing its own (the kick of
+                    # that move found this task still running, and left the game to it):
+                    # the game as memory holds it now decides whether to stop
+                    latest = games.peek(game_id)
+                    if latest is not None and latest.n > entry.n:
+                        entry = None if games.shared else latest
+                        continue
                     return
                 player, level, seed = turn
                 view = entry.live.match.view(player)
