@@ -103,7 +103,7 @@ class Entry:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TableState:
     """One game at a table, immutable: :meth:`apply` returns the next state.
 
@@ -432,9 +432,9 @@ class TableState:
 
         This is every move's path (a person's, the computer's, a research environment's
         step), so it is kept cheap: the player to act is worked out once (``Match.apply``
-        is not asked to check it again), and the new state is filled slot by slot rather
-        than through the frozen dataclass's ``__init__`` (about 6 µs a move over
-        ``Match.apply``, was 8; ``bench/bench_table_adapters.py``).
+        is not asked to check it again), and the new state is the old one's fields copied
+        as one dict rather than made through the frozen dataclass's ``__init__``
+        (:meth:`_with`; ``bench/bench_table_adapters.py``).
         """
         after = self._moved(self.match, player, action)
         return self._with(after, (*self.log, _entry(player, str(action))))
@@ -470,20 +470,15 @@ class TableState:
 
     def _with(self, match: Match, log: tuple[Entry, ...]) -> TableState:
         """This table with ``match`` and ``log`` after a move (a takeback not yet answered
-        lapses), filled slot by slot."""
+        lapses): its fields copied as one dict, three of them changed (no slots, so that
+        this copy is one step: twelve slots filled one by one cost about four times as
+        much, the largest part of the table's cost a move)."""
+        attrs = self.__dict__.copy()
+        attrs["match"] = match
+        attrs["log"] = log
+        attrs["takeback_asked"] = None
         new = _NEW(TableState)
-        _SET(new, "game_id", self.game_id)
-        _SET(new, "seats", self.seats)
-        _SET(new, "start", self.start)
-        _SET(new, "match", match)
-        _SET(new, "log", log)
-        _SET(new, "resigned", self.resigned)
-        _SET(new, "rematch", self.rematch)
-        _SET(new, "rematch_by", self.rematch_by)
-        _SET(new, "takeback_asked", None)
-        _SET(new, "aborted", self.aborted)
-        _SET(new, "timed_out", self.timed_out)
-        _SET(new, "packs", self.packs)
+        _SET(new, "__dict__", attrs)
         return new
 
 
