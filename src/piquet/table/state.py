@@ -456,6 +456,30 @@ class TableState:
             entries.append(_entry(player, str(action)))
         return self._with(m, (*self.log, *entries)) if entries else self
 
+    def followed(self, match: Match) -> TableState:
+        """The table once it has followed ``match``: this table's match carried on by moves
+        already made and checked on it (by :meth:`Match.apply
+        <piquet.core.match.Match.apply>`, or a deal's carried on by :meth:`Match.with_deal
+        <piquet.core.match.Match.with_deal>`), each now an entry of the log by the player
+        who made it, exactly as :meth:`apply` would have written them one by one (a takeback
+        not yet answered lapses).  A research environment steps the engine itself and has
+        its table follow only when the table is read (its views, labels or record).
+
+        Raises :class:`TableError` (``NOT_NOW``) if the game ended early, or if ``match``
+        does not carry this table's match on (its history does not begin with this one's).
+        """
+        done = self.match.history
+        if match is self.match:
+            return self
+        history = match.history
+        n = len(done)
+        if self.ended_early or len(history) < n or (n and history[n - 1] is not done[-1]):
+            if self.ended_early:
+                self._refuse_turn(0)
+            raise TableError(Refusal.NOT_NOW, "that match does not carry this table's on")
+        entries = [_entry(p, str(a)) for p, a in history[n:]]
+        return self._with(match, (*self.log, *entries))
+
     def _moved(self, m: Match, player: int, action: Action) -> Match:
         """``m`` after ``action`` by ``player``; raises :class:`TableError` if the table's
         game is over, it is not his turn or the rules forbid it."""
