@@ -430,8 +430,9 @@ class TableState:
         """The table after ``action`` by ``player`` (the turn checked here, the action once,
         by ``Match.apply``).
 
-        This is every move's path (a person's, the computer's, a research environment's
-        step), so it is kept cheap: the player to act is worked out once (``Match.apply``
+        This is every move's path at a table (a person's, the computer's; a research
+        environment's table follows its engine instead, :meth:`followed`), so it is kept
+        cheap: the player to act is worked out once (``Match.apply``
         is not asked to check it again), and the new state is the old one's fields copied
         as one dict rather than made through the frozen dataclass's ``__init__``
         (:meth:`_with`; ``bench/bench_table_adapters.py``).
