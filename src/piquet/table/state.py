@@ -50,6 +50,7 @@ __all__ = [
     "Entry",
     "Pack",
     "TableState",
+    "dealt_from",
     "is_table_event",
     "rematch_entry",
     "takes_back",
@@ -355,19 +356,9 @@ class TableState:
         move back.  Raises :class:`TableError` (``NOT_NOW``) once the deal has begun or
         the game is over, ``UNREADABLE`` for a pack that is not the rule set's.
         """
-        m = self.match
-        if self.over or m.deal is None or m.deal.history:
+        if self.ended_early:
             raise TableError(Refusal.NOT_NOW, "a pack is given before its deal's first move")
-        try:
-            after = m.with_pack(cards, dealer=dealer)
-            if not target and after.deal is not None and not after.deals[len(m.deals):]:
-                # the same cards, the deal played to its end (a carte blanche shown as it
-                # is dealt cannot reach a target from the score it starts at)
-                after = after.with_deal(Deal.new(m.rules, cards, start=after.deal.start))
-        except IllegalActionError as exc:
-            raise TableError(Refusal.UNREADABLE, str(exc)) from None
-        given = Pack(len(m.history), m.dealer if dealer is None else dealer, tuple(cards),
-                     target)
+        after, given = dealt_from(self.match, cards, dealer=dealer, target=target)
         return replace(self, match=after, packs=(*self.packs, given))
 
     def apply(self, player: int, text: str | Action) -> TableState:
@@ -457,20 +448,22 @@ class TableState:
             entries.append(_entry(player, str(action)))
         return self._with(m, (*self.log, *entries)) if entries else self
 
-    def followed(self, match: Match) -> TableState:
+    def followed(self, match: Match, packs: Sequence[Pack] = ()) -> TableState:
         """The table once it has followed ``match``: this table's match carried on by moves
         already made and checked on it (by :meth:`Match.apply
         <piquet.core.match.Match.apply>`, or a deal's carried on by :meth:`Match.with_deal
         <piquet.core.match.Match.with_deal>`), each now an entry of the log by the player
         who made it, exactly as :meth:`apply` would have written them one by one (a takeback
-        not yet answered lapses).  A research environment steps the engine itself and has
-        its table follow only when the table is read (its views, labels or record).
+        not yet answered lapses), and ``packs`` the packs given meanwhile (each by
+        :func:`dealt_from`, as :meth:`with_pack` gives one).  A research environment steps
+        the engine itself and has its table follow only when the table is read (its views,
+        labels or record).
 
         Raises :class:`TableError` (``NOT_NOW``) if the game ended early, or if ``match``
         does not carry this table's match on (its history does not begin with this one's).
         """
         done = self.match.history
-        if match is self.match:
+        if match is self.match and not packs:
             return self
         history = match.history
         n = len(done)
@@ -479,7 +472,10 @@ class TableState:
                 self._refuse_turn(0)
             raise TableError(Refusal.NOT_NOW, "that match does not carry this table's on")
         entries = [_entry(p, str(a)) for p, a in history[n:]]
-        return self._with(match, (*self.log, *entries))
+        new = self._with(match, (*self.log, *entries))
+        if packs:
+            _SET(new, "packs", (*self.packs, *packs))
+        return new
 
     def _moved(self, m: Match, player: int, action: Action) -> Match:
         """``m`` after ``action`` by ``player``; raises :class:`TableError` if the table's
@@ -505,6 +501,27 @@ class TableState:
         new = _NEW(TableState)
         _SET(new, "__dict__", attrs)
         return new
+
+
+def dealt_from(
+    m: Match, cards: Sequence[int], *, dealer: int | None = None, target: bool = True
+) -> tuple[Match, Pack]:
+    """``m`` with its deal in play dealt from ``cards`` (:meth:`TableState.with_pack`: the
+    same ``dealer`` and ``target``), and the :class:`Pack` a table keeps of it.  Raises
+    :class:`TableError` (``NOT_NOW``) once the deal has begun or the match is over,
+    ``UNREADABLE`` for a pack that is not the rule set's."""
+    if m.finished or m.deal is None or m.deal.history:
+        raise TableError(Refusal.NOT_NOW, "a pack is given before its deal's first move")
+    try:
+        after = m.with_pack(cards, dealer=dealer)
+        if not target and after.deal is not None and not after.deals[len(m.deals):]:
+            # the same cards, the deal played to its end (a carte blanche shown as it
+            # is dealt cannot reach a target from the score it starts at)
+            after = after.with_deal(Deal.new(m.rules, cards, start=after.deal.start))
+    except IllegalActionError as exc:
+        raise TableError(Refusal.UNREADABLE, str(exc)) from None
+    return after, Pack(len(m.history), m.dealer if dealer is None else dealer, tuple(cards),
+                       target)
 
 
 def _entry(player: int, text: str) -> Entry:

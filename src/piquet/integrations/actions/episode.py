@@ -37,7 +37,7 @@ from piquet.integrations.actions.ids import (
 )
 from piquet.integrations.board import CardRun, SeatParts, deal_parts
 from piquet.table.seats import person
-from piquet.table.state import TableState
+from piquet.table.state import Pack, TableState, dealt_from
 from piquet.table.views import last_deal_view, seen, seen_deal
 
 __all__ = ["Episode", "EpisodeFormat"]
@@ -134,6 +134,9 @@ class Episode:
     now: Deal | None = None
     """A deal episode's deal as it stands (None before its pack is drawn): the engine a
     step moves; during a run on the kernel's board, where the run began."""
+    given: tuple[Pack, ...] = ()
+    """The packs a game's or partie's match was dealt since ``base`` (the table is given
+    them when it follows, :attr:`table`)."""
     _cache: dict[str, object] = field(default_factory=dict, init=False, repr=False,
                                       compare=False)
     """What this (immutable) episode has already worked out: who moves, the current deal,
@@ -184,7 +187,7 @@ class Episode:
                 # a deal episode's table is given its pack when first read (the deal
                 # stepped meanwhile is the one it deals: Deal.new, as below)
                 base = base.with_pack(self.pack, dealer=1, target=False)
-            table = base.followed(self._engine(base))
+            table = base.followed(self._engine(base), self.given)
             if self.run is not None:
                 table = table.play_on(PLAY[card] for card in self.run.cards)
             cache["table"] = table
@@ -214,7 +217,7 @@ class Episode:
         if self.format is EpisodeFormat.DEAL:
             if self.run is not None:
                 return not self.run.waiting
-            return self.single is not None and self.single.is_over
+            return self.now is not None and self.now.is_over
         return self.cut_off or (self.match is not None and self.match.finished)
 
     @property
@@ -239,7 +242,7 @@ class Episode:
         if self.run is not None:
             return self.run.deal
         if self.format is EpisodeFormat.DEAL:
-            return self.single
+            return self.now
         m = self.match
         if m is None:
             return None
@@ -260,7 +263,7 @@ class Episode:
         if self.format is EpisodeFormat.DEAL:
             if self.run is not None:
                 return () if self.run.waiting else (self.run.scores,)
-            d = self.single
+            d = self.now
             return ((d.scores[0], d.scores[1]),) if d is not None and d.is_over else ()
         if self.match is None:
             return ()
@@ -506,14 +509,17 @@ class Episode:
         run: CardRun | None = None,
         match: Match | None = None,
         now: Deal | None = None,
+        given: tuple[Pack, ...] | None = None,
     ) -> Episode:
         """This episode with the given fields changed, and the ``run`` given (else none)
         (``dataclasses.replace`` without its scan of the fields: the adapters make one a
-        step).  A ``base`` given without ``match`` (``now``) brings them to its own."""
+        step).  A ``base`` given without ``match`` (``now``, ``given``) brings them to its
+        own."""
         if base is None:
             base = self.base
             match = self.match if match is None else match
             now = self.now if now is None else now
+            given = self.given if given is None else given
         elif self.format is EpisodeFormat.DEAL:
             if now is None:
                 m = base.match
@@ -532,6 +538,7 @@ class Episode:
             self.kernel,
             run,
             now,
+            () if given is None else given,
         )
 
     def _legal_text(self) -> str:
@@ -557,9 +564,11 @@ class Episode:
             # TableState.with_pack with target=False)
             return self._but(pack=pack, base=_deal_table(self.rules),
                              now=Deal.new(self.rules, pack))
-        table = self.table
-        assert table is not None
-        return self._but(pack=pack, base=table.with_pack(pack))
+        # the match is dealt the pack as the table would deal it (TableState.with_pack),
+        # and the table is given it when it follows (:attr:`table`)
+        assert self.match is not None
+        match, given = dealt_from(self.match, pack)
+        return self._but(pack=pack, match=match, given=(*self.given, given))
 
     def _apply_discard_step(self, action_id: int) -> Episode:
         deal = self.deal
@@ -618,8 +627,13 @@ class Episode:
             # (a deal episode ends with its deal: the engine's deal is worked out only if
             # asked for, :attr:`deal`)
             return self._but(run=after)
-        # the deal of a game or partie is over: the table takes the run's cards on
-        return self._but(base=self.table)._after(PLAY[action_id])
+        # the deal of a game or partie is over: the match takes the run's cards on (the
+        # table follows them when read)
+        m = self.match
+        assert m is not None
+        for card in run.cards:
+            m = m.apply(PLAY[card])
+        return self._but(match=m)._after(PLAY[action_id])
 
     def _after(self, action: Action) -> Episode:
         """The episode once ``action`` is played in the current deal by the player to move
@@ -629,12 +643,16 @@ class Episode:
         words), and the table follows when read (:attr:`table`).  A table already worked
         out for this episode is the next one's starting point, so a loop that reads the
         table every step has it follow one move at a time."""
-        base = cast("TableState | None", self._cache.get("table")) or self.base
+        base: TableState | None = self._cache.get("table")  # type: ignore[assignment]
         if self.format is EpisodeFormat.DEAL:
             now = self.now
             assert now is not None
             after_deal = now.apply(action)
-            return self._but(base=base, now=after_deal, run=self._run_from(after_deal))
+            return self._but(base=base or self.base, now=after_deal,
+                             run=self._run_from(after_deal))
+        given = self.given if base is None else ()  # (a table worked out has them)
+        if base is None:
+            base = self.base
         match = self.match
         assert match is not None
         after = match.apply(action)
@@ -642,9 +660,9 @@ class Episode:
             # the deal is over and the match dealt the next from its own seed: the chance
             # nodes draw that pack instead
             if len(after.deals) >= self.max_deals and self.format is EpisodeFormat.GAME:
-                return self._but(base=base, match=after, cut_off=True)
-            return self._but(base=base, match=after, pack=())
-        return self._but(base=base, match=after,
+                return self._but(base=base, match=after, given=given, cut_off=True)
+            return self._but(base=base, match=after, given=given, pack=())
+        return self._but(base=base, match=after, given=given,
                          run=None if after.finished else self._run_from(after.deal))
 
     def _run_from(self, deal: Deal | None) -> CardRun | None:
