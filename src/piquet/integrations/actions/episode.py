@@ -92,15 +92,12 @@ class Episode:
     deal, and ends and settles the game or partie.
 
     The match sits at a table (:class:`~piquet.table.state.TableState`, its seats the two
-    agents).  A step moves the engine itself (the match, or a deal episode's deal: the
-    player to move is the one to act, and the engine checks the action as the table would,
-    refusing it in the same words), and the table follows the moves only when it is read
-    (:attr:`table`, :meth:`TableState.followed
-    <piquet.table.state.TableState.followed>`): its log then holds every move of the rules
-    as :meth:`TableState.apply <piquet.table.state.TableState.apply>` writes it, so the
-    game has a record (:meth:`record`, replayed by :meth:`from_record`); a learning loop
-    that reads only ids and tensors does not pay for the log.  A seat's view of the deal
-    is the table's
+    agents).  A step moves the engine itself (checking the action as the table would, in
+    the same words), and the table follows only when read (:attr:`table`,
+    :meth:`TableState.followed <piquet.table.state.TableState.followed>`: each move in its
+    log as :meth:`TableState.apply <piquet.table.state.TableState.apply>` writes it), so
+    the game has a record (:meth:`record`, replayed by :meth:`from_record`) and a loop of
+    ids and tensors does not pay for the log.  A seat's view of the deal is the table's
     (:func:`~piquet.table.views.seen_deal`: the hidden information exactly as the browser
     shows that seat), and the labels of the legal ids are the table's menu
     (:meth:`labels`).  A deal episode's table plays its one deal to its end, whatever the
@@ -135,8 +132,8 @@ class Episode:
     """A deal episode's deal as it stands (None before its pack is drawn): the engine a
     step moves; during a run on the kernel's board, where the run began."""
     given: tuple[Pack, ...] = ()
-    """The packs a game's or partie's match was dealt since ``base`` (the table is given
-    them when it follows, :attr:`table`)."""
+    """The packs a game's or partie's match was dealt since ``base`` (given to the table
+    when it follows)."""
     _cache: dict[str, object] = field(default_factory=dict, init=False, repr=False,
                                       compare=False)
     """What this (immutable) episode has already worked out: who moves, the current deal,
@@ -559,9 +556,8 @@ class Episode:
         if len(pack) < len(self.pack_cards):
             return self._but(pack=pack)
         if self.format is EpisodeFormat.DEAL:
-            # one deal, player 1 dealing: no game target stops it; the table (shared until
-            # the pack is dealt) is given the pack when read (:attr:`table`: the same deal,
-            # TableState.with_pack with target=False)
+            # one deal, player 1 dealing, no game target stopping it; the table is given
+            # the pack when read (the same deal: TableState.with_pack, target=False)
             return self._but(pack=pack, base=_deal_table(self.rules),
                              now=Deal.new(self.rules, pack))
         # the match is dealt the pack as the table would deal it (TableState.with_pack),
@@ -636,13 +632,10 @@ class Episode:
         return self._but(match=m)._after(PLAY[action_id])
 
     def _after(self, action: Action) -> Episode:
-        """The episode once ``action`` is played in the current deal by the player to move
-        (the one the engine has to act, so the table's seat check holds): the engine checks
-        the action (:meth:`Match.apply <piquet.core.match.Match.apply>`, which
-        :meth:`TableState.apply <piquet.table.state.TableState.apply>` calls, in the same
-        words), and the table follows when read (:attr:`table`).  A table already worked
-        out for this episode is the next one's starting point, so a loop that reads the
-        table every step has it follow one move at a time."""
+        """The episode once ``action`` is played in the current deal by the player to move,
+        checked by the engine as :meth:`TableState.apply
+        <piquet.table.state.TableState.apply>` checks it (in the same words); the table
+        follows when read, from the table this episode worked out if it did."""
         base: TableState | None = self._cache.get("table")  # type: ignore[assignment]
         if self.format is EpisodeFormat.DEAL:
             now = self.now
