@@ -93,6 +93,44 @@ def episode(name: str, seconds: float, seed: int) -> tuple[int, int, float]:
     return deals, steps, time.perf_counter() - start
 
 
+def openspiel_game(state: Any, pick: Callable[[int], int], tensor: bool) -> int:
+    """Play ``state`` (a ``python_piquet`` state) to its end as OpenSpiel's random
+    simulation does: ``apply_action`` of the ``pick(n)``-th of the ``n`` ids of
+    ``legal_actions()`` (chance: of ``chance_outcomes()``); ``tensor``: also read the mover's
+    ``information_state_tensor`` each decision (what a learning loop does).  The player
+    decisions made (chance not counted).  ``bench_table_adapters.py`` times this too."""
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(outcomes[pick(len(outcomes))][0])
+            continue
+        if tensor:
+            state.information_state_tensor(state.current_player())
+        legal = state.legal_actions()
+        state.apply_action(legal[pick(len(legal))])
+        steps += 1
+    return steps
+
+
+def pettingzoo_game(env: Any, seed: int, pick: Callable[[int], int]) -> int:
+    """Play one episode of the AEC environment ``env`` from ``env.reset(seed=seed)``, the
+    usual loop: ``env.last()`` (observation tensor and mask), then ``env.step`` with the
+    ``pick(n)``-th of the ``n`` legal ids.  The player decisions made.
+    ``bench_table_adapters.py`` times this too."""
+    steps = 0
+    env.reset(seed=seed)
+    for _agent in env.agent_iter():
+        obs, _, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        env.step(int(legal[pick(len(legal))]))
+        steps += 1
+    return steps
+
+
 def _openspiel(name: str, seconds: float, seed: int, tensor: bool) -> tuple[int, int, float]:
     from piquet.integrations import openspiel as ops
 
@@ -101,17 +139,7 @@ def _openspiel(name: str, seconds: float, seed: int, tensor: bool) -> tuple[int,
     deals = steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-                continue
-            if tensor:
-                state.information_state_tensor(state.current_player())
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            steps += 1
+        steps += openspiel_game(game.new_initial_state(), rng.randrange, tensor)
         deals += 1
     return deals, steps, time.perf_counter() - start
 
@@ -129,18 +157,14 @@ def pettingzoo(name: str, seconds: float, seed: int) -> tuple[int, int, float]:
 
     e = env(rules=name)
     rng = np.random.default_rng(seed)
+
+    def pick(n: int) -> int:
+        return int(rng.integers(n))
+
     deals = steps = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        e.reset(seed=seed + deals)
-        for _agent in e.agent_iter():
-            obs, _, terminated, truncated, _ = e.last()
-            if terminated or truncated:
-                e.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            e.step(int(legal[rng.integers(len(legal))]))
-            steps += 1
+        steps += pettingzoo_game(e, seed + deals, pick)
         deals += 1
     return deals, steps, time.perf_counter() - start
 

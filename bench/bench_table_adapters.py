@@ -11,8 +11,10 @@ The adapters measured are the ones that step the engine (``board=False``): OpenS
 every step through the engine), and PettingZoo's AEC environment, each playing whole
 games (``format="game"``; ``pettingzoo-deal``: single deals, the environment's default)
 of random legal ids, the mover's information-state tensor read at each decision (what a
-learning loop does).  The compiled-board adapters (``board=True``) do not step the engine
-and are not measured here (``bench_adapters.py``).
+learning loop does): the games are played by ``bench_adapters.py``'s own loops
+(``openspiel_game``, ``pettingzoo_game``), imported from this checkout's ``bench/``.
+The compiled-board adapters (``board=True``) do not step the engine and are not measured
+here (``bench_adapters.py``).
 
 Each measure runs in a fresh process, alternately for ``--against`` (the revision's
 ``src/`` exported by ``git archive`` into a temporary folder, with this checkout's compiled
@@ -44,41 +46,21 @@ MEASURES = ("openspiel-kernel", "openspiel-engine", "pettingzoo", "pettingzoo-de
 _CHILD = r"""
 import json, random, sys, time
 measure, n_games, seed, reps = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, sys.argv[5])  # bench/: the games are played as bench_adapters.py plays them
+from bench_adapters import openspiel_game, pettingzoo_game
 if measure.startswith("openspiel"):
     from piquet.integrations import openspiel as ops
     game = ops.load("rubicon", format="game", board=False, kernel=measure.endswith("kernel"))
 
     def play(rng):
-        steps = 0
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
-                continue
-            state.information_state_tensor(state.current_player())
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randrange(len(legal))])
-            steps += 1
-        return steps
+        return openspiel_game(game.new_initial_state(), rng.randrange, True)
 else:
-    import numpy as np
     from piquet.integrations.pettingzoo import raw_env
     fmt = "deal" if measure.endswith("-deal") else "game"
     env = raw_env(rules="rubicon", format=fmt, board=False)
 
     def play(rng):
-        steps = 0
-        env.reset(seed=rng.randrange(2**31))
-        for agent in env.agent_iter():
-            obs, _r, term, trunc, _i = env.last()
-            if term or trunc:
-                env.step(None)
-                continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.randrange(len(legal))]))
-            steps += 1
-        return steps
+        return pettingzoo_game(env, rng.randrange(2**31), rng.randrange)
 play(random.Random(seed + 1))  # warm: imports, caches
 best = None
 for _ in range(reps):
@@ -106,7 +88,7 @@ def _export(rev: str, into: Path) -> Path:
 def _run(src: Path, measure: str, games: int, seed: int, reps: int) -> dict[str, float]:
     env = {**os.environ, "PYTHONPATH": str(src)}
     done = subprocess.run([sys.executable, "-c", _CHILD, measure, str(games), str(seed),
-                           str(reps)],
+                           str(reps), str(ROOT / "bench")],
                           env=env, capture_output=True, text=True, check=True, cwd=src)
     out: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
     return out

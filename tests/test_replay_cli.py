@@ -346,3 +346,46 @@ def test_show_of_a_record_that_stops_on_a_card_led_shows_that_card(
     card = m.history[-1][1].card
     assert re.search(rf"^Trick 1: \S+( \d)? leads {card}\.$", out, flags=re.M), out
     assert "Score this deal: " in out and "Unfinished" in out
+
+
+def test_a_record_with_given_packs_is_refused_saying_where_it_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A research adapter's record carries the packs its chance nodes drew (``packs``), not
+    dealt from its seed: ``piquet replay``, ``piquet play --resume``, the notation's reader and
+    ``Match.from_record`` deal from the seed, so they refuse it in one line that says why
+    and where it replays (``Episode.from_record``, which still replays it), no stack trace."""
+    from piquet.core.errors import RecordError
+    from piquet.core.notation import loads
+    from piquet.core.rules import get_rules
+    from piquet.integrations.actions import TERMINAL, Episode, EpisodeFormat
+
+    ep = Episode.start(get_rules("rubicon"), format=EpisodeFormat.GAME, max_deals=2)
+    ep = ep.apply(0)
+    rng = random.Random(3)
+    while ep.to_move != TERMINAL:
+        if ep.to_move < 0:
+            ep = ep.draw_rest(rng)
+            continue
+        ids = ep.legal_ids()
+        ep = ep.apply(ids[rng.randrange(len(ids))])
+    rec = ep.record()
+    assert len(rec["packs"]) == 2
+    path = tmp_path / "episode.json"
+    path.write_text(json.dumps(rec))
+    said = ('this record\'s cards were not dealt from its seed: it carries "packs" (2 packs '
+            "drawn by a research environment's chance nodes)")
+    for argv in (["replay", str(path)], ["replay", "--json", str(path)],
+                 ["play", "--resume", str(path)]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert said in _prose(err) and "Episode.from_record" in err
+        assert "Traceback" not in err and len(err.strip().splitlines()) <= 3
+    for read in (lambda: Match.from_record(rec), lambda: loads(json.dumps(rec))):
+        with pytest.raises(RecordError, match="Replay it as the episode it was written from"):
+            read()
+    # the path it names replays it, byte for byte
+    assert json.dumps(Episode.from_record(rec).record()) == json.dumps(rec)
+    # a record without packs is untouched by the refusal
+    plain = played("rubicon", 4, stop=30).to_record()
+    assert Match.from_record(plain).to_record() == plain

@@ -1,6 +1,7 @@
-"""The engine-stepped research adapters on the table (issue 34): one apply path
-(TableState.apply), the seat's view the table's, the labels the table's menu, and a
-record of the game through the table's log that replays byte for byte."""
+"""The engine-stepped research adapters on the table (issue 34): the engine stepped and the
+table following it when read (TableState.followed, the log apply would write), the seat's
+view the table's, the labels the table's menu, and a record of the game through the
+table's log that replays byte for byte."""
 
 from __future__ import annotations
 
@@ -152,8 +153,9 @@ def test_the_frameworks_hand_out_the_record() -> None:
 
 
 def test_a_move_fills_every_field_of_the_table() -> None:
-    """``TableState._played`` fills the new state slot by slot (every move's path, kept
-    cheap): every field is there and equal to what the dataclass would hold."""
+    """``TableState._played`` makes the new state as a copy of the old one's fields (every
+    move's path, kept cheap): every field is there, nothing else, each equal to what the
+    dataclass would hold."""
     import dataclasses
 
     from piquet.core.match import new_match
@@ -166,7 +168,7 @@ def test_a_move_fills_every_field_of_the_table() -> None:
     action = state.match.legal_actions()[0]
     after = state.apply(mover, action)
     names = {f.name for f in dataclasses.fields(TableState)}
-    assert names == set(TableState.__slots__)
+    assert names == set(vars(after)) == set(vars(state))
     expected = dataclasses.replace(state, match=state.match.apply(action, mover),
                                    log=(Entry(mover, str(action)),))
     assert all(getattr(after, n) == getattr(expected, n) for n in names - {"match"})
@@ -196,3 +198,67 @@ def test_play_on_is_apply_one_by_one() -> None:
     with pytest.raises(TableError) as err:  # a card not in hand: nothing changes
         state.play_on([*actions[:3], actions[3], actions[3]])
     assert err.value.kind in (Refusal.AGAINST_RULES, Refusal.NOT_NOW)
+
+
+def test_followed_is_apply_one_by_one() -> None:
+    """A table that follows a match moved by the engine has the log, record and views of
+    the table moved by ``apply`` one move at a time; it refuses a match that does not
+    carry its own on, and a game resigned."""
+    from piquet.core.match import new_match
+    from piquet.table.state import RESIGN
+
+    state = TableState.new("g", (person(0, "Ann"), person(1, "Bob")), new_match("rubicon",
+                                                                                 seed=8))
+    rng = random.Random(2)
+    one_by_one, m = state, state.match
+    while len(m.history) < 90 and not m.finished:
+        action = m.random_action(rng)
+        mover = m.to_act
+        assert mover is not None
+        one_by_one = one_by_one.apply(mover, action)
+        m = m.apply(action)
+        if len(m.history) % 30 == 0:  # followed from a table part of the way there too
+            state = state.followed(m)
+    followed = TableState.new("g", state.seats, state.start).followed(m)
+    for table in (followed, state.followed(m)):
+        assert table.log == one_by_one.log
+        assert table.record() == one_by_one.record()
+        assert table.match.to_record() == one_by_one.match.to_record()
+        assert seen(table, 0) == seen(one_by_one, 0)
+    assert one_by_one.followed(one_by_one.match) is one_by_one
+    other = new_match("rubicon", seed=9)
+    other = other.apply(other.random_action(rng))
+    with pytest.raises(TableError, match="does not carry"):
+        one_by_one.followed(other)
+    with pytest.raises(TableError, match="does not carry"):  # a match further back
+        one_by_one.followed(state.start)
+    resigned = state.apply(0, RESIGN)
+    with pytest.raises(TableError, match="resigned"):
+        resigned.followed(m.apply(m.random_action(rng)))
+
+
+@pytest.mark.parametrize(("rules", "fmt"), CASES)
+@pytest.mark.parametrize("kernel", [True, False])
+def test_a_table_read_at_any_step_is_the_table_read_at_the_end(
+    rules: str, fmt: EpisodeFormat, kernel: bool
+) -> None:
+    """The episode moves the engine and its table follows when read: reading it at every
+    step, at some steps or only at the end gives the same log and record."""
+    rng = random.Random(11)
+    every = Episode.start(get_rules(rules), format=fmt, max_deals=2, kernel=kernel)
+    some = never = every
+    step = 0
+    while every.to_move != TERMINAL:
+        assert every.table is not None or every.to_move == CHANCE
+        if step % 7 == 0:
+            some.table  # noqa: B018 (read: the next step starts from it)
+        ids = every.legal_ids()
+        i = ids[rng.randrange(len(ids))]
+        every, some, never = every.apply(i), some.apply(i), never.apply(i)
+        step += 1
+    tables = [ep.table for ep in (every, some, never)]
+    assert all(t is not None for t in tables)
+    logs = [t.log for t in tables if t is not None]
+    assert logs[0] == logs[1] == logs[2]
+    records = [json.dumps(ep.record()) for ep in (every, some, never)]
+    assert records[0] == records[1] == records[2]

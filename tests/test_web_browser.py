@@ -10,6 +10,7 @@ the tests never write into the tracked tree themselves).  Skipped when
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -444,17 +445,19 @@ def _until(page: Any, caught: list[Any]) -> None:
     raise AssertionError("the page sent no action")
 
 
-def test_an_action_the_socket_leaves_unanswered_is_sent_over_http_once(
-    server: ThreadServer, browser: Any
-) -> None:
-    """The page's action is lost on the way (the socket stays open, the server never hears
-    it): the table stays busy, then sends the same action with the same ``n`` over HTTP,
-    once, and the new view comes; nothing is applied twice."""
+def _first_action_held(
+    server: ThreadServer, browser: Any, on_held: Callable[[Any], None] | None = None
+) -> tuple[Any, list[Any], dict[str, Any], int, Any]:
+    """A game whose socket route holds back the page's first action (the server never hears
+    it; ``on_held``, if given, is called with the page's side of the socket when it is
+    caught), the page's first move made: the page, the actions it posted over HTTP, the
+    action held back, the table's ``n`` when it was sent, and the socket that caught it."""
     import json
 
     page = new_page(browser)
     posted = _actions_posted(page)
     caught: list[Any] = []
+    held_by: list[Any] = []
 
     def handler(ws: Any) -> None:
         server_side = ws.connect_to_server()
@@ -462,7 +465,10 @@ def test_an_action_the_socket_leaves_unanswered_is_sent_over_http_once(
         def from_page(message: Any) -> None:
             data = json.loads(message)
             if "action" in data and not caught:
-                caught.append(data)  # dropped: the server never hears it
+                caught.append(data)
+                held_by.append(ws)
+                if on_held is not None:
+                    on_held(ws)
                 return
             server_side.send(message)
 
@@ -476,14 +482,24 @@ def test_an_action_the_socket_leaves_unanswered_is_sent_over_http_once(
     n = n_of(page)
     _move_without_waiting(page)
     _until(page, caught)
-    assert caught[0]["n"] == n
+    return page, posted, caught[0], n, held_by[0]
+
+
+def test_an_action_the_socket_leaves_unanswered_is_sent_over_http_once(
+    server: ThreadServer, browser: Any
+) -> None:
+    """The page's action is lost on the way (the socket stays open, the server never hears
+    it): the table stays busy, then sends the same action with the same ``n`` over HTTP,
+    once, and the new view comes; nothing is applied twice."""
+    page, posted, held, n, _ws = _first_action_held(server, browser)
+    assert held["n"] == n
     # answered by the view past n, through HTTP (the socket never answers it)
     page.wait_for_function(f"Number(document.querySelector('#main').dataset.n) > {n}")
     settle(page)
-    assert posted == [{"action": caught[0]["action"], "n": n}]
+    assert posted == [{"action": held["action"], "n": n}]
     # applied once, at n
     log = server.app.state.piquet.store.actions(page.url.rsplit("/", 1)[1])
-    assert [a.idx for a in log if a.action == caught[0]["action"]] == [n]
+    assert [a.idx for a in log if a.action == held["action"]] == [n]
     assert not page.errors
 
 
@@ -495,39 +511,16 @@ def test_a_refusal_over_the_socket_is_said_and_frees_the_table(
     names no action) does not end it."""
     import json
 
-    page = new_page(browser)
-    posted = _actions_posted(page)
-    caught: list[Any] = []
-    sockets: list[Any] = []
+    def answer_something_else(ws: Any) -> None:  # the test answers the action itself
+        ws.send(json.dumps({"type": "error", "error": "Something else failed."}))
 
-    def handler(ws: Any) -> None:
-        server_side = ws.connect_to_server()
-        sockets.append(ws)
-
-        def from_page(message: Any) -> None:
-            data = json.loads(message)
-            if "action" in data and not caught:
-                caught.append(data)  # held back; the test answers it
-                ws.send(json.dumps({"type": "error", "error": "Something else failed."}))
-                return
-            server_side.send(message)
-
-        ws.on_message(from_page)
-        server_side.on_message(ws.send)
-
-    page.route_web_socket("**/api/games/*/ws", handler)
-    start_game(page, server.url, rules="rubicon")
-    page.wait_for_selector("#conn.on")
-    settle(page)
-    n = n_of(page)
-    _move_without_waiting(page)
-    _until(page, caught)
+    page, posted, held, n, ws = _first_action_held(server, browser, answer_something_else)
     said = "document.querySelector('#toast').textContent.includes"
     page.wait_for_function(f"{said}('Something else failed')")
-    assert caught[0]["n"] == n
+    assert held["n"] == n
     assert page.get_attribute("#main", "data-busy") == "1"  # still waiting for its answer
-    sockets[-1].send(json.dumps({"type": "error", "status": 422, "error": "Not that one.",
-                                 "answers": {"action": caught[0]["action"], "n": n}}))
+    ws.send(json.dumps({"type": "error", "status": 422, "error": "Not that one.",
+                                 "answers": {"action": held["action"], "n": n}}))
     page.wait_for_selector('#main[data-busy="0"]')
     page.wait_for_function(f"{said}('Not that one')")
     assert n_of(page) == n and not posted

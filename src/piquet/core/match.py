@@ -23,7 +23,15 @@ from piquet.core.roles import Player, Role
 from piquet.core.rules import Format, Rules, get_rules, preset, rules_from_mapping
 from piquet.core.view import deal_view, public_view
 
-__all__ = ["DealSummary", "GameResult", "Match", "MatchView", "Player", "new_match"]
+__all__ = [
+    "DealSummary",
+    "GameResult",
+    "Match",
+    "MatchView",
+    "Player",
+    "given_packs_refusal",
+    "new_match",
+]
 
 MAX_SEED = 2**63 - 1
 
@@ -33,6 +41,24 @@ def _seeded(seed: int, *parts: object) -> random.Random:
 
 _pack: Final = pack
 
+
+
+def given_packs_refusal(record: Any) -> str | None:
+    """Why the readers of records (:meth:`Match.from_record`, :mod:`piquet.core.notation`:
+    ``piquet replay``, ``piquet play --resume``) refuse ``record``, if its cards were given to
+    its table (``"packs"``: drawn by a research environment's chance nodes) rather than
+    dealt from its seed: they deal every deal from the seed, so its moves would meet other
+    cards.  None for any other record."""
+    if not isinstance(record, dict) or "packs" not in record:
+        return None
+    packs = record["packs"]
+    n = len(packs) if isinstance(packs, list) else 0
+    held = f"{n} pack{'s' if n != 1 else ''}" if n else "packs"
+    return (f'this record\'s cards were not dealt from its seed: it carries "packs" ({held} '
+            "drawn by a research environment's chance nodes), and a record is replayed here "
+            "by dealing every deal from its seed. Replay it as the episode it was written "
+            "from, with piquet.integrations.actions.Episode.from_record (the OpenSpiel and "
+            "PettingZoo adapters' records); a record without \"packs\" replays here")
 
 @dataclass(frozen=True)
 class Match:
@@ -481,9 +507,13 @@ class Match:
 
     @classmethod
     def from_record(cls, record: Any) -> Match:
-        """Rebuild a match by replaying a record; raises :class:`RecordError` if it does not."""
+        """Rebuild a match by replaying a record; raises :class:`RecordError` if it does not
+        (a record whose cards were given rather than dealt from its seed among them:
+        :func:`given_packs_refusal`)."""
         if not isinstance(record, dict) or record.get("piquet") != 1:
             raise RecordError('not a piquet record: expected an object with "piquet": 1')
+        if (why := given_packs_refusal(record)) is not None:
+            raise RecordError(why)
         try:
             raw_rules = record["rules"]
             rules = (

@@ -254,22 +254,7 @@ def _fill(out: Vector, k: SeatKnowledge) -> None:
         dtype=np.int64,
     )
     out[_PLANES_AT : _PLANES_AT + 36 * len(masks)] = ((masks[:, None] >> _SHIFTS) & 1).ravel()
-    c = o["counts"]
-    lo, hi = v.discard_range or (0, 0)
-    for i, n in enumerate(
-        (
-            v.opponent_discard_count,
-            v.stock_count,
-            v.leftover_count,
-            lo,
-            hi,
-            len(k.selected),
-            v.tricks_won[me],
-            v.tricks_won[1 - me],
-            len(v.tricks),
-        )
-    ):
-        out[c + i] = min(n / 12.0, 1.0)
+    _fill_counts(out, v, len(k.selected), me)
     if v.lead_rule is not None:
         out[o["lead_rule"] + _lead_slot(v.lead_rule)] = 1.0
     _fill_dialog(out, v)
@@ -279,6 +264,23 @@ def _fill(out: Vector, k: SeatKnowledge) -> None:
         out[cnt + side * len(_KINDS) + _KINDS.index(e.kind)] += e.points / _POINT_SCALE
     out[cnt + 2 * len(_KINDS)] = _points(v.scores[me])
     out[cnt + 2 * len(_KINDS) + 1] = _points(v.scores[1 - me])
+
+
+def _fill_counts(out: Vector, v: DealView | SeatParts, selected: int, me: int) -> None:
+    """The counts' piece of a fresh (zero) tensor, each ``min(n / 12, 1)``, from the seat's
+    view or its :class:`~piquet.integrations.board.SeatParts` (the same fields): the other's
+    discard, the stock, the leftovers, the discard's least and most, the cards laid out
+    (``selected``), the tricks won by ``me`` and by the other, the tricks played.  The one
+    copy :func:`_fill` and :func:`_fill_fast` both use (:func:`_run_kept` keeps the tricks'
+    three up to date itself)."""
+    lo, hi = v.discard_range or (0, 0)
+    won = v.tricks_won
+    c = _O_COUNTS
+    for i, n in enumerate((v.opponent_discard_count, v.stock_count, v.leftover_count, lo, hi,
+                           selected, won[me], won[1 - me], len(v.tricks))):
+        if n:  # (a zero is there already)
+            x = n / 12.0
+            out[c + i] = x if x < 1.0 else 1.0
 
 
 def _fill_dialog(out: Vector, v: DealView) -> None:
@@ -453,25 +455,7 @@ def _fill_fast(out: Vector, episode: Episode, player: int, v: SeatParts | None,
     )
     bits = np.unpackbits(masks.view(np.uint8), bitorder="little").reshape(_N_PLANES, 64)
     out[_PLANES_AT : _PLANES_AT + 36 * _N_PLANES].reshape(_N_PLANES, 36)[:] = bits[:, :36]
-    c = _O_COUNTS
-    lo, hi = v.discard_range or (0, 0)
-    won = v.tricks_won
-    for i, n in enumerate(
-        (
-            v.opponent_discard_count,
-            v.stock_count,
-            v.leftover_count,
-            lo,
-            hi,
-            selected.bit_count(),
-            won[me],
-            won[1 - me],
-            len(past),
-        )
-    ):
-        if n:  # (the entry is min(n / 12, 1); a zero is there already)
-            x = n / 12.0
-            out[c + i] = x if x < 1.0 else 1.0
+    _fill_counts(out, v, selected.bit_count(), me)
     rule = v.lead_rule
     if rule is not None:
         out[_O_LEAD_RULE + _lead_slot(rule)] = 1.0

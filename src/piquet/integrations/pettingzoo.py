@@ -142,6 +142,28 @@ class _PiquetAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         return int(action)
 
+    def step(self, action: int | None) -> None:
+        """Play ``action`` (an id) for the selected agent (the dead step of an agent that is
+        done); then the next agent is selected and the rewards added up.
+
+        Raises :class:`IllegalActionError` for an id that is not legal now.
+        """
+        player = AGENTS.index(self.agent_selection)
+        action_id = self._checked_id(action)
+        if action_id is None:
+            return
+        self._play(action_id)  # refuses an id not legal, naming the legal ones
+        self.rewards = dict.fromkeys(AGENTS, 0.0)
+        self._next(player, self._moved_on())
+
+    def _play(self, action_id: int) -> None:
+        raise NotImplementedError  # pragma: no cover - each environment plays its own way
+
+    def _moved_on(self) -> int:
+        """After :meth:`_play`: the bookkeeping of a deal or an episode ended (the returns
+        by :meth:`_ended`); the player to move now, or :data:`TERMINAL`."""
+        raise NotImplementedError  # pragma: no cover - each environment says
+
     def _ended(self, rewards: dict[str, float], cut_off: bool, info: dict[str, Any]) -> None:
         """The episode is over: the returns, how it ended, what each agent is told."""
         self.rewards = rewards
@@ -246,23 +268,16 @@ class PiquetEnv(_PiquetAEC):
             mask[ep.legal_ids()] = 1
         return {"observation": episode_information_state_tensor(ep, player), "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
-        """Play ``action`` (an id) for the selected agent.
+    def _play(self, action_id: int) -> None:
+        self.episode = self._to_player(self.episode.apply(action_id))
 
-        Raises :class:`IllegalActionError` for an id that is not legal now.
-        """
-        player = AGENTS.index(self.agent_selection)
-        action_id = self._checked_id(action)
-        if action_id is None:
-            return
-        ep = self._to_player(self.episode.apply(action_id))
-        self.episode = ep
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
+    def _moved_on(self) -> int:
+        ep = self.episode
         if ep.to_move == TERMINAL:
             returns = ep.returns()
             self._ended({a: float(returns[i]) for i, a in enumerate(AGENTS)}, ep.cut_off,
                         {"deals": ep.deals, "winner": ep.winner, "cut_off": ep.cut_off})
-        self._next(player, ep.to_move)
+        return ep.to_move
 
 
 
@@ -313,6 +328,8 @@ class BoardPiquetEnv(_PiquetAEC):
         self._dealer = 0
         self._packs: list[tuple[int, ...]] = []
         self._ids: list[list[int]] = []
+        self._deals_before = 0
+        """The deals ended before the step being taken (:meth:`_play`)."""
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Start a new game; its packs come from ``seed`` (or the running seed)."""
@@ -341,20 +358,15 @@ class BoardPiquetEnv(_PiquetAEC):
             mask = np.zeros(NUM_ACTIONS, np.int8)
         return {"observation": obs, "action_mask": mask}
 
-    def step(self, action: int | None) -> None:
-        """Play ``action`` (an id) for the selected agent.
-
-        Raises :class:`IllegalActionError` for an id that is not legal now.
-        """
-        player = AGENTS.index(self.agent_selection)
-        action_id = self._checked_id(action)
-        if action_id is None:
-            return
+    def _play(self, action_id: int) -> None:
         b = self.boards
-        before = int(b.rows[0, self._ndeals_at])
+        self._deals_before = int(b.rows[0, self._ndeals_at])
         b.step_one(0, action_id)  # refuses an id not legal, naming the legal ones
         self._ids[-1].append(action_id)
-        self.rewards = dict.fromkeys(AGENTS, 0.0)
+
+    def _moved_on(self) -> int:
+        b = self.boards
+        before = self._deals_before
         if int(b.rows[0, self._ndeals_at]) != before:
             pts = b.field("deal_pts", 2)[0]
             self.deals.append((int(pts[0]), int(pts[1])))
@@ -375,7 +387,7 @@ class BoardPiquetEnv(_PiquetAEC):
             self._ended({"player_0": r0, "player_1": -r0}, cut_off,
                         {"deals": tuple(self.deals), "winner": None if winner < 0 else winner,
                          "cut_off": cut_off})
-        self._next(player, mover)
+        return mover
 
     def _draw_pack(self) -> list[int]:
         """A pack, top first, drawn as :meth:`Episode.draw_rest` draws one (one

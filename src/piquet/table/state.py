@@ -50,6 +50,7 @@ __all__ = [
     "Entry",
     "Pack",
     "TableState",
+    "dealt_from",
     "is_table_event",
     "rematch_entry",
     "takes_back",
@@ -103,7 +104,7 @@ class Entry:
     text: str
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class TableState:
     """One game at a table, immutable: :meth:`apply` returns the next state.
 
@@ -355,19 +356,9 @@ class TableState:
         move back.  Raises :class:`TableError` (``NOT_NOW``) once the deal has begun or
         the game is over, ``UNREADABLE`` for a pack that is not the rule set's.
         """
-        m = self.match
-        if self.over or m.deal is None or m.deal.history:
+        if self.ended_early:
             raise TableError(Refusal.NOT_NOW, "a pack is given before its deal's first move")
-        try:
-            after = m.with_pack(cards, dealer=dealer)
-            if not target and after.deal is not None and not after.deals[len(m.deals):]:
-                # the same cards, the deal played to its end (a carte blanche shown as it
-                # is dealt cannot reach a target from the score it starts at)
-                after = after.with_deal(Deal.new(m.rules, cards, start=after.deal.start))
-        except IllegalActionError as exc:
-            raise TableError(Refusal.UNREADABLE, str(exc)) from None
-        given = Pack(len(m.history), m.dealer if dealer is None else dealer, tuple(cards),
-                     target)
+        after, given = dealt_from(self.match, cards, dealer=dealer, target=target)
         return replace(self, match=after, packs=(*self.packs, given))
 
     def apply(self, player: int, text: str | Action) -> TableState:
@@ -430,11 +421,12 @@ class TableState:
         """The table after ``action`` by ``player`` (the turn checked here, the action once,
         by ``Match.apply``).
 
-        This is every move's path (a person's, the computer's, a research environment's
-        step), so it is kept cheap: the player to act is worked out once (``Match.apply``
-        is not asked to check it again), and the new state is filled slot by slot rather
-        than through the frozen dataclass's ``__init__`` (about 6 µs a move over
-        ``Match.apply``, was 8; ``bench/bench_table_adapters.py``).
+        This is every move's path at a table (a person's, the computer's; a research
+        environment's table follows its engine instead, :meth:`followed`), so it is kept
+        cheap: the player to act is worked out once (``Match.apply``
+        is not asked to check it again), and the new state is the old one's fields copied
+        as one dict rather than made through the frozen dataclass's ``__init__``
+        (:meth:`_with`; ``bench/bench_table_adapters.py``).
         """
         after = self._moved(self.match, player, action)
         return self._with(after, (*self.log, _entry(player, str(action))))
@@ -456,6 +448,35 @@ class TableState:
             entries.append(_entry(player, str(action)))
         return self._with(m, (*self.log, *entries)) if entries else self
 
+    def followed(self, match: Match, packs: Sequence[Pack] = ()) -> TableState:
+        """The table once it has followed ``match``: this table's match carried on by moves
+        already made and checked on it (by :meth:`Match.apply
+        <piquet.core.match.Match.apply>`, or a deal's carried on by :meth:`Match.with_deal
+        <piquet.core.match.Match.with_deal>`), each now an entry of the log by the player
+        who made it, exactly as :meth:`apply` would have written them one by one (a takeback
+        not yet answered lapses), and ``packs`` the packs given meanwhile (each by
+        :func:`dealt_from`, as :meth:`with_pack` gives one).  A research environment steps
+        the engine itself and has its table follow only when the table is read (its views,
+        labels or record).
+
+        Raises :class:`TableError` (``NOT_NOW``) if the game ended early, or if ``match``
+        does not carry this table's match on (its history does not begin with this one's).
+        """
+        done = self.match.history
+        if match is self.match and not packs:
+            return self
+        history = match.history
+        n = len(done)
+        if self.ended_early or len(history) < n or (n and history[n - 1] is not done[-1]):
+            if self.ended_early:
+                self._refuse_turn(0)
+            raise TableError(Refusal.NOT_NOW, "that match does not carry this table's on")
+        entries = [_entry(p, str(a)) for p, a in history[n:]]
+        new = self._with(match, (*self.log, *entries))
+        if packs:
+            _SET(new, "packs", (*self.packs, *packs))
+        return new
+
     def _moved(self, m: Match, player: int, action: Action) -> Match:
         """``m`` after ``action`` by ``player``; raises :class:`TableError` if the table's
         game is over, it is not his turn or the rules forbid it."""
@@ -470,21 +491,37 @@ class TableState:
 
     def _with(self, match: Match, log: tuple[Entry, ...]) -> TableState:
         """This table with ``match`` and ``log`` after a move (a takeback not yet answered
-        lapses), filled slot by slot."""
+        lapses): its fields copied as one dict, three of them changed (no slots, so that
+        this copy is one step: twelve slots filled one by one cost about four times as
+        much, the largest part of the table's cost a move)."""
+        attrs = self.__dict__.copy()
+        attrs["match"] = match
+        attrs["log"] = log
+        attrs["takeback_asked"] = None
         new = _NEW(TableState)
-        _SET(new, "game_id", self.game_id)
-        _SET(new, "seats", self.seats)
-        _SET(new, "start", self.start)
-        _SET(new, "match", match)
-        _SET(new, "log", log)
-        _SET(new, "resigned", self.resigned)
-        _SET(new, "rematch", self.rematch)
-        _SET(new, "rematch_by", self.rematch_by)
-        _SET(new, "takeback_asked", None)
-        _SET(new, "aborted", self.aborted)
-        _SET(new, "timed_out", self.timed_out)
-        _SET(new, "packs", self.packs)
+        _SET(new, "__dict__", attrs)
         return new
+
+
+def dealt_from(
+    m: Match, cards: Sequence[int], *, dealer: int | None = None, target: bool = True
+) -> tuple[Match, Pack]:
+    """``m`` with its deal in play dealt from ``cards`` (:meth:`TableState.with_pack`: the
+    same ``dealer`` and ``target``), and the :class:`Pack` a table keeps of it.  Raises
+    :class:`TableError` (``NOT_NOW``) once the deal has begun or the match is over,
+    ``UNREADABLE`` for a pack that is not the rule set's."""
+    if m.finished or m.deal is None or m.deal.history:
+        raise TableError(Refusal.NOT_NOW, "a pack is given before its deal's first move")
+    try:
+        after = m.with_pack(cards, dealer=dealer)
+        if not target and after.deal is not None and not after.deals[len(m.deals):]:
+            # the same cards, the deal played to its end (a carte blanche shown as it
+            # is dealt cannot reach a target from the score it starts at)
+            after = after.with_deal(Deal.new(m.rules, cards, start=after.deal.start))
+    except IllegalActionError as exc:
+        raise TableError(Refusal.UNREADABLE, str(exc)) from None
+    return after, Pack(len(m.history), m.dealer if dealer is None else dealer, tuple(cards),
+                       target)
 
 
 def _entry(player: int, text: str) -> Entry:

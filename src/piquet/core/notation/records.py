@@ -17,7 +17,7 @@ from typing import Any, Final
 from piquet.core.actions import parse_action
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER
 from piquet.core.errors import PiquetError, RecordError
-from piquet.core.match import Match, new_match
+from piquet.core.match import Match, given_packs_refusal, new_match
 from piquet.core.notation.annotate import DealNotes, _Walker, annotate
 from piquet.core.rules import Rules, preset, rules_from_mapping
 
@@ -507,6 +507,8 @@ def _from_json(data: Any) -> GameRecord:
     _refuse_a_tally(data)
     if not isinstance(data, dict) or data.get("piquet") != RECORD_VERSION:
         raise RecordError('not a piquet record: expected a JSON object with "piquet": 1')
+    if (why := given_packs_refusal(data)) is not None:
+        raise RecordError(why)
     for need in ("rules", "seed", "actions"):
         if need not in data:
             raise RecordError(f'the record has no "{need}"')

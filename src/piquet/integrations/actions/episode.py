@@ -36,9 +36,8 @@ from piquet.integrations.actions.ids import (
     max_deal_points,
 )
 from piquet.integrations.board import CardRun, SeatParts, deal_parts
-from piquet.table.errors import TableError
 from piquet.table.seats import person
-from piquet.table.state import TableState
+from piquet.table.state import Pack, TableState, dealt_from
 from piquet.table.views import last_deal_view, seen, seen_deal
 
 __all__ = ["Episode", "EpisodeFormat"]
@@ -58,7 +57,7 @@ class EpisodeFormat(enum.Enum):
     """The Rubicon partie (rule sets that play one); returns are the settlement's points."""
 
 
-_KEPT_IN_DISCARD: Final = ("deal", "to_move", "view0", "view1")
+_KEPT_IN_DISCARD: Final = ("deal", "to_move", "view0", "view1", "table")
 """What an episode has worked out that a card laid out for a discard does not change."""
 
 _MATCH_FORMATS: Final = {EpisodeFormat.GAME: Format.GAME, EpisodeFormat.PARTIE: Format.PARTIE}
@@ -93,10 +92,12 @@ class Episode:
     deal, and ends and settles the game or partie.
 
     The match sits at a table (:class:`~piquet.table.state.TableState`, its seats the two
-    agents): every move of the rules goes through :meth:`TableState.apply
-    <piquet.table.state.TableState.apply>` (its seat check, its refusals) and lands in the
-    table's log, so the game has a record (:meth:`record`, replayed by
-    :meth:`from_record`); a seat's view of the deal is the table's
+    agents).  A step moves the engine itself (checking the action as the table would, in
+    the same words), and the table follows only when read (:attr:`table`,
+    :meth:`TableState.followed <piquet.table.state.TableState.followed>`: each move in its
+    log as :meth:`TableState.apply <piquet.table.state.TableState.apply>` writes it), so
+    the game has a record (:meth:`record`, replayed by :meth:`from_record`) and a loop of
+    ids and tensors does not pay for the log.  A seat's view of the deal is the table's
     (:func:`~piquet.table.views.seen_deal`: the hidden information exactly as the browser
     shows that seat), and the labels of the legal ids are the table's menu
     (:meth:`labels`).  A deal episode's table plays its one deal to its end, whatever the
@@ -110,12 +111,13 @@ class Episode:
     """Cards of the current deal's pack drawn so far (top first)."""
     base: TableState | None = None
     """The table (a game or partie's once the first dealer is drawn, a deal's once its
-    pack is); a game's current deal is only in play once this episode's pack is drawn.
-    While a run on the kernel's board goes on, the table where the run began
-    (:attr:`table` is the table now)."""
+    pack is) as it was last brought up to date: the moves since are in :attr:`match` (a
+    deal episode's in :attr:`now`), and the table follows them when read (:attr:`table`
+    is the table now).  A game's current deal is only in play once this episode's pack is
+    drawn."""
     match: Match | None = None
-    """The game or partie: ``base``'s match (None in a deal episode, or before the first
-    dealer is drawn), kept beside it because every step reads it many times."""
+    """The game or partie as it stands (None in a deal episode, or before the first dealer
+    is drawn): the engine a step moves."""
     selected: int = 0
     """Cards the seat to act has laid out for its discard (its own secret)."""
     cut_off: bool = False
@@ -124,8 +126,14 @@ class Episode:
     """Play the cards on the compiled kernel's board (:mod:`piquet.integrations.board`)
     once only cards are left to decide; False: every step through the engine."""
     run: CardRun | None = None
-    """The cards being played on the kernel's board.  While a run goes on, ``base`` holds
-    the table where it began; :attr:`deal` is the current deal."""
+    """The cards being played on the kernel's board.  While a run goes on, :attr:`match`
+    (or :attr:`now`) stands where it began; :attr:`deal` is the current deal."""
+    now: Deal | None = None
+    """A deal episode's deal as it stands (None before its pack is drawn): the engine a
+    step moves; during a run on the kernel's board, where the run began."""
+    given: tuple[Pack, ...] = ()
+    """The packs a game's or partie's match was dealt since ``base`` (given to the table
+    when it follows)."""
     _cache: dict[str, object] = field(default_factory=dict, init=False, repr=False,
                                       compare=False)
     """What this (immutable) episode has already worked out: who moves, the current deal,
@@ -161,34 +169,52 @@ class Episode:
     # ------------------------------------------------------------------ the state
     @property
     def table(self) -> TableState | None:
-        """The table now: during a run on the kernel's board, the run's cards applied to
-        :attr:`base` through the table (worked out when asked)."""
+        """The table now, worked out when asked: :attr:`base` once it has followed the moves
+        made since (:meth:`TableState.followed <piquet.table.state.TableState.followed>`),
+        and during a run on the kernel's board the run's cards applied through the table
+        (each checked as :meth:`TableState.apply <piquet.table.state.TableState.apply>`
+        checks it)."""
         base = self.base
-        run = self.run
-        if base is None or run is None:
-            return base
+        if base is None:
+            return None
         cache = self._cache
         table = cast("TableState | None", cache.get("table"))
         if table is None:
-            # each card by the player to act then, checked as TableState.apply checks it
-            table = cache["table"] = base.play_on(PLAY[card] for card in run.cards)
+            if self.format is EpisodeFormat.DEAL and not base.packs:
+                # a deal episode's table is given its pack when first read (the deal
+                # stepped meanwhile is the one it deals: Deal.new, as below)
+                base = base.with_pack(self.pack, dealer=1, target=False)
+            table = base.followed(self._engine(base), self.given)
+            if self.run is not None:
+                table = table.play_on(PLAY[card] for card in self.run.cards)
+            cache["table"] = table
         return table
+
+    def _engine(self, base: TableState) -> Match:
+        """The match the engine has reached (outside a run on the kernel's board): a deal
+        episode's is ``base``'s with :attr:`now` carried on."""
+        if self.format is not EpisodeFormat.DEAL:
+            assert self.match is not None
+            return self.match
+        now = self.now
+        assert now is not None
+        m = base.match
+        if m.deals or m.deal is None or len(now.history) == len(m.deal.history):
+            return m  # nothing new (a deal over in ``base``: its match has settled it)
+        return m.with_deal(now)
 
     @property
     def single(self) -> Deal | None:
         """The deal of a deal episode (once the pack is drawn); during a run on the
         kernel's board, where the run began."""
-        if self.format is not EpisodeFormat.DEAL or self.base is None:
-            return None
-        m = self.base.match
-        return m.last_deal if m.deals else m.deal
+        return self.now
 
     @property
     def over(self) -> bool:
         if self.format is EpisodeFormat.DEAL:
             if self.run is not None:
                 return not self.run.waiting
-            return self.single is not None and self.single.is_over
+            return self.now is not None and self.now.is_over
         return self.cut_off or (self.match is not None and self.match.finished)
 
     @property
@@ -213,7 +239,7 @@ class Episode:
         if self.run is not None:
             return self.run.deal
         if self.format is EpisodeFormat.DEAL:
-            return self.single
+            return self.now
         m = self.match
         if m is None:
             return None
@@ -234,7 +260,7 @@ class Episode:
         if self.format is EpisodeFormat.DEAL:
             if self.run is not None:
                 return () if self.run.waiting else (self.run.scores,)
-            d = self.single
+            d = self.now
             return ((d.scores[0], d.scores[1]),) if d is not None and d.is_over else ()
         if self.match is None:
             return ()
@@ -478,22 +504,38 @@ class Episode:
         selected: int | None = None,
         cut_off: bool | None = None,
         run: CardRun | None = None,
+        match: Match | None = None,
+        now: Deal | None = None,
+        given: tuple[Pack, ...] | None = None,
     ) -> Episode:
         """This episode with the given fields changed, and the ``run`` given (else none)
         (``dataclasses.replace`` without its scan of the fields: the adapters make one a
-        step)."""
-        table = self.base if base is None else base
+        step).  A ``base`` given without ``match`` (``now``, ``given``) brings them to its
+        own."""
+        if base is None:
+            base = self.base
+            match = self.match if match is None else match
+            now = self.now if now is None else now
+            given = self.given if given is None else given
+        elif self.format is EpisodeFormat.DEAL:
+            if now is None:
+                m = base.match
+                now = m.last_deal if m.deals else m.deal
+        elif match is None:
+            match = base.match
         return Episode(
             self.rules,
             self.format,
             self.max_deals,
             self.pack if pack is None else pack,
-            table,
-            None if table is None or self.format is EpisodeFormat.DEAL else table.match,
+            base,
+            match,
             self.selected if selected is None else selected,
             self.cut_off if cut_off is None else cut_off,
             self.kernel,
             run,
+            now,
+            () if given is None else given,
         )
 
     def _legal_text(self) -> str:
@@ -514,11 +556,15 @@ class Episode:
         if len(pack) < len(self.pack_cards):
             return self._but(pack=pack)
         if self.format is EpisodeFormat.DEAL:
-            # one deal, player 1 dealing: no game target stops it
-            return self._but(pack=pack, base=_deal_table(self.rules).with_pack(
-                pack, dealer=1, target=False))
-        assert self.base is not None
-        return self._but(pack=pack, base=self.base.with_pack(pack))
+            # one deal, player 1 dealing, no game target stopping it; the table is given
+            # the pack when read (the same deal: TableState.with_pack, target=False)
+            return self._but(pack=pack, base=_deal_table(self.rules),
+                             now=Deal.new(self.rules, pack))
+        # the match is dealt the pack as the table would deal it (TableState.with_pack),
+        # and the table is given it when it follows (:attr:`table`)
+        assert self.match is not None
+        match, given = dealt_from(self.match, pack)
+        return self._but(pack=pack, match=match, given=(*self.given, given))
 
     def _apply_discard_step(self, action_id: int) -> Episode:
         deal = self.deal
@@ -577,31 +623,40 @@ class Episode:
             # (a deal episode ends with its deal: the engine's deal is worked out only if
             # asked for, :attr:`deal`)
             return self._but(run=after)
-        # the deal of a game or partie is over: the table takes the run's cards on
-        return self._but(base=self.table)._after(PLAY[action_id])
+        # the deal of a game or partie is over: the match takes the run's cards on (the
+        # table follows them when read)
+        m = self.match
+        assert m is not None
+        for card in run.cards:
+            m = m.apply(PLAY[card])
+        return self._but(match=m)._after(PLAY[action_id])
 
     def _after(self, action: Action) -> Episode:
         """The episode once ``action`` is played in the current deal by the player to move,
-        through the table (:meth:`TableState.apply
-        <piquet.table.state.TableState.apply>`: it checks the seat and the action)."""
-        base = self.base
-        assert base is not None
-        try:
-            table = base.apply(self.to_move, action)
-        except TableError as exc:
-            raise IllegalActionError(exc.message) from None
-        after = table.match
+        checked by the engine as :meth:`TableState.apply
+        <piquet.table.state.TableState.apply>` checks it (in the same words); the table
+        follows when read, from the table this episode worked out if it did."""
+        base: TableState | None = self._cache.get("table")  # type: ignore[assignment]
         if self.format is EpisodeFormat.DEAL:
-            return self._but(base=table, run=self._run_from(
-                after.last_deal if after.deals else after.deal))
-        match = base.match
+            now = self.now
+            assert now is not None
+            after_deal = now.apply(action)
+            return self._but(base=base or self.base, now=after_deal,
+                             run=self._run_from(after_deal))
+        given = self.given if base is None else ()  # (a table worked out has them)
+        if base is None:
+            base = self.base
+        match = self.match
+        assert match is not None
+        after = match.apply(action)
         if len(after.deals) > len(match.deals) and not after.finished:
             # the deal is over and the match dealt the next from its own seed: the chance
             # nodes draw that pack instead
             if len(after.deals) >= self.max_deals and self.format is EpisodeFormat.GAME:
-                return self._but(base=table, cut_off=True)
-            return self._but(base=table, pack=())
-        return self._but(base=table, run=None if after.finished else self._run_from(after.deal))
+                return self._but(base=base, match=after, given=given, cut_off=True)
+            return self._but(base=base, match=after, given=given, pack=())
+        return self._but(base=base, match=after, given=given,
+                         run=None if after.finished else self._run_from(after.deal))
 
     def _run_from(self, deal: Deal | None) -> CardRun | None:
         """The run on the kernel's board from ``deal``, where only cards are left."""
