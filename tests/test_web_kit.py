@@ -96,11 +96,27 @@ def config(db: Path, **changes: Any) -> WebConfig:
     return WebConfig(**base)
 
 
+def analyse_cheaply(app: Any) -> None:
+    """Have a started app analyse finished deals on :func:`cheap_analysis`'s budget.
+
+    Every test server does (:func:`client`, :class:`ThreadServer`) unless asked for the full
+    analysis: a finished deal is analysed in the background whether or not the test reads
+    the analysis (opening the replay viewer asks for a whole game's), about 20 CPU-seconds a
+    game at full strength, which the suite's processes paid for tests that never looked."""
+    from piquet.web.analysis import Analyses
+
+    st = app.state.piquet
+    st.analyses = Analyses(st.store.engine, st.jobs, cheap_analysis())
+
+
 @contextlib.contextmanager
-def client(tmp_path: Path, **changes: Any) -> Iterator[TestClient]:
-    """A TestClient over a fresh server (SQLite under ``tmp_path``), started and stopped."""
+def client(tmp_path: Path, *, full_analysis: bool = False, **changes: Any) -> Iterator[TestClient]:
+    """A TestClient over a fresh server (SQLite under ``tmp_path``), started and stopped;
+    its analyses on a test's budget unless ``full_analysis``."""
     app = create_app(config(tmp_path / "games.sqlite3", **changes))
     with TestClient(app) as c:
+        if not full_analysis:
+            analyse_cheaply(app)
         yield c
 
 
@@ -368,9 +384,11 @@ def at_once(k: int, fn: Callable[[int], Any]) -> list[Any]:
 class ThreadServer:
     """uvicorn in a thread of this process, on a free port, over a fresh SQLite file."""
 
-    def __init__(self, tmp: Path, **changes: Any) -> None:
+    def __init__(self, tmp: Path, *, full_analysis: bool = False, **changes: Any) -> None:
+        """Over ``tmp``; its analyses on a test's budget unless ``full_analysis``."""
         import uvicorn
 
+        self.full_analysis = full_analysis
         self.port = free_port()
         self.app = create_app(config(tmp / "games.sqlite3", **changes))
         self.server = uvicorn.Server(
@@ -384,6 +402,8 @@ class ThreadServer:
         while not self.server.started and time.monotonic() < deadline:
             time.sleep(0.05)
         assert self.server.started
+        if not self.full_analysis:
+            analyse_cheaply(self.app)
         return self
 
     def __exit__(self, *exc: object) -> None:
