@@ -198,9 +198,14 @@ def menu(view: MatchView) -> tuple[MenuItem, ...]:
         # the play of the cards (most turns): each card's item is the same in every deal
         plays = _PLAYS
         return tuple([plays[cast(Play, a).card.index] for a in legal])
+    return _items(deal, rules)
+
+
+def _items(deal: DealView, rules: Rules) -> tuple[MenuItem, ...]:
+    """The menu of ``deal``'s legal actions, each labelled on its own (every kind)."""
     offered = _offered(deal, rules)
     items = []
-    for a in legal:
+    for a in deal.legal_actions:
         kind, label, cards = _label(a, deal, rules)
         items.append(MenuItem(str(a), kind, label, cards, offered(a), a))
     return tuple(_tell_apart(items))
