@@ -25,7 +25,15 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 from piquet.web.database import StoreError, actions_t, games_t, reason_of, seats_t
 
-__all__ = ["VERSION", "Append", "Checkpointer", "GroupWriter", "append_all", "bump_revision"]
+__all__ = [
+    "VERSION",
+    "Append",
+    "Checkpointer",
+    "GroupWriter",
+    "append_all",
+    "bump_revision",
+    "read_version",
+]
 
 log = logging.getLogger("piquet.web")
 
@@ -117,6 +125,21 @@ VERSION: Final = sa.select(
     .where(seats_t.c.game_id == games_t.c.id, seats_t.c.token_hash.is_not(None))
     .scalar_subquery(),
 ).where(games_t.c.id == sa.bindparam("b_id"))
+
+
+def read_version(conn: sa.Connection, game_id: str) -> tuple[int, int, int] | None:
+    """:data:`VERSION` of ``game_id`` (log length, revision, seats taken), or None; its
+    text compiled once per dialect, run through the driver (the long poll asks it of
+    every game a shared database holds, at each turn)."""
+    key = f"{conn.dialect.name}:{conn.dialect.driver}:{conn.dialect.paramstyle}"
+    stmt = _VERSIONS.get(key)
+    if stmt is None:
+        stmt = _VERSIONS[key] = _statement(VERSION, conn.dialect)
+    row = conn.exec_driver_sql(stmt.text, stmt.params({"b_id": game_id})).first()
+    return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
+
+
+_VERSIONS: dict[str, _Statement] = {}
 
 
 def append_all(conn: sa.Connection, items: Sequence[Append], now: float) -> list[bool]:

@@ -45,7 +45,13 @@ from piquet.web.database import (
     sqlite_path,
     unavailable_words,
 )
-from piquet.web.groupcommit import VERSION, Append, Checkpointer, GroupWriter, bump_revision
+from piquet.web.groupcommit import (
+    Append,
+    Checkpointer,
+    GroupWriter,
+    bump_revision,
+    read_version,
+)
 
 __all__ = [
     "SQLITE_SYNC",
@@ -338,8 +344,7 @@ class Store:
         a game in memory knows from these whether another changed it.
         """
         with self._using("read"), self.engine.connect() as conn:
-            row = conn.execute(VERSION, {"b_id": game_id}).first()
-        return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
+            return read_version(conn, game_id)
 
     def actions(self, game_id: str, start: int = 0) -> list[ActionRow]:
         """The log of ``game_id`` from index ``start`` on, in order."""
