@@ -30,6 +30,8 @@ __all__ = [
     "Append",
     "Checkpointer",
     "GroupWriter",
+    "ReadFailed",
+    "VersionReader",
     "append_all",
     "bump_revision",
     "read_version",
@@ -317,6 +319,111 @@ class GroupWriter:
             item.future.set_exception(StoreError(why))
             return
         self._settle([item], [ok])
+
+
+class VersionReader:
+    """A shared database's check of a game's version (:func:`read_version`), for the
+    event loop: one thread of its own reads every version asked at the same moment, on a
+    connection of its own that commits each statement by itself (no transaction to begin
+    or end, no pool, no ping: one round trip a game), and answers the loop once for the
+    batch.  Where the long poll and the computer's turn went through a worker thread and
+    the pool (the hand-over to the thread and the pool's ping cost more than the query).
+
+    Any failure of that connection drops it and answers :class:`ReadFailed`: the caller
+    then reads the plain way (:meth:`Store.version <piquet.web.store.Store.version>`,
+    through the pool, on a connection checked first), so a fault is met and said as
+    before.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._queue: queue.SimpleQueue[
+            tuple[str, asyncio.AbstractEventLoop, asyncio.Future[tuple[int, int, int] | None]]
+            | None
+        ] = queue.SimpleQueue()
+        self._conn: sa.Connection | None = None
+        self._thread = threading.Thread(target=self._run, name="piquet-db-reader", daemon=True)
+        self._thread.start()
+
+    def read_async(self, game_id: str) -> asyncio.Future[tuple[int, int, int] | None]:
+        """The version of ``game_id`` (None: no such game), on the running loop; raises
+        :class:`ReadFailed` when this reader's connection failed."""
+        loop = asyncio.get_running_loop()
+        out: asyncio.Future[tuple[int, int, int] | None] = loop.create_future()
+        self._queue.put((game_id, loop, out))
+        return out
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        try:
+            while True:
+                first = self._queue.get()
+                if first is None:
+                    return
+                batch = [first]
+                stop = False
+                while len(batch) < 512:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stop = True
+                        break
+                    batch.append(more)
+                self._read(batch)
+                if stop:
+                    return
+        finally:
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
+
+    def _read(
+        self,
+        batch: list[tuple[str, asyncio.AbstractEventLoop,
+                          asyncio.Future[tuple[int, int, int] | None]]],
+    ) -> None:
+        answers: list[tuple[asyncio.Future[Any], Any, bool]] = []
+        try:
+            conn = self._conn
+            if conn is None:
+                conn = self._conn = self.engine.connect().execution_options(
+                    isolation_level="AUTOCOMMIT")
+            for game_id, _loop, fut in batch:
+                answers.append((fut, read_version(conn, game_id), False))
+        except Exception:
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.invalidate()
+                with contextlib.suppress(Exception):
+                    conn.close()
+            answers += [(fut, None, True) for _g, _l, fut in batch[len(answers):]]
+        loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, bool]]] = {}
+        for (_g, loop, _f), answer in zip(batch, answers, strict=True):
+            loops.setdefault(loop, []).append(answer)
+        for loop, some in loops.items():
+            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile
+                loop.call_soon_threadsafe(_answer_all, some)
+
+
+class ReadFailed(Exception):
+    """The :class:`VersionReader`'s own connection failed: read the plain way."""
+
+
+def _answer_all(answers: list[tuple[asyncio.Future[Any], Any, bool]]) -> None:
+    for fut, value, failed in answers:
+        if fut.done():  # the caller gave up waiting
+            continue
+        if failed:
+            fut.set_exception(ReadFailed())
+        else:
+            fut.set_result(value)
 
 
 class Checkpointer:

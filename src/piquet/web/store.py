@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from anyio import to_thread
 from sqlalchemy.engine import Engine
 
 from piquet.web.database import (
@@ -49,6 +51,8 @@ from piquet.web.groupcommit import (
     Append,
     Checkpointer,
     GroupWriter,
+    ReadFailed,
+    VersionReader,
     bump_revision,
     read_version,
 )
@@ -138,6 +142,9 @@ class Store:
         """Why the database was found damaged (a read or write met a malformed page):
         said by the health check until the server restarts (it does not mend itself)."""
         self._writer = GroupWriter(engine, check=self.lost)
+        self._reader: VersionReader | None = None
+        """Made at the first :meth:`version_async` (a shared database's)."""
+        self._reader_lock = threading.Lock()
         self._checkpointer = (
             Checkpointer(engine, check=self.lost) if engine.dialect.name == "sqlite" else None
         )
@@ -228,6 +235,8 @@ class Store:
 
     def close(self) -> None:
         self._writer.close()
+        if self._reader is not None:
+            self._reader.close()
         if self._checkpointer is not None:
             self._checkpointer.close()
         self.engine.dispose()
@@ -345,6 +354,25 @@ class Store:
         """
         with self._using("read"), self.engine.connect() as conn:
             return read_version(conn, game_id)
+
+    async def version_async(self, game_id: str) -> tuple[int, int, int] | None:
+        """:meth:`version` on the event loop, through the reader thread's own connection
+        (:class:`~piquet.web.groupcommit.VersionReader`); where that connection fails, the
+        plain way in a worker thread (the failure, if it lasts, said as :meth:`version`
+        says it)."""
+        lost = self.lost()
+        if lost is not None:
+            raise StoreError(lost)
+        reader = self._reader
+        if reader is None:
+            with self._reader_lock:
+                reader = self._reader
+                if reader is None:
+                    reader = self._reader = VersionReader(self.engine)
+        try:
+            return await reader.read_async(game_id)
+        except ReadFailed:
+            return await to_thread.run_sync(self.version, game_id)
 
     def actions(self, game_id: str, start: int = 0) -> list[ActionRow]:
         """The log of ``game_id`` from index ``start`` on, in order."""
