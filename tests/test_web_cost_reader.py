@@ -65,12 +65,9 @@ def test_versions_on_the_loop_agree_and_survive_a_dead_connection(
             got = await asyncio.gather(*(a.store.version_async(g) for g in [*ids, "nope"]))
             assert got == [a.store.version(g) for g in [*ids, "nope"]]
             # the other process moves a game on: the loop's check sees it
-            entry = b.load(ids[0])
-            player, text, _seed = b.ai_turn(entry) or (0, "", 0)
-            if not text:
-                m = entry.live.match
-                player, text = m.to_act, str(m.legal_actions()[0])
-            await b.act(ids[0], player, text)
+            m = b.load(ids[0]).live.match
+            assert m.to_act is not None
+            await b.act(ids[0], m.to_act, str(m.legal_actions()[0]))
             assert await a.store.version_async(ids[0]) == b.store.version(ids[0])
             assert (await a.fresh_async(ids[0])).n == b.fresh(ids[0]).n
             # its connection dies: the check still answers (the plain way), then again

@@ -328,8 +328,12 @@ class Games:
         if version is None:
             raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
         n, revision, joined = version
-        if n == held.n and revision == held.row.revision and joined == held.joined:
-            return held
+        # memory may have caught up meanwhile (this process's own write, committed while
+        # the version was read): the game it holds now, if it is the one stored
+        for entry in (held, self.peek(game_id)):
+            if entry is not None and (n, revision, joined) == (
+                    entry.n, entry.row.revision, entry.joined):
+                return entry
         return await to_thread.run_sync(self.fresh, game_id)
 
     # ------------------------------------------------------------------ seats
