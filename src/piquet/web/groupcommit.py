@@ -30,6 +30,7 @@ __all__ = [
     "Append",
     "Checkpointer",
     "GroupWriter",
+    "LoopAnswer",
     "ReadFailed",
     "VersionReader",
     "append_all",
@@ -48,7 +49,40 @@ class Append:
     player: int
     action: str
     finished: bool
-    future: Future[bool]
+    future: Future[bool] | LoopAnswer
+    """How the writer answers: a future a thread blocks on, or a :class:`LoopAnswer`."""
+
+
+class LoopAnswer:
+    """The writer's answer to an append awaited on an event loop: ``out``, settled on its
+    loop once the batch is done, with the rest of the batch's answers to that loop (one
+    wake-up of the loop a batch, where each append's future woke it on its own)."""
+
+    __slots__ = ("error", "loop", "out", "value")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.out: asyncio.Future[bool] = loop.create_future()
+        self.value: bool | None = None
+        self.error: BaseException | None = None
+
+    def set_result(self, ok: bool) -> None:
+        self.value = ok
+
+    def set_exception(self, exc: BaseException) -> None:
+        self.error = exc
+
+
+def _settle_on_loop(answers: list[LoopAnswer]) -> None:
+    for a in answers:
+        if a.out.done():  # (cancelled: the append is written all the same)
+            continue
+        if a.error is not None:
+            a.out.set_exception(a.error)
+        elif a.value is None:  # pragma: no cover - every path of the writer answers
+            a.out.set_exception(StoreError("the database writer did not answer"))
+        else:
+            a.out.set_result(a.value)
 
 
 # Built once, and compiled once per dialect (:func:`_statements`): the writer runs their
@@ -207,12 +241,19 @@ class GroupWriter:
         self._thread.start()
 
     def submit(self, item: Append) -> bool:
+        assert isinstance(item.future, Future)
         self._queue.put(item)
         return item.future.result()
 
     def submit_async(self, item: Append) -> asyncio.Future[bool]:
         """The result on the running loop.  Cancelling it does not withdraw the append
-        (once queued it is written, as a blocking caller's would be)."""
+        (once queued it is written, as a blocking caller's would be).  ``item``'s answer
+        a :class:`LoopAnswer` (of the running loop): settled with the rest of its batch;
+        a thread's future: settled on its own."""
+        if isinstance(item.future, LoopAnswer):
+            self._queue.put(item)
+            return item.future.out
+        future = item.future
         loop = asyncio.get_running_loop()
         out: asyncio.Future[bool] = loop.create_future()
 
@@ -225,7 +266,7 @@ class GroupWriter:
             else:
                 out.set_result(done.result())
 
-        item.future.add_done_callback(lambda done: loop.call_soon_threadsafe(settle, done))
+        future.add_done_callback(lambda done: loop.call_soon_threadsafe(settle, done))
         self._queue.put(item)
         return out
 
@@ -258,7 +299,10 @@ class GroupWriter:
                     stop = True
                     break
                 batch.append(more)
-            self._write(batch)
+            try:
+                self._write(batch)
+            finally:
+                _hand_back(batch)
             if stop:
                 return
 
@@ -319,6 +363,17 @@ class GroupWriter:
             item.future.set_exception(StoreError(why))
             return
         self._settle([item], [ok])
+
+
+def _hand_back(batch: list[Append]) -> None:
+    """The batch's answers awaited on event loops, handed to each loop at once."""
+    loops: dict[asyncio.AbstractEventLoop, list[LoopAnswer]] = {}
+    for item in batch:
+        if isinstance(item.future, LoopAnswer):
+            loops.setdefault(item.future.loop, []).append(item.future)
+    for loop, answers in loops.items():
+        with contextlib.suppress(RuntimeError):  # a loop closed meanwhile
+            loop.call_soon_threadsafe(_settle_on_loop, answers)
 
 
 class VersionReader:

@@ -51,6 +51,7 @@ from piquet.web.groupcommit import (
     Append,
     Checkpointer,
     GroupWriter,
+    LoopAnswer,
     ReadFailed,
     VersionReader,
     bump_revision,
@@ -403,7 +404,8 @@ class Store:
         self, game_id: str, *, idx: int, revision: int, player: int, action: str, finished: bool
     ) -> asyncio.Future[bool]:
         """:meth:`append` for the event loop: await the result; no thread is held meanwhile."""
-        item = Append(game_id, idx, revision, player, action, finished, Future())
+        answer = LoopAnswer(asyncio.get_running_loop())
+        item = Append(game_id, idx, revision, player, action, finished, answer)
         return self._writer.submit_async(item)
 
     def join(self, game_id: str, *, invite_hash: str, token_hash: str, name: str) -> int | None:
