@@ -36,6 +36,7 @@ __all__ = [
     "append_all",
     "bump_revision",
     "read_version",
+    "read_versions",
 ]
 
 log = logging.getLogger("piquet.web")
@@ -161,6 +162,27 @@ VERSION: Final = sa.select(
     .where(seats_t.c.game_id == games_t.c.id, seats_t.c.token_hash.is_not(None))
     .scalar_subquery(),
 ).where(games_t.c.id == sa.bindparam("b_id"))
+
+
+_VERSIONS_OF: Final = sa.select(
+    games_t.c.id,
+    games_t.c.n_actions,
+    games_t.c.revision,
+    sa.select(sa.func.count())
+    .where(seats_t.c.game_id == games_t.c.id, seats_t.c.token_hash.is_not(None))
+    .scalar_subquery(),
+).where(games_t.c.id.in_(sa.bindparam("b_ids", expanding=True)))
+""":data:`VERSION` of several games at once, each row with its game's id."""
+
+
+def read_versions(conn: sa.Connection, game_ids: Sequence[str]
+                  ) -> dict[str, tuple[int, int, int]]:
+    """Game id -> :data:`VERSION`, for those of ``game_ids`` that exist: one query."""
+    if len(game_ids) == 1:
+        got = read_version(conn, game_ids[0])
+        return {} if got is None else {game_ids[0]: got}
+    rows = conn.execute(_VERSIONS_OF, {"b_ids": sorted(set(game_ids))}).all()
+    return {str(r[0]): (int(r[1]), int(r[2]), int(r[3])) for r in rows}
 
 
 def read_version(conn: sa.Connection, game_id: str) -> tuple[int, int, int] | None:
@@ -380,9 +402,10 @@ class VersionReader:
     """A shared database's check of a game's version (:func:`read_version`), for the
     event loop: one thread of its own reads every version asked at the same moment, on a
     connection of its own that commits each statement by itself (no transaction to begin
-    or end, no pool, no ping: one round trip a game), and answers the loop once for the
-    batch.  Where the long poll and the computer's turn went through a worker thread and
-    the pool (the hand-over to the thread and the pool's ping cost more than the query).
+    or end, no pool, no ping: one query a batch, one round trip), and answers the loop
+    once for the batch.  Where the long poll and the computer's turn went through a worker
+    thread and the pool (the hand-over to the thread and the pool's ping cost more than
+    the query).
 
     Any failure of that connection drops it and answers :class:`ReadFailed`: the caller
     then reads the plain way (:meth:`Store.version <piquet.web.store.Store.version>`,
@@ -449,8 +472,8 @@ class VersionReader:
             if conn is None:
                 conn = self._conn = self.engine.connect().execution_options(
                     isolation_level="AUTOCOMMIT")
-            for game_id, _loop, fut in batch:
-                answers.append((fut, read_version(conn, game_id), False))
+            found = read_versions(conn, [game_id for game_id, _l, _f in batch])
+            answers = [(fut, found.get(game_id), False) for game_id, _l, fut in batch]
         except Exception:
             conn, self._conn = self._conn, None
             if conn is not None:
