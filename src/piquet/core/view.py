@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from piquet.core.actions import Action
-from piquet.core.cards import CardSet, NamedLead, pack_mask
+from piquet.core.cards import Card, CardSet, NamedLead, mask_cards, pack_mask
 from piquet.core.deal import ELDER, ROLE_NAMES, YOUNGER, Deal, Phase, Trick, Utterance
 from piquet.core.declarations import DeclClass
 from piquet.core.facts import LeadAppointed, LeadLacked
@@ -92,11 +92,7 @@ class DealView:
     ``younger_declares_after_lead``; public: elder heard younger pass them by)."""
 
     def to_json(self) -> dict[str, Any]:
-        from piquet.core.cards import Card
-
-        def cs(x: CardSet) -> list[str]:
-            return [str(c) for c in x]
-
+        cs = _card_texts
         return {
             "role": ROLE_NAMES[self.role],
             "phase": self.phase.value,
@@ -117,10 +113,10 @@ class DealView:
             "stock_count": self.stock_count,
             "leftover_count": self.leftover_count,
             "dialog": dialog_json(self.dialog),
-            "tricks": [t.to_json() for t in self.tricks],
+            "tricks": [_trick_json(t) for t in self.tricks],
             "trick_lead": None
             if self.trick_lead is None
-            else str(Card.from_index(self.trick_lead)),
+            else _TEXTS[self.trick_lead],
             "events": events_json(self.events),
             "scores": {"elder": self.scores[0], "younger": self.scores[1]},
             "tricks_won": {"elder": self.tricks_won[0], "younger": self.tricks_won[1]},
@@ -131,6 +127,30 @@ class DealView:
             "discard_range": None if self.discard_range is None else list(self.discard_range),
             "deferred": [c.label for c in self.deferred],
         }
+
+
+_TEXTS: tuple[str, ...] = tuple(str(Card.from_index(i)) for i in range(36))
+"""Card index -> its text (``QH``)."""
+
+
+def _card_texts(x: CardSet) -> list[str]:
+    """The cards of ``x`` as text, in its order (``[str(c) for c in x]``, without making
+    the cards)."""
+    texts = _TEXTS
+    return [texts[i] for i in mask_cards(x.mask)]
+
+
+_TRICKS: dict[Trick, dict[str, str]] = {}
+"""Trick -> its JSON: a trick is four small numbers, so there are few of them, and a
+deal's tricks are sent again in every view until it ends."""
+
+
+def _trick_json(t: Trick) -> dict[str, str]:
+    """``t.to_json()`` (a new dict each time: a caller may change it)."""
+    line = _TRICKS.get(t)
+    if line is None:
+        line = _TRICKS[t] = t.to_json()
+    return dict(line)
 
 
 def dialog_json(dialog: tuple[Utterance, ...]) -> list[dict[str, Any]]:
@@ -155,7 +175,7 @@ def _said_json(u: Utterance) -> dict[str, Any]:
             "class": None if u.cls is None else u.cls.label,
             "text": u.text,
             "said": aloud(u),
-            "shown": [str(c) for c in CardSet(u.shown)],
+            "shown": _card_texts(CardSet(u.shown)),
         }
         if len(_SAID) >= 16384:
             _SAID.clear()
@@ -362,10 +382,7 @@ class PublicView:
     lead_rule: NamedLead | None
 
     def to_json(self) -> dict[str, Any]:
-        from piquet.core.cards import Card
-
-        def cs(x: CardSet) -> list[str]:
-            return [str(c) for c in x]
+        cs = _card_texts
 
         def by_role(x: tuple[Any, Any], f: Any = None) -> dict[str, Any]:
             return {ROLE_NAMES[r]: (x[r] if f is None else f(x[r])) for r in (ELDER, YOUNGER)}
@@ -382,10 +399,10 @@ class PublicView:
             "stock_count": self.stock_count,
             "leftover_count": self.leftover_count,
             "dialog": dialog_json(self.dialog),
-            "tricks": [t.to_json() for t in self.tricks],
+            "tricks": [_trick_json(t) for t in self.tricks],
             "trick_lead": None
             if self.trick_lead is None
-            else str(Card.from_index(self.trick_lead)),
+            else _TEXTS[self.trick_lead],
             "events": events_json(self.events),
             "scores": by_role(self.scores),
             "tricks_won": by_role(self.tricks_won),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from piquet.core.actions import (
     Action,
@@ -142,11 +142,14 @@ def claim_label(hand: CardSet, action: Declare, rules: Rules) -> str:
     return f"{_cap(statement(claim, rules))}: {' '.join(str(c) for c in cards)}"
 
 
+def _play_label(c: Card) -> str:
+    return f"Play the {c.rank.name_singular} of {c.suit.plural}"
+
+
 def _label(action: Action, deal: DealView, rules: Rules) -> tuple[MenuKind, str, tuple[Card, ...]]:
     """(kind, label in the dialog's words, cards) for one legal action."""
     if isinstance(action, Play):
-        c = action.card
-        return MenuKind.PLAY, f"Play the {c.rank.name_singular} of {c.suit.plural}", (c,)
+        return MenuKind.PLAY, _play_label(action.card), (action.card,)
     if isinstance(action, Declare):
         claim = _claim_of(deal.hand.mask, action, rules)
         text = (statement(claim, rules, full=False) if claim is not None
@@ -190,12 +193,32 @@ def menu(view: MatchView) -> tuple[MenuItem, ...]:
         lo, hi = deal.discard_range
         label = f"Discard {lo} to {hi} cards" if lo != hi else f"Discard {lo} cards"
         return (MenuItem("discard", MenuKind.DISCARD, label, fewest=lo, most=hi),)
+    legal = deal.legal_actions
+    if legal and all(type(a) is Play for a in legal):
+        # the play of the cards (most turns): each card's item is the same in every deal
+        plays = _PLAYS
+        return tuple([plays[cast(Play, a).card.index] for a in legal])
+    return _items(deal, rules)
+
+
+def _items(deal: DealView, rules: Rules) -> tuple[MenuItem, ...]:
+    """The menu of ``deal``'s legal actions, each labelled on its own (every kind)."""
     offered = _offered(deal, rules)
     items = []
     for a in deal.legal_actions:
         kind, label, cards = _label(a, deal, rules)
         items.append(MenuItem(str(a), kind, label, cards, offered(a), a))
     return tuple(_tell_apart(items))
+
+
+def _play_item(card: Card) -> MenuItem:
+    action = Play(card)
+    return MenuItem(str(action), MenuKind.PLAY, _play_label(card), (card,), True, action)
+
+
+_PLAYS: Final = tuple(_play_item(Card.from_index(i)) for i in range(36))
+"""Card index -> the menu's item for playing it (its label needs neither the deal nor the
+rules, and every play is offered)."""
 
 
 def _tell_apart(items: list[MenuItem]) -> list[MenuItem]:
@@ -257,8 +280,8 @@ def _offered(deal: DealView, rules: Rules) -> Callable[[Action], bool]:
         if isinstance(action, Declare):
             found = claims(hand, action.cls, rules)
             mine = next((c for c in found if c.cards == action.cards.mask), None)
-            if not found or mine is None or mine is found[0]:
-                return True
+            if not found or mine is None or mine is found[0] or mine.key != found[0].key:
+                return True  # (a claim of another key counts otherwise: no need to count)
             if action.cls not in best:
                 best[action.cls] = worth(found[0])
             return worth(mine) != best[action.cls]

@@ -16,8 +16,6 @@ import logging
 import time
 from typing import Final
 
-from anyio import to_thread
-
 from piquet.jobs import JobFailed, JobQueue, Kind
 from piquet.jobs.work import MOVE
 from piquet.levels.quick import QUICK_LEVELS, quick_choice
@@ -98,7 +96,7 @@ class AiRunner:
                 if entry is None:
                     entry = games.cached(game_id)
                 if entry is None:
-                    entry = await to_thread.run_sync(games.fresh, game_id)
+                    entry = await games.fresh_async(game_id)
                 turn = games.ai_turn(entry)
                 if turn is None:
                     # a move recorded while this task was finishing its own (the kick of

@@ -233,7 +233,7 @@ async def entry_of(state: Server, game_id: str, token: str | None) -> tuple[Entr
     if seat is None:
         entry, seat = await run(g.authenticate, game_id, token)
         return entry, seat.seat
-    return g.cached(game_id) or await run(g.fresh, game_id), seat.seat
+    return g.cached(game_id) or await g.fresh_async(game_id), seat.seat
 
 
 def view_response(state: Server, entry: Entry, seat: int) -> Response:
@@ -284,7 +284,7 @@ async def seat_view(
                     continue  # who is at the table changed, not the game
                 # on news, memory may already hold it; at the deadline, look once more
                 held = g.after_news(game_id, watcher.take()) if woke else g.cached(game_id)
-                entry = held or await run(g.fresh, game_id)
+                entry = held or await g.fresh_async(game_id)
                 if (g.over(entry) or entry.live.match.to_act == seat or not woke
                         or game_id in g.problems):  # the computer cannot move: say so
                     break

@@ -317,6 +317,25 @@ class Games:
         live, again = self._replay(held.row, held.live, n)
         return self._put(game_id, live=live, replace=again)
 
+    async def fresh_async(self, game_id: str) -> Entry:
+        """:meth:`fresh` on the event loop: a game held in memory of a shared database is
+        checked by :meth:`Store.version_async <piquet.web.store.Store.version_async>`
+        (no worker thread), and only a game that changed, or is not held, is read in one."""
+        held = self.peek(game_id)
+        if held is None or not self.shared:
+            return held if held is not None else await to_thread.run_sync(self.load, game_id)
+        version = await self.store.version_async(game_id)
+        if version is None:
+            raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
+        n, revision, joined = version
+        # memory may have caught up meanwhile (this process's own write, committed while
+        # the version was read): the game it holds now, if it is the one stored
+        for entry in (held, self.peek(game_id)):
+            if entry is not None and (n, revision, joined) == (
+                    entry.n, entry.row.revision, entry.joined):
+                return entry
+        return await to_thread.run_sync(self.fresh, game_id)
+
     # ------------------------------------------------------------------ seats
     @staticmethod
     def _digest(token: str | None) -> str:

@@ -8,6 +8,7 @@ copies the write-ahead log into the database file (:class:`Checkpointer`)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import queue
 import threading
@@ -24,7 +25,19 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 from piquet.web.database import StoreError, actions_t, games_t, reason_of, seats_t
 
-__all__ = ["VERSION", "Append", "Checkpointer", "GroupWriter", "append_all", "bump_revision"]
+__all__ = [
+    "VERSION",
+    "Append",
+    "Checkpointer",
+    "GroupWriter",
+    "LoopAnswer",
+    "ReadFailed",
+    "VersionReader",
+    "append_all",
+    "bump_revision",
+    "read_version",
+    "read_versions",
+]
 
 log = logging.getLogger("piquet.web")
 
@@ -37,7 +50,40 @@ class Append:
     player: int
     action: str
     finished: bool
-    future: Future[bool]
+    future: Future[bool] | LoopAnswer
+    """How the writer answers: a future a thread blocks on, or a :class:`LoopAnswer`."""
+
+
+class LoopAnswer:
+    """The writer's answer to an append awaited on an event loop: ``out``, settled on its
+    loop once the batch is done, with the rest of the batch's answers to that loop (one
+    wake-up of the loop a batch, where each append's future woke it on its own)."""
+
+    __slots__ = ("error", "loop", "out", "value")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.out: asyncio.Future[bool] = loop.create_future()
+        self.value: bool | None = None
+        self.error: BaseException | None = None
+
+    def set_result(self, ok: bool) -> None:
+        self.value = ok
+
+    def set_exception(self, exc: BaseException) -> None:
+        self.error = exc
+
+
+def _settle_on_loop(answers: list[LoopAnswer]) -> None:
+    for a in answers:
+        if a.out.done():  # (cancelled: the append is written all the same)
+            continue
+        if a.error is not None:
+            a.out.set_exception(a.error)
+        elif a.value is None:  # pragma: no cover - every path of the writer answers
+            a.out.set_exception(StoreError("the database writer did not answer"))
+        else:
+            a.out.set_result(a.value)
 
 
 # Built once, and compiled once per dialect (:func:`_statements`): the writer runs their
@@ -118,6 +164,42 @@ VERSION: Final = sa.select(
 ).where(games_t.c.id == sa.bindparam("b_id"))
 
 
+_VERSIONS_OF: Final = sa.select(
+    games_t.c.id,
+    games_t.c.n_actions,
+    games_t.c.revision,
+    sa.select(sa.func.count())
+    .where(seats_t.c.game_id == games_t.c.id, seats_t.c.token_hash.is_not(None))
+    .scalar_subquery(),
+).where(games_t.c.id.in_(sa.bindparam("b_ids", expanding=True)))
+""":data:`VERSION` of several games at once, each row with its game's id."""
+
+
+def read_versions(conn: sa.Connection, game_ids: Sequence[str]
+                  ) -> dict[str, tuple[int, int, int]]:
+    """Game id -> :data:`VERSION`, for those of ``game_ids`` that exist: one query."""
+    if len(game_ids) == 1:
+        got = read_version(conn, game_ids[0])
+        return {} if got is None else {game_ids[0]: got}
+    rows = conn.execute(_VERSIONS_OF, {"b_ids": sorted(set(game_ids))}).all()
+    return {str(r[0]): (int(r[1]), int(r[2]), int(r[3])) for r in rows}
+
+
+def read_version(conn: sa.Connection, game_id: str) -> tuple[int, int, int] | None:
+    """:data:`VERSION` of ``game_id`` (log length, revision, seats taken), or None; its
+    text compiled once per dialect, run through the driver (the long poll asks it of
+    every game a shared database holds, at each turn)."""
+    key = f"{conn.dialect.name}:{conn.dialect.driver}:{conn.dialect.paramstyle}"
+    stmt = _VERSIONS.get(key)
+    if stmt is None:
+        stmt = _VERSIONS[key] = _statement(VERSION, conn.dialect)
+    row = conn.exec_driver_sql(stmt.text, stmt.params({"b_id": game_id})).first()
+    return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
+
+
+_VERSIONS: dict[str, _Statement] = {}
+
+
 def append_all(conn: sa.Connection, items: Sequence[Append], now: float) -> list[bool]:
     """Write ``items`` in ``conn``'s transaction: for each, whether the log had its length
     and the game its revision."""
@@ -160,6 +242,12 @@ class GroupWriter:
     caller only once that transaction is committed (with SQLite, on disk: one flush
     for them all).  Nothing else waits for it: a caller blocks on its future, or awaits
     it (:meth:`submit_async`) without holding a worker thread.
+
+    The thread keeps a connection of its own from one batch to the next (taken from the
+    pool and handed back for each batch, it cost a third of the writer's CPU, and on
+    PostgreSQL the pool's ping a round trip a batch); a batch that fails drops it (a new
+    one is taken for the next), and its appends are written one by one through the
+    pool, each on a connection checked first, as before.
     """
 
     def __init__(self, engine: Engine, *, check: Callable[[], str | None] = lambda: None) -> None:
@@ -169,16 +257,25 @@ class GroupWriter:
         self.failure: tuple[float, str] | None = None
         """(when, why) the last write failed, until one succeeds."""
         self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
+        self._conn: sa.Connection | None = None
+        """The writer thread's own connection (only that thread uses it)."""
         self._thread = threading.Thread(target=self._run, name="piquet-db-writer", daemon=True)
         self._thread.start()
 
     def submit(self, item: Append) -> bool:
+        assert isinstance(item.future, Future)
         self._queue.put(item)
         return item.future.result()
 
     def submit_async(self, item: Append) -> asyncio.Future[bool]:
         """The result on the running loop.  Cancelling it does not withdraw the append
-        (once queued it is written, as a blocking caller's would be)."""
+        (once queued it is written, as a blocking caller's would be).  ``item``'s answer
+        a :class:`LoopAnswer` (of the running loop): settled with the rest of its batch;
+        a thread's future: settled on its own."""
+        if isinstance(item.future, LoopAnswer):
+            self._queue.put(item)
+            return item.future.out
+        future = item.future
         loop = asyncio.get_running_loop()
         out: asyncio.Future[bool] = loop.create_future()
 
@@ -191,7 +288,7 @@ class GroupWriter:
             else:
                 out.set_result(done.result())
 
-        item.future.add_done_callback(lambda done: loop.call_soon_threadsafe(settle, done))
+        future.add_done_callback(lambda done: loop.call_soon_threadsafe(settle, done))
         self._queue.put(item)
         return out
 
@@ -200,6 +297,15 @@ class GroupWriter:
         self._thread.join(10)
 
     def _run(self) -> None:
+        try:
+            self._serve()
+        finally:
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
+
+    def _serve(self) -> None:
         while True:
             first = self._queue.get()
             if first is None:
@@ -215,7 +321,10 @@ class GroupWriter:
                     stop = True
                     break
                 batch.append(more)
-            self._write(batch)
+            try:
+                self._write(batch)
+            finally:
+                _hand_back(batch)
             if stop:
                 return
 
@@ -227,14 +336,30 @@ class GroupWriter:
                 item.future.set_exception(StoreError(lost))
             return
         try:
-            with self.engine.begin() as conn:
+            conn = self._conn
+            if conn is None:
+                conn = self._conn = self.engine.connect()
+            with conn.begin():
                 results = append_all(conn, batch, now)
         except Exception:
+            self._drop()
             # something in the batch failed: write each on its own, so only it fails
             for item in batch:
                 self._write_one(item, now)
             return
         self._settle(batch, results)
+
+    def _drop(self) -> None:
+        """Give up the writer's own connection after a failure: the database side of it
+        may be gone (a backend killed, the file's handle broken), so it is discarded,
+        never handed back to the pool as it is."""
+        conn, self._conn = self._conn, None
+        if conn is None:
+            return
+        with contextlib.suppress(Exception):
+            conn.invalidate()
+        with contextlib.suppress(Exception):
+            conn.close()
 
     def _settle(self, batch: list[Append], results: list[bool]) -> None:
         """Answer the callers of a committed batch, unless the file it went to is gone."""
@@ -260,6 +385,123 @@ class GroupWriter:
             item.future.set_exception(StoreError(why))
             return
         self._settle([item], [ok])
+
+
+def _hand_back(batch: list[Append]) -> None:
+    """The batch's answers awaited on event loops, handed to each loop at once."""
+    loops: dict[asyncio.AbstractEventLoop, list[LoopAnswer]] = {}
+    for item in batch:
+        if isinstance(item.future, LoopAnswer):
+            loops.setdefault(item.future.loop, []).append(item.future)
+    for loop, answers in loops.items():
+        with contextlib.suppress(RuntimeError):  # a loop closed meanwhile
+            loop.call_soon_threadsafe(_settle_on_loop, answers)
+
+
+class VersionReader:
+    """A shared database's check of a game's version (:func:`read_version`), for the
+    event loop: one thread of its own reads every version asked at the same moment, on a
+    connection of its own that commits each statement by itself (no transaction to begin
+    or end, no pool, no ping: one query a batch, one round trip), and answers the loop
+    once for the batch.  Where the long poll and the computer's turn went through a worker
+    thread and the pool (the hand-over to the thread and the pool's ping cost more than
+    the query).
+
+    Any failure of that connection drops it and answers :class:`ReadFailed`: the caller
+    then reads the plain way (:meth:`Store.version <piquet.web.store.Store.version>`,
+    through the pool, on a connection checked first), so a fault is met and said as
+    before.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self._queue: queue.SimpleQueue[
+            tuple[str, asyncio.AbstractEventLoop, asyncio.Future[tuple[int, int, int] | None]]
+            | None
+        ] = queue.SimpleQueue()
+        self._conn: sa.Connection | None = None
+        self._thread = threading.Thread(target=self._run, name="piquet-db-reader", daemon=True)
+        self._thread.start()
+
+    def read_async(self, game_id: str) -> asyncio.Future[tuple[int, int, int] | None]:
+        """The version of ``game_id`` (None: no such game), on the running loop; raises
+        :class:`ReadFailed` when this reader's connection failed."""
+        loop = asyncio.get_running_loop()
+        out: asyncio.Future[tuple[int, int, int] | None] = loop.create_future()
+        self._queue.put((game_id, loop, out))
+        return out
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        try:
+            while True:
+                first = self._queue.get()
+                if first is None:
+                    return
+                batch = [first]
+                stop = False
+                while len(batch) < 512:
+                    try:
+                        more = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if more is None:
+                        stop = True
+                        break
+                    batch.append(more)
+                self._read(batch)
+                if stop:
+                    return
+        finally:
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.close()
+
+    def _read(
+        self,
+        batch: list[tuple[str, asyncio.AbstractEventLoop,
+                          asyncio.Future[tuple[int, int, int] | None]]],
+    ) -> None:
+        answers: list[tuple[asyncio.Future[Any], Any, bool]] = []
+        try:
+            conn = self._conn
+            if conn is None:
+                conn = self._conn = self.engine.connect().execution_options(
+                    isolation_level="AUTOCOMMIT")
+            found = read_versions(conn, [game_id for game_id, _l, _f in batch])
+            answers = [(fut, found.get(game_id), False) for game_id, _l, fut in batch]
+        except Exception:
+            conn, self._conn = self._conn, None
+            if conn is not None:
+                with contextlib.suppress(Exception):
+                    conn.invalidate()
+                with contextlib.suppress(Exception):
+                    conn.close()
+            answers += [(fut, None, True) for _g, _l, fut in batch[len(answers):]]
+        loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, bool]]] = {}
+        for (_g, loop, _f), answer in zip(batch, answers, strict=True):
+            loops.setdefault(loop, []).append(answer)
+        for loop, some in loops.items():
+            with contextlib.suppress(RuntimeError):  # a loop closed meanwhile
+                loop.call_soon_threadsafe(_answer_all, some)
+
+
+class ReadFailed(Exception):
+    """The :class:`VersionReader`'s own connection failed: read the plain way."""
+
+
+def _answer_all(answers: list[tuple[asyncio.Future[Any], Any, bool]]) -> None:
+    for fut, value, failed in answers:
+        if fut.done():  # the caller gave up waiting
+            continue
+        if failed:
+            fut.set_exception(ReadFailed())
+        else:
+            fut.set_result(value)
 
 
 class Checkpointer:

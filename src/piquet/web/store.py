@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from anyio import to_thread
 from sqlalchemy.engine import Engine
 
 from piquet.web.database import (
@@ -45,7 +47,16 @@ from piquet.web.database import (
     sqlite_path,
     unavailable_words,
 )
-from piquet.web.groupcommit import VERSION, Append, Checkpointer, GroupWriter, bump_revision
+from piquet.web.groupcommit import (
+    Append,
+    Checkpointer,
+    GroupWriter,
+    LoopAnswer,
+    ReadFailed,
+    VersionReader,
+    bump_revision,
+    read_version,
+)
 
 __all__ = [
     "SQLITE_SYNC",
@@ -132,6 +143,9 @@ class Store:
         """Why the database was found damaged (a read or write met a malformed page):
         said by the health check until the server restarts (it does not mend itself)."""
         self._writer = GroupWriter(engine, check=self.lost)
+        self._reader: VersionReader | None = None
+        """Made at the first :meth:`version_async` (a shared database's)."""
+        self._reader_lock = threading.Lock()
         self._checkpointer = (
             Checkpointer(engine, check=self.lost) if engine.dialect.name == "sqlite" else None
         )
@@ -222,6 +236,8 @@ class Store:
 
     def close(self) -> None:
         self._writer.close()
+        if self._reader is not None:
+            self._reader.close()
         if self._checkpointer is not None:
             self._checkpointer.close()
         self.engine.dispose()
@@ -338,8 +354,26 @@ class Store:
         a game in memory knows from these whether another changed it.
         """
         with self._using("read"), self.engine.connect() as conn:
-            row = conn.execute(VERSION, {"b_id": game_id}).first()
-        return None if row is None else (int(row[0]), int(row[1]), int(row[2]))
+            return read_version(conn, game_id)
+
+    async def version_async(self, game_id: str) -> tuple[int, int, int] | None:
+        """:meth:`version` on the event loop, through the reader thread's own connection
+        (:class:`~piquet.web.groupcommit.VersionReader`); where that connection fails, the
+        plain way in a worker thread (the failure, if it lasts, said as :meth:`version`
+        says it)."""
+        lost = self.lost()
+        if lost is not None:
+            raise StoreError(lost)
+        reader = self._reader
+        if reader is None:
+            with self._reader_lock:
+                reader = self._reader
+                if reader is None:
+                    reader = self._reader = VersionReader(self.engine)
+        try:
+            return await reader.read_async(game_id)
+        except ReadFailed:
+            return await to_thread.run_sync(self.version, game_id)
 
     def actions(self, game_id: str, start: int = 0) -> list[ActionRow]:
         """The log of ``game_id`` from index ``start`` on, in order."""
@@ -370,7 +404,8 @@ class Store:
         self, game_id: str, *, idx: int, revision: int, player: int, action: str, finished: bool
     ) -> asyncio.Future[bool]:
         """:meth:`append` for the event loop: await the result; no thread is held meanwhile."""
-        item = Append(game_id, idx, revision, player, action, finished, Future())
+        answer = LoopAnswer(asyncio.get_running_loop())
+        item = Append(game_id, idx, revision, player, action, finished, answer)
         return self._writer.submit_async(item)
 
     def join(self, game_id: str, *, invite_hash: str, token_hash: str, name: str) -> int | None:
