@@ -365,13 +365,26 @@ def test_naming_a_suit_keeps_your_leftovers_apart(
     assert not page.errors
 
 
-def test_a_game_won_in_the_middle_of_a_deal_says_so(server: ThreadServer, browser: Any) -> None:
+@pytest.fixture(scope="module")
+def finished_19c(server: ThreadServer) -> Api:
+    """An encyclopedia-19c game (a game to 100, the rule set's first format) between two
+    friends, played to its end: the tests that only look at a finished game (the won
+    game's summary, the replay at both sizes) share it rather than each playing one."""
+    api = Api(server.url, "encyclopedia-19c", "game")
+    api.join()
+    api.drive(lambda g: bool(g["finished"]), watch=0, limit=5000)
+    return api
+
+
+def test_a_game_won_in_the_middle_of_a_deal_says_so(
+    server: ThreadServer, browser: Any, finished_19c: Api
+) -> None:
     """encyclopedia-19c: the game is won the moment a player reaches 100.  The last deal's
     summary said only "wins, 100 to 38" after a trick or two, and nothing why the play
     stopped; it now says the game was won at that moment."""
-    api = Api(server.url, "encyclopedia-19c", "game")
-    api.join()
-    game = api.drive(lambda g: bool(g["finished"]), watch=0)
+    api = finished_19c
+    game = api.view(0)
+    assert game["finished"]
     deals = game["view"]["deals"]
     last = deals[-1]
     assert last["reached"] is not None
@@ -856,13 +869,11 @@ def test_the_invitation_says_who_invites_and_a_used_one_says_so(
 
 # ---------------------------------------------------------------------- 9. the replay
 def test_replay_speaks_names_and_words_with_one_listener(
-    server: ThreadServer, browser: Any, size: str
+    server: ThreadServer, browser: Any, size: str, finished_19c: Api
 ) -> None:
     """Point 9: names instead of elder/younger, actions in words, and one arrow key is
     one request however often the replay was opened."""
-    api = Api(server.url, "encyclopedia-19c")
-    api.join()
-    api.drive(lambda g: bool(g["finished"]), watch=0, limit=5000)
+    api = finished_19c
     page = new_page(browser, size)
     open_seat(page, server, api, 0)
     page.wait_for_selector("#finished")
