@@ -10,6 +10,7 @@ that seat's ``deal_view`` of it, and no card appears anywhere in the response th
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import time
@@ -64,8 +65,15 @@ class Oracle:
         return self.states[n]
 
 
+@functools.cache
+def _card_index(text: str) -> int:
+    """The index of the card written ``text`` (each spelling parsed once, not at each of
+    the hundred thousand times a walk's responses write it)."""
+    return Card.parse(text).index
+
+
 def cards_in(obj: Any) -> set[int]:
-    return {Card.parse(t).index for t in CARD.findall(json.dumps(obj))}
+    return {_card_index(t) for t in CARD.findall(json.dumps(obj))}
 
 
 def placed_cards(r: dict[str, Any]) -> set[int]:
