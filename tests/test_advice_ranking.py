@@ -23,7 +23,7 @@ from piquet.advisor.race import (
     _regressed_se,
     _settle,
 )
-from piquet.advisor.ranking import SETTLE_NODES, TOTAL_NODES
+from piquet.advisor.ranking import BOOK_MARGIN, SETTLE_NODES, TOTAL_NODES
 from piquet.analysis.odds import deck_mask
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.rules import PRESETS, get_rules
@@ -36,9 +36,10 @@ SMALL = {"samples": 40, "candidates": 3, "exact": 12, "seed": 2}
 
 
 @functools.cache
-def _advised(book_margin: float) -> Advice:
-    """:data:`HAND`'s advice (elder, :data:`SMALL`) at ``book_margin``: the two tests of the
-    margin ask the same advice (frozen; a function of its arguments), made once."""
+def _advised(book_margin: float = BOOK_MARGIN) -> Advice:
+    """:data:`HAND`'s advice (elder, :data:`SMALL`) at ``book_margin`` (by default the
+    default's): the tests that ask the same advice (frozen; a function of its arguments)
+    share it, made once."""
     return advise(HAND, R1754, role=0, book_margin=book_margin, **SMALL)  # type: ignore[arg-type]
 
 
@@ -48,7 +49,7 @@ def _book(hand: CardSet, role: int) -> CardSet:
 
 
 def test_the_book_discard_is_valued_exactly_beside_the_leaders() -> None:
-    advice = advise(HAND, R1754, role=0, **SMALL)  # type: ignore[arg-type]
+    advice = _advised()
     book = _book(HAND, 0)
     ranked = {r.discard: r for r in advice.ranking}
     assert ranked[book].method == "exact"
@@ -183,13 +184,13 @@ def test_the_regression_estimator_with_a_slope_of_one_is_the_old_control_variate
         diff, se = _paired(p, q, 4, beta)
         assert diff == pytest.approx(_regressed(p, 4, beta) - _regressed(q, 4, beta))
         assert se > 0
-    assert advise(HAND, R1754, role=0, **SMALL).method["beta"] <= 1.0  # type: ignore[arg-type]
+    assert _advised().method["beta"] <= 1.0
 
 
 def test_the_explanations_odds_stay_within_the_budget_of_draws() -> None:
     """The pick's exact odds are always given; the others' only while the draws they
     enumerate fit the budget, and the explanation says when they were not worked out."""
-    free = advise(HAND, R1754, role=0, **SMALL)  # type: ignore[arg-type]
+    free = _advised()
     assert all(e.improvements is not None for e in free.explanations)
     tight = advise(HAND, R1754, role=0, explain_draws=0, **SMALL)  # type: ignore[arg-type]
     assert tight.ranking == free.ranking

@@ -211,7 +211,9 @@ def test_bad_hands_are_refused() -> None:
 # ---------------------------------------------------------------- the experts, verified by play
 def _verified(hand: str, role: int, discards: list[str], deals: int = 300) -> list[Verified]:
     """The discards played out in the same deals (double-dummy play both sides, the other
-    exchanging by the book), in the order given."""
+    exchanging by the book), in the order given.  In this process: the figures are the
+    same split over processes (:func:`test_verify_is_seeded_and_shared_by_processes_alike`),
+    and the suite already runs a test process a core."""
     v = verify(
         CardSet.parse(hand),
         [CardSet.parse(d) for d in discards],
@@ -220,6 +222,7 @@ def _verified(hand: str, role: int, discards: list[str], deals: int = 300) -> li
         deals=deals,
         seed=1,
         opponent="book",
+        workers=1,
     )
     return [v.get(CardSet.parse(d)) for d in discards]
 
@@ -277,7 +280,8 @@ def test_rule_vii_younger_with_three_aces_discards_the_fourth_suit() -> None:
     advice = advise(CardSet.parse(hand), R1754, role=1)
     top = advice.top(3)
     assert CardSet.parse("TC 9C 7C") not in top
-    v = verify(CardSet.parse(hand), top, R1754, role=1, deals=200, seed=1, opponent="book")
+    v = verify(CardSet.parse(hand), top, R1754, role=1, deals=200, seed=1, opponent="book",
+               workers=1)
     in_200 = fourth.nets[:200]
     assert len(in_200) == 200
     assert round(sum(in_200) / 200, 9) > max(round(v.get(d).mean, 9) for d in top)

@@ -545,9 +545,15 @@ def test_every_step_of_a_deal(preset: str, seed: int) -> None:
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @given(seed=SEEDS)
-@profile(100)
+@profile(50)
 def test_deals_score_by_the_rules_and_replay(preset: str, seed: int) -> None:
-    """Five deals per example: timeline, class results, twelve tricks, replay."""
+    """Five deals per example: timeline, class results, twelve tricks, replay.
+
+    250 random deals a preset (it was 500): every deal of the two tests around it passes the
+    same :func:`check_finished_deal` (40 checked step by step, 200 near the target), so
+    each preset's scoring is still checked against the record in about 490 random deals,
+    half of them eager to declare; and ``tests/test_fast_differential.py`` compares the
+    score events of 3,000 deals a preset with the compiled kernel's."""
     rng = random.Random(seed)
     for _ in range(5):
         play_deal(PRESETS[preset], rng)

@@ -13,7 +13,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,12 +22,27 @@ import pytest
 
 from browserkit import box_of
 from conftest import PATIENCE
-from test_web_kit import ThreadServer, as_cards, chromium_available, screenshot
+from test_web_kit import ThreadServer, as_cards, cheap_analysis, chromium_available, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
 SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
 RAW_ID = re.compile(r"\b(play|declare|discard|name|appoint|answer):\S")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """conftest's live server, its analyses on a test's budget (:func:`cheap_analysis`):
+    the replay viewer shows a finished game's analysis panel, which asks the server to
+    analyse every deal of the game; no test here reads the analysis (the words of the
+    analysis are checked by test_web_beyond_browser and test_web_review_browser), and at
+    the strongest AI's budget it cost about 20 CPU-seconds a game."""
+    from piquet.web.analysis import Analyses
+
+    with ThreadServer(tmp_path_factory.mktemp("server")) as srv:
+        st = srv.app.state.piquet
+        st.analyses = Analyses(st.store.engine, st.jobs, cheap_analysis())
+        yield srv
 
 
 @pytest.fixture(params=list(SIZES))
@@ -365,13 +380,26 @@ def test_naming_a_suit_keeps_your_leftovers_apart(
     assert not page.errors
 
 
-def test_a_game_won_in_the_middle_of_a_deal_says_so(server: ThreadServer, browser: Any) -> None:
+@pytest.fixture(scope="module")
+def finished_19c(server: ThreadServer) -> Api:
+    """An encyclopedia-19c game (a game to 100, the rule set's first format) between two
+    friends, played to its end: the tests that only look at a finished game (the won
+    game's summary, the replay at both sizes) share it rather than each playing one."""
+    api = Api(server.url, "encyclopedia-19c", "game")
+    api.join()
+    api.drive(lambda g: bool(g["finished"]), watch=0, limit=5000)
+    return api
+
+
+def test_a_game_won_in_the_middle_of_a_deal_says_so(
+    server: ThreadServer, browser: Any, finished_19c: Api
+) -> None:
     """encyclopedia-19c: the game is won the moment a player reaches 100.  The last deal's
     summary said only "wins, 100 to 38" after a trick or two, and nothing why the play
     stopped; it now says the game was won at that moment."""
-    api = Api(server.url, "encyclopedia-19c", "game")
-    api.join()
-    game = api.drive(lambda g: bool(g["finished"]), watch=0)
+    api = finished_19c
+    game = api.view(0)
+    assert game["finished"]
     deals = game["view"]["deals"]
     last = deals[-1]
     assert last["reached"] is not None
@@ -856,13 +884,11 @@ def test_the_invitation_says_who_invites_and_a_used_one_says_so(
 
 # ---------------------------------------------------------------------- 9. the replay
 def test_replay_speaks_names_and_words_with_one_listener(
-    server: ThreadServer, browser: Any, size: str
+    server: ThreadServer, browser: Any, size: str, finished_19c: Api
 ) -> None:
     """Point 9: names instead of elder/younger, actions in words, and one arrow key is
     one request however often the replay was opened."""
-    api = Api(server.url, "encyclopedia-19c")
-    api.join()
-    api.drive(lambda g: bool(g["finished"]), watch=0, limit=5000)
+    api = finished_19c
     page = new_page(browser, size)
     open_seat(page, server, api, 0)
     page.wait_for_selector("#finished")
@@ -1065,12 +1091,13 @@ def test_the_hint_shows_in_the_declarations(server: ThreadServer, browser: Any) 
     open_seat(page, server, api, elder)
     if page.is_disabled("#btn-hint"):
         pytest.skip("the advisor is not installed")
-    r = api.http.get(  # the advisor thinks: slow on a loaded machine
-        f"/api/games/{api.id}/hint", headers={"Authorization": f"Bearer {api.tokens[elder]}"},
-        timeout=180,
-    )
-    page.click("#btn-hint")
-    if r.status_code == 200:
+    # the advisor's answer to the page's own request is what the page must show (read
+    # from that response: the advisor thinks a while, and asking it a second time for the
+    # test doubled the test's CPU); the wait is the browser's, PATIENCE, not a time
+    with page.expect_response(lambda res: f"/api/games/{api.id}/hint" in res.url) as asked:
+        page.click("#btn-hint")
+    r = asked.value
+    if r.status == 200:
         page.wait_for_selector("#declare-hint")
         # its card codes written as the table writes cards (QS as Q♠, TH as 10♥)
         words = re.sub(r"\b([AKQJT9876])([SHDC])\b",
