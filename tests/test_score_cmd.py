@@ -24,6 +24,9 @@ ELDER = "AS KS QS JS TS 9S AH KH QH AD KD AC"
 YOUNGER = "8S 7S 6S JH TH 9H 8H QD JD TD QC JC"
 YOUNGER32 = "8S 7S 9D JH TH 9H 8H QD JD TD QC JC"
 KEYS = {"carte_blanche", "point", "sequences", "sets", "repique", "totals"}
+CEILING = 300.0
+"""Seconds a ``piquet`` process may take: a loaded machine is slow to start one (only a
+hang reaches it)."""
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -305,14 +308,14 @@ def test_real_process_single_and_lines() -> None:
     single = subprocess.run(
         [exe, "score", "--rules", "cotton-1674", "--elder", ELDER, "--younger", YOUNGER,
          "--json"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, timeout=CEILING, check=False,
     )  # fmt: skip
     assert single.returncode == 0, single.stderr
     assert json.loads(single.stdout) == _want("cotton-1674", ELDER, YOUNGER)
 
     bad = subprocess.run(
         [exe, "score", "--elder", ELDER, "--younger", YOUNGER],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True, text=True, timeout=CEILING, check=False,
     )  # fmt: skip
     assert bad.returncode == 2
     assert bad.stderr.startswith("piquet: error: younger: 6S is not in the 32-card pack")
@@ -322,7 +325,7 @@ def test_real_process_single_and_lines() -> None:
     text = "\n".join(json.dumps(d) for d in lines) + "\nnot json\n"
     many = subprocess.run(
         [exe, "score", "--rules", "rubicon"],
-        input=text.encode(), capture_output=True, timeout=60, check=False,
+        input=text.encode(), capture_output=True, timeout=CEILING, check=False,
     )  # fmt: skip
     assert many.returncode == 1
     rows = [json.loads(line) for line in many.stdout.decode().splitlines()]
@@ -339,7 +342,7 @@ def test_real_process_answers_each_line_as_it_comes() -> None:
         text=True,
     )
     assert proc.stdin is not None and proc.stdout is not None
-    watchdog = threading.Timer(60, proc.kill)  # never hang the suite on a blocked read
+    watchdog = threading.Timer(CEILING, proc.kill)  # never hang the suite on a blocked read
     watchdog.start()
     try:
         for flags in ({}, {"elder_blanche": True}, {"younger_blanche": True}):
@@ -350,7 +353,7 @@ def test_real_process_answers_each_line_as_it_comes() -> None:
         proc.stdin.write("bad\n")
         proc.stdin.close()
         assert "error" in json.loads(proc.stdout.readline())
-        assert proc.wait(timeout=60) == 1
+        assert proc.wait(timeout=CEILING) == 1
     finally:
         watchdog.cancel()
         if proc.poll() is None:  # pragma: no cover - only if an assertion failed

@@ -273,7 +273,7 @@ def test_cotgrave_whole_game_with_bad_input_at_every_prompt(
         [str(PIQUET), "replay", str(record), "--json"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=START,
     )
     assert done.returncode == 0, done.stderr
     final = json.loads(done.stdout)["final"]
@@ -314,7 +314,7 @@ def test_encyclopedia_blanche_interrupt_and_resume(
     end, _, _ = play_through(pane2, screen)
     assert "[exit 0]" in end and "The match is over." in end
     done = subprocess.run(
-        [str(PIQUET), "replay", str(record)], capture_output=True, text=True, timeout=60
+        [str(PIQUET), "replay", str(record)], capture_output=True, text=True, timeout=START
     )
     assert done.returncode == 0, done.stderr
     assert "Result:" in done.stdout

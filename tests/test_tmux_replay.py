@@ -15,7 +15,7 @@ import pytest
 from piquet.core.match import new_match
 from piquet.core.notation import save
 from piquet.players import make_player
-from test_tmux_play import PIQUET, TMUX, Pane, last_line
+from test_tmux_play import PIQUET, START, TMUX, Pane, last_line
 
 pytestmark = [
     pytest.mark.skipif(TMUX is None, reason="tmux is not installed (scripts/install-test-tools)"),
@@ -33,7 +33,7 @@ def test_replay_show_steps_trick_by_trick_at_a_terminal(tmp_path: Path) -> None:
     save(tmp_path / "game.pqn", m)
     pane = Pane(tmp_path, ["replay", "game.pqn", "--show"], width=80, height=24)
     try:
-        screen = pane.wait(timeout=60)
+        screen = pane.wait(timeout=START)
         # the exchange and the declarations, then a wait before the first card
         assert last_line(screen).startswith("Enter: the first trick · d: the rest of this deal")
         assert "Trick 1" not in screen

@@ -56,7 +56,9 @@ def test_a_move_made_while_the_computer_finishes_its_own_is_answered(tmp_path: P
                        headers=bearer(tok))
         assert raced, "the moment never came"
         # from now on nothing asks for the game (a request would kick the computer
-        # again): the computer's own task must answer the move made in that moment
+        # again): the computer's own task must answer the move made in that moment (a
+        # ceiling of its own: the search for the moment may have used most of the first)
+        deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
             held = games.peek(gid)
             if held.n > raced[0] and held.live.state.computer_turn() is None:

@@ -16,6 +16,7 @@ import httpx
 import pytest
 
 from browserkit import box_of
+from conftest import PATIENCE
 from test_web_kit import CARD, ThreadServer, cheap_analysis, chromium_available, pick, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -65,19 +66,28 @@ def seat_of(page: Any, game_id: str) -> dict[str, Any]:
 
 
 def play_random(url: str, game_id: str, tokens: dict[int, str], steps: int, seed: int) -> int:
-    """Take ``steps`` random legal actions through the API (the seats whose turn it is)."""
+    """Take ``steps`` random legal actions through the API (the seats whose turn it is).
+
+    Only the actions count: a look that finds the computer still to act waits on, up to
+    a ceiling in time (counted as steps, a loaded machine's slow computer used them up
+    before the game ended)."""
     rng = random.Random(seed)
     n = 0
+    deadline = time.monotonic() + PATIENCE / 1000
     with httpx.Client(base_url=url, timeout=30) as c:
-        for _ in range(steps):
+        taken = 0
+        while taken < steps:
             g = c.get(f"/api/games/{game_id}",
                       headers={"Authorization": f"Bearer {tokens[0]}"}).json()
             if g["finished"]:
                 break
             p = g["to_act"]
             if p not in tokens:
+                assert time.monotonic() < deadline, "the computer did not move"
                 time.sleep(0.05)
                 continue
+            taken += 1
+            deadline = time.monotonic() + PATIENCE / 1000
             mine = c.get(f"/api/games/{game_id}",
                          headers={"Authorization": f"Bearer {tokens[p]}"}).json()
             r = c.post(f"/api/games/{game_id}/actions", json={"action": pick(mine, rng)},

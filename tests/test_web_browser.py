@@ -11,11 +11,13 @@ the tests never write into the tracked tree themselves).  Skipped when
 from __future__ import annotations
 
 from collections.abc import Callable
+import time
 from typing import Any
 
 import pytest
 
 from browserkit import box_of
+from conftest import PATIENCE
 from test_web_kit import ThreadServer, chromium_available, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -66,10 +68,11 @@ def start_game(
     page.wait_for_selector("#main[data-n]")
 
 
-def settle(page: Any, timeout: float = 15000) -> None:
-    """Wait until the table is idle and shows something this seat can do (or the end)."""
-    page.wait_for_selector('#main[data-busy="0"]', timeout=timeout)
-    page.wait_for_selector(READY, timeout=timeout)
+def settle(page: Any) -> None:
+    """Wait until the table is idle and shows something this seat can do (or the end),
+    up to the page's :data:`PATIENCE` (15 s, as it was, a loaded machine could exceed)."""
+    page.wait_for_selector('#main[data-busy="0"]')
+    page.wait_for_selector(READY)
 
 
 def n_of(page: Any) -> int:
@@ -213,8 +216,11 @@ def test_two_people_play_a_hand_through_an_invitation(server: ThreadServer, brow
     host.wait_for_function("!document.querySelector('#invite')")  # the seat is taken
     assert "Guest <b>" in host.inner_text(".scores")  # shown as text, not markup
     taken = {"exchange", "play", "declare", "summary"}
-    # play until the first deal is over: both tables then show its summary
-    for _ in range(400):
+    # play until the first deal is over: both tables then show its summary (a ceiling in
+    # time on a wait with no move, not a count of looks: four hundred, a tenth of a second
+    # apart while neither seat was to act, could run out on a loaded machine)
+    deadline = time.monotonic() + PATIENCE / 1000
+    while time.monotonic() < deadline:
         done = all(p.get_attribute("#main", "data-phase") is not None for p in (host, guest))
         assert done
         summary = [p.is_visible("#summary") for p in (host, guest)]
@@ -230,6 +236,7 @@ def test_two_people_play_a_hand_through_an_invitation(server: ThreadServer, brow
             continue
         settle(mover)
         one_move(mover, taken)
+        deadline = time.monotonic() + PATIENCE / 1000
     else:  # pragma: no cover
         raise AssertionError("the hand did not end")
     for p in (host, guest):

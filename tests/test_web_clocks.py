@@ -148,7 +148,7 @@ def test_a_correspondence_clock_waits_days(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------------- a killed server
 def _wait_finished(url: str, gid: str, token: str) -> dict[str, Any]:
-    deadline = time.monotonic() + 120  # a ceiling only: the wait ends when it is decided
+    deadline = time.monotonic() + 300  # a ceiling only: the wait ends when it is decided
     while time.monotonic() < deadline:
         g = httpx.get(f"{url}/api/games/{gid}", headers=bearer(token), timeout=30).json()
         if g.get("finished"):

@@ -22,6 +22,7 @@ from websockets.sync.client import connect
 from piquet.core.match import Match
 from piquet.web.store import NewSeat, Store, database_url
 from test_web_kit import (
+    START_CEILING,
     accept,
     offer,
     pick,
@@ -89,7 +90,7 @@ class Seat:
         self.n = -1
         self.last: dict[str, Any] = self.receive()
 
-    def receive(self, until_n: int | None = None, timeout: float = 10) -> dict[str, Any]:
+    def receive(self, until_n: int | None = None, timeout: float = 120) -> dict[str, Any]:
         if until_n is not None and self.n >= until_n:
             return self.last
         while True:
@@ -121,7 +122,7 @@ def test_two_processes_share_a_game_through_postgresql_and_redis(
         # the friend joins through the other process
         far = accept(poster(b.url), made, "Far")
         # the join on B reaches the WebSocket on A
-        assert near.receive(timeout=10)["seats"][1]["name"] == "Far"
+        assert near.receive()["seats"][1]["name"] == "Far"
         seats = {0: near, 1: Seat(b.url, gid, far)}
         rng = random.Random(11)
         steps = 0
@@ -159,7 +160,7 @@ def test_serve_gives_a_clear_error_for_an_unreachable_database(tmp_path: Path) -
         ],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=START_CEILING,
         cwd=tmp_path,
     )
     assert out.returncode == 2
@@ -176,7 +177,7 @@ def test_serve_gives_a_clear_error_for_a_malformed_redis_url(tmp_path: Path, url
 
     out = subprocess.run(
         [sys.executable, "-m", "piquet", "serve", "--data", str(tmp_path / "d"), "--redis", url],
-        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+        capture_output=True, text=True, timeout=START_CEILING, cwd=tmp_path,
     )
     assert out.returncode == 2
     assert out.stderr.startswith(f"piquet: error: --redis {url}: ")

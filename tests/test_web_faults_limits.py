@@ -10,6 +10,7 @@ only from a ``--proxy`` named, so it cannot dodge the rate limit.
 from __future__ import annotations
 
 import json
+import select
 import socket
 import time
 from pathlib import Path
@@ -18,12 +19,16 @@ import httpx
 
 from test_web_kit import Server
 
+CEILING = 120.0
+"""Seconds a socket waits for the server: only a hang reaches it (a loaded machine answers
+late, not never)."""
+
 
 def _server(tmp: Path, *extra: str) -> Server:
     return Server(["--data", str(tmp / "data"), "--ai-workers", "1", *extra], cwd=tmp).start()
 
 
-def _ask(port: int, head: bytes, timeout: float = 10) -> tuple[int, dict[str, object]]:
+def _ask(port: int, head: bytes, timeout: float = CEILING) -> tuple[int, dict[str, object]]:
     """Send ``head`` (a request without body); the status and the JSON body answered."""
     with socket.create_connection(("127.0.0.1", port), timeout=timeout) as s:
         try:
@@ -52,7 +57,7 @@ def test_oversized_or_too_many_headers_are_refused_with_431(tmp_path: Path) -> N
         more = b"".join(b"x-h%d: v\r\n" % i for i in range(100))
         assert _ask(server.port, ok + more + b"\r\n")[0] == 431
         # a 5 MB header is cut off early, not read
-        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=CEILING) as s:
             s.sendall(ok + b"x-huge: ")
             sent = 0
             try:
@@ -71,16 +76,22 @@ def test_idle_and_trickling_connections_are_closed_after_the_request_timeout(
 ) -> None:
     server = _server(tmp_path, "--request-timeout", "1")
     try:
-        idle = socket.create_connection(("127.0.0.1", server.port), timeout=10)
-        slow = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        idle = socket.create_connection(("127.0.0.1", server.port), timeout=CEILING)
+        slow = socket.create_connection(("127.0.0.1", server.port), timeout=CEILING)
         slow.sendall(b"GET /api/health HTTP/1.1\r\nhost: x\r\nx-slow: ")
-        t0 = time.monotonic()
-        for _ in range(8):  # a byte every half second: never finishing the head
-            time.sleep(0.5)
+        # a byte every half second, never finishing the head, for as long as the server
+        # keeps the connection: one that waited a second from each byte would keep it for
+        # ever (the ceiling only bounds that hang; a wall-clock bound on the whole, "under
+        # 8 s", could fail on a loaded machine and hardly told the two apart)
+        deadline = time.monotonic() + CEILING
+        closed = False
+        while not closed:
+            assert time.monotonic() < deadline, "the trickling connection was never closed"
             try:
                 slow.send(b"a")
             except OSError:
                 break
+            closed = bool(select.select([slow], [], [], 0.5)[0])
         answer = b""
         try:
             while chunk := slow.recv(4096):
@@ -90,7 +101,6 @@ def test_idle_and_trickling_connections_are_closed_after_the_request_timeout(
         assert answer.startswith(b"HTTP/1.1 408"), answer
         assert "did not arrive within 1 s" in answer.decode()
         assert idle.recv(100) == b""  # closed without a word
-        assert time.monotonic() - t0 < 8
         idle.close()
         slow.close()
         # a request that arrives in time is served as usual
@@ -132,12 +142,15 @@ def _codes(url: str, n: int) -> list[int]:
 
 
 def test_x_forwarded_for_is_believed_only_from_a_named_proxy(tmp_path: Path) -> None:
-    server = _server(tmp_path, "--rate-limit", "1")
-    try:  # burst 20, one a second: the made-up addresses do not reset the bucket
+    # a burst of 20, then one every twenty seconds: the forty requests meet the limit
+    # however slowly the machine answers them (at one a second, forty requests that took
+    # over half a second each, as on a loaded machine, would all be answered 200)
+    server = _server(tmp_path, "--rate-limit", "0.05")
+    try:  # the made-up addresses do not reset the bucket
         assert 429 in _codes(server.url, 40)
     finally:
         server.stop()
-    server = _server(tmp_path, "--rate-limit", "1", "--proxy", "127.0.0.1")
+    server = _server(tmp_path, "--rate-limit", "0.05", "--proxy", "127.0.0.1")
     try:  # a proxy on loopback: each forwarded client has its own bucket
         assert set(_codes(server.url, 40)) == {200}
     finally:
@@ -149,8 +162,11 @@ def test_a_trickled_body_gets_the_documented_408(tmp_path: Path) -> None:
     word; the documented answer is 408, whatever part of the request is late."""
     server = _server(tmp_path, "--request-timeout", "1", "--rate-limit", "0")
     try:
-        with socket.create_connection(("127.0.0.1", server.port), timeout=10) as slow:
-            body = b'{"rules": "rubicon", "opponent": "random"}'
+        with socket.create_connection(("127.0.0.1", server.port), timeout=CEILING) as slow:
+            # long enough (white space after the JSON) that trickling it takes minutes:
+            # a loaded machine late to close the connection still answers 408 before
+            # the whole body is there and the game made
+            body = b'{"rules": "rubicon", "opponent": "random"}' + b" " * 400
             slow.sendall(b"POST /api/games HTTP/1.1\r\nhost: x\r\ncontent-type: "
                          b"application/json\r\ncontent-length: %d\r\n\r\n" % len(body))
             answer = b""
@@ -166,7 +182,7 @@ def test_a_trickled_body_gets_the_documented_408(tmp_path: Path) -> None:
                 answer += chunk
                 if not chunk or b"\r\n\r\n" in answer:
                     break
-            slow.settimeout(10)
+            slow.settimeout(CEILING)
             try:
                 while chunk := slow.recv(4096):
                     answer += chunk

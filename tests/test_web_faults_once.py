@@ -128,25 +128,25 @@ def test_a_copy_on_the_websocket_is_answered_with_the_view_and_applied_once(
         seat = http.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json()["to_act"]
         with connect(srv.url.replace("http", "ws") + f"/api/games/{gid}/ws") as ws:
             ws.send(json.dumps({"token": tokens[seat]}))
-            game = json.loads(ws.recv(timeout=10))["view"]
+            game = json.loads(ws.recv(timeout=120))["view"]
             action = pick(game, random.Random(1))
             ws.send(json.dumps({"action": action, "n": game["n"]}))
-            after = json.loads(ws.recv(timeout=10))
+            after = json.loads(ws.recv(timeout=120))
             assert after["type"] == "view" and after["view"]["n"] == game["n"] + 1
             # the answer is sent once (by the session, or by its pump on the news: not both)
             ws.send(json.dumps({"type": "ping"}))
-            assert json.loads(ws.recv(timeout=10)) == {"type": "pong"}
+            assert json.loads(ws.recv(timeout=120)) == {"type": "pong"}
             ws.send(json.dumps({"action": action, "n": game["n"]}))  # the copy
-            again = json.loads(ws.recv(timeout=10))
+            again = json.loads(ws.recv(timeout=120))
             assert again == after
             ws.send(json.dumps({"action": "pass", "n": game["n"] + 7}))
-            refused = json.loads(ws.recv(timeout=10))
+            refused = json.loads(ws.recv(timeout=120))
             assert refused["type"] == "error" and refused["status"] == 409
             assert refused["game"]["n"] == game["n"] + 1
             # a refusal says which action it answers
             assert refused["answers"] == {"action": "pass", "n": game["n"] + 7}
             ws.send(json.dumps({"action": "pass", "n": "1"}))
-            bad = json.loads(ws.recv(timeout=10))
+            bad = json.loads(ws.recv(timeout=120))
             assert bad["status"] == 400 and bad["answers"] == {"action": "pass", "n": "1"}
         store = srv.app.state.piquet.store
         assert len(store.actions(gid)) == 1

@@ -303,12 +303,23 @@ class Server:
 @contextlib.contextmanager
 def two_servers(tmp: Path, database: str, *options: str) -> Iterator[tuple[Server, Server]]:
     """Two ``piquet serve`` processes over one ``database`` (``options``: more of the
-    command's options, such as ``--redis URL``), no rate limit; both stopped at the end."""
+    command's options, such as ``--redis URL``), no rate limit; both stopped at the end.
+    With Redis, each is handed over once its live updates are subscribed there (health's
+    ``redis`` is ``ok``): a loaded machine's server may answer before (its quotas then
+    said "per process", its sockets "live: false", and tests that read them failed)."""
     common = ["--database", database, "--rate-limit", "0", *options]
     a = Server(common, cwd=tmp).start()
     b = Server(common, cwd=tmp)
     try:
         b.start()
+        if "--redis" in options:
+            import httpx
+
+            deadline = time.monotonic() + START_CEILING
+            for s in (a, b):
+                while httpx.get(s.url + "/api/health", timeout=30).json()["redis"] != "ok":
+                    assert time.monotonic() < deadline, f"{s.url}: Redis never subscribed"
+                    time.sleep(0.1)
         yield a, b
     finally:
         a.stop()

@@ -151,7 +151,7 @@ def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
             explained |= set(terms)
             if decisions == 2:
                 # the word on the last choice: what it was, and what it cost if weak
-                page.wait_for_selector("#coach-after, #coach .coach-after-ok", timeout=120000)
+                page.wait_for_selector("#coach-after, #coach .coach-after-ok")
                 word = page.inner_text("#coach-after, #coach .coach-after-ok")
                 assert word.startswith(("You chose", "What it cost")), word
             if decisions == 0:

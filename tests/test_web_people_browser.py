@@ -5,10 +5,12 @@ Chromium; skipped when it is not installed."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
+from conftest import PATIENCE
 from piquet.analysis.ratings import NEW_PLAYER, rate_game
 from test_web_browser import new_page, one_move, settle
 from test_web_kit import ThreadServer, chromium_available
@@ -83,11 +85,11 @@ def test_two_accounts_play_a_rated_partie_with_clocks_chat_a_takeback_a_third_wa
     # a move, then a takeback asked and granted
     taken = {"exchange", "play", "declare", "summary"}
     mover = None
-    for _ in range(50):
+    deadline = time.monotonic() + PATIENCE / 1000  # fifty looks, 5 s, were too few at load
+    while mover is None and time.monotonic() < deadline:
         mover = mover_of([ada, bob])
-        if mover is not None:
-            break
-        ada.wait_for_timeout(100)
+        if mover is None:
+            ada.wait_for_timeout(100)
     assert mover is not None
     other = bob if mover is ada else ada
     settle(mover)

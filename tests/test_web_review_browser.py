@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from browserkit import box_of
+from conftest import PATIENCE
 from test_web_kit import ThreadServer, cheap_analysis, chromium_available, pick, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -40,14 +41,21 @@ def played_game(server: ThreadServer, deals: int, seed: int) -> tuple[str, str]:
                                                        "name": "Ada"}).json()
     gid, auth = made["id"], {"Authorization": f"Bearer {made['token']}"}
     rng = random.Random(seed)
+    # only the actions count against the bound (looks that found the computer still to
+    # act, counted too, ran out on a loaded machine before the deals were played)
+    deadline = time.monotonic() + PATIENCE / 1000
     with httpx.Client(base_url=server.url, timeout=30) as c:
-        for _ in range(400 * deals):
+        taken = 0
+        while taken < 400 * deals:
             g = c.get(f"/api/games/{gid}", headers=auth).json()
             if g["view"]["deal_number"] > deals:
                 break
             if g["to_act"] != 0:
+                assert time.monotonic() < deadline, "the computer did not move"
                 time.sleep(0.05)  # the computer is to act: poll until it has
                 continue
+            taken += 1
+            deadline = time.monotonic() + PATIENCE / 1000
             r = c.post(f"/api/games/{gid}/actions", json={"action": pick(g, rng)},
                        headers=auth)
             assert r.status_code == 200, r.text
