@@ -10,8 +10,8 @@ the tests never write into the tracked tree themselves).  Skipped when
 
 from __future__ import annotations
 
-from collections.abc import Callable
 import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
