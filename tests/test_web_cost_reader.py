@@ -6,37 +6,13 @@ through the pool, and the next one on a new connection of the reader's."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from piquet.web.games import Games
-from piquet.web.store import Store, database_url
-from test_web_kit import pg_available, pg_schema
-
-DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
-
-
-@contextmanager
-def _two_processes(kind: str, tmp_path: Path) -> Iterator[tuple[Games, Games]]:
-    if kind == "postgresql":
-        if not pg_available():
-            pytest.skip("no PostgreSQL at 127.0.0.1:5432/test")
-        with pg_schema() as url:
-            yield from _opened(database_url(url, tmp_path))
-    else:
-        yield from _opened(database_url(None, tmp_path))
-
-
-def _opened(url: str) -> Iterator[tuple[Games, Games]]:
-    a_store, b_store = Store.open(url), Store.open(url)
-    try:
-        yield Games(a_store, shared=True), Games(b_store, shared=True)
-    finally:
-        a_store.close()
-        b_store.close()
+from piquet.web.store import Store
+from test_web_kit import DATABASES, two_processes
 
 
 def _new(games: Games) -> str:
@@ -57,7 +33,7 @@ def _break(store: Store) -> None:
 def test_versions_on_the_loop_agree_and_survive_a_dead_connection(
     kind: str, tmp_path: Path
 ) -> None:
-    with _two_processes(kind, tmp_path) as (a, b):
+    with two_processes(kind, tmp_path) as (a, b):
         ids = [_new(a) for _ in range(3)]
 
         async def check() -> None:

@@ -25,6 +25,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from piquet.web.app import STATIC, WebConfig, create_app
+from piquet.web.games import Games
+from piquet.web.store import Store, database_url
 
 PG_URL = os.environ.get("PIQUET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("PIQUET_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -390,6 +392,32 @@ def at_once(k: int, fn: Callable[[int], Any]) -> list[Any]:
     if failed:
         raise failed[0]
     return out
+
+
+DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
+"""The two databases a test of the store is parametrized over (``kind``)."""
+
+
+@contextlib.contextmanager
+def two_processes(kind: str, tmp_path: Path) -> Iterator[tuple[Games, Games]]:
+    """Two processes' :class:`Games` over one database of ``kind`` (``sqlite`` under
+    ``tmp_path``, or a fresh PostgreSQL schema; skips when none answers), closed after."""
+    if kind == "postgresql":
+        if not pg_available():
+            pytest.skip("no PostgreSQL at 127.0.0.1:5432/test")
+        with pg_schema() as url:
+            yield from _two_opened(database_url(url, tmp_path))
+    else:
+        yield from _two_opened(database_url(None, tmp_path))
+
+
+def _two_opened(url: str) -> Iterator[tuple[Games, Games]]:
+    a_store, b_store = Store.open(url), Store.open(url)
+    try:
+        yield Games(a_store, shared=True), Games(b_store, shared=True)
+    finally:
+        a_store.close()
+        b_store.close()
 
 
 class ThreadServer:

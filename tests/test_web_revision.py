@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -24,30 +22,8 @@ from piquet.core.match import Match
 from piquet.table.errors import TableError
 from piquet.table.state import RESIGN, UNDO, rematch_entry
 from piquet.web.games import Entry, Games
-from piquet.web.store import NewSeat, Store, database_url
-from test_web_kit import pg_available, pg_schema
-
-DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
-
-
-@contextmanager
-def _two_processes(kind: str, tmp_path: Path) -> Iterator[tuple[Games, Games]]:
-    if kind == "postgresql":
-        if not pg_available():
-            pytest.skip("no PostgreSQL at 127.0.0.1:5432/test")
-        with pg_schema() as url:
-            yield from _opened(database_url(url, tmp_path))
-    else:
-        yield from _opened(database_url(None, tmp_path))
-
-
-def _opened(url: str) -> Iterator[tuple[Games, Games]]:
-    a_store, b_store = Store.open(url), Store.open(url)
-    try:
-        yield Games(a_store, shared=True), Games(b_store, shared=True)
-    finally:
-        a_store.close()
-        b_store.close()
+from piquet.web.store import NewSeat
+from test_web_kit import DATABASES, two_processes
 
 
 def _append(games: Games, game_id: str, match: Match, action: Action) -> Match:
@@ -125,7 +101,7 @@ def test_an_undo_then_as_many_new_moves_is_seen_by_the_other_process(
     it replays what it lacks.  (This test failed about 1 run in 8: its own game took back
     a forced card, so the moves played "otherwise" were the same ones; the server was
     right every time.)"""
-    with _two_processes(kind, tmp_path) as (a, b):
+    with two_processes(kind, tmp_path) as (a, b):
         game_id, m, again = _undone_and_played_again(a, b, random.Random(seed), seed)
         assert again.history != m.history and len(again.history) == len(m.history)
         seen = b.fresh(game_id).live
@@ -137,7 +113,7 @@ def test_an_undo_then_as_many_new_moves_is_seen_by_the_other_process(
 def test_a_resignation_and_a_rematch_are_seen_by_the_other_process(
     kind: str, tmp_path: Path
 ) -> None:
-    with _two_processes(kind, tmp_path) as (a, b):
+    with two_processes(kind, tmp_path) as (a, b):
         game_id, _m = _game(a)
         entry = b.fresh(game_id)
         assert b.seat_json(entry, 0)["resigned"] is None
@@ -167,7 +143,7 @@ def test_a_move_checked_against_a_copy_from_before_an_undo_is_not_written(
     legal in b's old copy but not now was written (the log had the length b expected) and
     the game never replayed again.  The write checks the revision too: the move is checked
     against the game as it stands and refused, and the game replays in both processes."""
-    with _two_processes(kind, tmp_path) as (a, b):
+    with two_processes(kind, tmp_path) as (a, b):
         game_id, m, again = _undone_and_played_again(a, b, random.Random(5), 5)
         now = set(again.legal_actions())
         stale = [x for x in m.legal_actions() if x not in now] or list(m.legal_actions())
@@ -188,7 +164,7 @@ def test_a_move_through_the_other_process_after_a_resignation_is_refused(
 ) -> None:
     """b holds the game; seat 0 resigns through a; seat 1's move through b (checked against
     b's copy, which knew of no resignation) was written after the resignation."""
-    with _two_processes(kind, tmp_path) as (a, b):
+    with two_processes(kind, tmp_path) as (a, b):
         game_id, m = _game(a)
         rng = random.Random(2)
         while m.to_act != 1:
@@ -207,7 +183,7 @@ def test_a_resignation_after_the_last_move_is_not_written(kind: str, tmp_path: P
     """The route checks its copy, then resigns: a last move written meanwhile (an AI's, or
     through the other process) made a finished game "resigned", whose record no longer
     replayed.  The resignation checks the stored game in its own transaction."""
-    with _two_processes(kind, tmp_path) as (a, b):
+    with two_processes(kind, tmp_path) as (a, b):
         game_id, m = _game(a)
         rng = random.Random(6)
         while not m.finished:
@@ -234,7 +210,7 @@ def test_a_resignation_whose_commit_fails_changes_nothing(kind: str, tmp_path: P
     from piquet.table.errors import Refusal
     from piquet.web.store import StoreError
 
-    with _two_processes(kind, tmp_path) as (a, b):
+    with two_processes(kind, tmp_path) as (a, b):
         game_id, m = _game(a)
         before = a.seat_body(a.fresh(game_id), 0)
 
@@ -260,7 +236,7 @@ def test_a_log_that_no_longer_replays_is_refused_without_the_engines_reason(
     """The engine's reason for refusing a stored move lists what the seat to act may do,
     which is his hand; the refusal reaches the other seat and spectators, so it says only
     where the log stops replaying, and the reason goes to the server's log."""
-    with _two_processes("sqlite", tmp_path) as (a, b):
+    with two_processes("sqlite", tmp_path) as (a, b):
         game_id, m = _game(a)
         rng = random.Random(4)
         while m.deal is None or m.deal.phase.value != "declare":
@@ -291,7 +267,7 @@ def _replayed(start: Match, history: tuple[tuple[int, Action], ...]) -> Match:
 def test_two_rematches_asked_at_once_leave_one_game(kind: str, tmp_path: Path) -> None:
     """Each process made a game for the rematch; the one whose claim does not stand drops
     its game (no action was taken in it), so the database keeps one."""
-    with _two_processes(kind, tmp_path) as (a, b):
+    with two_processes(kind, tmp_path) as (a, b):
         game_id, _m = _game(a)
         _event(a, game_id, 0, RESIGN)
         b.fresh(game_id)

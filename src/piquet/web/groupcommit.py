@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -40,6 +40,8 @@ __all__ = [
 ]
 
 log = logging.getLogger("piquet.web")
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,35 +300,19 @@ class GroupWriter:
 
     def _run(self) -> None:
         try:
-            self._serve()
+            while (batch := _next_batch(self._queue)) is not None:
+                items, stop = batch
+                try:
+                    self._write(items)
+                finally:
+                    _hand_back(items)
+                if stop:
+                    return
         finally:
             conn, self._conn = self._conn, None
             if conn is not None:
                 with contextlib.suppress(Exception):
                     conn.close()
-
-    def _serve(self) -> None:
-        while True:
-            first = self._queue.get()
-            if first is None:
-                return
-            batch = [first]
-            stop = False
-            while len(batch) < 512:
-                try:
-                    more = self._queue.get_nowait()
-                except queue.Empty:
-                    break
-                if more is None:
-                    stop = True
-                    break
-                batch.append(more)
-            try:
-                self._write(batch)
-            finally:
-                _hand_back(batch)
-            if stop:
-                return
 
     def _write(self, batch: list[Append]) -> None:
         now = time.time()
@@ -387,6 +373,29 @@ class GroupWriter:
         self._settle([item], [ok])
 
 
+def _next_batch(q: queue.SimpleQueue[_T | None]) -> tuple[list[_T], bool] | None:
+    """The next batch of a writer's or reader's queue: the first item (waited for) and
+    whatever else is already queued, up to :data:`BATCH`; and whether the stop sign (None)
+    came after them.  None when the stop sign came first."""
+    first = q.get()
+    if first is None:
+        return None
+    batch = [first]
+    while len(batch) < BATCH:
+        try:
+            more = q.get_nowait()
+        except queue.Empty:
+            break
+        if more is None:
+            return batch, True
+        batch.append(more)
+    return batch, False
+
+
+BATCH: Final = 512
+"""Items at most in one batch (one transaction of appends, one query of versions)."""
+
+
 def _hand_back(batch: list[Append]) -> None:
     """The batch's answers awaited on event loops, handed to each loop at once."""
     loops: dict[asyncio.AbstractEventLoop, list[LoopAnswer]] = {}
@@ -437,22 +446,9 @@ class VersionReader:
 
     def _run(self) -> None:
         try:
-            while True:
-                first = self._queue.get()
-                if first is None:
-                    return
-                batch = [first]
-                stop = False
-                while len(batch) < 512:
-                    try:
-                        more = self._queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if more is None:
-                        stop = True
-                        break
-                    batch.append(more)
-                self._read(batch)
+            while (batch := _next_batch(self._queue)) is not None:
+                items, stop = batch
+                self._read(items)
                 if stop:
                     return
         finally:
