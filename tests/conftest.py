@@ -74,6 +74,22 @@ def _one_tls_context() -> None:
 
 _one_tls_context()
 
+
+def _patient_httpx() -> None:
+    """Every ``httpx.get``, ``post`` or ``Client`` of the tests that names no timeout uses
+    httpx's one default object, five seconds to connect, to read, to write: a loaded
+    machine's server (a move over PostgreSQL, a process still starting its workers) may
+    take longer over one request, and the test failed on a timeout, not on what it
+    checks.  The default is made a ceiling (120 s) for this test process; an answer is
+    still taken as soon as it comes, and a test that names its own timeout keeps it."""
+    import httpx._config as config
+
+    default = config.DEFAULT_TIMEOUT_CONFIG
+    default.connect = default.read = default.write = default.pool = 120.0
+
+
+_patient_httpx()
+
 PATIENCE = 300_000
 """A browser wait's ceiling, in milliseconds: long, so that a loaded machine is slow but
 never fails; a wait ends as soon as its condition holds."""

@@ -22,6 +22,12 @@ from piquet.jobs.shared import SharedQuotas
 from test_jobs import GATE, wait_for
 from test_web_kit import bearer
 
+SLOW = 30.0
+"""The bound on each Redis call of the quotas a test counts in the shared Redis: the
+default half a second, passed by a loaded machine, counts per process from then on (the
+third hint is not refused, fewer than five of twenty takes pass); what a silent Redis
+does is tested with a dead one, which refuses at once."""
+
 
 def _dead_redis() -> str:
     """The address of a port where nothing listens."""
@@ -36,9 +42,9 @@ def test_a_clients_quota_holds_across_two_processes(redis_url: str) -> None:
 
     async def main() -> None:
         a = JobQueue(1, mode="thread", quotas=Quotas(hint=2),
-                     shared=SharedQuotas(redis_url, prefix=prefix))
+                     shared=SharedQuotas(redis_url, prefix=prefix, timeout=SLOW))
         b = JobQueue(1, mode="thread", quotas=Quotas(hint=2),
-                     shared=SharedQuotas(redis_url, prefix=prefix))
+                     shared=SharedQuotas(redis_url, prefix=prefix, timeout=SLOW))
         a.start()
         b.start()
         try:
@@ -110,7 +116,7 @@ def test_a_dead_processs_holds_lapse_and_two_takers_never_pass_the_last_place(
     prefix = f"piquet:test:{secrets.token_hex(6)}"
 
     async def main() -> None:
-        shared = SharedQuotas(redis_url, prefix=prefix)
+        shared = SharedQuotas(redis_url, prefix=prefix, timeout=SLOW)
         try:
             # twenty asks at once for five places: five pass, whatever the interleaving
             got = await asyncio.gather(
@@ -161,14 +167,14 @@ def test_two_web_processes_hold_a_client_to_one_quota_through_redis(
             assert time.monotonic() < deadline, view
 
         async def hold() -> str | None:
-            shared = SharedQuotas(redis_url)
+            shared = SharedQuotas(redis_url, timeout=SLOW)
             try:
                 return await shared.take(client, "hint", 1, 120.0)
             finally:
                 await shared.close()
 
         async def give(token: str | None) -> None:
-            shared = SharedQuotas(redis_url)
+            shared = SharedQuotas(redis_url, timeout=SLOW)
             try:
                 await shared.give(client, "hint", token)
             finally:

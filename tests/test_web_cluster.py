@@ -95,6 +95,10 @@ class Seat:
             return self.last
         while True:
             msg = json.loads(self.ws.recv(timeout=timeout))
+            if msg["type"] == "live":
+                # a blip of live updates (a loaded machine's Redis answering late): the
+                # news missed meanwhile comes once it is back
+                continue
             assert msg["type"] == "view", msg
             self.last = msg["view"]
             self.n = self.last["n"]

@@ -113,7 +113,10 @@ def test_killed_connections_make_health_503_until_writes_succeed(
                     assert failed_health["database"] == "failing"
         finally:
             stop.set()
-            killer.join(10)
+            killer.join(CEILING)
+        # the killer has stopped (a join that gave up after 10 s could leave it killing on
+        # a loaded machine, and the write below fail)
+        assert not killer.is_alive()
         assert sum(kills) > 0
         # said in words, without the database's host, port or the library's text
         for said in (failed_move["error"], failed_health["error"]):
