@@ -16,7 +16,6 @@ from starlette.websockets import WebSocketDisconnect
 
 from test_web_kit import (
     bearer,
-    cheap_analysis,
     client,
     create,
     friend_game,
@@ -225,15 +224,6 @@ def test_spectator_socket_refuses_a_bad_key_and_actions(tmp_path: Path) -> None:
 
 
 # ---------------------------------------------------------------------- the analysis
-def cheap(c: Any) -> None:
-    from piquet.web.analysis import Analyses
-
-    st = c.app.state.piquet
-    st.analyses = Analyses(
-        st.store.engine, st.jobs, cheap_analysis()
-    )
-
-
 def wait_ready(c: Any, gid: str, token: str, timeout: float = 600) -> dict[str, Any]:
     """The analysis once nothing is pending (a generous ceiling: a loaded machine is slow)."""
     deadline = time.monotonic() + timeout
@@ -279,7 +269,6 @@ def check_game_curve(body: dict[str, Any], game: dict[str, Any]) -> None:
 
 def test_analysis_is_for_seats_and_stored_with_the_game(tmp_path: Path) -> None:
     with client(tmp_path) as c:
-        cheap(c)
         made = create(c, rules="rubicon", opponent="random")
         gid = made["id"]
         assert c.get(f"/api/games/{gid}/analysis").status_code == 401
@@ -330,7 +319,6 @@ def test_each_deal_is_analysed_as_it_ends_while_the_next_is_played(
 
     monkeypatch.setattr(work, "analyse_deal", counted)  # (the jobs run in threads here)
     with client(tmp_path, analyse_as_played=True) as c:
-        cheap(c)
         made = create(c, rules="rubicon", opponent="random")
         gid, token = made["id"], made["token"]
         engine = c.app.state.piquet.store.engine  # type: ignore[attr-defined]
@@ -400,7 +388,6 @@ def test_a_deal_that_cannot_be_analysed_says_so_once(
 def test_analysis_in_worker_processes(tmp_path: Path) -> None:
     """The server's default: the analysis runs in spawned worker processes."""
     with client(tmp_path, ai_executor="process", ai_workers=1) as c:
-        cheap(c)
         made = create(c, rules="rubicon", opponent="random")
         walk(c, made["id"], {0: made["token"]}, random.Random(8))
         body = wait_ready(c, made["id"], made["token"])
@@ -428,7 +415,6 @@ def test_between_people_the_analysis_keeps_the_others_cards_face_down(
     other's discards and whole dealt hand of every finished deal.  Until the game is over
     each sees only his own hand, discards and choices; after it, everything, as before."""
     with client(tmp_path) as c:
-        cheap(c)
         gid, tokens = friend_game(c.post, rules="rubicon", name="Ada", guest="Bob")
         rng = random.Random(11)
         g = view(c, gid, tokens[0])

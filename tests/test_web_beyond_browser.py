@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -17,27 +16,13 @@ import pytest
 
 from browserkit import box_of
 from conftest import PATIENCE
-from test_web_kit import CARD, ThreadServer, cheap_analysis, chromium_available, pick, screenshot
+from test_web_kit import CARD, ThreadServer, chromium_available, pick, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}
 SIZES = [("desktop", DESKTOP), ("phone", PHONE)]
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    from piquet.web.analysis import Analyses
-
-    with ThreadServer(tmp_path_factory.mktemp("beyond")) as srv:
-        st = srv.app.state.piquet
-        # the real analysis on a test's budget (test_web_beyond's): the page's words are
-        # checked, not the advice's strength
-        st.analyses = Analyses(
-            st.store.engine, st.jobs, cheap_analysis()
-        )
-        yield srv
 
 
 def new_page(browser: Any, viewport: dict[str, int]) -> Any:

@@ -26,7 +26,7 @@ from piquet.core.deal import Deal
 from piquet.core.match import Match, new_match
 from piquet.core.rules import PRESETS
 from piquet.core.view import deal_view, visible_mask
-from test_web_kit import CARD, bearer, cheap_analysis, client, create, walk
+from test_web_kit import CARD, bearer, client, create, walk
 
 CASES = [(name, None) for name in PRESETS] + [
     ("court-gamester-1754", "pool"),
@@ -301,7 +301,6 @@ def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> Non
     """Asked at every step, each seat gets the analysis of the deals already over, never
     of the deal being played."""
     from piquet.review.deal import finished_deals
-    from piquet.web.analysis import Analyses
 
     with client(tmp_path) as c:
         made = create(c, rules="rubicon", opponent="friend")
@@ -309,11 +308,8 @@ def test_no_analysis_of_an_unfinished_deal_reaches_a_seat(tmp_path: Path) -> Non
         tokens = {0: made["token"]}
         r = c.post(f"/api/games/{gid}/join", json={"invite": made["invites"][0]["invite"]})
         tokens[1] = r.json()["token"]
+        # the real analysis on a test's budget (the kit's client does that)
         st = c.app.state.piquet  # type: ignore[attr-defined]
-        # the real analysis, asked to work less hard (a test, not a review)
-        st.analyses = Analyses(
-            st.store.engine, st.jobs, cheap_analysis()
-        )
         oracle = Oracle(st.store, gid)
         row = oracle.row
 

@@ -14,7 +14,7 @@ import pytest
 
 from browserkit import box_of
 from conftest import PATIENCE
-from test_web_kit import ThreadServer, cheap_analysis, chromium_available, pick, screenshot
+from test_web_kit import ThreadServer, chromium_available, pick, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
@@ -23,14 +23,9 @@ SIZES = [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    from piquet.web.analysis import Analyses
-
+    # the real analysis on a test's budget (the kit's default): the page is checked,
+    # not the advice
     with ThreadServer(tmp_path_factory.mktemp("review"), analyse_as_played=True) as srv:
-        st = srv.app.state.piquet
-        # the real analysis on a test's budget: the page is checked, not the advice
-        st.analyses = Analyses(
-            st.store.engine, st.jobs, cheap_analysis()
-        )
         yield srv
 
 

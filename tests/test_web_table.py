@@ -13,7 +13,7 @@ import json
 import random
 import re
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,27 +22,12 @@ import pytest
 
 from browserkit import box_of
 from conftest import PATIENCE
-from test_web_kit import ThreadServer, as_cards, cheap_analysis, chromium_available, screenshot
+from test_web_kit import ThreadServer, as_cards, chromium_available, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
 SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
 RAW_ID = re.compile(r"\b(play|declare|discard|name|appoint|answer):\S")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """conftest's live server, its analyses on a test's budget (:func:`cheap_analysis`):
-    the replay viewer shows a finished game's analysis panel, which asks the server to
-    analyse every deal of the game; no test here reads the analysis (the words of the
-    analysis are checked by test_web_beyond_browser and test_web_review_browser), and at
-    the strongest AI's budget it cost about 20 CPU-seconds a game."""
-    from piquet.web.analysis import Analyses
-
-    with ThreadServer(tmp_path_factory.mktemp("server")) as srv:
-        st = srv.app.state.piquet
-        st.analyses = Analyses(st.store.engine, st.jobs, cheap_analysis())
-        yield srv
 
 
 @pytest.fixture(params=list(SIZES))
