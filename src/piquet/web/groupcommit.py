@@ -310,9 +310,7 @@ class GroupWriter:
                     return
         finally:
             conn, self._conn = self._conn, None
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    conn.close()
+            _let_go(conn, broken=False)
 
     def _write(self, batch: list[Append]) -> None:
         now = time.time()
@@ -340,12 +338,7 @@ class GroupWriter:
         may be gone (a backend killed, the file's handle broken), so it is discarded,
         never handed back to the pool as it is."""
         conn, self._conn = self._conn, None
-        if conn is None:
-            return
-        with contextlib.suppress(Exception):
-            conn.invalidate()
-        with contextlib.suppress(Exception):
-            conn.close()
+        _let_go(conn, broken=True)
 
     def _settle(self, batch: list[Append], results: list[bool]) -> None:
         """Answer the callers of a committed batch, unless the file it went to is gone."""
@@ -371,6 +364,19 @@ class GroupWriter:
             item.future.set_exception(StoreError(why))
             return
         self._settle([item], [ok])
+
+
+def _let_go(conn: sa.Connection | None, *, broken: bool) -> None:
+    """Close a thread's own connection (the writer's, the version reader's), quietly; one
+    that failed is ``broken``: the database side of it may be gone (a backend killed, the
+    file's handle broken), so it is invalidated, never handed back to the pool as it is."""
+    if conn is None:
+        return
+    if broken:
+        with contextlib.suppress(Exception):
+            conn.invalidate()
+    with contextlib.suppress(Exception):
+        conn.close()
 
 
 def _next_batch(q: queue.SimpleQueue[_T | None]) -> tuple[list[_T], bool] | None:
@@ -453,9 +459,7 @@ class VersionReader:
                     return
         finally:
             conn, self._conn = self._conn, None
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    conn.close()
+            _let_go(conn, broken=False)
 
     def _read(
         self,
@@ -472,11 +476,7 @@ class VersionReader:
             answers = [(fut, found.get(game_id), False) for game_id, _l, fut in batch]
         except Exception:
             conn, self._conn = self._conn, None
-            if conn is not None:
-                with contextlib.suppress(Exception):
-                    conn.invalidate()
-                with contextlib.suppress(Exception):
-                    conn.close()
+            _let_go(conn, broken=True)
             answers += [(fut, None, True) for _g, _l, fut in batch[len(answers):]]
         loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], Any, bool]]] = {}
         for (_g, loop, _f), answer in zip(batch, answers, strict=True):
