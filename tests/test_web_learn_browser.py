@@ -317,6 +317,36 @@ def test_a_newcomer_learns_at_phone_size(server: Any, browser: Any) -> None:
     assert page.errors == []
 
 
+def test_the_coach_asks_again_when_the_server_is_busy(server: Any, browser: Any) -> None:
+    """The coach's note refused as too many requests (a busy server: the page's hint and
+    the word on the last choice still being worked out) is asked again a little later,
+    "thinking" meanwhile, and then shown; it was left as an error for the whole position."""
+    page = new_page(browser, DESKTOP)
+    page.goto(server.url + "/")
+    page.wait_for_selector("#welcome-new")
+    page.click("#welcome-new")
+    refused: list[str] = []
+
+    def busy(route: Any) -> None:
+        if "part=before" in route.request.url and not refused:
+            refused.append(route.request.url)
+            route.fulfill(status=429, headers={"Retry-After": "1"}, content_type=
+                          "application/json", body='{"error": "too many requests: wait"}')
+        else:
+            route.continue_()
+
+    page.route("**/coach*", busy)
+    page.click("#learn-link")
+    page.wait_for_selector("#guided-start")
+    page.click("#guided-start")
+    page.wait_for_url("**/play/*")
+    page.wait_for_selector("#coach-before, #coach .error")
+    assert not page.query_selector("#coach .error"), page.inner_text("#coach")
+    assert refused, "the note was not refused"
+    assert page.inner_text("#coach-before").strip()
+    assert page.errors == []
+
+
 def test_the_experts_settings_are_one_click_away(server: Any, browser: Any) -> None:
     """The welcome's other answer: "Yes: I know the game" sets the expert's defaults (the
     default opponent, hints off), remembered; the newcomer's settings one click back."""

@@ -525,14 +525,29 @@ export function coachPanel(T, render) {
     const asked = g.n;
     c.busy = true;
     c.error = null;
-    ask("before").then((res) => { c.before = res.before; }, (e) => { c.error = e.message; })
-      .finally(() => {
-        c.n = asked;
-        c.busy = false;
-        if (!mine.game || T !== mine) return;
-        judge();
-        render();
-      });
+    // a busy server (this page's own hint and the word on the last choice still being
+    // worked out) refuses a third job with 429: the note is asked again a little later,
+    // as "thinking", never left as an error for the rest of the position
+    let again = false;
+    ask("before").then((res) => { c.before = res.before; }, (e) => {
+      if (e.status === 429 && (c.refused = (c.refused || 0) + 1) <= 60) { again = true; return; }
+      c.before = null;
+      c.error = e.message;
+    }).finally(() => {
+      if (again) {
+        setTimeout(() => {
+          c.busy = false;
+          if (mine.game && T === mine) render();
+        }, 2000);
+        return;
+      }
+      c.refused = 0;
+      c.n = asked;
+      c.busy = false;
+      if (!mine.game || T !== mine) return;
+      judge();
+      render();
+    });
   }
   const box = h("section", { class: "coach", id: "coach", "aria-live": "polite",
     "aria-label": "The coach" }, h("h3", {}, "Coach"));
