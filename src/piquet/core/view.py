@@ -14,7 +14,7 @@ every card played; the counts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from piquet.core.actions import Action
 from piquet.core.cards import Card, CardSet, NamedLead, mask_cards, pack_mask
@@ -305,6 +305,21 @@ def visible_mask(deal: Deal, role: int) -> int:
     )
 
 
+_NEW: Final = object.__new__
+_SET: Final = object.__setattr__  # CardSet's own __setattr__ refuses every change
+_NO_CARDS: Final = CardSet(0)
+
+
+def _cardset(mask: int) -> CardSet:
+    """``CardSet(mask)`` for a mask taken from a deal (a valid one: no check), the empty
+    set shared (a view has many)."""
+    if not mask:
+        return _NO_CARDS
+    out: CardSet = _NEW(CardSet)
+    _SET(out, "mask", mask)
+    return out
+
+
 def deal_view(deal: Deal, role: int) -> DealView:
     """What ``role`` (0 elder, 1 younger) may see of ``deal``."""
     role = _ROLES[role]
@@ -322,22 +337,22 @@ def deal_view(deal: Deal, role: int) -> DealView:
         role=role,
         phase=deal.phase,
         to_act=deal.to_act,
-        hand=CardSet(deal.hands[role]),
-        dealt=CardSet(deal.dealt[role]),
-        discards=CardSet(deal.discards[role]),
-        taken=CardSet(deal.taken[role]),
-        stock_seen=CardSet(_stock_seen(deal, role)),
-        elder_leftovers_seen=CardSet(
+        hand=_cardset(deal.hands[role]),
+        dealt=_cardset(deal.dealt[role]),
+        discards=_cardset(deal.discards[role]),
+        taken=_cardset(deal.taken[role]),
+        stock_seen=_cardset(_stock_seen(deal, role)),
+        elder_leftovers_seen=_cardset(
             deal.elder_leftovers if role == ELDER and deal.rules.elder_sees_unused else 0
         ),
-        leftovers_seen=CardSet(
+        leftovers_seen=_cardset(
             deal.leftovers if deal.leftovers and _leftovers_seen(deal, role) else 0
         ),
         packet=deal.packet,
         declaring=deal.cls if deal.phase is Phase.DECLARE else None,
-        opponent_shown=CardSet(deal.shown[other]),
-        opponent_played=CardSet(played_by(deal, other)),
-        seen_by_opponent=CardSet(seen_by_opp & mine),
+        opponent_shown=_cardset(deal.shown[other]),
+        opponent_played=_cardset(played_by(deal, other)),
+        seen_by_opponent=_cardset(seen_by_opp & mine),
         opponent_discard_count=deal.discards[other].bit_count(),
         stock_count=len(deal.stock),
         leftover_count=deal.leftovers.bit_count(),

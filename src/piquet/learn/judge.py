@@ -37,7 +37,7 @@ from piquet.core.rules import Rules
 from piquet.core.view import DealView, deal_view
 from piquet.fast.solver import Solver, play_state
 from piquet.players.book import book_action, book_lead
-from piquet.players.common import truthful_declaration
+from piquet.players.common import truthful_choice
 
 __all__ = ["JudgeError", "Judgement", "finish", "finish_declarations", "judge"]
 
@@ -115,11 +115,11 @@ def finish_declarations(deal: Deal, rules: Rules) -> Deal:
                 deal = deal.apply(PLAY[book_lead(legal, deal.hands[role], deal.hands[1], 0)])
                 continue
             return deal
-        view = deal_view(deal, role)
         if deal.phase is Phase.DECLARE:
-            deal = deal.apply(truthful_declaration(view, rules))
+            # truthful_declaration(deal_view(deal, role), rules) without the whole view
+            deal = deal.apply(truthful_choice(deal.legal_actions(), deal.hands[role], rules))
         else:
-            deal = deal.apply(book_action(view, rules))
+            deal = deal.apply(book_action(deal_view(deal, role), rules))
     raise JudgeError("the deal did not reach its play")  # pragma: no cover (200 is plenty)
 
 

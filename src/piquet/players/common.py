@@ -6,6 +6,7 @@ Everything here reads only a :class:`~piquet.core.match.MatchView` (or its
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -237,10 +238,13 @@ def book_discard(hand: int, lo: int, hi: int, rules: Rules, *, role: int, lead: 
 
 def truthful_declaration(deal: DealView, rules: Rules) -> Action:
     """Declare the best holding, answer truly, ask which card of a trio is missing."""
-    legal = deal.legal_actions
+    return truthful_choice(deal.legal_actions, deal.hand.mask, rules)
+
+
+def truthful_choice(legal: Sequence[Action], hand: int, rules: Rules) -> Action:
+    """:func:`truthful_declaration` from what it needs: the legal actions and the hand."""
     declares = [a for a in legal if isinstance(a, Declare)]
     if declares:
-        hand = deal.hand.mask
         best = max(
             declares,
             key=lambda a: _claim_key(hand, a, rules),

@@ -208,24 +208,34 @@ def public_actions(deal: Deal, view: DealView, world: World) -> list[Action]:
     (where words fit several actions, as a point of two cards may, the replay
     tries each).  Raises :class:`SamplingError` if the world cannot give the view.
     """
+    return _public_replay(deal, view, world)[0]
+
+
+def _public_replay(deal: Deal, view: DealView, world: World) -> tuple[list[Action], Deal]:
+    """:func:`public_actions` and the deal they lead to (the replay's own last state, so
+    that it need not be replayed again)."""
     plays = _plays(view)
     budget = [2000]
-    found = _replay(deal, view, world, plays, 0, budget)
+    end: list[Deal] = []
+    found = _replay(deal, view, world, plays, 0, budget, end)
     if found is None:
         raise SamplingError("this world does not replay to the view")
     found.reverse()
-    return found
+    return found, end[0]
 
 
 def _replay(
-    d: Deal, view: DealView, world: World, plays: list[int], played: int, budget: list[int]
+    d: Deal, view: DealView, world: World, plays: list[int], played: int, budget: list[int],
+    end: list[Deal],
 ) -> list[Action] | None:
-    """Depth-first replay; returns the actions in reverse order, or None."""
+    """Depth-first replay; returns the actions in reverse order (and appends the state
+    reached to ``end``), or None."""
     while True:
         budget[0] -= 1
         if budget[0] < 0:
             return None
         if _reached(d, view, played, len(plays)):
+            end.append(d)
             return []
         if d.is_over or len(d.dialog) > len(view.dialog):
             return None
@@ -244,8 +254,8 @@ def _replay(
             if not options:
                 return None
             if len(options) > 1:
-                for a in options:
-                    rest = _replay(d.apply(a), view, world, plays, played, budget)
+                for a in options:  # legal actions of d
+                    rest = _replay(d._apply_legal(a), view, world, plays, played, budget, end)
                     if rest is not None:
                         rest.append(a)
                         return rest
@@ -253,7 +263,7 @@ def _replay(
             a = options[0]
         if not d.can(a):
             return None
-        rest = _replay(d.apply(a), view, world, plays, played, budget)
+        rest = _replay(d._apply_legal(a), view, world, plays, played, budget, end)
         if rest is not None:
             rest.append(a)
         return rest
@@ -274,7 +284,7 @@ def _matching(d: Deal, view: DealView) -> list[Action]:
     out: list[Action] = []
     silent: list[Action] = []
     for a in d.legal_actions():
-        nd = d.apply(a)
+        nd = d._apply_legal(a)
         new = nd.dialog[n:]
         if not new:
             silent.append(a)
@@ -290,9 +300,8 @@ def world_deal(view: DealView, rules: Rules, world: World, *, start: tuple[int, 
     Raises :class:`SamplingError` if the replay does not give exactly ``view``.
     """
     deck = world_deck(view, rules, world)
-    d = Deal.new(rules, deck, start=start, target=target)
-    for a in public_actions(d, view, world):
-        d = d.apply(a)
+    # the replay's last state is the deal its actions lead to (applying is pure)
+    _, d = _public_replay(Deal.new(rules, deck, start=start, target=target), view, world)
     if deal_view(d, view.role) != view:
         raise SamplingError("the replayed world gives another view")
     return d

@@ -23,6 +23,7 @@ from piquet.core.facts import (
     PipsTold,
     Replied,
     Statement,
+    said_shape,
     statement_of,
 )
 from piquet.core.rules import PointMeasure, Rules
@@ -30,9 +31,21 @@ from piquet.core.view import DealView
 
 __all__ = ["dialog_weight"]
 
+_SAID_CACHE: dict[int, tuple[Statement, Statement]] = {}
+""":func:`_said_of` by the claim's :func:`~piquet.core.facts.said_shape` and whether points
+are measured by pips (all that :func:`~piquet.core.facts.statement_of` reads)."""
+
+
 def _said_of(claim: Claim, rules: Rules) -> tuple[Statement, Statement]:
     """What announcing ``claim`` tells, in full and (a point by cards) its first part."""
-    return statement_of(claim, rules), statement_of(claim, rules, full=False)
+    key = said_shape(claim) << 1 | (rules.point_measure is PointMeasure.PIPS)
+    found = _SAID_CACHE.get(key)
+    if found is None:
+        if len(_SAID_CACHE) > 16_384:
+            _SAID_CACHE.clear()
+        found = statement_of(claim, rules), statement_of(claim, rules, full=False)
+        _SAID_CACHE[key] = found
+    return found
 
 
 def _talk_by_class(dialog: Sequence[Utterance]) -> list[tuple[DeclClass, list[Fact]]]:
@@ -45,7 +58,14 @@ def _talk_by_class(dialog: Sequence[Utterance]) -> list[tuple[DeclClass, list[Fa
 
 def _find_claims(hand: int, cls: DeclClass, said: Statement, rules: Rules) -> list[Claim]:
     """The claims of ``hand`` whose announcement tells ``said``."""
-    return [c for c in claims(hand, cls, rules) if said in _said_of(c, rules)]
+    by_pips = rules.point_measure is PointMeasure.PIPS
+    cache = _SAID_CACHE
+    out: list[Claim] = []
+    for c in claims(hand, cls, rules):
+        told = cache.get(said_shape(c) << 1 | by_pips)  # _said_of(c, rules), inlined
+        if said in (told if told is not None else _said_of(c, rules)):
+            out.append(c)
+    return out
 
 
 def _my_post_exchange(view: DealView) -> int:
