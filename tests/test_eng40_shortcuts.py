@@ -103,14 +103,3 @@ def test_world_deal_is_the_public_actions_applied(name: str) -> None:
             assert got.hands == again.hands and got.stock == again.stock
             checked += 1
     assert checked > 0
-
-
-@pytest.mark.parametrize("name", sorted(PRESETS))
-def test_apply_legal_is_apply(name: str) -> None:
-    rules = PRESETS[name]
-    for d in _deals(rules, 42, 2):
-        if d.phase is Phase.EXCHANGE:
-            continue  # no list of legal discards (thousands)
-        for a in d.legal_actions():
-            got, want = d._apply_legal(a), d.apply(a)
-            assert got.__dict__ == want.__dict__

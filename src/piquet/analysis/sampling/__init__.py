@@ -254,8 +254,8 @@ def _replay(
             if not options:
                 return None
             if len(options) > 1:
-                for a in options:  # legal actions of d
-                    rest = _replay(d._apply_legal(a), view, world, plays, played, budget, end)
+                for a in options:
+                    rest = _replay(d.apply(a), view, world, plays, played, budget, end)
                     if rest is not None:
                         rest.append(a)
                         return rest
@@ -263,7 +263,7 @@ def _replay(
             a = options[0]
         if not d.can(a):
             return None
-        rest = _replay(d._apply_legal(a), view, world, plays, played, budget, end)
+        rest = _replay(d.apply(a), view, world, plays, played, budget, end)
         if rest is not None:
             rest.append(a)
         return rest
@@ -284,7 +284,7 @@ def _matching(d: Deal, view: DealView) -> list[Action]:
     out: list[Action] = []
     silent: list[Action] = []
     for a in d.legal_actions():
-        nd = d._apply_legal(a)
+        nd = d.apply(a)
         new = nd.dialog[n:]
         if not new:
             silent.append(a)
