@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from piquet.jobs import JobFailed, JobQueue, Kind
-from test_web_beyond import cheap, wait_ready
+from test_web_beyond import wait_ready
 from test_web_faults_jobs import ai_moves_are, move, my_turn, play_until_the_computer_moves
 from test_web_kit import bearer, client, create, pick, view
 
@@ -51,8 +51,7 @@ def test_the_computer_a_hint_and_an_analysis_through_ray(
         play_until_the_computer_moves(c, gid, token, rng, "book", made_before)
         assert ai_moves_are(c, gid, "book") > made_before
         # an analysis of a finished deal, on the cluster too (one deal: the cluster has one
-        # CPU, and every deal is analysed alike)
-        cheap(c)
+        # CPU, and every deal is analysed alike; on the kit's test budget)
         other = create(c, rules="rubicon", opponent="random")
         oid, otoken = other["id"], other["token"]
         deal_rng = random.Random(8)
