@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
-from typing import Any, Final, TypeVar
+from typing import Any, Final, Generic, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -237,7 +237,41 @@ def append_all(conn: sa.Connection, items: Sequence[Append], now: float) -> list
     return results
 
 
-class GroupWriter:
+class _BatchThread(Generic[_T]):
+    """A thread of its own that takes what its queue holds in batches (:func:`_next_batch`)
+    and handles each (:meth:`_handle`), with a connection of its own kept from one batch to
+    the next and let go when it stops (:meth:`close`): the shape of the writer and of the
+    version reader.  A subclass sets what :meth:`_handle` needs before calling
+    ``__init__``, which starts the thread."""
+
+    def __init__(self, engine: Engine, *, name: str) -> None:
+        self.engine = engine
+        self._queue: queue.SimpleQueue[_T | None] = queue.SimpleQueue()
+        self._conn: sa.Connection | None = None
+        """The thread's own connection (only that thread uses it)."""
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._queue.put(None)
+        self._thread.join(10)
+
+    def _run(self) -> None:
+        try:
+            while (batch := _next_batch(self._queue)) is not None:
+                items, stop = batch
+                self._handle(items)
+                if stop:
+                    return
+        finally:
+            conn, self._conn = self._conn, None
+            _let_go(conn, broken=False)
+
+    def _handle(self, batch: list[_T]) -> None:
+        raise NotImplementedError
+
+
+class GroupWriter(_BatchThread[Append]):
     """Group commit: the appends waiting at the same moment share one transaction.
 
     A single thread writes every pending append in one transaction and answers each
@@ -253,16 +287,11 @@ class GroupWriter:
     """
 
     def __init__(self, engine: Engine, *, check: Callable[[], str | None] = lambda: None) -> None:
-        self.engine = engine
         self.check = check
         """After each commit: None, or why the commit cannot be acknowledged."""
         self.failure: tuple[float, str] | None = None
         """(when, why) the last write failed, until one succeeds."""
-        self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
-        self._conn: sa.Connection | None = None
-        """The writer thread's own connection (only that thread uses it)."""
-        self._thread = threading.Thread(target=self._run, name="piquet-db-writer", daemon=True)
-        self._thread.start()
+        super().__init__(engine, name="piquet-db-writer")
 
     def submit(self, item: Append) -> bool:
         assert isinstance(item.future, Future)
@@ -294,23 +323,11 @@ class GroupWriter:
         self._queue.put(item)
         return out
 
-    def close(self) -> None:
-        self._queue.put(None)
-        self._thread.join(10)
-
-    def _run(self) -> None:
+    def _handle(self, batch: list[Append]) -> None:
         try:
-            while (batch := _next_batch(self._queue)) is not None:
-                items, stop = batch
-                try:
-                    self._write(items)
-                finally:
-                    _hand_back(items)
-                if stop:
-                    return
+            self._write(batch)
         finally:
-            conn, self._conn = self._conn, None
-            _let_go(conn, broken=False)
+            _hand_back(batch)
 
     def _write(self, batch: list[Append]) -> None:
         now = time.time()
@@ -413,7 +430,11 @@ def _hand_back(batch: list[Append]) -> None:
             loop.call_soon_threadsafe(_settle_on_loop, answers)
 
 
-class VersionReader:
+_Asked = tuple[str, asyncio.AbstractEventLoop, asyncio.Future[tuple[int, int, int] | None]]
+"""A version asked of the :class:`VersionReader`: the game, the loop, the answer."""
+
+
+class VersionReader(_BatchThread[_Asked]):
     """A shared database's check of a game's version (:func:`read_version`), for the
     event loop: one thread of its own reads every version asked at the same moment, on a
     connection of its own that commits each statement by itself (no transaction to begin
@@ -429,14 +450,7 @@ class VersionReader:
     """
 
     def __init__(self, engine: Engine) -> None:
-        self.engine = engine
-        self._queue: queue.SimpleQueue[
-            tuple[str, asyncio.AbstractEventLoop, asyncio.Future[tuple[int, int, int] | None]]
-            | None
-        ] = queue.SimpleQueue()
-        self._conn: sa.Connection | None = None
-        self._thread = threading.Thread(target=self._run, name="piquet-db-reader", daemon=True)
-        self._thread.start()
+        super().__init__(engine, name="piquet-db-reader")
 
     def read_async(self, game_id: str) -> asyncio.Future[tuple[int, int, int] | None]:
         """The version of ``game_id`` (None: no such game), on the running loop; raises
@@ -446,26 +460,7 @@ class VersionReader:
         self._queue.put((game_id, loop, out))
         return out
 
-    def close(self) -> None:
-        self._queue.put(None)
-        self._thread.join(10)
-
-    def _run(self) -> None:
-        try:
-            while (batch := _next_batch(self._queue)) is not None:
-                items, stop = batch
-                self._read(items)
-                if stop:
-                    return
-        finally:
-            conn, self._conn = self._conn, None
-            _let_go(conn, broken=False)
-
-    def _read(
-        self,
-        batch: list[tuple[str, asyncio.AbstractEventLoop,
-                          asyncio.Future[tuple[int, int, int] | None]]],
-    ) -> None:
+    def _handle(self, batch: list[_Asked]) -> None:
         answers: list[tuple[asyncio.Future[Any], Any, bool]] = []
         try:
             conn = self._conn
