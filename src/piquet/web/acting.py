@@ -11,6 +11,7 @@ only in how they send the answer.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from anyio import to_thread
@@ -47,13 +48,16 @@ async def take(
     expect: int | None,
     entry: Entry | None,
     known: bool,
+    on_commit: Callable[[Entry], None] | None = None,
 ) -> Outcome:
-    """Apply ``text`` by ``seat``.  Raises :class:`TableError` for a refusal other than
+    """Apply ``text`` by ``seat`` (``on_commit``: as :meth:`Games.act_once
+    <piquet.web.games.Games.act_once>`'s).  Raises :class:`TableError` for a refusal other than
     "not now" (unreadable, against the rules) and :class:`~piquet.web.store.StoreError`
     when the database cannot write (nothing changed)."""
     try:
         after, applied = await games.act_once(
-            game_id, seat, text, expect=expect, entry=entry, known=known
+            game_id, seat, text, expect=expect, entry=entry, known=known,
+            on_commit=on_commit,
         )
     except TableError as exc:
         if exc.kind is not Refusal.NOT_NOW:

@@ -305,17 +305,24 @@ async def act(game_id: GameId, body: ActionIn, creds: Creds, state: ServerOf) ->
     400: the id cannot be read; 409: not your turn, the game is over or moved on
     (the body's ``game`` is the view as it stands); 422: the rules forbid it (the
     error says what is allowed).  The game is unchanged then.
+
+    Send ``socket``, the id your open WebSocket of this game told you in its first
+    message, and the new view this answer carries is not sent on that socket as well.
     """
-    status, text = await act_on(state, game_id, token_of(creds), body.action, body.n)
+    status, text = await act_on(state, game_id, token_of(creds), body.action, body.n,
+                                body.socket)
     return Response(text, status_code=status, media_type="application/json")
 
 
 async def act_on(
-    state: Server, game_id: str, token: str | None, action: str, n: int | None
+    state: Server, game_id: str, token: str | None, action: str, n: int | None,
+    socket: str | None = None,
 ) -> tuple[int, str]:
     """``POST /api/games/{id}/actions``'s work (the route, and :mod:`piquet.web.hot`'s
     short way to it): ``action`` taken by the seat ``token`` opens; the answer's status
-    and JSON text (200 and the seat's view, or 409 and the conflict's body)."""
+    and JSON text (200 and the seat's view, or 409 and the conflict's body).  ``socket``:
+    the id of the page's open socket of the game, which then is not sent the answer's
+    view again (:mod:`piquet.web.sockets`)."""
     g = state.games
     seat = g.seat_cached(game_id, token)
     if seat is None:
@@ -324,7 +331,8 @@ async def act_on(
     else:
         entry, known = g.current(game_id)  # checked against the database if need be
     done = await take(g, state.ai, game_id, seat.seat, action, expect=n,
-                      entry=entry, known=known)
+                      entry=entry, known=known,
+                      on_commit=state.sockets.holder(socket, game_id, seat.seat))
     if done.conflict is not None:
         return 409, done.conflict
     assert done.entry is not None

@@ -460,6 +460,7 @@ class Games:
         entry: Entry | None = None,
         known: bool = False,
         event: bool = False,
+        on_commit: Callable[[Entry], None] | None = None,
     ) -> tuple[Entry, bool]:
         """Apply ``text`` by ``player`` (see :meth:`prepare`): (the game after it, whether
         it was applied now rather than found already recorded).
@@ -472,7 +473,9 @@ class Games:
 
         Answers once the action is committed; only then does memory hold it.  ``entry``:
         the game as the caller has it; ``known``: it is the truth (else a refusal or a
-        lost race is checked once against the database before it stands).  Raises
+        lost race is checked once against the database before it stands).  ``on_commit``:
+        called with the game after the action once it is committed, before the watchers
+        hear of it (a socket that the answer reaches another way).  Raises
         :class:`TableError` as :meth:`prepare` does, and ``NOT_NOW`` when another action was
         recorded first.
         """
@@ -498,7 +501,8 @@ class Games:
             # shielded: once the action is sent to the writer, memory and the watchers
             # hear of its commit even if the request is abandoned meanwhile
             done = await asyncio.shield(
-                self._record(game_id, entry.n, entry.row.revision, player, action, after)
+                self._record(game_id, entry.n, entry.row.revision, player, action, after,
+                             on_commit)
             )
             if done is not None:
                 if self.on_deal_over is not None and len(done.live.match.deals) > len(
@@ -517,7 +521,8 @@ class Games:
             entry, known = await to_thread.run_sync(check), True
 
     async def _record(
-        self, game_id: str, idx: int, revision: int, player: int, action: str, after: Live
+        self, game_id: str, idx: int, revision: int, player: int, action: str, after: Live,
+        on_commit: Callable[[Entry], None] | None = None,
     ) -> Entry | None:
         """Append, then (if the log was ``idx`` long and the game of ``revision``) hold
         ``after`` and announce it; the entry, or None when another action was recorded
@@ -529,9 +534,11 @@ class Games:
         if not ok:
             return None
         held = self._put(game_id, live=after)
+        done = held if held.live is after else Entry(held.row, after)
+        if on_commit is not None:
+            on_commit(done)
         if self.announce is not None:
             await self.announce(game_id, after.n)
-        done = held if held.live is after else Entry(held.row, after)
         if after.state.over and self.on_over is not None:
             await self.on_over(done)
         return done

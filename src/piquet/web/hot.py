@@ -89,7 +89,7 @@ class HotRoutes:
             if action is None or m is None:
                 await rest(scope, _replay(message, receive), send)
                 return
-            work = act_on(state, m[1], token, action.action, action.n)
+            work = act_on(state, m[1], token, action.action, action.n, action.socket)
         try:
             status, body = await work
         except Exception as exc:

@@ -125,6 +125,13 @@ class ActionIn(BaseModel):
         "release only) the action applies to the game as it stands, so a retry may apply "
         "it twice.",
     )
+    socket: str | None = Field(
+        None,
+        max_length=64,
+        description="The id of this page's open WebSocket of the game (`socket` in its first "
+        "message): the answer's view is then not sent on that socket as well.  Optional; "
+        "an id the server does not know changes nothing but that.",
+    )
 
 
 class JoinIn(BaseModel):

@@ -17,6 +17,7 @@ from piquet.jobs import JobQueue
 from piquet.web.ai import AiRunner
 from piquet.web.games import Games
 from piquet.web.hub import Hub
+from piquet.web.sockets import OpenSockets
 from piquet.web.store import Store
 
 if TYPE_CHECKING:
@@ -71,6 +72,9 @@ class Server:
     """New challenges a minute per client address (made at the first challenge)."""
     watch_keys: WatchKeys | None = None
     """The spectator links' keys (made at the first spectator request)."""
+    sockets: OpenSockets = field(default_factory=OpenSockets)
+    """The game sockets open in this process, by the id each page is told (an HTTP action
+    that names its page's socket is not sent to it again: :mod:`piquet.web.sockets`)."""
 
     def _started(self) -> Parts:
         if self.parts is None:  # pragma: no cover - a route runs only once started

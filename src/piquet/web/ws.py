@@ -3,7 +3,10 @@
 The client's first message is ``{"token": TOKEN}``.  The server then sends ``{"type":
 "view", "view": ...}`` (the same object as ``GET /api/games/{id}``) now and whenever the
 game changes, from any server process; never the same view twice running, nor an older one
-after a newer.  The client may send ``{"action": ID, "n": N}`` to act (``n``: the log
+after a newer.  The first view also carries ``"socket": ID``, this connection's id: an
+action posted over HTTP with it (``POST /api/games/{id}/actions``, ``"socket": ID``) is
+answered there, and its view is not sent on this socket as well (:mod:`piquet.web.sockets`).
+The client may send ``{"action": ID, "n": N}`` to act (``n``: the log
 length of the view acted on).  The answer is the seat's next view, past ``n`` (sent once:
 it is also the news every seat hears); a copy of an action already recorded is answered
 with the view as it stands; a refusal is an error that says what it answers, ``{"type":
@@ -97,7 +100,11 @@ class _Session:
         self.games: Games = state.games
         self.hub = state.hub
         self.ai = state.ai
+        self.sockets = state.sockets
+        #: this connection's id (told in the first view), set once the seat is known
+        self.sid = ""
         self.seat = -1
+        #: the seat's view last sent, as JSON text (or held by the page: :meth:`hold`)
         self.last = ""
         #: the log length of the last view sent (-1: none yet)
         self.last_n = -1
@@ -121,26 +128,38 @@ class _Session:
         await self.send({"type": "error", "error": message})
         await self.ws.close(code=code)
 
-    async def push(self, *, force: bool = False, heard: int | None = None) -> None:
+    async def push(
+        self, *, force: bool = False, heard: int | None = None, first: bool = False
+    ) -> None:
         """Send the seat's view if it changed since the last one sent.
 
-        ``heard``: the log length the news announced (then memory may be new enough).
+        ``heard``: the log length the news announced (then memory may be new enough);
+        ``first``: the first message, which tells the connection's id.
         """
         g = self.games
         held = g.cached(self.game_id) if heard is None else g.after_news(self.game_id, heard)
         entry = held or await self.call(g.fresh, self.game_id)
-        await self.send_view(entry, force=force)
+        await self.send_view(entry, force=force, first=first)
         if g.ai_turn(entry) is not None:
             self.ai.kick(self.game_id)
 
-    async def send_view(self, entry: Entry, *, force: bool = False) -> None:
-        """Send the seat's view of ``entry`` unless it is the last one sent, or older."""
+    async def send_view(self, entry: Entry, *, force: bool = False, first: bool = False
+                        ) -> None:
+        """Send the seat's view of ``entry`` unless it is the last one sent (or held:
+        :meth:`hold`), or older."""
         if not force and entry.n < self.last_n:
             return  # a newer view went first (the log only grows)
-        body = '{"type":"view","view":' + self.games.seat_body(entry, self.seat) + "}"
+        body = self.games.seat_body(entry, self.seat)
         if force or body != self.last:
             self.last, self.last_n = body, entry.n
-            await self.send_text(body)
+            tail = ',"socket":' + json.dumps(self.sid) + "}" if first else "}"
+            await self.send_text('{"type":"view","view":' + body + tail)
+
+    def hold(self, entry: Entry) -> None:
+        """The page has ``entry``'s view already (the answer to its action over HTTP, which
+        named this socket): it is not sent again, unless it changes."""
+        if entry.n > self.last_n:
+            self.last, self.last_n = self.games.seat_body(entry, self.seat), entry.n
 
     async def tell_presence(self) -> None:
         """Send who is at the table, if the client asked and it changed since last told."""
@@ -214,7 +233,8 @@ class _Session:
             return
         hub = self.hub
         with hub.watch(self.game_id) as watcher, hub.watch_live(self.live_changed), \
-                hub.at_table(self.game_id, self.seat):
+                hub.at_table(self.game_id, self.seat), self.sockets.opened(self) as sid:
+            self.sid = sid
             # who is at the table is looked at again now and then: another process's word
             # lapses when it stops speaking
             every = PRESENCE_EVERY if self.presence else None
@@ -248,7 +268,7 @@ class _Session:
                     with contextlib.suppress(Exception):
                         await self.ws.close(code=1011)
 
-            await self.push()
+            await self.push(first=True)
             await self.tell_presence()
             if hub.status == "down":
                 await self.send_live(False, hub.error)

@@ -637,6 +637,7 @@ function connect() {
   const ws = new WebSocket(`${proto}//${location.host}/api/games/${T.id}/ws`);
   const mine = T;
   T.ws = ws;
+  T.socketId = null;  // told in the new socket's first view
   ws.addEventListener("open", () => ws.send(JSON.stringify({ token: mine.token,
     presence: true })));
   // a heartbeat: a ping every 10 s; a socket silent for 25 s is given up for a new one (a
@@ -654,6 +655,9 @@ function connect() {
     try { msg = JSON.parse(ev.data); } catch { return; }
     if (msg.type === "view") {
       mine.wsFails = 0;
+      // the first view names this socket: an action over HTTP names it back, and its
+      // view then comes once (in the HTTP answer, not on the socket as well)
+      if (typeof msg.socket === "string") mine.socketId = msg.socket;
       setGame(msg.view);  // a view past the one acted on answers the action (setGame)
     } else if (msg.type === "live") setLive(mine, !!msg.ok, msg.error);
     else if (msg.type === "presence") setHere(mine, msg.here);
@@ -683,6 +687,7 @@ function connect() {
 function lost(mine, ws) {
   if (mine.ws !== ws) return;
   mine.ws = null;
+  mine.socketId = null;
   const a = mine.acting;  // an action sent but not answered: again over HTTP (the same n)
   if (a) actOverHttp(mine, a.id, a.n);
   try { ws.close(); } catch { /* already closed */ }
@@ -919,8 +924,13 @@ async function actOverHttp(mine, id, n) {
   mine.busy = true;
   if (T === mine) renderTable();
   let game;
+  // the open socket's id, if it has one: the new view then comes only in the answer
+  const body = { action: id, n };
+  if (mine.socketId && mine.ws && mine.ws.readyState === WebSocket.OPEN) {
+    body.socket = mine.socketId;
+  }
   try {
-    game = await api("POST", `/api/games/${mine.id}/actions`, { action: id, n }, mine.token);
+    game = await api("POST", `/api/games/${mine.id}/actions`, body, mine.token);
   } catch (e) {
     if (T !== mine) return;
     mine.busy = false;
