@@ -536,7 +536,10 @@ class Games:
         held = self._put(game_id, live=after)
         done = held if held.live is after else Entry(held.row, after)
         if on_commit is not None:
-            on_commit(done)
+            try:
+                on_commit(done)
+            except Exception:  # never keeps the news from the watchers
+                log.exception("after the commit of game %s", game_id)
         if self.announce is not None:
             await self.announce(game_id, after.n)
         if after.state.over and self.on_over is not None:
