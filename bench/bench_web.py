@@ -624,8 +624,8 @@ def main(argv: list[str] | None = None) -> int:
         "--baseline",
         default=None,
         metavar="SRC",
-        help="also run the server from the source tree SRC, before each run of this one, "
-        "and print baseline/now ratios",
+        help="also run the server from the source tree SRC, in turn with this one (first in "
+        "odd rounds, second in even ones), and print baseline/now ratios",
     )
     ap.add_argument("--rounds", type=int, default=1, help="runs (of each, with --baseline)")
     ap.add_argument(
@@ -667,10 +667,15 @@ def main(argv: list[str] | None = None) -> int:
         return figures
 
     runs: list[tuple[str, dict[str, Any]]] = []
-    for _ in range(args.rounds):
-        if args.baseline:
-            runs.append(("baseline", measure(args.baseline)))
-        runs.append(("now", measure(args.src)))
+    for i in range(args.rounds):
+        # with a baseline, each round runs the two in turn, the first of a round going
+        # second in the next: the second run of a round was the slower on the shared
+        # machine (its CPU per action 10-15% more, its latencies several times), which
+        # favoured whichever always went first
+        order = [("baseline", args.baseline), ("now", args.src)] if args.baseline else [
+            ("now", args.src)]
+        for which, src in order if i % 2 == 0 else order[::-1]:
+            runs.append((which, measure(src)))
     if args.baseline:
         print(json.dumps(compare(runs)))
     return 1 if any(f["errors"] for _w, f in runs) else 0
