@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -126,6 +127,12 @@ def test_an_unknown_or_another_seats_socket_id_skips_nothing(tmp_path: Path) -> 
             assert r.status_code == 422, r.text
             again = httpx.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[0])).json()
             assert again["n"] == game["n"]
+        # a socket closed is forgotten (its id then marks nothing)
+        held = srv.app.state.piquet.sockets
+        deadline = time.monotonic() + WAIT  # a ceiling on a hang, not a measure
+        while len(held) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert len(held) == 0
 
 
 def test_the_computers_reply_still_comes_on_the_named_socket(tmp_path: Path) -> None:
