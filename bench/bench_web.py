@@ -669,9 +669,9 @@ def main(argv: list[str] | None = None) -> int:
     runs: list[tuple[str, dict[str, Any]]] = []
     for i in range(args.rounds):
         # with a baseline, each round runs the two in turn, the first of a round going
-        # second in the next: the second run of a round was the slower on the shared
-        # machine (its CPU per action 10-15% more, its latencies several times), which
-        # favoured whichever always went first
+        # second in the next: the second run of a round was the slower in 7 rounds of 9
+        # on the shared machine (its CPU per action 10-15% more, its latencies several
+        # times), which favoured whichever always went first
         order = [("baseline", args.baseline), ("now", args.src)] if args.baseline else [
             ("now", args.src)]
         for which, src in order if i % 2 == 0 else order[::-1]:
