@@ -103,7 +103,7 @@ def config(db: Path, **changes: Any) -> WebConfig:
     return WebConfig(**base)
 
 
-def analyse_cheaply(app: Any) -> None:
+def analyse_cheaply(app: Any, settings: Any = None) -> None:
     """Have a started app analyse finished deals on :func:`cheap_analysis`'s budget.
 
     Every test server does (:func:`client`, :class:`ThreadServer`) unless asked for the full
@@ -113,7 +113,7 @@ def analyse_cheaply(app: Any) -> None:
     from piquet.web.analysis import Analyses
 
     st = app.state.piquet
-    st.analyses = Analyses(st.store.engine, st.jobs, cheap_analysis())
+    st.analyses = Analyses(st.store.engine, st.jobs, settings or cheap_analysis())
 
 
 class _OneHandOff(_TestClientTransport):
@@ -227,14 +227,17 @@ class LeanClient(TestClient):
 
 
 @contextlib.contextmanager
-def client(tmp_path: Path, *, full_analysis: bool = False, **changes: Any) -> Iterator[TestClient]:
+def client(
+    tmp_path: Path, *, full_analysis: bool = False, analysis: Any = None, **changes: Any
+) -> Iterator[TestClient]:
     """A TestClient over a fresh server (SQLite under ``tmp_path``), started and stopped;
-    its analyses on a test's budget unless ``full_analysis``; each HTTP request one
-    hand-off into the app's loop (:class:`LeanClient`)."""
+    its analyses on a test's budget (or on the settings ``analysis``) unless
+    ``full_analysis``; each HTTP request one hand-off into the app's loop
+    (:class:`LeanClient`)."""
     app = create_app(config(tmp_path / "games.sqlite3", **changes))
     with LeanClient(app) as c:
         if not full_analysis:
-            analyse_cheaply(app)
+            analyse_cheaply(app, analysis)
         yield c
 
 
@@ -246,6 +249,16 @@ def cheap_analysis() -> Any:
     from piquet.web.analysis import AnalysisSettings
 
     return AnalysisSettings(think_ms=5, samples=8, verify=16, budget=200_000)
+
+
+def least_analysis() -> Any:
+    """The analysis on the least budget it runs on: the expert thinks 1 ms, the advisor
+    plays 2 deals of 2 discards and its first pass draws 20,000, for the tests that check
+    which deals an analysis covers, whose cards it shows and how it is stored and sent,
+    never a figure (each deal's still made by the same code, its fields alike)."""
+    from piquet.web.analysis import AnalysisSettings
+
+    return AnalysisSettings(think_ms=1, samples=2, verify=2, budget=20_000)
 
 
 def bearer(token: str) -> dict[str, str]:
