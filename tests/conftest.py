@@ -28,9 +28,11 @@ from __future__ import annotations
 import gc
 import json
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -238,6 +240,35 @@ SLOW_TESTS = frozenset({
     "test_web_walkthrough::test_two_tabs_acting_at_once_hear_it_in_a_players_words",
     "test_words::test_a_cached_declaration_line_is_the_line_its_fact_makes",
 })
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist, the byte code every test process would make is made once first, here
+    in the process that starts them: without it, in a fresh checkout (CI's), each of them
+    compiles the package and rewrites the asserts of every test module itself, all at
+    once, each writing the same files (some 15 CPU-seconds a process, four processes).
+    Only what is missing or stale is made; nothing when byte code is not to be written."""
+    if (hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None)
+            or sys.dont_write_bytecode or config.getoption("assertmode") != "rewrite"):
+        return
+    import compileall
+
+    from _pytest.assertion import rewrite
+
+    import piquet
+
+    here = Path(__file__).parent
+    compileall.compile_dir(Path(piquet.__file__).parent, quiet=2)
+    for fn in sorted(here.glob("*.py")):
+        if not fn.name.startswith("test_") and fn.name != "conftest.py":
+            compileall.compile_file(fn, quiet=2)  # a helper: imported as it is
+            continue
+        cache = rewrite.get_cache_dir(fn)
+        pyc = cache / (fn.name[:-3] + rewrite.PYC_TAIL)
+        if not rewrite.try_makedirs(cache) or rewrite._read_pyc(fn, pyc) is not None:
+            continue
+        source_hash, co = rewrite._rewrite_test(fn, config)
+        rewrite._write_pyc(config.stash[rewrite.assertstate_key], co, source_hash, pyc)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
