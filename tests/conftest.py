@@ -46,6 +46,8 @@ from test_web_kit import (
     REDIS_URL,
     Server,
     ThreadServer,
+    cheap_hasher,
+    cheap_miss,
     chromium_available,
     pg_available,
     pg_schema,
@@ -430,6 +432,17 @@ def local_ray() -> Iterator[None]:
         yield
     finally:
         ray.shutdown()
+
+
+@pytest.fixture
+def cheap_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process server hashes and checks passwords with Argon2id at its least cost
+    (:func:`test_web_kit.cheap_hasher`): for the tests that register and log in, not
+    the tests of the hasher's parameters."""
+    from piquet.web import accounts
+
+    monkeypatch.setattr(accounts, "_hasher", cheap_hasher())
+    monkeypatch.setattr(accounts, "_DUMMY_HASH", cheap_miss())
 
 
 # ---------------------------------------------------------------------------- games by seed

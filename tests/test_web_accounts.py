@@ -5,7 +5,6 @@ deletion, and ratings moved once by Glicko-2 when a rated game ends."""
 
 from __future__ import annotations
 
-import functools
 import logging
 import random
 from collections.abc import Iterator
@@ -14,42 +13,22 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from piquet.analysis.ratings import NEW_PLAYER, rate_game
-from piquet.web.accounts import ACCOUNT_COOKIE, CSRF_COOKIE, CSRF_HEADER
+from piquet.web.accounts import _DUMMY_HASH, ACCOUNT_COOKIE, CSRF_COOKIE, CSRF_HEADER, _hasher
 from piquet.web.rated import settle
-from test_web_kit import bearer, client, pick, view
+from test_web_kit import MISS, bearer, cheap_hasher, client, pick, view
 
 PASSWORD = "correct horse battery"
 OTHER_PASSWORD = "tr0ub4dor&3 staple"
 
 
-MISS = "not a password of anyone: evens out the time of a miss"
-CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
-"""Argon2id at its least cost: a login checks a hash in a few microseconds, where the
-server's own parameters (64 MiB, three passes, four lanes) take a tenth of a CPU-second,
-which these tests, logging in and failing to some fifty times a module, do not check.
-The one test of those parameters sees the server's own hasher."""
-
-
-@pytest.fixture(autouse=True)
-def _cheap_hashes(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The server hashes and checks passwords with :data:`CHEAP` (and the hash a login
-    for an unknown name is checked against is made with it, as the server's own is made
-    with its hasher), but in the test of the server's parameters."""
-    if request.node.name == "test_a_name_no_one_has_is_checked_as_hard_as_a_password":
-        return
-    from piquet.web import accounts
-
-    monkeypatch.setattr(accounts, "_hasher", CHEAP)
-    monkeypatch.setattr(accounts, "_DUMMY_HASH", _cheap_miss())
-
-
-@functools.cache
-def _cheap_miss() -> str:
-    return CHEAP.hash(MISS)
+# the server hashes passwords at Argon2id's least cost (conftest's cheap_passwords): its
+# own parameters take a tenth of a CPU-second a login, which these tests, logging in and
+# failing some fifty times, do not check; the test of those parameters reads the
+# server's own hasher, imported here before any test
+pytestmark = pytest.mark.usefixtures("cheap_passwords")
 
 
 @pytest.fixture
@@ -113,11 +92,9 @@ def test_a_name_no_one_has_is_checked_as_hard_as_a_password() -> None:
     """The hash a login for an unknown name is checked against (so that a miss takes as
     long as a wrong password) is written out once: it must have the hasher's own
     parameters, and be the hash of what it says."""
-    from piquet.web import accounts
-
-    hasher = accounts._hasher
-    assert not hasher.check_needs_rehash(accounts._DUMMY_HASH)
-    assert hasher is not CHEAP and hasher.verify(accounts._DUMMY_HASH, MISS)
+    assert _hasher is not cheap_hasher()
+    assert not _hasher.check_needs_rehash(_DUMMY_HASH)
+    assert _hasher.verify(_DUMMY_HASH, MISS)
 
 
 @pytest.mark.parametrize(

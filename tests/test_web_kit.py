@@ -7,6 +7,7 @@ Imported by the other ``test_web_*`` modules; its own tests check the helpers' f
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import random
 import re
@@ -259,6 +260,27 @@ def least_analysis() -> Any:
     from piquet.web.analysis import AnalysisSettings
 
     return AnalysisSettings(think_ms=1, samples=2, verify=2, budget=20_000)
+
+
+MISS = "not a password of anyone: evens out the time of a miss"
+"""What the server's hash for a login under an unknown name is the hash of."""
+
+
+@functools.cache
+def cheap_hasher() -> Any:
+    """Argon2id at its least cost (8 KiB, one pass, one lane): a login checks a hash in
+    microseconds, where the server's own parameters (64 MiB, three passes, four lanes)
+    take a tenth of a CPU-second; conftest's ``cheap_passwords`` has the server use it."""
+    from argon2 import PasswordHasher
+
+    return PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+@functools.cache
+def cheap_miss() -> str:
+    """The hash a login under an unknown name is checked against, made by
+    :func:`cheap_hasher` (the server's own is made by its hasher)."""
+    return str(cheap_hasher().hash(MISS))
 
 
 def bearer(token: str) -> dict[str, str]:
