@@ -26,6 +26,10 @@ from starlette.websockets import WebSocketDisconnect
 from piquet.web.app import create_app
 from test_web_kit import ThreadServer, client, config, create
 
+# passwords hashed at Argon2id's least cost (conftest): the fuzzer registers and logs in
+# hundreds of times, and the server's own parameters are test_web_accounts's
+pytestmark = pytest.mark.usefixtures("cheap_passwords")
+
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
