@@ -249,28 +249,38 @@ def pytest_configure(config: pytest.Config) -> None:
     in the process that starts them: without it, in a fresh checkout (CI's), each of them
     compiles the package and rewrites the asserts of every test module itself, all at
     once, each writing the same files (some 15 CPU-seconds a process, four processes).
-    Only what is missing or stale is made; nothing when byte code is not to be written."""
+    Only what is missing or stale is made; nothing when byte code is not to be written.
+    A cache only: whatever fails here (a module that does not compile, pytest's own
+    rewriting changed) is left for the test processes to meet as before."""
     if (hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None)
             or sys.dont_write_bytecode or config.getoption("assertmode") != "rewrite"):
         return
     import compileall
 
-    from _pytest.assertion import rewrite
-
     import piquet
 
-    here = Path(__file__).parent
     compileall.compile_dir(Path(piquet.__file__).parent, quiet=2)
-    for fn in sorted(here.glob("*.py")):
+    for fn in sorted(Path(__file__).parent.glob("*.py")):
         if not fn.name.startswith("test_") and fn.name != "conftest.py":
             compileall.compile_file(fn, quiet=2)  # a helper: imported as it is
             continue
-        cache = rewrite.get_cache_dir(fn)
-        pyc = cache / (fn.name[:-3] + rewrite.PYC_TAIL)
-        if not rewrite.try_makedirs(cache) or rewrite._read_pyc(fn, pyc) is not None:
+        try:
+            _rewrite_ahead(config, fn)
+        except Exception:
             continue
-        source_hash, co = rewrite._rewrite_test(fn, config)
-        rewrite._write_pyc(config.stash[rewrite.assertstate_key], co, source_hash, pyc)
+
+
+def _rewrite_ahead(config: pytest.Config, fn: Path) -> None:
+    """The test module ``fn``'s rewritten byte code written where pytest reads it, as
+    pytest's import hook writes it, unless it is there and fresh."""
+    from _pytest.assertion import rewrite
+
+    cache = rewrite.get_cache_dir(fn)
+    pyc = cache / (fn.name[:-3] + rewrite.PYC_TAIL)
+    if not rewrite.try_makedirs(cache) or rewrite._read_pyc(fn, pyc) is not None:
+        return
+    source_hash, co = rewrite._rewrite_test(fn, config)
+    rewrite._write_pyc(config.stash[rewrite.assertstate_key], co, source_hash, pyc)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
