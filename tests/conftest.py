@@ -28,9 +28,11 @@ from __future__ import annotations
 import gc
 import json
 import os
+import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -44,6 +46,8 @@ from test_web_kit import (
     REDIS_URL,
     Server,
     ThreadServer,
+    cheap_hasher,
+    cheap_miss,
     chromium_available,
     pg_available,
     pg_schema,
@@ -240,6 +244,45 @@ SLOW_TESTS = frozenset({
 })
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """Under xdist, the byte code every test process would make is made once first, here
+    in the process that starts them: without it, in a fresh checkout (CI's), each of them
+    compiles the package and rewrites the asserts of every test module itself, all at
+    once, each writing the same files (some 15 CPU-seconds a process, four processes).
+    Only what is missing or stale is made; nothing when byte code is not to be written.
+    A cache only: whatever fails here (a module that does not compile, pytest's own
+    rewriting changed) is left for the test processes to meet as before."""
+    if (hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None)
+            or sys.dont_write_bytecode or config.getoption("assertmode") != "rewrite"):
+        return
+    import compileall
+
+    import piquet
+
+    compileall.compile_dir(Path(piquet.__file__).parent, quiet=2)
+    for fn in sorted(Path(__file__).parent.glob("*.py")):
+        if not fn.name.startswith("test_") and fn.name != "conftest.py":
+            compileall.compile_file(fn, quiet=2)  # a helper: imported as it is
+            continue
+        try:
+            _rewrite_ahead(config, fn)
+        except Exception:
+            continue
+
+
+def _rewrite_ahead(config: pytest.Config, fn: Path) -> None:
+    """The test module ``fn``'s rewritten byte code written where pytest reads it, as
+    pytest's import hook writes it, unless it is there and fresh."""
+    from _pytest.assertion import rewrite
+
+    cache = rewrite.get_cache_dir(fn)
+    pyc = cache / (fn.name[:-3] + rewrite.PYC_TAIL)
+    if not rewrite.try_makedirs(cache) or rewrite._read_pyc(fn, pyc) is not None:
+        return
+    source_hash, co = rewrite._rewrite_test(fn, config)
+    rewrite._write_pyc(config.stash[rewrite.assertstate_key], co, source_hash, pyc)
+
+
 def pytest_collection_finish(session: pytest.Session) -> None:
     """What collection made (every test module, the package, the test libraries) lives
     as long as the test process: frozen out of the collector's way, so that the full
@@ -399,6 +442,17 @@ def local_ray() -> Iterator[None]:
         yield
     finally:
         ray.shutdown()
+
+
+@pytest.fixture
+def cheap_passwords(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The in-process server hashes and checks passwords with Argon2id at its least cost
+    (:func:`test_web_kit.cheap_hasher`): for the tests that register and log in, not
+    the tests of the hasher's parameters."""
+    from piquet.web import accounts
+
+    monkeypatch.setattr(accounts, "_hasher", cheap_hasher())
+    monkeypatch.setattr(accounts, "_DUMMY_HASH", cheap_miss())
 
 
 # ---------------------------------------------------------------------------- games by seed

@@ -19,6 +19,7 @@ from test_web_kit import (
     client,
     create,
     friend_game,
+    least_analysis,
     offer,
     pick,
     view,
@@ -268,7 +269,9 @@ def check_game_curve(body: dict[str, Any], game: dict[str, Any]) -> None:
 
 
 def test_analysis_is_for_seats_and_stored_with_the_game(tmp_path: Path) -> None:
-    with client(tmp_path) as c:
+    """(On the least budget: the checks are of who may ask, what is stored and how the
+    parts of each deal's analysis fit together, never of a figure.)"""
+    with client(tmp_path, analysis=least_analysis()) as c:
         made = create(c, rules="rubicon", opponent="random")
         gid = made["id"]
         assert c.get(f"/api/games/{gid}/analysis").status_code == 401
@@ -318,7 +321,7 @@ def test_each_deal_is_analysed_as_it_ends_while_the_next_is_played(
         return real(*args)
 
     monkeypatch.setattr(work, "analyse_deal", counted)  # (the jobs run in threads here)
-    with client(tmp_path, analyse_as_played=True) as c:
+    with client(tmp_path, analyse_as_played=True, analysis=least_analysis()) as c:
         made = create(c, rules="rubicon", opponent="random")
         gid, token = made["id"], made["token"]
         engine = c.app.state.piquet.store.engine  # type: ignore[attr-defined]
@@ -386,8 +389,10 @@ def test_a_deal_that_cannot_be_analysed_says_so_once(
 
 
 def test_analysis_in_worker_processes(tmp_path: Path) -> None:
-    """The server's default: the analysis runs in spawned worker processes."""
-    with client(tmp_path, ai_executor="process", ai_workers=1) as c:
+    """The server's default: the analysis runs in spawned worker processes (on the least
+    budget: what is checked is that each deal's is made there)."""
+    with client(tmp_path, ai_executor="process", ai_workers=1,
+                analysis=least_analysis()) as c:
         made = create(c, rules="rubicon", opponent="random")
         walk(c, made["id"], {0: made["token"]}, random.Random(8))
         body = wait_ready(c, made["id"], made["token"])
@@ -413,8 +418,9 @@ def test_between_people_the_analysis_keeps_the_others_cards_face_down(
 ) -> None:
     """Issue 39: during a game between two people the analysis showed each of them the
     other's discards and whole dealt hand of every finished deal.  Until the game is over
-    each sees only his own hand, discards and choices; after it, everything, as before."""
-    with client(tmp_path) as c:
+    each sees only his own hand, discards and choices; after it, everything, as before.
+    (On the least budget: whose cards and choices are shown is what is checked.)"""
+    with client(tmp_path, analysis=least_analysis()) as c:
         gid, tokens = friend_game(c.post, rules="rubicon", name="Ada", guest="Bob")
         rng = random.Random(11)
         g = view(c, gid, tokens[0])

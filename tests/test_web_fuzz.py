@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import requests
 import schemathesis
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,6 +26,10 @@ from starlette.websockets import WebSocketDisconnect
 from piquet.web.app import create_app
 from test_web_kit import ThreadServer, client, config, create
 
+# passwords hashed at Argon2id's least cost (conftest): the fuzzer registers and logs in
+# hundreds of times, and the server's own parameters are test_web_accounts's
+pytestmark = pytest.mark.usefixtures("cheap_passwords")
+
 CHECKS = [
     not_a_server_error,
     status_code_conformance,
@@ -34,9 +40,14 @@ CHECKS = [
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    with ThreadServer(tmp_path_factory.mktemp("fuzz")) as srv:
+    """The server, a game on it, and one HTTP session for every request: schemathesis
+    otherwise opens and closes a connection for each, a good part of the CPU the server
+    and the test spend a request.  The session keeps no cookie (each request is sent as
+    from a new client, as before)."""
+    with ThreadServer(tmp_path_factory.mktemp("fuzz")) as srv, requests.Session() as session:
+        session.cookies.set_policy(DefaultCookiePolicy(allowed_domains=[]))
         made = httpx.post(srv.url + "/api/games", json={"opponent": "friend"}).json()
-        yield {"url": srv.url, "id": made["id"], "token": made["token"]}
+        yield {"url": srv.url, "id": made["id"], "token": made["token"], "session": session}
 
 
 # the schema is the application's own (building the app opens no database)
@@ -51,14 +62,14 @@ schema = schemathesis.openapi.from_dict(create_app(config(Path("unused.sqlite3")
     derandomize=True,
 )
 def test_api_never_fails_and_keeps_its_schema(case: Any, live: dict[str, Any]) -> None:
-    case.call_and_validate(base_url=live["url"], checks=CHECKS)
+    case.call_and_validate(base_url=live["url"], session=live["session"], checks=CHECKS)
     # the same request on a real game, with its seat's token
     if "game_id" in (case.path_parameters or {}):
         case.path_parameters = {**case.path_parameters, "game_id": live["id"]}
         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {live['token']}"}
         if case.query and "wait" in case.query:
             case.query = {**case.query, "wait": 0}
-        case.call_and_validate(base_url=live["url"], checks=CHECKS)
+        case.call_and_validate(base_url=live["url"], session=live["session"], checks=CHECKS)
 
 
 # ---------------------------------------------------------------------- the WebSocket

@@ -14,6 +14,10 @@ from fastapi.testclient import TestClient
 from test_web_accounts import csrf, device, register
 from test_web_kit import bearer, client, friend_game
 
+# passwords hashed at Argon2id's least cost (conftest): these tests register and log in,
+# the hasher's own parameters are test_web_accounts's
+pytestmark = pytest.mark.usefixtures("cheap_passwords")
+
 TAB_A, TAB_B, TAB_C = "a" * 20, "b" * 20, "c" * 20
 
 

@@ -17,6 +17,10 @@ from piquet.web.progress import MAX_ENTRIES, ProgressError, merge, valid_progres
 from test_web_accounts import PASSWORD, csrf, device, login, register
 from test_web_kit import client
 
+# passwords hashed at Argon2id's least cost (conftest): these tests register and log in,
+# the hasher's own parameters are test_web_accounts's
+pytestmark = pytest.mark.usefixtures("cheap_passwords")
+
 PATH = "/api/account/progress"
 
 

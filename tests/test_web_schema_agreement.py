@@ -34,6 +34,10 @@ from fastapi.testclient import TestClient
 from piquet.web.accounts import ACCOUNT_COOKIE, CSRF_HEADER, csrf_of
 from test_web_kit import bearer, client, create, offer
 
+# passwords hashed at Argon2id's least cost (conftest): these tests register and log in,
+# the hasher's own parameters are test_web_accounts's
+pytestmark = pytest.mark.usefixtures("cheap_passwords")
+
 PASSWORD = "correct horse battery"
 
 
