@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
+from serverkit import migrated_data
 from test_web_kit import (
     Server,
     ThreadServer,
@@ -182,7 +183,7 @@ def test_copies_through_two_processes_on_postgresql_apply_exactly_one(pg_servers
 def test_after_a_sigkill_a_retry_tells_whether_the_action_landed(tmp_path: Path) -> None:
     """The answer to the last action is lost with the server; once it is back, sending the
     action again with its ``n`` answers 200 without applying it twice."""
-    data = tmp_path / "data"
+    data = migrated_data(tmp_path / "data")
     args = ["--data", str(data), "--rate-limit", "0", "--ai-workers", "1"]
     server = Server(args, cwd=tmp_path).start()
     try:
