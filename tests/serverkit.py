@@ -36,7 +36,9 @@ def _template() -> Path:
 
 
 def migrated_data(data: Path) -> Path:
-    """``data`` (a ``--data`` directory not there yet) made a copy of a migrated one: the
-    server started over it finds its schema current.  Returns ``data``."""
-    shutil.copytree(_template(), data)
+    """``data`` (a ``--data`` directory) made a copy of a migrated one if it is not there
+    yet (one there already, a server's before, is left as it is): the server started over
+    it finds its schema current.  Returns ``data``."""
+    if not data.exists():
+        shutil.copytree(_template(), data)
     return data
