@@ -224,7 +224,7 @@ def test_the_same_seat_remembered_or_offered_twice_at_once_on_postgresql(
     Each now answers as the first did, and one row stands."""
     import sqlalchemy as sa
 
-    with pg_servers() as servers:
+    with pg_servers("--ai-workers", "1") as servers:  # no computer plays here
         for round_ in range(4):
             made = httpx.post(servers[0].url + "/api/games", json={"opponent": "friend"}).json()
             cookie = {"piquet_id": f"identity-of-round-{round_}-" + "x" * 32}
