@@ -3,29 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
 import pytest
 
 from piquet.cli import main
 from piquet.core.rules import PRESETS
 from piquet.tournament import run_pairs
+from raykit import local_ray
 
 ray = pytest.importorskip("ray")
 
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    """conftest's local Ray cluster of one worker, started once for this module's tests
-    (each starts no cluster of its own: ``--ray local`` joins the one running): starting
-    one costs about two and a half CPU-seconds, and what each test checks (the numbers
-    on Ray are those of local processes) needs no fresh one.  Same name, so the tests
-    are still marked ``ray``."""
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
+__all__ = ["local_ray"]  # one cluster for the module's tests (raykit)
 
 
 def test_ray_local_tournament_matches_local_workers(
