@@ -119,7 +119,10 @@ class Seat:
 def test_two_processes_share_a_game_through_postgresql_and_redis(
     pg_servers: Any, redis_url: str
 ) -> None:
-    with pg_servers("--redis", redis_url) as (a, b):
+    # a game between friends, its deals' analyses never read: one worker a process, no
+    # analysis as each deal ends (at full strength, most of what this test cost)
+    with pg_servers("--redis", redis_url, "--ai-workers", "1",
+                    "--analysis-on-request") as (a, b):
         made = offer(poster(a.url), rules="encyclopedia-19c")
         gid = made["id"]
         near = Seat(a.url, gid, made["token"])

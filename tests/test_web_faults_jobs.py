@@ -23,6 +23,7 @@ from fastapi.testclient import TestClient
 from piquet.table.ai import ai_seed
 from piquet.web.app import create_app
 from piquet.web.games import Games
+from serverkit import migrated_data
 from test_web_kit import Server, bearer, config, create, pick, view
 
 CEILING = 300.0
@@ -211,7 +212,7 @@ def test_three_clients_analyses_do_not_hold_up_a_fourths_computer(tmp_path: Path
     most (a second game's is refused in words); meanwhile a fourth plays the book, and
     each of its moves is answered while the analyses are still being made, with a worker
     kept free of them."""
-    server = Server(["--data", str(tmp_path / "data"), "--ai-workers", "2",
+    server = Server(["--data", str(migrated_data(tmp_path / "data")), "--ai-workers", "2",
                      "--quota-analyses", "1", "--rate-limit", "0",
                      # the quota is on the analyses asked for (those made as the deals
                      # end are the server's own)

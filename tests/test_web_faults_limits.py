@@ -17,6 +17,7 @@ from pathlib import Path
 
 import httpx
 
+from serverkit import migrated_data
 from test_web_kit import Server
 
 CEILING = 120.0
@@ -25,7 +26,9 @@ late, not never)."""
 
 
 def _server(tmp: Path, *extra: str) -> Server:
-    return Server(["--data", str(tmp / "data"), "--ai-workers", "1", *extra], cwd=tmp).start()
+    """A server over a migrated database (what it is started with: ``extra``)."""
+    data = migrated_data(tmp / "data")
+    return Server(["--data", str(data), "--ai-workers", "1", *extra], cwd=tmp).start()
 
 
 def _ask(port: int, head: bytes, timeout: float = CEILING) -> tuple[int, dict[str, object]]:

@@ -19,6 +19,7 @@ from typing import Any
 import httpx
 from websockets.sync.client import connect
 
+from serverkit import migrated_data
 from test_web_kit import (
     Server,
     ThreadServer,
@@ -182,7 +183,7 @@ def test_copies_through_two_processes_on_postgresql_apply_exactly_one(pg_servers
 def test_after_a_sigkill_a_retry_tells_whether_the_action_landed(tmp_path: Path) -> None:
     """The answer to the last action is lost with the server; once it is back, sending the
     action again with its ``n`` answers 200 without applying it twice."""
-    data = tmp_path / "data"
+    data = migrated_data(tmp_path / "data")
     args = ["--data", str(data), "--rate-limit", "0", "--ai-workers", "1"]
     server = Server(args, cwd=tmp_path).start()
     try:
@@ -223,7 +224,7 @@ def test_the_same_seat_remembered_or_offered_twice_at_once_on_postgresql(
     Each now answers as the first did, and one row stands."""
     import sqlalchemy as sa
 
-    with pg_servers() as servers:
+    with pg_servers("--ai-workers", "1") as servers:  # no computer plays here
         for round_ in range(4):
             made = httpx.post(servers[0].url + "/api/games", json={"opponent": "friend"}).json()
             cookie = {"piquet_id": f"identity-of-round-{round_}-" + "x" * 32}

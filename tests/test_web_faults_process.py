@@ -21,7 +21,12 @@ from pathlib import Path
 import httpx
 import pytest
 
+from serverkit import migrated_data
 from test_web_kit import START_CEILING, Server, bearer, friend_game, pick, poster
+
+ONE_WORKER = ["--ai-workers", "1"]
+"""For the servers whose computer never plays (games between friends, health): one worker
+process to start and warm, not one per core."""
 
 
 def _children(pid: int) -> set[int]:
@@ -99,7 +104,8 @@ def _stored(db: Path) -> int:
 
 
 def test_health_reports_the_database_and_redis(tmp_path: Path) -> None:
-    server = Server(["--data", str(tmp_path / "data")], cwd=tmp_path).start()
+    data = migrated_data(tmp_path / "data")
+    server = Server(["--data", str(data), *ONE_WORKER], cwd=tmp_path).start()
     try:
         r = httpx.get(server.url + "/api/health")
         assert r.status_code == 200
@@ -123,8 +129,8 @@ def test_a_full_disk_is_a_503_with_words_and_health_says_so(tmp_path: Path) -> N
     """The file size limit of the server process is cut to less than its database holds
     (the kernel refuses the writes, as a full disk does): every write answers 503 with a
     JSON error, health answers 503; once there is room again both recover."""
-    data = tmp_path / "data"
-    server = Server(["--data", str(data), "--rate-limit", "0"], cwd=tmp_path).start()
+    data = migrated_data(tmp_path / "data")
+    server = Server(["--data", str(data), "--rate-limit", "0", *ONE_WORKER], cwd=tmp_path).start()
     assert server.proc is not None
     base = server.url
     try:
@@ -165,9 +171,10 @@ def test_a_full_disk_is_a_503_with_words_and_health_says_so(tmp_path: Path) -> N
 def test_a_sqlite_file_gone_under_the_server_stops_the_acknowledgements(
     tmp_path: Path, how: str
 ) -> None:
-    data = tmp_path / "data"
+    data = migrated_data(tmp_path / "data")
     db = data / "piquet.sqlite3"
-    server = Server(["--data", str(data), "--rate-limit", "0"], cwd=tmp_path).start()
+    args = ["--data", str(data), "--rate-limit", "0", *ONE_WORKER]
+    server = Server(args, cwd=tmp_path).start()
     base = server.url
     try:
         gid, tokens = friend_game(poster(base))
@@ -193,7 +200,7 @@ def test_a_sqlite_file_gone_under_the_server_stops_the_acknowledgements(
         server.stop()
     assert f"was {how} while the server was running" in server.log.read_text()
     # nothing acknowledged went to a file nobody will open again
-    server = Server(["--data", str(data), "--rate-limit", "0"], cwd=tmp_path).start()
+    server = Server(args, cwd=tmp_path).start()
     try:
         if how == "replaced":  # the copy holds every acknowledged move
             r = httpx.get(server.url + f"/api/games/{gid}", headers=bearer(tokens[0]))
@@ -246,9 +253,10 @@ def test_a_damaged_page_found_while_serving_is_a_503_and_health_says_so(tmp_path
     """The page of the seats table is overwritten while the server is down; the server
     starts (nothing at start-up reads that page), and the first request that reads it
     answers 503 with words, as does the health check from then on."""
-    data = tmp_path / "data"
+    data = migrated_data(tmp_path / "data")
     db = data / "piquet.sqlite3"
-    server = Server(["--data", str(data), "--rate-limit", "0"], cwd=tmp_path).start()
+    args = ["--data", str(data), "--rate-limit", "0", *ONE_WORKER]
+    server = Server(args, cwd=tmp_path).start()
     try:
         made = httpx.post(server.url + "/api/games", json={"opponent": "friend"}).json()
     finally:
@@ -261,7 +269,7 @@ def test_a_damaged_page_found_while_serving_is_a_503_and_health_says_so(tmp_path
     with db.open("r+b") as f:
         f.seek((root - 1) * page)
         f.write(random.Random(1).randbytes(page))
-    server = Server(["--data", str(data), "--rate-limit", "0"], cwd=tmp_path).start()
+    server = Server(args, cwd=tmp_path).start()
     try:
         r = httpx.get(server.url + f"/api/games/{made['id']}", headers=bearer(made["token"]))
         assert r.status_code == 503 and r.headers["content-type"] == "application/json"

@@ -96,7 +96,8 @@ class OwnRedis:
 
 @contextmanager
 def _cluster(tmp: Path, url: str, redis: OwnRedis) -> Iterator[tuple[Server, Server]]:
-    with two_servers(tmp, url, "--redis", redis.url) as servers:
+    # games between friends only: one worker a process
+    with two_servers(tmp, url, "--redis", redis.url, "--ai-workers", "1") as servers:
         yield servers
 
 
