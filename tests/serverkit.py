@@ -22,7 +22,7 @@ from pathlib import Path
 
 from piquet.web.database import database_url, migrate_in_child
 
-__all__ = ["migrated_data"]
+__all__ = ["migrated_data", "migrated_file"]
 
 
 @functools.cache
@@ -44,3 +44,13 @@ def migrated_data(data: Path) -> Path:
     if not data.exists():
         shutil.copytree(_template(), data)
     return data
+
+
+def migrated_file(db: Path) -> Path:
+    """``db`` (a new SQLite file, for a server in the test process) made a copy of the
+    migrated template's database if it is not there yet; one there already is left as it
+    is.  Returns ``db``."""
+    if not db.exists():
+        db.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(_template() / "piquet.sqlite3", db)
+    return db

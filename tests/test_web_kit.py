@@ -33,6 +33,7 @@ from starlette.types import Message
 from piquet.web.app import STATIC, WebConfig, create_app
 from piquet.web.games import Games
 from piquet.web.store import Store, database_url
+from serverkit import migrated_file
 
 PG_URL = os.environ.get("PIQUET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("PIQUET_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -104,32 +105,15 @@ def config(db: Path, **changes: Any) -> WebConfig:
     return WebConfig(**base)
 
 
-_MIGRATED: list[Path] = []
-
-
 def migrated(db: Path, changes: dict[str, Any]) -> Path:
     """``db``, a new SQLite file, made a copy of an empty database migrated once a test
-    process: the server's start finds its schema at the newest migration and skips
-    Alembic, a sixth of the CPU a test server's start cost (the hundreds a test process
-    starts).  A file that is there already (a server started again over it), another
-    database, or a template that did not come out as one file: left as it is."""
-    if "database" in changes or db.exists():
+    process (:func:`serverkit.migrated_file`): the server's start finds its schema at the
+    newest migration and skips Alembic, a sixth of the CPU a test server's start cost (the
+    hundreds a test process starts).  A file that is there already (a server started again
+    over it) or another database: left as it is."""
+    if "database" in changes:
         return db
-    if not _MIGRATED:
-        import atexit
-        import tempfile
-
-        home = Path(tempfile.mkdtemp(prefix="piquet-migrated-"))
-        atexit.register(shutil.rmtree, home, True)
-        template = home / "empty.sqlite3"
-        Store.open(f"sqlite:///{template}").close()
-        _MIGRATED.append(template)
-    template = _MIGRATED[0]
-    if any(template.with_name(template.name + end).exists() for end in ("-wal", "-journal")):
-        return db
-    db.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(template, db)
-    return db
+    return migrated_file(db)
 
 
 def analyse_cheaply(app: Any, settings: Any = None) -> None:

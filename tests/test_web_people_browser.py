@@ -15,7 +15,12 @@ from piquet.analysis.ratings import NEW_PLAYER, rate_game
 from test_web_browser import new_page, one_move, settle
 from test_web_kit import ThreadServer, chromium_available
 
-pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+pytestmark = [
+    pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium"),
+    # passwords hashed at Argon2id's least cost: these tests register and log in, they do
+    # not test the hasher (conftest's cheap_passwords)
+    pytest.mark.usefixtures("cheap_passwords"),
+]
 
 PASSWORD = "a long enough password"
 
