@@ -101,7 +101,9 @@ def test_the_spectator_sees_the_deal_just_over_the_words_and_a_resignation(
     line = said["view"]["deal"]["dialog"][-1]
     page.wait_for_function("document.querySelector('#watch-dialog') !== null")
     text = page.inner_text("#watch-dialog")
-    assert as_cards(line["said"]) in text and line["text"] not in text
+    assert as_cards(line["said"]) in text
+    if line["text"] != line["said"]:  # "Carte blanche!" reads the same in both
+        assert line["text"] not in text
     assert "Ada: " in text or "Bob: " in text
     # a deal over: its result stays in view while the next is dealt and declared
     api.drive(lambda g: len(g["view"]["deals"]) == 1)
