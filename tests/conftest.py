@@ -433,9 +433,12 @@ def pg_servers(
     return lambda *options: two_servers(tmp_path, pg_url, *options)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    """A local Ray cluster of one worker, shut down after the test."""
+    """A local Ray cluster of one worker for a module's tests, shut down after its last:
+    starting one costs about two and a half CPU-seconds, and the tests check what Ray
+    computes and says, which needs no fresh cluster (a job queue or ``--ray local`` joins
+    the one running; nothing in piquet shuts it down)."""
     ray = pytest.importorskip("ray")
     ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:

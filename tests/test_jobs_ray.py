@@ -3,8 +3,8 @@ move, a hint and an analysis answered by Ray workers; a killed Ray worker and th
 move still from the same level; a task whose worker dies twice, or that raises, said in
 words; and a web process without ``--jobs-ray`` that never imports Ray.
 
-The Ray tests run on a local cluster of one CPU (``local_ray``, one for the module: see
-raykit); every wait is for a condition, with a generous ceiling for a loaded machine.
+The Ray tests run on a local cluster of one CPU (``local_ray``, conftest's, one for the
+module); every wait is for a condition, with a generous ceiling for a loaded machine.
 """
 
 from __future__ import annotations
@@ -20,12 +20,9 @@ from pathlib import Path
 import pytest
 
 from piquet.jobs import JobFailed, JobQueue, Kind
-from raykit import local_ray
 from test_web_beyond import wait_ready
 from test_web_faults_jobs import ai_moves_are, move, my_turn, play_until_the_computer_moves
 from test_web_kit import bearer, client, create, pick, view
-
-__all__ = ["local_ray"]  # the module's cluster (raykit), used by the tests below
 
 
 def test_the_computer_a_hint_and_an_analysis_through_ray(

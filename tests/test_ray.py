@@ -9,11 +9,8 @@ import pytest
 from piquet.cli import main
 from piquet.core.rules import PRESETS
 from piquet.tournament import run_pairs
-from raykit import local_ray
 
 ray = pytest.importorskip("ray")
-
-__all__ = ["local_ray"]  # one cluster for the module's tests (raykit)
 
 
 def test_ray_local_tournament_matches_local_workers(
