@@ -20,7 +20,7 @@ from fastapi.routing import APIWebSocketRoute, iter_route_contexts
 
 from test_web_faults_process import _alive
 from test_web_faults_process import _children as _descendants
-from test_web_kit import bearer, free_port, pick
+from test_web_kit import bearer, free_port, health_when_redis, pick
 
 ROOT = Path(__file__).resolve().parents[1]
 CEILING = 300.0
@@ -91,11 +91,7 @@ def test_the_local_cluster_plays_across_its_two_processes(
         assert len(urls) == 2 and len(pids) == 2
         for url in urls:
             # Redis subscribed: a loaded machine's process may answer a moment before
-            health = httpx.get(url + "/api/health", timeout=30).json()
-            while health["redis"] != "ok":
-                assert time.monotonic() < deadline, health
-                time.sleep(0.1)
-                health = httpx.get(url + "/api/health", timeout=30).json()
+            health = health_when_redis(url, "ok", deadline - time.monotonic()).json()
             assert health["ok"] and health["redis"] == "ok"
             assert health["workers"]["alive"] == 1
         made = httpx.post(urls[0] + "/api/games", json={"opponent": "book"}).json()

@@ -28,7 +28,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from piquet.web.hub import RedisHub
-from test_web_kit import Server, bearer, free_port, pick, two_servers
+from test_web_kit import Server, bearer, free_port, health_when_redis, pick, two_servers
 
 pytestmark = [
     pytest.mark.redis,
@@ -150,25 +150,6 @@ def _timed_move(base: str, gid: str, token: str, rng: random.Random) -> tuple[in
     return int(r.json()["n"]), took
 
 
-def _eventually(base: str, redis: str, timeout: float = CEILING) -> httpx.Response | None:
-    """Health's answer once it says Redis is ``redis`` ("ok", "down"), within ``timeout``
-    seconds; None if it never does.  Each process finds out on its own (its own
-    connections to Redis fail or answer): another process having said so first is no
-    sign that this one has yet."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        health = httpx.get(base + "/api/health")
-        if health.json()["redis"] == redis:
-            return health
-        time.sleep(0.1)
-    return None
-
-
-def _eventually_ok(base: str, timeout: float = CEILING) -> bool:
-    """Whether health says Redis is ok within ``timeout`` seconds."""
-    return _eventually(base, "ok", timeout) is not None
-
-
 def _whose(base: str, gid: str, tokens: dict[int, str]) -> int:
     seat: int = httpx.get(base + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["to_act"]
     return seat
@@ -208,8 +189,8 @@ def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
                     assert down["ok"] is False and "/watch" in down["error"], down
                     # A's health says so once A's own connections have failed (B's page
                     # heard it from B); moves are still taken, so it stays 200
-                    health = _eventually(a.url, "down")
-                    assert health is not None and health.status_code == 200, "A never said down"
+                    health = health_when_redis(a.url, "down", CEILING)
+                    assert health.status_code == 200
                     assert health.json()["quotas"] == "per process"
                     # a page connecting now hears it at once
                     with _socket(b.url, gid, tokens[0]) as late:
@@ -242,7 +223,7 @@ def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
                     while seen["n"] < n:
                         seen = _next(far, "view")["view"]
                     assert seen["n"] == n
-                    assert _eventually_ok(a.url)
+                    health_when_redis(a.url, "ok", CEILING)
                 # live again: a move through A reaches B's socket through Redis
                 seat = _whose(a.url, gid, tokens)
                 n, _took = _timed_move(a.url, gid, tokens[seat], rng)

@@ -465,6 +465,20 @@ class Server:
                 self.proc.wait(10)
 
 
+def health_when_redis(url: str, status: str, timeout: float = START_CEILING) -> httpx.Response:
+    """The server at ``url``'s health answer once it says Redis is ``status`` (``"ok"``,
+    ``"down"``); the test fails if it does not within ``timeout`` seconds.  Each process
+    finds out through its own connections: a loaded machine's server may answer before it
+    has subscribed, and another process having said so first is no sign that this one has."""
+    deadline = time.monotonic() + timeout
+    while True:
+        health = httpx.get(url + "/api/health", timeout=30)
+        if health.json()["redis"] == status:
+            return health
+        assert time.monotonic() < deadline, f"{url}: Redis never {status}: {health.text}"
+        time.sleep(0.1)
+
+
 @contextlib.contextmanager
 def two_servers(tmp: Path, database: str, *options: str) -> Iterator[tuple[Server, Server]]:
     """Two ``piquet serve`` processes over one ``database`` (``options``: more of the
@@ -478,13 +492,9 @@ def two_servers(tmp: Path, database: str, *options: str) -> Iterator[tuple[Serve
     try:
         b.start()
         if "--redis" in options:
-            import httpx
-
             deadline = time.monotonic() + START_CEILING
             for s in (a, b):
-                while httpx.get(s.url + "/api/health", timeout=30).json()["redis"] != "ok":
-                    assert time.monotonic() < deadline, f"{s.url}: Redis never subscribed"
-                    time.sleep(0.1)
+                health_when_redis(s.url, "ok", deadline - time.monotonic())
         yield a, b
     finally:
         a.stop()
