@@ -6,7 +6,7 @@ Fixtures (ask for them by name; each skips, saying why, when what it needs is mi
   default to :data:`PATIENCE` (a wait ends when its condition holds, the ceiling is long).
 - ``server``: a live server (uvicorn in a thread over a fresh SQLite file), one per
   module; a module that needs other settings overrides it (it may ask for this one).
-- ``pg_url``: a fresh PostgreSQL schema at 127.0.0.1:5432, database ``test``
+- ``pg_url``: a fresh PostgreSQL schema, migrated, at 127.0.0.1:5432, database ``test``
   (``PIQUET_TEST_PG`` overrides), dropped after the test.
 - ``redis_url``: the Redis at 127.0.0.1:6379 (``PIQUET_TEST_REDIS`` overrides).
 - ``pg_servers``: two ``piquet serve`` processes over one fresh PostgreSQL schema.
@@ -408,11 +408,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 
 @pytest.fixture
 def pg_url() -> Iterator[str]:
-    """A fresh PostgreSQL schema (a database URL whose search path is that schema),
-    dropped after the test; skips when no PostgreSQL answers."""
+    """A fresh PostgreSQL schema (a database URL whose search path is that schema) at the
+    newest migration, dropped after the test; skips when no PostgreSQL answers."""
     if not pg_available():
         pytest.skip("no PostgreSQL at 127.0.0.1:5432, database test (PIQUET_TEST_PG)")
-    with pg_schema() as url:
+    with pg_schema(migrated=True) as url:
         yield url
 
 

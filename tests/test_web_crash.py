@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 
 from piquet.core.match import Match
+from serverkit import migrated_data
 from test_web_kit import Server, pick
 
 #: how long the computer may take to move before the test says it never will (a loaded
@@ -45,7 +46,7 @@ def _log(data: Path) -> list[tuple[int, int, str]]:
 
 
 def test_sigkill_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
-    data = tmp_path / "data"
+    data = migrated_data(tmp_path / "data")  # (a first start's migration: not what is tested)
     args = ["--data", str(data), "--rate-limit", "0", "--ai-workers", "1"]
     server = Server(args, cwd=tmp_path).start()
     rng = random.Random(4)

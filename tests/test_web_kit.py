@@ -33,7 +33,7 @@ from starlette.types import Message
 from piquet.web.app import STATIC, WebConfig, create_app
 from piquet.web.games import Games
 from piquet.web.store import Store, database_url
-from serverkit import migrated_file
+from serverkit import migrated_file, migrated_pg
 
 PG_URL = os.environ.get("PIQUET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("PIQUET_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -401,15 +401,18 @@ def redis_available() -> bool:
 
 
 @contextlib.contextmanager
-def pg_schema() -> Iterator[str]:
-    """A fresh PostgreSQL schema; yields a database URL whose search_path is that schema."""
+def pg_schema(*, migrated: bool = False) -> Iterator[str]:
+    """A fresh PostgreSQL schema; yields a database URL whose search_path is that schema.
+    ``migrated``: at the newest revision already (:func:`serverkit.migrated_pg`), as a
+    database is on every server start but its first."""
     import psycopg
 
     name = "piquet_test_" + uuid.uuid4().hex[:12]
     with psycopg.connect(PG_URL, autocommit=True) as conn:
         conn.execute(f'CREATE SCHEMA "{name}"')
     try:
-        yield f"{PG_URL}?options=-csearch_path%3D{name}"
+        url = f"{PG_URL}?options=-csearch_path%3D{name}"
+        yield migrated_pg(PG_URL, url) if migrated else url
     finally:
         with psycopg.connect(PG_URL, autocommit=True) as conn:
             conn.execute(f'DROP SCHEMA "{name}" CASCADE')
@@ -578,7 +581,7 @@ def two_processes(kind: str, tmp_path: Path) -> Iterator[tuple[Games, Games]]:
     if kind == "postgresql":
         if not pg_available():
             pytest.skip("no PostgreSQL at 127.0.0.1:5432/test")
-        with pg_schema() as url:
+        with pg_schema(migrated=True) as url:
             yield from _two_opened(database_url(url, tmp_path))
     else:
         yield from _two_opened(database_url(None, tmp_path))

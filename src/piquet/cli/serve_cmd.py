@@ -159,8 +159,12 @@ def _check_options(args: argparse.Namespace) -> None:
     if not args.request_timeout > 0:
         raise PiquetError(f"--request-timeout must be more than 0, not {args.request_timeout}")
     if args.redis:
-        from redis.connection import parse_url
-
+        try:
+            from redis.connection import parse_url
+        except ImportError as exc:  # pragma: no cover - the web extra is missing
+            raise PiquetError(
+                f"the web server needs its packages: pip install 'piquet[web]' ({exc})"
+            ) from None
         try:
             parse_url(args.redis)  # type: ignore[no-untyped-call]  # (redis-py is untyped here)
         except ValueError as exc:  # a malformed URL (an unreachable one is served without)
@@ -180,6 +184,9 @@ def _check_options(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted.  Raises :class:`PiquetError` for a bad option."""
+    # the options first: a bad one is refused before the web application is imported (about
+    # a CPU-second that an error in words does not need)
+    _check_options(args)
     try:
         import uvicorn
 
@@ -196,7 +203,6 @@ def run(args: argparse.Namespace) -> int:
         raise PiquetError(
             f"the web server needs its packages: pip install 'piquet[web]' ({exc})"
         ) from None
-    _check_options(args)
     limits = ServerLimits(
         max_connections=args.max_connections, request_timeout=args.request_timeout
     )
