@@ -508,15 +508,17 @@ signal.signal(signal.SIGUSR1, _census)
 """
 
 
-def gc_figures(log: str, pid: int, spans: list[tuple[float, float]]) -> dict[str, Any]:
-    """The web process's collector passes (from ``_GC_HOOK``'s log) by generation, and
-    the actions slower than the p99 that overlapped a full (generation 2) pass."""
+def gc_figures(log: str, pid: int, spans: list[tuple[float, float]],
+               window: tuple[float, float]) -> dict[str, Any]:
+    """The web process's collector passes (from ``_GC_HOOK``'s log) while the clients
+    played (``window``: not the server's start), by generation, and the actions slower
+    than the p99 that overlapped a full (generation 2) pass."""
     passes: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
     cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
     collected = {0: 0, 1: 0, 2: 0}
     for line in log.splitlines():
         p, gen, a, b, c, freed = line.split()
-        if int(p) == pid:
+        if int(p) == pid and window[0] <= float(a) <= window[1]:
             passes[int(gen)].append((float(a), float(b)))
             cpu[int(gen)].append(float(c))
             collected[int(gen)] += int(freed)
@@ -655,7 +657,7 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
         errors=len(stats.errors),
     )
     if gc_log is not None and proc is not None:
-        figures["gc"] = gc_figures(gc_log, proc.pid, stats.act_spans)
+        figures["gc"] = gc_figures(gc_log, proc.pid, stats.act_spans, (t0, t0 + wall))
         figures["gc"]["tracked_at_end"] = tracked
     figures["_errors"] = stats.errors[:10]
     return figures
