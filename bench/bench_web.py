@@ -539,6 +539,18 @@ def gc_figures(log: str, pid: int, spans: list[tuple[float, float]],
     return out
 
 
+def _rss_mb(pid: int) -> dict[str, float] | None:
+    """The web process's resident memory at the end and at its peak (MB, ``/proc``)."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    got = {k: float(v.split()[0]) / 1024 for k, v in
+           (line.split(":", 1) for line in text.splitlines() if ":" in line)
+           if k in ("VmRSS", "VmHWM")}
+    return {"end": round(got.get("VmRSS", 0.0), 1), "peak": round(got.get("VmHWM", 0.0), 1)}
+
+
 def _sum_cpu(pids: list[int]) -> tuple[float, float] | None:
     got = [cpu_seconds(p) for p in pids]
     if not got or any(g is None for g in got):
@@ -574,6 +586,7 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
         kids1 = children_cpu(pids)
         load1 = os.getloadavg()
     finally:
+        rss = _rss_mb(proc.pid) if proc is not None else None
         census = Path(tmp.name) / "gc.log.census"
         if proc is not None and args.gc_log:
             # the objects the collector tracks in the web process, by type, at the end
@@ -653,6 +666,7 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
         client_cpu_s=round(client_cpu, 2),
         load_before=[round(x, 2) for x in load0],
         load_after=[round(x, 2) for x in load1],
+        server_rss_mb=rss,
         finished_games=stats.finished,
         errors=len(stats.errors),
     )
