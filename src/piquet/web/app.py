@@ -117,9 +117,9 @@ class WebConfig:
     full_pass_every: int | None = 100
     """With ``freeze_start_up``: the collector's full pass (generation 2) comes after this
     many passes of generation 1 (Python's default 10), the young passes as Python makes
-    them.  A served game's state holds no reference cycles: at 500 games a full pass found
-    5 objects to free or none, where each walked every game in memory (up to 130 ms of
-    CPU, the event loop stopped, every 5 s).  None: Python's thresholds."""
+    them.  A served game's state holds no reference cycles: at 500 games the full passes
+    freed nothing, where each walked every game in memory (up to 165 ms of CPU, the event
+    loop stopped, every 5 to 6 s; docs/web.md).  None: Python's thresholds."""
 
 
 @contextlib.asynccontextmanager
