@@ -35,6 +35,9 @@ What it reports (milliseconds):
   server's whole process tree); the client's own CPU is reported too, and the load
   average before and after (the machine is shared: read every figure with it).
 - ``hint_p50_ms``/``hint_p99_ms``, ``analyses_done``: with ``--hints`` and ``--analysers``.
+- ``gc``: with ``--gc-log``, the web process's collector passes (``gc.callbacks``, through
+  a ``sitecustomize`` put on its path): their number, total and longest pause by
+  generation, and how many of the actions slower than the p99 overlapped a full pass.
 
 ``--url A,B`` drives servers already running (games spread over them in turn; with
 ``--server-pid P,Q`` their CPU is measured, and their workers', their child processes).
@@ -57,6 +60,7 @@ import contextlib
 import json
 import os
 import random
+import signal
 import socket
 import statistics
 import subprocess
@@ -180,6 +184,7 @@ class Conn:
 class Stats:
     def __init__(self) -> None:
         self.act: list[float] = []
+        self.act_spans: list[tuple[float, float]] = []  # (sent, answered), perf_counter
         self.reply: list[float] = []
         self.notify: list[float] = []
         self.hint: list[float] = []
@@ -264,6 +269,7 @@ class Player:
                 )
                 acked_at = time.perf_counter()
                 st.act.append(acked_at - t0)
+                st.act_spans.append((t0, acked_at))
                 if status != 200:
                     st.errors.append(f"act {action} {status}: {str(after)[:200]}")
                     return
@@ -453,6 +459,10 @@ def start_server(
         env["PYTHONPATH"] = os.pathsep.join(
             [str(Path(src).resolve()), *filter(None, [env.get("PYTHONPATH")])]
         )
+    if args.gc_log:
+        (Path(data) / "sitecustomize.py").write_text(_GC_HOOK)
+        env["PYTHONPATH"] = os.pathsep.join([data, *filter(None, [env.get("PYTHONPATH")])])
+        env["BENCH_GC_LOG"] = str(Path(data) / "gc.log")
     with open(Path(data) / "server.log", "wb") as log:
         proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     url = f"http://127.0.0.1:{port}"
@@ -472,6 +482,73 @@ def start_server(
             )
         time.sleep(0.1)
     return proc, url
+
+
+_GC_HOOK = """\
+import gc, os, time
+_log = open(os.environ["BENCH_GC_LOG"], "a", buffering=1)
+_t = [0.0, 0.0]
+if os.environ.get("BENCH_GC_THRESHOLD"):
+    gc.set_threshold(*map(int, os.environ["BENCH_GC_THRESHOLD"].split(",")))
+def _hook(phase, info):
+    if phase == "start":
+        _t[0], _t[1] = time.perf_counter(), time.thread_time()
+    else:
+        _log.write(f"{os.getpid()} {info['generation']} {_t[0]} {time.perf_counter()} "
+                   f"{time.thread_time() - _t[1]} {info['collected']}\\n")
+gc.callbacks.append(_hook)
+def _census(*_):
+    import collections, json, signal
+    got = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+    with open(os.environ["BENCH_GC_LOG"] + ".tmp", "w") as f:
+        json.dump({"tracked": sum(got.values()), **dict(got.most_common(12))}, f)
+    os.replace(os.environ["BENCH_GC_LOG"] + ".tmp", os.environ["BENCH_GC_LOG"] + ".census")
+import signal
+signal.signal(signal.SIGUSR1, _census)
+"""
+
+
+def gc_figures(log: str, pid: int, spans: list[tuple[float, float]],
+               window: tuple[float, float]) -> dict[str, Any]:
+    """The web process's collector passes (from ``_GC_HOOK``'s log) while the clients
+    played (``window``: not the server's start), by generation, and the actions slower
+    than the p99 that overlapped a full (generation 2) pass."""
+    passes: dict[int, list[tuple[float, float]]] = {0: [], 1: [], 2: []}
+    cpu: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    collected = {0: 0, 1: 0, 2: 0}
+    for line in log.splitlines():
+        p, gen, a, b, c, freed = line.split()
+        if int(p) == pid and window[0] <= float(a) <= window[1]:
+            passes[int(gen)].append((float(a), float(b)))
+            cpu[int(gen)].append(float(c))
+            collected[int(gen)] += int(freed)
+    out: dict[str, Any] = {}
+    for gen, got in passes.items():
+        pauses = [b - a for a, b in got]
+        out[f"gen{gen}"] = {"passes": len(pauses), "total_ms": round(sum(pauses) * 1e3, 1),
+                            "max_ms": round(max(pauses, default=0) * 1e3, 1),
+                            "cpu_total_ms": round(sum(cpu[gen]) * 1e3, 1),
+                            "cpu_max_ms": round(max(cpu[gen], default=0) * 1e3, 1),
+                            "collected": collected[gen]}
+    if spans:
+        cut = pct([b - a for a, b in spans], 99)
+        slow = [(a, b) for a, b in spans if b - a >= cut]
+        out["slow_actions"] = len(slow)
+        out["slow_during_full_pass"] = sum(
+            1 for a, b in slow if any(x < b and y > a for x, y in passes[2]))
+    return out
+
+
+def _rss_mb(pid: int) -> dict[str, float] | None:
+    """The web process's resident memory at the end and at its peak (MB, ``/proc``)."""
+    try:
+        text = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    got = {k: float(v.split()[0]) / 1024 for k, v in
+           (line.split(":", 1) for line in text.splitlines() if ":" in line)
+           if k in ("VmRSS", "VmHWM")}
+    return {"end": round(got.get("VmRSS", 0.0), 1), "peak": round(got.get("VmHWM", 0.0), 1)}
 
 
 def _sum_cpu(pids: list[int]) -> tuple[float, float] | None:
@@ -509,12 +586,23 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
         kids1 = children_cpu(pids)
         load1 = os.getloadavg()
     finally:
+        rss = _rss_mb(proc.pid) if proc is not None else None
+        census = Path(tmp.name) / "gc.log.census"
+        if proc is not None and args.gc_log:
+            # the objects the collector tracks in the web process, by type, at the end
+            proc.send_signal(signal.SIGUSR1)
+            deadline = time.monotonic() + 60
+            while not census.exists() and time.monotonic() < deadline:
+                time.sleep(0.2)
         if proc is not None:
             proc.terminate()
             try:
                 proc.wait(15)
             except subprocess.TimeoutExpired:
                 proc.kill()
+        log = Path(tmp.name) / "gc.log"
+        gc_log = log.read_text() if args.gc_log and log.exists() else None
+        tracked = json.loads(census.read_text()) if census.exists() else None
         tmp.cleanup()
     ms = 1000.0
     total = sum(stats.last_n.values())
@@ -578,9 +666,13 @@ def run_once(args: argparse.Namespace, database: str | None, src: str | None) ->
         client_cpu_s=round(client_cpu, 2),
         load_before=[round(x, 2) for x in load0],
         load_after=[round(x, 2) for x in load1],
+        server_rss_mb=rss,
         finished_games=stats.finished,
         errors=len(stats.errors),
     )
+    if gc_log is not None and proc is not None:
+        figures["gc"] = gc_figures(gc_log, proc.pid, stats.act_spans, (t0, t0 + wall))
+        figures["gc"]["tracked_at_end"] = tracked
     figures["_errors"] = stats.errors[:10]
     return figures
 
@@ -641,6 +733,8 @@ def main(argv: list[str] | None = None) -> int:
         help="with --url: their pids (comma-separated), for their CPU time and their "
         "workers'")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON line")
+    ap.add_argument("--gc-log", action="store_true",
+                    help="log the web process's collector passes (gc.callbacks) and report them")
     args = ap.parse_args(argv)
     if args.games < 1 or args.moves < 0 or args.pace < 0:
         ap.error("--games must be 1 or more, --moves and --pace 0 or more")

@@ -114,6 +114,12 @@ class WebConfig:
     tables), keeping it out of the collector's full passes for the server's life.  False
     in a process that starts many short-lived servers (the tests): each full collection
     there walks everything the process holds, a sixth of a CPU-second a start."""
+    full_pass_every: int | None = 100
+    """With ``freeze_start_up``: the collector's full pass (generation 2) comes after this
+    many passes of generation 1 (Python's default 10), the young passes as Python makes
+    them.  A served game's state holds no reference cycles: at 500 games the full passes
+    freed nothing, where each walked every game in memory (up to 165 ms of CPU, the event
+    loop stopped, every 5 to 6 s; docs/web.md).  None: Python's thresholds."""
 
 
 @contextlib.asynccontextmanager
@@ -168,15 +174,19 @@ async def _lifespan(config: WebConfig, state: Server) -> AsyncIterator[None]:
     state.parts = Parts(store=store, hub=hub, games=games, ai=ai, jobs=jobs)
     # What start-up made (modules, the AI's tables) lives as long as the server: keep
     # it out of the collector's full passes, which otherwise stall every request.
+    thresholds = gc.get_threshold()
     if config.freeze_start_up:
         gc.collect()
         gc.freeze()
+        if config.full_pass_every is not None:
+            gc.set_threshold(thresholds[0], thresholds[1], config.full_pass_every)
     sweeper.start()
     try:
         yield
     finally:
         await sweeper.stop()
         if config.freeze_start_up:
+            gc.set_threshold(*thresholds)
             gc.unfreeze()
         await ai.stop()
         await hub.stop()
