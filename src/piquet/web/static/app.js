@@ -2269,12 +2269,20 @@ async function showReplay(id) {
         : ` · then ${names[data.resigned]} resigned`);
     const slider = h("input", { type: "range", min: 0, max: me.steps, value: me.step,
       id: "replay-slider", "aria-label": "Step", oninput: (e) => me.load(Number(e.target.value)) });
-    const hands = views.filter((x) => x.deal).map((x) => h("div", { class: "replay-seat" },
-      h("div", { class: "pname" }, `${names[x.player]} · ${x.deal.role}` +
-        ` · ${x.deal.scores[x.deal.role]} this deal`),
-      h("div", { class: "hand small-hand" }, sortHand(x.deal.hand).map((c) => card(c))),
-      x.deal.discards.length ? h("div", { class: "muted small" }, "discarded ",
-        mini(x.deal.discards)) : null));
+    // a step patches the viewer: the cards that did not move stay (slots: dom.js patch)
+    const hands = views.filter((x) => x.deal).map((x) => {
+      const hand = h("div", { class: "hand small-hand" }, sortHand(x.deal.hand).map((c) =>
+        card(c)));
+      hand._slot = "hand";
+      const seat = h("div", { class: "replay-seat" },
+        h("div", { class: "pname" }, `${names[x.player]} · ${x.deal.role}` +
+          ` · ${x.deal.scores[x.deal.role]} this deal`),
+        hand,
+        x.deal.discards.length ? h("div", { class: "muted small" }, "discarded ",
+          mini(x.deal.discards)) : null);
+      seat._slot = "seat " + x.player;
+      return seat;
+    });
     const d = any.deal;
     const dialog = d ? h("ol", { class: "lines", id: "replay-dialog" }, d.dialog.slice(-8).map((u) =>
       h("li", {}, h("span", { class: "speaker" }, `${names[r[u.seat]]}: `),
@@ -2285,7 +2293,14 @@ async function showReplay(id) {
       d && d.tricks.length ? h("div", { class: "trick" },
         card(d.tricks[d.tricks.length - 1].lead), card(d.tricks[d.tricks.length - 1].follow))
         : null;
-    fill(body,
+    if (trick) trick._slot = "trick";
+    if (dialog) dialog._slot = "lines";
+    const table = h("div", { class: "replay-table felt" }, hands, trick);
+    table._slot = "table";
+    const said = dialog ? h("section", { class: "dialog" }, h("h3", {}, "Dialog"), dialog)
+      : null;
+    if (said) said._slot = "dialog";
+    patch(body, [
       h("div", { class: "replay-bar" },
         h("button", { type: "button", class: "act", "aria-label": "First step",
           onclick: () => me.load(0) }, "«"),
@@ -2301,8 +2316,7 @@ async function showReplay(id) {
       h("p", { class: "caption", id: "replay-caption" }, caption,
         ` · game ${any.game_number}, deal ${any.deal_number} · score ` +
           any.in_game.map((p, i) => `${names[p]} ${any.scores[i]}`).join(", ")),
-      h("div", { class: "replay-table felt" }, hands, trick),
-      dialog ? h("section", { class: "dialog" }, h("h3", {}, "Dialog"), dialog) : null);
+      table, said]);
   }
   me.load(0);
   $main.append(analysisPanel(id, mine.token, (step) => me.load(step)));
