@@ -1663,11 +1663,15 @@ function renderHand() {
       note: naming ? "name it as your lead" : note });
     b.setAttribute("aria-pressed", exchanging ? String(sel) : "false");
     if (!naming && !canPlay && !exchanging) b.setAttribute("aria-disabled", "true");
-    listen(b, "click", () => cardClick(c));  // kept from render to render (a slot)
+    listen(b, "click", () => cardClick(c));
+    // kept while drawn the same, but drawn anew when its state changes (not morphed: a
+    // card that turns playable appears so at once, without its lift's transition, and
+    // a click aimed at it as it was lands on nothing stale)
+    b._slot = undefined;
     hand.append(b);
   }
-  // the cards' handler reads the table when clicked: the hand and its cards stay between
-  // renders, and only what changed in them is redrawn (slots: dom.js patch)
+  // the cards' handler reads the table when clicked: the hand stays between renders, and
+  // only the cards that changed are drawn anew (slots: dom.js patch)
   const wrap = h("div", { class: "hand-wrap" }, hand);
   for (const x of [wrap, hand, ...hand.children]) x._reuse = true;
   wrap._slot = "hand-wrap";
