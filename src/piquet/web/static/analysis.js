@@ -3,7 +3,7 @@
 // shows that step on the viewer.  Text is always set as text.
 
 import { cardName, cardSVG, codesAsCards } from "./cards.js";
-import { api, fill, h, toast } from "./dom.js";
+import { api, fill, h, listen, patch, toast } from "./dom.js";
 import { explain } from "./learn.js";
 
 function mini(ids) {
@@ -69,8 +69,8 @@ function curveEl(a, nameOf, jump) {
       `${nameOf("elder")} ${p.margin >= 0 ? "ahead by" : "behind by"} ` +
       `${Math.abs(p.margin)}` + (swing ? ` (${swing > 0 ? "+" : ""}${swing})` : "")));
     const go = () => jump(p.step + 1);
-    dot.addEventListener("click", go);
-    dot.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") go(); });
+    listen(dot, "click", go);
+    listen(dot, "keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") go(); });
     chart.append(dot);
   });
   return h("figure", { class: "review-curve-box" }, chart,
@@ -140,8 +140,8 @@ function gameCurveEl(g, names, jump, why) {
       (p.margin === 0 ? "level" : `${p.margin > 0 ? a : b} ahead by ${Math.abs(p.margin)}`)));
     if (p.step !== null && p.step !== undefined) {
       const go = () => jump(p.step + 1);
-      dot.addEventListener("click", go);
-      dot.addEventListener("keydown", (ev) => {
+      listen(dot, "click", go);
+      listen(dot, "keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") go();
       });
     }
@@ -222,9 +222,10 @@ export function analysisPanel(gameId, token, jump) {
       if (d.analysis.hidden) return "drawn when the game is over, with every card known";
       return "no decision to draw";
     };
-    fill(body, gameCurveEl(data.game_curve, names, jump, why),
-      data.deals.map((d) => deal(d, names)));
-    explain(body);
+    // asked again every two seconds while deals are pending: a deal already drawn the same
+    // stays (with its open details), only what changed is drawn and explained
+    for (const x of patch(body, [gameCurveEl(data.game_curve, names, jump, why),
+      data.deals.map((d) => deal(d, names))])) explain(x);
   }
   // Play from here: a new practice game at this decision, the same cards, the computer
   // opposite (POST /api/games/ID/from/STEP); the seat is kept where the table keeps them.
@@ -329,7 +330,7 @@ export function analysisPanel(gameId, token, jump) {
       : part === "exchange" ? h("span", {}, mini(e.made), " → ", mini(e.best)) : "",
     " ", showAt(e.step), " ", playHere(e.step)));
     const curve = curveEl(a, nameOf, jump);
-    return h("article", { class: "analysis-deal", dataset: { deal: d.number } },
+    const article = h("article", { class: "analysis-deal", dataset: { deal: d.number } },
       h("h3", {}, `${title} · ${nameOf("elder")} ${a.points.elder}, ${nameOf("younger")} ` +
         `${a.points.younger}`),
       curve || (a.hidden ? h("p", { class: "muted" }, "The curve of the deal is shown " +
@@ -354,6 +355,10 @@ export function analysisPanel(gameId, token, jump) {
             mini(a.hands[role].dealt), " discarded ", cardsOr(a.hands[role].discards),
             " took ", cardsOr(a.hands[role].taken))
           : h("p", {}, `${nameOf(role)}: ${faceDown}.`)))));
+    // a deal analysed is final, and its handlers read only its own steps (and ``jump``,
+    // the panel's): kept while drawn the same
+    article._reuse = true;
+    return article;
   }
   load();
   return panel;

@@ -5,7 +5,7 @@
 import {
   SUITS, SUIT_NAMES, backSVG, cardName, cardShort, cardSVG, codesAsCards, isRed, sortHand,
 } from "./cards.js";
-import { api, fill, h, toast } from "./dom.js";
+import { api, fill, h, listen, patch, toast } from "./dom.js";
 import { analysisPanel } from "./analysis.js";
 import { lobbySection, offerButton } from "./lobby.js";
 import { accountSection, currentAccount } from "./account.js";
@@ -39,6 +39,8 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Escape" && !$modal.hidden) closeModal();
 });
 
+// A card's element: kept from render to render where it stands (a slot: dom.js patch), its
+// picture with it.
 function card(id, opts = {}) {
   const b = h(opts.button ? "button" : "div", {
     class: "card" + (opts.cls ? " " + opts.cls : ""),
@@ -48,11 +50,13 @@ function card(id, opts = {}) {
     dataset: { card: id },
   });
   b.append(cardSVG(id));
+  b._slot = "card " + id;
   return b;
 }
 function back(cls) {
   const b = h("div", { class: "card back" + (cls ? " " + cls : ""), "aria-hidden": "true" });
   b.append(backSVG());
+  b._slot = "back";
   return b;
 }
 function mini(ids) {
@@ -1034,7 +1038,10 @@ function navLabel(full, short) {
 function renderNav() {
   const g = T.game;
   const over = g.finished;
-  fill($nav,
+  // the nav's handlers read the table when clicked: a button drawn the same stays (not one
+  // another table drew)
+  if ($nav._table !== T) { $nav.replaceChildren(); $nav._table = T; }
+  const fresh = patch($nav, [
     h("span", { id: "conn", class: "conn on", title: "Connected", role: "img",
       "aria-label": "Connected" }),
     h("button", { type: "button", class: "navbtn", id: "btn-rules", onclick: showRules },
@@ -1051,8 +1058,13 @@ function renderNav() {
     over ? null : h("button", { type: "button", class: "navbtn", id: "btn-resign",
       onclick: confirmResign }, "Resign"),
     h("button", { type: "button", class: "navbtn", id: "nav-new", onclick: () => go("/") },
-      navLabel("New game", "New")));
-  explain($nav);
+      navLabel("New game", "New"))], { reuseHandlers: true });
+  explainNew(fresh);
+}
+
+// The glossary's marks over what a render put in new (a text node's through its parent).
+function explainNew(nodes) {
+  for (const x of nodes) explain(x.nodeType === Node.TEXT_NODE ? x.parentElement : x);
 }
 
 // The tab's title says whose turn it is (a player in another tab sees it).
@@ -1069,7 +1081,8 @@ function renderTable() {
   const g = T.game;
   const v = g.view;
   const d = v.deal;
-  document.title = tabTitle();
+  const title = tabTitle();
+  if (document.title !== title) document.title = title;
   // for scripts and tests: where the table stands
   $main.dataset.n = String(g.n);
   $main.dataset.busy = T.busy ? "1" : "0";
@@ -1084,42 +1097,51 @@ function renderTable() {
   const handIndex = inTable ? handCards.indexOf(active) : -1;
   renderNav();
 
-  const felt = h("section", { class: "felt", "aria-label": "Card table" });
-  const side = h("aside", { class: "side" });
+  // the table's containers stay between renders: a section is replaced only when what it
+  // shows changed (patch), and only the new ones are run through the glossary
+  if (!T.dom) {
+    T.dom = { felt: h("section", { class: "felt", "aria-label": "Card table" }),
+      side: h("aside", { class: "side" }) };
+    T.dom.wrap = h("div", {}, T.dom.felt, T.dom.side);
+  }
+  const { felt, side, wrap } = T.dom;
+  let table;
   if (g.finished) {
-    felt.append(renderFinished());
+    table = [renderFinished()];
   } else if (!d) {
-    felt.append(renderStandingOut());
+    table = [renderStandingOut()];
   } else {
-    fill(felt, renderOpponent(), renderCenter(), renderStatus(),
+    table = [renderOpponent(), renderCenter(), renderStatus(),
       takebackLine(T, plainName, (game) => setGame(game, true)), renderActions(),
-      renderHand());
+      renderHand()];
   }
   const mine = store.get(T.id) || {};
   if (T.pausedDeal !== null && T.pausedDeal !== undefined && g.last_deal) {
-    fill(felt, renderLastTrick());
+    table = [renderLastTrick()];
   } else if (mine.guided && !g.finished && d) {
-    felt.insertBefore(coachPanel(T, renderTable), felt.querySelector("#actions"));
+    table.splice(table.length - 2, 0, coachPanel(T, renderTable));  // before the actions
   }
   const rated = ratedWords();
   // the chat: between people (a practice game has nobody to write to)
   const people = g.seats.filter((s) => s.kind === "human").length > 1;
   const typing = T.talk && document.activeElement === T.talk.input;
-  fill(side, renderClocks(),
+  const aside = [renderClocks(),
     rated ? h("p", { class: "rated-line panel", id: "rated-line" }, rated) : null,
     people ? chatFor(T, plainName).box : null,
     people && !g.finished ? noticeOffer() : null,
     renderScores(), renderSeen(), renderInvite(), renderDialog(), renderTricks(),
-    renderEvents());
-  fill($main,
+    renderEvents()];
+  wrap.className = "table-wrap" + (g.finished ? " done" : "");
+  const fresh = patch($main, [
     T.live ? null : h("p", { class: "live-notice", id: "live-notice", role: "status" },
       "Live updates are interrupted: the table looks for news every two seconds."),
     // the computer's level could not move (its workers failed): said, never replaced
     g.computer_problem ? h("p", { class: "live-notice", id: "computer-problem",
       role: "alert" }, g.computer_problem) : null,
-    h("div", { class: "table-wrap" + (g.finished ? " done" : "") }, felt, side));
+    wrap]).filter((x) => x !== wrap);
+  fresh.push(...patch(felt, table), ...patch(side, aside));
   setConn(T.ws ? T.ws.readyState === WebSocket.OPEN : !T.wsFails);
-  explain($main);
+  explainNew(fresh);
   if (typing) {
     T.talk.input.focus({ preventScroll: true });  // typing a message: the table moved on
   } else if (inTable) {
@@ -1150,7 +1172,10 @@ function renderOpponent() {
   const thinking = g.to_act === opp && !g.finished;
   const said = count > 0 ? `holds ${count} card${count === 1 ? "" : "s"}`
     : d.phase === "deal" ? "holds no cards yet" : "has played all his cards";
-  return h("div", { class: "opponent" },
+  const hand = h("div", { class: "opp-hand", "aria-hidden": "true",
+    dataset: { count: String(count) } }, Array.from({ length: count }, () => back("small")));
+  hand._slot = "opp-hand";
+  const box = h("div", { class: "opponent" },
     h("div", { class: "who" },
       h("span", { class: "pname" }, nameOf(opp)),
       h("span", { class: "role" }, oppRole === "younger" ? "younger · dealer" : "elder"),
@@ -1159,12 +1184,12 @@ function renderOpponent() {
         "away from the table")
         : thinking && !waitingSeat(g.seats[opp]) ? h("span", { class: "thinking" },
           g.seats[opp].kind === "ai" ? "thinking…" : "to play…") : null),
-    h("p", { class: "sr-only", id: "opp-count" }, `${plainName(opp)} ${said}.`),
-    h("div", { class: "opp-hand", "aria-hidden": "true", dataset: { count: String(count) } },
-      Array.from({ length: count }, () => back("small"))),
+    h("p", { class: "sr-only", id: "opp-count" }, `${plainName(opp)} ${said}.`), hand,
     d.opponent_discard_count
       ? h("div", { class: "opp-discards muted" }, `${d.opponent_discard_count} discarded`)
       : null);
+  box._slot = "opponent";
+  return box;
 }
 
 // The play's points of each trick, from the deal's count (its lead and trick lines name
@@ -1239,7 +1264,11 @@ function renderCenter() {
     trick.append(h("div", { class: "trick-note" }, "no card played yet"));
   }
   // before the play the middle holds only the stock: it keeps the hand in view
-  return h("div", { class: "center" + (d.phase === "play" ? "" : " quiet") }, stock, trick);
+  trick._slot = "trick";
+  const center = h("div", { class: "center" + (d.phase === "play" ? "" : " quiet") }, stock,
+    trick);
+  center._slot = "center";
+  return center;
 }
 
 // The cards out of play that you have seen, beside the table (not over the hand): your
@@ -1586,15 +1615,38 @@ function renderNaming() {
   return box;
 }
 
-function renderHand() {
+// What the hand's cards may do now: read to draw them and again at a click (a card kept
+// between renders acts on the table as it stands, as one drawn anew would).
+function handChoices() {
   const g = T.game;
-  const d = g.view.deal;
   const playable = new Set(g.legal_actions.filter((a) => a.kind === "play")
     .map((a) => a.cards[0]));
   // naming the lead card (1754): the cards of the hand are the choices
   const nameable = new Map(g.legal_actions.filter((a) => a.kind === "name" &&
     a.id.length === 7).map((a) => [a.id.slice(5), a.id]));
   const exchanging = g.your_turn && g.legal_actions.some((a) => a.kind === "discard");
+  return { playable, nameable, exchanging };
+}
+
+function cardClick(c) {
+  if (!T || !T.game || !T.game.view.deal) return;
+  const { playable, nameable, exchanging } = handChoices();
+  const naming = nameable.get(c);
+  if (naming) act(naming);
+  else if (playable.has(c)) act("play:" + c);
+  else if (exchanging) {
+    if (T.selected.has(c)) T.selected.delete(c); else T.selected.add(c);
+    renderTable();
+  } else if (playable.size) {
+    // a card that may not be played says why, as the terminal does
+    toast(whyNot(c, T.game.view.deal), "bad");
+  }
+}
+
+function renderHand() {
+  const g = T.game;
+  const d = g.view.deal;
+  const { playable, nameable, exchanging } = handChoices();
   const taken = new Set(d.taken);
   const hand = h("div", { class: "hand" + (exchanging ? " choosing" : ""), id: "hand",
     role: "group", "aria-label": `Your hand, ${d.hand.length} cards` });
@@ -1610,21 +1662,21 @@ function renderHand() {
     const b = card(c, { button: true, cls,
       note: naming ? "name it as your lead" : note });
     b.setAttribute("aria-pressed", exchanging ? String(sel) : "false");
-    if (naming) b.addEventListener("click", () => act(naming));
-    else if (canPlay) b.addEventListener("click", () => act("play:" + c));
-    else if (exchanging) {
-      b.addEventListener("click", () => {
-        if (T.selected.has(c)) T.selected.delete(c); else T.selected.add(c);
-        renderTable();
-      });
-    } else {
-      b.setAttribute("aria-disabled", "true");
-      // a card that may not be played says why, as the terminal does
-      if (playable.size) b.addEventListener("click", () => toast(whyNot(c, d), "bad"));
-    }
+    if (!naming && !canPlay && !exchanging) b.setAttribute("aria-disabled", "true");
+    listen(b, "click", () => cardClick(c));
+    // kept while drawn the same, but drawn anew when its state changes (not morphed: a
+    // card that turns playable appears so at once, without its lift's transition, and
+    // a click aimed at it as it was lands on nothing stale)
+    b._slot = undefined;
     hand.append(b);
   }
-  return h("div", { class: "hand-wrap" }, hand);
+  // the cards' handler reads the table when clicked: the hand stays between renders, and
+  // only the cards that changed are drawn anew (slots: dom.js patch)
+  const wrap = h("div", { class: "hand-wrap" }, hand);
+  for (const x of [wrap, hand, ...hand.children]) x._reuse = true;
+  wrap._slot = "hand-wrap";
+  hand._slot = "hand";
+  return wrap;
 }
 
 // Why ``c`` may not be played now (the cards not dimmed are the ones that may).
@@ -1717,12 +1769,14 @@ function renderScores() {
   const extra = d ? h("div", { class: "muted small", id: "deal-count" },
     `This deal: ${nameOf(r.elder)} ${d.scores.elder} (${tricks(d.tricks_won.elder)}) · ` +
       `${nameOf(r.younger)} ${d.scores.younger} (${tricks(d.tricks_won.younger)})`) : null;
-  return h("section", { class: "scores", "aria-label": "Scores" },
+  const box = h("section", { class: "scores", "aria-label": "Scores" },
     h("div", { class: "title", title: g.rules }, `${titleOf(T.opts, g.rules)} · ${fmt}`),
     h("div", { class: "muted small", id: "deal-number" },
       g.format === "partie" ? `Deal ${v.deal_number}${of}`
         : `Game ${v.game_number} · deal ${v.deal_number}`),
     lines, extra, poolLines(v));
+  box._slot = "scores";  // the points move at every trick, the rest seldom
+  return box;
 }
 
 // A pool: who stands out of this game, and the games played before it (one the cut left
@@ -1784,6 +1838,8 @@ function renderDialog() {
     return box;
   }
   const list = h("ol", { class: "lines" });
+  list._slot = "lines";
+  box._slot = "dialog";  // a new line comes alone
   const rv = dealRoles(v);
   for (const u of d.dialog) {
     const w = whoSaid(rv, u.seat);
@@ -1793,7 +1849,11 @@ function renderDialog() {
       u.shown.length ? mini(sortHand(u.shown)) : null));
   }
   box.append(list);
-  requestAnimationFrame(() => { list.scrollTop = list.scrollHeight; });
+  // the list shown (this one, or the one kept in its place), at its newest line
+  requestAnimationFrame(() => {
+    const shown = list.isConnected ? list : document.querySelector(".side .dialog ol.lines");
+    if (shown) shown.scrollTop = shown.scrollHeight;
+  });
   return box;
 }
 
@@ -1806,9 +1866,7 @@ function renderTricks() {
   const r = roleNames(dealRoles(v));
   const who = (role) => plainName(role === "elder" ? r.elder : r.younger);
   const pts = trickPoints(d);
-  return h("section", { class: "tricks", id: "tricks", "aria-label": "Tricks of this deal" },
-    h("h3", {}, v.deal ? "Tricks of this deal" : "Tricks of the last deal"),
-    h("ol", { class: "lines trick-lines" }, d.tricks.map((t, i) => {
+  const lines = h("ol", { class: "lines trick-lines" }, d.tricks.map((t, i) => {
       const follower = t.leader === "elder" ? "younger" : "elder";
       const scored = ["elder", "younger"].filter((x) => pts[i][x])
         .map((x) => `${who(x)} +${pts[i][x]}`).join(", ");
@@ -1817,7 +1875,12 @@ function renderTricks() {
         `${who(t.leader)} led `, h("b", {}, cardShort(t.lead)), `, ${who(follower)} `,
         h("b", {}, cardShort(t.follow)), ` — ${who(t.winner)} won`,
         scored ? h("span", { class: "muted" }, ` (${scored})`) : null);
-    })));
+  }));
+  lines._slot = "lines";
+  const box = h("section", { class: "tricks", id: "tricks", "aria-label": "Tricks of this deal" },
+    h("h3", {}, v.deal ? "Tricks of this deal" : "Tricks of the last deal"), lines);
+  box._slot = "tricks";
+  return box;
 }
 
 function eventLine(v, e) {
@@ -1839,7 +1902,10 @@ function renderEvents() {
     box.append(h("p", { class: "muted small" }, "Nothing counted yet."));
     return box;
   }
-  box.append(h("ol", { class: "lines" }, d.events.map((e) => eventLine(dealRoles(v), e))));
+  const lines = h("ol", { class: "lines" }, d.events.map((e) => eventLine(dealRoles(v), e)));
+  lines._slot = "lines";
+  box.append(lines);
+  box._slot = "events";  // a new line comes alone
   return box;
 }
 
@@ -2207,12 +2273,20 @@ async function showReplay(id) {
         : ` · then ${names[data.resigned]} resigned`);
     const slider = h("input", { type: "range", min: 0, max: me.steps, value: me.step,
       id: "replay-slider", "aria-label": "Step", oninput: (e) => me.load(Number(e.target.value)) });
-    const hands = views.filter((x) => x.deal).map((x) => h("div", { class: "replay-seat" },
-      h("div", { class: "pname" }, `${names[x.player]} · ${x.deal.role}` +
-        ` · ${x.deal.scores[x.deal.role]} this deal`),
-      h("div", { class: "hand small-hand" }, sortHand(x.deal.hand).map((c) => card(c))),
-      x.deal.discards.length ? h("div", { class: "muted small" }, "discarded ",
-        mini(x.deal.discards)) : null));
+    // a step patches the viewer: the cards that did not move stay (slots: dom.js patch)
+    const hands = views.filter((x) => x.deal).map((x) => {
+      const hand = h("div", { class: "hand small-hand" }, sortHand(x.deal.hand).map((c) =>
+        card(c)));
+      hand._slot = "hand";
+      const seat = h("div", { class: "replay-seat" },
+        h("div", { class: "pname" }, `${names[x.player]} · ${x.deal.role}` +
+          ` · ${x.deal.scores[x.deal.role]} this deal`),
+        hand,
+        x.deal.discards.length ? h("div", { class: "muted small" }, "discarded ",
+          mini(x.deal.discards)) : null);
+      seat._slot = "seat " + x.player;
+      return seat;
+    });
     const d = any.deal;
     const dialog = d ? h("ol", { class: "lines", id: "replay-dialog" }, d.dialog.slice(-8).map((u) =>
       h("li", {}, h("span", { class: "speaker" }, `${names[r[u.seat]]}: `),
@@ -2223,7 +2297,14 @@ async function showReplay(id) {
       d && d.tricks.length ? h("div", { class: "trick" },
         card(d.tricks[d.tricks.length - 1].lead), card(d.tricks[d.tricks.length - 1].follow))
         : null;
-    fill(body,
+    if (trick) trick._slot = "trick";
+    if (dialog) dialog._slot = "lines";
+    const table = h("div", { class: "replay-table felt" }, hands, trick);
+    table._slot = "table";
+    const said = dialog ? h("section", { class: "dialog" }, h("h3", {}, "Dialog"), dialog)
+      : null;
+    if (said) said._slot = "dialog";
+    patch(body, [
       h("div", { class: "replay-bar" },
         h("button", { type: "button", class: "act", "aria-label": "First step",
           onclick: () => me.load(0) }, "«"),
@@ -2239,8 +2320,7 @@ async function showReplay(id) {
       h("p", { class: "caption", id: "replay-caption" }, caption,
         ` · game ${any.game_number}, deal ${any.deal_number} · score ` +
           any.in_game.map((p, i) => `${names[p]} ${any.scores[i]}`).join(", ")),
-      h("div", { class: "replay-table felt" }, hands, trick),
-      dialog ? h("section", { class: "dialog" }, h("h3", {}, "Dialog"), dialog) : null);
+      table, said]);
   }
   me.load(0);
   $main.append(analysisPanel(id, mine.token, (step) => me.load(step)));

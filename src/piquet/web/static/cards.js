@@ -69,8 +69,17 @@ function corner(g, card, color) {
     SUITS[card[1]]));
 }
 
-// The face of ``card`` as an <svg> element.
+// The face of ``card`` as an <svg> element: a copy of the one drawn the first time (a
+// copy is made many times faster than the drawing, and the table shows many cards).
+const faces = new Map();
 export function cardSVG(card) {
+  let face = faces.get(card);
+  if (!face) { face = drawFace(card); faces.set(card, face); }
+  const copy = face.cloneNode(true);
+  copy._ident = "face " + card;  // its markup, named (dom.js patch)
+  return copy;
+}
+function drawFace(card) {
   const svg = el("svg", { viewBox: "0 0 100 140", class: "card-svg", "aria-hidden": "true" });
   const color = isRed(card) ? "#c0262d" : "#1d1d1f";
   svg.append(el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, fill: "#fffdf8",
@@ -117,8 +126,15 @@ export function cardSVG(card) {
   return svg;
 }
 
-// A card back as an <svg> element.
+// A card back as an <svg> element (a copy of the one drawn the first time).
+let backDrawn = null;
 export function backSVG() {
+  if (!backDrawn) backDrawn = drawBack();
+  const copy = backDrawn.cloneNode(true);
+  copy._ident = "back";
+  return copy;
+}
+function drawBack() {
   const svg = el("svg", { viewBox: "0 0 100 140", class: "card-svg", "aria-hidden": "true" });
   svg.append(el("rect", { x: 1, y: 1, width: 98, height: 138, rx: 8, fill: "#fbf7ee",
     stroke: "#b9b3a6", "stroke-width": 1.2 }));

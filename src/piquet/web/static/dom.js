@@ -7,7 +7,7 @@ export function h(tag, attrs, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === null || v === undefined || v === false) continue;
     if (k === "class") e.className = v;
-    else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+    else if (k.startsWith("on")) listen(e, k.slice(2), v);
     else if (k === "dataset") Object.assign(e.dataset, v);
     else if (v === true) e.setAttribute(k, "");
     else e.setAttribute(k, String(v));
@@ -19,11 +19,94 @@ export function h(tag, attrs, ...children) {
   return e;
 }
 
+// An event handler on ``e``, marked: patch() keeps no element with handlers of its own
+// unless told they read the state when called (not values of the render that made them).
+export function listen(e, type, f) {
+  e.addEventListener(type, f);
+  e._on = true;
+}
+
+function present(kids) {
+  return kids.flat().filter((k) => k !== null && k !== undefined && k !== false);
+}
+
 // replaceChildren/append would print null as "null": drop the empty ones first
 export function fill(parent, ...kids) {
-  parent.replaceChildren(...kids.flat().filter((k) => k !== null && k !== undefined &&
-    k !== false));
+  parent.replaceChildren(...present(kids));
   return parent;
+}
+
+// a node's markup, read (never written: the page sets text as text)
+const markup = new XMLSerializer();
+
+function handlers(e) {
+  if (e._on) return true;
+  if (!e.querySelectorAll) return false;
+  for (const x of e.querySelectorAll("*")) if (x._on) return true;
+  return false;
+}
+
+// As fill(), but only what changed is replaced: a child already in ``parent`` whose markup
+// (and ``_key``, what it shows that the markup does not say; or ``_ident``, a name for its
+// whole markup) is the one its new twin's would be stays, with its layout, focus, scroll and glossary marks; one the builder
+// returns itself (a node kept across renders) stays too.  A child with event handlers is
+// kept only with ``reuseHandlers``, or its own ``_reuse``: its handlers read the state when
+// called, or only what its markup and ``_key`` say.  Returns the nodes put in new (a
+// slot's new children among them): the ones to run explain() over.
+export function patch(parent, kids, { reuseHandlers = false } = {}) {
+  const old = new Map();
+  for (const c of parent.childNodes) {
+    if (c._sig === undefined) continue;
+    if (!old.has(c._sig)) old.set(c._sig, []);
+    old.get(c._sig).push(c);
+  }
+  const out = [];
+  const fresh = [];
+  for (let k of present(kids)) {
+    if (!(k instanceof Node)) k = document.createTextNode(String(k));
+    if (k.parentNode === parent) { out.push(k); continue; }
+    // a container named by ``_slot`` (no handlers of its own, or ones that read the state
+    // when called: ``_reuse``) is kept, its attributes set and its children patched in
+    // turn: a hand that lost one card keeps the other eleven
+    if (k._slot && (!k._on || k._reuse)) {
+      const slot = [...parent.children].find((c) => c._slot === k._slot &&
+        c.tagName === k.tagName && (!c._on || k._reuse) && !out.includes(c));
+      if (slot) {
+        for (const a of [...slot.attributes]) {
+          if (!k.hasAttribute(a.name)) slot.removeAttribute(a.name);
+        }
+        for (const a of k.attributes) {
+          if (slot.getAttribute(a.name) !== a.value) slot.setAttribute(a.name, a.value);
+        }
+        fresh.push(...patch(slot, [...k.childNodes], { reuseHandlers }));
+        out.push(slot);
+      } else {
+        out.push(k);
+        fresh.push(k);
+      }
+      continue;
+    }
+    // what it shows: its markup, or the name of a copy of one (a card's picture, _ident)
+    const sig = k._ident !== undefined ? "=" + k._ident
+      : (k._key || "") + "\u0000" + (k.nodeType === Node.ELEMENT_NODE
+        ? markup.serializeToString(k) : k.textContent);
+    const same = (old.get(sig) || []).shift();
+    if (same && !out.includes(same) && (reuseHandlers || k._reuse || !handlers(same))) {
+      out.push(same);
+      continue;
+    }
+    k._sig = sig;
+    out.push(k);
+    fresh.push(k);
+  }
+  const keep = new Set(out);
+  for (const c of [...parent.childNodes]) if (!keep.has(c)) c.remove();
+  let at = parent.firstChild;
+  for (const k of out) {
+    if (k === at) at = at.nextSibling;
+    else parent.insertBefore(k, at);
+  }
+  return fresh;
 }
 
 // The CSRF token of the account's session (a cookie this page may read; another site's

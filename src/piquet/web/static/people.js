@@ -186,5 +186,6 @@ export function noticeOffer() {
       try { await Notification.requestPermission(); } catch { /* refused */ }
       b.remove();
     } }, "Tell me when it is my turn (a browser notification)");
+  b._reuse = true;  // its handler reads nothing of the render: kept while drawn the same
   return b;
 }

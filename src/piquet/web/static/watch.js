@@ -3,13 +3,14 @@
 // the score; never a hand.  Text is always set as text.
 
 import { backSVG, cardName, cardSVG, codesAsCards } from "./cards.js";
-import { api, fill, h, toast } from "./dom.js";
+import { api, fill, h, patch, toast } from "./dom.js";
 import { resultText } from "./result.js";
 
 function card(id, cls) {
   const b = h("div", { class: "card" + (cls ? " " + cls : ""), role: "img",
     "aria-label": cardName(id), dataset: { card: id } });
   b.append(cardSVG(id));
+  b._slot = "card " + id;  // the page keeps what did not change (dom.js patch)
   return b;
 }
 function backs(n) {
@@ -18,8 +19,10 @@ function backs(n) {
   for (let i = 0; i < n; i++) {
     const b = h("div", { class: "card back small", "aria-hidden": "true" });
     b.append(backSVG());
+    b._slot = "back";
     box.append(b);
   }
+  box._slot = "backs";
   return box;
 }
 
@@ -180,18 +183,27 @@ function draw(g, current = false) {
   // the deal just finished stays in view until the next deal's play
   // (a game resigned in a deal shows that deal as it was left, not the one before)
   const showLast = g.last_deal && (!live || (!over && live.phase !== "play"));
+  // the cards shown or played by a seat: one more is drawn alone
+  const minis = (cls, words, ids) => {
+    const list = h("span", { class: "minis" }, ids.map((c) => card(c, "mini")));
+    list._slot = "minis";
+    const line = h("div", { class: cls }, words, list);
+    line._slot = cls;
+    return line;
+  };
   const seat = (role) => {
     if (!d) return null;
     const p = who(role);
-    return h("div", { class: "watch-seat", dataset: { role } },
+    const box = h("div", { class: "watch-seat", dataset: { role } },
       h("div", { class: "pname" }, `${p === null ? role : names[p]} · ${role}` +
         ` · ${d.scores[role]} this deal`),
       live ? backs(d.hand_counts[role]) : null,
-      d.shown[role].length ? h("div", { class: "watch-note" }, "shown ",
-        h("span", { class: "minis" }, d.shown[role].map((c) => card(c, "mini")))) : null,
-      d.played[role].length ? h("div", { class: "watch-note watch-played" }, "played ",
-        h("span", { class: "minis" }, d.played[role].map((c) => card(c, "mini")))) : null,
+      d.shown[role].length ? minis("watch-note", "shown ", d.shown[role]) : null,
+      d.played[role].length ? minis("watch-note watch-played", "played ", d.played[role])
+        : null,
       h("div", { class: "watch-note" }, `discarded ${d.discard_counts[role]} (unseen)`));
+    box._slot = "seat " + role;
+    return box;
   };
   const lastTrick = d && d.tricks.length ? d.tricks[d.tricks.length - 1] : null;
   const trick = d && d.trick_lead
@@ -200,6 +212,7 @@ function draw(g, current = false) {
       card(lastTrick.lead), card(lastTrick.follow),
       h("div", { class: "trick-note" }, `won by ${names[who(lastTrick.winner)] ?? lastTrick.winner}`))
       : h("div", { class: "trick watch-trick", id: "watch-trick" });
+  trick._slot = "trick";
   // the words said, as the seats' tables give them, with the speaker's name
   const dialog = d && d.dialog.length ? h("ol", { class: "lines", id: "watch-dialog" },
     d.dialog.map((u) => h("li", {},
@@ -207,18 +220,26 @@ function draw(g, current = false) {
       h("span", { class: "said" }, codesAsCards(u.said)),
       u.shown.length ? h("span", { class: "minis" }, u.shown.map((c) => card(c, "mini")))
         : null))) : null;
-  fill($main, h("div", { class: "watch", id: "watch" },
+  if (dialog) dialog._slot = "lines";
+  const said = dialog ? h("section", { class: "dialog watch-said" }, h("h3", {}, live
+    ? "What was said" : "What was said in the last deal"), dialog) : null;
+  if (said) said._slot = "said";
+  const table = h("div", { class: "felt watch-table" }, seat("younger"), trick, seat("elder"));
+  table._slot = "table";
+  // each view patches the page: only what changed is drawn again (no handlers here)
+  const page = h("div", { class: "watch", id: "watch" },
     h("h1", { class: "watch-title" }, `${names.filter((_, p) => v.in_game.includes(p))
       .join(" v ")}`, h("span", { class: "muted small" }, ` · ${g.rules}`)),
     score,
     h("p", { class: "caption", id: "watch-status" }, status),
     showLast ? lastDeal(g.last_deal, names) : null,
-    h("div", { class: "felt watch-table" }, seat("younger"), trick, seat("elder")),
-    dialog ? h("section", { class: "dialog watch-said" }, h("h3", {}, live
-      ? "What was said" : "What was said in the last deal"), dialog) : null,
+    table, said,
     h("p", { class: "muted small" }, "You are watching: the players' hands stay hidden."),
     h("p", { class: "muted small", id: "watch-live", hidden: W.live !== false },
-      "Live updates are slow just now: the table is asked for every two seconds.")));
+      "Live updates are slow just now: the table is asked for every two seconds."));
+  page._slot = "watch";
+  patch($main, [page]);
   // the newest words in sight (the box scrolls; the whole dialog is in it)
-  if (dialog) dialog.scrollTop = dialog.scrollHeight;
+  const shown = dialog && document.getElementById("watch-dialog");
+  if (shown) shown.scrollTop = shown.scrollHeight;
 }
