@@ -46,19 +46,12 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+from bench_web import pick  # noqa: E402  (a legal action at random, as the web benchmark plays)
+
 from test_web_kit import CHROMIUM, CHROMIUM_ARGS, free_port  # noqa: E402
 
 HERE = ROOT / "src" / "piquet" / "web" / "static"
 METRICS = ("TaskDuration", "ScriptDuration", "RecalcStyleDuration", "LayoutDuration")
-
-
-def pick(game: dict[str, Any], rng: random.Random) -> str:
-    legal = game["legal_actions"]
-    if legal[0]["kind"] == "discard":
-        lo, hi = legal[0]["min"], legal[0]["max"]
-        cards = rng.sample(game["view"]["deal"]["hand"], rng.randint(lo, hi))
-        return "discard:" + (" ".join(cards) if cards else "-")
-    return str(rng.choice(legal)["id"])
 
 
 def start_server(data: str) -> tuple[subprocess.Popen[bytes], str]:
