@@ -15,7 +15,7 @@ Fixtures (ask for them by name; each skips, saying why, when what it needs is mi
   (made once a test process).
 
 Markers (registered in pyproject.toml): a test that asks for ``browser`` is marked
-``browser``, ``pg_url`` or ``pg_servers`` ``postgres``, ``redis_url`` ``redis``,
+``browser``, ``pg_url``, ``pg_empty_url`` or ``pg_servers`` ``postgres``, ``redis_url`` ``redis``,
 ``local_ray`` ``ray``; the modules ``test_tmux_*`` are ``tmux``; the modules and tests
 named in :data:`SLOW_MODULES` and :data:`SLOW_TESTS` are ``slow``.  ``compile``,
 ``statistical`` and ``slow`` are also set by hand where a test builds compiled code,
@@ -102,6 +102,7 @@ never fails; a wait ends as soon as its condition holds."""
 FIXTURE_MARKERS = {
     "browser": "browser",
     "pg_url": "postgres",
+    "pg_empty_url": "postgres",
     "pg_servers": "postgres",
     "redis_url": "redis",
     "local_ray": "ray",
@@ -413,6 +414,17 @@ def pg_url() -> Iterator[str]:
     if not pg_available():
         pytest.skip("no PostgreSQL at 127.0.0.1:5432, database test (PIQUET_TEST_PG)")
     with pg_schema(migrated=True) as url:
+        yield url
+
+
+@pytest.fixture
+def pg_empty_url() -> Iterator[str]:
+    """A fresh PostgreSQL schema with nothing in it, dropped after the test: the first
+    store or server opened over it runs the migrations (two at once take turns under the
+    migration lock); skips when no PostgreSQL answers."""
+    if not pg_available():
+        pytest.skip("no PostgreSQL at 127.0.0.1:5432, database test (PIQUET_TEST_PG)")
+    with pg_schema() as url:
         yield url
 
 

@@ -68,10 +68,12 @@ def test_the_ray_compose_file_runs_the_jobs_on_a_ray_cluster() -> None:
 
 
 def test_the_local_cluster_plays_across_its_two_processes(
-    pg_url: str, redis_url: str, tmp_path: Path
+    pg_empty_url: str, redis_url: str, tmp_path: Path
 ) -> None:
-    """Two web processes over one database: a game made on one is played from the other
-    against the book (the other's workers), and stopping the script stops them all."""
+    """Two web processes over one new database (both start at once and migrate it, in
+    turn): a game made on one is played from the other against the book (the other's
+    workers), and stopping the script stops them all."""
+    pg_url = pg_empty_url
     port = free_port()
     script = subprocess.Popen(
         [str(ROOT / "scripts" / "cluster"), "--database", pg_url, "--redis", redis_url,

@@ -64,12 +64,12 @@ def test_sqlite_appends_race_safely(tmp_path: Path) -> None:
         store.close()
 
 
-def test_postgresql_appends_race_safely(pg_url: str) -> None:
-    store = Store.open(database_url(pg_url, Path(".")))
+def test_postgresql_appends_race_safely(pg_empty_url: str) -> None:
+    store = Store.open(database_url(pg_empty_url, Path(".")))  # migrates the empty schema
     try:
         _race(store)
         # migrating again is a no-op
-        Store.open(database_url(pg_url, Path("."))).close()
+        Store.open(database_url(pg_empty_url, Path("."))).close()
     finally:
         store.close()
 
