@@ -162,9 +162,7 @@ def _check_options(args: argparse.Namespace) -> None:
         try:
             from redis.connection import parse_url
         except ImportError as exc:  # pragma: no cover - the web extra is missing
-            raise PiquetError(
-                f"the web server needs its packages: pip install 'piquet[web]' ({exc})"
-            ) from None
+            raise _no_web(exc) from None
         try:
             parse_url(args.redis)  # type: ignore[no-untyped-call]  # (redis-py is untyped here)
         except ValueError as exc:  # a malformed URL (an unreachable one is served without)
@@ -180,6 +178,11 @@ def _check_options(args: argparse.Namespace) -> None:
             connect(args.jobs_ray.strip())
         except RayUnavailable as exc:
             raise PiquetError(str(exc)) from None
+
+
+def _no_web(exc: ImportError) -> PiquetError:
+    """The web extra is missing: what to install."""
+    return PiquetError(f"the web server needs its packages: pip install 'piquet[web]' ({exc})")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -200,9 +203,7 @@ def run(args: argparse.Namespace) -> int:
             schema_current,
         )
     except ImportError as exc:  # pragma: no cover - the web extra is missing
-        raise PiquetError(
-            f"the web server needs its packages: pip install 'piquet[web]' ({exc})"
-        ) from None
+        raise _no_web(exc) from None
     limits = ServerLimits(
         max_connections=args.max_connections, request_timeout=args.request_timeout
     )

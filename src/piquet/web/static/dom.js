@@ -47,11 +47,11 @@ function handlers(e) {
 }
 
 // As fill(), but only what changed is replaced: a child already in ``parent`` whose markup
-// (and ``_key``, what it shows that the markup does not say; or ``_ident``, a name for its
-// whole markup) is the one its new twin's would be stays, with its layout, focus, scroll and glossary marks; one the builder
+// (or ``_ident``, a name for its whole markup) is the one its new twin's would be stays,
+// with its layout, focus, scroll and glossary marks; one the builder
 // returns itself (a node kept across renders) stays too.  A child with event handlers is
 // kept only with ``reuseHandlers``, or its own ``_reuse``: its handlers read the state when
-// called, or only what its markup and ``_key`` say.  Returns the nodes put in new (a
+// called, or only what its markup says.  Returns the nodes put in new (a
 // slot's new children among them): the ones to run explain() over.
 export function patch(parent, kids, { reuseHandlers = false } = {}) {
   const old = new Map();
@@ -88,7 +88,7 @@ export function patch(parent, kids, { reuseHandlers = false } = {}) {
     }
     // what it shows: its markup, or the name of a copy of one (a card's picture, _ident)
     const sig = k._ident !== undefined ? "=" + k._ident
-      : (k._key || "") + "\u0000" + (k.nodeType === Node.ELEMENT_NODE
+      : "\u0000" + (k.nodeType === Node.ELEMENT_NODE
         ? markup.serializeToString(k) : k.textContent);
     const same = (old.get(sig) || []).shift();
     if (same && !out.includes(same) && (reuseHandlers || k._reuse || !handlers(same))) {

@@ -1,7 +1,7 @@
 // The lobby: open challenges anyone may accept, and offering a friend game in it.
 // Server routes: /api/lobby (see docs/web.md).  Text is always set as text.
 
-import { api, fill, h, toast } from "./dom.js";
+import { api, fill, h, listen, toast } from "./dom.js";
 
 // This browser's seats live where the table keeps them (app.js: "piquet.games").
 function keepSeat(id, data) {
@@ -175,7 +175,7 @@ export function offerButton(gameId, token, invites) {
   } catch { offered = false; }
   const b = h("button", { type: "button", class: "act small", id: "offer-lobby",
     disabled: offered }, offered ? "Offered in the lobby" : "Offer in the lobby");
-  b.addEventListener("click", async () => {
+  listen(b, "click", async () => {  // holds inv: marked, so a render draws it anew
     b.disabled = true;
     try {
       const posted = await api("POST", "/api/lobby", { game: gameId, invite: inv.invite }, token);
