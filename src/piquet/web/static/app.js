@@ -1849,10 +1849,14 @@ function renderDialog() {
       u.shown.length ? mini(sortHand(u.shown)) : null));
   }
   box.append(list);
-  // the list shown (this one, or the one kept in its place), at its newest line
+  // the list shown (this one, or the one kept in its place), at its newest line when a
+  // line came (a reader who scrolled back stays where he is until then)
   requestAnimationFrame(() => {
     const shown = list.isConnected ? list : document.querySelector(".side .dialog ol.lines");
-    if (shown) shown.scrollTop = shown.scrollHeight;
+    if (shown && shown._lines !== shown.childElementCount) {
+      shown._lines = shown.childElementCount;
+      shown.scrollTop = shown.scrollHeight;
+    }
   });
   return box;
 }

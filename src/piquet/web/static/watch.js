@@ -239,7 +239,11 @@ function draw(g, current = false) {
       "Live updates are slow just now: the table is asked for every two seconds."));
   page._slot = "watch";
   patch($main, [page]);
-  // the newest words in sight (the box scrolls; the whole dialog is in it)
+  // the newest words in sight when a line came (the box scrolls; the whole dialog is in
+  // it; a reader who scrolled back stays where he is until then)
   const shown = dialog && document.getElementById("watch-dialog");
-  if (shown) shown.scrollTop = shown.scrollHeight;
+  if (shown && shown._lines !== shown.childElementCount) {
+    shown._lines = shown.childElementCount;
+    shown.scrollTop = shown.scrollHeight;
+  }
 }
