@@ -195,6 +195,24 @@ def test_knob_docs_cover_every_knob() -> None:
     assert list(PRESETS["rubicon"].knobs()) == KNOBS
 
 
+def test_the_knobs_words_are_read_from_the_source_only_when_shown() -> None:
+    """A process that never shows the rules in words (the web server, a test worker, a
+    tournament) does not parse this module's source at start; the first reader does."""
+    import subprocess
+    import sys
+
+    code = (
+        "import piquet.web.app, piquet.core.rules.knobs as k\n"
+        "print(k.KNOB_DOCS._fill is not None, k.VALUE_DOCS._fill is not None)\n"
+        "import dataclasses\n"
+        "print(set(k.KNOB_DOCS) == {f.name for f in dataclasses.fields(k.Rules)},"
+        " k.KNOB_DOCS._fill is None)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["True", "True", "True", "True"]
+
+
 def test_rules_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         PRESETS["rubicon"].target = 5  # type: ignore[misc]

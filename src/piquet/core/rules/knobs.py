@@ -9,8 +9,9 @@ import enum
 import itertools
 import json
 import unicodedata
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from piquet.core.cards import Rank
 from piquet.core.errors import RulesError
@@ -339,7 +340,36 @@ implies: :meth:`Rules.knobs_json` leaves them out at that value."""
 _COURTS: Final = sum(0b111 << (9 * s + 5) for s in range(4))
 """The kings, queens and knaves (card index 9 × suit + rank − 6)."""
 
-KNOB_DOCS: Final[dict[str, str]] = {}
+_K = TypeVar("_K")
+
+
+class _ReadOnFirstUse(Mapping[_K, str]):
+    """A mapping filled by ``fill`` the first time it is read: the knobs' and choices'
+    words come from this module's source, which only a reader of the rules needs, so a
+    process that never shows them (a test worker, the engine in a tournament) does not
+    parse it (about a tenth of a second at every start)."""
+
+    def __init__(self, fill: Callable[[], dict[_K, str]]) -> None:
+        self._fill: Callable[[], dict[_K, str]] | None = fill
+        self._data: dict[_K, str] = {}
+
+    def _read(self) -> dict[_K, str]:
+        if self._fill is not None:
+            self._data = self._fill()
+            self._fill = None
+        return self._data
+
+    def __getitem__(self, key: _K) -> str:
+        return self._read()[key]
+
+    def __iter__(self) -> Iterator[_K]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._read()
 
 
 def _attribute_docs(cls: type) -> dict[str, str]:
@@ -363,9 +393,13 @@ def _attribute_docs(cls: type) -> dict[str, str]:
     return out
 
 
-def _collect_knob_docs() -> None:
-    """Read each field's docstring (the string after it) from this module's source."""
-    KNOB_DOCS.update(_attribute_docs(Rules))
+def _knob_docs() -> dict[str, str]:
+    """Each field's docstring (the string after it), from this module's source."""
+    return _attribute_docs(Rules)
+
+
+#: Each knob's meaning in words: the docstring under its field (read on first use).
+KNOB_DOCS: Final[Mapping[str, str]] = _ReadOnFirstUse(_knob_docs)
 
 
 #: The knobs' kinds of named choice (enums), each member documented by its docstring.
@@ -374,14 +408,12 @@ CHOICE_ENUMS: Final = (
     Correction,
 )
 #: Each choice of a knob with named choices, in words (the docstring under the member).
-VALUE_DOCS: Final[dict[enum.Enum, str]] = {}
+def _value_docs() -> dict[enum.Enum, str]:
+    """Each enum member's docstring (the string after it), from this module's source."""
+    return {cls[name]: doc for cls in CHOICE_ENUMS for name, doc in _attribute_docs(cls).items()}
 
 
-def _collect_value_docs() -> None:
-    """Read each enum member's docstring (the string after it) from this module's source."""
-    for cls in CHOICE_ENUMS:
-        for name, doc in _attribute_docs(cls).items():
-            VALUE_DOCS[cls[name]] = doc
+VALUE_DOCS: Final[Mapping[enum.Enum, str]] = _ReadOnFirstUse(_value_docs)
 
 
 def value_text(value: Any) -> str:
@@ -515,7 +547,3 @@ def knob_json(value: Any) -> Any:
     if isinstance(value, tuple):
         return [knob_json(v) for v in value]
     return value
-
-
-_collect_knob_docs()
-_collect_value_docs()
