@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import json
 from pathlib import Path
 from typing import Any
@@ -211,6 +212,13 @@ def test_the_knobs_words_are_read_from_the_source_only_when_shown() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True).stdout.split()
     assert out == ["True", "True", "True", "True"]
+    # and help(Rules) still shows every knob with each preset's value and its passage
+    shown = inspect.getdoc(Rules) or ""
+    assert shown.startswith("Every rule knob of Piquet.")
+    assert "Knobs, with each preset's value and source:" in shown
+    for knob in KNOBS[1:]:
+        assert f"\n{knob}: {KNOB_DOCS[knob]}" in shown
+    assert shown.count("  rubicon = ") == len(KNOBS) - 1
 
 
 def test_rules_are_frozen() -> None:

@@ -8,6 +8,7 @@ import dataclasses
 import enum
 import itertools
 import json
+import sys
 import unicodedata
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
@@ -108,8 +109,25 @@ class Format(enum.Enum):
     """Three players; winner stays; two games running takes the pool."""
 
 
+# The type of ``Rules``, for its docstring alone: ``help(Rules)`` lists every knob with
+# each preset's value and the passage it rests on, put together from the sources when
+# first read (a third of a CPU-second that a process which never asks does not pay at
+# its start: a server, a test worker, a tournament's worker).
+class _RulesType(type):
+    @property
+    def __doc__(cls) -> str | None:  # type: ignore[override]
+        own: str | None = cls.__dict__.get("__doc__")
+        # the presets (and the sources they cite) are read once they are loaded, never
+        # from here: the dataclass decorator reads the docstring while this module loads
+        presets = sys.modules.get("piquet.core.rules.presets")
+        rules_doc = getattr(presets, "rules_doc", None)
+        if own is None or rules_doc is None:
+            return own
+        return str(rules_doc(own))
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Rules:
+class Rules(metaclass=_RulesType):
     """Every rule knob of Piquet.  Frozen; change a knob with :meth:`replace`.
 
     The field comments give each knob's meaning; :data:`KNOB_DOCS` holds the

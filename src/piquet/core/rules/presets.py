@@ -317,14 +317,17 @@ def knob_doc(knob: str) -> str:
     return "\n".join(lines)
 
 
-def _document_knobs() -> None:
-    """Append every knob's sources to the ``Rules`` docstring (``help(Rules)`` shows them)."""
-    parts = [Rules.__doc__ or "", "Knobs, with each preset's value and source:", ""]
-    for knob in KNOB_DOCS:
-        if knob != "name":
-            parts.append(f"{knob}: " + knob_doc(knob))
-            parts.append("")
-    Rules.__doc__ = "\n".join(parts)
+_RULES_DOC: dict[str, str] = {}
 
 
-_document_knobs()
+def rules_doc(own: str) -> str:
+    """``Rules``'s docstring ``own`` followed by every knob with each preset's value and
+    the passage it rests on (what ``help(Rules)`` shows; made once, when first read)."""
+    if own not in _RULES_DOC:
+        parts = [own, "Knobs, with each preset's value and source:", ""]
+        for knob in KNOB_DOCS:
+            if knob != "name":
+                parts.append(f"{knob}: " + knob_doc(knob))
+                parts.append("")
+        _RULES_DOC[own] = "\n".join(parts)
+    return _RULES_DOC[own]
