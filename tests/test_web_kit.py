@@ -419,11 +419,24 @@ def pg_schema(*, migrated: bool = False) -> Iterator[str]:
 
 
 class Server:
-    """A ``piquet serve`` process on a free port."""
+    """A ``piquet serve`` process on a free port.
 
-    def __init__(self, args: list[str], *, cwd: Path, port: int | None = None) -> None:
+    Unless ``args`` say otherwise it has one job worker (``--ai-workers 1``) and analyses
+    a game's deals when a seat asks for them (``--analysis-on-request``), not as each
+    ends: each further worker's start and each deal's analysis as played cost the
+    machine CPU-seconds that a test which never reads them would pay in every server it
+    starts (a test of the analyses as played passes ``as_played=True``)."""
+
+    def __init__(
+        self, args: list[str], *, cwd: Path, port: int | None = None, as_played: bool = False
+    ) -> None:
         self.port = port or free_port()
-        self.args = args
+        lean = []
+        if not as_played and "--analysis-on-request" not in args:
+            lean.append("--analysis-on-request")
+        if "--ai-workers" not in args and "--jobs-ray" not in args:
+            lean += ["--ai-workers", "1"]
+        self.args = [*args, *lean]
         self.cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = cwd / f"server-{self.port}.log"
