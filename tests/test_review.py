@@ -15,7 +15,7 @@ from piquet.core.rules import get_rules
 from piquet.fast.solver import Solver, play_state
 from piquet.review.deal import finished_deals, review_deal
 
-CHEAP = {"think_ms": 5, "samples": 8, "verify": 16}
+CHEAP = {"think_ms": 5, "samples": 8, "verify": 16, "nodes": 200_000}
 
 
 def random_match(rules: str, seed: int, *, worst_play: bool = False) -> tuple[Match, Match]:

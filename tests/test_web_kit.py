@@ -256,22 +256,24 @@ def client(
 
 def cheap_analysis() -> Any:
     """The analysis's settings asked to work less hard (a test, not a review): the expert
-    thinks 5 ms, the advisor plays 8 and 16 deals and its first pass values each discard
-    in a sample of draws rather than all of them (a sixtieth of their CPU; what the tests
-    check is who sees the analysis, when and how it is stored, not its figures)."""
+    thinks 5 ms, the advisor plays 8 and 16 deals, its first pass values each discard
+    in a sample of draws rather than all of them and its exact search stops at 200,000
+    positions where its own goes to 10 million (what the tests check is who sees the
+    analysis, when and how it is stored, not its figures)."""
     from piquet.web.analysis import AnalysisSettings
 
-    return AnalysisSettings(think_ms=5, samples=8, verify=16, budget=200_000)
+    return AnalysisSettings(think_ms=5, samples=8, verify=16, budget=200_000, nodes=200_000)
 
 
 def least_analysis() -> Any:
     """The analysis on the least budget it runs on: the expert thinks 1 ms, the advisor
-    plays 2 deals of 2 discards and its first pass draws 20,000, for the tests that check
+    plays 2 deals of 2 discards, its first pass draws 20,000 and its exact search visits
+    20,000 positions, for the tests that check
     which deals an analysis covers, whose cards it shows and how it is stored and sent,
     never a figure (each deal's still made by the same code, its fields alike)."""
     from piquet.web.analysis import AnalysisSettings
 
-    return AnalysisSettings(think_ms=1, samples=2, verify=2, budget=20_000)
+    return AnalysisSettings(think_ms=1, samples=2, verify=2, budget=20_000, nodes=20_000)
 
 
 MISS = "not a password of anyone: evens out the time of a miss"

@@ -89,11 +89,12 @@ def analyse_deal(
     samples: int,
     verify: int,
     budget: int | None = None,
+    nodes: int | None = None,
 ) -> str:
     """The analysis of deal ``number`` (1-based) of a stored game, as JSON text.
 
     ``history`` is the game's log up to (at least) that deal's end; ``think_ms``,
-    ``samples``, ``verify`` and ``budget`` how hard the analysis works
+    ``samples``, ``verify``, ``budget`` and ``nodes`` how hard the analysis works
     (:class:`piquet.web.analysis.AnalysisSettings`).
     """
     from piquet.core.actions import parse_action
@@ -115,7 +116,8 @@ def analyse_deal(
                     "there was no choice to analyse",
         })
     body = review_deal(fd, get_rules(rules), seed=_analysis_seed(seed, number),
-                       think_ms=think_ms, samples=samples, verify=verify, budget=budget)
+                       think_ms=think_ms, samples=samples, verify=verify, budget=budget,
+                       nodes=nodes)
     return json.dumps(body, ensure_ascii=False, separators=(",", ":"))
 
 

@@ -189,11 +189,14 @@ def exchange_advice(
     samples: int = ADVICE_SAMPLES,
     verify: int = VERIFY_SAMPLES,
     budget: int | None = None,
+    nodes: int | None = None,
 ) -> dict[str, Any]:
     """The advisor's best discard of ``dealt`` against the discard ``made``, valued and
     verified in the same simulated deals.  The one place this module calls the advisor.
     ``budget``: the draws its first pass values each discard size in (None: the
-    advisor's own, every draw of a hand dealt by the rules).
+    advisor's own, every draw of a hand dealt by the rules); ``nodes``: the positions its
+    exact search may visit in all, the close calls' included (None: the advisor's own,
+    :data:`~piquet.advisor.ranking.TOTAL_NODES`; each of its other limits is held to it).
 
     Raises :class:`~piquet.core.errors.PiquetError` when the advisor cannot value the hand
     (a rule set or a discard it does not know).
@@ -201,16 +204,18 @@ def exchange_advice(
     from piquet.advisor import advise
     from piquet.advisor import verify as play_out
     from piquet.advisor.explain import Z95
+    from piquet.advisor.ranking import EXACT_NODES, SETTLE_NODES, TOTAL_NODES
     from piquet.advisor.verify import paired
+    from piquet.analysis.drawtables import DEFAULT_BUDGET
 
     # no explanation (its draws cost a second and the review says why in its own words);
     # fewer exact worlds than a hint's: the discard made is then played out against it
-    advice = (
-        advise(dealt, rules, role=role, stock=stock, seed=seed, samples=samples,
-               explain_top=0, exact=ADVICE_EXACT)
-        if budget is None else
-        advise(dealt, rules, role=role, stock=stock, seed=seed, samples=samples,
-               explain_top=0, exact=ADVICE_EXACT, budget=budget)
+    advice = advise(
+        dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain_top=0,
+        exact=ADVICE_EXACT, budget=DEFAULT_BUDGET if budget is None else budget,
+        total_nodes=TOTAL_NODES if nodes is None else nodes,
+        exact_nodes=EXACT_NODES if nodes is None else min(EXACT_NODES, nodes),
+        settle_nodes=SETTLE_NODES if nodes is None else min(SETTLE_NODES, nodes),
     )
     ranked = {r.discard.mask: r for r in advice.ranking}
     best = advice.ranking[0]
@@ -296,12 +301,14 @@ def review_deal(
     samples: int = ADVICE_SAMPLES,
     verify: int = VERIFY_SAMPLES,
     budget: int | None = None,
+    nodes: int | None = None,
 ) -> dict[str, Any]:
     """The analysis of one finished deal, JSON-ready (see the module's docstring).
 
     ``seed`` fixes the advisor's samples and the AI's choices; ``think_ms`` is the
     expert's budget, ``samples`` and ``verify`` the advisor's simulated deals, ``budget``
-    its first pass's draws (see :func:`exchange_advice`).
+    its first pass's draws and ``nodes`` its exact search's positions (see
+    :func:`exchange_advice`).
     """
     end = fd.end
     solver = Solver(rules)
@@ -344,7 +351,7 @@ def review_deal(
                 advised[i] = pool.submit(
                     exchange_advice, d.dealt[r], action.cards.mask, rules, role=r,
                     stock=len(d.stock) if r == YOUNGER else None, seed=seed * 7 + r,
-                    samples=samples, verify=verify, budget=budget,
+                    samples=samples, verify=verify, budget=budget, nodes=nodes,
                 )
         _review_steps(fd, rules, out, loss, advised, declarations=declarations,
                       exchange=exchange, seed=seed, think_ms=think_ms, solver=solver)

@@ -74,6 +74,7 @@ class AnalysisSettings:
     samples: int = 40
     verify: int = 48  # deals the advisor plays out whole (double-dummy play both sides)
     budget: int | None = None  # the advisor's first pass's draws (None: its own, all)
+    nodes: int | None = None  # its exact search's positions in all (None: its own, 10 M)
 
 
 ANALYSIS_LAPSE: Final = TIME_LIMITS[Kind.ANALYSIS] * ATTEMPTS
@@ -255,7 +256,7 @@ class Analyses:
                 body = await self.jobs.run(
                     Kind.ANALYSIS, ANALYSIS, row.rules, row.format, row.seed,
                     row.games_to_play, len(row.seats), history, number,
-                    st.think_ms, st.samples, st.verify, st.budget,
+                    st.think_ms, st.samples, st.verify, st.budget, st.nodes,
                 )
             except JobFailed as exc:
                 if self.jobs.stopping:
