@@ -117,7 +117,8 @@ def migrated(db: Path, changes: dict[str, Any]) -> Path:
 
 
 def analyse_cheaply(app: Any, settings: Any = None) -> None:
-    """Have a started app analyse finished deals on :func:`cheap_analysis`'s budget.
+    """Have a started app analyse finished deals on :func:`cheap_analysis`'s budget, and
+    make its hints and the coach's notes on :data:`HINT_NODES`.
 
     Every test server does (:func:`client`, :class:`ThreadServer`) unless asked for the full
     analysis: a finished deal is analysed in the background whether or not the test reads
@@ -127,6 +128,14 @@ def analyse_cheaply(app: Any, settings: Any = None) -> None:
 
     st = app.state.piquet
     st.analyses = Analyses(st.store.engine, st.jobs, settings or cheap_analysis())
+    # and hints and the coach's notes: what the tests check is what they say, to whom and
+    # when; how good the advisor's advice is, its own tests prove (test_advisor)
+    st.hint_nodes = HINT_NODES
+
+
+HINT_NODES = 200_000
+"""The positions the advisor's exact search visits for a hint or the coach's note in a
+test's server (its own: up to 10 million, a CPU-second and more at each exchange)."""
 
 
 class _OneHandOff(_TestClientTransport):

@@ -29,7 +29,7 @@ from typing import Any, Final, Literal
 
 from piquet.advisor.deals import ELDER, YOUNGER
 from piquet.advisor.posterior import good_odds
-from piquet.advisor.ranking import Advice, advise
+from piquet.advisor.ranking import EXACT_NODES, SETTLE_NODES, TOTAL_NODES, Advice, advise
 from piquet.analysis.sampling import SamplingError, sample_worlds
 from piquet.core.actions import (
     PLAY,
@@ -90,17 +90,21 @@ class Hint:
 
 
 def hint(
-    view: Any, *, rules: Rules | None = None, samples: int = 60, level: Level = "expert"
+    view: Any, *, rules: Rules | None = None, samples: int = 60, level: Level = "expert",
+    nodes: int | None = None,
 ) -> str:
     """A one-line hint for the player whose :class:`~piquet.core.match.MatchView` this is.
 
-    Returns ``""`` when there is nothing to suggest (not the player's turn).
+    Returns ``""`` when there is nothing to suggest (not the player's turn).  ``nodes``:
+    the positions the advisor's exact search may visit at the exchange, its close calls'
+    included (None: its own, :data:`~piquet.advisor.ranking.TOTAL_NODES`).
     """
-    return hint_for(view, rules=rules, samples=samples, level=level).text
+    return hint_for(view, rules=rules, samples=samples, level=level, nodes=nodes).text
 
 
 def hint_for(
-    view: Any, *, rules: Rules | None = None, samples: int = 60, level: Level = "expert"
+    view: Any, *, rules: Rules | None = None, samples: int = 60, level: Level = "expert",
+    nodes: int | None = None,
 ) -> Hint:
     """:func:`hint` as values (the chance quoted, whether it was the only move)."""
     if level not in LEVELS:
@@ -114,9 +118,9 @@ def hint_for(
     if only is not None:
         return only
     if phase is Phase.BLANCHE:
-        return Hint(_blanche_hint(view, deal, r, samples))
+        return Hint(_blanche_hint(view, deal, r, samples, nodes))
     if phase is Phase.EXCHANGE and deal.discard_range is not None:
-        return _exchange_hint(view, deal, r, samples, level)
+        return _exchange_hint(view, deal, r, samples, level, nodes)
     if phase is Phase.DECLARE:
         return _declare_hint(view, deal, r, level)
     if phase is Phase.PLAY:
@@ -182,6 +186,7 @@ def _cached_advice(
     score: tuple[int, int] | None,
     stock: int | None,
     samples: int,
+    nodes: int | None,
 ) -> Advice:
     return advise(
         dealt,
@@ -192,10 +197,15 @@ def _cached_advice(
         samples=max(samples, 2),
         candidates=6,
         explain_top=1,
+        total_nodes=TOTAL_NODES if nodes is None else nodes,
+        exact_nodes=EXACT_NODES if nodes is None else min(EXACT_NODES, nodes),
+        settle_nodes=SETTLE_NODES if nodes is None else min(SETTLE_NODES, nodes),
     )
 
 
-def _advice(view: Any, deal: DealView, rules: Rules, samples: int) -> Advice | None:
+def _advice(
+    view: Any, deal: DealView, rules: Rules, samples: int, nodes: int | None
+) -> Advice | None:
     dealt = deal.dealt.mask
     if dealt.bit_count() != 12 or deal.hand.mask != dealt:
         return None
@@ -212,15 +222,17 @@ def _advice(view: Any, deal: DealView, rules: Rules, samples: int) -> Advice | N
         if max(mine, his) >= rules.target - 40 and max(mine, his) < rules.target:
             score = (mine, his)
     try:
-        return _cached_advice(dealt, rules, role, score, stock, samples)
+        return _cached_advice(dealt, rules, role, score, stock, samples, nodes)
     except PiquetError:
         return None
 
 
-def _blanche_hint(view: Any, deal: DealView, rules: Rules, samples: int) -> str:
+def _blanche_hint(
+    view: Any, deal: DealView, rules: Rules, samples: int, nodes: int | None
+) -> str:
     text = f"You hold carte blanche ({rules.blanche_value}, counted first): announce it"
     sizes = [getattr(a, "discards", None) for a in deal.legal_actions]
-    advice = _advice(view, deal, rules, samples)
+    advice = _advice(view, deal, rules, samples, nodes)
     ok = [n for n in sizes if n is not None]
     if advice is not None and ok:
         best = next((r for r in advice.ranking if len(r.discard) in ok), None)
@@ -229,8 +241,10 @@ def _blanche_hint(view: Any, deal: DealView, rules: Rules, samples: int) -> str:
     return f"{text} and how many you will discard."
 
 
-def _exchange_hint(view: Any, deal: DealView, rules: Rules, samples: int, level: Level) -> Hint:
-    advice = _advice(view, deal, rules, samples)
+def _exchange_hint(
+    view: Any, deal: DealView, rules: Rules, samples: int, level: Level, nodes: int | None
+) -> Hint:
+    advice = _advice(view, deal, rules, samples, nodes)
     if advice is None or deal.discard_range is None:
         return Hint("")
     lo, hi = deal.discard_range

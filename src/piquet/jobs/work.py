@@ -64,12 +64,13 @@ def choose_action(level: str, seed: int, think_ms: int | None, view: MatchView) 
     return str(make_player(level, seed=seed, think_ms=think_ms).choose(view))
 
 
-def ask_advisor(view: MatchView, level: str = "expert") -> str:
+def ask_advisor(view: MatchView, level: str = "expert", nodes: int | None = None) -> str:
     """The advisor's hint for ``view``, phrased for a ``learner`` or an ``expert`` (the
-    empty text where the advisor has nothing to say)."""
+    empty text where the advisor has nothing to say); ``nodes``: its exact search's
+    positions (None: its own)."""
     from piquet.advisor import hint
 
-    return str(hint(view, level="learner" if level == "learner" else "expert"))
+    return str(hint(view, level="learner" if level == "learner" else "expert", nodes=nodes))
 
 
 def _analysis_seed(game_seed: int, deal: int) -> int:
@@ -125,12 +126,14 @@ COACH_ADVICE: Final = "piquet.jobs.work:coach_advice"
 COACH_JUDGED: Final = "piquet.jobs.work:coach_judged"
 
 
-def coach_advice(view: MatchView, level: str = "learner") -> tuple[str, Any]:
+def coach_advice(
+    view: MatchView, level: str = "learner", nodes: int | None = None
+) -> tuple[str, Any]:
     """The guided deal's coach: the advisor's hint at ``view``
-    (:func:`piquet.learn.coach.advise`)."""
+    (:func:`piquet.learn.coach.advise`; ``nodes``: its exact search's positions)."""
     from piquet.learn.coach import advise
 
-    return advise(view, "expert" if level == "expert" else "learner")
+    return advise(view, "expert" if level == "expert" else "learner", nodes)
 
 
 def coach_judged(args: dict[str, Any]) -> tuple[float, float, int] | None:

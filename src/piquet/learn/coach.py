@@ -45,11 +45,12 @@ Judged = tuple[float, float, int] | None
 (:func:`judged`); None where the deal could not be judged."""
 
 
-def advise(view: MatchView, level: Level = "learner") -> Advice:
-    """The advisor's hint at ``view`` (:func:`piquet.advisor.hints.hint_for`)."""
+def advise(view: MatchView, level: Level = "learner", nodes: int | None = None) -> Advice:
+    """The advisor's hint at ``view`` (:func:`piquet.advisor.hints.hint_for`; ``nodes``:
+    its exact search's positions, None for its own)."""
     from piquet.advisor.hints import hint_for
 
-    h = hint_for(view, level=level)
+    h = hint_for(view, level=level, nodes=nodes)
     return h.text, h.action
 
 

@@ -402,7 +402,8 @@ async def hint(
     if live.match.to_act != seat:
         raise TableError(Refusal.NOT_NOW, "a hint is for your turn")
     view = live.match.view(seat)
-    text = await state.jobs.run(Kind.HINT, HINT, view, level, client=client_of(request))
+    text = await state.jobs.run(Kind.HINT, HINT, view, level, state.hint_nodes,
+                                client=client_of(request))
     return {"hint": text or only_move_words(view)}
 
 

@@ -391,7 +391,7 @@ async def coach_words(state: Server, entry: Entry, seat: int, part: str = "both"
         if at not in g.asked:
             view = m.view(seat)
             advice = (await jobs.run(Kind.HINT, COACH_ADVICE, view, g.coach.level,
-                                     client=client)
+                                     state.hint_nodes, client=client)
                       if g.coach.needs_advice(view) else ("", None))
             with g.lock:
                 if at not in g.asked:  # (another request may have asked meanwhile)

@@ -54,6 +54,9 @@ class Server:
     parts: Parts | None = None
     health: tuple[float, str | None] | None = field(default=None)
     analyses: Analyses | None = None
+    hint_nodes: int | None = None
+    """The positions the advisor's exact search may visit for a hint or the coach's note
+    at the exchange (None: the advisor's own; a test may set fewer)."""
     clocks: Clocks | None = None
     """The games' clocks (made at start-up)."""
     create_per_minute: float = 30.0
