@@ -68,11 +68,42 @@ def start_game(
     page.wait_for_selector("#main[data-n]")
 
 
+# An element is shown as Playwright's is_visible and wait_for_selector say: the first the
+# selector finds, with a box and not hidden by its style.
+_SHOWN = """(s) => {
+  const e = document.querySelector(s);
+  if (!e) return false;
+  const r = e.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== "hidden";
+}"""
+
+# What one_move looks at, seen in one look at the page (one call to the browser, not eight;
+# and one moment: the table cannot be drawn anew between two of the looks)
+_TABLE = f"""() => {{
+  const shown = {_SHOWN};
+  const main = document.querySelector("#main");
+  return {{
+    modal: shown("#modal:not([hidden])"), summary: shown("#summary"),
+    summaryOk: shown("#summary-ok"), finished: shown("#finished"),
+    n: main ? main.dataset.n ?? null : null, phase: main ? main.dataset.phase ?? null : null,
+    choosing: shown("#hand.choosing") && shown("#discard"),
+    playable: !!document.querySelector("#hand .card.playable"),
+    trick: !!document.querySelector(".trick .card"),
+  }};
+}}"""
+
+
 def settle(page: Any) -> None:
     """Wait until the table is idle and shows something this seat can do (or the end),
-    up to the page's :data:`PATIENCE` (15 s, as it was, a loaded machine could exceed)."""
-    page.wait_for_selector('#main[data-busy="0"]')
-    page.wait_for_selector(READY)
+    up to the page's :data:`PATIENCE` (15 s, as it was, a loaded machine could exceed):
+    both conditions in one wait, looked at together."""
+    page.wait_for_function(
+        f"""() => {{
+          const shown = {_SHOWN};
+          return !!document.querySelector('#main[data-busy="0"]') && shown({READY!r});
+        }}""",
+        polling=50,
+    )
 
 
 def n_of(page: Any) -> int:
@@ -81,17 +112,18 @@ def n_of(page: Any) -> int:
 
 def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
     """Do one thing on the table by clicking (or by key); what was done."""
-    if page.is_visible("#modal:not([hidden])"):
-        if page.is_visible("#summary") and "summary" not in taken:
+    look = page.evaluate(_TABLE)
+    if look["modal"]:
+        if look["summary"] and "summary" not in taken:
             taken.add("summary")
             shot(page, "deal-summary")
-        page.click("#modal .modal-close" if not page.is_visible("#summary-ok") else "#summary-ok")
+        page.click("#modal .modal-close" if not look["summaryOk"] else "#summary-ok")
         return "summary"
-    if page.is_visible("#finished"):
+    if look["finished"]:
         return "finished"
-    before = n_of(page)
-    phase = page.get_attribute("#main", "data-phase")
-    if page.is_visible("#hand.choosing") and page.is_visible("#discard"):
+    before = int(look["n"] or -1)
+    phase = look["phase"]
+    if look["choosing"]:
         # choose cards (two, when the rules allow) until Discard may be pressed
         cards = page.locator("#hand .card")  # the table redraws: find each card afresh
         for i in range(cards.count()):
@@ -108,8 +140,8 @@ def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
             taken.add("exchange")
             shot(page, "exchange")
         page.click("#discard")
-    elif page.query_selector("#hand .card.playable"):
-        if "play" not in taken and page.query_selector(".trick .card"):
+    elif look["playable"]:
+        if "play" not in taken and look["trick"]:
             taken.add("play")
             shot(page, "play")
         if keyboard:
@@ -138,6 +170,18 @@ def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
         " || document.querySelector('#finished') !== null",
     )
     return phase or "?"
+
+
+def test_the_browser_opens_no_page_of_its_own(browser: Any) -> None:
+    """Beside the tests' pages, Chromium's own are off (CHROMIUM_OFF): a browser_ui page
+    (the address bar's drop-down) would cost a renderer for every context."""
+    new_page(browser).goto("about:blank")
+    cdp = browser.new_browser_cdp_session()
+    try:
+        targets = cdp.send("Target.getTargets")["targetInfos"]
+    finally:
+        cdp.detach()
+    assert [t["type"] for t in targets] == ["page"], [(t["type"], t["url"]) for t in targets]
 
 
 def test_whole_game_against_random_by_clicking(server: ThreadServer, browser: Any) -> None:

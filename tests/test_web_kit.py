@@ -38,6 +38,25 @@ from serverkit import migrated_file, migrated_pg
 PG_URL = os.environ.get("PIQUET_TEST_PG", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS_URL = os.environ.get("PIQUET_TEST_REDIS", "redis://127.0.0.1:6379/0")
 CHROMIUM = "/usr/bin/chromium"
+# Chromium's features the tests turn off.  A second --disable-features replaces Playwright's
+# own (the last one counts), so its list (Playwright 1.65, chromiumSwitches) is repeated
+# here first; test_playwright_keeps_its_features_off checks it against the installed one.
+PLAYWRIGHT_OFF = [
+    "AvoidUnnecessaryBeforeUnloadCheckSync", "DestroyProfileOnBrowserClose", "HttpsUpgrades",
+    "HttpsFirstBalancedModeAutoEnable", "LensOverlay", "MediaRouter", "PaintHolding",
+    "ThirdPartyStoragePartitioning", "AvoidCorsURLLoaderRestartOnRedirect",
+    "TcpPortRandomizationWin", "OptimizationHints", "NetworkTimeServiceQuerying",
+    "AimEnabled", "PreconnectToSearch", "msForceBrowserSignIn",
+    "msEdgeUpdateLaunchServicesPreferredVersion",
+]
+CHROMIUM_OFF = [
+    *PLAYWRIGHT_OFF,
+    # the address bar's drop-down, a page of its own (two, with the "AI mode" one) in a
+    # renderer of its own, made for every context's window although headless shows no
+    # address bar: a fifth of the browser tests' CPU went into them
+    "WebUIOmniboxPopup",
+    "WebUIOmniboxAimPopup",
+]
 CHROMIUM_ARGS = [
     "--headless",
     "--no-sandbox",
@@ -47,6 +66,7 @@ CHROMIUM_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
+    "--disable-features=" + ",".join(CHROMIUM_OFF),
 ]
 SCREENSHOTS = os.environ.get("PIQUET_SCREENSHOTS")
 """Where the browser tests' screenshots go (``scripts/screenshots`` sets it to regenerate
@@ -678,3 +698,18 @@ def test_front_end_needs_no_build_step() -> None:
 @pytest.mark.parametrize("text", ["QH", "TD 7C", "play:AS"])
 def test_card_pattern_finds_cards(text: str) -> None:
     assert CARD.findall(text)
+
+
+def test_playwright_keeps_its_features_off() -> None:
+    """CHROMIUM_ARGS's --disable-features replaces Playwright's own: every feature the
+    installed Playwright turns off is in it (PLAYWRIGHT_OFF copied again when it changes)."""
+    playwright = pytest.importorskip("playwright")
+    bundle = Path(playwright.__file__).parent / "driver/package/lib/coreBundle.js"
+    if not bundle.is_file():
+        pytest.skip(f"no {bundle}")
+    found = re.search(r"disabledFeatures = \[(.*?)\]\.filter\(Boolean\)",
+                      bundle.read_text(encoding="utf-8"), re.DOTALL)
+    assert found, f"Playwright's list of features turned off not found in {bundle}"
+    code = "\n".join(line.split("//")[0] for line in found.group(1).splitlines())
+    theirs = set(re.findall(r'"(\w+)"', code))
+    assert theirs and theirs <= set(CHROMIUM_OFF), sorted(theirs - set(CHROMIUM_OFF))
