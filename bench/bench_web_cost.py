@@ -95,6 +95,26 @@ class Client:
         return status, json.loads(b"".join(parts))
 
 
+def _same_deals() -> None:
+    """The games' seeds and tokens drawn from one seeded generator, not the system's."""
+    import base64
+
+    import piquet.web.games as games
+
+    rng = random.Random(1)
+
+    class Seeded:
+        @staticmethod
+        def randbelow(n: int) -> int:
+            return rng.randrange(n)
+
+        @staticmethod
+        def token_urlsafe(n: int) -> str:
+            return base64.urlsafe_b64encode(rng.randbytes(n)).rstrip(b"=").decode()
+
+    setattr(games, "secrets", Seeded)  # noqa: B010 (the module's own name for it)
+
+
 async def one_game(app: Any, n: int, moves: int, counts: list[int]) -> None:
     rng = random.Random(n)
     c = Client(app, n)
@@ -182,6 +202,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--src", default=None, help="import piquet from this source tree")
     ap.add_argument("--profile", default=None, metavar="FILE",
                     help="cProfile of the event loop's thread (CPU time), last round")
+    ap.add_argument("--same-deals", action="store_true",
+                    help="the same games' seeds and tokens in every run (for a count of "
+                    "instructions, e.g. under valgrind, that two versions share)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.src:
@@ -189,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
     import logging
 
     logging.getLogger("piquet.web").setLevel(logging.ERROR)
+    if args.same_deals:
+        _same_deals()
     try:
         import uvloop
 
