@@ -67,6 +67,6 @@ async def take(
         if now is None:
             now = await to_thread.run_sync(games.fresh, game_id)
         return Outcome(None, conflict=conflict_body(exc.message, games.seat_body(now, seat)))
-    if games.ai_turn(after) is not None:
+    if games.computer_due(after):
         ai.kick(game_id, after)
     return Outcome(after, applied)

@@ -17,9 +17,13 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from anyio import to_thread
 from fastapi import FastAPI
+from fastapi._body_limit import AppBodyLimitMiddleware
+from fastapi.telemetry._asgi import ExceptionTelemetryMiddleware
+from starlette.middleware.errors import ServerErrorMiddleware
 
 from piquet import __version__
 from piquet.jobs import JobQueue, Quotas
@@ -196,10 +200,55 @@ async def _lifespan(config: WebConfig, state: Server) -> AsyncIterator[None]:
         store.close()
 
 
+class _Api(FastAPI):
+    """FastAPI, with a request for one of the two routes a game is played by (the seat's
+    view, an action: :meth:`HotRoutes.claims <piquet.web.hot.HotRoutes.claims>`) handed
+    straight to the guards (:class:`~piquet.web.limits.Guards`, which hand it on to the
+    short way), inside an error middleware of its own made as FastAPI makes its outer
+    one (the same handler: a bug is said the same way), past the layers between: FastAPI's
+    telemetry (off here: :func:`create_app`) and its body limit (none set: the guards
+    limit the body).  Every other request, the lifespan and the sockets go FastAPI's way
+    through every layer; so does every request when the layers are not as expected."""
+
+    _front: tuple[Any, HotRoutes] | None = None
+    _no_front = False
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        front = self._front
+        if front is None and not self._no_front and scope["type"] == "http":
+            front = self._front = self._front_way()
+            self._no_front = front is None
+        if (front is not None and scope["type"] == "http" and not self.root_path
+                and front[1].claims(scope)):
+            scope["app"] = self
+            await front[0](scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+    def _front_way(self) -> tuple[Any, HotRoutes] | None:
+        """(the error middleware over the guards, the short way) or None when FastAPI's
+        layers are not those this was made for (telemetry on, a body limit set)."""
+        if self.middleware_stack is None:
+            self.middleware_stack = self.build_middleware_stack()
+        outer = self.middleware_stack
+        hot = getattr(self.state, "hot", None)
+        if not isinstance(outer, ServerErrorMiddleware) or not isinstance(hot, HotRoutes):
+            return None  # pragma: no cover - FastAPI builds its stack so
+        layer = outer.app
+        between = (ExceptionTelemetryMiddleware, AppBodyLimitMiddleware)
+        while isinstance(layer, between):
+            if isinstance(layer, AppBodyLimitMiddleware) and self.max_body_size is not None:
+                return None  # pragma: no cover - none is set
+            layer = layer.app
+        if not isinstance(layer, Guards) or self._native_telemetry.enabled():
+            return None  # pragma: no cover
+        return ServerErrorMiddleware(layer, handler=outer.handler, debug=outer.debug), hot
+
+
 def create_app(config: WebConfig) -> FastAPI:
     """The application for ``config``; the database is opened (and migrated) at start-up."""
     state = Server(create_per_minute=config.create_per_minute)
-    app = FastAPI(
+    app = _Api(
         title="Piquet",
         version=__version__,
         description=(

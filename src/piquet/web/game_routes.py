@@ -268,7 +268,7 @@ async def seat_view(
     g = state.games
     if wait <= 0:
         entry, seat = await entry_of(state, game_id, token)
-        if g.ai_turn(entry) is not None:
+        if g.computer_due(entry):
             state.ai.kick(game_id)
         return entry, seat
     deadline = time.monotonic() + wait

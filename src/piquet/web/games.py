@@ -30,7 +30,7 @@ from typing import Any, Final
 
 from anyio import to_thread
 
-from piquet.core.actions import parse_action
+from piquet.core.actions import Action, parse_action
 from piquet.core.errors import ParseError, PiquetError
 from piquet.core.match import MAX_SEED
 from piquet.core.rules import Format
@@ -54,6 +54,30 @@ FRIEND: Final = "friend"
 
 
 _NOT_FOUND: Final = "no such game (or not for this token)"
+
+_DIGESTS_HELD: Final = 8192
+"""Tokens whose digests :class:`Games` keeps (all of them forgotten when full)."""
+
+
+_READ_HELD: Final = 4096
+"""Action ids :func:`_read` keeps read (all of them forgotten when full)."""
+
+_READ: dict[str, tuple[Action, str]] = {}
+
+
+def _read(text: str) -> tuple[Action, str]:
+    """``text`` read as an action, and the action's id as the log stores it
+    (``parse_action``, then ``str``: an action is immutable and the ids a game's moves
+    use are few, so those read are kept).  Raises :class:`ParseError`."""
+    hit = _READ.get(text)
+    if hit is None:
+        action = parse_action(text)
+        hit = (action, str(action))
+        if len(text) <= 64:  # an id padded with spaces reads too: not those
+            if len(_READ) >= _READ_HELD:
+                _READ.clear()
+            _READ[text] = hit
+    return hit
 
 
 def _retry(entry: Entry, expect: int, player: int, text: str) -> bool:
@@ -105,6 +129,10 @@ class Games:
         self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self._cache: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()
+        self._digests: dict[str, str] = {}
+        """Token -> its digest (:func:`hash_secret`), for the tokens seen lately: every
+        request of a seat hashes its token, and SHA-256 through OpenSSL 3 costs more to
+        set up than to run (a few microseconds a request)."""
         self.problems: dict[str, str] = {}
         """Game id -> why its computer cannot move now (said in every seat's view, as
         ``computer_problem``, until it moves again); this process's only."""
@@ -337,15 +365,20 @@ class Games:
         return await to_thread.run_sync(self.fresh, game_id)
 
     # ------------------------------------------------------------------ seats
-    @staticmethod
-    def _digest(token: str | None) -> str:
+    def _digest(self, token: str | None) -> str:
         if not token:
             raise TableError(
                 Refusal.NO_TOKEN, "this needs the seat's token: Authorization: Bearer TOKEN"
             )
         if len(token) > 200:
             raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
-        return hash_secret(token)
+        digests = self._digests
+        digest = digests.get(token)
+        if digest is None:
+            if len(digests) >= _DIGESTS_HELD:
+                digests.clear()
+            digest = digests[token] = hash_secret(token)
+        return digest
 
     @staticmethod
     def _seat_of(row: GameRow, digest: str) -> SeatRow | None:
@@ -416,11 +449,10 @@ class Games:
             who = "nobody" if m.to_act is None else entry.row.seats[m.to_act].name
             raise TableError(Refusal.NOT_NOW, f"it is not your turn: {who} is to act")
         try:
-            action = parse_action(text)
+            action, stored = _read(text)
         except ParseError as exc:
             raise TableError(Refusal.UNREADABLE, str(exc)) from None
-        after = _step(live, player, action)
-        return str(action), after
+        return stored, _step(live, player, action)
 
     def _refuse_if_over(self, entry: Entry, player: int) -> None:
         """Raise ``NOT_NOW`` if ``entry``'s game is over: resigned, or played to its end."""
@@ -545,6 +577,12 @@ class Games:
         if after.state.over and self.on_over is not None:
             await self.on_over(done)
         return done
+
+    @staticmethod
+    def computer_due(entry: Entry) -> bool:
+        """Whether an AI seat is to act (:meth:`ai_turn` is not None, without its seed)."""
+        seat = entry.live.state.computer_turn()
+        return seat is not None and seat.level is not None
 
     def ai_turn(self, entry: Entry) -> tuple[int, str, int] | None:
         """(player, level, seed) when an AI seat is to act, else None."""

@@ -35,6 +35,7 @@ __all__ = [
     "VersionReader",
     "append_all",
     "bump_revision",
+    "insert_game",
     "read_version",
     "read_versions",
 ]
@@ -130,6 +131,48 @@ class _Statement:
 
 
 _COMPILED: dict[str, tuple[_Statement, _Statement]] = {}
+
+_NEW_GAME: Final = games_t.insert().values(
+    id=sa.bindparam("b_id"),
+    rules=sa.bindparam("b_rules"),
+    format=sa.bindparam("b_format"),
+    seed=sa.bindparam("b_seed"),
+    games_to_play=sa.bindparam("b_games"),
+    hints=sa.bindparam("b_hints"),
+    n_actions=sa.bindparam("b_n"),
+    finished=sa.bindparam("b_finished"),
+    created_at=sa.bindparam("b_now"),
+    updated_at=sa.bindparam("b_now"),
+)
+_NEW_SEAT: Final = seats_t.insert().values(
+    game_id=sa.bindparam("b_game"),
+    seat=sa.bindparam("b_seat"),
+    kind=sa.bindparam("b_kind"),
+    level=sa.bindparam("b_level"),
+    name=sa.bindparam("b_name"),
+    token_hash=sa.bindparam("b_token"),
+    invite_hash=sa.bindparam("b_invite"),
+)
+_CREATIONS: dict[str, tuple[_Statement, _Statement]] = {}
+
+
+def insert_game(conn: sa.Connection, game: dict[str, object],
+                seats: Sequence[dict[str, object]]) -> None:
+    """Write a new game's row (``game``: ``b_id``, ``b_rules``, ``b_format``, ``b_seed``,
+    ``b_games``, ``b_hints``, ``b_now``; no actions yet) and its seats' (each ``b_game``,
+    ``b_seat``, ``b_kind``, ``b_level``, ``b_name``, ``b_token``, ``b_invite``) in
+    ``conn``'s transaction: the two statements compiled once per dialect and run
+    straight through the driver, as the log's are (a game's creation built and compiled
+    them anew each time, most of its cost outside the commit)."""
+    dialect = conn.dialect
+    key = f"{dialect.name}:{dialect.driver}:{dialect.paramstyle}"
+    got = _CREATIONS.get(key)
+    if got is None:
+        got = _CREATIONS[key] = (_statement(_NEW_GAME, dialect), _statement(_NEW_SEAT, dialect))
+    new_game, new_seat = got
+    conn.exec_driver_sql(new_game.text, new_game.params({**game, "b_n": 0,
+                                                         "b_finished": False}))
+    conn.exec_driver_sql(new_seat.text, [new_seat.params(s) for s in seats])
 
 
 def _statement(stmt: sa.ClauseElement, dialect: sa.Dialect) -> _Statement:

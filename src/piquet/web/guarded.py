@@ -10,14 +10,22 @@ import json
 from typing import Any, ClassVar, Final
 
 import httptools
-from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.http.httptools_impl import (
+    STATUS_LINE,
+    HttpToolsProtocol,
+    RequestResponseCycle,
+)
 
-from piquet.web.limits import ServerLimits
+from piquet.web.limits import Prepared, ServerLimits
 
 __all__ = ["GuardedHttpTools"]
 
 SLACK: Final = 65536
 """A chunk may hold the end of the head and a body (at most 16 KiB)."""
+
+_EARLY: Final = 0.001
+"""Seconds a timer may ring before its time and still count as on time (the event loop's
+timers have a resolution of a millisecond)."""
 
 
 class _Refused(Exception):
@@ -74,12 +82,48 @@ class _Corked:
         return getattr(self._transport, name)
 
 
+class _Cycle(RequestResponseCycle):
+    """uvicorn's request cycle, writing the head of an answer whose headers the server
+    prepared (:class:`~piquet.web.limits.Prepared`: the seat's view, an action's answer)
+    as they come, written out once: the same bytes that uvicorn's own ``send`` writes,
+    without checking each header against two regular expressions and lowering its name
+    (the server's answers carry about ten headers).  Any other message, and an answer
+    whose write must wait or that is logged, goes uvicorn's own way."""
+
+    async def send(self, message: Any) -> None:
+        if not self.wrote_prepared(message):
+            await super().send(message)
+
+    def wrote_prepared(self, message: Any) -> bool:
+        """Whether ``message`` is the start of an answer with prepared headers, written
+        here (else it is uvicorn's to write)."""
+        headers = message.get("headers")
+        if (type(headers) is not Prepared or message["type"] != "http.response.start"
+                or self.response_started or self.disconnected or self.flow.write_paused
+                or self.access_log or self.scope["method"] == "HEAD"):
+            return False
+        self.response_started = True
+        self.waiting_for_100_continue = False
+        self.chunked_encoding = False
+        self.expected_content_length = headers.length
+        content = [STATUS_LINE[message["status"]]]
+        for name, value in self.default_headers:
+            content.extend((name.lower(), b": ", value, b"\r\n"))
+        content.append(headers.block)
+        if not self.keep_alive:
+            content.append(b"connection: close\r\n")
+        content.append(b"\r\n")
+        self.transport.write(b"".join(content))
+        return True
+
+
 class GuardedHttpTools(HttpToolsProtocol):
     """uvicorn's httptools protocol with :attr:`limits` enforced as the bytes arrive (a
     subclass names its limits: see ``guarded_http`` in :mod:`piquet.web.limits`)."""
 
     limits: ClassVar[ServerLimits] = ServerLimits()
     _timer: asyncio.TimerHandle | None = None
+    _deadline = 0.0
     _open = False
     _got = 0
     _head = 0
@@ -103,14 +147,22 @@ class GuardedHttpTools(HttpToolsProtocol):
         self._begin()
 
     def _begin(self) -> None:
-        """A request may begin: it must be all here within the timeout."""
+        """A request may begin: it must be all here within the timeout.
+
+        One timer a connection, not one a request: a timer set for an earlier request
+        stays, and when it rings it finds no request open, or sets itself again for the
+        deadline of the request now open (a kept-alive connection's requests come far
+        more often than the timeout, and a timer made and cancelled each time cost more
+        than the rest of these checks)."""
         self._open, self._got, self._head, self._lines = True, 0, 0, 0
-        if self._timer is not None:
-            self._timer.cancel()
-        self._timer = self.loop.call_later(self.limits.request_timeout, self._too_slow)
+        self._deadline = self.loop.time() + self.limits.request_timeout
+        if self._timer is None:
+            self._timer = self.loop.call_at(self._deadline, self._too_slow)
 
     def _end(self) -> None:
         self._open = False
+
+    def _stop_timer(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
@@ -118,6 +170,9 @@ class GuardedHttpTools(HttpToolsProtocol):
     def _too_slow(self) -> None:
         self._timer = None
         if not self._open or self.transport.is_closing():
+            return
+        if self._deadline - self.loop.time() > _EARLY:  # a later request's deadline
+            self._timer = self.loop.call_at(self._deadline, self._too_slow)
             return
         if self._got:
             self._refuse(
@@ -153,6 +208,7 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._end()
+        self._stop_timer()
         if self.parser is not None:
             super().connection_lost(exc)
 
@@ -197,6 +253,10 @@ class GuardedHttpTools(HttpToolsProtocol):
         # the answer's head and body in one write (not for HEAD: no body follows)
         if cycle is not None and cycle.scope is self.scope and self.scope["method"] != "HEAD":
             cycle.transport = _Corked(self.transport)  # type: ignore[assignment]
+            # the prepared answers' head written as it comes (the task that runs the
+            # application has not started yet: it will call this class's ``send``)
+            if type(cycle) is RequestResponseCycle:
+                cycle.__class__ = _Cycle
 
     def on_message_complete(self) -> None:
         self._end()
@@ -204,4 +264,5 @@ class GuardedHttpTools(HttpToolsProtocol):
 
     def handle_websocket_upgrade(self) -> None:
         self._end()
+        self._stop_timer()
         super().handle_websocket_upgrade()

@@ -30,6 +30,7 @@ from starlette.requests import Request
 
 from piquet.web.game_routes import act_on, seat_view
 from piquet.web.ids import ID_PATTERN
+from piquet.web.limits import GuardedSend, api_json_headers
 from piquet.web.models import ActionIn
 from piquet.web.server import Server
 
@@ -67,7 +68,12 @@ class HotRoutes:
             method == "POST" and _ACT.fullmatch(scope["path"]) is not None)
 
     async def serve(self, scope: Scope, receive: Receive, send: Send, rest: ASGIApp) -> None:
-        """Answer a request :meth:`claims`, or hand it to ``rest`` (the application)."""
+        """Answer a request :meth:`claims`, or hand it to ``rest`` (the application).
+
+        A view or an action's answer carries the guards' headers itself, prepared
+        (:func:`~piquet.web.limits.api_json_headers`), and goes out on the ``send`` that
+        the guards' wraps (:class:`~piquet.web.limits.GuardedSend`), so that the server's
+        HTTP protocol writes its head as it comes; a refusal goes through ``send``."""
         token, content_type = _headers(scope)
         app = scope["app"]
         state: Server = app.state.piquet
@@ -101,7 +107,14 @@ class HotRoutes:
             response = await handler(Request(scope, receive), exc)
             await response(scope, receive, send)
             return
-        await _answer(send, status, body)
+        if type(send) is not GuardedSend:
+            await _answer(send, status, body)
+            return
+        data = body.encode()
+        plain = send.plain
+        await plain({"type": "http.response.start", "status": status,
+                     "headers": api_json_headers(len(data))})
+        await plain({"type": "http.response.body", "body": data})
 
     @staticmethod
     async def _view(state: Server, game_id: str, token: str | None, wait: float

@@ -17,9 +17,12 @@ from typing import Any, Final
 
 __all__ = [
     "CsrfCheck",
+    "GuardedSend",
     "Guards",
+    "Prepared",
     "ServerLimits",
     "TokenBuckets",
+    "api_json_headers",
     "guarded_http",
     "refuse_socket",
 ]
@@ -169,7 +172,7 @@ class Guards:
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
         path: str = scope["path"]
-        send = _with_headers(path, send)
+        send = GuardedSend(path, send)
         if path.startswith("/api"):
             wait = self._wait(scope, path)
             if wait:
@@ -247,24 +250,29 @@ class Guards:
                 del self.open[key]
 
 
-def _with_headers(path: str, send: Send) -> Send:
-    """``send`` adding the security headers (and ``no-store`` on the API) to the answer."""
-    docs = path in ("/docs", "/redoc") or path.startswith("/docs/")
-    api = path.startswith("/api/") or path == "/api"
-    extra = _DOCS_HEADERS if docs else _PAGE_HEADERS
+class GuardedSend:
+    """``send`` adding the security headers (and ``no-store`` on the API) to the answer;
+    ``plain``, the ``send`` it wraps, is for an answer that carries them already
+    (:func:`api_json_headers`)."""
 
-    async def send_with_headers(message: Message) -> None:
+    __slots__ = ("_api", "_extra", "plain")
+
+    def __init__(self, path: str, send: Send) -> None:
+        docs = path in ("/docs", "/redoc") or path.startswith("/docs/")
+        self._api = path.startswith("/api/") or path == "/api"
+        self._extra = _DOCS_HEADERS if docs else _PAGE_HEADERS
+        self.plain = send
+
+    async def __call__(self, message: Message) -> None:
         if message["type"] == "http.response.start":
             headers = list(message.get("headers", ()))
-            if api and not any(k.lower() == b"cache-control" for k, _v in headers):
-                headers += extra
+            if self._api and not any(k.lower() == b"cache-control" for k, _v in headers):
+                headers += self._extra
                 headers.append(_NO_STORE)
             else:
-                headers += extra
+                headers += self._extra
             message["headers"] = headers
-        await send(message)
-
-    return send_with_headers
+        await self.plain(message)
 
 
 def _replay(messages: list[Message], then: Receive | None = None) -> Receive:
@@ -291,6 +299,34 @@ _DOCS_HEADERS: Final = (
 )
 _PAGE_HEADERS: Final = (*_DOCS_HEADERS, (b"content-security-policy", _CSP.encode()))
 _NO_STORE: Final = (b"cache-control", b"no-store")
+
+
+class Prepared(tuple[tuple[bytes, bytes], ...]):
+    """An answer's headers as the ASGI message carries them (name and value pairs, each
+    name in lower case), with the head's lines already written out as uvicorn writes them
+    (``block``: ``name: value`` and CRLF for each, in order) and the body's length: the
+    server's HTTP protocol (:mod:`piquet.web.guarded`) writes ``block`` as it is, where it
+    checks each header of any other answer against two regular expressions, one
+    header after the other.  Made by :func:`api_json_headers` only: no ``connection``
+    or ``transfer-encoding`` header among them."""
+
+    block: bytes
+    length: int
+
+
+_API_JSON: Final = ((b"content-type", b"application/json"), *_PAGE_HEADERS, _NO_STORE)
+_API_JSON_BLOCK: Final = b"".join(name + b": " + value + b"\r\n" for name, value in _API_JSON)
+
+
+def api_json_headers(length: int) -> Prepared:
+    """The headers of a JSON answer of ``length`` bytes to a request under ``/api/``:
+    its length and type, and what the guards add to every such answer (the security
+    headers and ``cache-control: no-store``), in the order they add them."""
+    size = str(length).encode()
+    out = Prepared(((b"content-length", size), *_API_JSON))
+    out.block = b"content-length: " + size + b"\r\n" + _API_JSON_BLOCK
+    out.length = length
+    return out
 
 
 # ---------------------------------------------------------------------- the connections

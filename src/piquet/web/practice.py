@@ -124,7 +124,7 @@ async def undo_move(
     # player saw it (``n``): the log only grows, so that is a version
     expect = data.n if data is not None else None
     after = await g.act(game_id, seat, UNDO, expect=expect, entry=entry, event=True)
-    if g.ai_turn(after) is not None:
+    if g.computer_due(after):
         state.ai.kick(game_id)
     return body(state, after, seat)
 

@@ -55,6 +55,7 @@ from piquet.web.groupcommit import (
     ReadFailed,
     VersionReader,
     bump_revision,
+    insert_game,
     read_version,
 )
 
@@ -275,18 +276,19 @@ class Store:
                    games_to_play=games_to_play, hints=hints, n_actions=0, finished=False,
                    created_at=time.time())
         with self._using("write to"), self.engine.begin() as conn:
-            conn.execute(games_t.insert().values(updated_at=row["created_at"], **row))
-            conn.execute(
-                seats_t.insert(),
+            insert_game(
+                conn,
+                {"b_id": game_id, "b_rules": rules, "b_format": format, "b_seed": seed,
+                 "b_games": games_to_play, "b_hints": hints, "b_now": row["created_at"]},
                 [
                     {
-                        "game_id": game_id,
-                        "seat": n,
-                        "kind": s.kind,
-                        "level": s.level,
-                        "name": s.name,
-                        "token_hash": s.token_hash,
-                        "invite_hash": s.invite_hash,
+                        "b_game": game_id,
+                        "b_seat": n,
+                        "b_kind": s.kind,
+                        "b_level": s.level,
+                        "b_name": s.name,
+                        "b_token": s.token_hash,
+                        "b_invite": s.invite_hash,
                     }
                     for n, s in enumerate(seats)
                 ],
