@@ -148,6 +148,10 @@ def test_prepared_head_is_uvicorns(served: Served, monkeypatch: pytest.MonkeyPat
     action = pick(game, random.Random(1))
     played = served.ask(*_post(f"{view}/actions", token, {"action": action, "n": n}))
     assert _json(played)["n"] > n
+    # the computer's reply, then nothing moves until this seat acts again
+    again = _json(served.ask(
+        f"GET {view}?wait=10 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n\r\n"))
+    assert again["your_turn"] or again["finished"]
     # the same action sent again is a retry: the game as it stands, both ways alike
     fast, slow = served.both(*_post(f"{view}/actions", token, {"action": action, "n": n}))
     assert fast == slow
@@ -210,3 +214,34 @@ def test_a_bug_on_the_short_way_is_said_as_on_fastapis(tmp_path: Path,
             answers.append((got.status_code, got.content, got.headers.multi_items()))
         assert answers[0] == answers[1]
         assert answers[0][0] == 500
+
+
+def test_the_routes_put_in_one_list_are_those_fastapi_included(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The included routers' routes, put in the application's own list, are the same
+    routes in the same order, and the OpenAPI schema is the same, byte for byte."""
+    from fastapi.routing import _IncludedRouter
+
+    import piquet.web.app as web_app
+
+    def key(route: Any) -> tuple[str, str, str]:
+        methods = ",".join(sorted(getattr(route, "methods", None) or ()))
+        return type(route).__name__, getattr(route, "path", ""), methods
+
+    def listed(app: Any) -> list[tuple[str, str, str]]:
+        out: list[tuple[str, str, str]] = []
+        for route in app.router.routes:
+            if isinstance(route, _IncludedRouter):
+                out += [key(r.original_route) for r in route.effective_route_contexts()]
+            else:
+                out.append(key(route))
+        return out
+
+    flat = create_app(config(tmp_path / "a.sqlite3"))
+    monkeypatch.setattr(web_app, "_flatten_routes", lambda _app: None)
+    nested = create_app(config(tmp_path / "b.sqlite3"))
+    assert not any(isinstance(r, _IncludedRouter) for r in flat.router.routes)
+    assert any(isinstance(r, _IncludedRouter) for r in nested.router.routes)
+    assert listed(flat) == listed(nested)
+    assert json.dumps(flat.openapi(), sort_keys=True) == json.dumps(nested.openapi(),
+                                                                     sort_keys=True)

@@ -1,6 +1,7 @@
 """The cheaper ways to a seat's view say the same as the plain ones (issue 39's cost of a
 move): the card texts read from a table, the tricks' JSON kept, the play's menu items
-built once per card, a claim's offer decided without counting it where its key differs.
+built once per card (and their JSON), a claim's offer decided without counting it where
+its key differs.
 
 Every view of seeded games of every preset (and the pool where a rule set plays it) is
 checked: each fast path against what it stands for, written out here the plain way."""
@@ -23,7 +24,7 @@ from piquet.core.view import (
     _trick_json,
     public_view,
 )
-from piquet.table.menu import _items, menu
+from piquet.table.menu import _items, menu, menu_json
 
 
 def _views(preset: str, fmt: str | None, games: int) -> Iterator[MatchView]:
@@ -81,6 +82,7 @@ def test_fast_views_say_what_the_plain_ones_do(preset: str, fmt: str | None) -> 
             _trick_json(t)["lead"] = "changed"
             assert _trick_json(t) == t.to_json()
         items = menu(view)
+        assert menu_json(view) == [i.to_json() for i in items]
         if view.to_act != view.player or deal.discard_range is not None:
             continue
         assert items == _items(deal, view.rule_set)

@@ -48,6 +48,7 @@ __all__ = [
     "class_word",
     "first_lead",
     "menu",
+    "menu_json",
 ]
 
 
@@ -219,6 +220,22 @@ def _play_item(card: Card) -> MenuItem:
 _PLAYS: Final = tuple(_play_item(Card.from_index(i)) for i in range(36))
 """Card index -> the menu's item for playing it (its label needs neither the deal nor the
 rules, and every play is offered)."""
+_PLAYS_JSON: Final = tuple(item.to_json() for item in _PLAYS)
+"""Card index -> its play item's JSON (shared: :func:`menu_json`'s callers only read it)."""
+
+
+def menu_json(view: MatchView) -> list[dict[str, Any]]:
+    """``[item.to_json() for item in menu(view)]``; a play's item the same dict each time
+    (the play of the cards is most turns), so the caller only reads what it is given (the
+    JSON of a seat's view: ``web.showing``)."""
+    return [_json_of(item) for item in menu(view)]
+
+
+def _json_of(item: MenuItem) -> dict[str, Any]:
+    action = item.action
+    if type(action) is Play and _PLAYS[action.card.index] is item:
+        return _PLAYS_JSON[action.card.index]
+    return item.to_json()
 
 
 def _tell_apart(items: list[MenuItem]) -> list[MenuItem]:

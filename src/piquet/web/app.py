@@ -285,7 +285,34 @@ def create_app(config: WebConfig) -> FastAPI:
         csrf=csrf_refusal,
         hot=hot,
     )
+    _flatten_routes(app)
     return app
+
+
+def _flatten_routes(app: FastAPI) -> None:
+    """Each included router's routes put in the application's own list, in their place,
+    where the router was included as it is (no prefix, tags, dependencies or answers
+    added by the inclusion: ours are).  FastAPI 0.165 keeps an included router as one
+    entry that it matches by matching its routes, after asking each router whether its
+    routes changed, at every request: a request that goes FastAPI's way (any but the
+    view and the action) cost more the later its router was included (``GET
+    /api/games/{id}/clock``, the twelfth, about 1 ms of CPU where the games' creation,
+    in the first, cost half that).  The routes and their order are the same, so is the
+    OpenAPI schema (``tests/test_web_cost_answer.py``)."""
+    from fastapi.routing import _IncludedRouter, _RouterIncludeContext
+
+    routes: list[Any] = []
+    for route in app.router.routes:
+        if isinstance(route, _IncludedRouter):
+            plain = _RouterIncludeContext.for_include(
+                parent_router=app.router, included_router=route.original_router)
+            if route.include_context == plain and not any(
+                    isinstance(r, _IncludedRouter) for r in route.original_router.routes):
+                routes.extend(route.original_router.routes)
+                continue
+        routes.append(route)
+    app.router.routes[:] = routes
+    app.router._mark_routes_changed()
 
 
 def _include_routers(app: FastAPI, state: Server) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from piquet.core.view import deal_view
 from piquet.table.errors import Refusal, TableError
-from piquet.table.menu import first_lead, menu
+from piquet.table.menu import first_lead, menu_json
 from piquet.table.views import ended_deal_views, lines_added
 from piquet.web.entries import Entry, Live, encode, match_of
 
@@ -88,7 +88,7 @@ def seat_json(entry: Entry, seat: int, *, last_deal: bool = True) -> dict[str, A
         "to_act": state.to_act,
         "your_turn": state.to_act == seat,
         "legal_actions": (
-            [] if state.ended_early else [item.to_json() for item in menu(view)]
+            [] if state.ended_early else menu_json(view)
         ),
         "first_lead": None if (bound := first_lead(view)) is None else bound.to_json(),
         "seats": seats_json(row.seats),
