@@ -43,9 +43,12 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """The server, a game on it, and one HTTP session for every request: schemathesis
     otherwise opens and closes a connection for each, a good part of the CPU the server
     and the test spend a request.  The session keeps no cookie (each request is sent as
-    from a new client, as before)."""
+    from a new client, as before), and reads nothing from the environment: requests
+    otherwise looks up the proxy variables and the ``.netrc`` file for every request
+    (some 3 CPU-s over the test) for a server on this machine that needs neither."""
     with ThreadServer(tmp_path_factory.mktemp("fuzz")) as srv, requests.Session() as session:
         session.cookies.set_policy(DefaultCookiePolicy(allowed_domains=[]))
+        session.trust_env = False
         made = httpx.post(srv.url + "/api/games", json={"opponent": "friend"}).json()
         yield {"url": srv.url, "id": made["id"], "token": made["token"], "session": session}
 

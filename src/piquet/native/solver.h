@@ -118,29 +118,92 @@ HOT void s_order(i64 opp, i64 lead, i64 (*out)[12], int ply, int n, i64 first) {
     }
 }
 
+/* card moved to the front of out[ply, :n] if it is there, the others keeping their order:
+ * the order s_order gives with it as first */
+HOT void s_first(i64 (*out)[12], int ply, int n, i64 card) {
+    for (int i = 0; i < n; i++) {
+        if (out[ply][i] != card) continue;
+        for (int j = i; j > 0; j--) out[ply][j] = out[ply][j - 1];
+        out[ply][0] = card;
+        return;
+    }
+}
+
+/* COMPRESS4[m * 16 + x], COMPRESS5[m * 32 + x]: the bits of x (within m) packed down to
+ * their order among m's bits (x within m; other entries 0) */
+static const unsigned char COMPRESS4[256] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,2,3,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,2,3,0,0,0,0,0,0,0,0,0,0,
+    0,0,1,0,2,0,3,0,0,0,0,0,0,0,0,0,0,1,2,3,4,5,6,7,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,2,3,0,0,0,0,0,0,
+    0,0,1,0,0,0,0,0,2,0,3,0,0,0,0,0,0,1,2,3,0,0,0,0,4,5,6,7,0,0,0,0,
+    0,0,0,0,1,0,0,0,2,0,0,0,3,0,0,0,0,1,0,0,2,3,0,0,4,5,0,0,6,7,0,0,
+    0,0,1,0,2,0,3,0,4,0,5,0,6,0,7,0,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,
+};
+static const unsigned char COMPRESS5[1024] = {
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,2,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,0,0,2,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,1,0,2,0,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,2,3,4,5,6,7,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,0,0,0,0,0,0,2,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,1,0,0,0,0,0,2,0,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,2,3,0,0,0,0,4,5,6,7,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,1,0,0,0,2,0,0,0,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,0,0,2,3,0,0,4,5,0,0,6,7,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,1,0,2,0,3,0,4,0,5,0,6,0,7,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,0,2,3,0,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,1,0,0,0,0,0,0,0,0,0,0,0,0,0,2,0,3,0,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,2,3,0,0,0,0,0,0,0,0,0,0,0,0,4,5,6,7,0,0,0,0,0,0,0,0,0,0,0,0,
+    0,0,0,0,1,0,0,0,0,0,0,0,0,0,0,0,2,0,0,0,3,0,0,0,0,0,0,0,0,0,0,0,
+    0,1,0,0,2,3,0,0,0,0,0,0,0,0,0,0,4,5,0,0,6,7,0,0,0,0,0,0,0,0,0,0,
+    0,0,1,0,2,0,3,0,0,0,0,0,0,0,0,0,4,0,5,0,6,0,7,0,0,0,0,0,0,0,0,0,
+    0,1,2,3,4,5,6,7,0,0,0,0,0,0,0,0,8,9,10,11,12,13,14,15,0,0,0,0,0,0,0,0,
+    0,0,0,0,0,0,0,0,1,0,0,0,0,0,0,0,2,0,0,0,0,0,0,0,3,0,0,0,0,0,0,0,
+    0,1,0,0,0,0,0,0,2,3,0,0,0,0,0,0,4,5,0,0,0,0,0,0,6,7,0,0,0,0,0,0,
+    0,0,1,0,0,0,0,0,2,0,3,0,0,0,0,0,4,0,5,0,0,0,0,0,6,0,7,0,0,0,0,0,
+    0,1,2,3,0,0,0,0,4,5,6,7,0,0,0,0,8,9,10,11,0,0,0,0,12,13,14,15,0,0,0,0,
+    0,0,0,0,1,0,0,0,2,0,0,0,3,0,0,0,4,0,0,0,5,0,0,0,6,0,0,0,7,0,0,0,
+    0,1,0,0,2,3,0,0,4,5,0,0,6,7,0,0,8,9,0,0,10,11,0,0,12,13,0,0,14,15,0,0,
+    0,0,1,0,2,0,3,0,4,0,5,0,6,0,7,0,8,0,9,0,10,0,11,0,12,0,13,0,14,0,15,0,
+    0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,
+};
+
 /* the hands with played cards squeezed out of each suit (relative ranks); under a scoring
- * that counts tenth cards, the cards below the ten and from it are kept apart */
+ * that counts tenth cards, the cards below the ten and from it are kept apart (the tenth
+ * cards from position 4 on: there are four cards below the ten).  Each suit's four low and
+ * five high ranks are squeezed by a table lookup each. */
 HOT void s_normal(i64 h0, i64 h1, i64 lead, int alike, i64 *n0o, i64 *n1o, i64 *nleado) {
-    i64 n0 = 0, n1 = 0, nlead = -1;
-    int gap = !alike;
+    u64 n0 = 0, n1 = 0;
+    u64 both = (u64)(h0 | h1);
+    if (lead >= 0) both |= (u64)1 << lead;
     for (int s = 0; s < 4; s++) {
         int base = 9 * s;
-        u64 rem = (u64)((h0 | h1) >> base) & 0x1FF;
-        if (lead >= 0 && lead / 9 == s) rem |= (u64)1 << (lead - base);
-        int pos = 0;
-        while (rem) {
-            int r = __builtin_ctzll(rem);
-            rem &= rem - 1;
-            if (gap && r >= 4 && pos < 4) pos = 4;
-            int c = base + r;
-            if ((h0 >> c) & 1) n0 |= BIT(base + pos);
-            else if ((h1 >> c) & 1) n1 |= BIT(base + pos);
-            else nlead = base + pos;
-            pos++;
-        }
+        u64 rem = (both >> base) & 0x1FF;
+        u64 a = ((u64)h0 >> base) & 0x1FF, b = ((u64)h1 >> base) & 0x1FF;
+        int start = alike ? __builtin_popcountll(rem & 0xF) : 4;
+        const unsigned char *lo = COMPRESS4 + (rem & 0xF) * 16, *hi = COMPRESS5 + (rem >> 4) * 32;
+        n0 |= (lo[a & 0xF] | ((u64)hi[a >> 4] << start)) << base;
+        n1 |= (lo[b & 0xF] | ((u64)hi[b >> 4] << start)) << base;
     }
-    *n0o = n0;
-    *n1o = n1;
+    i64 nlead = -1;
+    if (lead >= 0) {
+        int base = 9 * (int)(lead / 9);
+        u64 rem = (both >> base) & 0x1FF, l = (u64)1 << (lead - base);
+        int start = alike ? __builtin_popcountll(rem & 0xF) : 4;
+        u64 p = COMPRESS4[(rem & 0xF) * 16 + (l & 0xF)]
+                | ((u64)COMPRESS5[(rem >> 4) * 32 + (l >> 4)] << start);
+        nlead = base + __builtin_ctzll(p);
+    }
+    *n0o = (i64)n0;
+    *n1o = (i64)n1;
     *nleado = nlead;
 }
 
@@ -261,6 +324,16 @@ static i64 s_search(Solver *sv, const Pos *root, i64 alpha, i64 beta, int ply) {
             f[F_K1] = k1;
             f[F_K2] = k2;
             f[F_IDX] = idx;
+            /* the table's row is fetched while the moves are generated and ordered (the
+             * probe's cache miss is the search's largest cost); the move the row holds is
+             * then put first, as ordering with it first would have (s_first) */
+            __builtin_prefetch(tt[idx]);
+            __builtin_prefetch(&tt[idx][2]);
+            int mover = (int)(c_lead < 0 ? c_leader : 1 - c_leader);
+            i64 hand = mover == 0 ? f[F_H0] : f[F_H1];
+            i64 opp = mover == 0 ? f[F_H1] : f[F_H0];
+            int n = s_gen(hand, opp, c_lead, alike, buf, row);
+            s_order(opp, c_lead, buf, row, n, -1);
             i64 tt_move = -1, v = 0;
             int cut = 0;
             if (tt[idx][0] == k1 && tt[idx][1] == k2) {
@@ -279,11 +352,7 @@ static i64 s_search(Solver *sv, const Pos *root, i64 alpha, i64 beta, int ply) {
                 have_ret = 1;
                 continue;
             }
-            int mover = (int)(c_lead < 0 ? c_leader : 1 - c_leader);
-            i64 hand = mover == 0 ? f[F_H0] : f[F_H1];
-            i64 opp = mover == 0 ? f[F_H1] : f[F_H0];
-            int n = s_gen(hand, opp, c_lead, alike, buf, row);
-            s_order(opp, c_lead, buf, row, n, tt_move);
+            if (tt_move >= 0) s_first(buf, row, n, tt_move);
             f[F_N] = n;
             f[F_I] = 0;
             f[F_A0] = f[F_ALPHA];
