@@ -394,10 +394,15 @@ def test_a_socket_gone_silent_is_given_up_and_the_table_reconnects(
         server_side.on_message(from_server)
 
     page.route_web_socket("**/api/games/*/ws", handler)
+    # the page's clock is the test's: the silence is not waited out in real time
+    page.clock.install()
     start_game(page, server.url, rules="rubicon")
     page.wait_for_selector("#conn.on")
     silent.set()  # the first socket goes silent both ways
+    # 40 s later (the clock then stands still): the heartbeat finds it silent, gives it up
+    page.clock.pause_at(page.evaluate("Date.now()") + 40_000)
     page.wait_for_selector("#conn.off")
+    page.clock.resume()  # and a second later, in the page's time, connects again
     page.wait_for_function("document.querySelector('#conn').classList.contains('on')")
     assert len(sockets) >= 2  # connected again, through a second socket
     assert not page.errors
