@@ -93,6 +93,24 @@ _TABLE = f"""() => {{
 }}"""
 
 
+# What a seat's table says of whose turn it is, in one look (after it is idle: seat_of)
+_SEAT = f"""() => {{
+  const main = document.querySelector("#main");
+  return {{
+    phase: main ? main.dataset.phase ?? null : null,
+    turn: main ? main.dataset.turn ?? null : null,
+    summary: ({_SHOWN})("#summary"),
+  }};
+}}"""
+
+
+def seat_of(page: Any) -> dict[str, Any]:
+    """The seat's table once it is idle: its phase, whether it is to act, its summary."""
+    page.wait_for_function("() => !!document.querySelector('#main[data-busy=\"0\"]')",
+                           polling=50)
+    return dict(page.evaluate(_SEAT))
+
+
 def settle(page: Any) -> None:
     """Wait until the table is idle and shows something this seat can do (or the end),
     up to the page's :data:`PATIENCE` (15 s, as it was, a loaded machine could exceed):
@@ -265,15 +283,13 @@ def test_two_people_play_a_hand_through_an_invitation(server: ThreadServer, brow
     # apart while neither seat was to act, could run out on a loaded machine)
     deadline = time.monotonic() + PATIENCE / 1000
     while time.monotonic() < deadline:
-        done = all(p.get_attribute("#main", "data-phase") is not None for p in (host, guest))
-        assert done
-        summary = [p.is_visible("#summary") for p in (host, guest)]
-        if all(summary):
+        seats = {p: seat_of(p) for p in (host, guest)}
+        assert all(seat["phase"] is not None for seat in seats.values())
+        if all(seat["summary"] for seat in seats.values()):
             break
         mover = None
-        for p in (host, guest):
-            p.wait_for_selector('#main[data-busy="0"]')
-            if p.get_attribute("#main", "data-turn") == "1" and not p.is_visible("#summary"):
+        for p, seat in seats.items():
+            if seat["turn"] == "1" and not seat["summary"]:
                 mover = p
         if mover is None:
             host.wait_for_timeout(100)
@@ -394,10 +410,15 @@ def test_a_socket_gone_silent_is_given_up_and_the_table_reconnects(
         server_side.on_message(from_server)
 
     page.route_web_socket("**/api/games/*/ws", handler)
+    # the page's clock is the test's: the silence is not waited out in real time
+    page.clock.install()
     start_game(page, server.url, rules="rubicon")
     page.wait_for_selector("#conn.on")
     silent.set()  # the first socket goes silent both ways
+    # 40 s later (the clock then stands still): the heartbeat finds it silent, gives it up
+    page.clock.pause_at(page.evaluate("Date.now()") + 40_000)
     page.wait_for_selector("#conn.off")
+    page.clock.resume()  # and a second later, in the page's time, connects again
     page.wait_for_function("document.querySelector('#conn').classList.contains('on')")
     assert len(sockets) >= 2  # connected again, through a second socket
     assert not page.errors

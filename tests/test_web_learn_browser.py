@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from piquet.learn.glossary import GLOSSARY, terms_in
-from test_web_browser import CARD_EDGE, DESKTOP, PHONE, new_page, shot
+from test_web_browser import _SHOWN, CARD_EDGE, DESKTOP, PHONE, new_page, shot
 from test_web_kit import chromium_available
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -79,11 +79,42 @@ def welcome(page: Any, url: str, size: str) -> None:
     assert page.is_visible("#welcome-expert")  # the expert one click away
 
 
-def decide(page: Any) -> str:
-    """One decision of the guided deal, by clicking; what was done."""
-    if page.is_visible("#summary-continue"):
+# What a newcomer's table shows, in one look at the page (one call to the browser, and one
+# moment: the table is not drawn anew between two of the looks)
+_LOOK = f"""() => {{
+  const shown = {_SHOWN};
+  const main = document.querySelector("#main");
+  return {{
+    summaryContinue: shown("#summary-continue"), summaryOk: shown("#summary-ok"),
+    finished: shown("#finished"), choosing: shown("#hand.choosing") && shown("#discard"),
+    playable: !!document.querySelector("#hand .card.playable"),
+    n: Number(main && main.dataset.n || -1), phase: main ? main.dataset.phase ?? null : null,
+  }};
+}}"""
+
+
+def look(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate(_LOOK))
+
+
+def ready(page: Any, selector: str) -> None:
+    """Wait until the table is idle and ``selector`` shows (both in one wait)."""
+    page.wait_for_function(
+        f"""() => {{
+          const shown = {_SHOWN};
+          return !!document.querySelector('#main[data-busy="0"]') && shown({selector!r});
+        }}""",
+        polling=50,
+    )
+
+
+def decide(page: Any, seen: dict[str, Any] | None = None) -> str:
+    """One decision of the guided deal, by clicking; what was done (``seen``: the
+    :func:`look` at the page just taken, if any)."""
+    seen = seen or look(page)
+    if seen["summaryContinue"]:
         return "continue"
-    if page.is_visible("#hand.choosing") and page.is_visible("#discard"):
+    if seen["choosing"]:
         cards = page.locator("#hand .card")
         for i in range(cards.count()):
             if page.is_enabled("#discard") and i >= 2:
@@ -95,7 +126,7 @@ def decide(page: Any) -> str:
                 break
         page.click("#discard")
         return "discard"
-    if page.query_selector("#hand .card.playable"):
+    if seen["playable"]:
         page.click("#hand .card.playable", position=CARD_EDGE)
         return "play"
     # a locator, not an element handle: the page may draw the actions again (the coach's
@@ -134,11 +165,10 @@ def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
     decisions = 0
     explained: set[str] = set()
     for _ in range(120):
-        page.wait_for_selector('#main[data-busy="0"]')
-        page.wait_for_selector(
-            "#summary-continue, #finished, #hand.choosing, #hand .card.playable, "
-            "#actions button:not([disabled]):not(#undo)")
-        if page.is_visible("#summary-continue"):
+        ready(page, "#summary-continue, #finished, #hand.choosing, #hand .card.playable, "
+                    "#actions button:not([disabled]):not(#undo)")
+        seen = look(page)
+        if seen["summaryContinue"]:
             break
         if decisions % coach_every == 0:
             # the coach at the decision: what it is, what it would do, new terms explained
@@ -159,8 +189,9 @@ def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
                 hint_shows_it_thinks(page)
                 shot(page, f"learn-coach-{size}")
                 no_unexplained_term(page, "the guided deal")
-        n = int(page.get_attribute("#main", "data-n") or -1)
-        decide(page)
+            seen = look(page)  # the coach's words came meanwhile: the table drawn anew
+        n = seen["n"]
+        decide(page, seen)
         page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.n) > {n}"
                                " || !!document.querySelector('#summary-continue')")
         decisions += 1
@@ -252,23 +283,21 @@ def a_deal_alone(page: Any, url: str, *, check_every: int) -> None:
     decisions = 0
     paused = False
     for _ in range(200):
-        page.wait_for_selector('#main[data-busy="0"]')
-        page.wait_for_selector(
-            "#summary-continue, #summary-ok, #finished, #hand.choosing, "
-            "#hand .card.playable, #actions button:not([disabled]):not(#undo)")
-        if page.is_visible("#summary-ok") or page.is_visible("#finished"):
+        ready(page, "#summary-continue, #summary-ok, #finished, #hand.choosing, "
+                    "#hand .card.playable, #actions button:not([disabled]):not(#undo)")
+        seen = look(page)
+        if seen["summaryOk"] or seen["finished"]:
             break
-        if page.is_visible("#summary-continue"):
+        if seen["summaryContinue"]:
             paused = True
             no_unexplained_term(page, "alone: the last trick")
             page.click("#summary-continue")
             page.wait_for_selector("#summary-ok, #finished")
             continue
         if decisions % check_every == 0:
-            phase = page.get_attribute("#main", "data-phase")
-            no_unexplained_term(page, f"alone: decision {decisions} ({phase})")
-        n = int(page.get_attribute("#main", "data-n") or -1)
-        decide(page)
+            no_unexplained_term(page, f"alone: decision {decisions} ({seen['phase']})")
+        n = seen["n"]
+        decide(page, seen)
         page.wait_for_function(
             f"() => Number(document.querySelector('#main').dataset.n) > {n}"
             " || !!document.querySelector('#summary-continue, #summary-ok, #finished')")

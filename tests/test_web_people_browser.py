@@ -12,7 +12,7 @@ import pytest
 
 from conftest import PATIENCE
 from piquet.analysis.ratings import NEW_PLAYER, rate_game
-from test_web_browser import new_page, one_move, settle
+from test_web_browser import new_page, one_move, seat_of, settle
 from test_web_kit import ThreadServer, chromium_available
 
 pytestmark = [
@@ -37,8 +37,8 @@ def make_account(page: Any, url: str, name: str) -> None:
 
 def mover_of(pages: list[Any]) -> Any | None:
     for p in pages:
-        p.wait_for_selector('#main[data-busy="0"]')
-        if p.get_attribute("#main", "data-turn") == "1" and not p.is_visible("#summary"):
+        seat = seat_of(p)
+        if seat["turn"] == "1" and not seat["summary"]:
             return p
     return None
 

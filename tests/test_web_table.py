@@ -647,11 +647,15 @@ def test_a_pool_says_who_won_each_game_and_who_stands_out(
         r = http.post(f"/api/games/{gid}/join", json={"invite": inv["invite"], "name": name})
         assert r.status_code == 201, r.text
         tokens[r.json()["seat"]] = r.json()["token"]
-    pages = {}
+    pages, where = {}, {}
     for seat in range(3):  # each seat's page has seen the start: it will sum up its deals
         pages[seat] = new_page(browser)
         pages[seat].goto(server.url + f"/play/{gid}#token={tokens[seat]}")
         pages[seat].wait_for_selector("#main[data-n]")
+        # and is left while the game is played over HTTP (each page is opened again after
+        # it, as a reload would: a table left open would draw every view of the game)
+        where[seat] = pages[seat].url
+        pages[seat].goto("about:blank")
 
     def game_of(seat: int) -> dict[str, Any]:
         got: dict[str, Any] = http.get(
@@ -677,7 +681,7 @@ def test_a_pool_says_who_won_each_game_and_who_stands_out(
     # back at the table, the winner's page sums up its last deal: the one that ended the
     # game (the seat that stood out of game 1 played none of its deals)
     page = pages[first["winner"]]
-    page.reload()
+    page.goto(where[first["winner"]])
     page.wait_for_selector("#summary-after")
     after = page.inner_text("#summary-after")
     assert after.startswith(f"Game 1: {winner}") and " wins (" in after, after
@@ -697,7 +701,7 @@ def test_a_pool_says_who_won_each_game_and_who_stands_out(
     # the loser stands out: his side panels show the deal he lost, naming its players
     # (not the next game's, whose roles the view holds)
     loser = pages[out]
-    loser.reload()
+    loser.goto(where[out])
     loser.wait_for_selector("section.dialog")
     said = loser.inner_text("section.dialog")
     last = view["deals"][-1]
@@ -713,7 +717,7 @@ def test_a_pool_says_who_won_each_game_and_who_stands_out(
     # the seat that stood out of game 1 played none of its deals: no summary of the
     # others' deals stands over its table (one once did, over its own next game)
     stood = next(p for p in range(3) if p not in first["players"])
-    pages[stood].reload()
+    pages[stood].goto(where[stood])
     pages[stood].wait_for_selector('#main[data-busy="0"]')
     pages[stood].wait_for_timeout(500)
     assert not pages[stood].is_visible("#summary-after")
