@@ -29,7 +29,7 @@ from typing import Any, Final, Literal
 
 from piquet.advisor.deals import ELDER, YOUNGER
 from piquet.advisor.posterior import good_odds
-from piquet.advisor.ranking import EXACT_NODES, SETTLE_NODES, TOTAL_NODES, Advice, advise
+from piquet.advisor.ranking import Advice, advise, node_limits
 from piquet.analysis.sampling import SamplingError, sample_worlds
 from piquet.core.actions import (
     PLAY,
@@ -188,6 +188,7 @@ def _cached_advice(
     samples: int,
     nodes: int | None,
 ) -> Advice:
+    total, exact, settle = node_limits(nodes)
     return advise(
         dealt,
         rules,
@@ -197,9 +198,9 @@ def _cached_advice(
         samples=max(samples, 2),
         candidates=6,
         explain_top=1,
-        total_nodes=TOTAL_NODES if nodes is None else nodes,
-        exact_nodes=EXACT_NODES if nodes is None else min(EXACT_NODES, nodes),
-        settle_nodes=SETTLE_NODES if nodes is None else min(SETTLE_NODES, nodes),
+        total_nodes=total,
+        exact_nodes=exact,
+        settle_nodes=settle,
     )
 
 

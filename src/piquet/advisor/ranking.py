@@ -143,6 +143,15 @@ SETTLE_NODES: Final = 4_000_000
 #: Two rivals settled with a full budget each took the advice to 2.1 s there (1 hand in
 #: 100 of the measurement)
 TOTAL_NODES: Final = 10_000_000
+
+
+def node_limits(nodes: int | None) -> tuple[int, int, int]:
+    """:func:`advise`'s ``total_nodes``, ``exact_nodes`` and ``settle_nodes`` for a search of
+    at most ``nodes`` positions in all, the other two held under it (None: its own)."""
+    if nodes is None:
+        return TOTAL_NODES, EXACT_NODES, SETTLE_NODES
+    return nodes, min(EXACT_NODES, nodes), min(SETTLE_NODES, nodes)
+
 #: the other's hands sampled for the declaration pass
 OPPONENT_SAMPLES: Final = 300
 #: draws the explanations' exact odds may enumerate, the pick's and then the others' while

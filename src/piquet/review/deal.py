@@ -204,18 +204,17 @@ def exchange_advice(
     from piquet.advisor import advise
     from piquet.advisor import verify as play_out
     from piquet.advisor.explain import Z95
-    from piquet.advisor.ranking import EXACT_NODES, SETTLE_NODES, TOTAL_NODES
+    from piquet.advisor.ranking import node_limits
     from piquet.advisor.verify import paired
     from piquet.analysis.drawtables import DEFAULT_BUDGET
 
     # no explanation (its draws cost a second and the review says why in its own words);
     # fewer exact worlds than a hint's: the discard made is then played out against it
+    total, exact, settle = node_limits(nodes)
     advice = advise(
         dealt, rules, role=role, stock=stock, seed=seed, samples=samples, explain_top=0,
         exact=ADVICE_EXACT, budget=DEFAULT_BUDGET if budget is None else budget,
-        total_nodes=TOTAL_NODES if nodes is None else nodes,
-        exact_nodes=EXACT_NODES if nodes is None else min(EXACT_NODES, nodes),
-        settle_nodes=SETTLE_NODES if nodes is None else min(SETTLE_NODES, nodes),
+        total_nodes=total, exact_nodes=exact, settle_nodes=settle,
     )
     ranked = {r.discard.mask: r for r in advice.ranking}
     best = advice.ranking[0]
