@@ -111,17 +111,22 @@ def seat_of(page: Any) -> dict[str, Any]:
     return dict(page.evaluate(_SEAT))
 
 
-def settle(page: Any) -> None:
-    """Wait until the table is idle and shows something this seat can do (or the end),
-    up to the page's :data:`PATIENCE` (15 s, as it was, a loaded machine could exceed):
-    both conditions in one wait, looked at together."""
+def ready(page: Any, selector: str) -> None:
+    """Wait until the table is idle and ``selector`` shows, up to the page's
+    :data:`PATIENCE`: both conditions in one wait, looked at together."""
     page.wait_for_function(
         f"""() => {{
           const shown = {_SHOWN};
-          return !!document.querySelector('#main[data-busy="0"]') && shown({READY!r});
+          return !!document.querySelector('#main[data-busy="0"]') && shown({selector!r});
         }}""",
         polling=50,
     )
+
+
+def settle(page: Any) -> None:
+    """Wait until the table is idle and shows something this seat can do (or the end),
+    up to the page's :data:`PATIENCE` (15 s, as it was, a loaded machine could exceed)."""
+    ready(page, READY)
 
 
 def n_of(page: Any) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from piquet.learn.glossary import GLOSSARY, terms_in
-from test_web_browser import _SHOWN, CARD_EDGE, DESKTOP, PHONE, new_page, shot
+from test_web_browser import _SHOWN, CARD_EDGE, DESKTOP, PHONE, new_page, ready, shot
 from test_web_kit import chromium_available
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -95,17 +95,6 @@ _LOOK = f"""() => {{
 
 def look(page: Any) -> dict[str, Any]:
     return dict(page.evaluate(_LOOK))
-
-
-def ready(page: Any, selector: str) -> None:
-    """Wait until the table is idle and ``selector`` shows (both in one wait)."""
-    page.wait_for_function(
-        f"""() => {{
-          const shown = {_SHOWN};
-          return !!document.querySelector('#main[data-busy="0"]') && shown({selector!r});
-        }}""",
-        polling=50,
-    )
 
 
 def decide(page: Any, seen: dict[str, Any] | None = None) -> str:
