@@ -14,7 +14,8 @@ file's pairs are the tournament's, whatever order or process played them.
 
 ``summary`` reads every file's pairs (a pair played twice is counted once) and prints, per
 rule set, format and players, A's stake a pair (settlement points of a partie, the games'
-stakes of a game: A's result at player 0 plus A's at player 1) with its 95% interval
+stakes of a game: the mean of A's result at player 0 and at player 1, as piquet
+tournament counts it) with its 95% interval
 (Student's t over the pairs, ``piquet.tournament.pairs.mean_ci``).
 """
 
@@ -44,7 +45,7 @@ def play(args: argparse.Namespace) -> None:
         line = {
             "rules": args.rules, "format": fmt.value, "a": a, "b": b, "seed": args.seed,
             "think_ms": args.think, "index": index, "match_seed": match_seed(args.seed, index),
-            "stake": sum(o.stake for o in outcomes),
+            "stake": sum(o.stake for o in outcomes) / 2,
             "matches": [{"a_player": o.a_player, "winner": o.winner, "points": o.points,
                          "stake": o.stake, "lurch": o.lurch, "rubicon": o.rubicon,
                          "deals": o.deals} for o in outcomes],
@@ -52,11 +53,11 @@ def play(args: argparse.Namespace) -> None:
         }
         with out.open("a", encoding="utf-8") as f:
             f.write(json.dumps(line) + "\n")
-        print(f"pair {index}: stake {line['stake']:+d} ({line['cpu_s']} CPU-s)", flush=True)
+        print(f"pair {index}: stake {line['stake']:+} ({line['cpu_s']} CPU-s)", flush=True)
 
 
 def summary(args: argparse.Namespace) -> None:
-    groups: dict[tuple[Any, ...], dict[int, int]] = defaultdict(dict)
+    groups: dict[tuple[Any, ...], dict[int, float]] = defaultdict(dict)
     for name in args.files:
         for line in Path(name).read_text(encoding="utf-8").splitlines():
             if line.strip():
