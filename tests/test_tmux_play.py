@@ -98,6 +98,10 @@ class Pane:
         deadline = time.monotonic() + timeout
         last = None
         screen = ""
+        if before is not None:
+            # keys were just sent: the screen read at once is still ``before`` (a tmux
+            # client for nothing); the first read a poll later is what the answer can change
+            time.sleep(0.04)
         while time.monotonic() < deadline:
             screen = self.screen()
             tail = last_line(screen)
