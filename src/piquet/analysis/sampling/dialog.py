@@ -76,7 +76,7 @@ def _find_claims(
             told = cache.get(said_shape(c) << 1 | by_pips)  # _said_of(c, rules), inlined
             if said in (told if told is not None else _said_of(c, rules)):
                 out.append(c)
-        if len(_FOUND) > 65_536:
+        if len(_FOUND) > 16_384:
             _FOUND.clear()
         found = _FOUND[key] = tuple(out)
     return found
