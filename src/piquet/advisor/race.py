@@ -19,6 +19,7 @@ from piquet.analysis.drawtables import (
 )
 from piquet.core.cards import CardSet
 from piquet.core.declarations import COURTS, Claim, DeclClass, best_claim, counted
+from piquet.core.roles import Role
 from piquet.core.rules import Rules
 from piquet.core.scoring import Kind, Tally
 from piquet.fast.solver import RACE_BONUS, Mode, PlayState, Solver, objective_for
@@ -92,7 +93,7 @@ class _Tallies:
         r = self.rules
         tally = Tally()
         counts = r.blanche_counted(blanche[0], blanche[1])
-        for role in (ELDER, YOUNGER):
+        for role in (Role.ELDER, Role.YOUNGER):
             if counts[role]:
                 tally = tally.add(role, Kind.BLANCHE, r.blanche_value, "", r, (0, 0), None)
         hands = (elder, younger)
@@ -102,9 +103,9 @@ class _Tallies:
             if e is None and y is None:
                 continue
             if y is None or (e is not None and e.key > y.key):
-                winner = ELDER
+                winner = Role.ELDER
             elif e is None or y.key > e.key:
-                winner = YOUNGER
+                winner = Role.YOUNGER
             else:
                 continue
             best = e if winner == ELDER else y
