@@ -22,12 +22,14 @@ from piquet.advisor.race import (
     _regressed,
     _regressed_se,
     _settle,
+    _Tallies,
 )
 from piquet.advisor.ranking import BOOK_MARGIN, SETTLE_NODES, TOTAL_NODES
 from piquet.analysis.odds import deck_mask
 from piquet.core.cards import CardSet, mask_cards
 from piquet.core.rules import PRESETS, get_rules
 from piquet.players.common import book_discard
+from piquet.players.search import declaration_tally
 
 R1754 = get_rules("court-gamester-1754")
 #: Particular Rule III's hand: the book lays out a queen, the play-out prefers the queens
@@ -539,3 +541,23 @@ def test_the_advice_prints_each_value_with_its_95_percent_interval() -> None:
         "about +1.0 (estimated)"
     )
     assert "95% interval" in LEGEND
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_races_tally_is_the_declaration_tally(preset: str) -> None:
+    """The race counts each hand's claims once: its tally of two final hands is
+    :func:`declaration_tally`'s, blanches included, asked again or in either order."""
+    rules = PRESETS[preset]
+    tallies = _Tallies(rules)
+    rng = random.Random(f"race-tally-{preset}")
+    deck = list(mask_cards(deck_mask(rules)))
+    pairs = []
+    for i in range(100):
+        cards = rng.sample(deck, 24)
+        elder, younger = sum(1 << c for c in cards[:12]), sum(1 << c for c in cards[12:])
+        blanche = (i % 7 == 0, i % 5 == 0)
+        pairs += [(elder, younger, blanche), (younger, elder, blanche)]
+    for elder, younger, blanche in pairs + pairs[::3]:
+        assert tallies(elder, younger, blanche) == declaration_tally(
+            elder, younger, rules, blanche=blanche
+        )

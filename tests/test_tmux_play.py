@@ -98,6 +98,10 @@ class Pane:
         deadline = time.monotonic() + timeout
         last = None
         screen = ""
+        if before is not None:
+            # keys were just sent: the screen read at once is still ``before`` (a tmux
+            # client for nothing); the first read a poll later is what the answer can change
+            time.sleep(0.04)
         while time.monotonic() < deadline:
             screen = self.screen()
             tail = last_line(screen)
@@ -108,17 +112,26 @@ class Pane:
             time.sleep(0.04)
         raise AssertionError(f"no prompt within {timeout} s; the screen:\n{screen}")
 
+    def _screen_then(self, *sends: list[str]) -> str:
+        """The screen, then each ``send-keys`` in turn: one tmux client for them all (a
+        command sequence), unless an argument ends in ``;``, which tmux would read as the
+        sequence's separator (then one client each)."""
+        if any(a.endswith(";") for keys in sends for a in keys):
+            before = self.screen()
+            for keys in sends:
+                self._tmux("send-keys", "-t", "play", *keys)
+            return before
+        args = ["capture-pane", "-p", "-t", "play"]
+        for keys in sends:
+            args += [";", "send-keys", "-t", "play", *keys]
+        return self._tmux(*args)
+
     def type(self, text: str) -> str:
-        before = self.screen()
-        if text:
-            self._tmux("send-keys", "-t", "play", "-l", "--", text)
-        self._tmux("send-keys", "-t", "play", "Enter")
-        return self.wait(before)
+        sends = [["-l", "--", text]] if text else []
+        return self.wait(self._screen_then(*sends, ["Enter"]))
 
     def keys(self, *keys: str) -> str:
-        before = self.screen()
-        self._tmux("send-keys", "-t", "play", *keys)
-        return self.wait(before)
+        return self.wait(self._screen_then(list(keys)))
 
 
 def last_line(screen: str) -> str:

@@ -18,10 +18,12 @@ from piquet.analysis.drawtables import (
     PassResult,
 )
 from piquet.core.cards import CardSet
-from piquet.core.declarations import COURTS
+from piquet.core.declarations import COURTS, Claim, DeclClass, best_claim, counted
+from piquet.core.roles import Role
+from piquet.core.rules import Rules
+from piquet.core.scoring import Kind, Tally
 from piquet.fast.solver import RACE_BONUS, Mode, PlayState, Solver, objective_for
 from piquet.players.common import book_discard
-from piquet.players.search import declaration_tally
 
 #: every DROP_EVERY worlds a leader clearly behind the best stops being valued exactly, and
 #: a close call being settled is judged again (piquet.advisor.ranking says more)
@@ -56,6 +58,61 @@ def _his_exchange(setup: Setup, world: World, k: int) -> tuple[int, int]:
     return disc, (world.opp_dealt & ~disc) | bits(world.stock[:n_e])
 
 
+
+
+# ------------------------------------------------------------------ the declarations
+_KINDS: Final = tuple(zip(DeclClass, (Kind.POINT, Kind.SEQUENCES, Kind.SETS), strict=True))
+
+
+class _Tallies:
+    """The declarations' tally of final hands, as
+    :func:`piquet.players.search.declaration_tally` counts it, for one rule set: each hand's
+    best claims are found once (the other's hand after the exchange is the same for every
+    candidate discard of a size, and a world is played out again when it is valued
+    exactly), and the tally of a pair of hands once."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self._best: dict[int, tuple[Claim | None, ...]] = {}
+        self._tally: dict[tuple[int, int, bool, bool], Tally] = {}
+
+    def best(self, hand: int) -> tuple[Claim | None, ...]:
+        found = self._best.get(hand)
+        if found is None:
+            found = self._best[hand] = tuple(best_claim(hand, c, self.rules) for c in DeclClass)
+        return found
+
+    def __call__(self, elder: int, younger: int, blanche: tuple[bool, bool]) -> Tally:
+        key = (elder, younger, blanche[0], blanche[1])
+        tally = self._tally.get(key)
+        if tally is None:
+            tally = self._tally[key] = self._count(elder, younger, blanche)
+        return tally
+
+    def _count(self, elder: int, younger: int, blanche: tuple[bool, bool]) -> Tally:
+        r = self.rules
+        tally = Tally()
+        counts = r.blanche_counted(blanche[0], blanche[1])
+        for role in (Role.ELDER, Role.YOUNGER):
+            if counts[role]:
+                tally = tally.add(role, Kind.BLANCHE, r.blanche_value, "", r, (0, 0), None)
+        hands = (elder, younger)
+        bests = (self.best(elder), self.best(younger))
+        for cls, kind in _KINDS:
+            e, y = bests[0][cls], bests[1][cls]
+            if e is None and y is None:
+                continue
+            if y is None or (e is not None and e.key > y.key):
+                winner = Role.ELDER
+            elif e is None or y.key > e.key:
+                winner = Role.YOUNGER
+            else:
+                continue
+            best = e if winner == ELDER else y
+            assert best is not None
+            _, pts = counted(hands[winner], best, r)
+            tally = tally.add(winner, kind, pts, "", r, (0, 0), None)
+        return tally
 
 
 # ------------------------------------------------------------------ the play-out
@@ -109,6 +166,7 @@ class _PlayOut:
         self.objective = objective_for(r, start=self.start, target=r.target if score else None)
         self.solver = Solver(r, self.objective)
         self._his: dict[tuple[int, int], tuple[int, int]] = {}
+        self._tallies = _Tallies(r)
         self._play_points = 0.0
         if score is not None:
             pool = future_pool(r)
@@ -126,7 +184,7 @@ class _PlayOut:
         final = (mine, his[1]) if st.role == ELDER else (his[1], mine)
         dealt = (st.hand, world.opp_dealt) if st.role == ELDER else (world.opp_dealt, st.hand)
         blanche = (dealt[0] & COURTS == 0, dealt[1] & COURTS == 0)
-        tally = declaration_tally(final[0], final[1], st.rules, blanche=blanche)
+        tally = self._tallies(final[0], final[1], blanche)
         reached = None
         if self.target is not None:
             for seat, a, b in _running(tally.events):

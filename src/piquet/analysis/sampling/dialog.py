@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from piquet.analysis.sampling.draw import SINK_WEIGHT
 from piquet.core.actions import Reply
 from piquet.core.deal import ELDER, YOUNGER, Utterance
-from piquet.core.declarations import Claim, DeclClass, claims, counted
+from piquet.core.declarations import Claim, DeclClass, claims, counted, shape_of
 from piquet.core.facts import (
     Declared,
     Fact,
@@ -56,16 +56,30 @@ def _talk_by_class(dialog: Sequence[Utterance]) -> list[tuple[DeclClass, list[Fa
     return sorted(by.items())
 
 
-def _find_claims(hand: int, cls: DeclClass, said: Statement, rules: Rules) -> list[Claim]:
-    """The claims of ``hand`` whose announcement tells ``said``."""
+_FOUND: dict[tuple[int, int, Statement], tuple[Claim, ...]] = {}
+""":func:`_find_claims` by the hand, the rule set's claim shape and point measure with the
+class, and what was said: the seat's own hand and words are the same in every world drawn
+for a view, and a drawn hand of the other's often comes again."""
+
+
+def _find_claims(
+    hand: int, cls: DeclClass, said: Statement, rules: Rules
+) -> tuple[Claim, ...]:
+    """The claims of ``hand`` whose announcement tells ``said`` (cached)."""
     by_pips = rules.point_measure is PointMeasure.PIPS
-    cache = _SAID_CACHE
-    out: list[Claim] = []
-    for c in claims(hand, cls, rules):
-        told = cache.get(said_shape(c) << 1 | by_pips)  # _said_of(c, rules), inlined
-        if said in (told if told is not None else _said_of(c, rules)):
-            out.append(c)
-    return out
+    key = (hand, (shape_of(rules).id << 3) | (by_pips << 2) | cls, said)
+    found = _FOUND.get(key)
+    if found is None:
+        cache = _SAID_CACHE
+        out: list[Claim] = []
+        for c in claims(hand, cls, rules):
+            told = cache.get(said_shape(c) << 1 | by_pips)  # _said_of(c, rules), inlined
+            if said in (told if told is not None else _said_of(c, rules)):
+                out.append(c)
+        if len(_FOUND) > 16_384:
+            _FOUND.clear()
+        found = _FOUND[key] = tuple(out)
+    return found
 
 
 def _my_post_exchange(view: DealView) -> int:
@@ -103,7 +117,7 @@ def _class_weight(
     partial = cls is DeclClass.POINT and rules.point_measure is PointMeasure.CARDS
     my_claim: Claim | None = None
     my_said: Statement | None = None
-    his: list[Claim] = []
+    his: Sequence[Claim] = ()
     """The claims of his hand that his words may stand for."""
     his_said: Statement | None = None
     revealed = False
