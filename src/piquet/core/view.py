@@ -27,6 +27,7 @@ from piquet.core.scoring import Event
 from piquet.core.words import aloud
 
 __all__ = [
+    "CARD_TEXTS",
     "DealView",
     "LeadBinding",
     "PublicView",
@@ -35,6 +36,7 @@ __all__ = [
     "dialog_json",
     "events_json",
     "lead_binding",
+    "mask_texts",
     "open_trick_leader",
     "played_by",
     "public_mask",
@@ -131,6 +133,7 @@ class DealView:
 
 _TEXTS: tuple[str, ...] = tuple(str(Card.from_index(i)) for i in range(36))
 """Card index -> its text (``QH``)."""
+CARD_TEXTS: Final = _TEXTS
 
 
 def _card_texts(x: CardSet) -> list[str]:
@@ -138,6 +141,12 @@ def _card_texts(x: CardSet) -> list[str]:
     the cards)."""
     texts = _TEXTS
     return [texts[i] for i in mask_cards(x.mask)]
+
+
+def mask_texts(mask: int) -> list[str]:
+    """The cards of ``mask`` as text, in a :class:`CardSet`'s order (a view's JSON)."""
+    texts = _TEXTS
+    return [texts[i] for i in mask_cards(mask)]
 
 
 _TRICKS: dict[Trick, dict[str, str]] = {}
