@@ -590,12 +590,27 @@ class Match:
         """Where the last move of ``players`` (one or several) stands in :attr:`history`, if
         it may be taken back: a move of the deal now in play, in a match not over.  None if
         there is none (a move of an earlier deal stays: the next hand has been seen)."""
-        if self.finished or self.deal is None:
+        deal = self.deal
+        if self.finished or deal is None:
             return None
-        who = {players} if isinstance(players, int) else set(players)
-        for i in range(len(self.history) - 1, self.deal_start - 1, -1):
-            if self.history[i][0] in who:
+        history = self.history
+        # back from the last move, one for each move of the deal (``deal_start``'s range,
+        # walked along the deal's own chain of moves rather than counted first)
+        node = deal._hist
+        i = len(history) - 1
+        if isinstance(players, int):
+            while node is not None:
+                if history[i][0] == players:
+                    return i
+                node = node[0]
+                i -= 1
+            return None
+        who = set(players)
+        while node is not None:
+            if history[i][0] in who:
                 return i
+            node = node[0]
+            i -= 1
         return None
 
     def before_each(self) -> list[tuple[Match, int]]:
