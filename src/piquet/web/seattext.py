@@ -24,12 +24,13 @@ from typing import Any, Final, Generic, TypeVar
 
 import orjson
 
+from piquet.core.actions import Play
 from piquet.core.deal import Trick, Utterance
 from piquet.core.matchtypes import DealSummary, GameResult, MatchView
 from piquet.core.roles import ROLE_NAMES
 from piquet.core.scoring import Event
 from piquet.core.view import CARD_TEXTS, DealView, dialog_json, events_json, mask_texts
-from piquet.table.menu import first_lead, menu_json
+from piquet.table.menu import PLAYS_JSON, first_lead, menu_json
 from piquet.web.entries import Entry
 
 __all__ = ["seat_head"]
@@ -149,6 +150,30 @@ def _deal_json(v: DealView) -> dict[str, Any]:
     }
 
 
+_PLAYS: dict[tuple[int, ...], Any] = {}
+"""The cards one may play, in the menu's order -> the menu's JSON as a fragment."""
+_NO_ITEMS: Final = Fragment(b"[]")
+
+
+def _menu(view: MatchView) -> Any:
+    """``menu_json(view)``; the play of the cards (most turns) as one fragment, by the
+    cards playable."""
+    deal = view.deal
+    if deal is None or view.to_act != view.player:
+        return _NO_ITEMS
+    legal = deal.legal_actions
+    if deal.discard_range is None and legal:
+        cards = tuple([a.card.index for a in legal if type(a) is Play])
+        if len(cards) == len(legal):
+            items = _PLAYS.get(cards)
+            if items is None:
+                if len(_PLAYS) >= 1 << 14:
+                    _PLAYS.clear()
+                items = _PLAYS[cards] = Fragment(_dumps([PLAYS_JSON[i] for i in cards]))
+            return items
+    return menu_json(view)
+
+
 def _view_json(view: MatchView, seats: Sequence[Any]) -> dict[str, Any]:
     """``view.to_json()`` as a seat is sent it (the seats' names; the deal without its
     legal actions), its lists as fragments."""
@@ -193,7 +218,7 @@ def seat_head(entry: Entry, seat: int) -> bytes:
         "finished": state.over,
         "to_act": to_act,
         "your_turn": to_act == seat,
-        "legal_actions": [] if state.ended_early else menu_json(view),
+        "legal_actions": _NO_ITEMS if state.ended_early else _menu(view),
         "first_lead": None if bound is None else bound.to_json(),
         "seats": Fragment(_seats(row.seats)),
         "hints": row.hints,
