@@ -24,6 +24,7 @@ from piquet.core.roles import OTHER, Role
 from piquet.core.rules import PRESETS
 from piquet.core.view import DealView, _leftovers_seen, _stock_seen, deal_view, played_by
 from piquet.table.errors import TableError
+from piquet.table.menu import menu_json
 from piquet.table.state import (
     ABORT,
     RESIGN,
@@ -36,7 +37,6 @@ from piquet.table.state import (
     rematch_entry,
 )
 from piquet.web.entries import Entry, Live, encode, match_of, seats_of, step
-from piquet.table.menu import menu_json
 from piquet.web.seattext import _menu, seat_head
 from piquet.web.showing import seat_body, seat_json
 from piquet.web.store import GameRow, SeatRow
