@@ -20,7 +20,7 @@ field for field as its ``to_json`` writes it; only the writing is shared.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Final
 
 import orjson
 
@@ -36,62 +36,81 @@ from piquet.web.entries import Entry
 __all__ = ["seat_head"]
 
 Fragment: Final = orjson.Fragment
-_T = TypeVar("_T")
 _dumps: Final = orjson.dumps
 
 
-class _ByIdentity(Generic[_T]):
-    """``id(obj)`` -> (``obj``, its JSON text): an object kept from state to state (a
-    tuple, a named tuple) is encoded once.  Holding the object keeps its id from being
-    reused while it is here; cleared when full."""
-
-    __slots__ = ("_held", "_make", "_size")
-
-    def __init__(self, make: Callable[[_T], bytes], size: int) -> None:
-        self._held: dict[int, tuple[_T, bytes]] = {}
-        self._make = make
-        self._size = size
-
-    def __call__(self, obj: _T) -> bytes:
-        hit = self._held.get(id(obj))
-        if hit is not None and hit[0] is obj:
-            return hit[1]
-        text = self._make(obj)
-        if len(self._held) >= self._size:
-            self._held.clear()
-        self._held[id(obj)] = (obj, text)
-        return text
+_Held = dict[int, tuple[Any, Any]]
+"""``id(obj)`` -> (``obj``, its JSON): an object kept from state to state (a tuple, a named
+tuple) is encoded once.  Holding the object keeps its id from being reused while it is
+here; cleared when full."""
 
 
-def _list_of(item: Callable[[Any], bytes]) -> Callable[[tuple[Any, ...]], bytes]:
-    """A tuple's JSON list, from each item's JSON text."""
-
-    def make(items: tuple[Any, ...]) -> bytes:
-        return b"[" + b",".join([item(x) for x in items]) + b"]"
-
-    return make
+def _held(held: _Held, size: int, obj: Any, value: Any) -> Any:
+    if len(held) >= size:
+        held.clear()
+    held[id(obj)] = (obj, value)
+    return value
 
 
-_said: Final = _ByIdentity[Utterance](lambda u: _dumps(dialog_json((u,))[0]), 16384)
-_event: Final = _ByIdentity[Event](lambda e: _dumps(events_json((e,))[0]), 16384)
-_trick: Final = _ByIdentity[Trick](lambda t: _dumps(t.to_json()), 16384)
-_summary: Final = _ByIdentity[DealSummary](lambda d: _dumps(d.to_json()), 4096)
-_game: Final = _ByIdentity[GameResult](lambda g: _dumps(g.to_json()), 4096)
-_dialog: Final = _ByIdentity[tuple[Utterance, ...]](_list_of(_said), 4096)
-_events: Final = _ByIdentity[tuple[Event, ...]](_list_of(_event), 4096)
-_tricks: Final = _ByIdentity[tuple[Trick, ...]](_list_of(_trick), 4096)
-_deals: Final = _ByIdentity[tuple[DealSummary, ...]](_list_of(_summary), 4096)
-_games: Final = _ByIdentity[tuple[GameResult, ...]](_list_of(_game), 4096)
+def _list(lists: _Held, items: _Held, make: Callable[[Any], bytes], seq: tuple[Any, ...]
+          ) -> Any:
+    """``seq``'s JSON list as a fragment, by the tuple (``lists``), made from each item's
+    JSON text (``items``; ``make`` an item's text)."""
+    hit = lists.get(id(seq))
+    if hit is not None and hit[0] is seq:
+        return hit[1]
+    parts = []
+    for x in seq:
+        got = items.get(id(x))
+        parts.append(got[1] if got is not None and got[0] is x
+                     else _held(items, 16384, x, make(x)))
+    return _held(lists, 4096, seq, Fragment(b"[" + b",".join(parts) + b"]"))
 
 
-def _seats_text(seats: Sequence[Any]) -> bytes:
+def _said(u: Utterance) -> bytes:
+    return _dumps(dialog_json((u,))[0])
+
+
+def _event(e: Event) -> bytes:
+    return _dumps(events_json((e,))[0])
+
+
+def _trick(t: Trick) -> bytes:
+    return _dumps(t.to_json())
+
+
+def _summary(d: DealSummary) -> bytes:
+    return _dumps(d.to_json())
+
+
+def _game(g: GameResult) -> bytes:
+    return _dumps(g.to_json())
+
+
+_SAID: Final[_Held] = {}
+_EVENT: Final[_Held] = {}
+_TRICK: Final[_Held] = {}
+_SUMMARY: Final[_Held] = {}
+_GAME: Final[_Held] = {}
+_DIALOGS: Final[_Held] = {}
+_EVENTS: Final[_Held] = {}
+_TRICKS: Final[_Held] = {}
+_DEALS: Final[_Held] = {}
+_GAMES: Final[_Held] = {}
+_SEATS: Final[_Held] = {}
+_NAMES: Final[_Held] = {}
+
+
+def _seats(seats: Sequence[Any]) -> Any:
+    """The game's seats (``seats_json``) and their names, as two fragments."""
+    hit = _SEATS.get(id(seats))
+    if hit is not None and hit[0] is seats:
+        return hit[1]
     from piquet.web.showing import seats_json
 
-    return _dumps(seats_json(seats))
+    return _held(_SEATS, 4096, seats, (
+        Fragment(_dumps(seats_json(seats))), Fragment(_dumps([s.name for s in seats]))))
 
-
-_seats: Final = _ByIdentity[Sequence[Any]](_seats_text, 4096)
-_names: Final = _ByIdentity[Sequence[Any]](lambda seats: _dumps([s.name for s in seats]), 4096)
 
 _CARDS: dict[int, Any] = {}
 """Card mask -> its JSON list as a fragment (the cards as text, in a view's order)."""
@@ -136,10 +155,10 @@ def _deal_json(v: DealView) -> dict[str, Any]:
         "opponent_discard_count": v.opponent_discard_count,
         "stock_count": v.stock_count,
         "leftover_count": v.leftover_count,
-        "dialog": Fragment(_dialog(v.dialog)),
-        "tricks": Fragment(_tricks(v.tricks)),
+        "dialog": _list(_DIALOGS, _SAID, _said, v.dialog),
+        "tricks": _list(_TRICKS, _TRICK, _trick, v.tricks),
         "trick_lead": None if trick_lead is None else CARD_TEXTS[trick_lead],
-        "events": Fragment(_events(v.events)),
+        "events": _list(_EVENTS, _EVENT, _event, v.events),
         "scores": {"elder": scores[0], "younger": scores[1]},
         "tricks_won": {"elder": won[0], "younger": won[1]},
         "lead_rule": None
@@ -174,8 +193,8 @@ def _menu(view: MatchView) -> Any:
     return menu_json(view)
 
 
-def _view_json(view: MatchView, seats: Sequence[Any]) -> dict[str, Any]:
-    """``view.to_json()`` as a seat is sent it (the seats' names; the deal without its
+def _view_json(view: MatchView, names: Any) -> dict[str, Any]:
+    """``view.to_json()`` as a seat is sent it (the seats' ``names``; the deal without its
     legal actions), its lists as fragments."""
     deal = view.deal
     return {
@@ -183,15 +202,15 @@ def _view_json(view: MatchView, seats: Sequence[Any]) -> dict[str, Any]:
         "rules": view.rules,
         "format": view.format.value,
         "players": list(view.players),
-        "names": Fragment(_names(seats)),
+        "names": names,
         "in_game": list(view.in_game),
         "dealer": view.dealer,
         "role": None if view.role is None else ROLE_NAMES[view.role],
         "scores": list(view.scores),
         "game_number": view.game_number,
         "deal_number": view.deal_number,
-        "deals": Fragment(_deals(view.deals)),
-        "games": Fragment(_games(view.games)),
+        "deals": _list(_DEALS, _SUMMARY, _summary, view.deals),
+        "games": _list(_GAMES, _GAME, _game, view.games),
         "deal": None if deal is None else _deal_json(deal),
         "to_act": view.to_act,
         "finished": view.finished,
@@ -209,6 +228,7 @@ def seat_head(entry: Entry, seat: int) -> bytes:
     to_act = state.to_act
     bound = first_lead(view)
     rematch = state.rematch
+    seats, names = _seats(row.seats)
     return _dumps({
         "id": row.id,
         "seat": seat,
@@ -220,9 +240,9 @@ def seat_head(entry: Entry, seat: int) -> bytes:
         "your_turn": to_act == seat,
         "legal_actions": _NO_ITEMS if state.ended_early else _menu(view),
         "first_lead": None if bound is None else bound.to_json(),
-        "seats": Fragment(_seats(row.seats)),
+        "seats": seats,
         "hints": row.hints,
-        "view": _view_json(view, row.seats),
+        "view": _view_json(view, names),
         "result": state.result(),
         "practice": state.practice(seat),
         "can_undo": state.can_undo(seat),
