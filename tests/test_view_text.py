@@ -146,8 +146,11 @@ def test_the_cheap_view_text_is_the_plain_one(preset: str, fmt: str | None) -> N
         live = Live(TableState.new(row.id, seats_of(row), m))
         steps = 0
         while steps < 600:
-            _check(Entry(row, live))
-            checked += 1
+            # game 2: every third state only (its lists grow by several items between
+            # two views, as a seat's do while the others move)
+            if game != 2 or steps % 3 == 0:
+                _check(Entry(row, live))
+                checked += 1
             if live.state.over:
                 if live.state.rematch is None:
                     live = step(live, 0, rematch_entry(f"next-{game}"))

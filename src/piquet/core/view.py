@@ -331,7 +331,7 @@ def _cardset(mask: int) -> CardSet:
     made once (a view has a dozen)."""
     out = _SETS.get(mask)
     if out is None:
-        if len(_SETS) >= 1 << 16:
+        if len(_SETS) >= 1 << 13:
             _SETS.clear()
             _SETS[0] = _NO_CARDS
         out = _NEW(CardSet)

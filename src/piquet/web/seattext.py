@@ -40,9 +40,8 @@ _dumps: Final = orjson.dumps
 
 
 _Held = dict[int, tuple[Any, Any]]
-"""``id(obj)`` -> (``obj``, its JSON): an object kept from state to state (a tuple, a named
-tuple) is encoded once.  Holding the object keeps its id from being reused while it is
-here; cleared when full."""
+"""``id(obj)`` -> (``obj``, its JSON): an object kept from state to state is encoded once.
+Holding the object keeps its id from being reused while it is here; cleared when full."""
 
 
 def _held(held: _Held, size: int, obj: Any, value: Any) -> Any:
@@ -52,19 +51,41 @@ def _held(held: _Held, size: int, obj: Any, value: Any) -> Any:
     return value
 
 
-def _list(lists: _Held, items: _Held, make: Callable[[Any], bytes], seq: tuple[Any, ...]
-          ) -> Any:
-    """``seq``'s JSON list as a fragment, by the tuple (``lists``), made from each item's
-    JSON text (``items``; ``make`` an item's text)."""
-    hit = lists.get(id(seq))
-    if hit is not None and hit[0] is seq:
-        return hit[1]
-    parts = []
-    for x in seq:
-        got = items.get(id(x))
-        parts.append(got[1] if got is not None and got[0] is x
-                     else _held(items, 16384, x, make(x)))
-    return _held(lists, 4096, seq, Fragment(b"[" + b",".join(parts) + b"]"))
+_DIALOG, _EVENTS, _TRICKS, _DEALS, _GAMES = range(5)
+_Carried = list[tuple[tuple[Any, ...], bytes, Any]]
+_CARRIED: dict[str, _Carried] = {}
+"""Game id -> for each of its lists (the deal's dialog, events and tricks, the match's
+deals and games), the last tuple written, its JSON and that as a fragment: the game's next
+state holds the same tuple, or that tuple with items added (written on to it).  Only
+the tuples decide the text; the game's id only keeps each game's last few apart."""
+_GAMES_CARRIED: Final = 8192
+
+
+def _carried(game_id: str) -> _Carried:
+    carried = _CARRIED.get(game_id)
+    if carried is None:
+        if len(_CARRIED) >= _GAMES_CARRIED:
+            _CARRIED.clear()
+        carried = _CARRIED[game_id] = [((), b"[]", _NO_ITEMS)] * 5
+    return carried
+
+
+def _list(carried: _Carried, which: int,
+          make: Callable[[Any], bytes], seq: tuple[Any, ...]) -> Any:
+    """``seq``'s JSON list as a fragment (``make``: an item's JSON text): the one carried
+    if ``seq`` is the tuple last written, that one written on if ``seq`` begins with it,
+    else written afresh."""
+    last, text, fragment = carried[which]
+    if seq is last:
+        return fragment
+    n = len(last)
+    if n and len(seq) > n and seq[:n] == last:  # (items compared by identity first)
+        text = text[:-1] + b"," + b",".join([make(x) for x in seq[n:]]) + b"]"
+    else:
+        text = b"[" + b",".join([make(x) for x in seq]) + b"]"
+    fragment = Fragment(text)
+    carried[which] = (seq, text, fragment)  # one store: a reader sees these or the last
+    return fragment
 
 
 def _said(u: Utterance) -> bytes:
@@ -87,18 +108,7 @@ def _game(g: GameResult) -> bytes:
     return _dumps(g.to_json())
 
 
-_SAID: Final[_Held] = {}
-_EVENT: Final[_Held] = {}
-_TRICK: Final[_Held] = {}
-_SUMMARY: Final[_Held] = {}
-_GAME: Final[_Held] = {}
-_DIALOGS: Final[_Held] = {}
-_EVENTS: Final[_Held] = {}
-_TRICKS: Final[_Held] = {}
-_DEALS: Final[_Held] = {}
-_GAMES: Final[_Held] = {}
 _SEATS: Final[_Held] = {}
-_NAMES: Final[_Held] = {}
 
 
 def _seats(seats: Sequence[Any]) -> Any:
@@ -108,7 +118,7 @@ def _seats(seats: Sequence[Any]) -> Any:
         return hit[1]
     from piquet.web.showing import seats_json
 
-    return _held(_SEATS, 4096, seats, (
+    return _held(_SEATS, 1024, seats, (
         Fragment(_dumps(seats_json(seats))), Fragment(_dumps([s.name for s in seats]))))
 
 
@@ -119,7 +129,7 @@ _CARDS: dict[int, Any] = {}
 def _cards(mask: int) -> Any:
     fragment = _CARDS.get(mask)
     if fragment is None:
-        if len(_CARDS) >= 1 << 16:
+        if len(_CARDS) >= 1 << 13:
             _CARDS.clear()
         fragment = _CARDS[mask] = Fragment(_dumps(mask_texts(mask)))
     return fragment
@@ -128,7 +138,7 @@ def _cards(mask: int) -> Any:
 _EMPTY: Final = _cards(0)
 
 
-def _deal_json(v: DealView) -> dict[str, Any]:
+def _deal_json(v: DealView, carried: _Carried) -> dict[str, Any]:
     """``v.to_json()`` without ``legal_actions`` (the menu says them), its lists as
     fragments."""
     cards = _cards
@@ -155,10 +165,10 @@ def _deal_json(v: DealView) -> dict[str, Any]:
         "opponent_discard_count": v.opponent_discard_count,
         "stock_count": v.stock_count,
         "leftover_count": v.leftover_count,
-        "dialog": _list(_DIALOGS, _SAID, _said, v.dialog),
-        "tricks": _list(_TRICKS, _TRICK, _trick, v.tricks),
+        "dialog": _list(carried, _DIALOG, _said, v.dialog),
+        "tricks": _list(carried, _TRICKS, _trick, v.tricks),
         "trick_lead": None if trick_lead is None else CARD_TEXTS[trick_lead],
-        "events": _list(_EVENTS, _EVENT, _event, v.events),
+        "events": _list(carried, _EVENTS, _event, v.events),
         "scores": {"elder": scores[0], "younger": scores[1]},
         "tricks_won": {"elder": won[0], "younger": won[1]},
         "lead_rule": None
@@ -186,14 +196,14 @@ def _menu(view: MatchView) -> Any:
         if len(cards) == len(legal):
             items = _PLAYS.get(cards)
             if items is None:
-                if len(_PLAYS) >= 1 << 14:
+                if len(_PLAYS) >= 1 << 11:
                     _PLAYS.clear()
                 items = _PLAYS[cards] = Fragment(_dumps([PLAYS_JSON[i] for i in cards]))
             return items
     return menu_json(view)
 
 
-def _view_json(view: MatchView, names: Any) -> dict[str, Any]:
+def _view_json(view: MatchView, names: Any, carried: _Carried) -> dict[str, Any]:
     """``view.to_json()`` as a seat is sent it (the seats' ``names``; the deal without its
     legal actions), its lists as fragments."""
     deal = view.deal
@@ -209,9 +219,9 @@ def _view_json(view: MatchView, names: Any) -> dict[str, Any]:
         "scores": list(view.scores),
         "game_number": view.game_number,
         "deal_number": view.deal_number,
-        "deals": _list(_DEALS, _SUMMARY, _summary, view.deals),
-        "games": _list(_GAMES, _GAME, _game, view.games),
-        "deal": None if deal is None else _deal_json(deal),
+        "deals": _list(carried, _DEALS, _summary, view.deals),
+        "games": _list(carried, _GAMES, _game, view.games),
+        "deal": None if deal is None else _deal_json(deal, carried),
         "to_act": view.to_act,
         "finished": view.finished,
         "ledger": list(view.ledger),
@@ -242,7 +252,7 @@ def seat_head(entry: Entry, seat: int) -> bytes:
         "first_lead": None if bound is None else bound.to_json(),
         "seats": seats,
         "hints": row.hints,
-        "view": _view_json(view, names),
+        "view": _view_json(view, names, _carried(row.id)),
         "result": state.result(),
         "practice": state.practice(seat),
         "can_undo": state.can_undo(seat),
