@@ -39,6 +39,13 @@ Fragment: Final = orjson.Fragment
 _dumps: Final = orjson.dumps
 
 
+def _kept(obj: Any) -> Any:
+    """``obj`` as JSON, a fragment to keep: its text copied to bytes of its own size
+    (``orjson.dumps`` answers bytes that hold a 4 KB buffer, however short the text:
+    kept as they come, a few thousand card lists held 30 MB more at 100 games)."""
+    return Fragment(memoryview(_dumps(obj)).tobytes())
+
+
 _Held = dict[int, tuple[Any, Any]]
 """``id(obj)`` -> (``obj``, its JSON): an object kept from state to state is encoded once.
 Holding the object keeps its id from being reused while it is here; cleared when full."""
@@ -119,7 +126,7 @@ def _seats(seats: Sequence[Any]) -> Any:
     from piquet.web.showing import seats_json
 
     return _held(_SEATS, 1024, seats, (
-        Fragment(_dumps(seats_json(seats))), Fragment(_dumps([s.name for s in seats]))))
+        _kept(seats_json(seats)), _kept([s.name for s in seats])))
 
 
 _CARDS: dict[int, Any] = {}
@@ -131,7 +138,7 @@ def _cards(mask: int) -> Any:
     if fragment is None:
         if len(_CARDS) >= 1 << 13:
             _CARDS.clear()
-        fragment = _CARDS[mask] = Fragment(_dumps(mask_texts(mask)))
+        fragment = _CARDS[mask] = _kept(mask_texts(mask))
     return fragment
 
 
@@ -198,7 +205,7 @@ def _menu(view: MatchView) -> Any:
             if items is None:
                 if len(_PLAYS) >= 1 << 11:
                     _PLAYS.clear()
-                items = _PLAYS[cards] = Fragment(_dumps([PLAYS_JSON[i] for i in cards]))
+                items = _PLAYS[cards] = _kept([PLAYS_JSON[i] for i in cards])
             return items
     return menu_json(view)
 
