@@ -16,6 +16,7 @@ import random
 import orjson
 import pytest
 
+from piquet.core.actions import Action
 from piquet.core.cards import CardSet
 from piquet.core.deal import ELDER, Deal, Phase
 from piquet.core.errors import PiquetError
@@ -60,7 +61,7 @@ def _plain_deal_view(deal: Deal, role: Role) -> DealView:
     other = OTHER[role]
     seen_by_opp = deal.shown[role] | _stock_seen(deal, other)
     mine = deal.hands[role] | deal.discards[role] | played_by(deal, role)
-    legal: tuple[object, ...] = ()
+    legal: tuple[Action, ...] = ()
     discard_range = None
     if deal.to_act == role:
         if deal.phase is Phase.EXCHANGE:
@@ -85,7 +86,7 @@ def _plain_deal_view(deal: Deal, role: Role) -> DealView:
         stock_count=len(deal.stock), leftover_count=deal.leftovers.bit_count(),
         dialog=deal.dialog, tricks=deal.tricks, trick_lead=deal.trick_lead,
         events=deal.events, scores=deal.scores, tricks_won=deal.won,
-        lead_rule=deal.lead_rule, legal_actions=legal,  # type: ignore[arg-type]
+        lead_rule=deal.lead_rule, legal_actions=legal,
         discard_range=discard_range, deferred=tuple(d.cls for d in deal.deferred),
     )
 
