@@ -40,6 +40,10 @@ def _seeded(seed: int, *parts: object) -> random.Random:
 
 
 _pack: Final = pack
+_NEW: Final = object.__new__
+_SET: Final = object.__setattr__
+_PLAYERS: Final = tuple(tuple(range(n)) for n in range(4))
+"""A match of n players' players, ``tuple(range(n))``."""
 
 
 
@@ -439,30 +443,42 @@ class Match:
         """Everything ``player`` may see, and nothing else."""
         if not 0 <= player < self.n_players:
             raise IllegalActionError(f"no player {player}: players are 0 to {self.n_players - 1}")
-        role = None if self.finished else self.role_of(player)
-        dv = deal_view(self.deal, role) if self.deal is not None and role is not None else None
-        return MatchView(
-            player=player,
-            rules=self.rules.name,
-            rule_set=self.rules,
-            format=self.format,
-            seed_public=False,
-            players=tuple(range(self.n_players)),
-            names=self.names,
-            in_game=self.in_game,
-            dealer=self.dealer,
-            role=role,
-            scores=self.scores,
-            game_number=self.game_number,
-            deal_number=self.deal_number,
-            deals=self.deals,
-            games=self.games,
-            deal=dv,
-            to_act=self.to_act,
-            finished=self.finished,
-            ledger=self.ledger,
-            pool=self.pool,
-        )
+        finished = self.finished
+        deal = self.deal
+        in_game = self.in_game
+        dealer = self.dealer
+        role = (None if finished or player not in in_game
+                else YOUNGER if player == dealer else ELDER)  # ``role_of``
+        dv = deal_view(deal, role) if deal is not None and role is not None else None
+        to_act = (None if finished or deal is None or deal.to_act is None
+                  else self.player_of(deal.to_act))  # ``to_act``
+        rules = self.rules
+        view: MatchView = _NEW(MatchView)
+        # every field of MatchView, in its order, as one dict (a frozen dataclass's
+        # ``__init__`` sets them one by one, each through ``object.__setattr__``)
+        _SET(view, "__dict__", {
+            "player": player,
+            "rules": rules.name,
+            "rule_set": rules,
+            "format": self.format,
+            "seed_public": False,
+            "players": _PLAYERS[n] if (n := len(self.names)) < 4 else tuple(range(n)),
+            "names": self.names,
+            "in_game": in_game,
+            "dealer": dealer,
+            "role": role,
+            "scores": self.scores,
+            "game_number": self.game_number,
+            "deal_number": self.deal_number,
+            "deals": self.deals,
+            "games": self.games,
+            "deal": dv,
+            "to_act": to_act,
+            "finished": finished,
+            "ledger": self.ledger,
+            "pool": self.pool,
+        })
+        return view
 
     def public_view(self) -> dict[str, Any]:
         """What a spectator may see, JSON-ready: the game's score and settled deals and
@@ -590,12 +606,27 @@ class Match:
         """Where the last move of ``players`` (one or several) stands in :attr:`history`, if
         it may be taken back: a move of the deal now in play, in a match not over.  None if
         there is none (a move of an earlier deal stays: the next hand has been seen)."""
-        if self.finished or self.deal is None:
+        deal = self.deal
+        if self.finished or deal is None:
             return None
-        who = {players} if isinstance(players, int) else set(players)
-        for i in range(len(self.history) - 1, self.deal_start - 1, -1):
-            if self.history[i][0] in who:
+        history = self.history
+        # back from the last move, one for each move of the deal (``deal_start``'s range,
+        # walked along the deal's own chain of moves rather than counted first)
+        node = deal._hist
+        i = len(history) - 1
+        if isinstance(players, int):
+            while node is not None:
+                if history[i][0] == players:
+                    return i
+                node = node[0]
+                i -= 1
+            return None
+        who = set(players)
+        while node is not None:
+            if history[i][0] in who:
                 return i
+            node = node[0]
+            i -= 1
         return None
 
     def before_each(self) -> list[tuple[Match, int]]:

@@ -93,9 +93,12 @@ class GameResult:
         }
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class MatchView:
-    """What one player may see of a match: the game's state and the deal's view."""
+    """What one player may see of a match: the game's state and the deal's view.
+
+    (No slots: :meth:`Match.view <piquet.core.match.Match.view>` fills its fields as one
+    dict, as :func:`~piquet.core.view.deal_view` fills a :class:`DealView`'s.)"""
 
     player: int
     rules: str

@@ -27,6 +27,7 @@ from piquet.core.scoring import Event
 from piquet.core.words import aloud
 
 __all__ = [
+    "CARD_TEXTS",
     "DealView",
     "LeadBinding",
     "PublicView",
@@ -35,6 +36,7 @@ __all__ = [
     "dialog_json",
     "events_json",
     "lead_binding",
+    "mask_texts",
     "open_trick_leader",
     "played_by",
     "public_mask",
@@ -45,9 +47,13 @@ __all__ = [
 _ROLES = tuple(Role)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class DealView:
-    """One role's knowledge of a deal.  Every card field is a :class:`CardSet`."""
+    """One role's knowledge of a deal.  Every card field is a :class:`CardSet`.
+
+    (No slots: :func:`deal_view` fills its fields as one dict, where a frozen dataclass's
+    ``__init__`` sets its 27 fields one by one, each through ``object.__setattr__``, at
+    about twenty times the cost; every move's views are made here.)"""
 
     role: Role
     phase: Phase
@@ -131,6 +137,7 @@ class DealView:
 
 _TEXTS: tuple[str, ...] = tuple(str(Card.from_index(i)) for i in range(36))
 """Card index -> its text (``QH``)."""
+CARD_TEXTS: Final = _TEXTS
 
 
 def _card_texts(x: CardSet) -> list[str]:
@@ -138,6 +145,12 @@ def _card_texts(x: CardSet) -> list[str]:
     the cards)."""
     texts = _TEXTS
     return [texts[i] for i in mask_cards(x.mask)]
+
+
+def mask_texts(mask: int) -> list[str]:
+    """The cards of ``mask`` as text, in a :class:`CardSet`'s order (a view's JSON)."""
+    texts = _TEXTS
+    return [texts[i] for i in mask_cards(mask)]
 
 
 _TRICKS: dict[Trick, dict[str, str]] = {}
@@ -308,65 +321,99 @@ def visible_mask(deal: Deal, role: int) -> int:
 _NEW: Final = object.__new__
 _SET: Final = object.__setattr__  # CardSet's own __setattr__ refuses every change
 _NO_CARDS: Final = CardSet(0)
+_SETS: dict[int, CardSet] = {0: _NO_CARDS}
+"""Mask -> its card set, shared (a card set never changes; a hand, the cards dealt, the
+discards are the same sets from view to view)."""
 
 
 def _cardset(mask: int) -> CardSet:
-    """``CardSet(mask)`` for a mask taken from a deal (a valid one: no check), the empty
-    set shared (a view has many)."""
-    if not mask:
-        return _NO_CARDS
-    out: CardSet = _NEW(CardSet)
-    _SET(out, "mask", mask)
+    """``CardSet(mask)`` for a mask taken from a deal (a valid one: no check), each set
+    made once (a view has a dozen)."""
+    out = _SETS.get(mask)
+    if out is None:
+        if len(_SETS) >= 1 << 13:
+            _SETS.clear()
+            _SETS[0] = _NO_CARDS
+        out = _NEW(CardSet)
+        _SET(out, "mask", mask)
+        _SETS[mask] = out
     return out
 
 
 def deal_view(deal: Deal, role: int) -> DealView:
-    """What ``role`` (0 elder, 1 younger) may see of ``deal``."""
+    """What ``role`` (0 elder, 1 younger) may see of ``deal``.
+
+    (What :func:`visible_mask` and :func:`played_by` say, worked out for both roles at
+    once: every move's views pass here.)"""
     role = _ROLES[role]
     other = OTHER[role]
-    seen_by_opp = deal.shown[role] | _stock_seen(deal, other)
-    mine = deal.hands[role] | deal.discards[role] | played_by(deal, role)
+    rules = deal.rules
+    hands, discards, taken = deal.hands, deal.discards, deal.taken
+    # the cards each role has played (``played_by``), in one pass over the tricks
+    tricks = deal.tricks
+    played = [0, 0]
+    for t in tricks:
+        leader = t.leader
+        played[leader] |= 1 << t.lead
+        played[1 - leader] |= 1 << t.follow
+    trick_lead = deal.trick_lead
+    if trick_lead is not None:
+        played[tricks[-1].winner if tricks else ELDER] |= 1 << trick_lead
+    # the stock cards each role has seen (``_stock_seen``): elder's leftovers (elder,
+    # where the rules show them) and younger's (as the rules allow each role)
+    left = deal.leftovers
+    unused = deal.elder_leftovers if rules.elder_sees_unused else 0
+    left_mine = left if left and _leftovers_seen(deal, role) else 0
+    left_other = left if left and _leftovers_seen(deal, other) else 0
+    unused_mine = unused if role == ELDER else 0
+    unused_other = unused if other == ELDER else 0
+    seen_by_opp = deal.shown[role] | (
+        (unused_other | left_other) & ~hands[other] & ~taken[other])
+    mine = hands[role] | discards[role] | played[role]
     legal: tuple[Action, ...] = ()
     discard_range = None
-    if deal.to_act == role:
-        if deal.phase is Phase.EXCHANGE:
+    to_act = deal.to_act
+    phase = deal.phase
+    if to_act == role:
+        if phase is Phase.EXCHANGE:
             discard_range = deal.discard_range()
         else:
             legal = tuple(deal.legal_actions())
-    return DealView(
-        role=role,
-        phase=deal.phase,
-        to_act=deal.to_act,
-        hand=_cardset(deal.hands[role]),
-        dealt=_cardset(deal.dealt[role]),
-        discards=_cardset(deal.discards[role]),
-        taken=_cardset(deal.taken[role]),
-        stock_seen=_cardset(_stock_seen(deal, role)),
-        elder_leftovers_seen=_cardset(
-            deal.elder_leftovers if role == ELDER and deal.rules.elder_sees_unused else 0
-        ),
-        leftovers_seen=_cardset(
-            deal.leftovers if deal.leftovers and _leftovers_seen(deal, role) else 0
-        ),
-        packet=deal.packet,
-        declaring=deal.cls if deal.phase is Phase.DECLARE else None,
-        opponent_shown=_cardset(deal.shown[other]),
-        opponent_played=_cardset(played_by(deal, other)),
-        seen_by_opponent=_cardset(seen_by_opp & mine),
-        opponent_discard_count=deal.discards[other].bit_count(),
-        stock_count=len(deal.stock),
-        leftover_count=deal.leftovers.bit_count(),
-        dialog=deal.dialog,
-        tricks=deal.tricks,
-        trick_lead=deal.trick_lead,
-        events=deal.events,
-        scores=deal.scores,
-        tricks_won=deal.won,
-        lead_rule=deal.lead_rule,
-        legal_actions=legal,
-        discard_range=discard_range,
-        deferred=tuple(d.cls for d in deal.deferred),
-    )
+    cardset = _cardset
+    deferred = deal.deferred
+    tally = deal.tally
+    view: DealView = _NEW(DealView)
+    _SET(view, "__dict__", {  # every field of DealView, in its order
+        "role": role,
+        "phase": phase,
+        "to_act": to_act,
+        "hand": cardset(hands[role]),
+        "dealt": cardset(deal.dealt[role]),
+        "discards": cardset(discards[role]),
+        "taken": cardset(taken[role]),
+        "stock_seen": cardset((unused_mine | left_mine) & ~hands[role] & ~taken[role]),
+        "elder_leftovers_seen": cardset(unused_mine),
+        "leftovers_seen": cardset(left_mine),
+        "packet": deal.packet,
+        "declaring": deal.cls if phase is Phase.DECLARE else None,
+        "opponent_shown": cardset(deal.shown[other]),
+        "opponent_played": cardset(played[other]),
+        "seen_by_opponent": cardset(seen_by_opp & mine),
+        "opponent_discard_count": discards[other].bit_count(),
+        "stock_count": len(deal.stock),
+        "leftover_count": left.bit_count(),
+        "dialog": deal.dialog,
+        "tricks": tricks,
+        "trick_lead": trick_lead,
+        "events": tally.events,
+        "scores": tally.totals,
+        "tricks_won": deal.won,
+        "lead_rule": deal.lead_rule,
+        "legal_actions": legal,
+        "discard_range": discard_range,
+        "deferred": tuple([d.cls for d in deferred]) if deferred else (),
+    })
+    return view
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,7 @@ __all__ = [
     "FirstLead",
     "MenuItem",
     "MenuKind",
+    "PLAYS_JSON",
     "REPLY_LABELS",
     "claim_label",
     "class_word",
@@ -222,6 +223,7 @@ _PLAYS: Final = tuple(_play_item(Card.from_index(i)) for i in range(36))
 rules, and every play is offered)."""
 _PLAYS_JSON: Final = tuple(item.to_json() for item in _PLAYS)
 """Card index -> its play item's JSON (shared: :func:`menu_json`'s callers only read it)."""
+PLAYS_JSON: Final = _PLAYS_JSON
 
 
 def menu_json(view: MatchView) -> list[dict[str, Any]]:

@@ -180,7 +180,7 @@ class TableState:
 
     def people_only(self) -> bool:
         """Two seats, both people: takebacks are asked of the other there."""
-        return len(self.seats) == 2 and not any(s.computer for s in self.seats)
+        return _seating(self.seats)[0]
 
     def can_ask_takeback(self, player: int) -> bool:
         return (self.people_only() and not self.over and self.takeback_asked is None
@@ -197,7 +197,8 @@ class TableState:
 
     def practice(self, player: int) -> bool:
         """Whether every other seat is the computer (undo is for such games)."""
-        return all(s.computer for s in self.seats if s.player != player)
+        _people, practice, anyone = _seating(self.seats)
+        return player in practice or anyone
 
     def can_undo(self, player: int) -> bool:
         return self.practice(player) and not self.over and (
@@ -522,6 +523,28 @@ def dealt_from(
         raise TableError(Refusal.UNREADABLE, str(exc)) from None
     return after, Pack(len(m.history), m.dealer if dealer is None else dealer, tuple(cards),
                        target)
+
+
+_Seating = tuple[bool, frozenset[int], bool]
+_SEATING: dict[int, tuple[tuple[Seat, ...], _Seating]] = {}
+"""id(a table's seats) -> (the seats, what :func:`_seating` says of them)."""
+
+
+def _seating(seats: tuple[Seat, ...]) -> _Seating:
+    """(whether the seats are two people; the seats' players for whom every other seat
+    is the computer; whether every seat is), worked out once per tuple of seats (a
+    table's states share theirs, and each seat's view asks twice)."""
+    hit = _SEATING.get(id(seats))
+    if hit is not None and hit[0] is seats:
+        return hit[1]
+    people = len(seats) == 2 and not any(s.computer for s in seats)
+    practice = frozenset(
+        p.player for p in seats if all(s.computer for s in seats if s.player != p.player))
+    out = (people, practice, all(s.computer for s in seats))
+    if len(_SEATING) >= 4096:
+        _SEATING.clear()
+    _SEATING[id(seats)] = (seats, out)
+    return out
 
 
 def _entry(player: int, text: str) -> Entry:

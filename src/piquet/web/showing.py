@@ -15,6 +15,7 @@ from piquet.table.errors import Refusal, TableError
 from piquet.table.menu import first_lead, menu_json
 from piquet.table.views import ended_deal_views, lines_added
 from piquet.web.entries import Entry, Live, encode, match_of
+from piquet.web.seattext import seat_head
 
 __all__ = ["last_deal_json", "record_of", "replay_step", "seat_body", "seat_json", "seats_json"]
 
@@ -43,7 +44,7 @@ def seat_body(entry: Entry, seat: int, problems: dict[str, str]) -> str:
         last = live.last_views.get(seat)
         if last is None:
             last = live.last_views[seat] = encode(last_deal_json(live, seat))
-        head = encode(seat_json(entry, seat, last_deal=False))
+        head = seat_head(entry, seat).decode()
         body = entry.bodies[seat] = (
             head[:-1] + ',"last_deal":' + last + ',"computer_problem":null}')
     # what the computer cannot do now (this process's, never cached): null when nothing
