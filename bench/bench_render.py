@@ -4,8 +4,9 @@ Starts ``piquet serve`` on a free port (SQLite in a temporary directory), opens 
 friend game in Debian's Chromium (the tests' launch: ``tests/test_web_kit.py``), plays both
 seats over HTTP with random legal actions (``--actions`` of them), waits after each for the
 page to show it, and reads Chrome's ``Performance.getMetrics`` (a CDP session) before and
-after: TaskDuration, ScriptDuration, RecalcStyleDuration, LayoutDuration, per view the page
-received over its socket.
+after: TaskDuration, ScriptDuration, RecalcStyleDuration, LayoutDuration (the renderer's main
+thread), and BrowserCPU, the CPU of every process of the Chromium it launched (the raster,
+compositor and display threads too), per view the page received over its socket.
 
 The page's static files come from this tree's ``src/piquet/web/static``, or with
 ``--baseline DIR`` also from DIR (e.g. main's: ``git archive main src/piquet/web/static |
