@@ -98,6 +98,12 @@ PATIENCE = 300_000
 """A browser wait's ceiling, in milliseconds: long, so that a loaded machine is slow but
 never fails; a wait ends as soon as its condition holds."""
 
+POLL = 20
+"""How often, in milliseconds, a test's ``wait_for_function`` looks at the page: not at
+each animation frame (Playwright's default, "raf"), which keeps the page drawing 60 frames
+a second for as long as the wait lasts: Chromium spent about 0.07 CPU-s a second of such a
+wait on the table, and about a fifth of that looking every 20 ms (bench_render.browser_cpu)."""
+
 #: fixture -> the marker every test using it gets
 FIXTURE_MARKERS = {
     "browser": "browser",

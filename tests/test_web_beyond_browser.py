@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from browserkit import box_of
-from conftest import PATIENCE
+from conftest import PATIENCE, POLL
 from test_web_kit import CARD, ThreadServer, chromium_available, pick, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -278,7 +278,8 @@ def test_analysis_on_the_replay_viewer(
     no_sideways_scroll(page, viewport)
     show = page.locator("#analysis .show-step").first
     show.click()
-    page.wait_for_function("!document.querySelector('.step').textContent.startsWith('Step 0 ')")
+    page.wait_for_function("!document.querySelector('.step').textContent.startsWith('Step 0 ')",
+                           polling=POLL)
     assert "Step 0 of" not in page.inner_text(".step")
     assert not page.errors, page.errors
     page.context.close()
@@ -352,13 +353,14 @@ def test_a_new_link_is_offered_in_the_lobby(server: ThreadServer, browser: Any) 
     old_link = ada.input_value(".invite-link")
     ada.get_by_role("button", name="Make a new link").click()
     ada.wait_for_function(
-        "old => document.querySelector('.invite-link')?.value !== old", arg=old_link)
+        "old => document.querySelector('.invite-link')?.value !== old", arg=old_link, polling=POLL)
     offer = ada.locator("#offer-lobby")
     assert offer.is_enabled() and offer.inner_text() == "Offer in the lobby"
     offer.click()
     # the button is disabled while the offer is sent, then says it was offered
     ada.wait_for_function(
-        "() => document.querySelector('#offer-lobby')?.textContent === 'Offered in the lobby'")
+        "() => document.querySelector('#offer-lobby')?.textContent === 'Offered in the lobby'",
+        polling=POLL)
     assert ada.locator("#offer-lobby").is_disabled()
     listed = httpx.get(server.url + "/api/lobby").json()["challenges"]
     assert [c["name"] for c in listed if c["name"] == "Ada relinks"] == ["Ada relinks"]

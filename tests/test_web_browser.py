@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from browserkit import box_of
-from conftest import PATIENCE
+from conftest import PATIENCE, POLL
 from test_web_kit import ThreadServer, chromium_available, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -107,7 +107,7 @@ _SEAT = f"""() => {{
 def seat_of(page: Any) -> dict[str, Any]:
     """The seat's table once it is idle: its phase, whether it is to act, its summary."""
     page.wait_for_function("() => !!document.querySelector('#main[data-busy=\"0\"]')",
-                           polling=50)
+                           polling=POLL)
     return dict(page.evaluate(_SEAT))
 
 
@@ -119,7 +119,7 @@ def ready(page: Any, selector: str) -> None:
           const shown = {_SHOWN};
           return !!document.querySelector('#main[data-busy="0"]') && shown({selector!r});
         }}""",
-        polling=50,
+        polling=POLL,
     )
 
 
@@ -191,6 +191,7 @@ def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
     page.wait_for_function(
         f"document.querySelector('#main').dataset.n != '{before}'"
         " || document.querySelector('#finished') !== null",
+        polling=POLL,
     )
     return phase or "?"
 
@@ -280,7 +281,7 @@ def test_two_people_play_a_hand_through_an_invitation(server: ThreadServer, brow
     guest.click("#join")
     guest.wait_for_url("**/play/*")
     guest.wait_for_selector("#main[data-n]")
-    host.wait_for_function("!document.querySelector('#invite')")  # the seat is taken
+    host.wait_for_function("!document.querySelector('#invite')", polling=POLL)  # the seat is taken
     assert "Guest <b>" in host.inner_text(".scores")  # shown as text, not markup
     taken = {"exchange", "play", "declare", "summary"}
     # play until the first deal is over: both tables then show its summary (a ceiling in
@@ -373,7 +374,8 @@ def test_take_back_at_a_new_deal_says_why_nothing_happens(
         else:  # pragma: no cover
             raise AssertionError("the second deal never came")
         assert not g["can_undo"]
-    page.wait_for_function(f"document.querySelector('#main').dataset.n === '{g['n']}'")
+    page.wait_for_function(f"document.querySelector('#main').dataset.n === '{g['n']}'",
+                           polling=POLL)
     if page.is_visible("#summary"):
         page.keyboard.press("Escape")
     time.sleep(0.2)
@@ -424,7 +426,7 @@ def test_a_socket_gone_silent_is_given_up_and_the_table_reconnects(
     page.clock.pause_at(page.evaluate("Date.now()") + 40_000)
     page.wait_for_selector("#conn.off")
     page.clock.resume()  # and a second later, in the page's time, connects again
-    page.wait_for_function("document.querySelector('#conn').classList.contains('on')")
+    page.wait_for_function("document.querySelector('#conn').classList.contains('on')", polling=POLL)
     assert len(sockets) >= 2  # connected again, through a second socket
     assert not page.errors
 
@@ -571,7 +573,7 @@ def test_an_action_the_socket_leaves_unanswered_is_sent_over_http_once(
     page, posted, held, n, _ws = _first_action_held(server, browser)
     assert held["n"] == n
     # answered by the view past n, through HTTP (the socket never answers it)
-    page.wait_for_function(f"Number(document.querySelector('#main').dataset.n) > {n}")
+    page.wait_for_function(f"Number(document.querySelector('#main').dataset.n) > {n}", polling=POLL)
     settle(page)
     # (naming the page's open socket: the view then comes once, in the answer)
     assert [{k: v for k, v in p.items() if k != "socket"} for p in posted] == [
@@ -596,13 +598,13 @@ def test_a_refusal_over_the_socket_is_said_and_frees_the_table(
 
     page, posted, held, n, ws = _first_action_held(server, browser, answer_something_else)
     said = "document.querySelector('#toast').textContent.includes"
-    page.wait_for_function(f"{said}('Something else failed')")
+    page.wait_for_function(f"{said}('Something else failed')", polling=POLL)
     assert held["n"] == n
     assert page.get_attribute("#main", "data-busy") == "1"  # still waiting for its answer
     ws.send(json.dumps({"type": "error", "status": 422, "error": "Not that one.",
                                  "answers": {"action": held["action"], "n": n}}))
     page.wait_for_selector('#main[data-busy="0"]')
-    page.wait_for_function(f"{said}('Not that one')")
+    page.wait_for_function(f"{said}('Not that one')", polling=POLL)
     assert n_of(page) == n and not posted
     # the table is free: the next move goes over the socket and is answered
     settle(page)

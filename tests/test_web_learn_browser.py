@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from conftest import POLL
 from piquet.learn.glossary import GLOSSARY, terms_in
 from test_web_browser import _SHOWN, CARD_EDGE, DESKTOP, PHONE, new_page, ready, shot
 from test_web_kit import chromium_available
@@ -44,7 +45,7 @@ _UNMARKED = """() => {
 
 def no_unexplained_term(page: Any, where: str) -> int:
     """Every glossary term on the page is marked; returns how many marks there are."""
-    page.wait_for_function("() => !document.querySelector('.loading')")
+    page.wait_for_function("() => !document.querySelector('.loading')", polling=POLL)
     assert "[object " not in page.inner_text("body"), where  # no value shown as code
     seen = page.evaluate(_UNMARKED)
     for text in seen["texts"]:
@@ -182,7 +183,7 @@ def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
         n = seen["n"]
         decide(page, seen)
         page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.n) > {n}"
-                               " || !!document.querySelector('#summary-continue')")
+                               " || !!document.querySelector('#summary-continue')", polling=POLL)
         decisions += 1
     assert explained, "the coach explained no term"
     # the deal's end: the last trick stays on the table, then the summary says why
@@ -289,7 +290,8 @@ def a_deal_alone(page: Any, url: str, *, check_every: int) -> None:
         decide(page, seen)
         page.wait_for_function(
             f"() => Number(document.querySelector('#main').dataset.n) > {n}"
-            " || !!document.querySelector('#summary-continue, #summary-ok, #finished')")
+            " || !!document.querySelector('#summary-continue, #summary-ok, #finished')",
+            polling=POLL)
         decisions += 1
     else:  # pragma: no cover
         raise AssertionError("the deal did not end")
@@ -385,7 +387,7 @@ def test_the_experts_settings_are_one_click_away(server: Any, browser: Any) -> N
     page.wait_for_selector("#learn-link")
     assert page.input_value("#opponent") == "adaptive" and page.is_checked("#hints")
     page.click("#welcome-expert")  # and the expert's again, in one click
-    page.wait_for_function("localStorage.getItem('piquet.level') === 'expert'")
+    page.wait_for_function("localStorage.getItem('piquet.level') === 'expert'", polling=POLL)
     assert not page.is_checked("#hints")
     assert page.errors == []
     page.context.close()
@@ -409,10 +411,11 @@ def test_a_hint_for_a_position_gone_by_is_dropped(server: Any, browser: Any) -> 
     with page.expect_request("**/hint*"):
         page.click("#btn-hint")
     page.wait_for_selector("#hint-thinking")
-    page.wait_for_function("() => document.querySelector('#btn-hint').disabled")
+    page.wait_for_function("() => document.querySelector('#btn-hint').disabled", polling=POLL)
     # the move, while the hint is still on its way
     decide(page)
-    page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.n) > {n}")
+    page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.n) > {n}",
+                           polling=POLL)
     page.wait_for_selector('#main[data-busy="0"]')
     assert not page.query_selector("#hint-thinking")
     assert len(held) == 1

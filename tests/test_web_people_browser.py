@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from conftest import PATIENCE
+from conftest import PATIENCE, POLL
 from piquet.analysis.ratings import NEW_PLAYER, rate_game
 from test_web_browser import new_page, one_move, seat_of, settle
 from test_web_kit import ThreadServer, chromium_available
@@ -113,7 +113,8 @@ def test_two_accounts_play_a_rated_partie_with_clocks_chat_a_takeback_a_third_wa
     for p in (ada, bob):
         p.wait_for_selector("#finished")
         p.wait_for_function("document.querySelector('#rated-line') && "
-                            "document.querySelector('#rated-line').textContent.includes('→')")
+                            "document.querySelector('#rated-line').textContent.includes('→')",
+                            polling=POLL)
     won, lost = rate_game(NEW_PLAYER, NEW_PLAYER, first_score=1)
     line = ada.inner_text("#rated-line")
     assert f"Ada 1500 → {round(won.rating)}" in line and f"Bob 1500 → {round(lost.rating)}" in line

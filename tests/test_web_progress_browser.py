@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from conftest import POLL
 from test_web_browser import DESKTOP, new_page
 from test_web_kit import ThreadServer, chromium_available
 
@@ -40,7 +41,7 @@ def test_a_lessons_progress_follows_the_account(server: ThreadServer, browser: A
     home.wait_for_function(
         "async () => { const r = await fetch('/api/account/progress');"
         " const p = (await r.json()).progress;"
-        " return Object.keys(p.lessons.point || {}).length > 0; }")
+        " return Object.keys(p.lessons.point || {}).length > 0; }", polling=POLL)
     # a second browser, logged out: nothing answered there
     other = new_page(browser, DESKTOP)
     other.goto(server.url + "/learn/lessons/point")

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 from browserkit import box_of
-from conftest import PATIENCE
+from conftest import PATIENCE, POLL
 from test_web_kit import ThreadServer, chromium_available, pick, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -114,7 +114,8 @@ def test_the_review_of_a_one_deal_game(
     screenshot(page, f"review-{size}")
     # a point of the curve shows its step on the viewer
     page.locator("svg.review-curve circle.dot").nth(3).click()
-    page.wait_for_function("!document.querySelector('.step').textContent.startsWith('Step 0 ')")
+    page.wait_for_function("!document.querySelector('.step').textContent.startsWith('Step 0 ')",
+                           polling=POLL)
     # play from here: a new practice game at that decision, the same cards
     first = mistakes.first
     data = httpx.get(server.url + f"/api/games/{game_id}/analysis",
@@ -201,6 +202,6 @@ def test_the_curve_over_the_deals_of_a_three_deal_game(
     assert step is not None
     chart.locator("circle.dot").nth(i - 1).click()
     page.wait_for_function(f"document.querySelector('.step').textContent"
-                           f".startsWith('Step {step + 1} ')")
+                           f".startsWith('Step {step + 1} ')", polling=POLL)
     assert not page.errors, page.errors
     page.context.close()

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from browserkit import box_of
-from conftest import PATIENCE
+from conftest import PATIENCE, POLL
 from test_web_kit import ThreadServer, as_cards, chromium_available, screenshot
 
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
@@ -199,7 +199,7 @@ def elder_seat(game: dict[str, Any]) -> int:
 
 def wait_n_changes(page: Any, before: str) -> None:
     page.wait_for_function(
-        f"document.querySelector('#main').dataset.n != '{before}'"
+        f"document.querySelector('#main').dataset.n != '{before}'", polling=POLL
     )
 
 
@@ -591,8 +591,9 @@ def test_undo_resign_and_rematch(server: ThreadServer, browser: Any, size: str) 
     page.wait_for_selector("#undo:not([disabled])")
     page.click("#undo")
     # the undo is an entry of the game's log: the version moves on, the move is taken back
-    page.wait_for_function(f"Number(document.querySelector('#main').dataset.n) > {n}")
-    page.wait_for_function("document.getElementById('toast').textContent === 'Taken back.'")
+    page.wait_for_function(f"Number(document.querySelector('#main').dataset.n) > {n}", polling=POLL)
+    page.wait_for_function("document.getElementById('toast').textContent === 'Taken back.'",
+                           polling=POLL)
     page.wait_for_selector('#main[data-turn="1"]')
     shot(page, "undo", size)
     # resign
@@ -610,7 +611,7 @@ def test_undo_resign_and_rematch(server: ThreadServer, browser: Any, size: str) 
     assert page.is_visible("#open-replay")
     # rematch: a new game, same rules, the seats swapped
     page.click("#rematch")
-    page.wait_for_function(f"location.href !== {first!r}")
+    page.wait_for_function(f"location.href !== {first!r}", polling=POLL)
     page.wait_for_selector("#main[data-n]")
     assert page.get_attribute(".scores .title", "title") == "rubicon"  # named by its title
     seat = page.evaluate(
@@ -893,7 +894,8 @@ def test_replay_speaks_names_and_words_with_one_listener(
     for _ in range(40):
         page.keyboard.press("ArrowRight")
         page.wait_for_timeout(30)
-    page.wait_for_function("document.querySelector('#replay-step').textContent.includes('40')")
+    page.wait_for_function("document.querySelector('#replay-step').textContent.includes('40')",
+                           polling=POLL)
     assert len(asked) <= 40
     page.wait_for_timeout(200)
     caption = page.inner_text("#replay-caption")
@@ -905,7 +907,8 @@ def test_replay_speaks_names_and_words_with_one_listener(
     # and one more key: exactly one request
     asked.clear()
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.querySelector('#replay-step').textContent.includes('41')")
+    page.wait_for_function("document.querySelector('#replay-step').textContent.includes('41')",
+                           polling=POLL)
     page.wait_for_timeout(300)
     assert len(asked) == 1
     no_sideways_scroll(page)
@@ -954,7 +957,7 @@ def test_the_smaller_things(server: ThreadServer, browser: Any, size: str) -> No
     api.drive(
         lambda g: bool(g["view"]["deal"] and g["view"]["deal"]["phase"] == "play"), watch=elder
     )
-    page.wait_for_function("document.querySelector('#main').dataset.phase === 'play'")
+    page.wait_for_function("document.querySelector('#main').dataset.phase === 'play'", polling=POLL)
     dialog = page.inner_text(".dialog")
     assert "I take" in dialog and "exchanges" not in dialog
     clipped = page.evaluate(
@@ -1193,7 +1196,7 @@ def test_a_phone_shows_new_game(server: ThreadServer, browser: Any) -> None:
         """w => { const e = document.querySelector('#nav-new'); if (!e) return false;
                   const r = e.getBoundingClientRect();
                   return r.width > 0 && r.x >= 0 && r.x + r.width <= w; }""",
-        arg=SIZES["phone"]["width"])
+        arg=SIZES["phone"]["width"], polling=POLL)
     no_sideways_scroll(page)
     page.click("#nav-new")
     page.wait_for_url(server.url + "/")

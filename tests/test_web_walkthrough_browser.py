@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from browserkit import box_of
+from conftest import POLL
 from test_web_kit import ThreadServer, as_cards
 from test_web_table import (
     SIZES,
@@ -99,7 +100,7 @@ def test_the_spectator_sees_the_deal_just_over_the_words_and_a_resignation(
     # the dialog in words, with the speaker's name (not the record's notation)
     said = api.drive(lambda g: bool(g["view"]["deal"] and g["view"]["deal"]["dialog"]))
     line = said["view"]["deal"]["dialog"][-1]
-    page.wait_for_function("document.querySelector('#watch-dialog') !== null")
+    page.wait_for_function("document.querySelector('#watch-dialog') !== null", polling=POLL)
     text = page.inner_text("#watch-dialog")
     assert as_cards(line["said"]) in text
     if line["text"] != line["said"]:  # "Carte blanche!" reads the same in both
@@ -120,6 +121,7 @@ def test_the_spectator_sees_the_deal_just_over_the_words_and_a_resignation(
     assert r.status_code == 200
     page.wait_for_function(
         "document.querySelector('#watch-status').textContent.includes('resigned')",
+        polling=POLL,
     )
     # the resignation is an entry of the game's log: the version moves on by it alone
     assert page.get_attribute("#main", "data-n") == str(int(before or 0) + 1)
