@@ -614,19 +614,11 @@ class Match:
         # walked along the deal's own chain of moves rather than counted first)
         node = deal._hist
         i = len(history) - 1
-        if isinstance(players, int):
-            while node is not None:
-                if history[i][0] == players:
-                    return i
-                node = node[0]
-                i -= 1
-            return None
-        who = set(players)
+        who = {players} if isinstance(players, int) else set(players)
         while node is not None:
             if history[i][0] in who:
                 return i
-            node = node[0]
-            i -= 1
+            node, i = node[0], i - 1
         return None
 
     def before_each(self) -> list[tuple[Match, int]]:
