@@ -187,7 +187,14 @@ def one_move(page: Any, taken: set[str], *, keyboard: bool = False) -> str:
         else:
             # a locator finds the button again when it is clicked: the table may have
             # been drawn anew (a view pushed over the WebSocket) since it was listed
-            page.locator("#actions button:not([disabled])").first.click()
+            from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+            try:
+                page.locator("#actions button:not([disabled])").first.click(timeout=20_000)
+            except PlaywrightTimeout:
+                # the table moved on since the look (the computer's move pushed over the
+                # socket) and offers no button now: look again (the caller's loop is bounded)
+                return "again"
     page.wait_for_function(
         f"document.querySelector('#main').dataset.n != '{before}'"
         " || document.querySelector('#finished') !== null",
@@ -611,3 +618,31 @@ def test_a_refusal_over_the_socket_is_said_and_frees_the_table(
     one_move(page, {"exchange", "play", "declare", "summary"})
     assert n_of(page) > n and not posted
     assert not page.errors
+
+
+def test_a_pointer_on_a_cards_lower_edge_leaves_it_still(
+        server: ThreadServer, browser: Any) -> None:
+    """A hovered card rises; the strip it rose from stays its own, so a pointer resting on
+    its lower edge leaves it risen (it used to rise off the pointer, drop back under it and
+    rise again, shaking for as long as the pointer stayed, and a click there never landed)."""
+    page = new_page(browser)
+    start_game(page, server.url)
+    page.wait_for_selector("#hand.choosing button.card")
+    card = page.locator("#hand.choosing button.card").last  # the last: not overlapped
+    box = card.bounding_box()
+    assert box is not None
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] - 2)
+    page.wait_for_function(  # the rise (6 px, a transition of 0.15 s) done
+        """(y) => [...document.querySelectorAll('#hand.choosing button.card')].pop()
+                     .getBoundingClientRect().top <= y - 5.5""", arg=box["y"], polling=POLL)
+    tops = page.evaluate(
+        """(n) => new Promise(done => {
+             const el = [...document.querySelectorAll('#hand.choosing button.card')].pop();
+             const tops = [];
+             const look = () => { tops.push(el.getBoundingClientRect().top);
+                                  tops.length < n ? requestAnimationFrame(look) : done(tops); };
+             requestAnimationFrame(look);
+           })""", 20)
+    assert len(set(tops)) == 1, tops
+    assert tops[0] < box["y"]  # risen, and staying so
+    page.close()
