@@ -18,12 +18,12 @@ from piquet.analysis.drawtables import (
     PassResult,
 )
 from piquet.core.cards import CardSet
-from piquet.core.declarations import COURTS, Claim, DeclClass, best_claim, counted
-from piquet.core.roles import Role
+from piquet.core.declarations import COURTS, Claim, DeclClass, best_claim
 from piquet.core.rules import Rules
-from piquet.core.scoring import Kind, Tally
+from piquet.core.scoring import Tally
 from piquet.fast.solver import RACE_BONUS, Mode, PlayState, Solver, objective_for
 from piquet.players.common import book_discard
+from piquet.players.search import declaration_tally
 
 #: every DROP_EVERY worlds a leader clearly behind the best stops being valued exactly, and
 #: a close call being settled is judged again (piquet.advisor.ranking says more)
@@ -58,10 +58,7 @@ def _his_exchange(setup: Setup, world: World, k: int) -> tuple[int, int]:
     return disc, (world.opp_dealt & ~disc) | bits(world.stock[:n_e])
 
 
-
-
 # ------------------------------------------------------------------ the declarations
-_KINDS: Final = tuple(zip(DeclClass, (Kind.POINT, Kind.SEQUENCES, Kind.SETS), strict=True))
 
 
 class _Tallies:
@@ -90,29 +87,8 @@ class _Tallies:
         return tally
 
     def _count(self, elder: int, younger: int, blanche: tuple[bool, bool]) -> Tally:
-        r = self.rules
-        tally = Tally()
-        counts = r.blanche_counted(blanche[0], blanche[1])
-        for role in (Role.ELDER, Role.YOUNGER):
-            if counts[role]:
-                tally = tally.add(role, Kind.BLANCHE, r.blanche_value, "", r, (0, 0), None)
-        hands = (elder, younger)
-        bests = (self.best(elder), self.best(younger))
-        for cls, kind in _KINDS:
-            e, y = bests[0][cls], bests[1][cls]
-            if e is None and y is None:
-                continue
-            if y is None or (e is not None and e.key > y.key):
-                winner = Role.ELDER
-            elif e is None or y.key > e.key:
-                winner = Role.YOUNGER
-            else:
-                continue
-            best = e if winner == ELDER else y
-            assert best is not None
-            _, pts = counted(hands[winner], best, r)
-            tally = tally.add(winner, kind, pts, "", r, (0, 0), None)
-        return tally
+        return declaration_tally(elder, younger, self.rules, blanche=blanche,
+                                 claims=(self.best(elder), self.best(younger)))
 
 
 # ------------------------------------------------------------------ the play-out

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import random
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Final
@@ -39,7 +40,7 @@ from typing import Final
 from piquet.analysis.sampling import SamplingError, World, sample_deals, sample_worlds
 from piquet.core.actions import Action, AnnounceBlanche, Declare, Pass, Play
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.core.declarations import DeclClass, best_claim, counted
+from piquet.core.declarations import Claim, DeclClass, best_claim, counted
 from piquet.core.errors import PiquetError
 from piquet.core.facts import BlancheCalled, BlancheDiscards, Exchanged
 from piquet.core.match import MatchView
@@ -493,17 +494,25 @@ def declaration_tally(
     rules: Rules,
     *,
     blanche: tuple[bool, bool] = (False, False),
+    claims: tuple[Sequence[Claim | None], Sequence[Claim | None]] | None = None,
 ) -> Tally:
-    """The tally after both declare all they hold (carte blanche first, repique judged)."""
+    """The tally after both declare all they hold (carte blanche first, repique judged).
+
+    ``claims``: each hand's best claim of each class (in :class:`DeclClass`'s order), where
+    the caller has them already (the advisor's play-outs, which meet a hand many times);
+    else they are found here."""
     tally = Tally()
     counts = rules.blanche_counted(blanche[0], blanche[1])
     for role in (ELDER, YOUNGER):
         if counts[role]:
             tally = tally.add(role, Kind.BLANCHE, rules.blanche_value, "", rules, (0, 0), None)
     hands = (elder, younger)
-    for cls, kind in zip(DeclClass, (Kind.POINT, Kind.SEQUENCES, Kind.SETS), strict=True):
-        e = best_claim(elder, cls, rules)
-        y = best_claim(younger, cls, rules)
+    for i, (cls, kind) in enumerate(
+            zip(DeclClass, (Kind.POINT, Kind.SEQUENCES, Kind.SETS), strict=True)):
+        if claims is None:
+            e, y = best_claim(elder, cls, rules), best_claim(younger, cls, rules)
+        else:
+            e, y = claims[0][i], claims[1][i]
         if e is None and y is None:
             continue
         if y is None or (e is not None and e.key > y.key):
