@@ -503,6 +503,20 @@ class Deal:
         HANDLERS[type(action)](self, d, action)
         return new
 
+    def _apply_legal(self, action: Action) -> Deal:
+        """:meth:`apply` without the check, for an action of this state's
+        :meth:`legal_actions` (allowed by construction): a caller that tries each of them
+        in turn pays no second proof of it."""
+        attrs: DealState = self.__dict__  # type: ignore[assignment]  # (no call: hot path)
+        new = object.__new__(Deal)
+        d = attrs.copy()
+        d["_legal"] = None
+        d["_play"] = None
+        d["_hist"] = (attrs["_hist"], (attrs["to_act"], action))
+        _SET_ATTR(new, "__dict__", d)
+        HANDLERS[type(action)](self, d, action)
+        return new
+
     # ------------------------------------------------------------------ checking
     def _actor(self) -> Role:
         """The role to act; refuses when nobody is (the deal is over)."""

@@ -49,7 +49,7 @@ from piquet.analysis.sampling.draw import (
 from piquet.core.actions import Action, DealBy, Discard, Play
 from piquet.core.cards import Card, CardSet
 from piquet.core.deal import ELDER, YOUNGER, Deal, Phase
-from piquet.core.errors import PiquetError
+from piquet.core.errors import IllegalActionError, PiquetError
 from piquet.core.facts import LeadNamed
 from piquet.core.rules import Rules
 from piquet.core.transitions import pack_dealing
@@ -250,20 +250,25 @@ def _replay(
         elif d.phase is Phase.DEAL:
             a = DealBy(view.packet or d.rules.packet_sizes[0])
         else:
+            # each option comes with the state it leads to (applied once, by _matching)
             options = _matching(d, view)
             if not options:
                 return None
-            if len(options) > 1:
-                for a in options:
-                    rest = _replay(d.apply(a), view, world, plays, played, budget, end)
-                    if rest is not None:
-                        rest.append(a)
-                        return rest
-                return None
-            a = options[0]
-        if not d.can(a):
+            for a, after in options[:-1]:
+                rest = _replay(after, view, world, plays, played, budget, end)
+                if rest is not None:
+                    rest.append(a)
+                    return rest
+            a, after = options[-1]
+            rest = _replay(after, view, world, plays, played, budget, end)
+            if rest is not None:
+                rest.append(a)
+            return rest
+        try:
+            after = d.apply(a)
+        except IllegalActionError:
             return None
-        rest = _replay(d.apply(a), view, world, plays, played, budget, end)
+        rest = _replay(after, view, world, plays, played, budget, end)
         if rest is not None:
             rest.append(a)
         return rest
@@ -278,18 +283,19 @@ def _reached(d: Deal, view: DealView, played: int, n_plays: int) -> bool:
     )
 
 
-def _matching(d: Deal, view: DealView) -> list[Action]:
-    """Actions whose new dialog lines are the view's next lines (silent ones last)."""
+def _matching(d: Deal, view: DealView) -> list[tuple[Action, Deal]]:
+    """Actions whose new dialog lines are the view's next lines (silent ones last), each
+    with the deal it leads to."""
     n = len(d.dialog)
-    out: list[Action] = []
-    silent: list[Action] = []
+    out: list[tuple[Action, Deal]] = []
+    silent: list[tuple[Action, Deal]] = []
     for a in d.legal_actions():
-        nd = d.apply(a)
+        nd = d._apply_legal(a)  # (legal: no check needed)
         new = nd.dialog[n:]
         if not new:
-            silent.append(a)
+            silent.append((a, nd))
         elif tuple(view.dialog[n : n + len(new)]) == new:
-            out.append(a)
+            out.append((a, nd))
     return out + silent
 
 
