@@ -49,67 +49,59 @@ def _ask(port: int, head: bytes, timeout: float = CEILING) -> tuple[int, dict[st
     return int(status_line.split()[1]), json.loads(body or b"{}")
 
 
-def test_oversized_or_too_many_headers_are_refused_with_431(tmp_path: Path) -> None:
-    server = _server(tmp_path)
-    try:
-        ok = b"GET /api/health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n"
-        many = b"".join(b"x-h%d: v\r\n" % i for i in range(30))
-        assert _ask(server.port, ok + many + b"\r\n")[0] == 200
-        status, body = _ask(server.port, ok + b"x-big: " + b"a" * 20000 + b"\r\n\r\n")
-        assert status == 431 and "at most 64 headers and 16384 bytes" in str(body["error"])
-        more = b"".join(b"x-h%d: v\r\n" % i for i in range(100))
-        assert _ask(server.port, ok + more + b"\r\n")[0] == 431
-        # a 5 MB header is cut off early, not read
-        with socket.create_connection(("127.0.0.1", server.port), timeout=CEILING) as s:
-            s.sendall(ok + b"x-huge: ")
-            sent = 0
-            try:
-                while sent < 5_000_000:
-                    sent += s.send(b"a" * 65536)
-            except OSError:
-                pass
-            assert sent < 5_000_000 or s.recv(100).startswith(b"HTTP/1.1 431")
-        assert httpx.get(server.url + "/api/health").status_code == 200
-    finally:
-        server.stop()
-
-
-def test_idle_and_trickling_connections_are_closed_after_the_request_timeout(
-    tmp_path: Path,
-) -> None:
-    server = _server(tmp_path, "--request-timeout", "1")
-    try:
-        idle = socket.create_connection(("127.0.0.1", server.port), timeout=CEILING)
-        slow = socket.create_connection(("127.0.0.1", server.port), timeout=CEILING)
-        slow.sendall(b"GET /api/health HTTP/1.1\r\nhost: x\r\nx-slow: ")
-        # a byte every half second, never finishing the head, for as long as the server
-        # keeps the connection: one that waited a second from each byte would keep it for
-        # ever (the ceiling only bounds that hang; a wall-clock bound on the whole, "under
-        # 8 s", could fail on a loaded machine and hardly told the two apart)
-        deadline = time.monotonic() + CEILING
-        closed = False
-        while not closed:
-            assert time.monotonic() < deadline, "the trickling connection was never closed"
-            try:
-                slow.send(b"a")
-            except OSError:
-                break
-            closed = bool(select.select([slow], [], [], 0.5)[0])
-        answer = b""
+def _oversized_or_too_many_headers_are_refused_with_431(server: Server) -> None:
+    ok = b"GET /api/health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n"
+    many = b"".join(b"x-h%d: v\r\n" % i for i in range(30))
+    assert _ask(server.port, ok + many + b"\r\n")[0] == 200
+    status, body = _ask(server.port, ok + b"x-big: " + b"a" * 20000 + b"\r\n\r\n")
+    assert status == 431 and "at most 64 headers and 16384 bytes" in str(body["error"])
+    more = b"".join(b"x-h%d: v\r\n" % i for i in range(100))
+    assert _ask(server.port, ok + more + b"\r\n")[0] == 431
+    # a 5 MB header is cut off early, not read
+    with socket.create_connection(("127.0.0.1", server.port), timeout=CEILING) as s:
+        s.sendall(ok + b"x-huge: ")
+        sent = 0
         try:
-            while chunk := slow.recv(4096):
-                answer += chunk
+            while sent < 5_000_000:
+                sent += s.send(b"a" * 65536)
         except OSError:
             pass
-        assert answer.startswith(b"HTTP/1.1 408"), answer
-        assert "did not arrive within 1 s" in answer.decode()
-        assert idle.recv(100) == b""  # closed without a word
-        idle.close()
-        slow.close()
-        # a request that arrives in time is served as usual
-        assert httpx.get(server.url + "/api/health").status_code == 200
-    finally:
-        server.stop()
+        assert sent < 5_000_000 or s.recv(100).startswith(b"HTTP/1.1 431")
+    assert httpx.get(server.url + "/api/health").status_code == 200
+
+
+def _idle_and_trickling_heads_are_closed(server: Server) -> None:
+    """A connection that sends nothing, and one that trickles its head, are closed once
+    the server's ``--request-timeout`` of 1 s has passed (the trickling one with 408)."""
+    idle = socket.create_connection(("127.0.0.1", server.port), timeout=CEILING)
+    slow = socket.create_connection(("127.0.0.1", server.port), timeout=CEILING)
+    slow.sendall(b"GET /api/health HTTP/1.1\r\nhost: x\r\nx-slow: ")
+    # a byte every half second, never finishing the head, for as long as the server
+    # keeps the connection: one that waited a second from each byte would keep it for
+    # ever (the ceiling only bounds that hang; a wall-clock bound on the whole, "under
+    # 8 s", could fail on a loaded machine and hardly told the two apart)
+    deadline = time.monotonic() + CEILING
+    closed = False
+    while not closed:
+        assert time.monotonic() < deadline, "the trickling connection was never closed"
+        try:
+            slow.send(b"a")
+        except OSError:
+            break
+        closed = bool(select.select([slow], [], [], 0.5)[0])
+    answer = b""
+    try:
+        while chunk := slow.recv(4096):
+            answer += chunk
+    except OSError:
+        pass
+    assert answer.startswith(b"HTTP/1.1 408"), answer
+    assert "did not arrive within 1 s" in answer.decode()
+    assert idle.recv(100) == b""  # closed without a word
+    idle.close()
+    slow.close()
+    # a request that arrives in time is served as usual
+    assert httpx.get(server.url + "/api/health").status_code == 200
 
 
 def test_connections_past_the_cap_are_answered_503(tmp_path: Path) -> None:
@@ -144,12 +136,19 @@ def _codes(url: str, n: int) -> list[int]:
         ]
 
 
-def test_x_forwarded_for_is_believed_only_from_a_named_proxy(tmp_path: Path) -> None:
+def test_heads_over_the_limits_get_431_and_x_forwarded_for_needs_a_named_proxy(
+    tmp_path: Path,
+) -> None:
+    """A head over 16 KiB or 64 lines is refused with 431; ``X-Forwarded-For`` is believed
+    only from a ``--proxy`` named.  (The first was a test of its own with a server of its
+    own: here it is the first server's, whose rate limit its five requests do not reach
+    and whose forty after them meet it all the same.)"""
     # a burst of 20, then one every twenty seconds: the forty requests meet the limit
     # however slowly the machine answers them (at one a second, forty requests that took
     # over half a second each, as on a loaded machine, would all be answered 200)
     server = _server(tmp_path, "--rate-limit", "0.05")
     try:  # the made-up addresses do not reset the bucket
+        _oversized_or_too_many_headers_are_refused_with_431(server)
         assert 429 in _codes(server.url, 40)
     finally:
         server.stop()
@@ -160,11 +159,17 @@ def test_x_forwarded_for_is_believed_only_from_a_named_proxy(tmp_path: Path) -> 
         server.stop()
 
 
-def test_a_trickled_body_gets_the_documented_408(tmp_path: Path) -> None:
-    """Issue 39: a request whose head arrived but whose body trickled was closed without a
-    word; the documented answer is 408, whatever part of the request is late."""
+def test_idle_trickling_and_trickled_body_connections_get_the_request_timeout(
+    tmp_path: Path,
+) -> None:
+    """A connection idle or trickling its head is closed after the request timeout (408
+    for the trickling one); and issue 39: a request whose head arrived but whose body
+    trickled was closed without a word; the documented answer is 408, whatever part of
+    the request is late.  One server for both (they were two tests, each with a server of
+    its own, the same but for the rate limit, which no request here meets)."""
     server = _server(tmp_path, "--request-timeout", "1", "--rate-limit", "0")
     try:
+        _idle_and_trickling_heads_are_closed(server)
         with socket.create_connection(("127.0.0.1", server.port), timeout=CEILING) as slow:
             # long enough (white space after the JSON) that trickling it takes minutes:
             # a loaded machine late to close the connection still answers 408 before

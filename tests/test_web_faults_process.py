@@ -103,37 +103,39 @@ def _stored(db: Path) -> int:
         return int(conn.execute("SELECT count(*) FROM piquet_actions").fetchone()[0])
 
 
-def test_health_reports_the_database_and_redis(tmp_path: Path) -> None:
-    data = migrated_data(tmp_path / "data")
-    server = Server(["--data", str(data), *ONE_WORKER], cwd=tmp_path).start()
-    try:
-        r = httpx.get(server.url + "/api/health")
-        assert r.status_code == 200
-        body = r.json()
-        workers = body.pop("workers")
-        assert body | {"version": "-"} == {
-            "ok": True,
-            "version": "-",
-            "database": "ok",
-            "redis": "off",
-            "quotas": "per process",
-        }
-        assert workers["mode"] == "process" and workers["workers"] >= 1
-        assert set(workers) == {"status", "mode", "workers", "alive", "replaced", "waiting",
-                                "running", "done", "failed"}
-    finally:
-        server.stop()
+def _healthy(base: str) -> None:
+    """Health reports the database and Redis (here none: quotas per process)."""
+    r = httpx.get(base + "/api/health")
+    assert r.status_code == 200
+    body = r.json()
+    workers = body.pop("workers")
+    assert body | {"version": "-"} == {
+        "ok": True,
+        "version": "-",
+        "database": "ok",
+        "redis": "off",
+        "quotas": "per process",
+    }
+    assert workers["mode"] == "process" and workers["workers"] >= 1
+    assert set(workers) == {"status", "mode", "workers", "alive", "replaced", "waiting",
+                            "running", "done", "failed"}
 
 
-def test_a_full_disk_is_a_503_with_words_and_health_says_so(tmp_path: Path) -> None:
-    """The file size limit of the server process is cut to less than its database holds
-    (the kernel refuses the writes, as a full disk does): every write answers 503 with a
-    JSON error, health answers 503; once there is room again both recover."""
+def test_health_reports_the_database_and_a_full_disk_is_a_503_with_words(
+    tmp_path: Path,
+) -> None:
+    """Health reports the database and Redis; then the file size limit of the server
+    process is cut to less than its database holds (the kernel refuses the writes, as a
+    full disk does): every write answers 503 with a JSON error, health answers 503; once
+    there is room again both recover.  (One server for both: the health report was a test
+    of its own, with a server of its own, the same but for its rate limit, which health
+    does not report.)"""
     data = migrated_data(tmp_path / "data")
     server = Server(["--data", str(data), "--rate-limit", "0", *ONE_WORKER], cwd=tmp_path).start()
     assert server.proc is not None
     base = server.url
     try:
+        _healthy(base)
         gid, tokens = friend_game(poster(base))
         rng = random.Random(9)
         assert _move(base, gid, tokens, rng).status_code == 200
