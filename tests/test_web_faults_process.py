@@ -22,7 +22,16 @@ import httpx
 import pytest
 
 from serverkit import migrated_data
-from test_web_kit import START_CEILING, Server, bearer, friend_game, pick, poster
+from test_web_kit import (
+    START_CEILING,
+    Server,
+    bearer,
+    client,
+    create,
+    friend_game,
+    pick,
+    poster,
+)
 
 ONE_WORKER = ["--ai-workers", "1"]
 """For the servers whose computer never plays (games between friends, health): one worker
@@ -254,15 +263,14 @@ def test_a_port_in_use_is_one_line_and_never_said_to_be_served(tmp_path: Path) -
 def test_a_damaged_page_found_while_serving_is_a_503_and_health_says_so(tmp_path: Path) -> None:
     """The page of the seats table is overwritten while the server is down; the server
     starts (nothing at start-up reads that page), and the first request that reads it
-    answers 503 with words, as does the health check from then on."""
+    answers 503 with words, as does the health check from then on.  (The game is made by
+    the application in this process over the same file, stopped before the damage: a
+    ``piquet serve`` started only to make it cost a process start.)"""
     data = migrated_data(tmp_path / "data")
     db = data / "piquet.sqlite3"
     args = ["--data", str(data), "--rate-limit", "0", *ONE_WORKER]
-    server = Server(args, cwd=tmp_path).start()
-    try:
-        made = httpx.post(server.url + "/api/games", json={"opponent": "friend"}).json()
-    finally:
-        server.stop()
+    with client(tmp_path, database=f"sqlite:///{db}") as c:
+        made = create(c, opponent="friend")
     with sqlite3.connect(db) as conn:
         (root,) = conn.execute(
             "SELECT rootpage FROM sqlite_master WHERE name = 'piquet_seats'"
