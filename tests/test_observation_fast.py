@@ -21,7 +21,14 @@ from piquet.integrations.observation import (
     observation_tensor,
 )
 
-EPISODES = {EpisodeFormat.DEAL: 40, EpisodeFormat.GAME: 3, EpisodeFormat.PARTIE: 2}
+EPISODES = {EpisodeFormat.DEAL: 8, EpisodeFormat.GAME: 1, EpisodeFormat.PARTIE: 1}
+"""Random episodes of each format a case plays: the first of those (the same seeds, the same
+moves) that ``tests/test_fast_adapters.py`` plays in the whole suite, where
+:func:`~piquet.integrations.check.differ_episode` compares at every step the same tensors,
+on the kernel's board and through the engine alone, asked twice, with the reference ones
+made from a copy of the episode with nothing kept (and the strings, the legal ids and the
+returns besides): 50, 3 and 2 episodes, where this test played 40, 3 and 2.  That test
+is of the slow kind; this one keeps a sample of it in the quick subset."""
 CASES = [(name, fmt, kernel) for name, rules in PRESETS.items() for fmt in EpisodeFormat
          if fmt is not EpisodeFormat.PARTIE or Format.PARTIE in rules.formats
          for kernel in (True, False)]
