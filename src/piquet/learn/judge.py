@@ -116,8 +116,10 @@ def finish_declarations(deal: Deal, rules: Rules) -> Deal:
                 continue
             return deal
         if deal.phase is Phase.DECLARE:
-            # truthful_declaration(deal_view(deal, role), rules) without the whole view
-            deal = deal.apply(truthful_choice(deal.legal_actions(), deal.hands[role], rules))
+            # truthful_declaration(deal_view(deal, role), rules) without the whole view:
+            # one of the legal actions, applied with no second proof of it
+            deal = deal._apply_legal(truthful_choice(deal.legal_actions(), deal.hands[role],
+                                                     rules))
         else:
             deal = deal.apply(book_action(deal_view(deal, role), rules))
     raise JudgeError("the deal did not reach its play")  # pragma: no cover (200 is plenty)
