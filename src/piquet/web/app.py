@@ -149,6 +149,8 @@ async def _lifespan(config: WebConfig, state: Server) -> AsyncIterator[None]:
     games = Games(
         store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
     )
+    # PostgreSQL's news of the other processes' writes wakes the watchers here
+    games.hear_news(hub.deliver, hub.wake_all)
     ai = AiRunner(games, hub, jobs, think_ms=config.think_ms)
 
     async def on_over(entry: Entry) -> None:

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from piquet.web.database import StoreError, actions_t, games_t, reason_of, seats_t
+from piquet.web.pgnews import notify
 
 __all__ = [
     "VERSION",
@@ -247,7 +248,8 @@ _VERSIONS: dict[str, _Statement] = {}
 
 def append_all(conn: sa.Connection, items: Sequence[Append], now: float) -> list[bool]:
     """Write ``items`` in ``conn``'s transaction: for each, whether the log had its length
-    and the game its revision."""
+    and the game its revision.  On PostgreSQL the games written are told to every
+    listening process in the same transaction (:func:`piquet.web.pgnews.notify`)."""
     advance, log_row = _statements(conn.dialect)
     results = []
     rows: list[Any] = []
@@ -277,6 +279,8 @@ def append_all(conn: sa.Connection, items: Sequence[Append], now: float) -> list
             )
     if rows:
         conn.exec_driver_sql(log_row.text, rows)
+        notify(conn, [(item.game_id, item.idx + 1)
+                      for item, ok in zip(items, results, strict=True) if ok])
     return results
 
 
