@@ -22,7 +22,7 @@ import httpx
 import psycopg
 
 from piquet.web.games import Entry, Games
-from piquet.web.pgnews import NewsListener, payloads
+from piquet.web.pgnews import NewsListener, _parse, payloads
 from piquet.web.store import Store, database_url
 from test_web_kit import accept, bearer, offer, pick, poster
 
@@ -146,7 +146,7 @@ def test_late_news_never_hides_what_the_client_has_seen(pg_url: str, tmp_path: P
             seen = asyncio.run(a.fresh_async(gid, moved.n))
             assert seen.n == moved.n and reads
             # an action chosen on B's answer, sent to A, with A's memory put back behind
-            a._put(gid, live=held.live, replace=True)  # noqa: SLF001 (memory behind)
+            a._put(gid, live=held.live, replace=True)  # memory put back behind
             behind = a.cached(gid)
             assert behind is not None and behind.n == held.n
             m = moved.live.match
@@ -208,9 +208,13 @@ def test_news_of_a_seat_taken_is_read() -> None:
     news.hear("g", -1)
     assert not news.current("g", 4, token)
     assert news.current("g", 4, news.token("g"))
-    many = payloads((f"{i:016d}", i) for i in range(2000))
+    many = payloads((f"{i:016d} :x", i) for i in range(2000))  # any id reads back
     assert len(many) > 1 and all(len(p.encode()) < 8000 for p in many)
-    assert sum(len(p.split()) - 1 for p in many) == 2000
+    read = [item for p in many for item in _parse(p) or []]
+    assert read == [(f"{i:016d} :x", i, True) for i in range(2000)]
+    assert _parse("someone [[1, 2") is None  # unreadable: the listener forgets all
+    news.forget()
+    assert not news.current("g", 4, token) and news.heard == {}
 
 
 def test_two_processes_through_a_killed_listener_show_what_was_seen(pg_servers: Any) -> None:

@@ -188,8 +188,9 @@ class Games:
         if len(opponents) != n_other:
             raise TableError(Refusal.UNREADABLE, f"a {fmt.value} needs {n_other} opponent(s)")
         allowed = [*levels, FRIEND]
-        token = secrets.token_urlsafe(32)
-        seats = [NewSeat("human", None, clean_name(name, "Player 1"), hash_secret(token), None)]
+        seat_token = secrets.token_urlsafe(32)
+        seats = [NewSeat("human", None, clean_name(name, "Player 1"), hash_secret(seat_token),
+                         None)]
         invites: list[tuple[int, str]] = []
         for i, opp in enumerate(opponents, start=1):
             key = opp.strip().lower()
@@ -209,6 +210,7 @@ class Games:
                 )
         game_id = secrets.token_urlsafe(12)
         seed = secrets.randbelow(MAX_SEED)
+        token = self._read_at(game_id)  # (nobody has written it before: it is new)
         row = self.store.create_game(
             game_id=game_id,
             rules=r.name,
@@ -219,7 +221,8 @@ class Games:
             seats=seats,
         )
         self._put(row.id, row=row, live=self._start(row))
-        return Created(game_id, token, 0, tuple(invites))
+        self._was_read(row.id, token)
+        return Created(game_id, seat_token, 0, tuple(invites))
 
     def _start(self, row: GameRow) -> Live:
         """The game as dealt, before any entry of its log."""

@@ -181,23 +181,21 @@ def _query(query: bytes) -> tuple[float, int | None] | None:
     """(the seconds to wait, the log length seen) of a view's query: ``wait=S``, ``n=K``,
     both joined by ``&`` in either order, or none; None for any other query (read by
     FastAPI, which says what is wrong with it)."""
-    wait: float | None = 0.0
+    wait = 0.0
     seen: int | None = None
-    if query:
-        parts = query.split(b"&")
-        if len(parts) > 2:
+    waited = False
+    parts = query.split(b"&") if query else []
+    if len(parts) > 2:
+        return None
+    for part in parts:
+        m = _SEEN.fullmatch(part)
+        if m is not None and seen is None:
+            seen = int(m[1])
+            continue
+        got = None if waited or not part else _wait(part)
+        if got is None:
             return None
-        waits = 0
-        for part in parts:
-            m = _SEEN.fullmatch(part)
-            if m is not None and seen is None:
-                seen = int(m[1])
-            elif waits == 0:
-                waits, wait = 1, _wait(part)
-            else:
-                return None
-        if wait is None:
-            return None
+        wait, waited = got, True
     return wait, seen
 
 

@@ -7,8 +7,10 @@ Every write that changes what :meth:`Store.version <piquet.web.store.Store.versi
 a notification on the schema's channel (:data:`CHANNEL_SQL`): PostgreSQL delivers it to
 every listening session if and only if that transaction commits, in commit order, whoever
 wrote it (another server process, a bot through :mod:`piquet.web.gamestore`, a process
-killed just after its commit).  The payload is ``ORIGIN GAME:N GAME:N ...``: each game
-and its log length after the write (``-1``: something else changed, such as a seat).
+killed just after its commit).  The payload is ``ORIGIN [[GAME, N], ...]`` (JSON after the
+process's name): each game and its log length after the write (``-1``: something else
+changed, such as a seat).  A payload that cannot be read begins a new epoch (every game
+held is read again once): no news is ever dropped unseen.
 
 :class:`NewsListener` keeps one connection of its own in ``LISTEN`` from a thread of its
 own.  A game held in memory is known current (:meth:`NewsListener.current`) only while
@@ -30,6 +32,7 @@ log length it has seen, ``n``), and the game is read when memory is behind it.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import secrets
 import threading
@@ -80,17 +83,17 @@ def payloads(news: Iterable[tuple[str, int]], origin: str = ORIGIN) -> list[str]
     """``news`` ((game id, log length or -1), ...) as notification payloads, each under
     PostgreSQL's limit."""
     out: list[str] = []
-    part = [origin]
-    size = len(origin)
+    part: list[str] = []
+    size = len(origin) + 3
     for game_id, n in news:
-        item = f"{game_id}:{n}"
-        if size + 1 + len(item) > _PAYLOAD_MAX and len(part) > 1:
-            out.append(" ".join(part))
-            part, size = [origin], len(origin)
+        item = json.dumps([game_id, n])
+        if size + 1 + len(item.encode()) > _PAYLOAD_MAX and part:
+            out.append(f"{origin} [{','.join(part)}]")
+            part, size = [], len(origin) + 3
         part.append(item)
-        size += 1 + len(item)
-    if len(part) > 1:
-        out.append(" ".join(part))
+        size += 1 + len(item.encode())
+    if part:
+        out.append(f"{origin} [{','.join(part)}]")
     return out
 
 
@@ -210,7 +213,13 @@ class NewsListener:
                 # every notification of the first packet that brings any (never left
                 # half read: the generator's rest would be lost), or none by ``every``
                 for note in conn.notifies(timeout=self.every, stop_after=1):
-                    got.extend(_parse(note.payload))
+                    items = _parse(note.payload)
+                    if items is None:  # news that cannot be read: all of it read again
+                        log.warning("piquet: unreadable news from the database: %.80r",
+                                    note.payload)
+                        self.forget()
+                    else:
+                        got.extend(items)
                 if self._stop.is_set():
                     return
                 while self.pause.is_set() and not self._stop.is_set():
@@ -234,15 +243,19 @@ class NewsListener:
             if not mine:  # this process's own news reached its watchers already
                 others.append((game_id, n if n >= 0 else None))
         if len(self.heard) + len(self.vague) > _HEARD_MAX:
-            self.epoch += 1  # first: what was read before is read again
-            self.heard.clear()
-            self.vague.clear()
+            self.forget()
         callback = self.on_news
         if others and callback is not None:
             try:
                 callback(others)
             except Exception:  # never stops the listener
                 log.exception("piquet: the database's news")
+
+    def forget(self) -> None:
+        """Begin a new epoch: every game held is read again once before it is trusted."""
+        self.epoch += 1  # first: what was read before is not trusted past this line
+        self.heard.clear()
+        self.vague.clear()
 
     def _up(self) -> None:
         self.epoch += 1  # first: a game read before is not trusted past this line
@@ -276,18 +289,16 @@ class NewsListener:
                 log.exception("piquet: the database's news")
 
 
-def _parse(payload: str) -> list[tuple[str, int, bool]]:
-    """A notification's payload as [(game id, n, whether this process sent it), ...]."""
+def _parse(payload: str) -> list[tuple[str, int, bool]] | None:
+    """A notification's payload as [(game id, n, whether this process sent it), ...]; None
+    if it cannot be read."""
     origin, _, rest = payload.partition(" ")
     mine = origin == ORIGIN
-    out: list[tuple[str, int, bool]] = []
-    for item in rest.split():
-        game_id, _, n_text = item.rpartition(":")
-        try:
-            out.append((game_id, int(n_text), mine))
-        except ValueError:
-            continue
-    return out
+    try:
+        items = json.loads(rest)
+        return [(str(game_id), int(n), mine) for game_id, n in items]
+    except (ValueError, TypeError):
+        return None
 
 
 def _describe(exc: BaseException) -> str:
