@@ -246,26 +246,64 @@ def read_version(conn: sa.Connection, game_id: str) -> tuple[int, int, int] | No
 _VERSIONS: dict[str, _Statement] = {}
 
 
+_ADVANCE_ALL: Final = (
+    f"UPDATE {games_t.name} AS g SET n_actions = v.idx + 1, finished = v.finished, "
+    "updated_at = %(now)s "
+    "FROM unnest(%(ids)s::text[], %(idxs)s::int[], %(revs)s::int[], %(fins)s::bool[]) "
+    "AS v(id, idx, rev, finished) "
+    "WHERE g.id = v.id AND g.n_actions = v.idx AND g.revision = v.rev "
+    "RETURNING g.id"
+)
+"""PostgreSQL: the advance of many games, each named once, in one statement (one round
+trip a batch, where each append's own statement cost the writer thread a round trip and
+SQLAlchemy's execution, a tenth of the server's CPU an action at 500 games): the ids of
+the games it advanced."""
+
+
+def _advance_all(conn: sa.Connection, items: Sequence[Append], now: float) -> set[str]:
+    """:data:`_ADVANCE_ALL` of ``items`` (a game at most once among them)."""
+    res = conn.exec_driver_sql(_ADVANCE_ALL, {
+        "now": now,
+        "ids": [i.game_id for i in items],
+        "idxs": [i.idx for i in items],
+        "revs": [i.revision for i in items],
+        "fins": [i.finished for i in items],
+    })
+    return {str(r[0]) for r in res}
+
+
 def append_all(conn: sa.Connection, items: Sequence[Append], now: float) -> list[bool]:
     """Write ``items`` in ``conn``'s transaction: for each, whether the log had its length
     and the game its revision.  On PostgreSQL the games written are told to every
-    listening process in the same transaction (:func:`piquet.web.pgnews.notify`)."""
+    listening process in the same transaction (:func:`piquet.web.pgnews.notify`), and
+    the first append of each game in the batch is written by one statement for them all
+    (:data:`_ADVANCE_ALL`); any other (a copy sent twice, a game's next entry) after it,
+    on its own, in order, as on SQLite."""
     advance, log_row = _statements(conn.dialect)
     results = []
     rows: list[Any] = []
+    bulk: dict[str, bool] = {}
+    if conn.dialect.name == "postgresql" and len(items) > 1:
+        first: dict[str, Append] = {}
+        for item in items:
+            first.setdefault(item.game_id, item)
+        done = _advance_all(conn, list(first.values()), now)
+        bulk = {game_id: game_id in done for game_id in first}
     for item in items:
-        res = conn.exec_driver_sql(
-            advance.text,
-            advance.params({
-                "b_id": item.game_id,
-                "b_idx": item.idx,
-                "b_rev": item.revision,
-                "b_next": item.idx + 1,
-                "b_finished": item.finished,
-                "b_now": now,
-            }),
-        )
-        ok = res.rowcount == 1
+        ok = bulk.pop(item.game_id, None) if bulk else None
+        if ok is None:
+            res = conn.exec_driver_sql(
+                advance.text,
+                advance.params({
+                    "b_id": item.game_id,
+                    "b_idx": item.idx,
+                    "b_rev": item.revision,
+                    "b_next": item.idx + 1,
+                    "b_finished": item.finished,
+                    "b_now": now,
+                }),
+            )
+            ok = res.rowcount == 1
         results.append(ok)
         if ok:
             rows.append(
