@@ -18,9 +18,10 @@ own.  A game held in memory is known current (:meth:`NewsListener.current`) only
 - the listener is connected and was so, without a break, since before the game was last
   read from the database (each connection is an *epoch*; a game read in an earlier epoch,
   or while the listener was down, is read again once: news of the gap may be lost);
-- the listener has proved itself alive within :data:`LATE` seconds (a ping each
-  :attr:`NewsListener.every` seconds when the channel is quiet: a connection that hangs
-  without failing stops being trusted);
+- the listener has heard news within :data:`LATE` seconds (when the channel is quiet it
+  sends a notification of its own each :attr:`NewsListener.every` seconds, and hears its
+  echo: a connection that hangs without failing, or a session that no longer hears its
+  channel, stops being trusted);
 - no news heard of the game is newer than memory (a log length beyond it, or a change of
   another kind since it was read).
 
@@ -138,7 +139,6 @@ class NewsListener:
         """Set: the listener holds what it hears until cleared (the tests: news late)."""
         self._stop = threading.Event()
         self._conn: Any = None
-        self._ready = threading.Event()
         self._thread = threading.Thread(target=self._run, name="piquet-db-news", daemon=True)
         self._thread.start()
 
@@ -171,8 +171,14 @@ class NewsListener:
             self.heard[game_id] = n
 
     def wait_ready(self, timeout: float) -> bool:
-        """Whether the listener is connected within ``timeout`` seconds."""
-        return self._ready.wait(timeout) and self.up
+        """Whether the listener is connected and hears its channel within ``timeout``
+        seconds."""
+        deadline = time.monotonic() + timeout
+        while not (self.up and time.monotonic() < self.alive_until):
+            if time.monotonic() >= deadline:
+                return False
+            time.sleep(0.01)
+        return True
 
     def close(self) -> None:
         self._stop.set()
@@ -206,13 +212,17 @@ class NewsListener:
                 f"SELECT {CHANNEL_SQL}, set_config('application_name', "
                 "'piquet-news:' || left(current_schema(), 50), false)").fetchone()[:1]
             conn.execute(f'LISTEN "{channel}"')
+            ping = f"SELECT pg_notify({CHANNEL_SQL}, '{ORIGIN} []')"
             self._conn = conn
             self._up()
+            conn.execute(ping)  # trusted once its echo comes back
             while not self._stop.is_set():
                 got: list[tuple[str, int, bool]] = []
+                heard = False
                 # every notification of the first packet that brings any (never left
                 # half read: the generator's rest would be lost), or none by ``every``
                 for note in conn.notifies(timeout=self.every, stop_after=1):
+                    heard = True
                     items = _parse(note.payload)
                     if items is None:  # news that cannot be read: all of it read again
                         log.warning("piquet: unreadable news from the database: %.80r",
@@ -225,9 +235,13 @@ class NewsListener:
                 while self.pause.is_set() and not self._stop.is_set():
                     self.alive_until = time.monotonic() + LATE  # connected, news late
                     time.sleep(0.01)
-                if not got:  # quiet: is the connection still there?
-                    conn.execute("SELECT 1")
-                self.alive_until = time.monotonic() + LATE
+                if heard:  # news comes through: trusted for LATE seconds more
+                    self.alive_until = time.monotonic() + LATE
+                else:
+                    # quiet: a notification of its own, whose echo proves that news still
+                    # comes through (not only that the connection answers: a session
+                    # that no longer hears its channel is not trusted)
+                    conn.execute(ping)
                 if got:
                     self._take(got)
         finally:
@@ -261,9 +275,8 @@ class NewsListener:
         self.epoch += 1  # first: a game read before is not trusted past this line
         self.heard.clear()
         self.vague.clear()
-        self.alive_until = time.monotonic() + LATE
+        self.alive_until = 0.0  # until the first news (or the ping's echo) comes
         self.up, was, self.error = True, self.up, None
-        self._ready.set()
         if not was:
             if self.epoch > 1:
                 log.warning("piquet: the database's news is back: games held in memory "
@@ -273,7 +286,6 @@ class NewsListener:
     def _down(self, why: str) -> None:
         was = self.up
         self.up, self.error = False, why
-        self._ready.set()
         if was:
             if why != "stopped":
                 log.warning("piquet: the database's news failed (%s): every game is read "
