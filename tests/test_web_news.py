@@ -106,8 +106,9 @@ def test_news_makes_memory_the_truth_and_a_write_elsewhere_is_read(
             assert a.current(gid) == (first, True)
         assert reads == []
         moved = _move(b, gid, rng)
-        assert b.news is not None and a.news is not None
-        _until(lambda: _heard(a.news, gid, moved.n))  # type: ignore[union-attr]
+        news_a, news_b = a.news, b.news
+        assert news_a is not None and news_b is not None
+        _until(lambda: _heard(news_a, gid, moved.n))
         assert a.cached(gid) is None  # the news is newer than memory
         assert a.current(gid) == (first, False)
         now = asyncio.run(a.fresh_async(gid))
@@ -119,7 +120,7 @@ def test_news_makes_memory_the_truth_and_a_write_elsewhere_is_read(
         after = _move(a, gid, rng)  # (its ``fresh(check=True)`` reads once)
         reads.clear()
         assert a.cached(gid) is not None and a.cached(gid).n == after.n  # type: ignore[union-attr]
-        _until(lambda: _heard(b.news, gid, after.n))  # type: ignore[union-attr]
+        _until(lambda: _heard(news_b, gid, after.n))
         assert b.cached(gid) is None
         assert asyncio.run(b.fresh_async(gid)).n == after.n
         assert reads == []
@@ -156,8 +157,9 @@ def test_late_news_never_hides_what_the_client_has_seen(pg_url: str, tmp_path: P
             done = asyncio.run(a.act(gid, m.to_act, text, expect=moved.n, entry=entry,
                                      known=known))
             assert done.n == moved.n + 1
-            assert b.news is not None  # (B's news is not held)
-            _until(lambda: _heard(b.news, gid, moved.n + 1))  # type: ignore[arg-type]
+            news_b = b.news
+            assert news_b is not None  # (B's news is not held)
+            _until(lambda: _heard(news_b, gid, moved.n + 1))
             assert asyncio.run(b.fresh_async(gid)).n == moved.n + 1
         finally:
             a.news.pause.clear()
