@@ -168,7 +168,7 @@ async def _lifespan(app: Any, started: asyncio.Event, stop: asyncio.Event) -> No
 
 
 async def one_round(args: argparse.Namespace, profile: cProfile.Profile | None
-                    ) -> dict[str, float]:
+                    ) -> dict[str, Any]:
     import sqlalchemy as sa
 
     from piquet.web.app import WebConfig, create_app
@@ -210,14 +210,12 @@ async def one_round(args: argparse.Namespace, profile: cProfile.Profile | None
         cpu, loop, wall = (time.process_time() - cpu0, time.thread_time() - loop0,
                            time.perf_counter() - t0)
         sa.event.remove(engine, "before_cursor_execute", count)
-        if os.environ.get("BENCH_KINDS"):
-            print(kinds, file=sys.stderr)
         stop.set()
         await life
     actions = sum(counts)
     return {"actions": actions, "wall_s": wall, "cpu_us_per_action": cpu / actions * 1e6,
             "loop_us_per_action": loop / actions * 1e6,
-            "statements_per_action": statements[0] / actions}
+            "statements_per_action": statements[0] / actions, "kinds": kinds}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -236,6 +234,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--database", default=None, metavar="URL",
                     help="postgresql://USER@HOST/DB instead of SQLite in a temporary "
                     "directory")
+    ap.add_argument("--statements", action="store_true",
+                    help="also say the statements of the last round, by their first words")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.src:
@@ -272,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
         "statements_per_action": round(statistics.median(r["statements_per_action"]
                                                          for r in rounds), 2),
         "database": "postgresql" if args.database else "sqlite",
+        **({"statements": rounds[-1]["kinds"]} if args.statements else {}),
         "load": [round(x, 2) for x in os.getloadavg()],
     }
     print(json.dumps(out) if args.json else "\n".join(f"{k:>20}: {v}" for k, v in out.items()))
