@@ -235,10 +235,14 @@ def test_two_processes_through_a_killed_listener_show_what_was_seen(pg_servers: 
         for k in range(30):
             if k in (5, 15):
                 with psycopg.connect(_plain(a), autocommit=True) as conn:
-                    ended = conn.execute(
-                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                        "WHERE application_name = %s", (f"piquet-news:{schema}",)).fetchall()
-                assert ended  # both processes' listeners
+                    def listening() -> list[Any]:
+                        return conn.execute(
+                            "SELECT pid FROM pg_stat_activity WHERE application_name = %s",
+                            (f"piquet-news:{schema}",)).fetchall()
+
+                    _until(lambda: len(listening()) == 2)  # both processes' listeners
+                    for (pid,) in listening():
+                        conn.execute("SELECT pg_terminate_backend(%s)", (pid,))
             state = hb.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json()
             if state["finished"]:
                 break
