@@ -13,6 +13,12 @@ microseconds, the median of ``--rounds`` runs, each on a fresh server.  The requ
 own making and reading (a few microseconds each) is in the figure; the HTTP parsing and
 the answer's write to the socket (uvicorn's) are not: ``bench_web.py`` measures those.
 
+``--database postgresql://...`` runs it over PostgreSQL instead (a shared database: each
+game read from memory only while PostgreSQL's news says it is current); the figure then
+leaves out the PostgreSQL server's own CPU, and ``statements_per_action`` (the SQL
+statements the application sent, per action: each a round trip to the database, and work
+for its server) says what the database was asked.
+
 ``--src DIR`` runs another tree's application (main's, from ``git archive``), so two
 versions can be compared in turn on one machine; ``--profile FILE`` writes a cProfile of
 the event loop's thread (its CPU time) for the last round.
@@ -162,19 +168,37 @@ async def _lifespan(app: Any, started: asyncio.Event, stop: asyncio.Event) -> No
 
 
 async def one_round(args: argparse.Namespace, profile: cProfile.Profile | None
-                    ) -> dict[str, float]:
+                    ) -> dict[str, Any]:
+    import sqlalchemy as sa
+
     from piquet.web.app import WebConfig, create_app
+    from piquet.web.store import database_url
 
     with tempfile.TemporaryDirectory() as tmp:
+        db = (database_url(args.database, Path(tmp)) if args.database
+              else f"sqlite:///{tmp}/games.sqlite3")
         app = create_app(WebConfig(
-            database=f"sqlite:///{tmp}/games.sqlite3", rate=0.0, create_per_minute=0.0,
+            database=db, rate=0.0, create_per_minute=0.0,
             ai_executor="thread", ai_workers=1, analyse_as_played=False,
             sqlite_sync=args.sqlite_sync, sockets_per_client=0))
         started, stop = asyncio.Event(), asyncio.Event()
         life = asyncio.ensure_future(_lifespan(app, started, stop))
         await started.wait()
+        news = getattr(app.state.piquet.games, "news", None)
+        if news is not None:  # (this tree's: listening before the games start)
+            await asyncio.to_thread(news.wait_ready, 30)
         # a first game, unmeasured: what the first request of each kind builds lazily
         await one_game(app, 10**6, 2, [])
+        statements = [0]
+        kinds: dict[str, int] = {}
+
+        def count(_conn: Any, _cur: Any, statement: str, *_args: Any) -> None:
+            statements[0] += 1
+            word = " ".join(statement.split()[:4])
+            kinds[word] = kinds.get(word, 0) + 1
+
+        engine = app.state.piquet.store.engine
+        sa.event.listen(engine, "before_cursor_execute", count)
         counts: list[int] = []
         cpu0, loop0, t0 = time.process_time(), time.thread_time(), time.perf_counter()
         if profile is not None:
@@ -185,11 +209,13 @@ async def one_round(args: argparse.Namespace, profile: cProfile.Profile | None
             profile.disable()
         cpu, loop, wall = (time.process_time() - cpu0, time.thread_time() - loop0,
                            time.perf_counter() - t0)
+        sa.event.remove(engine, "before_cursor_execute", count)
         stop.set()
         await life
     actions = sum(counts)
     return {"actions": actions, "wall_s": wall, "cpu_us_per_action": cpu / actions * 1e6,
-            "loop_us_per_action": loop / actions * 1e6}
+            "loop_us_per_action": loop / actions * 1e6,
+            "statements_per_action": statements[0] / actions, "kinds": kinds}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,6 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--same-deals", action="store_true",
                     help="the same games' seeds and tokens in every run (for a count of "
                     "instructions, e.g. under valgrind, that two versions share)")
+    ap.add_argument("--database", default=None, metavar="URL",
+                    help="postgresql://USER@HOST/DB instead of SQLite in a temporary "
+                    "directory")
+    ap.add_argument("--statements", action="store_true",
+                    help="also say the statements of the last round, by their first words")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     if args.src:
@@ -238,6 +269,10 @@ def main(argv: list[str] | None = None) -> int:
         "loop_us_per_action": round(statistics.median(r["loop_us_per_action"]
                                                       for r in rounds), 1),
         "runs_cpu": [round(r["cpu_us_per_action"], 1) for r in rounds],
+        "statements_per_action": round(statistics.median(r["statements_per_action"]
+                                                         for r in rounds), 2),
+        "database": "postgresql" if args.database else "sqlite",
+        **({"statements": rounds[-1]["kinds"]} if args.statements else {}),
         "load": [round(x, 2) for x in os.getloadavg()],
     }
     print(json.dumps(out) if args.json else "\n".join(f"{k:>20}: {v}" for k, v in out.items()))

@@ -14,6 +14,7 @@ import json
 import random
 import re
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -111,6 +112,51 @@ def test_a_move_reads_nothing_and_writes_one_short_transaction(tmp_path: Path) -
             )
             assert r.status_code in (409, 422), r.text
         assert seen == []
+
+
+def test_on_postgresql_its_news_keeps_the_views_in_memory(pg_url: str, tmp_path: Path
+                                                          ) -> None:
+    """A shared database (PostgreSQL) whose news is heard: a game held is shown without
+    reading its version (with or without the ``n`` the client has seen, on the short way
+    and FastAPI's), and a move writes its row (with its news) and its log entry."""
+    rng = random.Random(2)
+    db = database_url(pg_url, tmp_path)
+    with TestClient(create_app(config(tmp_path / "unused", database=db))) as c:
+        games = c.app.state.piquet.games  # type: ignore[attr-defined]
+        news = games.news
+        assert games.shared and news is not None and news.wait_ready(30)
+        gid, tokens = friend_game(c.post)
+        deadline = time.monotonic() + 30
+        while news.vague.get(gid, 0) < 1:  # the seat taken: its news heard (then read)
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        for _ in range(5):
+            move(c, gid, tokens, rng)
+        seat = view(c, gid, tokens[0])["to_act"]
+        with statements(c) as seen:
+            game = view(c, gid, tokens[seat])
+            view(c, gid, tokens[1 - seat])
+            for path in (f"/api/games/{gid}", f"/api/games/{gid}?wait=0"):
+                r = c.get(path, params={"n": game["n"]}, headers=bearer(tokens[seat]))
+                assert r.status_code == 200 and r.json() == game
+        assert seen == []
+        with statements(c) as seen:
+            r = c.post(
+                f"/api/games/{gid}/actions",
+                json={"action": pick(game, rng), "n": game["n"]},
+                headers=bearer(tokens[seat]),
+            )
+            assert r.status_code == 200, r.text
+        # the advance, which sends its news (pg_notify, committed with it), and the log row
+        assert seen == ["WITH", "INSERT"]
+        # an n the game has not reached (no process wrote it): read, and answered as it is
+        with statements(c) as seen:
+            r = c.get(f"/api/games/{gid}", params={"n": game["n"] + 5},
+                      headers=bearer(tokens[seat]))
+            assert r.status_code == 200 and r.json()["n"] == game["n"] + 1
+        assert seen
+        bad = c.get(f"/api/games/{gid}", params={"n": -1}, headers=bearer(tokens[seat]))
+        assert bad.status_code == 422
 
 
 def test_a_restarted_server_rebuilds_the_game_from_the_log(tmp_path: Path) -> None:

@@ -6,7 +6,9 @@ of the machine is never touched).  While Redis refuses or hangs, moves still ans
 once; the WebSockets (the seats' and the spectators') hear ``{"type": "live", "ok": false}``
 and the pages poll; health
 says ``"redis": "down"``; once Redis is back the sockets hear ``ok: true`` and the news
-they missed.  A server started while Redis is down says so in one line.
+they missed (where PostgreSQL's own news of the moves, on by default, has not brought it
+already: then the pages are sent the moves while Redis is down).  A server started while
+Redis is down says so in one line.
 """
 
 from __future__ import annotations
@@ -155,9 +157,14 @@ def _whose(base: str, gid: str, tokens: dict[int, str]) -> int:
     return seat
 
 
+@pytest.mark.parametrize("db_news", [True, False], ids=["db-news", "redis-only"])
 def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
-    tmp_path: Path, pg_url: str
+    tmp_path: Path, pg_url: str, db_news: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """``db_news``: the servers hear PostgreSQL's own news of each other's moves (the
+    default); without (``PIQUET_DB_NEWS=0``), only Redis carries it, and the news missed
+    while it was down comes once it is back."""
+    monkeypatch.setenv("PIQUET_DB_NEWS", "1" if db_news else "0")
     redis = OwnRedis(tmp_path)
     redis.start()
     try:
@@ -212,17 +219,26 @@ def test_redis_refusing_then_hung_then_back_is_said_and_never_holds_a_move(
                         took.append(t)
                     polled = httpx.get(b.url + f"/api/games/{gid}", headers=bearer(tokens[1]))
                     assert polled.json()["n"] == n
+                    if db_news:
+                        # B's page is sent the moves all the same: PostgreSQL's own news
+                        # of them (LISTEN/NOTIFY, sent in their transactions) needs no
+                        # Redis
+                        seen = _next(far, "view")["view"]
+                        while seen["n"] < n:
+                            seen = _next(far, "view")["view"]
+                        assert seen["n"] == n
                     if fault == "refused":
                         redis.start()
                     else:
                         redis.pause(False)
                     _back(far)
                     _back(spectator)
-                    # the news missed while it was down arrives
-                    seen = _next(far, "view")["view"]
-                    while seen["n"] < n:
+                    if not db_news:
+                        # the news missed while it was down arrives
                         seen = _next(far, "view")["view"]
-                    assert seen["n"] == n
+                        while seen["n"] < n:
+                            seen = _next(far, "view")["view"]
+                        assert seen["n"] == n
                     health_when_redis(a.url, "ok", CEILING)
                 # live again: a move through A reaches B's socket through Redis
                 seat = _whose(a.url, gid, tokens)

@@ -15,6 +15,7 @@ import contextlib
 import functools
 import gc
 import logging
+import os
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -103,6 +104,12 @@ class WebConfig:
     shared: bool | None = None
     """Other processes write to the same database: check a game held in memory against it
     before showing it.  None: shared for every database but SQLite."""
+    db_news: bool = field(
+        default_factory=lambda: os.environ.get("PIQUET_DB_NEWS", "1").strip() != "0")
+    """PostgreSQL: hear every process's writes through the database's own news
+    (LISTEN/NOTIFY, :mod:`piquet.web.pgnews`) and serve a game held in memory without
+    reading its version while that news says it is current.  Off (``PIQUET_DB_NEWS=0``):
+    every look at a shared game reads its version first, as before."""
     sqlite_sync: str = "full"
     """SQLite only: ``full`` (every commit on disk) or ``normal`` (survives a process crash)."""
     threads: int = 16
@@ -147,8 +154,11 @@ async def _lifespan(config: WebConfig, state: Server) -> AsyncIterator[None]:
     else:
         jobs.start()
     games = Games(
-        store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish
+        store, cache_size=config.cache_size, shared=config.shared, announce=hub.publish,
+        news=config.db_news,
     )
+    # PostgreSQL's news of the other processes' writes wakes the watchers here
+    games.hear_news(hub.deliver, hub.wake_all)
     ai = AiRunner(games, hub, jobs, think_ms=config.think_ms)
 
     async def on_over(entry: Entry) -> None:

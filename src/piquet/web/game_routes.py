@@ -226,14 +226,20 @@ async def seat_entry(state: Server, game_id: str, creds: Any) -> tuple[Entry, in
     return await entry_of(state, game_id, token_of(creds))
 
 
-async def entry_of(state: Server, game_id: str, token: str | None) -> tuple[Entry, int]:
-    """:func:`seat_entry` for the token itself (None: none was sent)."""
+async def entry_of(state: Server, game_id: str, token: str | None,
+                   at_least: int | None = None) -> tuple[Entry, int]:
+    """:func:`seat_entry` for the token itself (None: none was sent); ``at_least``: the
+    log length the client has seen (maybe through another process): the game is read
+    from the database if memory is behind it."""
     g = state.games
     seat = g.seat_cached(game_id, token)
     if seat is None:
         entry, seat = await run(g.authenticate, game_id, token)
+        if at_least is not None and entry.n < at_least:
+            entry = await g.fresh_async(game_id, at_least)
         return entry, seat.seat
-    return g.cached(game_id) or await g.fresh_async(game_id), seat.seat
+    return (g.cached(game_id, at_least) or await g.fresh_async(game_id, at_least),
+            seat.seat)
 
 
 def view_response(state: Server, entry: Entry, seat: int) -> Response:
@@ -254,27 +260,34 @@ async def get_game(
         float,
         Query(ge=0, le=30, description="Wait up to this many seconds for your turn."),
     ] = 0,
+    n: Annotated[
+        int | None,
+        Query(ge=0, le=2**31 - 1, description=(
+            "The log length of the last view you were sent (``n``), by any of the "
+            "server's processes: the answer is at least that new.")),
+    ] = None,
 ) -> Response:
     """The seat's view of the game, its legal actions, and whether it is finished."""
-    return view_response(state, *await seat_view(state, game_id, token_of(creds), wait))
+    return view_response(state, *await seat_view(state, game_id, token_of(creds), wait, n))
 
 
 async def seat_view(
-    state: Server, game_id: str, token: str | None, wait: float
+    state: Server, game_id: str, token: str | None, wait: float, at_least: int | None = None
 ) -> tuple[Entry, int]:
     """``GET /api/games/{id}``'s work (the route, and :mod:`piquet.web.hot`'s short way to
     it): the game and the seat that ``token`` opens, once it is that seat's turn, the
-    game is over, or ``wait`` seconds have passed."""
+    game is over, or ``wait`` seconds have passed; at least ``at_least`` actions long
+    (what the client has seen)."""
     g = state.games
     if wait <= 0:
-        entry, seat = await entry_of(state, game_id, token)
+        entry, seat = await entry_of(state, game_id, token, at_least)
         if g.computer_due(entry):
             state.ai.kick(game_id)
         return entry, seat
     deadline = time.monotonic() + wait
     # watch first: no news between reading the game and waiting is missed
     with state.hub.watch(game_id) as watcher:
-        entry, seat = await entry_of(state, game_id, token)
+        entry, seat = await entry_of(state, game_id, token, at_least)
         # the game over (played to its end, or resigned) or the seat to act: answer now
         if not g.over(entry) and entry.live.match.to_act != seat:
             state.ai.kick(game_id)

@@ -5,7 +5,9 @@ process keeps the games it serves in memory (an :class:`Entry`: the seats, the l
 :class:`~piquet.core.match.Match`, and the views already built), so that showing a game or
 checking an action reads nothing from the database; a game not in memory is rebuilt by
 replaying its log.  Where other processes share the database (PostgreSQL), a game held in
-memory is checked against the stored log length first (one cheap query) and only the
+memory is the truth only while PostgreSQL's news of every write (:mod:`piquet.web.pgnews`)
+is heard and says nothing newer of it; otherwise (the news down, lately back, or newer than
+memory) it is checked against the stored log length first (one cheap query) and only the
 actions it lacks are read.  An action is recorded by the store's writer and acknowledged,
 and put in memory, only once committed.  Every card a seat is sent comes from
 ``Match.view(seat)`` (or, for the deal just finished, ``deal_view`` of that deal for the
@@ -19,6 +21,7 @@ a thread; the rest work from memory.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import hmac
 import logging
@@ -42,6 +45,7 @@ from piquet.web import showing
 from piquet.web.entries import Created, Entry, Live, match_of, seats_of
 from piquet.web.entries import joined_count as _joined
 from piquet.web.entries import step as _step
+from piquet.web.pgnews import NewsListener, Token
 from piquet.web.refusals import clean_name, hash_secret, preset_named
 from piquet.web.store import GameRow, NewSeat, SeatRow, Store
 
@@ -96,13 +100,20 @@ def _moved_on(entry: Entry, expect: int | None, player: int, text: str) -> Table
     return judge(log, at, player, text).error([s.name for s in entry.row.seats])
 
 
+def _deliver_all(deliver: Callable[[str, int | None], None],
+                 items: list[tuple[str, int | None]]) -> None:
+    for game_id, n in items:
+        deliver(game_id, n)
+
+
 class Games:
     """Every game of this server, over one :class:`Store`, with the live ones in memory.
 
     ``shared``: other processes may write to the same database (PostgreSQL), so a game
     held in memory is checked against the database (:meth:`Store.version`, one cheap
-    query) before it is shown; without (SQLite: one process) memory is the truth once
-    loaded.  The default: shared for every database but SQLite.
+    query) before it is shown, unless the database's news (``news``: PostgreSQL's
+    LISTEN/NOTIFY, :meth:`Store.news`) says it is current; without (SQLite: one process)
+    memory is the truth once loaded.  The default: shared for every database but SQLite.
     """
 
     def __init__(
@@ -112,6 +123,7 @@ class Games:
         cache_size: int = 4096,
         shared: bool | None = None,
         announce: Callable[[str, int], Awaitable[None]] | None = None,
+        news: bool = True,
     ) -> None:
         self.store = store
         self.announce = announce
@@ -129,6 +141,11 @@ class Games:
         self.shared = store.engine.dialect.name != "sqlite" if shared is None else shared
         self._cache: OrderedDict[str, Entry] = OrderedDict()
         self._lock = threading.Lock()
+        self.news: NewsListener | None = store.news() if self.shared and news else None
+        """The database's news of every write, where it has any (PostgreSQL)."""
+        self._read_under: dict[str, Token] = {}
+        """Game id -> the news's token when it was last read from the database (the
+        game held is the truth while :meth:`NewsListener.current` says so of it)."""
         self._digests: dict[str, str] = {}
         """Token -> its digest (:func:`hash_secret`), for the tokens seen lately: every
         request of a seat hashes its token, and SHA-256 through OpenSSL 3 costs more to
@@ -171,8 +188,9 @@ class Games:
         if len(opponents) != n_other:
             raise TableError(Refusal.UNREADABLE, f"a {fmt.value} needs {n_other} opponent(s)")
         allowed = [*levels, FRIEND]
-        token = secrets.token_urlsafe(32)
-        seats = [NewSeat("human", None, clean_name(name, "Player 1"), hash_secret(token), None)]
+        seat_token = secrets.token_urlsafe(32)
+        seats = [NewSeat("human", None, clean_name(name, "Player 1"), hash_secret(seat_token),
+                         None)]
         invites: list[tuple[int, str]] = []
         for i, opp in enumerate(opponents, start=1):
             key = opp.strip().lower()
@@ -192,6 +210,7 @@ class Games:
                 )
         game_id = secrets.token_urlsafe(12)
         seed = secrets.randbelow(MAX_SEED)
+        token = self._read_at(game_id)  # (nobody has written it before: it is new)
         row = self.store.create_game(
             game_id=game_id,
             rules=r.name,
@@ -202,7 +221,8 @@ class Games:
             seats=seats,
         )
         self._put(row.id, row=row, live=self._start(row))
-        return Created(game_id, token, 0, tuple(invites))
+        self._was_read(row.id, token)
+        return Created(game_id, seat_token, 0, tuple(invites))
 
     def _start(self, row: GameRow) -> Live:
         """The game as dealt, before any entry of its log."""
@@ -220,9 +240,35 @@ class Games:
                 self._cache.move_to_end(game_id)
             return entry
 
-    def cached(self, game_id: str) -> Entry | None:
-        """The game from memory when memory is the truth (not ``shared``), else None."""
-        return None if self.shared else self.peek(game_id)
+    def _known(self, game_id: str, held: Entry, at_least: int | None = None) -> bool:
+        """Whether ``held`` (a shared game) is known to be the truth: the database's news
+        says nothing newer of it since it was read (:mod:`piquet.web.pgnews`), and it is
+        at least ``at_least`` long (what the client has seen, maybe through another
+        process)."""
+        news = self.news
+        return (
+            news is not None
+            and (at_least is None or held.n >= at_least)
+            and news.current(game_id, held.n, self._read_under.get(game_id))
+        )
+
+    def _read_at(self, game_id: str) -> Token | None:
+        """The news's token, taken just before ``game_id`` is read from the database."""
+        news = self.news
+        return None if news is None else news.token(game_id)
+
+    def _was_read(self, game_id: str, token: Token | None) -> None:
+        """``game_id`` is held as read under ``token`` (or newer: this process's writes)."""
+        if token is not None:
+            self._read_under[game_id] = token
+
+    def cached(self, game_id: str, at_least: int | None = None) -> Entry | None:
+        """The game from memory when memory is the truth (not ``shared``, or the news says
+        it is current, and it is ``at_least`` that long), else None."""
+        held = self.peek(game_id)
+        if held is None or not self.shared:
+            return held
+        return held if self._known(game_id, held, at_least) else None
 
     def after_news(self, game_id: str, heard: int | None) -> Entry | None:
         """The game from memory if it is at least as new as the news ``heard`` (a log
@@ -230,6 +276,8 @@ class Games:
         another kind), else None: then ask :meth:`fresh`."""
         if not self.shared:
             return self.peek(game_id)
+        if self.news is not None:  # (news through the hub: the next look reads)
+            self.news.hear(game_id, heard)
         held = self.peek(game_id)
         if held is None or heard is None or heard < 0 or heard > held.n:
             return None
@@ -270,7 +318,8 @@ class Games:
             self._cache[game_id] = entry
             self._cache.move_to_end(game_id)
             while len(self._cache) > self.cache_size:
-                self._cache.popitem(last=False)
+                gone, _entry = self._cache.popitem(last=False)
+                self._read_under.pop(gone, None)
             return entry
 
     def _replay(self, row: GameRow, live: Live | None, upto: int) -> tuple[Live, bool]:
@@ -305,6 +354,7 @@ class Games:
         memory).  Blocks.  Raises :class:`TableError` (``NOT_FOUND``, or ``NOT_NOW`` if it no
         longer replays).
         """
+        token = self._read_at(game_id)
         row = self.store.game(game_id)
         if row is None:
             raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
@@ -319,39 +369,53 @@ class Games:
         # a copy of another revision may hold actions since taken back: start again
         start = None if held is None or held.row.revision != row.revision else held.live
         live, again = self._replay(row, start, row.n_actions)
-        return self._put(game_id, row=row, live=live, replace=again or revised)
+        done = self._put(game_id, row=row, live=live, replace=again or revised)
+        self._was_read(game_id, token)
+        return done
 
-    def fresh(self, game_id: str, *, check: bool = False) -> Entry:
+    def fresh(self, game_id: str, *, check: bool = False, at_least: int | None = None
+              ) -> Entry:
         """The game as it stands.  Blocks (when it must ask the database).
 
-        From memory when memory is the truth; a ``shared`` game held in memory (or any,
-        with ``check``) is first checked against the stored log length and seats: one
-        cheap query, and only what changed is read.  Raises :class:`TableError`
-        (``NOT_FOUND``, ``NOT_NOW``).
+        From memory when memory is the truth (one process; or the database's news says
+        the game held is current, and it is ``at_least`` that long: what the client has
+        seen); else a ``shared`` game held in memory (or any, with ``check``) is first
+        checked against the stored log length and seats: one cheap query, and only what
+        changed is read.  Raises :class:`TableError` (``NOT_FOUND``, ``NOT_NOW``).
         """
         held = self.peek(game_id)
         if held is None:
             return self.load(game_id)
         if not (self.shared or check):
             return held
+        if not check and self._known(game_id, held, at_least):
+            return held
+        token = self._read_at(game_id)
         version = self.store.version(game_id)
         if version is None:
             raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
         n, revision, joined = version
         if n == held.n and revision == held.row.revision and joined == held.joined:
+            self._was_read(game_id, token)
             return held
         if joined != held.joined or n < held.n or revision != held.row.revision:
             return self.load(game_id)
         live, again = self._replay(held.row, held.live, n)
-        return self._put(game_id, live=live, replace=again)
+        done = self._put(game_id, live=live, replace=again)
+        self._was_read(game_id, token)
+        return done
 
-    async def fresh_async(self, game_id: str) -> Entry:
-        """:meth:`fresh` on the event loop: a game held in memory of a shared database is
-        checked by :meth:`Store.version_async <piquet.web.store.Store.version_async>`
-        (no worker thread), and only a game that changed, or is not held, is read in one."""
+    async def fresh_async(self, game_id: str, at_least: int | None = None) -> Entry:
+        """:meth:`fresh` on the event loop: a game held in memory of a shared database,
+        unless known current (see :meth:`fresh`), is checked by :meth:`Store.version_async
+        <piquet.web.store.Store.version_async>` (no worker thread), and only a game that
+        changed, or is not held, is read in one."""
         held = self.peek(game_id)
         if held is None or not self.shared:
             return held if held is not None else await to_thread.run_sync(self.load, game_id)
+        if self._known(game_id, held, at_least):
+            return held
+        token = self._read_at(game_id)
         version = await self.store.version_async(game_id)
         if version is None:
             raise TableError(Refusal.NOT_FOUND, _NOT_FOUND)
@@ -361,8 +425,31 @@ class Games:
         for entry in (held, self.peek(game_id)):
             if entry is not None and (n, revision, joined) == (
                     entry.n, entry.row.revision, entry.joined):
+                self._was_read(game_id, token)
                 return entry
-        return await to_thread.run_sync(self.fresh, game_id)
+        return await to_thread.run_sync(functools.partial(self.fresh, game_id, check=True))
+
+    def hear_news(self, deliver: Callable[[str, int | None], None],
+                  wake_all: Callable[[], None]) -> None:
+        """Wake this process's watchers with the database's news of the games other
+        processes write (``deliver(game id, n)``, on the running loop), and every watcher
+        (``wake_all()``) when that news fails or comes back: a game held may then be
+        older than its news said."""
+        news = self.news
+        if news is None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def on_news(items: list[tuple[str, int | None]]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(_deliver_all, deliver, items)
+
+        def on_change(_up: bool) -> None:
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(wake_all)
+
+        news.on_news = on_news
+        news.on_change = on_change
 
     # ------------------------------------------------------------------ seats
     def _digest(self, token: str | None) -> str:
@@ -416,10 +503,14 @@ class Games:
         return entry, seat
 
     # ------------------------------------------------------------------ acting
-    def current(self, game_id: str) -> tuple[Entry | None, bool]:
-        """(the game held in memory or None, whether it is known to be the truth)."""
+    def current(self, game_id: str, at_least: int | None = None
+                ) -> tuple[Entry | None, bool]:
+        """(the game held in memory or None, whether it is known to be the truth: one
+        process, or the database's news says so and it is ``at_least`` that long)."""
         held = self.peek(game_id)
-        return held, held is not None and not self.shared
+        if held is None:
+            return None, False
+        return held, not self.shared or self._known(game_id, held, at_least)
 
     def prepare(
         self, entry: Entry, player: int, text: str, *, expect: int | None = None,
@@ -517,18 +608,24 @@ class Games:
                 entry, known = decided, True
         if entry is None:
             entry, known = await to_thread.run_sync(self.fresh, game_id), True
+        if known and expect is not None and expect > entry.n:
+            # the actor saw more than this process holds (through another process, whose
+            # news is not here yet): a refusal is checked against the database first
+            known = False
+        # the database's word, not memory's, even where its news says memory is current
+        check = functools.partial(self.fresh, game_id, check=True)
         while True:
             if expect is not None and entry.n > expect and _retry(entry, expect, player, text):
                 if known:
                     return entry, False  # a retry or a copy of an action already recorded
-                entry, known = await to_thread.run_sync(self.fresh, game_id), True
+                entry, known = await to_thread.run_sync(check), True
                 continue
             try:
                 action, after = self.prepare(entry, player, text, expect=expect, event=event)
             except TableError:
                 if known:
                     raise
-                entry, known = await to_thread.run_sync(self.fresh, game_id), True
+                entry, known = await to_thread.run_sync(check), True
                 continue
             # shielded: once the action is sent to the writer, memory and the watchers
             # hear of its commit even if the request is abandoned meanwhile
@@ -541,7 +638,6 @@ class Games:
                         entry.live.match.deals):
                     await self.on_deal_over(done)
                 return done, True
-            check = functools.partial(self.fresh, game_id, check=True)
             if known:  # a race lost: the other action stands (unless it was this one)
                 entry = await to_thread.run_sync(check)
                 if expect is not None and _retry(entry, expect, player, text):

@@ -24,6 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.compiler import SQLCompiler
 
 from piquet.web.database import StoreError, actions_t, games_t, reason_of, seats_t
+from piquet.web.pgnews import CHANNEL_SQL, ORIGIN
 
 __all__ = [
     "VERSION",
@@ -184,11 +185,18 @@ def _statement(stmt: sa.ClauseElement, dialect: sa.Dialect) -> _Statement:
 
 
 def _statements(dialect: sa.Dialect) -> tuple[_Statement, _Statement]:
-    """(the advance, the log row) compiled for ``dialect``."""
+    """(the advance, the log row) compiled for ``dialect``; on PostgreSQL the advance
+    returns a row, and sends the game's news (:data:`_SAY`), when it moved the game on."""
     key = f"{dialect.name}:{dialect.driver}:{dialect.paramstyle}"
     got = _COMPILED.get(key)
     if got is None:
-        got = _COMPILED[key] = (_statement(_ADVANCE, dialect), _statement(_LOG, dialect))
+        advance = _statement(_ADVANCE, dialect)
+        if dialect.name == "postgresql":
+            table = games_t.name
+            advance = _Statement(
+                f"WITH up AS ({advance.text} RETURNING {table}.id, {table}.n_actions) "
+                f"{_SAY}", advance.order)
+        got = _COMPILED[key] = (advance, _statement(_LOG, dialect))
     return got
 
 
@@ -245,25 +253,72 @@ def read_version(conn: sa.Connection, game_id: str) -> tuple[int, int, int] | No
 _VERSIONS: dict[str, _Statement] = {}
 
 
+_SAY: Final = (
+    f"SELECT up.id, pg_notify({CHANNEL_SQL}, '{ORIGIN} ' || "
+    "json_build_array(json_build_array(up.id, up.n_actions))::text) FROM up"
+)
+"""PostgreSQL: the news of each game an advance (``up``, its ``RETURNING id, n_actions``)
+moved on (:mod:`piquet.web.pgnews`), sent by the same statement, so in its transaction and
+without a round trip of its own."""
+
+_ADVANCE_ALL: Final = (
+    f"WITH up AS (UPDATE {games_t.name} AS g SET n_actions = v.idx + 1, "
+    "finished = v.finished, updated_at = %(now)s "
+    "FROM unnest(%(ids)s::text[], %(idxs)s::int[], %(revs)s::int[], %(fins)s::bool[]) "
+    "AS v(id, idx, rev, finished) "
+    "WHERE g.id = v.id AND g.n_actions = v.idx AND g.revision = v.rev "
+    f"RETURNING g.id, g.n_actions) {_SAY}"
+)
+"""PostgreSQL: the advance of many games, each named once, in one statement (one round
+trip a batch, where each append's own statement cost the writer thread a round trip and
+SQLAlchemy's execution), with the news of each: the ids of the games it advanced."""
+
+
+def _advance_all(conn: sa.Connection, items: Sequence[Append], now: float) -> set[str]:
+    """:data:`_ADVANCE_ALL` of ``items`` (a game at most once among them)."""
+    res = conn.exec_driver_sql(_ADVANCE_ALL, {
+        "now": now,
+        "ids": [i.game_id for i in items],
+        "idxs": [i.idx for i in items],
+        "revs": [i.revision for i in items],
+        "fins": [i.finished for i in items],
+    })
+    return {str(r[0]) for r in res}
+
+
 def append_all(conn: sa.Connection, items: Sequence[Append], now: float) -> list[bool]:
     """Write ``items`` in ``conn``'s transaction: for each, whether the log had its length
-    and the game its revision."""
+    and the game its revision.  On PostgreSQL the games written are told to every
+    listening process by the statement that advances it (:data:`_SAY`), and the first
+    append of each game in the batch is written by one statement for them all
+    (:data:`_ADVANCE_ALL`); any other (a copy sent twice, a game's next entry) after it,
+    on its own, in order, as on SQLite."""
     advance, log_row = _statements(conn.dialect)
     results = []
     rows: list[Any] = []
+    bulk: dict[str, bool] = {}
+    returns = conn.dialect.name == "postgresql"  # (the advance says whether it moved)
+    if returns and len(items) > 1:
+        first: dict[str, Append] = {}
+        for item in items:
+            first.setdefault(item.game_id, item)
+        done = _advance_all(conn, list(first.values()), now)
+        bulk = {game_id: game_id in done for game_id in first}
     for item in items:
-        res = conn.exec_driver_sql(
-            advance.text,
-            advance.params({
-                "b_id": item.game_id,
-                "b_idx": item.idx,
-                "b_rev": item.revision,
-                "b_next": item.idx + 1,
-                "b_finished": item.finished,
-                "b_now": now,
-            }),
-        )
-        ok = res.rowcount == 1
+        ok = bulk.pop(item.game_id, None) if bulk else None
+        if ok is None:
+            res = conn.exec_driver_sql(
+                advance.text,
+                advance.params({
+                    "b_id": item.game_id,
+                    "b_idx": item.idx,
+                    "b_rev": item.revision,
+                    "b_next": item.idx + 1,
+                    "b_finished": item.finished,
+                    "b_now": now,
+                }),
+            )
+            ok = len(res.fetchall()) == 1 if returns else res.rowcount == 1
         results.append(ok)
         if ok:
             rows.append(

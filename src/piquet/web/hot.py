@@ -6,8 +6,9 @@ middleware, matching every route in turn, solving the dependencies, validating e
 parameter through pydantic) cost more CPU than the endpoint itself.  The guards
 (:class:`~piquet.web.limits.Guards`, the one layer of middleware of the server's own)
 hand such a request, once it passed them, to :class:`HotRoutes`: it takes only a
-request it can read plainly (a well-formed id, no query but ``wait`` as a plain number,
-a bearer token or none, a JSON body that :class:`~piquet.web.models.ActionIn` accepts)
+request it can read plainly (a well-formed id, no query but ``wait`` and ``n`` as plain
+numbers, a bearer token or none, a JSON body that :class:`~piquet.web.models.ActionIn`
+accepts)
 and runs the routes' own work (:func:`~piquet.web.game_routes.seat_view`,
 :func:`~piquet.web.game_routes.act_on`) on it, a refusal said by the application's own
 error handlers; anything else (a malformed id, a query it does not know, a body that
@@ -46,6 +47,7 @@ _ID: Final = ID_PATTERN[1:-1]  # without its anchors
 _VIEW: Final = re.compile(rf"/api/games/({_ID})")
 _ACT: Final = re.compile(rf"/api/games/({_ID})/actions")
 _WAIT: Final = re.compile(rb"wait=([0-9]{1,2}(?:\.[0-9]{1,6})?)")
+_SEEN: Final = re.compile(rb"n=(0|[1-9][0-9]{0,8})")
 _JSON: Final = b"application/json"
 
 
@@ -78,12 +80,12 @@ class HotRoutes:
         app = scope["app"]
         state: Server = app.state.piquet
         if scope["method"] == "GET":
-            wait = _wait(scope["query_string"])
+            query = _query(scope["query_string"])
             m = _VIEW.fullmatch(scope["path"])
-            if wait is None or m is None:
+            if query is None or m is None:
                 await rest(scope, receive, send)
                 return
-            work = self._view(state, m[1], token, wait)
+            work = self._view(state, m[1], token, *query)
         else:
             m = _ACT.fullmatch(scope["path"])
             message = await receive()
@@ -117,9 +119,9 @@ class HotRoutes:
         await plain({"type": "http.response.body", "body": data})
 
     @staticmethod
-    async def _view(state: Server, game_id: str, token: str | None, wait: float
-                    ) -> tuple[int, str]:
-        entry, seat = await seat_view(state, game_id, token, wait)
+    async def _view(state: Server, game_id: str, token: str | None, wait: float,
+                    seen: int | None) -> tuple[int, str]:
+        entry, seat = await seat_view(state, game_id, token, wait, seen)
         return 200, state.games.seat_body(entry, seat)
 
     def _handler(self, app: Any, exc: Exception) -> Any:
@@ -173,6 +175,28 @@ def _wait(query: bytes) -> float | None:
         return None
     wait = float(m[1])
     return wait if wait <= 30 else None
+
+
+def _query(query: bytes) -> tuple[float, int | None] | None:
+    """(the seconds to wait, the log length seen) of a view's query: ``wait=S``, ``n=K``,
+    both joined by ``&`` in either order, or none; None for any other query (read by
+    FastAPI, which says what is wrong with it)."""
+    wait = 0.0
+    seen: int | None = None
+    waited = False
+    parts = query.split(b"&") if query else []
+    if len(parts) > 2:
+        return None
+    for part in parts:
+        m = _SEEN.fullmatch(part)
+        if m is not None and seen is None:
+            seen = int(m[1])
+            continue
+        got = None if waited or not part else _wait(part)
+        if got is None:
+            return None
+        wait, waited = got, True
+    return wait, seen
 
 
 def _action(body: bytes) -> ActionIn | None:

@@ -215,6 +215,12 @@ class Hub:
         for w in list(self._watchers.get(game_id, ())):
             w.notify(n)
 
+    def wake_all(self) -> None:
+        """Wake every local watcher of every game to look at it again (news of the games
+        may have been missed: the database's news failed or came back)."""
+        for game_id in list(self._watchers):
+            self.deliver(game_id, None)
+
     async def publish(self, game_id: str, n: int) -> None:
         """Tell every watcher that ``game_id`` changed (its log is ``n`` long; -1: a seat)."""
         self.deliver(game_id, n)

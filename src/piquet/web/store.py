@@ -58,6 +58,7 @@ from piquet.web.groupcommit import (
     insert_game,
     read_version,
 )
+from piquet.web.pgnews import NewsListener, notify
 
 __all__ = [
     "SQLITE_SYNC",
@@ -147,6 +148,8 @@ class Store:
         self._reader: VersionReader | None = None
         """Made at the first :meth:`version_async` (a shared database's)."""
         self._reader_lock = threading.Lock()
+        self._news: NewsListener | None = None
+        """Made at the first :meth:`news` (PostgreSQL's)."""
         self._checkpointer = (
             Checkpointer(engine, check=self.lost) if engine.dialect.name == "sqlite" else None
         )
@@ -239,6 +242,8 @@ class Store:
         self._writer.close()
         if self._reader is not None:
             self._reader.close()
+        if self._news is not None:
+            self._news.close()
         if self._checkpointer is not None:
             self._checkpointer.close()
         self.engine.dispose()
@@ -258,6 +263,7 @@ class Store:
                 return False
             conn.execute(seats_t.delete().where(seats_t.c.game_id == game_id))
             conn.execute(games_t.delete().where(games_t.c.id == game_id))
+            notify(conn, [(game_id, -1)])
         return True
 
     def create_game(
@@ -377,6 +383,16 @@ class Store:
         except ReadFailed:
             return await to_thread.run_sync(self.version, game_id)
 
+    def news(self) -> NewsListener | None:
+        """PostgreSQL's news of every game written (:mod:`piquet.web.pgnews`), listened
+        to from a thread started at the first call; None on SQLite (one process)."""
+        if self.engine.dialect.name != "postgresql":
+            return None
+        with self._reader_lock:
+            if self._news is None:
+                self._news = NewsListener(self.engine)
+            return self._news
+
     def actions(self, game_id: str, start: int = 0) -> list[ActionRow]:
         """The log of ``game_id`` from index ``start`` on, in order."""
         with self._using("read"), self.engine.connect() as conn:
@@ -438,6 +454,7 @@ class Store:
             )
             if res.rowcount != 1:
                 return None
+            notify(conn, [(game_id, -1)])  # the seats taken, part of a game's version
             return int(row.seat)
 
     def set_invite(self, game_id: str, seat: int, invite_hash: str) -> bool:
