@@ -701,7 +701,7 @@ function lost(mine, ws) {
   const wait = Math.min(8000, 500 * 2 ** Math.min(4, mine.wsFails));
   mine.retryTimer = setTimeout(async () => {
     try {
-      const g = await api("GET", `/api/games/${mine.id}`, undefined, mine.token);
+      const g = await api("GET", seenPath(mine), undefined, mine.token);
       if (!mine.stopped) setGame(g);
     } catch { /* still away */ }
     connect();
@@ -716,7 +716,7 @@ function setLive(mine, ok, error) {
   const poll = async () => {
     if (mine.stopped || mine.live) return;
     try {
-      const g = await api("GET", `/api/games/${mine.id}`, undefined, mine.token);
+      const g = await api("GET", seenPath(mine), undefined, mine.token);
       if (!mine.stopped) setGame(g);
     } catch { /* try again */ }
     if (!mine.stopped && !mine.live) mine.liveTimer = setTimeout(poll, 2000);
@@ -806,7 +806,7 @@ async function loadClock(mine) {
           setTimeout(async () => {
             mine.clockAsked = false;
             await loadClock(mine);
-            try { setGame(await api("GET", `/api/games/${mine.id}`, undefined, mine.token)); }
+            try { setGame(await api("GET", seenPath(mine), undefined, mine.token)); }
             catch { /* the socket brings it */ }
           }, 600);
         }
@@ -912,11 +912,18 @@ function answered(mine) {
 }
 
 // An action refused (over either path): say why, and show the game as it stands.
+// The seat's view, at least as new as the last one this page was sent (any of the
+// server's processes may answer: the one asked reads the game again if it is behind).
+function seenPath(mine) {
+  const n = mine.game && Number.isInteger(mine.game.n) ? `?n=${mine.game.n}` : "";
+  return `/api/games/${mine.id}${n}`;
+}
+
 async function refused(mine, message, game) {
   toast(sentence(message), "bad");
   let now = game;
   if (!now) {
-    try { now = await api("GET", `/api/games/${mine.id}`, undefined, mine.token); }
+    try { now = await api("GET", seenPath(mine), undefined, mine.token); }
     catch { /* shown as it was */ }
   }
   if (T !== mine) return;
