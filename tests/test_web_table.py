@@ -1236,7 +1236,7 @@ def test_the_table_polls_while_live_updates_are_down(server: ThreadServer, brows
         "request",
         lambda r: (
             polls.append(r.timing["startTime"])
-            if r.method == "GET" and r.url.endswith(f"/api/games/{api.id}")
+            if r.method == "GET" and r.url.split("?")[0].endswith(f"/api/games/{api.id}")
             else None
         ),
     )

@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from piquet.core.cards import Card, CardSet, NamedLead, Suit
-from piquet.core.declarations import DeclClass
+from piquet.core.declarations import Claim, DeclClass, claims, shape_of
 from piquet.core.errors import ParseError
+from piquet.core.rules import Rules
 
 __all__ = [
     "PLAY",
@@ -31,6 +32,8 @@ __all__ = [
     "Play",
     "Question",
     "Reply",
+    "declare_of",
+    "declare_options",
     "parse_action",
 ]
 
@@ -131,6 +134,33 @@ class Declare(Action):
 
     def __str__(self) -> str:
         return f"declare:{self.cls.label}:{self.cards}"
+
+
+_DECLARES: dict[int, Declare] = {}
+
+
+def declare_of(claim: Claim) -> Declare:
+    """The action declaring a claim (one shared value per claim: there are a few thousand)."""
+    key = claim.cards << 2 | claim.cls
+    found = _DECLARES.get(key)
+    if found is None:
+        found = _DECLARES[key] = Declare(claim.cls, CardSet(claim.cards))
+    return found
+
+
+_DECLARE_CACHE: dict[int, tuple[Declare, ...]] = {}
+
+
+def declare_options(mask: int, cls: DeclClass, rules: Rules) -> tuple[Declare, ...]:
+    """Every ``Declare`` a hand may make in a class (cached per hand and claim rules)."""
+    key = (mask << 8) | (shape_of(rules).id << 2) | cls
+    found = _DECLARE_CACHE.get(key)
+    if found is None:
+        if len(_DECLARE_CACHE) > 4_096:  # small: see declarations._CACHE_LIMIT
+            _DECLARE_CACHE.clear()
+        found = tuple(declare_of(c) for c in claims(mask, cls, rules))
+        _DECLARE_CACHE[key] = found
+    return found
 
 
 @dataclass(frozen=True, slots=True)

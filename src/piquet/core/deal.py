@@ -39,6 +39,8 @@ from piquet.core.actions import (
     Play,
     Question,
     Reply,
+    declare_of,
+    declare_options,
 )
 from piquet.core.cards import SUIT_CARDS as _SUIT_CARDS
 from piquet.core.cards import SUIT_MASKS, Card, CardSet, NamedLead, Suit, mask_cards, pack
@@ -74,7 +76,6 @@ from piquet.core.declarations import (
     DeclClass,
     claim_index,
     claims,
-    shape_of,
 )
 from piquet.core.errors import IllegalActionError
 from piquet.core.rules import Leftovers, PointMeasure, Rules
@@ -323,7 +324,7 @@ class Deal:
         if phase is P_DECLARE and self.step is S_ELDER:
             mine = claims(self.hands[ELDER], self.cls, self.rules)
             k = _below(rng, len(mine) + 1)
-            return _PASS if k == len(mine) else _declare_of(mine[k])
+            return _PASS if k == len(mine) else declare_of(mine[k])
         actions = self.__dict__["_legal"] or self.legal_actions()
         if not actions:
             raise IllegalActionError("the deal is over: there is nothing to do")
@@ -392,13 +393,13 @@ class Deal:
         if step is S_QUESTION:
             return [_ASK, _NO_QUESTION]
         if step is S_ELDER:
-            return [*_declare_options(self.hands[ELDER], cls, self.rules), _PASS]
+            return [*declare_options(self.hands[ELDER], cls, self.rules), _PASS]
         if step is S_ANSWER:
             return [_ANSWERS[r._value_] for r in self._replies()]
         # younger declares
         beat, partial, may_pass = self._younger_terms()
         mine = claims(self.hands[YOUNGER], cls, self.rules)
-        out: list[Action] = [_declare_of(c) for c in mine if _beats(c.key, beat, partial)]
+        out: list[Action] = [declare_of(c) for c in mine if _beats(c.key, beat, partial)]
         if may_pass:
             out.append(_PASS)
         return out
@@ -494,14 +495,7 @@ class Deal:
         if not (type(action) is Play and attrs["phase"] is P_PLAY
                 and action.card.index in (attrs["_play"] or self._playable())):
             self._check(action)
-        new = object.__new__(Deal)
-        d = attrs.copy()  # a copy is far cheaper than filling a new object's dict
-        d["_legal"] = None
-        d["_play"] = None
-        d["_hist"] = (attrs["_hist"], (attrs["to_act"], action))
-        _SET_ATTR(new, "__dict__", d)
-        HANDLERS[type(action)](self, d, action)
-        return new
+        return self._apply_legal(action)
 
     def _apply_legal(self, action: Action) -> Deal:
         """:meth:`apply` without the check, for an action of this state's
@@ -509,7 +503,7 @@ class Deal:
         in turn pays no second proof of it."""
         attrs: DealState = self.__dict__  # type: ignore[assignment]  # (no call: hot path)
         new = object.__new__(Deal)
-        d = attrs.copy()
+        d = attrs.copy()  # a copy is far cheaper than filling a new object's dict
         d["_legal"] = None
         d["_play"] = None
         d["_hist"] = (attrs["_hist"], (attrs["to_act"], action))
@@ -660,37 +654,10 @@ _NO_QUESTION: Final = Question(False)
 _ANSWERS: Final = {r._value_: Answer(r) for r in Reply}
 """By value: an enum member's hash is a Python-level call."""
 _CLASS: Final = tuple(DeclClass)
-_DECLARE_CACHE: dict[int, tuple[Declare, ...]] = {}
-
-
-def _declare_options(mask: int, cls: DeclClass, rules: Rules) -> tuple[Declare, ...]:
-    """Every ``Declare`` a hand may make in a class (cached per hand and claim rules)."""
-    key = (mask << 8) | (shape_of(rules).id << 2) | cls
-    found = _DECLARE_CACHE.get(key)
-    if found is None:
-        if len(_DECLARE_CACHE) > 4_096:  # small: see declarations._CACHE_LIMIT
-            _DECLARE_CACHE.clear()
-        found = tuple(_declare_of(c) for c in claims(mask, cls, rules))
-        _DECLARE_CACHE[key] = found
-    return found
-
-
 @cache
 def _size_bounds(n: int, lo: int, hi: int) -> tuple[int, ...]:
     """Cumulative numbers of discards of ``lo`` .. ``hi`` cards from ``n``."""
     return tuple(accumulate(comb(n, k) for k in range(lo, hi + 1)))
-
-
-_DECLARES: dict[int, Declare] = {}
-
-
-def _declare_of(claim: Claim) -> Declare:
-    """The action declaring a claim (one shared value per claim: there are a few thousand)."""
-    key = claim.cards << 2 | claim.cls
-    found = _DECLARES.get(key)
-    if found is None:
-        found = _DECLARES[key] = Declare(claim.cls, CardSet(claim.cards))
-    return found
 
 
 def _below(rng: random.Random, n: int) -> int:
