@@ -27,7 +27,8 @@ from fastapi.testclient import TestClient
 from piquet.core.match import new_match
 from piquet.table.state import TableState
 from piquet.web.app import create_app
-from piquet.web.games import Entry, Games, Live, _step, seats_of
+from piquet.web.entries import seats_of
+from piquet.web.games import Entry, Games, Live, _step
 from piquet.web.store import GameRow, SeatRow, Store, database_url
 from test_web_kit import (
     ThreadServer,
