@@ -24,7 +24,9 @@ from test_web_kit import chromium_available
 pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
 
 # the text a person reads: visible text nodes, not inside a marked term, nor on a button
-# (a button's terms are in its title), a form's control, a card's picture
+# (a button's terms are in its title), a form's control, a card's picture; with the page's
+# whole text and the terms marked on it, all in one look (one call to the browser, and one
+# moment: the page is not drawn anew between two of the looks)
 _UNMARKED = """() => {
   const skip = "abbr.term, button, select, option, input, textarea, kbd, script, style, " +
     "svg, .no-terms, #toast";
@@ -39,22 +41,23 @@ _UNMARKED = """() => {
   const buttons = [...document.querySelectorAll("button")].filter((b) =>
     b.getClientRects().length && !b.closest(".no-terms"))
     .map((b) => [b.innerText, b.dataset.terms || ""]);
-  return { texts: out, buttons };
+  const marks = [...document.querySelectorAll("abbr.term")].map((a) => a.dataset.term);
+  return { texts: out, buttons, marks, body: document.body.innerText };
 }"""
 
 
 def no_unexplained_term(page: Any, where: str) -> int:
     """Every glossary term on the page is marked; returns how many marks there are."""
     page.wait_for_function("() => !document.querySelector('.loading')", polling=POLL)
-    assert "[object " not in page.inner_text("body"), where  # no value shown as code
     seen = page.evaluate(_UNMARKED)
+    assert "[object " not in seen["body"], where  # no value shown as code
     for text in seen["texts"]:
         left = [t.key for t in terms_in(text)]
         assert not left, f"{where}: {left} shown unmarked in {text!r}"
     for text, marked in seen["buttons"]:
         want = {t.key for t in terms_in(text)}
         assert want <= set(marked.split()), f"{where}: button {text!r} lacks {want}"
-    marks = page.eval_on_selector_all("abbr.term", "l => l.map((a) => a.dataset.term)")
+    marks = seen["marks"]
     assert set(marks) <= set(GLOSSARY)
     return len(marks)
 
