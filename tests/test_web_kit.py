@@ -619,22 +619,27 @@ DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)]
 
 
 @contextlib.contextmanager
-def two_processes(kind: str, tmp_path: Path) -> Iterator[tuple[Games, Games]]:
+def two_processes(kind: str, tmp_path: Path, *, news: bool = False
+                  ) -> Iterator[tuple[Games, Games]]:
     """Two processes' :class:`Games` over one database of ``kind`` (``sqlite`` under
-    ``tmp_path``, or a fresh PostgreSQL schema; skips when none answers), closed after."""
+    ``tmp_path``, or a fresh PostgreSQL schema; skips when none answers), closed after.
+    Without PostgreSQL's ``news`` unless asked: each look at a game then checks its
+    version, so that a write through one is seen by the next look through the other at
+    once (with the news, a look that names no log length may come a few milliseconds
+    before the news does: tests/test_web_news.py)."""
     if kind == "postgresql":
         if not pg_available():
             pytest.skip("no PostgreSQL at 127.0.0.1:5432/test")
         with pg_schema(migrated=True) as url:
-            yield from _two_opened(database_url(url, tmp_path))
+            yield from _two_opened(database_url(url, tmp_path), news)
     else:
-        yield from _two_opened(database_url(None, tmp_path))
+        yield from _two_opened(database_url(None, tmp_path), news)
 
 
-def _two_opened(url: str) -> Iterator[tuple[Games, Games]]:
+def _two_opened(url: str, news: bool) -> Iterator[tuple[Games, Games]]:
     a_store, b_store = Store.open(url), Store.open(url)
     try:
-        yield Games(a_store, shared=True), Games(b_store, shared=True)
+        yield Games(a_store, shared=True, news=news), Games(b_store, shared=True, news=news)
     finally:
         a_store.close()
         b_store.close()
