@@ -72,6 +72,18 @@ def _oversized_or_too_many_headers_are_refused_with_431(server: Server) -> None:
     assert httpx.get(server.url + "/api/health").status_code == 200
 
 
+def _said_408(conn: socket.socket, answer: bytes) -> None:
+    """The rest of what the server sends on ``conn`` (after ``answer``, read already), to
+    its close: a 408 that says the request did not arrive within the 1 s timeout."""
+    try:
+        while chunk := conn.recv(4096):
+            answer += chunk
+    except OSError:
+        pass
+    assert answer.startswith(b"HTTP/1.1 408"), answer
+    assert "did not arrive within 1 s" in answer.decode()
+
+
 def _idle_and_trickling_heads_are_closed(server: Server) -> None:
     """A connection that sends nothing, and one that trickles its head, are closed once
     the server's ``--request-timeout`` of 1 s has passed (the trickling one with 408)."""
@@ -91,14 +103,7 @@ def _idle_and_trickling_heads_are_closed(server: Server) -> None:
         except OSError:
             break
         closed = bool(select.select([slow], [], [], 0.5)[0])
-    answer = b""
-    try:
-        while chunk := slow.recv(4096):
-            answer += chunk
-    except OSError:
-        pass
-    assert answer.startswith(b"HTTP/1.1 408"), answer
-    assert "did not arrive within 1 s" in answer.decode()
+    _said_408(slow, b"")
     assert idle.recv(100) == b""  # closed without a word
     idle.close()
     slow.close()
@@ -193,13 +198,7 @@ def test_idle_trickling_and_trickled_body_connections_get_the_request_timeout(
                 if not chunk or b"\r\n\r\n" in answer:
                     break
             slow.settimeout(CEILING)
-            try:
-                while chunk := slow.recv(4096):
-                    answer += chunk
-            except OSError:
-                pass
-        assert answer.startswith(b"HTTP/1.1 408"), answer
-        assert "did not arrive within 1 s" in answer.decode()
+            _said_408(slow, answer)
         # nothing was made of the part that came, and the server serves on
         assert httpx.get(server.url + "/api/health").status_code == 200
     finally:
