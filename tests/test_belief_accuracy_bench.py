@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import random
-import sys
-from pathlib import Path
 
 from piquet.analysis.sampling import World, dialog_weight
 from piquet.analysis.sampling.draw import knowledge
@@ -15,13 +12,9 @@ from piquet.core.rules import get_rules
 from piquet.players import make_player
 from piquet.players.common import book_discard
 from piquet.tournament import deal_match, deal_pack
+from scriptkit import load_script
 
-_PATH = Path(__file__).resolve().parents[1] / "bench" / "belief_accuracy.py"
-_spec = importlib.util.spec_from_file_location("belief_accuracy_bench", _PATH)
-assert _spec is not None and _spec.loader is not None
-bench = importlib.util.module_from_spec(_spec)
-sys.modules["belief_accuracy_bench"] = bench
-_spec.loader.exec_module(bench)
+bench = load_script("bench/belief_accuracy.py", "belief_accuracy_bench")
 
 
 def test_log_loss_is_small_for_the_truth_and_log2_for_a_coin() -> None:

@@ -4,10 +4,7 @@ and the truth in it (sees-hand-play), and every one replays to the view."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -16,13 +13,9 @@ from piquet.core.deal import Phase
 from piquet.core.rules import get_rules
 from piquet.players.expert import ExpertPlayer
 from piquet.tournament import deal_match, deal_pack
+from scriptkit import load_script
 
-_PATH = Path(__file__).resolve().parents[1] / "bench" / "clairvoyant.py"
-_spec = importlib.util.spec_from_file_location("clairvoyant_bench", _PATH)
-assert _spec is not None and _spec.loader is not None
-bench = importlib.util.module_from_spec(_spec)
-sys.modules["clairvoyant_bench"] = bench
-_spec.loader.exec_module(bench)
+bench = load_script("bench/clairvoyant.py", "clairvoyant_bench")
 
 
 @pytest.mark.parametrize("mode", bench.MODES)

@@ -177,13 +177,9 @@ def test_the_learned_player_makes_the_books_choices_outside_the_play() -> None:
 def test_the_training_script_writes_weights_the_level_plays(tmp_path: Path) -> None:
     """scripts/train_learned.py, one short update (PyTorch installed: the train extra)."""
     pytest.importorskip("torch")
-    import importlib.util
+    from scriptkit import load_script
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "train_learned.py"
-    spec = importlib.util.spec_from_file_location("train_learned", path)
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("scripts/train_learned.py", "train_learned")
     assert script.main(["--out", str(tmp_path), "--env", "cards", "--envs", "2", "--steps",
                         "6", "--hidden", "8", "--checkpoints", "0"]) == 0
     rows = (tmp_path / "curve.csv").read_text().splitlines()

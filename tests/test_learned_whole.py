@@ -87,13 +87,9 @@ def test_whole_game_weights_that_are_not_are_refused_in_words(tmp_path: Path) ->
 def test_the_training_script_trains_on_the_whole_game(tmp_path: Path) -> None:
     """scripts/train_learned.py --env game, one short update (PyTorch: the train extra)."""
     pytest.importorskip("torch")
-    import importlib.util
+    from scriptkit import load_script
 
-    path = Path(__file__).resolve().parents[1] / "scripts" / "train_learned.py"
-    spec = importlib.util.spec_from_file_location("train_learned", path)
-    assert spec is not None and spec.loader is not None
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_script("scripts/train_learned.py", "train_learned")
     assert script.main(["--out", str(tmp_path), "--env", "game", "--envs", "2", "--steps",
                         "40", "--hidden", "8", "--hidden2", "8", "--minibatch", "64",
                         "--checkpoints", "0"]) == 0

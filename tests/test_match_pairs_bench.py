@@ -3,21 +3,15 @@ matches, the same stake a pair, kept a line a pair; and its summary is the tourn
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
 
 from piquet.tournament.matches import match_tournament
+from scriptkit import load_script
 
-_PATH = Path(__file__).resolve().parents[1] / "bench" / "match_pairs.py"
-_spec = importlib.util.spec_from_file_location("match_pairs_bench", _PATH)
-assert _spec is not None and _spec.loader is not None
-bench = importlib.util.module_from_spec(_spec)
-sys.modules["match_pairs_bench"] = bench
-_spec.loader.exec_module(bench)
+bench = load_script("bench/match_pairs.py", "match_pairs_bench")
 
 
 def test_a_pair_at_a_time_is_the_tournaments_pair(
