@@ -15,13 +15,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import yaml
 from fastapi.routing import APIWebSocketRoute, iter_route_contexts
 
 from test_web_faults_process import _alive
 from test_web_faults_process import _children as _descendants
-from test_web_kit import bearer, health_when_redis, pick
+from test_web_kit import bearer, health_when_redis, net, pick
 
 ROOT = Path(__file__).resolve().parents[1]
 CEILING = 300.0
@@ -116,22 +115,22 @@ def test_the_local_cluster_plays_across_its_two_processes(
             health = health_when_redis(url, "ok", deadline - time.monotonic()).json()
             assert health["ok"] and health["redis"] == "ok"
             assert health["workers"]["alive"] == 1
-        made = httpx.post(urls[0] + "/api/games", json={"opponent": "book"}).json()
+        made = net.post(urls[0] + "/api/games", json={"opponent": "book"}).json()
         gid, token = made["id"], made["token"]
         rng = random.Random(4)
         moves = 0
         deadline = time.monotonic() + CEILING
         while moves < 4:
             assert time.monotonic() < deadline, "the game did not go on"
-            g: dict[str, Any] = httpx.get(urls[1] + f"/api/games/{gid}", params={"wait": 5},
-                                          headers=bearer(token), timeout=30).json()
+            g: dict[str, Any] = net.get(urls[1] + f"/api/games/{gid}", params={"wait": 5},
+                                        headers=bearer(token), timeout=30).json()
             assert g["computer_problem"] is None
             if g["finished"]:
                 break
             if g["your_turn"]:
-                r = httpx.post(urls[moves % 2] + f"/api/games/{gid}/actions",
-                               json={"action": pick(g, rng), "n": g["n"]},
-                               headers=bearer(token))
+                r = net.post(urls[moves % 2] + f"/api/games/{gid}/actions",
+                             json={"action": pick(g, rng), "n": g["n"]},
+                             headers=bearer(token))
                 assert r.status_code == 200, r.text
                 moves += 1
         kids = set().union(*(_descendants(p) for p in pids))

@@ -20,7 +20,7 @@ import pytest
 from piquet.jobs import JobQueue, Kind, QuotaFull, Quotas
 from piquet.jobs.shared import SharedQuotas
 from test_jobs import GATE, wait_for
-from test_web_kit import bearer
+from test_web_kit import bearer, net
 
 SLOW = 30.0
 """The bound on each Redis call of the quotas a test counts in the shared Redis: the
@@ -145,7 +145,7 @@ def test_two_web_processes_hold_a_client_to_one_quota_through_redis(
             # a process counts per process until its live updates have reached Redis,
             # which a loaded machine may take longer than the start's own wait for
             deadline = time.monotonic() + 120
-            while (quotas := httpx.get(server.url + "/api/health").json()["quotas"]) != "shared" \
+            while (quotas := net.get(server.url + "/api/health").json()["quotas"]) != "shared" \
                     and time.monotonic() < deadline:
                 time.sleep(0.2)
             assert quotas == "shared"

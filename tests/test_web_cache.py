@@ -38,6 +38,7 @@ from test_web_kit import (
     config,
     create,
     friend_game,
+    net,
     offer,
     pick,
     poster,
@@ -285,14 +286,14 @@ def test_a_double_submission_is_recorded_once(tmp_path: Path) -> None:
         gid, tokens = friend_game(poster(srv.url))
         rng = random.Random(6)
         for _ in range(10):
-            game = httpx.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()
+            game = net.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()
             seat = game["to_act"]
-            mine = httpx.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+            mine = net.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
             action = pick(mine, rng)
             codes = at_once(
                 2,
                 lambda _: (
-                    httpx.post(
+                    net.post(
                         srv.url + f"/api/games/{gid}/actions",
                         json={"action": action},  # noqa: B023 (called before the loop moves on)
                         headers=bearer(tokens[seat]),  # noqa: B023
@@ -300,7 +301,7 @@ def test_a_double_submission_is_recorded_once(tmp_path: Path) -> None:
                 ),
             )
             assert 200 in codes and set(codes) <= {200, 409, 422}, codes
-            after = httpx.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()
+            after = net.get(srv.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()
             assert after["n"] == mine["n"] + codes.count(200)
         store = srv.app.state.piquet.store
         assert [a.idx for a in store.actions(gid)] == list(range(after["n"]))

@@ -12,7 +12,7 @@ import httpx
 
 from piquet.core.match import Match
 from serverkit import migrated_data
-from test_web_kit import Server, pick
+from test_web_kit import Server, net, pick
 
 #: how long the computer may take to move before the test says it never will (a loaded
 #: machine is slow; the wait ends as soon as the move is made)
@@ -51,7 +51,7 @@ def test_sigkill_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
     server = Server(args, cwd=tmp_path).start()
     rng = random.Random(4)
     try:
-        made = httpx.post(server.url + "/api/games", json={"opponent": "random"}).json()
+        made = net.post(server.url + "/api/games", json={"opponent": "random"}).json()
         gid = made["id"]
         auth = {"Authorization": f"Bearer {made['token']}"}
         with httpx.Client(base_url=server.url, headers=auth, timeout=20) as http:

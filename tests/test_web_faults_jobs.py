@@ -24,7 +24,7 @@ from piquet.table.ai import ai_seed
 from piquet.web.app import create_app
 from piquet.web.games import Games
 from serverkit import migrated_data
-from test_web_kit import Server, bearer, config, create, pick, view
+from test_web_kit import Server, bearer, config, create, net, pick, view
 
 CEILING = 300.0
 
@@ -223,7 +223,7 @@ def test_three_clients_analyses_do_not_hold_up_a_fourths_computer(tmp_path: Path
                             transport=httpx.HTTPTransport(local_address=f"127.0.0.{i}"))
 
     def workers() -> dict[str, Any]:
-        w: dict[str, Any] = httpx.get(server.url + "/api/health").json()["workers"]
+        w: dict[str, Any] = net.get(server.url + "/api/health").json()["workers"]
         return w
 
     try:
@@ -278,23 +278,23 @@ def test_the_web_process_loads_no_compiled_ai_code(tmp_path: Path) -> None:
         assert server.proc is not None
         assert _rss_mb(server.proc.pid) <= 80, _rss_mb(server.proc.pid)
         base = server.url
-        made = httpx.post(base + "/api/games",
-                          json={"opponent": "book", "hints": True}).json()
+        made = net.post(base + "/api/games",
+                        json={"opponent": "book", "hints": True}).json()
         gid, token = made["id"], made["token"]
         rng = random.Random(2)
         for _ in range(3):
-            g = httpx.get(base + f"/api/games/{gid}", params={"wait": 10},
-                          headers=bearer(token), timeout=20).json()
+            g = net.get(base + f"/api/games/{gid}", params={"wait": 10},
+                        headers=bearer(token), timeout=20).json()
             if not g["your_turn"]:
                 continue
-            hint = httpx.get(base + f"/api/games/{gid}/hint", headers=bearer(token),
-                             timeout=120)
+            hint = net.get(base + f"/api/games/{gid}/hint", headers=bearer(token),
+                           timeout=120)
             assert hint.status_code == 200 and hint.json()["hint"], hint.text
-            httpx.post(base + f"/api/games/{gid}/actions",
-                       json={"action": pick(g, rng), "n": g["n"]}, headers=bearer(token))
-        guided = httpx.post(base + "/api/learn/guided", json={"rules": "rubicon"}).json()
-        note = httpx.get(base + f"/api/games/{guided['id']}/coach",
-                         headers=bearer(guided["token"]), timeout=120)
+            net.post(base + f"/api/games/{gid}/actions",
+                     json={"action": pick(g, rng), "n": g["n"]}, headers=bearer(token))
+        guided = net.post(base + "/api/learn/guided", json={"rules": "rubicon"}).json()
+        note = net.get(base + f"/api/games/{guided['id']}/coach",
+                       headers=bearer(guided["token"]), timeout=120)
         assert note.status_code == 200, note.text
         maps = _maps(server.proc.pid)
         assert "_native" not in maps and "numpy" not in maps

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 
 from serverkit import migrated_data
-from test_web_kit import Server
+from test_web_kit import Server, net
 
 CEILING = 120.0
 """Seconds a socket waits for the server: only a hang reaches it (a loaded machine answers
@@ -69,7 +69,7 @@ def _oversized_or_too_many_headers_are_refused_with_431(server: Server) -> None:
         except OSError:
             pass
         assert sent < 5_000_000 or s.recv(100).startswith(b"HTTP/1.1 431")
-    assert httpx.get(server.url + "/api/health").status_code == 200
+    assert net.get(server.url + "/api/health").status_code == 200
 
 
 def _said_408(conn: socket.socket, answer: bytes) -> None:
@@ -108,7 +108,7 @@ def _idle_and_trickling_heads_are_closed(server: Server) -> None:
     idle.close()
     slow.close()
     # a request that arrives in time is served as usual
-    assert httpx.get(server.url + "/api/health").status_code == 200
+    assert net.get(server.url + "/api/health").status_code == 200
 
 
 def test_connections_past_the_cap_are_answered_503(tmp_path: Path) -> None:
@@ -126,7 +126,7 @@ def test_connections_past_the_cap_are_answered_503(tmp_path: Path) -> None:
         for s in held:
             s.close()
         # and once they are closed, it is served again
-        while httpx.get(server.url + "/api/health").status_code != 200:
+        while net.get(server.url + "/api/health").status_code != 200:
             assert time.monotonic() < deadline + 120
             time.sleep(0.1)
     finally:
@@ -200,6 +200,6 @@ def test_idle_trickling_and_trickled_body_connections_get_the_request_timeout(
             slow.settimeout(CEILING)
             _said_408(slow, answer)
         # nothing was made of the part that came, and the server serves on
-        assert httpx.get(server.url + "/api/health").status_code == 200
+        assert net.get(server.url + "/api/health").status_code == 200
     finally:
         server.stop()

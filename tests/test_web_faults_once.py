@@ -27,6 +27,7 @@ from test_web_kit import (
     bearer,
     client,
     friend_game,
+    net,
     pick,
     poster,
     view,
@@ -111,7 +112,7 @@ def test_twenty_parallel_copies_apply_exactly_one(tmp_path: Path) -> None:
             body = {"action": pick(game, rng), "n": game["n"]}
             answers = at_once(
                 20,
-                lambda _i, body=body, seat=seat: httpx.post(
+                lambda _i, body=body, seat=seat: net.post(
                     srv.url + f"/api/games/{gid}/actions", json=body, headers=bearer(tokens[seat])
                 ),
             )
@@ -159,12 +160,12 @@ def test_copies_through_two_processes_on_postgresql_apply_exactly_one(pg_servers
         rng = random.Random(5)
         for _ in range(6):
             base = servers[0].url + f"/api/games/{gid}"
-            seat = httpx.get(base, headers=bearer(tokens[0])).json()["to_act"]
-            game = httpx.get(base, headers=bearer(tokens[seat])).json()
+            seat = net.get(base, headers=bearer(tokens[0])).json()["to_act"]
+            game = net.get(base, headers=bearer(tokens[seat])).json()
             body = {"action": pick(game, rng), "n": game["n"]}
             answers = at_once(
                 20,
-                lambda i: httpx.post(
+                lambda i: net.post(
                     servers[i % 2].url + f"/api/games/{gid}/actions",
                     json=body,  # noqa: B023
                     headers=bearer(tokens[seat]),  # noqa: B023
@@ -175,7 +176,7 @@ def test_copies_through_two_processes_on_postgresql_apply_exactly_one(pg_servers
             assert {a.json()["n"] for a in answers} == {game["n"] + 1}
         for s in servers:
             assert (
-                httpx.get(s.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["n"]
+                net.get(s.url + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["n"]
                 == 6
             )
 
@@ -192,10 +193,10 @@ def test_after_a_sigkill_a_retry_tells_whether_the_action_landed(tmp_path: Path)
         rng = random.Random(12)
         sent = []
         for _ in range(5):
-            seat = httpx.get(base, headers=bearer(tokens[0])).json()["to_act"]
-            game = httpx.get(base, headers=bearer(tokens[seat])).json()
+            seat = net.get(base, headers=bearer(tokens[0])).json()["to_act"]
+            game = net.get(base, headers=bearer(tokens[seat])).json()
             body = {"action": pick(game, rng), "n": game["n"]}
-            r = httpx.post(base + "/actions", json=body, headers=bearer(tokens[seat]))
+            r = net.post(base + "/actions", json=body, headers=bearer(tokens[seat]))
             assert r.status_code == 200
             sent.append((seat, body))
         server.kill()
@@ -205,11 +206,11 @@ def test_after_a_sigkill_a_retry_tells_whether_the_action_landed(tmp_path: Path)
     try:
         base = server.url + f"/api/games/{gid}"
         for seat, body in sent[-2:]:  # the client does not know: it sends them again
-            r = httpx.post(base + "/actions", json=body, headers=bearer(tokens[seat]))
+            r = net.post(base + "/actions", json=body, headers=bearer(tokens[seat]))
             assert r.status_code in (200, 409), r.text
             assert (r.json().get("game") or r.json())["n"] == 5
         seat, body = sent[-1]
-        r = httpx.post(base + "/actions", json=body, headers=bearer(tokens[seat]))
+        r = net.post(base + "/actions", json=body, headers=bearer(tokens[seat]))
         assert r.status_code == 200 and r.json()["n"] == 5
     finally:
         server.stop()
@@ -226,11 +227,11 @@ def test_the_same_seat_remembered_or_offered_twice_at_once_on_postgresql(
 
     with pg_servers("--ai-workers", "1") as servers:  # no computer plays here
         for round_ in range(4):
-            made = httpx.post(servers[0].url + "/api/games", json={"opponent": "friend"}).json()
+            made = net.post(servers[0].url + "/api/games", json={"opponent": "friend"}).json()
             cookie = {"piquet_id": f"identity-of-round-{round_}-" + "x" * 32}
             answers = at_once(
                 8,
-                lambda i: httpx.post(
+                lambda i: net.post(
                     servers[i % 2].url + "/api/me/games",
                     json={"id": made["id"], "token": made["token"]},  # noqa: B023
                     cookies=cookie,  # noqa: B023
@@ -240,7 +241,7 @@ def test_the_same_seat_remembered_or_offered_twice_at_once_on_postgresql(
             assert {a.status_code for a in answers} == {200}, [a.text for a in answers][:2]
             posted = at_once(
                 8,
-                lambda i: httpx.post(
+                lambda i: net.post(
                     servers[i % 2].url + "/api/lobby",
                     json={"game": made["id"], "invite": made["invites"][0]["invite"]},  # noqa: B023
                     headers=bearer(made["token"]),  # noqa: B023
@@ -249,7 +250,7 @@ def test_the_same_seat_remembered_or_offered_twice_at_once_on_postgresql(
             )
             assert {a.status_code for a in posted} == {201}, [a.text for a in posted][:2]
             ids = {a.json()["id"] for a in posted}
-            listed = httpx.get(servers[1].url + "/api/lobby").json()["challenges"]
+            listed = net.get(servers[1].url + "/api/lobby").json()["challenges"]
             assert len(listed) == round_ + 1 and len(ids & {c["id"] for c in listed}) == 1
         engine = sa.create_engine(pg_url.replace("postgresql://", "postgresql+psycopg://", 1))
         with engine.connect() as conn:

@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 
-from test_web_kit import PG_URL, Server, bearer, friend_game, pick, poster
+from test_web_kit import PG_URL, Server, bearer, friend_game, net, pick, poster
 
 CEILING = 300.0
 """Seconds the kills may go on before the test gives up (it stops at the first moment
@@ -43,13 +43,13 @@ def _kill_loop(app: str, stop: threading.Event, kills: list[int]) -> None:
 def _move(base: str, gid: str, tokens: dict[int, str], rng: random.Random) -> httpx.Response:
     """The seat to act makes a random legal move (sending ``n``): the move's answer, or
     the answer of a look at the game that failed before it (a 503 too, under kills)."""
-    look = httpx.get(base + f"/api/games/{gid}", headers=bearer(tokens[0]))
+    look = net.get(base + f"/api/games/{gid}", headers=bearer(tokens[0]))
     if look.status_code != 200:
         return look
-    game = httpx.get(base + f"/api/games/{gid}", headers=bearer(tokens[look.json()["to_act"]]))
+    game = net.get(base + f"/api/games/{gid}", headers=bearer(tokens[look.json()["to_act"]]))
     if game.status_code != 200:
         return game
-    return httpx.post(
+    return net.post(
         base + f"/api/games/{gid}/actions",
         json={"action": pick(game.json(), rng), "n": game.json()["n"]},
         headers=bearer(tokens[look.json()["to_act"]]),
@@ -81,7 +81,7 @@ def test_killed_connections_make_health_503_until_writes_succeed(
         gid, tokens = friend_game(poster(base))
         assert _move(base, gid, tokens, rng).status_code == 200
         acknowledged += 1
-        assert httpx.get(base + "/api/health").status_code == 200
+        assert net.get(base + "/api/health").status_code == 200
 
         stop = threading.Event()
         kills: list[int] = []
@@ -105,7 +105,7 @@ def test_killed_connections_make_health_503_until_writes_succeed(
                 elif r.request.method == "POST":
                     assert r.headers["retry-after"]
                     failed_move = r.json()
-                h = httpx.get(base + "/api/health")
+                h = net.get(base + "/api/health")
                 assert h.status_code in (200, 503), h.text
                 if h.status_code == 503:
                     assert h.headers["retry-after"]
@@ -126,12 +126,12 @@ def test_killed_connections_make_health_503_until_writes_succeed(
         r = _move(base, gid, tokens, rng)
         assert r.status_code == 200, r.text
         acknowledged += 1
-        h = httpx.get(base + "/api/health")
+        h = net.get(base + "/api/health")
         assert h.status_code == 200, h.text
         # nothing acknowledged is lost; the server's game is the database's
         stored = _stored(pg_url, gid)
         assert stored >= acknowledged
-        n = httpx.get(base + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["n"]
+        n = net.get(base + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["n"]
         assert n == stored
     finally:
         server.stop()

@@ -29,6 +29,7 @@ from test_web_kit import (
     client,
     create,
     friend_game,
+    net,
     pick,
     poster,
 )
@@ -98,9 +99,9 @@ def test_ai_workers_and_the_resource_tracker_exit_when_the_server_is_killed(
 
 def _move(base: str, gid: str, tokens: dict[int, str], rng: random.Random) -> httpx.Response:
     """The seat to act makes a random legal move (sending ``n``); the answer."""
-    seat = httpx.get(base + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["to_act"]
-    game = httpx.get(base + f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
-    return httpx.post(
+    seat = net.get(base + f"/api/games/{gid}", headers=bearer(tokens[0])).json()["to_act"]
+    game = net.get(base + f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+    return net.post(
         base + f"/api/games/{gid}/actions",
         json={"action": pick(game, rng), "n": game["n"]},
         headers=bearer(tokens[seat]),
@@ -114,7 +115,7 @@ def _stored(db: Path) -> int:
 
 def _healthy(base: str) -> None:
     """Health reports the database and Redis (here none: quotas per process)."""
-    r = httpx.get(base + "/api/health")
+    r = net.get(base + "/api/health")
     assert r.status_code == 200
     body = r.json()
     workers = body.pop("workers")
@@ -152,7 +153,7 @@ def test_health_reports_the_database_and_a_full_disk_is_a_503_with_words(
         resource.prlimit(server.proc.pid, resource.RLIMIT_FSIZE, (4096, inf))
         for attempt in (
             lambda: _move(base, gid, tokens, rng),
-            lambda: httpx.post(base + "/api/games", json={"opponent": "random"}),
+            lambda: net.post(base + "/api/games", json={"opponent": "random"}),
         ):
             r = attempt()
             assert r.status_code == 503, r.text
@@ -164,14 +165,14 @@ def test_health_reports_the_database_and_a_full_disk_is_a_503_with_words(
             assert r.headers["retry-after"] == "5"
         # health writes (a probe): a full disk fails it for as long as the disk is full
         for _ in range(3):
-            health = httpx.get(base + "/api/health")
+            health = net.get(base + "/api/health")
             assert health.status_code == 503 and health.headers["retry-after"] == "5"
             assert health.json()["database"] == "failing"
             assert health.json()["error"].startswith("the server cannot write to its disk")
             time.sleep(1.1)  # past the probe's interval: a new probe, not the memory of one
         resource.prlimit(server.proc.pid, resource.RLIMIT_FSIZE, (inf, inf))
         assert _move(base, gid, tokens, rng).status_code == 200
-        assert httpx.get(base + "/api/health").status_code == 200
+        assert net.get(base + "/api/health").status_code == 200
         assert _stored(data / "piquet.sqlite3") == 2
     finally:
         server.stop()
@@ -199,12 +200,12 @@ def test_a_sqlite_file_gone_under_the_server_stops_the_acknowledgements(
             shutil.copy(db, copy)
             os.replace(copy, db)
         answers = [_move(base, gid, tokens, rng) for _ in range(3)]
-        answers.append(httpx.post(base + "/api/games", json={"opponent": "random"}))
+        answers.append(net.post(base + "/api/games", json={"opponent": "random"}))
         for r in answers:
             assert r.status_code == 503, r.text
             assert "was removed or replaced while it ran" in r.json()["error"]
             assert str(db) not in r.text and "piquet.sqlite3" not in r.text
-        health = httpx.get(base + "/api/health")
+        health = net.get(base + "/api/health")
         assert health.status_code == 503 and "removed or replaced" in health.json()["error"]
         assert "piquet.sqlite3" not in health.text
     finally:
@@ -214,7 +215,7 @@ def test_a_sqlite_file_gone_under_the_server_stops_the_acknowledgements(
     server = Server(args, cwd=tmp_path).start()
     try:
         if how == "replaced":  # the copy holds every acknowledged move
-            r = httpx.get(server.url + f"/api/games/{gid}", headers=bearer(tokens[0]))
+            r = net.get(server.url + f"/api/games/{gid}", headers=bearer(tokens[0]))
             assert r.json()["n"] == 3
     finally:
         server.stop()
@@ -281,10 +282,10 @@ def test_a_damaged_page_found_while_serving_is_a_503_and_health_says_so(tmp_path
         f.write(random.Random(1).randbytes(page))
     server = Server(args, cwd=tmp_path).start()
     try:
-        r = httpx.get(server.url + f"/api/games/{made['id']}", headers=bearer(made["token"]))
+        r = net.get(server.url + f"/api/games/{made['id']}", headers=bearer(made["token"]))
         assert r.status_code == 503 and r.headers["content-type"] == "application/json"
         assert "database is damaged" in r.json()["error"] and "malformed" not in r.text
-        health = httpx.get(server.url + "/api/health")
+        health = net.get(server.url + "/api/health")
         assert health.status_code == 503 and "damaged" in health.json()["error"]
     finally:
         server.stop()

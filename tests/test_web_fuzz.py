@@ -9,7 +9,6 @@ from http.cookiejar import DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import requests
 import schemathesis
@@ -24,7 +23,7 @@ from schemathesis.checks import (
 from starlette.websockets import WebSocketDisconnect
 
 from piquet.web.app import create_app
-from test_web_kit import ThreadServer, client, config, create
+from test_web_kit import ThreadServer, client, config, create, net
 
 # passwords hashed at Argon2id's least cost (conftest): the fuzzer registers and logs in
 # hundreds of times, and the server's own parameters are test_web_accounts's
@@ -49,7 +48,7 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     with ThreadServer(tmp_path_factory.mktemp("fuzz")) as srv, requests.Session() as session:
         session.cookies.set_policy(DefaultCookiePolicy(allowed_domains=[]))
         session.trust_env = False
-        made = httpx.post(srv.url + "/api/games", json={"opponent": "friend"}).json()
+        made = net.post(srv.url + "/api/games", json={"opponent": "friend"}).json()
         yield {"url": srv.url, "id": made["id"], "token": made["token"], "session": session}
 
 

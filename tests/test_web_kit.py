@@ -19,6 +19,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
@@ -251,11 +252,23 @@ class _OneHandOff(_TestClientTransport):
         return response
 
 
+class _Cookies(httpx.Cookies):
+    """A client's cookie jar that looks at an answer only when it sets a cookie: httpx
+    otherwise wraps every request and answer in urllib's own for the jar to find none,
+    a twentieth of the CPU a test that walks a game through the API spends a request."""
+
+    def extract_cookies(self, response: httpx.Response) -> None:
+        if "set-cookie" in response.headers:
+            super().extract_cookies(response)
+
+
 class LeanClient(TestClient):
-    """A TestClient whose HTTP requests take :class:`_OneHandOff`'s one hand-off each."""
+    """A TestClient whose HTTP requests take :class:`_OneHandOff`'s one hand-off each
+    (and whose jar reads only the answers that set a cookie: :class:`_Cookies`)."""
 
     def __init__(self, app: Any, **options: Any) -> None:
         super().__init__(app, **options)
+        self._cookies = _Cookies(self._cookies)
         old = getattr(self, "_transport")  # noqa: B009 (httpx's, set by the TestClient)
         assert isinstance(old, _TestClientTransport)
         self._transport = _OneHandOff(
@@ -402,6 +415,18 @@ def walk(
     return view(c, game_id, tokens[first])
 
 
+net = httpx.Client(
+    cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),  # type: ignore[arg-type]
+    limits=httpx.Limits(max_connections=None, max_keepalive_connections=0),
+)
+"""``httpx.get``'s and ``httpx.post``'s like for the tests' requests to a server at a URL:
+each request on a connection of its own, closed after it, and no cookie kept (the jar
+refuses them all), as ``httpx.get`` sends it.  ``httpx.get`` makes a client for each
+request, and each client its TLS context (the CA bundle read and parsed), about 20 ms of
+CPU that a request to ``http://127.0.0.1`` never uses: a server's start, polled every
+tenth of a second, and the hundreds of requests of a fault test paid it at every one."""
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -456,12 +481,17 @@ class Server:
     a game's deals when a seat asks for them (``--analysis-on-request``), not as each
     ends: each further worker's start and each deal's analysis as played cost the
     machine CPU-seconds that a test which never reads them would pay in every server it
-    starts (a test of the analyses as played passes ``as_played=True``)."""
+    starts (a test of the analyses as played passes ``as_played=True``).  Its workers
+    import the levels with their first job, not as they start (``PIQUET_WARM_WORKERS=0``,
+    unless ``warm``): most of the tests' servers hold games between people and never ask
+    the computer for anything, and the imports cost each worker about 0.3 CPU-s."""
 
     def __init__(
-        self, args: list[str], *, cwd: Path, port: int | None = None, as_played: bool = False
+        self, args: list[str], *, cwd: Path, port: int | None = None, as_played: bool = False,
+        warm: bool = False,
     ) -> None:
         self.port = port or free_port()
+        self.warm = warm
         lean = []
         if not as_played and "--analysis-on-request" not in args:
             lean.append("--analysis-on-request")
@@ -478,17 +508,16 @@ class Server:
 
     def start(self) -> Server:
         exe = [sys.executable, "-m", "piquet", "serve", "--port", str(self.port), *self.args]
+        env = None if self.warm else {**os.environ, "PIQUET_WARM_WORKERS": "0"}
         self.proc = subprocess.Popen(
-            exe, cwd=self.cwd, stdout=self.log.open("ab"), stderr=subprocess.STDOUT
+            exe, cwd=self.cwd, stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env
         )
         deadline = time.monotonic() + START_CEILING
-        import httpx
-
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
                 raise AssertionError(f"server exited: {self.log.read_text()}")
             try:
-                if httpx.get(self.url + "/api/health", timeout=5).status_code == 200:
+                if net.get(self.url + "/api/health", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 pass
@@ -519,7 +548,7 @@ def health_when_redis(url: str, status: str, timeout: float = START_CEILING) -> 
     has subscribed, and another process having said so first is no sign that this one has."""
     deadline = time.monotonic() + timeout
     while True:
-        health = httpx.get(url + "/api/health", timeout=30)
+        health = net.get(url + "/api/health", timeout=30)
         if health.json()["redis"] == status:
             return health
         assert time.monotonic() < deadline, f"{url}: Redis never {status}: {health.text}"
@@ -555,9 +584,7 @@ Post = Callable[..., Any]
 
 def poster(url: str) -> Post:
     """POST to the server at ``url``."""
-    import httpx
-
-    return lambda path, **kw: httpx.post(url + path, **kw)
+    return lambda path, **kw: net.post(url + path, **kw)
 
 
 def offer(post: Post, **body: Any) -> dict[str, Any]:

@@ -16,10 +16,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 from websockets.sync.client import ClientConnection, connect
 
-from test_web_kit import ThreadServer, bearer, friend_game, pick, poster
+from test_web_kit import ThreadServer, bearer, friend_game, net, pick, poster
 
 WAIT = 60  # seconds at most for a message that must come (a failure, never a measure)
 
@@ -59,7 +58,7 @@ def _act(srv: ThreadServer, gid: str, token: str, game: dict[str, Any], rng: ran
     body: dict[str, Any] = {"action": pick(game, rng), "n": game["n"]}
     if socket is not None:
         body["socket"] = socket
-    r = httpx.post(f"{srv.url}/api/games/{gid}/actions", json=body, headers=bearer(token))
+    r = net.post(f"{srv.url}/api/games/{gid}/actions", json=body, headers=bearer(token))
     assert r.status_code == 200, r.text
     answer: dict[str, Any] = r.json()
     assert answer["n"] == game["n"] + 1
@@ -78,11 +77,11 @@ def test_an_action_over_http_naming_its_socket_is_not_sent_on_it_again(
         with _socket(srv, gid, tokens[0]) as (a0, sid), _socket(srv, gid, tokens[0]) as (
             tab, _other
         ), _socket(srv, gid, tokens[1]) as (b, _sid_b):
-            game = httpx.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[0])).json()
+            game = net.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[0])).json()
             for _ in range(6):
                 actor = game["to_act"]
-                mine = httpx.get(f"{srv.url}/api/games/{gid}",
-                                 headers=bearer(tokens[actor])).json()
+                mine = net.get(f"{srv.url}/api/games/{gid}",
+                               headers=bearer(tokens[actor])).json()
                 if actor == 0:
                     answer = _act(srv, gid, tokens[0], mine, rng, sid)
                     # the second tab and the other seat hear of it; then the other moves
@@ -110,22 +109,22 @@ def test_an_unknown_or_another_seats_socket_id_skips_nothing(tmp_path: Path) -> 
         ):
             sockets, sids = (s0, s1), (sid0, sid1)
             for wrong in ("no-such-socket", "x" * 64, closed, "the other seat's"):
-                game = httpx.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[0])).json()
+                game = net.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[0])).json()
                 actor = game["to_act"]
-                mine = httpx.get(f"{srv.url}/api/games/{gid}",
-                                 headers=bearer(tokens[actor])).json()
+                mine = net.get(f"{srv.url}/api/games/{gid}",
+                               headers=bearer(tokens[actor])).json()
                 sid = sids[1 - actor] if wrong == "the other seat's" else wrong
                 answer = _act(srv, gid, tokens[actor], mine, rng, sid)
                 assert _next_view(sockets[actor])["n"] == answer["n"], wrong
                 assert _next_view(sockets[1 - actor])["n"] == answer["n"], wrong
             # an id over its length is refused as the schema says (and nothing applied)
-            game = httpx.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[0])).json()
+            game = net.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[0])).json()
             actor = game["to_act"]
-            mine = httpx.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[actor])).json()
-            r = httpx.post(f"{srv.url}/api/games/{gid}/actions", headers=bearer(tokens[actor]),
-                           json={"action": pick(mine, rng), "n": mine["n"], "socket": "x" * 65})
+            mine = net.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[actor])).json()
+            r = net.post(f"{srv.url}/api/games/{gid}/actions", headers=bearer(tokens[actor]),
+                         json={"action": pick(mine, rng), "n": mine["n"], "socket": "x" * 65})
             assert r.status_code == 422, r.text
-            again = httpx.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[0])).json()
+            again = net.get(f"{srv.url}/api/games/{gid}", headers=bearer(tokens[0])).json()
             assert again["n"] == game["n"]
         # a socket closed is forgotten (its id then marks nothing)
         held = srv.app.state.piquet.sockets
@@ -140,7 +139,7 @@ def test_the_computers_reply_still_comes_on_the_named_socket(tmp_path: Path) -> 
     named; the computer's reply (a later view) always does."""
     rng = random.Random(36)
     with ThreadServer(tmp_path) as srv:
-        r = httpx.post(f"{srv.url}/api/games", json={"opponent": "random"})
+        r = net.post(f"{srv.url}/api/games", json={"opponent": "random"})
         assert r.status_code == 201, r.text
         gid, token = r.json()["id"], r.json()["token"]
         answered: set[int] = set()

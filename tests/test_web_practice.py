@@ -14,7 +14,18 @@ from fastapi.testclient import TestClient
 
 from piquet.core.rules import CHOICE_ENUMS, PRESETS
 from piquet.web.players import IDENTITY_COOKIE, open_box, seal
-from test_web_kit import ThreadServer, bearer, client, create, friend_game, pick, poster, view, walk
+from test_web_kit import (
+    ThreadServer,
+    bearer,
+    client,
+    create,
+    friend_game,
+    net,
+    pick,
+    poster,
+    view,
+    walk,
+)
 
 
 def act(c: TestClient, game_id: str, token: str, action: str, n: int | None = None) -> Any:
@@ -373,24 +384,22 @@ def test_a_long_poll_answers_at_once_when_the_other_resigns(tmp_path: Path) -> N
     import threading
     import time
 
-    import httpx
-
     with ThreadServer(tmp_path) as srv:
         gid, tokens = friend_game(poster(srv.url))
         url = srv.url + f"/api/games/{gid}"
-        actor = httpx.get(url, headers=bearer(tokens[0])).json()["to_act"]
+        actor = net.get(url, headers=bearer(tokens[0])).json()["to_act"]
         waiter = 1 - actor
         answer: dict[str, Any] = {}
 
         def poll() -> None:
             t = time.monotonic()
-            r = httpx.get(url, params={"wait": 30}, headers=bearer(tokens[waiter]), timeout=90)
+            r = net.get(url, params={"wait": 30}, headers=bearer(tokens[waiter]), timeout=90)
             answer.update(r.json(), took=time.monotonic() - t)
 
         t = threading.Thread(target=poll)
         t.start()
         time.sleep(0.5)
-        assert httpx.post(url + "/resign", headers=bearer(tokens[actor])).status_code == 200
+        assert net.post(url + "/resign", headers=bearer(tokens[actor])).status_code == 200
         t.join(90)
         assert answer["finished"] and answer["resigned"] == actor
         # woken by the resignation, not at the wait's end: an answer at its end comes 30 s
@@ -399,7 +408,7 @@ def test_a_long_poll_answers_at_once_when_the_other_resigns(tmp_path: Path) -> N
         assert answer["took"] < 30
         # a long poll of a game already resigned answers at once too
         t0 = time.monotonic()
-        again = httpx.get(url, params={"wait": 30}, headers=bearer(tokens[actor]), timeout=90)
+        again = net.get(url, params={"wait": 30}, headers=bearer(tokens[actor]), timeout=90)
         assert again.json()["resigned"] == actor and time.monotonic() - t0 < 30
 
 

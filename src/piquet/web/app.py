@@ -94,6 +94,13 @@ class WebConfig:
     cluster at ``ray_address`` (workers on other machines)."""
     ai_workers: int | None = None
     """Job workers (default: up to 4, one per core; with Ray, the cluster's CPUs)."""
+    warm_workers: bool = field(
+        default_factory=lambda: os.environ.get("PIQUET_WARM_WORKERS", "1").strip() != "0")
+    """Each job worker process imports the levels and the advisor as it starts, so that
+    the first move does not wait for them (about 0.3 CPU-s a worker).  Off
+    (``PIQUET_WARM_WORKERS=0``): a worker imports them with its first job, as each job
+    imports what it needs; a server that never runs one (the tests' many short-lived
+    servers of games between people) never pays for them."""
     ray_address: str | None = None
     """The Ray cluster of ``ai_executor="ray"``: ``host:port``, ``auto`` or ``local``."""
     quotas: Quotas = field(default_factory=Quotas)
@@ -148,7 +155,8 @@ async def _lifespan(config: WebConfig, state: Server) -> AsyncIterator[None]:
     # with Redis, each client's quotas are counted across the processes
     shared = SharedQuotas(config.redis) if config.redis else None
     jobs = JobQueue(config.ai_workers, mode=config.ai_executor, quotas=config.quotas,
-                    ray_address=config.ray_address, shared=shared)
+                    ray_address=config.ray_address, shared=shared,
+                    warm=config.warm_workers)
     if config.ai_executor == "ray":  # joins the cluster first (seconds)
         await to_thread.run_sync(jobs.start)
     else:
