@@ -127,11 +127,14 @@ class WebConfig:
     analyse_as_played: bool = True
     """Analyse each deal of a game as it ends, while the next is played, so that the
     review is ready as the game ends (False: only when a seat asks for the analysis)."""
-    freeze_start_up: bool = True
+    freeze_start_up: bool = field(
+        default_factory=lambda: os.environ.get("PIQUET_FREEZE_START_UP", "1").strip() != "0")
     """At start-up, collect and then freeze what start-up made (modules, the AI's
     tables), keeping it out of the collector's full passes for the server's life.  False
     in a process that starts many short-lived servers (the tests): each full collection
-    there walks everything the process holds, a sixth of a CPU-second a start."""
+    there walks everything the process holds, a sixth of a CPU-second a start; and off
+    (``PIQUET_FREEZE_START_UP=0``) for the tests' short-lived ``piquet serve`` processes,
+    where the collection was a tenth of what starting one cost."""
     full_pass_every: int | None = 100
     """With ``freeze_start_up``: the collector's full pass (generation 2) comes after this
     many passes of generation 1 (Python's default 10), the young passes as Python makes
