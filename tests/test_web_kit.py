@@ -253,9 +253,8 @@ class _OneHandOff(_TestClientTransport):
 
 
 class _Cookies(httpx.Cookies):
-    """A client's cookie jar that looks at an answer only when it sets a cookie: httpx
-    otherwise wraps every request and answer in urllib's own for the jar to find none,
-    a twentieth of the CPU a test that walks a game through the API spends a request."""
+    """A jar that reads only an answer that sets a cookie (httpx wraps every one in
+    urllib's objects for the jar: a twentieth of a walk's CPU a request)."""
 
     def extract_cookies(self, response: httpx.Response) -> None:
         if "set-cookie" in response.headers:
@@ -263,8 +262,7 @@ class _Cookies(httpx.Cookies):
 
 
 class LeanClient(TestClient):
-    """A TestClient whose HTTP requests take :class:`_OneHandOff`'s one hand-off each
-    (and whose jar reads only the answers that set a cookie: :class:`_Cookies`)."""
+    """A TestClient whose HTTP requests take :class:`_OneHandOff`'s one hand-off each."""
 
     def __init__(self, app: Any, **options: Any) -> None:
         super().__init__(app, **options)
@@ -419,12 +417,8 @@ net = httpx.Client(
     cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])),  # type: ignore[arg-type]
     limits=httpx.Limits(max_connections=None, max_keepalive_connections=0),
 )
-"""``httpx.get``'s and ``httpx.post``'s like for the tests' requests to a server at a URL:
-each request on a connection of its own, closed after it, and no cookie kept (the jar
-refuses them all), as ``httpx.get`` sends it.  ``httpx.get`` makes a client for each
-request, and each client its TLS context (the CA bundle read and parsed), about 20 ms of
-CPU that a request to ``http://127.0.0.1`` never uses: a server's start, polled every
-tenth of a second, and the hundreds of requests of a fault test paid it at every one."""
+"""Requests to a server at a URL as ``httpx.get`` sends them (a connection each, no cookie
+kept), without its new client and TLS context each time: some 20 ms of CPU a request."""
 
 
 def free_port() -> int:
@@ -482,17 +476,14 @@ class Server:
     ends: each further worker's start and each deal's analysis as played cost the
     machine CPU-seconds that a test which never reads them would pay in every server it
     starts (a test of the analyses as played passes ``as_played=True``).  Its workers
-    import the levels with their first job, not as they start (``PIQUET_WARM_WORKERS=0``,
-    unless ``warm``): most of the tests' servers hold games between people and never ask
-    the computer for anything, and the imports cost each worker about 0.3 CPU-s.  Nor
-    does it collect and freeze its start-up's objects (``PIQUET_FREEZE_START_UP=0``)."""
+    import the levels at their first job (``PIQUET_WARM_WORKERS=0``: most servers here
+    never ask the computer, and the imports cost 0.3 CPU-s a worker), and it neither
+    collects nor freezes its start-up's objects (``PIQUET_FREEZE_START_UP=0``)."""
 
     def __init__(
-        self, args: list[str], *, cwd: Path, port: int | None = None, as_played: bool = False,
-        warm: bool = False,
+        self, args: list[str], *, cwd: Path, port: int | None = None, as_played: bool = False
     ) -> None:
         self.port = port or free_port()
-        self.warm = warm
         lean = []
         if not as_played and "--analysis-on-request" not in args:
             lean.append("--analysis-on-request")
@@ -509,11 +500,7 @@ class Server:
 
     def start(self) -> Server:
         exe = [sys.executable, "-m", "piquet", "serve", "--port", str(self.port), *self.args]
-        # the start-up's full collection and freeze, for a server's long life, off:
-        # a tenth of what starting one costs, in the hundreds a run starts
-        env = {**os.environ, "PIQUET_FREEZE_START_UP": "0"}
-        if not self.warm:
-            env["PIQUET_WARM_WORKERS"] = "0"
+        env = {**os.environ, "PIQUET_FREEZE_START_UP": "0", "PIQUET_WARM_WORKERS": "0"}
         self.proc = subprocess.Popen(
             exe, cwd=self.cwd, stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env
         )
