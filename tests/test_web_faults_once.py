@@ -228,13 +228,15 @@ def test_the_same_seat_remembered_or_offered_twice_at_once_on_postgresql(
     with pg_servers("--ai-workers", "1") as servers:  # no computer plays here
         for round_ in range(4):
             made = net.post(servers[0].url + "/api/games", json={"opponent": "friend"}).json()
-            cookie = {"piquet_id": f"identity-of-round-{round_}-" + "x" * 32}
+            # the browser's identity cookie, sent as a browser sends it (the shared
+            # client keeps none of its own)
+            cookie = {"Cookie": f"piquet_id=identity-of-round-{round_}-" + "x" * 32}
             answers = at_once(
                 8,
                 lambda i: net.post(
                     servers[i % 2].url + "/api/me/games",
                     json={"id": made["id"], "token": made["token"]},  # noqa: B023
-                    cookies=cookie,  # noqa: B023
+                    headers=cookie,  # noqa: B023
                     timeout=30,
                 ),
             )
