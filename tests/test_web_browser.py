@@ -278,7 +278,11 @@ def test_reload_mid_game_and_continue(server: ThreadServer, browser: Any) -> Non
 
 def test_two_people_play_a_hand_through_an_invitation(server: ThreadServer, browser: Any) -> None:
     host = new_page(browser)
-    start_game(host, server.url, opponent="friend", name="Host")
+    # a rubicon partie: six deals, so the game goes on after the first and the seat that
+    # leaves is "away" (under the default rules, a game to 100, a repique and capot now and
+    # then won the game within the deal: the table of a finished game says nobody is away,
+    # and the wait for #opp-away below ran to its ceiling)
+    start_game(host, server.url, opponent="friend", name="Host", rules="rubicon", fmt="partie")
     host.wait_for_selector("#invite .invite-link")
     link = host.get_attribute("#invite .invite-link", "value")
     assert link and "#invite=" in link
@@ -318,6 +322,7 @@ def test_two_people_play_a_hand_through_an_invitation(server: ThreadServer, brow
     # the guest closes the page: the host's table says the guest is away; the guest
     # opens the game again (the same browser remembers it) and is back
     assert not host.is_visible("#opp-away")
+    assert not host.is_visible("#finished")  # (else nobody is away: see above)
     where = guest.url
     ctx = guest.context
     guest.close()
