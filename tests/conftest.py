@@ -25,6 +25,7 @@ all of them out.
 
 from __future__ import annotations
 
+import functools
 import gc
 import json
 import os
@@ -351,6 +352,7 @@ _LASTING = frozenset({
 })
 
 
+@functools.cache
 def _lent_class(base: type, lasting: frozenset[str]) -> type:
     """A subclass of Playwright's ``Page`` or ``BrowserContext`` given to the objects the
     pool lends: it marks the object spoilt when a test touches anything in ``lasting``,
@@ -488,7 +490,7 @@ class PatientBrowser:
                 target.unroute_all(behavior="ignoreErrors")
             if first.url.startswith("http"):
                 first.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-            first.goto("about:blank")
+            first.goto("about:blank", timeout=60_000)
             first.mouse.move(-1, -1)  # no element of the next test's page is under it
             ctx.clear_cookies()
             ctx.clear_permissions()
