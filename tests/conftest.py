@@ -2,7 +2,8 @@
 
 Fixtures (ask for them by name; each skips, saying why, when what it needs is missing):
 
-- ``browser``: Debian's Chromium driven by Playwright, one per module; a page's waits
+- ``browser``: Debian's Chromium driven by Playwright, shared by the tests in a row that
+  use it (see the fixture); a page's waits
   default to :data:`PATIENCE` (a wait ends when its condition holds, the ceiling is long).
 - ``server``: a live server (uvicorn in a thread over a fresh SQLite file), one per
   module; a module that needs other settings overrides it (it may ask for this one).
@@ -525,24 +526,69 @@ class PatientBrowser:
         return getattr(self._browser, name)
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's Chromium (``/usr/bin/chromium``, installed by ``scripts/install-browser``)
-    driven by Playwright, for the whole module; its pages wait up to :data:`PATIENCE`."""
-    if not chromium_available():
-        pytest.skip(f"no {CHROMIUM} (scripts/install-browser installs it)")
-    from playwright.sync_api import sync_playwright
+_SHARED: list[tuple[Any, PatientBrowser]] = []
+"""The browser of this test process while the tests in a row use it: (Playwright, browser)."""
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+def _shared_browser() -> PatientBrowser:
+    if not _SHARED:
+        from playwright.sync_api import sync_playwright
+
+        playwright = sync_playwright().start()
+        try:
+            b = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        except BaseException:
+            playwright.stop()
+            raise
         patient = PatientBrowser(b)
         PatientBrowser.live.append(patient)
+        _SHARED.append((playwright, patient))
+    return _SHARED[0][1]
+
+
+def _close_shared_browser() -> None:
+    while _SHARED:
+        playwright, patient = _SHARED.pop()
+        PatientBrowser.live.remove(patient)
         try:
-            yield patient
-        finally:
-            PatientBrowser.live.remove(patient)
             patient.close_all()
-            b.close()
+            patient.close()
+        finally:
+            playwright.stop()
+
+
+@pytest.fixture
+def browser() -> Any:
+    """Debian's Chromium (``/usr/bin/chromium``, installed by ``scripts/install-browser``)
+    driven by Playwright; its pages wait up to :data:`PATIENCE`.
+
+    One browser serves the tests in a row that ask for it, across modules (launching
+    Playwright's driver and Chromium cost about a CPU-second a module): it is closed
+    after the last test of a module when the next test does not ask for it, and after
+    the last test.  Not for the whole test process: while Playwright runs, its event loop
+    is marked running, and a later test's ``asyncio.run`` would refuse to start."""
+    if not chromium_available():
+        pytest.skip(f"no {CHROMIUM} (scripts/install-browser installs it)")
+    return _shared_browser()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """The shared browser closed once the tests that use it are done (see ``browser``): the
+    rest of a module keeps it, as a module's own browser was kept; the next module keeps
+    it only if its first test asks for it."""
+    if not _SHARED:
+        return
+    if nextitem is not None and (
+        "browser" in getattr(nextitem, "fixturenames", ())
+        or getattr(nextitem, "module", None) is getattr(item, "module", None)
+    ):
+        return
+    _close_shared_browser()
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    _close_shared_browser()
 
 
 @pytest.fixture(autouse=True)
