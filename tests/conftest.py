@@ -391,7 +391,7 @@ class PatientBrowser:
     :data:`PATIENCE` by default; everything else is the browser's own.
 
     The contexts a test opens are given back when it ends (:func:`_pages_closed`): the
-    browser serves the whole test process, and a table left open would keep its socket,
+    browser serves many tests, modules even, and a table left open would keep its socket,
     its polls and its attempts to reach a server long stopped going for the rest of it.
 
     A context given back is lent again to a later test that asks for one with the same
