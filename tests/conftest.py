@@ -530,27 +530,13 @@ _SHARED: list[tuple[Any, PatientBrowser]] = []
 """The browser of this test process while the tests in a row use it: (Playwright, browser)."""
 
 
-def _shm_roomy() -> bool:
-    """Whether /dev/shm has room for Chromium's shared memory (2 GiB free).  Playwright
-    tells Chromium to keep it in /tmp instead (``--disable-dev-shm-usage``), for the
-    containers whose /dev/shm is 64 MiB; where /tmp is a disk, the frames and tiles the
-    renderers hand over then live in files: some 5% more of the browser's CPU."""
-    try:
-        st = os.statvfs("/dev/shm")
-    except OSError:
-        return False
-    return st.f_bavail * st.f_frsize >= 2 << 30
-
-
 def _shared_browser() -> PatientBrowser:
     if not _SHARED:
         from playwright.sync_api import sync_playwright
 
         playwright = sync_playwright().start()
         try:
-            b = playwright.chromium.launch(
-                executable_path=CHROMIUM, args=CHROMIUM_ARGS,
-                ignore_default_args=["--disable-dev-shm-usage"] if _shm_roomy() else None)
+            b = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         except BaseException:
             playwright.stop()
             raise
