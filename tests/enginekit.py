@@ -257,3 +257,28 @@ def elder_speaks_q(deal: Deal) -> Deal:
 SIX_ELDER = "AS KS QS JS TS 9S 9H 8H 7H 9D 8D 7D"
 SIX_YOUNGER = "AH KH QH JH TH AD KD QD JD TD AC KC"
 SIX_STOCK = "7C 8C 9C TC JC QC 8S 7S"
+
+
+def advise_once_per_question(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The ``advise`` command's :func:`~piquet.advisor.advise`, answered once for each
+    question asked (for the rest of the test): the advice is a function of its arguments
+    (seeded, frozen: ``tests/test_advisor.py``'s ranking test asks it twice and compares),
+    so a command that asks the same advice again prints what a second ranking would have
+    given.  Returns a list holding the number of rankings made."""
+    import piquet.advisor
+
+    real = piquet.advisor.advise
+    asked: list[tuple[tuple[object, ...], dict[str, object], object]] = []
+    made = [0]
+
+    def once(*args: object, **kwargs: object) -> object:
+        for a, k, advice in asked:
+            if a == args and k == kwargs:
+                return advice
+        made[0] += 1
+        advice = real(*args, **kwargs)  # type: ignore[arg-type]
+        asked.append((args, kwargs, advice))
+        return advice
+
+    monkeypatch.setattr(piquet.advisor, "advise", once)
+    return made

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from enginekit import build_deck
+from enginekit import advise_once_per_question, build_deck
 from piquet.advisor import Setup, Verified, advise, hint, play_out, verify
 from piquet.advisor.deals import World
 from piquet.advisor.playout import (
@@ -332,34 +332,10 @@ def test_cli_advise_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert all(isinstance(r["value"], float) for r in out["ranking"])
 
 
-def _advise_once_per_question(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The command's :func:`advise`, answered once for each question asked: the advice is a
-    function of its arguments (seeded, frozen: ``test_elder_ranking_lists_every_legal_
-    discard_best_first`` asks it twice), so the commands that ask the same advice again
-    print what a second ranking would have given.  Returns the number of rankings made."""
-    import piquet.advisor
-
-    real = piquet.advisor.advise
-    asked: list[tuple[tuple[object, ...], dict[str, object], object]] = []
-    made = [0]
-
-    def once(*args: object, **kwargs: object) -> object:
-        for a, k, advice in asked:
-            if a == args and k == kwargs:
-                return advice
-        made[0] += 1
-        advice = real(*args, **kwargs)  # type: ignore[arg-type]
-        asked.append((args, kwargs, advice))
-        return advice
-
-    monkeypatch.setattr(piquet.advisor, "advise", once)
-    return made
-
-
 def test_cli_advise_text_and_verify(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    made = _advise_once_per_question(monkeypatch)
+    made = advise_once_per_question(monkeypatch)
     args = [
         "advise",
         "--rules",
