@@ -269,8 +269,10 @@ def advise_once_per_question(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     question asked in this test process (for the rest of the test): the advice is a function
     of its arguments (seeded, frozen: ``tests/test_advisor.py``'s ranking test asks it twice
     and compares), so a command that asks the same advice again prints what a second
-    ranking would have given.  Returns the questions the test asks (their places in the
-    process's list), each once, as they come."""
+    ranking would have given.  Only for a test that changes nothing the ranking reads
+    besides its arguments (a test that patches the odds' exact limit, say, asks the real
+    one).  Returns the questions the test asks (their places in the process's list), each
+    once, as they come."""
     import piquet.advisor
 
     real = piquet.advisor.advise
