@@ -257,3 +257,35 @@ def elder_speaks_q(deal: Deal) -> Deal:
 SIX_ELDER = "AS KS QS JS TS 9S 9H 8H 7H 9D 8D 7D"
 SIX_YOUNGER = "AH KH QH JH TH AD KD QD JD TD AC KC"
 SIX_STOCK = "7C 8C 9C TC JC QC 8S 7S"
+
+
+_ADVICE: list[tuple[tuple[object, ...], dict[str, object], object]] = []
+"""The rankings :func:`advise_once_per_question` made in this test process, with their
+arguments."""
+
+
+def advise_once_per_question(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The ``advise`` command's :func:`~piquet.advisor.advise`, answered once for each
+    question asked in this test process (for the rest of the test): the advice is a function
+    of its arguments (seeded, frozen: ``tests/test_advisor.py``'s ranking test asks it twice
+    and compares), so a command that asks the same advice again prints what a second
+    ranking would have given.  Only for a test that changes nothing the ranking reads
+    besides its arguments (a test that patches the odds' exact limit, say, asks the real
+    one).  Returns the questions the test asks (their places in the process's list), each
+    once, as they come."""
+    import piquet.advisor
+
+    real = piquet.advisor.advise
+    questions: list[int] = []
+
+    def once(*args: object, **kwargs: object) -> object:
+        i = next((n for n, (a, k, _) in enumerate(_ADVICE) if a == args and k == kwargs),
+                 len(_ADVICE))
+        if i == len(_ADVICE):
+            _ADVICE.append((args, kwargs, real(*args, **kwargs)))  # type: ignore[arg-type]
+        if i not in questions:
+            questions.append(i)
+        return _ADVICE[i][2]
+
+    monkeypatch.setattr(piquet.advisor, "advise", once)
+    return questions

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from enginekit import advise_once_per_question
 from piquet.analysis import odds
 from piquet.cli import main
 
@@ -52,8 +53,9 @@ def test_advise_says_about_and_how_many_draws_when_the_chances_are_sampled(
 
 
 def test_advise_marks_exact_chances_as_exact_and_rounds_only_with_about(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    advise_once_per_question(monkeypatch)  # (the odds' limit as shipped: the advice is too)
     assert main(ARGS) == 0
     lines = _chance_lines(capsys.readouterr().out)
     assert lines
@@ -81,8 +83,9 @@ def test_odds_of_a_hand_from_a_sample_of_draws_say_about(
 
 
 def test_advise_says_the_play_shares_come_from_simulated_deals(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    advise_once_per_question(monkeypatch)
     assert main(ARGS) == 0
     out = capsys.readouterr().out
     plays = [x.strip() for x in out.splitlines() if x.strip().startswith("the cards are")]

@@ -70,7 +70,15 @@ def test_the_example_runs_as_written(
     if "e" in namespace and hasattr(namespace["e"], "agents"):
         assert namespace["e"].agents == []  # the PettingZoo episode ran to its end
     if "obs" in namespace and "VectorEnv" in namespace:
-        assert namespace["obs"].shape[0] == 4096
+        # the researcher's five lines (tests/test_fast_env.py reads them, this runs them):
+        # 4096 games' observations and rewards, as arrays
+        import numpy as np
+
+        from piquet.fast import batch
+
+        obs, rewards = namespace["obs"], namespace["rewards"]
+        assert isinstance(obs, np.ndarray) and obs.shape == (4096, batch.OBS_SIZE)
+        assert isinstance(rewards, np.ndarray) and rewards.shape == (4096,)
 
 
 def test_the_example_script_runs(capsys: pytest.CaptureFixture[str]) -> None:

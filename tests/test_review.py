@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
+import functools
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -20,7 +23,14 @@ CHEAP = {"think_ms": 5, "samples": 8, "verify": 16, "nodes": 200_000}
 
 def random_match(rules: str, seed: int, *, worst_play: bool = False) -> tuple[Match, Match]:
     """(the match before any action, the match played to its end at random; with
-    ``worst_play`` elder always plays the card of least double-dummy value)."""
+    ``worst_play`` elder always plays the card of least double-dummy value).  Made once a
+    test process (a match is immutable, a function of these arguments): four tests read
+    rubicon's seed 5 played worst."""
+    return _random_match(rules, seed, worst_play)
+
+
+@functools.cache
+def _random_match(rules: str, seed: int, worst_play: bool) -> tuple[Match, Match]:
     first = new_match(rules, seed=seed, names=["a", "b"])
     m = first
     rng = random.Random(seed)
@@ -156,6 +166,20 @@ def test_a_deal_won_before_the_play_says_no_card_was_played() -> None:
     assert played["cards_played"] == 2 * len(end.tricks) + (end.trick_lead is not None) > 0
 
 
+@functools.cache
+def _worst_reviewed() -> dict[str, Any]:
+    first, m = random_match("rubicon", 5, worst_play=True)
+    fd = finished_deals(first, m.history)[0]
+    return review_deal(fd, get_rules("rubicon"), seed=1, **CHEAP)
+
+
+def _worst_review() -> dict[str, Any]:
+    """The first deal of rubicon's seed 5 played worst, reviewed in full (seed 1,
+    :data:`CHEAP`): a function of these, made once a test process; each test gets its own
+    copy to read."""
+    return copy.deepcopy(_worst_reviewed())
+
+
 def test_the_curve_follows_the_deal_to_its_score() -> None:
     """After each decision the curve holds elder's margin over the deal with best play
     from there, both hands open: each card's point is the solver's value of that card, the
@@ -163,8 +187,7 @@ def test_the_curve_follows_the_deal_to_its_score() -> None:
     against its player by exactly the drop."""
     first, m = random_match("rubicon", 5, worst_play=True)
     fd = finished_deals(first, m.history)[0]
-    rules = get_rules("rubicon")
-    out = review_deal(fd, rules, seed=1, **CHEAP)
+    out = _worst_review()
     curve = out["curve"]
     assert curve and curve[0]["what"] == "the exchange done" and curve[0]["role"] is None
     steps = [p["step"] for p in curve]
@@ -183,9 +206,7 @@ def test_the_curve_follows_the_deal_to_its_score() -> None:
 
 
 def test_each_finding_is_said_in_words() -> None:
-    first, m = random_match("rubicon", 5, worst_play=True)
-    fd = finished_deals(first, m.history)[0]
-    out = review_deal(fd, get_rules("rubicon"), seed=1, **CHEAP)
+    out = _worst_review()
     for e in out["exchange"]:
         assert e["say"].startswith("Discarded the ")
     for x in out["declarations"]:
