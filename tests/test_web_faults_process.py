@@ -242,22 +242,23 @@ def test_a_damaged_sqlite_file_at_start_up_gets_one_line_saying_what_to_do(
 
 
 def test_a_port_in_use_is_one_line_and_never_said_to_be_served(tmp_path: Path) -> None:
-    """It printed "serving the card table at ..." and then uvicorn's error."""
+    """It printed "serving the card table at ..." and then uvicorn's error.  The port is
+    tried first, before the data directory is made or a database migrated: nothing is
+    left behind."""
     import socket
 
+    data = tmp_path / "data"
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        # over a migrated copy: the port is tried after the database is opened, and a
-        # new database's migration (a process of its own) is not what is tested
         out = subprocess.run(
             [sys.executable, "-m", "piquet", "serve",
-             "--data", str(migrated_data(tmp_path / "data")),
-             "--host", "127.0.0.1", "--port", str(port)],
+             "--data", str(data), "--host", "127.0.0.1", "--port", str(port)],
             capture_output=True, text=True, timeout=START_CEILING, cwd=tmp_path,
         )
     assert out.returncode == 2
+    assert not data.exists()
     assert "serving" not in out.stdout
     lines = out.stderr.strip().splitlines()
     assert lines == [f"piquet: error: cannot listen on 127.0.0.1:{port}: the port is in use "

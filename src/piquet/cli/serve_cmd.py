@@ -190,6 +190,12 @@ def run(args: argparse.Namespace) -> int:
     # the options first: a bad one is refused before the web application is imported (about
     # a CPU-second that an error in words does not need)
     _check_options(args)
+    # and the port: a busy one is said at once, before the imports and the migration
+    taken = _port_taken(args.host, args.port)
+    if taken is not None:
+        print(f"piquet: error: cannot listen on {args.host}:{args.port}: {taken}",
+              file=sys.stderr)
+        return 2
     try:
         import uvicorn
 
@@ -238,11 +244,6 @@ def run(args: argparse.Namespace) -> int:
         sockets_per_client=args.sockets_per_client,
         analyse_as_played=not args.analysis_on_request,
     )
-    taken = _port_taken(args.host, args.port)
-    if taken is not None:
-        print(f"piquet: error: cannot listen on {args.host}:{args.port}: {taken}",
-              file=sys.stderr)
-        return 2
     app = create_app(config)
     # The event loop shares the interpreter with the database threads; a short switch
     # interval keeps it from waiting behind them for the default 5 ms at every hand-over.
