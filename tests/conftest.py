@@ -2,8 +2,7 @@
 
 Fixtures (ask for them by name; each skips, saying why, when what it needs is missing):
 
-- ``browser``: Debian's Chromium driven by Playwright, shared by the tests in a row that
-  use it (see the fixture); a page's waits
+- ``browser``: Debian's Chromium driven by Playwright, one per module; a page's waits
   default to :data:`PATIENCE` (a wait ends when its condition holds, the ceiling is long).
 - ``server``: a live server (uvicorn in a thread over a fresh SQLite file), one per
   module; a module that needs other settings overrides it (it may ask for this one).
@@ -26,7 +25,6 @@ all of them out.
 
 from __future__ import annotations
 
-import functools
 import gc
 import json
 import os
@@ -342,182 +340,35 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> 
 
 
 # ---------------------------------------------------------------------------- the browser
-#: what a test may do to a page or a context that no reset undoes: a context it was done
-#: to is closed after the test, not lent again
-_LASTING = frozenset({
-    "add_init_script", "clock", "expose_binding", "expose_function", "route_web_socket",
-    "route_from_har", "set_offline", "grant_permissions", "set_geolocation",
-    "set_extra_http_headers", "set_viewport_size", "emulate_media", "mouse", "touchscreen",
-    "add_locator_handler", "new_cdp_session", "set_default_timeout",
-    "set_default_navigation_timeout", "bring_to_front", "storage_state",
-})
-
-
-@functools.cache
-def _lent_class(base: type, lasting: frozenset[str]) -> type:
-    """A subclass of Playwright's ``Page`` or ``BrowserContext`` given to the objects the
-    pool lends: it marks the object spoilt when a test touches anything in ``lasting``,
-    and keeps the listeners a test adds so that they can be taken off."""
-
-    class Lent(base):  # type: ignore[misc]
-        def __getattribute__(self, name: str) -> Any:
-            if name in lasting:
-                object.__setattr__(self, "_piquet_spoilt", True)
-            return super().__getattribute__(name)
-
-        def on(self, event: Any, f: Any) -> None:
-            self.__dict__.setdefault("_piquet_listeners", []).append((event, f))
-            super().on(event, f)
-
-        def once(self, event: Any, f: Any) -> None:
-            self.__dict__.setdefault("_piquet_listeners", []).append((event, f))
-            super().once(event, f)
-
-        def close(self, **options: Any) -> None:
-            """A lent context closed by its test is given back to the pool at once (its
-            pages' sockets end as they would); anything else closes."""
-            owner = self.__dict__.get("_piquet_owner")
-            if owner is None:
-                super().close(**options)
-            else:
-                owner.give_back(self)
-
-    Lent.__name__ = Lent.__qualname__ = base.__name__
-    return Lent
-
-
 class PatientBrowser:
     """A Playwright browser whose contexts (and so their pages) wait up to
     :data:`PATIENCE` by default; everything else is the browser's own.
 
-    The contexts a test opens are given back when it ends (:func:`_pages_closed`): the
-    browser serves many tests, modules even, and a table left open would keep its socket,
-    its polls and its attempts to reach a server long stopped going for the rest of it.
-
-    A context given back is lent again to a later test that asks for one with the same
-    options, with its first page: opening a context and its page cost the browser some
-    0.7 CPU-s, a page reused 0.3.  Given back, its other pages are closed, its first page
-    leaves for ``about:blank`` (its scripts and sockets end), every listener and route the
-    test added is taken off, and the cookies and storage of every origin its pages visited
-    are cleared: the next test meets what a fresh context shows.  A context a test did
-    something to that no reset undoes (:data:`_LASTING`: a fake clock, a socket route, its
-    page closed, the mouse moved...) is closed instead."""
+    The contexts a test opens are closed when it ends (:func:`_pages_closed`): the
+    browser serves the whole test process, and a table left open would keep its socket,
+    its polls and its attempts to reach a server long stopped going for the rest of it."""
 
     live: ClassVar[list[PatientBrowser]] = []
 
     def __init__(self, browser: Any) -> None:
         self._browser = browser
         self._contexts: list[Any] = []
-        self._free: dict[str, list[Any]] = {}
 
     def new_context(self, **options: Any) -> Any:
         # the pages' own "less motion" (style.css): no animation keeps the browser drawing
         # frames while a test waits; a test that wants the motion passes "no-preference"
         options.setdefault("reduced_motion", "reduce")
-        key = repr(sorted(options.items()))
-        free = self._free.setdefault(key, [])
-        if free:
-            ctx = free.pop()
-        else:
-            ctx = self._browser.new_context(**options)
-            ctx.set_default_timeout(PATIENCE)
-            ctx.__dict__["_piquet_key"] = key
-            ctx.__dict__["_piquet_origins"] = set()
-            ctx.__dict__["_piquet_closed"] = []
-            ctx.on("close", lambda _c: ctx.__dict__["_piquet_closed"].append(True))
-            ctx.on("page", lambda page: self._watched(ctx, page))
-            ctx.__class__ = _lent_class(type(ctx), _LASTING)
-            first = ctx.new_page()
-            self._watched(ctx, first)
-            ctx.__dict__["_piquet_first"] = first
-            ctx.__dict__["_piquet_owner"] = self
-        first = ctx.__dict__["_piquet_first"]
-        ctx.__dict__["_piquet_lent"] = first  # the first new_page gives it
+        ctx = self._browser.new_context(**options)
+        ctx.set_default_timeout(PATIENCE)
         self._contexts.append(ctx)
-        new_page = ctx.new_page
-
-        def lend_page() -> Any:
-            page = ctx.__dict__.pop("_piquet_lent", None)
-            return page if page is not None else new_page()
-
-        ctx.__dict__["new_page"] = lend_page
         return ctx
 
-    @staticmethod
-    def _watched(ctx: Any, page: Any) -> None:
-        if "_piquet_watched" in page.__dict__:
-            return
-        page.__dict__["_piquet_watched"] = True
-        origins = ctx.__dict__["_piquet_origins"]
-
-        def seen(frame: Any) -> None:
-            if frame.url.startswith("http"):
-                origins.add("/".join(frame.url.split("/", 3)[:3]))
-
-        page.on("framenavigated", seen)
-        page.__class__ = _lent_class(type(page), _LASTING | {"close"})
-
     def close_contexts(self) -> None:
-        """Give back every context lent since the last call: kept for the next test that
-        asks for its options, or closed (see the class)."""
+        """Close every context opened since the last call (one a test closed itself is
+        closed already: closing it again does nothing)."""
         opened, self._contexts = self._contexts, []
         for ctx in opened:
-            self.give_back(ctx)
-
-    def give_back(self, ctx: Any) -> None:
-        """``ctx`` kept for the next test that asks for its options, or closed."""
-        if ctx in self._contexts:
-            self._contexts.remove(ctx)
-        if not self._reset(ctx):
-            ctx.__dict__.pop("_piquet_owner", None)
             ctx.close()
-
-    def _reset(self, ctx: Any) -> bool:
-        """``ctx`` made as a fresh one (and free to lend), or False where it cannot be."""
-        d = ctx.__dict__
-        d.pop("new_page", None)
-        d.pop("_piquet_lent", None)
-        first = d["_piquet_first"]
-        if d["_piquet_closed"] or d.get("_piquet_spoilt") or first.is_closed() \
-                or first.__dict__.get("_piquet_spoilt"):
-            return False
-        try:
-            for page in ctx.pages:
-                if page is not first:
-                    page.close()
-            for target in (first, ctx):
-                for event, f in target.__dict__.pop("_piquet_listeners", []):
-                    target.remove_listener(event, f)
-                target.unroute_all(behavior="ignoreErrors")
-            if first.url.startswith("http"):
-                first.evaluate("() => { localStorage.clear(); sessionStorage.clear(); }")
-            first.goto("about:blank", timeout=60_000)
-            first.mouse.move(-1, -1)  # no element of the next test's page is under it
-            ctx.clear_cookies()
-            ctx.clear_permissions()
-            if d["_piquet_origins"]:
-                cdp = ctx.new_cdp_session(first)
-                try:
-                    for origin in d["_piquet_origins"]:
-                        cdp.send("Storage.clearDataForOrigin",
-                                 {"origin": origin, "storageTypes": "all"})
-                finally:
-                    cdp.detach()
-                d["_piquet_origins"].clear()
-            d.pop("_piquet_spoilt", None)  # new_cdp_session, mouse: the reset's own
-            first.__dict__.pop("_piquet_spoilt", None)
-        except Exception:
-            return False
-        self._free[d["_piquet_key"]].append(ctx)
-        return True
-
-    def close_all(self) -> None:
-        self.close_contexts()
-        for free in self._free.values():
-            for ctx in free:
-                ctx.__dict__.pop("_piquet_owner", None)
-                ctx.close()
-        self._free.clear()
 
     def new_page(self, **options: Any) -> Any:
         return self.new_context(**options).new_page()
@@ -526,69 +377,23 @@ class PatientBrowser:
         return getattr(self._browser, name)
 
 
-_SHARED: list[tuple[Any, PatientBrowser]] = []
-"""The browser of this test process while the tests in a row use it: (Playwright, browser)."""
-
-
-def _shared_browser() -> PatientBrowser:
-    if not _SHARED:
-        from playwright.sync_api import sync_playwright
-
-        playwright = sync_playwright().start()
-        try:
-            b = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        except BaseException:
-            playwright.stop()
-            raise
-        patient = PatientBrowser(b)
-        PatientBrowser.live.append(patient)
-        _SHARED.append((playwright, patient))
-    return _SHARED[0][1]
-
-
-def _close_shared_browser() -> None:
-    while _SHARED:
-        playwright, patient = _SHARED.pop()
-        PatientBrowser.live.remove(patient)
-        try:
-            patient.close_all()
-            patient.close()
-        finally:
-            playwright.stop()
-
-
-@pytest.fixture
-def browser() -> Any:
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
     """Debian's Chromium (``/usr/bin/chromium``, installed by ``scripts/install-browser``)
-    driven by Playwright; its pages wait up to :data:`PATIENCE`.
-
-    One browser serves the tests in a row that ask for it, across modules (launching
-    Playwright's driver and Chromium cost about a CPU-second a module): it is closed
-    after the last test of a module when the next test does not ask for it, and after
-    the last test.  Not for the whole test process: while Playwright runs, its event loop
-    is marked running, and a later test's ``asyncio.run`` would refuse to start."""
+    driven by Playwright, for the whole module; its pages wait up to :data:`PATIENCE`."""
     if not chromium_available():
         pytest.skip(f"no {CHROMIUM} (scripts/install-browser installs it)")
-    return _shared_browser()
+    from playwright.sync_api import sync_playwright
 
-
-@pytest.hookimpl(trylast=True)
-def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
-    """The shared browser closed once the tests that use it are done (see ``browser``): the
-    rest of a module keeps it, as a module's own browser was kept; the next module keeps
-    it only if its first test asks for it."""
-    if not _SHARED:
-        return
-    if nextitem is not None and (
-        "browser" in getattr(nextitem, "fixturenames", ())
-        or getattr(nextitem, "module", None) is getattr(item, "module", None)
-    ):
-        return
-    _close_shared_browser()
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
-    _close_shared_browser()
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        patient = PatientBrowser(b)
+        PatientBrowser.live.append(patient)
+        try:
+            yield patient
+        finally:
+            PatientBrowser.live.remove(patient)
+            b.close()
 
 
 @pytest.fixture(autouse=True)

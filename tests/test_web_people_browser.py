@@ -196,8 +196,15 @@ def test_a_login_asks_before_keeping_this_browsers_games_in_the_account(
     page.wait_for_selector("#adopt-yes")
     page.click("#adopt-yes")
     page.wait_for_selector(f'.games-list tr[data-game="{played}"]')
-    ids = page.evaluate("async () => (await (await fetch('/api/me/games')).json())"
-                        ".games.map((g) => g.id)")
+    # the row was in this browser's list already: the account has the game once the
+    # page's request to keep it is answered, which the row does not wait for
+    deadline = time.monotonic() + PATIENCE / 1000
+    while True:
+        ids = page.evaluate("async () => (await (await fetch('/api/me/games')).json())"
+                            ".games.map((g) => g.id)")
+        if ids or time.monotonic() > deadline:
+            break
+        page.wait_for_timeout(100)
     assert ids == [played]
     # logged out, the account's game leaves this browser (the next person at a shared
     # computer does not find it); logged in again, it is there and nothing is asked
