@@ -274,11 +274,15 @@ def advise_once_per_question(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     one).  Returns the questions the test asks (their places in the process's list), each
     once, as they come."""
     import piquet.advisor
+    from piquet.analysis import odds
 
     real = piquet.advisor.advise
     questions: list[int] = []
 
     def once(*args: object, **kwargs: object) -> object:
+        # what the ranking reads besides its arguments, as shipped (a test that changes
+        # it must ask the real advice: a kept answer would not be the one it asks for)
+        assert odds._EXACT_LIMIT == 3_000_000, "advise_once_per_question with the odds patched"
         i = next((n for n, (a, k, _) in enumerate(_ADVICE) if a == args and k == kwargs),
                  len(_ADVICE))
         if i == len(_ADVICE):

@@ -272,8 +272,9 @@ def test_the_web_process_loads_no_compiled_ai_code(tmp_path: Path) -> None:
     a process of their own); over a game against the book with hints and a coach's note
     (the moves, the hints and the note from the workers) it never maps the compiled core
     or numpy."""
+    # as a real server starts: warm workers, the start-up collected and frozen
     server = Server(["--data", str(tmp_path / "data"), "--ai-workers", "1"],
-                    cwd=tmp_path).start()
+                    cwd=tmp_path, start_up="as served").start()
     try:
         assert server.proc is not None
         assert _rss_mb(server.proc.pid) <= 80, _rss_mb(server.proc.pid)

@@ -75,7 +75,9 @@ def test_ai_workers_and_the_resource_tracker_exit_when_the_server_is_killed(
     tmp_path: Path,
 ) -> None:
     args = ["--data", str(tmp_path / "data"), "--ai-workers", "2"]
-    server = Server(args, cwd=tmp_path).start()
+    # as a real server starts: its workers import the levels as they start (killed
+    # mid-import, too, they must end)
+    server = Server(args, cwd=tmp_path, start_up="as served").start()
     try:
         assert server.proc is not None
         # the workers start after the server answers: on a loaded machine, importing

@@ -478,11 +478,15 @@ class Server:
     starts (a test of the analyses as played passes ``as_played=True``).  Its workers
     import the levels at their first job (``PIQUET_WARM_WORKERS=0``: most servers here
     never ask the computer, and the imports cost 0.3 CPU-s a worker), and it neither
-    collects nor freezes its start-up's objects (``PIQUET_FREEZE_START_UP=0``)."""
+    collects nor freezes its start-up's objects (``PIQUET_FREEZE_START_UP=0``); with
+    ``start_up="as served"`` it starts as a real server does (both on)."""
 
     def __init__(
-        self, args: list[str], *, cwd: Path, port: int | None = None, as_played: bool = False
+        self, args: list[str], *, cwd: Path, port: int | None = None, as_played: bool = False,
+        start_up: str = "lean",
     ) -> None:
+        assert start_up in ("lean", "as served"), start_up
+        self.start_up = start_up
         self.port = port or free_port()
         lean = []
         if not as_played and "--analysis-on-request" not in args:
@@ -501,6 +505,9 @@ class Server:
     def start(self) -> Server:
         exe = [sys.executable, "-m", "piquet", "serve", "--port", str(self.port), *self.args]
         env = {**os.environ, "PIQUET_FREEZE_START_UP": "0", "PIQUET_WARM_WORKERS": "0"}
+        if self.start_up == "as served":
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("PIQUET_FREEZE_START_UP", "PIQUET_WARM_WORKERS")}
         self.proc = subprocess.Popen(
             exe, cwd=self.cwd, stdout=self.log.open("ab"), stderr=subprocess.STDOUT, env=env
         )

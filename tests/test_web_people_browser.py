@@ -44,7 +44,6 @@ def mover_of(pages: list[Any]) -> Any | None:
     return None
 
 
-
 def _felt_contrast(page: Any, selector: str) -> float:
     """The contrast ratio of ``selector``'s text against the felt where it is lightest
     (its gradient's centre, ``#2c7a52``)."""
