@@ -29,3 +29,23 @@ def box_of(locator: Any) -> dict[str, float]:
             return dict(box)
         assert time.monotonic() < deadline, f"{locator} never had a box"
         time.sleep(0.05)
+
+
+_CONTRAST_JS = """([sel, against]) => {
+  const el = document.querySelector(sel);
+  const rgb = (c) => c.startsWith('#')
+    ? [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16))
+    : c.match(/[0-9.]+/g).slice(0, 3).map(Number);
+  const lum = ([r, g, b]) => [r, g, b].map((v) => {
+    v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  }).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const fg = lum(rgb(getComputedStyle(el).color));
+  const bg = lum(rgb(against ?? getComputedStyle(el.closest('button')).backgroundColor));
+  return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
+}"""
+
+
+def text_contrast(page: Any, selector: str, *, against: str | None = None) -> float:
+    """The WCAG contrast ratio of the text of ``selector`` against ``against`` (a colour,
+    ``#rrggbb`` or ``rgb(...)``), or else against the background of its closest button."""
+    return float(page.evaluate(_CONTRAST_JS, [selector, against]))

@@ -119,11 +119,14 @@ def test_the_local_cluster_plays_across_its_two_processes(
         gid, token = made["id"], made["token"]
         rng = random.Random(4)
         moves = 0
+        seen = 0  # the last n this test has seen: each look waits for news past it
         deadline = time.monotonic() + CEILING
         while moves < 4:
             assert time.monotonic() < deadline, "the game did not go on"
-            g: dict[str, Any] = net.get(urls[1] + f"/api/games/{gid}", params={"wait": 5},
+            g: dict[str, Any] = net.get(urls[1] + f"/api/games/{gid}",
+                                        params={"wait": 5, "n": seen},
                                         headers=bearer(token), timeout=30).json()
+            seen = g["n"]
             assert g["computer_problem"] is None
             if g["finished"]:
                 break
@@ -132,6 +135,7 @@ def test_the_local_cluster_plays_across_its_two_processes(
                              json={"action": pick(g, rng), "n": g["n"]},
                              headers=bearer(token))
                 assert r.status_code == 200, r.text
+                seen = r.json()["n"]
                 moves += 1
         kids = set().union(*(_descendants(p) for p in pids))
         assert len(kids) >= 2  # a job worker each, at least

@@ -5,12 +5,12 @@ Chromium; skipped when it is not installed."""
 
 from __future__ import annotations
 
-import re
 import time
 from typing import Any
 
 import pytest
 
+from browserkit import text_contrast
 from conftest import PATIENCE, POLL
 from piquet.analysis.ratings import NEW_PLAYER, rate_game
 from test_web_browser import new_page, one_move, seat_of, settle
@@ -43,22 +43,6 @@ def mover_of(pages: list[Any]) -> Any | None:
             return p
     return None
 
-
-def _felt_contrast(page: Any, selector: str) -> float:
-    """The contrast ratio of ``selector``'s text against the felt where it is lightest
-    (its gradient's centre, ``#2c7a52``)."""
-    def lum(rgb: list[float]) -> float:
-        out = 0.0
-        for v, w in zip(rgb, (0.2126, 0.7152, 0.0722), strict=True):
-            c = v / 255
-            out += w * (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4)
-        return out
-
-    color = page.evaluate("(s) => getComputedStyle(document.querySelector(s)).color",
-                          selector)
-    fg = lum([float(x) for x in re.findall(r"[0-9.]+", color)[:3]])
-    bg = lum([0x2C, 0x7A, 0x52])
-    return (max(fg, bg) + 0.05) / (min(fg, bg) + 0.05)
 
 def test_two_accounts_play_a_rated_partie_with_clocks_chat_a_takeback_a_third_watches(
     server: ThreadServer, browser: Any
@@ -119,7 +103,7 @@ def test_two_accounts_play_a_rated_partie_with_clocks_chat_a_takeback_a_third_wa
     one_move(mover, taken)
     mover.wait_for_selector("#takeback-ask")
     # the offer reads on the felt: 4.5:1 or more against its lightest green (#2c7a52)
-    assert _felt_contrast(mover, "#takeback-ask") >= 4.5
+    assert text_contrast(mover, "#takeback-ask", against="#2c7a52") >= 4.5  # the felt's lightest
     mover.click("#takeback-ask")
     mover.wait_for_selector("#takeback-waiting")
     other.wait_for_selector("#takeback-asked")

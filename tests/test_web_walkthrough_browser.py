@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from browserkit import box_of
+from browserkit import box_of, text_contrast
 from conftest import POLL
 from test_web_kit import ThreadServer, as_cards
 from test_web_table import (
@@ -188,23 +188,6 @@ def test_a_practice_game_with_hints_fits_the_phones_top_bar(
     assert not page.errors
 
 
-def _contrast(page: Any, selector: str) -> float:
-    """The contrast ratio of ``selector``'s text against its button's background."""
-    return float(page.evaluate(
-        """(sel) => {
-          const el = document.querySelector(sel);
-          const rgb = (c) => c.match(/[0-9.]+/g).slice(0, 3).map(Number);
-          const lum = ([r, g, b]) => [r, g, b].map((v) => {
-            v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-          }).reduce((a, v, i) => a + v * [0.2126, 0.7152, 0.0722][i], 0);
-          const fg = lum(rgb(getComputedStyle(el).color));
-          const bg = lum(rgb(getComputedStyle(el.closest('button')).backgroundColor));
-          return (Math.max(fg, bg) + 0.05) / (Math.min(fg, bg) + 0.05);
-        }""",
-        selector,
-    ))
-
-
 def test_named_suits_read_clearly_and_the_lead_recalls_the_name(
     server: ThreadServer, browser: Any
 ) -> None:
@@ -214,7 +197,7 @@ def test_named_suits_read_clearly_and_the_lead_recalls_the_name(
     page = new_page(browser)
     open_seat(page, server, api, elder)
     page.wait_for_selector("#naming .name-suit-btn")
-    assert _contrast(page, "#naming .name-suit-btn span.small") >= 4.5
+    assert text_contrast(page, "#naming .name-suit-btn span.small") >= 4.5
     hand = api.view(elder)["view"]["deal"]["hand"]
     suit = hand[0][-1]
     before = page.get_attribute("#main", "data-n")
