@@ -379,8 +379,9 @@ class PatientBrowser:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Debian's Chromium (``/usr/bin/chromium``, installed by ``scripts/install-browser``)
-    driven by Playwright, for the whole module; its pages wait up to :data:`PATIENCE`."""
+    """Debian's Chromium (its headless shell, else ``/usr/bin/chromium``: ``CHROMIUM``,
+    installed by ``scripts/install-browser``) driven by Playwright, for the whole module;
+    its pages wait up to :data:`PATIENCE`."""
     if not chromium_available():
         pytest.skip(f"no {CHROMIUM} (scripts/install-browser installs it)")
     from playwright.sync_api import sync_playwright

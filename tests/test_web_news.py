@@ -189,6 +189,9 @@ def test_a_gap_in_the_news_is_read_through_until_caught_up(pg_url: str, tmp_path
         assert a.cached(gid) is None  # read while down: not trusted past the read
         _until(lambda: news.up and news.epoch > epoch)
         assert a.cached(gid) is None  # read in an earlier epoch
+        # trusted only once the new session proves itself alive (its ping's echo comes
+        # back: on a loaded machine, a while after it connected)
+        assert news.wait_ready(30)
         assert asyncio.run(a.fresh_async(gid)).n == moved.n and reads
         reads.clear()
         assert a.cached(gid) is not None and reads == []
