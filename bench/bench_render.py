@@ -121,7 +121,8 @@ def browser_cpu() -> float:
             if pp in mine and pid not in mine:
                 mine.add(pid)
                 grew = True
-    return sum(spent[pid] for pid in mine if names[pid] == "chromium")
+    # the browser's processes, or its headless shell's (named "chromium-headle")
+    return sum(spent[pid] for pid in mine if names[pid].startswith("chromium"))
 
 
 def one_game(browser: Any, url: str, static: Path, actions: int, seed: int) -> dict[str, float]:

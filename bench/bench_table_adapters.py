@@ -79,7 +79,10 @@ def _export(rev: str, into: Path) -> Path:
     with archive.open("wb") as out:
         subprocess.run(["git", "-C", str(ROOT), "archive", rev, "src"], stdout=out, check=True)
     with tarfile.open(archive) as tar:
-        tar.extractall(into, filter="data")
+        if hasattr(tarfile, "data_filter"):  # Python 3.11.4 on (Debian's 3.11.2 has none)
+            tar.extractall(into, filter="data")
+        else:  # this checkout's own `git archive`
+            tar.extractall(into)
     for so in (ROOT / "src" / "piquet").glob("_native*.so"):
         shutil.copy2(so, into / "src" / "piquet" / so.name)
     return into / "src"

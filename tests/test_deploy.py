@@ -119,7 +119,7 @@ def test_the_local_cluster_plays_across_its_two_processes(
         gid, token = made["id"], made["token"]
         rng = random.Random(4)
         moves = 0
-        seen = 0  # the last n this test has seen: each look waits for news past it
+        seen = 0  # the last n this test has seen: each look is at least as new as it
         deadline = time.monotonic() + CEILING
         while moves < 4:
             assert time.monotonic() < deadline, "the game did not go on"
