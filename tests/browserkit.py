@@ -7,7 +7,9 @@ element again and wait for it, as a person's eye would, instead of reading it on
 
 from __future__ import annotations
 
+import re
 import time
+from pathlib import Path
 from typing import Any
 
 from conftest import PATIENCE
@@ -49,3 +51,14 @@ def text_contrast(page: Any, selector: str, *, against: str | None = None) -> fl
     """The WCAG contrast ratio of the text of ``selector`` against ``against`` (a colour,
     ``#rrggbb`` or ``rgb(...)``), or else against the background of its closest button."""
     return float(page.evaluate(_CONTRAST_JS, [selector, against]))
+
+
+def felt_lightest() -> str:
+    """The felt's lightest green (``#rrggbb``): the centre of its gradient in style.css,
+    against which text on the felt is measured."""
+    css = (Path(__file__).resolve().parent.parent / "src" / "piquet" / "web" / "static"
+           / "style.css").read_text()
+    found = re.search(r"\.felt \{\s*background: radial-gradient\(ellipse at center, "
+                      r"(#[0-9a-f]{6}) 0%", css)
+    assert found, "the felt's gradient is not where the tests look for it"
+    return found.group(1)

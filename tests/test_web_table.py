@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browserkit import box_of
+from browserkit import box_of, felt_lightest, text_contrast
 from conftest import PATIENCE, POLL
 from test_web_kit import ThreadServer, as_cards, chromium_available, screenshot
 
@@ -960,6 +960,13 @@ def test_the_smaller_things(server: ThreadServer, browser: Any, size: str) -> No
     page.wait_for_function("document.querySelector('#main').dataset.phase === 'play'", polling=POLL)
     dialog = page.inner_text(".dialog")
     assert "I take" in dialog and "exchanges" not in dialog
+    # the felt's quieter words read at 4.5:1 or more where the felt is lightest (WCAG AA)
+    for kind in ("muted", "thinking", "opp-discards", "trick-note"):
+        page.evaluate("(k) => { const s = document.createElement('span'); s.className = k; "
+                      "s.id = 'probe'; s.textContent = 'x'; "
+                      "document.querySelector('.felt').append(s); }", kind)
+        assert text_contrast(page, "#probe", against=felt_lightest()) >= 4.5, kind
+        page.evaluate("document.getElementById('probe').remove()")
     clipped = page.evaluate(
         "[...document.querySelectorAll('.events .lines')]"
         ".some((e) => e.scrollHeight > e.clientHeight + 1)"
