@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import time
-from pathlib import Path
 from typing import Any
 
 from conftest import PATIENCE
@@ -53,12 +52,10 @@ def text_contrast(page: Any, selector: str, *, against: str | None = None) -> fl
     return float(page.evaluate(_CONTRAST_JS, [selector, against]))
 
 
-def felt_lightest() -> str:
-    """The felt's lightest green (``#rrggbb``): the centre of its gradient in style.css,
-    against which text on the felt is measured."""
-    css = (Path(__file__).resolve().parent.parent / "src" / "piquet" / "web" / "static"
-           / "style.css").read_text()
-    found = re.search(r"\.felt \{\s*background: radial-gradient\(ellipse at center, "
-                      r"(#[0-9a-f]{6}) 0%", css)
-    assert found, "the felt's gradient is not where the tests look for it"
-    return found.group(1)
+def felt_lightest(page: Any) -> str:
+    """The felt's lightest green (``#rrggbb``) on ``page``: ``--felt-centre``, the centre of
+    the felt's gradient (style.css), against which text on the felt is measured."""
+    colour = str(page.evaluate(
+        "getComputedStyle(document.documentElement).getPropertyValue('--felt-centre')")).strip()
+    assert re.fullmatch(r"#[0-9a-f]{6}", colour), f"no --felt-centre on the page: {colour!r}"
+    return colour

@@ -219,6 +219,9 @@ def test_whole_game_against_random_by_clicking(server: ThreadServer, browser: An
     page = new_page(browser)
     page.goto(server.url + "/")
     page.wait_for_selector("#start")
+    # one who knows the game: the welcome folds to a line, the form in view as pictured
+    page.click("#welcome-expert")
+    page.wait_for_selector("#welcome #learn-link")
     shot(page, "new-game")
     taken: set[str] = set()
     moves = 0

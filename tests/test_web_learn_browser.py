@@ -183,6 +183,12 @@ def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
                 shot(page, f"learn-coach-{size}")
                 no_unexplained_term(page, "the guided deal")
             seen = look(page)  # the coach's words came meanwhile: the table drawn anew
+        # the coach's panel settled (its note and its word on the last choice in): a word
+        # arriving during a click moves the actions and the hand below it, and the click
+        # lands beside them (seen once in CI: the table waited 300 s for a move never made)
+        page.wait_for_function("() => !document.querySelector('#coach-thinking, #coach-judging')",
+                               polling=POLL)
+        seen = look(page)
         n = seen["n"]
         decide(page, seen)
         page.wait_for_function(f"() => Number(document.querySelector('#main').dataset.n) > {n}"

@@ -103,7 +103,7 @@ def test_two_accounts_play_a_rated_partie_with_clocks_chat_a_takeback_a_third_wa
     one_move(mover, taken)
     mover.wait_for_selector("#takeback-ask")
     # the offer reads on the felt: 4.5:1 or more against its lightest green
-    assert text_contrast(mover, "#takeback-ask", against=felt_lightest()) >= 4.5
+    assert text_contrast(mover, "#takeback-ask", against=felt_lightest(mover)) >= 4.5
     mover.click("#takeback-ask")
     mover.wait_for_selector("#takeback-waiting")
     other.wait_for_selector("#takeback-asked")
