@@ -61,7 +61,8 @@ def test_an_interpreter_that_cannot_make_a_venv_says_what_to_install(tmp_path: P
     fake.chmod(0o755)
     done = _setup_in(tmp_path, str(fake))
     assert done.returncode == 1
-    assert "python3.11: could not make .venv: apt install python3.11-venv" in done.stderr
+    assert ("python3.11: could not make .venv: its venv module is missing (as root: apt install "
+            "python3.11-venv)") in done.stderr
     assert not (tmp_path / ".venv").exists()
 
 
