@@ -18,7 +18,7 @@ from browserkit import box_of
 from conftest import PATIENCE, POLL
 from test_web_kit import CARD, ThreadServer, chromium_available, pick, screenshot
 
-pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not chromium_available(), reason="no Chromium")
 
 DESKTOP = {"width": 1280, "height": 860}
 PHONE = {"width": 390, "height": 844}

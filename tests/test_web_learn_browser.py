@@ -21,7 +21,7 @@ from piquet.learn.glossary import GLOSSARY, terms_in
 from test_web_browser import _SHOWN, CARD_EDGE, DESKTOP, PHONE, new_page, ready, shot
 from test_web_kit import chromium_available
 
-pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not chromium_available(), reason="no Chromium")
 
 # the text a person reads: visible text nodes, not inside a marked term, nor on a button
 # (a button's terms are in its title), a form's control, a card's picture; with the page's
@@ -186,8 +186,9 @@ def guided_deal(page: Any, size: str, *, coach_every: int) -> None:
         # the coach's panel settled (its note and its word on the last choice in): a word
         # arriving during a click moves the actions and the hand below it, and the click
         # lands beside them (seen once in CI: the table waited 300 s for a move never made)
-        page.wait_for_function("() => !document.querySelector('#coach-thinking, #coach-judging')",
-                               polling=POLL)
+        page.wait_for_function(
+            "() => !document.querySelector("
+            "'#coach-thinking, #coach-judging, #coach[data-judging=\"1\"]')", polling=POLL)
         seen = look(page)
         n = seen["n"]
         decide(page, seen)

@@ -13,7 +13,7 @@ from test_web_browser import DESKTOP, new_page
 from test_web_kit import ThreadServer, chromium_available
 
 pytestmark = [
-    pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium"),
+    pytest.mark.skipif(not chromium_available(), reason="no Chromium"),
     # passwords hashed at Argon2id's least cost: these tests register and log in, they do
     # not test the hasher (conftest's cheap_passwords)
     pytest.mark.usefixtures("cheap_passwords"),

@@ -16,7 +16,7 @@ from browserkit import box_of
 from conftest import PATIENCE, POLL
 from test_web_kit import ThreadServer, chromium_available, pick, screenshot
 
-pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not chromium_available(), reason="no Chromium")
 
 SIZES = [("desktop", {"width": 1280, "height": 900}), ("phone", {"width": 390, "height": 844})]
 

@@ -24,7 +24,7 @@ from browserkit import box_of, felt_lightest, text_contrast
 from conftest import PATIENCE, POLL
 from test_web_kit import ThreadServer, as_cards, chromium_available, screenshot
 
-pytestmark = pytest.mark.skipif(not chromium_available(), reason="no /usr/bin/chromium")
+pytestmark = pytest.mark.skipif(not chromium_available(), reason="no Chromium")
 
 SIZES = {"desktop": {"width": 1280, "height": 860}, "phone": {"width": 390, "height": 844}}
 RAW_ID = re.compile(r"\b(play|declare|discard|name|appoint|answer):\S")

@@ -29,7 +29,7 @@ from test_web_table import (
 __all__ = ["size"]  # the fixture, shared with test_web_table
 
 pytestmark = pytest.mark.skipif(
-    not __import__("test_web_kit").chromium_available(), reason="no /usr/bin/chromium"
+    not __import__("test_web_kit").chromium_available(), reason="no Chromium"
 )
 
 

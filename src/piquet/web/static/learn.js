@@ -551,6 +551,7 @@ export function coachPanel(T, render) {
   }
   const box = h("section", { class: "coach", id: "coach", "aria-live": "polite",
     "aria-label": "The coach" }, h("h3", {}, "Coach"));
+  box.dataset.judging = c.judging ? "1" : "0";  // a word on the last choice still to come
   const fresh = c.n === g.n;
   if (c.error && fresh) box.append(h("p", { class: "error small" }, c.error));
   if (c.after && c.after.cost) {
